@@ -1,0 +1,399 @@
+"""The shared scenario model: what a game *is*, independent of VASSAL or HTTP.
+
+Both halves of the project read these types: the module generator draws and
+places them, the adjudicator applies rules to them.  They are plain frozen-ish
+dataclasses so that a rules function can take one as an argument without
+worrying that somebody else changes it underneath.
+
+Every record that came from somewhere carries a ``source``: the rulebook
+section it was transcribed from (``"12.1.2"``), or ``"stand-in: <reason>"``
+when the rulebook does not give it and we had to supply something playable.
+Stand-ins are never presented as the publisher's data; see ``Source``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from scenarios.hexgrid import Hex, HexGrid, Hexside
+
+STAND_IN_PREFIX = "stand-in"
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a datum came from.
+
+    ``text`` is either a rulebook reference ("12.1.2", "Combat (J)") or starts
+    with ``stand-in`` followed by the reason.  Keeping it a single string keeps
+    the data files short; the helpers below keep the parsing in one place.
+    """
+
+    text: str = ""
+
+    @property
+    def is_stand_in(self) -> bool:
+        return self.text.strip().lower().startswith(STAND_IN_PREFIX)
+
+    @property
+    def reason(self) -> str:
+        """The stand-in's reason (empty for rulebook data)."""
+        if not self.is_stand_in:
+            return ""
+        rest = self.text.strip()[len(STAND_IN_PREFIX):]
+        return rest.lstrip(" :(-").rstrip(")").strip()
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class Side:
+    id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Nationality:
+    """A nationality and the colours its counters are printed in (rulebook 2.3 etc.)."""
+
+    id: str
+    name: str
+    side: str
+    background: str  # "#rrggbb"
+    text: str = "#000000"
+    symbol: str = ""  # colour of the unit symbol where it differs from the text
+    letter: str = ""  # nationality letter printed on the counter (SPI: S, B, T, P)
+    source: Source = Source()
+
+
+@dataclass(frozen=True)
+class UnitType:
+    """An arm of service and how its NATO symbol is drawn.
+
+    ``symbol`` is a "+"-joined list of primitives the art package knows
+    (infantry, armour, motorised, hq, engineer, airborne, marine, police,
+    supply, cadre, artillery, reconnaissance, mountain, aircraft, naval...).
+    """
+
+    id: str
+    name: str
+    symbol: str
+    mobile: bool = False
+
+
+@dataclass(frozen=True)
+class Step:
+    """One printed side / strength level of a counter.
+
+    ``values`` maps the game's value fields (``Game.value_fields``) to the
+    printed numbers; a value the book prints as "?" stays a string.
+    """
+
+    name: str  # "full", "depleted", "spent", "4", ...
+    values: Mapping[str, int | str]
+    text: str  # the values as printed, e.g. "10-9-3"
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One counter (or block) of the counter manifest."""
+
+    id: str
+    designation: str  # what is printed on the counter, e.g. "6" or "5/1M"
+    side: str
+    nationality: str
+    type: str  # UnitType.id
+    size: str  # "II", "III", "X", "XX", "XXX", "" ...
+    steps: tuple[Step, ...]
+    name: str = ""  # long name for reports, e.g. "6th Infantry Division"
+    flags: frozenset[str] = frozenset()  # mobile, no_zoc, divisional, hq, generic, ...
+    parent: str = ""  # formation id (regiment -> division) for breakdowns
+    note: str = ""
+    source: Source = Source()
+
+    @property
+    def full(self) -> Step:
+        return self.steps[0]
+
+    def step(self, name: str) -> Step:
+        for s in self.steps:
+            if s.name == name:
+                return s
+        raise KeyError(f"unit {self.id} has no step {name!r}")
+
+    def has(self, flag: str) -> bool:
+        return flag in self.flags
+
+
+@dataclass(frozen=True)
+class MarkerType:
+    """A non-unit counter: supply, support fire, status, track markers..."""
+
+    id: str
+    name: str
+    faces: tuple[str, ...]  # printed text of each face, front first
+    side: str = ""  # "" = neutral
+    count: int = 1
+    kind: str = "marker"  # marker, track, status, chit, aircraft, ...
+    note: str = ""
+    source: Source = Source()
+
+
+@dataclass(frozen=True)
+class Box:
+    """An off-map holding area (dead pile, replacement box, sea box, track)."""
+
+    id: str
+    name: str
+    side: str = ""
+    kind: str = "box"  # box, deadpile, track, replacement, sea, ...
+    source: Source = Source()
+
+
+@dataclass(frozen=True)
+class TerrainType:
+    id: str
+    name: str
+    char: str  # the character used for it in the terrain grid file
+    colour: str  # fill colour for the map image
+    source: Source = Source()
+
+
+@dataclass(frozen=True)
+class HexFeature:
+    """Something standing in a hex: a city, port, airfield, supply source..."""
+
+    hex: Hex
+    kind: str
+    name: str = ""
+    side: str = ""
+    source: Source = Source()
+
+
+@dataclass(frozen=True)
+class HexsideFeature:
+    hexside: Hexside
+    kind: str  # river, major_river, sea, red_line, bridge, ...
+    name: str = ""
+    source: Source = Source()
+
+
+@dataclass(frozen=True)
+class MapPath:
+    """A road, trail or railway as the chain of hexes it runs through."""
+
+    kind: str  # road, trail, rail, ...
+    hexes: tuple[Hex, ...]
+    name: str = ""
+    source: Source = Source()
+
+    def hexsides(self) -> list[Hexside]:
+        return [Hexside.between(a, b) for a, b in zip(self.hexes, self.hexes[1:])]
+
+
+@dataclass(frozen=True)
+class SpecialLine:
+    """A line drawn on the map: the 38th parallel, a map-edge row..."""
+
+    kind: str
+    name: str
+    hexsides: tuple[Hexside, ...] = ()
+    hexes: tuple[Hex, ...] = ()
+    source: Source = Source()
+
+
+@dataclass
+class GameMap:
+    """A hex map: geometry plus what stands on it.
+
+    Terrain is one type per hex; everything else is a feature list.  Derived
+    lookups (features by hex, hexside sets) are built once in ``__post_init__``
+    because rules functions query them in tight loops.
+    """
+
+    id: str
+    name: str
+    grid: HexGrid
+    scale: str  # "5 km", "7 miles"
+    terrain_types: dict[str, TerrainType]
+    terrain: dict[Hex, str]  # hex -> TerrainType.id
+    features: list[HexFeature] = field(default_factory=list)
+    hexside_features: list[HexsideFeature] = field(default_factory=list)
+    paths: list[MapPath] = field(default_factory=list)
+    lines: list[SpecialLine] = field(default_factory=list)
+    source: Source = Source()
+    note: str = ""
+
+    def __post_init__(self) -> None:
+        self._features_by_hex: dict[Hex, list[HexFeature]] = {}
+        for f in self.features:
+            self._features_by_hex.setdefault(f.hex, []).append(f)
+        self._sides: dict[Hexside, set[str]] = {}
+        for hf in self.hexside_features:
+            self._sides.setdefault(hf.hexside, set()).add(hf.kind)
+        for path in self.paths:
+            for side in path.hexsides():
+                self._sides.setdefault(side, set()).add(path.kind)
+
+    def __contains__(self, hex: Hex) -> bool:
+        return hex in self.terrain
+
+    def hexes(self) -> list[Hex]:
+        return list(self.terrain)
+
+    def terrain_at(self, hex: Hex) -> str:
+        return self.terrain[hex]
+
+    def features_at(self, hex: Hex, kind: str | None = None) -> list[HexFeature]:
+        found = self._features_by_hex.get(hex, [])
+        return [f for f in found if kind is None or f.kind == kind]
+
+    def hexes_with(self, kind: str) -> list[Hex]:
+        return [f.hex for f in self.features if f.kind == kind]
+
+    def hexside_kinds(self, a: Hex, b: Hex) -> set[str]:
+        """What lies on or crosses the side between two adjacent hexes
+        (rivers, roads, rails...)."""
+        return self._sides.get(Hexside.between(a, b), set())
+
+    def find_named(self, name: str) -> list[Hex]:
+        wanted = name.strip().lower()
+        return [f.hex for f in self.features if f.name.strip().lower() == wanted]
+
+
+@dataclass(frozen=True)
+class Turn:
+    number: int
+    date: str
+    values: Mapping[str, str] = field(default_factory=dict)  # per-turn extras (support fire...)
+
+
+@dataclass(frozen=True)
+class Placement:
+    """A unit at setup: where it stands, on which step, under which rule."""
+
+    unit: str
+    location: str  # a hex label, or "box:<box id>"
+    step: str = ""  # "" = full strength
+    choice: str = ""  # the placement freedom the rulebook allows, in words
+    note: str = ""
+    source: Source = Source()
+
+    @property
+    def is_on_map(self) -> bool:
+        return not self.location.startswith("box:")
+
+
+@dataclass(frozen=True)
+class Arrival:
+    """A reinforcement or withdrawal on a given turn."""
+
+    turn: int
+    unit: str
+    action: str  # "arrive" | "withdraw"
+    location: str = ""  # entry hex / box; empty for withdrawals
+    step: str = ""
+    note: str = ""
+    source: Source = Source()
+
+
+@dataclass
+class Scenario:
+    id: str
+    name: str
+    maps: tuple[str, ...]
+    first_player: str  # side that moves first each turn
+    sets_up_first: str
+    turns: list[Turn]
+    setup: list[Placement]
+    schedule: list[Arrival]
+    special_rules: dict[str, dict] = field(default_factory=dict)
+    victory: dict = field(default_factory=dict)
+    supply_sources: dict[str, list[str]] = field(default_factory=dict)  # side -> hexes/edges
+    description: str = ""
+    note: str = ""
+    source: Source = Source()
+
+    @property
+    def length(self) -> int:
+        return len(self.turns)
+
+    def arrivals_on(self, turn: int) -> list[Arrival]:
+        return [a for a in self.schedule if a.turn == turn and a.action == "arrive"]
+
+    def withdrawals_on(self, turn: int) -> list[Arrival]:
+        return [a for a in self.schedule if a.turn == turn and a.action == "withdraw"]
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table as printed: named columns, rows of cells (strings).
+
+    Rules code reads cells through the helpers so a maintainer can replace a
+    stand-in table by editing its CSV without touching code.
+    """
+
+    id: str
+    name: str
+    columns: tuple[str, ...]
+    rows: tuple[Mapping[str, str], ...]
+    key: str = ""  # column that identifies a row ("die", "turn"...)
+    note: str = ""
+    source: Source = Source()
+
+    def row(self, key_value: str | int) -> Mapping[str, str]:
+        wanted = str(key_value)
+        for r in self.rows:
+            if r[self.key] == wanted:
+                return r
+        raise KeyError(f"table {self.id}: no row {self.key}={wanted}")
+
+    def cell(self, key_value: str | int, column: str) -> str:
+        return self.row(key_value)[column]
+
+
+@dataclass
+class Game:
+    """A game system with everything the two halves need."""
+
+    id: str
+    name: str
+    publisher: str
+    year: int
+    rulebook: str
+    dice: tuple[str, ...]  # "d6", "d10"
+    value_fields: tuple[str, ...]  # names of the printed values, in print order
+    value_separator: str  # "-" for "10-9-3"
+    sides: dict[str, Side]
+    nationalities: dict[str, Nationality]
+    unit_types: dict[str, UnitType]
+    units: dict[str, Unit]
+    markers: dict[str, MarkerType]
+    boxes: dict[str, Box]
+    maps: dict[str, GameMap]
+    scenarios: dict[str, Scenario]
+    tables: dict[str, Table]
+    phases: tuple[str, ...] = ()
+    description: str = ""
+    note: str = ""
+    data_dir: str = ""
+
+    def units_of(self, side: str) -> list[Unit]:
+        return [u for u in self.units.values() if u.side == side]
+
+    def stand_ins(self) -> list["StandIn"]:
+        """Every datum in this game that is a stand-in, for listings,
+        module help and result warnings."""
+        from scenarios.standins import collect_stand_ins
+
+        return collect_stand_ins(self)
+
+
+@dataclass(frozen=True)
+class StandIn:
+    game: str
+    what: str  # "table crt", "unit 6th NK values", "map pusan"
+    where: str  # file:line
+    reason: str

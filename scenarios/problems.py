@@ -1,0 +1,132 @@
+"""Collecting data-file problems as ``file:line: what is wrong``.
+
+The loader does not stop at the first mistake: a maintainer fixing a
+transcription wants the whole list in one run.  Everything that goes wrong is
+added to a ``Problems`` list; the caller raises ``DataError`` once at the end.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Problem:
+    file: str
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.message}"
+
+
+class DataError(Exception):
+    """Raised with every problem found; ``str()`` is one problem per line."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        super().__init__("\n".join(str(p) for p in problems))
+
+
+@dataclass
+class Problems:
+    root: Path | None = None
+    items: list[Problem] = field(default_factory=list)
+
+    def add(self, file: Path | str, line: int, message: str) -> None:
+        self.items.append(Problem(self._show(file), max(line, 1), message))
+
+    def _show(self, file: Path | str) -> str:
+        path = Path(file)
+        if self.root is not None:
+            try:
+                return str(path.relative_to(self.root))
+            except ValueError:
+                pass
+        return str(path)
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    def raise_if_any(self) -> None:
+        if self.items:
+            raise DataError(list(self.items))
+
+
+_HEADER = re.compile(r"^\s*\[\[?\s*([A-Za-z0-9_.\-\"' ]+?)\s*\]\]?\s*(#.*)?$")
+_KEY = re.compile(r"^\s*([A-Za-z0-9_\-\"]+)\s*=")
+
+
+class TomlLines:
+    """Finds the line of a value in a TOML file.
+
+    ``tomllib`` forgets line numbers, so this scans the text for table headers
+    and keys.  It understands what our data files use: ``[table]``,
+    ``[[array.of.tables]]`` and ``key = value`` lines; anything it cannot place
+    falls back to the start of the enclosing table.
+    """
+
+    def __init__(self, text: str):
+        self.lines = text.splitlines()
+
+    def find(self, *path: str | int) -> int:
+        """Line (1-based) of ``path``, e.g. ``("nationality", 2, "background")``
+        for the third ``[[nationality]]`` table's ``background`` key."""
+        start, end = 0, len(self.lines)
+        prefix = ""
+        best = 1
+        i = 0
+        parts = list(path)
+        while i < len(parts):
+            part = parts[i]
+            nxt = parts[i + 1] if i + 1 < len(parts) else None
+            name = f"{prefix}{part}"
+            if isinstance(nxt, int):
+                line = self._nth_header(name, nxt, start, end, array=True)
+                if line is None:
+                    return best
+                best = line + 1
+                start, end = line + 1, self._next_header(line + 1, end)
+                prefix = name + "."
+                i += 2
+                continue
+            header = self._nth_header(name, 0, start, end, array=False)
+            if header is not None:
+                best = header + 1
+                start, end = header + 1, self._next_header(header + 1, len(self.lines))
+                prefix = name + "."
+                i += 1
+                continue
+            key_line = self._key(str(part), start, end)
+            if key_line is not None:
+                return key_line + 1
+            return best
+        return best
+
+    def _nth_header(self, name: str, n: int, start: int, end: int, array: bool) -> int | None:
+        seen = 0
+        for idx in range(start, end):
+            m = _HEADER.match(self.lines[idx])
+            if not m:
+                continue
+            is_array = self.lines[idx].lstrip().startswith("[[")
+            if m.group(1).replace('"', "") == name and is_array == array:
+                if seen == n:
+                    return idx
+                seen += 1
+        return None
+
+    def _next_header(self, start: int, end: int) -> int:
+        for idx in range(start, end):
+            if _HEADER.match(self.lines[idx]):
+                return idx
+        return end
+
+    def _key(self, key: str, start: int, end: int) -> int | None:
+        for idx in range(start, end):
+            m = _KEY.match(self.lines[idx])
+            if m and m.group(1).strip('"') == key:
+                return idx
+        return None
