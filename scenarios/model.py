@@ -175,7 +175,7 @@ class HexFeature:
 @dataclass(frozen=True)
 class HexsideFeature:
     hexside: Hexside
-    kind: str  # river, major_river, sea, red_line, bridge, ...
+    kind: str  # river, sea, red_line, parallel_38, bridge, ... (lines drawn on the map too)
     name: str = ""
     source: Source = Source()
 
@@ -191,17 +191,6 @@ class MapPath:
 
     def hexsides(self) -> list[Hexside]:
         return [Hexside.between(a, b) for a, b in zip(self.hexes, self.hexes[1:])]
-
-
-@dataclass(frozen=True)
-class SpecialLine:
-    """A line drawn on the map: the 38th parallel, a map-edge row..."""
-
-    kind: str
-    name: str
-    hexsides: tuple[Hexside, ...] = ()
-    hexes: tuple[Hex, ...] = ()
-    source: Source = Source()
 
 
 @dataclass
@@ -222,7 +211,6 @@ class GameMap:
     features: list[HexFeature] = field(default_factory=list)
     hexside_features: list[HexsideFeature] = field(default_factory=list)
     paths: list[MapPath] = field(default_factory=list)
-    lines: list[SpecialLine] = field(default_factory=list)
     source: Source = Source()
     note: str = ""
 
@@ -376,24 +364,28 @@ class Game:
     scenarios: dict[str, Scenario]
     tables: dict[str, Table]
     phases: tuple[str, ...] = ()
+    step_names: tuple[str, ...] = ("full",)
     description: str = ""
     note: str = ""
     data_dir: str = ""
+    # Every stand-in datum with its file:line, gathered by the loader, for
+    # the stand-in listing, the module's help page and result warnings.
+    stand_ins: list["StandIn"] = field(default_factory=list)
 
     def units_of(self, side: str) -> list[Unit]:
         return [u for u in self.units.values() if u.side == side]
 
-    def stand_ins(self) -> list["StandIn"]:
-        """Every datum in this game that is a stand-in, for listings,
-        module help and result warnings."""
-        from scenarios.standins import collect_stand_ins
-
-        return collect_stand_ins(self)
+    def stand_ins_for(self, what_prefix: str) -> list["StandIn"]:
+        """Stand-ins whose ``what`` starts with a prefix ("table crt")."""
+        return [s for s in self.stand_ins if s.what.startswith(what_prefix)]
 
 
 @dataclass(frozen=True)
 class StandIn:
     game: str
-    what: str  # "table crt", "unit 6th NK values", "map pusan"
+    what: str  # "table crt", "unit nk-6 values", "map pusan"
     where: str  # file:line
     reason: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.what}: {self.reason}"

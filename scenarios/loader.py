@@ -1,0 +1,769 @@
+"""Reading and validating a game's data directory.
+
+The layout and every column are documented in ``docs/data-format.md``.  The
+loader reads everything, checks every reference (sides, nationalities, unit
+types, units, boxes, maps, hexes, step names, turns), and reports *all*
+problems as ``file:line: what is wrong`` before anybody builds a module or
+adjudicates from broken data.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterator
+
+from scenarios.hexgrid import Hex, HexGrid, Hexside
+from scenarios.model import (
+    Arrival,
+    Box,
+    Game,
+    GameMap,
+    HexFeature,
+    HexsideFeature,
+    MapPath,
+    MarkerType,
+    Nationality,
+    Placement,
+    Scenario,
+    Side,
+    Source,
+    StandIn,
+    Step,
+    Table,
+    TerrainType,
+    Turn,
+    Unit,
+    UnitType,
+)
+from scenarios.problems import DataError, Problems, TomlLines
+
+DATA_ROOT = Path(__file__).parent / "data"
+COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+ID = re.compile(r"^[a-z0-9][a-z0-9_.\-]*$")
+
+
+# ---------------------------------------------------------------------------
+# Public entry points
+# ---------------------------------------------------------------------------
+
+
+def game_ids(root: Path = DATA_ROOT) -> list[str]:
+    """The games that have a data directory (sorted)."""
+    return sorted(p.parent.name for p in root.glob("*/game.toml"))
+
+
+@lru_cache(maxsize=None)
+def load_game(game_id: str) -> Game:
+    """The game shipped in ``scenarios/data/<game_id>`` (cached: read-only)."""
+    if game_id not in game_ids():
+        raise KeyError(f"no game {game_id!r}; games: {', '.join(game_ids()) or 'none'}")
+    return load_game_dir(DATA_ROOT / game_id)
+
+
+def load_game_dir(directory: Path | str) -> Game:
+    """Load and validate one game directory; raises DataError listing every problem."""
+    directory = Path(directory)
+    problems = Problems(root=directory.parent)
+    game = _GameReader(directory, problems).read()
+    problems.raise_if_any()
+    assert game is not None
+    return game
+
+
+def check_game_dir(directory: Path | str) -> list[str]:
+    """Every problem of a game directory as ``file:line: message`` strings."""
+    try:
+        load_game_dir(directory)
+    except DataError as err:
+        return [str(p) for p in err.problems]
+    return []
+
+
+# ---------------------------------------------------------------------------
+# File readers
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class CsvRow:
+    line: int
+    cells: dict[str, str]
+
+    def get(self, column: str, default: str = "") -> str:
+        return (self.cells.get(column) or default).strip()
+
+
+def read_csv(path: Path, problems: Problems, required: tuple[str, ...]) -> list[CsvRow]:
+    """Rows of a CSV file with their line numbers.
+
+    Blank lines and lines starting with '#' are comments, so maintainers can
+    annotate a transcription in place.  One record per line (no multi-line
+    quoted cells) keeps every line number exact.
+    """
+    if not path.exists():
+        problems.add(path, 1, "file is missing")
+        return []
+    lines = path.read_text(encoding="utf-8").splitlines()
+    header: list[str] | None = None
+    rows: list[CsvRow] = []
+    for number, text in enumerate(lines, start=1):
+        if not text.strip() or text.lstrip().startswith("#"):
+            continue
+        cells = next(csv.reader([text]))
+        if header is None:
+            header = [c.strip() for c in cells]
+            for col in required:
+                if col not in header:
+                    problems.add(path, number, f"missing column {col!r} (header has: {', '.join(header)})")
+            continue
+        if len(cells) > len(header):
+            problems.add(path, number, f"{len(cells)} cells but the header has {len(header)} columns")
+            continue
+        rows.append(CsvRow(number, dict(zip(header, cells))))
+    if header is None:
+        problems.add(path, 1, "no header line")
+    return rows
+
+
+def read_toml(path: Path, problems: Problems) -> tuple[dict[str, Any], TomlLines]:
+    if not path.exists():
+        problems.add(path, 1, "file is missing")
+        return {}, TomlLines("")
+    text = path.read_text(encoding="utf-8")
+    try:
+        return tomllib.loads(text), TomlLines(text)
+    except tomllib.TOMLDecodeError as err:
+        match = re.search(r"line (\d+)", str(err))
+        problems.add(path, int(match.group(1)) if match else 1, f"TOML syntax: {err}")
+        return {}, TomlLines(text)
+
+
+# ---------------------------------------------------------------------------
+# The reader
+# ---------------------------------------------------------------------------
+
+
+class _GameReader:
+    """Reads one game directory, accumulating problems instead of stopping."""
+
+    def __init__(self, directory: Path, problems: Problems):
+        self.dir = directory
+        self.p = problems
+        self.stand_ins: list[StandIn] = []
+        self.game_id = directory.name
+
+    # -- helpers ---------------------------------------------------------------
+
+    def where(self, path: Path, line: int) -> str:
+        return f"{self.p._show(path)}:{line}"
+
+    def source(self, text: Any, path: Path, line: int, what: str, required: bool = True) -> Source:
+        value = str(text or "").strip()
+        src = Source(value)
+        if not value:
+            if required:
+                self.p.add(path, line, f"{what}: no source (give the rulebook section or 'stand-in: <reason>')")
+            return src
+        if src.is_stand_in:
+            if not src.reason:
+                self.p.add(path, line, f"{what}: a stand-in needs its reason ('stand-in: <why>')")
+            self.stand_ins.append(StandIn(self.game_id, what, self.where(path, line), src.reason))
+        return src
+
+    def need(self, data: dict, key: str, path: Path, lines: TomlLines, *loc: str | int) -> Any:
+        if key not in data or data[key] in ("", None):
+            self.p.add(path, lines.find(*loc) if loc else 1, f"missing {key!r}")
+            return None
+        return data[key]
+
+    def check_id(self, value: str, path: Path, line: int, what: str) -> bool:
+        if not ID.match(value or ""):
+            self.p.add(path, line, f"{what} id {value!r} must be lower-case letters, digits, '_', '-' or '.'")
+            return False
+        return True
+
+    # -- game.toml -----------------------------------------------------------------
+
+    def read(self) -> Game | None:
+        path = self.dir / "game.toml"
+        data, lines = read_toml(path, self.p)
+        if not data:
+            return None
+        for key in ("id", "name", "publisher", "year", "rulebook", "value_fields"):
+            self.need(data, key, path, lines, key)
+        if data.get("id") and data["id"] != self.dir.name:
+            self.p.add(path, lines.find("id"), f"id {data['id']!r} differs from the directory name {self.dir.name!r}")
+        sides = self.read_sides(data, path, lines)
+        nationalities = self.read_nationalities(data, path, lines, sides)
+        unit_types = self.read_unit_types(data, path, lines)
+        boxes = self.read_boxes(data, path, lines, sides)
+        value_fields = tuple(data.get("value_fields") or ())
+        separator = str(data.get("value_separator", "-"))
+        step_names = tuple(data.get("step_names") or ("full",))
+        units = self.read_units(sides, nationalities, unit_types, value_fields, separator, step_names)
+        markers = self.read_markers(sides)
+        tables = self.read_tables()
+        maps = self.read_maps()
+        scenarios = self.read_scenarios(units, boxes, maps, sides)
+        return Game(
+            id=str(data.get("id", self.dir.name)),
+            name=str(data.get("name", "")),
+            publisher=str(data.get("publisher", "")),
+            year=int(data.get("year", 0) or 0),
+            rulebook=str(data.get("rulebook", "")),
+            dice=tuple(data.get("dice") or ("d6",)),
+            value_fields=value_fields,
+            value_separator=separator,
+            sides=sides,
+            nationalities=nationalities,
+            unit_types=unit_types,
+            units=units,
+            markers=markers,
+            boxes=boxes,
+            maps=maps,
+            scenarios=scenarios,
+            tables=tables,
+            phases=tuple(data.get("phases") or ()),
+            step_names=step_names,
+            description=str(data.get("description", "")),
+            note=str(data.get("note", "")),
+            data_dir=str(self.dir),
+            stand_ins=self.stand_ins,
+        )
+
+    def read_sides(self, data: dict, path: Path, lines: TomlLines) -> dict[str, Side]:
+        sides: dict[str, Side] = {}
+        for i, item in enumerate(data.get("side") or []):
+            line = lines.find("side", i)
+            sid = str(item.get("id", ""))
+            if not self.check_id(sid, path, line, "side"):
+                continue
+            if sid in sides:
+                self.p.add(path, line, f"side {sid!r} defined twice")
+            sides[sid] = Side(sid, str(item.get("name", sid)))
+        if len(sides) < 2:
+            self.p.add(path, lines.find("side", 0), "a game needs at least two [[side]] tables")
+        return sides
+
+    def read_nationalities(self, data: dict, path: Path, lines: TomlLines, sides: dict) -> dict[str, Nationality]:
+        result: dict[str, Nationality] = {}
+        for i, item in enumerate(data.get("nationality") or []):
+            line = lines.find("nationality", i)
+            nid = str(item.get("id", ""))
+            if not self.check_id(nid, path, line, "nationality"):
+                continue
+            if nid in result:
+                self.p.add(path, line, f"nationality {nid!r} defined twice")
+            if item.get("side") not in sides:
+                self.p.add(path, lines.find("nationality", i, "side"), f"nationality {nid}: unknown side {item.get('side')!r}")
+            for key in ("background", "text", "symbol"):
+                value = item.get(key)
+                if value and not COLOUR.match(str(value)):
+                    self.p.add(path, lines.find("nationality", i, key), f"nationality {nid}: {key} {value!r} is not a #rrggbb colour")
+            if not item.get("background"):
+                self.p.add(path, line, f"nationality {nid}: missing 'background' colour")
+            result[nid] = Nationality(
+                id=nid,
+                name=str(item.get("name", nid)),
+                side=str(item.get("side", "")),
+                background=str(item.get("background", "#ffffff")),
+                text=str(item.get("text", "#000000")),
+                symbol=str(item.get("symbol", "")),
+                letter=str(item.get("letter", "")),
+                source=self.source(item.get("source"), path, line, f"nationality {nid} colours", required=False),
+            )
+        return result
+
+    def read_unit_types(self, data: dict, path: Path, lines: TomlLines) -> dict[str, UnitType]:
+        result: dict[str, UnitType] = {}
+        for i, item in enumerate(data.get("unit_type") or []):
+            line = lines.find("unit_type", i)
+            tid = str(item.get("id", ""))
+            if not self.check_id(tid, path, line, "unit type"):
+                continue
+            if tid in result:
+                self.p.add(path, line, f"unit type {tid!r} defined twice")
+            result[tid] = UnitType(tid, str(item.get("name", tid)), str(item.get("symbol", tid)), bool(item.get("mobile", False)))
+        return result
+
+    def read_boxes(self, data: dict, path: Path, lines: TomlLines, sides: dict) -> dict[str, Box]:
+        result: dict[str, Box] = {}
+        for i, item in enumerate(data.get("box") or []):
+            line = lines.find("box", i)
+            bid = str(item.get("id", ""))
+            if not self.check_id(bid, path, line, "box"):
+                continue
+            side = str(item.get("side", ""))
+            if side and side not in sides:
+                self.p.add(path, line, f"box {bid}: unknown side {side!r}")
+            result[bid] = Box(bid, str(item.get("name", bid)), side, str(item.get("kind", "box")),
+                              self.source(item.get("source"), path, line, f"box {bid}", required=False))
+        return result
+
+    # -- units.csv / markers.csv -------------------------------------------------------
+
+    def read_units(self, sides, nationalities, unit_types, value_fields, separator, step_names) -> dict[str, Unit]:
+        path = self.dir / "units.csv"
+        rows = read_csv(path, self.p, ("id", "designation", "side", "nationality", "type", "size", "steps", "source"))
+        units: dict[str, Unit] = {}
+        for row in rows:
+            uid = row.get("id")
+            if not self.check_id(uid, path, row.line, "unit"):
+                continue
+            side, nat, utype = row.get("side"), row.get("nationality"), row.get("type")
+            if side not in sides:
+                self.p.add(path, row.line, f"unit {uid}: unknown side {side!r}")
+            if nat not in nationalities:
+                self.p.add(path, row.line, f"unit {uid}: unknown nationality {nat!r}")
+            elif nationalities[nat].side != side:
+                self.p.add(path, row.line, f"unit {uid}: nationality {nat} belongs to side {nationalities[nat].side}, not {side}")
+            if utype not in unit_types:
+                self.p.add(path, row.line, f"unit {uid}: unknown unit type {utype!r}")
+            steps = self.parse_steps(row.get("steps"), value_fields, separator, step_names, path, row.line, uid)
+            source = self.source(row.get("source"), path, row.line, f"unit {uid}")
+            count_text = row.get("count", "1") or "1"
+            if not count_text.isdigit() or int(count_text) < 1:
+                self.p.add(path, row.line, f"unit {uid}: count {count_text!r} is not a positive whole number")
+                count_text = "1"
+            count = int(count_text)
+            ids = [uid] if count == 1 else [f"{uid}-{n}" for n in range(1, count + 1)]
+            flags = frozenset(row.get("flags").split())
+            if utype in unit_types and unit_types[utype].mobile:
+                flags |= {"mobile"}
+            for one in ids:
+                if one in units:
+                    self.p.add(path, row.line, f"unit id {one!r} used twice")
+                units[one] = Unit(
+                    id=one,
+                    designation=row.get("designation"),
+                    side=side,
+                    nationality=nat,
+                    type=utype,
+                    size=row.get("size"),
+                    steps=tuple(steps),
+                    name=row.get("name"),
+                    flags=flags,
+                    parent=row.get("parent"),
+                    note=row.get("note"),
+                    source=source,
+                )
+        for unit in units.values():
+            if unit.parent and unit.parent not in units:
+                self.p.add(path, 1, f"unit {unit.id}: parent {unit.parent!r} is not a unit")
+        return units
+
+    def parse_steps(self, text, value_fields, separator, step_names, path, line, uid) -> list[Step]:
+        """"10-9-3|5-4-3" or "full:10-9-3|depleted:5-4-3" -> Steps."""
+        steps: list[Step] = []
+        if not text:
+            self.p.add(path, line, f"unit {uid}: no steps (values as printed, e.g. '10-9-3|5-4-3')")
+            return steps
+        for i, part in enumerate(text.split("|")):
+            part = part.strip()
+            if ":" in part:
+                name, printed = (s.strip() for s in part.split(":", 1))
+            elif i < len(step_names):
+                name, printed = step_names[i], part
+            else:
+                name, printed = str(i + 1), part
+            if step_names and ":" in part and name not in step_names and not name.isdigit():
+                self.p.add(path, line, f"unit {uid}: step name {name!r} is not one of {', '.join(step_names)}")
+            pieces = printed.split(separator) if separator else [printed]
+            if len(pieces) != len(value_fields):
+                self.p.add(path, line, f"unit {uid}: step {name!r} {printed!r} has {len(pieces)} values, "
+                                       f"expected {len(value_fields)} ({separator.join(value_fields)})")
+                continue
+            values: dict[str, int | str] = {}
+            for fname, raw in zip(value_fields, pieces):
+                raw = raw.strip()
+                values[fname] = int(raw) if re.fullmatch(r"-?\d+", raw) else raw
+                if raw == "":
+                    self.p.add(path, line, f"unit {uid}: step {name!r} has an empty {fname}")
+            steps.append(Step(name, values, printed))
+        return steps
+
+    def read_markers(self, sides) -> dict[str, MarkerType]:
+        path = self.dir / "markers.csv"
+        if not path.exists():
+            return {}
+        markers: dict[str, MarkerType] = {}
+        for row in read_csv(path, self.p, ("id", "name", "faces", "source")):
+            mid = row.get("id")
+            if not self.check_id(mid, path, row.line, "marker"):
+                continue
+            if mid in markers:
+                self.p.add(path, row.line, f"marker id {mid!r} used twice")
+            side = row.get("side")
+            if side and side not in sides:
+                self.p.add(path, row.line, f"marker {mid}: unknown side {side!r}")
+            count = row.get("count", "1") or "1"
+            if not count.isdigit():
+                self.p.add(path, row.line, f"marker {mid}: count {count!r} is not a whole number")
+                count = "1"
+            markers[mid] = MarkerType(
+                id=mid, name=row.get("name"), faces=tuple(f.strip() for f in row.get("faces").split("|")),
+                side=side, count=int(count), kind=row.get("kind", "marker") or "marker", note=row.get("note"),
+                source=self.source(row.get("source"), path, row.line, f"marker {mid}"),
+            )
+        return markers
+
+    # -- tables ----------------------------------------------------------------------
+
+    def read_tables(self) -> dict[str, Table]:
+        path = self.dir / "tables.toml"
+        if not path.exists():
+            return {}
+        data, lines = read_toml(path, self.p)
+        tables: dict[str, Table] = {}
+        for i, item in enumerate(data.get("table") or []):
+            line = lines.find("table", i)
+            tid = str(item.get("id", ""))
+            if not self.check_id(tid, path, line, "table"):
+                continue
+            if tid in tables:
+                self.p.add(path, line, f"table {tid!r} defined twice")
+            file = self.dir / "tables" / str(item.get("file") or f"{tid}.csv")
+            rows = read_csv(file, self.p, ())
+            columns = tuple(rows[0].cells.keys()) if rows else ()
+            key = str(item.get("key", ""))
+            if rows and key and key not in columns:
+                self.p.add(path, lines.find("table", i, "key"), f"table {tid}: key column {key!r} not in {file.name}")
+            if key and rows:
+                seen: set[str] = set()
+                for r in rows:
+                    k = r.get(key)
+                    if k in seen:
+                        self.p.add(file, r.line, f"table {tid}: key {key}={k!r} appears twice")
+                    seen.add(k)
+            tables[tid] = Table(
+                id=tid, name=str(item.get("name", tid)), columns=columns,
+                rows=tuple({c: v.strip() for c, v in r.cells.items()} for r in rows),
+                key=key, note=str(item.get("note", "")),
+                source=self.source(item.get("source"), path, line, f"table {tid}"),
+            )
+        return tables
+
+    # -- maps -------------------------------------------------------------------------
+
+    def read_maps(self) -> dict[str, GameMap]:
+        maps: dict[str, GameMap] = {}
+        for path in sorted((self.dir / "maps").glob("*.toml")):
+            game_map = self.read_map(path)
+            if game_map is not None:
+                maps[game_map.id] = game_map
+        return maps
+
+    def read_map(self, path: Path) -> GameMap | None:
+        data, lines = read_toml(path, self.p)
+        if not data:
+            return None
+        mid = str(data.get("id", path.stem))
+        if mid != path.stem:
+            self.p.add(path, lines.find("id"), f"map id {mid!r} differs from the file name {path.stem!r}")
+        grid = self.read_grid(data.get("grid") or {}, path, lines)
+        terrain_types: dict[str, TerrainType] = {}
+        by_char: dict[str, str] = {}
+        for i, item in enumerate(data.get("terrain") or []):
+            line = lines.find("terrain", i)
+            tid, char = str(item.get("id", "")), str(item.get("char", ""))
+            if not self.check_id(tid, path, line, "terrain"):
+                continue
+            if len(char) != 1 or char.isspace():
+                self.p.add(path, line, f"terrain {tid}: char must be one visible character, got {char!r}")
+            elif char in by_char:
+                self.p.add(path, line, f"terrain {tid}: char {char!r} already used by {by_char[char]}")
+            colour = str(item.get("colour", ""))
+            if not COLOUR.match(colour):
+                self.p.add(path, line, f"terrain {tid}: colour {colour!r} is not #rrggbb")
+            by_char[char] = tid
+            terrain_types[tid] = TerrainType(tid, str(item.get("name", tid)), char, colour,
+                                             self.source(item.get("source"), path, line, f"map {mid} terrain {tid}", required=False))
+        source = self.source(data.get("source"), path, lines.find("source"), f"map {mid}")
+        if grid is None:
+            return None
+        stem = path.with_suffix("")
+        terrain = self.read_terrain(Path(f"{stem}.terrain.txt"), grid, by_char)
+        features = self.read_features(Path(f"{stem}.features.csv"), grid, mid)
+        hexsides = self.read_hexsides(Path(f"{stem}.hexsides.csv"), grid, mid)
+        paths = self.read_paths(Path(f"{stem}.paths.csv"), grid, mid)
+        return GameMap(
+            id=mid, name=str(data.get("name", mid)), grid=grid, scale=str(data.get("scale", "")),
+            terrain_types=terrain_types, terrain=terrain, features=features,
+            hexside_features=hexsides, paths=paths, source=source, note=str(data.get("note", "")),
+        )
+
+    def read_grid(self, g: dict, path: Path, lines: TomlLines) -> HexGrid | None:
+        try:
+            cols, rows = g["columns"], g["rows"]
+            return HexGrid.build(
+                first_col=int(cols[0]), last_col=int(cols[1]),
+                first_row=int(rows[0]), last_row=int(rows[1]),
+                hex_height=int(g.get("hex_height", 88)),
+                shifted_columns=str(g.get("shifted_columns", "even")),
+                stagger=bool(g.get("stagger", False)),
+                sideways=bool(g.get("sideways", False)),
+                col_digits=int(g.get("col_digits", 2)),
+                row_digits=int(g.get("row_digits", 2)),
+            )
+        except (KeyError, IndexError, TypeError, ValueError) as err:
+            self.p.add(path, lines.find("grid"), f"[grid] needs columns = [first, last], rows = [first, last] "
+                                                 f"and valid options ({err})")
+            return None
+
+    def parse_hex(self, text: str, grid: HexGrid, path: Path, line: int, what: str) -> Hex | None:
+        try:
+            hex = grid.parse(text)
+        except ValueError:
+            self.p.add(path, line, f"{what}: {text!r} is not a hex label")
+            return None
+        if not grid.is_on_map(hex):
+            self.p.add(path, line, f"{what}: hex {text} is off the map "
+                                   f"(columns {grid.first_col}-{grid.last_col}, rows {grid.first_row}-{grid.last_row})")
+            return None
+        return hex
+
+    def read_terrain(self, path: Path, grid: HexGrid, by_char: dict[str, str]) -> dict[Hex, str]:
+        """One line per printed row: the row number, then one character per column."""
+        terrain: dict[Hex, str] = {}
+        if not path.exists():
+            self.p.add(path, 1, "terrain grid file is missing")
+            return terrain
+        width = grid.last_col - grid.first_col + 1
+        seen_rows: set[int] = set()
+        for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            if not text.strip() or text.lstrip().startswith("#"):
+                continue
+            parts = text.split(None, 1)
+            if len(parts) != 2 or not parts[0].isdigit():
+                self.p.add(path, number, "expected '<row number> <one character per column>'")
+                continue
+            row, chars = int(parts[0]), parts[1].rstrip()
+            if row in seen_rows:
+                self.p.add(path, number, f"row {row} appears twice")
+            seen_rows.add(row)
+            if not grid.first_row <= row <= grid.last_row:
+                self.p.add(path, number, f"row {row} is outside rows {grid.first_row}-{grid.last_row}")
+                continue
+            if len(chars) != width:
+                self.p.add(path, number, f"row {row} has {len(chars)} columns, expected {width}")
+            for offset, char in enumerate(chars[:width]):
+                if char not in by_char:
+                    self.p.add(path, number, f"row {row} column {grid.first_col + offset}: "
+                                             f"unknown terrain character {char!r}")
+                    continue
+                terrain[Hex(grid.first_col + offset, row)] = by_char[char]
+        missing = [r for r in range(grid.first_row, grid.last_row + 1) if r not in seen_rows]
+        if missing:
+            self.p.add(path, 1, f"rows missing from the terrain grid: {', '.join(map(str, missing[:10]))}"
+                                + ("..." if len(missing) > 10 else ""))
+        return terrain
+
+    def read_features(self, path: Path, grid: HexGrid, mid: str) -> list[HexFeature]:
+        if not path.exists():
+            return []
+        result = []
+        for row in read_csv(path, self.p, ("hex", "kind")):
+            hex = self.parse_hex(row.get("hex"), grid, path, row.line, "feature")
+            if hex is None:
+                continue
+            if not row.get("kind"):
+                self.p.add(path, row.line, "feature without a kind")
+            result.append(HexFeature(hex, row.get("kind"), row.get("name"), row.get("side"),
+                                     self.source(row.get("source"), path, row.line,
+                                                 f"map {mid} feature {row.get('kind')} {row.get('hex')}", required=False)))
+        return result
+
+    def read_hexsides(self, path: Path, grid: HexGrid, mid: str) -> list[HexsideFeature]:
+        if not path.exists():
+            return []
+        result = []
+        for row in read_csv(path, self.p, ("hex_a", "hex_b", "kind")):
+            a = self.parse_hex(row.get("hex_a"), grid, path, row.line, "hexside")
+            b = self.parse_hex(row.get("hex_b"), grid, path, row.line, "hexside")
+            if a is None or b is None:
+                continue
+            if grid.distance(a, b) != 1:
+                self.p.add(path, row.line, f"hexside {row.get('hex_a')}-{row.get('hex_b')}: the hexes are not adjacent")
+                continue
+            result.append(HexsideFeature(Hexside.between(a, b), row.get("kind"), row.get("name"),
+                                         self.source(row.get("source"), path, row.line,
+                                                     f"map {mid} hexside {row.get('kind')}", required=False)))
+        return result
+
+    def read_paths(self, path: Path, grid: HexGrid, mid: str) -> list[MapPath]:
+        if not path.exists():
+            return []
+        result = []
+        for row in read_csv(path, self.p, ("kind", "hexes")):
+            hexes = []
+            for label in row.get("hexes").split():
+                hex = self.parse_hex(label, grid, path, row.line, f"{row.get('kind')} {row.get('name')}")
+                if hex is not None:
+                    hexes.append(hex)
+            for a, b in zip(hexes, hexes[1:]):
+                if grid.distance(a, b) != 1:
+                    self.p.add(path, row.line, f"{row.get('kind')} {row.get('name')}: "
+                                               f"{grid.label(a)} and {grid.label(b)} are not adjacent")
+            if len(hexes) < 2:
+                self.p.add(path, row.line, "a path needs at least two hexes")
+                continue
+            result.append(MapPath(row.get("kind"), tuple(hexes), row.get("name"),
+                                  self.source(row.get("source"), path, row.line,
+                                              f"map {mid} {row.get('kind')} {row.get('name')}", required=False)))
+        return result
+
+    # -- scenarios --------------------------------------------------------------------
+
+    def read_scenarios(self, units, boxes, maps, sides) -> dict[str, Scenario]:
+        result: dict[str, Scenario] = {}
+        for path in sorted((self.dir / "scenarios").glob("*.toml")):
+            scenario = self.read_scenario(path, units, boxes, maps, sides)
+            if scenario is not None:
+                result[scenario.id] = scenario
+        if not result:
+            self.p.add(self.dir / "scenarios", 1, "no scenarios (scenarios/<id>.toml)")
+        return result
+
+    def read_scenario(self, path: Path, units, boxes, maps, sides) -> Scenario | None:
+        data, lines = read_toml(path, self.p)
+        if not data:
+            return None
+        sid = str(data.get("id", path.stem))
+        if sid != path.stem:
+            self.p.add(path, lines.find("id"), f"scenario id {sid!r} differs from the file name {path.stem!r}")
+        for key in ("name", "maps", "first_player", "sets_up_first"):
+            self.need(data, key, path, lines, key)
+        for key in ("first_player", "sets_up_first"):
+            if data.get(key) and data[key] not in sides:
+                self.p.add(path, lines.find(key), f"{key}: unknown side {data[key]!r}")
+        map_ids = tuple(data.get("maps") or ())
+        for m in map_ids:
+            if m not in maps:
+                self.p.add(path, lines.find("maps"), f"unknown map {m!r}")
+        stem = path.with_suffix("")
+        turns = self.read_turns(Path(f"{stem}.turns.csv"))
+        context = _PlaceContext(units, boxes, [maps[m] for m in map_ids if m in maps], len(turns))
+        setup = self.read_setup(Path(f"{stem}.setup.csv"), context, sid)
+        schedule = self.read_schedule(Path(f"{stem}.schedule.csv"), context, sid)
+        placed = {p.unit for p in setup}
+        for arrival in schedule:
+            if arrival.action == "arrive" and arrival.unit in placed:
+                self.p.add(Path(f"{stem}.schedule.csv"), 1,
+                           f"unit {arrival.unit} arrives on turn {arrival.turn} but is already in the setup")
+        supply = {str(k): [str(x) for x in v] for k, v in (data.get("supply_sources") or {}).items()}
+        for side in supply:
+            if side not in sides:
+                self.p.add(path, lines.find("supply_sources", side), f"supply_sources: unknown side {side!r}")
+        for rule, params in (data.get("special_rules") or {}).items():
+            if isinstance(params, dict):
+                self.source(params.get("source"), path, lines.find("special_rules", rule), f"scenario {sid} rule {rule}")
+        return Scenario(
+            id=sid, name=str(data.get("name", sid)), maps=map_ids,
+            first_player=str(data.get("first_player", "")), sets_up_first=str(data.get("sets_up_first", "")),
+            turns=turns, setup=setup, schedule=schedule,
+            special_rules=dict(data.get("special_rules") or {}), victory=dict(data.get("victory") or {}),
+            supply_sources=supply, description=str(data.get("description", "")), note=str(data.get("note", "")),
+            source=self.source(data.get("source"), path, lines.find("source"), f"scenario {sid}"),
+        )
+
+    def read_turns(self, path: Path) -> list[Turn]:
+        turns: list[Turn] = []
+        for row in read_csv(path, self.p, ("turn", "date")):
+            number = row.get("turn")
+            if not number.isdigit():
+                self.p.add(path, row.line, f"turn {number!r} is not a whole number")
+                continue
+            if int(number) != len(turns) + 1:
+                self.p.add(path, row.line, f"turn {number} out of order (expected {len(turns) + 1})")
+            extras = {k: v.strip() for k, v in row.cells.items() if k not in ("turn", "date")}
+            turns.append(Turn(int(number), row.get("date"), extras))
+        return turns
+
+    def check_location(self, text: str, ctx: "_PlaceContext", path: Path, line: int, what: str) -> None:
+        if text.startswith("box:"):
+            if text[4:] not in ctx.boxes:
+                self.p.add(path, line, f"{what}: unknown box {text[4:]!r}")
+            return
+        if text.startswith("edge:") or text.startswith("any:"):
+            return  # a rule-described place; the choice column explains it
+        label = text.split("@", 1)[0]
+        map_hint = text.split("@", 1)[1] if "@" in text else ""
+        candidates = [m for m in ctx.maps if not map_hint or m.id == map_hint]
+        if not candidates:
+            self.p.add(path, line, f"{what}: no map {map_hint!r} in this scenario")
+            return
+        for m in candidates:
+            try:
+                if m.grid.is_on_map(m.grid.parse(label)):
+                    return
+            except ValueError:
+                self.p.add(path, line, f"{what}: {text!r} is not a hex label, box:<id>, edge:<name> or any:<kind>")
+                return
+        self.p.add(path, line, f"{what}: hex {label} is not on map {', '.join(m.id for m in candidates)}")
+
+    def check_unit_step(self, unit_id: str, step: str, ctx: "_PlaceContext", path: Path, line: int, what: str) -> bool:
+        unit = ctx.units.get(unit_id)
+        if unit is None:
+            self.p.add(path, line, f"{what}: unknown unit {unit_id!r}")
+            return False
+        if step and step not in {s.name for s in unit.steps}:
+            self.p.add(path, line, f"{what}: unit {unit_id} has no step {step!r} "
+                                   f"(it has {', '.join(s.name for s in unit.steps)})")
+        return True
+
+    def read_setup(self, path: Path, ctx: "_PlaceContext", sid: str) -> list[Placement]:
+        result: list[Placement] = []
+        seen: dict[str, int] = {}
+        for row in read_csv(path, self.p, ("unit", "location", "source")):
+            uid = row.get("unit")
+            what = f"setup of {uid}"
+            if not self.check_unit_step(uid, row.get("step"), ctx, path, row.line, what):
+                continue
+            if uid in seen:
+                self.p.add(path, row.line, f"unit {uid} is set up twice (also line {seen[uid]})")
+            seen[uid] = row.line
+            self.check_location(row.get("location"), ctx, path, row.line, what)
+            result.append(Placement(uid, row.get("location"), row.get("step"), row.get("choice"), row.get("note"),
+                                    self.source(row.get("source"), path, row.line, f"scenario {sid} {what}")))
+        return result
+
+    def read_schedule(self, path: Path, ctx: "_PlaceContext", sid: str) -> list[Arrival]:
+        if not path.exists():
+            return []
+        result: list[Arrival] = []
+        for row in read_csv(path, self.p, ("turn", "action", "unit", "source")):
+            uid, action, turn = row.get("unit"), row.get("action"), row.get("turn")
+            what = f"{action} of {uid}"
+            if action not in ("arrive", "withdraw"):
+                self.p.add(path, row.line, f"action {action!r} must be 'arrive' or 'withdraw'")
+            if not turn.isdigit() or not 1 <= int(turn) <= max(ctx.turns, 1):
+                self.p.add(path, row.line, f"{what}: turn {turn!r} is not a turn of this scenario (1-{ctx.turns})")
+                continue
+            if not self.check_unit_step(uid, row.get("step"), ctx, path, row.line, what):
+                continue
+            if action == "arrive":
+                if not row.get("location"):
+                    self.p.add(path, row.line, f"{what}: an arrival needs a location")
+                else:
+                    self.check_location(row.get("location"), ctx, path, row.line, what)
+            result.append(Arrival(int(turn), uid, action, row.get("location"), row.get("step"), row.get("note"),
+                                  self.source(row.get("source"), path, row.line, f"scenario {sid} {what}")))
+        return result
+
+
+@dataclass
+class _PlaceContext:
+    units: dict[str, Unit]
+    boxes: dict[str, Box]
+    maps: list[GameMap]
+    turns: int
+
+
+def iter_problems(directories: list[Path]) -> Iterator[str]:
+    for d in directories:
+        yield from check_game_dir(d)
