@@ -1,0 +1,49 @@
+"""The JSON API under /api/v1, assembled per app by `make_api_blueprint`.
+
+The views live in small modules: `systems` (listing, compute mode), `games` (game mode and the
+ledger), `verify`; `body` reads JSON bodies, `auth` checks bearer tokens, `schemas` holds the
+pydantic models of everything that is not a check request.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response
+from flask_limiter import Limiter
+
+from adjudicator.api import games, systems, verify
+from adjudicator.api.auth import rate_limit_key
+from adjudicator.config import Config
+from adjudicator.services import services
+
+
+def _systems_view():
+    return Response(services().systems_json, mimetype="application/json")
+
+
+def _openapi_view():
+    return Response(services().openapi_json, mimetype="application/json")
+
+
+def make_api_blueprint(config: Config, limiter: Limiter) -> Blueprint:
+    bp = Blueprint("api", __name__, url_prefix="/api/v1")
+    per_token = limiter.limit(config.rate_limit_token, key_func=rate_limit_key)
+    anonymous = limiter.limit(config.rate_limit_anonymous, key_func=rate_limit_key)
+    create = limiter.limit(config.rate_limit_create_game, key_func=rate_limit_key)
+
+    bp.add_url_rule("/systems", "systems", _systems_view, methods=["GET"])
+    bp.add_url_rule("/openapi.json", "openapi", _openapi_view, methods=["GET"])
+    bp.add_url_rule(
+        "/systems/<system>/<check>", "compute", anonymous(systems.compute), methods=["POST"]
+    )
+    bp.add_url_rule("/games", "create_game", create(games.create_game), methods=["POST"])
+    bp.add_url_rule(
+        "/games/<game_id>/ledger", "ledger", per_token(games.ledger), methods=["GET"]
+    )
+    bp.add_url_rule(
+        "/games/<game_id>/close", "close_game", per_token(games.close_game), methods=["POST"]
+    )
+    bp.add_url_rule(
+        "/games/<game_id>/<check>", "game_check", per_token(games.game_check), methods=["POST"]
+    )
+    bp.add_url_rule("/verify", "verify", anonymous(verify.verify), methods=["POST"])
+    return bp

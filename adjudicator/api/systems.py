@@ -1,0 +1,73 @@
+"""`GET /systems` and compute mode `POST /systems/<system>/<check>` (stateless)."""
+
+from __future__ import annotations
+
+from flask import jsonify
+
+from adjudicator.api.body import parse_json_body
+from adjudicator.checks import CheckSpec, DiceError, all_checks, get_check, run_check
+from adjudicator.dice import SuppliedDice
+from adjudicator.problems import Problem
+from adjudicator.systems import all_systems, system_info
+
+
+def systems_document() -> dict:
+    """The systems, their scenarios and checks (with request schemas). Built once per app."""
+    checks = all_checks()
+    out = []
+    for info in all_systems():
+        out.append(
+            {
+                "id": info.id,
+                "name": info.name,
+                "sides": list(info.sides),
+                "scenarios": [{"id": s.id, "name": s.name} for s in info.scenarios],
+                "checks": [check_info(spec) for spec in checks if spec.system == info.id],
+            }
+        )
+    return {"systems": out}
+
+
+def check_info(spec: CheckSpec) -> dict:
+    return {
+        "name": spec.name,
+        "key": spec.key,
+        "summary": spec.summary,
+        "rule": spec.rule,
+        "random": spec.random,
+        "scenarios": list(spec.scenarios),
+        "compute_url": f"/api/v1/systems/{spec.system}/{spec.name}",
+        "request_schema": spec.compute_model.model_json_schema(),
+    }
+
+
+def find_check(system: str, check: str) -> CheckSpec:
+    if system_info(system) is None:
+        raise Problem(404, "Not Found", f"Unknown game system {system!r}.", kind="unknown-system")
+    spec = get_check(system, check)
+    if spec is None:
+        raise Problem(404, "Not Found", f"System {system!r} has no check {check!r}.", kind="unknown-check")
+    return spec
+
+
+def compute(system: str, check: str):
+    spec = find_check(system, check)
+    req = parse_json_body(spec.compute_model)
+    dice = SuppliedDice(getattr(req, "dice", []))
+    try:
+        result = run_check(spec, req, dice)
+        dice.finish()
+    except DiceError as error:
+        pointer = "/dice" if error.index is None else f"/dice/{error.index}"
+        raise Problem(
+            422,
+            "The supplied dice do not fit this check",
+            str(error),
+            kind="dice",
+            errors=[{"pointer": pointer, "detail": str(error), "code": "dice"}],
+        ) from None
+    return jsonify(compute_response(spec, result.to_json()))
+
+
+def compute_response(spec: CheckSpec, result: dict) -> dict:
+    return {"system": spec.system, "check": spec.name, "rule": spec.rule, **result}

@@ -1,0 +1,72 @@
+"""The Flask app factory.
+
+    from adjudicator.app import create_app
+    app = create_app()                                   # configured from the environment
+    app = create_app({"DATABASE_URL": "sqlite:///x.db"})  # overrides, e.g. in tests
+
+Everything expensive happens here, once per process: opening the database engine (and
+creating missing tables), loading or creating the signing key, recording its public half,
+and building the OpenAPI and systems documents.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Mapping
+
+from flask import Flask, jsonify
+from flask_limiter import Limiter
+
+from adjudicator.api import make_api_blueprint
+from adjudicator.api.auth import rate_limit_key
+from adjudicator.api.games import well_known_keys
+from adjudicator.api.systems import systems_document
+from adjudicator.config import Config
+from adjudicator.keys import load_or_create_signing_key
+from adjudicator.openapi import build_openapi
+from adjudicator.pages import make_pages_blueprint
+from adjudicator.problems import register_error_handlers
+from adjudicator.services import Services
+from adjudicator.storage import Store, make_engine
+
+
+def prepare(config: Config) -> Services:
+    """Open storage and keys for `config` (also used by the CLI and gunicorn's master)."""
+    store = Store(make_engine(config.database_url, config.sqlite_synchronous))
+    store.create_schema()
+    key = load_or_create_signing_key(config.key_path)
+    store.register_public_key(key)
+    return Services(config=config, store=store, signing_key=key, published_keys=store.public_keys())
+
+
+def create_app(config: Config | Mapping[str, Any] | None = None) -> Flask:
+    if not isinstance(config, Config):
+        config = Config.load(config)
+    app = Flask(__name__)
+    app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
+    app.json.sort_keys = False
+    app.json.compact = True
+
+    svc = prepare(config)
+    svc.openapi = build_openapi()
+    svc.openapi_json = json.dumps(svc.openapi).encode("utf-8")
+    svc.systems_json = json.dumps(systems_document()).encode("utf-8")
+    app.extensions["adjudicator"] = svc
+
+    limiter = Limiter(
+        key_func=rate_limit_key,
+        app=app,
+        storage_uri=config.ratelimit_storage_uri,
+        enabled=config.ratelimit_enabled,
+        default_limits=[],
+    )
+    register_error_handlers(app)
+
+    @app.get("/ping")
+    def ping():
+        return jsonify(ok=True)
+
+    app.add_url_rule("/.well-known/adjudicator-keys.json", "keys", well_known_keys)
+    app.register_blueprint(make_api_blueprint(config, limiter))
+    app.register_blueprint(make_pages_blueprint())
+    return app

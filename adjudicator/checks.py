@@ -1,0 +1,265 @@
+"""The check registry: how a game's rules plug into the service.
+
+Adding a check to a game is one pydantic request schema plus one pure function:
+
+    class CombatRequest(CheckRequest):
+        attack: int = Field(ge=0, le=99)
+        defence: int = Field(ge=1, le=99)
+
+    @register_check(system="holdfast", name="combat", request=CombatRequest, random=True,
+                    summary="Resolve one combat", rule="9.2")
+    def combat(req: CombatRequest, dice: Dice) -> CheckResult:
+        (roll,) = dice.roll(6, purpose="combat")
+        ...
+
+The function must be pure: everything it needs comes from `req`, every random number comes
+from `dice`. That is what lets the same function run in compute mode (players supply the dice
+they rolled elsewhere) and in game mode (the server derives the dice from the game's secret
+seed), and lets anyone re-run a recorded check after the seed is revealed.
+
+The service derives two request models from the schema once, at registration:
+`compute_model` (adds the `dice` list for random checks) and `game_model` (adds `request_id`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field, create_model
+
+#: The game systems the service knows. Metadata (names, scenarios) comes from `systems.py`.
+SYSTEM_IDS = ("kwb", "spi", "holdfast", "fireandice")
+
+#: Names taken by game endpoints (`/games/<id>/ledger`, `/games/<id>/close`).
+RESERVED_CHECK_NAMES = frozenset({"ledger", "close", "verify"})
+
+_NAME_RE = re.compile(r"^[a-z][a-z0-9_]{0,47}$")
+
+#: The largest number of dice a compute-mode request may carry (also bounds request size).
+MAX_SUPPLIED_DICE = 64
+
+#: request_id: what a client may use to make a game-mode call idempotent.
+REQUEST_ID_PATTERN = r"^[A-Za-z0-9._:-]{1,100}$"
+
+
+class CheckRequest(BaseModel):
+    """Base of every check's request schema: unknown fields are an error, not silently ignored.
+
+    A misspelt field would otherwise quietly take its default and give a wrong ruling.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of the reasoning, with the rule it applies (e.g. "Combat, Case G")."""
+
+    text: str
+    rule: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"text": self.text, "rule": self.rule}
+
+
+@dataclass(frozen=True)
+class DieUsed:
+    """One die as it was used: its number of sides, why it was rolled, and its value."""
+
+    sides: int
+    purpose: str
+    value: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"sides": self.sides, "purpose": self.purpose, "value": self.value}
+
+
+@dataclass
+class CheckResult:
+    """What a check returns: the outcome plus the reasoning that led to it.
+
+    `dice_used` is filled in by the service from the `Dice` object, not by the rules
+    function, so it always lists every die actually rolled.
+    """
+
+    outcome: dict[str, Any]
+    steps: list[Step] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    dice_used: list[DieUsed] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "outcome": self.outcome,
+            "steps": [s.to_json() for s in self.steps],
+            "warnings": list(self.warnings),
+            "dice_used": [d.to_json() for d in self.dice_used],
+        }
+
+
+class DiceError(ValueError):
+    """Supplied dice do not fit the check: too few, too many, or a value out of range.
+
+    `index` is the position in the request's `dice` list the problem is about (or None).
+    """
+
+    def __init__(self, message: str, index: int | None = None):
+        super().__init__(message)
+        self.index = index
+
+
+class Dice(Protocol):
+    """Where a rules function gets its random numbers."""
+
+    def roll(self, sides: int, count: int = 1, purpose: str = "") -> list[int]:
+        """Roll `count` dice with `sides` sides; `purpose` says why (it is recorded)."""
+        ...
+
+
+@dataclass(frozen=True)
+class CheckSpec:
+    """A registered check: its function, schemas and the documentation shown to users."""
+
+    system: str
+    name: str
+    function: Callable[[Any, Dice], CheckResult]
+    request: type[CheckRequest]
+    random: bool
+    summary: str
+    rule: str
+    scenarios: tuple[str, ...]
+    compute_model: type[BaseModel]
+    game_model: type[BaseModel]
+
+    @property
+    def key(self) -> str:
+        """The name recorded in the ledger, e.g. "kwb.un_supply_shortage_end"."""
+        return f"{self.system}.{self.name}"
+
+
+_REGISTRY: dict[tuple[str, str], CheckSpec] = {}
+
+
+def _camel(name: str) -> str:
+    return "".join(part.capitalize() for part in name.split("_"))
+
+
+def _derive_models(system: str, name: str, request: type[CheckRequest], random: bool):
+    base = f"{_camel(system)}{_camel(name)}"
+    compute_fields: dict[str, Any] = {}
+    if random:
+        compute_fields["dice"] = (
+            list[int],
+            Field(
+                max_length=MAX_SUPPLIED_DICE,
+                description="The dice rolled elsewhere, in the order the check uses them "
+                "(see each die's `purpose` in the result).",
+            ),
+        )
+    compute = create_model(f"{base}Compute", __base__=request, **compute_fields)
+    game = create_model(
+        f"{base}Roll",
+        __base__=request,
+        request_id=(
+            str | None,
+            Field(
+                default=None,
+                pattern=REQUEST_ID_PATTERN,
+                description="Client-chosen id; repeating it returns the recorded result, "
+                "never a new roll.",
+            ),
+        ),
+    )
+    return compute, game
+
+
+def register_check(
+    *,
+    system: str,
+    name: str,
+    request: type[CheckRequest],
+    random: bool,
+    summary: str,
+    rule: str,
+    scenarios: tuple[str, ...] = (),
+) -> Callable[[Callable[[Any, Dice], CheckResult]], Callable[[Any, Dice], CheckResult]]:
+    """Register a rules function as check `name` of game `system`.
+
+    `scenarios` lists the scenario ids the check belongs to (empty: every scenario); it is
+    documentation, shown in `GET /api/v1/systems`.
+    """
+    if system not in SYSTEM_IDS:
+        raise ValueError(f"unknown system {system!r}; known: {', '.join(SYSTEM_IDS)}")
+    if not _NAME_RE.match(name):
+        raise ValueError(f"check name {name!r} must match {_NAME_RE.pattern}")
+    if not (isinstance(request, type) and issubclass(request, CheckRequest)):
+        raise TypeError("request must be a subclass of adjudicator.checks.CheckRequest")
+    if random is False and "dice" in request.model_fields:
+        raise ValueError("a non-random check must not declare a 'dice' field")
+    if name in RESERVED_CHECK_NAMES:
+        raise ValueError(f"{name!r} is a game endpoint, not a possible check name")
+    for reserved in ("dice", "request_id"):
+        if reserved in request.model_fields:
+            raise ValueError(f"{reserved!r} is added by the service; do not declare it")
+
+    def decorator(function):
+        if (system, name) in _REGISTRY:
+            raise ValueError(f"check {system}.{name} is registered twice")
+        compute_model, game_model = _derive_models(system, name, request, random)
+        _REGISTRY[(system, name)] = CheckSpec(
+            system=system,
+            name=name,
+            function=function,
+            request=request,
+            random=random,
+            summary=summary,
+            rule=rule,
+            scenarios=tuple(scenarios),
+            compute_model=compute_model,
+            game_model=game_model,
+        )
+        return function
+
+    return decorator
+
+
+def all_checks() -> list[CheckSpec]:
+    """Every registered check, in a stable order (system, then name)."""
+    _load_rules()
+    return sorted(_REGISTRY.values(), key=lambda s: (SYSTEM_IDS.index(s.system), s.name))
+
+
+def checks_for(system: str) -> list[CheckSpec]:
+    return [spec for spec in all_checks() if spec.system == system]
+
+
+def get_check(system: str, name: str) -> CheckSpec | None:
+    _load_rules()
+    return _REGISTRY.get((system, name))
+
+
+def get_check_by_key(key: str) -> CheckSpec | None:
+    """Look a check up by its recorded name, e.g. "kwb.un_supply_shortage_end"."""
+    system, _, name = key.partition(".")
+    return get_check(system, name)
+
+
+def _load_rules() -> None:
+    # Importing the rules package runs every @register_check. Done lazily so that a rules
+    # module can import this one without a cycle.
+    import adjudicator.rules  # noqa: F401
+
+
+def run_check(spec: CheckSpec, request: BaseModel, dice: Any) -> CheckResult:
+    """Run a check's rules function and attach the dice it used.
+
+    `request` may be any of the spec's models; it is narrowed to the check's own schema so
+    the rules function never sees `dice` or `request_id`.
+    """
+    own = spec.request.model_validate(request.model_dump(include=set(spec.request.model_fields)))
+    result = spec.function(own, dice)
+    if not isinstance(result, CheckResult):
+        raise TypeError(f"check {spec.key} returned {type(result).__name__}, not CheckResult")
+    result.dice_used = list(dice.used)
+    return result

@@ -1,0 +1,116 @@
+"""Ledger records and receipts: the bytes that are hashed and signed (docs/api.md, "Ledger").
+
+A game's ledger is a hash chain. Record n holds
+
+    {"game_id": G, "seq": n, "prev_hash": hash of record n-1 ("0"*64 for record 0),
+     "body": {"check", "request", "result", "request_id", "side", "time"}}
+
+and its hash is SHA-256 over the canonical JSON of exactly that object. Record 0 is the game's
+creation (`check` "game.created", whose result holds the seed commitment); closing the game
+appends "game.closed", whose result reveals the seed.
+
+A receipt is the server's Ed25519 signature over the canonical JSON of
+{"v": 1, "game_id", "seq", "hash", "kid"}; because the hash covers the previous hash, a receipt
+for record n also vouches for the whole chain before it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from adjudicator.canonical import canonical_bytes, sha256_hex
+from adjudicator.keys import SigningKey
+
+GENESIS_PREV_HASH = "0" * 64
+GAME_CREATED = "game.created"
+GAME_CLOSED = "game.closed"
+RECEIPT_VERSION = 1
+RECEIPT_SIGNED_FIELDS = ("v", "game_id", "seq", "hash", "kid")
+LEDGER_FORMAT = "adjudicator-ledger/1"
+
+
+def utc_now() -> str:
+    """Record time: UTC, ISO 8601, millisecond precision, 'Z' suffix."""
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def make_body(
+    check: str,
+    request: dict[str, Any],
+    result: dict[str, Any],
+    request_id: str | None,
+    side: str | None,
+    time: str | None = None,
+) -> dict[str, Any]:
+    return {
+        "check": check,
+        "request": request,
+        "result": result,
+        "request_id": request_id,
+        "side": side,
+        "time": time or utc_now(),
+    }
+
+
+def record_hash(game_id: str, seq: int, prev_hash: str, body: dict[str, Any]) -> str:
+    return sha256_hex(
+        canonical_bytes({"game_id": game_id, "seq": seq, "prev_hash": prev_hash, "body": body})
+    )
+
+
+def receipt_message(receipt: dict[str, Any]) -> bytes:
+    """The exact bytes a receipt's signature covers."""
+    return canonical_bytes({name: receipt.get(name) for name in RECEIPT_SIGNED_FIELDS})
+
+
+def sign_receipt(key: SigningKey, game_id: str, seq: int, hash_: str) -> dict[str, Any]:
+    receipt = {"v": RECEIPT_VERSION, "game_id": game_id, "seq": seq, "hash": hash_, "kid": key.kid}
+    receipt["alg"] = "Ed25519"
+    receipt["signature"] = key.sign(receipt_message(receipt))
+    return receipt
+
+
+@dataclass(frozen=True)
+class Record:
+    """One stored ledger record, as it is exported and verified."""
+
+    game_id: str
+    seq: int
+    prev_hash: str
+    hash: str
+    body: dict[str, Any]
+    receipt: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seq": self.seq,
+            "prev_hash": self.prev_hash,
+            "hash": self.hash,
+            "body": self.body,
+            "receipt": self.receipt,
+        }
+
+
+def build_record(
+    key: SigningKey, game_id: str, seq: int, prev_hash: str, body: dict[str, Any]
+) -> Record:
+    hash_ = record_hash(game_id, seq, prev_hash, body)
+    return Record(
+        game_id=game_id,
+        seq=seq,
+        prev_hash=prev_hash,
+        hash=hash_,
+        body=body,
+        receipt=sign_receipt(key, game_id, seq, hash_),
+    )
+
+
+def ledger_document(game: dict[str, Any], records: list[Record]) -> dict[str, Any]:
+    """The exported ledger: what `GET /games/<id>/ledger` returns and the verifier reads."""
+    return {
+        "format": LEDGER_FORMAT,
+        "game": game,
+        "records": [record.to_json() for record in records],
+    }

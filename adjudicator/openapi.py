@@ -1,0 +1,180 @@
+"""The OpenAPI 3.1 document, generated from the pydantic models and the check registry.
+
+Built once per app in `create_app`. Pydantic v2 emits JSON Schema 2020-12, which is the schema
+dialect of OpenAPI 3.1, so the models' schemas go into `components.schemas` unchanged. Every
+registered check gets its own compute-mode path with its own request schema; game-mode paths
+are per check name (a name used by several systems accepts any of their schemas).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from pydantic import BaseModel
+from pydantic.json_schema import models_json_schema
+
+from adjudicator.api import schemas as s
+from adjudicator.checks import CheckSpec, all_checks
+
+REF = "#/components/schemas/{model}"
+PROBLEM_RESPONSE = {"$ref": "#/components/responses/Problem"}
+
+
+def _json(ref: dict) -> dict:
+    return {"content": {"application/json": {"schema": ref}}}
+
+
+def _body(ref: dict, required: bool = True) -> dict:
+    return {"required": required, "content": {"application/json": {"schema": ref}}}
+
+
+def _op(summary: str, responses: dict, *, body=None, tags=(), secured=False, params=(), description=None) -> dict:
+    operation: dict[str, Any] = {"summary": summary, "tags": list(tags), "responses": dict(responses)}
+    if description:
+        operation["description"] = description
+    if body is not None:
+        operation["requestBody"] = body
+    if params:
+        operation["parameters"] = list(params)
+    if secured:
+        operation["security"] = [{"bearer": []}]
+    operation["responses"]["default"] = PROBLEM_RESPONSE
+    return operation
+
+
+GAME_ID_PARAM = {
+    "name": "game_id",
+    "in": "path",
+    "required": True,
+    "schema": {"type": "string", "maxLength": 32},
+}
+
+
+def build_openapi(checks: list[CheckSpec] | None = None) -> dict[str, Any]:
+    checks = all_checks() if checks is None else checks
+    response_models: list[type[BaseModel]] = [
+        s.CheckResponse,
+        s.GameCheckResponse,
+        s.CreateGameResponse,
+        s.LedgerDocument,
+        s.CloseResponse,
+        s.VerifyResponse,
+        s.SystemsResponse,
+        s.KeysDocument,
+        s.ProblemDetails,
+    ]
+    request_models: list[type[BaseModel]] = [s.CreateGameRequest, s.VerifyRequest]
+    for spec in checks:
+        request_models += [spec.compute_model, spec.game_model]
+    refs, definitions = models_json_schema(
+        [(m, "validation") for m in request_models] + [(m, "serialization") for m in response_models],
+        ref_template=REF,
+    )
+
+    def ref(model: type[BaseModel], mode: str = "serialization") -> dict:
+        return refs[(model, mode)]
+
+    paths: dict[str, dict] = {
+        "/ping": {"get": _op("Liveness check", {"200": _json({"type": "object"})}, tags=["service"])},
+        "/api/v1/systems": {
+            "get": _op(
+                "Game systems, their scenarios and checks (with request schemas)",
+                {"200": {"description": "The systems", **_json(ref(s.SystemsResponse))}},
+                tags=["systems"],
+            )
+        },
+        "/api/v1/games": {
+            "post": _op(
+                "Create a recorded game",
+                {"201": {"description": "Created; tokens are shown only here", **_json(ref(s.CreateGameResponse))}},
+                body=_body(ref(s.CreateGameRequest, "validation")),
+                tags=["games"],
+                description="Returns the game id, one bearer token per side plus an observer "
+                "token, and the SHA-256 commitment to the game's secret seed.",
+            )
+        },
+        "/api/v1/games/{game_id}/ledger": {
+            "get": _op(
+                "The game's hash-chained ledger (any token of the game)",
+                {"200": {"description": "The ledger", **_json(ref(s.LedgerDocument))}},
+                tags=["games"], secured=True, params=[GAME_ID_PARAM],
+            )
+        },
+        "/api/v1/games/{game_id}/close": {
+            "post": _op(
+                "Close the game and reveal its seed (side token)",
+                {"200": {"description": "Closed", **_json(ref(s.CloseResponse))}},
+                tags=["games"], secured=True, params=[GAME_ID_PARAM],
+            )
+        },
+        "/api/v1/verify": {
+            "post": _op(
+                "Verify a receipt or a whole ledger",
+                {"200": {"description": "Verification report (ok false = failed)", **_json(ref(s.VerifyResponse))}},
+                body=_body(ref(s.VerifyRequest, "validation")),
+                tags=["verification"],
+            )
+        },
+        "/.well-known/adjudicator-keys.json": {
+            "get": _op(
+                "Public keys that sign receipts (current and rotated)",
+                {"200": {"description": "The keys", **_json(ref(s.KeysDocument))}},
+                tags=["verification"],
+            )
+        },
+        "/api/v1/openapi.json": {
+            "get": _op("This document", {"200": _json({"type": "object"})}, tags=["service"])
+        },
+    }
+
+    by_name: dict[str, list[CheckSpec]] = defaultdict(list)
+    for spec in checks:
+        by_name[spec.name].append(spec)
+        paths[f"/api/v1/systems/{spec.system}/{spec.name}"] = {
+            "post": _op(
+                f"{spec.summary} [{spec.system}, rule {spec.rule}] (compute mode)",
+                {"200": {"description": "The result; nothing is stored", **_json(ref(s.CheckResponse))}},
+                body=_body(ref(spec.compute_model, "validation")),
+                tags=[f"compute: {spec.system}"],
+                description="Supply the dice rolled elsewhere in `dice`, in the order the check "
+                "uses them." if spec.random else None,
+            )
+        }
+    for name, specs in sorted(by_name.items()):
+        bodies = [ref(spec.game_model, "validation") for spec in specs]
+        schema = bodies[0] if len(bodies) == 1 else {"anyOf": bodies}
+        systems = ", ".join(spec.system for spec in specs)
+        paths[f"/api/v1/games/{{game_id}}/{name}"] = {
+            "post": _op(
+                f"Roll and record '{name}' in a game ({systems}); side token",
+                {
+                    "201": {"description": "Rolled and recorded", **_json(ref(s.GameCheckResponse))},
+                    "200": {"description": "request_id seen before: the recorded result", **_json(ref(s.GameCheckResponse))},
+                },
+                body=_body(schema),
+                tags=["games"], secured=True, params=[GAME_ID_PARAM],
+            )
+        }
+
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Korean War wargames adjudicator",
+            "version": "1.0.0",
+            "description": "Resolves die-roll checks of four Korean War board wargames by their "
+            "rules, with rule citations; game mode records every roll in a hash-chained ledger "
+            "with Ed25519 receipts and dice derived from a committed seed. See docs/api.md.",
+        },
+        "paths": paths,
+        "components": {
+            "schemas": definitions.get("$defs", {}),
+            "responses": {
+                "Problem": {
+                    "description": "RFC 9457 problem details",
+                    "content": {"application/problem+json": {"schema": ref(s.ProblemDetails)}},
+                }
+            },
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+        },
+    }

@@ -1,0 +1,110 @@
+"""RFC 9457 problem details: every error the service returns is `application/problem+json`.
+
+Views raise `Problem`; Flask/werkzeug HTTP errors (404, 405, 413, 429 ...) and unexpected
+exceptions are turned into problems by `register_error_handlers`, so a client never sees an
+HTML error page or a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Flask, Response, request
+from pydantic import ValidationError
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
+
+PROBLEM_JSON = "application/problem+json"
+PROBLEM_TYPE_BASE = "urn:adjudicator:problem:"
+
+
+class Problem(Exception):
+    """An error to report to the client as a problem+json body."""
+
+    def __init__(
+        self,
+        status: int,
+        title: str,
+        detail: str | None = None,
+        kind: str | None = None,
+        headers: dict[str, str] | None = None,
+        **extra: Any,
+    ):
+        super().__init__(detail or title)
+        self.status = status
+        self.title = title
+        self.detail = detail
+        self.kind = kind
+        self.headers = headers or {}
+        self.extra = extra
+
+    def to_response(self) -> Response:
+        return problem_response(
+            self.status, self.title, self.detail, self.kind, self.headers, **self.extra
+        )
+
+
+def problem_response(
+    status: int,
+    title: str,
+    detail: str | None = None,
+    kind: str | None = None,
+    headers: dict[str, str] | None = None,
+    **extra: Any,
+) -> Response:
+    body: dict[str, Any] = {
+        "type": PROBLEM_TYPE_BASE + kind if kind else "about:blank",
+        "title": title,
+        "status": status,
+    }
+    if detail:
+        body["detail"] = detail
+    body["instance"] = request.path if request else None
+    body.update(extra)
+    response = Response(json.dumps(body), status=status, mimetype=PROBLEM_JSON)
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def _pointer(location: tuple) -> str:
+    """JSON Pointer (RFC 6901) to the offending member of the request body."""
+    parts = [str(part).replace("~", "~0").replace("/", "~1") for part in location]
+    return "/" + "/".join(parts) if parts else ""
+
+
+def validation_problem(error: ValidationError, title: str = "The request body is invalid") -> Problem:
+    """422 with one entry per field error (pointer, detail, code); 400 if the JSON itself is bad."""
+    details = error.errors(include_url=False, include_context=False, include_input=False)
+    if any(item["type"] == "json_invalid" for item in details):
+        return Problem(400, "Malformed JSON", details[0]["msg"], kind="malformed-json")
+    errors = [
+        {"pointer": _pointer(item["loc"]), "detail": item["msg"], "code": item["type"]}
+        for item in details
+    ]
+    detail = "; ".join(f"{e['pointer'] or '(body)'}: {e['detail']}" for e in errors[:5])
+    return Problem(422, title, detail, kind="validation", errors=errors)
+
+
+def register_error_handlers(app: Flask) -> None:
+    @app.errorhandler(Problem)
+    def _problem(error: Problem):
+        return error.to_response()
+
+    @app.errorhandler(HTTPException)
+    def _http(error: HTTPException):
+        headers = {}
+        if isinstance(error, MethodNotAllowed) and error.valid_methods:
+            headers["Allow"] = ", ".join(sorted(error.valid_methods))
+        if error.code == 401:
+            headers["WWW-Authenticate"] = "Bearer"
+        detail = error.description
+        if error.code == 429:
+            detail = f"Rate limit exceeded ({error.description}). Slow down and retry."
+        return problem_response(error.code or 500, error.name, detail, None, headers)
+
+    @app.errorhandler(Exception)
+    def _unexpected(error: Exception):
+        # Log the traceback for the operator; tell the client nothing about internals.
+        app.logger.exception("unhandled error on %s %s", request.method, request.path)
+        return problem_response(500, "Internal Server Error", "The server failed; it has been logged.")

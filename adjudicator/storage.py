@@ -1,0 +1,438 @@
+"""Persistence: SQLAlchemy Core tables and the transactional ledger append.
+
+SQLite (WAL mode) by default, PostgreSQL when DATABASE_URL points at one. The promises:
+
+- An acknowledged roll is durable: the record is committed before the response is sent
+  (SQLite `synchronous=FULL` by default).
+- A crash never breaks the chain: the next sequence number and previous hash are read and the
+  record written inside one transaction that holds the game's write lock (SQLite `BEGIN
+  IMMEDIATE`; PostgreSQL `SELECT ... FOR UPDATE` on the game row). Unique constraints on
+  (game, seq) and (game, request_id) back this up.
+- Idempotency: a request_id already in the game's ledger returns the stored record, never a
+  new roll; the same request_id with a different request is refused (`IdempotencyConflict`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from sqlalchemy import (
+    Column,
+    ForeignKey,
+    Integer,
+    LargeBinary,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
+
+from adjudicator.canonical import canonical_bytes, canonical_digest
+from adjudicator.dice import new_seed, seed_commitment
+from adjudicator.keys import PublicKeyInfo, SigningKey, b64url, public_key_from_raw, raw_public_bytes
+from adjudicator.ledger import (
+    GAME_CLOSED,
+    GAME_CREATED,
+    GENESIS_PREV_HASH,
+    Record,
+    build_record,
+    make_body,
+    utc_now,
+)
+
+metadata = MetaData()
+
+games = Table(
+    "games",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("system", String(32), nullable=False),
+    Column("scenario", String(64), nullable=False),
+    Column("seed", LargeBinary(32), nullable=False),
+    Column("seed_commitment", String(64), nullable=False),
+    Column("status", String(16), nullable=False),  # "open" | "closed"
+    Column("created", String(32), nullable=False),
+    Column("closed", String(32)),
+    Column("head_seq", Integer, nullable=False),
+    Column("head_hash", String(64), nullable=False),
+)
+
+tokens = Table(
+    "tokens",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),  # SHA-256 of the bearer token
+    Column("game_id", String(32), ForeignKey("games.id"), nullable=False, index=True),
+    Column("role", String(32), nullable=False),  # a side id, or "observer"
+)
+
+ledger_records = Table(
+    "ledger_records",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("prev_hash", String(64), nullable=False),
+    Column("hash", String(64), nullable=False),
+    Column("body", Text, nullable=False),  # canonical JSON of the record body
+    Column("receipt", Text, nullable=False),
+    Column("request_id", String(100)),
+    Column("request_digest", String(64)),
+    PrimaryKeyConstraint("game_id", "seq", name="pk_ledger_game_seq"),
+    UniqueConstraint("game_id", "request_id", name="uq_ledger_game_request_id"),
+)
+
+signing_keys = Table(
+    "signing_keys",
+    metadata,
+    Column("kid", String(32), primary_key=True),
+    Column("public_key", String(64), nullable=False),  # raw 32 bytes, base64url
+    Column("created", String(32), nullable=False),
+    Column("retired", String(32)),
+)
+
+OBSERVER = "observer"
+
+
+class GameNotFound(LookupError):
+    pass
+
+
+class GameClosed(RuntimeError):
+    pass
+
+
+class IdempotencyConflict(RuntimeError):
+    """The request_id was used before for a different request."""
+
+
+@dataclass(frozen=True)
+class TokenGrant:
+    """What a bearer token allows: one role in one game."""
+
+    game_id: str
+    role: str
+    system: str
+    scenario: str
+
+
+@dataclass(frozen=True)
+class CreatedGame:
+    game_id: str
+    system: str
+    scenario: str
+    tokens: dict[str, str]  # role -> bearer token (shown once, stored only hashed)
+    seed_commitment: str
+    genesis: Record
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def sqlite_path(url: str) -> Path | None:
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
+        return None
+    return Path(parsed.database)
+
+
+def make_engine(url: str, sqlite_synchronous: str = "FULL") -> Engine:
+    """An engine for `url`; SQLite gets WAL mode and explicit write transactions."""
+    if make_url(url).get_backend_name() != "sqlite":
+        return create_engine(url, pool_pre_ping=True)
+    path = sqlite_path(url)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+    synchronous = sqlite_synchronous.upper()
+    if synchronous not in ("OFF", "NORMAL", "FULL", "EXTRA"):
+        raise ValueError(f"ADJUDICATOR_SQLITE_SYNCHRONOUS must be NORMAL or FULL, not {synchronous}")
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection, _record):
+        # Let SQLAlchemy, not the sqlite3 module, decide when transactions begin.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA synchronous={synchronous}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection):
+        # Writers take the database write lock at BEGIN, so reading the chain head and
+        # appending after it can never interleave with another writer.
+        if connection.get_execution_options().get("write"):
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+        else:
+            connection.exec_driver_sql("BEGIN")
+
+    return engine
+
+
+class Store:
+    """All database access of the service. One per process; thread-safe."""
+
+    def __init__(self, engine: Engine):
+        self.engine = engine
+        self._token_cache: dict[str, TokenGrant] = {}
+        self._cache_lock = threading.Lock()
+
+    # -- schema and keys -------------------------------------------------------------------
+
+    def create_schema(self) -> None:
+        """Create missing tables. Tolerates another process creating them at the same moment."""
+        for attempt in range(3):
+            try:
+                metadata.create_all(self.engine)
+                return
+            except (OperationalError, ProgrammingError, IntegrityError):
+                if attempt == 2:
+                    raise
+
+    def register_public_key(self, key: SigningKey) -> None:
+        """Record the active key's public half (once), so it stays published after rotation."""
+        with self._write() as conn:
+            found = conn.execute(select(signing_keys.c.kid).where(signing_keys.c.kid == key.kid)).first()
+            if found is None:
+                conn.execute(
+                    update(signing_keys).where(signing_keys.c.retired.is_(None)).values(retired=utc_now())
+                )
+                conn.execute(
+                    insert(signing_keys).values(
+                        kid=key.kid,
+                        public_key=b64url(raw_public_bytes(key.public_key)),
+                        created=utc_now(),
+                        retired=None,
+                    )
+                )
+
+    def public_keys(self) -> list[PublicKeyInfo]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(signing_keys).order_by(signing_keys.c.created)).all()
+        return [
+            PublicKeyInfo(
+                kid=row.kid,
+                public_key=public_key_from_raw(row.public_key),
+                created=row.created,
+                retired=row.retired,
+            )
+            for row in rows
+        ]
+
+    # -- games and tokens ------------------------------------------------------------------
+
+    def create_game(self, system: str, scenario: str, sides: tuple[str, ...], key: SigningKey) -> CreatedGame:
+        game_id = secrets.token_urlsafe(9)
+        seed = new_seed()
+        commitment = seed_commitment(seed)
+        issued = {role: secrets.token_urlsafe(32) for role in (*sides, OBSERVER)}
+        body = make_body(
+            check=GAME_CREATED,
+            request={"system": system, "scenario": scenario},
+            result={"seed_commitment": commitment, "sides": list(sides)},
+            request_id=None,
+            side=None,
+        )
+        genesis = build_record(key, game_id, 0, GENESIS_PREV_HASH, body)
+        with self._write() as conn:
+            conn.execute(
+                insert(games).values(
+                    id=game_id,
+                    system=system,
+                    scenario=scenario,
+                    seed=seed,
+                    seed_commitment=commitment,
+                    status="open",
+                    created=body["time"],
+                    closed=None,
+                    head_seq=0,
+                    head_hash=genesis.hash,
+                )
+            )
+            conn.execute(
+                insert(tokens),
+                [{"token_hash": hash_token(t), "game_id": game_id, "role": r} for r, t in issued.items()],
+            )
+            self._insert_record(conn, genesis, None, None)
+        return CreatedGame(game_id, system, scenario, issued, commitment, genesis)
+
+    def grant_for(self, token: str) -> TokenGrant | None:
+        """What `token` allows, or None. Grants never change, so they are cached."""
+        token_hash = hash_token(token)
+        grant = self._token_cache.get(token_hash)
+        if grant is not None:
+            return grant
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(tokens.c.game_id, tokens.c.role, games.c.system, games.c.scenario)
+                .join(games, games.c.id == tokens.c.game_id)
+                .where(tokens.c.token_hash == token_hash)
+            ).first()
+        if row is None:
+            return None
+        grant = TokenGrant(row.game_id, row.role, row.system, row.scenario)
+        with self._cache_lock:
+            if len(self._token_cache) > 100_000:
+                self._token_cache.clear()
+            self._token_cache[token_hash] = grant
+        return grant
+
+    def game(self, game_id: str) -> dict[str, Any]:
+        """The public header of a game (the seed only once the game is closed)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(games).where(games.c.id == game_id)).first()
+        if row is None:
+            raise GameNotFound(game_id)
+        return _game_header(row)
+
+    def records(self, game_id: str) -> list[Record]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(ledger_records).where(ledger_records.c.game_id == game_id).order_by(ledger_records.c.seq)
+            ).all()
+        return [_record_from_row(row) for row in rows]
+
+    # -- the ledger append -----------------------------------------------------------------
+
+    def append_check(
+        self,
+        game_id: str,
+        side: str,
+        check: str,
+        request: dict[str, Any],
+        request_id: str | None,
+        key: SigningKey,
+        run: Callable[[bytes, int], dict[str, Any]],
+    ) -> tuple[Record, bool]:
+        """Roll and record one check in one transaction. Returns (record, replayed).
+
+        `run(seed, seq)` computes the check's result with dice derived from the seed and the
+        new record's sequence number. On a repeated request_id the stored record is returned
+        and `run` is not called.
+        """
+        digest = canonical_digest({"check": check, "request": request, "side": side})
+        with self._write() as conn:
+            game = self._lock_game(conn, game_id)
+            if request_id is not None:
+                stored = conn.execute(
+                    select(ledger_records).where(
+                        ledger_records.c.game_id == game_id, ledger_records.c.request_id == request_id
+                    )
+                ).first()
+                if stored is not None:
+                    if stored.request_digest != digest:
+                        raise IdempotencyConflict(request_id)
+                    return _record_from_row(stored), True
+            if game.status != "open":
+                raise GameClosed(game_id)
+            seq = game.head_seq + 1
+            result = run(game.seed, seq)
+            body = make_body(check, request, result, request_id, side)
+            record = build_record(key, game_id, seq, game.head_hash, body)
+            self._insert_record(conn, record, request_id, digest)
+            conn.execute(
+                update(games).where(games.c.id == game_id).values(head_seq=seq, head_hash=record.hash)
+            )
+        return record, False
+
+    def close_game(self, game_id: str, side: str, key: SigningKey) -> tuple[Record, bool]:
+        """Close the game and reveal its seed in a final record. Closing twice returns it again."""
+        with self._write() as conn:
+            game = self._lock_game(conn, game_id)
+            if game.status == "closed":
+                row = conn.execute(
+                    select(ledger_records).where(
+                        ledger_records.c.game_id == game_id, ledger_records.c.seq == game.head_seq
+                    )
+                ).one()
+                return _record_from_row(row), True
+            seq = game.head_seq + 1
+            body = make_body(
+                check=GAME_CLOSED,
+                request={},
+                result={"seed": game.seed.hex(), "seed_commitment": game.seed_commitment},
+                request_id=None,
+                side=side,
+            )
+            record = build_record(key, game_id, seq, game.head_hash, body)
+            self._insert_record(conn, record, None, None)
+            conn.execute(
+                update(games)
+                .where(games.c.id == game_id)
+                .values(head_seq=seq, head_hash=record.hash, status="closed", closed=body["time"])
+            )
+        return record, False
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    @contextmanager
+    def _write(self):
+        """A write transaction (SQLite: BEGIN IMMEDIATE), committed on success."""
+        with self.engine.connect() as conn:
+            conn.execution_options(write=True)
+            with conn.begin():
+                yield conn
+
+    def _lock_game(self, conn, game_id: str):
+        row = conn.execute(select(games).where(games.c.id == game_id).with_for_update()).first()
+        if row is None:
+            raise GameNotFound(game_id)
+        return row
+
+    @staticmethod
+    def _insert_record(conn, record: Record, request_id: str | None, digest: str | None) -> None:
+        conn.execute(
+            insert(ledger_records).values(
+                game_id=record.game_id,
+                seq=record.seq,
+                prev_hash=record.prev_hash,
+                hash=record.hash,
+                body=canonical_bytes(record.body).decode("utf-8"),
+                receipt=json.dumps(record.receipt, sort_keys=True),
+                request_id=request_id,
+                request_digest=digest,
+            )
+        )
+
+
+def _game_header(row) -> dict[str, Any]:
+    return {
+        "id": row.id,
+        "system": row.system,
+        "scenario": row.scenario,
+        "status": row.status,
+        "created": row.created,
+        "closed": row.closed,
+        "seed_commitment": row.seed_commitment,
+        "seed": row.seed.hex() if row.status == "closed" else None,
+        "head_seq": row.head_seq,
+        "head_hash": row.head_hash,
+    }
+
+
+def _record_from_row(row) -> Record:
+    return Record(
+        game_id=row.game_id,
+        seq=row.seq,
+        prev_hash=row.prev_hash,
+        hash=row.hash,
+        body=json.loads(row.body),
+        receipt=json.loads(row.receipt),
+    )

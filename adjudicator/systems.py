@@ -1,0 +1,104 @@
+"""Game-system metadata (names, scenarios, sides), behind one function: `system_info`.
+
+The shared scenario model (`scenarios.load_game(system_id)`) is the source. For a system whose
+data directory does not exist yet, `_builtin_game` answers from the small table below,
+transcribed from the rule digests. Once all four games ship data, make `_load_game` return
+`scenarios.load_game(system_id)` directly and delete the table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from adjudicator.checks import SYSTEM_IDS
+
+#: Every game here is UN against Communist; game mode issues one token per side.
+SIDES = ("un", "communist")
+
+
+@dataclass(frozen=True)
+class ScenarioInfo:
+    id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class SystemInfo:
+    id: str
+    name: str
+    sides: tuple[str, ...]
+    scenarios: tuple[ScenarioInfo, ...]
+
+    def scenario(self, scenario_id: str) -> ScenarioInfo | None:
+        return next((s for s in self.scenarios if s.id == scenario_id), None)
+
+
+_BUILTIN = {
+    "kwb": (
+        "Korean War Battles",
+        [
+            ("pusan", "Pusan Perimeter (12.1)"),
+            ("seoul", "Battle for Seoul (12.2)"),
+            ("changjin", "Changjin Reservoir (12.3)"),
+        ],
+    ),
+    "spi": (
+        "Korea: The Mobile War 1950-51 (SPI)",
+        [
+            ("invasion", "Invasion Game"),
+            ("intervention", "Intervention Game"),
+            ("stalemate", "Stalemate Game"),
+            ("campaign", "Campaign Game"),
+        ],
+    ),
+    "holdfast": ("HoldFast Korea", [("campaign", "Korea 1950-51")]),
+    "fireandice": (
+        "Korea: Fire and Ice",
+        [
+            ("invasion", "Invasion (16.0)"),
+            ("inchon", "Inch'on Invasion! (17.0)"),
+            ("intervention", "Chinese Intervention! (18.0)"),
+            ("campaign", "Campaign (19.0)"),
+        ],
+    ),
+}
+
+
+def _builtin_game(system_id: str):
+    name, scenarios = _BUILTIN[system_id]
+    return SystemInfo(
+        id=system_id,
+        name=name,
+        sides=SIDES,
+        scenarios=tuple(ScenarioInfo(sid, sname) for sid, sname in scenarios),
+    )
+
+
+def _load_game(system_id: str):
+    """The one switch point between the shared scenario model and the built-in table."""
+    from scenarios import game_ids, load_game
+
+    if system_id not in game_ids():
+        return _builtin_game(system_id)
+    return load_game(system_id)
+
+
+@lru_cache(maxsize=None)
+def system_info(system_id: str) -> SystemInfo | None:
+    """Metadata of one game system, or None for an unknown id. Cached: it never changes."""
+    if system_id not in SYSTEM_IDS:
+        return None
+    game = _load_game(system_id)
+    if isinstance(game, SystemInfo):
+        return game
+    return SystemInfo(
+        id=system_id,
+        name=str(game.name),
+        sides=tuple(game.sides) if getattr(game, "sides", None) else SIDES,
+        scenarios=tuple(ScenarioInfo(str(s.id), str(s.name)) for s in game.scenarios),
+    )
+
+
+def all_systems() -> list[SystemInfo]:
+    return [system_info(system_id) for system_id in SYSTEM_IDS]

@@ -1,0 +1,260 @@
+"""Verification of receipts and whole ledgers; needs no server and no database.
+
+Used by `POST /api/v1/verify`, the game page, and offline by `adjudicator verify`. It checks:
+
+- every record's hash is SHA-256 of its canonical content (edits are detected);
+- sequence numbers run 0, 1, 2, ... and each prev_hash is the previous record's hash
+  (deleted, inserted and reordered records are detected);
+- every receipt is a valid Ed25519 signature by a known key over that record's hash;
+- record 0 is the game's creation and carries the seed commitment;
+- if the seed is revealed: SHA-256(seed) matches the commitment and every die of every record
+  is recomputed from the seed (the derivation of `adjudicator.dice`, restated in
+  `recompute_die` below so a reader can check it against docs/api.md).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from dataclasses import dataclass, field
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from adjudicator.canonical import canonical_bytes
+from adjudicator.keys import verify_signature
+from adjudicator.ledger import (
+    GAME_CLOSED,
+    GAME_CREATED,
+    GENESIS_PREV_HASH,
+    RECEIPT_SIGNED_FIELDS,
+    record_hash,
+    receipt_message,
+)
+
+
+def recompute_die(seed: bytes, seq: int, index: int, sides: int) -> int:
+    """Reference re-computation of one die, written from the documented rule alone."""
+    counter = 0
+    while True:
+        block = hmac.new(seed, f"{seq}:{index}:{counter}".encode("ascii"), hashlib.sha256).digest()
+        x = int.from_bytes(block[:8], "big")
+        if x < 2**64 - (2**64 % sides):
+            return 1 + x % sides
+        counter += 1
+
+
+@dataclass
+class Finding:
+    seq: int | None
+    code: str
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seq": self.seq, "code": self.code, "message": self.message}
+
+
+@dataclass
+class Report:
+    """The outcome of a verification. `ok` is true only when no problem was found."""
+
+    problems: list[Finding] = field(default_factory=list)
+    records_checked: int = 0
+    signatures_checked: int = 0
+    dice_recomputed: int = 0
+    seed_revealed: bool = False
+    bad_seqs: set[int] = field(default_factory=set)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def add(self, seq: int | None, code: str, message: str) -> None:
+        self.problems.append(Finding(seq, code, message))
+        if seq is not None:
+            self.bad_seqs.add(seq)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "records_checked": self.records_checked,
+            "signatures_checked": self.signatures_checked,
+            "dice_recomputed": self.dice_recomputed,
+            "seed_revealed": self.seed_revealed,
+            "problems": [p.to_json() for p in self.problems],
+        }
+
+
+def check_receipt(
+    receipt: Any,
+    keys: dict[str, Ed25519PublicKey],
+    report: Report,
+    seq: int | None = None,
+    expect: dict[str, Any] | None = None,
+) -> None:
+    """Check one receipt's signature, and that it names the record it came with (`expect`)."""
+    if not isinstance(receipt, dict) or any(name not in receipt for name in RECEIPT_SIGNED_FIELDS):
+        report.add(seq, "receipt_malformed", "receipt lacks one of " + ", ".join(RECEIPT_SIGNED_FIELDS))
+        return
+    key = keys.get(receipt["kid"]) if isinstance(receipt["kid"], str) else None
+    if key is None:
+        report.add(seq, "unknown_key", f"receipt signed with unknown key id {receipt['kid']!r}")
+        return
+    signature = receipt.get("signature")
+    report.signatures_checked += 1
+    if not isinstance(signature, str) or not verify_signature(key, signature, receipt_message(receipt)):
+        report.add(seq, "bad_signature", "receipt signature does not verify")
+        return
+    for name, value in (expect or {}).items():
+        if receipt.get(name) != value:
+            report.add(seq, "receipt_mismatch", f"receipt {name} is {receipt.get(name)!r}, record has {value!r}")
+
+
+def verify_receipt(
+    receipt: Any, keys: dict[str, Ed25519PublicKey], record: dict[str, Any] | None = None, game_id: str | None = None
+) -> Report:
+    """Verify a single receipt; with its record (and game id) also check the record's hash."""
+    report = Report()
+    seq = receipt.get("seq") if isinstance(receipt, dict) else None
+    seq = seq if isinstance(seq, int) else None
+    check_receipt(receipt, keys, report, seq)
+    if record is not None and report.ok:
+        gid = game_id or receipt["game_id"]
+        _check_record_hash(record, gid, report)
+        if report.ok and record.get("hash") != receipt["hash"]:
+            report.add(seq, "receipt_mismatch", "receipt is for a different record hash")
+        report.records_checked = 1
+    return report
+
+
+def _check_record_hash(record: dict[str, Any], game_id: str, report: Report) -> bool:
+    seq = record.get("seq")
+    try:
+        expected = record_hash(game_id, seq, record.get("prev_hash"), record.get("body"))
+    except (TypeError, ValueError) as error:
+        report.add(seq if isinstance(seq, int) else None, "record_malformed", str(error))
+        return False
+    if expected != record.get("hash"):
+        report.add(seq, "hash_mismatch", "record content does not match its hash (edited?)")
+        return False
+    return True
+
+
+def verify_ledger(
+    document: Any,
+    keys: dict[str, Ed25519PublicKey],
+    receipts: list[dict[str, Any]] | None = None,
+) -> Report:
+    """Verify a whole exported ledger (see `adjudicator.ledger.ledger_document`).
+
+    `receipts`, if given, are receipts a player kept: each must match a record of the ledger,
+    which also exposes a ledger truncated after the receipt was issued.
+    """
+    report = Report()
+    if not isinstance(document, dict) or not isinstance(document.get("records"), list):
+        report.add(None, "ledger_malformed", "a ledger is an object with a 'records' list")
+        return report
+    game = document.get("game") if isinstance(document.get("game"), dict) else {}
+    game_id = game.get("id")
+    records = document["records"]
+    if not records:
+        report.add(None, "ledger_empty", "the ledger has no records (not even the game creation)")
+        return report
+
+    previous_hash = GENESIS_PREV_HASH
+    by_seq: dict[int, dict[str, Any]] = {}
+    for position, record in enumerate(records):
+        if not isinstance(record, dict):
+            report.add(None, "record_malformed", f"record at position {position} is not an object")
+            continue
+        seq = record.get("seq")
+        report.records_checked += 1
+        if seq != position:
+            report.add(seq if isinstance(seq, int) else None, "seq_gap",
+                       f"record at position {position} has seq {seq!r}, expected {position} "
+                       "(deleted, inserted or reordered records)")
+        if record.get("prev_hash") != previous_hash:
+            report.add(seq if isinstance(seq, int) else None, "chain_broken",
+                       f"record {seq!r} does not follow the previous record's hash")
+        _check_record_hash(record, game_id, report)
+        check_receipt(record.get("receipt"), keys, report, seq if isinstance(seq, int) else None,
+                      expect={"game_id": game_id, "seq": seq, "hash": record.get("hash")})
+        previous_hash = record.get("hash")
+        if isinstance(seq, int):
+            by_seq[seq] = record
+
+    commitment = _check_genesis(records[0], game, report)
+    seed = _revealed_seed(records, game, commitment, report)
+    if seed is not None:
+        report.seed_revealed = True
+        for record in records:
+            if isinstance(record, dict):
+                _recompute_dice(record, seed, report)
+
+    for receipt in receipts or []:
+        seq = receipt.get("seq") if isinstance(receipt, dict) else None
+        record = by_seq.get(seq) if isinstance(seq, int) else None
+        if record is None or record.get("hash") != receipt.get("hash"):
+            report.add(seq if isinstance(seq, int) else None, "receipt_not_in_ledger",
+                       f"a kept receipt for seq {seq!r} has no matching record in this ledger")
+            continue
+        check_receipt(receipt, keys, report, seq, expect={"game_id": game_id})
+    return report
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    """`value` if it is an object, else an empty one: verification reads untrusted input."""
+    return value if isinstance(value, dict) else {}
+
+
+def _check_genesis(first: Any, game: dict[str, Any], report: Report) -> str | None:
+    body = _dict(_dict(first).get("body"))
+    if body.get("check") != GAME_CREATED:
+        report.add(0, "no_genesis", "record 0 is not the game creation")
+        return None
+    commitment = _dict(body.get("result")).get("seed_commitment")
+    if game.get("seed_commitment") not in (None, commitment):
+        report.add(0, "commitment_mismatch", "the game header's commitment differs from record 0")
+    return commitment
+
+
+def _revealed_seed(records, game, commitment, report) -> bytes | None:
+    body = _dict(_dict(records[-1]).get("body"))
+    seed_hex = _dict(body.get("result")).get("seed") if body.get("check") == GAME_CLOSED else None
+    seed_hex = seed_hex or game.get("seed")
+    if not seed_hex:
+        return None
+    try:
+        seed = bytes.fromhex(seed_hex)
+    except (TypeError, ValueError):
+        report.add(None, "seed_malformed", "the revealed seed is not hex")
+        return None
+    if hashlib.sha256(seed).hexdigest() != commitment:
+        report.add(None, "seed_mismatch", "SHA-256 of the revealed seed is not the commitment")
+        return None
+    return seed
+
+
+def _recompute_dice(record: dict[str, Any], seed: bytes, report: Report) -> None:
+    body = _dict(record.get("body"))
+    if body.get("check") in (GAME_CREATED, GAME_CLOSED):
+        return
+    seq = record.get("seq")
+    dice = _dict(body.get("result")).get("dice_used")
+    if not isinstance(seq, int) or not isinstance(dice, list):
+        report.add(seq if isinstance(seq, int) else None, "record_malformed",
+                   f"record {seq!r} has no list of dice_used to recompute")
+        return
+    for index, die in enumerate(dice):
+        sides = _dict(die).get("sides")
+        if not isinstance(sides, int) or not 1 <= sides <= 100:
+            report.add(seq, "die_malformed", f"die {index} of record {seq} is malformed")
+            continue
+        expected = recompute_die(seed, seq, index, sides)
+        report.dice_recomputed += 1
+        if expected != _dict(die).get("value"):
+            report.add(seq, "die_mismatch",
+                       f"die {index} of record {seq} is {_dict(die).get('value')}, the seed gives {expected}")
+
+
+__all__ = ["Report", "Finding", "verify_ledger", "verify_receipt", "recompute_die", "canonical_bytes"]
