@@ -1,0 +1,202 @@
+"""The command stream of saved games and logs.
+
+A saved game is one string of commands (``VASSAL/build/GameModule.java`` ``encode``/``decode``):
+commands are joined by ESC, and a compound command is itself an ESC-sequence that is escaped
+once more when nested, so real files mix levels (``begin_save ESC ... \\ESC ...``). Log files
+(``.vlog``) wrap each recorded move as ``LOG\\t<command>`` (which may be compound again) and mark
+undo steps with ``UNDO\\t<true|false>`` (``VASSAL/build/module/BasicLogger.java``).
+
+:func:`split_commands` undoes all of that and yields the leaf commands in order, each flagged
+whether it came from a log entry. The piece commands (``BasicCommandEncoder``) are parsed into
+dataclasses; everything else (global properties, turn tracker, chat, ...) stays text.
+
+Reading is bounded: nesting deeper than ``MAX_DEPTH`` and more than ``MAX_COMMANDS`` leaves are
+refused, so no input can make the reader recurse or loop without end.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import VassalFormatError
+from .sequence import ESC, SequenceDecoder, decode, encode
+
+BEGIN_SAVE = "begin_save"
+END_SAVE = "end_save"
+BEGIN_LOG = "begin_log"
+END_LOG = "end_log"
+#: Clears the "new game" flag so at-start stacks are not placed again (map/SetupStack.java).
+SETUP_STACK = "SETUP_STACK\t"
+LOG_PREFIX = "LOG\t"
+UNDO_PREFIX = "UNDO\t"
+
+MAX_DEPTH = 40
+MAX_COMMANDS = 2_000_000
+
+
+@dataclass(frozen=True)
+class CommandText:
+    """One leaf command; ``logged`` when it was recorded as a step of a log file."""
+
+    text: str
+    logged: bool = False
+
+
+def join_commands(commands: list[str]) -> str:
+    """ESC-join commands the way the engine does (each escaped as a field)."""
+    return encode(commands, ESC)
+
+
+def split_commands(text: str, max_depth: int = MAX_DEPTH,
+                   max_commands: int = MAX_COMMANDS) -> list[CommandText]:
+    """Flatten a saved-game/log command string into its leaf commands, in order.
+
+    Mirrors ``GameModule.decode``: a string that is one ESC-field equal to itself is a leaf,
+    otherwise each field is decoded again; ``LOG\\t`` leaves are decoded once more.
+    Empty leaves (the engine's NullCommand) and ``UNDO`` markers are dropped.
+    """
+    out: list[CommandText] = []
+    # Explicit stack of (text, depth, logged), processed in order (so pushed in reverse).
+    pending: list[tuple[str, int, bool]] = [(text, 0, False)]
+    while pending:
+        command, depth, logged = pending.pop()
+        if depth > max_depth:
+            raise VassalFormatError(
+                f"the command stream is nested more than {max_depth} levels deep; refused")
+        if command.startswith(LOG_PREFIX):
+            pending.append((command[len(LOG_PREFIX):], depth + 1, True))
+            continue
+        fields = decode(command, ESC)
+        if len(fields) == 1 and fields[0] == command:
+            if command and not command.startswith(UNDO_PREFIX):
+                out.append(CommandText(command, logged))
+                if len(out) > max_commands:
+                    raise VassalFormatError(
+                        f"the file holds more than {max_commands} commands; refused")
+            continue
+        for field in reversed(fields):
+            pending.append((field, depth + 1, logged))
+    return out
+
+
+# --- piece commands -----------------------------------------------------------------------------
+
+@dataclass
+class AddPiece:
+    """``+/id/type/state`` — creates a piece (or a stack, type ``stack``)."""
+
+    piece_id: str | None
+    type: str
+    state: str
+
+    def encode(self) -> str:
+        return "+/" + encode(["null" if self.piece_id is None else self.piece_id, self.type,
+                              self.state], "/")
+
+
+@dataclass
+class RemovePiece:
+    """``-/id``."""
+
+    piece_id: str
+
+    def encode(self) -> str:
+        return "-/" + self.piece_id
+
+
+@dataclass
+class ChangePiece:
+    """``D/id/newState[/oldState]``."""
+
+    piece_id: str
+    new_state: str
+    old_state: str | None = None
+
+    def encode(self) -> str:
+        fields = [self.piece_id, self.new_state]
+        if self.old_state is not None:
+            fields.append(self.old_state)
+        return "D/" + encode(fields, "/")
+
+
+@dataclass
+class MovePiece:
+    """``M/id/newMap/x/y/underId/oldMap/x/y/underId/playerId`` (``null`` for no map/piece)."""
+
+    piece_id: str
+    new_map: str | None
+    new_x: int
+    new_y: int
+    new_under: str | None
+    old_map: str | None
+    old_x: int
+    old_y: int
+    old_under: str | None
+    player_id: str = ""
+
+    def encode(self) -> str:
+        def wrap(value: str | None) -> str:
+            return "null" if value is None else value
+
+        return "M/" + encode([self.piece_id, wrap(self.new_map), str(self.new_x), str(self.new_y),
+                              wrap(self.new_under), wrap(self.old_map), str(self.old_x),
+                              str(self.old_y), wrap(self.old_under), self.player_id], "/")
+
+
+@dataclass
+class OtherCommand:
+    """Any command that is not a piece command, kept as text."""
+
+    text: str
+
+    def encode(self) -> str:
+        return self.text
+
+
+Command = AddPiece | RemovePiece | ChangePiece | MovePiece | OtherCommand
+
+
+def _unwrap_null(value: str) -> str | None:
+    return None if value == "null" else value
+
+
+def _int_field(d: SequenceDecoder, what: str, command: str) -> int:
+    token = d.next_token("")
+    try:
+        return int(token)
+    except ValueError:
+        raise VassalFormatError(f"move command with a bad {what} {token!r}: {command[:80]!r}") \
+            from None
+
+
+def parse_command(text: str) -> Command:
+    """Parse one leaf command (see :func:`split_commands`)."""
+    if text.startswith("+/"):
+        d = SequenceDecoder(text[2:], "/")
+        piece_id = _unwrap_null(d.next_token(""))
+        type_string = d.next_token("")
+        state = d.next_token("")
+        return AddPiece(piece_id, type_string, state)
+    if text.startswith("-/"):
+        return RemovePiece(text[2:])
+    if text.startswith("D/"):
+        d = SequenceDecoder(text[2:], "/")
+        piece_id = d.next_token("")
+        new_state = d.next_token("")
+        old_state = d.next_token() if d.has_more() else None
+        return ChangePiece(piece_id, new_state, old_state)
+    if text.startswith("M/"):
+        d = SequenceDecoder(text[2:], "/")
+        piece_id = d.next_token("")
+        new_map = _unwrap_null(d.next_token(""))
+        new_x = _int_field(d, "x", text)
+        new_y = _int_field(d, "y", text)
+        new_under = _unwrap_null(d.next_token(""))
+        old_map = _unwrap_null(d.next_token(""))
+        old_x = _int_field(d, "old x", text)
+        old_y = _int_field(d, "old y", text)
+        old_under = _unwrap_null(d.next_token(""))
+        player = d.next_token("")
+        return MovePiece(piece_id, new_map, new_x, new_y, new_under, old_map, old_x, old_y,
+                         old_under, player)
+    return OtherCommand(text)

@@ -1,0 +1,180 @@
+"""A whole game piece: an ordered list of traits, outermost first, :class:`BasicPiece` last.
+
+The engine nests traits like Russian dolls (``VASSAL/counters/Decorator.java``): each trait's
+type is ``SequenceEncoder(myType, TAB).append(innerType)``, so the inner part is escaped once
+per level, and the state has the same shape. Inside a module a definition is an AddPiece
+command ``+/null/type/state`` (``VASSAL/build/module/BasicCommandEncoder.java``).
+
+>>> from vassalfmt.traits import BasicPiece, Marker
+>>> p = Piece([Marker.of(Side="UN"), BasicPiece(image="inf.png", name="1st Cav")])
+>>> p.type_string()
+'mark;Side\\tpiece;;;inf.png;1st Cav'
+>>> parse_piece(p.type_string(), p.state_string()) == p
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .errors import VassalFormatError
+from .sequence import SequenceDecoder, decode, encode
+from .traits import (
+    BasicPiece,
+    DynamicProperty,
+    Embellishment,
+    Labeler,
+    Marker,
+    RawTrait,
+    Trait,
+    UsePrototype,
+    parse_trait,
+)
+
+#: Deeper nesting than this is refused when reading (real pieces have a few dozen traits).
+MAX_TRAITS = 500
+#: Characters the nested decoding of one piece may scan in total (each level rescans the rest);
+#: keeps a hostile definition from costing more than a moment.
+MAX_SCAN_CHARS = 50_000_000
+
+
+@dataclass
+class Piece:
+    """Traits, outermost first; the last one is the BasicPiece (or, for odd pieces, a RawTrait)."""
+
+    traits: list[Trait] = field(default_factory=list)
+
+    # --- writing ---
+
+    def type_string(self) -> str:
+        self._check()
+        text = self.traits[-1].type_string()
+        for trait in reversed(self.traits[:-1]):
+            text = encode([trait.type_string(), text], "\t")
+        return text
+
+    def state_string(self) -> str:
+        self._check()
+        text = self.traits[-1].state_string()
+        for trait in reversed(self.traits[:-1]):
+            text = encode([trait.state_string(), text], "\t")
+        return text
+
+    def add_piece_command(self, piece_id: str | None = None) -> str:
+        """``+/id/type/state``; ``None`` gives the ``null`` id used in palettes and prototypes."""
+        return add_piece_command(piece_id, self.type_string(), self.state_string())
+
+    def _check(self) -> None:
+        if not self.traits:
+            raise ValueError("a piece needs at least its BasicPiece")
+        for trait in self.traits[:-1]:
+            if isinstance(trait, BasicPiece):
+                raise ValueError("BasicPiece must be the last (innermost) trait")
+
+    # --- reading ---
+
+    @property
+    def basic(self) -> BasicPiece | None:
+        last = self.traits[-1] if self.traits else None
+        return last if isinstance(last, BasicPiece) else None
+
+    @property
+    def name(self) -> str:
+        basic = self.basic
+        return basic.name if basic else ""
+
+    def find(self, cls: type[Trait]) -> list[Trait]:
+        """All traits of one class, outermost first."""
+        return [t for t in self.traits if isinstance(t, cls)]
+
+    def prototypes(self) -> list[str]:
+        return [t.name for t in self.traits if isinstance(t, UsePrototype)]
+
+    def properties(self) -> dict[str, str]:
+        """Property values a program can read off the piece, as the engine would see them.
+
+        Marker and Dynamic Property values, Text Label texts (under their property name),
+        Layer levels (``<layer>_Level``) and the BasicPiece's persistent properties. Where two
+        traits define the same name, the outer one wins, as in the engine.
+        """
+        props: dict[str, str] = {}
+        for trait in reversed(self.traits):
+            if isinstance(trait, BasicPiece):
+                props.update(trait.properties)
+                if trait.name:
+                    props["BasicName"] = trait.name
+            elif isinstance(trait, Marker):
+                props.update(trait.as_dict())
+            elif isinstance(trait, DynamicProperty):
+                props[trait.name] = trait.value
+            elif isinstance(trait, Labeler) and trait.property_name:
+                props[trait.property_name] = trait.label
+            elif isinstance(trait, Embellishment) and trait.name:
+                props[trait.name + "_Level"] = str(abs(trait.level))
+                props[trait.name + "_Active"] = "true" if trait.active else "false"
+        return props
+
+
+def add_piece_command(piece_id: str | None, type_string: str, state_string: str) -> str:
+    """The AddPiece command text ``+/id/type/state`` (with ``/`` escaped inside fields)."""
+    return "+/" + encode(["null" if piece_id is None else piece_id, type_string, state_string], "/")
+
+
+def split_piece_type(type_string: str) -> list[str]:
+    """Split a nested piece type into its trait types, outermost first (as the engine does)."""
+    return _split_nested(type_string, limit=MAX_TRAITS)
+
+
+def _split_nested(text: str, limit: int) -> list[str]:
+    out = []
+    rest: str | None = text
+    scanned = 0
+    while rest is not None:
+        if len(out) >= limit:
+            raise VassalFormatError(f"piece has more than {limit} traits")
+        scanned += len(rest)
+        if scanned > MAX_SCAN_CHARS:
+            raise VassalFormatError("piece definition is too large or too deeply nested")
+        d = SequenceDecoder(rest, "\t")
+        out.append(d.next_token())
+        rest = d.next_token() if d.has_more() else None
+    return out
+
+
+def _split_states(state_string: str, count: int) -> list[str]:
+    """Split the state alongside the types; missing states are empty (the engine would fail)."""
+    states = []
+    rest: str | None = state_string
+    for _ in range(count):
+        if rest is None:
+            states.append("")
+            continue
+        d = SequenceDecoder(rest, "\t")
+        states.append(d.next_token())
+        rest = d.next_token() if d.has_more() else None
+    return states
+
+
+def parse_piece(type_string: str, state_string: str = "") -> Piece:
+    """Read a piece definition (type and state) back into traits."""
+    types = split_piece_type(type_string)
+    states = _split_states(state_string, len(types))
+    traits = []
+    for i, (t, s) in enumerate(zip(types, states)):
+        innermost = i == len(types) - 1
+        if innermost and not t.startswith(BasicPiece.ID):
+            traits.append(RawTrait(type=t, state=s))  # e.g. a Deck or a custom basic piece
+        else:
+            traits.append(parse_trait(t, s))
+    return Piece(traits)
+
+
+def parse_add_piece_command(command: str) -> tuple[str | None, Piece]:
+    """Read ``+/id/type/state`` into (id or None, Piece)."""
+    if not command.startswith("+/"):
+        raise VassalFormatError(f"not an AddPiece command: {command[:40]!r}")
+    fields = decode(command[2:], "/")
+    if len(fields) < 3:
+        raise VassalFormatError(f"AddPiece command with {len(fields)} fields: {command[:60]!r}")
+    piece_id = None if fields[0] == "null" else fields[0]
+    return piece_id, parse_piece(fields[1], fields[2])

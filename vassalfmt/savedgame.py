@@ -1,0 +1,489 @@
+"""Saved games (``.vsav``) and logs (``.vlog``): writing setups, reading uploads.
+
+A saved game is a zip (``VASSAL/build/module/GameState.java``) with
+
+* ``savedGame`` — the command stream (see :mod:`vassalfmt.commands`), *obfuscated*:
+  ``!VCSK`` + a key byte as two hex digits + every UTF-8 byte XOR key as two hex digits
+  (``VASSAL/tools/io/ObfuscatingOutputStream.java``; text without the header is read as is);
+* ``savedata`` — save metadata, ``moduledata`` — a copy of the module's metadata
+  (:mod:`vassalfmt.moduledata`).
+
+A log file has the same container; its stream starts with the game as it was when logging began
+and continues with ``LOG`` entries, one per recorded step.
+
+Writing (module generator): :class:`SavedGameWriter` collects pieces (and stacks), then
+``to_bytes``/``write`` give a deterministic ``.vsav``. It adds ``SETUP_STACK\\t`` so the
+engine does not place the module's at-start stacks again on top of the saved pieces.
+
+Reading (adjudicator): :func:`read_saved_game` accepts bytes or a path, applies every piece
+command in order (adds, removes, state changes, moves, stacks) and returns each piece with its
+map, position, traits and properties. Uploads are untrusted: see :mod:`vassalfmt.zipreader` for
+the limits; every problem is a :class:`~vassalfmt.errors.VassalFormatError`.
+"""
+
+from __future__ import annotations
+
+import binascii
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from .commands import (
+    BEGIN_SAVE,
+    END_SAVE,
+    SETUP_STACK,
+    AddPiece,
+    ChangePiece,
+    MovePiece,
+    OtherCommand,
+    RemovePiece,
+    join_commands,
+    parse_command,
+    split_commands,
+)
+from .errors import VassalFormatError
+from .moduledata import ModuleData, SaveData
+from .piece import Piece, _split_nested, parse_piece
+from .sequence import SequenceDecoder, encode
+from .traits import BasicPiece, Immobilized, RawTrait
+from .zipreader import DEFAULT_LIMITS, SafeZip, ZipLimits
+from .zipwriter import build_zip, write_atomic
+
+SAVED_GAME_ENTRY = "savedGame"
+SAVEDATA_ENTRY = "savedata"
+MODULEDATA_ENTRY = "moduledata"
+
+OBFUSCATION_HEADER = b"!VCSK"
+DEFAULT_KEY = 0x5A
+XZ_MAGIC = b"\xfd7zXZ\x00"
+STACK_TYPE = "stack"
+
+
+# --- obfuscation --------------------------------------------------------------------------------
+
+def obfuscate(text: str, key: int = DEFAULT_KEY) -> bytes:
+    """``!VCSK`` + key + hex(XOR). A fixed key keeps the output reproducible."""
+    if not 0 <= key <= 255:
+        raise ValueError("the obfuscation key is one byte")
+    table = bytes(i ^ key for i in range(256))
+    return OBFUSCATION_HEADER + b"%02x" % key + binascii.hexlify(text.encode("utf-8").translate(table))
+
+
+def deobfuscate(data: bytes, max_bytes: int = DEFAULT_LIMITS.max_entry_bytes) -> str:
+    """The text of a ``savedGame`` entry: obfuscated, plain, or (newer engines) xz-compressed."""
+    if data.startswith(XZ_MAGIC):
+        data = _unxz(data, max_bytes)
+    if data.startswith(OBFUSCATION_HEADER):
+        body = data[len(OBFUSCATION_HEADER):]
+        if len(body) < 2:
+            raise VassalFormatError("the saved game stream is damaged (no key after !VCSK)")
+        try:
+            key = int(body[:2], 16)
+            raw = binascii.unhexlify(body[2:])
+        except (ValueError, binascii.Error):
+            raise VassalFormatError(
+                "the saved game stream is damaged (bad hex after the !VCSK header)") from None
+        data = raw.translate(bytes(i ^ key for i in range(256)))
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise VassalFormatError(
+            f"the saved game stream is not valid UTF-8 text (byte {exc.start})") from None
+
+
+def _unxz(data: bytes, max_bytes: int) -> bytes:
+    import lzma
+
+    decompressor = lzma.LZMADecompressor()
+    try:
+        out = decompressor.decompress(data, max_length=max_bytes + 1)
+    except lzma.LZMAError as exc:
+        raise VassalFormatError(f"the saved game stream is damaged xz data ({exc})") from None
+    if len(out) > max_bytes:
+        raise VassalFormatError("the saved game stream unpacks to more than allowed; refused")
+    return out
+
+
+# --- writing ------------------------------------------------------------------------------------
+
+@dataclass
+class StackSpec:
+    stack_id: str
+    map_id: str
+    x: int
+    y: int
+    member_ids: list[str]
+    layer: int | None = None
+
+    def state_string(self) -> str:
+        fields = [self.map_id, str(self.x), str(self.y), *self.member_ids]
+        if self.layer is not None:
+            fields.append(f"@@{self.layer}")
+        return encode(fields, ";")
+
+
+class SavedGameWriter:
+    """Builds a saved game (e.g. a scenario's predefined setup).
+
+    >>> w = SavedGameWriter()
+    >>> w.add_piece("u1", piece)              # doctest: +SKIP  (piece's BasicPiece has map/x/y)
+    >>> w.write("dist/setup.vsav", ModuleData(name="Korea"))   # doctest: +SKIP
+
+    With ``auto_stack`` (the default) pieces at the same map position are put into one stack in
+    the order added (first = bottom), as the engine itself saves them; pieces with a
+    "never stacks" Immobilized trait stay on their own.
+    """
+
+    def __init__(self, auto_stack: bool = True):
+        self.auto_stack = auto_stack
+        self._pieces: list[tuple[str, Piece]] = []
+        self._stacks: list[StackSpec] = []
+        self._extra: list[str] = []
+        self._ids: set[str] = set()
+
+    def _claim(self, piece_id: str) -> None:
+        if not piece_id or piece_id == "null":
+            raise ValueError("a saved piece needs a unique, non-empty id (not 'null')")
+        if piece_id in self._ids:
+            raise ValueError(f"duplicate piece id {piece_id!r}")
+        self._ids.add(piece_id)
+
+    def add_piece(self, piece_id: str, piece: Piece) -> None:
+        basic = piece.basic
+        if basic is None:
+            raise ValueError("a saved piece needs a BasicPiece as its innermost trait")
+        self._claim(piece_id)
+        self._pieces.append((piece_id, piece))
+
+    def add_stack(self, stack_id: str, map_id: str, x: int, y: int, member_ids: list[str],
+                  layer: int | None = None) -> None:
+        """An explicit stack of already-added pieces (members first = bottom)."""
+        self._claim(stack_id)
+        self._stacks.append(StackSpec(stack_id, map_id, x, y, list(member_ids), layer))
+
+    def add_command(self, command: str) -> None:
+        """Any other command text, e.g. a global property's restore command."""
+        self._extra.append(command)
+
+    def _auto_stacks(self) -> list[StackSpec]:
+        explicit = {m for s in self._stacks for m in s.member_ids}
+        groups: dict[tuple[str, int, int], list[str]] = {}
+        for piece_id, piece in self._pieces:
+            basic = piece.basic
+            if piece_id in explicit or basic.map_id is None or not _stackable(piece):
+                continue
+            groups.setdefault((basic.map_id, basic.x, basic.y), []).append(piece_id)
+        stacks = []
+        for n, ((map_id, x, y), members) in enumerate(groups.items(), start=1):
+            stack_id = f"stack{n}"
+            while stack_id in self._ids:
+                stack_id += "_"
+            stacks.append(StackSpec(stack_id, map_id, x, y, members))
+        return stacks
+
+    def commands(self, setup_stack_marker: bool = True) -> list[str]:
+        out = [BEGIN_SAVE]
+        out += [p.add_piece_command(pid) for pid, p in self._pieces]
+        stacks = list(self._stacks) + (self._auto_stacks() if self.auto_stack else [])
+        out += [AddPiece(s.stack_id, STACK_TYPE, s.state_string()).encode() for s in stacks]
+        out += self._extra
+        if setup_stack_marker:
+            out.append(SETUP_STACK)
+        out.append(END_SAVE)
+        return out
+
+    def command_text(self, setup_stack_marker: bool = True) -> str:
+        return join_commands(self.commands(setup_stack_marker))
+
+    def to_bytes(self, module: ModuleData, savedata: SaveData | None = None,
+                 key: int = DEFAULT_KEY) -> bytes:
+        if savedata is None:
+            savedata = SaveData(game_version=module.version, vassal_version=module.vassal_version,
+                                date_saved=module.date_saved)
+        return build_zip({
+            SAVED_GAME_ENTRY: obfuscate(self.command_text(), key),
+            SAVEDATA_ENTRY: savedata.to_xml(),
+            MODULEDATA_ENTRY: module.to_xml(),
+        })
+
+    def write(self, path: str | os.PathLike, module: ModuleData,
+              savedata: SaveData | None = None) -> None:
+        write_atomic(path, self.to_bytes(module, savedata))
+
+
+def _stackable(piece: Piece) -> bool:
+    return not any(isinstance(t, Immobilized) and not t.stacks for t in piece.traits)
+
+
+# --- reading ------------------------------------------------------------------------------------
+
+@dataclass
+class PieceOnMap:
+    """A piece as it stands at the end of the file."""
+
+    piece_id: str
+    map_id: str | None
+    x: int
+    y: int
+    piece: Piece
+    stack_id: str | None = None
+
+    @property
+    def name(self) -> str:
+        return self.piece.name
+
+    @property
+    def properties(self) -> dict[str, str]:
+        return self.piece.properties()
+
+
+@dataclass
+class SavedGame:
+    pieces: list[PieceOnMap] = field(default_factory=list)
+    #: Non-piece commands (global properties, turn tracker, notes, chat lines ...), in order.
+    other_commands: list[str] = field(default_factory=list)
+    #: True when the stream has log entries (a ``.vlog``), whose moves have been applied.
+    is_log: bool = False
+    has_setup_stack_marker: bool = False
+    savedata: SaveData | None = None
+    moduledata: ModuleData | None = None
+    #: Things that looked wrong but did not stop reading (unknown piece ids, bad definitions).
+    warnings: list[str] = field(default_factory=list)
+
+    def by_id(self) -> dict[str, PieceOnMap]:
+        return {p.piece_id: p for p in self.pieces}
+
+    @property
+    def module_name(self) -> str:
+        if self.moduledata and self.moduledata.name:
+            return self.moduledata.name
+        if self.savedata and self.savedata.module_name:
+            return self.savedata.module_name
+        return ""
+
+
+@dataclass
+class _PieceRecord:
+    type: str
+    state: str
+    map_id: str | None = None
+    x: int = 0
+    y: int = 0
+
+
+@dataclass
+class _StackRecord:
+    map_id: str | None
+    x: int
+    y: int
+    members: list[str]
+
+
+MAX_WARNINGS = 200
+
+
+class _GameBuilder:
+    """Applies piece commands in order, tracking stacks, like the engine's GameState."""
+
+    def __init__(self) -> None:
+        self.pieces: dict[str, _PieceRecord] = {}
+        self.stacks: dict[str, _StackRecord] = {}
+        self.parent: dict[str, str] = {}
+        self.order: list[str] = []
+        self.warnings: list[str] = []
+
+    def warn(self, text: str) -> None:
+        if len(self.warnings) < MAX_WARNINGS:
+            self.warnings.append(text)
+
+    def apply(self, command) -> None:
+        if isinstance(command, AddPiece):
+            self._add(command)
+        elif isinstance(command, RemovePiece):
+            self._remove(command.piece_id)
+        elif isinstance(command, ChangePiece):
+            self._change(command)
+        elif isinstance(command, MovePiece):
+            self._move(command)
+
+    def _add(self, c: AddPiece) -> None:
+        if c.piece_id is None:
+            self.warn("a piece was added without an id; ignored")
+            return
+        if c.type == STACK_TYPE:
+            self._set_stack(c.piece_id, c.state)
+            return
+        record = _PieceRecord(c.type, c.state)
+        self._position_from_state(record)
+        if c.piece_id not in self.pieces:
+            self.order.append(c.piece_id)
+        self.pieces[c.piece_id] = record
+
+    def _position_from_state(self, record: _PieceRecord) -> None:
+        basic_state = _split_nested(record.state, limit=10_000)[-1] if record.state else ""
+        d = SequenceDecoder(basic_state or None, ";")
+        map_id = d.next_token("null")
+        record.map_id = None if map_id == "null" else map_id
+        record.x = d.next_int(0)
+        record.y = d.next_int(0)
+
+    def _set_stack(self, stack_id: str, state: str) -> None:
+        d = SequenceDecoder(state or None, ";")
+        map_id = d.next_token("null")
+        if map_id == "null":
+            x = y = 0
+        else:
+            x, y = d.next_int(0), d.next_int(0)
+        members = []
+        while d.has_more():
+            token = d.next_token()
+            if token.startswith("@@") or not token:
+                continue
+            if token not in self.pieces:
+                self.warn(f"stack {stack_id!r} names an unknown piece {token!r}")
+                continue
+            members.append(token)
+        old = self.stacks.get(stack_id)
+        if old:
+            for member in old.members:
+                self.parent.pop(member, None)
+        for member in members:
+            self._leave_stack(member)
+            self.parent[member] = stack_id
+        self.stacks[stack_id] = _StackRecord(None if map_id == "null" else map_id, x, y, members)
+
+    def _leave_stack(self, piece_id: str) -> None:
+        stack_id = self.parent.pop(piece_id, None)
+        if stack_id and stack_id in self.stacks:
+            members = self.stacks[stack_id].members
+            if piece_id in members:
+                members.remove(piece_id)
+
+    def _remove(self, piece_id: str) -> None:
+        if piece_id in self.stacks:
+            for member in self.stacks.pop(piece_id).members:
+                self.parent.pop(member, None)
+            return
+        if piece_id not in self.pieces:
+            self.warn(f"remove of an unknown piece {piece_id!r}")
+            return
+        self._leave_stack(piece_id)
+        del self.pieces[piece_id]
+
+    def _change(self, c: ChangePiece) -> None:
+        if c.piece_id in self.stacks:
+            self._set_stack(c.piece_id, c.new_state)
+            return
+        record = self.pieces.get(c.piece_id)
+        if record is None:
+            self.warn(f"state change of an unknown piece {c.piece_id!r}")
+            return
+        old_map = record.map_id
+        record.state = c.new_state
+        self._position_from_state(record)
+        if record.map_id != old_map:
+            self._leave_stack(c.piece_id)
+
+    def _move(self, c: MovePiece) -> None:
+        if c.piece_id in self.stacks:
+            stack = self.stacks[c.piece_id]
+            stack.map_id, stack.x, stack.y = c.new_map, c.new_x, c.new_y
+            return
+        record = self.pieces.get(c.piece_id)
+        if record is None:
+            self.warn(f"move of an unknown piece {c.piece_id!r}")
+            return
+        self._leave_stack(c.piece_id)
+        record.map_id, record.x, record.y = c.new_map, c.new_x, c.new_y
+        if c.new_map is None:
+            return
+        target = None
+        if c.new_under and c.new_under in self.parent:
+            target = self.parent[c.new_under]
+        if target is None:
+            target = next((sid for sid, s in self.stacks.items()
+                           if s.map_id == c.new_map and (s.x, s.y) == (c.new_x, c.new_y)), None)
+        if target is not None:
+            stack = self.stacks[target]
+            if (stack.map_id, stack.x, stack.y) == (c.new_map, c.new_x, c.new_y):
+                stack.members.append(c.piece_id)
+                self.parent[c.piece_id] = target
+
+    def result(self) -> list[PieceOnMap]:
+        out = []
+        for piece_id in self.order:
+            record = self.pieces.get(piece_id)
+            if record is None:
+                continue
+            try:
+                piece = parse_piece(record.type, record.state)
+            except VassalFormatError as exc:
+                self.warn(f"piece {piece_id!r} has a definition we cannot read ({exc})")
+                piece = Piece([RawTrait(type=record.type, state=record.state)])
+            map_id, x, y = record.map_id, record.x, record.y
+            stack_id = self.parent.get(piece_id)
+            if stack_id in self.stacks:
+                stack = self.stacks[stack_id]
+                map_id, x, y = stack.map_id, stack.x, stack.y
+            basic = piece.basic
+            if isinstance(basic, BasicPiece):
+                basic.map_id, basic.x, basic.y = map_id, x, y
+            out.append(PieceOnMap(piece_id, map_id, x, y, piece, stack_id))
+        return out
+
+
+def read_command_text(text: str) -> SavedGame:
+    """Read a decoded command stream (the text inside ``savedGame``)."""
+    game = SavedGame()
+    builder = _GameBuilder()
+    for leaf in split_commands(text):
+        if leaf.logged:
+            game.is_log = True
+        command = parse_command(leaf.text)
+        if isinstance(command, OtherCommand):
+            if command.text == SETUP_STACK:
+                game.has_setup_stack_marker = True
+            elif command.text not in (BEGIN_SAVE, END_SAVE):
+                game.other_commands.append(command.text)
+            continue
+        builder.apply(command)
+    game.pieces = builder.result()
+    game.warnings = builder.warnings
+    return game
+
+
+def read_saved_game(source: bytes | str | os.PathLike,
+                    limits: ZipLimits = DEFAULT_LIMITS) -> SavedGame:
+    """Read a ``.vsav`` or ``.vlog`` (bytes or a path) into pieces and positions."""
+    if isinstance(source, os.PathLike):
+        source = os.fspath(source)
+    with SafeZip(source, limits, what="saved game") as archive:
+        if not archive.has(SAVED_GAME_ENTRY):
+            if archive.has("buildFile.xml") or archive.has("buildFile"):
+                raise VassalFormatError("this is a VASSAL module, not a saved game or log")
+            raise VassalFormatError("the zip has no 'savedGame' entry, so it is not a VASSAL "
+                                    "saved game or log")
+        text = deobfuscate(archive.read(SAVED_GAME_ENTRY), limits.max_entry_bytes)
+        game = read_command_text(text)
+        if archive.has(SAVEDATA_ENTRY):
+            try:
+                game.savedata = SaveData.parse(archive.read(SAVEDATA_ENTRY))
+            except VassalFormatError as exc:
+                game.warnings.append(f"savedata ignored: {exc}")
+        if archive.has(MODULEDATA_ENTRY):
+            try:
+                game.moduledata = ModuleData.parse(archive.read(MODULEDATA_ENTRY))
+            except VassalFormatError as exc:
+                game.warnings.append(f"moduledata ignored: {exc}")
+    return game
+
+
+def write_saved_game(path: str | os.PathLike, pieces: Iterable[tuple[str, Piece]],
+                     module: ModuleData, extra_commands: Iterable[str] = ()) -> None:
+    """One-call writer: ``[(piece_id, piece), ...]`` to a ``.vsav`` at ``path``."""
+    writer = SavedGameWriter()
+    for piece_id, piece in pieces:
+        writer.add_piece(piece_id, piece)
+    for command in extra_commands:
+        writer.add_command(command)
+    writer.write(path, module)
