@@ -473,13 +473,14 @@ class _GameReader:
             tid, char = str(item.get("id", "")), str(item.get("char", ""))
             if not self.check_id(tid, path, line, "terrain"):
                 continue
+            char_line = lines.find("terrain", i, "char")
             if len(char) != 1 or char.isspace():
-                self.p.add(path, line, f"terrain {tid}: char must be one visible character, got {char!r}")
+                self.p.add(path, char_line, f"terrain {tid}: char must be one visible character, got {char!r}")
             elif char in by_char:
-                self.p.add(path, line, f"terrain {tid}: char {char!r} already used by {by_char[char]}")
+                self.p.add(path, char_line, f"terrain {tid}: char {char!r} already used by {by_char[char]}")
             colour = str(item.get("colour", ""))
             if not COLOUR.match(colour):
-                self.p.add(path, line, f"terrain {tid}: colour {colour!r} is not #rrggbb")
+                self.p.add(path, lines.find("terrain", i, "colour"), f"terrain {tid}: colour {colour!r} is not #rrggbb")
             by_char[char] = tid
             terrain_types[tid] = TerrainType(tid, str(item.get("name", tid)), char, colour,
                                              self.source(item.get("source"), path, line, f"map {mid} terrain {tid}", required=False))

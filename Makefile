@@ -1,0 +1,46 @@
+# Two commands on a fresh machine:  make run   |   make test
+# Every target creates .venv when missing and installs the project into it.
+
+PY      ?= python3
+VENV    := .venv
+BIN     := $(VENV)/bin
+STAMP   := $(VENV)/.installed-stamp
+HOST    ?= 127.0.0.1
+PORT    ?= 8000
+
+.PHONY: setup system run modules serve test bench fuzz soak check clean
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+setup: $(STAMP)
+
+# System packages some tests use (headless Chromium, PostgreSQL); best effort, root only.
+system:
+	@bash scripts/system-packages.sh
+
+# The main job: build every game's module into dist/, then serve the adjudicator.
+run: setup modules serve
+
+modules: setup
+	$(BIN)/modgen build --all --out dist
+
+serve: setup
+	@mkdir -p var
+	@echo "Adjudicator: http://$(HOST):$(PORT)/   (modules in $(CURDIR)/dist/)"
+	$(BIN)/adjudicator serve --host $(HOST) --port $(PORT)
+
+check: setup
+	$(BIN)/scenarios check
+
+test: setup system
+	@bash scripts/run-tests.sh
+
+bench: setup
+	$(BIN)/python -m bench
+
+clean:
+	rm -rf dist build .pytest_cache .hypothesis
