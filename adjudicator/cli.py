@@ -1,0 +1,126 @@
+"""The `adjudicator` command.
+
+    adjudicator serve [--host 127.0.0.1] [--port 8000] [--workers N]
+    adjudicator verify ledger.json --key pub.pem [--key old.pem] [--receipts kept.json]
+    adjudicator public-key [--out pub.pem]
+    adjudicator rotate-key
+
+`verify` works offline: it needs only the exported ledger and the public key(s) (a PEM file or
+the JSON served at /.well-known/adjudicator-keys.json). It checks the chain and every
+signature and, if the seed has been revealed, recomputes every die.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+GUNICORN_CONF = Path(__file__).with_name("gunicorn.conf.py")
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from adjudicator.app import prepare
+    from adjudicator.config import Config
+
+    prepare(Config.load())  # fail fast on bad configuration, before gunicorn starts
+    command = [sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF),
+               "--bind", f"{args.host}:{args.port}"]
+    if args.workers:
+        command += ["--workers", str(args.workers)]
+    command.append("adjudicator.wsgi:app")
+    os.execv(sys.executable, command)
+    return 0  # not reached
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from adjudicator.keys import load_public_keys
+    from adjudicator.verify import verify_ledger
+
+    keys = {}
+    for key_path in args.key:
+        keys.update(load_public_keys(key_path))
+    document = json.loads(Path(args.ledger).read_text(encoding="utf-8"))
+    receipts = None
+    if args.receipts:
+        receipts = json.loads(Path(args.receipts).read_text(encoding="utf-8"))
+        receipts = receipts if isinstance(receipts, list) else [receipts]
+    report = verify_ledger(document, keys, receipts)
+    if args.json:
+        print(json.dumps(report.to_json(), indent=2))
+    else:
+        print(f"records checked:    {report.records_checked}")
+        print(f"signatures checked: {report.signatures_checked}")
+        if report.seed_revealed:
+            print(f"dice recomputed:    {report.dice_recomputed} (seed revealed)")
+        else:
+            print("dice recomputed:    none (seed not revealed yet)")
+        for problem in report.problems:
+            where = f"record {problem.seq}: " if problem.seq is not None else ""
+            print(f"PROBLEM {problem.code}: {where}{problem.message}")
+        print("OK: the ledger verifies" if report.ok else "FAILED: the ledger does not verify")
+    return 0 if report.ok else 1
+
+
+def _public_key(args: argparse.Namespace) -> int:
+    from adjudicator.config import Config
+    from adjudicator.keys import load_or_create_signing_key, public_pem
+
+    pem = public_pem(load_or_create_signing_key(Config.load().key_path).public_key)
+    if args.out:
+        Path(args.out).write_text(pem, encoding="ascii")
+    else:
+        sys.stdout.write(pem)
+    return 0
+
+
+def _rotate_key(args: argparse.Namespace) -> int:
+    from adjudicator.app import prepare
+    from adjudicator.config import Config
+    from adjudicator.keys import rotate_signing_key
+
+    config = Config.load()
+    services = prepare(config)  # records the current public key before it is replaced
+    new_key = rotate_signing_key(config.key_path)
+    services.store.register_public_key(new_key)
+    print(f"new signing key {new_key.kid}; old key {services.signing_key.kid} stays published")
+    print("restart the server to sign with the new key")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="adjudicator", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="serve the API and pages with gunicorn")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--workers", type=int, default=0, help="default: CPU count")
+    serve.set_defaults(func=_serve)
+
+    verify = sub.add_parser("verify", help="verify an exported ledger offline")
+    verify.add_argument("ledger", help="ledger JSON (GET /api/v1/games/<id>/ledger)")
+    verify.add_argument("--key", action="append", required=True,
+                        help="public key PEM, or the keys JSON; repeat for rotated keys")
+    verify.add_argument("--receipts", help="JSON receipt or list of receipts you kept")
+    verify.add_argument("--json", action="store_true", help="print the report as JSON")
+    verify.set_defaults(func=_verify)
+
+    public_key = sub.add_parser("public-key", help="print the active public key (PEM)")
+    public_key.add_argument("--out")
+    public_key.set_defaults(func=_public_key)
+
+    rotate = sub.add_parser("rotate-key", help="start signing with a new key")
+    rotate.set_defaults(func=_rotate_key)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
