@@ -190,7 +190,7 @@ def river_features(gshhg_dir: Path) -> list[dict]:
                 feats.append({"name": name, "level": seg.level, "source": "WDBII (GSHHG 2.3.7 h)",
                               "lon": lon, "lat": lat})
     feats.sort(key=lambda f: (f["name"] == "", f["name"], -len(f["lon"]), f["lon"][0]))
-    for name, (note, pts) in hand_features.HAND_RIVERS.items():
+    for name, note, pts in hand_features.HAND_RIVERS:
         feats.append({"name": name, "level": 3, "source": note,
                       "lon": [p[1] for p in pts], "lat": [p[0] for p in pts]})
     return feats

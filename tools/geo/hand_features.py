@@ -23,26 +23,26 @@ RIVER_PROBES: dict[str, tuple[tuple[float, float], ...]] = {
     "Pukhan": ((37.88, 127.73), (37.83, 127.51)),  # Chunchon, Kapyong
 }
 
-# name -> (note, [(lat, lon), ...] from source to mouth)
-HAND_RIVERS: dict[str, tuple[str, tuple[tuple[float, float], ...]]] = {
-    "Chongchon": (
-        "hand: course through Huichon, Kujang, Kunu-ri (Kaechon) and Anju to the Yellow Sea below Sinanju; "
-        "approximate (about 5 km), not in WDBII",
-        ((40.45, 126.75), (40.30, 126.45), (40.17, 126.28), (40.00, 126.20), (39.87, 126.03),
-         (39.70, 125.90), (39.63, 125.72), (39.60, 125.62), (39.55, 125.45)),
-    ),
-    "Changjin": (
-        "hand: rises at Funchilin Pass, runs north past Koto-ri into the Chosin reservoir at Hagaru-ri, "
-        "leaves it at the north end and joins the Yalu; lower course very approximate (about 10 km)",
-        ((40.24, 127.33), (40.284, 127.305), (40.33, 127.27), (40.375, 127.25),
-         (40.62, 127.22), (40.80, 127.23), (41.00, 127.17), (41.25, 127.05), (41.55, 126.95)),
-    ),
-    "Soyang": (
-        "hand: from Inje south-west to join the Pukhan at Chunchon; approximate (about 5 km); "
-        "the Soyang lake dam did not exist in 1950",
-        ((38.07, 128.17), (38.00, 128.05), (37.95, 127.90), (37.90, 127.75)),
-    ),
-}
+# (name, note, [(lat, lon), ...] from source to mouth); a river may have several pieces (split at a lake).
+HAND_RIVERS: tuple[tuple[str, str, tuple[tuple[float, float], ...]], ...] = (
+    ("Chongchon",
+     "hand: course through Huichon, Kujang, Kunu-ri (Kaechon) and Anju to the Yellow Sea below Sinanju; "
+     "approximate (about 5 km), not in WDBII",
+     ((40.45, 126.75), (40.30, 126.45), (40.17, 126.28), (40.00, 126.20), (39.87, 126.03),
+      (39.70, 125.90), (39.63, 125.72), (39.60, 125.62), (39.55, 125.45))),
+    ("Changjin",
+     "hand: upper course, rising at Funchilin Pass and running north past Koto-ri into the Chosin "
+     "reservoir at Hagaru-ri; approximate (about 3 km)",
+     ((40.24, 127.33), (40.284, 127.305), (40.33, 127.27), (40.375, 127.255), (40.392, 127.248))),
+    ("Changjin",
+     "hand: lower course, from the north end of the Chosin reservoir north to the Yalu; very approximate "
+     "(about 10 km)",
+     ((40.625, 127.225), (40.80, 127.23), (41.00, 127.17), (41.25, 127.05), (41.55, 126.95))),
+    ("Soyang",
+     "hand: from Inje south-west to join the Pukhan at Chunchon; approximate (about 5 km); "
+     "the Soyang lake dam did not exist in 1950",
+     ((38.07, 128.17), (38.00, 128.05), (37.95, 127.90), (37.90, 127.75))),
+)
 
 # The Chosin (Changjin) reservoir, a closed ring (lat, lon). Japanese-built hydro reservoir, full in 1950.
 # Shape typed by hand: about 25 km north-south, its south tip just north of Hagaru-ri (40.384N 127.249E),
