@@ -1,0 +1,112 @@
+"""Assembling one game's module: data -> images -> buildFile, setups, help -> .vmod.
+
+Nothing is written until everything has been built in memory, and the
+.vmod is written atomically, so a failed build never leaves a half-written
+module in ``dist/``.  Entries are sorted and timestamps fixed, so the same
+data gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from modgen import buildfile as bf
+from modgen.help import help_html
+from modgen.images import ModuleImages
+from modgen.pieces import BOXES_MAP, build_prototypes, marker_piece, unit_piece
+from modgen.setups import build_setup
+from scenarios.model import Game
+from vassalfmt import ModuleData, build_zip
+from vassalfmt.zipwriter import write_atomic
+
+HELP_FILE = "help/index.html"
+
+
+@dataclass
+class BuildResult:
+    path: Path | None
+    entries: dict[str, bytes]
+    pieces: int = 0
+    prototypes: int = 0
+    setups: int = 0
+    problems: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def size(self) -> int:
+        return self.path.stat().st_size if self.path and self.path.exists() else 0
+
+
+def module_file_name(game: Game, version: str) -> str:
+    return f"{game.id}-{version}.vmod"
+
+
+def assign_gpids(game: Game) -> dict[str, str]:
+    """Stable palette ids: units then markers, in data order."""
+    ids = [f"unit:{u}" for u in game.units] + [f"marker:{m}" for m in game.markers]
+    return {key.split(":", 1)[1] if key.startswith("unit:") else key: str(n) for n, key in enumerate(ids, start=1)}
+
+
+def palette_entries(game: Game, images: ModuleImages, gpids: dict[str, str]) -> list[bf.PaletteEntry]:
+    entries = []
+    for unit in game.units.values():
+        tab = f"{game.sides[unit.side].name} - {game.nationalities[unit.nationality].name}"
+        piece = unit_piece(game, unit, images.unit_steps[unit.id], gpid=gpids[unit.id])
+        entries.append(bf.PaletteEntry(tab, piece.basic.name, gpids[unit.id], piece))
+    for marker in game.markers.values():
+        gpid = gpids[f"marker:{marker.id}"]
+        piece = marker_piece(game, marker, images.marker_faces[marker.id], gpid=gpid)
+        entries.append(bf.PaletteEntry("Markers", marker.name, gpid, piece))
+    entries.sort(key=lambda e: (e.tab == "Markers", e.tab))
+    return entries
+
+
+def build_entries(game: Game, images: ModuleImages, version: str) -> BuildResult:
+    """Every zip entry of the module, in memory."""
+    started = time.perf_counter()
+    gpids = assign_gpids(game)
+    prototypes = build_prototypes(game, images.box_centres)
+    root = bf.module_root(game, version, next_gpid=len(gpids) + 1)
+    bf.add_basics(root, game, HELP_FILE)
+    map_ids = list(game.maps)
+    for index, map_id in enumerate(map_ids):
+        bf.add_game_map(root, game.maps[map_id], images.maps[map_id], launch=index > 0)
+    if images.boxes_board:
+        regions = {game.boxes[b].name: c for b, c in images.box_centres.items()}
+        bf.add_plain_map(root, BOXES_MAP, images.boxes_board, "Dead piles and off-map boxes", regions)
+    if images.turn_track:
+        regions = {f"Turn {t}": c for t, c in sorted(images.turn_centres.items())}
+        bf.add_plain_map(root, bf.TURN_TRACK_MAP, images.turn_track, "Turn track: reinforcements wait here",
+                         regions)
+    entries_palette = palette_entries(game, images, gpids)
+    bf.add_palette(root, entries_palette)
+    bf.add_prototypes(root, prototypes)
+    bf.add_dice(root, game)
+    bf.add_turn_trackers(root, game)
+    bf.add_charts(root, game, images)
+    bf.add_inventory(root)
+    module = ModuleData(name=game.name, version=version, description=game.description or game.name)
+    setups, problems = [], []
+    entries: dict[str, bytes] = {}
+    for scenario in game.scenarios.values():
+        file_name = f"setups/{scenario.id}.vsav"
+        data, report = build_setup(game, scenario, images, gpids, module)
+        entries[file_name] = data
+        problems += report.problems
+        setups.append((scenario, file_name))
+    bf.add_setups(root, setups)
+    entries["buildFile.xml"] = bf.serialize(root)
+    entries["moduledata"] = module.to_xml()
+    entries[HELP_FILE] = help_html(game, version).encode("utf-8")
+    for name, data in images.files.items():
+        entries[f"images/{name}"] = data
+    return BuildResult(path=None, entries=entries, pieces=len(entries_palette), prototypes=len(prototypes),
+                       setups=len(setups), problems=problems, seconds=time.perf_counter() - started)
+
+
+def write_module(result: BuildResult, out_dir: Path, file_name: str) -> Path:
+    path = write_atomic(Path(out_dir) / file_name, build_zip(result.entries))
+    result.path = path
+    return path

@@ -1,0 +1,61 @@
+"""The module's help page: sources, stand-ins, and the adjudicator workflow.
+
+Players must be able to see, inside VASSAL, which data came from the
+rulebook and which are our labelled stand-ins, and how to have a position or
+a combat adjudicated.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from scenarios.model import Game
+
+
+def help_html(game: Game, version: str) -> str:
+    stand_ins = "\n".join(
+        f"<tr><td>{escape(s.what)}</td><td><code>{escape(s.where)}</code></td><td>{escape(s.reason)}</td></tr>"
+        for s in game.stand_ins
+    ) or "<tr><td colspan=3>none</td></tr>"
+    scenarios = "\n".join(
+        f"<li><b>{escape(s.name)}</b> ({s.length} turns; {escape(game.sides[s.first_player].name)} moves first;"
+        f" rules {escape(str(s.source))}) — {escape(s.description)}</li>"
+        for s in game.scenarios.values()
+    )
+    return f"""<html><head><title>{escape(game.name)}</title></head>
+<body>
+<h1>{escape(game.name)}</h1>
+<p>{escape(game.publisher)}, {game.year}. Module version {escape(version)}, generated from the scenario data
+of the <i>korea-wargames</i> project (<code>scenarios/data/{escape(game.id)}/</code>).
+Rulebook transcribed: <code>{escape(game.rulebook)}</code>.</p>
+<h2>Scenarios</h2>
+<ul>{scenarios}</ul>
+<p>Open a scenario from <i>File &gt; New game</i>. Starting units stand on their setup hexes; reinforcements
+wait on the <i>Turn track</i> window in the cell of the turn they arrive. Right-click a unit for
+<i>Step loss</i> (Ctrl+F), <i>Restore step</i> (Ctrl+R), <i>Eliminate</i> (Ctrl+E, to the dead pile in the
+<i>Boxes</i> window), <i>Show ZOC</i> (Ctrl+Z), <i>Mark moved</i> (Ctrl+M). Step changes and eliminations are
+reported in the chat.</p>
+<h2>Stand-ins (not the publisher's data)</h2>
+<p>The rulebook does not give the following; the module and the adjudicator use labelled stand-ins until a
+maintainer supplies the published values (edit the named file; no code changes).</p>
+<table border=1 cellpadding=3>
+<tr><th>what</th><th>where</th><th>why</th></tr>
+{stand_ins}
+</table>
+<h2>Adjudication</h2>
+<p>The adjudicator resolves combat, supply and die checks by this game's rules and explains every step with
+its rule section. VASSAL cannot call it directly: bring the saved game to it.</p>
+<ol>
+<li>Save the game in VASSAL (<i>File &gt; Save game</i>), e.g. <code>turn5.vsav</code>.</li>
+<li>Supply report for a side:<br><code>adjudicator-client supply turn5.vsav --system {escape(game.id)} --side SIDE</code></li>
+<li>Unit positions as the adjudicator reads them:<br><code>adjudicator-client positions turn5.vsav --system {escape(game.id)}</code></li>
+<li>A check (combat, intervention, weather...) from a JSON situation, with the dice you rolled in VASSAL:<br>
+<code>adjudicator-client check {escape(game.id)} CHECK situation.json --dice 4 2</code></li>
+<li>Play by e-mail with recorded, verifiable server rolls: <code>adjudicator-client new-game {escape(game.id)} SCENARIO</code>,
+then <code>adjudicator-client roll GAME CHECK situation.json --token TOKEN</code>; both players can verify the
+ledger at any time with <code>adjudicator-client verify LEDGER.json</code>.</li>
+</ol>
+<p>The server URL comes from <code>--server</code> or <code>ADJUDICATOR_URL</code> (default
+<code>http://127.0.0.1:8000</code>); the web pages at that address offer the same checks as forms.</p>
+</body></html>
+"""

@@ -1,0 +1,27 @@
+"""The images a module needs, and where things sit on the off-map boards.
+
+``modgen`` asks ``art`` for every picture and keeps the answers here: image
+file names (as written under ``images/`` in the module), their PNG bytes, and
+the pixel centres of the off-map boxes and turn-track cells, which setups and
+"eliminate" commands need.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class ModuleImages:
+    files: dict[str, bytes] = field(default_factory=dict)  # image name -> PNG bytes
+    unit_steps: dict[str, list[str]] = field(default_factory=dict)  # unit id -> image per step
+    marker_faces: dict[str, list[str]] = field(default_factory=dict)  # marker id -> image per face
+    maps: dict[str, str] = field(default_factory=dict)  # map id -> board image
+    boxes_board: str = ""
+    boxes_size: tuple[int, int] = (0, 0)
+    box_centres: dict[str, tuple[int, int]] = field(default_factory=dict)  # box id -> centre
+    turn_track: str = ""
+    turn_track_size: tuple[int, int] = (0, 0)
+    turn_centres: dict[int, tuple[int, int]] = field(default_factory=dict)  # turn -> centre
+    charts: dict[str, str] = field(default_factory=dict)  # table id -> chart image
+    counter_size: int = 75

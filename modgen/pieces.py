@@ -1,0 +1,210 @@
+"""Game pieces: a scenario unit or marker as a VASSAL piece definition.
+
+Each unit is a chain of traits (outermost first), sharing behaviour through
+one-level prototypes:
+
+  side prototype         Side marker, eliminate (send to the side's dead pile),
+                         delete, clone, mark moved, report-to-chat of step
+                         changes and eliminations
+  nationality prototype  Nationality marker
+  arm prototype          UnitType / Symbol markers
+  the unit itself        ZOC highlight (games with ZOCs), the "Step" layer (one
+                         image per printed step, step-loss and restore
+                         commands), Marker properties that identify the unit to
+                         software, a calculated "Values" property, BasicPiece
+
+The Marker properties are what ``adjudicator``'s saved-game bridge reads:
+UnitId, Side, Nationality, UnitType, Size, Designation, StepNames and
+StepValues; the layer's level (``Step_Level``) tells which step is showing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scenarios.model import Box, Game, MarkerType, Unit
+from vassalfmt import (
+    AreaOfEffect,
+    BasicPiece,
+    CalculatedProperty,
+    Clone,
+    Delete,
+    Embellishment,
+    Marker,
+    MovementMarkable,
+    Piece,
+    ReportState,
+    SendToLocation,
+    UsePrototype,
+    key,
+)
+
+# Plain key strokes, not named commands: the engine gives named commands key
+# codes in the order it first meets their names, so a named stroke never
+# reads back the way it was written.  Menu texts come from each trait.
+FLIP = key("Ctrl+F")
+RESTORE = key("Ctrl+R")
+ELIMINATE = key("Ctrl+E")
+DELETE = key("DELETE")
+CLONE = key("Ctrl+C")
+MOVED = key("Ctrl+M")
+ZOC = key("Ctrl+Z")
+
+STEP_LAYER = "Step"
+FACE_LAYER = "Face"
+BOXES_MAP = "Boxes"
+
+# Games whose rules give units zones of control (a ZOC highlight is offered).
+GAMES_WITH_ZOC = {"kwb", "spi", "holdfast", "fireandice"}
+
+
+@dataclass(frozen=True)
+class Prototype:
+    name: str
+    piece: Piece
+    description: str = ""
+
+
+def side_prototype_name(game: Game, side: str) -> str:
+    return f"{game.sides[side].name} side"
+
+
+def nationality_prototype_name(game: Game, nationality: str) -> str:
+    return f"{game.nationalities[nationality].name} nationality"
+
+
+def arm_prototype_name(game: Game, unit_type: str) -> str:
+    return f"{game.unit_types[unit_type].name} arm"
+
+
+def step_label(game: Game, step_index: int, step_name: str) -> str:
+    """Layer level name: the first step keeps the piece name, later ones add a suffix."""
+    return "" if step_index == 0 else f"+ ({step_name})"
+
+
+def unit_piece_name(game: Game, unit: Unit) -> str:
+    nat = game.nationalities[unit.nationality]
+    arm = game.unit_types[unit.type].name
+    parts = [nat.letter or nat.id.upper(), unit.designation, arm, unit.size]
+    return " ".join(p for p in parts if p)
+
+
+def dead_pile(game: Game, side: str) -> Box | None:
+    for box in game.boxes.values():
+        if box.kind == "deadpile" and box.side == side:
+            return box
+    for box in game.boxes.values():
+        if box.kind == "deadpile" and not box.side:
+            return box
+    return None
+
+
+def build_prototypes(game: Game, box_centres: dict[str, tuple[int, int]]) -> list[Prototype]:
+    """One prototype per side, per nationality and per arm (none nests another)."""
+    protos: list[Prototype] = []
+    for side in game.sides.values():
+        traits: list = [
+            ReportState(keys=[FLIP, RESTORE, ELIMINATE],
+                        report_format="* $menuCommand$: $oldPieceName$ -> $newPieceName$ ($location$)",
+                        description="report step changes and eliminations"),
+        ]
+        box = dead_pile(game, side.id)
+        if box is not None and box.id in box_centres:
+            x, y = box_centres[box.id]
+            traits.append(SendToLocation(command_name="Eliminate", key=ELIMINATE, map_id=BOXES_MAP,
+                                         x=str(x), y=str(y), description=f"to {box.name}"))
+        traits += [
+            Delete(command_name="Delete", key=DELETE),
+            Clone(command_name="Clone", key=CLONE),
+            MovementMarkable(command="Mark moved", key=MOVED),
+            Marker.of(Side=side.name, SideId=side.id),
+            BasicPiece(),
+        ]
+        protos.append(Prototype(side_prototype_name(game, side.id), Piece(traits), f"{side.name} units"))
+    for nat in game.nationalities.values():
+        protos.append(Prototype(nationality_prototype_name(game, nat.id),
+                                Piece([Marker.of(Nationality=nat.name, NationalityId=nat.id), BasicPiece()])))
+    for utype in game.unit_types.values():
+        protos.append(Prototype(arm_prototype_name(game, utype.id),
+                                Piece([Marker.of(UnitType=utype.name, Symbol=utype.symbol), BasicPiece()])))
+    return protos
+
+
+def values_expression(unit: Unit) -> str:
+    """BeanShell expression giving the printed values of the step showing."""
+    expr = f'"{unit.steps[-1].text}"'
+    for index in range(len(unit.steps) - 2, -1, -1):
+        expr = f'({STEP_LAYER}_Level=={index + 1}?"{unit.steps[index].text}":{expr})'
+    return "{" + expr + "}"
+
+
+def unit_piece(game: Game, unit: Unit, step_images: list[str], *, step: int = 0,
+               gpid: str = "", map_id: str | None = None, x: int = 0, y: int = 0) -> Piece:
+    """The piece for one unit, showing ``step`` (0-based) at an optional position."""
+    traits: list = [
+        UsePrototype(side_prototype_name(game, unit.side)),
+        UsePrototype(nationality_prototype_name(game, unit.nationality)),
+        UsePrototype(arm_prototype_name(game, unit.type)),
+    ]
+    if game.id in GAMES_WITH_ZOC and not unit.has("no_zoc"):
+        traits.append(AreaOfEffect(color=(200, 40, 40), transparency=35, radius=1, always_active=False,
+                                   activate_command="Show ZOC", activate_key=ZOC, name="ZOC",
+                                   description="zone of control highlight"))
+    several = len(step_images) > 1
+    traits.append(Embellishment(
+        name=STEP_LAYER,
+        image_names=list(step_images),
+        level_names=[step_label(game, i, s.name) for i, s in enumerate(unit.steps)],
+        always_active=True,
+        loop_levels=len(step_images) == 2,
+        increase_keystroke=FLIP if several else None,
+        up_command="Step loss" if several else "",
+        decrease_keystroke=RESTORE if several else None,
+        down_command="Restore step" if several else "",
+        version=1,
+        description="printed steps",
+        level=step + 1,
+    ))
+    traits.append(Marker.of(
+        Game=game.id,
+        UnitId=unit.id,
+        Designation=unit.designation,
+        Size=unit.size,
+        StepNames="|".join(s.name for s in unit.steps),
+        StepValues="|".join(s.text for s in unit.steps),
+        Flags=" ".join(sorted(unit.flags)),
+    ))
+    traits.append(CalculatedProperty(name="Values", expression=values_expression(unit),
+                                     description="printed values of the step showing"))
+    traits.append(BasicPiece(image="", name=unit_piece_name(game, unit), map_id=map_id, x=x, y=y, gpid=gpid))
+    return Piece(traits)
+
+
+def marker_piece(game: Game, marker: MarkerType, face_images: list[str], *, face: int = 0,
+                 gpid: str = "", map_id: str | None = None, x: int = 0, y: int = 0) -> Piece:
+    """The piece for a marker: its faces as a layer, flip, delete, clone."""
+    traits: list = []
+    several = len(face_images) > 1
+    if several:
+        traits.append(ReportState(keys=[FLIP], report_format="* $oldPieceName$ -> $newPieceName$ ($location$)",
+                                  description="report flips"))
+    traits.append(Embellishment(
+        name=FACE_LAYER,
+        image_names=list(face_images),
+        level_names=["" if i == 0 else f"+ ({f})" for i, f in enumerate(marker.faces)][: len(face_images)],
+        always_active=True,
+        loop_levels=True,
+        increase_keystroke=FLIP if several else None,
+        up_command="Flip" if several else "",
+        version=1,
+        description="faces",
+        level=face + 1,
+    ))
+    traits += [
+        Delete(command_name="Delete", key=DELETE),
+        Clone(command_name="Clone", key=CLONE),
+        Marker.of(Game=game.id, MarkerId=marker.id, Side=game.sides[marker.side].name if marker.side else "",
+                  Kind=marker.kind),
+        BasicPiece(image="", name=marker.name, map_id=map_id, x=x, y=y, gpid=gpid),
+    ]
+    return Piece(traits)
