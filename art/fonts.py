@@ -1,0 +1,203 @@
+"""The bundled font and the text-fitting helpers every renderer uses.
+
+We ship DejaVu Sans Condensed (Bitstream Vera licence, see
+``fonts/LICENSE-DejaVu.txt``) inside the package and never look at system
+fonts: the same data must give byte-identical PNGs on every machine, and a
+font that differs from host to host would break that.
+
+Counters are small (75 px), so text is always *fitted*: the helpers shrink the
+font until the text fits its box, and as a last resort squeeze it
+horizontally.  Text never overflows the box it was given.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+FONT_DIR = Path(__file__).parent / "fonts"
+
+_FILES = {
+    (False, False): "DejaVuSansCondensed.ttf",
+    (True, False): "DejaVuSansCondensed-Bold.ttf",
+    (True, True): "DejaVuSansCondensed-BoldOblique.ttf",
+    # No regular oblique is bundled: italic text is always printed bold.
+    (False, True): "DejaVuSansCondensed-BoldOblique.ttf",
+}
+
+MIN_SIZE = 6  # below this the glyphs are unreadable at 100% zoom anyway
+
+
+@lru_cache(maxsize=512)
+def font(size: int, bold: bool = False, italic: bool = False) -> ImageFont.FreeTypeFont:
+    """The bundled font at a pixel size (cached: loading a TTF is slow)."""
+    path = FONT_DIR / _FILES[(bold, italic)]
+    return ImageFont.truetype(str(path), max(1, int(size)))
+
+
+def text_size(text: str, fnt: ImageFont.FreeTypeFont, stroke: int = 0) -> tuple[int, int]:
+    """Width and height of the ink of ``text`` (not including the line gap)."""
+    if not text:
+        return 0, 0
+    left, top, right, bottom = fnt.getbbox(text, stroke_width=stroke)
+    return right - left, bottom - top
+
+
+@dataclass(frozen=True)
+class Rect:
+    """A pixel rectangle (left, top, right, bottom), right/bottom exclusive."""
+
+    left: float
+    top: float
+    right: float
+    bottom: float
+
+    @property
+    def width(self) -> float:
+        return self.right - self.left
+
+    @property
+    def height(self) -> float:
+        return self.bottom - self.top
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return (self.left + self.right) / 2, (self.top + self.bottom) / 2
+
+    def inset(self, dx: float, dy: float | None = None) -> "Rect":
+        dy = dx if dy is None else dy
+        return Rect(self.left + dx, self.top + dy, self.right - dx, self.bottom - dy)
+
+
+def fit_font(
+    text: str, max_w: float, max_h: float, start: int, bold: bool = False,
+    italic: bool = False, stroke: int = 0, min_size: int = MIN_SIZE,
+) -> ImageFont.FreeTypeFont:
+    """The largest font <= ``start`` px whose ink of ``text`` fits max_w x max_h.
+
+    Returns the ``min_size`` font if nothing fits; ``draw_fitted`` then
+    squeezes the text so it still stays inside its box.
+    """
+    size = max(int(start), min_size)
+    while size > min_size:
+        f = font(size, bold, italic)
+        w, h = text_size(text, f, stroke)
+        if w <= max_w and h <= max_h:
+            return f
+        size -= 1
+    return font(min_size, bold, italic)
+
+
+def draw_fitted(
+    img: Image.Image, text: str, box: Rect, fill: str | tuple, start: int | None = None,
+    bold: bool = False, italic: bool = False, align: str = "centre",
+    stroke: int = 0, stroke_fill: str | tuple | None = None,
+) -> Rect | None:
+    """Draw ``text`` on one line inside ``box``, shrinking it to fit.
+
+    ``align`` is "centre", "left" or "right" (vertically always centred).
+    Returns the box the ink actually occupies (None for empty text), so
+    callers can lay out neighbours.  If even the smallest font is too wide the
+    text is rendered apart and squeezed horizontally: the box is a hard limit.
+    """
+    if not text:
+        return None
+    box = _whole_pixels(box)
+    if box.width < 1 or box.height < 1:
+        return None
+    start = int(start if start is not None else box.height)
+    f = fit_font(text, box.width, box.height, start, bold, italic, stroke)
+    left, top, right, bottom = f.getbbox(text, stroke_width=stroke)
+    w, h = right - left, bottom - top
+    if w <= box.width and h <= box.height:
+        if align == "left":
+            x = box.left
+        elif align == "right":
+            x = box.right - w
+        else:
+            x = box.left + (box.width - w) // 2
+        y = box.top + (box.height - h) // 2
+        ImageDraw.Draw(img).text(
+            (x - left, y - top), text, font=f, fill=fill, stroke_width=stroke,
+            stroke_fill=stroke_fill,
+        )
+        return Rect(x, y, x + w, y + h)
+    return _draw_squeezed(img, text, box, f, fill, stroke, stroke_fill)
+
+
+def _whole_pixels(box: Rect) -> Rect:
+    """The largest whole-pixel box inside ``box`` (ink never straddles its edge)."""
+    return Rect(math.ceil(box.left), math.ceil(box.top), math.floor(box.right), math.floor(box.bottom))
+
+
+def _draw_squeezed(img, text, box, f, fill, stroke, stroke_fill) -> Rect:
+    """Render text on its own layer and shrink it into the box (last resort)."""
+    left, top, right, bottom = f.getbbox(text, stroke_width=stroke)
+    w, h = max(1, right - left), max(1, bottom - top)
+    layer = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    ImageDraw.Draw(layer).text(
+        (-left, -top), text, font=f, fill=fill, stroke_width=stroke, stroke_fill=stroke_fill
+    )
+    nw = max(1, min(w, int(box.width)))
+    nh = max(1, min(h, int(box.height)))
+    layer = layer.resize((nw, nh), Image.Resampling.LANCZOS)
+    x = int(box.left + (box.width - nw) // 2)
+    y = int(box.top + (box.height - nh) // 2)
+    img.paste(layer, (x, y), layer)
+    return Rect(x, y, x + nw, y + nh)
+
+
+def wrap_lines(text: str, fnt: ImageFont.FreeTypeFont, max_w: float) -> list[str]:
+    """Greedy word wrap: as many words per line as fit ``max_w``.
+
+    A single word wider than the line stays on its own line (the caller
+    shrinks the font until that no longer happens).
+    """
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        words = paragraph.split()
+        if not words:
+            lines.append("")
+            continue
+        line = words[0]
+        for word in words[1:]:
+            candidate = f"{line} {word}"
+            if text_size(candidate, fnt)[0] <= max_w:
+                line = candidate
+            else:
+                lines.append(line)
+                line = word
+        lines.append(line)
+    return lines
+
+
+def draw_wrapped(
+    img: Image.Image, text: str, box: Rect, fill: str | tuple, start: int,
+    bold: bool = False, italic: bool = False, max_lines: int = 4,
+) -> None:
+    """Draw ``text`` word-wrapped and centred in ``box``, shrinking to fit.
+
+    Used for marker faces ("Great Leader", "Ammo Shortage") where one line at
+    a readable size would be too wide.  Each line goes through
+    ``draw_fitted`` so no line can overflow even in the worst case.
+    """
+    if not text.strip():
+        return
+    size = max(start, MIN_SIZE)
+    while True:
+        f = font(size, bold, italic)
+        lines = wrap_lines(text, f, box.width)[:max_lines]
+        line_h = f.getmetrics()[0] + f.getmetrics()[1] * 0.3
+        widest = max(text_size(line, f)[0] for line in lines)
+        if (widest <= box.width and line_h * len(lines) <= box.height) or size <= MIN_SIZE:
+            break
+        size -= 1
+    total = line_h * len(lines)
+    top = box.top + max(0.0, (box.height - total) / 2)
+    for i, line in enumerate(lines):
+        line_box = Rect(box.left, top + i * line_h, box.right, min(box.bottom, top + (i + 1) * line_h))
+        draw_fitted(img, line, line_box, fill, start=size, bold=bold, italic=italic)

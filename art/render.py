@@ -1,0 +1,278 @@
+"""Every image of a game, content-addressed and deterministically encoded.
+
+The module generator calls one function::
+
+    from art.render import render_game_images
+    images = render_game_images(game, scale=1, cache_dir=".art-cache")
+    # {"kwb_nk-6_full.png": b"\\x89PNG...", "kwb_map_pusan.png": ..., ...}
+
+Why a cache keyed by content: a maintainer fixes one unit's values and
+rebuilds; only that unit's counter should be redrawn.  Each image's key is a
+SHA-256 of exactly the data that draws it (the unit, its nationality and
+type, the game's value layout...), the renderer version and the scale.  A
+changed datum changes the key; an unchanged one finds its PNG on disk.
+
+Why deterministic encoding: the same data must give byte-identical PNGs so
+that rebuilt modules diff cleanly and the cache can be trusted.  We write no
+metadata chunks (no time, no software name) and use fixed zlib settings.
+
+Image names are VASSAL-safe (letters, digits, ``_ . -`` only) and stable:
+``<game>_<unit id>_<step>.png``, ``<game>_marker_<id>_<face index>.png``,
+``<game>_map_<map id>.png``, ``<game>_box_<box id>.png``,
+``<game>_turns_<scenario id>.png``, ``<game>_chart_<table id>.png``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import io
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from PIL import Image
+
+from scenarios.model import Box, Game, GameMap, MarkerType, Scenario, Table, Unit
+
+from art.charts import render_table
+from art.counters import unit_faces
+from art.maps import render_box, render_map, render_turn_track
+from art.markers import marker_faces
+from art.styles import style_for
+from art.styles.base import side_colour
+
+# Bump whenever a drawing change should invalidate every cached image.
+RENDERER_VERSION = "1"
+
+# Fields that never change a picture (where the datum came from, notes).
+NOT_DRAWN = frozenset({"source", "note"})
+
+
+# -- names ---------------------------------------------------------------------------
+
+
+def safe_part(text: str) -> str:
+    """One part of an image name with anything VASSAL-unsafe replaced by "-"."""
+    return re.sub(r"[^A-Za-z0-9.-]", "-", text.strip()) or "x"
+
+
+def image_name(*parts: str) -> str:
+    return "_".join(safe_part(p) for p in parts) + ".png"
+
+
+def unit_image_name(game: Game, unit: Unit, step_name: str) -> str:
+    return image_name(game.id, unit.id, step_name)
+
+
+def marker_image_name(game: Game, marker: MarkerType, face_index: int) -> str:
+    return image_name(game.id, "marker", marker.id, str(face_index))
+
+
+def map_image_name(game: Game, gmap: GameMap) -> str:
+    return image_name(game.id, "map", gmap.id)
+
+
+def box_image_name(game: Game, box: Box) -> str:
+    return image_name(game.id, "box", box.id)
+
+
+def turn_track_image_name(game: Game, scenario: Scenario) -> str:
+    return image_name(game.id, "turns", scenario.id)
+
+
+def chart_image_name(game: Game, table: Table) -> str:
+    return image_name(game.id, "chart", table.id)
+
+
+# -- encoding and keys -------------------------------------------------------------------
+
+
+def encode_png(img: Image.Image) -> bytes:
+    """PNG bytes with no metadata and fixed compression: same pixels, same bytes."""
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", compress_level=6, optimize=False)
+    return buf.getvalue()
+
+
+def plain(obj: Any, skip: frozenset[str] = NOT_DRAWN) -> Any:
+    """A JSON-able copy of model data, without the fields in ``skip``.
+
+    Sets are sorted and mapping keys stringified, so equal data always
+    serialises to the same text.
+    """
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: plain(getattr(obj, f.name), skip) for f in dataclasses.fields(obj)
+                if f.name not in skip}
+    if isinstance(obj, Mapping):
+        return {str(k): plain(v, skip) for k, v in obj.items()}
+    if isinstance(obj, (set, frozenset)):
+        return sorted(plain(v, skip) for v in obj)
+    if isinstance(obj, (list, tuple)):
+        return [plain(v, skip) for v in obj]
+    if obj is None or isinstance(obj, (str, int, float, bool)):
+        return obj
+    return str(obj)
+
+
+def content_key(kind: str, data: Any, scale: int) -> str:
+    text = json.dumps({"renderer": RENDERER_VERSION, "kind": kind, "scale": scale, "data": data},
+                      sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+def unit_key_data(game: Game, unit: Unit) -> dict:
+    """Everything a unit's counter is drawn from."""
+    parent = game.units.get(unit.parent) if unit.parent else None
+    parent_type = game.unit_types.get(parent.type) if parent else None
+    return {
+        "style": style_for(game).name,
+        "value_fields": list(game.value_fields),
+        "value_separator": game.value_separator,
+        "unit": plain(unit),
+        "nationality": plain(game.nationalities.get(unit.nationality)),
+        "unit_type": plain(game.unit_types.get(unit.type)),
+        # Fire and Ice division stripes depend on whether the parent is a cadre.
+        "parent": {"flags": sorted(parent.flags), "symbol": parent_type.symbol if parent_type else ""}
+        if parent else None,
+    }
+
+
+def marker_key_data(game: Game, marker: MarkerType) -> dict:
+    side = marker.side or ("un" if "un" in game.sides else "")
+    return {
+        "style": style_for(game).name,
+        "marker": plain(marker),
+        "side_colour": side_colour(game, side) if side else "",
+    }
+
+
+# -- the cache -------------------------------------------------------------------------------
+
+
+@dataclass
+class ImageCache:
+    """PNG bytes by content key, kept in memory and (if given) in a directory.
+
+    ``drawn`` and ``reused`` list the keys of this run, so a caller (and the
+    tests) can see that a one-unit change redrew one counter.
+    """
+
+    directory: Path | None = None
+    drawn: list[str] = field(default_factory=list)
+    reused: list[str] = field(default_factory=list)
+    _memory: dict[str, list[bytes]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.directory is not None:
+            self.directory = Path(self.directory)
+            self.directory.mkdir(parents=True, exist_ok=True)
+
+    def images(self, key: str, count: int, draw: Callable[[], list[Image.Image]]) -> list[bytes]:
+        """The ``count`` PNGs stored under ``key``, drawing them if absent."""
+        found = self._load(key, count)
+        if found is not None:
+            self.reused.append(key)
+            return found
+        pictures = draw()
+        if len(pictures) != count:
+            raise ValueError(f"renderer gave {len(pictures)} images, expected {count}")
+        data = [encode_png(p) for p in pictures]
+        self._store(key, data)
+        self.drawn.append(key)
+        return data
+
+    def image(self, key: str, draw: Callable[[], Image.Image]) -> bytes:
+        return self.images(key, 1, lambda: [draw()])[0]
+
+    def _path(self, key: str, i: int) -> Path:
+        assert self.directory is not None
+        return self.directory / key[:2] / f"{key}-{i}.png"
+
+    def _load(self, key: str, count: int) -> list[bytes] | None:
+        if key in self._memory:
+            return self._memory[key]
+        if self.directory is None:
+            return None
+        paths = [self._path(key, i) for i in range(count)]
+        if not all(p.is_file() for p in paths):
+            return None
+        data = [p.read_bytes() for p in paths]
+        self._memory[key] = data
+        return data
+
+    def _store(self, key: str, data: list[bytes]) -> None:
+        self._memory[key] = data
+        if self.directory is None:
+            return
+        for i, blob in enumerate(data):
+            path = self._path(key, i)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+            tmp.write_bytes(blob)
+            os.replace(tmp, path)  # atomic: a reader never sees half a PNG
+
+
+# -- what the module generator calls ----------------------------------------------------------
+
+
+def counter_images(game: Game, scale: int = 1, cache: ImageCache | None = None) -> dict[str, bytes]:
+    """Every unit step and marker face of a game, by image name."""
+    cache = cache or ImageCache()
+    out: dict[str, bytes] = {}
+    for unit in game.units.values():
+        key = content_key("unit", unit_key_data(game, unit), scale)
+        blobs = cache.images(key, len(unit.steps),
+                             lambda u=unit: [f.image for f in unit_faces(game, u, scale)])
+        for step, blob in zip(unit.steps, blobs):
+            out[unit_image_name(game, unit, step.name)] = blob
+    for marker in game.markers.values():
+        count = len(marker.faces) or 1
+        key = content_key("marker", marker_key_data(game, marker), scale)
+        blobs = cache.images(key, count, lambda m=marker: [f.image for f in marker_faces(game, m, scale)])
+        for i, blob in enumerate(blobs):
+            out[marker_image_name(game, marker, i)] = blob
+    return out
+
+
+def board_images(game: Game, scale: int = 1, map_scale: int = 1,
+                 cache: ImageCache | None = None) -> dict[str, bytes]:
+    """Maps (at ``map_scale``: the image matches ``grid.scaled(map_scale)``),
+    off-map boxes, turn tracks and charts, by image name."""
+    cache = cache or ImageCache()
+    out: dict[str, bytes] = {}
+    for gmap in game.maps.values():
+        key = content_key("map", plain(gmap), map_scale)
+        out[map_image_name(game, gmap)] = cache.image(key, lambda m=gmap: _quantised(render_map(m, map_scale)))
+    for box in game.boxes.values():
+        data = {"box": plain(box), "colour": side_colour(game, box.side) if box.side else ""}
+        key = content_key("box", data, scale)
+        out[box_image_name(game, box)] = cache.image(key, lambda b=box: render_box(game, b, scale))
+    for scenario in game.scenarios.values():
+        data = {"name": scenario.name, "turns": plain(scenario.turns)}
+        key = content_key("turns", data, scale)
+        out[turn_track_image_name(game, scenario)] = cache.image(
+            key, lambda s=scenario: render_turn_track(s, scale))
+    for table in game.tables.values():
+        key = content_key("chart", plain(table, skip=frozenset()), scale)
+        out[chart_image_name(game, table)] = cache.image(key, lambda t=table: render_table(t, scale))
+    return out
+
+
+def render_game_images(game: Game, scale: int = 1, cache_dir: str | Path | None = None,
+                       map_scale: int = 1, cache: ImageCache | None = None) -> dict[str, bytes]:
+    """Every image of a game by VASSAL-safe name: counters, markers, maps,
+    boxes, turn tracks and charts.  ``cache_dir`` keeps PNGs between runs."""
+    cache = cache or ImageCache(Path(cache_dir) if cache_dir is not None else None)
+    images = counter_images(game, scale, cache)
+    images.update(board_images(game, scale, map_scale, cache))
+    return images
+
+
+def _quantised(img: Image.Image) -> Image.Image:
+    """Maps as 256-colour palette images: a fraction of the RGB size, which
+    matters for VASSAL modules (the VASSAL wiki: colour depth is "a biggy")."""
+    return img.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)

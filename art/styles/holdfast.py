@@ -1,0 +1,60 @@
+"""HoldFast Korea blocks (Worthington, 2015), rules 2-4.
+
+A block stands upright facing its owner and loses strength by turning: the
+label prints the strength on each edge, and the edge at the top is the
+current SP.  So a block has ONE label; its step images are that label turned
+a quarter turn clockwise per step (step k shows ``steps[k]`` on top), which
+is what the module's rotate trait would show too.  Red blocks are Communist,
+blue UN (colours from the data).  Two-block units (8/4 Chinese armies, the
+6 and 2-1 Marine blocks) are two units in the data, each drawn here.
+"""
+
+from PIL import Image
+
+from scenarios.model import Game, MarkerType, Unit
+
+from art.canvas import Canvas, Face, darker, is_dark, mix, rgb, rotate_canvas_ccw
+from art.nato import draw_unit_symbol
+from art.styles.base import WHITE, CounterStyle, side_colour
+
+EDGES = 4
+
+
+class HoldFastStyle(CounterStyle):
+    name = "holdfast"
+
+    def unit_faces(self, game: Game, unit: Unit, scale: int = 1, trace: bool = False) -> list[Face]:
+        label = self.block_label(game, unit, scale, trace)
+        faces = []
+        for k, step in enumerate(unit.steps):
+            image, mask = label.image, label.text_mask
+            for _ in range(k % EDGES):
+                image = image.transpose(Image.Transpose.ROTATE_270)  # a quarter turn clockwise
+                mask = mask.transpose(Image.Transpose.ROTATE_270) if mask is not None else None
+            faces.append(Face(step.name, image, mask))
+        return faces
+
+    def block_label(self, game: Game, unit: Unit, scale: int, trace: bool) -> Face:
+        """The label with steps[0] on the top edge, steps[1] on the left,
+        steps[2] at the bottom, steps[3] on the right (each upright when its
+        edge is turned to the top)."""
+        block = rgb(self.nationality(game, unit).background)
+        ink = self.text_colour(game, unit)
+        c = Canvas(scale, darker(block, 0.25), trace)
+        c.fill(c.rect(3, 3, 72, 72), block)
+        strengths = [s.text for s in unit.steps[:EDGES]]
+        for i in reversed(range(EDGES)):
+            rotate_canvas_ccw(c)
+            if i < len(strengths):
+                c.text(strengths[i], c.rect(24, 4, 51, 20), ink, bold=True)
+        draw_unit_symbol(c.image, c.rect(24, 22, 51, 40), self.symbol(game, unit), ink,
+                         mix(block, WHITE, 0.3), c.line_width(1.2))
+        c.text(unit.designation, c.rect(21, 41, 54, 53), ink, bold=True, start=11)
+        c.border(darker(block, 0.6), 1.0)
+        return c.finish(unit.steps[0].name)
+
+    def marker_background(self, game: Game, marker: MarkerType, face_index: int) -> tuple[int, int, int]:
+        """Turn and weather labels go on blue (UN) blocks (rules 1)."""
+        side = marker.side or ("un" if "un" in game.sides else "")
+        colour = rgb(side_colour(game, side)) if side else rgb("#3a66b0")
+        return darker(colour, 0.18) if face_index % 2 else colour
