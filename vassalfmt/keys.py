@@ -61,15 +61,19 @@ class KeyStroke:
         return text
 
     @staticmethod
-    def decode(text: str) -> KeyStroke | None:
+    def decode(text: str, legacy_char: bool = True) -> KeyStroke | None:
         """Read a field the way the engine does; ``None`` means "no key".
 
-        A field without a comma is a legacy single character (Ctrl+that character).
-        Unparsable numbers give ``None``, like the engine's NULL_KEYSTROKE.
+        A field without a comma is a legacy single character (Ctrl+that character) where a
+        trait field is read (``Decoder.nextNamedKeyStroke``); inside key lists
+        (``legacy_char=False``) it is unreadable. Unparsable numbers give ``None``, like the
+        engine's NULL_KEYSTROKE.
         """
         if not text:
             return None
         if "," not in text:
+            if not legacy_char:
+                return None
             return KeyStroke(ord(text[0].upper()), CTRL_DOWN_MASK)
         parts = text.split(",")
         try:
@@ -132,7 +136,7 @@ def decode_key_list(text: str) -> list[KeyStroke]:
     if not text:
         return out
     for item in decode(text, ","):
-        stroke = KeyStroke.decode(item)
+        stroke = KeyStroke.decode(item, legacy_char=False)
         if stroke is not None:
             out.append(stroke)
     return out
