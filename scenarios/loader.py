@@ -489,7 +489,10 @@ class _GameReader:
             return None
         stem = path.with_suffix("")
         terrain = self.read_terrain(Path(f"{stem}.terrain.txt"), grid, by_char)
+        # features.csv is transcribed from the rulebook; geo-features.csv is
+        # generated from geography by scenarios.mapbuild (towns the book omits).
         features = self.read_features(Path(f"{stem}.features.csv"), grid, mid)
+        features += self.read_features(Path(f"{stem}.geo-features.csv"), grid, mid)
         hexsides = self.read_hexsides(Path(f"{stem}.hexsides.csv"), grid, mid)
         paths = self.read_paths(Path(f"{stem}.paths.csv"), grid, mid)
         return GameMap(
