@@ -321,6 +321,12 @@ class Embellishment(Trait):
     only_property_state: str = "true"
     level: int = 1
 
+    def __post_init__(self) -> None:
+        # Same normal form as the engine: at least one level, one name per image.
+        self.image_names = list(self.image_names) or [""]
+        self.level_names = list(self.level_names)
+        self.level_names += [""] * (len(self.image_names) - len(self.level_names))
+
     def _images(self) -> list[str]:
         return list(self.image_names) or [""]
 
