@@ -103,12 +103,11 @@ def _draw_labels(img: Image.Image, draw: ImageDraw.ImageDraw, gmap: GameMap, gri
     point of a sideways grid)."""
     size = max(7, round(grid.dy * 0.13))
     f = font(size)
-    for hex_ in gmap.terrain:
+    light_on_dark = {tid: is_dark(rgb(t.colour)) for tid, t in gmap.terrain_types.items()}
+    for hex_, terrain in gmap.terrain.items():
         cx, cy = grid.center(hex_)
         top = cy - grid.dy / 2 + grid.dy * 0.05 if not grid.sideways else cy - grid.dx * 0.5
-        fill = (235, 235, 235) if is_dark(rgb(gmap.terrain_types[gmap.terrain[hex_]].colour)
-                                         if gmap.terrain[hex_] in gmap.terrain_types else (0, 0, 0)) \
-            else LABEL_INK
+        fill = (235, 235, 235) if light_on_dark.get(terrain) else LABEL_INK
         draw.text((cx, top), grid.label(hex_), font=f, fill=fill, anchor="mt")
 
 
@@ -190,17 +189,31 @@ def _features_by_hex(gmap: GameMap) -> dict[Hex, list]:
     return found
 
 
+# Kinds whose name is a place name worth printing on the map; other kinds'
+# names are explanations ("yellow hex (Chinese border)") and stay in the data.
+NAMED_KINDS = frozenset({"major_city", "capital", "city", "star_city", "town", "village", "port",
+                         "airfield", "reservoir", "objective", "supply_source"})
+# Kinds drawn as a hex outline rather than a symbol.
+OUTLINE_KINDS = {"map_edge": (235, 200, 30), "yellow_hex": (235, 200, 30)}
+
+
 def _draw_features(img, draw, grid: HexGrid, hex_: Hex, features: list) -> None:
     cx, cy = grid.center(hex_)
     r = grid.dy * 0.13
-    kinds = sorted(features, key=lambda f: FEATURE_ORDER.index(f.kind) if f.kind in FEATURE_ORDER else 99)
+    for f in features:
+        if f.kind in OUTLINE_KINDS:
+            corners = grid.corners(hex_)
+            inset = [(cx + (x - cx) * 0.9, cy + (y - cy) * 0.9) for x, y in corners]
+            draw.line(inset + inset[:1], fill=OUTLINE_KINDS[f.kind], width=max(2, round(grid.dy * 0.05)))
+    kinds = sorted((f for f in features if f.kind not in OUTLINE_KINDS),
+                   key=lambda f: FEATURE_ORDER.index(f.kind) if f.kind in FEATURE_ORDER else 99)
     # Several symbols in one hex sit side by side around the centre.
     n = len(kinds)
     spacing = r * 2.3
     for i, f in enumerate(kinds):
         x = cx + (i - (n - 1) / 2) * spacing
         _feature_symbol(draw, f.kind, f.side, x, cy, r)
-    names = [f.name for f in kinds if f.name]
+    names = [f.name for f in kinds if f.name and f.kind in NAMED_KINDS]
     if names:
         name = names[0]
         f = fit_font(name, grid.dx * 1.25, grid.dy * 0.16, max(7, round(grid.dy * 0.14)), bold=True)
@@ -215,10 +228,11 @@ def _feature_symbol(draw, kind: str, side: str, x: float, y: float, r: float) ->
         draw.rectangle((x - r * k, y - r * k, x + r * k, y + r * k), fill=(30, 30, 30), outline=white)
         if kind == "capital":
             _star(draw, x, y, r * 0.9, (230, 200, 40))
-    elif kind == "town":
+    elif kind in ("town", "village"):
         draw.ellipse((x - r * 0.6, y - r * 0.6, x + r * 0.6, y + r * 0.6), fill=(30, 30, 30), outline=white)
     elif kind == "star_city":
-        colour = (30, 80, 200) if side.lower() in ("communist", "red") else (200, 30, 30)
+        # HoldFast: blue stars north of the 38th (Communist-held), red stars south.
+        colour = (30, 80, 200) if side.lower() in ("communist", "red", "com") else (200, 30, 30)
         _star(draw, x, y, r * 1.3, colour)
     elif kind == "port":
         draw.ellipse((x - r, y - r, x + r, y + r), fill=(30, 80, 170), outline=white)
@@ -231,20 +245,24 @@ def _feature_symbol(draw, kind: str, side: str, x: float, y: float, r: float) ->
         draw.line((x - r * 0.7, y + r * 0.4, x + r * 0.7, y - r * 0.4), fill=black, width=w)
         draw.line((x - r * 0.7, y - r * 0.4, x + r * 0.7, y + r * 0.4), fill=black, width=w)
     elif kind in ("supply_source", "supply_symbol"):
-        colour = (200, 30, 30) if side.lower() in ("communist", "red") else (30, 80, 200)
+        colour = (200, 30, 30) if side.lower() in ("communist", "red", "com") else (30, 80, 200)
         draw.ellipse((x - r, y - r, x + r, y + r), fill=white, outline=colour, width=max(1, round(r / 4)))
         tri = [(x, y - r * 0.6), (x + r * 0.55, y + r * 0.4), (x - r * 0.55, y + r * 0.4)]
         draw.polygon(tri, fill=colour)
     elif kind == "objective":
         draw.ellipse((x - r, y - r, x + r, y + r), outline=(200, 30, 30), width=max(1, round(r / 3)))
-    elif kind == "entry":
-        draw.polygon([(x - r, y - r * 0.5), (x + r * 0.2, y - r * 0.5), (x + r * 0.2, y - r),
-                      (x + r, y), (x + r * 0.2, y + r), (x + r * 0.2, y + r * 0.5),
-                      (x - r, y + r * 0.5)], fill=(40, 40, 40))
+    elif kind == "entry":  # an open chevron: units enter here
+        w = max(1, round(r / 3))
+        draw.line([(x - r * 0.5, y - r * 0.7), (x + r * 0.4, y), (x - r * 0.5, y + r * 0.7)],
+                  fill=(40, 40, 40), width=w)
+    elif kind == "setup_dot":
+        colour = (200, 30, 30) if side.lower() in ("communist", "red", "com") else (30, 80, 200)
+        draw.ellipse((x - r * 0.55, y - r * 0.55, x + r * 0.55, y + r * 0.55), fill=colour)
     elif kind == "reservoir":
         draw.ellipse((x - r * 1.4, y - r * 0.8, x + r * 1.4, y + r * 0.8), fill=(60, 120, 200))
-    else:  # a named hex or a kind without a symbol: a small dot
-        draw.ellipse((x - r * 0.35, y - r * 0.35, x + r * 0.35, y + r * 0.35), fill=(60, 60, 60))
+    else:  # a named hex or a kind without a symbol of its own: a small ring
+        draw.ellipse((x - r * 0.35, y - r * 0.35, x + r * 0.35, y + r * 0.35), outline=(60, 60, 60),
+                     width=max(1, round(r / 6)))
 
 
 def _star(draw, x: float, y: float, r: float, colour) -> None:

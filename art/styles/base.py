@@ -124,19 +124,31 @@ class CounterStyle:
             self.draw_reduced_stripe(c)
         stripe = self.stripe_colour(game, unit)
         if stripe:
-            c.fill(c.rect(0, 0, 3, 75), stripe)
+            c.fill(c.rect(0, 0, 4, 75), stripe)
+            c.fill(c.rect(4, 0, 4.75, 75), darker(stripe, 0.5))
         self.draw_top_row(c, game, unit, ink)
         self.draw_symbol(c, game, unit, bg)
-        c.text(unit.designation, c.rect(6, 41, 69, 54), ink, bold=True, start=11)
-        c.runs(self.value_runs(game, unit, step), c.rect(4, 55, 71, 72), bold=True,
-               italic=reduced, start=17)
+        if self.prints_values(step):
+            c.text(unit.designation, c.rect(6, 40.5, 69, 54.5), ink, bold=True, start=13)
+            c.runs(self.value_runs(game, unit, step), c.rect(4, 55, 71, 72), bold=True,
+                   italic=reduced, start=17)
+        else:
+            c.text(unit.designation, c.rect(6, 41, 69, 57), ink, bold=True, start=15)
+        if self.is_spent(game, unit, step_index):
+            c.fill(c.rect(0, 60, 75, 75), (40, 40, 40))
+            c.text("SPENT", c.rect(8, 61.5, 67, 71.5), (255, 255, 255), bold=True)
         c.border(darker(bg, 0.55), 1.0)
         return c.finish(step.name)
+
+    def prints_values(self, step: Step) -> bool:
+        """False when a step's "values" are only its own name (Fire and Ice
+        ground counters print no numbers: their steps are just fresh/spent)."""
+        return bool(step.text.strip()) and step.text.strip().lower() != step.name.strip().lower()
 
     def draw_reduced_stripe(self, c: Canvas) -> None:
         """The white stripe across a depleted counter (KWB 2.3.1), behind the
         designation so the values stay on the nationality colour."""
-        c.fill(c.rect(0, 41, 75, 54), WHITE)
+        c.fill(c.rect(0, 40.5, 75, 54.5), WHITE)
 
     def draw_top_row(self, c: Canvas, game: Game, unit: Unit, ink) -> None:
         letter = self.corner_letter(game, unit)
