@@ -76,10 +76,17 @@ def build_entries(game: Game, images: ModuleImages, version: str) -> BuildResult
     if images.boxes_board:
         regions = {game.boxes[b].name: c for b, c in images.box_centres.items()}
         bf.add_plain_map(root, BOXES_MAP, images.boxes_board, "Dead piles and off-map boxes", regions)
-    if images.turn_track:
-        regions = {f"Turn {t}": c for t, c in sorted(images.turn_centres.items())}
-        bf.add_plain_map(root, bf.TURN_TRACK_MAP, images.turn_track, "Turn track: reinforcements wait here",
-                         regions)
+    track_names = []
+    for scenario in game.scenarios.values():
+        track = images.turn_tracks.get(scenario.id)
+        if track is None:
+            continue
+        name = bf.turn_track_map_name(scenario)
+        regions = {f"Turn {t}": c for t, c in sorted(track.centres.items())}
+        bf.add_plain_map(root, name, track.image, f"{scenario.name}: reinforcements wait on their turn", regions)
+        track_names.append(name)
+    if len(track_names) > 1:
+        bf.add_toolbar_menu(root, "Turn tracks", "Each scenario's turn record track", track_names)
     entries_palette = palette_entries(game, images, gpids)
     bf.add_palette(root, entries_palette)
     bf.add_prototypes(root, prototypes)

@@ -18,6 +18,8 @@ from modgen.pieces import Prototype
 from scenarios.hexgrid import HexGrid
 from scenarios.model import Game, GameMap, Scenario
 from vassalfmt import Piece
+from vassalfmt.buildfile import component as el
+from vassalfmt.buildfile import new_module, plain, to_bytes
 
 M = "VASSAL.build.module."
 MAP = M + "map."
@@ -25,7 +27,10 @@ BOARD = MAP + "boardPicker."
 GRID = BOARD + "board."
 WIDGET = "VASSAL.build.widget."
 VASSAL_VERSION = "3.7.26"
-TURN_TRACK_MAP = "Turn track"
+
+
+def turn_track_map_name(scenario: Scenario) -> str:
+    return f"{scenario.name} turn track"
 
 
 @dataclass(frozen=True)
@@ -38,25 +43,10 @@ class PaletteEntry:
     piece: Piece
 
 
-def el(parent: etree._Element | None, cls: str, text: str | None = None, **attrs) -> etree._Element:
-    """An element named by class, with string attributes in the order given."""
-    values = {k: _attr(v) for k, v in attrs.items()}
-    node = etree.Element(cls, values) if parent is None else etree.SubElement(parent, cls, values)
-    if text is not None:
-        node.text = text
-    return node
-
-
-def _attr(value) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
 def module_root(game: Game, version: str, next_gpid: int) -> etree._Element:
-    root = el(None, "VASSAL.build.GameModule", name=game.name, version=version,
-              description=game.description or game.name, VassalVersion=VASSAL_VERSION,
-              nextPieceSlotId=next_gpid, ModuleOther1="", ModuleOther2="")
+    root = new_module(game.name, version=version, description=game.description or game.name,
+                      vassal_version=VASSAL_VERSION, next_piece_slot_id=next_gpid,
+                      ModuleOther1="", ModuleOther2="")
     el(root, M + "BasicCommandEncoder")
     return root
 
@@ -67,7 +57,7 @@ def add_basics(root: etree._Element, game: Game, help_file: str) -> None:
     roster = el(root, M + "PlayerRoster", buttonText="Retire", buttonToolTip="Switch sides, become observer",
                 description="Player sides")
     for side in game.sides.values():
-        el(roster, "entry", side.name)
+        plain(roster, "entry", side.name)
     el(root, M + "GlobalOptions", autoReport="Always", chatterHTMLSupport="Never", nonOwnerUnmaskable="Never",
        promptString="Opponents can unmask pieces", playerIdFormat="$PlayerName$",
        hotKeysOnClosedWindows="Never", inventoryForAll="Always", sendToLocationMoveTrails="Never",
@@ -195,8 +185,13 @@ def add_turn_trackers(root: etree._Element, game: Game) -> None:
             el(level, M + "turn.ListTurnLevel", name="Phase", property="Phase", turnFormat="$value$",
                list=",".join(_list_item(p) for p in game.phases), configList=False, configFirst=False, prompt="")
     if len(names) > 1:
-        el(root, M + "ToolbarMenu", text="Turn", tooltip="Turn trackers of each scenario",
-           menuItems=",".join(_list_item(n) for n in names), description="turn trackers")
+        add_toolbar_menu(root, "Turn", "Turn trackers of each scenario", [f"{n}" for n in names])
+
+
+def add_toolbar_menu(root: etree._Element, text: str, tooltip: str, button_texts: list[str]) -> None:
+    """Folds toolbar buttons (by their text) into one drop-down."""
+    el(root, M + "ToolbarMenu", text=text, tooltip=tooltip, description=tooltip,
+       menuItems=",".join(_list_item(n) for n in button_texts))
 
 
 def _list_item(text: str) -> str:
@@ -230,6 +225,5 @@ def add_setups(root: etree._Element, setups: list[tuple[Scenario, str]]) -> None
 
 
 def serialize(root: etree._Element) -> bytes:
-    etree.indent(root, space="  ")
-    return etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=False) + b"\n"
+    return to_bytes(root)
 

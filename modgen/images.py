@@ -12,6 +12,14 @@ from dataclasses import dataclass, field
 
 
 @dataclass
+class TurnTrack:
+    """A scenario's turn record track board and the centre of each turn's cell."""
+
+    image: str
+    centres: dict[int, tuple[int, int]]
+
+
+@dataclass
 class ModuleImages:
     files: dict[str, bytes] = field(default_factory=dict)  # image name -> PNG bytes
     unit_steps: dict[str, list[str]] = field(default_factory=dict)  # unit id -> image per step
@@ -20,8 +28,6 @@ class ModuleImages:
     boxes_board: str = ""
     boxes_size: tuple[int, int] = (0, 0)
     box_centres: dict[str, tuple[int, int]] = field(default_factory=dict)  # box id -> centre
-    turn_track: str = ""
-    turn_track_size: tuple[int, int] = (0, 0)
-    turn_centres: dict[int, tuple[int, int]] = field(default_factory=dict)  # turn -> centre
+    turn_tracks: dict[str, "TurnTrack"] = field(default_factory=dict)  # scenario id -> its track
     charts: dict[str, str] = field(default_factory=dict)  # table id -> chart image
     counter_size: int = 75

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from modgen.buildfile import TURN_TRACK_MAP
+from modgen.buildfile import turn_track_map_name
 from modgen.images import ModuleImages
 from modgen.pieces import BOXES_MAP, unit_piece
 from scenarios.model import Game, GameMap, Scenario
@@ -78,13 +78,14 @@ def build_setup(game: Game, scenario: Scenario, images: ModuleImages, gpids: dic
     for arrival in scenario.schedule:
         if arrival.action != "arrive" or arrival.unit in placed:
             continue
-        centre = images.turn_centres.get(arrival.turn)
+        track = images.turn_tracks.get(scenario.id)
+        centre = track.centres.get(arrival.turn) if track else None
         if centre is None:
             report.problems.append(f"{scenario.id}: no turn-track cell for turn {arrival.turn}")
             continue
         unit = game.units[arrival.unit]
         piece = unit_piece(game, unit, images.unit_steps[unit.id], step=step_index(game, unit.id, arrival.step),
-                           gpid=gpids.get(unit.id, ""), map_id=TURN_TRACK_MAP, x=centre[0], y=centre[1])
+                           gpid=gpids.get(unit.id, ""), map_id=turn_track_map_name(scenario), x=centre[0], y=centre[1])
         writer.add_piece(unit.id, piece)
         placed.add(unit.id)
         report.waiting += 1

@@ -1,0 +1,104 @@
+"""`modgen` command: build modules and contact sheets."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from importlib.metadata import PackageNotFoundError, version as package_version
+from pathlib import Path
+
+from scenarios import DataError, game_ids, load_game
+
+DEFAULT_CACHE = Path(".cache/art")
+
+
+def project_version() -> str:
+    try:
+        return package_version("korea-wargames")
+    except PackageNotFoundError:
+        return "0.0.0"
+
+
+def say(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    from modgen.artwork import collect_images
+    from modgen.build import build_entries, module_file_name, write_module
+
+    games = game_ids() if args.all else args.games
+    if not games:
+        say("modgen build: name a game or use --all (games: " + ", ".join(game_ids()) + ")")
+        return 2
+    unknown = [g for g in games if g not in game_ids()]
+    if unknown:
+        say(f"modgen build: unknown game(s) {', '.join(unknown)} (games: {', '.join(game_ids())})")
+        return 2
+    # Validate every game before writing anything.
+    loaded = {}
+    failed = False
+    for game_id in games:
+        try:
+            loaded[game_id] = load_game(game_id)
+        except DataError as err:
+            say(str(err))
+            say(f"{game_id}: data errors above; nothing written")
+            failed = True
+    if failed:
+        return 1
+    version = args.version or project_version()
+    for game_id, game in loaded.items():
+        started = time.perf_counter()
+        say(f"{game_id}: drawing art ...")
+        images = collect_images(game, scale=args.scale, cache_dir=Path(args.cache), progress=say)
+        say(f"{game_id}: assembling module ...")
+        result = build_entries(game, images, version)
+        path = write_module(result, Path(args.out), module_file_name(game, version))
+        for problem in result.problems:
+            say(f"{game_id}: warning: {problem}")
+        say(f"{game_id}: {path} — {result.pieces} pieces, {result.prototypes} prototypes, {result.setups} setups, "
+            f"{len(images.files)} images, {result.size / 1e6:.1f} MB, {time.perf_counter() - started:.1f} s")
+        print(path)
+    return 0
+
+
+def cmd_sheet(args: argparse.Namespace) -> int:
+    from art.sheet import write_contact_sheets
+
+    try:
+        game = load_game(args.game)
+    except KeyError as err:
+        say(f"modgen sheet: {err.args[0]}")
+        return 2
+    except DataError as err:
+        say(str(err))
+        return 1
+    for path in write_contact_sheets(game, Path(args.out), scale=args.scale):
+        print(path)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="modgen", description="Build VASSAL modules from the games' data.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    build = sub.add_parser("build", help="build dist/<game>-<version>.vmod")
+    build.add_argument("games", nargs="*", help="game ids (see --all)")
+    build.add_argument("--all", action="store_true", help="every game")
+    build.add_argument("--out", default="dist", help="output directory (default dist)")
+    build.add_argument("--scale", type=int, default=1, choices=(1, 2), help="art scale (2 = double-size art)")
+    build.add_argument("--cache", default=str(DEFAULT_CACHE), help="art cache directory")
+    build.add_argument("--version", default="", help="module version (default: the project version)")
+    build.set_defaults(func=cmd_build)
+    sheet = sub.add_parser("sheet", help="contact sheets of every counter and marker")
+    sheet.add_argument("game")
+    sheet.add_argument("--out", default="dist/sheets")
+    sheet.add_argument("--scale", type=int, default=1, choices=(1, 2))
+    sheet.set_defaults(func=cmd_sheet)
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
