@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 FONT_DIR = Path(__file__).parent / "fonts"
 
@@ -135,19 +135,24 @@ def _whole_pixels(box: Rect) -> Rect:
 
 
 def _draw_squeezed(img, text, box, f, fill, stroke, stroke_fill) -> Rect:
-    """Render text on its own layer and shrink it into the box (last resort)."""
+    """Render text as a coverage mask and shrink it into the box (last resort).
+
+    Works for any image mode: the mask is pasted with the fill colour, so an
+    "L" text mask gets the same pixels as the RGB counter.
+    """
     left, top, right, bottom = f.getbbox(text, stroke_width=stroke)
     w, h = max(1, right - left), max(1, bottom - top)
-    layer = Image.new("RGBA", (w, h), (0, 0, 0, 0))
-    ImageDraw.Draw(layer).text(
-        (-left, -top), text, font=f, fill=fill, stroke_width=stroke, stroke_fill=stroke_fill
-    )
+    coverage = Image.new("L", (w, h), 0)
+    ImageDraw.Draw(coverage).text((-left, -top), text, font=f, fill=255, stroke_width=stroke,
+                                  stroke_fill=255)
     nw = max(1, min(w, int(box.width)))
     nh = max(1, min(h, int(box.height)))
-    layer = layer.resize((nw, nh), Image.Resampling.LANCZOS)
+    coverage = coverage.resize((nw, nh), Image.Resampling.LANCZOS)
     x = int(box.left + (box.width - nw) // 2)
     y = int(box.top + (box.height - nh) // 2)
-    img.paste(layer, (x, y), layer)
+    if isinstance(fill, str):
+        fill = ImageColor.getcolor(fill, img.mode)
+    img.paste(fill, (x, y, x + nw, y + nh), coverage)
     return Rect(x, y, x + nw, y + nh)
 
 

@@ -329,3 +329,17 @@ def render_turn_track(scenario: Scenario, scale: int = 1, counter: int = 75) -> 
                                          y + cell - 7 * scale), (60, 60, 60))
     draw.rectangle((0, 0, w - 1, h - 1), outline=(60, 60, 60), width=max(1, scale))
     return img
+
+
+def turn_cell_centres(scenario: Scenario, scale: int = 1, counter: int = 75) -> dict[int, tuple[int, int]]:
+    """Centre of each turn's cell on ``render_turn_track``'s image (same layout),
+    where the module generator puts the reinforcements due that turn."""
+    cell = (counter + 12) * scale
+    pad = 6 * scale
+    title_h = BOX_TITLE * scale
+    centres = {}
+    for i, turn in enumerate(scenario.turns or []):
+        x = pad + (i % TRACK_PER_ROW) * cell
+        y = title_h + pad + (i // TRACK_PER_ROW) * cell
+        centres[turn.number] = (x + (cell - 3 * scale) // 2, y + (cell - 3 * scale) // 2)
+    return centres
