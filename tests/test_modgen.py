@@ -33,14 +33,22 @@ def art_cache(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("art-cache")
 
 
-@pytest.fixture(scope="module")
-def built(art_cache):
-    """Each game's module entries, built once for the whole module of tests."""
-    results = {}
-    for game_id in GAMES:
+class Built(dict):
+    """Each game's module entries, built on first use and kept for the other tests."""
+
+    def __init__(self, cache: Path):
+        super().__init__()
+        self.cache = cache
+
+    def __missing__(self, game_id: str):
         game = load(game_id)
-        results[game_id] = (game, build_entries(game, collect_images(game, cache_dir=art_cache), "9.9.9"))
-    return results
+        self[game_id] = (game, build_entries(game, collect_images(game, cache_dir=self.cache), "9.9.9"))
+        return self[game_id]
+
+
+@pytest.fixture(scope="module")
+def built(art_cache) -> Built:
+    return Built(art_cache)
 
 
 @pytest.mark.parametrize("game_id", GAMES)

@@ -65,8 +65,12 @@ for _map_like in ("VASSAL.build.module.PrivateMap", "VASSAL.build.module.PlayerH
                   "VASSAL.build.widget.WidgetMap"):
     IMPLICIT_CHILDREN[_map_like] = IMPLICIT_CHILDREN["VASSAL.build.module.Map"]
 
+# Widgets nest freely; inside a ChartWindow they hold charts rather than pieces (the
+# engine's Widget takes its allowed leaves from the window it sits in; verified: a
+# ChartWindow/TabWidget/Chart module loads with no warning in 3.7.26).
 _WIDGETS = {f"VASSAL.build.widget.{n}" for n in ("TabWidget", "PanelWidget", "BoxWidget",
-                                                  "ListWidget", "PieceSlot")}
+                                                  "ListWidget", "PieceSlot", "Chart", "HtmlChart",
+                                                  "MapWidget")}
 #: Containers the name table lists without editor children (they nest freely).
 FREE_CONTAINERS: dict[str, set[str]] = {
     "VASSAL.build.widget.TabWidget": _WIDGETS,
