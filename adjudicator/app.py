@@ -60,6 +60,7 @@ def create_app(config: Config | Mapping[str, Any] | None = None) -> Flask:
         enabled=config.ratelimit_enabled,
         default_limits=[],
     )
+    svc.limiter = limiter
     register_error_handlers(app)
 
     @app.get("/ping")

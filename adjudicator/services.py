@@ -7,6 +7,7 @@ per process, never per request.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from flask import current_app
@@ -24,6 +25,8 @@ class Services:
     published_keys: list[PublicKeyInfo] = field(default_factory=list)
     openapi_json: bytes = b""
     systems_json: bytes = b""
+    #: Held here because Flask-Limiter keeps only a weak reference to its Limiter.
+    limiter: Any = None
     openapi: dict = field(default_factory=dict)
 
     def verification_keys(self) -> dict[str, Ed25519PublicKey]:

@@ -17,8 +17,10 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+import fcntl
+import os
 import threading
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -34,6 +36,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    bindparam,
     create_engine,
     event,
     insert,
@@ -186,11 +189,105 @@ def make_engine(url: str, sqlite_synchronous: str = "FULL") -> Engine:
     return engine
 
 
+class WriterLock:
+    """Queues SQLite writers of all processes on a file lock before they BEGIN IMMEDIATE.
+
+    SQLite makes a blocked writer poll with growing sleeps (1, 2, 5, 10 ... ms); with several
+    gunicorn workers that idles the CPU while requests wait. `flock` wakes the next writer as
+    soon as the lock is free. The lock file is opened per process (a descriptor inherited
+    across fork would be shared, and then exclude nobody) and guarded by a thread lock too.
+    SQLite's own locking still guarantees correctness; this only makes waiting efficient.
+    """
+
+    def __init__(self, path: Path):
+        self.path = path
+        self._pid = None
+        self._fd = None
+        self._thread_lock = threading.Lock()
+
+    def __enter__(self):
+        self._thread_lock.acquire()
+        try:
+            if self._pid != os.getpid():
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+                self._pid = os.getpid()
+            fcntl.flock(self._fd, fcntl.LOCK_EX)
+        except BaseException:
+            self._thread_lock.release()
+            raise
+        return self
+
+    def __exit__(self, *exc):
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+        finally:
+            self._thread_lock.release()
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """A statement compiled once for the engine's dialect and run on a bare DBAPI cursor.
+
+    The roll path runs four statements per request; building, cache-keying and executing
+    SQLAlchemy constructs cost about twice the database work itself, so these statements are
+    compiled to the driver's SQL once, at startup. Everything else uses SQLAlchemy normally.
+    """
+
+    sql: str
+    positional_names: tuple[str, ...] | None
+
+    @classmethod
+    def compile(cls, statement, engine: Engine) -> "_Prepared":
+        compiled = statement.compile(dialect=engine.dialect)
+        names = tuple(compiled.positiontup) if compiled.positional else None
+        return cls(compiled.string, names)
+
+    def run(self, cursor, **values):
+        params = tuple(values[n] for n in self.positional_names) if self.positional_names else values
+        cursor.execute(self.sql, params)
+        return cursor
+
+
+#: Columns of a ledger row as the roll path reads them, in this order.
+_RECORD_COLUMNS = ("game_id", "seq", "prev_hash", "hash", "body", "receipt", "request_digest")
+
+
+class _HotStatements:
+    """The statements of the ledger append, prepared once per engine."""
+
+    def __init__(self, engine: Engine):
+        self.lock_game = _Prepared.compile(
+            select(games.c.seed, games.c.status, games.c.head_seq, games.c.head_hash)
+            .where(games.c.id == bindparam("b_game_id"))
+            .with_for_update(),
+            engine,
+        )
+        self.record_by_request_id = _Prepared.compile(
+            select(*(ledger_records.c[name] for name in _RECORD_COLUMNS)).where(
+                ledger_records.c.game_id == bindparam("b_game_id"),
+                ledger_records.c.request_id == bindparam("b_request_id"),
+            ),
+            engine,
+        )
+        self.insert_record = _Prepared.compile(insert(ledger_records), engine)
+        self.move_head = _Prepared.compile(
+            update(games)
+            .where(games.c.id == bindparam("b_game_id"))
+            .values(head_seq=bindparam("b_head_seq"), head_hash=bindparam("b_head_hash")),
+            engine,
+        )
+
+
 class Store:
     """All database access of the service. One per process; thread-safe."""
 
     def __init__(self, engine: Engine):
         self.engine = engine
+        self._hot = _HotStatements(engine)
+        self._is_sqlite = engine.dialect.name == "sqlite"
+        path = sqlite_path(str(engine.url))
+        self._writer_lock = WriterLock(path.with_name(path.name + ".write-lock")) if path else nullcontext()
         self._token_cache: dict[str, TokenGrant] = {}
         self._cache_lock = threading.Lock()
 
@@ -328,28 +425,29 @@ class Store:
         and `run` is not called.
         """
         digest = canonical_digest({"check": check, "request": request, "side": side})
-        with self._write() as conn:
-            game = self._lock_game(conn, game_id)
+        hot = self._hot
+        with self._raw_write() as cursor:
+            game = hot.lock_game.run(cursor, b_game_id=game_id).fetchone()
+            if game is None:
+                raise GameNotFound(game_id)
+            seed, status, head_seq, head_hash = game
             if request_id is not None:
-                stored = conn.execute(
-                    select(ledger_records).where(
-                        ledger_records.c.game_id == game_id, ledger_records.c.request_id == request_id
-                    )
-                ).first()
+                stored = hot.record_by_request_id.run(
+                    cursor, b_game_id=game_id, b_request_id=request_id
+                ).fetchone()
                 if stored is not None:
-                    if stored.request_digest != digest:
+                    stored = dict(zip(_RECORD_COLUMNS, stored))
+                    if stored["request_digest"] != digest:
                         raise IdempotencyConflict(request_id)
-                    return _record_from_row(stored), True
-            if game.status != "open":
+                    return _record_from_mapping(stored), True
+            if status != "open":
                 raise GameClosed(game_id)
-            seq = game.head_seq + 1
-            result = run(game.seed, seq)
+            seq = head_seq + 1
+            result = run(bytes(seed), seq)
             body = make_body(check, request, result, request_id, side)
-            record = build_record(key, game_id, seq, game.head_hash, body)
-            self._insert_record(conn, record, request_id, digest)
-            conn.execute(
-                update(games).where(games.c.id == game_id).values(head_seq=seq, head_hash=record.hash)
-            )
+            record = build_record(key, game_id, seq, head_hash, body)
+            hot.insert_record.run(cursor, **_record_row(record, request_id, digest))
+            hot.move_head.run(cursor, b_game_id=game_id, b_head_seq=seq, b_head_hash=record.hash)
         return record, False
 
     def close_game(self, game_id: str, side: str, key: SigningKey) -> tuple[Record, bool]:
@@ -385,10 +483,35 @@ class Store:
     @contextmanager
     def _write(self):
         """A write transaction (SQLite: BEGIN IMMEDIATE), committed on success."""
-        with self.engine.connect() as conn:
+        with self._writer_lock, self.engine.connect() as conn:
             conn.execution_options(write=True)
             with conn.begin():
                 yield conn
+
+    @contextmanager
+    def _raw_write(self):
+        """The roll path's write transaction, on the bare DBAPI connection (see `_Prepared`).
+
+        SQLite: BEGIN IMMEDIATE takes the write lock before the chain head is read.
+        PostgreSQL: the driver opens the transaction; the game row is locked FOR UPDATE.
+        """
+        with self._writer_lock:
+            dbapi = self.engine.raw_connection()
+            try:
+                cursor = dbapi.cursor()
+                try:
+                    if self._is_sqlite:
+                        cursor.execute("BEGIN IMMEDIATE")
+                    yield cursor
+                except BaseException:
+                    dbapi.rollback()
+                    raise
+                else:
+                    dbapi.commit()
+                finally:
+                    cursor.close()
+            finally:
+                dbapi.close()  # back to the pool
 
     def _lock_game(self, conn, game_id: str):
         row = conn.execute(select(games).where(games.c.id == game_id).with_for_update()).first()
@@ -398,18 +521,20 @@ class Store:
 
     @staticmethod
     def _insert_record(conn, record: Record, request_id: str | None, digest: str | None) -> None:
-        conn.execute(
-            insert(ledger_records).values(
-                game_id=record.game_id,
-                seq=record.seq,
-                prev_hash=record.prev_hash,
-                hash=record.hash,
-                body=canonical_bytes(record.body).decode("utf-8"),
-                receipt=json.dumps(record.receipt, sort_keys=True),
-                request_id=request_id,
-                request_digest=digest,
-            )
-        )
+        conn.execute(insert(ledger_records), [_record_row(record, request_id, digest)])
+
+
+def _record_row(record: Record, request_id: str | None, digest: str | None) -> dict[str, Any]:
+    return {
+        "game_id": record.game_id,
+        "seq": record.seq,
+        "prev_hash": record.prev_hash,
+        "hash": record.hash,
+        "body": canonical_bytes(record.body).decode("utf-8"),
+        "receipt": json.dumps(record.receipt, sort_keys=True),
+        "request_id": request_id,
+        "request_digest": digest,
+    }
 
 
 def _game_header(row) -> dict[str, Any]:
@@ -428,11 +553,15 @@ def _game_header(row) -> dict[str, Any]:
 
 
 def _record_from_row(row) -> Record:
+    return _record_from_mapping(row._mapping)
+
+
+def _record_from_mapping(row) -> Record:
     return Record(
-        game_id=row.game_id,
-        seq=row.seq,
-        prev_hash=row.prev_hash,
-        hash=row.hash,
-        body=json.loads(row.body),
-        receipt=json.loads(row.receipt),
+        game_id=row["game_id"],
+        seq=row["seq"],
+        prev_hash=row["prev_hash"],
+        hash=row["hash"],
+        body=json.loads(row["body"]),
+        receipt=json.loads(row["receipt"]),
     )

@@ -8,10 +8,13 @@ transcribed from the rule digests. Once all four games ship data, make `_load_ga
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from functools import lru_cache
 
 from adjudicator.checks import SYSTEM_IDS
+
+log = logging.getLogger(__name__)
 
 #: Every game here is UN against Communist; game mode issues one token per side.
 SIDES = ("un", "communist")
@@ -77,11 +80,18 @@ def _builtin_game(system_id: str):
 
 def _load_game(system_id: str):
     """The one switch point between the shared scenario model and the built-in table."""
-    from scenarios import game_ids, load_game
+    from scenarios import DataError, game_ids, load_game
 
     if system_id not in game_ids():
         return _builtin_game(system_id)
-    return load_game(system_id)
+    try:
+        return load_game(system_id)
+    except DataError as error:
+        # A game's data directory that is still incomplete must not take the service down:
+        # the data's own checks (`scenarios check`) report it; here the built-in names serve.
+        first = str(error).splitlines()[0] if str(error) else ""
+        log.warning("scenario data of %s does not load (%s ...); using built-in metadata", system_id, first)
+        return _builtin_game(system_id)
 
 
 @lru_cache(maxsize=None)
@@ -92,11 +102,12 @@ def system_info(system_id: str) -> SystemInfo | None:
     game = _load_game(system_id)
     if isinstance(game, SystemInfo):
         return game
+    scenarios = game.scenarios.values() if isinstance(game.scenarios, dict) else game.scenarios
     return SystemInfo(
         id=system_id,
         name=str(game.name),
         sides=tuple(game.sides) if getattr(game, "sides", None) else SIDES,
-        scenarios=tuple(ScenarioInfo(str(s.id), str(s.name)) for s in game.scenarios),
+        scenarios=tuple(ScenarioInfo(str(s.id), str(s.name)) for s in scenarios),
     )
 
 
