@@ -63,6 +63,14 @@ def palette_entries(game: Game, images: ModuleImages, gpids: dict[str, str]) -> 
     return entries
 
 
+def main_map_order(game: Game) -> list[str]:
+    """Maps in the order their scenarios come in the rulebook; the first is the main window."""
+    ordered: list[str] = []
+    for scenario in game.scenarios.values():
+        ordered += [m for m in scenario.maps if m not in ordered]
+    return ordered + [m for m in game.maps if m not in ordered]
+
+
 def build_entries(game: Game, images: ModuleImages, version: str) -> BuildResult:
     """Every zip entry of the module, in memory."""
     started = time.perf_counter()
@@ -70,7 +78,7 @@ def build_entries(game: Game, images: ModuleImages, version: str) -> BuildResult
     prototypes = build_prototypes(game, images.box_centres)
     root = bf.module_root(game, version, next_gpid=len(gpids) + 1)
     bf.add_basics(root, game, HELP_FILE)
-    map_ids = list(game.maps)
+    map_ids = main_map_order(game)
     for index, map_id in enumerate(map_ids):
         bf.add_game_map(root, game.maps[map_id], images.maps[map_id], launch=index > 0)
     if images.boxes_board:

@@ -83,10 +83,14 @@ def step_label(game: Game, step_index: int, step_name: str) -> str:
 
 
 def unit_piece_name(game: Game, unit: Unit) -> str:
+    """What chat reports and the inventory call the unit: its long name with the
+    nationality ("NK 6th Infantry Division"), or designation, arm and size."""
     nat = game.nationalities[unit.nationality]
+    prefix = nat.letter or nat.id.upper()
+    if unit.name:
+        return unit.name if unit.name.startswith(prefix) else f"{prefix} {unit.name}"
     arm = game.unit_types[unit.type].name
-    parts = [nat.letter or nat.id.upper(), unit.designation, arm, unit.size]
-    return " ".join(p for p in parts if p)
+    return " ".join(p for p in (prefix, unit.designation, arm, unit.size) if p)
 
 
 def dead_pile(game: Game, side: str) -> Box | None:

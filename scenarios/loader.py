@@ -624,11 +624,13 @@ class _GameReader:
     # -- scenarios --------------------------------------------------------------------
 
     def read_scenarios(self, units, boxes, maps, sides) -> dict[str, Scenario]:
-        result: dict[str, Scenario] = {}
+        found: list[tuple[int, str, Scenario]] = []
         for path in sorted((self.dir / "scenarios").glob("*.toml")):
             scenario = self.read_scenario(path, units, boxes, maps, sides)
             if scenario is not None:
-                result[scenario.id] = scenario
+                found.append((scenario.order, scenario.id, scenario))
+        # Rulebook order (the `order` key), so the first scenario's map is the module's main map.
+        result = {s.id: s for _, _, s in sorted(found, key=lambda t: (t[0], t[1]))}
         if not result:
             self.p.add(self.dir / "scenarios", 1, "no scenarios (scenarios/<id>.toml)")
         return result
@@ -672,6 +674,7 @@ class _GameReader:
             turns=turns, setup=setup, schedule=schedule,
             special_rules=dict(data.get("special_rules") or {}), victory=dict(data.get("victory") or {}),
             supply_sources=supply, description=str(data.get("description", "")), note=str(data.get("note", "")),
+            order=int(data.get("order", 999)) if str(data.get("order", 999)).lstrip("-").isdigit() else 999,
             source=self.source(data.get("source"), path, lines.find("source"), f"scenario {sid}"),
         )
 

@@ -303,6 +303,7 @@ class Scenario:
     description: str = ""
     note: str = ""
     source: Source = Source()
+    order: int = 999  # position in the rulebook; the first scenario's map is the main map
 
     @property
     def length(self) -> int:
