@@ -23,36 +23,44 @@ from art.render import encode_png
 
 CAPTION = 14
 GAP = 6
-PER_ROW = 8  # entries (a unit with its steps) per row
+ROW_FACES = 16  # counters per row of a sheet
 
 
 def _sheet(title: str, entries: list[tuple[str, list[Face]]], scale: int) -> Image.Image:
-    """Entries side by side, PER_ROW to a row; each entry shows all its faces
-    with its caption underneath."""
+    """Entries flowed left to right, wrapping at ``ROW_FACES`` counters per
+    row; each entry shows all its faces side by side, captioned with its id."""
     if not entries:
         entries = [("(none)", [])]
     face_px = max((f.image.width for _, faces in entries for f in faces), default=75 * scale)
+    step = face_px + 2 * scale
+    gap = GAP * scale
     caption = CAPTION * scale
-    widest = max(len(faces) for _, faces in entries) or 1
-    cell_w = widest * (face_px + 2 * scale) + GAP * scale
-    cell_h = face_px + caption + GAP * scale
-    cols = min(PER_ROW, len(entries))
-    rows = -(-len(entries) // cols)
+    row_h = face_px + caption + gap
+    row_w = ROW_FACES * step
     title_h = 28 * scale
-    img = Image.new("RGB", (max(cols * cell_w + GAP * scale, 300 * scale), rows * cell_h + title_h + GAP * scale),
-                    (255, 255, 255))
-    draw_fitted(img, title, Rect(GAP * scale, 4 * scale, img.width - GAP * scale, title_h - 4 * scale),
-                (0, 0, 0), bold=True)
+
+    # Lay out first (so the image can be sized), then draw.
+    places: list[tuple[int, int]] = []
+    x = y = 0
+    for _, faces in entries:
+        w = max(1, len(faces)) * step
+        if x and x + w > row_w:
+            x, y = 0, y + row_h
+        places.append((x, y))
+        x += w + gap
+    width = max(row_w, 300 * scale) + 2 * gap
+    height = title_h + y + row_h + gap
+    img = Image.new("RGB", (width, height), (255, 255, 255))
+    draw_fitted(img, title, Rect(gap, 4 * scale, width - gap, title_h - 4 * scale), (0, 0, 0), bold=True)
     draw = ImageDraw.Draw(img)
-    for n, (label, faces) in enumerate(entries):
-        x = GAP * scale + (n % cols) * cell_w
-        y = title_h + (n // cols) * cell_h
+    for (label, faces), (x, y) in zip(entries, places):
+        x, y = x + gap, y + title_h
         for i, face in enumerate(faces):
-            img.paste(face.image, (x + i * (face_px + 2 * scale), y))
-        span = max(1, len(faces)) * (face_px + 2 * scale)
+            img.paste(face.image, (x + i * step, y))
+        span = max(1, len(faces)) * step
         draw_fitted(img, label, Rect(x, y + face_px + scale, x + span - 2 * scale, y + face_px + caption),
                     (40, 40, 40))
-        draw.line((x - 3 * scale, y - 2 * scale, x - 3 * scale, y + cell_h - 4 * scale), fill=(220, 220, 220))
+        draw.line((x - gap // 2, y, x - gap // 2, y + face_px + caption), fill=(225, 225, 225))
     return img
 
 

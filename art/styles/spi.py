@@ -5,10 +5,12 @@ brown, UN green; UN units other than US carry a nationality letter (S, B, T,
 P) printed top-left, which the generic layout takes from
 ``Nationality.letter``.  Counters have one side, so there is no reduced look
 to override.  Supply and naval units (NG, MST, Amph) are ordinary counters
-whose unit types draw the supply bar or ship symbols.
+whose unit types draw the supply bar or ship symbols.  The rules describe no
+red movement allowance (that is KWB's 2.3.1), so values print in one colour
+even for units the data calls mobile.
 """
 
-from scenarios.model import Game, MarkerType
+from scenarios.model import Game, MarkerType, Step, Unit
 
 from art.canvas import Canvas, Face, darker, is_dark, mix
 from art.styles.base import CounterStyle
@@ -16,6 +18,9 @@ from art.styles.base import CounterStyle
 
 class SpiStyle(CounterStyle):
     name = "spi"
+
+    def value_runs(self, game: Game, unit: Unit, step: Step) -> list[tuple[str, tuple]]:
+        return [(step.text, self.text_colour(game, unit))]
 
     def marker_face(self, game: Game, marker: MarkerType, index: int, text: str, scale: int,
                     trace: bool) -> Face:
