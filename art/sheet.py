@@ -84,3 +84,25 @@ def write_sheets(game: Game, out_dir: Path, scale: int = 1) -> list[Path]:
         path.write_bytes(encode_png(image))
         paths.append(path)
     return paths
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m art.sheet <game id or data dir> [out dir] [--scale N]``
+    (until ``modgen sheet`` calls ``write_sheets``)."""
+    import argparse
+
+    from scenarios import load_game, load_game_dir
+
+    parser = argparse.ArgumentParser(prog="python -m art.sheet", description=main.__doc__)
+    parser.add_argument("game", help="a game id (kwb) or a game data directory (docs/example)")
+    parser.add_argument("out", nargs="?", default=".", help="directory for the sheets")
+    parser.add_argument("--scale", type=int, default=1)
+    args = parser.parse_args(argv)
+    game = load_game_dir(args.game) if Path(args.game).is_dir() else load_game(args.game)
+    for path in write_sheets(game, Path(args.out), args.scale):
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

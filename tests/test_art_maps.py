@@ -192,3 +192,20 @@ def test_every_table_of_every_game_renders(game_id):
         img = render_table(table)
         assert img.width > 100 and img.height > 50
         assert (_red_pixels(img) > 0) == table.source.is_stand_in, table.id
+
+
+def test_sideways_grid_maps_draw_on_their_own_geometry(example):
+    from scenarios.hexgrid import HexGrid
+
+    gmap = example.maps["ridge"]
+    g = gmap.grid
+    sideways = HexGrid.build(first_col=g.first_col, last_col=g.last_col, first_row=g.first_row,
+                             last_row=g.last_row, hex_height=g.dy, sideways=True)
+    turned = dataclasses.replace(gmap, grid=sideways)
+    img = render_map(turned)
+    assert img.size == (sideways.width, sideways.height)
+    busy = {f.hex for f in gmap.features} | {h for p in gmap.paths for h in p.hexes}
+    for hex_, terrain in gmap.terrain.items():
+        if hex_ not in busy:
+            cx, cy = sideways.center(hex_)
+            assert img.getpixel((cx, cy + 5)) == rgb(gmap.terrain_types[terrain].colour), hex_
