@@ -175,6 +175,13 @@ class _GameReader:
             self.stand_ins.append(StandIn(self.game_id, what, self.where(path, line), src.reason))
         return src
 
+    def nested_stand_ins(self, data: dict, path: Path, lines: TomlLines, loc: tuple, what: str) -> None:
+        """Stand-in sources in sub-tables of a special rule or victory schedule."""
+        for key, value in data.items():
+            if isinstance(value, dict):
+                self.source(value.get("source"), path, lines.find(*loc, key), f"{what} {key}", required=False)
+                self.nested_stand_ins(value, path, lines, (*loc, key), f"{what} {key}")
+
     def need(self, data: dict, key: str, path: Path, lines: TomlLines, *loc: str | int) -> Any:
         if key not in data or data[key] in ("", None):
             self.p.add(path, lines.find(*loc) if loc else 1, f"missing {key!r}")
@@ -668,6 +675,11 @@ class _GameReader:
         for rule, params in (data.get("special_rules") or {}).items():
             if isinstance(params, dict):
                 self.source(params.get("source"), path, lines.find("special_rules", rule), f"scenario {sid} rule {rule}")
+                self.nested_stand_ins(params, path, lines, ("special_rules", rule), f"scenario {sid} rule {rule}")
+        victory = data.get("victory") or {}
+        if isinstance(victory, dict):
+            self.source(victory.get("source"), path, lines.find("victory"), f"scenario {sid} victory", required=False)
+            self.nested_stand_ins(victory, path, lines, ("victory",), f"scenario {sid} victory")
         return Scenario(
             id=sid, name=str(data.get("name", sid)), maps=map_ids,
             first_player=str(data.get("first_player", "")), sets_up_first=str(data.get("sets_up_first", "")),
@@ -687,7 +699,10 @@ class _GameReader:
                 continue
             if int(number) != len(turns) + 1:
                 self.p.add(path, row.line, f"turn {number} out of order (expected {len(turns) + 1})")
-            extras = {k: v.strip() for k, v in row.cells.items() if k not in ("turn", "date")}
+            extras = {k: v.strip() for k, v in row.cells.items() if k not in ("turn", "date", "source")}
+            if "source" in row.cells:
+                self.source(row.get("source"), path, row.line, f"turn {number} of {path.name.split('.')[0]}",
+                            required=False)
             turns.append(Turn(int(number), row.get("date"), extras))
         return turns
 

@@ -41,8 +41,10 @@ class Source:
         """The stand-in's reason (empty for rulebook data)."""
         if not self.is_stand_in:
             return ""
-        rest = self.text.strip()[len(STAND_IN_PREFIX):]
-        return rest.lstrip(" :(-").rstrip(")").strip()
+        rest = self.text.strip()[len(STAND_IN_PREFIX):].strip()
+        if rest.startswith("(") and rest.endswith(")"):  # "stand-in (why)"
+            return rest[1:-1].strip()
+        return rest.lstrip(" :-").strip()
 
     def __str__(self) -> str:
         return self.text

@@ -93,6 +93,15 @@ class TomlLines:
                 i += 2
                 continue
             header = self._nth_header(name, 0, start, end, array=False)
+            if header is None and nxt is not None and not isinstance(nxt, int):
+                # a dotted header such as [special_rules.un_supply_shortage]
+                dotted = self._nth_header(f"{name}.{nxt}", 0, start, end, array=False)
+                if dotted is not None:
+                    best = dotted + 1
+                    start, end = dotted + 1, self._next_header(dotted + 1, len(self.lines))
+                    prefix = f"{name}.{nxt}."
+                    i += 2
+                    continue
             if header is not None:
                 best = header + 1
                 start, end = header + 1, self._next_header(header + 1, len(self.lines))
@@ -102,6 +111,13 @@ class TomlLines:
             key_line = self._key(str(part), start, end)
             if key_line is not None:
                 return key_line + 1
+            sub = self._nth_header(name, 0, start, len(self.lines), array=False)
+            if sub is not None:  # [parent.child] written as its own table
+                best = sub + 1
+                start, end = sub + 1, self._next_header(sub + 1, len(self.lines))
+                prefix = name + "."
+                i += 1
+                continue
             return best
         return best
 
