@@ -179,7 +179,7 @@ class _GameReader:
         """Stand-in sources in sub-tables of a special rule or victory schedule."""
         for key, value in data.items():
             if isinstance(value, dict):
-                self.source(value.get("source"), path, lines.find(*loc, key), f"{what} {key}", required=False)
+                self.source(value.get("source"), path, lines.find(*loc, key, "source"), f"{what} {key}", required=False)
                 self.nested_stand_ins(value, path, lines, (*loc, key), f"{what} {key}")
 
     def need(self, data: dict, key: str, path: Path, lines: TomlLines, *loc: str | int) -> Any:
@@ -674,11 +674,13 @@ class _GameReader:
                 self.p.add(path, lines.find("supply_sources", side), f"supply_sources: unknown side {side!r}")
         for rule, params in (data.get("special_rules") or {}).items():
             if isinstance(params, dict):
-                self.source(params.get("source"), path, lines.find("special_rules", rule), f"scenario {sid} rule {rule}")
+                self.source(params.get("source"), path, lines.find("special_rules", rule, "source"),
+                            f"scenario {sid} rule {rule}")
                 self.nested_stand_ins(params, path, lines, ("special_rules", rule), f"scenario {sid} rule {rule}")
         victory = data.get("victory") or {}
         if isinstance(victory, dict):
-            self.source(victory.get("source"), path, lines.find("victory"), f"scenario {sid} victory", required=False)
+            self.source(victory.get("source"), path, lines.find("victory", "source"), f"scenario {sid} victory",
+                        required=False)
             self.nested_stand_ins(victory, path, lines, ("victory",), f"scenario {sid} victory")
         return Scenario(
             id=sid, name=str(data.get("name", sid)), maps=map_ids,

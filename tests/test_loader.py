@@ -169,3 +169,21 @@ def test_cli_unknown_game_exits_nonzero():
     with pytest.raises(SystemExit) as info:
         scenarios_main(["check", "no-such-game"])
     assert "no game or directory" in str(info.value)
+
+
+def test_stand_ins_in_rule_and_victory_tables_and_turns_are_collected(game_dir):
+    edit(game_dir / "scenarios/battle.toml", 'source = "example 12.1.3"', 'source = "stand-in: victory points invented"')
+    edit(game_dir / "scenarios/battle.toml", 'ends_when = "die < turn"',
+         'ends_when = "die < turn"\n\n[special_rules.blue_supply_shortage.roll]\nsource = "stand-in (die size not printed)"')
+    edit(game_dir / "scenarios/battle.turns.csv", "turn,date,support_red,support_blue\n1,1 Aug,2,1",
+         "turn,date,support_red,support_blue,source\n1,1 Aug,2,1,stand-in: date guessed")
+    (game_dir / "scenarios/battle.turns.csv").write_text(
+        (game_dir / "scenarios/battle.turns.csv").read_text().replace("2,2 Aug,2,2", "2,2 Aug,2,2,example 4.0")
+        .replace("3,3 Aug,1,2", "3,3 Aug,1,2,example 4.0"))
+    game = load_game_dir(game_dir)
+    found = {s.where: s for s in game.stand_ins}
+    assert found["example/scenarios/battle.toml:21"].reason == "victory points invented"
+    roll = next(s for s in game.stand_ins if "roll" in s.what)
+    assert roll.reason == "die size not printed" and roll.where == "example/scenarios/battle.toml:18"
+    assert found["example/scenarios/battle.turns.csv:2"].reason == "date guessed"
+    assert "source" not in game.scenarios["battle"].turns[0].values
