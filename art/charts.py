@@ -9,14 +9,15 @@ the published chart inside the module.
 
 from __future__ import annotations
 
+import math
+
 from PIL import Image, ImageDraw
 
 from scenarios.model import Table
 
-from art.fonts import font, text_size, wrap_lines
+from art.fonts import font, wrap_lines
 
 MAX_COL_PX = 260  # wider cells wrap
-NOTE_WIDTH_PX = 900
 BANNER = (190, 20, 20)
 HEADER_BG = (60, 70, 90)
 ROW_BG = ((255, 255, 255), (236, 238, 242))
@@ -39,13 +40,16 @@ def render_table(table: Table, scale: int = 1) -> Image.Image:
     line_h = body.getmetrics()[0] + body.getmetrics()[1]
 
     columns = list(table.columns)
+    # The key column (die roll, turn...) prints bold, like the row headings of a printed chart.
+    cell_fonts = [bold if i == 0 and table.key == c else body for i, c in enumerate(columns)]
     header = [wrap_lines(c, bold, max_col) for c in columns]
-    cells = [[wrap_lines(str(row.get(c, "")), body, max_col) for c in columns] for row in table.rows]
+    cells = [[wrap_lines(str(row.get(c, "")), cell_fonts[i], max_col) for i, c in enumerate(columns)]
+             for row in table.rows]
     widths = []
     for i, _ in enumerate(columns):
-        lines = header[i] + [line for row in cells for line in row[i]]
-        fonts = [bold] * len(header[i]) + [body] * (len(lines) - len(header[i]))
-        widths.append(max([text_size(t, f)[0] for t, f in zip(lines, fonts)] + [8 * scale]) + 2 * pad)
+        measured = [bold.getlength(t) for t in header[i]]
+        measured += [cell_fonts[i].getlength(t) for row in cells for t in row[i]]
+        widths.append(math.ceil(max(measured + [8 * scale])) + 2 * pad)
     table_w = sum(widths)
 
     width = max(table_w, 320 * scale) + 2 * pad
@@ -89,8 +93,7 @@ def render_table(table: Table, scale: int = 1) -> Image.Image:
         draw.rectangle((x0, y, x0 + table_w, y + h), fill=ROW_BG[r % 2])
         x = x0
         for i, lines in enumerate(row):
-            _cell(draw, lines, bold if i == 0 and table.key == columns[0] else body, x, y, widths[i],
-                  pad, line_h, (0, 0, 0))
+            _cell(draw, lines, cell_fonts[i], x, y, widths[i], pad, line_h, (0, 0, 0))
             x += widths[i]
         y += h
     # grid lines
@@ -109,8 +112,10 @@ def render_table(table: Table, scale: int = 1) -> Image.Image:
 
 
 def _cell(draw, lines, fnt, x, y, width, pad, line_h, fill) -> None:
+    """Short cells are centred; wrapped (multi-line) cells read better ranged left."""
     ty = y + pad
     for line in lines:
-        w = text_size(line, fnt)[0]
-        draw.text((x + (width - w) / 2, ty), line, font=fnt, fill=fill)
+        w = fnt.getlength(line)
+        left = x + pad if len(lines) > 1 else x + (width - w) / 2
+        draw.text((left, ty), line, font=fnt, fill=fill)
         ty += line_h
