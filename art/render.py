@@ -31,9 +31,11 @@ import json
 import os
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+import PIL
 from PIL import Image
 
 from scenarios.model import Box, Game, GameMap, MarkerType, Scenario, Table, Unit
@@ -45,11 +47,17 @@ from art.markers import marker_faces
 from art.styles import style_for
 from art.styles.base import side_colour
 
-# Bump whenever a drawing change should invalidate every cached image.
+# Bump whenever a drawing change should invalidate every cached image.  The
+# key also carries a fingerprint of the art code, the bundled fonts and the
+# Pillow version (``renderer_fingerprint``), so an edited renderer never
+# serves a stale PNG even if nobody remembers to bump this.
 RENDERER_VERSION = "1"
 
 # Fields that never change a picture (where the datum came from, notes).
 NOT_DRAWN = frozenset({"source", "note"})
+# Counters and markers print designations and faces, never long names or
+# counts, so editing those must not redraw them.
+NOT_ON_COUNTERS = NOT_DRAWN | {"name", "count"}
 
 
 # -- names ---------------------------------------------------------------------------
@@ -118,8 +126,21 @@ def plain(obj: Any, skip: frozenset[str] = NOT_DRAWN) -> Any:
     return str(obj)
 
 
+@lru_cache(maxsize=1)
+def renderer_fingerprint() -> str:
+    """A hash of everything besides the data that decides the pixels."""
+    art_dir = Path(__file__).parent
+    digest = hashlib.sha256(PIL.__version__.encode("ascii"))
+    files = sorted(art_dir.rglob("*.py")) + sorted((art_dir / "fonts").glob("*.ttf"))
+    for path in files:
+        digest.update(path.relative_to(art_dir).as_posix().encode("utf-8"))
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
 def content_key(kind: str, data: Any, scale: int) -> str:
-    text = json.dumps({"renderer": RENDERER_VERSION, "kind": kind, "scale": scale, "data": data},
+    text = json.dumps({"renderer": RENDERER_VERSION, "code": renderer_fingerprint(), "kind": kind,
+                       "scale": scale, "data": data},
                       sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
@@ -132,9 +153,9 @@ def unit_key_data(game: Game, unit: Unit) -> dict:
         "style": style_for(game).name,
         "value_fields": list(game.value_fields),
         "value_separator": game.value_separator,
-        "unit": plain(unit),
-        "nationality": plain(game.nationalities.get(unit.nationality)),
-        "unit_type": plain(game.unit_types.get(unit.type)),
+        "unit": plain(unit, NOT_ON_COUNTERS),
+        "nationality": plain(game.nationalities.get(unit.nationality), NOT_ON_COUNTERS),
+        "unit_type": plain(game.unit_types.get(unit.type), NOT_ON_COUNTERS),
         # Fire and Ice division stripes depend on whether the parent is a cadre.
         "parent": {"flags": sorted(parent.flags), "symbol": parent_type.symbol if parent_type else ""}
         if parent else None,
@@ -145,7 +166,7 @@ def marker_key_data(game: Game, marker: MarkerType) -> dict:
     side = marker.side or ("un" if "un" in game.sides else "")
     return {
         "style": style_for(game).name,
-        "marker": plain(marker),
+        "marker": plain(marker, NOT_ON_COUNTERS),
         "side_colour": side_colour(game, side) if side else "",
     }
 

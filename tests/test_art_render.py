@@ -98,6 +98,10 @@ def test_cache_key_covers_what_draws_and_ignores_sources(example):
     assert key != content_key("unit", unit_key_data(example, unit), 2)
     resourced = dataclasses.replace(unit, source=dataclasses.replace(unit.source, text="elsewhere"))
     assert key == content_key("unit", unit_key_data(example, resourced), 1)
+    renamed = dataclasses.replace(unit, name="First Red Guards Division")  # long name: not printed
+    assert key == content_key("unit", unit_key_data(example, renamed), 1)
+    redesignated = dataclasses.replace(unit, designation="1G")
+    assert key != content_key("unit", unit_key_data(example, redesignated), 1)
     recoloured = dataclasses.replace(
         example, nationalities={**example.nationalities,
                                 "rd": dataclasses.replace(example.nationalities["rd"], background="#ff0000")})
