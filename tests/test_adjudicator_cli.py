@@ -1,0 +1,61 @@
+"""The offline verifier command: `adjudicator verify ledger.json --key pub.pem`."""
+
+import json
+
+import pytest
+
+from adjudicator.cli import main
+from adjudicator.keys import load_or_create_signing_key, public_pem
+from adjudicator.testing import a_side, bearer, make_app, new_game
+
+
+@pytest.fixture
+def exported(tmp_path):
+    app = make_app(tmp_path)
+    client = app.test_client()
+    game = new_game(client, "holdfast")
+    token = a_side(game)
+    for turn in (1, 2, 3):
+        client.post(f"/api/v1/games/{game['game_id']}/chinese_intervention",
+                    json={"turns_after_crossing": turn}, headers=bearer(token))
+    client.post(f"/api/v1/games/{game['game_id']}/close", headers=bearer(token))
+    ledger = client.get(f"/api/v1/games/{game['game_id']}/ledger", headers=bearer(token)).get_json()
+    ledger_path = tmp_path / "ledger.json"
+    ledger_path.write_text(json.dumps(ledger))
+    key_path = tmp_path / "pub.pem"
+    key_path.write_text(public_pem(app.extensions["adjudicator"].signing_key.public_key))
+    keys_json = tmp_path / "keys.json"
+    keys_json.write_text(client.get("/.well-known/adjudicator-keys.json").get_data(as_text=True))
+    return ledger_path, key_path, keys_json
+
+
+def test_verify_ok_with_pem_key(exported, capsys):
+    ledger_path, key_path, _ = exported
+    assert main(["verify", str(ledger_path), "--key", str(key_path)]) == 0
+    out = capsys.readouterr().out
+    assert "OK: the ledger verifies" in out
+    assert "dice recomputed:    3 (seed revealed)" in out
+
+
+def test_verify_ok_with_well_known_keys_document(exported, capsys):
+    ledger_path, _, keys_json = exported
+    assert main(["verify", str(ledger_path), "--key", str(keys_json), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["ok"] is True
+
+
+def test_verify_fails_on_tampering(exported, capsys):
+    ledger_path, key_path, _ = exported
+    ledger = json.loads(ledger_path.read_text())
+    ledger["records"][2]["body"]["result"]["outcome"]["intervenes"] = True
+    ledger_path.write_text(json.dumps(ledger))
+    assert main(["verify", str(ledger_path), "--key", str(key_path)]) == 1
+    out = capsys.readouterr().out
+    assert "PROBLEM hash_mismatch: record 2" in out and "FAILED" in out
+
+
+def test_verify_fails_with_the_wrong_key(exported, tmp_path, capsys):
+    ledger_path, _, _ = exported
+    other = tmp_path / "other.pem"
+    other.write_text(public_pem(load_or_create_signing_key(tmp_path / "other-private.pem").public_key))
+    assert main(["verify", str(ledger_path), "--key", str(other)]) == 1
+    assert "unknown_key" in capsys.readouterr().out

@@ -1,0 +1,96 @@
+"""Server-rendered pages: check forms (compute mode), game creation, the ledger page."""
+
+import re
+
+import pytest
+
+from adjudicator.testing import a_side, bearer, make_app, new_game
+
+
+@pytest.fixture
+def client(tmp_path):
+    return make_app(tmp_path).test_client()
+
+
+def html(response):
+    return response.get_data(as_text=True)
+
+
+def test_home_lists_every_system(client):
+    page = html(client.get("/"))
+    for system in ("kwb", "spi", "holdfast", "fireandice"):
+        assert f'id="system-{system}"' in page
+    assert 'id="create-game"' in page
+
+
+@pytest.mark.parametrize("system", ["kwb", "spi", "holdfast", "fireandice"])
+def test_system_page_has_a_form_per_check_with_a_dice_field(client, system):
+    page = html(client.get(f"/systems/{system}"))
+    checks = client.get("/api/v1/systems").get_json()["systems"]
+    for check in next(s for s in checks if s["id"] == system)["checks"]:
+        assert f'id="check-{check["name"]}"' in page
+        assert f'id="{check["name"]}-dice"' in page
+        for field in check["request_schema"]["properties"]:
+            if field != "dice":
+                assert f'id="{check["name"]}-{field}"' in page
+
+
+def test_form_resolves_a_check_with_steps_and_citations(client):
+    response = client.post("/systems/holdfast/chinese_intervention",
+                           data={"turns_after_crossing": "3", "dice": "4"})
+    assert response.status_code == 200
+    page = html(response)
+    result = re.search(r'id="result-chinese_intervention".*?</div>', page, re.S).group(0)
+    assert '<td data-key="intervenes">True</td>' in result
+    assert "<cite>(11 Chinese Intervention" in result
+
+
+def test_form_checkboxes_and_selects(client):
+    response = client.post("/systems/fireandice/chinese_intervention",
+                           data={"un_vp": "14", "un_units_in_north_korea": "on", "trigger": "direct", "dice": "3"})
+    page = html(response)
+    assert '<td data-key="modified">0</td>' in page
+    assert re.search(r'id="chinese_intervention-un_units_in_north_korea"\s+checked', page)
+    assert not re.search(r'id="chinese_intervention-roc_intervened"\s+checked', page)
+
+
+def test_form_errors_are_shown_next_to_the_form(client):
+    response = client.post("/systems/kwb/un_supply_shortage_end", data={"game_turn": "40", "dice": "9"})
+    assert response.status_code == 422
+    errors = re.search(r'id="errors-un_supply_shortage_end">(.*?)</ul>', html(response), re.S).group(1)
+    assert "game_turn" in errors
+
+
+def test_create_game_from_the_page_and_view_its_ledger(client):
+    response = client.post("/games", data={"system_scenario": "kwb/pusan"})
+    assert response.status_code == 201
+    page = html(response)
+    token = re.search(r'data-role="un">([^<]+)<', page).group(1)
+    game_id = re.search(r'/games/([^"]+)"', page).group(1)
+    client.post(f"/api/v1/games/{game_id}/un_supply_shortage_end", json={"game_turn": 2}, headers=bearer(token))
+
+    ledger_page = html(client.post(f"/games/{game_id}", data={"token": token}))
+    assert 'id="verification" class="ok"' in ledger_page
+    assert 'id="record-0"' in ledger_page and 'id="record-1"' in ledger_page
+    assert ledger_page.count('data-status="ok"') == 2
+
+
+def test_game_page_refuses_another_games_token(client):
+    a, b = new_game(client), new_game(client)
+    response = client.post(f"/games/{b['game_id']}", data={"token": a_side(a)})
+    assert response.status_code == 403
+    assert 'id="login-error"' in html(response)
+
+
+def test_game_page_shows_failed_verification(client):
+    game = new_game(client)
+    token = a_side(game)
+    client.post(f"/api/v1/games/{game['game_id']}/un_supply_shortage_end", json={"game_turn": 2},
+                headers=bearer(token))
+    store = client.application.extensions["adjudicator"].store
+    with store.engine.begin() as conn:  # tamper with the stored record behind the server's back
+        conn.exec_driver_sql("UPDATE ledger_records SET body = replace(body, '\"game_turn\":2', "
+                             "'\"game_turn\":3') WHERE seq = 1")
+    page = html(client.post(f"/games/{game['game_id']}", data={"token": token}))
+    assert 'id="verification" class="bad"' in page
+    assert re.search(r'id="record-1".*?data-status="bad"', page, re.S)
