@@ -301,45 +301,68 @@ def render_box(game: Game, box: Box, scale: int = 1, counter: int = 75) -> Image
 
 
 TRACK_PER_ROW = 10
+TRACK_NUMBER_H = 22  # the turn number above the counter space
+TRACK_DATE_H = 18  # the date below it
 
 
-def render_turn_track(scenario: Scenario, scale: int = 1, counter: int = 75) -> Image.Image:
-    """The scenario's turn record track: one square per turn with its number
-    and date, ten to a row."""
-    cell = (counter + 12) * scale
+@dataclass(frozen=True)
+class TrackLayout:
+    """Where everything sits on a turn track board (shared by the drawing
+    and by ``turn_cell_centres``, so the module puts the turn marker where
+    the picture has room for it)."""
+
+    size: tuple[int, int]
+    title: Rect
+    cells: dict[int, Rect]  # turn number -> its cell
+    counter_areas: dict[int, Rect]  # turn number -> the space a counter sits in
+
+
+def track_layout(scenario: Scenario, scale: int = 1, counter: int = 75) -> TrackLayout:
     pad = 6 * scale
     title_h = BOX_TITLE * scale
+    cell_w = (counter + 12) * scale
+    cell_h = (counter + 8 + TRACK_NUMBER_H + TRACK_DATE_H) * scale
     turns = scenario.turns or []
     rows = max(1, math.ceil(len(turns) / TRACK_PER_ROW))
     cols = min(max(1, len(turns)), TRACK_PER_ROW)
-    w = cols * cell + 2 * pad
-    h = rows * cell + 2 * pad + title_h
-    img = Image.new("RGB", (w, h), (245, 242, 230))
-    draw = ImageDraw.Draw(img)
-    draw_fitted(img, f"{scenario.name}: Turn Record Track", Rect(pad, 2 * scale, w - pad, title_h),
-                (0, 0, 0), bold=True)
+    width = cols * cell_w + 2 * pad
+    height = rows * cell_h + 2 * pad + title_h
+    cells, areas = {}, {}
     for i, turn in enumerate(turns):
-        x = pad + (i % TRACK_PER_ROW) * cell
-        y = title_h + pad + (i // TRACK_PER_ROW) * cell
-        draw.rectangle((x, y, x + cell - 3 * scale, y + cell - 3 * scale), fill=(255, 255, 255),
-                       outline=(60, 60, 60), width=max(1, scale))
-        draw_fitted(img, str(turn.number), Rect(x + 4 * scale, y + 3 * scale, x + cell - 7 * scale,
-                                                y + 24 * scale), (0, 0, 0), bold=True)
-        draw_fitted(img, turn.date, Rect(x + 4 * scale, y + cell - 20 * scale, x + cell - 7 * scale,
-                                         y + cell - 7 * scale), (60, 60, 60))
-    draw.rectangle((0, 0, w - 1, h - 1), outline=(60, 60, 60), width=max(1, scale))
-    return img
+        x = pad + (i % TRACK_PER_ROW) * cell_w
+        y = title_h + pad + (i // TRACK_PER_ROW) * cell_h
+        cell = Rect(x, y, x + cell_w - 3 * scale, y + cell_h - 3 * scale)
+        cells[turn.number] = cell
+        areas[turn.number] = Rect(cell.left, cell.top + TRACK_NUMBER_H * scale, cell.right,
+                                  cell.bottom - TRACK_DATE_H * scale)
+    return TrackLayout((width, height), Rect(pad, 2 * scale, width - pad, title_h), cells, areas)
 
 
 def turn_cell_centres(scenario: Scenario, scale: int = 1, counter: int = 75) -> dict[int, tuple[int, int]]:
-    """Centre of each turn's cell on ``render_turn_track``'s image (same layout),
-    where the module generator puts the reinforcements due that turn."""
-    cell = (counter + 12) * scale
-    pad = 6 * scale
-    title_h = BOX_TITLE * scale
-    centres = {}
-    for i, turn in enumerate(scenario.turns or []):
-        x = pad + (i % TRACK_PER_ROW) * cell
-        y = title_h + pad + (i // TRACK_PER_ROW) * cell
-        centres[turn.number] = (x + (cell - 3 * scale) // 2, y + (cell - 3 * scale) // 2)
-    return centres
+    """Turn number -> pixel centre of the counter space in its cell."""
+    layout = track_layout(scenario, scale, counter)
+    return {n: (round(a.centre[0]), round(a.centre[1])) for n, a in layout.counter_areas.items()}
+
+
+def render_turn_track(scenario: Scenario, scale: int = 1, counter: int = 75) -> Image.Image:
+    """The scenario's turn record track: one cell per turn, ten to a row,
+    with the turn number above and the date below room for a counter."""
+    layout = track_layout(scenario, scale, counter)
+    w, h = layout.size
+    img = Image.new("RGB", layout.size, (245, 242, 230))
+    draw = ImageDraw.Draw(img)
+    draw_fitted(img, f"{scenario.name}: Turn Record Track", layout.title, (0, 0, 0), bold=True)
+    line = max(1, scale)
+    for turn in scenario.turns:
+        cell, area = layout.cells[turn.number], layout.counter_areas[turn.number]
+        draw.rectangle((cell.left, cell.top, cell.right, cell.bottom), fill=(255, 255, 255),
+                       outline=(60, 60, 60), width=line)
+        draw.rectangle((area.left + 4 * scale, area.top, area.right - 4 * scale, area.bottom),
+                       fill=(238, 236, 228))
+        draw_fitted(img, str(turn.number), Rect(cell.left + 4 * scale, cell.top + 2 * scale,
+                                                cell.right - 4 * scale, area.top - 2 * scale),
+                    (0, 0, 0), bold=True)
+        draw_fitted(img, turn.date, Rect(cell.left + 4 * scale, area.bottom + 2 * scale,
+                                         cell.right - 4 * scale, cell.bottom - 2 * scale), (60, 60, 60))
+    draw.rectangle((0, 0, w - 1, h - 1), outline=(60, 60, 60), width=line)
+    return img

@@ -1,8 +1,8 @@
 """Contact sheets: every counter (all steps) and every marker of a game on
 one PNG each, captioned, so a person can review the art at a glance.
 
-    from art.sheet import write_sheets
-    write_sheets(game, Path("out"))   # out/<game>-counters.png, out/<game>-markers.png
+    from art.sheet import write_contact_sheets
+    write_contact_sheets(game, Path("out"))   # out/<game>-counters.png, out/<game>-markers.png
 
 The lead wires this to ``modgen sheet <game>``.
 """
@@ -74,7 +74,7 @@ def marker_sheet(game: Game, scale: int = 1) -> Image.Image:
     return _sheet(f"{game.name}: {len(entries)} markers, every face", entries, scale)
 
 
-def write_sheets(game: Game, out_dir: Path, scale: int = 1) -> list[Path]:
+def write_contact_sheets(game: Game, out_dir: Path, scale: int = 1) -> list[Path]:
     """Write ``<game>-counters.png`` and ``<game>-markers.png``; return their paths."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -88,7 +88,7 @@ def write_sheets(game: Game, out_dir: Path, scale: int = 1) -> list[Path]:
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m art.sheet <game id or data dir> [out dir] [--scale N]``
-    (until ``modgen sheet`` calls ``write_sheets``)."""
+    (``modgen sheet <game>`` calls ``write_contact_sheets`` too)."""
     import argparse
 
     from scenarios import load_game, load_game_dir
@@ -99,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scale", type=int, default=1)
     args = parser.parse_args(argv)
     game = load_game_dir(args.game) if Path(args.game).is_dir() else load_game(args.game)
-    for path in write_sheets(game, Path(args.out), args.scale):
+    for path in write_contact_sheets(game, Path(args.out), args.scale):
         print(path)
     return 0
 

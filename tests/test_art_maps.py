@@ -9,7 +9,14 @@ from PIL import Image
 
 from art.canvas import rgb
 from art.charts import render_table, stand_in_banner
-from art.maps import HEXSIDE_STYLES, PATH_STYLES, render_box, render_map, render_turn_track
+from art.maps import (
+    HEXSIDE_STYLES,
+    PATH_STYLES,
+    render_box,
+    render_map,
+    render_turn_track,
+    turn_cell_centres,
+)
 from scenarios.hexgrid import Hex, Hexside
 from scenarios.model import MapPath, Source
 from test_art_fixtures import GAME_IDS, game_or_skip
@@ -144,6 +151,23 @@ def test_every_box_and_turn_track_renders(game_id):
         img = render_turn_track(scenario)
         rows = -(-max(1, len(scenario.turns)) // 10)
         assert img.height >= rows * 75
+
+
+def test_turn_cell_centres_sit_in_empty_counter_space_of_each_cell(example):
+    scenario = dataclasses.replace(next(iter(example.scenarios.values())),
+                                   turns=next(iter(example.scenarios.values())).turns * 5)
+    scenario = dataclasses.replace(scenario, turns=[dataclasses.replace(t, number=i + 1)
+                                                    for i, t in enumerate(scenario.turns)])
+    for scale in (1, 2):
+        img = render_turn_track(scenario, scale)
+        centres = turn_cell_centres(scenario, scale)
+        assert sorted(centres) == [t.number for t in scenario.turns]
+        assert len(set(centres.values())) == len(centres)
+        half = 75 * scale // 2
+        for x, y in centres.values():
+            # a whole counter fits around the centre, on the plain counter-space fill
+            box = img.crop((x - half + 2 * scale, y - half + 2 * scale, x + half - 2 * scale, y + half - 2 * scale))
+            assert box.getcolors() == [(box.width * box.height, (238, 236, 228))]
 
 
 def test_turn_track_grows_with_turns(example):

@@ -19,7 +19,7 @@ from art.render import (
     render_game_images,
     unit_key_data,
 )
-from art.sheet import counter_sheet, marker_sheet, write_sheets
+from art.sheet import counter_sheet, marker_sheet, write_contact_sheets
 from test_art_fixtures import GAME_IDS, game_or_skip
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -129,7 +129,7 @@ def test_every_game_gets_unique_image_names(game_id):
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_contact_sheets_show_every_counter_and_marker(game_id, tmp_path):
     game = game_or_skip(game_id)
-    paths = write_sheets(game, tmp_path)
+    paths = write_contact_sheets(game, tmp_path)
     assert [p.name for p in paths] == [f"{game.id}-counters.png", f"{game.id}-markers.png"]
     for path in paths:
         assert path.read_bytes().startswith(PNG_SIGNATURE)
