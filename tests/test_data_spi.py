@@ -369,6 +369,18 @@ def test_stand_in_crts_use_only_the_rulebook_results(game):
                     assert not retreat
 
 
+def test_rule_parameters_from_the_prose(game):
+    params = game.tables["rule_parameters"]
+    assert params.cell("un_supply_range", "value") == "16"                # Supply (D): sixteen (16) MP
+    assert params.cell("communist_supply_range", "value") == "2"          # Supply (C): within two hexes
+    assert params.cell("un_supply_unit_return_delay", "value") == "6"     # Supply (D): sixth Game-Turn
+    assert params.cell("air_supply_capacity", "value") == "6"             # Supply (G): six regiments
+    assert params.cell("naval_gun_strength", "value") == "6"              # Naval Units (F)
+    assert params.cell("southern_tip_passage_cost", "value") == "8"       # Naval Units (G)
+    assert params.cell("stacking_limit", "value") == "2"                  # Stacking
+    assert all(r["source"] for r in params.rows)
+
+
 def test_twelve_what_if_situations(game):
     variants = game.tables["variants"]
     assert [r["situation"] for r in variants.rows] == [str(n) for n in range(1, 13)]
@@ -404,6 +416,8 @@ def test_special_rule_parameters(game):
     intervention = game.scenarios["intervention"].special_rules
     assert intervention["chinese_combat_shock"]["turns"] == [1, 2, 3]     # Special Game Rules (3)
     assert intervention["chinese_rough_movement"]["entire_rough_cost"] == 1  # (4)
+    for scenario in game.scenarios.values():  # chart notes: no UN units appear if Pusan is Communist
+        assert scenario.special_rules["no_un_arrivals_if_pusan_occupied"]["place"] == "Pusan"
     campaign = game.scenarios["campaign"].special_rules
     assert campaign["chinese_intervention"]["armies_total"] == 12        # Chinese Intervention
     assert campaign["partisans"]["within_hexes"] == 4                      # Partisans
