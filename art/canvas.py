@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageColor, ImageDraw
 
 from art.fonts import Rect, draw_fitted, draw_wrapped, fit_font, text_size
+from art.nato import draw_size_marks
 
 DESIGN = 75  # design-grid units per counter side
 SUPERSAMPLE = 4
@@ -129,6 +130,13 @@ class Canvas:
             if self.text_mask is not None:
                 ImageDraw.Draw(self.text_mask).text((x + offset, y), text, font=f, fill=255)
             offset += f.getlength(text)
+
+    def size_marks(self, size: str, rect: Rect, colour) -> None:
+        """Unit size marks (II, XX...); traced like text, since they are
+        printed ink that must stay inside the margin too."""
+        draw_size_marks(self.image, rect, size, rgb(colour), self.line_width(1.2))
+        if self.text_mask is not None:
+            draw_size_marks(self.text_mask, rect, size, 255, self.line_width(1.2))
 
     # -- result --------------------------------------------------------------
 

@@ -23,7 +23,7 @@ import hashlib
 from scenarios.model import Game, MarkerType, Nationality, Step, Unit
 
 from art.canvas import Canvas, Face, darker, is_dark, mix, rgb
-from art.nato import draw_size_marks, draw_unit_symbol, parse_symbol
+from art.nato import draw_unit_symbol, parse_symbol
 
 NEUTRAL_MARKER = "#e4e0d4"
 WHITE = (255, 255, 255)
@@ -155,10 +155,7 @@ class CounterStyle:
         if letter:
             c.text(letter, c.rect(4, 3, 17, 15), ink, bold=True)
         tf = "taskforce" in parse_symbol(self.symbol(game, unit))
-        size_area = c.rect(24, 5.5 if tf else 4, 51, 14)
-        draw_size_marks(c.image, size_area, unit.size, ink, c.line_width(1.2))
-        if c.text_mask is not None and unit.size.upper() not in {"I", "II", "III", "X", "XX", "XXX", "XXXX", ""}:
-            draw_size_marks(c.text_mask, size_area, unit.size, 255, c.line_width(1.2))
+        c.size_marks(unit.size, c.rect(24, 5.5 if tf else 4, 51, 14), ink)
 
     def draw_symbol(self, c: Canvas, game: Game, unit: Unit, bg) -> None:
         line = self.symbol_colour(game, unit)
