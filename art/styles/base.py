@@ -67,8 +67,11 @@ class CounterStyle:
     def symbol(self, game: Game, unit: Unit) -> str:
         utype = game.unit_types.get(unit.type)
         symbol = utype.symbol if utype else unit.type
-        if unit.has("hq") and "hq" not in parse_symbol(symbol):
-            symbol += "+hq"
+        # Flags that are also symbol primitives add them (a "taskforce"-flagged
+        # airborne regiment gets the task-force bracket).
+        for flag in ("hq", "taskforce"):
+            if unit.has(flag) and flag not in parse_symbol(symbol):
+                symbol += f"+{flag}"
         return symbol
 
     def is_mobile(self, game: Game, unit: Unit) -> bool:
