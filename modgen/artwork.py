@@ -35,7 +35,7 @@ def collect_images(game: Game, scale: int = 1, cache_dir: Path | None = None,
     if progress:
         progress(f"{game.id}: maps, boxes, turn tracks, charts")
     boards = render.board_images(game, scale, map_scale=scale, cache=cache)
-    images = ModuleImages(counter_size=counter_px(scale))
+    images = ModuleImages(counter_size=counter_px(scale), scale=scale)
     for unit in game.units.values():
         images.unit_steps[unit.id] = [render.unit_image_name(game, unit, s.name) for s in unit.steps]
     for marker in game.markers.values():

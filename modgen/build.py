@@ -80,7 +80,7 @@ def build_entries(game: Game, images: ModuleImages, version: str) -> BuildResult
     bf.add_basics(root, game, HELP_FILE)
     map_ids = main_map_order(game)
     for index, map_id in enumerate(map_ids):
-        bf.add_game_map(root, game.maps[map_id], images.maps[map_id], launch=index > 0)
+        bf.add_game_map(root, game.maps[map_id], images.maps[map_id], launch=index > 0, scale=images.scale)
     if images.boxes_board:
         regions = {game.boxes[b].name: c for b, c in images.box_centres.items()}
         bf.add_plain_map(root, BOXES_MAP, images.boxes_board, "Dead piles and off-map boxes", regions)

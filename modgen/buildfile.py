@@ -93,7 +93,7 @@ def hex_grid(board: etree._Element, grid: HexGrid) -> None:
        color="0,0,0", rotateText=0, hDrawOff=0, vDrawOff=0, stagger=grid.stagger)
 
 
-def add_game_map(root: etree._Element, game_map: GameMap, image: str, launch: bool) -> None:
+def add_game_map(root: etree._Element, game_map: GameMap, image: str, launch: bool, scale: int = 1) -> None:
     node = el(root, M + "Map", mapName=game_map.name, description=f"{game_map.name} ({game_map.scale} per hex)",
               markMoved="Always", edgeWidth=0, edgeHeight=0, backgroundcolor="255,255,255",
               allowMultiple=False, color="255,0,0", thickness=3, launch=launch, buttonName=game_map.name,
@@ -105,7 +105,7 @@ def add_game_map(root: etree._Element, game_map: GameMap, image: str, launch: bo
                 addColumnText="Add column", addRowText="Add row", boardPrompt="Select board",
                 slotWidth=125, slotHeight=125, slotScale=0.2)
     board = el(picker, BOARD + "Board", name=game_map.name, image=image, reversible=False)
-    hex_grid(board, game_map.grid)
+    hex_grid(board, game_map.grid.scaled(scale))
     _map_components(node)
 
 

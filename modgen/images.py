@@ -31,3 +31,4 @@ class ModuleImages:
     turn_tracks: dict[str, "TurnTrack"] = field(default_factory=dict)  # scenario id -> its track
     charts: dict[str, str] = field(default_factory=dict)  # table id -> chart image
     counter_size: int = 75
+    scale: int = 1  # art scale: maps are drawn on grid.scaled(scale)

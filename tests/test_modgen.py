@@ -142,3 +142,14 @@ def test_cli_refuses_bad_data_and_writes_nothing(tmp_path, monkeypatch, capsys):
 
 def test_module_file_name():
     assert module_file_name(load("example"), "1.2.3") == "example-1.2.3.vmod"
+
+
+def test_double_size_art_scales_grid_and_positions(tmp_path):
+    game = load("example")
+    result = build_entries(game, collect_images(game, scale=2, cache_dir=tmp_path), "1.0")
+    root = etree.fromstring(result.entries["buildFile.xml"])
+    grid_el = next(root.iter("VASSAL.build.module.map.boardPicker.board.HexGrid"))
+    grid = game.maps["ridge"].grid.scaled(2)
+    assert float(grid_el.get("dy")) == grid.dy and int(grid_el.get("x0")) == grid.x0
+    saved = read_saved_game(result.entries["setups/battle.vsav"]).by_id()
+    assert grid.label(grid.hex_at(saved["rd-1"].x, saved["rd-1"].y)) == "0102"
