@@ -430,8 +430,24 @@ def test_named_places_are_on_the_map(game):
         assert korea.find_named(name), name
     sources = {f.source.text for f in korea.features if f.name in ("Pusan", "Soul", "Pyongyang")}
     assert not any(s.startswith("stand-in") for s in sources)
-    assert set(korea.terrain.values()) == {"clear"}  # provisional terrain
-    assert korea.source.is_stand_in
+    assert korea.source.is_stand_in  # the map is not in the rules text
+
+
+def test_setups_stand_on_land_and_ships_at_sea_or_in_port(game):
+    # TEC "Sea": no land units may enter; naval units move through sea hexes and call at ports
+    korea = game.maps["korea"]
+    for scenario in game.scenarios.values():
+        for p in scenario.setup:
+            if not p.is_on_map:
+                continue
+            hex = korea.grid.parse(p.location)
+            if "naval" in game.units[p.unit].flags:
+                assert korea.terrain_at(hex) == "sea" or korea.features_at(hex, "port"), (scenario.id, p)
+            else:
+                assert korea.terrain_at(hex) != "sea", (scenario.id, p)
+        for a in scenario.schedule:
+            if a.action == "arrive" and a.location[:1].isdigit():  # a hex, not box:...
+                assert korea.terrain_at(korea.grid.parse(a.location)) != "sea", (scenario.id, a)
 
 
 # ----------------------------------------------------------------------------- stand-ins
