@@ -409,6 +409,21 @@ def test_victory_conditions(game):
     assert len(campaign["un"]["marginal"]["conditions"]) == 2
 
 
+def test_victory_places_are_named_on_the_map(game):
+    korea = game.maps["korea"]
+
+    def places(condition):
+        yield from condition.get("places", [])
+        for sub in condition.get("conditions", []):
+            yield from places(sub)
+
+    for scenario in game.scenarios.values():
+        for side in ("un", "communist"):
+            for level in scenario.victory["levels"]:
+                for place in places(scenario.victory[side][level]):
+                    assert korea.find_named(place), (scenario.id, side, level, place)
+
+
 def test_special_rule_parameters(game):
     inv = game.scenarios["invasion"].special_rules
     assert inv["inchon_assault_turns"]["turns"] == [13, 14, 17]          # Naval Units (C)
