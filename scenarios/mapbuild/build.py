@@ -78,6 +78,8 @@ def build_map(game_dir: Path, map_id: str) -> MapBuild:
                                    cfg.geo.major_rivers, cfg.geo.major_river_kind)
     for p in cfg.geo.parallels:
         sides += lines.parallel_sides(cal, water_view, p.lat, p.kind, p.name)
+    for r in cfg.geo.row_lines:
+        sides += lines.row_line_sides(cal, r.row, r.columns, r.kind, r.name, r.source)
     if cfg.geo.sea_cut_kind or cfg.geo.crest_cut_kind:
         sides += lines.cut_sides(cal, water_view, cfg.geo.sea_cut_kind, cfg.geo.crest_cut_kind, cfg.geo.crest_cut_m)
     sides = sorted(sides, key=lambda s: (s.side, s.kind))
@@ -121,6 +123,11 @@ def report(b: MapBuild, n_overrides: int) -> str:
     out.append(f"scale: book {g.scale_km:g} km per hex ({g.scale_source or 'no source given'}); "
                + (f"fitted {cal.km_per_hex:.2f} km per hex (fit_scale = true)" if g.fit_scale
                   else "book scale held fixed (fit_scale = false)"))
+    if g.transform == "affine":
+        kx, ky = cal.transform.axis_km_per_pixel()
+        out.append(f"transform: affine (rows and columns scaled apart): {kx * grid.dx:.2f} km per column step, "
+                   f"{ky * grid.dy:.2f} km per row (a regular hex grid at the book scale: "
+                   f"{g.scale_km * grid.dx / grid.dy:.2f} and {g.scale_km:.2f})")
     out.append(f"anchors: {g.anchor_source}" if g.anchor_source else "anchors: see geo.cfg")
     out.append(f"convention: shifted_columns = \"{cal.shifted_columns}\""
                + (" (mirrored)" if cal.mirror else "") + "; conventions tried (rms / max residual, km):")

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from scenarios import geodata
 from scenarios.hexgrid import Hex, HexGrid
 from scenarios.mapbuild.config import MapConfig
-from scenarios.mapbuild.fit import Constraint, Similarity, fit_similarity, residual
+from scenarios.mapbuild.fit import Affine, Constraint, Similarity, fit_affine, fit_similarity, residual
 from scenarios.mapbuild.projection import Projection
 from scenarios.mapbuild.warp import Warp, fit_warp
 
@@ -40,7 +40,7 @@ class Calibration:
     grid: HexGrid
     shifted_columns: str
     mirror: bool
-    transform: Similarity  # board pixel -> projected km
+    transform: Similarity | Affine  # board pixel -> projected km
     projection: Projection
     anchors: tuple[AnchorResult, ...]
     tried: tuple[tuple[str, bool, float, float], ...]  # (shifted, mirror, rms km, max km) per convention
@@ -120,7 +120,15 @@ def _fit_convention(cfg: MapConfig, grid: HexGrid, projection: Projection, mirro
         points.append(Constraint(grid.center(grid.parse(a.label)), projection.to_km(town.lat, town.lon),
                                  weight=a.weight))
         names.append((a.label, town.name))
-    transform = fit_similarity(points, km_per_pixel, mirror)
+    affine = cfg.geo.transform == "affine"
+
+    def fit(constraints: list[Constraint]) -> Similarity | Affine:
+        if affine:
+            return fit_affine(constraints)
+        return fit_similarity(constraints, km_per_pixel, mirror)
+
+    # An affine fit needs three points; with fewer, latitude anchors are linearised from a similarity first.
+    transform = fit(points) if len(points) >= 3 or not affine else fit_similarity(points, km_per_pixel, mirror)
     lines: list[Constraint] = []
     for _ in range(4):  # latitude anchors: re-linearise at the longitude the current fit gives
         lines = []
@@ -132,7 +140,7 @@ def _fit_convention(cfg: MapConfig, grid: HexGrid, projection: Projection, mirro
                                     weight=la.weight))
         if not lines:
             break
-        transform = fit_similarity(points + lines, km_per_pixel, mirror)
+        transform = fit(points + lines)
     results = []
     for (label, name), k in zip(names, points):
         town = geodata.find_town(name)
@@ -186,8 +194,9 @@ def calibrate(cfg: MapConfig) -> Calibration:
     for shifted in cfg.geo.conventions:
         grid = cfg.grid.grid(shifted)
         km_per_pixel = None if cfg.geo.fit_scale else cfg.geo.scale_km / grid.dy
-        for mirror in (False, True):
+        for mirror in ((False,) if cfg.geo.transform == "affine" else (False, True)):
             transform, results = _fit_convention(cfg, grid, projection, mirror, km_per_pixel)
+            mirror = transform.mirror  # an affine fit finds its own handedness
             cal = Calibration(grid, shifted, mirror, transform, projection, tuple(results), (), half_hex)
             tried.append((shifted, mirror, cal.rms_km, cal.max_km))
             if best is None or cal.rms_km < best.rms_km - 1e-9:

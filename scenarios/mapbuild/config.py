@@ -84,12 +84,26 @@ class Parallel:
 
 
 @dataclass(frozen=True)
+class RowLine:
+    """A line the rulebook itself defines along a hex row: the hexsides between (c, row) and (c+1, row)
+    for c from first to last - 1 (with columns shifted alternately this is a zigzag with the
+    unshifted hexes on one side and the shifted ones on the other)."""
+
+    row: int
+    columns: tuple[int, int]
+    kind: str
+    name: str
+    source: str
+
+
+@dataclass(frozen=True)
 class GeoConfig:
     """maps/<map>.geo.cfg."""
 
     scale_km: float
     scale_source: str
     fit_scale: bool
+    transform: str  # "similarity" (rotation, offset, one scale) or "affine" (rows and columns scaled apart)
     warp: bool  # rubber-sheet the fit so anchors land exactly (warp.py)
     warp_radius_km: float
     max_plain_residual_hexes: float  # with warp: the plain fit may miss an anchor by at most this
@@ -105,6 +119,7 @@ class GeoConfig:
     major_river_kind: str
     path_kinds: dict[str, str]  # geodata kind ("railway", "road") -> paths.csv kind
     parallels: tuple[Parallel, ...]
+    row_lines: tuple[RowLine, ...]
     sea_cut_kind: str  # hexside kind where sea cuts two land hexes apart ("" = none): inlet, red_line
     crest_cut_kind: str  # hexside kind where a crest over crest_cut_m cuts them ("" = none): red_line
     crest_cut_m: float
@@ -173,6 +188,8 @@ def read_geo(path: Path) -> GeoConfig:
     lat_anchors = tuple(LatitudeAnchor((str(a["between"][0]), str(a["between"][1])), float(a["lat"]),
                                        str(a.get("source", "")), float(a.get("weight", 1.0)))
                         for a in d.get("latitude_anchor", []))
+    if str(d.get("transform", "similarity")) not in ("similarity", "affine"):
+        raise ConfigError(f"{path}: transform must be 'similarity' or 'affine'")
     if len(anchors) < 2 and not (anchors and lat_anchors):
         raise ConfigError(f"{path}: at least two [anchors] are needed to calibrate")
     t = d.get("thresholds", {})
@@ -183,7 +200,7 @@ def read_geo(path: Path) -> GeoConfig:
     towns = d.get("towns", {})
     return GeoConfig(
         scale_km=scale_km, scale_source=str(d.get("scale_source", "")), fit_scale=bool(d.get("fit_scale", False)),
-        warp=bool(d.get("warp", False)), warp_radius_km=float(d.get("warp_radius_km", 6 * scale_km)),
+        transform=str(d.get("transform", "similarity")), warp=bool(d.get("warp", False)), warp_radius_km=float(d.get("warp_radius_km", 6 * scale_km)),
         max_plain_residual_hexes=float(d.get("max_plain_residual_hexes", 1.5)),
         anchors=anchors, latitude_anchors=lat_anchors, anchor_source=str(d.get("anchor_source", "")),
         conventions=tuple(d.get("conventions", ["even", "odd"])),
@@ -193,7 +210,10 @@ def read_geo(path: Path) -> GeoConfig:
         major_rivers=tuple(lines.get("major_rivers", [])),
         major_river_kind=str(lines.get("major_river_kind", "major_river")),
         path_kinds={str(k): str(v) for k, v in (lines.get("paths") or {}).items()},
-        parallels=parallels, sea_cut_kind=str(lines.get("sea_cut_kind", "")),
+        parallels=parallels,
+        row_lines=tuple(RowLine(int(r["row"]), (int(r["columns"][0]), int(r["columns"][1])), str(r["kind"]),
+                                str(r.get("name", "")), str(r["source"])) for r in lines.get("row_line", [])),
+        sea_cut_kind=str(lines.get("sea_cut_kind", "")),
         crest_cut_kind=str(lines.get("crest_cut_kind", "")), crest_cut_m=float(lines.get("crest_cut_m", 1500)),
         town_features={str(k): tuple(v) for k, v in (towns.get("features") or {}).items()},
         force_land_kinds=tuple(towns.get("force_land_kinds", ["city", "major_city", "town", "port", "capital",

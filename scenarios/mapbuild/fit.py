@@ -147,3 +147,68 @@ def fit_similarity(constraints: list[Constraint], scale: float | None = None,
         best = refined
     t = best[1]
     return Similarity(t.scale, math.remainder(t.angle, 2 * math.pi), t.tx, t.ty, t.mirror)
+
+
+@dataclass(frozen=True)
+class Affine:
+    """Board pixel -> ground km with independent axes: x = a*px + b*py + c, y = d*px + e*py + f.
+
+    For printed maps whose hex rows and columns are not drawn at the same
+    ground scale (Fire and Ice: a row is about a third longer on the ground
+    than the hex geometry implies), a similarity cannot fit; this can.
+    """
+
+    a: float
+    b: float
+    c: float
+    d: float
+    e: float
+    f: float
+
+    def apply(self, px: float, py: float) -> tuple[float, float]:
+        return self.a * px + self.b * py + self.c, self.d * px + self.e * py + self.f
+
+    def invert(self, x: float, y: float) -> tuple[float, float]:
+        det = self.a * self.e - self.b * self.d
+        dx, dy = x - self.c, y - self.f
+        return (self.e * dx - self.b * dy) / det, (-self.d * dx + self.a * dy) / det
+
+    @property
+    def mirror(self) -> bool:
+        # screen y runs down, so a north-up map has a negative determinant in these terms
+        return self.a * self.e - self.b * self.d > 0
+
+    @property
+    def scale(self) -> float:
+        """Mean km per pixel (square root of the area ratio)."""
+        return math.sqrt(abs(self.a * self.e - self.b * self.d))
+
+    @property
+    def angle(self) -> float:
+        """Direction of the board's 'up' (pixel (0, -1)) on the ground, as Similarity.angle."""
+        ux, uy = -self.b, -self.e
+        return math.atan2(-ux, uy)
+
+    def axis_km_per_pixel(self) -> tuple[float, float]:
+        """Ground km per board pixel along the board's x and y axes."""
+        return math.hypot(self.a, self.d), math.hypot(self.b, self.e)
+
+
+def fit_affine(constraints: list[Constraint]) -> Affine:
+    """Least-squares affine transform (needs at least three points' worth of constraints)."""
+    rows: list[tuple[list[float], float, float]] = []
+    for k in constraints:
+        px, py = k.pixel
+        if k.normal is None:
+            rows.append(([px, py, 1.0, 0.0, 0.0, 0.0], k.target[0], k.weight))
+            rows.append(([0.0, 0.0, 0.0, px, py, 1.0], k.target[1], k.weight))
+        else:
+            nx, ny = k.normal
+            rows.append(([nx * px, nx * py, nx, ny * px, ny * py, ny],
+                         k.target[0] * nx + k.target[1] * ny, k.weight))
+    ata = [[sum(w * r[i] * r[j] for r, _, w in rows) for j in range(6)] for i in range(6)]
+    atb = [sum(w * r[i] * b for r, b, w in rows) for i in range(6)]
+    sol = _solve(ata, atb)
+    if sol is None:
+        raise ValueError("calibration constraints do not determine an affine transform")
+    return Affine(*sol)

@@ -26,6 +26,14 @@ class SideLine:
     kind: str
     name: str
     why: str  # goes into the source text
+    book_source: str = ""  # a line the rulebook defines: this is its source, used as it is
+
+
+def row_line_sides(cal: Calibration, row: int, columns: tuple[int, int], kind: str, name: str,
+                   source: str) -> list[SideLine]:
+    """The hexsides of a line the book defines along a row (Fire and Ice's border, 1.0 Glossary)."""
+    return [SideLine(Hexside.between(Hex(c, row), Hex(c + 1, row)), kind, name, "", source)
+            for c in range(columns[0], columns[1]) if cal.grid.is_on_map(Hex(c + 1, row))]
 
 
 @dataclass(frozen=True)

@@ -76,7 +76,7 @@ def check_not_hand_edited(path: Path) -> None:
 
 def hexsides_csv(grid: HexGrid, sides: list[SideLine], comments: list[str]) -> str:
     rows = [[grid.label(s.side.a), grid.label(s.side.b), s.kind, s.name,
-             s.why if s.why.startswith("stand-in:") else derived(s.why)] for s in sides]
+             s.book_source or derived(s.why)] for s in sides]
     return _csv(["hex_a", "hex_b", "kind", "name", "source"], rows, comments)
 
 
