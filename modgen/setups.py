@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from modgen.buildfile import turn_track_map_name
 from modgen.images import ModuleImages
-from modgen.pieces import BOXES_MAP, unit_piece
+from modgen.pieces import BOXES_MAP, marker_piece, unit_piece
 from scenarios.model import Game, GameMap, Scenario
 from vassalfmt import ModuleData, SavedGameWriter
 
@@ -64,10 +64,18 @@ def build_setup(game: Game, scenario: Scenario, images: ModuleImages, gpids: dic
     """The .vsav bytes of one scenario and what was placed."""
     writer = SavedGameWriter()
     report = SetupReport()
-    for placement in scenario.setup:
+    for number, placement in enumerate(scenario.setup, start=1):
         spot = locate(game, scenario, placement.location, images)
         if spot is None:
             report.problems.append(f"{scenario.id}: {placement.unit} at {placement.location!r} has no map position")
+            continue
+        if placement.is_marker:
+            marker = game.markers[placement.marker_id]
+            face = marker.faces.index(placement.step) if placement.step else 0
+            piece = marker_piece(game, marker, images.marker_faces[marker.id], face=face,
+                                 gpid=gpids.get(f"marker:{marker.id}", ""), map_id=spot.map_name, x=spot.x, y=spot.y)
+            writer.add_piece(f"{placement.unit}#{number}", piece)
+            report.placed += 1
             continue
         unit = game.units[placement.unit]
         piece = unit_piece(game, unit, images.unit_steps[unit.id], step=step_index(game, unit.id, placement.step),

@@ -43,6 +43,7 @@ from scenarios.model import (
 from scenarios.problems import DataError, Problems, TomlLines
 
 DATA_ROOT = Path(__file__).parent / "data"
+MARKER_PREFIX = "marker:"
 COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 ID = re.compile(r"^[a-z0-9][a-z0-9_.\-]*$")
 
@@ -216,7 +217,7 @@ class _GameReader:
         markers = self.read_markers(sides)
         tables = self.read_tables()
         maps = self.read_maps()
-        scenarios = self.read_scenarios(units, boxes, maps, sides)
+        scenarios = self.read_scenarios(units, markers, boxes, maps, sides)
         return Game(
             id=str(data.get("id", self.dir.name)),
             name=str(data.get("name", "")),
@@ -630,10 +631,10 @@ class _GameReader:
 
     # -- scenarios --------------------------------------------------------------------
 
-    def read_scenarios(self, units, boxes, maps, sides) -> dict[str, Scenario]:
+    def read_scenarios(self, units, markers, boxes, maps, sides) -> dict[str, Scenario]:
         found: list[tuple[int, str, Scenario]] = []
         for path in sorted((self.dir / "scenarios").glob("*.toml")):
-            scenario = self.read_scenario(path, units, boxes, maps, sides)
+            scenario = self.read_scenario(path, units, markers, boxes, maps, sides)
             if scenario is not None:
                 found.append((scenario.order, scenario.id, scenario))
         # Rulebook order (the `order` key), so the first scenario's map is the module's main map.
@@ -642,7 +643,7 @@ class _GameReader:
             self.p.add(self.dir / "scenarios", 1, "no scenarios (scenarios/<id>.toml)")
         return result
 
-    def read_scenario(self, path: Path, units, boxes, maps, sides) -> Scenario | None:
+    def read_scenario(self, path: Path, units, markers, boxes, maps, sides) -> Scenario | None:
         data, lines = read_toml(path, self.p)
         if not data:
             return None
@@ -660,10 +661,10 @@ class _GameReader:
                 self.p.add(path, lines.find("maps"), f"unknown map {m!r}")
         stem = path.with_suffix("")
         turns = self.read_turns(Path(f"{stem}.turns.csv"))
-        context = _PlaceContext(units, boxes, [maps[m] for m in map_ids if m in maps], len(turns))
+        context = _PlaceContext(units, markers, boxes, [maps[m] for m in map_ids if m in maps], len(turns))
         setup = self.read_setup(Path(f"{stem}.setup.csv"), context, sid)
         schedule = self.read_schedule(Path(f"{stem}.schedule.csv"), context, sid)
-        placed = {p.unit for p in setup}
+        placed = {p.unit for p in setup if not p.is_marker}
         for arrival in schedule:
             if arrival.action == "arrive" and arrival.unit in placed:
                 self.p.add(Path(f"{stem}.schedule.csv"), 1,
@@ -740,12 +741,31 @@ class _GameReader:
                                    f"(it has {', '.join(s.name for s in unit.steps)})")
         return True
 
+    def check_marker_face(self, marker_id: str, face: str, ctx: "_PlaceContext", path: Path, line: int,
+                          what: str) -> bool:
+        marker = ctx.markers.get(marker_id)
+        if marker is None:
+            self.p.add(path, line, f"{what}: unknown marker {marker_id!r}")
+            return False
+        if face and face not in marker.faces:
+            self.p.add(path, line, f"{what}: marker {marker_id} has no face {face!r} "
+                                   f"(it has {', '.join(marker.faces)})")
+        return True
+
     def read_setup(self, path: Path, ctx: "_PlaceContext", sid: str) -> list[Placement]:
         result: list[Placement] = []
         seen: dict[str, int] = {}
         for row in read_csv(path, self.p, ("unit", "location", "source")):
             uid = row.get("unit")
             what = f"setup of {uid}"
+            if uid.startswith(MARKER_PREFIX):
+                # Markers (turn, VP, objective...) may be placed any number of times.
+                if self.check_marker_face(uid[len(MARKER_PREFIX):], row.get("step"), ctx, path, row.line, what):
+                    self.check_location(row.get("location"), ctx, path, row.line, what)
+                    result.append(Placement(uid, row.get("location"), row.get("step"), row.get("choice"),
+                                            row.get("note"),
+                                            self.source(row.get("source"), path, row.line, f"scenario {sid} {what}")))
+                continue
             if not self.check_unit_step(uid, row.get("step"), ctx, path, row.line, what):
                 continue
             if uid in seen:
@@ -783,6 +803,7 @@ class _GameReader:
 @dataclass
 class _PlaceContext:
     units: dict[str, Unit]
+    markers: dict[str, MarkerType]
     boxes: dict[str, Box]
     maps: list[GameMap]
     turns: int

@@ -264,7 +264,7 @@ class Turn:
 class Placement:
     """A unit at setup: where it stands, on which step, under which rule."""
 
-    unit: str
+    unit: str  # a unit id, or "marker:<marker id>"
     location: str  # a hex label, or "box:<box id>"
     step: str = ""  # "" = full strength
     choice: str = ""  # the placement freedom the rulebook allows, in words
@@ -274,6 +274,15 @@ class Placement:
     @property
     def is_on_map(self) -> bool:
         return not self.location.startswith("box:")
+
+    @property
+    def is_marker(self) -> bool:
+        """A marker placement ("marker:<id>"); ``step`` then names the face showing."""
+        return self.unit.startswith("marker:")
+
+    @property
+    def marker_id(self) -> str:
+        return self.unit[len("marker:"):] if self.is_marker else ""
 
 
 @dataclass(frozen=True)

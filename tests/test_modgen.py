@@ -99,8 +99,15 @@ def test_setups_place_every_unit_on_its_hex(built, game_id):
         saved = read_saved_game(result.entries[f"setups/{scenario.id}.vsav"])
         assert saved.has_setup_stack_marker
         pieces = saved.by_id()
-        for placement in scenario.setup:
+        for number, placement in enumerate(scenario.setup, start=1):
             if not placement.is_on_map:
+                continue
+            if placement.is_marker:
+                piece = pieces[f"{placement.unit}#{number}"]
+                assert piece.properties["MarkerId"] == placement.marker_id
+                label, _, map_hint = placement.location.partition("@")
+                game_map = game.maps[map_hint or scenario.maps[0]]
+                assert game_map.grid.label(game_map.grid.hex_at(piece.x, piece.y)) == label
                 continue
             piece = pieces[placement.unit]
             label, _, map_hint = placement.location.partition("@")

@@ -154,7 +154,11 @@ def _fit_convention(cfg: MapConfig, grid: HexGrid, projection: Projection, mirro
 
 
 def _warped(cal: Calibration, cfg: MapConfig) -> Calibration:
-    """The calibration bent through every point anchor (latitude anchors only steer the plain fit)."""
+    """The calibration bent through every anchor.
+
+    A latitude anchor becomes a point for the warp: on its parallel, at the longitude the plain fit
+    gives its pixel, so the bend moves it north or south only.
+    """
     grid, t = cal.grid, cal.transform
     pixels, offsets = [], []
     for a in cfg.geo.anchors:
@@ -163,6 +167,14 @@ def _warped(cal: Calibration, cfg: MapConfig) -> Calibration:
         gx, gy = cal.projection.to_km(town.lat, town.lon)
         fx, fy = t.apply(*p)
         pixels.append((float(p[0]), float(p[1])))
+        offsets.append((gx - fx, gy - fy))
+    for la in cfg.geo.latitude_anchors:
+        (ax, ay), (bx, by) = (grid.center(grid.parse(h)) for h in la.between)
+        mid = ((ax + bx) / 2, (ay + by) / 2)
+        fx, fy = t.apply(*mid)
+        _, lon = cal.projection.to_latlon(fx, fy)
+        gx, gy = cal.projection.to_km(la.lat, lon)
+        pixels.append(mid)
         offsets.append((gx - fx, gy - fy))
     sigma_px = cfg.geo.warp_radius_km / t.scale
     bent = Calibration(grid, cal.shifted_columns, cal.mirror, t, cal.projection, cal.anchors, cal.tried,
