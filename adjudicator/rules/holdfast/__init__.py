@@ -14,4 +14,4 @@
 Importing this package registers every check and the supply tracer.
 """
 
-from adjudicator.rules.holdfast import combat, intervention, naval  # noqa: F401
+from adjudicator.rules.holdfast import combat, intervention, movement, naval, supply  # noqa: F401
