@@ -81,7 +81,8 @@ def build_map(game_dir: Path, map_id: str) -> MapBuild:
     for r in cfg.geo.row_lines:
         sides += lines.row_line_sides(cal, r.row, r.columns, r.kind, r.name, r.source)
     if cfg.geo.sea_cut_kind or cfg.geo.crest_cut_kind:
-        sides += lines.cut_sides(cal, water_view, cfg.geo.sea_cut_kind, cfg.geo.crest_cut_kind, cfg.geo.crest_cut_m)
+        sides += lines.cut_sides(cal, water_view, cfg.geo.sea_cut_kind, cfg.geo.crest_cut_kind, cfg.geo.crest_cut_m,
+                                cfg.geo.crest_cut_prominence_m)
     sides = sorted(sides, key=lambda s: (s.side, s.kind))
     fixes = overrides.read_overrides(cfg.path(".overrides.csv"), cal.grid, cfg.legend)
     terrain, sides = overrides.apply_overrides(fixes, terrain, sides)

@@ -66,6 +66,16 @@ def in_lake(lat: float, lon: float, rings) -> bool:
     return False
 
 
+def land_at(lat: float, lon: float) -> bool:
+    """The land mask, extended beyond the dataset's box (33-43 N, 124-131 E) by the coarse facts a map edge
+    needs: north of 43 N is Manchuria; west of 124 E north of 40.1 N is the Chinese shore of Korea Bay;
+    everything else outside is sea (Yellow Sea, Sea of Japan, Korea Strait)."""
+    mask = geodata.land_mask()
+    if mask.spec.contains(lat, lon):
+        return mask.is_land(lat, lon)
+    return lat > mask.spec.north or (lon < mask.spec.west and lat > 40.1)
+
+
 def relief_at(lat: float, lon: float, radius_km: float) -> float:
     """Highest minus lowest interpolated ground on a centre + two rings of the given radius."""
     dlat = radius_km / 111.2
@@ -80,8 +90,7 @@ def relief_at(lat: float, lon: float, radius_km: float) -> float:
 
 def classify_hex(cal: Calibration, hex: Hex, t: Thresholds, rings) -> HexGround:
     points = [cal.pixel_latlon(x, y) for x, y in sample_pixels(cal, hex)]
-    mask = geodata.land_mask()
-    land = mask.land_fraction(points)
+    land = sum(land_at(lat, lon) for lat, lon in points) / len(points)
     lake = sum(in_lake(lat, lon, rings) for lat, lon in points) / len(points)
     elevation = sum(geodata.elevation_at(lat, lon) for lat, lon in points) / len(points)
     lat, lon = points[0]

@@ -123,6 +123,7 @@ class GeoConfig:
     sea_cut_kind: str  # hexside kind where sea cuts two land hexes apart ("" = none): inlet, red_line
     crest_cut_kind: str  # hexside kind where a crest over crest_cut_m cuts them ("" = none): red_line
     crest_cut_m: float
+    crest_cut_prominence_m: float
     town_features: dict[str, tuple[str, ...]]  # towns.csv kind -> feature kinds to generate
     force_land_kinds: tuple[str, ...]  # features.csv kinds whose hexes must be land
     terrain_from_features: dict[str, str]  # feature kind -> generic class (city/town)
@@ -215,6 +216,7 @@ def read_geo(path: Path) -> GeoConfig:
                                 str(r.get("name", "")), str(r["source"])) for r in lines.get("row_line", [])),
         sea_cut_kind=str(lines.get("sea_cut_kind", "")),
         crest_cut_kind=str(lines.get("crest_cut_kind", "")), crest_cut_m=float(lines.get("crest_cut_m", 1500)),
+        crest_cut_prominence_m=float(lines.get("crest_cut_prominence_m", 300)),
         town_features={str(k): tuple(v) for k, v in (towns.get("features") or {}).items()},
         force_land_kinds=tuple(towns.get("force_land_kinds", ["city", "major_city", "town", "port", "capital",
                                                                 "airfield", "star_city", "village"])),

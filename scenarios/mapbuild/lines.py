@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from scenarios import geodata
 from scenarios.hexgrid import Cube, Hex, Hexside, cube_to_raw
 from scenarios.mapbuild.calibrate import Calibration
+from scenarios.mapbuild.classify import land_at
 
 Point = tuple[float, float]
 WATER = ("sea", "lake")
@@ -132,7 +133,7 @@ def parallel_sides(cal: Calibration, terrain: dict[Hex, str], lat: float, kind: 
 
 
 def cut_sides(cal: Calibration, terrain: dict[Hex, str], sea_kind: str, crest_kind: str,
-              crest_m: float) -> list[SideLine]:
+              crest_m: float, prominence_m: float = 300.0) -> list[SideLine]:
     """Hexsides where the ground cuts two land hexes apart: sea between them (the middle of the
     centre line is all sea: a bay, an inlet, a strait) -> ``sea_kind`` (SPI's inlet hexsides,
     HoldFast's red lines); a crest higher than ``crest_m`` on the centre line -> ``crest_kind``
@@ -147,16 +148,17 @@ def cut_sides(cal: Calibration, terrain: dict[Hex, str], sea_kind: str, crest_ki
                 continue
             (ax, ay), (bx, by) = grid.center(h), grid.center(n)
             pts = [cal.pixel_latlon(ax + (bx - ax) * f, ay + (by - ay) * f) for f in (0.35, 0.5, 0.65)]
-            if sea_kind and sum(geodata.is_land(lat, lon) for lat, lon in pts) == 0:
+            if sea_kind and not any(land_at(lat, lon) for lat, lon in pts):
                 result.append(SideLine(Hexside.between(h, n), sea_kind, "", "sea between two land hexes"))
                 continue
             if not crest_kind:
                 continue
             line = [cal.pixel_latlon(ax + (bx - ax) * f, ay + (by - ay) * f) for f in (0.25, 0.5, 0.75)]
             crest = max(geodata.elevation_at(lat, lon) for lat, lon in line)
-            if crest >= crest_m:
+            ends = max(geodata.elevation_at(*cal.hex_latlon(h)), geodata.elevation_at(*cal.hex_latlon(n)))
+            if crest >= crest_m and crest - ends >= prominence_m:
                 result.append(SideLine(Hexside.between(h, n), crest_kind, "",
-                                       f"crest of {crest:.0f} m between the hexes, over {crest_m:.0f} m"))
+                                       f"crest of {crest:.0f} m between the hexes ({crest - ends:.0f} m above them)"))
     return result
 
 
