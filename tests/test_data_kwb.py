@@ -371,10 +371,13 @@ def test_named_hexes_are_features(game, map_id, hex, kind, name):
     assert [f.name for f in found] == [name]
 
 
-def test_maps_are_provisional_stand_ins(game):
+def test_maps_are_labelled_stand_ins_with_the_book_terrain_legend(game):
+    # the book has no map (1.0): terrain is provisional or derived from geography, never the publisher's
     for game_map in game.maps.values():
         assert game_map.source.is_stand_in
-        assert set(game_map.terrain.values()) == {"clear"}
+        # terrain types the Exclusive Rules name: Rough (5.2.3), City (6.1.2), water (6.1.2)
+        assert {"clear", "rough", "city"} <= set(game_map.terrain_types)
+        assert set(game_map.terrain.values()) <= set(game_map.terrain_types)
 
 
 # ----------------------------------------------------------------------------- tables
