@@ -24,9 +24,13 @@ def game():
     return load_game("kwb")
 
 
+def unit_placements(game, scenario_id: str) -> list:
+    """Setup lines that place units (not markers, which are `marker:<id>`)."""
+    return [p for p in game.scenarios[scenario_id].setup if p.unit in game.units]
+
+
 def setup_count(game, scenario_id: str, side: str) -> int:
-    scenario = game.scenarios[scenario_id]
-    return sum(1 for p in scenario.setup if game.units[p.unit].side == side)
+    return sum(1 for p in unit_placements(game, scenario_id) if game.units[p.unit].side == side)
 
 
 def arrivals_by_turn(game, scenario_id: str, side: str) -> dict[int, int]:
@@ -55,6 +59,11 @@ def test_three_scenarios_each_on_its_own_map(game):
     # 12.0 "There are three scenarios in this game, each one is played on a separate map"
     assert {s.id: s.maps for s in game.scenarios.values()} == {
         "pusan": ("pusan",), "seoul": ("seoul",), "changjin": ("changjin",)}
+
+
+def test_scenarios_in_rulebook_order(game):
+    # 12.1 Pusan Perimeter, 12.2 Battle for Seoul, 12.3 Changjin Reservoir
+    assert [s.id for s in sorted(game.scenarios.values(), key=lambda s: s.order)] == ["pusan", "seoul", "changjin"]
 
 
 def test_first_player_and_setup_order(game):
@@ -141,13 +150,13 @@ def test_pusan_setup_counts(game):
     assert setup_count(game, "pusan", "communist") == 18
     # US: 3 HQ + 9 regiments + 5/1M + Mar tank + 5th X + 9th/2 + cadre = 17; ROK: HQ + 5 div + 17th + 3 police = 10
     assert setup_count(game, "pusan", "un") == 27
-    nat = Counter(game.units[p.unit].nationality for p in game.scenarios["pusan"].setup)
+    nat = Counter(game.units[p.unit].nationality for p in unit_placements(game, "pusan"))
     assert (nat["nk"], nat["us"], nat["rok"]) == (18, 17, 10)
 
 
 def test_pusan_depleted_divisions_at_start(game):
     # 12.1.2 "Three ROK and four North Korean divisions must set up depleted"
-    depleted = Counter(game.units[p.unit].nationality for p in game.scenarios["pusan"].setup
+    depleted = Counter(game.units[p.unit].nationality for p in unit_placements(game, "pusan")
                        if p.step == "depleted" and game.units[p.unit].has("divisional"))
     assert depleted == {"rok": 3, "nk": 4}
 
@@ -176,7 +185,7 @@ def test_pusan_supply_centers_on_distinct_supply_symbols(game):
 def test_pusan_us_hqs_with_or_next_to_a_component_regiment(game):
     # 12.1.2 "w/or next to any component III"
     grid = game.maps["pusan"].grid
-    where = {p.unit: grid.parse(p.location) for p in game.scenarios["pusan"].setup}
+    where = {p.unit: grid.parse(p.location) for p in unit_placements(game, "pusan")}
     for hq in ("us-1c-hq", "us-24-hq", "us-25-hq"):
         regiments = [u for u in where if game.units[u].parent == hq]
         assert len(regiments) == 3
@@ -254,7 +263,7 @@ def test_seoul_setup_counts(game):
 def test_seoul_scratch_units_one_per_hex_none_adjacent(game):
     # 12.21 "no more than one to a hex and not adjacent to another scratch unit"
     grid = game.maps["seoul"].grid
-    hexes = [grid.parse(p.location) for p in game.scenarios["seoul"].setup if game.units[p.unit].has("scratch")]
+    hexes = [grid.parse(p.location) for p in unit_placements(game, "seoul") if game.units[p.unit].has("scratch")]
     assert len(hexes) == 12
     for i, a in enumerate(hexes):
         for b in hexes[i + 1:]:
@@ -300,7 +309,7 @@ def test_changjin_setup_counts(game):
     # 12.31: 2 HQ + 4 + 2 divisions + 2 Supply Centers = 10; UN: HQ + 3 Marine regiments + 31st/7 + cadre = 6
     assert setup_count(game, "changjin", "communist") == 10
     assert setup_count(game, "changjin", "un") == 6
-    assert {game.units[p.unit].nationality for p in game.scenarios["changjin"].setup
+    assert {game.units[p.unit].nationality for p in unit_placements(game, "changjin")
             if game.units[p.unit].side == "communist"} == {"prc"}  # "all Communist units treated as Chinese"
     for unit, hex in (("us-1-1m", "0907"), ("us-5-1m", "0710"), ("us-7-1m", "0709"), ("us-31-7", "0706"),
                       ("us-cadre-x", "1903"), ("prc-sc-1", "0107"), ("prc-sc-2", "0612")):
@@ -310,7 +319,7 @@ def test_changjin_setup_counts(game):
 def test_changjin_divisions_within_two_hexes_of_their_army_hq(game):
     # 12.31 HQs at "choice of 0407, 0612, or 1110"; divisions "within two hexes of 20th/27th XXX HQ"
     grid = game.maps["changjin"].grid
-    where = {p.unit: grid.parse(p.location) for p in game.scenarios["changjin"].setup}
+    where = {p.unit: grid.parse(p.location) for p in unit_placements(game, "changjin")}
     assert {grid.label(where["prc-20-hq"]), grid.label(where["prc-27-hq"])} <= {"0407", "0612", "1110"}
     groups = {"prc-20-hq": ["prc-58", "prc-59", "prc-60", "prc-89"], "prc-27-hq": ["prc-79", "prc-80"]}
     for hq, divisions in groups.items():
@@ -349,6 +358,18 @@ def test_changjin_special_rules_and_victory(game):
     # 12.32 Communist 2, 5, 3; UN 1, 2, 3
     assert [e["points"] for e in changjin.victory["communist"]] == [2, 5, 3]
     assert [e["points"] for e in changjin.victory["un"]] == [1, 2, 3]
+
+
+def test_support_fire_pools_and_scenario_markers(game):
+    # 8.1 markers drawn at random from each side's pool: the whole mix of markers.csv starts there
+    for scenario in game.scenarios.values():
+        placed = Counter(p.unit.removeprefix("marker:") for p in scenario.setup if p.unit.startswith("marker:sf-"))
+        assert placed == {m.id: m.count for m in game.markers.values() if m.kind == "support_fire"}
+        assert {p.location for p in scenario.setup if p.unit.startswith("marker:sf-com")} == {
+            "box:support-fire-pool-communist"}
+    changjin = game.scenarios["changjin"]
+    assert sum(1 for p in changjin.setup if p.unit == "marker:air-supply") == 2  # 12.3 "only two"
+    assert any(p.unit == "marker:un-supply-shortage" for p in game.scenarios["pusan"].setup)  # 12.1.1
 
 
 # ----------------------------------------------------------------------------- maps
