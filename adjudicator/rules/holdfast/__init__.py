@@ -14,4 +14,13 @@
 Importing this package registers every check and the supply tracer.
 """
 
-from adjudicator.rules.holdfast import combat, intervention, movement, naval, supply  # noqa: F401
+from adjudicator.rules.holdfast import (  # noqa: F401
+    combat,
+    intervention,
+    movement,
+    naval,
+    resources,
+    supply,
+    victory,
+    weather,
+)

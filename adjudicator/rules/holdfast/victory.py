@@ -1,0 +1,123 @@
+"""HoldFast Korea victory (12).
+
+12: "Automatic victory goes to the player controlling all of the cities with a star at the end of
+their turn. Control is determined by the last player with an in supply unit in the hex. It does not
+mean current occupation. ... Otherwise, victory is determined after the last turn of the game and
+the winner is the player with the most in supply units on his opponent's side of the 38th Parallel."
+
+The star cities are the map's `star_city` features (their `side` = who controls them at the start,
+2). Control history cannot be seen in a position, so the request lists the star cities whose
+control changed; units standing in a star city and in supply now take it (12). Both sides' supply
+is traced with the supply tracer (10). Ties at the end of the game: a draw (stand-in,
+campaign.toml special_rules.victory_tie).
+"""
+
+from __future__ import annotations
+
+from pydantic import Field, ValidationInfo, model_validator
+
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.rules.holdfast import board, data, supply
+from adjudicator.rules.holdfast.schemas import SideName
+from adjudicator.rules.positions import PositionModel, UnitAt
+from scenarios.model import Game
+
+RULE = "12 Victory"
+
+
+class VictoryRequest(CheckRequest):
+    """The victory check at the end of a player's turn (5 steps 8 and 12), and after the last turn."""
+
+    scenario: str = Field(default=data.DEFAULT_SCENARIO, description="Scenario id.")
+    side: SideName = Field(description="The player whose turn just ended (automatic victory is his, 12).")
+    positions: list[PositionModel] = Field(default_factory=list, max_length=80,
+                                           description="Every block on the map, both sides.")
+    star_city_control: dict[str, SideName] = Field(default_factory=dict, description=(
+        "Star cities (hex -> side) whose control changed since the start; others keep their starting control (2)."))
+    last_turn: bool = Field(default=False, description=(
+        "True after the last turn's UN player turn: decide by in-supply units beyond the 38th."))
+    un_controlled_ports: list[str] = Field(default_factory=list, max_length=40,
+                                           description="Ports that changed to UN control (UN supply, 10).")
+    communist_controlled_ports: list[str] = Field(default_factory=list, max_length=40,
+                                                  description="Ports that changed to Communist control.")
+
+    @model_validator(mode="after")
+    def _by_the_rules(self, info: ValidationInfo):
+        g = data.game_in(info)
+        gm = g.maps[data.scenario(g, self.scenario).maps[0]]
+        stars = {gm.grid.label(h) for h in gm.hexes_with("star_city")}
+        for hex in self.star_city_control:
+            if hex not in stars:
+                raise ValueError(f"{hex} is not a star city (star cities: {', '.join(sorted(stars))})")
+        supply.positions_board(g, gm, [UnitAt.from_model(p) for p in self.positions])
+        return self
+
+
+def run_victory(g: Game, req: VictoryRequest) -> CheckResult:
+    sc = data.scenario(g, req.scenario)
+    gm = g.maps[sc.maps[0]]
+    positions = [UnitAt.from_model(p) for p in req.positions]
+    options = {"un_controlled_ports": req.un_controlled_ports,
+               "communist_controlled_ports": req.communist_controlled_ports}
+    reports = {side: supply.trace_side(g, req.scenario, side, positions, options) for side in data.SIDES}
+    in_supply = {u.unit: u.in_supply for r in reports.values() for u in r.units}
+    warnings: list[str] = data.stand_in_warnings(g, f"map {gm.id} feature star_city")[:1]
+    for r in reports.values():
+        warnings += [w for w in r.warnings if w not in warnings]
+    steps: list[Step] = []
+
+    control: dict[str, str] = {}
+    for f in gm.features:
+        if f.kind == "star_city":
+            control[gm.grid.label(f.hex)] = f.side or "un"
+    control.update(req.star_city_control)
+    for p in positions:
+        if p.hex in control and in_supply.get(p.unit):
+            side = data.unit(g, p.unit).side
+            if control[p.hex] != side:
+                steps.append(Step(f"{p.unit} stands in star city {p.hex} and is in supply: {side} now controls it.",
+                                  RULE + " (control)"))
+            control[p.hex] = side
+    held = {s: sorted(h for h, c in control.items() if c == s) for s in data.SIDES}
+    steps.append(Step(f"Star cities: Communist controls {', '.join(held['communist']) or 'none'}; UN controls "
+                      f"{', '.join(held['un']) or 'none'}.", RULE + "; 2 Hex Control"))
+    winner = None
+    how = None
+    if control and all(c == req.side for c in control.values()):
+        winner, how = req.side, "automatic"
+        steps.append(Step(f"The {req.side} player controls every star city at the end of his turn: automatic "
+                          "victory.", RULE))
+    else:
+        steps.append(Step(f"No automatic victory: the {req.side} player does not control every star city.", RULE))
+    counts = None
+    if winner is None and req.last_turn:
+        north = board.north_of_38th(g, gm, data.special(g, req.scenario, "parallel_38"))
+        if north.warning:
+            warnings.append(north.warning)
+        counts = {"communist": 0, "un": 0}
+        for p in positions:
+            side = data.unit(g, p.unit).side
+            h = board.parse(gm, p.hex)
+            beyond = (h not in north.north) if side == "communist" else (h in north.north)
+            if beyond and in_supply.get(p.unit):
+                counts[side] += 1
+        steps.append(Step(f"After the last turn: in-supply units on the opponent's side of the 38th Parallel — "
+                          f"Communist {counts['communist']} (south), UN {counts['un']} (north).", RULE))
+        if counts["communist"] != counts["un"]:
+            winner = max(counts, key=counts.get)
+            how = "end of game"
+            steps.append(Step(f"The {winner} player has more and wins.", RULE))
+        else:
+            how = "draw"
+            steps.append(Step("Equal numbers: a draw (stand-in reading; the book does not say).",
+                              "campaign.toml special_rules.victory_tie"))
+            warnings += data.stand_in_warnings(g, f"scenario {req.scenario} rule victory_tie")
+    outcome = {"winner": winner, "how": how, "star_city_control": control, "units_beyond_38th": counts,
+               "in_supply": in_supply}
+    return CheckResult(outcome=outcome, steps=steps, warnings=warnings)
+
+
+@register_check(system="holdfast", name="victory", request=VictoryRequest, random=False,
+                summary="Automatic (all star cities) and end-of-game victory", rule="12")
+def victory(req: VictoryRequest, dice: Dice) -> CheckResult:
+    return run_victory(data.game(), req)
