@@ -179,3 +179,30 @@ def test_good_piece_definition_passes():
 def test_image_names_in_zip():
     assert image_names_in_zip(["images/a.png", "buildFile.xml", "images/sub/b.png"]) == \
         {"a.png", "sub/b.png"}
+
+
+def test_named_keys_in_slots_are_reported_but_not_in_prototypes():
+    from vassalfmt.keys import KeyStroke, named
+    from vassalfmt.traits import Delete, ReportState
+
+    def add(root):
+        window = root.find("VASSAL.build.module.PieceWindow")
+        lst = component(window, "ListWidget", entryName="L")
+        piece = Piece([ReportState(keys=[named("Flip"), named("Flip")]),
+                       Delete(key=KeyStroke(57344, 0, "Elim")),    # an engine-assigned code: fine
+                       BasicPiece(image="inf.png", name="C")])
+        component(lst, "PieceSlot", piece.add_piece_command(), entryName="C", gpid=3)
+        protos = root.find("VASSAL.build.module.PrototypesContainer")
+        component(protos, "PrototypeDefinition",
+                  Piece([Delete(key=named("Elim")), BasicPiece()]).add_piece_command(), name="P")
+    found = [p for p in problems_of(add) if "named key" in p]
+    assert len(found) == 1 and "'Flip' in a report; trait" in found[0]
+
+
+def test_prototypes_from_buildfile():
+    from vassalfmt.buildfile import prototypes_from_buildfile
+
+    root = small_module()
+    protos = prototypes_from_buildfile(to_bytes(root))
+    assert list(protos) == ["UN"]
+    assert protos["UN"].traits[0].as_dict() == {"Side": "UN"}

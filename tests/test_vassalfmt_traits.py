@@ -257,3 +257,43 @@ def test_basic_piece_state():
     assert basic.properties == {"UniqueID": "u1", "Hex": "0203"}
     assert basic.state_string() == "Main Map;10;20;gp7;2;UniqueID;u1;Hex;0203"
     assert BasicPiece().state_string() == "null;0;0;;0"
+
+
+# --- prototypes and follow-property layers ------------------------------------------------------
+
+def test_expand_prototypes_like_the_engine():
+    from vassalfmt.piece import expand_prototypes
+
+    prototypes = {
+        "Unit": Piece([UsePrototype(name="Base"), DynamicProperty(name="Step", value="1"),
+                       Comment(comment="dropped"), BasicPiece()]),
+        "Base": Piece([Marker.of(Side="UN"), BasicPiece()]),
+    }
+    piece = Piece([UsePrototype(name="Unit"), UsePrototype(name="Missing"), Marker.of(UnitId="1"),
+                   BasicPiece(image="a.png", name="A")])
+    expanded = expand_prototypes(piece, prototypes)
+    assert [type(t).__name__ for t in expanded.traits] == [
+        "Marker", "DynamicProperty", "Marker", "BasicPiece"]
+    assert expanded.properties()["Side"] == "UN" and expanded.properties()["Step"] == "1"
+    assert piece.traits[0] == UsePrototype(name="Unit")           # the input is not changed
+    expanded.traits[1].value = "2"
+    assert prototypes["Unit"].traits[1].value == "1"              # copies, not shared traits
+
+
+def test_expand_prototypes_refuses_loops():
+    from vassalfmt.piece import expand_prototypes
+
+    loop = {"A": Piece([UsePrototype(name="B"), BasicPiece()]),
+            "B": Piece([UsePrototype(name="A"), BasicPiece()])}
+    with pytest.raises(VassalFormatError, match="loop"):
+        expand_prototypes(Piece([UsePrototype(name="A"), BasicPiece()]), loop)
+
+
+def test_follow_property_layer_level():
+    layer = Embellishment(name="StepLayer", image_names=["a", "b", "c"], follow_property=True,
+                          property_name="Step", first_level_value=1, level=1)
+    for value, level in [("2", "2"), ("9", "3"), ("0", "1"), ("", "1")]:
+        piece = Piece([DynamicProperty(name="Step", value=value), layer, BasicPiece()])
+        assert piece.properties()["StepLayer_Level"] == level
+    odd = Piece([DynamicProperty(name="Step", value="x"), layer, BasicPiece()])
+    assert odd.properties()["StepLayer_Level"] == "1"             # not a number: saved state

@@ -35,9 +35,16 @@ from lxml import etree
 from .errors import VassalFormatError
 from .keys import KeyStroke
 from .moduledata import DEFAULT_VASSAL_VERSION, parse_xml_untrusted
-from .piece import parse_add_piece_command, split_piece_type
+from .piece import Piece, parse_add_piece_command, split_piece_type
 from .sequence import decode, java_bool, java_double, string_array
-from .traits import BasicPiece, Embellishment, RawTrait, UsePrototype, trait_id_of
+from .traits import (
+    BasicPiece,
+    DynamicKeyCommand,
+    Embellishment,
+    RawTrait,
+    UsePrototype,
+    trait_id_of,
+)
 
 SCHEMA_FILE = "buildfile-names-3.7.26.json"
 ROOT_CLASS = "VASSAL.build.GameModule"
@@ -304,7 +311,8 @@ def _check_pieces(root: etree._Element, images: set[str] | None,
     for element in root.iter(*PIECE_TEXT_CLASSES):
         where = _where(element)
         text = element.text or ""
-        for problem in check_piece_definition(text, prototypes, images):
+        in_slot = element.tag != "VASSAL.build.module.PrototypeDefinition"
+        for problem in check_piece_definition(text, prototypes, images, in_slot):
             problems.append(Problem(where, problem))
         gpid = element.get("gpid")
         if element.tag != "VASSAL.build.module.PrototypeDefinition" and gpid is not None:
@@ -317,8 +325,14 @@ def _check_pieces(root: etree._Element, images: set[str] | None,
 
 
 def check_piece_definition(text: str, prototypes: set[str] | None = None,
-                           images: set[str] | None = None) -> list[str]:
-    """Problems with one ``+/null/type/state`` piece definition (empty list = fine)."""
+                           images: set[str] | None = None, in_slot: bool = False) -> list[str]:
+    """Problems with one ``+/null/type/state`` piece definition (empty list = fine).
+
+    ``in_slot``: the definition is a PieceSlot/CardSlot, whose traits the engine's round-trip
+    check compares field by field. A named key written as ``0,0,Name`` there always differs
+    from the engine's re-encoding (it replaces the code with its own, see
+    :mod:`vassalfmt.keys`), so it is reported; named keys inside prototypes are not compared.
+    """
     try:
         _, piece = parse_add_piece_command(text)
     except VassalFormatError as exc:
@@ -336,6 +350,15 @@ def check_piece_definition(text: str, prototypes: set[str] | None = None,
         diffs = [f"{a!r} -> {b!r}" for a, b in zip(original_types, retyped) if a != b]
         out.append("piece definition does not re-encode to itself"
                    + (f": {diffs[0]}" if diffs else ""))
+    if in_slot:
+        for trait in piece.traits:
+            names = {s.name for s in trait_key_strokes(trait)
+                     if s.name and not NAMED_KEY_FIRST <= s.code <= NAMED_KEY_LAST}
+            for name in sorted(names):
+                out.append(f"named key {name!r} in a {trait_id_of(trait.type_string())} "
+                           "trait of a palette slot: the engine rewrites its code, so the "
+                           "round-trip check fails; move the trait into a prototype or use "
+                           "a plain key")
     if not isinstance(piece.traits[-1], BasicPiece):
         out.append("innermost trait is not a BasicPiece (piece;)")
     for trait in piece.traits:
@@ -349,12 +372,41 @@ def check_piece_definition(text: str, prototypes: set[str] | None = None,
     return out
 
 
+#: The engine gives named keys private key codes in this range (VASSAL/tools/NamedKeyManager.java).
+NAMED_KEY_FIRST = 0xE000
+NAMED_KEY_LAST = 0xF8FE
+
+
+def trait_key_strokes(trait) -> list[KeyStroke]:
+    """Every key stroke a trait holds (fields, key lists, Dynamic Property commands)."""
+    out = []
+    for value in vars(trait).values():
+        items = value if isinstance(value, list) else [value]
+        for item in items:
+            if isinstance(item, KeyStroke):
+                out.append(item)
+            elif isinstance(item, DynamicKeyCommand) and item.key is not None:
+                out.append(item.key)
+    return out
+
+
 def _trait_images(trait) -> list[str]:
     if isinstance(trait, BasicPiece):
         return [trait.image] if trait.image else []
     if isinstance(trait, Embellishment):
         return [i for i in trait.image_names if i]
     return []
+
+
+def prototypes_from_buildfile(root: etree._Element | bytes) -> dict[str, Piece]:
+    """The module's prototypes, name -> Piece (for expansion when writing or reading saves)."""
+    if isinstance(root, (bytes, bytearray)):
+        root = parse_xml_untrusted(bytes(root), "buildFile.xml", 64 * 1024 * 1024)
+    out = {}
+    for element in root.iter("VASSAL.build.module.PrototypeDefinition"):
+        _, piece = parse_add_piece_command(element.text or "")
+        out[element.get("name", "")] = piece
+    return out
 
 
 def image_names_in_zip(entry_names: Iterable[str]) -> set[str]:
@@ -368,5 +420,5 @@ def image_names_in_zip(entry_names: Iterable[str]) -> set[str]:
 
 
 __all__ = ["Problem", "attribute_value", "check_piece_definition", "component",
-           "image_names_in_zip", "new_module", "plain", "resolve_class", "schema", "to_bytes",
-           "trait_id_of", "validate"]
+           "image_names_in_zip", "new_module", "plain", "prototypes_from_buildfile",
+           "resolve_class", "schema", "to_bytes", "trait_key_strokes", "validate"]

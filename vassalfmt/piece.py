@@ -15,12 +15,15 @@ True
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .errors import VassalFormatError
 from .sequence import SequenceDecoder, decode, encode
 from .traits import (
     BasicPiece,
+    Comment,
     DynamicProperty,
     Embellishment,
     Labeler,
@@ -112,7 +115,25 @@ class Piece:
             elif isinstance(trait, Embellishment) and trait.name:
                 props[trait.name + "_Level"] = str(abs(trait.level))
                 props[trait.name + "_Active"] = "true" if trait.active else "false"
+        # A layer that follows a property shows the level that property selects, not the level
+        # in its saved state (Embellishment.checkPropertyLevel); the property may come from any
+        # trait, so this needs the collected values.
+        for trait in self.traits:
+            if isinstance(trait, Embellishment) and trait.name and trait.follow_property:
+                level = followed_level(trait, props.get(trait.property_name, ""))
+                if level is not None:
+                    props[trait.name + "_Level"] = str(level)
         return props
+
+
+def followed_level(layer: Embellishment, value: str) -> int | None:
+    """The level a follow-property layer shows for ``value`` (None if not a number)."""
+    text = value or str(layer.first_level_value)
+    try:
+        level = int(text) - layer.first_level_value + 1
+    except ValueError:
+        return None
+    return max(1, min(level, len(layer.image_names)))
 
 
 def add_piece_command(piece_id: str | None, type_string: str, state_string: str) -> str:
@@ -178,3 +199,41 @@ def parse_add_piece_command(command: str) -> tuple[str | None, Piece]:
         raise VassalFormatError(f"AddPiece command with {len(fields)} fields: {command[:60]!r}")
     piece_id = None if fields[0] == "null" else fields[0]
     return piece_id, parse_piece(fields[1], fields[2])
+
+
+#: Prototypes may use prototypes; deeper than this is treated as a loop.
+MAX_PROTOTYPE_DEPTH = 30
+
+
+def expand_prototypes(piece: Piece, prototypes: Mapping[str, Piece], drop_comments: bool = True,
+                      _depth: int = 0) -> Piece:
+    """Replace every UsePrototype by the prototype's traits, as the engine does for real pieces.
+
+    Why this matters for saved games: the engine stores a piece's state trait by trait, and a
+    ``prototype;`` trait has no state of its own. Pieces the engine creates (palette drags,
+    at-start stacks) are expanded copies (``VASSAL/counters/PieceCloner.java``), so e.g. a
+    Dynamic Property defined in a prototype keeps its value in saves and its changes are sent
+    to the other players. A hand-written setup must therefore hold expanded pieces too.
+
+    Mirrors ``PieceCloner.clonePiece``: the prototype's traits (all but its BasicPiece, with the
+    prototype definition's states) take the UsePrototype's place, nested prototypes are expanded
+    too, a missing prototype contributes nothing, and Comment traits are dropped.
+    Prototype parameters (``$name$`` substitution) are not applied.
+    """
+    if _depth > MAX_PROTOTYPE_DEPTH:
+        raise VassalFormatError("prototypes refer to each other in a loop (or nest too deeply)")
+    traits = []
+    for trait in piece.traits:
+        if isinstance(trait, UsePrototype):
+            definition = prototypes.get(trait.name)
+            if definition is None or not definition.traits:
+                continue
+            inner = expand_prototypes(definition, prototypes, drop_comments, _depth + 1)
+            decorators = inner.traits[:-1] if isinstance(inner.traits[-1], BasicPiece) \
+                else inner.traits
+            traits.extend(copy.deepcopy(decorators))
+        elif isinstance(trait, Comment) and drop_comments:
+            continue
+        else:
+            traits.append(copy.deepcopy(trait))
+    return Piece(traits)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import binascii
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from .commands import (
@@ -43,7 +43,7 @@ from .commands import (
 )
 from .errors import VassalFormatError
 from .moduledata import ModuleData, SaveData
-from .piece import Piece, _split_nested, parse_piece
+from .piece import Piece, _split_nested, expand_prototypes, parse_piece
 from .sequence import SequenceDecoder, encode
 from .traits import BasicPiece, Immobilized, RawTrait
 from .zipreader import DEFAULT_LIMITS, SafeZip, ZipLimits
@@ -132,10 +132,17 @@ class SavedGameWriter:
     With ``auto_stack`` (the default) pieces at the same map position are put into one stack in
     the order added (first = bottom), as the engine itself saves them; pieces with a
     "never stacks" Immobilized trait stay on their own.
+
+    Give the module's ``prototypes`` (name -> Piece, e.g. from
+    :func:`vassalfmt.buildfile.prototypes_from_buildfile`) and every piece is written with its
+    prototypes expanded, as the engine writes pieces; without expansion, the state of traits
+    that live in prototypes (Dynamic Properties, layers) is neither saved nor sent to the
+    other players (see :func:`vassalfmt.piece.expand_prototypes`).
     """
 
-    def __init__(self, auto_stack: bool = True):
+    def __init__(self, auto_stack: bool = True, prototypes: Mapping[str, Piece] | None = None):
         self.auto_stack = auto_stack
+        self.prototypes = prototypes
         self._pieces: list[tuple[str, Piece]] = []
         self._stacks: list[StackSpec] = []
         self._extra: list[str] = []
@@ -153,6 +160,8 @@ class SavedGameWriter:
         if basic is None:
             raise ValueError("a saved piece needs a BasicPiece as its innermost trait")
         self._claim(piece_id)
+        if self.prototypes is not None:
+            piece = expand_prototypes(piece, self.prototypes)
         self._pieces.append((piece_id, piece))
 
     def add_stack(self, stack_id: str, map_id: str, x: int, y: int, member_ids: list[str],
@@ -227,6 +236,8 @@ class PieceOnMap:
     y: int
     piece: Piece
     stack_id: str | None = None
+    #: The piece with its prototypes expanded, when the module's prototypes were given.
+    expanded: Piece | None = None
 
     @property
     def name(self) -> str:
@@ -234,7 +245,8 @@ class PieceOnMap:
 
     @property
     def properties(self) -> dict[str, str]:
-        return self.piece.properties()
+        """Property values as the engine would see them (prototype traits included if known)."""
+        return (self.expanded or self.piece).properties()
 
 
 @dataclass
@@ -409,7 +421,7 @@ class _GameBuilder:
                 stack.members.append(c.piece_id)
                 self.parent[c.piece_id] = target
 
-    def result(self) -> list[PieceOnMap]:
+    def result(self, prototypes: Mapping[str, Piece] | None = None) -> list[PieceOnMap]:
         out = []
         for piece_id in self.order:
             record = self.pieces.get(piece_id)
@@ -428,12 +440,22 @@ class _GameBuilder:
             basic = piece.basic
             if isinstance(basic, BasicPiece):
                 basic.map_id, basic.x, basic.y = map_id, x, y
-            out.append(PieceOnMap(piece_id, map_id, x, y, piece, stack_id))
+            expanded = None
+            if prototypes is not None and piece.prototypes():
+                try:
+                    expanded = expand_prototypes(piece, prototypes)
+                except VassalFormatError as exc:
+                    self.warn(f"piece {piece_id!r}: prototypes not expanded ({exc})")
+            out.append(PieceOnMap(piece_id, map_id, x, y, piece, stack_id, expanded))
         return out
 
 
-def read_command_text(text: str) -> SavedGame:
-    """Read a decoded command stream (the text inside ``savedGame``)."""
+def read_command_text(text: str, prototypes: Mapping[str, Piece] | None = None) -> SavedGame:
+    """Read a decoded command stream (the text inside ``savedGame``).
+
+    ``prototypes`` (the module's, name -> Piece) lets properties defined in prototypes be seen
+    on pieces whose definition still uses them (hand-written setups do; the engine's don't).
+    """
     game = SavedGame()
     builder = _GameBuilder()
     for leaf in split_commands(text):
@@ -447,14 +469,17 @@ def read_command_text(text: str) -> SavedGame:
                 game.other_commands.append(command.text)
             continue
         builder.apply(command)
-    game.pieces = builder.result()
+    game.pieces = builder.result(prototypes)
     game.warnings = builder.warnings
     return game
 
 
-def read_saved_game(source: bytes | str | os.PathLike,
-                    limits: ZipLimits = DEFAULT_LIMITS) -> SavedGame:
-    """Read a ``.vsav`` or ``.vlog`` (bytes or a path) into pieces and positions."""
+def read_saved_game(source: bytes | str | os.PathLike, limits: ZipLimits = DEFAULT_LIMITS,
+                    prototypes: Mapping[str, Piece] | None = None) -> SavedGame:
+    """Read a ``.vsav`` or ``.vlog`` (bytes or a path) into pieces and positions.
+
+    The result is the position at the end of the file: for a log, every logged step applied.
+    """
     if isinstance(source, os.PathLike):
         source = os.fspath(source)
     with SafeZip(source, limits, what="saved game") as archive:
@@ -464,7 +489,7 @@ def read_saved_game(source: bytes | str | os.PathLike,
             raise VassalFormatError("the zip has no 'savedGame' entry, so it is not a VASSAL "
                                     "saved game or log")
         text = deobfuscate(archive.read(SAVED_GAME_ENTRY), limits.max_entry_bytes)
-        game = read_command_text(text)
+        game = read_command_text(text, prototypes)
         if archive.has(SAVEDATA_ENTRY):
             try:
                 game.savedata = SaveData.parse(archive.read(SAVEDATA_ENTRY))
@@ -479,9 +504,10 @@ def read_saved_game(source: bytes | str | os.PathLike,
 
 
 def write_saved_game(path: str | os.PathLike, pieces: Iterable[tuple[str, Piece]],
-                     module: ModuleData, extra_commands: Iterable[str] = ()) -> None:
+                     module: ModuleData, extra_commands: Iterable[str] = (),
+                     prototypes: Mapping[str, Piece] | None = None) -> None:
     """One-call writer: ``[(piece_id, piece), ...]`` to a ``.vsav`` at ``path``."""
-    writer = SavedGameWriter()
+    writer = SavedGameWriter(prototypes=prototypes)
     for piece_id, piece in pieces:
         writer.add_piece(piece_id, piece)
     for command in extra_commands:
