@@ -45,12 +45,13 @@ REQUEST_ID_PATTERN = r"^[A-Za-z0-9._:-]{1,100}$"
 
 
 class CheckRequest(BaseModel):
-    """Base of every check's request schema: unknown fields are an error, not silently ignored.
+    """Base of every check's request schema: unknown fields and loose types are errors.
 
-    A misspelt field would otherwise quietly take its default and give a wrong ruling.
+    A misspelt field would otherwise quietly take its default, and `"un_vp": "14"` or
+    `"roc_intervened": 0` would be coerced; both could give a wrong ruling without a word.
     """
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from pydantic.json_schema import models_json_schema
 
 from adjudicator.api import schemas as s
 from adjudicator.checks import CheckSpec, all_checks
+from adjudicator.systems import all_systems
 
 REF = "#/components/schemas/{model}"
 PROBLEM_RESPONSE = {"$ref": "#/components/responses/Problem"}
@@ -49,6 +50,24 @@ GAME_ID_PARAM = {
     "required": True,
     "schema": {"type": "string", "maxLength": 32},
 }
+
+
+def create_game_schema() -> dict[str, Any]:
+    options = []
+    for info in all_systems():
+        options.append(
+            {
+                "type": "object",
+                "title": f"{info.name}",
+                "properties": {
+                    "system": {"const": info.id},
+                    "scenario": {"enum": [scenario.id for scenario in info.scenarios]},
+                },
+                "required": ["system", "scenario"],
+                "additionalProperties": False,
+            }
+        )
+    return {"title": "CreateGameRequest", "oneOf": options}
 
 
 def build_openapi(checks: list[CheckSpec] | None = None) -> dict[str, Any]:
@@ -156,6 +175,10 @@ def build_openapi(checks: list[CheckSpec] | None = None) -> dict[str, Any]:
                 tags=["games"], secured=True, params=[GAME_ID_PARAM],
             )
         }
+
+    # Which scenarios a system has is data, not something the pydantic model can say; state it
+    # exactly here so that every schema-valid creation request is also accepted.
+    definitions.setdefault("$defs", {})["CreateGameRequest"] = create_game_schema()
 
     return {
         "openapi": "3.1.0",

@@ -97,14 +97,20 @@ def _form_values(spec: CheckSpec, form) -> dict[str, Any]:
             if field.required:
                 values[field.name] = None  # reported by validation as a wrong type
             continue
-        values[field.name] = raw
+        values[field.name] = _int_or_text(raw) if field.kind == "number" else raw
     if spec.random:
         values["dice"] = [
-            int(part) if part.lstrip("-").isdigit() else part
-            for part in re.split(r"[\s,]+", form.get("dice", "").strip())
-            if part
+            _int_or_text(part) for part in re.split(r"[\s,]+", form.get("dice", "").strip()) if part
         ]
     return values
+
+
+def _int_or_text(text: str) -> int | str:
+    """Form inputs arrive as text; numbers become ints, anything else is left for validation."""
+    try:
+        return int(text)
+    except ValueError:
+        return text
 
 
 def _run_form(spec: CheckSpec, form) -> tuple[dict | None, list[str]]:

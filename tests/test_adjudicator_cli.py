@@ -46,7 +46,8 @@ def test_verify_ok_with_well_known_keys_document(exported, capsys):
 def test_verify_fails_on_tampering(exported, capsys):
     ledger_path, key_path, _ = exported
     ledger = json.loads(ledger_path.read_text())
-    ledger["records"][2]["body"]["result"]["outcome"]["intervenes"] = True
+    outcome = ledger["records"][2]["body"]["result"]["outcome"]
+    outcome["intervenes"] = not outcome["intervenes"]
     ledger_path.write_text(json.dumps(ledger))
     assert main(["verify", str(ledger_path), "--key", str(key_path)]) == 1
     out = capsys.readouterr().out

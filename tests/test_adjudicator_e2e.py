@@ -49,12 +49,12 @@ class Server:
              "--bind", f"127.0.0.1:{self.port}", "--workers", "2", "adjudicator.wsgi:app"],
             cwd=ROOT, env=env, stdout=self.log, stderr=self.log, start_new_session=True,
         )
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
-                if requests.get(self.url + "/ping", timeout=1).ok:
+                if requests.get(self.url + "/ping", timeout=5).ok:
                     return self
-            except requests.ConnectionError:
+            except requests.RequestException:
                 time.sleep(0.1)
             if self.process.poll() is not None:
                 break

@@ -12,6 +12,7 @@ from flask_limiter import Limiter
 
 from adjudicator.api import games, systems, verify
 from adjudicator.api.auth import rate_limit_key
+from adjudicator.checks import all_checks
 from adjudicator.config import Config
 from adjudicator.services import services
 
@@ -42,8 +43,11 @@ def make_api_blueprint(config: Config, limiter: Limiter) -> Blueprint:
     bp.add_url_rule(
         "/games/<game_id>/close", "close_game", per_token(games.close_game), methods=["POST"]
     )
+    # Only registered check names route here, so /games/<id>/ledger never doubles as a check.
+    names = ",".join(sorted({spec.name for spec in all_checks()}))
     bp.add_url_rule(
-        "/games/<game_id>/<check>", "game_check", per_token(games.game_check), methods=["POST"]
+        f"/games/<game_id>/<any({names}):check>", "game_check", per_token(games.game_check),
+        methods=["POST"],
     )
     bp.add_url_rule("/verify", "verify", anonymous(verify.verify), methods=["POST"])
     return bp

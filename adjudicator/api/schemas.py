@@ -14,7 +14,7 @@ from adjudicator.checks import SYSTEM_IDS
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 SystemId = Literal[SYSTEM_IDS]  # type: ignore[valid-type]

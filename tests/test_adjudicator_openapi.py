@@ -1,0 +1,25 @@
+"""A bounded schemathesis run against the app's own OpenAPI document, in-process.
+
+No 5xx, every response matches the documented schema, status and content type, and
+schema-violating requests are refused. (Schema-valid compute requests may still be refused
+with 422 when the supplied dice do not fit the check, which no schema can express, so
+schemathesis' positive-data check is left out.) The long run belongs to `make fuzz`.
+"""
+
+import tempfile
+from pathlib import Path
+
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis.specs.openapi.checks import positive_data_acceptance
+
+from adjudicator.testing import make_app
+
+app = make_app(Path(tempfile.mkdtemp(prefix="adjudicator-openapi-")))
+schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app)
+
+
+@schema.parametrize()
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+def test_api_conforms_to_its_openapi_document(case):
+    case.call_and_validate(excluded_checks=[positive_data_acceptance])
