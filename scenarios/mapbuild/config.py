@@ -125,6 +125,7 @@ class GeoConfig:
     crest_cut_m: float
     crest_cut_prominence_m: float
     town_features: dict[str, tuple[str, ...]]  # towns.csv kind -> feature kinds to generate
+    city_names: tuple[str, ...]  # towns that are cities whatever their towns.csv kind
     force_land_kinds: tuple[str, ...]  # features.csv kinds whose hexes must be land
     terrain_from_features: dict[str, str]  # feature kind -> generic class (city/town)
     note: str = ""
@@ -218,6 +219,7 @@ def read_geo(path: Path) -> GeoConfig:
         crest_cut_kind=str(lines.get("crest_cut_kind", "")), crest_cut_m=float(lines.get("crest_cut_m", 1500)),
         crest_cut_prominence_m=float(lines.get("crest_cut_prominence_m", 300)),
         town_features={str(k): tuple(v) for k, v in (towns.get("features") or {}).items()},
+        city_names=tuple(towns.get("city_names", [])),
         force_land_kinds=tuple(towns.get("force_land_kinds", ["city", "major_city", "town", "port", "capital",
                                                                 "airfield", "star_city", "village"])),
         terrain_from_features={str(k): str(v) for k, v in (towns.get("terrain_from_features") or {}).items()},

@@ -55,20 +55,35 @@ def book_names(town: geodata.Town, features: list[Feature]) -> list[Feature]:
 
 
 def town_features(cal: Calibration, features: list[Feature], wanted: dict[str, tuple[str, ...]],
-                  land: set[Hex]) -> list[Feature]:
-    """Towns of the wanted kinds that fall on a land hex of the map and that the book does not place."""
+                  land: set[Hex], city_names: tuple[str, ...] = ()) -> list[Feature]:
+    """Feature rows for the towns of the wanted kinds that fall on a land hex of the map.
+
+    ``wanted`` maps the town table's kind to feature kinds (port -> port, city); ``city_names`` are
+    towns that are cities whatever their table kind (Pusan and Inch'on are listed as ports).  A kind
+    the book already gives a town is never repeated; a town the book places keeps the book's hex.
+    """
+    cities = {geodata.fold_name(n) for n in city_names}
     out = []
     for town in sorted(geodata.towns(), key=lambda t: t.name):
-        kinds = wanted.get(town.kind, ())
-        if not kinds or book_names(town, features):
+        kinds = list(wanted.get(town.kind, ()))
+        if geodata.fold_name(town.name) in cities and "city" not in kinds:
+            kinds.append("city")
+        in_book = book_names(town, features)
+        kinds = [k for k in kinds if not any(f.kind == k for f in in_book)]
+        if not kinds:
             continue
-        hex = cal.hex_of(town.lat, town.lon)
-        if hex not in land:
-            hex = _nearest_land(cal, hex, town, land)
-            if hex is None:
-                continue
+        if in_book:
+            hex = in_book[0].hex
+            why = f"towns.csv {town.name} ({town.kind}); hex as the rulebook places it"
+        else:
+            hex = cal.hex_of(town.lat, town.lon)
+            if hex not in land:
+                hex = _nearest_land(cal, hex, town, land)
+                if hex is None:
+                    continue
+            why = f"towns.csv {town.name} {town.lat:.4f} N {town.lon:.4f} E"
         for kind in kinds:
-            out.append(Feature(hex, kind, town.name, "", f"towns.csv {town.name} {town.lat:.4f} N {town.lon:.4f} E"))
+            out.append(Feature(hex, kind, town.name, "", why))
     return sorted(out, key=lambda f: (f.hex, f.kind, f.name))
 
 
