@@ -1,0 +1,49 @@
+"""``python -m bench [--only modules,supply,http] [--duration S] [--no-profile]``
+
+Runs the sections, prints a table and writes ``bench/results/<timestamp>.json``.
+Exit status 0 even when a target is missed: the table says PASS/FAIL per
+target, and a benchmark is a measurement, not a gate.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from bench.config import HttpSettings
+from bench.results import table, write_results
+
+SECTIONS = ("supply", "modules", "http")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--only", default=",".join(SECTIONS), help="comma-separated sections: " + ", ".join(SECTIONS))
+    parser.add_argument("--duration", type=int, default=HttpSettings.duration_s, help="seconds per wrk load")
+    parser.add_argument("--no-profile", action="store_true", help="skip profiling sections that miss a target")
+    args = parser.parse_args(argv)
+    chosen = [s.strip() for s in args.only.split(",") if s.strip()]
+    unknown = [s for s in chosen if s not in SECTIONS]
+    if unknown:
+        parser.error(f"unknown section(s): {', '.join(unknown)}")
+    profile = not args.no_profile
+    sections = []
+    for name in chosen:
+        print(f"bench: {name} ...", file=sys.stderr, flush=True)
+        if name == "supply":
+            from bench.supply import run_supply
+            sections.append(run_supply(profile_on_miss=profile))
+        elif name == "modules":
+            from bench.modules import run_modules
+            sections.append(run_modules(profile_on_miss=profile))
+        elif name == "http":
+            from bench.http import run_http
+            sections.append(run_http(HttpSettings(duration_s=args.duration), profile_on_miss=profile))
+    path = write_results(sections)
+    print(table(sections))
+    print(f"results: {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,86 @@
+"""What the benchmarks measure, in one place, so switching the check is one line.
+
+``CHECK`` names the adjudicator check the HTTP benchmark (and the reliability
+tests' soak clients) use in both compute and game mode.  The request body is
+the check's own fields; the dice a compute-mode call must supply are worked
+out by running the check once in-process (see ``bench.checks``), so a rules
+change that rolls more or fewer dice does not break the benchmark.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class CheckChoice:
+    """One registered check and a valid request for it (without dice or request_id)."""
+
+    system: str
+    name: str
+    body: dict[str, Any]
+    #: scenario used when the game-mode benchmark creates games
+    scenario: str
+
+
+#: HoldFast Korea combat (9.2): a real rules engine with dice pools and hit allocation.
+HOLDFAST_COMBAT = CheckChoice(
+    system="holdfast",
+    name="combat",
+    scenario="campaign",
+    body={
+        "turn": 1,
+        "weather": "clear",
+        "attackers": [{"unit": "nkpa-1", "sp": 3, "across_river": False}],
+        "defender": {"unit": "rok-1", "sp": 3},
+        "defender_terrain": "clear",
+        "coastal": False,
+    },
+)
+
+#: A simple random check that has existed since the service was written (fallback).
+KWB_SUPPLY_SHORTAGE = CheckChoice(
+    system="kwb",
+    name="un_supply_shortage_end",
+    scenario="pusan",
+    body={"game_turn": 3},
+)
+
+#: The check the HTTP benchmark measures.  Change this one line to measure another.
+CHECK = HOLDFAST_COMBAT
+
+
+@dataclass(frozen=True)
+class HttpSettings:
+    """wrk settings: bounded duration, the connection count the p99 target is stated at."""
+
+    duration_s: int = 10
+    connections: int = 16
+    threads: int = 2
+    workers: int = 2  # gunicorn sync workers (the machine has 2 cores)
+    games: int = 8  # game-mode requests rotate over this many games
+
+
+@dataclass(frozen=True)
+class Targets:
+    """The targets from issue 11 (docs/performance.md explains each)."""
+
+    cold_over_floor: float = 1.5
+    no_change_over_cold: float = 0.10
+    one_unit_over_cold: float = 0.15
+    supply_ms: float = 5.0
+    supply_speedup: float = 10.0
+    game_over_ping: float = 0.8
+    p99_ms: float = 25.0
+
+
+TARGETS = Targets()
+
+
+@dataclass(frozen=True)
+class SupplySettings:
+    game: str = "fireandice"
+    repeats: int = 20  # best-of for the single search; per-unit searches run fewer times
+    per_unit_repeats: int = 3
+    extra: dict[str, Any] = field(default_factory=dict)

@@ -1,0 +1,123 @@
+"""HTTP benchmark: gunicorn on loopback, wrk, /ping vs compute mode vs game mode.
+
+The three loads run one after another against the same server in the same
+run, so their ratio to ``/ping`` is fair even when the machine is noisy.
+Game mode writes a ledger record per request (unique request ids), which is
+the expensive path: hash chain, Ed25519 receipt, SQLite commit.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import requests
+
+from bench.checks import body_json, compute_body, compute_path, game_path
+from bench.config import CHECK, TARGETS, CheckChoice, HttpSettings
+from bench.profiling import start_py_spy, summarise_collapsed
+from bench.results import Section
+from bench.server import Gunicorn
+from bench.wrk import Target, WrkResult, run_wrk
+
+JSON = {"Content-Type": "application/json"}
+
+
+def create_games(url: str, choice: CheckChoice, count: int) -> list[Target]:
+    """`count` games of the chosen system, each as a (path, side-token header) target."""
+    targets = []
+    for _ in range(count):
+        response = requests.post(url + "/api/v1/games", json={"system": choice.system, "scenario": choice.scenario},
+                                 timeout=30)
+        response.raise_for_status()
+        game = response.json()
+        token = next(t for role, t in game["tokens"].items() if role != "observer")
+        targets.append(Target(game_path(choice, game["game_id"]), {**JSON, "Authorization": f"Bearer {token}"}))
+    return targets
+
+
+def check_once(url: str, target: Target, body: str) -> None:
+    """One request before the load, so a wrong body fails loudly instead of measuring 422s."""
+    response = requests.post(url + target.path, data=body, headers=target.headers, timeout=30)
+    if response.status_code >= 300:
+        raise RuntimeError(f"{target.path} answered {response.status_code}: {response.text[:500]}")
+
+
+def run_http(settings: HttpSettings = HttpSettings(), choice: CheckChoice = CHECK,
+             profile_on_miss: bool = True) -> Section:
+    section = Section("http")
+    with tempfile.TemporaryDirectory(prefix="bench-http-") as tmp:
+        server = Gunicorn(Path(tmp), workers=settings.workers).start()
+        try:
+            loads = prepare_loads(server.url, choice, settings)
+            results: dict[str, WrkResult] = {}
+            for name, (targets, body, unique) in loads.items():
+                run_wrk(server.url, targets, body=body, unique_ids=unique, duration_s=2,
+                        connections=settings.connections, threads=settings.threads)  # warm-up
+                results[name] = run_wrk(server.url, targets, body=body, unique_ids=unique,
+                                        duration_s=settings.duration_s, connections=settings.connections,
+                                        threads=settings.threads)
+            report(section, results, choice, settings)
+            missed = [t for t in section.targets if not t.passed]
+            if missed and profile_on_miss:
+                section.profile = profile_game_mode(server, loads["game"], settings, Path(tmp))
+        finally:
+            server.stop()
+    return section
+
+
+def prepare_loads(url: str, choice: CheckChoice, settings: HttpSettings) -> dict:
+    compute = body_json(compute_body(choice))
+    game = body_json(dict(choice.body))
+    compute_target = Target(compute_path(choice), JSON)
+    game_targets = create_games(url, choice, settings.games)
+    check_once(url, compute_target, compute)
+    check_once(url, game_targets[0], body_json({**choice.body, "request_id": "bench-probe"}))
+    return {
+        "ping": ([Target("/ping", {})], None, False),
+        "compute": ([compute_target], compute, False),
+        "game": (game_targets, game, True),
+    }
+
+
+def report(section: Section, results: dict[str, WrkResult], choice: CheckChoice, settings: HttpSettings) -> None:
+    ping = results["ping"].rps
+    section.notes.append(f"check: {choice.system}.{choice.name}; {settings.connections} connections, "
+                         f"{settings.threads} wrk threads, {settings.workers} gunicorn sync workers, "
+                         f"{settings.duration_s} s per load, SQLite synchronous=FULL")
+    for name, r in results.items():
+        ratio = r.rps / ping if ping else 0.0
+        section.row(name, f"{r.rps:8.0f} req/s  {ratio:5.2f}x ping  p50 {r.p50_ms:6.2f} ms  "
+                          f"p99 {r.p99_ms:6.2f} ms  max {r.max_ms:6.1f} ms  non-2xx {r.non_2xx}  "
+                          f"socket errors {r.socket_errors}")
+        section.numbers.update({f"{name}_rps": r.rps, f"{name}_over_ping": ratio, f"{name}_p50_ms": r.p50_ms,
+                                f"{name}_p99_ms": r.p99_ms, f"{name}_non_2xx": r.non_2xx})
+        if r.non_2xx or r.socket_errors:
+            section.notes.append(f"{name}: {r.non_2xx} non-2xx responses, {r.socket_errors} socket errors")
+    section.target("game-mode req/s over /ping", results["game"].rps / ping if ping else 0.0,
+                   TARGETS.game_over_ping, "x", at_most=False)
+    section.target("compute-mode req/s over /ping", results["compute"].rps / ping if ping else 0.0,
+                   TARGETS.game_over_ping, "x", at_most=False)
+    section.target(f"game-mode p99 at {settings.connections} connections", results["game"].p99_ms,
+                   TARGETS.p99_ms, "ms", at_most=True)
+
+
+def profile_game_mode(server: Gunicorn, load: tuple, settings: HttpSettings, tmp: Path) -> str:
+    """Sample every worker with py-spy while game-mode load runs."""
+    targets, body, unique = load
+    seconds = max(4, settings.duration_s // 2)
+    samplers = []
+    outputs = []
+    for pid in server.worker_pids():
+        out = tmp / f"py-spy-{pid}.txt"
+        sampler = start_py_spy(pid, seconds, out)
+        if sampler is not None:
+            samplers.append(sampler)
+            outputs.append(out)
+    if not samplers:
+        return "py-spy not installed (pip install py-spy) — no profile"
+    run_wrk(server.url, targets, body=body, unique_ids=unique, duration_s=seconds,
+            connections=settings.connections, threads=settings.threads)
+    for sampler in samplers:
+        sampler.wait(timeout=60)
+    return "game mode under load, py-spy over the workers:\n" + summarise_collapsed(outputs)

@@ -1,0 +1,162 @@
+"""Module-build benchmark: cold, no-change and one-unit rebuilds against the PNG floor.
+
+Every phase does what ``modgen build --all`` does for each game — load the
+data, collect (draw or reuse) the images, assemble the buildFile and write
+the .vmod — so the phases compare like with like.  The cache directory is
+fresh for the cold build and kept for the rebuilds.
+
+The floor is the time merely to PNG-encode the same images at the same
+settings (``art.render.encode_png``), measured in the same run: the pictures
+of the cold build are decoded beforehand (not timed) and re-encoded.  A cold
+build cannot be faster than encoding its output, so "cold / floor" says how
+much the drawing and assembling add on top.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PIL import Image
+
+from art.render import encode_png
+from bench.config import TARGETS
+from bench.profiling import cprofile_call
+from bench.results import Section
+from modgen.artwork import collect_images
+from modgen.build import build_entries, module_file_name, write_module
+from scenarios import game_ids, load_game, load_game_dir
+from scenarios.loader import DATA_ROOT
+from scenarios.model import Game
+
+VERSION = "bench"
+CHANGED_GAME = "spi"  # the game whose one unit the one-unit rebuild changes
+
+
+@dataclass
+class BuildRun:
+    """One pass over every game: seconds per game and the images built."""
+
+    seconds: dict[str, float] = field(default_factory=dict)
+    drawn: dict[str, int] = field(default_factory=dict)  # images drawn (not reused from cache)
+    images: dict[str, dict[str, bytes]] = field(default_factory=dict)
+
+    @property
+    def total(self) -> float:
+        return sum(self.seconds.values())
+
+
+def build_all(games: dict[str, Game] | None, cache_dir: Path, out_dir: Path,
+              loaders: dict[str, callable] | None = None) -> BuildRun:
+    """Load (timed), draw and write every game's module, as `modgen build --all` does."""
+    run = BuildRun()
+    for game_id in game_ids():
+        started = time.perf_counter()
+        loader = (loaders or {}).get(game_id, lambda g=game_id: load_game(g))
+        game = loader()
+        images = collect_images(game, scale=1, cache_dir=cache_dir)
+        result = build_entries(game, images, VERSION)
+        write_module(result, out_dir, module_file_name(game, VERSION))
+        run.seconds[game_id] = time.perf_counter() - started
+        run.images[game_id] = images.files
+    return run
+
+
+def png_floor(images: dict[str, dict[str, bytes]]) -> float:
+    """Seconds to PNG-encode every image again at the art package's settings."""
+    decoded = []
+    for files in images.values():
+        for blob in files.values():
+            picture = Image.open(io.BytesIO(blob))
+            picture.load()
+            decoded.append(picture)
+    started = time.perf_counter()
+    for picture in decoded:
+        encode_png(picture)
+    return time.perf_counter() - started
+
+
+def changed_copy(game_id: str, workdir: Path) -> tuple[Path, str]:
+    """A copy of a game's data dir with one unit's first printed value raised by one."""
+    target = workdir / game_id
+    shutil.copytree(DATA_ROOT / game_id, target)
+    units = target / "units.csv"
+    lines = units.read_text(encoding="utf-8").splitlines(keepends=True)
+    header = next(i for i, ln in enumerate(lines) if ln.strip() and not ln.startswith("#"))
+    columns = lines[header].strip().split(",")
+    steps_col = columns.index("steps")
+    for i in range(header + 1, len(lines)):
+        if lines[i].startswith("#") or not lines[i].strip():
+            continue
+        cells = lines[i].split(",")
+        match = re.match(r"^(\d+)(-.*)$", cells[steps_col])
+        if match:
+            cells[steps_col] = f"{int(match.group(1)) + 1}{match.group(2)}"
+            lines[i] = ",".join(cells)
+            units.write_text("".join(lines), encoding="utf-8")
+            return target, cells[0]
+    raise ValueError(f"{game_id}: no unit with numeric values to change")
+
+
+def run_modules(profile_on_miss: bool = True) -> Section:
+    section = Section("modules")
+    with tempfile.TemporaryDirectory(prefix="bench-modules-") as tmp:
+        tmp_path = Path(tmp)
+        cache, out = tmp_path / "cache", tmp_path / "out"
+        out.mkdir()
+        cold = build_all(None, cache, out)
+        floor = png_floor(cold.images)
+        unchanged = build_all(None, cache, out)
+        data_dir, unit_id = changed_copy(CHANGED_GAME, tmp_path / "data")
+        one_unit = build_all(None, cache, out, loaders={CHANGED_GAME: lambda: load_game_dir(data_dir)})
+        changed = _differing_images(cold.images[CHANGED_GAME], one_unit.images[CHANGED_GAME])
+        report(section, cold, floor, unchanged, one_unit, unit_id, changed)
+        if profile_on_miss and not all(t.passed for t in section.targets):
+            section.profile = _profile_misses(section, tmp_path)
+    return section
+
+
+def _differing_images(before: dict[str, bytes], after: dict[str, bytes]) -> int:
+    return sum(1 for name in after if before.get(name) != after[name])
+
+
+def report(section: Section, cold: BuildRun, floor: float, unchanged: BuildRun, one_unit: BuildRun,
+           unit_id: str, changed: int) -> None:
+    images = sum(len(files) for files in cold.images.values())
+    per_game = ", ".join(f"{g} {s:.1f}" for g, s in cold.seconds.items())
+    section.row("cold, all four games", f"{cold.total:7.2f} s  ({per_game})")
+    section.row("PNG-encode floor", f"{floor:7.2f} s  ({images} images)")
+    section.row("no-change rebuild", f"{unchanged.total:7.2f} s  ({100 * unchanged.total / cold.total:.1f}% of cold)")
+    section.row("one-unit rebuild", f"{one_unit.total:7.2f} s  ({100 * one_unit.total / cold.total:.1f}% of cold; "
+                                    f"{CHANGED_GAME} unit {unit_id}, {changed} image(s) differ)")
+    section.numbers.update({"cold_s": cold.total, "floor_s": floor, "no_change_s": unchanged.total,
+                            "one_unit_s": one_unit.total, "images": images,
+                            **{f"cold_{g}_s": s for g, s in cold.seconds.items()},
+                            **{f"no_change_{g}_s": s for g, s in unchanged.seconds.items()}})
+    section.target("cold over PNG floor", cold.total / floor, TARGETS.cold_over_floor, "x", at_most=True)
+    section.target("no-change rebuild over cold", unchanged.total / cold.total, TARGETS.no_change_over_cold, "x",
+                   at_most=True)
+    section.target("one-unit rebuild over cold", one_unit.total / cold.total, TARGETS.one_unit_over_cold, "x",
+                   at_most=True)
+    if changed == 0:
+        section.notes.append("WARNING: the one-unit change did not change any image")
+
+
+def _profile_misses(section: Section, tmp_path: Path) -> str:
+    """cProfile of the phases that missed: a cold build of one game and a no-change rebuild."""
+    parts = []
+    missed = {t.name for t in section.targets if not t.passed}
+    cache = tmp_path / "profile-cache"
+    out = tmp_path / "profile-out"
+    out.mkdir(exist_ok=True)
+    if "cold over PNG floor" in missed:
+        parts.append("cold build, all games:\n" + cprofile_call(lambda: build_all(None, cache, out), top=25))
+    if missed & {"no-change rebuild over cold", "one-unit rebuild over cold"}:
+        build_all(None, cache, out)
+        parts.append("no-change rebuild, all games:\n" + cprofile_call(lambda: build_all(None, cache, out), top=25))
+    return "\n".join(parts)

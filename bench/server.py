@@ -1,0 +1,98 @@
+"""A gunicorn process serving the adjudicator on a free loopback port.
+
+Used by the HTTP benchmark and the crash-safety soak.  The server gets its own
+temporary SQLite file and signing key; the process group is started here and
+only ever signalled by its own id.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import requests
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@dataclass
+class Gunicorn:
+    """Start, kill -9 and restart gunicorn on the same database file."""
+
+    workdir: Path
+    workers: int = 2
+    extra_env: dict[str, str] = field(default_factory=dict)
+    port: int = field(default_factory=free_port)
+    process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def database(self) -> Path:
+        return self.workdir / "adjudicator.sqlite3"
+
+    @property
+    def key_path(self) -> Path:
+        return self.workdir / "signing-key.pem"
+
+    def env(self) -> dict[str, str]:
+        return dict(
+            os.environ,
+            DATABASE_URL=f"sqlite:///{self.database}",
+            ADJUDICATOR_KEY_PATH=str(self.key_path),
+            ADJUDICATOR_RATELIMIT_ENABLED="false",
+            **self.extra_env,
+        )
+
+    def start(self, timeout: float = 60) -> "Gunicorn":
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        log = open(self.workdir / "gunicorn.log", "ab")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "adjudicator" / "gunicorn.conf.py"),
+             "--bind", f"127.0.0.1:{self.port}", "--workers", str(self.workers), "adjudicator.wsgi:app"],
+            cwd=ROOT, env=self.env(), stdout=log, stderr=log, start_new_session=True,
+        )
+        log.close()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                if requests.get(self.url + "/ping", timeout=1).ok:
+                    return self
+            except requests.RequestException:  # refused, or accepted before a worker is ready
+                time.sleep(0.1)
+            if self.process.poll() is not None:
+                break
+        self.stop(signal.SIGKILL)
+        raise RuntimeError("gunicorn did not start:\n" + self.log_tail())
+
+    def worker_pids(self) -> list[int]:
+        """The worker processes (children of the master), for profilers."""
+        if self.process is None:
+            return []
+        out = subprocess.run(["pgrep", "-P", str(self.process.pid)], capture_output=True, text=True)
+        return [int(pid) for pid in out.stdout.split()]
+
+    def stop(self, sig: int = signal.SIGTERM) -> None:
+        """Signal the whole process group this object started (kill -9 with SIGKILL)."""
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, sig)
+            self.process.wait(timeout=30)
+        self.process = None
+
+    def log_tail(self, chars: int = 3000) -> str:
+        path = self.workdir / "gunicorn.log"
+        return path.read_text(errors="replace")[-chars:] if path.exists() else ""
