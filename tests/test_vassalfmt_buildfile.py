@@ -163,7 +163,8 @@ def test_board_image_checked():
 
 @pytest.mark.parametrize("text, message", [
     ("+/null/notatrait;x\tpiece;;;a.png;A/\tnull;0;0;;0", "unknown to the engine"),
-    ("+/null/emb2;Activate;2;;;;;;;;;;1;xx;yy;a.png,;;/1\tnull;0;0;;0", "re-encode"),
+    ("+/null/emb2;Activate;2;;;;;;;;;;1;xx;yy;a.png,;;\tpiece;;;a.png;A/1\tnull;0;0;;0",
+     "re-encode"),
     ("+/null/mark;A/x", "BasicPiece"),
     ("nonsense", "does not decode"),
 ])

@@ -239,6 +239,8 @@ def test_piece_properties_outer_traits_win():
 def test_piece_structure_errors():
     with pytest.raises(ValueError):
         Piece([]).type_string()
+    with pytest.raises(ValueError, match="tab"):
+        Piece([Marker.of(A="1"), BasicPiece(name="a\tb")]).type_string()
     with pytest.raises(ValueError):
         Piece([BasicPiece(), Marker.of(A="1")]).type_string()
     with pytest.raises(VassalFormatError):
@@ -297,3 +299,87 @@ def test_follow_property_layer_level():
         assert piece.properties()["StepLayer_Level"] == level
     odd = Piece([DynamicProperty(name="Step", value="x"), layer, BasicPiece()])
     assert odd.properties()["StepLayer_Level"] == "1"             # not a number: saved state
+
+
+# --- property tests: any field values survive type/state encoding -----------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+field_text = st.text(alphabet=st.sampled_from(list("aZ9 ;,:=/\t\\'$|{}") + ["\x1b", "é"]),
+                     max_size=10)
+key_names = st.text(alphabet=st.sampled_from(list("aZ9 ;:=/\t\\'$")), min_size=1, max_size=6)
+strokes = st.one_of(st.none(), st.builds(KeyStroke, st.integers(0, 0xF8FE),
+                                         st.sampled_from([0, 65, 130, 520]),
+                                         st.one_of(st.just(""), key_names)))
+
+
+@settings(max_examples=150, deadline=None)
+@given(keys=st.lists(field_text, min_size=1, max_size=5), values=st.lists(field_text, max_size=5))
+def test_marker_round_trips_any_text(keys, values):
+    marker = Marker(keys=keys, values=(values + [""] * len(keys))[: len(keys)])
+    assert parse_trait(marker.type_string(), marker.state_string()) == marker
+
+
+@settings(max_examples=150, deadline=None)
+@given(name=field_text, value=field_text, description=field_text,
+       commands=st.lists(st.builds(DynamicKeyCommand, field_text, strokes,
+                                   st.one_of(st.builds(PropertyChanger, st.sampled_from("PIR"),
+                                                       field_text),
+                                             st.builds(PropertyChanger, st.just("E"), field_text,
+                                                       st.lists(field_text, min_size=1,
+                                                                max_size=3)))),
+                         max_size=3))
+def test_dynamic_property_round_trips_any_text(name, value, description, commands):
+    prop = DynamicProperty(name=name or "name", commands=commands, description=description,
+                           value=value)
+    back = parse_trait(prop.type_string(), prop.state_string())
+    assert back.type_string() == prop.type_string() and back.value == value
+    assert [c.name for c in back.commands] == [c.name for c in commands]
+
+
+@settings(max_examples=150, deadline=None)
+@given(images=st.lists(field_text, min_size=1, max_size=4), name=field_text, prop=field_text,
+       description=field_text, key_a=strokes, key_b=strokes)
+def test_layer_round_trips_any_text(images, name, prop, description, key_a, key_b):
+    layer = Embellishment(name=name, image_names=images, level_names=list(reversed(images)),
+                          property_name=prop, description=description,
+                          increase_keystroke=key_a, decrease_keystroke=key_b, level=1)
+    assert parse_trait(layer.type_string(), layer.state_string()) == layer
+
+
+@settings(max_examples=150, deadline=None)
+@given(fmt=field_text, formats=st.lists(field_text, max_size=3), description=field_text,
+       keys=st.lists(strokes.filter(lambda k: k is not None), max_size=3))
+def test_report_state_round_trips_any_text(fmt, formats, description, keys):
+    report = ReportState(keys=keys, report_format=fmt, cycle_report_formats=formats,
+                         description=description)
+    back = parse_trait(report.type_string(), report.state_string())
+    if formats == [""]:             # one empty format is written like none at all (as in Java)
+        report.cycle_report_formats = []
+    assert back == report
+
+
+@settings(max_examples=100, deadline=None)
+@given(texts=st.lists(field_text, min_size=6, max_size=6), key_a=strokes)
+def test_send_to_and_label_round_trip_any_text(texts, key_a):
+    send = SendToLocation(command_name=texts[0], key=key_a, map_id=texts[1], board_name=texts[2],
+                          zone=texts[3], property_filter=texts[4], grid_location=texts[5],
+                          back_map=texts[1])
+    assert parse_trait(send.type_string(), send.state_string()) == send
+    label = Labeler(label=texts[0].strip(), menu_command=texts[1], name_format=texts[2] or "x",
+                    property_name=texts[3], description=texts[4], label_key=key_a)
+    assert parse_trait(label.type_string(), label.state_string()) == label
+
+
+@settings(max_examples=100, deadline=None)
+@given(marker_values=st.lists(field_text, min_size=2, max_size=2), comment=field_text,
+       image=field_text, name=field_text)
+def test_nested_piece_round_trips_any_text(marker_values, comment, image, name):
+    piece = Piece([Marker(keys=["A", "B"], values=marker_values), Comment(comment=comment),
+                   Embellishment(name=name, image_names=[image, name]),
+                   BasicPiece(image=image.replace("\t", " "), name=name.replace("\t", " "),
+                              map_id=name or None, gpid=comment)])
+    command = piece.add_piece_command(name or None)
+    piece_id, back = parse_add_piece_command(command)
+    assert back == piece and piece_id == (name or None)

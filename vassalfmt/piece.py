@@ -73,6 +73,10 @@ class Piece:
         for trait in self.traits[:-1]:
             if isinstance(trait, BasicPiece):
                 raise ValueError("BasicPiece must be the last (innermost) trait")
+        if len(self.traits) > 1 and "\t" in self.traits[-1].type_string():
+            # The innermost type is not escaped by any level of its own: the engine would split
+            # it at the tab and lose the piece.
+            raise ValueError("the BasicPiece's image and name cannot contain a tab")
 
     # --- reading ---
 
@@ -163,13 +167,20 @@ def _split_nested(text: str, limit: int) -> list[str]:
 
 
 def _split_states(state_string: str, count: int) -> list[str]:
-    """Split the state alongside the types; missing states are empty (the engine would fail)."""
+    """Split the state alongside the types, as ``Decorator.setState`` does.
+
+    Each decorator takes one field and hands the rest on; the innermost piece gets the whole
+    remainder. Missing states are empty (the engine would fail).
+    """
     states = []
     rest: str | None = state_string
-    for _ in range(count):
+    for i in range(count):
         if rest is None:
             states.append("")
             continue
+        if i == count - 1:
+            states.append(rest)
+            break
         d = SequenceDecoder(rest, "\t")
         states.append(d.next_token())
         rest = d.next_token() if d.has_more() else None
