@@ -125,8 +125,17 @@ class SequenceDecoder:
             self._text = None
             return ""
         delim = self._delim
-        parts = []
         start = self._pos
+        hit = text.find(delim, start)
+        if hit == -1 or hit == 0 or text[hit - 1] != "\\":  # fast path: no escape here
+            if hit == -1:
+                token = text[start:]
+                self._text = None
+            else:
+                token = text[start:hit]
+                self._pos = hit + 1
+            return _unquote(token) if token[:1] == "'" else token
+        parts = []
         search = start
         while True:
             hit = text.find(delim, search)
