@@ -110,7 +110,7 @@ def test_automatic_victory_for_all_star_cities():
 
 def test_end_of_game_counts_in_supply_units_beyond_the_38th():
     positions = [{"unit": "un-2", "hex": "0804"}, {"unit": "un-7", "hex": "0704"},
-                 {"unit": "nkpa-1", "hex": "0109"}, {"unit": "nkpa-2", "hex": "0409"}]
+                 {"unit": "nkpa-1", "hex": "0109"}, {"unit": "nkpa-2", "hex": "0208"}]
     out = victory(side="un", positions=positions, last_turn=True)
     assert not out["in_supply"]["nkpa-1"] and out["in_supply"]["nkpa-2"]  # 0109 is 4 hexes from the rail
     assert out["units_beyond_38th"] == {"communist": 1, "un": 2}
