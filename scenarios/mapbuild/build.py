@@ -145,7 +145,8 @@ def report(b: MapBuild, n_overrides: int) -> str:
     out.append("")
     if cal.warp is not None:
         out.append(f"warp: the plain fit is rubber-sheeted through the anchors (Gaussian radius {g.warp_radius_km:g} km); "
-                   f"a plain residual over {g.max_plain_residual_hexes:g} hexes fails the build")
+                   f"a plain residual over {g.max_plain_residual_hexes:g} hexes fails the build; the largest bend of any hex "
+                   f"centre is {cal.max_warp_km():.1f} km")
     out.append(f"residuals per anchor (km; the build fails over half a hex = {cal.half_hex_km:.2f} km):")
     out.append(f"  {'hex':<10} {'place':<22} {'final':>6} {'plain fit':>10}")
     for a in cal.anchors:

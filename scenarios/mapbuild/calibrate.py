@@ -64,6 +64,12 @@ class Calibration:
         """Direction of the board's 'up' measured from north, clockwise positive (east = 90)."""
         return round(-math.degrees(self.transform.angle), 6) % 360.0
 
+    def max_warp_km(self) -> float:
+        """The largest bend the warp gives any hex centre (0 without a warp)."""
+        if self.warp is None:
+            return 0.0
+        return max(math.hypot(*self.warp.displacement(*self.grid.center(h))) for h in self.grid.hexes())
+
     def failures(self) -> list[AnchorResult]:
         return [a for a in self.anchors if a.residual_km > self.half_hex_km]
 
@@ -227,6 +233,11 @@ def check(cal: Calibration, cfg: MapConfig) -> list[str]:
                         f"other way), which the [grid] format cannot express: check the anchors")
     if cal.warp is not None:
         limit = cfg.geo.max_plain_residual_hexes * cfg.geo.scale_km
+        biggest = max(a.plain_km for a in cal.anchors)
+        bend = cal.max_warp_km()
+        if bend > 1.25 * biggest + 0.01:
+            problems.append(f"{cfg.map_id}: the warp bends some hex centre by {bend:.1f} km, more than the "
+                            f"anchors need ({biggest:.1f} km): it overshoots between anchors; lower warp_radius_km")
         for a in cal.anchors:
             if a.plain_km > limit:
                 problems.append(f"{cfg.map_id}: anchor {a.label} ({a.place}) misses the plain fit by {a.plain_km:.1f} km, "
