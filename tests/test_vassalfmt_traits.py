@@ -2,7 +2,7 @@
 
 The ENGINE_TYPES strings are what the real VASSAL 3.7.26 engine wrote back after decoding our
 definitions (vassal-check round-trip report on a module generated with this package, one slot
-holding every trait; 2026-11-22). Reading each of them and writing it again must reproduce it
+holding every trait; 2026-11-22; ``macro;``/``restrict;`` in a second run). Reading each of them and writing it again must reproduce it
 exactly; that is the same test the engine's checker applies to generated modules.
 """
 
@@ -67,6 +67,10 @@ ENGINE_TYPES = [
     ("cmt;a\\; comment, with\\ backslash", ""),
     ("submenu;More;Delete,Clone;", ""),
     ("menuSeparator;sep;", ""),
+    ("macro;Elim;Eliminate;69,130;{Steps>0};69\\,520;82\\,130,68\\,130;false;;;counted;;;;false;;1;1",
+     ""),
+    ("macro;Loop;Loop;76,130;;;82\\,130;true;;;while;{Steps>1};;;true;i;1;1", ""),
+    ("restrict;UN,US\\, Army;false;true;", ""),
     ("piece;;;inf.png;1/7 Cav", "null;0;0;;0"),
 ]
 

@@ -49,9 +49,11 @@ from .traits import (
     PropertyChanger,
     RawTrait,
     ReportState,
+    Restricted,
     SendToLocation,
     SubMenu,
     Trait,
+    TriggerAction,
     UsePrototype,
     parse_trait,
 )

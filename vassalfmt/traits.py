@@ -985,6 +985,88 @@ class Immobilized(Trait):
                    movement=movement, stacks=stacking[:1] == "L", description=description)
 
 
+# --- macros and access --------------------------------------------------------------------------
+
+@dataclass
+class TriggerAction(Trait):
+    """``macro;`` — Trigger Action: on ``key`` (or any of ``watch_keys``), if ``property_match``
+    holds, send ``action_keys`` to the piece in order (e.g. "Eliminate" = report + send to pile).
+    """
+
+    ID: ClassVar[str] = "macro;"
+    name: str = ""
+    command: str = ""
+    key: KeyStroke | None = None
+    property_match: str = ""
+    watch_keys: list[KeyStroke] = field(default_factory=list)
+    action_keys: list[KeyStroke] = field(default_factory=list)
+    loop: bool = False
+    pre_loop_key: KeyStroke | None = None
+    post_loop_key: KeyStroke | None = None
+    loop_type: str = "counted"      # counted, while, until, forEach
+    while_expression: str = ""
+    until_expression: str = ""
+    loop_count: str = ""
+    index: bool = False
+    index_property: str = ""
+    index_start: str = "1"
+    index_step: str = "1"
+
+    def type_string(self) -> str:
+        se = SequenceEncoder(";").add(self.name).add(self.command).add(encode_key(self.key))
+        se.add(self.property_match).add(encode_key_list(self.watch_keys))
+        se.add(encode_key_list(self.action_keys)).add_bool(self.loop)
+        se.add(encode_key(self.pre_loop_key)).add(encode_key(self.post_loop_key))
+        se.add(self.loop_type).add(self.while_expression).add(self.until_expression)
+        se.add(self.loop_count).add_bool(self.index).add(self.index_property)
+        se.add(self.index_start).add(self.index_step)
+        return self.ID + se.value()
+
+    @classmethod
+    def parse(cls, type_string: str, state_string: str = "") -> TriggerAction:
+        d = _fields(type_string, cls.ID)
+        return cls(name=d.next_token(""), command=d.next_token("Trigger"),
+                   key=_next_key(d, KeyStroke(ord("T"), CTRL_DOWN_MASK)),
+                   property_match=d.next_token(""), watch_keys=_report_keys(d.next_token("")),
+                   action_keys=_report_keys(d.next_token("")), loop=d.next_bool(False),
+                   pre_loop_key=_next_key(d), post_loop_key=_next_key(d),
+                   loop_type=d.next_token("counted"), while_expression=d.next_token(""),
+                   until_expression=d.next_token(""), loop_count=d.next_token(""),
+                   index=d.next_bool(False), index_property=d.next_token(""),
+                   index_start=d.next_token("1"), index_step=d.next_token("1"))
+
+
+@dataclass
+class Restricted(Trait):
+    """``restrict;`` — Restricted Access: only the listed ``sides`` may use/move the piece.
+
+    State: the id of the player who owns it (when ``restrict_by_player``).
+    """
+
+    ID: ClassVar[str] = "restrict;"
+    sides: list[str] = field(default_factory=list)
+    restrict_by_player: bool = False
+    restrict_movement: bool = True
+    description: str = ""
+    owning_player: str = ""
+
+    def type_string(self) -> str:
+        se = SequenceEncoder(";").add_list(self.sides).add_bool(self.restrict_by_player)
+        se.add_bool(self.restrict_movement).add(self.description)
+        return self.ID + se.value()
+
+    def state_string(self) -> str:
+        return self.owning_player
+
+    @classmethod
+    def parse(cls, type_string: str, state_string: str = "") -> Restricted:
+        d = _fields(type_string, cls.ID)
+        sides = parse_string_array(d.next_token("")) if d.has_more() else []
+        return cls(sides=sides, restrict_by_player=d.next_bool(False),
+                   restrict_movement=d.next_bool(True), description=d.next_token(""),
+                   owning_player=state_string)
+
+
 # --- anything else ------------------------------------------------------------------------------
 
 @dataclass
@@ -1015,7 +1097,8 @@ TRAIT_CLASSES: dict[str, type[Trait]] = {
     cls.ID: cls
     for cls in (BasicPiece, Marker, UsePrototype, Comment, SubMenu, MenuSeparator, Embellishment,
                 Labeler, Delete, Clone, ReportState, SendToLocation, MovementMarkable, FreeRotator,
-                DynamicProperty, CalculatedProperty, AreaOfEffect, Immobilized)
+                DynamicProperty, CalculatedProperty, AreaOfEffect, Immobilized, TriggerAction,
+                Restricted)
 }
 
 
