@@ -17,6 +17,9 @@ from scenarios.hexgrid import Hex
 from scenarios.mapbuild.calibrate import Calibration
 
 
+SETTLEMENT_KINDS = ("city", "major_city", "capital", "town", "village", "star_city")
+
+
 @dataclass(frozen=True)
 class Feature:
     hex: Hex
@@ -70,6 +73,8 @@ def town_features(cal: Calibration, features: list[Feature], wanted: dict[str, t
             kinds.append("city")
         in_book = book_names(town, features)
         kinds = [k for k in kinds if not any(f.kind == k for f in in_book)]
+        if any(f.kind in SETTLEMENT_KINDS for f in in_book):  # the book already says city or town: keep its word
+            kinds = [k for k in kinds if k not in SETTLEMENT_KINDS]
         if not kinds:
             continue
         if in_book:
