@@ -113,22 +113,28 @@ class ParallelReading:
 def north_of_38th(g: Game, gm: GameMap, scenario_special: dict | None = None) -> ParallelReading:
     """The hexes north of the 38th Parallel.
 
-    From the map's parallel_38 hexsides when it has them: every hex reachable from the top row
-    without crossing one. Otherwise (provisional map) from the latitude of the hex centre on the
+    From the map's parallel_38 hexsides when it has them: a hex is north when its centre lies above
+    the line those hexsides draw in its column (or the nearest column the line crosses: the
+    hexsides stop at the coasts, so a flood fill would leak round them by sea). Otherwise (provisional map) from the latitude of the hex centre on the
     provisional grid (campaign.toml special_rules.parallel_38, a labelled stand-in).
     """
-    sides = {hf.hexside for hf in gm.hexside_features if hf.kind == PARALLEL_KIND}
+    sides = [hf.hexside for hf in gm.hexside_features if hf.kind == PARALLEL_KIND]
     if sides:
-        top = [h for h in gm.hexes() if h.row == gm.grid.first_row]
-        seen = set(top)
-        todo = list(top)
-        while todo:
-            h = todo.pop()
-            for n in gm.grid.neighbours(h):
-                if n in gm and n not in seen and Hexside.between(h, n) not in sides:
-                    seen.add(n)
-                    todo.append(n)
-        reading = ParallelReading(seen, "the map's 38th Parallel hexsides")
+        # The line's height in each column it crosses (hexside midpoints, in pixels); columns it does not
+        # cross (open sea at either end) take the height of the nearest column that it does.
+        heights: dict[int, list[float]] = {}
+        for side in sides:
+            (ax, ay), (bx, by) = gm.grid.center(side.a), gm.grid.center(side.b)
+            heights.setdefault(round((ax + bx) / 2), []).append((ay + by) / 2)
+        line = {x: sum(ys) / len(ys) for x, ys in heights.items()}
+        xs = sorted(line)
+        north = set()
+        for h in gm.hexes():
+            x, y = gm.grid.center(h)
+            nearest = min(xs, key=lambda lx: abs(lx - x))
+            if y < line[nearest]:
+                north.add(h)
+        reading = ParallelReading(north, "the map's 38th Parallel hexsides")
     else:
         latitude = float((scenario_special or {}).get("latitude", 38.0))
         x0, y0 = gm.grid.center(Hex(gm.grid.first_col, gm.grid.first_row))
