@@ -64,7 +64,8 @@ IMPLICIT_CHILDREN: dict[str, set[str]] = {
         "map.BoardPicker", "map.StackMetrics", "map.ForwardToKeyBuffer", "map.Scroller",
         "map.ForwardToChatter", "map.MenuDisplayer", "map.MapCenterer", "map.StackExpander",
         "map.PieceMover", "map.KeyBufferer", "properties.GlobalProperties",
-        "map.SelectionHighlighters", "map.HighlightLastMoved", "map.boardPicker.board.mapgrid.ZonedGridHighlighter")},
+        "map.SelectionHighlighters", "map.HighlightLastMoved",
+        "map.boardPicker.board.mapgrid.ZonedGridHighlighter")},
     "VASSAL.build.module.map.boardPicker.board.ZonedGrid": {
         "VASSAL.build.module.map.boardPicker.board.mapgrid.ZonedGridHighlighter"},
 }

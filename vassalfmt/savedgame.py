@@ -66,7 +66,8 @@ def obfuscate(text: str, key: int = DEFAULT_KEY) -> bytes:
     if not 0 <= key <= 255:
         raise ValueError("the obfuscation key is one byte")
     table = bytes(i ^ key for i in range(256))
-    return OBFUSCATION_HEADER + b"%02x" % key + binascii.hexlify(text.encode("utf-8").translate(table))
+    body = binascii.hexlify(text.encode("utf-8").translate(table))
+    return OBFUSCATION_HEADER + b"%02x" % key + body
 
 
 def deobfuscate(data: bytes, max_bytes: int = DEFAULT_LIMITS.max_entry_bytes) -> str:

@@ -131,8 +131,10 @@ class BasicPiece(Trait):
     @classmethod
     def parse(cls, type_string: str, state_string: str = "") -> BasicPiece:
         d = _fields(type_string, cls.ID)
-        piece = cls(clone_key=d.next_char("\0").strip("\0"), delete_key=d.next_char("\0").strip("\0"),
-                    image=d.next_token(""), name=d.next_token(""))
+        clone_key = d.next_char("\0").strip("\0")
+        delete_key = d.next_char("\0").strip("\0")
+        piece = cls(clone_key=clone_key, delete_key=delete_key, image=d.next_token(""),
+                    name=d.next_token(""))
         piece.set_state(state_string)
         return piece
 
@@ -493,7 +495,8 @@ class Delete(Trait):
     @classmethod
     def parse(cls, type_string: str, state_string: str = "") -> Delete:
         d = _fields(type_string, cls.ID)
-        return cls(command_name=d.next_token(""), key=_next_key(d, KeyStroke(ord("D"), CTRL_DOWN_MASK)),
+        return cls(command_name=d.next_token(""),
+                   key=_next_key(d, KeyStroke(ord("D"), CTRL_DOWN_MASK)),
                    description=d.next_token(""))
 
 
@@ -512,7 +515,8 @@ class Clone(Trait):
     @classmethod
     def parse(cls, type_string: str, state_string: str = "") -> Clone:
         d = _fields(type_string, cls.ID)
-        return cls(command_name=d.next_token(""), key=_next_key(d, KeyStroke(ord("C"), CTRL_DOWN_MASK)),
+        return cls(command_name=d.next_token(""),
+                   key=_next_key(d, KeyStroke(ord("C"), CTRL_DOWN_MASK)),
                    description=d.next_token(""))
 
 
@@ -726,7 +730,8 @@ class FreeRotator(Trait):
         try:
             facings = int(facings_text)
         except ValueError:
-            raise VassalFormatError(f"rotate; trait with bad facing count {facings_text!r}") from None
+            raise VassalFormatError(
+                f"rotate; trait with bad facing count {facings_text!r}") from None
         if facings < 1:
             raise VassalFormatError(f"rotate; trait with facing count {facings}")
         t = cls(facings=facings)
@@ -839,7 +844,8 @@ class DynamicProperty(Trait):
         d = _fields(type_string, cls.ID)
         name = d.next_token("name")
         c = SequenceDecoder(d.next_token(""), ",")
-        numeric, lo, hi, wrap = c.next_bool(False), c.next_int(0), c.next_int(100), c.next_bool(False)
+        numeric, lo = c.next_bool(False), c.next_int(0)
+        hi, wrap = c.next_int(100), c.next_bool(False)
         commands_text = d.next_token("")
         commands = [DynamicKeyCommand.decode(t) for t in decode(commands_text, ",")] \
             if commands_text else []
@@ -912,7 +918,8 @@ class AreaOfEffect(Trait):
     def type_string(self) -> str:
         se = SequenceEncoder(";").add(encode_color(self.color))
         se.add_int(java_percent_roundtrip(self.transparency)).add_int(self.radius)
-        se.add_bool(self.always_active).add(self.activate_command).add(encode_key(self.activate_key))
+        se.add_bool(self.always_active).add(self.activate_command)
+        se.add(encode_key(self.activate_key))
         se.add(self.map_shader_name).add_bool(self.fixed_radius).add(self.radius_marker)
         se.add(self.description).add(self.name)
         se.add(self.on_menu_text).add(encode_key(self.on_key))
