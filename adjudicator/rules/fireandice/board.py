@@ -1,0 +1,168 @@
+"""Map queries for Korea: Fire and Ice: hexes, the border, terrain costs, roads, ZoC.
+
+All functions take the `GameMap` as an argument (tests build their own small maps with
+`HexGrid.build` + `GameMap(...)`); terrain costs come from the Terrain Effects Chart table.
+
+Readings:
+- North/South Korea (1.0): "North Korea is north of the border marked from hexes 0743 to 3743",
+  "South Korea ... south of the border marked from 0643 to 3843".  The border is drawn on the
+  hexsides of row 43; hexes of row 43 in odd columns (0743...3743) lie north of it, those in even
+  columns (0643...3843) south - the 16.0 setup agrees (NK units in 1343, 1943, 2543, 3743; the 6th
+  RoK Division in 3043).  Rows below 43 are north, above 43 south (lower row = farther north).
+- A unit's ZoC (4.3) covers the adjacent hexes it could legally move into: not all-sea hexes.
+  Routed and Bug Out units have none (6.2 f, g); so do South Korean units on the first turn of the
+  Invasion and Campaign games (4.3) - the caller lists such units in `no_zoc`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from scenarios.hexgrid import Hex
+from scenarios.model import Game, GameMap
+
+from adjudicator.rules.fireandice import data
+
+BORDER_ROW = 43
+SEA = "sea"
+CITY = "city"
+
+
+def parse(gm: GameMap, label: str) -> Hex:
+    """A printed hex label on this map; ValueError if it is not one."""
+    try:
+        h = gm.grid.parse(label)
+    except (ValueError, IndexError):
+        raise ValueError(f"{label!r} is not a hex label of map {gm.id}") from None
+    if h not in gm:
+        raise ValueError(f"hex {label} is not on map {gm.id}")
+    return h
+
+
+def label(gm: GameMap, h: Hex) -> str:
+    return gm.grid.label(h)
+
+
+def in_north_korea(h: Hex) -> bool:
+    """1.0: north of the border of row 43 (odd columns of row 43 lie north of it; see module doc)."""
+    if h.row != BORDER_ROW:
+        return h.row < BORDER_ROW
+    return h.col % 2 == 1
+
+
+def is_sea(gm: GameMap, h: Hex) -> bool:
+    return gm.terrain_at(h) == SEA
+
+
+def is_city(gm: GameMap, h: Hex) -> bool:
+    return gm.terrain_at(h) == CITY
+
+
+# -- roads, railroads and the road/rail/city net (14.5) --------------------------------------------
+
+
+def net_hexes(gm: GameMap, cut: set[Hex] = frozenset()) -> set[Hex]:
+    """Road, railroad and city hexes (14.5); an atomic-struck hex has no roads (10.3.4)."""
+    found = {h for p in gm.paths if p.kind in ("road", "rail") for h in p.hexes if h not in cut}
+    found |= {h for h in gm.hexes() if is_city(gm, h)}
+    return found
+
+
+def road_connects(gm: GameMap, a: Hex, b: Hex) -> bool:
+    """5.3.1: a road or railroad joins two adjacent hexes (they are consecutive on a path)."""
+    return bool({"road", "rail"} & gm.hexside_kinds(a, b))
+
+
+def river_between(gm: GameMap, a: Hex, b: Hex) -> bool:
+    return "river" in gm.hexside_kinds(a, b)
+
+
+# -- terrain effects (the Terrain Effects Chart table) ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class TerrainEffects:
+    """One row of the Terrain Effects Chart as the rules use it."""
+
+    terrain: str
+    movement: float | None  # None = prohibited
+    tank: Fraction | None
+    artillery: Fraction | None
+    defense: int
+
+
+def terrain_effects(g: Game, terrain: str) -> TerrainEffects:
+    t = data.table(g, "terrain_effects")
+    try:
+        row = t.row(terrain)
+    except KeyError:
+        known = ", ".join(r["terrain"] for r in t.rows)
+        raise ValueError(f"terrain {terrain!r} is not on the Terrain Effects Chart ({known})") from None
+    move_text = row["movement"].strip()
+    try:
+        movement = float(move_text.replace("+", ""))
+    except ValueError:
+        movement = None
+    defense_text = row["defense"].strip()
+    defense = int(defense_text.replace("+", "")) if defense_text not in ("", "-") else 0
+    return TerrainEffects(terrain, movement, data.support_factor(row["tank_support"]),
+                          data.support_factor(row["artillery_support"]), defense)
+
+
+def move_cost(g: Game, gm: GameMap, a: Hex, b: Hex) -> float | None:
+    """MP to move from `a` into adjacent `b` (4.1, Terrain Effects Chart): the road rate along a
+    road, else the terrain of `b`, plus the river-hexside cost; None where prohibited (sea)."""
+    if "road" in gm.hexside_kinds(a, b):
+        road = terrain_effects(g, "road").movement
+        if road is not None:
+            return road
+    cost = terrain_effects(g, gm.terrain_at(b)).movement
+    if cost is None:
+        return None
+    if river_between(gm, a, b):
+        river = terrain_effects(g, "river hexside").movement
+        cost += river or 0
+    return cost
+
+
+# -- units on the map and their zones of control ---------------------------------------------------
+
+
+@dataclass
+class Board:
+    """Units on one map: which side holds each hex, and what blocks a trace."""
+
+    gm: GameMap
+    side_of: dict[Hex, str] = field(default_factory=dict)
+    units_at: dict[Hex, list[str]] = field(default_factory=dict)
+    no_zoc: set[str] = field(default_factory=set)  # units without a ZoC (routed, bug out, ...)
+
+    def place(self, unit_id: str, side: str, h: Hex) -> None:
+        if self.side_of.get(h, side) != side:
+            raise ValueError(f"{unit_id} in {label(self.gm, h)}: units of both sides in one hex")
+        self.side_of[h] = side
+        self.units_at.setdefault(h, []).append(unit_id)
+
+    def occupied_by(self, h: Hex, side: str) -> bool:
+        return self.side_of.get(h) == side
+
+    def zoc_of(self, side: str) -> set[Hex]:
+        """Hexes in the ZoC of `side`'s units (4.3): adjacent land hexes; not of no-ZoC units."""
+        zone: set[Hex] = set()
+        for h, s in self.side_of.items():
+            if s != side:
+                continue
+            if all(u in self.no_zoc for u in self.units_at.get(h, [])):
+                continue
+            zone |= {n for n in self.gm.grid.neighbours(h) if n in self.gm and not is_sea(self.gm, n)}
+        return zone
+
+    def blocked_for(self, side: str) -> set[Hex]:
+        """Hexes a trace of `side` may not enter (14.5): all-sea, enemy units, enemy ZoC that no
+        friendly unit negates (4.3: friendly units negate enemy ZoC in their hex for all rules)."""
+        enemy = data.other_side(side)
+        blocked = {h for h in self.gm.hexes() if is_sea(self.gm, h)}
+        blocked |= {h for h, s in self.side_of.items() if s == enemy}
+        blocked |= {h for h in self.zoc_of(enemy) if not self.occupied_by(h, side)}
+        return blocked

@@ -1,0 +1,394 @@
+"""Combat (5.0-5.7, 8.0): the combat chit, both sides' support, the dice, random events, the result.
+
+Procedure (checks `combat`, `combat_support`, `draw_chits`):
+1. The chit (5.2.1): given by id, or drawn from the cup of the combat type (table `combat_chits`,
+   a labelled stand-in: one die over the chits of that cup).
+2. Support of each side (5.3, 8.2, 8.3; module `support`), the attacker first (5.4.3).
+3. Dice (5.4.1): the attacker rolls the chit's die; the defender a D10 if fresh (he then becomes
+   spent) or, by choice or when spent, a D6.
+4. Special rolls (5.4.2) on the natural dice: equal naturals -> a Random Event on the chit's table
+   (5.5, applied at once, including to this combat); a natural 1 -> Poor (UN) / Penal (Communist)
+   on a participating unit without a quality marker; a natural 10 on a D10 or 6 on a D6 -> Elite /
+   Guards; effective at once.
+5. Totals (5.4.3): attacker = die + chit modifier + support; defender = die + support + terrain
+   (Terrain Effects Chart defence, the river bonus only if the declaring and all supporting units
+   attack across it, Prepared Position / Trenches).
+6. Result (5.6): higher total wins; a tie = the attacker loses with a spread of 1.  Spread capped at
+   5, then quality (max 1 per side): loser Poor/Penal +1, Elite/Guards -1; winner Elite/Guards +1,
+   Poor/Penal -1 (so 3 to 7).  A side with both kinds picks the one better for it (Elite).  The
+   winner never takes losses but pays the road option's tank level.
+
+Readings (digest): quality markers also adjust a tie's spread of 1 ("as if he had lost"); a spread
+cannot go below 0.  The Great Leader / Incompetent Leader re-roll is a player's option: it is
+reported, not made (repeat the check with the re-rolled die).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Literal
+
+from pydantic import Field, ValidationInfo, model_validator
+
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.rules.fireandice import board, data, events, support
+from adjudicator.rules.fireandice.schemas import CombatType, SideCombatModel, SideId
+
+RULE = "5.0 Combat"
+
+
+class CombatSituation(CheckRequest):
+    """A combat's situation: what both sides' support and the terrain make of it."""
+
+    scenario: str = Field(default=data.DEFAULT_SCENARIO, max_length=40, description="Scenario id (its map is used).")
+    attacker: SideId = Field(description="The attacking side: 'un' or 'com'.")
+    combat_type: CombatType = Field(description="Declared combat type (4.5, 5.2).")
+    chit: str | None = Field(default=None, max_length=10,
+                             description="The combat chit drawn (id in table combat_chits, e.g. 'P01'); "
+                                         "omit to draw one from the combat type's cup with a die.")
+    terrain: str | None = Field(default=None, max_length=30,
+                                description="Combat hex terrain (a Terrain Effects Chart row); default: the map's "
+                                            "terrain of combat_hex.")
+    combat_hex: str | None = Field(default=None, pattern=r"^\d{4}$", description="The combat hex, e.g. '2542'.")
+    declaring_hex: str | None = Field(default=None, pattern=r"^\d{4}$",
+                                      description="The declaring attacker's hex (checks the road option, 5.3.1).")
+    road_bonus: bool = Field(default=False,
+                             description="Attacker uses the road option: road tank factor, -1 tank level after the "
+                                         "combat (5.3.1). Needs a road/railroad from the declaring hex not crossing a river.")
+    across_river: bool = Field(default=False,
+                               description="The declaring and ALL supporting units attack across a river (5.4.3).")
+    across_bridge: bool = Field(default=False, description="The river is crossed by a bridge (Terrain Effects Chart).")
+    prepared_position: bool = Field(default=False, description="A Prepared Position marker is in the combat hex (6.2 b).")
+    trenches: bool = Field(default=False, description="A Trenches marker is in the combat hex (6.2 c).")
+    bombardment_in_range: bool = Field(default=False,
+                                       description="The 7th Fleet is in the station covering the combat hex and the hex "
+                                                   "is within 2 hexes of an all-sea hex (5.3.2, 11.2).")
+    attacking: SideCombatModel = Field(description="The attacking side's levels and units.")
+    defending: SideCombatModel = Field(description="The defending side's levels and units.")
+
+    @model_validator(mode="after")
+    def _check(self, info: ValidationInfo):
+        situation(self, data.game_in(info))
+        return self
+
+
+class CombatSupportRequest(CombatSituation):
+    @model_validator(mode="after")
+    def _needs_chit(self):
+        if self.chit is None:
+            raise ValueError("combat_support needs the chit drawn (its Spt row, 5.3.1)")
+        return self
+
+
+class CombatRequest(CombatSituation):
+    defender_fresh: bool = Field(default=True, description="The defending unit is fresh (may roll a D10, 5.4.1).")
+    defender_die: Literal["d10", "d6"] | None = Field(
+        default=None, description="Die the defender chooses: a fresh defender may roll a D6 and stay fresh; a spent "
+                                  "one must roll a D6. Default: D10 if fresh.")
+    attacker_replacements: int | None = Field(default=None, ge=0, le=19,
+                                              description="Attacker's replacements (for the Ambush event, 5.5 A-3).")
+
+    @model_validator(mode="after")
+    def _die(self):
+        if self.defender_die == "d10" and not self.defender_fresh:
+            raise ValueError("a spent defender rolls a D6 (5.4.1)")
+        return self
+
+
+def situation(req: CombatSituation, g) -> dict:
+    """Validate and gather what the request leaves to the map and the tables; ValueError if wrong."""
+    sc = data.scenario(g, req.scenario)
+    gm = g.maps[sc.maps[0]]
+    combat_hex = board.parse(gm, req.combat_hex) if req.combat_hex else None
+    terrain = req.terrain or (gm.terrain_at(combat_hex) if combat_hex else None)
+    if terrain is None:
+        raise ValueError("give the combat hex's terrain or the combat_hex")
+    effects = board.terrain_effects(g, terrain)
+    if effects.movement is None and terrain != "city":
+        raise ValueError(f"no combat in a {terrain} hex: units may not enter it")
+    if req.chit is not None:
+        c = data.chit(g, req.chit)
+        if c.cup != data.cup_for(req.combat_type):
+            raise ValueError(f"chit {c.id} is from the {c.cup} cup, not the one for a {req.combat_type} (5.2.1)")
+    if req.road_bonus and req.declaring_hex and combat_hex is not None:
+        dh = board.parse(gm, req.declaring_hex)
+        if not gm.grid.are_adjacent(dh, combat_hex):
+            raise ValueError(f"the declaring hex {req.declaring_hex} is not adjacent to the combat hex {req.combat_hex}")
+        if not board.road_connects(gm, dh, combat_hex):
+            raise ValueError("no road or railroad joins the declaring hex and the combat hex: no road option (5.3.1)")
+        if board.river_between(gm, dh, combat_hex):
+            raise ValueError("the road crosses a river: no road option (5.3.1)")
+    for role, s in (("attacking", req.attacking), ("defending", req.defending)):
+        if s.lead_unit is not None:
+            u = data.unit(g, s.lead_unit)
+            side = req.attacker if role == "attacking" else data.other_side(req.attacker)
+            if u.side != side:
+                raise ValueError(f"{s.lead_unit} is not a {data.SIDE_NAMES[side]} unit")
+    if req.combat_type == "Deliberate Attack" and "low_morale" in req.attacking.lead_markers:
+        raise ValueError("a Low Morale unit may never perform a Deliberate Attack (6.2 j)")
+    if {"routed", "bug_out"} & set(req.attacking.lead_markers):
+        raise ValueError("a Routed (or Bug Out) unit may not attack (6.2 f)")
+    if req.attacker == "com" and req.attacking.bombardment_level or req.attacker == "un" and req.defending.bombardment_level:
+        raise ValueError("only the UN has bombardment support (5.3.2)")
+    return {"gm": gm, "terrain": effects, "combat_hex": combat_hex}
+
+
+def side_support(g, model: SideCombatModel) -> support.SideSupport:
+    lead = g.units.get(model.lead_unit) if model.lead_unit else None
+    task_force = bool(lead and (lead.type in ("taskforce", "airborne") or lead.has("taskforce")))
+    return support.SideSupport(
+        tank_level=model.tank_level, artillery_level=model.artillery_level, air_level=model.air_level,
+        bombardment_level=model.bombardment_level, use_tank=model.use_tank, use_artillery=model.use_artillery,
+        use_air=model.use_air, use_bombardment=model.use_bombardment, adjacent_units=model.adjacent_units,
+        lead_markers=frozenset(model.lead_markers), task_force=task_force, combat_hex_loc=model.combat_hex_loc,
+        cadre_in_range=model.cadre_in_range if (lead is None or lead.nationality == "us") else True,
+        support_interdicted=model.support_interdicted)
+
+
+def terrain_defense(g, req: CombatSituation, effects: board.TerrainEffects) -> tuple[int, list[Step]]:
+    """The defender's terrain modifiers (5.4.3, Terrain Effects Chart)."""
+    total = effects.defense
+    steps = [Step(f"Defender: {effects.terrain} terrain {effects.defense:+d}.", "5.4.3; Terrain Effects Chart")]
+    if req.across_river:
+        row = "bridge" if req.across_bridge else "river hexside"
+        value = board.terrain_effects(g, row).defense
+        total += value
+        steps.append(Step(f"Defender: attack across a {row} (declaring and all supporting units) {value:+d}.",
+                          "5.4.3 (river bonus only if all attack across it)"))
+    for flag, row in ((req.prepared_position, "prepared position"), (req.trenches, "trenches")):
+        if flag:
+            value = board.terrain_effects(g, row).defense
+            total += value
+            steps.append(Step(f"Defender: {row} {value:+d}.", "6.2 b, c; Terrain Effects Chart"))
+    return total, steps
+
+
+def resolve_chit(g, req: CombatSituation, dice: Dice) -> tuple[data.Chit, list[Step]]:
+    if req.chit is not None:
+        c = data.chit(g, req.chit)
+        return c, [Step(f"Combat chit {c.label}.", "5.2.1 Combat Chits")]
+    cup = data.cup(g, req.combat_type)
+    (n,) = dice.roll(len(cup), purpose=f"draw a combat chit from the {cup[0].cup} cup ({len(cup)} chits)")
+    c = cup[n - 1]
+    return c, [Step(f"Drew chit {n} of {len(cup)} from the {req.combat_type} cup: {c.label}.", "5.2 Declaring Combat; 5.2.1")]
+
+
+def both_supports(g, req, sit, chit, att: support.SideSupport, dfd: support.SideSupport, radio: bool = False):
+    defender = data.other_side(req.attacker)
+    a = support.determine(g, "attacker", req.attacker, att, req.combat_type, chit.spt, sit["terrain"],
+                          road_bonus=req.road_bonus, bombardment_in_range=req.bombardment_in_range)
+    d = support.determine(g, "defender", defender, dfd, req.combat_type, chit.spt, sit["terrain"],
+                          bombardment_in_range=req.bombardment_in_range, radio_failure=radio)
+    return a, d
+
+
+def _warnings(g, sit) -> list[str]:
+    names = ["table combat_chits", "table terrain_effects"]
+    if sit["combat_hex"] is not None:
+        names.append(f"map {sit['gm'].id}")
+    return data.stand_in_warnings(g, *names)
+
+
+@register_check(system="fireandice", name="combat_support", request=CombatSupportRequest, random=False,
+                summary="Support determination of both sides of a combat (no dice)", rule="5.3; 8.2; 8.3")
+def combat_support(req: CombatSupportRequest, dice: Dice) -> CheckResult:
+    g = data.game()
+    sit = situation(req, g)
+    chit, steps = resolve_chit(g, req, dice)
+    a, d = both_supports(g, req, sit, chit, side_support(g, req.attacking), side_support(g, req.defending))
+    defense, tsteps = terrain_defense(g, req, sit["terrain"])
+    steps += a.steps + d.steps + tsteps
+    return CheckResult(outcome={"chit": chit.id, "attacker": a.to_json(), "defender": d.to_json(),
+                                "attacker_modifier": chit.modifier + a.total, "defender_modifier": d.total + defense,
+                                "terrain_defense": defense,
+                                "road_bonus_tank_cost": 1 if req.road_bonus else 0},
+                       steps=steps, warnings=_warnings(g, sit))
+
+
+def quality_applies(markers: set[str], won: bool) -> int:
+    """The spread change a side's quality markers make (5.4.2): the owner picks when both exist."""
+    if not markers:
+        return 0
+    options = []
+    if "elite" in markers:
+        options.append(1 if won else -1)
+    if "poor" in markers:
+        options.append(-1 if won else 1)
+    # the owner chooses: a winner wants the larger spread, a loser the smaller one
+    return max(options) if won else min(options)
+
+
+@register_check(system="fireandice", name="combat", request=CombatRequest, random=True,
+                summary="Resolve one combat: chit, support, dice, random events, quality, spread", rule="5.0; 8.0")
+def combat(req: CombatRequest, dice: Dice) -> CheckResult:
+    g = data.game()
+    sit = situation(req, g)
+    attacker, defender = req.attacker, data.other_side(req.attacker)
+    chit, steps = resolve_chit(g, req, dice)
+    att, dfd = side_support(g, req.attacking), side_support(g, req.defending)
+    warnings = _warnings(g, sit)
+    level_changes = {"attacker": {"tank": 0, "replacements": 0}, "defender": {"tank": 0}}
+
+    # dice (5.4.1)
+    defender_die = 10 if (req.defender_die or ("d10" if req.defender_fresh else "d6")) == "d10" else 6
+    (a_roll,) = dice.roll(chit.die, purpose=f"attacker's combat die (chit {chit.id}: D{chit.die})")
+    (d_roll,) = dice.roll(defender_die, purpose=f"defender's combat die (D{defender_die})")
+    steps.append(Step(f"Attacker rolls D{chit.die}: {a_roll}. Defender rolls D{defender_die}: {d_roll}"
+                      + (" and becomes spent." if defender_die == 10 else (" and stays fresh." if req.defender_fresh else "."))
+                      , "5.4.1 Combat Dice"))
+
+    # special rolls (5.4.2): quality markers, effective at once
+    quality = {"attacker": set(req.attacking.quality), "defender": set(req.defending.quality)}
+    placed = []
+    for role, roll, die, model in (("attacker", a_roll, chit.die, req.attacking), ("defender", d_roll, defender_die, req.defending)):
+        side = attacker if role == "attacker" else defender
+        kind = "poor" if roll == 1 else ("elite" if roll == die else None)
+        if kind is None:
+            continue
+        name = {("poor", "un"): "Poor", ("poor", "com"): "Penal", ("elite", "un"): "Elite", ("elite", "com"): "Guards"}[(kind, side)]
+        if model.unmarked_units < 1:
+            steps.append(Step(f"{role.capitalize()} rolled a natural {roll}, but no participating unit is without a quality "
+                              f"marker: no {name} marker.", "5.4.2 Special Rolls"))
+            continue
+        quality[role].add(kind)
+        placed.append({"side": side, "marker": name})
+        steps.append(Step(f"{role.capitalize()} rolled a natural {roll}: place a {name} marker on one of his participating "
+                          "units without a quality marker; it counts in this combat.", "5.4.2 Special Rolls"))
+
+    # random event (5.5)
+    event_out = None
+    radio = False
+    if a_roll == d_roll:
+        ev = events.roll_random_event(g, chit.re, dice)
+        event_out = {"table": ev.table, "roll": ev.roll, "text": ev.text, "kind": ev.kind}
+        steps.append(Step(f"Both dice show {a_roll}: Random Event, Table {ev.table}, D10 = {ev.roll}: {ev.text}.",
+                          "5.5 Random Events"))
+        if ev.kind == "antitank_ambush":
+            att = replace(att, tank_level=max(0, att.tank_level - 1))
+            level_changes["attacker"]["tank"] -= 1
+            steps.append(Step("The attacker's tank support level drops by 1, at once (this combat too).", "5.5 Table A 2"))
+        elif ev.kind == "ambush":
+            level_changes["attacker"]["replacements"] -= 1
+            if req.attacker_replacements == 0:
+                warnings.append("Ambush: the attacker has no replacements to lose.")
+            steps.append(Step("The attacker's replacements drop by 1.", "5.5 Table A 3"))
+        elif ev.kind == "radio_failure":
+            radio = True
+        elif ev.kind == "news_reporters":
+            colour = attacker if ev.who == "attacker" else defender
+            event_out["objective_marker"] = colour
+            steps.append(Step(f"Place a revealed {data.SIDE_NAMES[colour]} Objective marker on the combat hex.", "5.5; 12.1.3"))
+        elif ev.kind == "snafu":
+            placer = attacker if ev.who == "attacker" else defender
+            draw = events.draw_snafu(g, placer, dice)
+            event_out["snafu"] = draw.to_json()
+            steps.append(events.describe_snafu(draw))
+            owner_role = "attacker" if draw.side == attacker else "defender"
+            owner = att if owner_role == "attacker" else dfd
+            if draw.kind in ("ammo", "fuel"):
+                on_lead = draw.harsh or owner.adjacent_units == 0
+                if on_lead:
+                    markers = events.combine_supply_marker(set(owner.lead_markers), draw.kind, out=draw.harsh)
+                    owner = replace(owner, lead_markers=frozenset(markers))
+                    steps.append(Step(f"It goes on the {owner_role}'s {'declaring' if owner_role == 'attacker' else 'defending'} "
+                                      "unit and counts for the support of this combat.", "6.1; 8.3"))
+                else:
+                    steps.append(Step(f"The {owner_role} places it on a supporting unit: no effect on this combat's support.",
+                                      "6.1; 8.3"))
+                event_out["snafu"]["on_lead_unit"] = on_lead
+                if owner_role == "attacker":
+                    att = owner
+                else:
+                    dfd = owner
+            else:
+                beneficiary = owner_role if not draw.harsh else ("defender" if owner_role == "attacker" else "attacker")
+                warnings.append(f"{draw.face} on the {owner_role}'s lead unit: the {beneficiary} may re-roll "
+                                f"the {owner_role}'s combat die once (voluntary; repeat the check with the new die).")
+                event_out["snafu"]["reroll_right"] = beneficiary
+
+    # support (after the events that change it, 5.5: effects apply immediately)
+    a_sup, d_sup = both_supports(g, req, sit, chit, att, dfd, radio=radio)
+    steps += a_sup.steps + d_sup.steps
+    defense, tsteps = terrain_defense(g, req, sit["terrain"])
+    steps += tsteps
+
+    a_total = a_roll + chit.modifier + a_sup.total
+    d_total = d_roll + d_sup.total + defense
+    steps.append(Step(f"Attacker: {a_roll} {chit.modifier:+d} (chit) +{a_sup.total} (support) = {a_total}.", "5.4.3"))
+    steps.append(Step(f"Defender: {d_roll} +{d_sup.total} (support) {defense:+d} (terrain) = {d_total}.", "5.4.3"))
+
+    # result (5.6)
+    if a_total > d_total:
+        winner, raw = "attacker", a_total - d_total
+    elif d_total > a_total:
+        winner, raw = "defender", d_total - a_total
+    else:
+        winner, raw = "defender", 1
+        steps.append(Step("Tie: the attacker takes a 1 result, as if he had lost with a spread of 1.", "5.6"))
+    loser = "defender" if winner == "attacker" else "attacker"
+    capped = min(raw, 5)
+    if raw > 5:
+        steps.append(Step(f"Spread {raw} is limited to 5.", "5.6"))
+    adj_w = quality_applies(quality[winner], True)
+    adj_l = quality_applies(quality[loser], False)
+    spread = max(0, capped + adj_w + adj_l)
+    if adj_w or adj_l:
+        steps.append(Step(f"Quality markers: winner {adj_w:+d}, loser {adj_l:+d} -> spread {spread}.", "5.4.2; 6.2 h"))
+    winner_side = attacker if winner == "attacker" else defender
+    steps.append(Step(f"The {winner} ({data.SIDE_NAMES[winner_side]}) wins; the {loser} must satisfy a spread of "
+                      f"{spread} (retreats, eliminations, at most 1 replacement, at most 2 VPs) or eliminate all "
+                      "participating units.", "5.6 Combat Losses and Retreat"))
+    if req.road_bonus:
+        level_changes["attacker"]["tank"] -= 1
+        steps.append(Step("Road option: the attacker's tank support level drops by 1 at the end of the combat, "
+                          "win or lose.", "5.3.1; 5.6"))
+    advance = winner == "attacker" and req.combat_type != "Meeting Engagement"
+    if winner == "attacker":
+        steps.append(Step("If the combat hex is vacated, the declaring unit and active supporting units may advance "
+                          + (f"and exploit with the chit's Adv {chit.adv} MP." if advance else
+                             "- but not after a Meeting Engagement (no advance or exploitation)."), "5.7; 5.2.2"))
+    if a_sup.air or d_sup.air:
+        steps.append(Step("Each aircraft that gave ground support rolls to stay on station (check stay_on_station).",
+                          "10.4.3"))
+    return CheckResult(
+        outcome={
+            "chit": {"id": chit.id, "die": chit.die, "modifier": chit.modifier, "re": chit.re, "spt": chit.spt, "adv": chit.adv},
+            "attacker_roll": a_roll, "defender_roll": d_roll, "defender_die": defender_die,
+            "defender_becomes_spent": defender_die == 10,
+            "attacker_support": a_sup.to_json(), "defender_support": d_sup.to_json(), "terrain_defense": defense,
+            "attacker_total": a_total, "defender_total": d_total,
+            "random_event": event_out, "quality_markers_placed": placed,
+            "winner": winner, "winner_side": winner_side, "loser": loser,
+            "loser_side": attacker if loser == "attacker" else defender,
+            "raw_spread": raw if a_total != d_total else 0, "spread": spread,
+            "quality_adjustment": {"winner": adj_w, "loser": adj_l},
+            "support_used": {"attacker": {"tank": a_sup.tank, "artillery": a_sup.artillery},
+                             "defender": {"tank": d_sup.tank, "artillery": d_sup.artillery}},
+            "level_changes": level_changes,
+            "advance_allowed": advance, "exploitation_mp": chit.adv if advance else 0,
+        },
+        steps=steps, warnings=warnings)
+
+
+class DrawChitsRequest(CheckRequest):
+    combat_type: CombatType = Field(description="Declared combat type: picks the cup (5.2.1).")
+    count: Literal[1, 3] = Field(default=1, description="1, or 3 when the side draws three and chooses one "
+                                                        "(first turn, Peng in winter, Ridgway, Surprise Attack: 14.4, 14.6).")
+
+
+@register_check(system="fireandice", name="draw_chits", request=DrawChitsRequest, random=True,
+                summary="Draw combat chits from the cup of a combat type", rule="5.2.1; 14.4; 14.6")
+def draw_chits(req: DrawChitsRequest, dice: Dice) -> CheckResult:
+    g = data.game()
+    cup = list(data.cup(g, req.combat_type))
+    drawn, steps = [], []
+    for i in range(req.count):
+        (n,) = dice.roll(len(cup), purpose=f"combat chit draw {i + 1} ({len(cup)} chits left in the cup)")
+        c = cup.pop(n - 1)
+        drawn.append(c)
+        steps.append(Step(f"Draw {i + 1}: {c.label}.", "5.2.1 Combat Chits"))
+    if req.count == 3:
+        steps.append(Step("Choose one; return the other two to the cup at once.", "14.4; 14.6"))
+    return CheckResult(outcome={"chits": [{"id": c.id, "die": c.die, "modifier": c.modifier, "re": c.re,
+                                           "spt": c.spt, "adv": c.adv} for c in drawn]},
+                       steps=steps, warnings=data.stand_in_warnings(g, "table combat_chits"))

@@ -1,0 +1,182 @@
+"""Korea: Fire and Ice game data as the rules read it: tables, chits, aircraft, stand-in notes.
+
+Everything the rules engine needs from the scenario model goes through this module, so a
+maintainer who replaces a stand-in CSV (the Terrain Effects Chart, the combat chit mix, the
+aircraft ratings, the weather track) changes adjudication without touching code.  Tables are
+read cell by cell from `game.tables[...]`; no printed number is copied into a Python constant.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+from scenarios import load_game
+from scenarios.model import Game, Scenario, Table, Unit
+
+GAME_ID = "fireandice"
+SIDES = ("un", "com")
+SIDE_NAMES = {"un": "UN", "com": "Communist"}
+DEFAULT_SCENARIO = "campaign"
+COMBAT_TYPES = ("Meeting Engagement", "Hasty Attack", "Prepared Attack", "Deliberate Attack")
+#: UN Minor Powers (1.0): they, like US units, may retreat into an enemy ZoC and then Bug Out (5.6).
+UN_MINOR_POWERS = ("cw", "tk", "roc")
+
+
+def game() -> Game:
+    """The loaded game (cached and read-only: rules functions never change it)."""
+    return load_game(GAME_ID)
+
+
+def game_in(info) -> Game:
+    """The game a request is validated against: the loaded game, or a test's own game passed
+    as pydantic validation context (`Model.model_validate(body, context={"game": g})`)."""
+    context = getattr(info, "context", None) or {}
+    return context.get("game") or game()
+
+
+def other_side(side: str) -> str:
+    return "com" if side == "un" else "un"
+
+
+def scenario(g: Game, scenario_id: str) -> Scenario:
+    try:
+        return g.scenarios[scenario_id]
+    except KeyError:
+        raise ValueError(f"unknown scenario {scenario_id!r}; known: {', '.join(sorted(g.scenarios))}") from None
+
+
+def special(g: Game, scenario_id: str, rule: str) -> dict:
+    """One `[special_rules.<rule>]` table of a scenario TOML."""
+    return scenario(g, scenario_id).special_rules.get(rule, {})
+
+
+def table(g: Game, table_id: str) -> Table:
+    try:
+        return g.tables[table_id]
+    except KeyError:
+        raise ValueError(f"the Fire and Ice data has no table {table_id!r}") from None
+
+
+def stand_in_warnings(g: Game, *what: str) -> list[str]:
+    """One warning per stand-in datum used (exactly "table combat_chits", "map korea"...), saying
+    it is not the book's.  Exact names, not prefixes: every hex of a derived map is a stand-in and
+    one warning for the map says it all."""
+    found = []
+    for name in what:
+        for s in g.stand_ins_for(name):
+            if s.what == name:
+                found.append(f"Uses a stand-in ({s.what}, {s.where}): {s.reason}")
+    return list(dict.fromkeys(found))
+
+
+def unit(g: Game, unit_id: str) -> Unit:
+    try:
+        return g.units[unit_id]
+    except KeyError:
+        raise ValueError(f"unknown Fire and Ice unit {unit_id!r}") from None
+
+
+def is_us_or_minor(u: Unit) -> bool:
+    """US and UN Minor Powers units: may retreat into enemy ZoC and Bug Out (5.6, 6.2 g)."""
+    return u.nationality == "us" or u.nationality in UN_MINOR_POWERS
+
+
+# -- numbers printed in table cells ---------------------------------------------------------------
+
+
+def cell_int(t: Table, key: str | int, column: str) -> int:
+    text = t.cell(key, column).strip()
+    try:
+        return int(text.replace("+", ""))
+    except ValueError:
+        raise ValueError(f"table {t.id}: {key}/{column} is {text!r}, not a number") from None
+
+
+def support_factor(text: str) -> Fraction | None:
+    """A Terrain Effects Chart "Effect on Support" cell as a fraction: "3 for 1" -> 1/3 (8.2).
+
+    None when the cell is '-' (the terrain says nothing about that support type)."""
+    text = text.strip()
+    m = re.fullmatch(r"(\d+)\s*for\s*(\d+)", text)
+    if m:
+        return Fraction(int(m.group(2)), int(m.group(1)))
+    if text in ("", "-"):
+        return None
+    raise ValueError(f"Terrain Effects Chart: cannot read the support factor {text!r}")
+
+
+def success_range(text: str) -> tuple[float, float]:
+    """A success cell such as "modified 0 or less", "1-2 (no modifiers)", "5 or less",
+    "modified 1 (read: 1 or less)" as an inclusive (low, high) range of the (modified) roll."""
+    low_text = text.lower()
+    m = re.search(r"read:\s*(-?\d+)\s*or less", low_text) or re.search(r"(-?\d+)\s*or less", low_text)
+    if m:
+        return (-math.inf, int(m.group(1)))
+    m = re.search(r"(-?\d+)\s*-\s*(-?\d+)", low_text)
+    if m:
+        return (int(m.group(1)), int(m.group(2)))
+    raise ValueError(f"cannot read the success condition {text!r}")
+
+
+# -- combat chits ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Chit:
+    """One combat chit as printed (5.2.1): die and modifier, RE table, Spt row, Adv MP."""
+
+    id: str
+    cup: str  # "hasty" (Meeting Engagement/Hasty Attack mug) or "prepared"
+    die: int  # 10 or 6
+    modifier: int
+    re: str  # Random Event Table A, B or C
+    spt: str  # Support Planning row A-D
+    adv: int
+
+    @property
+    def label(self) -> str:
+        return f"{self.id} (D{self.die} {self.modifier:+d}, RE {self.re}, Spt {self.spt}, Adv {self.adv})"
+
+
+def chits(g: Game) -> list[Chit]:
+    t = table(g, "combat_chits")
+    found = []
+    for r in t.rows:
+        found.append(Chit(r["chit"], r["cup"], int(r["die"].strip().upper().lstrip("D")), int(r["modifier"].replace("+", "")),
+                          r["re"].strip(), r["spt"].strip(), int(r["adv"])))
+    return found
+
+
+def chit(g: Game, chit_id: str) -> Chit:
+    for c in chits(g):
+        if c.id == chit_id:
+            return c
+    raise ValueError(f"unknown combat chit {chit_id!r}; known: {', '.join(c.id for c in chits(g))}")
+
+
+def cup_for(combat_type: str) -> str:
+    """5.2.1: Meeting Engagement/Hasty Attack chits in one mug, Prepared/Deliberate in the other."""
+    return "hasty" if combat_type in ("Meeting Engagement", "Hasty Attack") else "prepared"
+
+
+def cup(g: Game, combat_type: str) -> list[Chit]:
+    return [c for c in chits(g) if c.cup == cup_for(combat_type)]
+
+
+# -- weather track ---------------------------------------------------------------------------------
+
+
+def month_row(g: Game, month: str) -> dict:
+    t = table(g, "weather_track")
+    try:
+        return dict(t.row(month))
+    except KeyError:
+        months = ", ".join(r["month"] for r in t.rows)
+        raise ValueError(f"month {month!r} is not on the Game Turn Record Track ({months})") from None
+
+
+def is_winter_month(g: Game, month: str) -> bool:
+    return month_row(g, month)["winter"].strip().lower() == "yes"
