@@ -19,6 +19,7 @@ from flask_limiter import Limiter
 
 from adjudicator.api import make_api_blueprint
 from adjudicator.api.auth import rate_limit_key
+from adjudicator.api.bridge import register_bridge
 from adjudicator.api.games import well_known_keys
 from adjudicator.api.systems import systems_document
 from adjudicator.config import Config
@@ -70,4 +71,5 @@ def create_app(config: Config | Mapping[str, Any] | None = None) -> Flask:
     app.add_url_rule("/.well-known/adjudicator-keys.json", "keys", well_known_keys)
     app.register_blueprint(make_api_blueprint(config, limiter))
     app.register_blueprint(make_pages_blueprint())
+    register_bridge(app, config, limiter)
     return app

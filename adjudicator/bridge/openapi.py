@@ -1,0 +1,213 @@
+"""The saved-game endpoints in the OpenAPI document (added by ``register_bridge``).
+
+The responses are described by hand-written JSON Schemas rather than pydantic models: they
+are built from dataclasses (:mod:`adjudicator.bridge.positions`,
+:mod:`adjudicator.rules.positions`) whose ``to_json`` is the single source of the shape; the
+tests compare a real response against these schemas.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+REF = "#/components/schemas/{}"
+
+LOCATION = {
+    "type": "object",
+    "description": "Where a piece stands. kind: hex (map, hex, on_centre), box (the Boxes map), "
+    "turn-track (scenario), off-grid (on a hex map, outside the printed hexes), unknown-map, "
+    "not-on-a-map. x/y are VASSAL map pixels.",
+    "properties": {
+        "kind": {"enum": ["hex", "box", "turn-track", "off-grid", "unknown-map", "not-on-a-map"]},
+        "vassal_map": {"type": ["string", "null"]},
+        "x": {"type": "integer"}, "y": {"type": "integer"},
+        "map": {"type": "string"}, "hex": {"type": "string"}, "on_centre": {"type": "boolean"},
+        "scenario": {"type": "string"},
+    },
+    "required": ["kind", "vassal_map", "x", "y"],
+}
+
+PLACED_UNIT = {
+    "type": "object",
+    "properties": {
+        "unit": {"type": "string"}, "piece_id": {"type": "string"}, "name": {"type": "string"},
+        "side": {"type": "string"}, "nationality": {"type": "string"}, "type": {"type": "string"},
+        "designation": {"type": "string"}, "size": {"type": "string"},
+        "step": {"type": ["string", "null"], "description": "null when the piece does not say"},
+        "step_index": {"type": ["integer", "null"]}, "values": {"type": ["string", "null"]},
+        "identified_by": {"enum": ["properties", "name"]},
+        "location": {"$ref": REF.format("SavedGameLocation")},
+    },
+    "required": ["unit", "piece_id", "side", "step", "identified_by", "location"],
+}
+
+OTHER_PIECE = {
+    "type": "object",
+    "description": "A marker (marker, face) or a piece that could not be identified (reason).",
+    "properties": {
+        "piece_id": {"type": "string"}, "name": {"type": "string"},
+        "location": {"$ref": REF.format("SavedGameLocation")},
+        "marker": {"type": "string"}, "face": {"type": "string"}, "reason": {"type": "string"},
+    },
+    "required": ["piece_id", "name", "location"],
+}
+
+FILE_INFO = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string"}, "sha256": {"type": "string"}, "bytes": {"type": "integer"},
+        "is_log": {"type": "boolean"}, "module": {"type": "string"},
+        "module_version": {"type": "string"},
+    },
+    "required": ["sha256", "bytes", "is_log"],
+}
+
+BY_HEX = {
+    "type": "object",
+    "description": "map id -> hex label -> unit ids standing there",
+    "additionalProperties": {"type": "object",
+                             "additionalProperties": {"type": "array", "items": {"type": "string"}}},
+}
+
+POSITIONS = {
+    "type": "object",
+    "properties": {
+        "file": {"$ref": REF.format("SavedGameFile")},
+        "system": {"type": "string"},
+        "module": {"type": "object"},
+        "is_log": {"type": "boolean"},
+        "art_scale": {"type": "integer", "description": "1, or 2 for a double-size-art module"},
+        "scenario_candidates": {"type": "array", "items": {"type": "string"}},
+        "counts": {"type": "object"},
+        "by_hex": {"$ref": REF.format("SavedGameByHex")},
+        "units": {"type": "array", "items": {"$ref": REF.format("SavedGameUnit")}},
+        "markers": {"type": "array", "items": {"$ref": REF.format("SavedGamePiece")}},
+        "unidentified": {"type": "array", "items": {"$ref": REF.format("SavedGamePiece")}},
+        "warnings": {"type": "array", "items": {"type": "string"}},
+    },
+    "required": ["file", "system", "by_hex", "units", "markers", "unidentified", "warnings"],
+}
+
+UNIT_SUPPLY = {
+    "type": "object",
+    "properties": {
+        "unit": {"type": "string"}, "hex": {"type": "string"}, "in_supply": {"type": "boolean"},
+        "path": {"type": "array", "items": {"type": "string"}},
+        "source": {"type": "string"}, "reason": {"type": "string"},
+        "cost": {"type": ["number", "null"]},
+    },
+    "required": ["unit", "hex", "in_supply", "path", "source", "reason"],
+}
+
+SIDE_REPORT = {
+    "type": "object",
+    "properties": {
+        "side": {"type": "string"},
+        "units": {"type": "array", "items": {"$ref": REF.format("UnitSupply")}},
+        "in_supply": {"type": "integer"}, "out_of_supply": {"type": "integer"},
+        "steps": {"type": "array", "items": {"type": "object"}},
+        "warnings": {"type": "array", "items": {"type": "string"}},
+        "not_on_map": {"type": "array", "items": {"type": "string"},
+                       "description": "units of the side in boxes or on turn tracks (not traced)"},
+    },
+    "required": ["side", "units", "in_supply", "out_of_supply", "not_on_map"],
+}
+
+SUPPLY = {
+    "type": "object",
+    "properties": {
+        "file": {"$ref": REF.format("SavedGameFile")},
+        "system": {"type": "string"}, "scenario": {"type": "string"},
+        "scenario_guessed": {"type": "boolean"},
+        "sides": {"type": "array", "items": {"$ref": REF.format("SideSupplyReport")}},
+        "unidentified": {"type": "array", "items": {"$ref": REF.format("SavedGamePiece")}},
+        "by_hex": {"$ref": REF.format("SavedGameByHex")},
+        "warnings": {"type": "array", "items": {"type": "string"}},
+    },
+    "required": ["system", "scenario", "sides", "unidentified", "warnings"],
+}
+
+SCHEMAS = {
+    "SavedGameLocation": LOCATION,
+    "SavedGameUnit": PLACED_UNIT,
+    "SavedGamePiece": OTHER_PIECE,
+    "SavedGameFile": FILE_INFO,
+    "SavedGameByHex": BY_HEX,
+    "SavedGamePositions": POSITIONS,
+    "UnitSupply": UNIT_SUPPLY,
+    "SideSupplyReport": SIDE_REPORT,
+    "SavedGameSupply": SUPPLY,
+}
+
+UPLOAD_BODY = {
+    "required": True,
+    "description": "The .vsav or .vlog: multipart field 'file', or the raw body.",
+    "content": {
+        "multipart/form-data": {
+            "schema": {"type": "object", "properties": {
+                "file": {"type": "string", "contentMediaType": "application/zip"},
+                "side": {"type": "string"}, "scenario": {"type": "string"},
+                "request_id": {"type": "string"}}, "required": ["file"]},
+        },
+        "application/octet-stream": {"schema": {"type": "string", "contentMediaType": "application/zip"}},
+    },
+}
+
+
+def _query(name: str, description: str) -> dict:
+    return {"name": name, "in": "query", "required": False, "schema": {"type": "string"},
+            "description": description}
+
+
+def _path(name: str) -> dict:
+    return {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
+
+
+SIDE_PARAM = _query("side", "Side id or name; leave out for both sides.")
+SCENARIO_PARAM = _query("scenario", "Scenario id; may be left out when the file shows it "
+                        "(maps used, reinforcements waiting on a scenario's turn track).")
+REQUEST_ID_PARAM = _query("request_id", "Client-chosen id; repeating it returns the recorded "
+                          "result instead of recording again.")
+
+
+def _json(schema_name: str, description: str) -> dict:
+    return {"description": description,
+            "content": {"application/json": {"schema": {"$ref": REF.format(schema_name)}}}}
+
+
+def _operation(summary: str, description: str, responses: dict, params: list, tags: list,
+               secured: bool = False) -> dict:
+    op: dict[str, Any] = {"summary": summary, "description": description, "tags": tags,
+                          "parameters": params, "requestBody": UPLOAD_BODY,
+                          "responses": {**responses,
+                                        "default": {"$ref": "#/components/responses/Problem"}}}
+    if secured:
+        op["security"] = [{"bearer": []}]
+    return op
+
+
+def add_bridge_paths(document: dict) -> None:
+    """Add the saved-game paths and their schemas to an OpenAPI document, in place."""
+    document.setdefault("components", {}).setdefault("schemas", {}).update(SCHEMAS)
+    paths = document.setdefault("paths", {})
+    limits = ("Uploads are limited in size, entries and unpacked size; damaged files, zip bombs "
+              "and unsafe entry names get a 4xx problem.")
+    paths["/api/v1/systems/{system}/savedgame/positions"] = {"post": _operation(
+        "Read a VASSAL saved game or log: every unit by hex (compute mode)",
+        "Units are identified by the properties of modules built by modgen, else by piece name; "
+        "pieces that cannot be identified are listed with the reason. " + limits,
+        {"200": _json("SavedGamePositions", "The positions")}, [_path("system")], ["saved games"])}
+    paths["/api/v1/systems/{system}/savedgame/supply"] = {"post": _operation(
+        "Supply / LoC report of a saved game, per side (compute mode)",
+        "Every unit on the map, in or out of supply, with its path or the reason it has none, "
+        "by the system's supply tracer (501 while a system has none). " + limits,
+        {"200": _json("SavedGameSupply", "The reports; nothing is stored")},
+        [_path("system"), SIDE_PARAM, SCENARIO_PARAM], ["saved games"])}
+    paths["/api/v1/games/{game_id}/savedgame/supply"] = {"post": _operation(
+        "Supply / LoC report of a saved game, recorded in the game's ledger (side token)",
+        "As the compute-mode report, in the game's scenario; the ledger records the positions "
+        "read from the file and the file's SHA-256 (check '<system>.savedgame_supply', no dice). "
+        + limits,
+        {"201": _json("GameCheckResponse", "Recorded; outcome holds the supply answer"),
+         "200": _json("GameCheckResponse", "request_id seen before: the recorded result")},
+        [_path("game_id"), SIDE_PARAM, REQUEST_ID_PARAM], ["saved games", "games"], secured=True)}
