@@ -10,6 +10,7 @@ Modules, by what they hold:
 * :mod:`vassalfmt.savedgame` — ``.vsav``/``.vlog``: obfuscation, writing setups, reading uploads;
 * :mod:`vassalfmt.moduledata` — ``moduledata``/``savedata`` XML;
 * :mod:`vassalfmt.buildfile` — building and validating ``buildFile.xml``;
+* :mod:`vassalfmt.module` — whole ``.vmod`` files: write (validated, atomic), read, check;
 * :mod:`vassalfmt.zipwriter` / :mod:`vassalfmt.zipreader` — reproducible writing, safe reading.
 
 Everything follows VASSAL 3.7.26 (tag ``3.7.26``, commit b16ccbfa); each module names the engine
@@ -18,6 +19,7 @@ source files it mirrors. No engine code is included: this is our own implementat
 
 from .errors import VassalFormatError
 from .keys import ALT, CTRL, META, SHIFT, KeyStroke, key, named
+from .module import ModuleInvalid, check_vmod, read_vmod, write_vmod
 from .moduledata import ModuleData, SaveData
 from .piece import Piece, add_piece_command, parse_add_piece_command, parse_piece
 from .savedgame import (
