@@ -81,7 +81,11 @@ def _sources(g: Game, scenario_id: str, gm, side: str, changed: dict[str, str]) 
         anchors = set()
         for text in data.scenario(g, scenario_id).supply_sources.get("un", []):
             if text[:1].isdigit():
-                anchors.add(board.parse(gm, text))
+                try:
+                    anchors.add(board.parse(gm, text))
+                except ValueError as err:
+                    warnings.append(f"UN rail terminus {text} (campaign.toml [supply_sources]) ignored: {err}")
+        anchors |= {f.hex for f in gm.features if f.kind == "supply_source" and f.side in ("", "un")}
         ports = set()
         for p in control.ports(gm):
             who, w = control.controller(g, gm, scenario_id, p, changed)
