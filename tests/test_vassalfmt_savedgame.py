@@ -318,3 +318,10 @@ def test_random_savedgame_entry_only_raises_vassal_format_error(data):
         read_saved_game(vsav([], savedgame_entry=b"!VCSK00" + data.hex().encode()))
     except VassalFormatError:
         pass
+
+
+def test_decks_are_not_reported_as_units():
+    commands = ["begin_save", unit("A", 1, 1).add_piece_command("a"),
+                "+/d1/deck;false;true;false;true;false;1;1;false;0;;;;/Main Map;0;0", "end_save"]
+    game = read_saved_game(vsav(commands))
+    assert [p.piece_id for p in game.pieces] == ["a"]

@@ -191,3 +191,17 @@ def test_key_lists():
     assert decode_key_list(text) == keys
     assert decode_key_list("") == []
     assert decode_key_list("junk,68\\,130") == [key("Ctrl+D")]
+
+
+def test_docstring_examples():
+    import doctest
+
+    import vassalfmt.keys
+    import vassalfmt.piece
+    import vassalfmt.savedgame
+    import vassalfmt.sequence
+
+    for module in (vassalfmt.sequence, vassalfmt.keys, vassalfmt.piece, vassalfmt.savedgame):
+        result = doctest.testmod(module)
+        assert result.failed == 0, module.__name__
+        assert result.attempted > 0, module.__name__

@@ -57,6 +57,7 @@ OBFUSCATION_HEADER = b"!VCSK"
 DEFAULT_KEY = 0x5A
 XZ_MAGIC = b"\xfd7zXZ\x00"
 STACK_TYPE = "stack"
+DECK_TYPE_PREFIX = "deck;"
 
 
 # --- obfuscation --------------------------------------------------------------------------------
@@ -126,9 +127,14 @@ class StackSpec:
 class SavedGameWriter:
     """Builds a saved game (e.g. a scenario's predefined setup).
 
+    >>> from vassalfmt.traits import BasicPiece, Marker
     >>> w = SavedGameWriter()
-    >>> w.add_piece("u1", piece)              # doctest: +SKIP  (piece's BasicPiece has map/x/y)
-    >>> w.write("dist/setup.vsav", ModuleData(name="Korea"))   # doctest: +SKIP
+    >>> w.add_piece("u1", Piece([Marker.of(Side="UN"),
+    ...                          BasicPiece(image="inf.png", name="1 Cav", map_id="Main Map",
+    ...                                     x=150, y=232)]))
+    >>> w.commands()[-2:]
+    ['SETUP_STACK\\t', 'end_save']
+    >>> data = w.to_bytes(ModuleData(name="Korea"))   # or w.write("dist/setup.vsav", ...)
 
     With ``auto_stack`` (the default) pieces at the same map position are put into one stack in
     the order added (first = bottom), as the engine itself saves them; pieces with a
@@ -326,6 +332,8 @@ class _GameBuilder:
         if c.type == STACK_TYPE:
             self._set_stack(c.piece_id, c.state)
             return
+        if c.type.startswith(DECK_TYPE_PREFIX):
+            return  # a card deck (DrawPile) is a container, not a unit; not modelled here
         record = _PieceRecord(c.type, c.state)
         self._position_from_state(record)
         if c.piece_id not in self.pieces:
