@@ -17,4 +17,4 @@
 Importing this package registers every check and the LoC tracer.
 """
 
-from adjudicator.rules.fireandice import combat, intervention, supply  # noqa: F401
+from adjudicator.rules.fireandice import combat, intervention, logistics, supply, weather  # noqa: F401

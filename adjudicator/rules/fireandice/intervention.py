@@ -1,150 +1,236 @@
-"""Korea: Fire and Ice (Operational Scale Series).
+"""Foreign Aid and Intervention (12.2): Chinese, Republic of China, Atomic Release, Soviet; Foreign Aid.
 
-Source: the rulebook, 12.2 Foreign Aid and Intervention, 12.2.1 Foreign Intervention Table
-(digest: rules/fire-and-ice.md §12.2).
+12.2: only the side WITHOUT VPs may act, and nobody when the VP marker is at 0.  It either rolls for
+Foreign Intervention directly (no aid, no VP shift) or asks for Foreign Aid, which may trigger
+intervention rolls (12.2.2, by the enemy's VP band).
+
+Every number comes from the tables: `foreign_intervention` (die, success), `intervention_modifiers`
+(the cumulative modifiers, keyed by id; each id is tied below to the request field that says whether
+its condition holds) and `foreign_aid` (the band's gains and the rolls they trigger).
+
+Readings: Soviet "modified 1" = 1 or less (a modified roll below 1 also succeeds; table note).  Which
+intervention a direct roll tests is on the missing table graphic: the checks let the side name it
+(Communist: Chinese or Soviet; UN: RoC or Atomic Release).  The Communist's Foreign Aid triggers the
+Soviet roll in the 15-20 band only if the Chinese intervened in a previous turn.
 """
 
 from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.rules.fireandice import data
 
-RULE = "12.2.1 Foreign Intervention Table (Chinese Intervention)"
+RULE = "12.2.1 Foreign Intervention Table"
+INTERVENTIONS = {"chinese": "Chinese", "roc": "Republic of China", "atomic_release": "Atomic Release", "soviet": "Soviet"}
+
+#: intervention_modifiers row id -> the situation field that says whether the condition holds
+CONDITIONS = {
+    "chinese-un-10": lambda s: s.un_vp >= 10,
+    "chinese-un-14": lambda s: s.un_vp >= 14,
+    "chinese-un-in-nk": lambda s: s.un_units_in_north_korea,
+    "chinese-airfield-strike": lambda s: s.chinese_airfield_struck,
+    "chinese-roc": lambda s: s.roc_intervened,
+    "soviet-un-14": lambda s: s.un_vp >= 14,
+    "soviet-un-16": lambda s: s.un_vp >= 16,
+    "soviet-atomic": lambda s: s.atomic_release,
+}
 
 
-class ChineseInterventionRequest(CheckRequest):
-    un_vp: int = Field(
-        ge=0,
-        le=21,
-        description="The UN's victory points: the VP marker's value if it is on the UN side, "
-        "0 if it is at zero or on the Communist side.",
-    )
-    un_units_in_north_korea: bool = Field(
-        default=False, description="Any UN unit is in North Korea."
-    )
-    chinese_airfield_struck: bool = Field(
-        default=False,
-        description="Any Chinese airfield has been attacked by an Airfield Strike (10.3.3).",
-    )
-    roc_intervened: bool = Field(
-        default=False, description="The Republic of China has intervened."
-    )
+class InterventionSituation(CheckRequest):
+    un_vp: int = Field(ge=0, le=21, description="The UN's victory points: the VP marker's value if it is on the UN "
+                                                "side, 0 if it is at zero or on the Communist side.")
+    un_units_in_north_korea: bool = Field(default=False, description="Any UN unit is in North Korea.")
+    chinese_airfield_struck: bool = Field(default=False, description="Any Chinese airfield has been attacked by an "
+                                                                     "Airfield Strike (10.3.3).")
+    roc_intervened: bool = Field(default=False, description="The Republic of China has intervened.")
+    atomic_release: bool = Field(default=False, description="Atomic Release has occurred.")
+
+
+class ChineseInterventionRequest(InterventionSituation):
     trigger: Literal["direct", "foreign_aid"] = Field(
-        default="direct",
-        description="Why the roll is made: a direct Foreign Intervention roll, or a roll the "
-        "Communist's Foreign Aid request triggered (UN at 10 or more VPs).",
-    )
+        default="direct", description="Why the roll is made: a direct Foreign Intervention roll, or a roll the "
+                                      "Communist's Foreign Aid request triggered (UN at 10 or more VPs).")
 
 
-def _no_roll() -> dict:
-    return {
-        "roll_allowed": False,
-        "roll": None,
-        "modifier": None,
-        "modified": None,
-        "intervenes": False,
-        "may_delay": False,
-    }
-
-
-def _modifiers(req: ChineseInterventionRequest) -> list[tuple[int, str]]:
-    """The cumulative modifiers of 12.2.1 that apply, each with its reason."""
+def modifiers(g, intervention: str, s: InterventionSituation) -> list[tuple[int, str, str]]:
+    """(value, condition text, id) of every modifier row of `intervention` whose condition holds."""
+    t = data.table(g, "intervention_modifiers")
     found = []
-    if req.un_vp >= 10:
-        found.append((-1, "the UN has 10 or more VPs"))
-    if req.un_vp >= 14:
-        found.append((-1, "the UN has 14 or more VPs"))
-    if req.un_units_in_north_korea:
-        found.append((-1, "there are UN units in North Korea"))
-    if req.chinese_airfield_struck:
-        found.append((-1, "a Chinese airfield has been attacked by an Airfield Strike"))
-    if req.roc_intervened:
-        found.append((-2, "the Republic of China has intervened"))
+    for r in t.rows:
+        if r["intervention"] != intervention:
+            continue
+        test = CONDITIONS.get(r["id"])
+        if test is None:
+            raise ValueError(f"intervention_modifiers: no rule knows the condition {r['id']!r}")
+        if test(s):
+            found.append((int(r["modifier"].replace("+", "")), r["condition"], r["id"]))
     return found
 
 
-@register_check(
-    system="fireandice",
-    name="chinese_intervention",
-    request=ChineseInterventionRequest,
-    random=True,
-    summary="Monthly Foreign Intervention subphase: roll for Chinese intervention",
-    rule="12.2.1",
-)
+def roll_intervention(g, key: str, s: InterventionSituation, dice: Dice, steps: list[Step]) -> dict:
+    """One roll on the Foreign Intervention Table (12.2.1) with its modifiers; the outcome as a dict."""
+    name = INTERVENTIONS[key]
+    t = data.table(g, "foreign_intervention")
+    row = t.row(name)
+    sides = int(row["die"].lower().lstrip("d"))
+    low, high = data.success_range(row["success"])
+    (roll,) = dice.roll(sides, purpose=f"{name} intervention roll")
+    mods = modifiers(g, name, s)
+    total = sum(v for v, _, _ in mods)
+    modified = roll + total
+    steps.append(Step(f"{name}: rolled {roll} on a D{sides}.", RULE))
+    for value, text, _ in mods:
+        steps.append(Step(f"{value:+d} because {text}.", RULE))
+    if not mods and name in ("Chinese", "Soviet"):
+        steps.append(Step("No modifiers apply.", RULE))
+    success = low <= modified <= high
+    steps.append(Step(f"{name}: modified roll {roll} {total:+d} = {modified}; needs {row['success']}: "
+                      + ("intervention!" if success else "no intervention."), RULE))
+    if success:
+        steps.append(Step(f"{name}: {row['effect']}.", RULE))
+    return {"intervention": key, "roll": roll, "modifier": total, "modified": modified, "success": success,
+            "effect": row["effect"] if success else ""}
+
+
+def _no_roll() -> dict:
+    return {"roll_allowed": False, "roll": None, "modifier": None, "modified": None, "intervenes": False,
+            "may_delay": False}
+
+
+@register_check(system="fireandice", name="chinese_intervention", request=ChineseInterventionRequest, random=True,
+                summary="Monthly Foreign Intervention subphase: roll for Chinese intervention", rule="12.2.1")
 def chinese_intervention(req: ChineseInterventionRequest, dice: Dice) -> CheckResult:
     if req.un_vp == 0:
-        return CheckResult(
-            outcome=_no_roll(),
-            steps=[
-                Step(
-                    "No roll: only the side without VPs may roll for Foreign Intervention, and "
-                    "nobody may when the VP marker is at zero. With no UN VPs the Communist "
-                    "either holds the VPs or the marker is at zero.",
-                    "12.2 Foreign Aid and Intervention",
-                )
-            ],
-        )
+        return CheckResult(outcome=_no_roll(), steps=[Step(
+            "No roll: only the side without VPs may roll for Foreign Intervention, and nobody may when the VP marker "
+            "is at zero. With no UN VPs the Communist either holds the VPs or the marker is at zero.",
+            "12.2 Foreign Aid and Intervention")])
     if req.trigger == "foreign_aid" and req.un_vp < 10:
-        return CheckResult(
-            outcome=_no_roll(),
-            steps=[
-                Step(
-                    f"No roll: Communist Foreign Aid triggers a Chinese Intervention roll only "
-                    f"when the UN has 10 or more VPs (UN has {req.un_vp}).",
-                    "12.2.2 Foreign Aid Table",
-                )
-            ],
-        )
-    steps = [
-        Step(
-            "The Communist player rolls a D6 for Chinese intervention "
-            + ("(triggered by a Foreign Aid request)." if req.trigger == "foreign_aid"
-               else "(a direct Foreign Intervention roll; no Foreign Aid this month)."),
-            "12.2 Foreign Aid and Intervention",
-        )
-    ]
-    (roll,) = dice.roll(6, purpose="Chinese intervention roll")
-    modifiers = _modifiers(req)
-    total = sum(value for value, _ in modifiers)
-    modified = roll + total
-    steps.append(Step(f"Rolled {roll}.", RULE))
-    for value, reason in modifiers:
-        steps.append(Step(f"{value:+d} because {reason}.", RULE))
-    if not modifiers:
-        steps.append(Step("No modifiers apply.", RULE))
-    intervenes = modified <= 0
-    steps.append(
-        Step(
-            f"Modified roll {roll} {total:+d} = {modified}: "
-            + ("0 or less, the Chinese intervene." if intervenes
-               else "above 0, no Chinese intervention."),
-            RULE,
-        )
-    )
-    if intervenes:
-        steps.append(
-            Step(
-                "The Chinese Army enters per the scenario instructions and Peng Dehuai arrives; "
-                "the Communist player may delay the start of the intervention to any later "
-                "Foreign Intervention subphase.",
-                RULE,
-            )
-        )
+        return CheckResult(outcome=_no_roll(), steps=[Step(
+            f"No roll: Communist Foreign Aid triggers a Chinese Intervention roll only when the UN has 10 or more VPs "
+            f"(UN has {req.un_vp}).", "12.2.2 Foreign Aid Table")])
+    g = data.game()
+    steps = [Step("The Communist player rolls a D6 for Chinese intervention "
+                  + ("(triggered by a Foreign Aid request)." if req.trigger == "foreign_aid"
+                     else "(a direct Foreign Intervention roll; no Foreign Aid this month)."),
+                  "12.2 Foreign Aid and Intervention")]
+    result = roll_intervention(g, "chinese", req, dice, steps)
+    if result["success"]:
+        steps.append(Step("Peng Dehuai arrives; the Communist player may delay the start of the intervention to any "
+                          "later Foreign Intervention subphase.", "12.2.1; 14.4"))
     warnings = []
-    if total == 0:
+    if result["modifier"] == 0:
         warnings.append("With no modifiers the roll cannot succeed: a D6 is never 0 or less.")
-    return CheckResult(
-        outcome={
-            "roll_allowed": True,
-            "roll": roll,
-            "modifier": total,
-            "modified": modified,
-            "intervenes": intervenes,
-            "may_delay": intervenes,
-        },
-        steps=steps,
-        warnings=warnings,
-    )
+    return CheckResult(outcome={"roll_allowed": True, "roll": result["roll"], "modifier": result["modifier"],
+                                "modified": result["modified"], "intervenes": result["success"],
+                                "may_delay": result["success"]}, steps=steps, warnings=warnings)
+
+
+def _simple(key: str, side: str):
+    """A check for the RoC, Atomic Release or Soviet roll (12.2.1)."""
+
+    class Request(InterventionSituation):
+        com_vp: int = Field(default=0, ge=0, le=21, description="The Communist's VPs (0 if the UN holds VPs or at 0).")
+        chinese_intervened: bool = Field(default=False, description="The Chinese have intervened.")
+
+        @model_validator(mode="after")
+        def _one_side(self):
+            if self.un_vp and self.com_vp:
+                raise ValueError("VPs are zero-sum: only one side can hold them (12.1.1)")
+            return self
+
+    Request.__name__ = Request.__qualname__ = f"{key.title().replace('_', '')}Request"
+    name = INTERVENTIONS[key]
+
+    def check(req, dice: Dice) -> CheckResult:
+        g = data.game()
+        steps: list[Step] = []
+        result = roll_intervention(g, key, req, dice, steps)
+        if key == "atomic_release" and result["success"] and not req.chinese_intervened:
+            steps.append(Step("The Chinese have not intervened: they do so now.", RULE))
+            result["chinese_intervene_now"] = True
+        return CheckResult(outcome=result, steps=steps)
+
+    register_check(system="fireandice", name=f"{key}_intervention" if key != "atomic_release" else key,
+                   request=Request, random=True, summary=f"Roll for {name} (12.2.1)", rule="12.2.1")(check)
+    return check
+
+
+roc_intervention = _simple("roc", "un")
+atomic_release = _simple("atomic_release", "un")
+soviet_intervention = _simple("soviet", "com")
+
+
+# -- Foreign Aid (12.2.2) --------------------------------------------------------------------------
+
+
+class ForeignAidRequest(InterventionSituation):
+    side: Literal["un", "com"] = Field(description="The side asking for Foreign Aid (it must hold no VPs).")
+    com_vp: int = Field(default=0, ge=0, le=21, description="The Communist's VPs (0 if the UN holds VPs or at 0).")
+    chinese_intervened: bool = Field(default=False, description="The Chinese have intervened.")
+    chinese_intervened_previous_turn: bool = Field(
+        default=False, description="The Chinese intervened in a previous turn (15-20 band: Soviet roll).")
+
+    @model_validator(mode="after")
+    def _one_side(self):
+        if self.un_vp and self.com_vp:
+            raise ValueError("VPs are zero-sum: only one side can hold them (12.1.1)")
+        if self.chinese_intervened_previous_turn and not self.chinese_intervened:
+            raise ValueError("chinese_intervened_previous_turn needs chinese_intervened")
+        return self
+
+
+def aid_band(g, enemy_vp: int) -> dict:
+    t = data.table(g, "foreign_aid")
+    for r in t.rows:
+        low, high = (int(x) for x in r["enemy_vp"].split("-"))
+        if low <= enemy_vp <= high:
+            return dict(r)
+    raise ValueError(f"no Foreign Aid band for {enemy_vp} enemy VPs")
+
+
+@register_check(system="fireandice", name="foreign_aid", request=ForeignAidRequest, random=True,
+                summary="Ask for Foreign Aid: the band's gains and the intervention rolls it triggers", rule="12.2.2")
+def foreign_aid(req: ForeignAidRequest, dice: Dice) -> CheckResult:
+    g = data.game()
+    own_vp = req.un_vp if req.side == "un" else req.com_vp
+    enemy_vp = req.com_vp if req.side == "un" else req.un_vp
+    if own_vp > 0 or enemy_vp == 0:
+        why = "the VP marker is at 0" if enemy_vp == 0 and own_vp == 0 else "the asking side holds the VPs"
+        return CheckResult(outcome={"allowed": False}, steps=[Step(
+            f"No Foreign Aid: {why}; only the side without VPs may ask, and nobody at 0.", "12.2")])
+    band = aid_band(g, enemy_vp)
+    steps = [Step(f"Enemy VP total {enemy_vp}: band {band['enemy_vp']}. The {data.SIDE_NAMES[req.side]} receives: "
+                  f"+{band['infrastructure']} Infrastructure, +{band['replacements']} "
+                  f"{'UN' if req.side == 'un' else 'Chinese'} replacements, {band['quality_option']}, "
+                  f"+{band['tank']} tank and +{band['artillery']} artillery support, "
+                  f"{band['destroyed_to_replacements']} {'US' if req.side == 'un' else 'Communist'} unit(s) from the "
+                  f"Destroyed Units box to the Replacements box, {band['reduced_aircraft_restored']} reduced aircraft "
+                  "restored.", "12.2.2 Foreign Aid Table")]
+    rolls = []
+    text = band["intervention_rolls"].lower()
+    if req.side == "com" and "communist: chinese" in text:
+        if req.chinese_intervened:
+            steps.append(Step("The Chinese have already intervened: no Chinese Intervention roll.", "12.2.2"))
+        else:
+            rolls.append("chinese")
+    if req.side == "un" and "republic of china" in text:
+        rolls.append("roc")
+    if req.side == "un" and "atomic release" in text:
+        rolls.append("atomic_release")
+    if "soviet" in text and req.side == "com" and req.chinese_intervened_previous_turn:
+        rolls.append("soviet")
+    results = [roll_intervention(g, key, req, dice, steps) for key in rolls]
+    vp_to = "requesting" if "requesting" in band["vp"] else "enemy"
+    gainer = req.side if vp_to == "requesting" else data.other_side(req.side)
+    steps.append(Step(f"The {data.SIDE_NAMES[gainer]} player receives 1 VP ({band['vp']}).", "12.2.2"))
+    return CheckResult(outcome={
+        "allowed": True, "band": band["enemy_vp"], "infrastructure": int(band["infrastructure"]),
+        "replacements": int(band["replacements"]), "quality_option": band["quality_option"],
+        "tank": int(band["tank"]), "artillery": int(band["artillery"]),
+        "destroyed_to_replacements": int(band["destroyed_to_replacements"]),
+        "reduced_aircraft_restored": int(band["reduced_aircraft_restored"]),
+        "intervention_rolls": results, "vp_to": gainer, "vp": 1}, steps=steps)
