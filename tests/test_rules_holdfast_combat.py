@@ -183,6 +183,7 @@ BASE = dict(attackers=[{"unit": "nkpa-1", "sp": 3, "across_river": False}], defe
     (dict(attacker_support=["armor"], communist_armor_level=0), "reduced to 0"),
     (dict(defender_support=["air"], defender_support_left={"air": 0}), "left this turn"),
     (dict(attacker_support=["armor", "armor"]), "one support of each type"),
+    (dict(already_attacked=["nkpa-1"]), "one attack a turn"),
 ])
 def test_support_availability_is_validated(change, message):
     body = {**BASE, "turn": 6, "weather": "clear", **change}

@@ -73,7 +73,6 @@ class Situation:
     coastal: bool
     attacker_support: list[str]
     defender_support: list[str]
-    steps: list[Step] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
     @property
@@ -132,7 +131,6 @@ def build_situation(
     if g.units[defender.unit].side == attacker_side:
         raise ValueError(f"defender {defender.unit} is on the attacker's side ({attacker_side})")
 
-    steps: list[Step] = []
     warnings: list[str] = []
     used_map = False
     d_hex = _map_hex(gm, defender.hex, "defender.hex")
@@ -213,7 +211,7 @@ def build_situation(
     if used_map:
         warnings += data.map_stand_in_warning(g, gm.id)
     return Situation(attacker_side, fighters, d_fighter, defender_terrain, in_city, bool(coastal),
-                     list(attacker_support), list(defender_support), steps, warnings)
+                     list(attacker_support), list(defender_support), warnings)
 
 
 # -- dice pools --------------------------------------------------------------------------------
@@ -363,7 +361,7 @@ def resolve_round(g: Game, scenario_id: str, s: Situation, attacker_rolls: list[
     defender_after = data.lose_sp(g, scenario_id, s.defender.unit, s.defender.sp, on_def.hits[s.defender.unit])
     for a in [*attackers_after, defender_after]:
         if a.hits:
-            steps.append(Step(_after_text(a), "9.2; 3" if a.swapped else rule))
+            steps.append(Step(after_text(a), "9.2; 3" if a.swapped else rule))
     armor_lost = 0
     if s.attacker_side == "communist" and "armor" in s.attacker_support:
         sixes = sum(1 for r in defender_rolls if r == SIX)
@@ -379,7 +377,7 @@ def _dice_text(rolls: list[int]) -> str:
     return ", ".join(map(str, rolls)) if rolls else "no dice"
 
 
-def _after_text(a: data.BlockAfterHits) -> str:
+def after_text(a: data.BlockAfterHits) -> str:
     if a.eliminated:
         where = "removed from the game (8: the Marines never return)" if a.destination == "removed" \
             else "placed in the replacement pile"
@@ -423,6 +421,8 @@ class CombatRequest(CheckRequest):
         default=None, description="Optional: supports of each type the attacker still has this turn (validated).")
     defender_support_left: dict[SupportName, int] | None = Field(
         default=None, description="Optional: supports of each type the defender still has this turn (validated).")
+    already_attacked: list[str] = Field(default_factory=list, max_length=40, description=(
+        "Blocks that have already attacked this turn (9: one attack activation per unit per turn; 9.2)."))
     attacker_hit_order: list[str] = Field(default_factory=list, max_length=40, description=(
         "The attacking player's choice of which blocks absorb the hits the defender scores, one entry per hit, in "
         "order (repeats allowed; an eliminated block or one whose hit number the die does not reach is skipped). "
@@ -433,6 +433,10 @@ class CombatRequest(CheckRequest):
     def _by_the_rules(self, info: ValidationInfo):
         situation_for(self, data.game_in(info))
         known = {a.unit for a in self.attackers}
+        again = sorted(known & set(self.already_attacked))
+        if again:
+            raise ValueError(f"{', '.join(again)} already attacked this turn: units may only participate in one "
+                             "attack a turn (9.2)")
         for unit in self.attacker_hit_order:
             if unit not in known:
                 raise ValueError(f"attacker_hit_order names {unit!r}, which is not an attacking block")
@@ -452,7 +456,8 @@ def pool_steps(pools: Pools, s: Situation) -> list[Step]:
         Step(f"Attacker ({s.attacker_side}) dice: " + " ".join(pools.attacker_terms) + f" = {pools.attacker}.",
              "9.2; 4 Combat Chart; 2 River Hex Line; 4 Support"),
         Step(f"Defender ({s.defender_side}) dice: " + " ".join(pools.defender_terms) + f" = {pools.defender}"
-             + f" (defender's hex: {s.defender_terrain}{', a city' if s.defender_in_city else ''})" + ".",
+             + f" (defender's hex: {s.defender_terrain}"
+             + (", a city" if s.defender_in_city and s.defender_terrain != "city" else "") + ").",
              "9.2; 4 Combat Chart; 2 City; 4 Support"),
     ]
 

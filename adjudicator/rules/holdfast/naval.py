@@ -149,6 +149,8 @@ def run_naval_assault(g: Game, req: NavalAssaultRequest, dice: Dice) -> CheckRes
                   else turn_support_allowance(g, req.scenario, req.turn, "un"))
     d_left = dict(req.defender_support_left if req.defender_support_left is not None
                   else turn_support_allowance(g, req.scenario, req.turn, "communist"))
+    if req.attacker_support_left is None or req.defender_support_left is None:
+        warnings += data.stand_in_warnings(g, f"scenario {req.scenario} rule turn_track")
     a_elim = d_elim = False
     for number in range(1, req.max_rounds + 1):
         a_support = [k for k in req.attacker_support if a_left.get(k, 0) > 0]
@@ -183,7 +185,7 @@ def run_naval_assault(g: Game, req: NavalAssaultRequest, dice: Dice) -> CheckRes
             back = data.lose_sp(g, req.scenario, a_unit, a_sp, extra)
             steps.append(Step(f"The attacker breaks off after round {number} ({why}) and returns to "
                               f"{'the FEC box' if req.from_port == FEC else req.from_port} with {extra} additional SP "
-                              f"loss: " + combat._after_text(back), RULE))
+                              f"loss: " + combat.after_text(back), RULE))
             a_unit, a_sp, a_elim = back.block, back.sp, back.eliminated
             outcome["broke_off"] = True
             break
