@@ -371,7 +371,9 @@ def test_send_to_and_label_round_trip_any_text(texts, key_a):
                           zone=texts[3], property_filter=texts[4], grid_location=texts[5],
                           back_map=texts[1])
     assert parse_trait(send.type_string(), send.state_string()) == send
-    label = Labeler(label=texts[0].strip(), menu_command=texts[1], name_format=texts[2] or "x",
+    # the engine trims label text like Java's String.trim (characters up to U+0020)
+    label = Labeler(label=texts[0].strip(" \t\x1b"), menu_command=texts[1],
+                    name_format=texts[2] or "x",
                     property_name=texts[3], description=texts[4], label_key=key_a)
     assert parse_trait(label.type_string(), label.state_string()) == label
 

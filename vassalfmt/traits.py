@@ -80,6 +80,16 @@ def _next_color(d: SequenceDecoder, default: Color | None) -> Color | None:
     return parse_color(d.next_token())
 
 
+def _java_trim(text: str) -> str:
+    """``String.trim``: removes characters up to U+0020 at both ends (not other whitespace)."""
+    start, end = 0, len(text)
+    while start < end and text[start] <= " ":
+        start += 1
+    while end > start and text[end - 1] <= " ":
+        end -= 1
+    return text[start:end]
+
+
 class Trait:
     """Base of all traits. Subclasses set ``ID`` and implement the three methods."""
 
@@ -474,7 +484,7 @@ class Labeler(Trait):
             font_family=d.next_token("Dialog"), font_style=d.next_int(0),
             rotate_degrees=d.next_int(0), property_name=d.next_token("TextLabel"),
             description=d.next_token(""), always_use_format=d.next_bool(False),
-            label=state_string.strip(),
+            label=_java_trim(state_string),
         )
 
 
