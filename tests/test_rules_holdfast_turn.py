@@ -9,7 +9,6 @@ from adjudicator.rules.holdfast.intervention import ChineseInterventionRequest, 
 from adjudicator.rules.holdfast.resources import ResourcePointsRequest, run_resource_points
 from adjudicator.rules.holdfast.victory import VictoryRequest, run_victory
 from adjudicator.rules.holdfast.weather import WeatherRequest, run_weather
-from scenarios.model import Table
 from test_rules_holdfast_fixtures import REAL, board, parallel_between_rows, rolled, validate
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from scenarios.hexgrid import Hex, Hexside
+from scenarios.hexgrid import Hex
 from scenarios.model import Game, GameMap
 
 RIVER_KINDS = frozenset({"river", "major_river"})

@@ -38,7 +38,7 @@ from pydantic import Field, ValidationInfo, model_validator
 
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
 from adjudicator.rules.holdfast import board, data
-from adjudicator.rules.holdfast.schemas import Attacker, Block, SideName, SupportName, WeatherName, unique
+from adjudicator.rules.holdfast.schemas import Attacker, Block, SupportName, WeatherName, unique
 from scenarios.model import Game, GameMap
 
 RULE = "9.2 Combat"
@@ -193,7 +193,7 @@ def build_situation(
                                 "(4; the Amphibious Assault example: 'it can't be used defensively')")
             if row.weather == "clear" and weather != "clear":
                 problems.append(f"{who} is available on clear weather turns only (4), the weather is {weather}")
-            if kind == "air" and not effects["air_support"]:
+            if kind == "air" and not effects["air_support"] and row.weather != "clear":
                 problems.append(f"no air support in {weather} weather (7)")
             if kind == "armor" and use == "attack" and defender_terrain == "mountain" \
                     and armor_row["armor_support"].startswith("no"):
