@@ -1,0 +1,5 @@
+import sys
+
+from adjudicator.client.cli import main
+
+sys.exit(main())

@@ -1,0 +1,115 @@
+"""Human-readable printing of the server's answers (``--json`` bypasses all of this).
+
+Each function takes the JSON the server returned and gives lines of text; the CLI prints
+them. Kept apart from the commands so the wording can change without touching the logic.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _step(step: Any) -> str:
+    if step is None:
+        return "step ?"
+    return str(step)
+
+
+def positions_lines(body: dict) -> list[str]:
+    counts = body.get("counts", {})
+    lines = [f"{body.get('system')}: {counts.get('units', 0)} units "
+             f"({counts.get('on_map', 0)} on the map), {counts.get('markers', 0)} markers, "
+             f"{counts.get('unidentified', 0)} unidentified"
+             + ("; a log, read to its end" if body.get("is_log") else "")]
+    if body.get("scenario_candidates"):
+        lines.append("scenario: " + " or ".join(body["scenario_candidates"]))
+    units = {u["unit"]: u for u in body.get("units", [])}
+    for map_id, hexes in body.get("by_hex", {}).items():
+        lines.append(f"map {map_id}:")
+        for label, ids in hexes.items():
+            lines.append(f"  {label}  " + ", ".join(
+                f"{i} ({_step(units[i]['step']) if i in units else '?'})" for i in ids))
+    off = [u for u in body.get("units", []) if u["location"]["kind"] != "hex"]
+    if off:
+        lines.append("not on a hex:")
+        for u in off:
+            loc = u["location"]
+            where = loc["kind"] + (f" ({loc['scenario']})" if loc.get("scenario") else "")
+            lines.append(f"  {u['unit']}: {where}")
+    for piece in body.get("unidentified", []):
+        lines.append(f"UNIDENTIFIED {piece.get('name') or piece.get('piece_id')}: {piece.get('reason', '')}")
+    lines += [f"warning: {w}" for w in body.get("warnings", [])]
+    return lines
+
+
+def supply_lines(body: dict) -> list[str]:
+    lines = [f"{body.get('system')} scenario {body.get('scenario')}"
+             + (" (worked out from the file)" if body.get("scenario_guessed") else "")]
+    for side in body.get("sides", []):
+        lines.append(f"{side['side']}: {side.get('in_supply', 0)} in supply, "
+                     f"{side.get('out_of_supply', 0)} out of supply")
+        for unit in side.get("units", []):
+            if unit["in_supply"]:
+                via = " -> ".join(unit.get("path") or [])
+                source = f" to {unit['source']}" if unit.get("source") else ""
+                lines.append(f"  ok   {unit['unit']} at {unit['hex']}" + (f" via {via}" if via else "") + source)
+            else:
+                lines.append(f"  OUT  {unit['unit']} at {unit['hex']}: {unit.get('reason', '')}")
+        for text in side.get("steps", []):
+            rule = f" ({text['rule']})" if text.get("rule") else ""
+            lines.append(f"  rule: {text['text']}{rule}")
+        if side.get("not_on_map"):
+            lines.append("  not on the map (not traced): " + ", ".join(side["not_on_map"]))
+        lines += [f"  warning: {w}" for w in side.get("warnings", [])]
+    for piece in body.get("unidentified", []):
+        lines.append(f"UNIDENTIFIED {piece.get('name') or piece.get('piece_id')}: {piece.get('reason', '')}")
+    lines += [f"warning: {w}" for w in body.get("warnings", [])]
+    return lines
+
+
+def check_lines(body: dict) -> list[str]:
+    lines = [f"{body.get('system')}.{body.get('check')} (rule {body.get('rule')})"]
+    for key, value in (body.get("outcome") or {}).items():
+        lines.append(f"  {key}: {value}")
+    for n, step in enumerate(body.get("steps", []), start=1):
+        rule = f" ({step['rule']})" if step.get("rule") else ""
+        lines.append(f"  {n}. {step['text']}{rule}")
+    dice = body.get("dice_used", [])
+    lines.append("  dice: " + (", ".join(f"d{d['sides']}={d['value']} ({d['purpose']})" for d in dice)
+                               if dice else "none"))
+    lines += [f"  warning: {w}" for w in body.get("warnings", [])]
+    if "seq" in body:
+        lines.append(f"recorded: game {body['game_id']} record {body['seq']} hash {body['hash']}")
+    return lines
+
+
+def game_lines(body: dict) -> list[str]:
+    lines = [f"game {body['game_id']} ({body['system']}, scenario {body['scenario']})",
+             f"seed commitment: {body['seed_commitment']}",
+             "tokens (shown only now; keep them):"]
+    lines += [f"  {role}: {token}" for role, token in body.get("tokens", {}).items()]
+    return lines
+
+
+def ledger_lines(body: dict) -> list[str]:
+    game = body.get("game", {})
+    lines = [f"game {game.get('id')} ({game.get('system')}, {game.get('scenario')}), "
+             f"{game.get('status')}, {len(body.get('records', []))} records"]
+    for record in body.get("records", []):
+        b = record.get("body", {})
+        dice = " ".join(f"d{d['sides']}={d['value']}" for d in (b.get("result") or {}).get("dice_used", []) or [])
+        lines.append(f"  {record['seq']:>4}  {b.get('time', '')}  {b.get('side') or '':<10} "
+                     f"{b.get('check')}" + (f"  [{dice}]" if dice else ""))
+    return lines
+
+
+def verify_lines(report: dict) -> list[str]:
+    lines = [f"records checked:    {report.get('records_checked', 0)}",
+             f"signatures checked: {report.get('signatures_checked', 0)}"]
+    if report.get("seed_revealed"):
+        lines.append(f"dice recomputed:    {report.get('dice_recomputed', 0)} (seed revealed)")
+    for problem in report.get("problems", []):
+        where = f"record {problem['seq']}: " if problem.get("seq") is not None else ""
+        lines.append(f"PROBLEM {problem['code']}: {where}{problem['message']}")
+    lines.append("OK: verified" if report.get("ok") else "FAILED: does not verify")
+    return lines
