@@ -17,4 +17,13 @@
 Importing this package registers every check and the LoC tracer.
 """
 
-from adjudicator.rules.fireandice import combat, intervention, logistics, supply, weather  # noqa: F401
+from adjudicator.rules.fireandice import (  # noqa: F401
+    air,
+    combat,
+    intervention,
+    logistics,
+    losses,
+    supply,
+    victory,
+    weather,
+)

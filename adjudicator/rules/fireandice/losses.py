@@ -1,0 +1,173 @@
+"""Satisfying a combat spread (5.6): retreats, eliminations, replacements, VPs - and what retreats cost.
+
+5.6: the loser satisfies the spread with any mix of: retreat a unit 1-3 hexes (1 per hex), eliminate a
+unit (1 each; to the Replacements box), spend at most 1 replacement point (the unit needs an LoC to an
+HQ, US: to its cadre; the nationality must match a participating unit, 13.2), spend at most 2 VPs
+(not while MacArthur commands, 14.4).  Or he eliminates all participating units and ignores the rest;
+if he does not satisfy the spread, all defending units are eliminated.  Task Forces cannot retreat nor
+pay with VPs or replacements, and are eliminated for good when they lose (14.2).  Disrupted and Routed
+units cannot retreat (6.2 e, f).
+
+Retreat consequences (5.6, 6.2): 2 hexes -> Disrupted; 3 hexes -> Routed; a US/UN Minor Powers unit
+that retreated into or through an enemy ZoC -> Bug Out (+1 VP to the Communist, 6.2 g).  A fresh unit
+that retreats is flipped spent.  Support losses: for each retreating unit that became Disrupted (and,
+a US/UN Minor unit, entered or passed an enemy ZoC): tank -1 if tank support was used, artillery -1
+if artillery was used; for each unit that became Routed and entered or passed an enemy ZoC: tank -2
+if tank was used, artillery -1 if only 1 artillery was used, -2 if more.  SNAFU draws by the
+opponent: 1 per Disrupted unit, 2 per Routed or Bug Out unit (6.2 e, f, g) - one die each.
+
+Reading of the ambiguous first support-loss bullet (digest): every Disrupted retreating unit costs the
+levels; the "(if US or UN Minor unit)" clause only reminds that such units may enter enemy ZoC.  A lost
+US cadre gives the Communist +1 VP (12.1.2).  VPs the loser spends go to the enemy (zero-sum track).
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
+
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.rules.fireandice import data, events
+from adjudicator.rules.fireandice.schemas import SideId
+
+RULE = "5.6 Combat Losses and Retreat"
+
+
+class RetreatModel(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    unit: str = Field(max_length=60, description="The retreating unit's id.")
+    hexes: int = Field(ge=1, le=3, description="Hexes retreated (each farther from the combat hex; max 3).")
+    through_enemy_zoc: bool = Field(default=False, description="It entered or passed an enemy ZoC (US/UN Minor only).")
+    fresh: bool = Field(default=False, description="It was fresh (it is flipped spent).")
+    markers: list[str] = Field(default_factory=list, max_length=6, description="Its status markers (disrupted, routed...).")
+
+
+class LossesRequest(CheckRequest):
+    loser: SideId = Field(description="The side that lost the combat.")
+    spread: int = Field(ge=0, le=7, description="The final spread to satisfy (check `combat`).")
+    participating: list[str] = Field(min_length=1, max_length=12,
+                                     description="Unit ids of the loser's participating units (declaring/defending and "
+                                                 "supporting units that added to the roll).")
+    retreats: list[RetreatModel] = Field(default_factory=list, max_length=12, description="Retreats chosen.")
+    eliminate: list[str] = Field(default_factory=list, max_length=12, description="Units eliminated.")
+    replacement_points: int = Field(default=0, ge=0, le=1, description="Replacement points spent (max 1).")
+    replacement_unit_has_loc: bool = Field(default=True, description="The paying unit has an LoC to an HQ (US: cadre).")
+    vps_spent: int = Field(default=0, ge=0, le=2, description="VPs spent (max 2).")
+    eliminate_all: bool = Field(default=False, description="Eliminate every participating unit and ignore the rest.")
+    macarthur_commands: bool = Field(default=False, description="MacArthur commands (UN may not pay with VPs).")
+    tank_support_used: int = Field(default=0, ge=0, le=19, description="Tank support the loser used in the combat.")
+    artillery_support_used: int = Field(default=0, ge=0, le=19, description="Artillery support the loser used.")
+
+    @model_validator(mode="after")
+    def _legal(self, info: ValidationInfo):
+        g = data.game_in(info)
+        problems(g, self)
+        return self
+
+
+def problems(g, req: LossesRequest) -> None:
+    """Raise ValueError for a payment the rules forbid (5.6, 6.2, 14.2, 14.4)."""
+    units = {u: data.unit(g, u) for u in req.participating}
+    for u in units.values():
+        if u.side != req.loser:
+            raise ValueError(f"{u.id} is not a {data.SIDE_NAMES[req.loser]} unit")
+    used = [r.unit for r in req.retreats] + req.eliminate
+    for u in used:
+        if u not in units:
+            raise ValueError(f"{u} did not participate in the combat (5.6)")
+    if len(used) != len(set(used)):
+        raise ValueError("a unit may retreat or be eliminated, once")
+    for r in req.retreats:
+        u = units[r.unit]
+        if u.has("taskforce"):
+            raise ValueError(f"{u.id}: Task Forces cannot retreat (14.2)")
+        if {"disrupted", "routed", "bug_out"} & set(r.markers):
+            raise ValueError(f"{u.id}: Disrupted and Routed units cannot retreat (6.2 e, f)")
+        if r.through_enemy_zoc and not data.is_us_or_minor(u):
+            raise ValueError(f"{u.id}: only US and UN Minor Powers units may retreat into an enemy ZoC (5.6)")
+    if req.vps_spent and req.loser == "un" and req.macarthur_commands:
+        raise ValueError("while MacArthur commands the UN may not satisfy losses with VPs (14.4)")
+    if (req.vps_spent or req.replacement_points) and all(u.has("taskforce") for u in units.values()):
+        raise ValueError("Task Forces cannot spend VPs or replacements in combat (14.2)")
+    if req.replacement_points and not req.replacement_unit_has_loc:
+        raise ValueError("replacements pay losses only for a unit with an LoC to an HQ (US: its cadre) (5.6)")
+    paid = sum(r.hexes for r in req.retreats) + len(req.eliminate) + req.replacement_points + req.vps_spent
+    if not req.eliminate_all and paid != req.spread:
+        raise ValueError(f"the payments count {paid}, the spread is {req.spread}: they must match (5.6) "
+                         "(or eliminate all participating units)")
+
+
+@register_check(system="fireandice", name="combat_losses", request=LossesRequest, random=True,
+                summary="Satisfy a combat spread: retreat consequences, support losses, VPs, SNAFU draws", rule="5.6; 6.2")
+def combat_losses(req: LossesRequest, dice: Dice) -> CheckResult:
+    g = data.game()
+    enemy = data.other_side(req.loser)
+    steps: list[Step] = []
+    markers: dict[str, str] = {}
+    tank_loss = artillery_loss = 0
+    vp_to_com = 0
+    snafu: list[dict] = []
+    eliminated = list(req.participating) if req.eliminate_all else list(req.eliminate)
+    if req.eliminate_all:
+        steps.append(Step(f"The loser eliminates all {len(req.participating)} participating units and ignores the rest "
+                          "of the spread.", RULE))
+    else:
+        for r in req.retreats:
+            u = data.unit(g, r.unit)
+            bug_out = r.through_enemy_zoc and data.is_us_or_minor(u)
+            state = "routed" if r.hexes == 3 else ("disrupted" if r.hexes == 2 else "")
+            text = f"{u.id} retreats {r.hexes} hex(es)" + (" and is flipped spent" if r.fresh else "")
+            if state:
+                text += f"; it is {state.capitalize()}"
+            if bug_out:
+                text += "; it entered or passed an enemy ZoC: Bug Out (+1 VP to the Communist)"
+                vp_to_com += 1
+            steps.append(Step(text + ".", "5.6 Retreating; 6.2 e, f, g"))
+            if bug_out:
+                markers[u.id] = "bug_out"
+            elif state:
+                markers[u.id] = state
+            if state == "disrupted":
+                t = 1 if req.tank_support_used else 0
+                a = 1 if req.artillery_support_used else 0
+                tank_loss += t
+                artillery_loss += a
+                if t or a:
+                    steps.append(Step(f"{u.id} became Disrupted: tank -{t}, artillery -{a} (support used in the combat).", RULE))
+            if state == "routed" and r.through_enemy_zoc:
+                t = 2 if req.tank_support_used else 0
+                a = 0 if not req.artillery_support_used else (1 if req.artillery_support_used == 1 else 2)
+                tank_loss += t
+                artillery_loss += a
+                steps.append(Step(f"{u.id} became Routed and entered/passed an enemy ZoC: tank -{t}, artillery -{a}.", RULE))
+            draws = 2 if (state == "routed" or bug_out) else (1 if state == "disrupted" else 0)
+            for i in range(draws):
+                d = events.draw_snafu(g, enemy, dice, purpose=f"SNAFU draw {i + 1} for {u.id}")
+                snafu.append({"unit": u.id, **d.to_json()})
+            if draws:
+                steps.append(Step(f"The {data.SIDE_NAMES[enemy]} player draws {draws} SNAFU marker(s) for {u.id} and may "
+                                  + ("place one of them" if draws == 2 else "place it") + " on it if it applies "
+                                  "(the other goes back to the cup).", "6.2 e, f, g"))
+        for u_id in req.eliminate:
+            steps.append(Step(f"{u_id} is eliminated (Replacements box).", RULE))
+        if req.replacement_points:
+            steps.append(Step("1 replacement point spent (of a participating unit's nationality, or generic).", "5.6; 13.2"))
+        if req.vps_spent:
+            steps.append(Step(f"{req.vps_spent} VP(s) spent: they go to the {data.SIDE_NAMES[enemy]} on the zero-sum track.",
+                              "5.6; 12.1.1"))
+    task_forces_lost = [u for u in eliminated if data.unit(g, u).has("taskforce")]
+    for u in req.participating:
+        if data.unit(g, u).has("taskforce") and u not in eliminated:
+            task_forces_lost.append(u)
+    if task_forces_lost:
+        steps.append(Step(f"Task Force(s) {', '.join(task_forces_lost)} defeated: eliminated permanently.", "14.2"))
+    cadres = [u for u in eliminated if data.unit(g, u).type == "cadre"]
+    if cadres:
+        vp_to_com += len(cadres)
+        steps.append(Step(f"US cadre(s) lost in combat: +{len(cadres)} VP to the Communist.", "12.1.2"))
+    vp_change = {"un": 0, "com": vp_to_com}
+    vp_change[enemy] += req.vps_spent
+    return CheckResult(outcome={
+        "eliminated": eliminated, "task_forces_removed_permanently": task_forces_lost, "markers": markers,
+        "support_level_losses": {"tank": tank_loss, "artillery": artillery_loss},
+        "vp_gained": vp_change, "replacement_points_spent": req.replacement_points, "snafu_draws": snafu,
+    }, steps=steps)

@@ -1,0 +1,106 @@
+"""Victory points (12.1): the zero-sum track, MacArthur's double points, the 21-VP automatic victory.
+
+12.1.1: only one side holds VPs.  A gain by the side holding them adds; a gain by the other side
+first reduces the holder's total to 0, then counts for the gainer.  21 or more at a Victory Point
+Check wins at once.  14.4: while MacArthur commands, each point the UN earns counts double, and he is
+relieved the moment the marker flips from blue (UN) to red (Communist); Ridgway commands from the
+next month.  At the end of a scenario without an automatic victory: the scenario's `[victory]`
+(19.0: the side with more VPs; at 0 the Communist).
+
+The track is given as one signed number: positive = UN VPs, negative = Communist VPs.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
+
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.rules.fireandice import data
+from adjudicator.rules.fireandice.schemas import SideId
+
+RULE = "12.1.1 Tracking Victory Points"
+
+
+class GainModel(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    side: SideId = Field(description="Who earns the points.")
+    vp: int = Field(ge=1, le=21, description="Points earned.")
+    reason: str = Field(default="", max_length=80, description="Why (e.g. 'Bug Out', 'MiG Alley').")
+
+
+class VictoryRequest(CheckRequest):
+    scenario: str = Field(default=data.DEFAULT_SCENARIO, max_length=40, description="Scenario id.")
+    track: int = Field(ge=-40, le=40, description="VP marker now: positive = UN VPs, negative = Communist VPs, 0 = none.")
+    gains: list[GainModel] = Field(default_factory=list, max_length=20, description="Points earned, in order.")
+    macarthur_commands: bool = Field(default=False, description="MacArthur commands the UN (14.4).")
+    vp_check: bool = Field(default=False, description="This is the End Phase Victory Point Check (21 VPs win).")
+    scenario_end: bool = Field(default=False, description="The scenario's last End Phase: apply its victory conditions.")
+    ports_communist_controlled: bool = Field(default=False, description="All Invasion boxes' ports are Communist "
+                                                                          "controlled (13.1: automatic Communist victory).")
+
+    @model_validator(mode="after")
+    def _scenario(self, info: ValidationInfo):
+        data.scenario(data.game_in(info), self.scenario)
+        return self
+
+
+def holder(track: int) -> str:
+    return "un" if track > 0 else ("com" if track < 0 else "none")
+
+
+@register_check(system="fireandice", name="victory_points", request=VictoryRequest, random=False,
+                summary="Move the zero-sum VP track; MacArthur doubling and relief; 21-VP victory", rule="12.1")
+def victory_points(req: VictoryRequest, dice: Dice) -> CheckResult:
+    g = data.game()
+    track = req.track
+    macarthur = req.macarthur_commands
+    relieved = False
+    steps = [Step(f"VP marker at {abs(track)} ({'UN' if track > 0 else 'Communist' if track < 0 else 'nobody'}).", RULE)]
+    for gain in req.gains:
+        points = gain.vp * (2 if gain.side == "un" and macarthur else 1)
+        before = track
+        track += points if gain.side == "un" else -points
+        steps.append(Step(f"{data.SIDE_NAMES[gain.side]} earns {gain.vp}"
+                          + (f" x 2 = {points} (MacArthur)" if points != gain.vp else "")
+                          + (f" ({gain.reason})" if gain.reason else "")
+                          + f": marker {abs(before)} {holder(before)} -> {abs(track)} {holder(track)}.", RULE))
+        if macarthur and before >= 0 and track < 0:
+            macarthur = False
+            relieved = True
+            steps.append(Step("The marker flipped from blue to red while MacArthur commands: he is relieved at once; "
+                              "Ridgway commands from the next month.", "14.4 Theater Commanders"))
+    sc = data.scenario(g, req.scenario)
+    v = sc.victory
+    automatic = int(v.get("automatic_vp", 21))
+    winner = None
+    warnings: list[str] = []
+    if req.ports_communist_controlled:
+        winner = "com"
+        steps.append(Step("All Invasion boxes' ports are Communist controlled: automatic Communist victory.", "13.1; 16.0"))
+    elif req.vp_check and abs(track) >= automatic:
+        who = holder(track)
+        only = v.get("automatic_winner")
+        if only and only != who:
+            steps.append(Step(f"{abs(track)} VPs, but in this scenario only the {data.SIDE_NAMES[only]} wins "
+                              "automatically.", v.get("source", "scenario")))
+        else:
+            winner = who
+            steps.append(Step(f"{abs(track)} VPs at a Victory Point Check: the {data.SIDE_NAMES[winner]} wins at once.",
+                              "12.1.1; 3.0 C c ii"))
+    if winner is None and req.scenario_end:
+        if v.get("otherwise_winner"):
+            winner = v["otherwise_winner"]
+        elif track == 0:
+            winner = v.get("tie_winner")
+            if winner is None:
+                warnings.append("The scenario names no winner with the VP marker at 0.")
+        else:
+            winner = holder(track)
+        steps.append(Step(f"End of the scenario: {v.get('text', '')} -> "
+                          + (f"the {data.SIDE_NAMES[winner]} wins." if winner else "no winner stated."),
+                          v.get("source", "scenario victory conditions")))
+    return CheckResult(outcome={"track": track, "holder": holder(track), "vp": abs(track),
+                                "macarthur_relieved": relieved, "macarthur_commands": macarthur, "winner": winner},
+                       steps=steps, warnings=warnings)
