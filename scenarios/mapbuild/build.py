@@ -68,7 +68,8 @@ def build_map(game_dir: Path, map_id: str) -> MapBuild:
     book = places.read_book_features(cfg.path(".features.csv"), cal)
     generic_land = {h for h, g in ground.items() if g.generic not in WATER} | {
         f.hex for f in book if f.kind in cfg.geo.force_land_kinds}
-    geo_feats = places.town_features(cal, book, cfg.geo.town_features, generic_land, cfg.geo.city_names)
+    geo_feats = places.town_features(cal, book, cfg.geo.town_features, generic_land, cfg.geo.city_names,
+                                     cfg.geo.city_extent_km)
     terrain, forced = derive_terrain(cfg, ground, book + geo_feats)
     water_ids = {cfg.terrain_id("sea"), cfg.terrain_id("lake")}
     water_view = {h: ("sea" if t in water_ids else t) for h, t in terrain.items()}

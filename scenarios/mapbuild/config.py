@@ -126,6 +126,7 @@ class GeoConfig:
     crest_cut_prominence_m: float
     town_features: dict[str, tuple[str, ...]]  # towns.csv kind -> feature kinds to generate
     city_names: tuple[str, ...]  # towns that are cities whatever their towns.csv kind
+    city_extent_km: dict[str, float]  # big cities spread over the hexes this close to their centre
     force_land_kinds: tuple[str, ...]  # features.csv kinds whose hexes must be land
     terrain_from_features: dict[str, str]  # feature kind -> generic class (city/town)
     note: str = ""
@@ -195,6 +196,10 @@ def read_geo(path: Path) -> GeoConfig:
     if len(anchors) < 2 and not (anchors and lat_anchors):
         raise ConfigError(f"{path}: at least two [anchors] are needed to calibrate")
     t = d.get("thresholds", {})
+    known = set(Thresholds.__dataclass_fields__)
+    unknown = sorted(set(t) - known)
+    if unknown:
+        raise ConfigError(f"{path}: unknown [thresholds] keys {', '.join(unknown)} (known: {', '.join(sorted(known))})")
     thresholds = Thresholds(**{k: float(v) for k, v in t.items()})
     lines = d.get("lines", {})
     parallels = tuple(Parallel(float(p["lat"]), str(p["kind"]), str(p.get("name", f"{p['lat']:g}th parallel")))
@@ -220,6 +225,7 @@ def read_geo(path: Path) -> GeoConfig:
         crest_cut_prominence_m=float(lines.get("crest_cut_prominence_m", 300)),
         town_features={str(k): tuple(v) for k, v in (towns.get("features") or {}).items()},
         city_names=tuple(towns.get("city_names", [])),
+        city_extent_km={str(k): float(v) for k, v in (towns.get("city_extent_km") or {}).items()},
         force_land_kinds=tuple(towns.get("force_land_kinds", ["city", "major_city", "town", "port", "capital",
                                                                 "airfield", "star_city", "village"])),
         terrain_from_features={str(k): str(v) for k, v in (towns.get("terrain_from_features") or {}).items()},

@@ -58,7 +58,8 @@ def book_names(town: geodata.Town, features: list[Feature]) -> list[Feature]:
 
 
 def town_features(cal: Calibration, features: list[Feature], wanted: dict[str, tuple[str, ...]],
-                  land: set[Hex], city_names: tuple[str, ...] = ()) -> list[Feature]:
+                  land: set[Hex], city_names: tuple[str, ...] = (),
+                  extent_km: dict[str, float] | None = None) -> list[Feature]:
     """Feature rows for the towns of the wanted kinds that fall on a land hex of the map.
 
     ``wanted`` maps the town table's kind to feature kinds (port -> port, city); ``city_names`` are
@@ -89,6 +90,13 @@ def town_features(cal: Calibration, features: list[Feature], wanted: dict[str, t
             why = f"towns.csv {town.name} {town.lat:.4f} N {town.lon:.4f} E"
         for kind in kinds:
             out.append(Feature(hex, kind, town.name, "", why))
+        radius = (extent_km or {}).get(town.name)
+        if radius and "city" in kinds:
+            for other in sorted(land - {hex}):
+                lat, lon = cal.hex_latlon(other)
+                if geodata.distance_km(lat, lon, town.lat, town.lon) <= radius:
+                    out.append(Feature(other, "city", town.name, "",
+                                       f"towns.csv {town.name}: hex centre within {radius:g} km of the city centre"))
     return sorted(out, key=lambda f: (f.hex, f.kind, f.name))
 
 
