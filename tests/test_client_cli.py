@@ -24,17 +24,41 @@ from test_bridge_helpers import (
     setup_units,
 )
 
+from adjudicator import checks
+from adjudicator.checks import CheckRequest, CheckResult, register_check
 from adjudicator.client.cli import main
 from adjudicator.keys import public_pem
 from adjudicator.services import Services
 from adjudicator.testing import make_app
 
 
+CHECK = "bridge_client_test_die"
+
+
+class DieRequest(CheckRequest):
+    modifier: int = 0
+
+
+def _register_test_check() -> None:
+    """A tiny random check of our own, so these tests do not depend on any game's rules."""
+    checks.all_checks()  # load the real rules first
+
+    @register_check(system=SYSTEM, name=CHECK, request=DieRequest, random=True,
+                    summary="client test: one die plus a modifier", rule="test")
+    def die(req: DieRequest, dice) -> CheckResult:
+        (roll,) = dice.roll(6, purpose="test die")
+        return CheckResult(outcome={"total": roll + req.modifier})
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    app = make_app(tmp_path_factory.mktemp("client-server"))
-    with running_server(app) as url:
-        yield url, app
+    _register_test_check()
+    try:
+        app = make_app(tmp_path_factory.mktemp("client-server"))
+        with running_server(app) as url:
+            yield url, app
+    finally:
+        checks._REGISTRY.pop((SYSTEM, CHECK), None)
 
 
 @pytest.fixture(scope="module")
@@ -107,12 +131,13 @@ def test_missing_file_and_unreachable_server_exit_2(tmp_path, capsys):
 def test_check_with_and_without_dice(server, tmp_path, capsys):
     url, _ = server
     situation = tmp_path / "situation.json"
-    situation.write_text(json.dumps({"game_turn": 4}))
-    status, out, err = run(capsys, "check", SYSTEM, "un_supply_shortage_end", situation, "--dice", "3",
+    situation.write_text(json.dumps({"modifier": 2}))
+    status, out, err = run(capsys, "check", SYSTEM, CHECK, situation, "--dice", "3",
                            "--server", url, "--json")
     assert status == 0, err
-    assert json.loads(out)["dice_used"][0]["value"] == 3
-    status, _, err = run(capsys, "check", SYSTEM, "un_supply_shortage_end", situation, "--server", url)
+    body = json.loads(out)
+    assert body["dice_used"][0]["value"] == 3 and body["outcome"] == {"total": 5}
+    status, _, err = run(capsys, "check", SYSTEM, CHECK, situation, "--server", url)
     assert status == 1 and "error 422" in err  # a random check needs its dice
     status, _, err = run(capsys, "check", SYSTEM, "no_such_check", situation, "--server", url)
     assert status == 1 and "error 404" in err
@@ -126,14 +151,14 @@ def test_game_roll_ledger_and_verify_online_and_offline(server, tmp_path, vsav, 
     game = json.loads(out)
     token = next(t for role, t in game["tokens"].items() if role != "observer")
     situation = tmp_path / "situation.json"
-    situation.write_text(json.dumps({"game_turn": 4}))
-    status, out, err = run(capsys, "roll", game["game_id"], "un_supply_shortage_end", situation,
+    situation.write_text(json.dumps({"modifier": 2}))
+    status, out, err = run(capsys, "roll", game["game_id"], CHECK, situation,
                            "--token", token, "--request-id", "r1", "--server", url, "--json")
     assert status == 0, err
     roll = json.loads(out)
     receipt = tmp_path / "roll.json"
     receipt.write_text(out)
-    status, out, _ = run(capsys, "roll", game["game_id"], "un_supply_shortage_end", situation,
+    status, out, _ = run(capsys, "roll", game["game_id"], CHECK, situation,
                          "--token", token, "--request-id", "r1", "--server", url, "--json")
     assert json.loads(out)["hash"] == roll["hash"]  # same request id: the recorded roll
     status, out, err = run(capsys, "supply", vsav, "--game", game["game_id"], "--token", token,
@@ -155,7 +180,7 @@ def test_game_roll_ledger_and_verify_online_and_offline(server, tmp_path, vsav, 
     status, out, _ = run(capsys, "verify", ledger_file, "--key", key)  # offline: no --server
     assert status == 0 and "OK" in out
     ledger = json.loads(ledger_file.read_text())
-    ledger["records"][1]["body"]["result"]["outcome"]["shortage_ended"] = "tampered"
+    ledger["records"][1]["body"]["result"]["outcome"]["total"] = 99
     ledger_file.write_text(json.dumps(ledger))
     status, out, _ = run(capsys, "verify", ledger_file, "--key", key)
     assert status == 1 and "FAILED" in out
