@@ -99,6 +99,16 @@ class CheckResult:
         }
 
 
+class SituationError(ValueError):
+    """Raised by a rules function when the situation it was given cannot occur by the rules.
+
+    The service answers 422 with the message; it treats any ValueError from a rules function
+    the same way, since that is how rules code commonly refuses input. (Prefer a pydantic
+    validator on the request schema where the check can be made before rolling.) Any other
+    exception from a rules function is a bug: 500.
+    """
+
+
 class DiceError(ValueError):
     """Supplied dice do not fit the check: too few, too many, or a value out of range.
 
@@ -252,13 +262,29 @@ def _load_rules() -> None:
     import adjudicator.rules  # noqa: F401
 
 
+def narrow_request(spec: CheckSpec, request: BaseModel) -> CheckRequest:
+    """The check's own request model from an already validated compute/game model.
+
+    Those models subclass the check's schema, so their validators (field and model) have run;
+    re-validating would only repeat that work. Attribute values are taken as they are, so
+    nested models stay models.
+    """
+    if type(request) is spec.request:
+        return request
+    names = spec.request.model_fields
+    return spec.request.model_construct(
+        _fields_set=request.model_fields_set & set(names),
+        **{name: getattr(request, name) for name in names},
+    )
+
+
 def run_check(spec: CheckSpec, request: BaseModel, dice: Any) -> CheckResult:
     """Run a check's rules function and attach the dice it used.
 
     `request` may be any of the spec's models; it is narrowed to the check's own schema so
     the rules function never sees `dice` or `request_id`.
     """
-    own = spec.request.model_validate(request.model_dump(include=set(spec.request.model_fields)))
+    own = narrow_request(spec, request)
     result = spec.function(own, dice)
     if not isinstance(result, CheckResult):
         raise TypeError(f"check {spec.key} returned {type(result).__name__}, not CheckResult")

@@ -128,6 +128,8 @@ def _run_form(spec: CheckSpec, form) -> tuple[dict | None, list[str]]:
         dice.finish()
     except DiceError as error:
         return None, [f"dice: {error}"]
+    except ValueError as error:  # SituationError, or a rules module's own ValueError
+        return None, [str(error)]
     return result.to_json(), []
 
 

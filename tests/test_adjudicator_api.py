@@ -59,22 +59,21 @@ def test_ping(client):
 
 
 def test_compute_mode_resolves_with_supplied_dice(client):
-    response = client.post("/api/v1/systems/holdfast/chinese_intervention",
-                           json={"turns_after_crossing": 3, "dice": [4]})
+    response = client.post("/api/v1/systems/kwb/un_supply_shortage_end", json={"game_turn": 4, "dice": [3]})
     assert response.status_code == 200
     body = response.get_json()
-    assert body["outcome"]["intervenes"] is True
-    assert body["dice_used"] == [{"sides": 6, "purpose": "Chinese intervention roll", "value": 4}]
+    assert body["outcome"]["shortage_ended"] is True
+    assert body["dice_used"] == [{"sides": 6, "purpose": "UN supply shortage end roll", "value": 3}]
     assert all(step["rule"] for step in body["steps"])
 
 
 def test_compute_mode_matches_game_mode_for_the_same_dice(client):
-    game = new_game(client, "fireandice")
-    situation = {"un_vp": 14, "un_units_in_north_korea": True}
-    rolled = client.post(f"/api/v1/games/{game['game_id']}/chinese_intervention",
+    game = new_game(client, "spi", "intervention")
+    situation = {"road_hex_enemy_occupied": True}
+    rolled = client.post(f"/api/v1/games/{game['game_id']}/north_edge_return",
                          json=situation, headers=bearer(a_side(game))).get_json()
     dice = [d["value"] for d in rolled["dice_used"]]
-    computed = client.post("/api/v1/systems/fireandice/chinese_intervention",
+    computed = client.post("/api/v1/systems/spi/north_edge_return",
                            json={**situation, "dice": dice}).get_json()
     for field in ("outcome", "steps", "warnings", "dice_used"):
         assert computed[field] == rolled[field]
@@ -297,3 +296,29 @@ def test_well_known_keys_lists_the_signing_key(client):
 def test_signing_key_file_is_private(tmp_path):
     make_app(tmp_path)
     assert (tmp_path / "signing-key.pem").stat().st_mode & 0o777 == 0o600
+
+
+def test_situation_error_from_rules_is_422_and_records_nothing(tmp_path):
+    from adjudicator.checks import SituationError, get_check
+
+    spec = get_check("kwb", "un_supply_shortage_end")
+
+    def refuses(req, dice):
+        dice.roll(6, purpose="rolled before the rules noticed")
+        raise SituationError("the shortage already ended on turn 2")
+
+    object.__setattr__(spec, "function", refuses)  # CheckSpec is frozen; restored below
+    try:
+        client = make_app(tmp_path).test_client()
+        body = assert_problem(client.post("/api/v1/systems/kwb/un_supply_shortage_end",
+                                          json={"game_turn": 3, "dice": [2]}), 422)
+        assert body["detail"] == "the shortage already ended on turn 2"
+        game = new_game(client)
+        response = client.post(ROLL.format(game["game_id"]), json={"game_turn": 3}, headers=bearer(a_side(game)))
+        assert_problem(response, 422)
+        ledger = client.get(f"/api/v1/games/{game['game_id']}/ledger", headers=bearer(a_side(game))).get_json()
+        assert len(ledger["records"]) == 1
+    finally:
+        from adjudicator.rules.kwb import un_supply_shortage_end
+
+        object.__setattr__(spec, "function", un_supply_shortage_end)

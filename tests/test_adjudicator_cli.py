@@ -13,11 +13,11 @@ from adjudicator.testing import a_side, bearer, make_app, new_game
 def exported(tmp_path):
     app = make_app(tmp_path)
     client = app.test_client()
-    game = new_game(client, "holdfast")
+    game = new_game(client, "kwb", "pusan")
     token = a_side(game)
     for turn in (1, 2, 3):
-        client.post(f"/api/v1/games/{game['game_id']}/chinese_intervention",
-                    json={"turns_after_crossing": turn}, headers=bearer(token))
+        client.post(f"/api/v1/games/{game['game_id']}/un_supply_shortage_end",
+                    json={"game_turn": turn}, headers=bearer(token))
     client.post(f"/api/v1/games/{game['game_id']}/close", headers=bearer(token))
     ledger = client.get(f"/api/v1/games/{game['game_id']}/ledger", headers=bearer(token)).get_json()
     ledger_path = tmp_path / "ledger.json"
@@ -47,7 +47,7 @@ def test_verify_fails_on_tampering(exported, capsys):
     ledger_path, key_path, _ = exported
     ledger = json.loads(ledger_path.read_text())
     outcome = ledger["records"][2]["body"]["result"]["outcome"]
-    outcome["intervenes"] = not outcome["intervenes"]
+    outcome["shortage_ended"] = not outcome["shortage_ended"]
     ledger_path.write_text(json.dumps(ledger))
     assert main(["verify", str(ledger_path), "--key", str(key_path)]) == 1
     out = capsys.readouterr().out

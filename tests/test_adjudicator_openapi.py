@@ -20,6 +20,6 @@ schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app)
 
 
 @schema.parametrize()
-@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
 def test_api_conforms_to_its_openapi_document(case):
     case.call_and_validate(excluded_checks=[positive_data_acceptance])

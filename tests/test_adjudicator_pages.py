@@ -36,22 +36,22 @@ def test_system_page_has_a_form_per_check(client, system):
 
 
 def test_form_resolves_a_check_with_steps_and_citations(client):
-    response = client.post("/systems/holdfast/chinese_intervention",
-                           data={"turns_after_crossing": "3", "dice": "4"})
+    response = client.post("/systems/kwb/un_supply_shortage_end", data={"game_turn": "5", "dice": "4"})
     assert response.status_code == 200
     page = html(response)
-    result = re.search(r'id="result-chinese_intervention".*?</div>', page, re.S).group(0)
-    assert '<td data-key="intervenes">True</td>' in result
-    assert "<cite>(11 Chinese Intervention" in result
+    result = re.search(r'id="result-un_supply_shortage_end".*?</div>', page, re.S).group(0)
+    assert '<td data-key="shortage_ended">True</td>' in result
+    assert "<cite>(12.1.1 UN Supply Shortages)</cite>" in result
 
 
-def test_form_checkboxes_and_selects(client):
-    response = client.post("/systems/fireandice/chinese_intervention",
-                           data={"un_vp": "14", "un_units_in_north_korea": "on", "trigger": "direct", "dice": "3"})
-    page = html(response)
-    assert '<td data-key="modified">0</td>' in page
-    assert re.search(r'id="chinese_intervention-un_units_in_north_korea"\s+checked', page)
-    assert not re.search(r'id="chinese_intervention-roc_intervened"\s+checked', page)
+def test_form_checkboxes(client):
+    checked = html(client.post("/systems/spi/north_edge_return",
+                               data={"road_hex_enemy_occupied": "on", "dice": "5"}))
+    assert "first unoccupied hex east of the road" in checked
+    assert re.search(r'id="north_edge_return-road_hex_enemy_occupied"\s+checked', checked)
+    unchecked = html(client.post("/systems/spi/north_edge_return", data={"dice": "5"}))
+    assert '<td data-key="second_10_3_placement">road</td>' in unchecked
+    assert not re.search(r'id="north_edge_return-road_hex_enemy_occupied"\s+checked', unchecked)
 
 
 def test_form_errors_are_shown_next_to_the_form(client):

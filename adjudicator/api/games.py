@@ -7,6 +7,7 @@ from flask import Response, jsonify
 from adjudicator.api.auth import require_grant
 from adjudicator.api.body import parse_json_body
 from adjudicator.api.schemas import CreateGameRequest
+from adjudicator.api.systems import situation_problem
 from adjudicator.checks import get_check, run_check
 from adjudicator.dice import LedgerDice
 from adjudicator.ledger import Record, ledger_document
@@ -69,6 +70,8 @@ def game_check(game_id: str, check: str):
         raise Problem(404, "Not Found", "No such game.", kind="unknown-game") from None
     except GameClosed:
         raise Problem(409, "Conflict", "The game is closed; no more rolls.", kind="game-closed") from None
+    except ValueError as error:  # SituationError, or a rules module's own ValueError
+        raise situation_problem(error) from None
     except IdempotencyConflict:
         raise Problem(
             409, "Conflict",

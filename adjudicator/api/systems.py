@@ -66,7 +66,13 @@ def compute(system: str, check: str):
             kind="dice",
             errors=[{"pointer": pointer, "detail": str(error), "code": "dice"}],
         ) from None
+    except ValueError as error:  # SituationError, or a rules module's own ValueError
+        raise situation_problem(error) from None
     return jsonify(compute_response(spec, result.to_json()))
+
+
+def situation_problem(error: ValueError) -> Problem:
+    return Problem(422, "The situation is not possible by the rules", str(error), kind="situation")
 
 
 def compute_response(spec: CheckSpec, result: dict) -> dict:
