@@ -108,8 +108,13 @@ def sources(g: Game, scenario_id: str, gm: GameMap, side: str, options: dict[str
             if listed and r["box"] not in listed:
                 continue
             port = r["port_hex"]
+            try:
+                port_hex = board.parse(gm, port)
+            except ValueError:
+                warnings.append(f"The port {port} of {r['box']} is not on map {gm.id}: not a source here.")
+                continue
             if r["box"] in with_units or control.get(port, "un") == "un":
-                found.add(board.parse(gm, port))
+                found.add(port_hex)
         text = f"UN supply sources: the ports of the Invasion boxes that are sources ({', '.join(sorted(board.label(gm, h) for h in found)) or 'none'})"
         return found | given, [text + (f", plus {len(given)} given" if given else "") + "."], warnings
     marked = {f.hex for f in gm.features if f.kind == "supply_source" and f.side in ("", "com")}

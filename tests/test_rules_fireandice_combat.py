@@ -1,0 +1,279 @@
+"""Korea: Fire and Ice combat (5.0-5.7, 8.0) against the rulebook's worked examples and rules.
+
+The book's examples are reproduced with their dice fixed.  Where the book's own arithmetic
+contradicts its rules, the rules as written are asserted and the printed figure is noted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from adjudicator.checks import get_check, run_check
+from adjudicator.dice import SuppliedDice
+from adjudicator.rules.fireandice import board, data, support
+from scenarios import load_game
+from scenarios.model import Table
+
+
+def resolve(name, dice, **situation):
+    spec = get_check("fireandice", name)
+    supplied = SuppliedDice(dice)
+    body = {"dice": dice, **situation} if spec.random else situation
+    result = run_check(spec, spec.compute_model(**body), supplied)
+    supplied.finish()
+    return result
+
+
+# -- 5.3 Support Determination Example ------------------------------------------------------------
+
+
+def test_support_example_city_prepared_attack_row_c_gives_10():
+    # 5.3 example: UN tank 5, artillery 11, chit row C, attacking a city: tank (5-1) x 1/3 = 1, artillery 9.
+    result = resolve("combat_support", [], attacker="un", combat_type="Prepared Attack", chit="P01", terrain="city",
+                     attacking={"tank_level": 5, "artillery_level": 11}, defending={})
+    assert result.outcome["attacker"]["tank"] == 1
+    assert result.outcome["attacker"]["artillery"] == 9
+    assert result.outcome["attacker"]["total"] == 10
+    assert result.outcome["road_bonus_tank_cost"] == 0
+
+
+def test_support_example_road_option_gives_13_and_costs_a_tank_level():
+    # "... the UN player could add a maximum of 4 + 9 = 13 ... reduce his Tank Support Level by 1"
+    result = resolve("combat_support", [], attacker="un", combat_type="Prepared Attack", chit="P01", terrain="city",
+                     road_bonus=True, attacking={"tank_level": 5, "artillery_level": 11}, defending={})
+    assert result.outcome["attacker"]["total"] == 13
+    assert result.outcome["road_bonus_tank_cost"] == 1
+    assert any("8.2" == s.rule for s in result.steps)
+
+
+# -- 5.6 Combat Example, parts 1 and 2 -----------------------------------------------------------
+
+
+EXAMPLE = dict(attacker="com", combat_type="Prepared Attack", chit="P01", terrain="town", road_bonus=True,
+               attacking={"tank_level": 6, "artillery_level": 7, "adjacent_units": 2},
+               defending={"tank_level": 5, "artillery_level": 4, "adjacent_units": 1})
+
+
+def test_combat_example_support_by_the_rules_as_written():
+    # Book: "the attacker may use up to 4 tank support and 5 artillery" - but 6 - 1 (row C) = 5 tank.
+    # Book: defender "3 tanks and 1 artillery" - but 5 - 3 (Prepared) = 2 tank; x 1/3 = 0.
+    # Printed totals: attacker D10 +11, defender D10 +5.  By the rules: +12 and +4.
+    result = resolve("combat_support", [], **EXAMPLE)
+    assert result.outcome["attacker"] == {"tank": 5, "artillery": 5, "air": 0, "bombardment": 0, "adjacent": 3, "total": 13}
+    assert result.outcome["attacker_modifier"] == 12  # printed: 11
+    assert result.outcome["defender"]["tank"] == 0 and result.outcome["defender"]["artillery"] == 1
+    assert result.outcome["defender"]["adjacent"] == 2 and result.outcome["terrain_defense"] == 1
+    assert result.outcome["defender_modifier"] == 4  # printed: 5
+
+
+def test_combat_example_part_2_both_roll_1_random_event_b6_ammo_out():
+    # Both roll 1: Penal (Communist) and Poor (UN) markers, effective at once; Random Event Table B, roll 6:
+    # SNAFU (defender places); the Communist Ammo Shortage/Ammo Out marker is drawn (6th of the cup) and the
+    # defender puts Ammo Out on the declaring 3rd Division: no Communist artillery.
+    result = resolve("combat", [1, 1, 6, 6], **EXAMPLE)
+    out = result.outcome
+    assert out["random_event"]["table"] == "B" and out["random_event"]["kind"] == "snafu"
+    assert out["random_event"]["snafu"]["marker"] == "snafu-ammo-com"
+    assert out["random_event"]["snafu"]["face"] == "Ammo Out"
+    assert out["attacker_support"]["artillery"] == 0
+    assert {m["marker"] for m in out["quality_markers_placed"]} == {"Penal", "Poor"}
+    # Book: 12 - 5 = 7 vs 6 ... "the spread is now 0. The attacker loses by one" (its own figures: 6 vs 6).
+    # Rules as written: attacker 1 - 1 + 5 tank + 0 artillery + 3 adjacent = 8; defender 1 + 1 + 2 + 1 = 5.
+    assert out["attacker_total"] == 8 and out["defender_total"] == 5
+    assert out["winner"] == "attacker"
+    # quality: the winner's Penal -1, the loser's Poor +1 -> 3
+    assert out["quality_adjustment"] == {"winner": -1, "loser": 1} and out["spread"] == 3
+    # the road option costs the tank level win or lose (the book's example pays it too)
+    assert out["level_changes"]["attacker"]["tank"] == -1
+    assert [d.sides for d in result.dice_used] == [10, 10, 10, 6]
+
+
+def test_tie_means_the_attacker_takes_a_1():
+    result = resolve("combat", [5, 4], attacker="un", combat_type="Hasty Attack", chit="H01", terrain="clear",
+                     attacking={}, defending={"adjacent_units": 0}, defender_fresh=True)
+    # D10 5 + 0 vs D10 4 + 1?  No support anywhere; make it a tie with the defender's terrain:
+    assert result.outcome["attacker_total"] == 5 and result.outcome["defender_total"] == 4
+    tie = resolve("combat", [5, 4], attacker="un", combat_type="Hasty Attack", chit="H01", terrain="rough",
+                  attacking={}, defending={})
+    assert tie.outcome["attacker_total"] == tie.outcome["defender_total"] == 5
+    assert tie.outcome["winner"] == "defender" and tie.outcome["loser"] == "attacker" and tie.outcome["spread"] == 1
+
+
+def test_spread_capped_at_5_then_elite_winner_against_poor_loser_makes_7():
+    result = resolve("combat", [9, 2], attacker="un", combat_type="Hasty Attack", chit="H01", terrain="clear",
+                     attacking={"adjacent_units": 3, "quality": ["elite"]}, defending={"quality": ["poor"]})
+    assert result.outcome["raw_spread"] > 5
+    assert result.outcome["spread"] == 7
+
+
+def test_poor_winner_against_penal_loser_stays_5():
+    result = resolve("combat", [9, 2], attacker="un", combat_type="Hasty Attack", chit="H01", terrain="clear",
+                     attacking={"adjacent_units": 3, "quality": ["poor"]}, defending={"quality": ["poor"]})
+    assert result.outcome["spread"] == 5
+
+
+def test_side_with_both_quality_kinds_takes_elite():
+    result = resolve("combat", [9, 2], attacker="un", combat_type="Hasty Attack", chit="H01", terrain="clear",
+                     attacking={"adjacent_units": 3, "quality": ["poor", "elite"]}, defending={})
+    assert result.outcome["quality_adjustment"]["winner"] == 1
+
+
+def test_natural_max_places_elite_and_counts_at_once():
+    # D6 chit H09 (+1): attacker rolls a natural 6 -> Elite, which adds 1 to the winner's spread.
+    result = resolve("combat", [6, 3], attacker="un", combat_type="Hasty Attack", chit="H09", terrain="clear",
+                     attacking={}, defending={})
+    assert result.outcome["quality_markers_placed"] == [{"side": "un", "marker": "Elite"}]
+    assert result.outcome["spread"] == min(5, 6 + 1 - 3) + 1
+
+
+def test_spent_defender_rolls_d6_and_fresh_one_may_choose_it():
+    spent = resolve("combat", [4, 3], attacker="un", combat_type="Hasty Attack", chit="H01", terrain="clear",
+                    attacking={}, defending={}, defender_fresh=False)
+    assert [d.sides for d in spent.dice_used] == [10, 6] and not spent.outcome["defender_becomes_spent"]
+    chose = resolve("combat", [4, 3], attacker="un", combat_type="Hasty Attack", chit="H01", terrain="clear",
+                    attacking={}, defending={}, defender_die="d6")
+    assert [d.sides for d in chose.dice_used] == [10, 6]
+
+
+def test_spent_defender_may_not_roll_a_d10():
+    with pytest.raises(ValueError):
+        resolve("combat", [4, 3], attacker="un", combat_type="Hasty Attack", chit="H01", terrain="clear",
+                attacking={}, defending={}, defender_fresh=False, defender_die="d10")
+
+
+def test_chit_drawn_from_the_right_cup_when_not_given():
+    result = resolve("combat", [1, 5, 4], attacker="un", combat_type="Prepared Attack", terrain="clear",
+                     attacking={}, defending={}, defender_fresh=False)
+    assert result.outcome["chit"]["id"] == "P01"
+    assert result.dice_used[0].sides == 16
+    assert any("combat_chits" in w for w in result.warnings)
+
+
+def test_chit_from_the_wrong_cup_is_refused():
+    with pytest.raises(ValueError, match="cup"):
+        resolve("combat_support", [], attacker="un", combat_type="Prepared Attack", chit="H01", terrain="clear",
+                attacking={}, defending={})
+
+
+def test_anti_tank_ambush_lowers_the_tank_level_in_this_combat():
+    # chit H01: RE table A; both roll 3; event roll 2 = anti-tank ambush.
+    base = dict(attacker="un", combat_type="Hasty Attack", chit="H01", terrain="clear",
+                attacking={"tank_level": 8}, defending={})
+    result = resolve("combat", [3, 3, 2], **base)
+    assert result.outcome["random_event"]["kind"] == "antitank_ambush"
+    assert result.outcome["attacker_support"]["tank"] == (8 - 1) - 4  # level 7, planning A = 4
+    assert result.outcome["level_changes"]["attacker"]["tank"] == -1
+
+
+def test_radio_failure_removes_all_defender_support():
+    result = resolve("combat", [3, 3, 4], attacker="un", combat_type="Hasty Attack", chit="H01", terrain="clear",
+                     attacking={}, defending={"artillery_level": 9, "adjacent_units": 2})
+    assert result.outcome["random_event"]["kind"] == "radio_failure"
+    assert result.outcome["defender_support"]["total"] == 0
+
+
+@pytest.mark.parametrize("markers, artillery", [([], 6), (["ammo_shortage"], 3), (["ammo_out"], 0)])
+def test_ammo_markers_on_the_declaring_unit(markers, artillery):
+    result = resolve("combat_support", [], attacker="com", combat_type="Prepared Attack", chit="P01", terrain="clear",
+                     attacking={"artillery_level": 8, "lead_markers": markers}, defending={})
+    assert result.outcome["attacker"]["artillery"] == artillery
+
+
+def test_deliberate_attack_doubles_adjacent_support_and_defender_gets_2_each():
+    result = resolve("combat_support", [], attacker="com", combat_type="Deliberate Attack", chit="P01", terrain="clear",
+                     attacking={"adjacent_units": 4}, defending={"adjacent_units": 3})
+    assert result.outcome["attacker"]["adjacent"] == 20  # 5.3.3: "he would add 20 (!)"
+    assert result.outcome["defender"]["adjacent"] == 6
+
+
+def test_task_force_gets_terrain_only_and_disrupted_defender_no_tank_or_artillery():
+    tf = resolve("combat_support", [], attacker="com", combat_type="Hasty Attack", chit="H01", terrain="rough",
+                 attacking={}, defending={"lead_unit": "us-tf-smith", "artillery_level": 9, "adjacent_units": 2})
+    assert tf.outcome["defender"]["total"] == 0 and tf.outcome["defender_modifier"] == 1
+    disrupted = resolve("combat_support", [], attacker="com", combat_type="Hasty Attack", chit="H01", terrain="clear",
+                        attacking={}, defending={"artillery_level": 9, "tank_level": 9, "air_level": 5,
+                                                 "lead_markers": ["disrupted"]})
+    assert disrupted.outcome["defender"]["tank"] == disrupted.outcome["defender"]["artillery"] == 0
+    assert disrupted.outcome["defender"]["air"] == 2
+
+
+def test_bombardment_level_minus_2_only_in_range_and_only_un():
+    result = resolve("combat_support", [], attacker="un", combat_type="Hasty Attack", chit="H01", terrain="clear",
+                     bombardment_in_range=True, attacking={"bombardment_level": 8}, defending={})
+    assert result.outcome["attacker"]["bombardment"] == 6
+    out = resolve("combat_support", [], attacker="un", combat_type="Hasty Attack", chit="H01", terrain="clear",
+                  attacking={"bombardment_level": 8}, defending={})
+    assert out.outcome["attacker"]["bombardment"] == 0
+    with pytest.raises(ValueError):
+        resolve("combat_support", [], attacker="com", combat_type="Hasty Attack", chit="H01", terrain="clear",
+                attacking={"bombardment_level": 4}, defending={})
+
+
+def test_river_bonus_and_prepared_positions():
+    result = resolve("combat_support", [], attacker="un", combat_type="Hasty Attack", chit="H01", terrain="clear",
+                     across_river=True, trenches=True, attacking={}, defending={})
+    g = load_game("fireandice")
+    expected = board.terrain_effects(g, "river hexside").defense + board.terrain_effects(g, "trenches").defense
+    assert result.outcome["terrain_defense"] == expected
+
+
+def test_low_morale_unit_may_not_make_a_deliberate_attack():
+    with pytest.raises(ValueError, match="Low Morale"):
+        resolve("combat_support", [], attacker="un", combat_type="Deliberate Attack", chit="P01", terrain="clear",
+                attacking={"lead_markers": ["low_morale"]}, defending={})
+
+
+def test_draw_three_chits_without_replacement():
+    result = resolve("draw_chits", [16, 15, 1], combat_type="Hasty Attack", count=3)
+    assert [c["id"] for c in result.outcome["chits"]] == ["H16", "H15", "H01"]
+
+
+# -- tables are data ------------------------------------------------------------------------------
+
+
+def test_replacing_the_terrain_chart_changes_the_support():
+    g = load_game("fireandice")
+    tec = g.tables["terrain_effects"]
+    rows = tuple({**r, "tank_support": "2 for 1"} if r["terrain"] == "city" else dict(r) for r in tec.rows)
+    g2 = replace(g, tables={**g.tables, "terrain_effects": Table(**{**tec.__dict__, "rows": rows})})
+    side = support.SideSupport(tank_level=5)
+    old = support.determine(g, "attacker", "un", side, "Prepared Attack", "C", board.terrain_effects(g, "city"))
+    new = support.determine(g2, "attacker", "un", side, "Prepared Attack", "C", board.terrain_effects(g2, "city"))
+    assert (old.tank, new.tank) == (1, 2)
+
+
+# -- properties ----------------------------------------------------------------------------------
+
+
+GAME = load_game("fireandice")
+TERRAINS = [r["terrain"] for r in GAME.tables["terrain_effects"].rows
+            if r["terrain"] in ("clear", "rough", "mountain", "city", "town")]
+levels = st.integers(min_value=0, max_value=19)
+
+
+@settings(max_examples=150, deadline=None)
+@given(role=st.sampled_from(["attacker", "defender"]), terrain=st.sampled_from(TERRAINS),
+       combat_type=st.sampled_from(list(data.COMBAT_TYPES)), spt=st.sampled_from(["A", "B", "C", "D"]),
+       tank=levels, artillery=levels, air=levels, adjacent=st.integers(0, 6),
+       kind=st.sampled_from(["tank_level", "artillery_level", "air_level", "adjacent_units"]),
+       extra=st.integers(1, 5))
+def test_more_support_never_lowers_the_roll(role, terrain, combat_type, spt, tank, artillery, air, adjacent, kind, extra):
+    effects = board.terrain_effects(GAME, terrain)
+    base = support.SideSupport(tank_level=tank, artillery_level=artillery, air_level=air, adjacent_units=adjacent)
+    more = replace(base, **{kind: getattr(base, kind) + extra})
+    a = support.determine(GAME, role, "un", base, combat_type, spt, effects)
+    b = support.determine(GAME, role, "un", more, combat_type, spt, effects)
+    assert b.total >= a.total
+
+
+@settings(max_examples=100, deadline=None)
+@given(a=st.integers(1, 10), d=st.integers(1, 10), adj=st.integers(0, 5))
+def test_quality_spread_stays_between_0_and_7(a, d, adj):
+    result = resolve("combat", [a, d] + ([1] if a == d else []), attacker="un", combat_type="Hasty Attack",
+                     chit="H01", terrain="clear", attacking={"adjacent_units": adj, "quality": ["elite"]},
+                     defending={"quality": ["poor"]})
+    assert 0 <= result.outcome["spread"] <= 7
