@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from scenarios import geodata
-from scenarios.hexgrid import Hex, Hexside, HexGrid
+from scenarios.hexgrid import Blocked, Hex, Hexside, HexGrid, search
 from scenarios.loader import DATA_ROOT, load_game_dir
 from scenarios.mapbuild import SOURCE_PREFIX
 from scenarios.mapbuild.build import build_map
@@ -289,16 +289,19 @@ def test_hagaru_ri_is_at_the_reservoir(built):
     assert b.terrain[grid.parse("1903")] != "reservoir"
 
 
-def test_seoul_has_the_han_river_south_of_seoul(built):
+def test_the_han_river_cuts_seoul_off_from_yongdungpo_and_anyang(built):
     if ("kwb", "seoul") not in MAPS:
         pytest.skip("no Seoul map")
     b = built("kwb", "seoul")
-    han = [s for s in b.sides if s.kind == "han_river"]
+    grid = b.cal.grid
+    han = {s.side for s in b.sides if s.kind == "han_river"}
     assert len(han) > 10
-    seoul = next(f.hex for f in b.geo_features if f.name == "Seoul")
-    # the Han runs south of the city: every Han hexside in Seoul's column lies below it
-    col = [s for s in han if seoul.col in (s.side.a.col, s.side.b.col)]
-    assert col and all(min(s.side.a.row, s.side.b.row) >= seoul.row for s in col if s.side.a.col == s.side.b.col)
+    seoul = [f.hex for f in b.geo_features if f.name == "Seoul"]
+    assert len(seoul) > 1  # spread over its urban hexes
+    north_bank = search(grid, seoul[:1], Blocked(hexsides=han)).cost
+    assert all(h in north_bank for h in seoul)  # every urban hex on the north bank
+    yongdungpo = next(f.hex for f in b.geo_features if f.name == "Yongdungpo")
+    assert yongdungpo not in north_bank and grid.parse("1211") not in north_bank  # Anyang, 12.22
 
 
 def test_the_38th_parallel_and_border_lines(built):
