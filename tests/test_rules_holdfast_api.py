@@ -110,3 +110,9 @@ def test_victory(client):
     body = ok(post(client, "victory", {"side": "un", "positions": SETUP, "last_turn": True}))
     assert body["outcome"]["how"] in {"draw", "end of game", "automatic"}
     assert post(client, "victory", {"side": "un", "star_city_control": {"0101": "un"}}).status_code == 422
+
+
+def test_replacements(client):
+    body = ok(post(client, "replacements", {"side": "un", "replacements": [{"unit": "usmc-1-r", "sp": 1, "add": 1}]}))
+    assert body["outcome"]["rp_cost"] == 3
+    assert post(client, "replacements", {"side": "un", "replacements": []}).status_code == 422

@@ -6,6 +6,7 @@ import pytest
 from pydantic import ValidationError
 
 from adjudicator.rules.holdfast.intervention import ChineseInterventionRequest, run_intervention
+from adjudicator.rules.holdfast.replacements import ReplacementsRequest, run_replacements
 from adjudicator.rules.holdfast.resources import ResourcePointsRequest, run_resource_points
 from adjudicator.rules.holdfast.victory import VictoryRequest, run_victory
 from adjudicator.rules.holdfast.weather import WeatherRequest, run_weather
@@ -121,3 +122,34 @@ def test_end_of_game_counts_in_supply_units_beyond_the_38th():
 def test_victory_rejects_unknown_star_cities():
     with pytest.raises(ValidationError, match="not a star city"):
         validate(VictoryRequest, VICTORY, side="un", star_city_control={"0303": "un"})
+
+
+# -- replacements (8) ----------------------------------------------------------------------------------
+
+def replace_steps(**body):
+    return run_replacements(REAL, validate(ReplacementsRequest, REAL, **body)).outcome
+
+
+def test_replacement_costs_and_block_swaps():
+    out = replace_steps(side="un", replacements=[{"unit": "usmc-1-r", "sp": 2, "add": 2},
+                                                 {"unit": "un-24", "sp": 1, "add": 3},
+                                                 {"unit": "rok-1", "sp": 0, "add": 2}])
+    by = {b["unit"]: b for b in out["blocks"]}
+    assert by["usmc-1-r"] == {"unit": "usmc-1-r", "sp_before": 2, "block": "usmc-1", "sp": 4, "rp": 6, "swapped": True}
+    assert by["un-24"]["sp"] == 4 and by["un-24"]["rp"] == 3
+    assert by["rok-1"]["sp"] == 2 and by["rok-1"]["rp"] == 2 + 1
+    assert out["rp_cost"] == 12
+    chinese = replace_steps(side="communist", replacements=[{"unit": "cpa-50-r", "sp": 4, "add": 1}])
+    assert chinese["blocks"][0]["block"] == "cpa-50" and chinese["rp_cost"] == 1
+
+
+@pytest.mark.parametrize("body, message", [
+    (dict(side="un", replacements=[{"unit": "usmc-1", "sp": 0, "add": 1}]), "Marine"),
+    (dict(side="un", replacements=[{"unit": "un-24", "sp": 3, "add": 2}]), "maximum"),
+    (dict(side="un", replacements=[{"unit": "un-24", "sp": 1, "add": 1, "in_supply": False}]), "out of supply"),
+    (dict(side="un", replacements=[{"unit": "un-24", "sp": 1, "add": 3}], rp_available=2), "only 2"),
+    (dict(side="communist", replacements=[{"unit": "cpa-50", "sp": 0, "add": 1}], chinese_armies_on_board=9), "never more than 9"),
+])
+def test_replacements_refused(body, message):
+    with pytest.raises(ValidationError, match=message):
+        validate(ReplacementsRequest, REAL, **body)

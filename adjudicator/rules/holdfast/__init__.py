@@ -7,6 +7,7 @@
 - `supply`       10 supply for every unit of a side at once (tracer + check `supply`)
 - `movement`     9.1 movement cost of a path                                            check `movement`
 - `intervention` 11 Chinese intervention                                    check `chinese_intervention`
+- `replacements` 8 replacement steps and returning blocks                          check `replacements`
 - `resources`    6 resource points per turn (and 14 air interdiction)          check `resource_points`
 - `weather`      7 weather by month                                                      check `weather`
 - `victory`      12 victory (automatic and end of game)                                  check `victory`
@@ -19,6 +20,7 @@ from adjudicator.rules.holdfast import (  # noqa: F401
     intervention,
     movement,
     naval,
+    replacements,
     resources,
     supply,
     victory,
