@@ -94,3 +94,27 @@ def test_check_reports_setup_problems(tmp_path):
     messages = [str(p) for p in check_vmod(path)]
     assert any("saved for module 'Another Module'" in m for m in messages)
     assert check_vmod(b"not a zip")[0].message.startswith("the module is not a zip")
+
+
+def test_command_line_tool(tmp_path, capsys):
+    from vassalfmt.__main__ import main
+
+    root, files = build()
+    module_path = tmp_path / "m.vmod"
+    write_vmod(module_path, root, MODULE, IMAGES, files)
+    save_path = tmp_path / "s1.vsav"
+    save_path.write_bytes(files["s1.vsav"])
+
+    assert main(["check", str(module_path)]) == 0
+    assert "0 problem(s)" in capsys.readouterr().out
+    assert main(["pieces", str(save_path)]) == 0
+    out = capsys.readouterr().out
+    assert "2 pieces" in out and "u1: '1Cav' on Main Map at (150, 232)" in out
+    assert main(["pieces", "--json", str(save_path)]) == 0
+    assert '"UnitId": "2ID"' in capsys.readouterr().out
+    assert main(["commands", str(save_path)]) == 0
+    assert capsys.readouterr().out.splitlines()[-2:] == ["SETUP_STACK\\t", "end_save"]
+    garbage = tmp_path / "x.vsav"
+    garbage.write_bytes(b"nonsense")
+    assert main(["pieces", str(garbage)]) == 2
+    assert "not a zip" in capsys.readouterr().err
