@@ -17,7 +17,7 @@ from scenarios import geodata
 from scenarios.hexgrid import Blocked, Hex, Hexside, HexGrid, search
 from scenarios.loader import DATA_ROOT, load_game_dir
 from scenarios.mapbuild import SOURCE_PREFIX
-from scenarios.mapbuild.build import build_map
+from scenarios.mapbuild.build import BuildError, build_map
 from scenarios.mapbuild.calibrate import Calibration
 from scenarios.mapbuild.config import map_ids
 from scenarios.mapbuild.fit import Constraint, Similarity, fit_affine, fit_similarity, residual
@@ -212,6 +212,19 @@ def built():
         return cache[(game, map_id)]
 
     return get
+
+
+def test_a_wrong_anchor_fails_the_build_with_the_residual(tmp_path):
+    if ("kwb", "pusan") not in MAPS:
+        pytest.skip("no Pusan map")
+    maps = tmp_path / "kwb" / "maps"
+    maps.mkdir(parents=True)
+    for f in (DATA_ROOT / "kwb" / "maps").glob("pusan.*"):
+        (maps / f.name).write_bytes(f.read_bytes())
+    cfg = maps / "pusan.geo.cfg"
+    cfg.write_text(cfg.read_text(encoding="utf-8").replace('"3610" = "Andong"', '"3610" = "Pohang"'), encoding="utf-8")
+    with pytest.raises(BuildError, match=r"anchor 3610 \(Pohang\) misses"):
+        build_map(tmp_path / "kwb", "pusan")
 
 
 def test_there_are_maps_to_check():

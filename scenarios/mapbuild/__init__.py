@@ -5,7 +5,8 @@ The pipeline for one map (``build.build_map``), in the order it runs:
 1. ``config``     read the data engineer's ``maps/<map>.toml`` (grid, terrain legend) and our
                   ``maps/<map>.geo.cfg`` (scale, anchor hexes, thresholds, which lines to draw).
 2. ``calibrate``  fit hex centres to the ground from the anchors (``fit`` does the least squares,
-                  ``projection`` turns lat/lon into km), trying the numbering conventions.
+                  ``projection`` turns lat/lon into km, ``warp`` rubber-sheets a drawn map's
+                  distortion), trying the numbering conventions; fails past half a hex.
 3. ``classify``   sea / lake / clear / rough / mountain per hex from land mask and elevation.
 4. ``lines``      rivers and parallels as hexsides, railways and roads as hex paths, red lines.
 5. ``places``     towns from the town table as extra features (``<map>.geo-features.csv``).

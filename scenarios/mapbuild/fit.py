@@ -61,7 +61,7 @@ def residual(t: Similarity, k: Constraint) -> float:
     return abs(dx * k.normal[0] + dy * k.normal[1])
 
 
-def _solve(matrix: list[list[float]], rhs: list[float]) -> list[float] | None:
+def solve_linear(matrix: list[list[float]], rhs: list[float]) -> list[float] | None:
     """Gaussian elimination with partial pivoting; None if singular."""
     n = len(rhs)
     a = [row[:] + [b] for row, b in zip(matrix, rhs)]
@@ -96,7 +96,7 @@ def _fit_at_angle(angle: float, constraints: list[Constraint], scale: float | No
     n = 3 if scale is None else 2
     ata = [[sum(w * r[i] * r[j] for r, _, w in rows) for j in range(n)] for i in range(n)]
     atb = [sum(w * r[i] * b for r, b, w in rows) for i in range(n)]
-    sol = _solve(ata, atb)
+    sol = solve_linear(ata, atb)
     if sol is None:
         return None
     fitted_scale, tx, ty = (sol if scale is None else [scale, *sol])
@@ -208,7 +208,7 @@ def fit_affine(constraints: list[Constraint]) -> Affine:
                          k.target[0] * nx + k.target[1] * ny, k.weight))
     ata = [[sum(w * r[i] * r[j] for r, _, w in rows) for j in range(6)] for i in range(6)]
     atb = [sum(w * r[i] * b for r, b, w in rows) for i in range(6)]
-    sol = _solve(ata, atb)
+    sol = solve_linear(ata, atb)
     if sol is None:
         raise ValueError("calibration constraints do not determine an affine transform")
     return Affine(*sol)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from scenarios.mapbuild.fit import _solve
+from scenarios.mapbuild.fit import solve_linear
 
 Point = tuple[float, float]
 
@@ -43,8 +43,8 @@ def fit_warp(pixels: list[Point], residuals: list[Point], sigma_px: float) -> Wa
     two_s2 = 2 * sigma_px * sigma_px
     k = [[math.exp(-((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) / two_s2) + (1e-9 if i == j else 0.0)
           for j, b in enumerate(pixels)] for i, a in enumerate(pixels)]
-    wx = _solve(k, [r[0] for r in residuals])
-    wy = _solve(k, [r[1] for r in residuals])
+    wx = solve_linear(k, [r[0] for r in residuals])
+    wy = solve_linear(k, [r[1] for r in residuals])
     if wx is None or wy is None:
         raise ValueError("two anchors share a hex: the warp cannot fit both")
     return Warp(tuple(pixels), tuple(zip(wx, wy)), sigma_px)
