@@ -40,7 +40,7 @@ CONDITIONS = {
 
 
 class InterventionSituation(CheckRequest):
-    un_vp: int = Field(ge=0, le=21, description="The UN's victory points: the VP marker's value if it is on the UN "
+    un_vp: int = Field(default=0, ge=0, le=21, description="The UN's victory points: the VP marker's value if it is on the UN "
                                                 "side, 0 if it is at zero or on the Communist side.")
     un_units_in_north_korea: bool = Field(default=False, description="Any UN unit is in North Korea.")
     chinese_airfield_struck: bool = Field(default=False, description="Any Chinese airfield has been attacked by an "
@@ -50,6 +50,8 @@ class InterventionSituation(CheckRequest):
 
 
 class ChineseInterventionRequest(InterventionSituation):
+    un_vp: int = Field(ge=0, le=21, description="The UN's victory points: the VP marker's value if it is on the UN "
+                                                "side, 0 if it is at zero or on the Communist side.")
     trigger: Literal["direct", "foreign_aid"] = Field(
         default="direct", description="Why the roll is made: a direct Foreign Intervention roll, or a roll the "
                                       "Communist's Foreign Aid request triggered (UN at 10 or more VPs).")

@@ -1,0 +1,196 @@
+"""Korea: Fire and Ice intervention and aid (12.2), VPs (12.1), weather (14.1), supply costs (7.0, 9.3), losses (5.6)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from adjudicator.checks import get_check, run_check
+from adjudicator.dice import SuppliedDice
+from adjudicator.rules.fireandice import data
+from scenarios import load_game
+from scenarios.model import Table
+
+
+def resolve(name, dice, **situation):
+    spec = get_check("fireandice", name)
+    supplied = SuppliedDice(dice)
+    body = {"dice": dice, **situation} if spec.random else situation
+    result = run_check(spec, spec.compute_model(**body), supplied)
+    supplied.finish()
+    return result
+
+
+# -- 12.2.1 Foreign Intervention ------------------------------------------------------------------
+
+
+def test_chinese_modifiers_come_from_the_table(monkeypatch):
+    g = load_game("fireandice")
+    t = g.tables["intervention_modifiers"]
+    rows = tuple({**r, "modifier": "-3"} if r["id"] == "chinese-un-in-nk" else dict(r) for r in t.rows)
+    g2 = replace(g, tables={**g.tables, "intervention_modifiers": Table(**{**t.__dict__, "rows": rows})})
+    before = resolve("chinese_intervention", [3], un_vp=5, un_units_in_north_korea=True)
+    assert before.outcome["intervenes"] is False and before.outcome["modifier"] == -1
+    monkeypatch.setattr(data, "game", lambda: g2)
+    after = resolve("chinese_intervention", [3], un_vp=5, un_units_in_north_korea=True)
+    assert after.outcome["modifier"] == -3 and after.outcome["intervenes"] is True
+
+
+@pytest.mark.parametrize("roll, ok", [(1, True), (2, True), (3, False)])
+def test_roc_intervention_on_1_or_2(roll, ok):
+    assert resolve("roc_intervention", [roll], un_vp=0, com_vp=12).outcome["success"] is ok
+
+
+def test_atomic_release_brings_the_chinese_in():
+    result = resolve("atomic_release", [2], un_vp=0, com_vp=16)
+    assert result.outcome["success"] and result.outcome["chinese_intervene_now"]
+    assert "chinese_intervene_now" not in resolve("atomic_release", [2], un_vp=0, com_vp=16,
+                                                  chinese_intervened=True).outcome
+
+
+@pytest.mark.parametrize("roll, vp, atomic, ok", [(1, 0, False, True), (2, 0, False, False), (3, 16, False, True),
+                                                  (4, 14, True, True), (5, 16, True, True), (6, 16, True, False)])
+def test_soviet_modified_1_or_less(roll, vp, atomic, ok):
+    assert resolve("soviet_intervention", [roll], un_vp=vp, atomic_release=atomic).outcome["success"] is ok
+
+
+# -- 12.2.2 Foreign Aid ----------------------------------------------------------------------------
+
+
+def test_aid_band_1_4_gives_the_enemy_a_vp_and_no_rolls():
+    result = resolve("foreign_aid", [], side="com", un_vp=3)
+    assert result.outcome["band"] == "1-4" and result.outcome["replacements"] == 2
+    assert result.outcome["vp_to"] == "un" and result.outcome["intervention_rolls"] == []
+
+
+def test_aid_band_10_14_triggers_the_chinese_roll_for_the_communist():
+    result = resolve("foreign_aid", [2], side="com", un_vp=12, un_units_in_north_korea=True)
+    assert result.outcome["tank"] == 4 and result.outcome["destroyed_to_replacements"] == 2
+    (roll,) = result.outcome["intervention_rolls"]
+    assert roll["intervention"] == "chinese" and roll["modified"] == 0 and roll["success"]
+
+
+def test_aid_band_15_20_un_rolls_roc_and_atomic_and_gains_the_vp_itself():
+    result = resolve("foreign_aid", [5, 1], side="un", com_vp=17)
+    assert [r["intervention"] for r in result.outcome["intervention_rolls"]] == ["roc", "atomic_release"]
+    assert result.outcome["vp_to"] == "un"
+
+
+def test_aid_band_15_20_communist_soviet_roll_after_chinese_intervened():
+    result = resolve("foreign_aid", [1], side="com", un_vp=15, chinese_intervened=True,
+                     chinese_intervened_previous_turn=True)
+    assert [r["intervention"] for r in result.outcome["intervention_rolls"]] == ["soviet"]
+    assert result.outcome["vp_to"] == "com"
+
+
+def test_no_aid_for_the_side_with_vps_nor_at_zero():
+    assert resolve("foreign_aid", [], side="un", un_vp=3).outcome["allowed"] is False
+    assert resolve("foreign_aid", [], side="com", un_vp=0).outcome["allowed"] is False
+
+
+# -- 12.1 VPs ----------------------------------------------------------------------------------------
+
+
+def test_zero_sum_track_and_macarthur_relief():
+    result = resolve("victory_points", [], track=3, macarthur_commands=True,
+                     gains=[{"side": "un", "vp": 1}, {"side": "com", "vp": 6}, {"side": "un", "vp": 1}])
+    # 3 + 2 (doubled) = 5; Communist 6 -> red 1: MacArthur relieved; then the UN's 1 counts once: 0
+    assert result.outcome["macarthur_relieved"] and result.outcome["track"] == 0
+
+
+def test_21_vps_at_a_check_win_and_inchon_only_for_the_un():
+    assert resolve("victory_points", [], track=-20, gains=[{"side": "com", "vp": 1}], vp_check=True).outcome["winner"] == "com"
+    inchon = resolve("victory_points", [], scenario="inchon", track=-22, vp_check=True, scenario_end=True)
+    assert inchon.outcome["winner"] == "com"  # 17.0: if the UN does not reach 21, the Communist wins
+    assert resolve("victory_points", [], track=0, scenario_end=True).outcome["winner"] == "com"  # 19.0: at 0
+
+
+# -- 14.1 weather -------------------------------------------------------------------------------------
+
+
+def test_weather_rain_snow_clear():
+    g = load_game("fireandice")
+    rain = int(g.tables["weather_track"].cell("1950-07", "rain"))
+    assert resolve("weather", [rain], month="1950-07").outcome["weather"] == "rain"
+    assert resolve("weather", [rain + 1], month="1950-07").outcome["weather"] == "clear"
+    snow = resolve("weather", [1], month="1950-12")
+    assert snow.outcome["weather"] == "snow" and not snow.outcome["aircraft_fly"] and snow.outcome["un_loc_mp"] == 8
+    assert any("weather_track" in w for w in snow.warnings)
+
+
+# -- 7.0, 9.3 supply costs ---------------------------------------------------------------------
+
+
+def test_hq_flip_example_i_corps_in_south_korea_pays_2():
+    # 9.2 example: I Corps not moved, flipped back to fresh for 2 supply points (South Korea).
+    result = resolve("hq_flip_cost", [], side="un", occasion="activation", hex="2550")
+    assert result.outcome["location"] == "south" and result.outcome["cost"] == 2
+
+
+@pytest.mark.parametrize("side, occasion, location, winter, cost", [
+    ("com", "monthly", "north", False, 0), ("com", "monthly", "south", False, 1),
+    ("com", "activation", "north", False, 1), ("com", "activation", "south", True, 2),
+    ("un", "monthly", "north", False, 2), ("un", "monthly", "south", True, 2),
+    ("un", "activation", "north", True, 6), ("un", "activation", "south", False, 2)])
+def test_hq_flip_costs_by_side_place_and_season(side, occasion, location, winter, cost):
+    assert resolve("hq_flip_cost", [], side=side, occasion=occasion, location=location,
+                   winter=winter).outcome["cost"] == cost
+
+
+def test_border_row_43_odd_columns_are_north():
+    assert resolve("hq_flip_cost", [], side="com", occasion="monthly", hex="1943").outcome["location"] == "north"
+    assert resolve("hq_flip_cost", [], side="com", occasion="monthly", hex="3043").outcome["location"] == "south"
+
+
+def test_supply_costs_doubled_for_the_un_in_winter_only():
+    un = resolve("supply_cost", [], side="un", month="1951-01").outcome
+    com = resolve("supply_cost", [], side="com", month="1951-01").outcome
+    assert un["doubled"] and not com["doubled"]
+    assert un["costs"]["place a Trenches marker"] == 4 and com["costs"]["place a Trenches marker"] == 2
+
+
+# -- 5.6 losses ---------------------------------------------------------------------------------
+
+
+def test_losses_example_one_hex_retreat_no_disruption():
+    # 5.6 example: the 15th Division retreats one hex (to 2441): no disruption, no artillery lost.
+    result = resolve("combat_losses", [], loser="com", spread=1, participating=["nk-15", "nk-7", "nk-3"],
+                     retreats=[{"unit": "nk-15", "hexes": 1}], tank_support_used=4, artillery_support_used=5)
+    assert result.outcome["markers"] == {} and result.outcome["support_level_losses"] == {"tank": 0, "artillery": 0}
+
+
+def test_routed_us_unit_through_zoc_bugs_out_loses_support_and_draws_two_snafu():
+    result = resolve("combat_losses", [2, 5], loser="un", spread=3, participating=["us-24-19"],
+                     retreats=[{"unit": "us-24-19", "hexes": 3, "through_enemy_zoc": True}],
+                     tank_support_used=2, artillery_support_used=1)
+    assert result.outcome["markers"] == {"us-24-19": "bug_out"}
+    assert result.outcome["support_level_losses"] == {"tank": 2, "artillery": 1}
+    assert result.outcome["vp_gained"]["com"] == 1 and len(result.outcome["snafu_draws"]) == 2
+
+
+def test_disrupted_unit_costs_one_level_of_each_used_support():
+    result = resolve("combat_losses", [4], loser="com", spread=3, participating=["nk-1", "nk-2"],
+                     retreats=[{"unit": "nk-1", "hexes": 2}], replacement_points=1,
+                     tank_support_used=3, artillery_support_used=0)
+    assert result.outcome["markers"] == {"nk-1": "disrupted"}
+    assert result.outcome["support_level_losses"] == {"tank": 1, "artillery": 0}
+
+
+@pytest.mark.parametrize("spread, payment, message", [
+    (2, {"retreats": [{"unit": "nk-1", "hexes": 1}]}, "must match"),
+    (2, {"retreats": [{"unit": "nk-1", "hexes": 1, "through_enemy_zoc": True}], "vps_spent": 1}, "ZoC"),
+    (3, {"vps_spent": 2}, "must match"),
+    (2, {"retreats": [{"unit": "nk-1", "hexes": 1, "markers": ["disrupted"]}], "vps_spent": 1}, "cannot retreat"),
+    (1, {"eliminate": ["nk-2"]}, "did not participate"),
+])
+def test_illegal_payments_are_refused(spread, payment, message):
+    with pytest.raises(ValueError, match=message):
+        resolve("combat_losses", [], loser="com", spread=spread, participating=["nk-1"], **payment)
+
+
+def test_macarthur_forbids_vp_payments_and_cadre_loss_gives_a_vp():
+    with pytest.raises(ValueError, match="MacArthur"):
+        resolve("combat_losses", [], loser="un", spread=1, participating=["us-24"], vps_spent=1, macarthur_commands=True)
+    result = resolve("combat_losses", [], loser="un", spread=1, participating=["us-24"], eliminate=["us-24"])
+    assert result.outcome["vp_gained"]["com"] == 1
