@@ -115,3 +115,15 @@ def test_engine_written_piece_definitions_round_trip():
             assert len(piece.find(Embellishment)) == 2
             count += 1
     assert count == 3
+
+
+def test_board_layout_command():
+    from vassalfmt.commands import BoardPlacement, board_command, parse_board_command
+
+    game = read_command_text(ENGINE_VLOG_TEXT)
+    assert game.boards == {"Main Map": [BoardPlacement("Korea", 0, 0, False)]}
+    # what the engine wrote, rebuilt
+    assert board_command("Main Map", [BoardPlacement("Korea")]) == "Main MapBoardPicker\tKorea\t0\t0"
+    layout = [BoardPlacement("North", 0, 0), BoardPlacement("South/East", 0, 1, reversed=True)]
+    assert parse_board_command(board_command("Map", layout)) == ("Map", layout)
+    assert parse_board_command("CHAT hello") is None

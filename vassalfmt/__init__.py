@@ -6,7 +6,7 @@ Modules, by what they hold:
 * :mod:`vassalfmt.keys` — key strokes and named commands;
 * :mod:`vassalfmt.traits` — piece traits (type/state strings both ways);
 * :mod:`vassalfmt.piece` — whole pieces and the AddPiece command;
-* :mod:`vassalfmt.commands` — the saved-game/log command stream;
+* :mod:`vassalfmt.commands` — the saved-game/log command stream (pieces, stacks, board layout);
 * :mod:`vassalfmt.savedgame` — ``.vsav``/``.vlog``: obfuscation, writing setups, reading uploads;
 * :mod:`vassalfmt.moduledata` — ``moduledata``/``savedata`` XML;
 * :mod:`vassalfmt.buildfile` — building and validating ``buildFile.xml``;
@@ -17,6 +17,7 @@ Everything follows VASSAL 3.7.26 (tag ``3.7.26``, commit b16ccbfa); each module 
 source files it mirrors. No engine code is included: this is our own implementation.
 """
 
+from .commands import BoardPlacement
 from .errors import VassalFormatError
 from .keys import ALT, CTRL, META, SHIFT, KeyStroke, key, named
 from .module import ModuleInvalid, check_vmod, read_vmod, write_vmod

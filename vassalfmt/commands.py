@@ -200,3 +200,46 @@ def parse_command(text: str) -> Command:
         return MovePiece(piece_id, new_map, new_x, new_y, new_under, old_map, old_x, old_y,
                          old_under, player)
     return OtherCommand(text)
+
+
+# --- board layout ---------------------------------------------------------------------------------
+
+BOARD_PICKER_SUFFIX = "BoardPicker"
+
+
+@dataclass
+class BoardPlacement:
+    """One board of a map's layout: its name, grid cell (column, row) and whether reversed."""
+
+    name: str
+    column: int = 0
+    row: int = 0
+    reversed: bool = False
+
+
+def board_command(map_id: str, boards: list[BoardPlacement]) -> str:
+    """The command that sets a map's boards (``VASSAL/build/module/map/BoardPicker.java``).
+
+    ``<mapName>BoardPicker TAB board[/rev] TAB column TAB row ...``. The engine writes it in
+    every save; a map with exactly one board picks that board without it.
+    """
+    fields = [map_id + BOARD_PICKER_SUFFIX]
+    for board in boards:
+        fields.append(encode([board.name, "rev"] if board.reversed else [board.name], "/"))
+        fields += [str(board.column), str(board.row)]
+    return encode(fields, "\t")
+
+
+def parse_board_command(text: str) -> tuple[str, list[BoardPlacement]] | None:
+    """(map id, boards) if ``text`` is a board-layout command, else None."""
+    d = SequenceDecoder(text, "\t")
+    head = d.next_token("")
+    if not head.endswith(BOARD_PICKER_SUFFIX) or not d.has_more():
+        return None
+    boards = []
+    while d.has_more():
+        name_field = decode(d.next_token(), "/")
+        column, row = d.next_int(0), d.next_int(0)
+        reversed_ = len(name_field) > 1 and name_field[1] == "rev"
+        boards.append(BoardPlacement(name_field[0], column, row, reversed_))
+    return head[: -len(BOARD_PICKER_SUFFIX)], boards

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 from .commands import (
     BEGIN_SAVE,
+    BoardPlacement,
     END_SAVE,
     SETUP_STACK,
     AddPiece,
@@ -37,7 +38,9 @@ from .commands import (
     MovePiece,
     OtherCommand,
     RemovePiece,
+    board_command,
     join_commands,
+    parse_board_command,
     parse_command,
     split_commands,
 )
@@ -177,6 +180,10 @@ class SavedGameWriter:
         self._claim(stack_id)
         self._stacks.append(StackSpec(stack_id, map_id, x, y, list(member_ids), layer))
 
+    def add_boards(self, map_id: str, boards: list[BoardPlacement]) -> None:
+        """Record a map's board layout (needed only for maps with several boards)."""
+        self._extra.append(board_command(map_id, boards))
+
     def add_command(self, command: str) -> None:
         """Any other command text, e.g. a global property's restore command."""
         self._extra.append(command)
@@ -266,6 +273,8 @@ class SavedGame:
     has_setup_stack_marker: bool = False
     savedata: SaveData | None = None
     moduledata: ModuleData | None = None
+    #: Board layout per map, from the board-picker commands (empty when the file has none).
+    boards: dict[str, list[BoardPlacement]] = field(default_factory=dict)
     #: Things that looked wrong but did not stop reading (unknown piece ids, bad definitions).
     warnings: list[str] = field(default_factory=list)
 
@@ -476,6 +485,9 @@ def read_command_text(text: str, prototypes: Mapping[str, Piece] | None = None) 
                 game.has_setup_stack_marker = True
             elif command.text not in (BEGIN_SAVE, END_SAVE):
                 game.other_commands.append(command.text)
+                layout = parse_board_command(command.text)
+                if layout is not None:
+                    game.boards[layout[0]] = layout[1]
             continue
         builder.apply(command)
     game.pieces = builder.result(prototypes)
