@@ -1,0 +1,80 @@
+"""Every Korea: Fire and Ice check once through the HTTP API in compute mode, and bad input as 422."""
+
+from __future__ import annotations
+
+import pytest
+
+from adjudicator.checks import checks_for
+from adjudicator.testing import make_app
+
+COMBAT = {"attacker": "com", "combat_type": "Prepared Attack", "chit": "P01", "terrain": "town", "road_bonus": True,
+          "attacking": {"tank_level": 6, "artillery_level": 7, "adjacent_units": 2},
+          "defending": {"tank_level": 5, "artillery_level": 4, "adjacent_units": 1}}
+
+BODIES = {
+    "combat": {**COMBAT, "dice": [1, 1, 6, 6]},
+    "combat_support": COMBAT,
+    "draw_chits": {"combat_type": "Hasty Attack", "count": 3, "dice": [1, 1, 1]},
+    "combat_losses": {"loser": "com", "spread": 1, "participating": ["nk-15"], "retreats": [{"unit": "nk-15", "hexes": 1}],
+                      "dice": []},
+    "supply": {"side": "un", "positions": [{"unit": "rok-1", "hex": "1944"}, {"unit": "rok-hq-i", "hex": "2550"},
+                                           {"unit": "nk-1", "hex": "1943"}]},
+    "chinese_intervention": {"un_vp": 14, "un_units_in_north_korea": True, "dice": [3]},
+    "roc_intervention": {"com_vp": 12, "dice": [1]},
+    "atomic_release": {"com_vp": 16, "dice": [2]},
+    "soviet_intervention": {"un_vp": 16, "dice": [3]},
+    "foreign_aid": {"side": "com", "un_vp": 12, "dice": [2]},
+    "victory_points": {"track": 19, "gains": [{"side": "un", "vp": 1}], "macarthur_commands": True, "vp_check": True},
+    "weather": {"month": "1950-12", "dice": [1]},
+    "hq_flip_cost": {"side": "un", "occasion": "activation", "hex": "2550"},
+    "supply_cost": {"side": "un", "winter": True},
+    "air_combat": {"box": "mig_alley", "aircraft": [{"unit": "un-air-4fi"}, {"unit": "com-air-3ad"}], "dice": [9, 9]},
+    "air_attack": {"kind": "top_cover_vs_mission", "attacker": {"unit": "com-air-4ad", "long_range": True},
+                   "target": {"unit": "un-air-18fb"}, "dice": [5, 1]},
+    "stay_on_station": {"aircraft": {"unit": "un-air-18fb"}, "mission": "ground_support", "dice": [3]},
+    "strategic_strike": {"kind": "infrastructure", "aircraft": [{"unit": "un-air-19bomb"}], "dice": [1]},
+    "atomic_strike": {"aircraft": "un-air-19bomb", "target": "airfield_box", "airfield_box": "north_korea",
+                      "atomic_release": True},
+    "interdiction": {"aircraft": {"unit": "un-air-3bomb"}, "action": "combat_support", "dice": [2, 1]},
+    "aircraft_repair": {"aircraft": ["un-air-8fb"], "dice": [2]},
+    "ground_support_level": {"aircraft": [{"unit": "com-air-il10"}]},
+}
+
+BAD = {
+    "combat": {**COMBAT, "chit": "H01", "dice": [1, 1]},  # wrong cup
+    "supply": {"side": "un", "positions": [{"unit": "rok-1", "hex": "9999"}]},
+    "combat_losses": {"loser": "com", "spread": 2, "participating": ["nk-15"], "vps_spent": 1, "dice": []},
+    "hq_flip_cost": {"side": "un", "occasion": "monthly"},
+    "weather": {"month": "1949-01", "dice": [1]},
+    "air_combat": {"box": "mig_alley", "aircraft": [{"unit": "un-air-4fi"}, {"unit": "un-air-8fb"}], "dice": []},
+}
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    return make_app(tmp_path_factory.mktemp("fireandice")).test_client()
+
+
+def test_every_check_has_a_body_here():
+    assert {spec.name for spec in checks_for("fireandice")} == set(BODIES)
+
+
+@pytest.mark.parametrize("name", sorted(BODIES))
+def test_compute_mode(client, name):
+    response = client.post(f"/api/v1/systems/fireandice/{name}", json=BODIES[name])
+    assert response.status_code == 200, response.get_data(as_text=True)
+    body = response.get_json()
+    assert body["steps"] and all(step["rule"] for step in body["steps"])
+    assert len(body["dice_used"]) == len(BODIES[name].get("dice", []))
+
+
+@pytest.mark.parametrize("name", sorted(BAD))
+def test_bad_input_is_422(client, name):
+    response = client.post(f"/api/v1/systems/fireandice/{name}", json=BAD[name])
+    assert response.status_code == 422, response.get_data(as_text=True)
+    assert response.mimetype == "application/problem+json"
+
+
+def test_combat_example_over_http(client):
+    body = client.post("/api/v1/systems/fireandice/combat", json=BODIES["combat"]).get_json()
+    assert body["outcome"]["attacker_total"] == 8 and body["outcome"]["spread"] == 3
