@@ -21,7 +21,7 @@ from scenarios.mapbuild.build import BuildError, build_map
 from scenarios.mapbuild.calibrate import Calibration
 from scenarios.mapbuild.config import map_ids
 from scenarios.mapbuild.fit import Constraint, Similarity, fit_affine, fit_similarity, residual
-from scenarios.mapbuild.lines import chain, crossed_sides, hexes_along, parallel_sides, segments_cross
+from scenarios.mapbuild.lines import around_water, chain, crossed_sides, hexes_along, parallel_sides, segments_cross
 from scenarios.mapbuild.output import HandEditedError, check_not_hand_edited, terrain_text
 from scenarios.mapbuild.overrides import OverrideError, apply_overrides, read_overrides
 from scenarios.mapbuild.projection import Projection
@@ -151,6 +151,17 @@ def test_paths_are_chains_of_adjacent_hexes():
     hexes = chain(cal, hexes_along(cal, [(float(x), float(y)) for x, y in line]))
     assert hexes[0] == Hex(1, 1) and hexes[-1] == Hex(2, 10)
     assert all(grid.distance(a, b) == 1 for a, b in zip(hexes, hexes[1:]))
+
+
+def test_paths_go_round_water_by_land():
+    grid = HexGrid.build(first_col=1, last_col=8, first_row=1, last_row=6)
+    cal = _flat_calibration(grid)
+    straight = [Hex(c, 3) for c in range(1, 9)]
+    water = {Hex(4, 3), Hex(5, 3)}
+    detour = around_water(cal, straight, water)
+    assert detour[0] == Hex(1, 3) and detour[-1] == Hex(8, 3)
+    assert not water & set(detour)
+    assert all(grid.distance(a, b) == 1 for a, b in zip(detour, detour[1:]))
 
 
 def test_parallel_sides_separate_north_from_south():
@@ -298,8 +309,9 @@ def test_hagaru_ri_is_at_the_reservoir(built):
     hagaru = grid.parse("0907")
     assert b.terrain[hagaru] != "reservoir"
     assert any(b.terrain[n] == "reservoir" for n in grid.neighbours(hagaru))
-    # Yudam-ni lies west of the reservoir, Oro-ri far to the south, on land
+    # Oro-ri far to the south is land; no road runs across the water
     assert b.terrain[grid.parse("1903")] != "reservoir"
+    assert not any(b.terrain[h] == "reservoir" for p in b.paths for h in p.hexes)
 
 
 def test_the_han_river_cuts_seoul_off_from_yongdungpo_and_anyang(built):

@@ -87,7 +87,7 @@ def build_map(game_dir: Path, map_id: str) -> MapBuild:
     sides = sorted(sides, key=lambda s: (s.side, s.kind))
     fixes = overrides.read_overrides(cfg.path(".overrides.csv"), cal.grid, cfg.legend)
     terrain, sides = overrides.apply_overrides(fixes, terrain, sides)
-    paths = lines.path_lines(cal, cfg.geo.path_kinds)
+    paths = lines.path_lines(cal, cfg.geo.path_kinds, {h for h, t in terrain.items() if t in water_ids})
     result = MapBuild(cfg, cal, ground, terrain, forced, book, geo_feats, sides, paths,
                       places.cross_check(cal, book))
     result.files = render_files(result, len(fixes))

@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 
 from scenarios import geodata
-from scenarios.hexgrid import Cube, Hex, Hexside, cube_to_raw
+from scenarios.hexgrid import Blocked, Cube, Hex, Hexside, cube_to_raw, search
 from scenarios.mapbuild.calibrate import Calibration
 from scenarios.mapbuild.classify import land_at
 
@@ -202,13 +202,47 @@ def chain(cal: Calibration, hexes: list[Hex]) -> list[Hex]:
     return out
 
 
-def path_lines(cal: Calibration, kind_map: dict[str, str]) -> list[PathLine]:
-    """Railways and roads as chains of adjacent on-map hexes (a line leaving the map is cut there)."""
+def around_water(cal: Calibration, hexes: list[Hex], water: set[Hex]) -> list[Hex]:
+    """Replace each stretch of a path through water hexes by the shortest detour over land.
+
+    The 1950 lines are straight town-to-town segments; where one cuts across a bay or a reservoir
+    arm (the Hagaru-ri - Yudam-ni road across the Chosin reservoir's west arm), the real line went
+    round it.  A stretch with no land detour on the map is kept as it is.
+    """
+    out: list[Hex] = []
+    i = 0
+    while i < len(hexes):
+        h = hexes[i]
+        if h not in water or not out:
+            out.append(h)
+            i += 1
+            continue
+        j = i
+        while j < len(hexes) and hexes[j] in water:
+            j += 1
+        if j == len(hexes):  # the path ends in water: keep it
+            out.extend(hexes[i:])
+            break
+        start, goal = out[-1], hexes[j]
+        found = search(cal.grid, [start], Blocked(hexes=water))
+        if found.reached(goal):
+            out.extend(found.path_to(goal)[1:-1])
+        else:
+            out.extend(hexes[i:j])
+        i = j
+    return out
+
+
+def path_lines(cal: Calibration, kind_map: dict[str, str], water: set[Hex] | None = None) -> list[PathLine]:
+    """Railways and roads as chains of adjacent on-map hexes (a line leaving the map is cut there;
+    stretches across water go round by land)."""
     sources = {"railway": geodata.railways, "road": geodata.roads}
     result = []
     for geo_kind in sorted(kind_map):
         for line in sorted(sources[geo_kind](), key=lambda p: p.name):
             hexes = chain(cal, hexes_along(cal, polyline_pixels(cal, line.points)))
+            if water:
+                hexes = around_water(cal, hexes, water)
             runs: list[list[Hex]] = [[]]
             for h in hexes:
                 if cal.grid.is_on_map(h):
