@@ -325,3 +325,24 @@ def test_decks_are_not_reported_as_units():
                 "+/d1/deck;false;true;false;true;false;1;1;false;0;;;;/Main Map;0;0", "end_save"]
     game = read_saved_game(vsav(commands))
     assert [p.piece_id for p in game.pieces] == ["a"]
+
+
+id_text = st.text(alphabet=st.sampled_from(list("aZ9-_ ;/,\\'#") + ["\t"]), min_size=1, max_size=8)
+
+
+@settings(max_examples=60, deadline=None)
+@given(placements=st.lists(st.tuples(id_text, st.sampled_from(["Main Map", "Dead; Pile", None]),
+                                     st.integers(0, 3), st.integers(0, 3)),
+                           max_size=8, unique_by=lambda t: t[0]))
+def test_any_written_setup_reads_back(placements):
+    placements = [p for p in placements if p[0] != "null"]
+    writer = SavedGameWriter()
+    for piece_id, map_id, x, y in placements:
+        writer.add_piece(piece_id, unit("U" + piece_id.replace("\t", " "), x * 10, y * 10,
+                                        map_id=map_id))
+    game = read_saved_game(writer.to_bytes(MODULE))
+    assert game.warnings == []
+    got = {p.piece_id: (p.map_id, p.x, p.y) for p in game.pieces}
+    want = {pid: (m, x * 10, y * 10) if m else (None, x * 10, y * 10)
+            for pid, m, x, y in placements}
+    assert got == want
