@@ -277,3 +277,13 @@ def test_quality_spread_stays_between_0_and_7(a, d, adj):
                      chit="H01", terrain="clear", attacking={"adjacent_units": adj, "quality": ["elite"]},
                      defending={"quality": ["poor"]})
     assert 0 <= result.outcome["spread"] <= 7
+
+
+def test_bombardment_needs_an_all_sea_hex_within_2_of_the_combat_hex():
+    g = load_game("fireandice")
+    gm = g.maps["korea"]
+    inland = next(h for h in gm.hexes() if not any(n in gm and board.is_sea(gm, n) for n in gm.grid.within(h, 2)))
+    with pytest.raises(ValueError, match="all-sea"):
+        resolve("combat_support", [], attacker="un", combat_type="Hasty Attack", chit="H01",
+                combat_hex=gm.grid.label(inland), bombardment_in_range=True,
+                attacking={"bombardment_level": 6}, defending={})

@@ -194,3 +194,11 @@ def test_macarthur_forbids_vp_payments_and_cadre_loss_gives_a_vp():
         resolve("combat_losses", [], loser="un", spread=1, participating=["us-24"], vps_spent=1, macarthur_commands=True)
     result = resolve("combat_losses", [], loser="un", spread=1, participating=["us-24"], eliminate=["us-24"])
     assert result.outcome["vp_gained"]["com"] == 1
+
+
+def test_chinese_intervene_automatically_in_january_1951_and_only_once():
+    auto = resolve("chinese_intervention", [], un_vp=0, month="1951-01")
+    assert auto.outcome["intervenes"] and auto.outcome["automatic"]
+    assert resolve("chinese_intervention", [], un_vp=0, month="1950-12").outcome["intervenes"] is False
+    done = resolve("chinese_intervention", [], un_vp=15, chinese_intervened=True)
+    assert done.outcome["roll_allowed"] is False

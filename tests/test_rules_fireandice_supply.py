@@ -181,3 +181,12 @@ def test_supply_check_request_and_unknown_unit():
     import pytest
     with pytest.raises(ValueError):
         spec.compute_model(side="un", positions=[{"unit": "no-such-unit", "hex": "1944"}])
+
+
+def test_invasion_scenario_map_b_north_edge_roads_are_communist_sources():
+    # 16.0 special rule 4; with the test map's road crossing row 06 northward, row 06 stands in for map B's edge.
+    g = make_game(roads=ROAD)
+    found = trace_side(g, "invasion", "com", [UnitAt("nk-hq-i", "0809")], {"map_b_north_row": 6}).units
+    assert found[0].in_supply and found[0].path[-1] == "0506"
+    assert not trace_side(g, "campaign", "com", [UnitAt("nk-hq-i", "0809")], {"supply_sources": ["0512"],
+                                                                               "atomic_hexes": ["0511"]}).units[0].in_supply

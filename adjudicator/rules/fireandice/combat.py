@@ -106,6 +106,9 @@ def situation(req: CombatSituation, g) -> dict:
     effects = board.terrain_effects(g, terrain)
     if effects.movement is None and terrain != "city":
         raise ValueError(f"no combat in a {terrain} hex: units may not enter it")
+    if req.bombardment_in_range and combat_hex is not None:
+        if not any(h in gm and board.is_sea(gm, h) for h in gm.grid.within(combat_hex, 2)):
+            raise ValueError(f"no bombardment: {req.combat_hex} is more than 2 hexes from an all-sea hex (5.3.2)")
     if req.chit is not None:
         c = data.chit(g, req.chit)
         if c.cup != data.cup_for(req.combat_type):

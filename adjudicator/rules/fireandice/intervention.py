@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, ValidationInfo, model_validator
 
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
 from adjudicator.rules.fireandice import data
@@ -52,6 +52,16 @@ class InterventionSituation(CheckRequest):
 class ChineseInterventionRequest(InterventionSituation):
     un_vp: int = Field(ge=0, le=21, description="The UN's victory points: the VP marker's value if it is on the UN "
                                                 "side, 0 if it is at zero or on the Communist side.")
+    scenario: str = Field(default=data.DEFAULT_SCENARIO, max_length=40,
+                          description="Scenario id (its automatic intervention month, 19.0 January 1951).")
+    month: str | None = Field(default=None, pattern=r"^\d{4}-\d{2}$",
+                              description="The month of this Foreign Intervention subphase (YYYY-MM), if known.")
+    chinese_intervened: bool = Field(default=False, description="The Chinese have already intervened.")
+
+    @model_validator(mode="after")
+    def _scenario(self, info: ValidationInfo):
+        data.scenario(data.game_in(info), self.scenario)
+        return self
     trigger: Literal["direct", "foreign_aid"] = Field(
         default="direct", description="Why the roll is made: a direct Foreign Intervention roll, or a roll the "
                                       "Communist's Foreign Aid request triggered (UN at 10 or more VPs).")
@@ -105,6 +115,15 @@ def _no_roll() -> dict:
 @register_check(system="fireandice", name="chinese_intervention", request=ChineseInterventionRequest, random=True,
                 summary="Monthly Foreign Intervention subphase: roll for Chinese intervention", rule="12.2.1")
 def chinese_intervention(req: ChineseInterventionRequest, dice: Dice) -> CheckResult:
+    g = data.game()
+    if req.chinese_intervened:
+        return CheckResult(outcome=_no_roll(), steps=[Step("No roll: the Chinese have already intervened.", RULE)])
+    automatic = data.special(g, req.scenario, "chinese_intervention").get("automatic_month")
+    if req.month and automatic and req.month >= automatic:
+        outcome = {**_no_roll(), "intervenes": True, "automatic": True}
+        return CheckResult(outcome=outcome, steps=[Step(
+            f"{req.month}: the Chinese have not intervened, so they intervene now (no roll); Peng Dehuai arrives.",
+            "19.0 Reinforcements January 1951; 12.2.1")])
     if req.un_vp == 0:
         return CheckResult(outcome=_no_roll(), steps=[Step(
             "No roll: only the side without VPs may roll for Foreign Intervention, and nobody may when the VP marker "
@@ -114,7 +133,6 @@ def chinese_intervention(req: ChineseInterventionRequest, dice: Dice) -> CheckRe
         return CheckResult(outcome=_no_roll(), steps=[Step(
             f"No roll: Communist Foreign Aid triggers a Chinese Intervention roll only when the UN has 10 or more VPs "
             f"(UN has {req.un_vp}).", "12.2.2 Foreign Aid Table")])
-    g = data.game()
     steps = [Step("The Communist player rolls a D6 for Chinese intervention "
                   + ("(triggered by a Foreign Aid request)." if req.trigger == "foreign_aid"
                      else "(a direct Foreign Intervention roll; no Foreign Aid this month)."),

@@ -51,7 +51,7 @@ from scenarios.model import Game, GameMap
 
 RULE = "14.5 Lines of Communications"
 OPTION_KEYS = {"winter", "month", "supply_sources", "port_control", "boxes_with_units", "no_zoc_units",
-               "interdicted_units", "in_invasion_boxes", "atomic_hexes"}
+               "interdicted_units", "in_invasion_boxes", "atomic_hexes", "map_b_north_row"}
 
 
 def _allowance(g: Game, movement: str) -> int:
@@ -119,6 +119,12 @@ def sources(g: Game, scenario_id: str, gm: GameMap, side: str, options: dict[str
         return found | given, [text + (f", plus {len(given)} given" if given else "") + "."], warnings
     marked = {f.hex for f in gm.features if f.kind == "supply_source" and f.side in ("", "com")}
     found = marked | given
+    listed = data.scenario(g, scenario_id).supply_sources.get("com", [])
+    if any(s.startswith("edge:") and "map B" in s for s in listed):
+        found |= map_b_edge_roads(gm, int(options.get("map_b_north_row", MAP_B_NORTH_ROW)))
+        warnings.append(f"16.0 special rule 4: road hexes leaving the north edge of map B are sources; map B's north "
+                        f"edge is taken as row {int(options.get('map_b_north_row', MAP_B_NORTH_ROW))} (the map's "
+                        "provisional sheet division, maps/korea.toml) - a stand-in.")
     if not found:
         edge = min(h.row for h in gm.hexes())
         found = {h for h in board.net_hexes(gm) if h.row == edge and board.in_north_korea(h)}
@@ -126,6 +132,22 @@ def sources(g: Game, scenario_id: str, gm: GameMap, side: str, options: dict[str
                         f"road/railroad hexes on the north map edge (row {edge}) - a stand-in; give "
                         "options.supply_sources for the printed ones.")
     return found, [f"Communist supply sources: {len(found)} hexes."], warnings
+
+
+#: Map B's north edge row: the provisional sheet division of maps/korea.toml (Map B rows 27-52).
+MAP_B_NORTH_ROW = 27
+
+
+def map_b_edge_roads(gm: GameMap, row: int) -> set[Hex]:
+    """Road hexes of `row` whose road leaves northward (to a hex of a lower row) - 16.0 special rule 4."""
+    found = set()
+    for h in gm.hexes():
+        if h.row != row:
+            continue
+        for n in gm.grid.neighbours(h):
+            if n.row < row and "road" in gm.hexside_kinds(h, n):
+                found.add(h)
+    return found
 
 
 def _net_step(gm: GameMap, net: set[Hex], blocked: set[Hex]):
