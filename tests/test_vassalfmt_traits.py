@@ -2,7 +2,7 @@
 
 The ENGINE_TYPES strings are what the real VASSAL 3.7.26 engine wrote back after decoding our
 definitions (vassal-check round-trip report on a module generated with this package, one slot
-holding every trait; 2026-11-22; ``macro;``/``restrict;`` in a second run). Reading each of them and writing it again must reproduce it
+holding every trait; 2026-11-22; ``macro;``/``restrict;``/``obs;`` in later runs). Reading each of them and writing it again must reproduce it
 exactly; that is the same test the engine's checker applies to generated modules.
 """
 
@@ -71,6 +71,9 @@ ENGINE_TYPES = [
      ""),
     ("macro;Loop;Loop;76,130;;;82\\,130;true;;;while;{Steps>1};;;true;i;1;1", ""),
     ("restrict;UN,US\\, Army;false;true;", ""),
+    ("obs;72,130;dead.png;Mask;Ginf_r.png;Block;sides:UN:Communist;Peek;;true;;", "null;"),
+    ("obs;74,130;dead.png;Mask;P80,130;?;side:;Peek;;true;;", "null;"),
+    ("obs;75,130;dead.png;Mask;B;?;player:;Peek;;true;;", "null;"),
     ("piece;;;inf.png;1/7 Cav", "null;0;0;;0"),
 ]
 
@@ -389,3 +392,16 @@ def test_nested_piece_round_trips_any_text(marker_values, comment, image, name):
     command = piece.add_piece_command(name or None)
     piece_id, back = parse_add_piece_command(command)
     assert back == piece and piece_id == (name or None)
+
+
+def test_mask_state_and_legacy_forms():
+    from vassalfmt.traits import Obscurable, access_sides
+
+    masked = Obscurable(image="back.png", access=access_sides(["UN"]), obscured_by="player1",
+                        options="|0")
+    back = parse_trait(masked.type_string(), masked.state_string())
+    assert back == masked and back.obscured_by == "player1"
+    assert access_sides([]) == "sides:"
+    old = parse_trait("obs;72,130;back.png;Mask;PX")          # legacy one-letter peek key
+    assert old.peek_key == KeyStroke(ord("X"), 128) and old.access == "player:"
+    assert parse_trait("obs;;back.png").auto_peek_rollover is True   # no style field: new piece

@@ -49,6 +49,7 @@ from .traits import (
     Marker,
     MenuSeparator,
     MovementMarkable,
+    Obscurable,
     PropertyChanger,
     RawTrait,
     ReportState,
@@ -58,6 +59,7 @@ from .traits import (
     Trait,
     TriggerAction,
     UsePrototype,
+    access_sides,
     parse_trait,
 )
 from .zipreader import ZipLimits

@@ -1084,6 +1084,89 @@ class Restricted(Trait):
                    owning_player=state_string)
 
 
+# --- masking (hidden blocks) ---------------------------------------------------------------------
+
+def access_sides(sides: list[str]) -> str:
+    """The access field for "only these sides" (``PieceAccessConfigurer``): ``sides:A:B``."""
+    return "sides:" + encode(sides, ":") if sides else "sides:"
+
+
+@dataclass
+class Obscurable(Trait):
+    """``obs;`` — Mask: who may see the piece; others see ``image`` (or the piece drawn in the
+    chosen style). For HoldFast blocks the owning side sees the unit, the other side the back.
+
+    ``display_style``: ``I`` inset, ``B`` background, ``P`` peek (``peek_key``), ``G`` others
+    see ``others_image``, ``2`` inset variant. ``access``: ``player:`` (who masked it),
+    ``side:`` (that player's side), or :func:`access_sides`. State: the id of the player who
+    masked it (``None`` = not masked) and the game's masking options.
+    """
+
+    ID: ClassVar[str] = "obs;"
+    key: KeyStroke | None = None
+    image: str = ""
+    hide_command: str = "Mask"
+    display_style: str = "I"
+    peek_key: KeyStroke | None = None
+    others_image: str = ""
+    mask_name: str = "?"
+    access: str = "player:"
+    peek_command: str = "Peek"
+    description: str = ""
+    auto_peek_rollover: bool = True
+    deal_key: KeyStroke | None = None
+    deal_expression: str = ""
+    obscured_by: str | None = None
+    options: str = ""
+
+    def _style_field(self) -> str:
+        style = (self.display_style or "I")[0]
+        if style == "P":
+            return "P" + (self.peek_key.encode() if self.peek_key else "")
+        if style == "G":
+            return "G" + self.others_image
+        return style
+
+    def type_string(self) -> str:
+        se = SequenceEncoder(";").add(encode_key(self.key)).add(self.image).add(self.hide_command)
+        se.add(self._style_field()).add(self.mask_name).add(self.access).add(self.peek_command)
+        se.add(self.description).add_bool(self.auto_peek_rollover)
+        se.add(encode_key(self.deal_key)).add(self.deal_expression)
+        return self.ID + se.value()
+
+    def state_string(self) -> str:
+        if self.obscured_by is None:
+            return encode(["null", ""], ";")
+        return encode([self.obscured_by, self.options], ";")
+
+    @classmethod
+    def parse(cls, type_string: str, state_string: str = "") -> Obscurable:
+        d = _fields(type_string, cls.ID)
+        t = cls(key=_next_key(d), image=d.next_token(""), hide_command=d.next_token("Mask"))
+        existing = d.has_more()
+        if existing:
+            style = d.next_token("I") or "I"
+            t.display_style = style[0]
+            if style[0] == "P" and len(style) > 1:
+                t.peek_key = (KeyStroke(ord(style[1].upper()), CTRL_DOWN_MASK) if len(style) == 2
+                              else KeyStroke.decode(style[1:]))
+            elif style[0] == "G":
+                t.others_image = style[1:]
+        t.mask_name = d.next_token("?")
+        access = d.next_token("") if d.has_more() else ""
+        t.access = access if access.startswith(("side:", "sides:")) else "player:"
+        t.peek_command = d.next_token("Peek")
+        t.description = d.next_token("")
+        t.auto_peek_rollover = d.next_bool(not existing)
+        t.deal_key = _next_key(d)
+        t.deal_expression = d.next_token("")
+        s = SequenceDecoder(state_string or None, ";")
+        who = s.next_token("null")
+        t.obscured_by = None if who == "null" else who
+        t.options = s.next_token("") if t.obscured_by is not None else ""
+        return t
+
+
 # --- anything else ------------------------------------------------------------------------------
 
 @dataclass
@@ -1115,7 +1198,7 @@ TRAIT_CLASSES: dict[str, type[Trait]] = {
     for cls in (BasicPiece, Marker, UsePrototype, Comment, SubMenu, MenuSeparator, Embellishment,
                 Labeler, Delete, Clone, ReportState, SendToLocation, MovementMarkable, FreeRotator,
                 DynamicProperty, CalculatedProperty, AreaOfEffect, Immobilized, TriggerAction,
-                Restricted)
+                Restricted, Obscurable)
 }
 
 
