@@ -1,6 +1,15 @@
-"""Korean War Battles (Brian Train), exclusive rules. Checks of scenario 12.1, Pusan Perimeter.
+"""Korean War Battles supply shortages of the Pusan Perimeter (12.1.1 Special Rules).
 
-Source: the Exclusive Rules v1.2, 12.1.1 Special Rules (digest: rules/korean-war-battles.md §10.1).
+12.1.1 UN Supply Shortages: "To attempt to end the supply shortage, the UN player rolls the die at
+the end of each game-turn. If the result is less than the current game-turn number, the supply
+shortage is permanently ended."
+12.1.1 Communist Supply Shortages: "Each time the Communist player attempts to move a Supply Center
+in the Mobile Movement Phase, he rolls a die. If he rolls a "6," the supply network has broken down
+locally and the Supply Center is placed in the nearest hex marked with a supply symbol instead."
+
+The breakdown numbers are data (scenarios/pusan.toml special_rules.communist_supply_shortage
+`breakdown_on`); the supply-symbol hexes are the scenario's Communist supply sources. "Nearest" is
+counted in hexes on the scenario map; on a tie every nearest hex is listed (reading: the owner picks).
 """
 
 from __future__ import annotations
@@ -8,9 +17,10 @@ from __future__ import annotations
 from pydantic import Field
 
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.rules.kwb import board as kb
+from adjudicator.rules.kwb import data
 
-#: Pusan: hexes marked with a supply symbol (12.1.1 "Supply Sources").
-PUSAN_SUPPLY_SYMBOL_HEXES = ("0301", "2501", "3701", "3706", "3710", "3721")
+#: The Pusan Perimeter's last game-turn (its reinforcement chart; tests check it against the data).
 PUSAN_TURNS = 21
 
 
@@ -96,6 +106,9 @@ class SupplyCenterMoveRequest(CheckRequest):
     scenarios=("pusan",),
 )
 def supply_center_move(req: SupplyCenterMoveRequest, dice: Dice) -> CheckResult:
+    g = data.game()
+    symbols = list(data.scenario(g, "pusan").supply_sources["communist"])
+    breakdown_on = [int(x) for x in data.special(g, "pusan", "communist_supply_shortage").get("breakdown_on", [6])]
     what = req.supply_center or "a Supply Center"
     where = f" in {req.from_hex}" if req.from_hex else ""
     steps = [
@@ -106,12 +119,15 @@ def supply_center_move(req: SupplyCenterMoveRequest, dice: Dice) -> CheckResult:
         )
     ]
     (roll,) = dice.roll(6, purpose="Supply Center move roll")
-    breakdown = roll == 6
+    breakdown = roll in breakdown_on
+    nearest = nearest_symbols(g, req.from_hex, symbols) if (breakdown and req.from_hex) else []
     if breakdown:
         steps.append(
             Step(
-                "Rolled 6: the Supply Center does not move; instead it is placed in the nearest "
-                "hex marked with a supply symbol.",
+                f"Rolled {roll}: the Supply Center does not move; instead it is placed in the nearest "
+                "hex marked with a supply symbol"
+                + (f": {' or '.join(nearest)} ({_distance(g, req.from_hex, nearest[0])} hexes from {req.from_hex})."
+                   if nearest else "."),
                 "12.1.1 Communist Supply Shortages",
             )
         )
@@ -120,18 +136,30 @@ def supply_center_move(req: SupplyCenterMoveRequest, dice: Dice) -> CheckResult:
             Step(f"Rolled {roll} (1-5): the Supply Center moves normally.", "12.1.1 / 5.1.3")
         )
     warnings = []
-    if breakdown:
-        warnings.append(
-            "The nearest supply-symbol hex is not computed here (needs the map geometry); "
-            "the candidates are " + ", ".join(PUSAN_SUPPLY_SYMBOL_HEXES) + "."
-        )
+    if breakdown and not req.from_hex:
+        warnings.append("Give from_hex to have the nearest supply-symbol hex computed; the candidates are "
+                        + ", ".join(symbols) + ".")
+    if nearest:
+        warnings += data.map_warnings(g, data.scenario_map(g, "pusan").id)
     return CheckResult(
         outcome={
             "roll": roll,
             "moves_normally": not breakdown,
             "placed_in_nearest_supply_symbol_hex": breakdown,
-            "supply_symbol_hexes": list(PUSAN_SUPPLY_SYMBOL_HEXES) if breakdown else [],
+            "supply_symbol_hexes": symbols if breakdown else [],
+            "nearest_supply_symbol_hexes": nearest,
         },
         steps=steps,
         warnings=warnings,
     )
+
+
+def _distance(g, a: str, b: str) -> int:
+    gm = data.scenario_map(g, "pusan")
+    return gm.grid.distance(kb.parse(gm, a), kb.parse(gm, b))
+
+
+def nearest_symbols(g, from_hex: str, symbols: list[str]) -> list[str]:
+    """The supply-symbol hexes nearest `from_hex` in hexes on the Pusan map (all of them on a tie)."""
+    best = min(_distance(g, from_hex, s) for s in symbols)
+    return [s for s in symbols if _distance(g, from_hex, s) == best]

@@ -1,0 +1,184 @@
+"""Korean War Battles game data as the rules read it: units and their steps, tables, scenarios.
+
+Everything the rules engine needs from the scenario model goes through this module, so a
+maintainer who replaces a stand-in CSV (the combat results table, a depleted side, the victory
+scale) changes adjudication without touching code. Tables are read cell by cell from
+`game.tables[...]`; nothing here copies a printed number into a Python constant.
+
+Stand-ins: every helper that reads stand-in data has a companion that returns the warning a
+result must carry (`table_warnings`, `unit_warnings`, `map_warnings`).
+"""
+
+from __future__ import annotations
+
+from scenarios import load_game
+from scenarios.model import Game, GameMap, MarkerType, Scenario, Table, Turn, Unit
+
+GAME_ID = "kwb"
+SIDES = ("communist", "un")
+SCENARIOS = ("pusan", "seoul", "changjin")
+
+
+def game() -> Game:
+    """The loaded game (cached and read-only: rules functions never change it)."""
+    return load_game(GAME_ID)
+
+
+def game_in(info) -> Game:
+    """The game a request is validated against: the loaded game, or a test's own game passed as
+    pydantic validation context (`Model.model_validate(body, context={"game": g})`)."""
+    context = getattr(info, "context", None) or {}
+    return context.get("game") or game()
+
+
+def other_side(side: str) -> str:
+    return "un" if side == "communist" else "communist"
+
+
+def scenario(g: Game, scenario_id: str) -> Scenario:
+    try:
+        return g.scenarios[scenario_id]
+    except KeyError:
+        raise ValueError(f"unknown scenario {scenario_id!r}; known: {', '.join(sorted(g.scenarios))}") from None
+
+
+def scenario_map(g: Game, scenario_id: str) -> GameMap:
+    """The one map a Korean War Battles scenario is played on (12.0: 'each one is played on a separate map')."""
+    return g.maps[scenario(g, scenario_id).maps[0]]
+
+
+def special(g: Game, scenario_id: str, rule: str) -> dict:
+    """One `[special_rules.<rule>]` table of the scenario TOML ({} when the scenario has none)."""
+    return scenario(g, scenario_id).special_rules.get(rule, {})
+
+
+def turn_record(g: Game, scenario_id: str, number: int) -> Turn:
+    sc = scenario(g, scenario_id)
+    for t in sc.turns:
+        if t.number == number:
+            return t
+    raise ValueError(f"game-turn {number} is not a turn of {sc.name} (1-{sc.length})")
+
+
+def parameter(g: Game, key: str) -> str:
+    """A value of tables/rules_parameters.csv (numbers the Exclusive Rules give for every scenario)."""
+    return g.tables["rules_parameters"].cell(key, "value")
+
+
+def int_parameter(g: Game, key: str) -> int:
+    return int(parameter(g, key))
+
+
+# -- units ------------------------------------------------------------------------------------
+
+
+def unit(g: Game, unit_id: str) -> Unit:
+    try:
+        return g.units[unit_id]
+    except KeyError:
+        raise ValueError(f"unknown Korean War Battles unit {unit_id!r}") from None
+
+
+def step_name(u: Unit, step: str) -> str:
+    """The step a position shows: '' means full strength; ValueError for a step the counter lacks."""
+    name = step or u.steps[0].name
+    if name not in {s.name for s in u.steps}:
+        raise ValueError(f"{u.id} has no {name!r} side (it has: {', '.join(s.name for s in u.steps)})")
+    return name
+
+
+def value(u: Unit, step: str, field: str) -> int:
+    """A printed value (attack, defense, movement) of the side showing."""
+    v = u.step(step_name(u, step)).values[field]
+    if not isinstance(v, int):
+        raise ValueError(f"{u.id} {step or 'full'} has no numeric {field} ({v!r})")
+    return v
+
+
+def is_division(u: Unit) -> bool:
+    return u.size == "XX" and u.type != "hq"
+
+
+def is_hq(u: Unit) -> bool:
+    return u.type == "hq" or u.has("hq")
+
+
+def is_supply_center(u: Unit) -> bool:
+    return u.type == "supply_center" or u.has("supply_center")
+
+
+def is_mobile(g: Game, u: Unit) -> bool:
+    """2.3.1 'A unit with its MA printed in red is a mobile unit' (data: unit type `mobile` or flag)."""
+    return u.has("mobile") or g.unit_types[u.type].mobile
+
+
+def has_zoc(u: Unit, step: str = "") -> bool:
+    """6.1.1: battalion/cadre-size units, HQs, Supply Centers have no ZOC (data flag `no_zoc`)."""
+    return not (u.has("no_zoc") or is_hq(u) or is_supply_center(u) or u.size == "II")
+
+
+def generic_regiments(g: Game, nationality: str) -> list[Unit]:
+    """The unnumbered regiments of a nationality (2.3.1): the pool of the random draw (5.3.2, 7.6)."""
+    return [u for u in g.units.values() if u.has("generic") and u.nationality == nationality]
+
+
+def unit_warnings(g: Game, unit_ids) -> list[str]:
+    """One warning per stand-in unit value used (units.csv `source` starting 'stand-in')."""
+    out = []
+    for uid in dict.fromkeys(unit_ids):
+        u = g.units.get(uid)
+        if u is not None and u.source.is_stand_in:
+            out.append(f"Stand-in values for {uid} ({u.steps[0].text}"
+                       + (f" / {u.steps[1].text}" if len(u.steps) > 1 else "") + f"): {u.source.reason}")
+    return out
+
+
+# -- markers ----------------------------------------------------------------------------------
+
+
+def marker(g: Game, marker_id: str) -> MarkerType:
+    try:
+        return g.markers[marker_id]
+    except KeyError:
+        raise ValueError(f"unknown Korean War Battles marker {marker_id!r}") from None
+
+
+def support_fire_value(g: Game, marker_id: str, side: str) -> int:
+    """The value printed on a Support Fire marker (its first face), which must be `side`'s."""
+    m = marker(g, marker_id)
+    if m.kind != "support_fire":
+        raise ValueError(f"{marker_id} is not a Support Fire marker")
+    if m.side != side:
+        raise ValueError(f"{marker_id} is a {m.side} Support Fire marker, not {side}")
+    return int(m.faces[0])
+
+
+# -- tables -----------------------------------------------------------------------------------
+
+
+def table(g: Game, table_id: str) -> Table:
+    try:
+        return g.tables[table_id]
+    except KeyError:
+        raise ValueError(f"the game data has no table {table_id!r}") from None
+
+
+def table_warnings(g: Game, *table_ids: str) -> list[str]:
+    """'Stand-in ...' warnings for each table used whose source is a stand-in."""
+    out = []
+    for tid in table_ids:
+        for s in g.stand_ins_for(f"table {tid}"):
+            if s.what == f"table {tid}":
+                out.append(f"Stand-in table {tid} ({s.where}): {s.reason}. Replace its CSV with the "
+                           "published table to adjudicate by the Standard Rules.")
+    return out
+
+
+def map_warnings(g: Game, map_id: str) -> list[str]:
+    """One summary warning for a map whose terrain, rivers or roads are stand-ins."""
+    items = g.stand_ins_for(f"map {map_id}")
+    if not items:
+        return []
+    head = next((s for s in items if s.what == f"map {map_id}"), items[0])
+    return [f"Stand-in map {map_id} ({head.where}): {head.reason}; {len(items)} stand-in map items "
+            "(terrain, features, rivers, roads derived from geography, not the published map)."]

@@ -1,0 +1,35 @@
+"""Request parts shared by several Korean War Battles checks (pydantic, documented fields)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+SideName = Literal["communist", "un"]
+ScenarioName = Literal["pusan", "seoul", "changjin"]
+
+HEX_PATTERN = r"^\d{4}$"
+
+
+class UnitInCombat(BaseModel):
+    """One unit taking part in a combat: which counter, which side is showing, where it stands."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    unit: str = Field(min_length=1, max_length=60, description="Unit id from units.csv, e.g. 'nk-6', "
+                      "'prc-reg-3', 'us-5-1m'.")
+    step: Literal["", "full", "depleted"] = Field(default="", description="Side showing: '' or 'full' = full "
+                                                  "strength, 'depleted' = the depleted side (2.3.1).")
+    hex: str = Field(pattern=HEX_PATTERN, description="Hex the unit stands in, as printed (XXYY).")
+
+
+class Attacker(UnitInCombat):
+    doubled: bool = Field(default=False, description="Intensive attack (7.1, Communist only): this unit's "
+                          "Attack Strength is doubled. Chosen before support fire is declared.")
+    in_supply: bool = Field(default=True, description="Whether the unit traces supply now (9.0; use the "
+                            "`supply` check). Out of supply: Attack Strength halved, fractions rounded up (9.1).")
+
+
+def unique(values: list) -> bool:
+    return len(values) == len(set(values))
