@@ -235,6 +235,11 @@ def register_check(
     return decorator
 
 
+def unregister_check(system: str, name: str) -> None:
+    """Remove a check again (for tests that register a temporary one)."""
+    _REGISTRY.pop((system, name), None)
+
+
 def all_checks() -> list[CheckSpec]:
     """Every registered check, in a stable order (system, then name)."""
     _load_rules()

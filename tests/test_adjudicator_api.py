@@ -2,9 +2,18 @@
 
 import pytest
 
-from adjudicator.testing import a_side, bearer, make_app, new_game
+from adjudicator.checks import all_checks
 
-ROLL = "/api/v1/games/{}/un_supply_shortage_end"
+from adjudicator.testing import probe_check, a_side, bearer, make_app, new_game
+
+ROLL = "/api/v1/games/{}/probe_roll"
+
+
+@pytest.fixture(autouse=True)
+def probe():
+    """The service is tested through a probe check registered for each test."""
+    with probe_check() as spec:
+        yield spec
 
 
 @pytest.fixture
@@ -48,7 +57,7 @@ def test_openapi_document_covers_every_check(client):
 
 def test_docs_page_lists_the_operations(client):
     page = client.get("/api/v1/docs").get_data(as_text=True)
-    assert "/api/v1/systems/kwb/un_supply_shortage_end" in page and "/api/v1/verify" in page
+    assert "/api/v1/systems/kwb/probe_roll" in page and "/api/v1/verify" in page
 
 
 def test_ping(client):
@@ -59,28 +68,27 @@ def test_ping(client):
 
 
 def test_compute_mode_resolves_with_supplied_dice(client):
-    response = client.post("/api/v1/systems/kwb/un_supply_shortage_end", json={"game_turn": 4, "dice": [3]})
+    response = client.post("/api/v1/systems/kwb/probe_roll", json={"target": 7, "dice_count": 2, "dice": [3, 4]})
     assert response.status_code == 200
     body = response.get_json()
-    assert body["outcome"]["shortage_ended"] is True
-    assert body["dice_used"] == [{"sides": 6, "purpose": "UN supply shortage end roll", "value": 3}]
+    assert body["outcome"] == {"total": 7, "hit": True}
+    assert body["dice_used"] == [{"sides": 6, "purpose": "probe die", "value": 3},
+                                 {"sides": 6, "purpose": "probe die", "value": 4}]
     assert all(step["rule"] for step in body["steps"])
 
 
 def test_compute_mode_matches_game_mode_for_the_same_dice(client):
-    game = new_game(client, "spi", "intervention")
-    situation = {"road_hex_enemy_occupied": True}
-    rolled = client.post(f"/api/v1/games/{game['game_id']}/north_edge_return",
-                         json=situation, headers=bearer(a_side(game))).get_json()
+    game = new_game(client)
+    situation = {"target": 11, "dice_count": 3, "cautious": True}
+    rolled = client.post(ROLL.format(game["game_id"]), json=situation, headers=bearer(a_side(game))).get_json()
     dice = [d["value"] for d in rolled["dice_used"]]
-    computed = client.post("/api/v1/systems/spi/north_edge_return",
-                           json={**situation, "dice": dice}).get_json()
+    computed = client.post("/api/v1/systems/kwb/probe_roll", json={**situation, "dice": dice}).get_json()
     for field in ("outcome", "steps", "warnings", "dice_used"):
         assert computed[field] == rolled[field]
 
 
 def test_compute_mode_stores_nothing(client, tmp_path):
-    client.post("/api/v1/systems/kwb/un_supply_shortage_end", json={"game_turn": 2, "dice": [1]})
+    client.post("/api/v1/systems/kwb/probe_roll", json={"target": 2, "dice": [1]})
     store = client.application.extensions["adjudicator"].store
     with store.engine.connect() as conn:
         assert conn.exec_driver_sql("SELECT count(*) FROM ledger_records").scalar() == 0
@@ -91,7 +99,7 @@ def test_compute_mode_stores_nothing(client, tmp_path):
     [([], "/dice"), ([3, 4], "/dice/1"), ([7], "/dice/0"), ([0], "/dice/0")],
 )
 def test_compute_mode_dice_errors_point_at_the_die(client, dice, pointer):
-    response = client.post("/api/v1/systems/kwb/un_supply_shortage_end", json={"game_turn": 4, "dice": dice})
+    response = client.post("/api/v1/systems/kwb/probe_roll", json={"target": 4, "dice": dice})
     body = assert_problem(response, 422)
     assert body["errors"][0]["pointer"] == pointer
 
@@ -100,39 +108,39 @@ def test_compute_mode_dice_errors_point_at_the_die(client, dice, pointer):
 
 
 def test_malformed_json_is_400(client):
-    response = client.post("/api/v1/systems/kwb/un_supply_shortage_end", data="{not json",
+    response = client.post("/api/v1/systems/kwb/probe_roll", data="{not json",
                            content_type="application/json")
     assert_problem(response, 400)
 
 
 def test_wrong_types_give_field_level_422(client):
-    response = client.post("/api/v1/systems/kwb/un_supply_shortage_end",
-                           json={"game_turn": "soon", "dice": ["six"], "extra": 1})
+    response = client.post("/api/v1/systems/kwb/probe_roll",
+                           json={"target": "soon", "dice": ["six"], "extra": 1})
     body = assert_problem(response, 422)
     pointers = {error["pointer"] for error in body["errors"]}
-    assert pointers == {"/game_turn", "/dice/0", "/extra"}
+    assert pointers == {"/target", "/dice/0", "/extra"}
 
 
 def test_out_of_range_value_is_422(client):
-    response = client.post("/api/v1/systems/kwb/un_supply_shortage_end", json={"game_turn": 22, "dice": [1]})
+    response = client.post("/api/v1/systems/kwb/probe_roll", json={"target": 37, "dice": [1]})
     assert assert_problem(response, 422)["errors"][0]["code"] == "less_than_equal"
 
 
 def test_non_object_body_is_422(client):
-    response = client.post("/api/v1/systems/kwb/un_supply_shortage_end", json=[1, 2])
+    response = client.post("/api/v1/systems/kwb/probe_roll", json=[1, 2])
     assert_problem(response, 422)
 
 
 def test_oversize_body_is_413(tmp_path):
     client = make_app(tmp_path, ADJUDICATOR_MAX_BODY_BYTES=1024).test_client()
-    response = client.post("/api/v1/systems/kwb/un_supply_shortage_end",
-                           data=b'{"game_turn": 3, "pad": "' + b"x" * 4096 + b'"}',
+    response = client.post("/api/v1/systems/kwb/probe_roll",
+                           data=b'{"target": 3, "pad": "' + b"x" * 4096 + b'"}',
                            content_type="application/json")
     assert_problem(response, 413)
 
 
 def test_wrong_content_type_is_415(client):
-    response = client.post("/api/v1/systems/kwb/un_supply_shortage_end", data="game_turn=3",
+    response = client.post("/api/v1/systems/kwb/probe_roll", data="target=3",
                            content_type="application/x-www-form-urlencoded")
     assert_problem(response, 415)
 
@@ -143,7 +151,7 @@ def test_unknown_system_check_or_path_is_404(client, url):
 
 
 def test_wrong_method_is_405_with_allow(client):
-    response = client.get("/api/v1/systems/kwb/un_supply_shortage_end")
+    response = client.get("/api/v1/systems/kwb/probe_roll")
     assert_problem(response, 405)
     assert "POST" in response.headers["Allow"]
 
@@ -171,13 +179,13 @@ def test_rate_limit_is_a_429_problem(tmp_path):
                       ADJUDICATOR_RATE_LIMIT_TOKEN="3/minute").test_client()
     game = new_game(client)
     token = a_side(game)
-    statuses = [client.post(ROLL.format(game["game_id"]), json={"game_turn": 2}, headers=bearer(token)).status_code
+    statuses = [client.post(ROLL.format(game["game_id"]), json={"target": 2}, headers=bearer(token)).status_code
                 for _ in range(4)]
     assert statuses == [201, 201, 201, 429]
-    response = client.post(ROLL.format(game["game_id"]), json={"game_turn": 2}, headers=bearer(token))
+    response = client.post(ROLL.format(game["game_id"]), json={"target": 2}, headers=bearer(token))
     assert_problem(response, 429)
     other = new_game(client)  # limits count per token: another game's token is unaffected
-    ok = client.post(ROLL.format(other["game_id"]), json={"game_turn": 2}, headers=bearer(a_side(other)))
+    ok = client.post(ROLL.format(other["game_id"]), json={"target": 2}, headers=bearer(a_side(other)))
     assert ok.status_code == 201
 
 
@@ -194,20 +202,20 @@ def test_create_game_returns_tokens_and_commitment(client):
 
 def test_game_roll_returns_result_with_receipt(client):
     game = new_game(client)
-    response = client.post(ROLL.format(game["game_id"]), json={"game_turn": 4, "request_id": "t4"},
+    response = client.post(ROLL.format(game["game_id"]), json={"target": 4, "request_id": "t4"},
                            headers=bearer(a_side(game)))
     assert response.status_code == 201
     body = response.get_json()
     assert body["seq"] == 1 and body["request_id"] == "t4"
     assert body["receipt"]["hash"] == body["hash"] and body["receipt"]["seq"] == 1
-    assert body["outcome"]["shortage_ended"] == (body["dice_used"][0]["value"] < 4)
+    assert body["outcome"]["hit"] == (body["dice_used"][0]["value"] >= 4)
 
 
 def test_idempotent_retry_returns_the_same_result(client):
     game = new_game(client)
     url, headers = ROLL.format(game["game_id"]), bearer(a_side(game))
-    first = client.post(url, json={"game_turn": 3, "request_id": "once"}, headers=headers)
-    retries = [client.post(url, json={"game_turn": 3, "request_id": "once"}, headers=headers) for _ in range(3)]
+    first = client.post(url, json={"target": 3, "request_id": "once"}, headers=headers)
+    retries = [client.post(url, json={"target": 3, "request_id": "once"}, headers=headers) for _ in range(3)]
     assert first.status_code == 201
     for retry in retries:
         assert retry.status_code == 200 and retry.headers["Idempotent-Replayed"] == "true"
@@ -219,22 +227,22 @@ def test_idempotent_retry_returns_the_same_result(client):
 def test_reused_request_id_with_other_body_is_409(client):
     game = new_game(client)
     url, headers = ROLL.format(game["game_id"]), bearer(a_side(game))
-    client.post(url, json={"game_turn": 3, "request_id": "once"}, headers=headers)
-    response = client.post(url, json={"game_turn": 5, "request_id": "once"}, headers=headers)
+    client.post(url, json={"target": 3, "request_id": "once"}, headers=headers)
+    response = client.post(url, json={"target": 5, "request_id": "once"}, headers=headers)
     assert assert_problem(response, 409)["type"].endswith("idempotency-conflict")
 
 
 def test_without_request_id_every_call_is_a_new_roll(client):
     game = new_game(client)
     url, headers = ROLL.format(game["game_id"]), bearer(a_side(game))
-    seqs = [client.post(url, json={"game_turn": 3}, headers=headers).get_json()["seq"] for _ in range(3)]
+    seqs = [client.post(url, json={"target": 3}, headers=headers).get_json()["seq"] for _ in range(3)]
     assert seqs == [1, 2, 3]
 
 
 def test_token_of_one_game_never_works_on_another(client):
     a, b = new_game(client), new_game(client)
     for token in a["tokens"].values():
-        assert_problem(client.post(ROLL.format(b["game_id"]), json={"game_turn": 3}, headers=bearer(token)), 403)
+        assert_problem(client.post(ROLL.format(b["game_id"]), json={"target": 3}, headers=bearer(token)), 403)
         assert_problem(client.get(f"/api/v1/games/{b['game_id']}/ledger", headers=bearer(token)), 403)
         assert_problem(client.post(f"/api/v1/games/{b['game_id']}/close", headers=bearer(token)), 403)
     ledger = client.get(f"/api/v1/games/{b['game_id']}/ledger", headers=bearer(b["tokens"]["observer"]))
@@ -246,7 +254,7 @@ def test_missing_or_wrong_token_is_401(client, header):
     game = new_game(client)
     headers = {"Authorization": header} if header else {}
     for response in (
-        client.post(ROLL.format(game["game_id"]), json={"game_turn": 3}, headers=headers),
+        client.post(ROLL.format(game["game_id"]), json={"target": 3}, headers=headers),
         client.post(f"/api/v1/games/{game['game_id']}/close", headers=headers),
         client.get(f"/api/v1/games/{game['game_id']}/ledger", headers=headers),
     ):
@@ -257,20 +265,21 @@ def test_missing_or_wrong_token_is_401(client, header):
 def test_observer_token_is_read_only(client):
     game = new_game(client)
     observer = bearer(game["tokens"]["observer"])
-    assert_problem(client.post(ROLL.format(game["game_id"]), json={"game_turn": 3}, headers=observer), 403)
+    assert_problem(client.post(ROLL.format(game["game_id"]), json={"target": 3}, headers=observer), 403)
     assert_problem(client.post(f"/api/v1/games/{game['game_id']}/close", headers=observer), 403)
 
 
 def test_check_of_another_system_is_404_in_a_game(client):
     game = new_game(client, "kwb")
-    response = client.post(f"/api/v1/games/{game['game_id']}/north_edge_return", json={},
+    other = next(spec.name for spec in all_checks() if spec.system != "kwb")
+    response = client.post(f"/api/v1/games/{game['game_id']}/{other}", json={},
                            headers=bearer(a_side(game)))
     assert_problem(response, 404)
 
 
 def test_game_mode_refuses_supplied_dice(client):
     game = new_game(client)
-    response = client.post(ROLL.format(game["game_id"]), json={"game_turn": 3, "dice": [1]},
+    response = client.post(ROLL.format(game["game_id"]), json={"target": 3, "dice": [1]},
                            headers=bearer(a_side(game)))
     assert assert_problem(response, 422)["errors"][0]["pointer"] == "/dice"
 
@@ -282,7 +291,7 @@ def test_close_reveals_seed_matching_commitment_and_stops_rolls(client):
     headers = bearer(a_side(game))
     closed = client.post(f"/api/v1/games/{game['game_id']}/close", headers=headers).get_json()
     assert hashlib.sha256(bytes.fromhex(closed["seed"])).hexdigest() == game["seed_commitment"]
-    response = client.post(ROLL.format(game["game_id"]), json={"game_turn": 3}, headers=headers)
+    response = client.post(ROLL.format(game["game_id"]), json={"target": 3}, headers=headers)
     assert assert_problem(response, 409)["type"].endswith("game-closed")
 
 
@@ -298,27 +307,19 @@ def test_signing_key_file_is_private(tmp_path):
     assert (tmp_path / "signing-key.pem").stat().st_mode & 0o777 == 0o600
 
 
-def test_situation_error_from_rules_is_422_and_records_nothing(tmp_path):
-    from adjudicator.checks import SituationError, get_check
-
-    spec = get_check("kwb", "un_supply_shortage_end")
+def test_situation_error_from_rules_is_422_and_records_nothing(tmp_path, probe):
+    from adjudicator.checks import SituationError
 
     def refuses(req, dice):
         dice.roll(6, purpose="rolled before the rules noticed")
-        raise SituationError("the shortage already ended on turn 2")
+        raise SituationError("the probe cannot be rolled in this situation")
 
-    object.__setattr__(spec, "function", refuses)  # CheckSpec is frozen; restored below
-    try:
-        client = make_app(tmp_path).test_client()
-        body = assert_problem(client.post("/api/v1/systems/kwb/un_supply_shortage_end",
-                                          json={"game_turn": 3, "dice": [2]}), 422)
-        assert body["detail"] == "the shortage already ended on turn 2"
-        game = new_game(client)
-        response = client.post(ROLL.format(game["game_id"]), json={"game_turn": 3}, headers=bearer(a_side(game)))
-        assert_problem(response, 422)
-        ledger = client.get(f"/api/v1/games/{game['game_id']}/ledger", headers=bearer(a_side(game))).get_json()
-        assert len(ledger["records"]) == 1
-    finally:
-        from adjudicator.rules.kwb import un_supply_shortage_end
-
-        object.__setattr__(spec, "function", un_supply_shortage_end)
+    object.__setattr__(probe, "function", refuses)  # CheckSpec is frozen; the fixture drops it after
+    client = make_app(tmp_path).test_client()
+    body = assert_problem(client.post("/api/v1/systems/kwb/probe_roll", json={"target": 3, "dice": [2]}), 422)
+    assert body["detail"] == "the probe cannot be rolled in this situation"
+    game = new_game(client)
+    response = client.post(ROLL.format(game["game_id"]), json={"target": 3}, headers=bearer(a_side(game)))
+    assert_problem(response, 422)
+    ledger = client.get(f"/api/v1/games/{game['game_id']}/ledger", headers=bearer(a_side(game))).get_json()
+    assert len(ledger["records"]) == 1

@@ -6,18 +6,25 @@ import pytest
 
 from adjudicator.cli import main
 from adjudicator.keys import load_or_create_signing_key, public_pem
-from adjudicator.testing import a_side, bearer, make_app, new_game
+from adjudicator.testing import probe_check, a_side, bearer, make_app, new_game
+
+
+@pytest.fixture(autouse=True)
+def probe():
+    """The service is tested through a probe check registered for each test."""
+    with probe_check() as spec:
+        yield spec
 
 
 @pytest.fixture
 def exported(tmp_path):
     app = make_app(tmp_path)
     client = app.test_client()
-    game = new_game(client, "kwb", "pusan")
+    game = new_game(client)
     token = a_side(game)
     for turn in (1, 2, 3):
-        client.post(f"/api/v1/games/{game['game_id']}/un_supply_shortage_end",
-                    json={"game_turn": turn}, headers=bearer(token))
+        client.post(f"/api/v1/games/{game['game_id']}/probe_roll",
+                    json={"target": turn}, headers=bearer(token))
     client.post(f"/api/v1/games/{game['game_id']}/close", headers=bearer(token))
     ledger = client.get(f"/api/v1/games/{game['game_id']}/ledger", headers=bearer(token)).get_json()
     ledger_path = tmp_path / "ledger.json"
@@ -47,7 +54,7 @@ def test_verify_fails_on_tampering(exported, capsys):
     ledger_path, key_path, _ = exported
     ledger = json.loads(ledger_path.read_text())
     outcome = ledger["records"][2]["body"]["result"]["outcome"]
-    outcome["shortage_ended"] = not outcome["shortage_ended"]
+    outcome["hit"] = not outcome["hit"]
     ledger_path.write_text(json.dumps(ledger))
     assert main(["verify", str(ledger_path), "--key", str(key_path)]) == 1
     out = capsys.readouterr().out

@@ -1,5 +1,7 @@
 """End to end: real gunicorn on a loopback port, real HTTP, a temporary SQLite file.
 
+The server runs `adjudicator.testing:make_probe_app()`: the real app plus the test probe check.
+
 Also a small crash test: kill -9 the whole server mid-game, restart it on the same files, and
 check that every acknowledged roll is there exactly once and retries return the originals.
 """
@@ -16,6 +18,7 @@ import pytest
 import requests
 
 from adjudicator.keys import load_public_keys
+from adjudicator.testing import a_side
 from adjudicator.verify import verify_ledger
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -46,7 +49,7 @@ class Server:
         self.log = open(self.tmp_path / "gunicorn.log", "ab")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "adjudicator" / "gunicorn.conf.py"),
-             "--bind", f"127.0.0.1:{self.port}", "--workers", "2", "adjudicator.wsgi:app"],
+             "--bind", f"127.0.0.1:{self.port}", "--workers", "2", "adjudicator.testing:make_probe_app()"],
             cwd=ROOT, env=env, stdout=self.log, stderr=self.log, start_new_session=True,
         )
         deadline = time.monotonic() + 60
@@ -68,6 +71,11 @@ class Server:
         self.log.close()
 
 
+def scenario(server) -> str:
+    systems = requests.get(server.url + "/api/v1/systems", timeout=10).json()["systems"]
+    return next(s for s in systems if s["id"] == "kwb")["scenarios"][0]["id"]
+
+
 @pytest.fixture
 def server(tmp_path):
     server = Server(tmp_path).start()
@@ -76,27 +84,30 @@ def server(tmp_path):
 
 
 def test_game_mode_roll_over_http(server):
-    created = requests.post(server.url + "/api/v1/games", json={"system": "kwb", "scenario": "pusan"}, timeout=10)
+    created = requests.post(server.url + "/api/v1/games", json={"system": "kwb", "scenario": scenario(server)},
+                            timeout=10)
     assert created.status_code == 201
     game = created.json()
-    headers = {"Authorization": f"Bearer {game['tokens']['un']}"}
-    rolled = requests.post(f"{server.url}/api/v1/games/{game['game_id']}/un_supply_shortage_end",
-                           json={"game_turn": 3, "request_id": "e2e-1"}, headers=headers, timeout=10)
+    headers = {"Authorization": f"Bearer {a_side(game)}"}
+    rolled = requests.post(f"{server.url}/api/v1/games/{game['game_id']}/probe_roll",
+                           json={"target": 3, "request_id": "e2e-1"}, headers=headers, timeout=10)
     assert rolled.status_code == 201
     assert rolled.json()["receipt"]["seq"] == 1
-    bad = requests.post(f"{server.url}/api/v1/games/{game['game_id']}/un_supply_shortage_end",
+    bad = requests.post(f"{server.url}/api/v1/games/{game['game_id']}/probe_roll",
                         data="{", headers={**headers, "Content-Type": "application/json"}, timeout=10)
     assert bad.status_code == 400 and bad.headers["Content-Type"] == "application/problem+json"
 
 
 def test_kill_9_loses_no_acknowledged_roll(tmp_path):
     server = Server(tmp_path).start()
-    game = requests.post(server.url + "/api/v1/games", json={"system": "kwb", "scenario": "pusan"}, timeout=10).json()
-    headers = {"Authorization": f"Bearer {game['tokens']['un']}"}
-    url = f"/api/v1/games/{game['game_id']}/supply_center_move"
+    game = requests.post(server.url + "/api/v1/games", json={"system": "kwb", "scenario": scenario(server)},
+                         timeout=10).json()
+    headers = {"Authorization": f"Bearer {a_side(game)}"}
+    url = f"/api/v1/games/{game['game_id']}/probe_roll"
     acknowledged = {}
     for i in range(30):
-        response = requests.post(server.url + url, json={"request_id": f"r{i}"}, headers=headers, timeout=10)
+        response = requests.post(server.url + url, json={"target": 4, "request_id": f"r{i}"}, headers=headers,
+                                 timeout=10)
         assert response.status_code == 201
         acknowledged[f"r{i}"] = response.json()
     server.kill(signal.SIGKILL)
@@ -104,7 +115,8 @@ def test_kill_9_loses_no_acknowledged_roll(tmp_path):
     server = Server(tmp_path).start()
     try:
         for request_id, original in acknowledged.items():
-            retry = requests.post(server.url + url, json={"request_id": request_id}, headers=headers, timeout=10)
+            retry = requests.post(server.url + url, json={"target": 4, "request_id": request_id}, headers=headers,
+                                  timeout=10)
             assert retry.status_code == 200
             assert retry.json() == original
         ledger = requests.get(f"{server.url}/api/v1/games/{game['game_id']}/ledger", headers=headers,

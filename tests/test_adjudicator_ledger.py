@@ -6,8 +6,15 @@ import pytest
 
 from adjudicator.keys import load_or_create_signing_key, public_key_from_raw, rotate_signing_key
 from adjudicator.ledger import build_record, make_body, record_hash, sign_receipt
-from adjudicator.testing import a_side, bearer, make_app, new_game
+from adjudicator.testing import probe_check, a_side, bearer, make_app, new_game
 from adjudicator.verify import verify_ledger, verify_receipt
+
+
+@pytest.fixture(autouse=True)
+def probe():
+    """The service is tested through a probe check registered for each test."""
+    with probe_check() as spec:
+        yield spec
 
 
 @pytest.fixture
@@ -31,8 +38,8 @@ def play(client, rolls=4, close=False):
     token = a_side(game)
     for turn in range(1, rolls + 1):
         response = client.post(
-            f"/api/v1/games/{game['game_id']}/un_supply_shortage_end",
-            json={"game_turn": turn, "request_id": f"turn-{turn}"},
+            f"/api/v1/games/{game['game_id']}/probe_roll",
+            json={"target": turn, "request_id": f"turn-{turn}"},
             headers=bearer(token),
         )
         assert response.status_code == 201
@@ -67,7 +74,8 @@ def test_chain_links_every_record_to_the_previous(client):
 
 def test_edited_record_is_detected(client):
     _, ledger = play(client)
-    ledger["records"][2]["body"]["result"]["outcome"]["shortage_ended"] = True
+    outcome = ledger["records"][2]["body"]["result"]["outcome"]
+    outcome["hit"] = not outcome["hit"]
     report = verify_ledger(ledger, published_keys(client))
     assert "hash_mismatch" in codes(report)
     assert 2 in report.bad_seqs
@@ -103,7 +111,7 @@ def test_inserted_record_is_detected(client, app):
     key = app.extensions["adjudicator"].signing_key  # even a validly signed extra record
     game_id = ledger["game"]["id"]
     forged = build_record(key, game_id, 2, ledger["records"][1]["hash"],
-                          make_body("kwb.un_supply_shortage_end", {"game_turn": 2}, {}, None, "un"))
+                          make_body("kwb.probe_roll", {"target": 2}, {}, None, "un"))
     ledger["records"].insert(2, forged.to_json())
     report = verify_ledger(ledger, published_keys(client))
     assert {"seq_gap", "chain_broken"} <= codes(report)

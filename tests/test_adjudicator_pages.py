@@ -4,7 +4,14 @@ import re
 
 import pytest
 
-from adjudicator.testing import a_side, bearer, make_app, new_game
+from adjudicator.testing import first_scenario, probe_check, a_side, bearer, make_app, new_game
+
+
+@pytest.fixture(autouse=True)
+def probe():
+    """The service is tested through a probe check registered for each test."""
+    with probe_check() as spec:
+        yield spec
 
 
 @pytest.fixture
@@ -36,38 +43,38 @@ def test_system_page_has_a_form_per_check(client, system):
 
 
 def test_form_resolves_a_check_with_steps_and_citations(client):
-    response = client.post("/systems/kwb/un_supply_shortage_end", data={"game_turn": "5", "dice": "4"})
+    response = client.post("/systems/kwb/probe_roll", data={"target": "5", "dice": "4"})
     assert response.status_code == 200
     page = html(response)
-    result = re.search(r'id="result-un_supply_shortage_end".*?</div>', page, re.S).group(0)
-    assert '<td data-key="shortage_ended">True</td>' in result
-    assert "<cite>(12.1.1 UN Supply Shortages)</cite>" in result
+    result = re.search(r'id="result-probe_roll".*?</div>', page, re.S).group(0)
+    assert '<td data-key="hit">False</td>' in result
+    assert "<cite>(Probe rule 1)</cite>" in result
 
 
 def test_form_checkboxes(client):
-    checked = html(client.post("/systems/spi/north_edge_return",
-                               data={"road_hex_enemy_occupied": "on", "dice": "5"}))
-    assert "first unoccupied hex east of the road" in checked
-    assert re.search(r'id="north_edge_return-road_hex_enemy_occupied"\s+checked', checked)
-    unchecked = html(client.post("/systems/spi/north_edge_return", data={"dice": "5"}))
-    assert '<td data-key="second_10_3_placement">road</td>' in unchecked
-    assert not re.search(r'id="north_edge_return-road_hex_enemy_occupied"\s+checked', unchecked)
+    checked = html(client.post("/systems/kwb/probe_roll", data={"target": "5", "cautious": "on", "dice": "5"}))
+    assert '<td data-key="hit">False</td>' in checked
+    assert re.search(r'id="probe_roll-cautious"\s+checked', checked)
+    unchecked = html(client.post("/systems/kwb/probe_roll", data={"target": "5", "dice": "5"}))
+    assert '<td data-key="hit">True</td>' in unchecked
+    assert not re.search(r'id="probe_roll-cautious"\s+checked', unchecked)
 
 
 def test_form_errors_are_shown_next_to_the_form(client):
-    response = client.post("/systems/kwb/un_supply_shortage_end", data={"game_turn": "40", "dice": "9"})
+    response = client.post("/systems/kwb/probe_roll", data={"target": "40", "dice": "9"})
     assert response.status_code == 422
-    errors = re.search(r'id="errors-un_supply_shortage_end">(.*?)</ul>', html(response), re.S).group(1)
-    assert "game_turn" in errors
+    errors = re.search(r'id="errors-probe_roll">(.*?)</ul>', html(response), re.S).group(1)
+    assert "target" in errors
 
 
 def test_create_game_from_the_page_and_view_its_ledger(client):
-    response = client.post("/games", data={"system_scenario": "kwb/pusan"})
+    scenario = first_scenario(client, "kwb")
+    response = client.post("/games", data={"system_scenario": f"kwb/{scenario}"})
     assert response.status_code == 201
     page = html(response)
-    token = re.search(r'data-role="un">([^<]+)<', page).group(1)
+    token = re.search(r'data-role="(?!observer)[^"]+">([^<]+)<', page).group(1)
     game_id = re.search(r'/games/([^"]+)"', page).group(1)
-    client.post(f"/api/v1/games/{game_id}/un_supply_shortage_end", json={"game_turn": 2}, headers=bearer(token))
+    client.post(f"/api/v1/games/{game_id}/probe_roll", json={"target": 2}, headers=bearer(token))
 
     ledger_page = html(client.post(f"/games/{game_id}", data={"token": token}))
     assert 'id="verification" class="ok"' in ledger_page
@@ -85,12 +92,12 @@ def test_game_page_refuses_another_games_token(client):
 def test_game_page_shows_failed_verification(client):
     game = new_game(client)
     token = a_side(game)
-    client.post(f"/api/v1/games/{game['game_id']}/un_supply_shortage_end", json={"game_turn": 2},
+    client.post(f"/api/v1/games/{game['game_id']}/probe_roll", json={"target": 2},
                 headers=bearer(token))
     store = client.application.extensions["adjudicator"].store
     with store.engine.begin() as conn:  # tamper with the stored record behind the server's back
-        conn.exec_driver_sql("UPDATE ledger_records SET body = replace(body, '\"game_turn\":2', "
-                             "'\"game_turn\":3') WHERE seq = 1")
+        conn.exec_driver_sql("UPDATE ledger_records SET body = replace(body, '\"target\":2', "
+                             "'\"target\":3') WHERE seq = 1")
     page = html(client.post(f"/games/{game['game_id']}", data={"token": token}))
     assert 'id="verification" class="bad"' in page
     assert re.search(r'id="record-1".*?data-status="bad"', page, re.S)

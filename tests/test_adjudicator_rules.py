@@ -1,7 +1,6 @@
-"""The first checks of Korean War Battles and SPI Korea, against the rulebooks.
+"""Every game system offers checks; SPI Korea's first check against its rulebook.
 
-(HoldFast Korea's and Fire and Ice's checks now live in their own rules packages, with their
-own tests.)"""
+(The other games' checks live in their own rules packages, with their owners' tests.)"""
 
 import pytest
 
@@ -20,27 +19,6 @@ def resolve(system, name, dice, **situation):
 def test_every_system_has_a_check():
     systems = {spec.system for spec in all_checks()}
     assert systems == {"kwb", "spi", "holdfast", "fireandice"}
-
-
-@pytest.mark.parametrize(
-    "turn, roll, ended",
-    [(1, 1, False), (2, 1, True), (2, 2, False), (4, 3, True), (4, 4, False), (7, 6, True), (21, 6, True)],
-)
-def test_kwb_un_supply_shortage_ends_if_roll_below_turn(turn, roll, ended):
-    result = resolve("kwb", "un_supply_shortage_end", [roll], game_turn=turn)
-    assert result.outcome["shortage_ended"] is ended
-    assert result.outcome["max_support_fire_markers_per_combat"] == (2 if ended else 1)
-    assert all(step.rule and "12.1.1" in step.rule for step in result.steps)
-    assert [(d.sides, d.value) for d in result.dice_used] == [(6, roll)]
-
-
-@pytest.mark.parametrize("roll, moves", [(1, True), (5, True), (6, False)])
-def test_kwb_supply_center_breaks_down_on_a_six(roll, moves):
-    result = resolve("kwb", "supply_center_move", [roll], from_hex="2501")
-    assert result.outcome["moves_normally"] is moves
-    assert result.outcome["placed_in_nearest_supply_symbol_hex"] is (not moves)
-    if not moves:
-        assert "0301" in result.outcome["supply_symbol_hexes"]
 
 
 @pytest.mark.parametrize("roll, now", [(1, True), (3, True), (4, False), (6, False)])
