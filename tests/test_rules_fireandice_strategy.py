@@ -202,3 +202,46 @@ def test_chinese_intervene_automatically_in_january_1951_and_only_once():
     assert resolve("chinese_intervention", [], un_vp=0, month="1950-12").outcome["intervenes"] is False
     done = resolve("chinese_intervention", [], un_vp=15, chinese_intervened=True)
     assert done.outcome["roll_allowed"] is False
+
+
+def _small_game():
+    """A 10 x 10 clear board in place of the real map (the retreat rules only need geometry)."""
+    from scenarios.hexgrid import HexGrid
+    from scenarios.model import GameMap
+
+    g = load_game("fireandice")
+    grid = HexGrid.build(first_col=1, last_col=10, first_row=1, last_row=10)
+    gm = GameMap(id="korea", name="test", grid=grid, scale="7 miles", terrain_types=g.maps["korea"].terrain_types,
+                 terrain={h: "clear" for h in grid.hexes()})
+    return replace(g, maps={"korea": gm})
+
+
+def test_retreat_paths_on_the_map(monkeypatch):
+    g2 = _small_game()
+    monkeypatch.setattr(data, "game", lambda: g2)
+    spec = get_check("fireandice", "combat_losses")
+
+    def check(dice, combat_hex, path, unit="nk-1", enemy=("rok-1", "0509"), start="0508", loser="com"):
+        body = {"loser": loser, "spread": len(path), "participating": [unit], "combat_hex": combat_hex, "dice": dice,
+                "positions": [{"unit": unit, "hex": start}, {"unit": enemy[0], "hex": enemy[1]}],
+                "retreats": [{"unit": unit, "hexes": len(path), "path": path}]}
+        return run_check(spec, spec.compute_model.model_validate(body, context={"game": g2}), SuppliedDice(dice))
+
+    assert check([1], "0509", ["0507", "0506"]).outcome["markers"] == {"nk-1": "disrupted"}
+    with pytest.raises(ValueError, match="not north"):
+        check([], "0507", ["0509"], enemy=("rok-1", "0506"))
+    with pytest.raises(ValueError, match="not adjacent"):
+        check([], "0509", ["0506"])
+    # a UN (US) unit retreating south through the Communist ZoC bugs out (computed from the map)
+    bug = check([1, 1], "0505", ["0507"], unit="us-24-19", enemy=("nk-2", "0607"), start="0506", loser="un")
+    assert bug.outcome["markers"] == {"us-24-19": "bug_out"} and bug.outcome["vp_gained"]["com"] == 1
+    with pytest.raises(ValueError, match="enemy ZoC"):
+        check([], "0505", ["0507"], unit="rok-1", enemy=("nk-2", "0607"), start="0506", loser="un")
+
+
+def test_replacement_nationality():
+    with pytest.raises(ValueError, match="participating us"):
+        resolve("combat_losses", [], loser="un", spread=1, participating=["rok-1"], replacement_points=1,
+                replacement_kind="us")
+    assert resolve("combat_losses", [], loser="un", spread=1, participating=["rok-1"], replacement_points=1,
+                   replacement_kind="un").outcome["replacement_points_spent"] == 1

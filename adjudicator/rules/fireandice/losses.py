@@ -23,11 +23,14 @@ US cadre gives the Communist +1 VP (12.1.2).  VPs the loser spends go to the ene
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
-from adjudicator.rules.fireandice import data, events
+from adjudicator.rules.fireandice import board, data, events
 from adjudicator.rules.fireandice.schemas import SideId
+from adjudicator.rules.positions import PositionModel
 
 RULE = "5.6 Combat Losses and Retreat"
 
@@ -39,6 +42,9 @@ class RetreatModel(BaseModel):
     through_enemy_zoc: bool = Field(default=False, description="It entered or passed an enemy ZoC (US/UN Minor only).")
     fresh: bool = Field(default=False, description="It was fresh (it is flipped spent).")
     markers: list[str] = Field(default_factory=list, max_length=6, description="Its status markers (disrupted, routed...).")
+    path: list[str] = Field(default_factory=list, max_length=3,
+                            description="Optional: the hexes entered, in order (checked on the map with `combat_hex` "
+                                        "and `positions`; then through_enemy_zoc is computed).")
 
 
 class LossesRequest(CheckRequest):
@@ -54,6 +60,14 @@ class LossesRequest(CheckRequest):
     vps_spent: int = Field(default=0, ge=0, le=2, description="VPs spent (max 2).")
     eliminate_all: bool = Field(default=False, description="Eliminate every participating unit and ignore the rest.")
     macarthur_commands: bool = Field(default=False, description="MacArthur commands (UN may not pay with VPs).")
+    replacement_kind: Literal["us", "rok", "un", "nk", "prc", "su"] | None = Field(
+        default=None, description="Which replacement track pays: generic 'un' / 'prc' (Chinese) for any nationality of "
+                                  "the side, or a nation's own (a unit of that nation must participate) (13.2).")
+    scenario: str = Field(default=data.DEFAULT_SCENARIO, max_length=40, description="Scenario id (its map).")
+    combat_hex: str | None = Field(default=None, pattern=r"^\d{4}$", description="The combat hex (for retreat paths).")
+    positions: list[PositionModel] = Field(default_factory=list, max_length=300,
+                                           description="Units of both sides on the map (for retreat paths): the "
+                                                       "retreating units' start hexes and the enemy's ZoC.")
     tank_support_used: int = Field(default=0, ge=0, le=19, description="Tank support the loser used in the combat.")
     artillery_support_used: int = Field(default=0, ge=0, le=19, description="Artillery support the loser used.")
 
@@ -84,6 +98,15 @@ def problems(g, req: LossesRequest) -> None:
             raise ValueError(f"{u.id}: Disrupted and Routed units cannot retreat (6.2 e, f)")
         if r.through_enemy_zoc and not data.is_us_or_minor(u):
             raise ValueError(f"{u.id}: only US and UN Minor Powers units may retreat into an enemy ZoC (5.6)")
+    if req.replacement_points and req.replacement_kind is not None:
+        generic = {"un": "un", "prc": "com"}
+        if req.replacement_kind in generic:
+            if generic[req.replacement_kind] != req.loser:
+                raise ValueError(f"{req.replacement_kind} replacements belong to the other side")
+        elif not any(u.nationality == req.replacement_kind for u in units.values()):
+            raise ValueError(f"{req.replacement_kind} replacements need a participating {req.replacement_kind} unit (13.2)")
+    if any(r.path for r in req.retreats):
+        retreat_paths(g, req)
     if req.vps_spent and req.loser == "un" and req.macarthur_commands:
         raise ValueError("while MacArthur commands the UN may not satisfy losses with VPs (14.4)")
     if (req.vps_spent or req.replacement_points) and all(u.has("taskforce") for u in units.values()):
@@ -94,6 +117,60 @@ def problems(g, req: LossesRequest) -> None:
     if not req.eliminate_all and paid != req.spread:
         raise ValueError(f"the payments count {paid}, the spread is {req.spread}: they must match (5.6) "
                          "(or eliminate all participating units)")
+
+
+def retreat_paths(g, req: "LossesRequest") -> dict[str, bool]:
+    """Check each given retreat path on the map (5.6); return unit -> entered/passed an enemy ZoC.
+
+    Each hex must be adjacent to the last, farther from the combat hex than the one before, in the
+    side's direction (Communist north, UN south: the hex centre moves up / down the map), not all-sea,
+    not enemy-occupied, and not in an enemy ZoC no friendly unit negates unless the unit is US or UN
+    Minor Powers (which then Bug Out)."""
+    if req.combat_hex is None or not req.positions:
+        raise ValueError("retreat paths need combat_hex and positions")
+    gm = g.maps[data.scenario(g, req.scenario).maps[0]]
+    combat = board.parse(gm, req.combat_hex)
+    b = board.Board(gm)
+    start: dict[str, object] = {}
+    for p in req.positions:
+        u = data.unit(g, p.unit)
+        h = board.parse(gm, p.hex)
+        start[p.unit] = h
+        if u.type not in ("hq", "aircraft"):
+            b.place(p.unit, u.side, h)
+    enemy = data.other_side(req.loser)
+    zoc = b.zoc_of(enemy)
+    through: dict[str, bool] = {}
+    for r in req.retreats:
+        if not r.path:
+            continue
+        if len(r.path) != r.hexes:
+            raise ValueError(f"{r.unit}: the path has {len(r.path)} hexes, the retreat {r.hexes}")
+        if r.unit not in start:
+            raise ValueError(f"{r.unit}: give its hex in positions")
+        u = data.unit(g, r.unit)
+        here = start[r.unit]
+        entered_zoc = False
+        for label in r.path:
+            h = board.parse(gm, label)
+            if not gm.grid.are_adjacent(here, h):
+                raise ValueError(f"{r.unit}: {label} is not adjacent to {board.label(gm, here)}")
+            if gm.grid.distance(combat, h) <= gm.grid.distance(combat, here):
+                raise ValueError(f"{r.unit}: {label} is not farther from the combat hex (5.6)")
+            dy = gm.grid.center(h)[1] - gm.grid.center(here)[1]
+            if (req.loser == "com" and dy >= 0) or (req.loser == "un" and dy <= 0):
+                raise ValueError(f"{r.unit}: {label} is not {'north' if req.loser == 'com' else 'south'} (5.6)")
+            if board.is_sea(gm, h) or b.occupied_by(h, enemy):
+                raise ValueError(f"{r.unit}: may not retreat into {label} (sea or an enemy unit)")
+            if h in zoc and not b.occupied_by(h, req.loser):
+                if not data.is_us_or_minor(u):
+                    raise ValueError(f"{r.unit}: may not retreat into the enemy ZoC in {label} (5.6)")
+                entered_zoc = True
+            here = h
+        if r.through_enemy_zoc and not entered_zoc:
+            raise ValueError(f"{r.unit}: the path enters no enemy ZoC, but through_enemy_zoc is set")
+        through[r.unit] = entered_zoc
+    return through
 
 
 @register_check(system="fireandice", name="combat_losses", request=LossesRequest, random=True,
@@ -111,9 +188,10 @@ def combat_losses(req: LossesRequest, dice: Dice) -> CheckResult:
         steps.append(Step(f"The loser eliminates all {len(req.participating)} participating units and ignores the rest "
                           "of the spread.", RULE))
     else:
+        on_map = retreat_paths(g, req) if any(r.path for r in req.retreats) else {}
         for r in req.retreats:
             u = data.unit(g, r.unit)
-            bug_out = r.through_enemy_zoc and data.is_us_or_minor(u)
+            bug_out = on_map.get(r.unit, r.through_enemy_zoc) and data.is_us_or_minor(u)
             state = "routed" if r.hexes == 3 else ("disrupted" if r.hexes == 2 else "")
             text = f"{u.id} retreats {r.hexes} hex(es)" + (" and is flipped spent" if r.fresh else "")
             if state:
@@ -133,7 +211,7 @@ def combat_losses(req: LossesRequest, dice: Dice) -> CheckResult:
                 artillery_loss += a
                 if t or a:
                     steps.append(Step(f"{u.id} became Disrupted: tank -{t}, artillery -{a} (support used in the combat).", RULE))
-            if state == "routed" and r.through_enemy_zoc:
+            if state == "routed" and on_map.get(r.unit, r.through_enemy_zoc):
                 t = 2 if req.tank_support_used else 0
                 a = 0 if not req.artillery_support_used else (1 if req.artillery_support_used == 1 else 2)
                 tank_loss += t
