@@ -346,3 +346,22 @@ def test_any_written_setup_reads_back(placements):
     want = {pid: (m, x * 10, y * 10) if m else (None, x * 10, y * 10)
             for pid, m, x, y in placements}
     assert got == want
+
+
+def test_writer_warns_once_about_unexpanded_prototypes():
+    from vassalfmt.traits import UsePrototype
+
+    def proto_unit(name):
+        return Piece([UsePrototype(name="Unit"), BasicPiece(name=name, map_id="Main Map")])
+
+    writer = SavedGameWriter()
+    with pytest.warns(UserWarning, match="prototypes"):
+        writer.add_piece("a", proto_unit("A"))
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        writer.add_piece("b", proto_unit("B"))                  # only warned once
+        expanding = SavedGameWriter(prototypes={"Unit": Piece([Marker.of(Side="UN"), BasicPiece()])})
+        expanding.add_piece("a", proto_unit("A"))
+    game = read_saved_game(expanding.to_bytes(MODULE))
+    assert game.pieces[0].piece.prototypes() == [] and game.pieces[0].properties["Side"] == "UN"

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import binascii
 import os
+import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -153,6 +154,7 @@ class SavedGameWriter:
     def __init__(self, auto_stack: bool = True, prototypes: Mapping[str, Piece] | None = None):
         self.auto_stack = auto_stack
         self.prototypes = prototypes
+        self._warned_unexpanded = False
         self._pieces: list[tuple[str, Piece]] = []
         self._stacks: list[StackSpec] = []
         self._extra: list[str] = []
@@ -172,6 +174,13 @@ class SavedGameWriter:
         self._claim(piece_id)
         if self.prototypes is not None:
             piece = expand_prototypes(piece, self.prototypes)
+        elif piece.prototypes() and not self._warned_unexpanded:
+            self._warned_unexpanded = True
+            warnings.warn(
+                f"piece {piece_id!r} uses prototypes {piece.prototypes()} but the writer has no "
+                "prototypes to expand them: the state of prototype traits (Dynamic Properties, "
+                "layers, moved flags) will not be saved or sent to other players; pass "
+                "SavedGameWriter(prototypes=...)", UserWarning, stacklevel=2)
         self._pieces.append((piece_id, piece))
 
     def add_stack(self, stack_id: str, map_id: str, x: int, y: int, member_ids: list[str],
