@@ -100,6 +100,7 @@ class Board:
     gm: GameMap
     placed: list[Placed] = field(default_factory=list)
     improved_positions: set[Hex] = field(default_factory=set)
+    anomalies: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.by_hex: dict[Hex, list[Placed]] = {}
@@ -121,10 +122,14 @@ class Board:
                 h = parse(gm, p.hex)
             except ValueError as err:
                 raise ValueError(f"{p.unit}: {err}") from None
-            if is_water(gm, h):
-                raise ValueError(f"{p.unit} stands in {p.hex}, a {gm.terrain_at(h)} hex")
             placed.append(Placed(p, u, h))
         board = cls(g, gm, placed, {parse(gm, x) for x in improved_positions})
+        for p in placed:
+            if is_water(gm, p.hex):
+                # A map error (the maps are regenerated from geography) must not stop adjudication: the
+                # hex counts as land for the unit standing there, and the result says so.
+                board.anomalies.append(f"{p.at.unit} stands in {p.at.hex}, a {gm.terrain_at(p.hex)} hex on map "
+                                       f"{gm.id}: treated as land for this unit (map data to check)")
         for h, here in board.by_hex.items():
             if len({p.unit.side for p in here}) > 1:
                 raise ValueError(f"units of both sides in {label(gm, h)}: "
@@ -161,7 +166,7 @@ class Board:
         enemy-occupied hexes, water, and enemy ZOC no friendly unit screens (9.0, 8.1.1)."""
         enemy = data.other_side(side)
         blocked: dict[Hex, str] = {h: f"sea/reservoir {label(self.gm, h)}" for h in self.gm.hexes()
-                                   if is_water(self.gm, h)}
+                                   if is_water(self.gm, h) and not self.occupied_by(h, side)}
         for h, units in self.zoc_of(enemy).items():
             if not self.occupied_by(h, side):
                 blocked[h] = f"enemy ZOC in {label(self.gm, h)} ({', '.join(units)})"

@@ -77,7 +77,7 @@ def trace_side(g: Game, scenario_id: str, side: str, positions: list[UnitAt], op
     gm = data.scenario_map(g, scenario_id)
     b = kb.Board.from_positions(g, gm, positions, options.get("improved_positions", []))
     report = SupplyReport(side=side)
-    report.warnings += data.map_warnings(g, gm.id)
+    report.warnings += data.map_warnings(g, gm.id) + b.anomalies
     blocked = b.blocked_for(side)
     report.steps.append((f"Lines of {side} may not enter {sum(1 for r in blocked.values() if 'ZOC' in r)} hexes of "
                          "unscreened enemy ZOC (6.1.2: no ZOC into/out of Rough or City nor across water hexsides; "
