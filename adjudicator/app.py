@@ -70,6 +70,6 @@ def create_app(config: Config | Mapping[str, Any] | None = None) -> Flask:
 
     app.add_url_rule("/.well-known/adjudicator-keys.json", "keys", well_known_keys)
     app.register_blueprint(make_api_blueprint(config, limiter))
-    app.register_blueprint(make_pages_blueprint())
+    app.register_blueprint(make_pages_blueprint(config, limiter))
     register_bridge(app, config, limiter)
     return app

@@ -18,8 +18,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, abort, render_template, request
+from flask_limiter import Limiter
 from pydantic import ValidationError
 
+from adjudicator.api.auth import rate_limit_key
+from adjudicator.config import Config
 from adjudicator.checks import CheckSpec, DiceError, checks_for, get_check, run_check
 from adjudicator.dice import SuppliedDice
 from adjudicator.ledger import ledger_document
@@ -133,9 +136,12 @@ def _run_form(spec: CheckSpec, form) -> tuple[dict | None, list[str]]:
     return result.to_json(), []
 
 
-def make_pages_blueprint() -> Blueprint:
+def make_pages_blueprint(config: Config, limiter: Limiter) -> Blueprint:
+    """The pages. Their form posts share the API's per-address limits (game creation too)."""
     bp = Blueprint("pages", __name__, template_folder="templates", static_folder="static",
                    static_url_path="/static/adjudicator")
+    anonymous = limiter.shared_limit(config.rate_limit_anonymous, scope="anonymous", key_func=rate_limit_key)
+    create = limiter.shared_limit(config.rate_limit_create_game, scope="create-game", key_func=rate_limit_key)
 
     @bp.get("/")
     def home():
@@ -157,6 +163,7 @@ def make_pages_blueprint() -> Blueprint:
         return _system_page(system)
 
     @bp.post("/systems/<system>/<check>")
+    @anonymous
     def system_check(system: str, check: str):
         spec = get_check(system, check)
         if spec is None:
@@ -166,6 +173,7 @@ def make_pages_blueprint() -> Blueprint:
         return _system_page(system, check, result, errors, request.form), status
 
     @bp.post("/games")
+    @create
     def create_game_page():
         system, _, scenario = request.form.get("system_scenario", "").partition("/")
         info = system_info(system)
@@ -181,6 +189,7 @@ def make_pages_blueprint() -> Blueprint:
         return render_template("game_login.html", game_id=game_id)
 
     @bp.post("/games/<game_id>")
+    @anonymous
     def game_page(game_id: str):
         svc = services()
         grant = svc.store.grant_for(request.form.get("token", "").strip())

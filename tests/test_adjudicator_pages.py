@@ -101,3 +101,12 @@ def test_game_page_shows_failed_verification(client):
     page = html(client.post(f"/games/{game['game_id']}", data={"token": token}))
     assert 'id="verification" class="bad"' in page
     assert re.search(r'id="record-1".*?data-status="bad"', page, re.S)
+
+
+def test_page_game_creation_shares_the_creation_rate_limit(tmp_path):
+    client = make_app(tmp_path, ADJUDICATOR_RATELIMIT_ENABLED=True,
+                      ADJUDICATOR_RATE_LIMIT_CREATE_GAME="2/hour").test_client()
+    scenario = first_scenario(client, "kwb")
+    by_api = client.post("/api/v1/games", json={"system": "kwb", "scenario": scenario})
+    by_page = [client.post("/games", data={"system_scenario": f"kwb/{scenario}"}).status_code for _ in range(2)]
+    assert [by_api.status_code, *by_page] == [201, 201, 429]

@@ -28,8 +28,8 @@ def _openapi_view():
 def make_api_blueprint(config: Config, limiter: Limiter) -> Blueprint:
     bp = Blueprint("api", __name__, url_prefix="/api/v1")
     per_token = limiter.limit(config.rate_limit_token, key_func=rate_limit_key)
-    anonymous = limiter.limit(config.rate_limit_anonymous, key_func=rate_limit_key)
-    create = limiter.limit(config.rate_limit_create_game, key_func=rate_limit_key)
+    anonymous = limiter.shared_limit(config.rate_limit_anonymous, scope="anonymous", key_func=rate_limit_key)
+    create = limiter.shared_limit(config.rate_limit_create_game, scope="create-game", key_func=rate_limit_key)
 
     bp.add_url_rule("/systems", "systems", _systems_view, methods=["GET"])
     bp.add_url_rule("/openapi.json", "openapi", _openapi_view, methods=["GET"])
