@@ -83,6 +83,18 @@ def test_naval_assault_break_off_costs_one_more_sp():
     assert out["attacker"] == {"block": "un-7", "sp": 2, "eliminated": False}  # 1 hit + 1 for breaking off
 
 
+@pytest.mark.parametrize("change, message", [
+    (dict(naval_assaults_this_turn=1), "1 unit per turn"), (dict(moved_this_turn=True), "may not move"),
+    (dict(communist_controlled_ports=[]), "UN-controlled"), (dict(target_port="0504"), "not a port"),
+    (dict(attacker={"unit": "nkpa-2", "sp": 3}), "only a UN unit"),
+])
+def test_naval_assault_refused(change, message):
+    body = dict(turn=6, weather="clear", attacker={"unit": "un-7", "sp": 4}, from_port="fec", target_port="0505",
+                communist_controlled_ports=["0505"])
+    with pytest.raises(ValidationError, match=message):
+        validate(NavalAssaultRequest, COAST, **{**body, **change})
+
+
 def test_naval_assault_on_an_empty_port_just_occupies_it():
     req = validate(NavalAssaultRequest, COAST, turn=6, weather="clear", attacker={"unit": "un-7", "sp": 4},
                    from_port="fec", target_port="0505", communist_controlled_ports=["0505"])

@@ -71,6 +71,7 @@ class NavalAssaultRequest(CheckRequest):
     break_off_below_sp: int = Field(default=0, ge=0, le=8, description=(
         "The attacker breaks off after a round that leaves it below this SP (0 = never for that reason)."))
     naval_assaults_this_turn: int = Field(default=0, ge=0, le=9, description="Naval assaults already made this turn (max 1, 9.1).")
+    moved_this_turn: bool = Field(default=False, description="Whether the unit already moved this turn (it may not, 9.1).")
     rp_available: int | None = Field(default=None, ge=0, le=16, description="UN RP left this turn (checked against the 3 RP).")
 
     @model_validator(mode="after")
@@ -91,6 +92,8 @@ def validate_assault(g: Game, req: NavalAssaultRequest) -> list[str]:
     warnings: list[str] = []
     if data.unit(g, req.attacker.unit).side != "un":
         raise ValueError("only a UN unit may make a naval assault (9.1)")
+    if req.moved_this_turn:
+        raise ValueError("the unit may not move before or after a naval assault (9.1)")
     if req.naval_assaults_this_turn >= 1:
         raise ValueError("a maximum of 1 unit per turn may do a naval assault (9.1)")
     cost = data.rp_cost(g, "naval_assault")
