@@ -85,7 +85,7 @@ def test_invalid_module_is_not_written(tmp_path):
 
 def test_check_reports_setup_problems(tmp_path):
     root, _ = build()
-    writer = SavedGameWriter()
+    writer = SavedGameWriter(prototypes={"Unit": PROTOTYPE})
     writer.add_piece("u1", unit("1Cav", "Main Map", 1, 1))
     other = ModuleData(name="Another Module")
     files = {"s1.vsav": writer.to_bytes(other)}
