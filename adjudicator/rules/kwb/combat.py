@@ -179,6 +179,8 @@ def validate_combat(g: Game, req: CombatRequest) -> None:
     for a in req.attackers:
         if not gm.grid.are_adjacent(kb.parse(gm, a.hex), target):
             raise ValueError(f"attacker {a.unit} in {a.hex} is not adjacent to the defending hex {req.defenders[0].hex}")
+    if all(data.value(data.unit(g, a.unit), "" if a.step == "full" else a.step, "attack") == 0 for a in req.attackers):
+        raise ValueError("no attacking unit has an Attack Strength above 0: zero-strength units may not attack (7.1)")
     # 7.1 intensive attack
     doubled = [a.unit for a in req.attackers if a.doubled]
     if req.intensive == "none":
@@ -205,8 +207,9 @@ def validate_combat(g: Game, req: CombatRequest) -> None:
     # 12.3 Changjin poor coordination
     coordination = data.special(g, req.scenario, "poor_coordination")
     if (coordination.get("multi_hex_attack_only_if_all_divisions") and req.attacking_side == "communist"
-            and len({a.hex for a in req.attackers}) > 1):
-        able = [a for a in req.attackers if data.value(data.unit(g, a.unit), a.step if a.step != "full" else "", "attack") > 0]
+            and len({a.hex for a in req.attackers
+                     if data.value(data.unit(g, a.unit), "" if a.step == "full" else a.step, "attack") > 0}) > 1):
+        able = [a for a in req.attackers if data.value(data.unit(g, a.unit), "" if a.step == "full" else a.step, "attack") > 0]
         small = [a.unit for a in able if not data.is_division(data.unit(g, a.unit))]
         if small:
             raise ValueError(f"Changjin (12.3): the Communist player may not combine units from more than one hex "
@@ -303,11 +306,10 @@ def resolve(g: Game, req: CombatRequest, dice: Dice) -> CheckResult:
         if not a.in_supply:
             how.append(f"out of supply: halved, rounding up, to {value}")
         steps.append(Step(f"{a.unit} ({a.hex}, {step}) attacks with {value}: " + ", ".join(how) + ".",
-                          "7.1 Intensive Attack; 9.1" if (a.doubled or not a.in_supply) else "7.1"))
+                          "; ".join((["7.1 Intensive Attack"] if a.doubled else [])
+                                    + (["9.1 Out of Supply"] if not a.in_supply else [])) or "7.1"))
         attack_total += value
         attackers.append((a, losses.UnitState(a.unit, step)))
-    if not attackers:
-        raise ValueError("no attacking unit has an Attack Strength above 0 (7.1)")
 
     defence_total = 0
     for s in defenders:
