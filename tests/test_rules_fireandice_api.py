@@ -38,6 +38,10 @@ BODIES = {
     "interdiction": {"aircraft": {"unit": "un-air-3bomb"}, "action": "combat_support", "dice": [2, 1]},
     "aircraft_repair": {"aircraft": ["un-air-8fb"], "dice": [2]},
     "ground_support_level": {"aircraft": [{"unit": "com-air-il10"}]},
+    "random_event": {"table": "B", "attacker": "com", "dice": [6, 6]},
+    "snafu_draw": {"placer": "un", "count": 2, "dice": [1, 1]},
+    "amphibious_invasion": {"box": "invasion-inchon", "fleet_station": "Yellow Sea", "units": ["us-1mar-1", "un-hq-x"],
+                            "amphibious_points": 8, "bombardment_level": 6, "enemy_units": ["nk-18"], "dice": [3]},
 }
 
 BAD = {
@@ -46,6 +50,8 @@ BAD = {
     "combat_losses": {"loser": "com", "spread": 2, "participating": ["nk-15"], "vps_spent": 1, "dice": []},
     "hq_flip_cost": {"side": "un", "occasion": "monthly"},
     "weather": {"month": "1949-01", "dice": [1]},
+    "amphibious_invasion": {"box": "invasion-pusan", "fleet_station": "Yellow Sea", "units": ["us-1mar-1"],
+                            "amphibious_points": 8, "dice": []},
     "air_combat": {"box": "mig_alley", "aircraft": [{"unit": "un-air-4fi"}, {"unit": "un-air-8fb"}], "dice": []},
 }
 

@@ -245,3 +245,34 @@ def test_replacement_nationality():
                 replacement_kind="us")
     assert resolve("combat_losses", [], loser="un", spread=1, participating=["rok-1"], replacement_points=1,
                    replacement_kind="un").outcome["replacement_points_spent"] == 1
+
+
+# -- 11.3.1 invasions, 5.5 events ------------------------------------------------------------------
+
+
+def test_inchon_invasion_costs_and_bombardment():
+    result = resolve("amphibious_invasion", [3, 9], box="invasion-inchon", fleet_station="Yellow Sea",
+                     units=["us-1mar-1", "us-1mar-5", "us-1mar-7", "un-hq-x"], amphibious_points=8,
+                     bombardment_level=6, enemy_units=["nk-18", "nk-9"])
+    assert result.outcome["amphibious_points_spent"] == 3  # the HQ is free
+    assert result.outcome["to_replacements"] == ["nk-18"]
+
+
+@pytest.mark.parametrize("change, message", [({"fleet_station": "Sea of Japan"}, "Yellow Sea|Sea of Japan"),
+                                             ({"winter": True}, "winter"), ({"invasions_so_far": 1}, "one"),
+                                             ({"amphibious_points": 2}, "amphibious points")])
+def test_illegal_invasions(change, message):
+    body = dict(box="invasion-inchon", fleet_station="Yellow Sea", units=["us-1mar-1", "us-1mar-5", "us-1mar-7"],
+                amphibious_points=8)
+    with pytest.raises(ValueError, match=message):
+        resolve("amphibious_invasion", [], **{**body, **change})
+
+
+def test_random_event_table_c_and_snafu_without_replacement():
+    event = resolve("random_event", [1], table="C", attacker="un")
+    assert event.outcome["kind"] == "news_reporters" and event.outcome["objective_marker"] == "com"
+    snafu = resolve("random_event", [9, 1], table="A", attacker="com")
+    assert snafu.outcome["placed_by"] == "com" and snafu.outcome["snafu"]["marker"] == "snafu-leader-un"
+    two = resolve("snafu_draw", [1, 1], placer="un", count=2)
+    assert two.outcome["draws"][0]["marker"] != two.outcome["draws"][1]["marker"]
+    assert [d.sides for d in two.dice_used] == [6, 5]

@@ -3,7 +3,7 @@
 - `data`         the game's tables as the rules read them (chits, Terrain Effects Chart, weather track)
 - `board`        map queries: the border, terrain costs, roads/rails/cities, rivers, ZoC
 - `support`      5.3, 8.2, 8.3 support determination of one side
-- `events`       5.5 random events, 6.1 the Cup of SNAFU
+- `events`       5.5 random events, 6.1 the Cup of SNAFU                     checks `random_event`, `snafu_draw`
 - `combat`       5.0 combat                                   checks `combat`, `combat_support`, `draw_chits`
 - `losses`       5.6 loss satisfaction and retreat consequences                      check `combat_losses`
 - `supply`       14.5 lines of communications, every unit of a side at once (tracer + check `supply`)
@@ -12,6 +12,7 @@
 - `victory`      12.1 the zero-sum VP track and the 21-VP automatic victory            check `victory_points`
 - `weather`      14.1 weather by month                                                 check `weather`
 - `logistics`    7.0, 9.3 supply point costs and HQ flip costs            checks `hq_flip_cost`, `supply_cost`
+- `naval`        11.3.1 amphibious invasion and its bombardment                      check `amphibious_invasion`
 - `air`          10.0 the air war: air-to-air, top cover, strikes, interdiction, station, repair
 
 Importing this package registers every check and the LoC tracer.
@@ -20,9 +21,11 @@ Importing this package registers every check and the LoC tracer.
 from adjudicator.rules.fireandice import (  # noqa: F401
     air,
     combat,
+    events,
     intervention,
     logistics,
     losses,
+    naval,
     supply,
     victory,
     weather,

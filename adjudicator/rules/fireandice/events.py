@@ -80,8 +80,11 @@ def snafu_cup(g: Game) -> list[str]:
     return cup
 
 
-def draw_snafu(g: Game, placer_side: str, dice: Dice, purpose: str = "Cup of SNAFU draw") -> SnafuDraw:
-    cup = snafu_cup(g)
+def draw_snafu(g: Game, placer_side: str, dice: Dice, purpose: str = "Cup of SNAFU draw",
+               cup: list[str] | None = None) -> SnafuDraw:
+    """One marker drawn at random from `cup` (default: the full cup); the caller removes it to draw
+    another without putting the first back (6.2 f: two markers drawn for a Routed unit)."""
+    cup = snafu_cup(g) if cup is None else cup
     (n,) = dice.roll(len(cup), purpose=f"{purpose} (1 of {len(cup)} markers: {', '.join(cup)})")
     marker = g.markers[cup[n - 1]]
     kind = next((k for k in ("leader", "ammo", "fuel") if k in marker.id), marker.id)
@@ -107,3 +110,62 @@ def describe_snafu(d: SnafuDraw) -> Step:
     return Step(f"Drew {d.marker}: {data.SIDE_NAMES[d.side]} marker; the placing player shows "
                 f"'{d.face}'" + (" (the harsh face, on the enemy)." if d.harsh else " (the mild face, on his own unit)."),
                 "6.1 The Cup of SNAFU")
+
+
+# -- the stand-alone checks ------------------------------------------------------------------------
+
+from typing import Literal  # noqa: E402
+
+from pydantic import Field  # noqa: E402
+
+from adjudicator.checks import CheckRequest, CheckResult, register_check  # noqa: E402
+
+
+class RandomEventRequest(CheckRequest):
+    table: Literal["A", "B", "C"] = Field(description="The Random Event Table on the combat chit (RE).")
+    attacker: Literal["un", "com"] = Field(description="The attacking side (decides who places SNAFU markers).")
+
+
+@register_check(system="fireandice", name="random_event", request=RandomEventRequest, random=True,
+                summary="Roll on a Random Event Table (and draw from the Cup of SNAFU if it says so)", rule="5.5; 6.1")
+def random_event(req: RandomEventRequest, dice: Dice) -> CheckResult:
+    """A random event on its own (5.5), e.g. when the combat was resolved at the table; check `combat`
+    applies the event to the combat itself."""
+    g = data.game()
+    ev = roll_random_event(g, req.table, dice)
+    steps = [Step(f"Random Event Table {ev.table}, D10 = {ev.roll}: {ev.text}.", "5.5 Random Events")]
+    outcome: dict = {"table": ev.table, "roll": ev.roll, "text": ev.text, "kind": ev.kind}
+    defender = data.other_side(req.attacker)
+    if ev.kind == "snafu":
+        placer = req.attacker if ev.who == "attacker" else defender
+        draw = draw_snafu(g, placer, dice)
+        outcome["snafu"] = draw.to_json()
+        outcome["placed_by"] = placer
+        steps.append(describe_snafu(draw))
+    elif ev.kind == "news_reporters":
+        outcome["objective_marker"] = req.attacker if ev.who == "attacker" else defender
+    return CheckResult(outcome=outcome, steps=steps)
+
+
+class SnafuRequest(CheckRequest):
+    placer: Literal["un", "com"] = Field(description="The player who draws and places (the enemy of a Disrupted or "
+                                                     "Routed unit, 6.2 e, f).")
+    count: Literal[1, 2] = Field(default=1, description="1 for a Disrupted unit; 2 for a Routed or Bug Out unit "
+                                                       "(place at most one, return the other).")
+
+
+@register_check(system="fireandice", name="snafu_draw", request=SnafuRequest, random=True,
+                summary="Draw from the Cup of SNAFU", rule="6.1; 6.2 e-g")
+def snafu_draw(req: SnafuRequest, dice: Dice) -> CheckResult:
+    g = data.game()
+    cup = snafu_cup(g)
+    draws, steps = [], []
+    for i in range(req.count):
+        d = draw_snafu(g, req.placer, dice, purpose=f"Cup of SNAFU draw {i + 1}", cup=cup)
+        draws.append(d.to_json())
+        steps.append(describe_snafu(d))
+        cup.remove(d.marker)
+    if req.count == 2:
+        steps.append(Step("Place at most one of the two (if it applies to the unit); the other goes back to the cup.",
+                          "6.2 f"))
+    return CheckResult(outcome={"draws": draws}, steps=steps)

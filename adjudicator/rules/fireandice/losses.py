@@ -218,8 +218,10 @@ def combat_losses(req: LossesRequest, dice: Dice) -> CheckResult:
                 artillery_loss += a
                 steps.append(Step(f"{u.id} became Routed and entered/passed an enemy ZoC: tank -{t}, artillery -{a}.", RULE))
             draws = 2 if (state == "routed" or bug_out) else (1 if state == "disrupted" else 0)
+            cup = events.snafu_cup(g)
             for i in range(draws):
-                d = events.draw_snafu(g, enemy, dice, purpose=f"SNAFU draw {i + 1} for {u.id}")
+                d = events.draw_snafu(g, enemy, dice, purpose=f"SNAFU draw {i + 1} for {u.id}", cup=cup)
+                cup.remove(d.marker)
                 snafu.append({"unit": u.id, **d.to_json()})
             if draws:
                 steps.append(Step(f"The {data.SIDE_NAMES[enemy]} player draws {draws} SNAFU marker(s) for {u.id} and may "
