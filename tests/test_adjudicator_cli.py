@@ -67,3 +67,21 @@ def test_verify_fails_with_the_wrong_key(exported, tmp_path, capsys):
     other.write_text(public_pem(load_or_create_signing_key(tmp_path / "other-private.pem").public_key))
     assert main(["verify", str(ledger_path), "--key", str(other)]) == 1
     assert "unknown_key" in capsys.readouterr().out
+
+
+def test_public_key_and_rotate_key_commands(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'cli.sqlite3'}")
+    monkeypatch.setenv("ADJUDICATOR_KEY_PATH", str(tmp_path / "key.pem"))
+    assert main(["public-key", "--out", str(tmp_path / "before.pem")]) == 0
+    assert main(["rotate-key"]) == 0
+    assert "stays published" in capsys.readouterr().out
+    assert main(["public-key", "--out", str(tmp_path / "after.pem")]) == 0
+    before, after = (tmp_path / "before.pem").read_text(), (tmp_path / "after.pem").read_text()
+    assert before != after and after.startswith("-----BEGIN PUBLIC KEY-----")
+    assert list(tmp_path.glob("key.pem.*.retired"))
+    app = make_app(tmp_path, DATABASE_URL=f"sqlite:///{tmp_path / 'cli.sqlite3'}",
+                   ADJUDICATOR_KEY_PATH=str(tmp_path / "key.pem"))
+    kids = {k["kid"] for k in app.test_client().get("/.well-known/adjudicator-keys.json").get_json()["keys"]}
+    from adjudicator.keys import load_public_keys
+
+    assert set(load_public_keys(tmp_path / "before.pem")) | set(load_public_keys(tmp_path / "after.pem")) == kids
