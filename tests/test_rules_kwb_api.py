@@ -1,0 +1,96 @@
+"""Every Korean War Battles check through the HTTP API in compute mode, and bad input as 422."""
+
+import pytest
+
+from adjudicator.testing import make_app
+from test_rules_kwb_fixtures import REAL
+
+SETUP = [{"unit": p.unit, "hex": p.location, "step": p.step}
+         for p in REAL.scenarios["pusan"].setup if p.is_on_map and not p.is_marker]
+
+
+def clear_pair(map_id):
+    """Two adjacent clear hexes of a real map with no water hexside between them."""
+    gm = REAL.maps[map_id]
+    for h in gm.hexes():
+        if gm.terrain_at(h) != "clear":
+            continue
+        for n in gm.grid.neighbours(h):
+            if gm.terrain_at(n) == "clear" and not gm.hexside_kinds(h, n):
+                return gm.grid.label(h), gm.grid.label(n)
+    raise AssertionError("no clear pair")
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    return make_app(tmp_path_factory.mktemp("kwb-api")).test_client()
+
+
+def post(client, check, body):
+    return client.post(f"/api/v1/systems/kwb/{check}", json=body)
+
+
+def ok(response):
+    assert response.status_code == 200, response.get_json()
+    body = response.get_json()
+    assert body["steps"] and all(step["rule"] for step in body["steps"])
+    return body
+
+
+def test_every_kwb_check_is_listed(client):
+    systems = client.get("/api/v1/systems").get_json()["systems"]
+    kwb = next(s for s in systems if s["id"] == "kwb")
+    assert {c["name"] for c in kwb["checks"]} == {"combat", "supply", "support_fire_limit", "victory",
+                                                  "un_supply_shortage_end", "supply_center_move"}
+
+
+def test_combat(client):
+    a, d = clear_pair("pusan")
+    body = ok(post(client, "combat", {
+        "scenario": "pusan", "attacking_side": "communist", "intensive": "declared",
+        "attackers": [{"unit": "nk-6", "hex": a, "doubled": True}], "defenders": [{"unit": "us-5-1m", "hex": d}],
+        "attacker_support": ["sf-com-2"], "dice": [2, 7]}))
+    assert body["outcome"]["attack_strength"] == 22 and body["outcome"]["column"] == "3:1"
+    # EX: nk-6 loses a step, then the declared intensive attack depletes it again: a random NK regiment (d12 = 7).
+    assert body["outcome"]["result"] == "EX" and body["outcome"]["new_units"][0]["unit"] == "nk-reg-7"
+    assert [(d["sides"], d["purpose"]) for d in body["dice_used"]] == [
+        (6, "combat (CRT)"), (12, "random unnumbered NK regiment for nk-6")]
+    assert any("Stand-in table crt " in w for w in body["warnings"])
+
+
+def test_combat_bad_input_is_422(client):
+    a, d = clear_pair("pusan")
+    response = post(client, "combat", {
+        "scenario": "pusan", "attacking_side": "un", "intensive": "declared",
+        "attackers": [{"unit": "us-5-1m", "hex": a, "doubled": True}], "defenders": [{"unit": "nk-6", "hex": d}],
+        "dice": [3]})
+    assert response.status_code == 422 and "only the Communist player" in response.get_json()["detail"]
+
+
+def test_supply(client):
+    body = ok(post(client, "supply", {"scenario": "pusan", "side": "communist", "positions": SETUP}))
+    assert len(body["outcome"]["units"]) == sum(REAL.units[p["unit"]].side == "communist" for p in SETUP)
+    bad = post(client, "supply", {"scenario": "pusan", "side": "un", "positions": [{"unit": "nobody", "hex": "0101"}]})
+    assert bad.status_code == 422
+
+
+def test_support_fire_limit(client):
+    body = ok(post(client, "support_fire_limit", {"scenario": "pusan", "side": "un", "involved": ["rok-17"],
+                                                  "positions": SETUP, "un_supply_shortage": True}))
+    assert body["outcome"]["max_markers"] == 1
+    bad = post(client, "support_fire_limit", {"scenario": "pusan", "side": "un", "involved": ["nk-6"], "positions": SETUP})
+    assert bad.status_code == 422
+
+
+def test_victory(client):
+    body = ok(post(client, "victory", {"scenario": "seoul", "seoul_cleared_on_turn": 10}))
+    assert body["outcome"]["un_vp"] == 12
+    assert post(client, "victory", {"scenario": "seoul", "seoul_cleared_on_turn": 15}).status_code == 422
+
+
+def test_shortage_checks(client):
+    assert ok(post(client, "un_supply_shortage_end", {"game_turn": 5, "dice": [4]}))["outcome"]["shortage_ended"]
+    assert post(client, "un_supply_shortage_end", {"game_turn": 0, "dice": [4]}).status_code == 422
+    body = ok(post(client, "supply_center_move", {"from_hex": "2402", "dice": [6]}))
+    assert body["outcome"]["nearest_supply_symbol_hexes"] == ["2501"]
+    assert post(client, "supply_center_move", {"from_hex": "24", "dice": [6]}).status_code == 422
