@@ -287,3 +287,31 @@ def test_bombardment_needs_an_all_sea_hex_within_2_of_the_combat_hex():
         resolve("combat_support", [], attacker="un", combat_type="Hasty Attack", chit="H01",
                 combat_hex=gm.grid.label(inland), bombardment_in_range=True,
                 attacking={"bombardment_level": 6}, defending={})
+
+
+def test_bombardment_example_2562_from_the_yellow_sea_coast_2362(monkeypatch):
+    # 11.2 example: "if a combat occurs in hex 2562 and the 7th Fleet marker is in the Yellow Sea Station box,
+    # it can be supported by bombardment from the coastal hex 2362".  A built map: sea in columns 1-23 except
+    # the cape 2362, so 2362 is a coast hex and an all-sea hex (2363) lies within 2 hexes of 2562 (5.3.2).
+    from scenarios.hexgrid import HexGrid
+    from scenarios.model import GameMap
+
+    g = load_game("fireandice")
+    grid = HexGrid.build(first_col=1, last_col=40, first_row=20, last_row=78)
+    terrain = {h: ("sea" if (h.col <= 23 and (h.col, h.row) != (23, 62)) or h.col >= 38 else "clear")
+               for h in grid.hexes()}
+    gm = GameMap(id="korea", name="test", grid=grid, scale="7 miles", terrain_types=g.maps["korea"].terrain_types,
+                 terrain=terrain)
+    g2 = replace(g, maps={"korea": gm})
+    monkeypatch.setattr(data, "game", lambda: g2)
+    spec = get_check("fireandice", "combat_support")
+    body = dict(attacker="un", combat_type="Hasty Attack", chit="H01", combat_hex="2562", fleet_station="Yellow Sea",
+                attacking={"bombardment_level": 6}, defending={})
+    west = run_check(spec, spec.compute_model.model_validate(body, context={"game": g2}), SuppliedDice([]))
+    assert west.outcome["attacker"]["bombardment"] == 4
+    assert any("Yellow Sea" in s.text and s.rule.startswith("11.2") for s in west.steps)
+    coast = board.station_coast(gm, grid.parse("2377"), grid.parse("1024"), west=True)
+    assert grid.parse("2362") in coast and grid.distance(grid.parse("2562"), grid.parse("2362")) == 2
+    east = run_check(spec, spec.compute_model.model_validate({**body, "fleet_station": "Sea of Japan"},
+                                                             context={"game": g2}), SuppliedDice([]))
+    assert east.outcome["attacker"]["bombardment"] == 0

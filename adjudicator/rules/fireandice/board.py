@@ -166,3 +166,54 @@ class Board:
         blocked |= {h for h, s in self.side_of.items() if s == enemy}
         blocked |= {h for h in self.zoc_of(enemy) if not self.occupied_by(h, side)}
         return blocked
+
+
+# -- the 7th Fleet's bombardment coasts (11.2) -----------------------------------------------------
+
+
+def coast_hexes(gm: GameMap) -> set[Hex]:
+    """Land hexes next to an all-sea hex."""
+    return {h for h in gm.hexes() if not is_sea(gm, h)
+            and any(n in gm and is_sea(gm, n) for n in gm.grid.neighbours(h))}
+
+
+def station_coast(gm: GameMap, coast_from: Hex, coast_to: Hex, west: bool) -> set[Hex]:
+    """The coast hexes of a Sea Station's range (11.2: "a coast hex from hex 2476 to 4804").
+
+    Reading (the map's coastline is not in the text): the coast hexes whose row lies between the two
+    end hexes' rows and which lie on the station's side of the peninsula - west (Yellow Sea) or east
+    (Sea of Japan) of the middle of their row's land hexes.  The two ends themselves always count."""
+    low, high = sorted((coast_from.row, coast_to.row))
+    land_by_row: dict[int, list[int]] = {}
+    for h in gm.hexes():
+        if not is_sea(gm, h):
+            land_by_row.setdefault(h.row, []).append(h.col)
+    found = {h for h in (coast_from, coast_to) if h in gm}
+    for h in coast_hexes(gm):
+        if not low <= h.row <= high:
+            continue
+        cols = land_by_row[h.row]
+        middle = (min(cols) + max(cols)) / 2
+        if (h.col < middle) if west else (h.col > middle):
+            found.add(h)
+    return found
+
+
+def in_bombardment_range(g: Game, gm: GameMap, combat: Hex, station: str) -> tuple[bool, str]:
+    """11.2 and 5.3.2: the combat hex is within 2 hexes of a coast hex of the station's range and
+    within 2 hexes of an all-sea hex.  Returns (in range, why)."""
+    t = data.table(g, "fleet_stations")
+    try:
+        row = t.row(station)
+    except KeyError:
+        raise ValueError(f"unknown Sea Station {station!r}; known: {', '.join(r['station'] for r in t.rows)}") from None
+    west = "west" in row.get("note", "").lower()
+    coast = station_coast(gm, parse(gm, row["coast_from"]), parse(gm, row["coast_to"]), west)
+    near_coast = sorted((h for h in coast if gm.grid.distance(combat, h) <= 2), key=lambda h: gm.grid.distance(combat, h))
+    near_sea = any(h in gm and is_sea(gm, h) for h in gm.grid.within(combat, 2))
+    if near_coast and near_sea:
+        return True, (f"{label(gm, combat)} is within 2 hexes of the {station} coast hex {label(gm, near_coast[0])} "
+                      f"({row['coast_from']} to {row['coast_to']}) and of an all-sea hex")
+    if not near_sea:
+        return False, f"{label(gm, combat)} is more than 2 hexes from an all-sea hex"
+    return False, f"{label(gm, combat)} is not within 2 hexes of the {station} coast ({row['coast_from']} to {row['coast_to']})"

@@ -63,6 +63,9 @@ class CombatSituation(CheckRequest):
     bombardment_in_range: bool = Field(default=False,
                                        description="The 7th Fleet is in the station covering the combat hex and the hex "
                                                    "is within 2 hexes of an all-sea hex (5.3.2, 11.2).")
+    fleet_station: Literal["Yellow Sea", "Sea of Japan"] | None = Field(
+        default=None, description="Where the 7th Fleet is; with combat_hex the map decides whether bombardment "
+                                  "reaches the combat hex (11.2), instead of bombardment_in_range.")
     attacking: SideCombatModel = Field(description="The attacking side's levels and units.")
     defending: SideCombatModel = Field(description="The defending side's levels and units.")
 
@@ -106,7 +109,12 @@ def situation(req: CombatSituation, g) -> dict:
     effects = board.terrain_effects(g, terrain)
     if effects.movement is None and terrain != "city":
         raise ValueError(f"no combat in a {terrain} hex: units may not enter it")
-    if req.bombardment_in_range and combat_hex is not None:
+    bombard = (req.bombardment_in_range, "as the request says")
+    if req.fleet_station is not None:
+        if combat_hex is None:
+            raise ValueError("fleet_station needs the combat_hex")
+        bombard = board.in_bombardment_range(g, gm, combat_hex, req.fleet_station)
+    elif req.bombardment_in_range and combat_hex is not None:
         if not any(h in gm and board.is_sea(gm, h) for h in gm.grid.within(combat_hex, 2)):
             raise ValueError(f"no bombardment: {req.combat_hex} is more than 2 hexes from an all-sea hex (5.3.2)")
     if req.chit is not None:
@@ -133,7 +141,7 @@ def situation(req: CombatSituation, g) -> dict:
         raise ValueError("a Routed (or Bug Out) unit may not attack (6.2 f)")
     if req.attacker == "com" and req.attacking.bombardment_level or req.attacker == "un" and req.defending.bombardment_level:
         raise ValueError("only the UN has bombardment support (5.3.2)")
-    return {"gm": gm, "terrain": effects, "combat_hex": combat_hex}
+    return {"gm": gm, "terrain": effects, "combat_hex": combat_hex, "bombardment": bombard}
 
 
 def side_support(g, model: SideCombatModel) -> support.SideSupport:
@@ -178,11 +186,20 @@ def resolve_chit(g, req: CombatSituation, dice: Dice) -> tuple[data.Chit, list[S
 
 def both_supports(g, req, sit, chit, att: support.SideSupport, dfd: support.SideSupport, radio: bool = False):
     defender = data.other_side(req.attacker)
+    in_range = sit["bombardment"][0]
     a = support.determine(g, "attacker", req.attacker, att, req.combat_type, chit.spt, sit["terrain"],
-                          road_bonus=req.road_bonus, bombardment_in_range=req.bombardment_in_range)
+                          road_bonus=req.road_bonus, bombardment_in_range=in_range)
     d = support.determine(g, "defender", defender, dfd, req.combat_type, chit.spt, sit["terrain"],
-                          bombardment_in_range=req.bombardment_in_range, radio_failure=radio)
+                          bombardment_in_range=in_range, radio_failure=radio)
     return a, d
+
+
+def fleet_steps(req: CombatSituation, sit: dict) -> list[Step]:
+    if req.fleet_station is None:
+        return []
+    ok, why = sit["bombardment"]
+    return [Step(f"7th Fleet in the {req.fleet_station} Station: {why}"
+                 + (" - bombardment may support the UN." if ok else " - no bombardment."), "11.2 Bombardment; 5.3.2")]
 
 
 def _warnings(g, sit) -> list[str]:
@@ -198,6 +215,7 @@ def combat_support(req: CombatSupportRequest, dice: Dice) -> CheckResult:
     g = data.game()
     sit = situation(req, g)
     chit, steps = resolve_chit(g, req, dice)
+    steps += fleet_steps(req, sit)
     a, d = both_supports(g, req, sit, chit, side_support(g, req.attacking), side_support(g, req.defending))
     defense, tsteps = terrain_defense(g, req, sit["terrain"])
     steps += a.steps + d.steps + tsteps
@@ -228,6 +246,7 @@ def combat(req: CombatRequest, dice: Dice) -> CheckResult:
     sit = situation(req, g)
     attacker, defender = req.attacker, data.other_side(req.attacker)
     chit, steps = resolve_chit(g, req, dice)
+    steps += fleet_steps(req, sit)
     att, dfd = side_support(g, req.attacking), side_support(g, req.defending)
     warnings = _warnings(g, sit)
     level_changes = {"attacker": {"tank": 0, "replacements": 0}, "defender": {"tank": 0}}
