@@ -208,7 +208,8 @@ def in_bombardment_range(g: Game, gm: GameMap, combat: Hex, station: str) -> tup
     except KeyError:
         raise ValueError(f"unknown Sea Station {station!r}; known: {', '.join(r['station'] for r in t.rows)}") from None
     west = "west" in row.get("note", "").lower()
-    coast = station_coast(gm, parse(gm, row["coast_from"]), parse(gm, row["coast_to"]), west)
+    # the range ends need not be on a (test) map: only their rows matter
+    coast = station_coast(gm, gm.grid.parse(row["coast_from"]), gm.grid.parse(row["coast_to"]), west)
     near_coast = sorted((h for h in coast if gm.grid.distance(combat, h) <= 2), key=lambda h: gm.grid.distance(combat, h))
     near_sea = any(h in gm and is_sea(gm, h) for h in gm.grid.within(combat, 2))
     if near_coast and near_sea:
