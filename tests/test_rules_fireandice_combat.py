@@ -315,3 +315,14 @@ def test_bombardment_example_2562_from_the_yellow_sea_coast_2362(monkeypatch):
     east = run_check(spec, spec.compute_model.model_validate({**body, "fleet_station": "Sea of Japan"},
                                                              context={"game": g2}), SuppliedDice([]))
     assert east.outcome["attacker"]["bombardment"] == 0
+
+
+def test_real_map_has_hexes_in_range_of_both_stations():
+    g = load_game("fireandice")
+    gm = g.maps["korea"]
+    for station in ("Yellow Sea", "Sea of Japan"):
+        coast = board.station_coast(gm, gm.grid.parse(g.tables["fleet_stations"].cell(station, "coast_from")),
+                                    gm.grid.parse(g.tables["fleet_stations"].cell(station, "coast_to")),
+                                    west=station == "Yellow Sea")
+        assert coast
+        assert any(board.in_bombardment_range(g, gm, h, station)[0] for h in sorted(coast)[:10])
