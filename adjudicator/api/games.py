@@ -47,6 +47,14 @@ def create_game():
     return response
 
 
+class _Refused(Exception):
+    """Carries a rules function's refusal out of the ledger transaction (which rolls back)."""
+
+    def __init__(self, error: ValueError):
+        super().__init__(str(error))
+        self.error = error
+
+
 def game_check(game_id: str, check: str):
     grant = require_grant(game_id, write=True)
     spec = get_check(grant.system, check)
@@ -59,7 +67,10 @@ def game_check(game_id: str, check: str):
     request_json = req.model_dump(mode="json", exclude={"request_id"})
 
     def run(seed: bytes, seq: int) -> dict:
-        return run_check(spec, req, LedgerDice(seed, seq)).to_json()
+        try:
+            return run_check(spec, req, LedgerDice(seed, seq)).to_json()
+        except ValueError as error:  # SituationError, or a rules module's own ValueError
+            raise _Refused(error) from error
 
     svc = services()
     try:
@@ -70,8 +81,8 @@ def game_check(game_id: str, check: str):
         raise Problem(404, "Not Found", "No such game.", kind="unknown-game") from None
     except GameClosed:
         raise Problem(409, "Conflict", "The game is closed; no more rolls.", kind="game-closed") from None
-    except ValueError as error:  # SituationError, or a rules module's own ValueError
-        raise situation_problem(error) from None
+    except _Refused as refused:
+        raise situation_problem(refused.error) from None
     except IdempotencyConflict:
         raise Problem(
             409, "Conflict",
