@@ -35,6 +35,7 @@ def _doubling(g, req: SeasonMixin, side: str) -> tuple[int, str]:
 
 
 class HqFlipRequest(SeasonMixin):
+    scenario: str = Field(default=data.DEFAULT_SCENARIO, max_length=40, description="Scenario id (its map).")
     side: SideId = Field(description="The HQ's side.")
     occasion: Literal["monthly", "activation"] = Field(
         description="'monthly' = flip a spent HQ in the Infrastructure and Supply Determination subphase; "
@@ -47,9 +48,10 @@ class HqFlipRequest(SeasonMixin):
     def _where(self, info: ValidationInfo):
         if (self.hex is None) == (self.location is None):
             raise ValueError("give exactly one of 'hex' or 'location'")
+        g = data.game_in(info)
+        gm = g.maps[data.scenario(g, self.scenario).maps[0]]
         if self.hex is not None:
-            g = data.game_in(info)
-            board.parse(g.maps["korea"], self.hex)
+            board.parse(gm, self.hex)
         if self.month is not None:
             data.month_row(data.game_in(info), self.month)
         return self
@@ -62,7 +64,8 @@ def hq_flip_cost(req: HqFlipRequest, dice: Dice) -> CheckResult:
     if req.occasion == "activation" and req.moved:
         return CheckResult(outcome={"allowed": False, "cost": None}, steps=[Step(
             "An HQ that moved at the end of its activation may not be flipped back to fresh.", "9.1; 9.3")])
-    where = req.location or ("north" if board.in_north_korea(board.parse(g.maps["korea"], req.hex)) else "south")
+    gm = g.maps[data.scenario(g, req.scenario).maps[0]]
+    where = req.location or ("north" if board.in_north_korea(board.parse(gm, req.hex)) else "south")
     case = f"{req.occasion}-{where}"
     t = data.table(g, "hq_flip_costs")
     base = data.cell_int(t, case, "un" if req.side == "un" else "communist")
