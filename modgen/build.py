@@ -107,7 +107,8 @@ def build_entries(game: Game, images: ModuleImages, version: str) -> BuildResult
     entries: dict[str, bytes] = {}
     for scenario in game.scenarios.values():
         file_name = f"setups/{scenario.id}.vsav"
-        data, report = build_setup(game, scenario, images, gpids, module)
+        data, report = build_setup(game, scenario, images, gpids, module,
+                                   prototypes={p.name: p.piece for p in prototypes})
         entries[file_name] = data
         problems += report.problems
         setups.append((scenario, file_name))

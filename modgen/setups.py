@@ -14,7 +14,7 @@ from modgen.buildfile import turn_track_map_name
 from modgen.images import ModuleImages
 from modgen.pieces import BOXES_MAP, marker_piece, unit_piece
 from scenarios.model import Game, GameMap, Scenario
-from vassalfmt import ModuleData, SavedGameWriter
+from vassalfmt import ModuleData, Piece, SavedGameWriter
 
 
 @dataclass
@@ -60,9 +60,14 @@ def step_index(game: Game, unit_id: str, step: str) -> int:
 
 
 def build_setup(game: Game, scenario: Scenario, images: ModuleImages, gpids: dict[str, str],
-                module: ModuleData) -> tuple[bytes, SetupReport]:
-    """The .vsav bytes of one scenario and what was placed."""
-    writer = SavedGameWriter()
+                module: ModuleData, prototypes: dict[str, Piece]) -> tuple[bytes, SetupReport]:
+    """The .vsav bytes of one scenario and what was placed.
+
+    Pieces are written with their prototypes expanded, as the engine itself
+    saves pieces: a ``prototype;`` trait keeps no state, so unexpanded pieces
+    would lose their moved flags and ZOC toggles in play.
+    """
+    writer = SavedGameWriter(prototypes=prototypes)
     report = SetupReport()
     for number, placement in enumerate(scenario.setup, start=1):
         spot = locate(game, scenario, placement.location, images)
