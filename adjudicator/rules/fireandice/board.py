@@ -110,6 +110,12 @@ def terrain_effects(g: Game, terrain: str) -> TerrainEffects:
                           data.support_factor(row["artillery_support"]), defense)
 
 
+def unknown_terrain(g: Game, gm: GameMap) -> set[str]:
+    """Terrain ids on the map that the Terrain Effects Chart does not list."""
+    listed = {r["terrain"] for r in data.table(g, "terrain_effects").rows}
+    return {t for t in set(gm.terrain.values()) if t not in listed}
+
+
 def move_cost(g: Game, gm: GameMap, a: Hex, b: Hex) -> float | None:
     """MP to move from `a` into adjacent `b` (4.1, Terrain Effects Chart): the road rate along a
     road, else the terrain of `b`, plus the river-hexside cost; None where prohibited (sea)."""
@@ -117,7 +123,10 @@ def move_cost(g: Game, gm: GameMap, a: Hex, b: Hex) -> float | None:
         road = terrain_effects(g, "road").movement
         if road is not None:
             return road
-    cost = terrain_effects(g, gm.terrain_at(b)).movement
+    try:
+        cost = terrain_effects(g, gm.terrain_at(b)).movement
+    except ValueError:  # a terrain the chart does not list (see unknown_terrain): priced as clear
+        cost = terrain_effects(g, "clear").movement
     if cost is None:
         return None
     if river_between(gm, a, b):

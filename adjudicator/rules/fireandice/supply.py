@@ -174,6 +174,9 @@ def trace_side(g: Game, scenario_id: str, side: str, positions: list[UnitAt], op
     blocked = b.blocked_for(side)
     src, src_steps, warnings = sources(g, scenario_id, gm, side, options)
     report = SupplyReport(side=side, warnings=warnings + data.stand_in_warnings(g, f"map {gm.id}", "table terrain_effects"))
+    missing = board.unknown_terrain(g, gm)
+    if missing:
+        report.warnings.append(f"Terrain not on the Terrain Effects Chart, priced as clear: {', '.join(sorted(missing))}.")
     for text in src_steps:
         report.steps.append((text, "1.0 Supply source; 11.3.1"))
 

@@ -7,7 +7,8 @@ relieved the moment the marker flips from blue (UN) to red (Communist); Ridgway 
 next month.  At the end of a scenario without an automatic victory: the scenario's `[victory]`
 (19.0: the side with more VPs; at 0 the Communist).
 
-The track is given as one signed number: positive = UN VPs, negative = Communist VPs.
+The track is given as one signed number: positive = UN VPs, negative = Communist VPs.  Reading: the
+marker at 0 is not red, so a gain that takes it from 0 (or from blue) to red relieves MacArthur.
 """
 
 from __future__ import annotations
