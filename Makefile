@@ -42,5 +42,12 @@ test: setup system
 bench: setup
 	$(BIN)/python -m bench
 
+# Long reliability runs (bounded versions run in make test).
+fuzz: setup
+	@bash scripts/fuzz.sh
+
+soak: setup
+	@bash scripts/soak.sh
+
 clean:
 	rm -rf dist build .pytest_cache .hypothesis
