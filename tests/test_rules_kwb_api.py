@@ -40,8 +40,9 @@ def ok(response):
 def test_every_kwb_check_is_listed(client):
     systems = client.get("/api/v1/systems").get_json()["systems"]
     kwb = next(s for s in systems if s["id"] == "kwb")
-    assert {c["name"] for c in kwb["checks"]} == {"combat", "supply", "support_fire_limit", "victory",
-                                                  "un_supply_shortage_end", "supply_center_move"}
+    assert {c["name"] for c in kwb["checks"]} == {
+        "combat", "supply", "support_fire_limit", "support_fire_allocation", "bombardment", "counter_battery",
+        "division_breakdown", "victory", "un_supply_shortage_end", "supply_center_move"}
 
 
 def test_combat(client):
@@ -94,3 +95,29 @@ def test_shortage_checks(client):
     body = ok(post(client, "supply_center_move", {"from_hex": "2402", "dice": [6]}))
     assert body["outcome"]["nearest_supply_symbol_hexes"] == ["2501"]
     assert post(client, "supply_center_move", {"from_hex": "24", "dice": [6]}).status_code == 422
+
+
+def test_support_fire_allocation(client):
+    assert ok(post(client, "support_fire_allocation", {"scenario": "pusan", "side": "un", "game_turn": 16}))[
+        "outcome"]["markers"] == 5  # chart '4/5' on turn 16
+    assert post(client, "support_fire_allocation", {"scenario": "pusan", "side": "un", "game_turn": 22}).status_code == 422
+
+
+def test_bombardment_and_counter_battery(client):
+    a, d = clear_pair("pusan")
+    body = ok(post(client, "bombardment", {"scenario": "pusan", "side": "un", "markers": ["sf-un-3"],
+                                           "targets": [{"unit": "nk-6", "hex": d}], "dice": [6]}))
+    assert body["outcome"]["result"] == "D"
+    bad = post(client, "bombardment", {"scenario": "pusan", "side": "communist", "markers": ["sf-com-3"],
+                                       "targets": [{"unit": "us-5-1m", "hex": d}], "dice": [6]})
+    assert bad.status_code == 422 and "8.4" in bad.get_json()["detail"]
+    assert ok(post(client, "counter_battery", {"un_marker": "sf-un-3", "communist_marker": "sf-com-1", "dice": [1]}))[
+        "outcome"]["cancelled"]
+    assert post(client, "counter_battery", {"un_marker": "sf-com-3", "communist_marker": "sf-com-1",
+                                            "dice": [1]}).status_code == 422
+
+
+def test_division_breakdown(client):
+    body = ok(post(client, "division_breakdown", {"division": "prc-58", "dice": [18, 17, 16]}))
+    assert [r["unit"] for r in body["outcome"]["regiments"]] == ["prc-reg-18", "prc-reg-17", "prc-reg-16"]
+    assert post(client, "division_breakdown", {"division": "us-1m-hq", "dice": [1, 1, 1]}).status_code == 422

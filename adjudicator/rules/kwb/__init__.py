@@ -3,7 +3,10 @@
 - `data`      the game's units, markers, tables and scenarios as the rules read them (stand-in warnings)
 - `board`     map queries (Rough, City, water hexsides, roads, the Han) and ZOC (6.1)
 - `supply`    9.0-9.1.1 supply for every unit of a side at once (tracer + check `supply`), 12.21, 12.3
-- `support`   8.1.1 / 12.1.1 Support Fire markers per combat, HQ lines of communication  check `support_fire_limit`
+- `support`   8.1, 8.1.1, 12.1.1 Support Fire markers per combat (HQ lines of communication) and per turn
+              checks `support_fire_limit`, `support_fire_allocation`
+- `bombardment` 8.4, 8.4.1 bombardment and UN counter-battery on the stand-in tables  checks `bombardment`, `counter_battery`
+- `breakdown` 5.3.2 a division into three random unnumbered regiments                  check `division_breakdown`
 - `losses`    7.6 the depletion ladder and the random generic-regiment draw
 - `combat`    7.1, 9.1, 12.3, 12.21 modifiers around the CRT in the game data              check `combat`
 - `shortage`  12.1.1 Pusan supply shortages                   checks `un_supply_shortage_end`, `supply_center_move`
@@ -15,5 +18,13 @@ and every result that used one says so in its warnings. Importing this package r
 and the supply tracer.
 """
 
-from adjudicator.rules.kwb import combat, shortage, supply, support, victory  # noqa: F401
+from adjudicator.rules.kwb import (  # noqa: F401
+    bombardment,
+    breakdown,
+    combat,
+    shortage,
+    supply,
+    support,
+    victory,
+)
 from adjudicator.rules.kwb.shortage import supply_center_move, un_supply_shortage_end  # noqa: F401

@@ -45,7 +45,7 @@ from typing import Literal
 
 from pydantic import Field, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, SituationError, Step, register_check
 from adjudicator.rules.kwb import board as kb
 from adjudicator.rules.kwb import data, losses, support
 from adjudicator.rules.kwb.schemas import Attacker, ScenarioName, SideName, UnitInCombat, unique
@@ -333,6 +333,8 @@ def resolve(g: Game, req: CombatRequest, dice: Dice) -> CheckResult:
                      for m in dict.fromkeys(req.attacker_support + req.defender_support)
                      if g.markers[m].source.is_stand_in][:1]
 
+    if defence_total <= 0:
+        raise SituationError("the defenders have no Defense Strength: there is nothing to resolve on the table")
     # Odds and terrain.
     raw = odds_index(crt, attack_total, defence_total)
     cols = odds_columns(crt)

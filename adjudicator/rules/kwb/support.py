@@ -169,3 +169,69 @@ def run_support_fire_limit(g: Game, req: SupportFireLimitRequest) -> CheckResult
                 rule="8.1.1, 12.1.1")
 def support_fire_limit(req: SupportFireLimitRequest, dice: Dice) -> CheckResult:
     return run_support_fire_limit(data.game(), req)
+
+
+# -- markers per turn ------------------------------------------------------------------------------
+
+
+class SupportFireAllocationRequest(CheckRequest):
+    """How many Support Fire markers a side draws this game-turn (8.1; the scenario chart's column)."""
+
+    scenario: ScenarioName = Field(description="Scenario id.")
+    side: SideName = Field(description="The side drawing markers.")
+    game_turn: int = Field(ge=1, le=21, description="The game-turn (its row of the reinforcement chart).")
+    hqs_lost: int = Field(default=0, ge=0, le=10, description=(
+        "HQs of this side eliminated so far (8.1.1: the allocation in that and all later turns is reduced)."))
+    airfields_occupied: list[str] = Field(default_factory=list, max_length=2, description=(
+        "Pusan, UN: airfield hexes (2221, 0316) the Communists occupy now (12.1.1: one fewer marker per hex)."))
+    optional_hq_taken: bool = Field(default=False, description=(
+        "Changjin, UN: the 3rd Division HQ was taken as an optional reinforcement (12.3: one more marker)."))
+
+    @model_validator(mode="after")
+    def _by_the_rules(self, info: ValidationInfo):
+        g = data.game_in(info)
+        data.turn_record(g, self.scenario, self.game_turn)
+        if self.airfields_occupied:
+            rule = data.special(g, self.scenario, "airfields")
+            if not rule or self.side != "un":
+                raise ValueError("airfields_occupied reduces the UN allocation in the Pusan Perimeter only (12.1.1)")
+            for x in self.airfields_occupied:
+                if x not in rule.get("hexes", []):
+                    raise ValueError(f"{x} is not one of the Pusan airfield hexes {', '.join(rule.get('hexes', []))}")
+        if self.optional_hq_taken and (self.side != "un" or not data.special(g, self.scenario, "optional_reinforcements")):
+            raise ValueError("optional_hq_taken is a Changjin UN rule (12.3)")
+        return self
+
+
+def allocation(g: Game, req: SupportFireAllocationRequest) -> CheckResult:
+    turn = data.turn_record(g, req.scenario, req.game_turn)
+    base = int(turn.values[f"support_{req.side}"])
+    steps = [Step(f"Game-turn {req.game_turn} ({turn.date}): the chart gives the {req.side} {base} Support Fire "
+                  "markers, drawn at random from the pool (8.1 Allotted markers is suspended).",
+                  "8.1; scenario reinforcement chart")]
+    total, warnings = base, []
+    if req.hqs_lost:
+        per = data.int_parameter(g, "hq_loss_allocation_reduction")
+        total -= per * req.hqs_lost
+        steps.append(Step(f"{req.hqs_lost} HQ(s) lost: -{per * req.hqs_lost}.", "8.1.1"))
+        warnings.append("8.1.1 is cut off in the text ('... is reduced by'): read as one per HQ lost "
+                        "(tables/rules_parameters.csv hq_loss_allocation_reduction).")
+    if req.airfields_occupied:
+        per = int(data.special(g, req.scenario, "airfields").get("allocation_reduction_per_hex_while_occupied", 1))
+        total -= per * len(req.airfields_occupied)
+        steps.append(Step(f"Airfield hex(es) {', '.join(req.airfields_occupied)} occupied by the Communists: "
+                          f"-{per * len(req.airfields_occupied)}.", "12.1.1 Airfields"))
+    if req.optional_hq_taken:
+        bonus = int(data.special(g, req.scenario, "optional_reinforcements")["un_support_bonus"]["support_un_per_turn"])
+        total += bonus
+        steps.append(Step(f"The 3rd Division HQ was taken as an optional reinforcement: +{bonus}.", "12.3"))
+    total = max(0, total)
+    steps.append(Step(f"Markers this turn: {total}.", "8.1"))
+    return CheckResult(outcome={"chart": base, "markers": total}, steps=steps, warnings=warnings)
+
+
+@register_check(system="kwb", name="support_fire_allocation", request=SupportFireAllocationRequest, random=False,
+                summary="Support Fire markers a side draws this turn (chart, HQ losses, Pusan airfields, Changjin HQ)",
+                rule="8.1, 8.1.1, 12.1.1, 12.3")
+def support_fire_allocation(req: SupportFireAllocationRequest, dice: Dice) -> CheckResult:
+    return allocation(data.game(), req)

@@ -190,6 +190,8 @@ def score(g: Game, req: VictoryRequest) -> CheckResult:
     steps.append(Step(f"Victory level: {band['level']} (band '{band['printed']}'). Resolution of the printed scale: "
                       "a difference in no band (31) takes the band above; one in two bands (10) takes the lower.", "11.0"))
     warnings = list(notes)
+    if req.city_hexes_occupied:
+        warnings += data.map_warnings(g, data.scenario_map(g, req.scenario).id)
     return CheckResult(outcome={"communist_vp": totals["communist"], "un_vp": totals["un"], "difference": difference,
                                 "level": band["level"], "band": band["printed"], "scale_resolved": bool(notes),
                                 "lines": lines}, steps=steps, warnings=warnings)
