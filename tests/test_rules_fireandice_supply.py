@@ -190,3 +190,17 @@ def test_invasion_scenario_map_b_north_edge_roads_are_communist_sources():
     assert found[0].in_supply and found[0].path[-1] == "0506"
     assert not trace_side(g, "campaign", "com", [UnitAt("nk-hq-i", "0809")], {"supply_sources": ["0512"],
                                                                                "atomic_hexes": ["0511"]}).units[0].in_supply
+
+
+@settings(max_examples=40, deadline=None)
+@given(un=st.lists(hexes, min_size=1, max_size=4, unique=True), drop=st.integers(0, 3))
+def test_removing_an_enemy_unit_never_takes_an_loc_away(un, drop):
+    g = make_game(roads=ROAD)
+    com = [("nk-hq-i", "0508"), ("nk-1", "0910"), ("nk-2", "1204"), ("nk-3", "0213")]
+    un_units = [(f"rok-{n}", h) for n, h in zip((1, 2, 3, 5), un) if h not in {x for _, x in com}]
+    before = trace(g, "com", com + un_units, supply_sources=["0501"])
+    fewer = un_units[:drop] + un_units[drop + 1:]
+    after = trace(g, "com", com + fewer, supply_sources=["0501"])
+    for unit, entry in before.items():
+        if entry.in_supply:
+            assert after[unit].in_supply
