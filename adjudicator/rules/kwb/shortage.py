@@ -25,6 +25,8 @@ PUSAN_TURNS = 21
 
 
 class UnSupplyShortageEndRequest(CheckRequest):
+    """The UN player's end-of-turn roll to end the Pusan supply shortage (12.1.1)."""
+
     game_turn: int = Field(
         ge=1, le=PUSAN_TURNS, description="The game-turn that is ending (Pusan Perimeter: 1-21)."
     )
@@ -84,6 +86,8 @@ def un_supply_shortage_end(req: UnSupplyShortageEndRequest, dice: Dice) -> Check
 
 
 class SupplyCenterMoveRequest(CheckRequest):
+    """One attempt to move a Communist Supply Center in the Mobile Movement Phase (12.1.1, 5.1.3)."""
+
     supply_center: str | None = Field(
         default=None,
         max_length=40,
