@@ -39,6 +39,7 @@ BODIES = {
     "aircraft_repair": {"aircraft": ["un-air-8fb"], "dice": [2]},
     "ground_support_level": {"aircraft": [{"unit": "com-air-il10"}]},
     "random_event": {"table": "B", "attacker": "com", "dice": [6, 6]},
+    "objective_draw": {"side": "com", "count": 6, "dice": [1, 1, 1, 1, 1, 1]},
     "snafu_draw": {"placer": "un", "count": 2, "dice": [1, 1]},
     "amphibious_invasion": {"box": "invasion-inchon", "fleet_station": "Yellow Sea", "units": ["us-1mar-1", "un-hq-x"],
                             "amphibious_points": 8, "bombardment_level": 6, "enemy_units": ["nk-18"], "dice": [3]},

@@ -276,3 +276,11 @@ def test_random_event_table_c_and_snafu_without_replacement():
     two = resolve("snafu_draw", [1, 1], placer="un", count=2)
     assert two.outcome["draws"][0]["marker"] != two.outcome["draws"][1]["marker"]
     assert [d.sides for d in two.dice_used] == [6, 5]
+
+
+def test_objective_draw_without_replacement_and_an_empty_pool():
+    result = resolve("objective_draw", [12, 1], side="un", count=2)
+    assert result.outcome["values"] == [5, 1]
+    assert any("objective" in w for w in result.warnings)
+    with pytest.raises(ValueError, match="pool"):
+        resolve("objective_draw", [], side="un", out_of_pool={"1": 6, "3": 4, "5": 2})

@@ -105,3 +105,55 @@ def victory_points(req: VictoryRequest, dice: Dice) -> CheckResult:
     return CheckResult(outcome={"track": track, "holder": holder(track), "vp": abs(track),
                                 "macarthur_relieved": relieved, "macarthur_commands": macarthur, "winner": winner},
                        steps=steps, warnings=warnings)
+
+
+# -- Objective markers (12.1.3) ---------------------------------------------------------------------
+
+
+class ObjectiveDrawRequest(CheckRequest):
+    side: SideId = Field(description="Whose Objective marker is drawn (the colour placed).")
+    out_of_pool: dict[str, int] = Field(default_factory=dict,
+                                        description="Markers of this side already on the map, by value "
+                                                    "('1', '3', '5') -> how many (they are not in the pool).")
+    count: int = Field(default=1, ge=1, le=6, description="Markers drawn (16.0 setup: six).")
+
+    @model_validator(mode="after")
+    def _pool(self, info: ValidationInfo):
+        pool = objective_pool(data.game_in(info), self.side, self.out_of_pool)
+        if len(pool) < self.count:
+            raise ValueError(f"only {len(pool)} Objective markers left in the pool (12.1.3: the player then loses 1 VP)")
+        return self
+
+
+def objective_pool(g, side: str, out: dict[str, int]) -> list[int]:
+    """The side's Objective markers not on the map, one entry per marker (markers.csv counts)."""
+    pool: list[int] = []
+    for m in g.markers.values():
+        if m.kind == "objective" and m.side == side:
+            value = int(m.faces[-1])
+            pool += [value] * m.count
+    for value, n in out.items():
+        for _ in range(n):
+            try:
+                pool.remove(int(value))
+            except ValueError:
+                raise ValueError(f"there are not that many {value}-VP Objective markers") from None
+    return sorted(pool)
+
+
+@register_check(system="fireandice", name="objective_draw", request=ObjectiveDrawRequest, random=True,
+                summary="Draw Objective markers at random from a side's pool (values hidden until revealed)",
+                rule="12.1.3")
+def objective_draw(req: ObjectiveDrawRequest, dice: Dice) -> CheckResult:
+    g = data.game()
+    pool = objective_pool(g, req.side, req.out_of_pool)
+    drawn, steps = [], []
+    for i in range(req.count):
+        (n,) = dice.roll(len(pool), purpose=f"Objective marker draw {i + 1} ({len(pool)} in the pool)")
+        drawn.append(pool.pop(n - 1))
+        steps.append(Step(f"Draw {i + 1}: a {data.SIDE_NAMES[req.side]} Objective marker (value kept hidden until "
+                          "revealed).", "12.1.3 Placing/Removing/Claiming Objective Markers"))
+    return CheckResult(outcome={"values": drawn},
+                       steps=steps,
+                       warnings=data.stand_in_warnings(g, *(f"marker {m.id}" for m in g.markers.values()
+                                                            if m.kind == "objective" and m.side == req.side)))
