@@ -9,7 +9,7 @@
 - `supply`       14.5 lines of communications, every unit of a side at once (tracer + check `supply`)
 - `intervention` 12.2 foreign intervention and aid   checks `chinese_intervention`, `roc_intervention`,
                  `atomic_release`, `soviet_intervention`, `foreign_aid`
-- `victory`      12.1 the zero-sum VP track and the 21-VP automatic victory            check `victory_points`
+- `victory`      12.1 the zero-sum VP track, 21-VP victory, Objective draws   checks `victory_points`, `objective_draw`
 - `weather`      14.1 weather by month                                                 check `weather`
 - `logistics`    7.0, 9.3 supply point costs and HQ flip costs            checks `hq_flip_cost`, `supply_cost`
 - `naval`        11.3.1 amphibious invasion and its bombardment                      check `amphibious_invasion`

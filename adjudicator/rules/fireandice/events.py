@@ -17,11 +17,13 @@ draw is one die over the markers in the cup.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
-from scenarios.model import Game
+from pydantic import Field
 
-from adjudicator.checks import Dice, Step
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
 from adjudicator.rules.fireandice import data
+from scenarios.model import Game
 
 
 @dataclass(frozen=True)
@@ -113,13 +115,6 @@ def describe_snafu(d: SnafuDraw) -> Step:
 
 
 # -- the stand-alone checks ------------------------------------------------------------------------
-
-from typing import Literal  # noqa: E402
-
-from pydantic import Field  # noqa: E402
-
-from adjudicator.checks import CheckRequest, CheckResult, register_check  # noqa: E402
-
 
 class RandomEventRequest(CheckRequest):
     table: Literal["A", "B", "C"] = Field(description="The Random Event Table on the combat chit (RE).")

@@ -11,7 +11,6 @@ CombatType = Literal["Meeting Engagement", "Hasty Attack", "Prepared Attack", "D
 LeadMarker = Literal["ammo_shortage", "ammo_out", "fuel_shortage", "fuel_out", "ooc", "disrupted", "routed",
                      "bug_out", "low_morale"]
 Quality = Literal["elite", "poor"]
-Month = Field(pattern=r"^\d{4}-\d{2}$", description="Month as YYYY-MM, e.g. '1950-11' (Game Turn Record Track).")
 
 
 class SideCombatModel(BaseModel):

@@ -42,10 +42,6 @@ from adjudicator.rules.fireandice.board import TerrainEffects, terrain_effects
 
 RULE = "5.3 Combat Support; 8.2"
 
-#: status markers a side may report on its declaring/defending unit
-LEAD_MARKERS = ("ammo_shortage", "ammo_out", "fuel_shortage", "fuel_out", "ooc", "disrupted", "routed",
-                "bug_out", "low_morale")
-
 
 @dataclass
 class SideSupport:

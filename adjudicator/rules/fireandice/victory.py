@@ -13,8 +13,6 @@ marker at 0 is not red, so a gain that takes it from 0 (or from blue) to red rel
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
