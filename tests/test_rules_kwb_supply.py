@@ -196,3 +196,11 @@ def test_real_map_setup_smoke(scenario):
         assert len(report.units) == len(mine)
         assert any("Stand-in map" in w for w in report.warnings)
         assert all(u.reason for u in report.units)
+
+
+def test_positions_on_another_map_are_ignored_with_a_warning():
+    from adjudicator.rules.positions import UnitAt
+    g = board(roads=ROAD)
+    report = un(g, [UnitAt("us-5-1m", "0504", "", "pusan"), UnitAt("us-1-1m", "0504", "", "seoul")])
+    assert [u.unit for u in report.units] == ["us-5-1m"]
+    assert any("another map" in w for w in report.warnings)

@@ -75,9 +75,14 @@ def trace_side(g: Game, scenario_id: str, side: str, positions: list[UnitAt], op
     game_turn (Changjin Surprise), air_supply_hexes (Changjin), emergency_supply_centers (9.1.1),
     improved_positions (hexes under Improved Position markers, 6.1.1), center_leg_zoc (reading)."""
     gm = data.scenario_map(g, scenario_id)
+    elsewhere = [p for p in positions if p.map and p.map != gm.id]
+    positions = [p for p in positions if not (p.map and p.map != gm.id)]
     b = kb.Board.from_positions(g, gm, positions, options.get("improved_positions", []))
     report = SupplyReport(side=side)
     report.warnings += data.map_warnings(g, gm.id) + b.anomalies
+    if elsewhere:
+        report.warnings.append(f"{len(elsewhere)} unit(s) on another map than {gm.id} ignored: "
+                               + ", ".join(p.unit for p in elsewhere[:8]))
     blocked = b.blocked_for(side)
     report.steps.append((f"Lines of {side} may not enter {sum(1 for r in blocked.values() if 'ZOC' in r)} hexes of "
                          "unscreened enemy ZOC (6.1.2: no ZOC into/out of Rough or City nor across water hexsides; "
