@@ -1,4 +1,4 @@
-"""``python -m bench [--only modules,supply,http] [--duration S] [--no-profile]``
+"""``python -m bench [--only modules,supply,http] [--duration S] [--worker-class gthread --threads 4] [--no-profile]``
 
 Runs the sections, prints a table and writes ``bench/results/<timestamp>.json``.
 Exit status 0 even when a target is missed: the table says PASS/FAIL per
@@ -20,6 +20,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     parser.add_argument("--only", default=",".join(SECTIONS), help="comma-separated sections: " + ", ".join(SECTIONS))
     parser.add_argument("--duration", type=int, default=HttpSettings.duration_s, help="seconds per wrk load")
+    parser.add_argument("--worker-class", default=HttpSettings.worker_class, help="gunicorn worker class (sync, gthread)")
+    parser.add_argument("--threads", type=int, default=HttpSettings.worker_threads, help="threads per gthread worker")
+    parser.add_argument("--sqlite-synchronous", default=HttpSettings.sqlite_synchronous,
+                        help="SQLite synchronous setting of the served database (FULL, NORMAL)")
     parser.add_argument("--no-profile", action="store_true", help="skip profiling sections that miss a target")
     args = parser.parse_args(argv)
     chosen = [s.strip() for s in args.only.split(",") if s.strip()]
@@ -38,7 +42,10 @@ def main(argv: list[str] | None = None) -> int:
             sections.append(run_modules(profile_on_miss=profile))
         elif name == "http":
             from bench.http import run_http
-            sections.append(run_http(HttpSettings(duration_s=args.duration), profile_on_miss=profile))
+            sections.append(run_http(HttpSettings(duration_s=args.duration, worker_class=args.worker_class,
+                                               worker_threads=args.threads,
+                                               sqlite_synchronous=args.sqlite_synchronous),
+                                  profile_on_miss=profile))
     path = write_results(sections)
     print(table(sections))
     print(f"results: {path}")

@@ -39,12 +39,12 @@ HOLDFAST_COMBAT = CheckChoice(
     },
 )
 
-#: A simple random check that has existed since the service was written (fallback).
-KWB_SUPPLY_SHORTAGE = CheckChoice(
-    system="kwb",
-    name="un_supply_shortage_end",
-    scenario="pusan",
-    body={"game_turn": 3},
+#: A light random check (one die, a table look-up), to compare against the combat's cost.
+HOLDFAST_WEATHER = CheckChoice(
+    system="holdfast",
+    name="weather",
+    scenario="campaign",
+    body={"turn": 3},
 )
 
 #: The check the HTTP benchmark measures.  Change this one line to measure another.
@@ -58,7 +58,10 @@ class HttpSettings:
     duration_s: int = 10
     connections: int = 16
     threads: int = 2
-    workers: int = 2  # gunicorn sync workers (the machine has 2 cores)
+    workers: int = 2  # gunicorn workers (the machine has 2 cores)
+    worker_class: str = "sync"  # as served by `adjudicator serve` by default; "gthread" keeps connections alive
+    worker_threads: int = 1  # threads per worker (gthread only)
+    sqlite_synchronous: str = "FULL"  # the service default; NORMAL (WAL) survives kill -9, not power loss
     games: int = 8  # game-mode requests rotate over this many games
 
 

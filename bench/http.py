@@ -47,7 +47,10 @@ def run_http(settings: HttpSettings = HttpSettings(), choice: CheckChoice = CHEC
              profile_on_miss: bool = True) -> Section:
     section = Section("http")
     with tempfile.TemporaryDirectory(prefix="bench-http-") as tmp:
-        server = Gunicorn(Path(tmp), workers=settings.workers).start()
+        server = Gunicorn(Path(tmp), workers=settings.workers, extra_env={
+            "ADJUDICATOR_WORKER_CLASS": settings.worker_class,
+            "ADJUDICATOR_THREADS": str(settings.worker_threads),
+            "ADJUDICATOR_SQLITE_SYNCHRONOUS": settings.sqlite_synchronous}).start()
         try:
             loads = prepare_loads(server.url, choice, settings)
             results: dict[str, WrkResult] = {}
@@ -83,8 +86,9 @@ def prepare_loads(url: str, choice: CheckChoice, settings: HttpSettings) -> dict
 def report(section: Section, results: dict[str, WrkResult], choice: CheckChoice, settings: HttpSettings) -> None:
     ping = results["ping"].rps
     section.notes.append(f"check: {choice.system}.{choice.name}; {settings.connections} connections, "
-                         f"{settings.threads} wrk threads, {settings.workers} gunicorn sync workers, "
-                         f"{settings.duration_s} s per load, SQLite synchronous=FULL")
+                         f"{settings.threads} wrk threads, {settings.workers} gunicorn {settings.worker_class} workers "
+                         f"x {settings.worker_threads} thread(s), "
+                         f"{settings.duration_s} s per load, SQLite synchronous={settings.sqlite_synchronous}")
     for name, r in results.items():
         ratio = r.rps / ping if ping else 0.0
         section.row(name, f"{r.rps:8.0f} req/s  {ratio:5.2f}x ping  p50 {r.p50_ms:6.2f} ms  "

@@ -120,9 +120,10 @@ class Client(threading.Thread):
 
 
 def run_soak(workdir: Path, clients: int = 50, games: int = 4, seconds: float = 20.0,
-             choice: CheckChoice = CHECK, workers: int = 2) -> SoakReport:
+             choice: CheckChoice = CHECK, workers: int = 2, sqlite_synchronous: str = "FULL") -> SoakReport:
     report = SoakReport(clients=clients, games=games)
-    server = Gunicorn(workdir, workers=workers).start()
+    env = {"ADJUDICATOR_SQLITE_SYNCHRONOUS": sqlite_synchronous}
+    server = Gunicorn(workdir, workers=workers, extra_env=env).start()
     try:
         all_games = create_games(server.url, choice, games)
         stop = threading.Event()
@@ -142,7 +143,7 @@ def run_soak(workdir: Path, clients: int = 50, games: int = 4, seconds: float = 
     report.acknowledged = sum(1 for r in rolls if r.response is not None)
     report.in_doubt = sum(1 for r in rolls if r.response is None)
 
-    server = Gunicorn(workdir, workers=workers).start()  # same files, new port
+    server = Gunicorn(workdir, workers=workers, extra_env=env).start()  # same files, new port
     try:
         check_after_restart(server, all_games, rolls, choice, report)
     finally:
@@ -235,12 +236,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=20.0, help="rolling time before the kill -9")
+    parser.add_argument("--sqlite-synchronous", default="FULL", help="FULL (the default) or NORMAL")
     parser.add_argument("--rounds", type=int, default=1, help="kill/restart rounds (each on fresh files)")
     args = parser.parse_args(argv)
     failed = False
     for round_no in range(1, args.rounds + 1):
         with tempfile.TemporaryDirectory(prefix="kw-soak-") as tmp:
-            report = run_soak(Path(tmp), clients=args.clients, games=args.games, seconds=args.seconds)
+            report = run_soak(Path(tmp), clients=args.clients, games=args.games, seconds=args.seconds,
+                              sqlite_synchronous=args.sqlite_synchronous)
         print(f"round {round_no}: " + json.dumps({k: v for k, v in report.to_json().items() if k != "problems"}))
         for problem in report.problems:
             print("PROBLEM " + problem)
