@@ -284,3 +284,11 @@ def test_objective_draw_without_replacement_and_an_empty_pool():
     assert any("objective" in w for w in result.warnings)
     with pytest.raises(ValueError, match="pool"):
         resolve("objective_draw", [], side="un", out_of_pool={"1": 6, "3": 4, "5": 2})
+
+
+def test_direct_intervention_rolls_only_for_the_side_without_vps():
+    assert resolve("roc_intervention", [], un_vp=4, trigger="direct").outcome["roll_allowed"] is False
+    assert resolve("roc_intervention", [], trigger="direct").outcome["roll_allowed"] is False  # marker at 0
+    assert resolve("roc_intervention", [1], com_vp=4, trigger="direct").outcome["success"] is True
+    soviet = resolve("soviet_intervention", [1], un_vp=3)
+    assert soviet.outcome["success"] and soviet.warnings

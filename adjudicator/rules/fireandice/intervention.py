@@ -149,39 +149,70 @@ def chinese_intervention(req: ChineseInterventionRequest, dice: Dice) -> CheckRe
                                 "may_delay": result["success"]}, steps=steps, warnings=warnings)
 
 
-def _simple(key: str, side: str):
-    """A check for the RoC, Atomic Release or Soviet roll (12.2.1)."""
+class InterventionRollRequest(InterventionSituation):
+    """The Republic of China, Atomic Release and Soviet rolls (12.2.1)."""
 
-    class Request(InterventionSituation):
-        com_vp: int = Field(default=0, ge=0, le=21, description="The Communist's VPs (0 if the UN holds VPs or at 0).")
-        chinese_intervened: bool = Field(default=False, description="The Chinese have intervened.")
+    com_vp: int = Field(default=0, ge=0, le=21, description="The Communist's VPs (0 if the UN holds VPs or at 0).")
+    chinese_intervened: bool = Field(default=False, description="The Chinese have intervened.")
+    trigger: Literal["direct", "foreign_aid"] = Field(
+        default="foreign_aid", description="A roll a Foreign Aid request called for (12.2.2), or a direct Foreign "
+                                           "Intervention roll (only by the side without VPs, never at 0; 12.2).")
 
-        @model_validator(mode="after")
-        def _one_side(self):
-            if self.un_vp and self.com_vp:
-                raise ValueError("VPs are zero-sum: only one side can hold them (12.1.1)")
-            return self
-
-    Request.__name__ = Request.__qualname__ = f"{key.title().replace('_', '')}Request"
-    name = INTERVENTIONS[key]
-
-    def check(req, dice: Dice) -> CheckResult:
-        g = data.game()
-        steps: list[Step] = []
-        result = roll_intervention(g, key, req, dice, steps)
-        if key == "atomic_release" and result["success"] and not req.chinese_intervened:
-            steps.append(Step("The Chinese have not intervened: they do so now.", RULE))
-            result["chinese_intervene_now"] = True
-        return CheckResult(outcome=result, steps=steps)
-
-    register_check(system="fireandice", name=f"{key}_intervention" if key != "atomic_release" else key,
-                   request=Request, random=True, summary=f"Roll for {name} (12.2.1)", rule="12.2.1")(check)
-    return check
+    @model_validator(mode="after")
+    def _one_side(self):
+        if self.un_vp and self.com_vp:
+            raise ValueError("VPs are zero-sum: only one side can hold them (12.1.1)")
+        return self
 
 
-roc_intervention = _simple("roc", "un")
-atomic_release = _simple("atomic_release", "un")
-soviet_intervention = _simple("soviet", "com")
+def _direct_roll_refused(req: InterventionRollRequest, side: str) -> CheckResult | None:
+    """12.2: a direct roll only by the side without VPs, and by nobody at 0."""
+    if req.trigger != "direct":
+        return None
+    own = req.un_vp if side == "un" else req.com_vp
+    if own == 0 and (req.un_vp or req.com_vp):
+        return None
+    return CheckResult(outcome={"roll_allowed": False, "success": False}, steps=[Step(
+        "No roll: only the side without VPs may roll for Foreign Intervention, and nobody when the VP marker is at 0.",
+        "12.2 Foreign Aid and Intervention")])
+
+
+@register_check(system="fireandice", name="roc_intervention", request=InterventionRollRequest, random=True,
+                summary="Roll for Republic of China intervention (UN, D6 1-2)", rule="12.2.1")
+def roc_intervention(req: InterventionRollRequest, dice: Dice) -> CheckResult:
+    refused = _direct_roll_refused(req, "un")
+    if refused:
+        return refused
+    steps: list[Step] = []
+    result = roll_intervention(data.game(), "roc", req, dice, steps)
+    return CheckResult(outcome={"roll_allowed": True, **result}, steps=steps)
+
+
+@register_check(system="fireandice", name="atomic_release", request=InterventionRollRequest, random=True,
+                summary="Roll for Atomic Release (UN, D6 1-2)", rule="12.2.1")
+def atomic_release(req: InterventionRollRequest, dice: Dice) -> CheckResult:
+    refused = _direct_roll_refused(req, "un")
+    if refused:
+        return refused
+    steps: list[Step] = []
+    result = roll_intervention(data.game(), "atomic_release", req, dice, steps)
+    if result["success"] and not req.chinese_intervened:
+        steps.append(Step("The Chinese have not intervened: they do so now.", RULE))
+        result["chinese_intervene_now"] = True
+    return CheckResult(outcome={"roll_allowed": True, **result}, steps=steps)
+
+
+@register_check(system="fireandice", name="soviet_intervention", request=InterventionRollRequest, random=True,
+                summary="Roll for Soviet intervention (Communist, modified D6 1 or less)", rule="12.2.1")
+def soviet_intervention(req: InterventionRollRequest, dice: Dice) -> CheckResult:
+    refused = _direct_roll_refused(req, "com")
+    if refused:
+        return refused
+    steps: list[Step] = []
+    result = roll_intervention(data.game(), "soviet", req, dice, steps)
+    warnings = [] if req.chinese_intervened else [
+        "The Foreign Aid Table calls for the Soviet roll only after the Chinese intervened in a previous turn (12.2.2)."]
+    return CheckResult(outcome={"roll_allowed": True, **result}, steps=steps, warnings=warnings)
 
 
 # -- Foreign Aid (12.2.2) --------------------------------------------------------------------------
