@@ -292,3 +292,16 @@ def test_direct_intervention_rolls_only_for_the_side_without_vps():
     assert resolve("roc_intervention", [1], com_vp=4, trigger="direct").outcome["success"] is True
     soviet = resolve("soviet_intervention", [1], un_vp=3)
     assert soviet.outcome["success"] and soviet.warnings
+
+
+@pytest.mark.parametrize("kind, ok", [("nk", True), ("prc", True), ("su", False), ("un", False)])
+def test_rebuild_replacement_nationality(kind, ok):
+    body = dict(unit="nk-1", destroyed_unit="prc-112", replacement_kind=kind, replacement_points=1,
+                replacements_box=["nk-1", "prc-112"])
+    if ok:
+        assert resolve("rebuild", [], **body).outcome["replacement_points_left"] == 0
+    else:
+        with pytest.raises(ValueError):
+            resolve("rebuild", [], **body)
+    with pytest.raises(ValueError, match="ANOTHER"):
+        resolve("rebuild", [], **{**body, "destroyed_unit": "nk-1"})

@@ -13,6 +13,7 @@
 - `weather`      14.1 weather by month                                                 check `weather`
 - `logistics`    7.0, 9.3 supply point costs and HQ flip costs            checks `hq_flip_cost`, `supply_cost`
 - `naval`        11.3.1 amphibious invasion and its bombardment                      check `amphibious_invasion`
+- `replacements` 13.2 rebuilding eliminated units                                     check `rebuild`
 - `air`          10.0 the air war: air-to-air, top cover, strikes, interdiction, station, repair
 
 Importing this package registers every check and the LoC tracer.
@@ -26,6 +27,7 @@ from adjudicator.rules.fireandice import (  # noqa: F401
     logistics,
     losses,
     naval,
+    replacements,
     supply,
     victory,
     weather,
