@@ -1,9 +1,9 @@
 """Game-system metadata (names, scenarios, sides), behind one function: `system_info`.
 
 The shared scenario model (`scenarios.load_game(system_id)`) is the source. For a system whose
-data directory does not exist yet, `_builtin_game` answers from the small table below,
-transcribed from the rule digests. Once all four games ship data, make `_load_game` return
-`scenarios.load_game(system_id)` directly and delete the table.
+data directory does not exist or does not load yet, `_builtin_game` answers from the small table
+below, transcribed from the rule digests (and a warning is logged). Once all four games ship
+data, make `_load_game` return `scenarios.load_game(system_id)` directly and delete the table.
 """
 
 from __future__ import annotations
