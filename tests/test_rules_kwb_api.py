@@ -42,7 +42,7 @@ def test_every_kwb_check_is_listed(client):
     kwb = next(s for s in systems if s["id"] == "kwb")
     assert {c["name"] for c in kwb["checks"]} == {
         "combat", "supply", "support_fire_limit", "support_fire_allocation", "bombardment", "counter_battery",
-        "division_breakdown", "victory", "un_supply_shortage_end", "supply_center_move"}
+        "division_breakdown", "replacements", "victory", "un_supply_shortage_end", "supply_center_move"}
 
 
 def test_combat(client):
@@ -121,3 +121,12 @@ def test_division_breakdown(client):
     body = ok(post(client, "division_breakdown", {"division": "prc-58", "dice": [18, 17, 16]}))
     assert [r["unit"] for r in body["outcome"]["regiments"]] == ["prc-reg-18", "prc-reg-17", "prc-reg-16"]
     assert post(client, "division_breakdown", {"division": "us-1m-hq", "dice": [1, 1, 1]}).status_code == 422
+
+
+def test_replacements(client):
+    body = ok(post(client, "replacements", {"scenario": "pusan", "side": "un", "undeplete": [
+        {"unit": "us-5-1c", "hex": "2205", "in_supply": True}, {"unit": "rok-17", "hex": "1505", "in_supply": True}]}))
+    assert body["outcome"]["undepleted"] == ["us-5-1c", "rok-17"]
+    bad = post(client, "replacements", {"scenario": "seoul", "side": "un", "undeplete": [
+        {"unit": "rok-17", "hex": "1505", "in_supply": True}]})
+    assert bad.status_code == 422 and "12.21" in bad.get_json()["detail"]

@@ -267,3 +267,15 @@ def test_rok_only_combat_needs_a_loc_to_an_rok_corps_hq():
     assert limit(*zoc, ("rok-reg-1", "0506")).limit == 2  # a friendly unit screens the ZOC
     mixed = support.marker_limit(g, "pusan", "un", rok + [REAL.units["us-5-1m"]], un_supply_shortage=False)
     assert mixed.limit == 2
+
+
+def test_mobile_combat_phase():
+    with pytest.raises(ValidationError, match="not mobile: nk-6"):
+        request(phase="mobile_combat", attackers=[{"unit": "nk-6", "hex": "0504"}, {"unit": "nk-83-mot", "hex": "0604"}])
+    assert request(phase="mobile_combat", attackers=[{"unit": "nk-83-mot", "hex": "0604"}])
+    g = board("changjin")
+    un = {"scenario": "changjin", "attacking_side": "un", "phase": "mobile_combat",
+          "attackers": [{"unit": "us-mar-tk", "hex": "0504"}], "defenders": [{"unit": "prc-58", "hex": "0505"}]}
+    with pytest.raises(ValidationError, match="no Mobile Combat Phase on game-turn 2"):
+        request(g, **un, game_turn=2)
+    assert request(g, **un, game_turn=3)

@@ -6,6 +6,7 @@
 - `support`   8.1, 8.1.1, 12.1.1 Support Fire markers per combat (HQ lines of communication) and per turn
               checks `support_fire_limit`, `support_fire_allocation`
 - `bombardment` 8.4, 8.4.1 bombardment and UN counter-battery on the stand-in tables  checks `bombardment`, `counter_battery`
+- `replacements` 10.1.2, 10.1.3, 12.21, 12.3 replacements and emergency replacements  check `replacements`
 - `breakdown` 5.3.2 a division into three random unnumbered regiments                  check `division_breakdown`
 - `losses`    7.6 the depletion ladder and the random generic-regiment draw
 - `combat`    7.1, 9.1, 12.3, 12.21 modifiers around the CRT in the game data              check `combat`
@@ -22,6 +23,7 @@ from adjudicator.rules.kwb import (  # noqa: F401
     bombardment,
     breakdown,
     combat,
+    replacements,
     shortage,
     supply,
     support,

@@ -18,6 +18,9 @@ What the Exclusive Rules do fix, and this module applies:
 - 12.21 Seoul, the Han River: Communist units never attack across a Han hexside; UN units only if a
   division HQ or the 2SE engineer is in one of the two hexes, and then as across an unbridged river.
 - 12.21 Scratch Units are revealed when their hex is attacked; a Dummy is eliminated at once.
+- Mobile Combat Phase: only mobile units (red MA, 2.3.1) attack (reading of the absent Standard Rules; 5.1.4
+  says the truck-moved US/CW leg units may not); in Changjin the UN has no Mobile Combat Phase on the
+  Surprise turns (12.3).
 - 7.6 the depletion ladder (losses.py); 8.1.1 / 12.1.1 the number of Support Fire markers (support.py).
 
 Stand-in procedure (tables/crt.csv note): odds = total attack : total defence after support fire,
@@ -139,6 +142,10 @@ class CombatRequest(CheckRequest):
     defender_hq_loc: bool | None = Field(default=None, description="The same for the defender.")
     positions: list[PositionModel] = Field(default_factory=list, max_length=200, description=(
         "Optional: every unit on the map (both sides), to trace the 8.1.1 LOCs when the flags are not given."))
+    phase: Literal["combat", "mobile_combat"] = Field(default="combat", description=(
+        "The attacker's Combat Phase or Mobile Combat Phase (only mobile units attack in the latter; 5.1.4, 12.3)."))
+    game_turn: int | None = Field(default=None, ge=1, le=21, description=(
+        "The game-turn; Changjin turns 1-2 (Surprise): the UN has no Mobile Combat Phase (12.3)."))
     improved_position: bool = Field(default=False, description="The defending hex is under an Improved Position marker (stand-in shift).")
     generic_pool: list[str] | None = Field(default=None, max_length=60, description=(
         "Unnumbered regiments available for the random draw (7.6). Default: every generic regiment of the "
@@ -181,6 +188,17 @@ def validate_combat(g: Game, req: CombatRequest) -> None:
             raise ValueError(f"attacker {a.unit} in {a.hex} is not adjacent to the defending hex {req.defenders[0].hex}")
     if all(data.value(data.unit(g, a.unit), "" if a.step == "full" else a.step, "attack") == 0 for a in req.attackers):
         raise ValueError("no attacking unit has an Attack Strength above 0: zero-strength units may not attack (7.1)")
+    # Mobile Combat Phase (2.3.1 mobile units; 5.1.4 truck-moved US/CW leg units may not attack; 12.3 Surprise)
+    if req.phase == "mobile_combat":
+        surprise = data.special(g, req.scenario, "surprise")
+        if (req.attacking_side == "un" and surprise and req.game_turn in surprise.get("turns", [])
+                and not surprise.get("un_mobile_phases", True)):
+            raise ValueError(f"Changjin Surprise (12.3): the UN has no Mobile Combat Phase on game-turn {req.game_turn}")
+        legs = [a.unit for a in req.attackers if not data.is_mobile(g, data.unit(g, a.unit))
+                and data.value(data.unit(g, a.unit), "" if a.step == "full" else a.step, "attack") > 0]
+        if legs:
+            raise ValueError(f"only mobile units attack in the Mobile Combat Phase; not mobile: {', '.join(legs)} "
+                             "(2.3.1; US/CW leg units moved by truck may not attack, 5.1.4)")
     # 7.1 intensive attack
     doubled = [a.unit for a in req.attackers if a.doubled]
     if req.intensive == "none":
