@@ -11,7 +11,6 @@ from pydantic import ValidationError
 
 from adjudicator.rules.kwb import combat, losses, support
 from adjudicator.rules.kwb import board as kb
-from scenarios.model import Table
 from test_rules_kwb_fixtures import REAL, at, board, rolled, validate
 
 CRT = REAL.tables["crt"]

@@ -148,7 +148,7 @@ class Board:
 
     def exerts_zoc(self, p: Placed) -> bool:
         """6.1.1: no ZOC for battalion/cadre units, HQs, Supply Centers, units under Improved Position."""
-        return data.has_zoc(p.unit, p.at.step) and p.hex not in self.improved_positions
+        return data.has_zoc(p.unit) and p.hex not in self.improved_positions
 
     def zoc_of(self, side: str) -> dict[Hex, list[str]]:
         """Hexes in `side`'s ZOC, each with the units projecting it (6.1)."""

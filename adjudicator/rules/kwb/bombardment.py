@@ -20,7 +20,7 @@ from pydantic import Field, ValidationInfo, model_validator
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
 from adjudicator.rules.kwb import board as kb
 from adjudicator.rules.kwb import data, losses, support
-from adjudicator.rules.kwb.schemas import HEX_PATTERN, ScenarioName, SideName, UnitInCombat, unique
+from adjudicator.rules.kwb.schemas import ScenarioName, SideName, UnitInCombat, unique
 from adjudicator.rules.positions import PositionModel, UnitAt
 from scenarios.model import Game, Table
 
@@ -108,7 +108,7 @@ def bombard(g: Game, req: BombardmentRequest, dice: Dice) -> CheckResult:
     (roll,) = dice.roll(6, purpose="bombardment")
     code = t.cell(roll, cols[index])
     steps.append(Step(f"Rolled {roll}: {code}.", "stand-in tables/bombardment.csv"))
-    states = [losses.UnitState(x.unit, data.step_name(data.unit(g, x.unit), "" if x.step == "full" else x.step))
+    states = [losses.UnitState(x.unit, data.step_name(data.unit(g, x.unit), x.shown))
               for x in req.targets]
     new_units = []
     if code == "D":

@@ -42,7 +42,6 @@ Readings (noted where the book is silent):
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
@@ -97,18 +96,15 @@ def terrain_shift(g: Game, row: str) -> int:
 # -- strengths -------------------------------------------------------------------------------------
 
 
+def printed_attack(g: Game, a: UnitInCombat) -> int:
+    """The Attack Strength printed on the side of the counter showing."""
+    return data.value(data.unit(g, a.unit), a.shown, "attack")
+
+
 def attack_strength(printed: int, doubled: bool, in_supply: bool) -> int:
     """One unit's Attack Strength in this attack: doubled (7.1), then halved rounding up out of supply (9.1)."""
     value = printed * 2 if doubled else printed
     return math.ceil(value / 2) if not in_supply else value
-
-
-@dataclass
-class Column:
-    index: int
-    name: str
-    raw: str
-    shift: int
 
 
 # -- request -------------------------------------------------------------------------------------
@@ -160,8 +156,8 @@ class CombatRequest(CheckRequest):
 
 def _board(g: Game, gm, req: CombatRequest) -> kb.Board:
     """The units of the combat (and `other_units`) on the scenario map."""
-    pos = [UnitAt(a.unit, a.hex, "" if a.step == "full" else a.step) for a in req.attackers]
-    pos += [UnitAt(d.unit, d.hex, "" if d.step == "full" else d.step) for d in req.defenders]
+    pos = [UnitAt(a.unit, a.hex, a.shown) for a in req.attackers]
+    pos += [UnitAt(d.unit, d.hex, d.shown) for d in req.defenders]
     pos += [UnitAt.from_model(p) for p in req.other_units]
     return kb.Board.from_positions(g, gm, pos)
 
@@ -186,7 +182,7 @@ def validate_combat(g: Game, req: CombatRequest) -> None:
     for a in req.attackers:
         if not gm.grid.are_adjacent(kb.parse(gm, a.hex), target):
             raise ValueError(f"attacker {a.unit} in {a.hex} is not adjacent to the defending hex {req.defenders[0].hex}")
-    if all(data.value(data.unit(g, a.unit), "" if a.step == "full" else a.step, "attack") == 0 for a in req.attackers):
+    if all(printed_attack(g, a) == 0 for a in req.attackers):
         raise ValueError("no attacking unit has an Attack Strength above 0: zero-strength units may not attack (7.1)")
     # Mobile Combat Phase (2.3.1 mobile units; 5.1.4 truck-moved US/CW leg units may not attack; 12.3 Surprise)
     if req.phase == "mobile_combat":
@@ -195,7 +191,7 @@ def validate_combat(g: Game, req: CombatRequest) -> None:
                 and not surprise.get("un_mobile_phases", True)):
             raise ValueError(f"Changjin Surprise (12.3): the UN has no Mobile Combat Phase on game-turn {req.game_turn}")
         legs = [a.unit for a in req.attackers if not data.is_mobile(g, data.unit(g, a.unit))
-                and data.value(data.unit(g, a.unit), "" if a.step == "full" else a.step, "attack") > 0]
+                and printed_attack(g, a) > 0]
         if legs:
             raise ValueError(f"only mobile units attack in the Mobile Combat Phase; not mobile: {', '.join(legs)} "
                              "(2.3.1; US/CW leg units moved by truck may not attack, 5.1.4)")
@@ -226,8 +222,8 @@ def validate_combat(g: Game, req: CombatRequest) -> None:
     coordination = data.special(g, req.scenario, "poor_coordination")
     if (coordination.get("multi_hex_attack_only_if_all_divisions") and req.attacking_side == "communist"
             and len({a.hex for a in req.attackers
-                     if data.value(data.unit(g, a.unit), "" if a.step == "full" else a.step, "attack") > 0}) > 1):
-        able = [a for a in req.attackers if data.value(data.unit(g, a.unit), "" if a.step == "full" else a.step, "attack") > 0]
+                     if printed_attack(g, a) > 0}) > 1):
+        able = [a for a in req.attackers if printed_attack(g, a) > 0]
         small = [a.unit for a in able if not data.is_division(data.unit(g, a.unit))]
         if small:
             raise ValueError(f"Changjin (12.3): the Communist player may not combine units from more than one hex "
@@ -266,7 +262,9 @@ def _support_sides(req: CombatRequest):
 
 
 def _limit(g: Game, req: CombatRequest, side: str, flag: bool | None) -> support.MarkerLimit:
-    involved_ids = [a.unit for a in req.attackers] if side == req.attacking_side else [d.unit for d in req.defenders]
+    # The units involved: the attackers actually attacking (7.1 drops zero-strength ones), or the defenders.
+    involved_ids = ([a.unit for a in req.attackers if printed_attack(g, a) > 0] if side == req.attacking_side
+                    else [d.unit for d in req.defenders])
     involved = [data.unit(g, u) for u in involved_ids]
     b = None
     if flag is None and req.positions:
@@ -293,7 +291,7 @@ def resolve(g: Game, req: CombatRequest, dice: Dice) -> CheckResult:
     removed: list[losses.UnitState] = []
     for d in req.defenders:
         u = data.unit(g, d.unit)
-        state = losses.UnitState(d.unit, data.step_name(u, "" if d.step == "full" else d.step))
+        state = losses.UnitState(d.unit, data.step_name(u, d.shown))
         if u.has("scratch"):
             if u.has("dummy"):
                 removed.append(state)
@@ -311,7 +309,7 @@ def resolve(g: Game, req: CombatRequest, dice: Dice) -> CheckResult:
     attack_total, attackers = 0, []
     for a in req.attackers:
         u = data.unit(g, a.unit)
-        step = data.step_name(u, "" if a.step == "full" else a.step)
+        step = data.step_name(u, a.shown)
         printed = data.value(u, step, "attack")
         if printed == 0:
             steps.append(Step(f"{a.unit} has Attack Strength 0: it may not be part of the attack and cannot be "

@@ -112,7 +112,7 @@ def is_mobile(g: Game, u: Unit) -> bool:
     return u.has("mobile") or g.unit_types[u.type].mobile
 
 
-def has_zoc(u: Unit, step: str = "") -> bool:
+def has_zoc(u: Unit) -> bool:
     """6.1.1: battalion/cadre-size units, HQs, Supply Centers have no ZOC (data flag `no_zoc`)."""
     return not (u.has("no_zoc") or is_hq(u) or is_supply_center(u) or u.size == "II")
 

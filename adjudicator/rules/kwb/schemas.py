@@ -23,6 +23,11 @@ class UnitInCombat(BaseModel):
                                                   "strength, 'depleted' = the depleted side (2.3.1).")
     hex: str = Field(pattern=HEX_PATTERN, description="Hex the unit stands in, as printed (XXYY).")
 
+    @property
+    def shown(self) -> str:
+        """The step as the data names it for lookups: '' (full strength) or 'depleted'."""
+        return "" if self.step == "full" else self.step
+
 
 class Attacker(UnitInCombat):
     doubled: bool = Field(default=False, description="Intensive attack (7.1, Communist only): this unit's "

@@ -47,7 +47,7 @@ from pydantic import Field, ValidationInfo, model_validator
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
 from adjudicator.rules.kwb import board as kb
 from adjudicator.rules.kwb import data
-from adjudicator.rules.kwb.schemas import HEX_PATTERN, ScenarioName, SideName
+from adjudicator.rules.kwb.schemas import ScenarioName, SideName
 from adjudicator.rules.positions import PositionModel, SupplyReport, UnitAt, UnitSupply, register_supply_tracer
 from scenarios.hexgrid import Hex, search
 from scenarios.model import Game
