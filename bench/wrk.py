@@ -48,8 +48,11 @@ def ensure_wrk() -> str:
     if found:
         return found
     if os.geteuid() == 0 and shutil.which("apt-get"):
-        subprocess.run(["apt-get", "install", "-y", "-q", "wrk"], check=False,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        quiet = {"check": False, "stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        if subprocess.run(["apt-get", "install", "-y", "-q", "wrk"], env=env, **quiet).returncode != 0:
+            subprocess.run(["apt-get", "update", "-q"], env=env, **quiet)  # package lists may be missing
+            subprocess.run(["apt-get", "install", "-y", "-q", "wrk"], env=env, **quiet)
         found = shutil.which("wrk")
         if found:
             return found
