@@ -1,0 +1,84 @@
+"""The benchmark harness measures what it says: the proposal search gives the same answers as
+`scenarios.hexgrid.search`, the one-unit rebuild really changes one unit, the wrk script is well
+formed.  (No timings are asserted; the benchmark itself reports those.)
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # `bench` is a top-level directory, not an installed package
+
+from bench.indexed_search import MapIndex, indexed_search  # noqa: E402
+from bench.modules import changed_copy  # noqa: E402
+from bench.supply import (  # noqa: E402
+    LOC_MP,
+    blocked_hexes,
+    loc_step_cost,
+    place_side,
+    stand_in_indexed,
+    stand_in_one_search,
+    stand_in_per_unit,
+    static_step_cost,
+)
+from bench.wrk import Target, lua_script  # noqa: E402
+from scenarios import load_game, load_game_dir  # noqa: E402
+from scenarios.hexgrid import search  # noqa: E402
+
+
+def fire_and_ice():
+    game = load_game("fireandice")
+    game_map = max(game.maps.values(), key=lambda m: len(m.terrain))
+    return game, game_map, place_side(game, game_map, "com")
+
+
+def test_every_unit_of_the_side_is_placed_on_land():
+    game, game_map, positions = fire_and_ice()
+    assert len(positions.units) == sum(1 for u in game.units.values() if u.side == "com")
+    hexes = list(positions.units.values()) + list(positions.enemy.values())  # set-ups may stack
+    assert all(game_map.terrain[h] != "sea" for h in hexes)
+    assert positions.hqs
+
+
+def test_the_three_stand_in_traces_agree():
+    game, game_map, positions = fire_and_ice()
+    step_cost = loc_step_cost(game_map, positions)
+    index = MapIndex.build(game_map.grid, game_map.terrain, static_step_cost(game_map)).reversed()
+    one = stand_in_one_search(game_map, positions, step_cost)
+    assert 0 < len(one) < len(positions.units)  # some units have an LoC, some do not
+    assert one == stand_in_per_unit(game_map, positions, step_cost)
+    assert one == stand_in_indexed(index, game_map, positions)
+
+
+def test_indexed_search_costs_equal_hexgrid_search_costs():
+    game, game_map, positions = fire_and_ice()
+    static = static_step_cost(game_map)
+    blocked = blocked_hexes(game_map, positions)
+    index = MapIndex.build(game_map.grid, game_map.terrain, static)
+    flags = bytearray(len(index.hexes))
+    for h in blocked:
+        if h in index.number:
+            flags[index.number[h]] = 1
+    sources = positions.hqs[:3]
+    expected = search(game_map.grid, sources, lambda a, b: None if b in blocked else static(a, b), max_cost=LOC_MP)
+    got = indexed_search(index, [index.number[h] for h in sources], flags, max_cost=LOC_MP)
+    reached = {index.hexes[i]: c for i, c in enumerate(got) if c < math.inf}
+    assert reached == expected.cost
+
+
+def test_the_one_unit_change_changes_exactly_one_unit(tmp_path):
+    directory, unit_id = changed_copy("spi", tmp_path)
+    before, after = load_game("spi"), load_game_dir(directory)
+    differing = [uid for uid in before.units if before.units[uid] != after.units[uid]]
+    assert differing == [unit_id]
+
+
+def test_wrk_script_gives_each_game_request_a_unique_id_field():
+    script = lua_script([Target("/api/v1/games/g1/combat", {"Authorization": "Bearer t"})],
+                        '{"turn":1}', unique_ids=True)
+    assert '"request_id":"w' in script and "tid" in script and "counter" in script
+    assert '"/api/v1/games/g1/combat"' in script and '"Bearer t"' in script
+    assert "WRKJSON" in script
