@@ -164,7 +164,7 @@ def test_routed_us_unit_through_zoc_bugs_out_loses_support_and_draws_two_snafu()
     result = resolve("combat_losses", [2, 5], loser="un", spread=3, participating=["us-24-19"],
                      retreats=[{"unit": "us-24-19", "hexes": 3, "through_enemy_zoc": True}],
                      tank_support_used=2, artillery_support_used=1)
-    assert result.outcome["markers"] == {"us-24-19": "bug_out"}
+    assert result.outcome["markers"] == {"us-24-19": ["routed", "bug_out"]}
     assert result.outcome["support_level_losses"] == {"tank": 2, "artillery": 1}
     assert result.outcome["vp_gained"]["com"] == 1 and len(result.outcome["snafu_draws"]) == 2
 
@@ -173,7 +173,7 @@ def test_disrupted_unit_costs_one_level_of_each_used_support():
     result = resolve("combat_losses", [4], loser="com", spread=3, participating=["nk-1", "nk-2"],
                      retreats=[{"unit": "nk-1", "hexes": 2}], replacement_points=1,
                      tank_support_used=3, artillery_support_used=0)
-    assert result.outcome["markers"] == {"nk-1": "disrupted"}
+    assert result.outcome["markers"] == {"nk-1": ["disrupted"]}
     assert result.outcome["support_level_losses"] == {"tank": 1, "artillery": 0}
 
 
@@ -227,14 +227,14 @@ def test_retreat_paths_on_the_map(monkeypatch):
                 "retreats": [{"unit": unit, "hexes": len(path), "path": path}]}
         return run_check(spec, spec.compute_model.model_validate(body, context={"game": g2}), SuppliedDice(dice))
 
-    assert check([1], "0509", ["0507", "0506"]).outcome["markers"] == {"nk-1": "disrupted"}
+    assert check([1], "0509", ["0507", "0506"]).outcome["markers"] == {"nk-1": ["disrupted"]}
     with pytest.raises(ValueError, match="not north"):
         check([], "0507", ["0509"], enemy=("rok-1", "0506"))
     with pytest.raises(ValueError, match="not adjacent"):
         check([], "0509", ["0506"])
     # a UN (US) unit retreating south through the Communist ZoC bugs out (computed from the map)
     bug = check([1, 1], "0505", ["0507"], unit="us-24-19", enemy=("nk-2", "0607"), start="0506", loser="un")
-    assert bug.outcome["markers"] == {"us-24-19": "bug_out"} and bug.outcome["vp_gained"]["com"] == 1
+    assert bug.outcome["markers"] == {"us-24-19": ["bug_out"]} and bug.outcome["vp_gained"]["com"] == 1
     with pytest.raises(ValueError, match="enemy ZoC"):
         check([], "0505", ["0507"], unit="rok-1", enemy=("nk-2", "0607"), start="0506", loser="un")
 

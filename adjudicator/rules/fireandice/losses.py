@@ -179,7 +179,7 @@ def combat_losses(req: LossesRequest, dice: Dice) -> CheckResult:
     g = data.game()
     enemy = data.other_side(req.loser)
     steps: list[Step] = []
-    markers: dict[str, str] = {}
+    markers: dict[str, list[str]] = {}
     tank_loss = artillery_loss = 0
     vp_to_com = 0
     snafu: list[dict] = []
@@ -200,10 +200,9 @@ def combat_losses(req: LossesRequest, dice: Dice) -> CheckResult:
                 text += "; it entered or passed an enemy ZoC: Bug Out (+1 VP to the Communist)"
                 vp_to_com += 1
             steps.append(Step(text + ".", "5.6 Retreating; 6.2 e, f, g"))
-            if bug_out:
-                markers[u.id] = "bug_out"
-            elif state:
-                markers[u.id] = state
+            placed = ([state] if state else []) + (["bug_out"] if bug_out else [])
+            if placed:
+                markers[u.id] = placed
             if state == "disrupted":
                 t = 1 if req.tank_support_used else 0
                 a = 1 if req.artillery_support_used else 0
@@ -250,4 +249,5 @@ def combat_losses(req: LossesRequest, dice: Dice) -> CheckResult:
         "eliminated": eliminated, "task_forces_removed_permanently": task_forces_lost, "markers": markers,
         "support_level_losses": {"tank": tank_loss, "artillery": artillery_loss},
         "vp_gained": vp_change, "replacement_points_spent": req.replacement_points, "snafu_draws": snafu,
+        "flipped_spent": [r.unit for r in req.retreats if r.fresh and not req.eliminate_all],
     }, steps=steps)
