@@ -42,7 +42,7 @@ def test_every_kwb_check_is_listed(client):
     kwb = next(s for s in systems if s["id"] == "kwb")
     assert {c["name"] for c in kwb["checks"]} == {
         "combat", "supply", "support_fire_limit", "support_fire_allocation", "bombardment", "counter_battery",
-        "division_breakdown", "replacements", "victory", "un_supply_shortage_end", "supply_center_move"}
+        "division_breakdown", "replacements", "victory", "seoul_cleared", "un_supply_shortage_end", "supply_center_move"}
 
 
 def test_combat(client):
@@ -130,3 +130,11 @@ def test_replacements(client):
     bad = post(client, "replacements", {"scenario": "seoul", "side": "un", "undeplete": [
         {"unit": "rok-17", "hex": "1505", "in_supply": True}]})
     assert bad.status_code == 422 and "12.21" in bad.get_json()["detail"]
+
+
+def test_seoul_cleared(client):
+    gm = REAL.maps["seoul"]
+    seoul = gm.grid.label(gm.find_named("Seoul")[0])
+    body = ok(post(client, "seoul_cleared", {"game_turn": 10, "positions": [{"unit": "us-1-1m", "hex": seoul}]}))
+    assert body["outcome"]["cleared"] and body["outcome"]["un_vp"] == 12
+    assert post(client, "seoul_cleared", {"game_turn": 15, "positions": [{"unit": "us-1-1m", "hex": seoul}]}).status_code == 422

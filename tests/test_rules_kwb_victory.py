@@ -108,3 +108,26 @@ def test_changjin_withdrawals_supply_and_optional_units():
 def test_bad_requests(body, message):
     with pytest.raises(ValidationError, match=message):
         validate(victory.VictoryRequest, REAL, **body)
+
+
+def test_seoul_cleared_from_a_position_and_the_once_only_award():
+    gm = REAL.maps["seoul"]
+    capital = victory.capital_hexes(gm)
+    first = gm.grid.label(capital[0])
+
+    def judge(positions, **body):
+        req = validate(victory.SeoulClearedRequest, REAL, positions=positions, **body)
+        return victory.seoul_cleared(REAL, req)
+
+    held = judge([{"unit": "us-5-1m", "hex": first}], game_turn=10)
+    assert held.outcome["cleared"] and held.outcome["un_vp"] == 12  # the book's example: turn 10 -> 12
+    if len(capital) > 1:
+        other = gm.grid.label(capital[1])
+        contested = judge([{"unit": "us-5-1m", "hex": first}, {"unit": "nk-31", "hex": other}], game_turn=10)
+        assert not contested.outcome["cleared"] and contested.outcome["communist_regiments_in"] == ["nk-31"]
+        cadre_only = judge([{"unit": "us-5-1m", "hex": first}, {"unit": "nk-scratch-a-1", "hex": other}], game_turn=10)
+        assert cadre_only.outcome["cleared"]  # a cadre is not regiment-size
+        assert not judge([{"unit": "us-5-1m", "hex": first}], game_turn=10, every_hex=True).outcome["cleared"]
+    again = judge([{"unit": "us-5-1m", "hex": first}], game_turn=12, awarded_on_turn=10)
+    assert again.outcome["cleared"] and again.outcome["un_vp"] == 0
+    assert not judge([{"unit": "nk-31", "hex": first}], game_turn=3).outcome["cleared"]

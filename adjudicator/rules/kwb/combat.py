@@ -320,7 +320,8 @@ def resolve(g: Game, req: CombatRequest, dice: Dice) -> CheckResult:
         if a.doubled:
             how.append(f"doubled to {printed * 2} (intensive attack)")
         if not a.in_supply:
-            how.append(f"out of supply: halved, rounding up, to {value}")
+            how.append(f"out of supply: halved, rounding up, to {value}"
+                       + (" (reading: 2 x A halved = A; alternative 2 x ceil(A/2))" if a.doubled else ""))
         steps.append(Step(f"{a.unit} ({a.hex}, {step}) attacks with {value}: " + ", ".join(how) + ".",
                           "; ".join((["7.1 Intensive Attack"] if a.doubled else [])
                                     + (["9.1 Out of Supply"] if not a.in_supply else [])) or "7.1"))

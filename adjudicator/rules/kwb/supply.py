@@ -116,7 +116,8 @@ def _trace_communist(g, scenario_id, b: kb.Board, blocked, options, report: Supp
                          f"({', '.join(_labels(gm, symbols))}): "
                          + (", ".join(f"{c.at.unit} ({c.at.hex})" for c in connected) or "none")
                          + (f"; cut off: {', '.join(f'{c.at.unit} ({c.at.hex})' for c in cut_off)}" if cut_off else "")
-                         + ("" if center_leg_zoc else " (reading: enemy ZOC ignored on this leg)") + ".", RULE))
+                         + (" (reading: the ZOC ban of 9.0 applies to this leg too; center_leg_zoc=false drops it)"
+                            if center_leg_zoc else " (reading: enemy ZOC ignored on this leg)") + ".", RULE))
     leg1 = search(gm.grid, {c.hex: 0.0 for c in connected}, lambda a, n: None if n in blocked else 1.0, max_cost=reach)
     report.steps.append((f"One search of at most {reach} hexes from the connected Supply Centers reaches every unit "
                          "in supply.", RULE))
@@ -175,7 +176,8 @@ def _emergency_centers(b: kb.Board, names, cut_off, report: SupplyReport) -> dic
         c = cut[name]
         for h in [c.hex] + b.gm.grid.neighbours(c.hex):
             out.setdefault(h, name)
-        report.steps.append((f"Emergency supply from {name} ({c.at.hex}): units in or adjacent to it are in supply; "
+        report.steps.append((f"Emergency supply from {name} ({c.at.hex}): units in or adjacent to it (plain adjacency) "
+                             "are in supply; "
                              "the Supply Center is expended and placed in the deadpile.", "9.1.1"))
     return out
 
@@ -227,7 +229,8 @@ def _trace_un(g, scenario_id, b: kb.Board, blocked, options, report: SupplyRepor
         return gm.grid.neighbours(h)
 
     found = search(gm.grid, {h: 0.0 for h in net}, step_cost, max_cost=reach, neighbours=onward)
-    report.steps.append((f"One search of at most {reach} hexes from every net hex, never through a Rough hex"
+    report.steps.append((f"One search of at most {reach} hexes from every net hex, never through a Rough hex "
+                         "(reading: the unit's own hex and the net hex may be Rough)"
                          + ("; across a Han River hexside only with a division HQ or the 2SE engineer in one of its "
                             "two hexes (12.21)" if han else "") + ".", RULE))
 

@@ -14,7 +14,10 @@ The schedules are DATA: `[[victory.communist]]` / `[[victory.un]]` in scenarios/
 - `unit` + "overdue" (Pusan): points per turn the unit is overdue for withdrawal.
 - "unable to trace a supply line" (Changjin): per UN unit out of supply at the end (use `supply`).
 - `optional_units_taken_by` alone (Changjin UN): per optional reinforcement the Communist player took.
-- `points_formula` (Seoul): (14 - turn) x 3 once, for the turn Seoul is first cleared.
+- `points_formula` (Seoul): (14 - turn) x 3 once, for the turn Seoul is first cleared (the
+  `seoul_cleared` check judges a position: at least one UN unit and no Communist regiment-size or
+  larger unit in the capital city hexes — the map's city hexes named Seoul; reading of "any capital
+  city-hex or hexes north of the Han River"; alternative `every_hex`: all of them UN-held).
 
 The victory scale as printed leaves D = 31 in no band and puts D = 10 in two (tables/victory_levels.csv
 transcribes it literally). Resolution, applied from the table data and stated in every result:
@@ -34,10 +37,11 @@ from typing import Literal
 
 from pydantic import Field, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, SituationError, Step, register_check
 from adjudicator.rules.kwb import board as kb
 from adjudicator.rules.kwb import data
 from adjudicator.rules.kwb.schemas import ScenarioName, unique
+from adjudicator.rules.positions import PositionModel, UnitAt
 from scenarios.model import Game, Table, Unit
 
 RULE = {"pusan": "12.1.3", "seoul": "12.22 VICTORY", "changjin": "12.32"}
@@ -236,7 +240,13 @@ def _score_entry(g: Game, req: VictoryRequest, entry: dict, side: str, dead: lis
         turn = req.withdrawn_on_turn.get(uid)
         overdue = max(0, (turn if turn is not None else last + 1) - due)
         when = f"withdrawn on turn {turn}" if turn is not None else "never withdrawn"
-        return overdue, overdue * pts, f"due turn {due}, {when}: {overdue} turn(s) overdue"
+        reading = ""
+        if uid in withdrawal.get("due_turn_alternative", {}):
+            reading = (" (chart reading; the 12.1.1 text says turn "
+                       f"{withdrawal['due_turn_alternative'][uid]}: withdrawal_due='text')" if req.withdrawal_due == "chart"
+                       else " (12.1.1 text reading; the chart says turn "
+                       f"{withdrawal.get('due_turn', {}).get(uid)})")
+        return overdue, overdue * pts, f"due turn {due}{reading}, {when}: {overdue} turn(s) overdue"
     if "supply line" in per:
         n = req.un_units_out_of_supply
         return n, n * pts, f"{n} UN unit(s) out of supply"
@@ -248,3 +258,70 @@ def _score_entry(g: Game, req: VictoryRequest, entry: dict, side: str, dead: lis
                 rule="11.0, 12.1.3, 12.22, 12.32")
 def victory(req: VictoryRequest, dice: Dice) -> CheckResult:
     return score(data.game(), req)
+
+
+# -- 12.22 Seoul cleared -----------------------------------------------------------------------------
+
+REGIMENT_OR_LARGER = ("III", "X", "XX", "XXX")
+
+
+class SeoulClearedRequest(CheckRequest):
+    """Whether Seoul is cleared at the end of a game-turn, and the once-only award (12.22 VICTORY)."""
+
+    game_turn: int = Field(ge=1, le=14, description="The game-turn that is ending.")
+    positions: list[PositionModel] = Field(min_length=1, max_length=200, description="Every unit on the Seoul map, both sides.")
+    awarded_on_turn: int | None = Field(default=None, ge=1, le=14, description=(
+        "The turn the award was already made, if it was ('This award is made only once')."))
+    every_hex: bool = Field(default=False, description=(
+        "Reading switch: True = every capital city hex must hold a UN unit (alternative reading); default: at least one."))
+
+    @model_validator(mode="after")
+    def _by_the_rules(self, info: ValidationInfo):
+        g = data.game_in(info)
+        kb.Board.from_positions(g, data.scenario_map(g, "seoul"), [UnitAt.from_model(p) for p in self.positions])
+        if self.awarded_on_turn is not None and self.awarded_on_turn > self.game_turn:
+            raise ValueError("awarded_on_turn is after the turn that is ending")
+        return self
+
+
+def capital_hexes(gm) -> list:
+    """Seoul's capital city hexes: the map's city hexes named Seoul (12.22; the book prints none)."""
+    return sorted({f.hex for f in gm.features if f.kind == "city" and f.name.strip().lower() == "seoul"})
+
+
+def seoul_cleared(g: Game, req: SeoulClearedRequest) -> CheckResult:
+    gm = data.scenario_map(g, "seoul")
+    b = kb.Board.from_positions(g, gm, [UnitAt.from_model(p) for p in req.positions])
+    capital = capital_hexes(gm)
+    if not capital:
+        raise SituationError("the Seoul map has no city hexes named Seoul: the capital cannot be judged")
+    labels = [gm.grid.label(h) for h in capital]
+    un_in = [gm.grid.label(h) for h in capital if b.occupied_by(h, "un")]
+    red = [p.at.unit for h in capital for p in b.by_hex.get(h, [])
+           if p.unit.side == "communist" and p.unit.size in REGIMENT_OR_LARGER and not data.is_supply_center(p.unit)]
+    held = len(un_in) == len(capital) if req.every_hex else bool(un_in)
+    cleared = held and not red
+    entry = next(e for e in data.scenario(g, "seoul").victory["un"] if "points_formula" in e)
+    steps = [Step(f"Capital city hexes (city hexes named Seoul on the map): {', '.join(labels)}. UN units in "
+                  f"{', '.join(un_in) or 'none'}; Communist regiment-size or larger units there: {', '.join(red) or 'none'}.",
+                  "12.22 VICTORY"),
+             Step(("Cleared" if cleared else "Not cleared") + f" at the end of game-turn {req.game_turn}"
+                  + (" (reading: every capital hex must hold a UN unit)." if req.every_hex
+                     else " (reading: at least one UN unit in a capital hex)."), "12.22 VICTORY")]
+    vp = 0
+    if cleared and req.awarded_on_turn is None:
+        vp = seoul_clearing_vp(entry, req.game_turn)
+        steps.append(Step(f"Award: ({entry['formula_turns']} - {req.game_turn}) x {entry['formula_multiplier']} = {vp} UN VP, "
+                          "once; it stays even if Seoul is lost later.", "12.22 VICTORY"))
+    elif req.awarded_on_turn is not None:
+        steps.append(Step(f"The award was already made on turn {req.awarded_on_turn}: nothing more.", "12.22 VICTORY"))
+    return CheckResult(outcome={"cleared": cleared, "un_vp": vp, "capital_hexes": labels, "un_in": un_in,
+                                "communist_regiments_in": red},
+                       steps=steps, warnings=data.map_warnings(g, gm.id))
+
+
+@register_check(system="kwb", name="seoul_cleared", request=SeoulClearedRequest, random=False,
+                summary="Is Seoul cleared at the end of this turn? The once-only (14 - turn) x 3 UN award",
+                rule="12.22 VICTORY", scenarios=("seoul",))
+def seoul_cleared_check(req: SeoulClearedRequest, dice: Dice) -> CheckResult:
+    return seoul_cleared(data.game(), req)
