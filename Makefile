@@ -8,7 +8,7 @@ STAMP   := $(VENV)/.installed-stamp
 HOST    ?= 127.0.0.1
 PORT    ?= 8000
 
-.PHONY: setup system run modules serve test bench fuzz soak check clean
+.PHONY: setup system run modules serve test bench fuzz soak check vassal-check clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -41,6 +41,10 @@ test: setup system
 
 bench: setup
 	$(BIN)/python -m bench
+
+# Open every module in the real VASSAL engine (needs VASSAL_ENGINE_JAR; see scripts/vassal-check.sh).
+vassal-check: modules
+	@bash scripts/vassal-check.sh
 
 # Long reliability runs (bounded versions run in make test).
 fuzz: setup
