@@ -1,0 +1,202 @@
+"""SPI Korea game data as the rules read it: units, breakdown equivalents, tables, scenarios.
+
+Everything the engine needs from the scenario model goes through here, so a maintainer who
+replaces a stand-in CSV (one of the three Combat Results Tables, the map) changes adjudication
+without touching code. Tables are read cell by cell from `game.tables[...]`; the numbers the
+rules state in prose come from `tables/rule_parameters.csv`.
+
+The rulebook has no numbered sections: citations are `Heading (Case)`, e.g. "Combat (G)".
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from scenarios import load_game
+from scenarios.model import Game, GameMap, Scenario, Table, Turn, Unit
+
+GAME_ID = "spi"
+SIDES = ("communist", "un")
+SCENARIOS = ("invasion", "intervention", "stalemate", "campaign")
+CRT_TABLES = {"meeting": "crt_meeting", "position": "crt_position", "pursuit": "crt_pursuit"}
+CRT_NAMES = {"meeting": "Meeting Engagement", "position": "Position Defense", "pursuit": "Pursuit"}
+
+
+def game() -> Game:
+    """The loaded game (cached and read-only: rules functions never change it)."""
+    return load_game(GAME_ID)
+
+
+def game_in(info) -> Game:
+    """The game a request is validated against: the loaded game, or a test's own game passed as
+    pydantic validation context (`Model.model_validate(body, context={"game": g})`)."""
+    context = getattr(info, "context", None) or {}
+    return context.get("game") or game()
+
+
+def other_side(side: str) -> str:
+    return "un" if side == "communist" else "communist"
+
+
+def scenario(g: Game, scenario_id: str) -> Scenario:
+    try:
+        return g.scenarios[scenario_id]
+    except KeyError:
+        raise ValueError(f"unknown scenario {scenario_id!r}; known: {', '.join(sorted(g.scenarios))}") from None
+
+
+def scenario_map(g: Game, scenario_id: str) -> GameMap:
+    return g.maps[scenario(g, scenario_id).maps[0]]
+
+
+def special(g: Game, scenario_id: str, rule: str) -> dict:
+    """One `[special_rules.<rule>]` table of the scenario TOML ({} when the scenario has none)."""
+    return scenario(g, scenario_id).special_rules.get(rule, {})
+
+
+def turn_record(g: Game, scenario_id: str, number: int) -> Turn:
+    sc = scenario(g, scenario_id)
+    for t in sc.turns:
+        if t.number == number:
+            return t
+    raise ValueError(f"Game-Turn {number} is not a turn of the {sc.name} (1-{sc.length})")
+
+
+def parameter(g: Game, key: str) -> str:
+    """A value of tables/rule_parameters.csv (numbers the Standard Rules state in prose)."""
+    return g.tables["rule_parameters"].cell(key, "value")
+
+
+def int_parameter(g: Game, key: str) -> int:
+    return int(parameter(g, key))
+
+
+def fraction_parameter(g: Game, key: str) -> Fraction:
+    return Fraction(parameter(g, key))
+
+
+def parameter_source(g: Game, key: str) -> str:
+    return g.tables["rule_parameters"].cell(key, "source")
+
+
+# -- units ------------------------------------------------------------------------------------
+
+
+def unit(g: Game, unit_id: str) -> Unit:
+    try:
+        return g.units[unit_id]
+    except KeyError:
+        raise ValueError(f"unknown SPI Korea unit {unit_id!r}") from None
+
+
+def strength(u: Unit) -> int:
+    """The printed Combat Strength (first number of e.g. '10-3')."""
+    return int(u.full.values["combat"])
+
+
+def movement_allowance(u: Unit) -> int:
+    return int(u.full.values["movement"])
+
+
+def values_text(u: Unit) -> str:
+    """The counter's values as printed, e.g. '16-3' (the key of the breakdown table)."""
+    return u.full.text
+
+
+def is_supply_unit(u: Unit) -> bool:
+    return u.type == "supply" or u.has("supply")
+
+
+def is_naval(u: Unit) -> bool:
+    return u.has("naval") or u.type in ("naval_gun", "sea_transport", "amphibious")
+
+
+def is_amph(u: Unit) -> bool:
+    return u.type == "amphibious"
+
+
+def is_naval_gun(u: Unit) -> bool:
+    return u.type == "naval_gun"
+
+
+def is_army(u: Unit) -> bool:
+    """A Chinese Army (25-2): takes losses in divisions (Combat (J), (K))."""
+    return u.type == "army"
+
+
+def is_chinese(u: Unit) -> bool:
+    return u.nationality == "cpv"
+
+
+def is_korean(u: Unit) -> bool:
+    """North or South Korean (units.csv flag `korean`, else the nationality)."""
+    return u.has("korean") or u.nationality in ("nk", "rok")
+
+
+def is_non_korean_un(u: Unit) -> bool:
+    """Combat (K) and Movement (I): UN land units that are not South Korean."""
+    return u.side == "un" and not is_korean(u) and not is_naval(u) and not is_supply_unit(u)
+
+
+def has_zoc(u: Unit) -> bool:
+    """Zones of Control: 'All units' Zone of Control are identical'; naval units (flag no_zoc) have
+    none and do not feel them (Zones of Control (D))."""
+    return not (u.has("no_zoc") or is_naval(u))
+
+
+# -- breakdown (Stacking & Unit Breakdown) -----------------------------------------------------
+
+
+def breakdown(g: Game, values: str) -> tuple[int, str] | None:
+    """(count, component values) a unit of printed `values` breaks down into, or None for a regiment
+    (a unit the breakdown table does not list). E.g. '16-3' -> (3, '5-3'), '25-2' -> (3, '10-4')."""
+    t = g.tables["breakdown"]
+    for row in t.rows:
+        if row["unit"] == values:
+            return int(row["equals"]), row["component"]
+    return None
+
+
+def values_strength(values: str) -> int:
+    return int(values.split("-")[0])
+
+
+# -- tables ------------------------------------------------------------------------------------
+
+
+def table(g: Game, table_id: str) -> Table:
+    try:
+        return g.tables[table_id]
+    except KeyError:
+        raise ValueError(f"the game data has no table {table_id!r}") from None
+
+
+def table_warnings(g: Game, *table_ids: str) -> list[str]:
+    """'Stand-in ...' warnings for each table used whose source is a stand-in."""
+    out = []
+    for tid in table_ids:
+        for s in g.stand_ins_for(f"table {tid}"):
+            if s.what == f"table {tid}":
+                out.append(f"Stand-in table {tid} ({s.where}): {s.reason}. Replace its CSV with the "
+                           "published table (printed on the map) to adjudicate by the Standard Rules.")
+    return out
+
+
+def map_warnings(g: Game, map_id: str) -> list[str]:
+    """One summary warning for a map whose terrain, rivers or roads are stand-ins."""
+    items = g.stand_ins_for(f"map {map_id}")
+    if not items:
+        return []
+    head = next((s for s in items if s.what == f"map {map_id}"), items[0])
+    return [f"Stand-in map {map_id} ({head.where}): {head.reason}; {len(items)} stand-in map items "
+            "(terrain, rivers, roads, towns and parallels derived from geography, not the published map)."]
+
+
+def scenario_warnings(g: Game, scenario_id: str, *rules: str) -> list[str]:
+    """Warnings for special rules of the scenario whose source is a stand-in reading."""
+    out = []
+    for r in rules:
+        src = str(special(g, scenario_id, r).get("source", ""))
+        if src.startswith("stand-in"):
+            out.append(f"{scenario_id} special rule {r}: {src}")
+    return out
