@@ -50,7 +50,7 @@ its rule section. VASSAL cannot call it directly: bring the saved game to it.</p
 <li>Supply report for a side:<br><code>adjudicator-client supply turn5.vsav --system {escape(game.id)} --side SIDE</code></li>
 <li>Unit positions as the adjudicator reads them:<br><code>adjudicator-client positions turn5.vsav --system {escape(game.id)}</code></li>
 <li>A check (combat, intervention, weather...) from a JSON situation, with the dice you rolled in VASSAL:<br>
-<code>adjudicator-client check {escape(game.id)} CHECK situation.json --dice 4 2</code></li>
+<code>adjudicator-client check {escape(game.id)} CHECK situation.json --dice 4,2</code></li>
 <li>Play by e-mail with recorded, verifiable server rolls: <code>adjudicator-client new-game {escape(game.id)} SCENARIO</code>,
 then <code>adjudicator-client roll GAME CHECK situation.json --token TOKEN</code>; both players can verify the
 ledger at any time with <code>adjudicator-client verify LEDGER.json</code>.</li>
