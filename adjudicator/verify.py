@@ -183,6 +183,7 @@ def verify_ledger(
         if isinstance(seq, int):
             by_seq[seq] = record
 
+    _check_header(game, records, report)
     commitment = _check_genesis(records[0], game, report)
     seed = _revealed_seed(records, game, commitment, report)
     if seed is not None:
@@ -205,6 +206,22 @@ def verify_ledger(
 def _dict(value: Any) -> dict[str, Any]:
     """`value` if it is an object, else an empty one: verification reads untrusted input."""
     return value if isinstance(value, dict) else {}
+
+
+def _check_header(game: dict[str, Any], records: list, report: Report) -> None:
+    """The export's game header must agree with the records it comes with.
+
+    The header is not signed, so this does not stop a forger who edits both; it does catch a
+    ledger that lost its last records while the header still remembers them. (Receipts kept
+    by the players catch the rest; see `receipts`.)
+    """
+    last = _dict(records[-1])
+    if "head_seq" in game and (game.get("head_seq") != last.get("seq") or game.get("head_hash") != last.get("hash")):
+        report.add(None, "head_mismatch",
+                   f"the game header's head is record {game.get('head_seq')!r}, the ledger ends at {last.get('seq')!r}")
+    closed = _dict(last.get("body")).get("check") == GAME_CLOSED
+    if game.get("status") == "closed" and not closed:
+        report.add(None, "close_missing", "the game header says closed, but the ledger has no closing record last")
 
 
 def _check_genesis(first: Any, game: dict[str, Any], report: Report) -> str | None:

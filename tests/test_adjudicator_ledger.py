@@ -122,7 +122,11 @@ def test_truncated_ledger_is_exposed_by_a_kept_receipt(client):
     kept = ledger["records"][-1]["receipt"]
     truncated = copy.deepcopy(ledger)
     del truncated["records"][-1]
-    assert verify_ledger(truncated, published_keys(client)).ok  # the chain alone cannot tell
+    assert "head_mismatch" in codes(verify_ledger(truncated, published_keys(client)))
+    # A forger who also rewrites the (unsigned) header leaves a chain that cannot tell...
+    truncated["game"]["head_seq"] = truncated["records"][-1]["seq"]
+    truncated["game"]["head_hash"] = truncated["records"][-1]["hash"]
+    assert verify_ledger(truncated, published_keys(client)).ok
     report = verify_ledger(truncated, published_keys(client), receipts=[kept])
     assert "receipt_not_in_ledger" in codes(report)
 
@@ -168,6 +172,7 @@ def test_falsified_die_is_caught_after_reveal(client, app):
         rebuilt = build_record(key, game_id, record["seq"], previous, record["body"])
         ledger["records"][index] = rebuilt.to_json()
         previous = rebuilt.hash
+    ledger["game"]["head_hash"] = previous
     report = verify_ledger(ledger, published_keys(client))
     assert codes(report) == {"die_mismatch"}
 
@@ -218,3 +223,50 @@ def test_verifier_survives_garbage(client):
                  {"records": [{"seq": 0, "body": [], "receipt": {"kid": [1]}}]},
                  {"game": {"seed": 5}, "records": [{"seq": "0", "body": {"check": "game.closed", "result": []}}]}]:
         assert not verify_ledger(junk, keys).ok
+
+
+MUTATIONS = ["edit_time", "edit_request", "edit_die", "edit_prev_hash", "edit_signature", "delete", "swap_next",
+             "duplicate"]
+
+
+def mutate(ledger, index, mutation):
+    records = ledger["records"]
+    record = records[index]
+    if mutation == "edit_time":
+        record["body"]["time"] = record["body"]["time"].replace("Z", "1Z")
+    elif mutation == "edit_request":
+        record["body"]["request"]["tampered"] = True
+    elif mutation == "edit_die":
+        dice = record["body"]["result"].get("dice_used") or [{"sides": 6, "value": 0}]
+        dice[0]["value"] = dice[0]["value"] % 6 + 1
+        record["body"]["result"]["dice_used"] = dice
+    elif mutation == "edit_prev_hash":
+        record["prev_hash"] = "f" * 64
+    elif mutation == "edit_signature":
+        signature = record["receipt"]["signature"]
+        record["receipt"]["signature"] = ("A" if signature[0] != "A" else "B") + signature[1:]
+    elif mutation == "delete":
+        del records[index]
+    elif mutation == "swap_next":
+        other = index + 1 if index + 1 < len(records) else index - 1
+        records[index], records[other] = records[other], records[index]
+    elif mutation == "duplicate":
+        records.insert(index, copy.deepcopy(record))
+
+
+def test_every_single_tampering_is_detected(client):
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    _, ledger = play(client, rolls=4, close=True)
+    keys = published_keys(client)
+    assert verify_ledger(ledger, keys).ok
+
+    @settings(max_examples=150, deadline=None)
+    @given(index=st.integers(0, len(ledger["records"]) - 1), mutation=st.sampled_from(MUTATIONS))
+    def check(index, mutation):
+        tampered = copy.deepcopy(ledger)
+        mutate(tampered, index, mutation)
+        assert not verify_ledger(tampered, keys).ok, (index, mutation)
+
+    check()
