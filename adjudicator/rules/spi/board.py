@@ -124,20 +124,28 @@ class Terrain:
     roads: set[Hex] = field(default_factory=set)
     towns: set[Hex] = field(default_factory=set)
     rivers: set[Hex] = field(default_factory=set)
+    network: set[Hex] = field(default_factory=set)  # road hexes and towns
+
+    def __post_init__(self) -> None:
+        self.network = self.roads | self.towns
 
     @classmethod
     def of(cls, gm: GameMap) -> "Terrain":
-        return cls(gm, road_hexes(gm), {h for h in gm.hexes() if is_town(gm, h)},
-                   {h for h in gm.hexes() if is_river_hex(gm, h)})
+        river_count: dict[Hex, int] = {}
+        for f in gm.hexside_features:
+            if f.kind == RIVER:
+                for h in (f.hexside.a, f.hexside.b):
+                    river_count[h] = river_count.get(h, 0) + 1
+        towns = {f.hex for f in gm.features if f.kind in TOWN_KINDS} | {h for h, t in gm.terrain.items() if t == "city"}
+        return cls(gm, road_hexes(gm), towns, {h for h, n in river_count.items() if n >= 2})
 
     def road_step(self, a: Hex, b: Hex) -> bool:
         """Entering b from a along a road or railroad; a town on a road counts as a railroad hex
         (TEC City 'Treat as a railroad hex')."""
         if road_between(self.map, a, b):
             return True
-        on_net = {a, b} & self.roads
-        towns = {a, b} & self.towns
-        return bool(on_net) and bool(towns) and {a, b} <= (self.roads | self.towns)
+        return (a in self.towns or b in self.towns) and (a in self.roads or b in self.roads) \
+            and a in self.network and b in self.network
 
 
 def place_hexes(gm: GameMap, name: str) -> list[Hex]:
