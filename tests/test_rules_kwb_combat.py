@@ -278,3 +278,16 @@ def test_mobile_combat_phase():
     with pytest.raises(ValidationError, match="no Mobile Combat Phase on game-turn 2"):
         request(g, **un, game_turn=2)
     assert request(g, **un, game_turn=3)
+
+
+@given(st.sampled_from(["nk-6", "nk-766", "nk-31", "nk-reg-1"]), st.booleans(),
+       st.sampled_from(["sf-com-1", "sf-com-2", "sf-com-3"]), st.integers(1, 6))
+def test_more_support_never_lowers_the_column(attacker, in_supply, marker, die):
+    g = board()
+    cols = combat.odds_columns(CRT)
+    body = {"attackers": [{"unit": attacker, "hex": "0504", "in_supply": in_supply}]}
+    without = fight([die, 1, 1], g, **body).outcome["column"]
+    with_marker = fight([die, 1, 1], g, **body, attacker_support=[marker]).outcome["column"]
+    assert cols.index(with_marker) >= cols.index(without)
+    helped = fight([die, 1, 1], g, **body, defender_support=["sf-un-3"]).outcome["column"]
+    assert cols.index(helped) <= cols.index(without)
