@@ -271,7 +271,10 @@ def test_observer_token_is_read_only(client):
 
 def test_check_of_another_system_is_404_in_a_game(client):
     game = new_game(client, "kwb")
-    other = next(spec.name for spec in all_checks() if spec.system != "kwb")
+    kwb_names = {spec.name for spec in all_checks() if spec.system == "kwb"}
+    other = next((spec.name for spec in all_checks() if spec.name not in kwb_names), None)
+    if other is None:
+        pytest.skip("every check name of the other systems is also a KWB check")
     response = client.post(f"/api/v1/games/{game['game_id']}/{other}", json={},
                            headers=bearer(a_side(game)))
     assert_problem(response, 404)
