@@ -101,9 +101,10 @@ def printed_attack(g: Game, a: UnitInCombat) -> int:
     return data.value(data.unit(g, a.unit), a.shown, "attack")
 
 
-def attack_strength(printed: int, doubled: bool, in_supply: bool) -> int:
-    """One unit's Attack Strength in this attack: doubled (7.1), then halved rounding up out of supply (9.1)."""
-    value = printed * 2 if doubled else printed
+def attack_strength(printed: int, doubled: bool, in_supply: bool, multiplier: int = 2) -> int:
+    """One unit's Attack Strength in this attack: doubled (7.1; `multiplier` is rules_parameters
+    intensive_attack_multiplier), then halved rounding up out of supply (9.1)."""
+    value = printed * multiplier if doubled else printed
     return math.ceil(value / 2) if not in_supply else value
 
 
@@ -306,6 +307,7 @@ def resolve(g: Game, req: CombatRequest, dice: Dice) -> CheckResult:
                            steps=steps, warnings=warnings)
 
     # 7.1 and 9.1: attack strength unit by unit.
+    multiplier = data.int_parameter(g, "intensive_attack_multiplier")
     attack_total, attackers = 0, []
     for a in req.attackers:
         u = data.unit(g, a.unit)
@@ -315,10 +317,10 @@ def resolve(g: Game, req: CombatRequest, dice: Dice) -> CheckResult:
             steps.append(Step(f"{a.unit} has Attack Strength 0: it may not be part of the attack and cannot be "
                               "depleted by the attacker's result.", "7.1 Zero Attack Strength Units"))
             continue
-        value = attack_strength(printed, a.doubled, a.in_supply)
+        value = attack_strength(printed, a.doubled, a.in_supply, multiplier)
         how = [f"printed {printed}"]
         if a.doubled:
-            how.append(f"doubled to {printed * 2} (intensive attack)")
+            how.append(f"doubled to {printed * multiplier} (intensive attack)")
         if not a.in_supply:
             how.append(f"out of supply: halved, rounding up, to {value}"
                        + (" (reading: 2 x A halved = A; alternative 2 x ceil(A/2))" if a.doubled else ""))

@@ -101,7 +101,9 @@ def trace_side(g: Game, scenario_id: str, side: str, positions: list[UnitAt], op
 def _trace_communist(g, scenario_id, b: kb.Board, blocked, options, report: SupplyReport) -> None:
     gm = b.gm
     reach = data.int_parameter(g, "communist_supply_to_center_max_hexes")
-    center_leg_zoc = bool(options.get("center_leg_zoc", True))
+    center_leg_zoc = options.get("center_leg_zoc")
+    if center_leg_zoc is None:  # the data's reading (tables/rules_parameters.csv communist_supply_zoc_applies_to)
+        center_leg_zoc = data.parameter(g, "communist_supply_zoc_applies_to").strip() == "both legs"
     symbols = [h for h in source_hexes(g, scenario_id, "communist")]
     if center_leg_zoc:
         leg2_blocked = blocked
@@ -282,8 +284,9 @@ class SupplyRequest(CheckRequest):
         "Communist only: cut-off Supply Centers the player draws emergency supply from (9.1.1); each is expended."))
     improved_positions: list[str] = Field(default_factory=list, max_length=40, description=(
         "Hexes under an Improved Position marker: units there have no ZOC (6.1.1)."))
-    center_leg_zoc: bool = Field(default=True, description=(
-        "Reading of 9.0: enemy ZOC also blocks the Supply-Center-to-edge leg (True). False = the 3-hex leg only."))
+    center_leg_zoc: bool | None = Field(default=None, description=(
+        "Reading of 9.0: enemy ZOC also blocks the Supply-Center-to-edge leg (True) or only the 3-hex leg (False). "
+        "Null = the data's reading (rules_parameters communist_supply_zoc_applies_to: 'both legs')."))
 
     @model_validator(mode="after")
     def _by_the_rules(self, info: ValidationInfo):
