@@ -11,7 +11,7 @@
 - `losses`    7.6 the depletion ladder and the random generic-regiment draw
 - `combat`    7.1, 9.1, 12.3, 12.21 modifiers around the CRT in the game data              check `combat`
 - `shortage`  12.1.1 Pusan supply shortages                   checks `un_supply_shortage_end`, `supply_center_move`
-- `victory`   11.0 and 12.1.3 / 12.22 / 12.32 victory points and level                     check `victory`
+- `victory`   11.0 and 12.1.3 / 12.22 / 12.32 victory points and level    checks `victory`, `seoul_cleared`
 
 The Standard Rules (sequence of play, CRT, terrain effects, support-fire procedure) are not in the
 book (1.0): the tables the engine reads for them are labelled stand-ins in scenarios/data/kwb/tables,
