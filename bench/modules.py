@@ -31,7 +31,7 @@ from bench.profiling import cprofile_call
 from bench.results import Section
 from modgen.artwork import collect_images
 from modgen.build import build_entries, module_file_name, write_module
-from scenarios import game_ids, load_game, load_game_dir
+from scenarios import game_ids, load_game_dir
 from scenarios.loader import DATA_ROOT
 from scenarios.model import Game
 
@@ -43,13 +43,18 @@ CHANGED_GAME = "spi"  # the game whose one unit the one-unit rebuild changes
 class BuildRun:
     """One pass over every game: seconds per game and the images built."""
 
-    seconds: dict[str, float] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)  # wall-clock
+    cpu: dict[str, float] = field(default_factory=dict)  # this process's CPU time (less noisy under load)
     drawn: dict[str, int] = field(default_factory=dict)  # images drawn (not reused from cache)
     images: dict[str, dict[str, bytes]] = field(default_factory=dict)
 
     @property
     def total(self) -> float:
         return sum(self.seconds.values())
+
+    @property
+    def cpu_total(self) -> float:
+        return sum(self.cpu.values())
 
 
 def build_all(games: dict[str, Game] | None, cache_dir: Path, out_dir: Path,
@@ -65,28 +70,30 @@ def build_all(games: dict[str, Game] | None, cache_dir: Path, out_dir: Path,
 
 def _build_each(run: BuildRun, cache_dir: Path, out_dir: Path, loaders: dict) -> None:
     for game_id in game_ids():
-        started = time.perf_counter()
-        loader = loaders.get(game_id, lambda g=game_id: load_game(g))
+        started, cpu_started = time.perf_counter(), time.process_time()
+        # load_game caches per process; each `modgen build` is a new process, so read the files every time
+        loader = loaders.get(game_id, lambda g=game_id: load_game_dir(DATA_ROOT / g))
         game = loader()
         images = collect_images(game, scale=1, cache_dir=cache_dir)
         result = build_entries(game, images, VERSION)
         write_module(result, out_dir, module_file_name(game, VERSION))
         run.seconds[game_id] = time.perf_counter() - started
+        run.cpu[game_id] = time.process_time() - cpu_started
         run.images[game_id] = images.files
 
 
-def png_floor(images: dict[str, dict[str, bytes]]) -> float:
-    """Seconds to PNG-encode every image again at the art package's settings."""
+def png_floor(images: dict[str, dict[str, bytes]]) -> tuple[float, float]:
+    """Wall and CPU seconds to PNG-encode every image again at the art package's settings."""
     decoded = []
     for files in images.values():
         for blob in files.values():
             picture = Image.open(io.BytesIO(blob))
             picture.load()
             decoded.append(picture)
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     for picture in decoded:
         encode_png(picture)
-    return time.perf_counter() - started
+    return time.perf_counter() - started, time.process_time() - cpu_started
 
 
 def changed_copy(game_id: str, workdir: Path) -> tuple[Path, str]:
@@ -133,20 +140,33 @@ def _differing_images(before: dict[str, bytes], after: dict[str, bytes]) -> int:
     return sum(1 for name in after if before.get(name) != after[name])
 
 
-def report(section: Section, cold: BuildRun, floor: float, unchanged: BuildRun, one_unit: BuildRun,
+def report(section: Section, cold: BuildRun, floor: tuple[float, float], unchanged: BuildRun, one_unit: BuildRun,
            unit_id: str, changed: int) -> None:
+    """The targets judge wall-clock time (what a user waits for); CPU-time ratios are shown
+    beside them because other processes on a shared machine disturb them less."""
+    floor_wall, floor_cpu = floor
     images = sum(len(files) for files in cold.images.values())
     per_game = ", ".join(f"{g} {s:.1f}" for g, s in cold.seconds.items())
-    section.row("cold, all four games", f"{cold.total:7.2f} s  ({per_game})")
-    section.row("PNG-encode floor", f"{floor:7.2f} s  ({images} images)")
-    section.row("no-change rebuild", f"{unchanged.total:7.2f} s  ({100 * unchanged.total / cold.total:.1f}% of cold)")
-    section.row("one-unit rebuild", f"{one_unit.total:7.2f} s  ({100 * one_unit.total / cold.total:.1f}% of cold; "
+
+    def shown(run: BuildRun) -> str:
+        return f"{run.total:7.2f} s wall, {run.cpu_total:6.2f} s CPU"
+
+    section.row("cold, all four games", f"{shown(cold)}  ({per_game} s wall)")
+    section.row("PNG-encode floor", f"{floor_wall:7.2f} s wall, {floor_cpu:6.2f} s CPU  ({images} images)")
+    section.row("no-change rebuild", f"{shown(unchanged)}  ({100 * unchanged.total / cold.total:.1f}% of cold)")
+    section.row("one-unit rebuild", f"{shown(one_unit)}  ({100 * one_unit.total / cold.total:.1f}% of cold; "
                                     f"{CHANGED_GAME} unit {unit_id}, {changed} image(s) differ)")
-    section.numbers.update({"cold_s": cold.total, "floor_s": floor, "no_change_s": unchanged.total,
-                            "one_unit_s": one_unit.total, "images": images,
+    section.numbers.update({"cold_s": cold.total, "cold_cpu_s": cold.cpu_total, "floor_s": floor_wall,
+                            "floor_cpu_s": floor_cpu, "no_change_s": unchanged.total,
+                            "no_change_cpu_s": unchanged.cpu_total, "one_unit_s": one_unit.total,
+                            "one_unit_cpu_s": one_unit.cpu_total, "images": images,
                             **{f"cold_{g}_s": s for g, s in cold.seconds.items()},
                             **{f"no_change_{g}_s": s for g, s in unchanged.seconds.items()}})
-    section.target("cold over PNG floor", cold.total / floor, TARGETS.cold_over_floor, "x", at_most=True)
+    section.notes.append("the same ratios in CPU time: cold/floor "
+                         f"{cold.cpu_total / floor_cpu:.2f}x, no-change {unchanged.cpu_total / cold.cpu_total:.3f}, "
+                         f"one-unit {one_unit.cpu_total / cold.cpu_total:.3f} (cold wall-clock includes "
+                         f"{cold.total - cold.cpu_total:.1f} s not on this process's CPU: disk writes, waiting for a core)")
+    section.target("cold over PNG floor", cold.total / floor_wall, TARGETS.cold_over_floor, "x", at_most=True)
     section.target("no-change rebuild over cold", unchanged.total / cold.total, TARGETS.no_change_over_cold, "x",
                    at_most=True)
     section.target("one-unit rebuild over cold", one_unit.total / cold.total, TARGETS.one_unit_over_cold, "x",
