@@ -18,4 +18,4 @@ the engine reads are labelled stand-ins in scenarios/data/spi/tables, and every 
 says so in its warnings. Importing this package registers every check and the supply tracer.
 """
 
-from adjudicator.rules.spi import combat, intervention, supply  # noqa: F401
+from adjudicator.rules.spi import combat, intervention, movement, supply, victory  # noqa: F401

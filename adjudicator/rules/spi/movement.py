@@ -23,9 +23,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Literal
 
+from pydantic import Field, ValidationInfo, model_validator
+
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.rules.positions import PositionModel, UnitAt
 from adjudicator.rules.spi import board as sb
-from adjudicator.rules.spi import data
+from adjudicator.rules.spi import data, special
+from adjudicator.rules.spi.schemas import ScenarioName
 from scenarios.hexgrid import Hex
 from scenarios.model import Game
 
@@ -77,3 +83,119 @@ def step_cost(g: Game, t: sb.Terrain, a: Hex, b: Hex, enemy_zoc: set[Hex], mover
 def halve(value: int) -> int:
     """Supply (A), Movement (N): halved, 'drop any fractions'."""
     return value // 2
+
+
+# -- the check (rail movement, Movement (J), and naval movement are not priced here) -----------------
+
+
+
+class MovementRequest(CheckRequest):
+    """The Movement Point cost of one unit's move along a path, and whether its allowance covers it."""
+
+    scenario: ScenarioName = Field(description="Game: invasion, intervention, stalemate or campaign.")
+    unit: str = Field(min_length=1, max_length=60, description="The moving unit's id (units.csv).")
+    path: list[str] = Field(min_length=2, max_length=40, description="Hexes from the start hex to the end hex, each "
+                            "adjacent to the previous (CCRR labels).")
+    positions: list[PositionModel] = Field(default_factory=list, max_length=400, description=(
+        "Other units on the map (enemy units exert ZOC; the moving unit need not be listed)."))
+    in_supply: bool = Field(default=True, description="In supply at the BEGINNING of the Movement Phase (Movement (N)).")
+    phase: Literal["first", "second"] = Field(default="first", description="First or Second Movement Phase.")
+    game_turn: int | None = Field(default=None, ge=1, le=60, description="Game-Turn (Intervention rules (2), (4)).")
+    shock_effect_active: bool = Field(default=False, description="Campaign: a Shock Effect turn (rules (2), (4)).")
+
+    @model_validator(mode="after")
+    def _by_the_rules(self, info: ValidationInfo):
+        g = data.game_in(info)
+        plan(g, self)
+        return self
+
+
+@dataclass
+class Plan:
+    """A priced move: the cost of each step, the allowance that applies, and whether it covers the move."""
+
+    costs: list[Fraction]
+    steps: list[Step]
+    allowance: Fraction
+    total: Fraction
+    legal: bool
+    notes: list[str]
+
+
+def plan(g: Game, req: MovementRequest) -> Plan:
+    gm = data.scenario_map(g, req.scenario)
+    u = data.unit(g, req.unit)
+    if data.is_naval(u):
+        raise ValueError(f"{req.unit} is a naval unit: naval movement is priced by Naval Units (A), not here")
+    others = [UnitAt.from_model(p) for p in req.positions if p.unit != req.unit]
+    b = sb.Board.from_positions(g, gm, others)
+    hexes = [sb.parse(gm, x) for x in req.path]
+    for a, c in zip(hexes, hexes[1:]):
+        if not gm.grid.are_adjacent(a, c):
+            raise ValueError(f"{gm.grid.label(a)} and {gm.grid.label(c)} are not adjacent")
+    enemy = data.other_side(u.side)
+    enemy_units = b.occupied_by(enemy)
+    for h in hexes:
+        if h in enemy_units:
+            raise ValueError(f"{gm.grid.label(h)} holds enemy units: units may never enter it (Movement (G))")
+    rules = special.in_force(g, req.scenario, req.game_turn, req.shock_effect_active)
+    mover = Mover(
+        communist_supply=u.side == "communist" and data.is_supply_unit(u),
+        chinese_rough_at_one=rules.chinese_rough_at_one and req.phase == "second" and data.is_chinese(u),
+        free_zoc_exit=rules.free_zoc_exit_first_phase and req.phase == "first",
+    )
+    terrain = sb.Terrain.of(gm)
+    zoc = b.zoc_of(enemy)
+    steps, costs, total = [], [], Fraction(0)
+    armour = g.unit_types[u.type].mobile if u.type in g.unit_types else False
+    for a, c in zip(hexes, hexes[1:]):
+        cost = step_cost(g, terrain, a, c, zoc, mover)
+        if cost is None:
+            raise ValueError(f"{gm.grid.label(c)} cannot be entered from {gm.grid.label(a)} by a land unit (TEC Sea, "
+                             "Inlet hex-side)")
+        road = terrain.road_step(a, c)
+        if armour and sb.is_rough(gm, c) and not road:
+            raise ValueError(f"{req.unit} is armour: it may not enter Rough hex {gm.grid.label(c)} except on a road "
+                             "(Movement (O))")
+        if u.side == "un" and data.is_supply_unit(u) and sb.is_rough(gm, c) and req.phase == "first":
+            raise ValueError("UN supply units may enter Rough hexes only in the Second Movement Phase (Movement (K))")
+        parts = ["road 1/2" if road else ("Rough" if sb.is_rough(gm, c) else "clear")]
+        if not road and c in terrain.rivers:
+            parts.append("river +1")
+        if a in zoc:
+            parts.append("no cost to leave the enemy ZOC (Intervention (2))" if mover.free_zoc_exit else "leave enemy ZOC +1")
+        costs.append(cost)
+        total += cost
+        steps.append(Step(f"{gm.grid.label(a)} -> {gm.grid.label(c)}: {', '.join(parts)} = {cost} MP.",
+                          "Terrain Effects Chart; Zones of Control (A)"))
+    ma = data.movement_allowance(u)
+    notes = []
+    all_road = all(terrain.road_step(a, c) for a, c in zip(hexes, hexes[1:]))
+    allowance = Fraction(ma)
+    if not req.in_supply and not data.is_supply_unit(u):
+        allowance = Fraction(halve(ma))
+        notes.append(f"out of supply: allowance {ma} halved to {allowance}, fractions lost (Movement (N))")
+    elif data.is_non_korean_un(u) and all_road:
+        allowance = Fraction(ma * data.int_parameter(g, "non_korean_un_road_multiplier"))
+        notes.append(f"non-Korean UN unit moving only on roads: allowance doubled to {allowance} (Movement (I))")
+    legal = total <= allowance or len(hexes) == 2
+    if total > allowance and len(hexes) == 2:
+        notes.append("a unit may always move at least one hex (Movement (M))")
+    return Plan(costs, steps, allowance, total, legal, notes)
+
+
+def run_movement(g: Game, req: MovementRequest) -> CheckResult:
+    p = plan(g, req)
+    steps = p.steps + [Step(n, "Movement") for n in p.notes]
+    steps.append(Step(f"Total {p.total} MP against an allowance of {p.allowance}: "
+                      f"{'within it' if p.legal else 'EXCEEDS it'}.", "Movement (A), (C)"))
+    return CheckResult(outcome={"step_costs": [str(c) for c in p.costs], "total": float(p.total),
+                                "allowance": float(p.allowance), "legal": p.legal},
+                       steps=steps, warnings=data.map_warnings(g, data.scenario_map(g, req.scenario).id))
+
+
+@register_check(system="spi", name="movement_cost", request=MovementRequest, random=False,
+                summary="Movement Point cost of a move (terrain, roads, rivers, leaving enemy ZOC) against the allowance",
+                rule="Movement (A)-(O); Terrain Effects Chart; Zones of Control (A)")
+def movement_cost(req: MovementRequest, dice: Dice) -> CheckResult:
+    return run_movement(data.game(), req)
