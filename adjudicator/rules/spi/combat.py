@@ -48,7 +48,6 @@ from adjudicator.rules.spi import board as sb
 from adjudicator.rules.spi import data, losses, special
 from adjudicator.rules.spi.movement import halve
 from adjudicator.rules.spi.schemas import HEX_PATTERN, ScenarioName, unique
-from scenarios.hexgrid import Hex
 from scenarios.model import Game, GameMap, Table
 
 TableName = Literal["meeting", "position", "pursuit"]
