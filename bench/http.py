@@ -46,6 +46,7 @@ def check_once(url: str, target: Target, body: str) -> None:
 def run_http(settings: HttpSettings = HttpSettings(), choice: CheckChoice = CHECK,
              profile_on_miss: bool = True) -> Section:
     section = Section("http")
+    costs = in_process_costs(choice)
     with tempfile.TemporaryDirectory(prefix="bench-http-") as tmp:
         server = Gunicorn(Path(tmp), workers=settings.workers, extra_env={
             "ADJUDICATOR_WORKER_CLASS": settings.worker_class,
@@ -61,12 +62,47 @@ def run_http(settings: HttpSettings = HttpSettings(), choice: CheckChoice = CHEC
                                         duration_s=settings.duration_s, connections=settings.connections,
                                         threads=settings.threads)
             report(section, results, choice, settings)
+            for name, ms in costs.items():
+                section.row(f"{name}, in-process CPU", f"{ms:6.2f} ms per request ({ms / costs['ping']:.1f}x ping; "
+                                                        "Flask test client, no sockets, SQLite FULL)")
+                section.numbers[f"{name}_cpu_ms"] = ms
             missed = [t for t in section.targets if not t.passed]
             if missed and profile_on_miss:
                 section.profile = profile_game_mode(server, loads["game"], settings, Path(tmp))
         finally:
             server.stop()
     return section
+
+
+def in_process_costs(choice: CheckChoice, requests_each: int = 300) -> dict[str, float]:
+    """CPU milliseconds per request of each load through the WSGI app in this process (no
+    sockets, no wrk): the service's own cost, steady even when the machine is shared."""
+    import time
+
+    from adjudicator.testing import make_app
+
+    with tempfile.TemporaryDirectory(prefix="bench-inproc-") as tmp:
+        app = make_app(Path(tmp), ADJUDICATOR_SQLITE_SYNCHRONOUS="FULL")
+        client = app.test_client()
+        game = client.post("/api/v1/games", json={"system": choice.system, "scenario": choice.scenario}).get_json()
+        token = next(t for role, t in game["tokens"].items() if role != "observer")
+        compute = compute_body(choice)
+        calls = {
+            "ping": lambda i: client.get("/ping"),
+            "compute": lambda i: client.post(compute_path(choice), json=compute),
+            "game": lambda i: client.post(game_path(choice, game["game_id"]), json={**choice.body, "request_id": f"r{i}"},
+                                          headers={"Authorization": f"Bearer {token}"}),
+        }
+        costs = {}
+        for name, call in calls.items():
+            call(-1)  # warm
+            started = time.process_time()
+            for i in range(requests_each):
+                response = call(i)
+                if response.status_code >= 300:
+                    raise RuntimeError(f"in-process {name}: {response.status_code} {response.get_data()[:300]!r}")
+            costs[name] = (time.process_time() - started) * 1000 / requests_each
+        return costs
 
 
 def prepare_loads(url: str, choice: CheckChoice, settings: HttpSettings) -> dict:

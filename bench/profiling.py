@@ -34,7 +34,7 @@ def start_py_spy(pid: int, seconds: int, out: Path) -> subprocess.Popen | None:
     )
 
 
-def summarise_collapsed(paths: list[Path], top: int = 15) -> str:
+def summarise_collapsed(paths: list[Path], top: int = 25) -> str:
     """Top functions by inclusive and by self samples from py-spy raw (collapsed) output.
 
     Inclusive counts show which of our functions the time is spent under;
