@@ -32,6 +32,8 @@ Readings (the book is silent; the alternative in brackets):
 - The 16 MP use an ordinary unit's terrain costs; Movement (I)'s road doubling for non-Korean units
   changes the allowance, not the cost per hex, so it does not apply [16 MP doubled on roads].
 - Communist lines do not cross sea hexes or inlet hexsides ("regardless of terrain" read as land terrain).
+- A line includes its source hex: Pusan, Soul or an Amph hex in an enemy ZOC with no UN land unit in it
+  starts no line [the source hex is exempt].
 - UN supply units that cannot trace to Pusan are out of supply themselves (Supply (A) "Exception: see
   Case D") and are no source.
 """
@@ -158,7 +160,7 @@ def _trace_un(g: Game, scenario_id: str, gm, board: sb.Board, options: dict[str,
     zoc_supply = board.zoc_of("communist", for_supply_of="un")
     sc = data.scenario(g, scenario_id)
     pusan = sb.place_hexes(gm, "Pusan")
-    soul = set(sb.place_hexes(gm, "Soul"))
+    soul = set(gm.find_named(data.special(g, scenario_id, "soul_supply_base").get("place", "Soul")))
     sources: dict[Hex, str] = {}
     for text in sc.supply_sources.get("un", []):
         if text.startswith("any:"):
@@ -169,8 +171,9 @@ def _trace_un(g: Game, scenario_id: str, gm, board: sb.Board, options: dict[str,
             report.steps.append((why, "Special Game Rules: Invasion (2)"))
             if not ok:
                 continue
-        if h in enemy_units:
-            report.steps.append((f"{text} is occupied by Communist units: no supply from it.", RULE_D))
+        if h in enemy_units or h in zoc_supply:
+            report.steps.append((f"{text} is occupied by Communist units or in their Zone of Control with no UN unit "
+                                 "in it: no supply line can start there.", RULE_D))
             continue
         sources[h] = "Pusan" if h in pusan else ("Soul" if h in soul else text)
 
@@ -179,7 +182,7 @@ def _trace_un(g: Game, scenario_id: str, gm, board: sb.Board, options: dict[str,
             return None
         return 1
 
-    to_pusan = search(gm.grid, [h for h in pusan if h not in enemy_units], clear_of_zoc)
+    to_pusan = search(gm.grid, [h for h in pusan if h not in enemy_units and h not in zoc_supply], clear_of_zoc)
     supply_status: dict[str, tuple[bool, str]] = {}
     for p in mine:
         if data.is_supply_unit(p.unit):
@@ -190,13 +193,13 @@ def _trace_un(g: Game, scenario_id: str, gm, board: sb.Board, options: dict[str,
             if ok:
                 sources.setdefault(p.hex, p.at.unit)
         elif data.is_amph(p.unit):
-            if sb.is_coastal(gm, p.hex):
+            if sb.is_coastal(gm, p.hex) and p.hex not in zoc_supply:
                 sources.setdefault(p.hex, p.at.unit)
                 report.steps.append((f"Amph {p.at.unit} on coastal hex {p.at.hex} is a supply source (need not trace "
                                      "to Pusan).", "Supply (F)"))
             else:
-                report.steps.append((f"Amph {p.at.unit} in {p.at.hex} is not on a partially-land (coast) hex: no "
-                                     "supply source.", "Supply (F)"))
+                report.steps.append((f"Amph {p.at.unit} in {p.at.hex} is not on a partially-land (coast) hex free of "
+                                     "unscreened enemy ZOC: no supply source.", "Supply (F)"))
     reach = data.int_parameter(g, "un_supply_range")
 
     def priced(a: Hex, b: Hex):
