@@ -1,0 +1,81 @@
+"""SPI Korea movement costs (Movement, Terrain Effects Chart, Zones of Control (A)) on small test maps."""
+
+from fractions import Fraction
+
+import pytest
+
+from adjudicator.rules.spi import movement
+from adjudicator.rules.spi.movement import MovementRequest
+from test_rules_spi_fixtures import board, validate
+
+RIVER_HEX_0506 = [("0506", "0406"), ("0506", "0606")]
+
+
+def priced(g, **body):
+    req = validate(MovementRequest, g, **{"scenario": "stalemate", **body})
+    return movement.plan(g, req)
+
+
+def test_worked_example_leaving_a_zoc_into_a_rough_river_hex_costs_four():
+    """Zones of Control (A): 'it would cost four Movement Points to leave an Enemy Zone, and enter a Rough
+    terrain/River hex'."""
+    g = board(terrain={"0506": "rough_partial"}, rivers=RIVER_HEX_0506)
+    p = priced(g, unit="nk-d1", path=["0505", "0506"], positions=[{"unit": "us-r5c", "hex": "0504"}])
+    assert p.costs == [Fraction(4)]
+
+
+def test_entering_a_zoc_is_free_and_several_zocs_cost_one():
+    g = board()
+    p = priced(g, unit="nk-d1", path=["0503", "0504", "0505"],
+               positions=[{"unit": "us-r5c", "hex": "0404"}, {"unit": "us-r7c", "hex": "0604"}])
+    assert p.costs == [Fraction(1), Fraction(2)]
+
+
+def test_roads_cost_half_whatever_the_terrain():
+    g = board(terrain={"0505": "rough", "0506": "rough"}, rivers=RIVER_HEX_0506, roads=[["0504", "0505", "0506"]])
+    p = priced(g, unit="us-r5c", path=["0504", "0505", "0506"])
+    assert p.costs == [Fraction(1, 2), Fraction(1, 2)]
+    assert p.allowance == 6  # non-Korean UN moving only on roads: twice the allowance (Movement (I))
+
+
+def test_out_of_supply_halves_the_allowance_and_drops_the_road_bonus():
+    g = board(roads=[["0501", "0502", "0503", "0504", "0505"]])
+    p = priced(g, unit="us-r5c", path=["0501", "0502", "0503", "0504", "0505"], in_supply=False)
+    assert p.allowance == 1 and p.total == 2 and not p.legal
+
+
+def test_a_unit_may_always_move_one_hex():
+    g = board(terrain={"0506": "rough"}, rivers=RIVER_HEX_0506)
+    p = priced(g, unit="rok-r1", path=["0505", "0506"], in_supply=False, positions=[{"unit": "nk-r-1", "hex": "0504"}])
+    assert p.total == 4 and p.allowance == 1 and p.legal
+
+
+def test_intervention_rules_2_and_4():
+    g = board(terrain={"0506": "rough"})
+    enemy = [{"unit": "us-r5c", "hex": "0504"}]
+    first = priced(g, scenario="intervention", game_turn=1, phase="first", unit="cpv-d112", path=["0505", "0506"],
+                   positions=enemy)
+    assert first.costs == [Fraction(2)]  # no cost to leave the ZOC (2); entirely Rough still 2 in the first phase
+    second = priced(g, scenario="intervention", game_turn=1, phase="second", unit="cpv-d112", path=["0505", "0506"],
+                    positions=enemy)
+    assert second.costs == [Fraction(2)]  # 1 for entirely Rough (4) + 1 to leave the ZOC
+    later = priced(g, scenario="intervention", game_turn=4, phase="second", unit="cpv-d112", path=["0505", "0506"],
+                   positions=enemy)
+    assert later.costs == [Fraction(3)]
+
+
+def test_communist_supply_units_pay_half_in_clear():
+    g = board(terrain={"0506": "rough_partial"})
+    p = priced(g, unit="comm-supply-1", path=["0504", "0505", "0506"])
+    assert p.costs == [Fraction(1, 2), Fraction(1)]
+
+
+@pytest.mark.parametrize("body, message", [
+    ({"unit": "nk-105", "path": ["0505", "0506"]}, "armour"),
+    ({"unit": "nk-d1", "path": ["0505", "0507"]}, "not adjacent"),
+    ({"unit": "nk-d1", "path": ["0505", "0506"], "positions": [{"unit": "us-r5c", "hex": "0506"}]}, "enemy units"),
+    ({"unit": "un-supply-1", "path": ["0505", "0506"]}, "Second Movement Phase"),
+])
+def test_impossible_moves_are_refused(body, message):
+    with pytest.raises(ValueError, match=message):
+        priced(board(terrain={"0506": "rough"}), **body)
