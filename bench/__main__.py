@@ -19,7 +19,8 @@ SECTIONS = ("supply", "modules", "http")
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     parser.add_argument("--only", default=",".join(SECTIONS), help="comma-separated sections: " + ", ".join(SECTIONS))
-    parser.add_argument("--duration", type=int, default=HttpSettings.duration_s, help="seconds per wrk load")
+    parser.add_argument("--duration", type=int, default=HttpSettings.duration_s, help="seconds per wrk load per round")
+    parser.add_argument("--rounds", type=int, default=HttpSettings.rounds, help="rounds of the three wrk loads")
     parser.add_argument("--worker-class", default=HttpSettings.worker_class, help="gunicorn worker class (sync, gthread)")
     parser.add_argument("--threads", type=int, default=HttpSettings.worker_threads, help="threads per gthread worker")
     parser.add_argument("--sqlite-synchronous", default=HttpSettings.sqlite_synchronous,
@@ -42,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
             sections.append(run_modules(profile_on_miss=profile))
         elif name == "http":
             from bench.http import run_http
-            sections.append(run_http(HttpSettings(duration_s=args.duration, worker_class=args.worker_class,
+            sections.append(run_http(HttpSettings(duration_s=args.duration, rounds=args.rounds, worker_class=args.worker_class,
                                                worker_threads=args.threads,
                                                sqlite_synchronous=args.sqlite_synchronous),
                                   profile_on_miss=profile))
