@@ -79,3 +79,59 @@ def test_communist_supply_units_pay_half_in_clear():
 def test_impossible_moves_are_refused(body, message):
     with pytest.raises(ValueError, match=message):
         priced(board(terrain={"0506": "rough"}), **body)
+
+
+def column_path(first_row, last_row, col=5):
+    step = 1 if last_row >= first_row else -1
+    return [f"{col:02d}{r:02d}" for r in range(first_row, last_row + step, step)]
+
+
+def test_worked_example_non_korean_un_twelve_road_hexes_south_koreans_six():
+    """Movement (I): 'Ordinarily a United Nations unit could move six hexes along a road in a single Movement Phase;
+    using this rule, they may move twelve hexes along a road'."""
+    road = column_path(14, 1)
+    g = board(size=14, roads=[road])
+    assert priced(g, unit="us-r5c", path=road[:13]).legal
+    assert not priced(g, unit="us-r5c", path=road[:14]).legal
+    assert priced(g, unit="rok-r1", path=road[:7]).legal
+    assert not priced(g, unit="rok-r1", path=road[:8]).legal
+
+
+PARALLEL_38_AT_ROW_1 = [("parallel_38", f"{c:02d}01", f"{c:02d}02") for c in range(1, 22)]
+
+
+def test_worked_example_eighteen_rail_hexes_for_un_units_south_of_the_38th():
+    rail = column_path(21, 1)
+    g = board(size=21, rails=[rail], lines=PARALLEL_38_AT_ROW_1)
+    p = priced(g, unit="us-r5c", path=rail[:19], rail=True)
+    assert p.allowance == 18 and p.legal
+    assert not priced(g, unit="us-r5c", path=rail[:20], rail=True).legal
+    with pytest.raises(ValueError, match="south of the 38th"):
+        priced(g, unit="us-r5c", path=rail[17:], rail=True)
+    with pytest.raises(ValueError, match="out of supply"):
+        priced(g, unit="us-r5c", path=rail[:3], rail=True, in_supply=False)
+    with pytest.raises(ValueError, match="only Communist supply units"):
+        priced(g, unit="nk-d1", path=rail[:3], rail=True)
+
+
+def test_worked_example_communist_supply_six_rail_hexes_twelve_early_in_the_invasion():
+    rail = column_path(1, 21)
+    north = [("parallel_38", f"{c:02d}20", f"{c:02d}21") for c in range(1, 22)]
+    g = board(size=21, rails=[rail], lines=north)
+    assert priced(g, unit="comm-supply-1", path=rail[:7], rail=True, scenario="stalemate").legal
+    assert not priced(g, unit="comm-supply-1", path=rail[:8], rail=True, scenario="stalemate").legal
+    early = priced(g, unit="comm-supply-1", path=rail[:13], rail=True, scenario="invasion", game_turn=4)
+    assert early.allowance == 12 and early.legal
+    assert priced(g, unit="comm-supply-1", path=rail[:13], rail=True, scenario="invasion", game_turn=5).allowance == 6
+
+
+def test_ending_stacked_with_a_unit_not_moved_with_costs_one_more():
+    g = board()
+    p = priced(g, unit="us-r5c", path=["0505", "0506"], positions=[{"unit": "us-r7c", "hex": "0506"}])
+    assert p.total == 2
+    together = priced(g, unit="us-r5c", path=["0505", "0506"], moving_with=["us-r8c"],
+                      positions=[{"unit": "us-r8c", "hex": "0505"}])
+    assert together.total == 1
+    with pytest.raises(ValueError, match="stacking limit"):
+        priced(g, unit="us-r5c", path=["0505", "0506"], positions=[{"unit": "us-r7c", "hex": "0506"},
+                                                                   {"unit": "us-r8c", "hex": "0506"}])

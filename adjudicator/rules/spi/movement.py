@@ -13,7 +13,12 @@ the hex it is in:
 - sea hexes and inlet hexsides: no land unit (TEC Sea, Inlet);
 - Communist supply units: 1/2 MP into clear, 1 MP into Rough (Movement (K));
 - Intervention rule (2): no ZOC-leaving cost in the First Movement Phases of turns 1-3;
-  rule (4): Chinese units enter entirely Rough hexes for 1 MP in the Second Movement Phases.
+  rule (4): Chinese units enter entirely Rough hexes for 1 MP in the Second Movement Phases;
+- ending the phase stacked with units not moved with: +1 MP each; at most two units (Stacking (A), (B));
+- allowance: halved out of supply, fractions lost (Movement (N)); doubled for non-Korean UN units moving
+  only on roads (Movement (I): "six hexes along a road ... twelve"); at least one hex (Movement (M));
+- rail (Movement (J)): counted in rail hexes, 6 x allowance (UN south of the 38th; Communist supply units,
+  12 x north of the 38th on Invasion turns 1-4), never out of supply.
 
 The same function prices UN supply lines (Supply (D): "computed just as if an actual unit was being
 moved"), so its numbers come from tables/rule_parameters.csv.
@@ -85,8 +90,7 @@ def halve(value: int) -> int:
     return value // 2
 
 
-# -- the check (rail movement, Movement (J), and naval movement are not priced here) -----------------
-
+# -- the check (naval movement, Naval Units (A), is not priced here) -----------------------------------
 
 
 class MovementRequest(CheckRequest):
@@ -102,6 +106,11 @@ class MovementRequest(CheckRequest):
     phase: Literal["first", "second"] = Field(default="first", description="First or Second Movement Phase.")
     game_turn: int | None = Field(default=None, ge=1, le=60, description="Game-Turn (Intervention rules (2), (4)).")
     shock_effect_active: bool = Field(default=False, description="Campaign: a Shock Effect turn (rules (2), (4)).")
+    rail: bool = Field(default=False, description="Rail movement (Movement (J)): every step along a railroad, counted "
+                       "in rail hexes (UN units except supply units; Communist supply units only).")
+    moving_with: list[str] = Field(default_factory=list, max_length=1, description=(
+        "The unit moving in the same stack (Movement (C): stacks of two); friendly units already in the end hex "
+        "cost +1 MP each (Stacking (B))."))
 
     @model_validator(mode="after")
     def _by_the_rules(self, info: ValidationInfo):
@@ -134,11 +143,16 @@ def plan(g: Game, req: MovementRequest) -> Plan:
         if not gm.grid.are_adjacent(a, c):
             raise ValueError(f"{gm.grid.label(a)} and {gm.grid.label(c)} are not adjacent")
     enemy = data.other_side(u.side)
+    for mate in req.moving_with:
+        if data.unit(g, mate).side != u.side or mate == req.unit:
+            raise ValueError(f"moving_with names {mate!r}: a stack moves with another unit of the same side (Movement (C))")
     enemy_units = b.occupied_by(enemy)
     for h in hexes:
         if h in enemy_units:
             raise ValueError(f"{gm.grid.label(h)} holds enemy units: units may never enter it (Movement (G))")
     rules = special.in_force(g, req.scenario, req.game_turn, req.shock_effect_active)
+    if req.rail:
+        return plan_rail(g, gm, req, u, hexes)
     mover = Mover(
         communist_supply=u.side == "communist" and data.is_supply_unit(u),
         chinese_rough_at_one=rules.chinese_rough_at_one and req.phase == "second" and data.is_chinese(u),
@@ -168,6 +182,19 @@ def plan(g: Game, req: MovementRequest) -> Plan:
         total += cost
         steps.append(Step(f"{gm.grid.label(a)} -> {gm.grid.label(c)}: {', '.join(parts)} = {cost} MP.",
                           "Terrain Effects Chart; Zones of Control (A)"))
+    end = hexes[-1]
+    stacked = [p.at.unit for p in b.placed if p.hex == end and p.unit.side == u.side and not data.is_naval(p.unit)
+               and p.at.unit not in req.moving_with]
+    limit = data.int_parameter(g, "stacking_limit")
+    if len(stacked) + 1 + len(req.moving_with) > limit:
+        raise ValueError(f"ending in {gm.grid.label(end)} with {', '.join(stacked)} exceeds the stacking limit of {limit} "
+                         "(Stacking (A))")
+    if stacked:
+        extra = Fraction(len(stacked) * data.int_parameter(g, "stack_end_penalty"))
+        costs.append(extra)
+        total += extra
+        steps.append(Step(f"Ending the phase stacked with {', '.join(stacked)} (not moved with): +{extra} MP.",
+                          "Stacking (B); Movement (F)"))
     ma = data.movement_allowance(u)
     notes = []
     all_road = all(terrain.road_step(a, c) for a, c in zip(hexes, hexes[1:]))
@@ -178,24 +205,66 @@ def plan(g: Game, req: MovementRequest) -> Plan:
     elif data.is_non_korean_un(u) and all_road:
         allowance = Fraction(ma * data.int_parameter(g, "non_korean_un_road_multiplier"))
         notes.append(f"non-Korean UN unit moving only on roads: allowance doubled to {allowance} (Movement (I))")
-    legal = total <= allowance or len(hexes) == 2
-    if total > allowance and len(hexes) == 2:
+    one_hex = len(hexes) == 2 and not (u.side == "un" and data.is_supply_unit(u) and req.phase == "first"
+                                         and sb.is_rough(gm, hexes[-1]))
+    legal = total <= allowance or one_hex
+    if total > allowance and one_hex:
         notes.append("a unit may always move at least one hex (Movement (M))")
     return Plan(costs, steps, allowance, total, legal, notes)
+
+
+def plan_rail(g: Game, gm, req: MovementRequest, u, hexes) -> Plan:
+    """Movement (J): 'All units moving by rail must begin and end their Movement Phase on the rail-line and may
+    not leave the rail-line'; UN units except supply units at six times their allowance, only south of the 38th
+    Parallel (footnote a); Communist supply units only, at six times (twelve times on rail lines north of the
+    38th during the first four Game-Turns of the Invasion Game). Out of supply: no rail (Movement (N), Supply (E)).
+    Reading: rail movement is counted in rail hexes; Zones of Control do not add to it."""
+    if u.side == "un" and data.is_supply_unit(u):
+        raise ValueError("UN supply units may not move by rail (Movement (J))")
+    if u.side == "communist" and not data.is_supply_unit(u):
+        raise ValueError("only Communist supply units may move by rail (Movement (J))")
+    if not req.in_supply and not data.is_supply_unit(u):
+        raise ValueError("units out of supply may not use rail movement (Movement (N); Supply (E))")
+    for a, c in zip(hexes, hexes[1:]):
+        if sb.RAIL not in gm.hexside_kinds(a, c):
+            raise ValueError(f"{gm.grid.label(a)} -> {gm.grid.label(c)} is not along a railroad: rail movement may not "
+                             "leave the rail-line (Movement (J))")
+    line = sb.Line.of(gm, "parallel_38")
+    ma = data.movement_allowance(u)
+    notes = []
+    if u.side == "un":
+        multiplier = data.int_parameter(g, "un_rail_multiplier")
+        north = [gm.grid.label(h) for h in hexes if not line.is_south(h)]
+        if north:
+            raise ValueError(f"UN rail movement only on railroads south of the 38th Parallel ({', '.join(north)} is "
+                             "not; Movement (L) footnote a)")
+    else:
+        multiplier = data.int_parameter(g, "communist_supply_rail_multiplier")
+        bonus = data.special(g, req.scenario, "communist_supply_rail_bonus")
+        if bonus and req.game_turn in bonus.get("turns", []) and not any(line.is_south(h) for h in hexes):
+            multiplier = int(bonus.get("rail_multiplier", multiplier))
+            notes.append(f"Invasion Game-Turn {req.game_turn}, north of the 38th: rail rate {multiplier} x allowance "
+                         "(Movement (J) Special Case)")
+    allowance = Fraction(ma * multiplier)
+    total = Fraction(len(hexes) - 1)
+    steps = [Step(f"Rail movement along {' '.join(req.path)}: {total} rail hexes.", "Movement (J)")]
+    notes.append(f"rail allowance {ma} x {multiplier} = {allowance} rail hexes (Movement (J))")
+    return Plan([Fraction(1)] * int(total), steps, allowance, total, total <= allowance, notes)
 
 
 def run_movement(g: Game, req: MovementRequest) -> CheckResult:
     p = plan(g, req)
     steps = p.steps + [Step(n, "Movement") for n in p.notes]
-    steps.append(Step(f"Total {p.total} MP against an allowance of {p.allowance}: "
-                      f"{'within it' if p.legal else 'EXCEEDS it'}.", "Movement (A), (C)"))
-    return CheckResult(outcome={"step_costs": [str(c) for c in p.costs], "total": float(p.total),
-                                "allowance": float(p.allowance), "legal": p.legal},
+    unit = "rail hexes" if req.rail else "MP"
+    steps.append(Step(f"Total {p.total} {unit} against an allowance of {p.allowance}: "
+                      f"{'within it' if p.legal else 'EXCEEDS it'}.", "Movement (A), (C), (J)"))
+    return CheckResult(outcome={"mode": "rail" if req.rail else "land", "step_costs": [str(c) for c in p.costs],
+                                "total": float(p.total), "allowance": float(p.allowance), "legal": p.legal},
                        steps=steps, warnings=data.map_warnings(g, data.scenario_map(g, req.scenario).id))
 
 
 @register_check(system="spi", name="movement_cost", request=MovementRequest, random=False,
-                summary="Movement Point cost of a move (terrain, roads, rivers, leaving enemy ZOC) against the allowance",
-                rule="Movement (A)-(O); Terrain Effects Chart; Zones of Control (A)")
+                summary="Movement Point cost of a move (terrain, roads, rivers, leaving enemy ZOC, stacking) or rail move "
+                        "against the allowance", rule="Movement (A)-(O); Terrain Effects Chart; Zones of Control (A)")
 def movement_cost(req: MovementRequest, dice: Dice) -> CheckResult:
     return run_movement(data.game(), req)
