@@ -54,6 +54,12 @@ class NorthEdgeReturnRequest(CheckRequest):
     )
 
 
+def return_hexes(g: Game) -> dict[str, str]:
+    """The data's placement of 'the RR' and 'the road' on the north map edge (intervention.toml)."""
+    rule = data.special(g, "intervention", "un_units_off_north_edge")
+    return {"rr_hex": str(rule.get("rr_hex", "")), "road_hex": str(rule.get("road_hex", ""))}
+
+
 @register_check(
     system="spi",
     name="north_edge_return",
@@ -104,6 +110,7 @@ def north_edge_return(req: NorthEdgeReturnRequest, dice: Dice) -> CheckResult:
             "second_10_3_arrives_now": now,
             "second_10_3_arrives": arrives,
             "second_10_3_placement": placement,
+            **return_hexes(data.game()),
         },
         steps=steps,
         warnings=[
