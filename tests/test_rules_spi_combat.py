@@ -261,3 +261,17 @@ def test_bridge_blown_when_the_defender_is_eliminated():
     r = fight(g, defender_hex="0505", attackers=[{"unit": "us-d2", "hex": "0504"}],
               defenders=[{"unit": "nk-d1", "entrenched": True}])
     assert r.outcome["bridge_blown"] and r.outcome["entrenched_counters_removed"] == ["nk-d1"]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(["nk-d1", "nk-r-1", "cpv-a38", "cpv-d112"]), st.booleans(), st.integers(0, 2))
+def test_more_naval_gun_support_never_lowers_the_un_odds(defender, rough, guns):
+    """Naval Units (F): each Naval Gun adds six; more support never lowers the UN attack's column."""
+    g = board(terrain={"0505": "rough"} if rough else None)
+    ng = [{"unit": f"un-ng-{i + 1}", "hex": "0507"} for i in range(guns)]
+    base = fight(g, defender_hex="0505", attackers=[{"unit": "us-r5c", "hex": "0504"}], defenders=[{"unit": defender}],
+                 naval_guns=ng)
+    more = fight(g, defender_hex="0505", attackers=[{"unit": "us-r5c", "hex": "0504"}], defenders=[{"unit": defender}],
+                 naval_guns=ng + [{"unit": f"un-ng-{guns + 1}", "hex": "0506"}])
+    cols = columns()
+    assert cols.index(more.outcome["odds"]) >= cols.index(base.outcome["odds"])
