@@ -16,6 +16,7 @@ saved-game bridge's tests.)
 from __future__ import annotations
 
 import base64
+import io
 import re
 import sqlite3
 
@@ -157,6 +158,21 @@ def test_oversized_bodies_are_refused_with_413_problem_json(app, client):
         assert response.status_code == 413, (path, response.status_code, response.get_data()[:300])
         assert response.mimetype == "application/problem+json"
         assert response.get_json()["status"] == 413
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "known bug, reported to the lead for the adjudicator's owner (adjudicator/api/body.py): a chunked "
+    "body (no Content-Length) is cut at the limit without a word, so an oversized body whose first 64 KiB "
+    "parse is accepted (201); reproduced over gunicorn too. Remove this marker when it answers 413."))
+def test_an_oversized_chunked_body_is_refused_not_truncated(app, client):
+    """Transfer-Encoding: chunked has no Content-Length for the limit to check up front."""
+    limit = app.config["MAX_CONTENT_LENGTH"]
+    body = b'{"system": "kwb", "scenario": "pusan"}' + b" " * (limit + 1024)  # valid JSON, padded past the limit
+    response = client.post("/api/v1/games", input_stream=io.BytesIO(body),
+                           headers={"Transfer-Encoding": "chunked", "Content-Type": "application/json"},
+                           environ_overrides={"wsgi.input_terminated": True})  # as gunicorn sets for chunked input
+    assert response.status_code == 413, (response.status_code, response.get_data()[:200])
+    assert response.mimetype == "application/problem+json"
 
 
 def test_a_body_just_under_the_limit_is_not_refused_for_size(app, client):
