@@ -42,7 +42,7 @@ def test_every_spi_check_is_listed(client):
     spi = next(s for s in systems if s["id"] == "spi")
     names = {c["name"] for c in spi["checks"]}
     assert {"combat", "supply", "movement_cost", "victory", "chinese_intervention", "shock_effect",
-            "north_edge_return"} <= names
+            "north_edge_return", "partisans"} <= names
 
 
 def test_combat(client):
@@ -91,3 +91,9 @@ def test_chinese_intervention_and_shock_effect(client):
 def test_north_edge_return(client):
     assert ok(post(client, "north_edge_return", {"dice": [2]}))["outcome"]["second_10_3_arrives_now"]
     assert post(client, "north_edge_return", {"dice": [7]}).status_code == 422
+
+
+def test_partisans(client):
+    body = ok(post(client, "partisans", {"positions": SETUP}))
+    assert body["outcome"]["in_force"] in (True, False)
+    assert post(client, "partisans", {"positions": [{"unit": "rok-d1", "hex": "9999"}]}).status_code == 422

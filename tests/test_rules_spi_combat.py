@@ -275,3 +275,12 @@ def test_more_naval_gun_support_never_lowers_the_un_odds(defender, rough, guns):
                  naval_guns=ng + [{"unit": f"un-ng-{guns + 1}", "hex": "0506"}])
     cols = columns()
     assert cols.index(more.outcome["odds"]) >= cols.index(base.outcome["odds"])
+
+
+def test_inchon_only_on_invasion_turns_13_14_17():
+    g = board(features=[("0505", "port", "Inchon")])
+    body = dict(scenario="invasion", table="position", amphibious_assault=True, defender_hex="0505",
+                attackers=[{"unit": "us-mar1", "hex": "0606"}], defenders=[{"unit": "nk-r-1"}])
+    assert fight(g, game_turn=13, **body).outcome["table"] == "position"
+    with pytest.raises(ValueError, match="13, 14, 17"):
+        fight(g, game_turn=12, **body)

@@ -82,3 +82,18 @@ def test_real_map_stalemate_setup():
     gm = REAL.maps["korea"]
     line = sb.Line.of(gm, "parallel_38")
     assert line.is_south(sb.place_hexes(gm, "Pusan")[0]) and not line.is_south(sb.place_hexes(gm, "Pyongyang")[0])
+
+
+def test_partisans_bind_two_south_korean_divisions_near_chonju_or_taegu():
+    from adjudicator.rules.spi import partisans
+
+    g = board(features=[("0508", "city", "Chonju"), ("0808", "city", "Taegu")], lines=LINES)
+
+    def check(units):
+        req = validate(partisans.PartisansRequest, g, positions=[{"unit": u, "hex": h} for u, h in units])
+        return partisans.evaluate(g, req).outcome
+
+    assert check([("nk-d1", "0506"), ("rok-d1", "0101")])["in_force"] is False
+    out = check([("nk-d1", "0502"), ("rok-d1", "0504"), ("rok-d2", "0101")])
+    assert out["in_force"] and not out["compliant"] and out["qualifying"] == ["rok-d1"]
+    assert check([("nk-d1", "0502"), ("rok-d1", "0504"), ("rok-d2", "0810")])["compliant"]

@@ -11,6 +11,7 @@ The rulebook has no numbered sections; citations are its headings and lettered C
 - `supply`       Supply (A)-(I) for every unit of a side at once (tracer + check `supply`)
 - `intervention` Campaign Chinese Intervention and Shock Effect, Intervention rule (5)
                  checks `chinese_intervention`, `shock_effect`, `north_edge_return`
+- `partisans`    Campaign Game: Partisans (two South Korean divisions near Chonju/Taegu)  check `partisans`
 - `victory`      victory levels of each game from a position                            check `victory`
 
 The three Combat Results Tables were printed on the map, which is not in the rules text: the tables
@@ -18,4 +19,4 @@ the engine reads are labelled stand-ins in scenarios/data/spi/tables, and every 
 says so in its warnings. Importing this package registers every check and the supply tracer.
 """
 
-from adjudicator.rules.spi import combat, intervention, movement, supply, victory  # noqa: F401
+from adjudicator.rules.spi import combat, intervention, movement, partisans, supply, victory  # noqa: F401

@@ -203,6 +203,12 @@ def validate(g: Game, req: CombatRequest) -> None:
             raise ValueError(f"{req.defender_hex} is not a port: Amph units only assault ports (Naval Units (C))")
         if req.table != "position":
             raise ValueError("an amphibious assault is resolved on the Position Defense table (Naval Units (C))")
+        inchon = data.special(g, req.scenario, "inchon_assault_turns")
+        if inchon and target in gm.find_named(inchon.get("port", "Inchon")):
+            turns = list(inchon.get("turns", []))
+            if req.game_turn not in turns:
+                raise ValueError(f"Inchon may only be assaulted on Game-Turns {', '.join(map(str, turns))} of the Invasion "
+                                 f"Game (Naval Units (C)); give game_turn (got {req.game_turn})")
     rules = special.in_force(g, req.scenario, req.game_turn, req.shock_effect_active)
     if att_side == {"communist"} and not rules.communist_always_supplied:
         for a in req.attackers:
