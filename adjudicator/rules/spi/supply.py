@@ -102,7 +102,7 @@ def trace_side(g: Game, scenario_id: str, side: str, positions: list[UnitAt], op
     return report
 
 
-def _naval(report: SupplyReport, gm, p: sb.Placed) -> None:
+def _naval(report: SupplyReport, p: sb.Placed) -> None:
     report.units.append(UnitSupply(p.at.unit, p.at.hex, True, reason="naval unit: supply rules do not apply "
                                    "(Naval Units)"))
 
@@ -217,7 +217,7 @@ def _trace_un(g: Game, scenario_id: str, gm, board: sb.Board, options: dict[str,
                              f"{air_capacity(g, bool(options.get('paradrop_this_turn')))}).", "Supply (G)"))
     for p in mine:
         if data.is_naval(p.unit):
-            _naval(report, gm, p)
+            _naval(report, p)
             continue
         if data.is_supply_unit(p.unit):
             ok, why = supply_status[p.at.unit]
