@@ -4,7 +4,7 @@ The rulebook has no numbered sections; citations are its headings and lettered C
 
 - `data`         units, breakdown equivalents, tables, scenarios as the rules read them (stand-in warnings)
 - `board`        terrain (Rough whole/partial, river hexes, towns, roads), the parallels, ZOC (Zones of Control)
-- `movement`     entry costs and the ZOC leaving cost (Movement, TEC, Zones of Control (A))  check `movement_cost`
+- `movement`     entry costs, ZOC leaving cost, stacking, allowances, rail (Movement, TEC, ZOC (A))  check `movement_cost`
 - `special`      which Special Game Rules are in force (Intervention (1)-(4), Shock Effect, Invasion (1))
 - `losses`       losses in regiments with the breakdown equivalents, Combat (K) doubling
 - `combat`       strengths, odds, the defender's CRT (data), results                     check `combat`

@@ -75,10 +75,6 @@ def fraction_parameter(g: Game, key: str) -> Fraction:
     return Fraction(parameter(g, key))
 
 
-def parameter_source(g: Game, key: str) -> str:
-    return g.tables["rule_parameters"].cell(key, "source")
-
-
 # -- units ------------------------------------------------------------------------------------
 
 
@@ -157,10 +153,6 @@ def breakdown(g: Game, values: str) -> tuple[int, str] | None:
     return None
 
 
-def values_strength(values: str) -> int:
-    return int(values.split("-")[0])
-
-
 # -- tables ------------------------------------------------------------------------------------
 
 
@@ -190,13 +182,3 @@ def map_warnings(g: Game, map_id: str) -> list[str]:
     head = next((s for s in items if s.what == f"map {map_id}"), items[0])
     return [f"Stand-in map {map_id} ({head.where}): {head.reason}; {len(items)} stand-in map items "
             "(terrain, rivers, roads, towns and parallels derived from geography, not the published map)."]
-
-
-def scenario_warnings(g: Game, scenario_id: str, *rules: str) -> list[str]:
-    """Warnings for special rules of the scenario whose source is a stand-in reading."""
-    out = []
-    for r in rules:
-        src = str(special(g, scenario_id, r).get("source", ""))
-        if src.startswith("stand-in"):
-            out.append(f"{scenario_id} special rule {r}: {src}")
-    return out
