@@ -160,10 +160,6 @@ def test_oversized_bodies_are_refused_with_413_problem_json(app, client):
         assert response.get_json()["status"] == 413
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "known bug, reported to the lead for the adjudicator's owner (adjudicator/api/body.py): a chunked "
-    "body (no Content-Length) is cut at the limit without a word, so an oversized body whose first 64 KiB "
-    "parse is accepted (201); reproduced over gunicorn too. Remove this marker when it answers 413."))
 def test_an_oversized_chunked_body_is_refused_not_truncated(app, client):
     """Transfer-Encoding: chunked has no Content-Length for the limit to check up front."""
     limit = app.config["MAX_CONTENT_LENGTH"]

@@ -12,14 +12,45 @@ def _is_json(mimetype: str) -> bool:
     return mimetype == "application/json" or (mimetype.startswith("application/") and mimetype.endswith("+json"))
 
 
+def _too_large(limit: int) -> Problem:
+    return Problem(
+        413,
+        "Request Entity Too Large",
+        f"The request body is larger than the limit of {limit} bytes.",
+        kind="body-too-large",
+    )
+
+
+def read_body() -> bytes:
+    """The raw request body, or 413 if it is larger than the configured limit.
+
+    With a Content-Length over the limit werkzeug raises 413 before reading. Without one
+    (Transfer-Encoding: chunked) werkzeug reads up to the limit and then stops *silently*,
+    so a body whose first bytes happen to parse would be accepted truncated. When such a read
+    fills the limit, one more byte is read from the server's (terminated) input stream: if
+    there is one, the body was too large.
+    """
+    raw = request.get_data(cache=False)
+    limit = request.max_content_length
+    if limit is not None and request.content_length is None and len(raw) >= limit:
+        if request.environ["wsgi.input"].read(1):
+            raise _too_large(limit)
+    return raw
+
+
+def refuse_oversized_body() -> None:
+    """For endpoints that take no body: still refuse (413) one over the limit, never ignore it."""
+    read_body()
+
+
 def parse_json_body(model: type[BaseModel], *, optional: bool = False) -> BaseModel:
     """Validate the request body against `model`.
 
-    415 unless the body is JSON; 413 if over the size limit (raised by werkzeug while
-    reading); 400 for malformed JSON; 422 with field pointers for anything pydantic rejects.
+    415 unless the body is JSON; 413 if over the size limit (see `read_body`); 400 for
+    malformed JSON; 422 with field pointers for anything pydantic rejects.
     With `optional`, an empty body counts as `{}`.
     """
-    raw = request.get_data(cache=False)
+    raw = read_body()
     if optional and not raw.strip():
         raw = b"{}"
     elif not _is_json(request.mimetype):

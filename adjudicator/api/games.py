@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Response, jsonify
 
 from adjudicator.api.auth import require_grant
-from adjudicator.api.body import parse_json_body
+from adjudicator.api.body import parse_json_body, refuse_oversized_body
 from adjudicator.api.schemas import CreateGameRequest
 from adjudicator.api.systems import situation_problem
 from adjudicator.checks import get_check, run_check
@@ -129,6 +129,7 @@ def ledger(game_id: str):
 
 def close_game(game_id: str):
     grant = require_grant(game_id, write=True)
+    refuse_oversized_body()  # close takes no body; one over the limit is refused, not ignored
     svc = services()
     try:
         record, _ = svc.store.close_game(game_id, grant.role, svc.signing_key)
