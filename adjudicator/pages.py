@@ -13,18 +13,17 @@ are there for browser tests.
 from __future__ import annotations
 
 import json
-import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Blueprint, abort, render_template, request
 from flask_limiter import Limiter
-from pydantic import ValidationError
 
 from adjudicator.api.auth import rate_limit_key
 from adjudicator.config import Config
 from adjudicator.checks import CheckSpec, DiceError, checks_for, get_check, run_check
 from adjudicator.dice import SuppliedDice
+from adjudicator.forms import FieldError, FormField, form_fields, humanize, read_form
 from adjudicator.ledger import ledger_document
 from adjudicator.services import services
 from adjudicator.storage import GameNotFound
@@ -33,107 +32,95 @@ from adjudicator.verify import verify_ledger
 
 
 @dataclass(frozen=True)
-class FormField:
-    """One input of a check form, derived from a JSON-schema property."""
+class OutcomeRow:
+    """One line of a result's outcome table: scalars as text, nested values as JSON."""
 
-    name: str
+    key: str
     label: str
-    kind: str  # "number" | "checkbox" | "select" | "text"
-    description: str
-    required: bool
-    default: Any = None
-    minimum: int | None = None
-    maximum: int | None = None
-    choices: tuple[str, ...] = ()
-    pattern: str | None = None
-    max_length: int | None = None
+    text: str | None = None
+    block: str | None = None  # pretty JSON for lists of objects and mappings
 
 
-def _non_null(schema: dict) -> dict:
-    for option in schema.get("anyOf", []):
-        if option.get("type") != "null":
-            return option
-    return schema
+def _plain(value: Any) -> str | None:
+    """Readable text for a scalar or a list of scalars; None when it needs a JSON block."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "—"
+    if isinstance(value, (int, float, str)):
+        return str(value) if value != "" else "—"
+    if isinstance(value, list) and all(not isinstance(v, (list, dict)) for v in value):
+        return ", ".join(_plain(v) for v in value) if value else "none"
+    return None
 
 
-def form_fields(spec: CheckSpec) -> list[FormField]:
-    schema = spec.request.model_json_schema()
-    required = set(schema.get("required", []))
-    fields = []
-    for name, prop in schema.get("properties", {}).items():
-        inner = _non_null(prop)
-        if "enum" in inner:
-            kind = "select"
-        elif inner.get("type") == "integer":
-            kind = "number"
-        elif inner.get("type") == "boolean":
-            kind = "checkbox"
-        else:
-            kind = "text"
-        fields.append(
-            FormField(
-                name=name,
-                label=prop.get("title", name.replace("_", " ").capitalize()),
-                kind=kind,
-                description=prop.get("description", ""),
-                required=name in required,
-                default=prop.get("default"),
-                minimum=inner.get("minimum"),
-                maximum=inner.get("maximum"),
-                choices=tuple(inner.get("enum", ())),
-                pattern=inner.get("pattern"),
-                max_length=inner.get("maxLength"),
-            )
-        )
-    return fields
+def outcome_rows(outcome: dict[str, Any]) -> list[OutcomeRow]:
+    rows = []
+    for key, value in outcome.items():
+        text = _plain(value)
+        block = None if text is not None else json.dumps(value, indent=1, ensure_ascii=False)
+        rows.append(OutcomeRow(key, humanize(key), text, block))
+    return rows
 
 
-def _form_values(spec: CheckSpec, form) -> dict[str, Any]:
-    """Turn submitted form strings into the request dict; pydantic does the type checks."""
-    values: dict[str, Any] = {}
-    for field in form_fields(spec):
-        if field.kind == "checkbox":
-            values[field.name] = field.name in form
-            continue
-        raw = form.get(field.name, "").strip()
-        if raw == "":
-            if field.required:
-                values[field.name] = None  # reported by validation as a wrong type
-            continue
-        values[field.name] = _int_or_text(raw) if field.kind == "number" else raw
-    if spec.random:
-        values["dice"] = [
-            _int_or_text(part) for part in re.split(r"[\s,]+", form.get("dice", "").strip()) if part
-        ]
-    return values
+def outcome_summary(outcome: dict[str, Any]) -> str:
+    """One line for the ledger table: "Roll 4 · Shortage ended yes"."""
+    parts = []
+    for key, value in outcome.items():
+        text = _plain(value)
+        parts.append(f"{humanize(key)}: {text if text is not None else json.dumps(value, ensure_ascii=False)}")
+    return " · ".join(parts)
 
 
-def _int_or_text(text: str) -> int | str:
-    """Form inputs arrive as text; numbers become ints, anything else is left for validation."""
-    try:
-        return int(text)
-    except ValueError:
-        return text
+@dataclass
+class Submission:
+    """What happened to one submitted form: the result, or the problems found."""
+
+    check: str
+    result: dict | None = None
+    errors: list[FieldError] = field(default_factory=list)
+
+    def errors_for(self, name: str) -> list[str]:
+        return [e.next_to_field for e in self.errors if e.field == name]
 
 
-def _run_form(spec: CheckSpec, form) -> tuple[dict | None, list[str]]:
-    values = _form_values(spec, form)
-    try:
-        req = spec.compute_model.model_validate(values)
-    except ValidationError as error:
-        return None, [
-            f"{'.'.join(str(p) for p in item['loc']) or 'form'}: {item['msg']}"
-            for item in error.errors(include_url=False)
-        ]
+def _run_form(spec: CheckSpec, form) -> Submission:
+    req, errors = read_form(spec, form)
+    if req is None:
+        return Submission(spec.name, errors=errors)
     dice = SuppliedDice(getattr(req, "dice", []))
     try:
         result = run_check(spec, req, dice)
         dice.finish()
     except DiceError as error:
-        return None, [f"dice: {error}"]
+        inside = "" if error.index is None else f"die {error.index + 1}"
+        where = f"Dice › {inside}" if inside else "Dice"
+        return Submission(spec.name, errors=[FieldError("dice", where, str(error), inside)])
     except ValueError as error:  # SituationError, or a rules module's own ValueError
-        return None, [str(error)]
-    return result.to_json(), []
+        return Submission(spec.name, errors=[FieldError(None, "The rules", str(error))])
+    return Submission(spec.name, result=result.to_json())
+
+
+@dataclass(frozen=True)
+class CheckGroup:
+    """Checks shown together on a system page."""
+
+    id: str
+    title: str
+    blurb: str
+    checks: list[tuple[CheckSpec, list[FormField]]]
+
+
+def check_groups(system: str) -> list[CheckGroup]:
+    """Die rolls first (what a PBEM player most often verifies), then the calculations."""
+    checks = [(spec, form_fields(spec)) for spec in checks_for(system)]
+    groups = [
+        CheckGroup("rolls", "Die rolls", "Checks that use dice: enter the dice that were rolled.",
+                   [c for c in checks if c[0].random]),
+        CheckGroup("calculations", "Calculations", "Checks without dice: supply, movement, victory "
+                   "and the like, worked out from the situation.", [c for c in checks if not c[0].random]),
+    ]
+    return [g for g in groups if g.checks]
 
 
 def make_pages_blueprint(config: Config, limiter: Limiter) -> Blueprint:
@@ -148,19 +135,26 @@ def make_pages_blueprint(config: Config, limiter: Limiter) -> Blueprint:
         systems = [(info, checks_for(info.id)) for info in all_systems()]
         return render_template("home.html", systems=systems)
 
-    def _system_page(system: str, submitted: str | None = None, result=None, errors=(), form=None):
+    def _system_page(system: str, open_check: str | None = None, submission: Submission | None = None,
+                     form=None):
         info = system_info(system)
         if info is None:
             abort(404)
-        checks = [(spec, form_fields(spec)) for spec in checks_for(system)]
         return render_template(
-            "system.html", info=info, checks=checks, submitted=submitted,
-            result=result, errors=list(errors), form=form or {},
+            "system.html", info=info, groups=check_groups(system), open_check=open_check,
+            submission=submission, form=form or {}, outcome_rows=outcome_rows,
         )
 
     @bp.get("/systems/<system>")
     def system_page(system: str):
         return _system_page(system)
+
+    @bp.get("/systems/<system>/<check>")
+    def system_check_form(system: str, check: str):
+        """The system page with one check's form open (a link to a check)."""
+        if get_check(system, check) is None:
+            abort(404)
+        return _system_page(system, open_check=check)
 
     @bp.post("/systems/<system>/<check>")
     @anonymous
@@ -168,9 +162,9 @@ def make_pages_blueprint(config: Config, limiter: Limiter) -> Blueprint:
         spec = get_check(system, check)
         if spec is None:
             abort(404)
-        result, errors = _run_form(spec, request.form)
-        status = 200 if result is not None else 422
-        return _system_page(system, check, result, errors, request.form), status
+        submission = _run_form(spec, request.form)
+        status = 200 if submission.result is not None else 422
+        return _system_page(system, check, submission, request.form), status
 
     @bp.post("/games")
     @create
@@ -201,7 +195,12 @@ def make_pages_blueprint(config: Config, limiter: Limiter) -> Blueprint:
         except GameNotFound:
             abort(404)
         report = verify_ledger(document, svc.verification_keys())
-        return render_template("game.html", document=document, report=report, role=grant.role)
+        problems = {}
+        for finding in report.problems:
+            problems.setdefault(finding.seq, []).append(finding.message)
+        return render_template("game.html", document=document, report=report, role=grant.role,
+                               problems=problems, outcome_summary=outcome_summary,
+                               info=system_info(document["game"]["system"]))
 
     @bp.get("/api/v1/docs")
     def api_docs():

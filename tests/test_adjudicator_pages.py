@@ -47,16 +47,16 @@ def test_form_resolves_a_check_with_steps_and_citations(client):
     assert response.status_code == 200
     page = html(response)
     result = re.search(r'id="result-probe_roll".*?</div>', page, re.S).group(0)
-    assert '<td data-key="hit">False</td>' in result
+    assert '<td data-key="hit">no</td>' in result
     assert "<cite>(Probe rule 1)</cite>" in result
 
 
 def test_form_checkboxes(client):
     checked = html(client.post("/systems/kwb/probe_roll", data={"target": "5", "cautious": "on", "dice": "5"}))
-    assert '<td data-key="hit">False</td>' in checked
+    assert '<td data-key="hit">no</td>' in checked
     assert re.search(r'id="probe_roll-cautious"\s+checked', checked)
     unchecked = html(client.post("/systems/kwb/probe_roll", data={"target": "5", "dice": "5"}))
-    assert '<td data-key="hit">True</td>' in unchecked
+    assert '<td data-key="hit">yes</td>' in unchecked
     assert not re.search(r'id="probe_roll-cautious"\s+checked', unchecked)
 
 
