@@ -1,0 +1,289 @@
+"""The adjudicator's pages in a real browser: headless Chromium (Debian's `chromium` and
+`chromium-driver`, no browser download) driven by selenium against the app served on a free
+loopback port.
+
+What a player does: find the game on the home page, open a check's form, enter the situation and
+the dice, read the ruling with its rule citations; see a mistake pointed out next to the field;
+look at a recorded game's ledger and see every receipt verified, and a tampered record caught.
+
+Skipped, with the reason, when Chromium, chromedriver or selenium is missing.
+"""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from contextlib import contextmanager
+
+import pytest
+
+from adjudicator.testing import bearer, make_app
+
+pytestmark = pytest.mark.browser
+
+WAIT_SECONDS = 20
+
+
+def _chromium() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        if shutil.which(name):
+            return shutil.which(name)
+    return None
+
+
+@contextmanager
+def _serving(app):
+    """The app on a free loopback port, in a thread; yields the base URL."""
+    from werkzeug.serving import make_server
+
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    return make_app(tmp_path_factory.mktemp("pages-browser"))
+
+
+@pytest.fixture(scope="module")
+def url(app):
+    with _serving(app) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    """One headless Chromium for the module (starting one takes most of a test's time)."""
+    binary, driver_path = _chromium(), shutil.which("chromedriver")
+    if not binary or not driver_path:
+        pytest.skip("headless Chromium and chromedriver are not installed "
+                    "(Debian: apt-get install chromium chromium-driver)")
+    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
+    options = webdriver.ChromeOptions()
+    options.binary_location = binary
+    profile = tmp_path_factory.mktemp("chromium-profile")
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--disable-dev-shm-usage",
+                 "--window-size=1280,1000", f"--user-data-dir={profile}"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=webdriver.ChromeService(executable_path=driver_path),
+                              options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def by_id(driver, element_id: str):
+    from selenium.webdriver.common.by import By
+
+    return driver.find_element(By.ID, element_id)
+
+
+def wait_for(driver, element_id: str):
+    """The element, once the page that has it has loaded (after a form was submitted)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, WAIT_SECONDS).until(ec.presence_of_element_located((By.ID, element_id)))
+
+
+def open_check(driver, url: str, system: str, check: str) -> None:
+    """Open a system page and unfold one check's form by clicking its heading, as a player would."""
+    from selenium.webdriver.common.by import By
+
+    driver.get(f"{url}/systems/{system}")
+    section = by_id(driver, f"section-{check}")
+    assert section.get_attribute("open") is None  # folded until asked for
+    section.find_element(By.TAG_NAME, "summary").click()
+    assert by_id(driver, f"check-{check}").is_displayed()
+
+
+def fill(driver, check: str, values: dict[str, str]) -> None:
+    for name, text in values.items():
+        box = by_id(driver, f"{check}-{name}")
+        box.clear()
+        box.send_keys(text)
+
+
+def submit(driver, check: str):
+    """Submit a check's form; returns its answer block on the page that comes back."""
+    from selenium.webdriver.common.by import By
+
+    by_id(driver, f"check-{check}").find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    return wait_for(driver, f"answer-{check}")
+
+
+def outcome(driver, check: str) -> dict[str, str]:
+    from selenium.webdriver.common.by import By
+
+    cells = by_id(driver, f"outcome-{check}").find_elements(By.CSS_SELECTOR, "td[data-key]")
+    return {cell.get_attribute("data-key"): cell.text for cell in cells}
+
+
+# -- home page -----------------------------------------------------------------------------------
+
+def test_home_page_lists_the_four_systems(browser, url):
+    from selenium.webdriver.common.by import By
+
+    browser.get(url + "/")
+    systems = by_id(browser, "systems").find_elements(By.CSS_SELECTOR, "section.system")
+    assert [s.get_attribute("id") for s in systems] == [
+        "system-kwb", "system-spi", "system-holdfast", "system-fireandice"]
+    for section in systems:
+        assert section.find_elements(By.CSS_SELECTOR, ".chips a"), "each system lists its checks"
+    by_id(browser, "system-holdfast").find_element(By.CSS_SELECTOR, "h2 a").click()
+    assert wait_for(browser, "toc").is_displayed()
+    assert browser.find_element(By.TAG_NAME, "h1").text == "HoldFast Korea"
+
+
+# -- compute mode: a simple random check per system ---------------------------------------------
+
+COMPUTE_CASES = [
+    # system, check, inputs, dice, outcome entries the rules give for them
+    ("kwb", "un_supply_shortage_end", {"game_turn": "5"}, "4",
+     {"roll": "4", "shortage_ended": "yes"}),
+    ("holdfast", "chinese_intervention", {"turns_after_crossing": "2"}, "6",
+     {"roll": "6", "needed": "5-6", "intervenes": "yes"}),
+    ("fireandice", "chinese_intervention", {"un_vp": "12"}, "3",
+     {"roll": "3", "modifier": "-1", "modified": "2", "intervenes": "no"}),
+    ("spi", "north_edge_return", {}, "2", {"roll": "2"}),
+]
+
+
+@pytest.mark.parametrize("system, check, inputs, dice, expected", COMPUTE_CASES,
+                         ids=[f"{c[0]}-{c[1]}" for c in COMPUTE_CASES])
+def test_compute_a_check_with_dice(browser, url, system, check, inputs, dice, expected):
+    from selenium.webdriver.common.by import By
+
+    open_check(browser, url, system, check)
+    fill(browser, check, {**inputs, "dice": dice})
+    answer = submit(browser, check)
+    assert browser.current_url.endswith(f"#answer-{check}")
+    assert answer.find_elements(By.ID, f"result-{check}"), answer.text
+
+    shown = outcome(browser, check)
+    assert {key: shown.get(key) for key in expected} == expected
+    steps = by_id(browser, f"steps-{check}").find_elements(By.TAG_NAME, "li")
+    assert steps and all(step.text for step in steps)
+    citations = [c.text for c in by_id(browser, f"steps-{check}").find_elements(By.TAG_NAME, "cite")]
+    assert citations and all(c.startswith("(") and len(c) > 2 for c in citations)
+    dice_used = by_id(browser, f"dice-{check}").find_elements(By.CSS_SELECTOR, "li .die")
+    assert [d.text for d in dice_used] == [dice]
+    # what was entered stays in the form, to adjust and resolve again
+    assert by_id(browser, f"{check}-dice").get_attribute("value") == dice
+
+
+def test_the_page_and_the_api_agree(browser, url, app):
+    """The page validates and runs through the same model and function as the API."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    open_check(browser, url, "fireandice", "chinese_intervention")
+    fill(browser, "chinese_intervention", {"un_vp": "15", "dice": "1"})
+    Select(by_id(browser, "chinese_intervention-trigger")).select_by_value("foreign_aid")
+    submit(browser, "chinese_intervention")
+    api = app.test_client().post("/api/v1/systems/fireandice/chinese_intervention",
+                                 json={"un_vp": 15, "trigger": "foreign_aid", "dice": [1]}).get_json()
+    steps = [li.text for li in by_id(browser, "steps-chinese_intervention").find_elements(By.TAG_NAME, "li")]
+    assert steps == [f"{s['text']} ({s['rule']})" if s["rule"] else s["text"] for s in api["steps"]]
+    assert outcome(browser, "chinese_intervention")["intervenes"] == ("yes" if api["outcome"]["intervenes"] else "no")
+
+
+# -- mistakes are shown next to the field they are about ----------------------------------------
+
+def test_a_die_out_of_range_is_shown_at_the_dice_field(browser, url):
+    from selenium.webdriver.common.by import By
+
+    open_check(browser, url, "kwb", "un_supply_shortage_end")
+    fill(browser, "un_supply_shortage_end", {"game_turn": "5", "dice": "9"})
+    answer = submit(browser, "un_supply_shortage_end")
+    assert not answer.find_elements(By.ID, "result-un_supply_shortage_end")
+    assert "1..6" in by_id(browser, "errors-un_supply_shortage_end").text
+    field = by_id(browser, "field-un_supply_shortage_end-dice")
+    assert "invalid" in field.get_attribute("class").split()
+    assert "1..6" in field.find_element(By.CSS_SELECTOR, ".field-error").text
+    assert "invalid" not in by_id(browser, "field-un_supply_shortage_end-game_turn").get_attribute("class")
+
+
+def test_a_bad_hex_inside_a_unit_list_is_shown_at_that_field(browser, url):
+    """Nested fields are JSON boxes pre-filled from the schema; an error names the item."""
+    from selenium.webdriver.common.by import By
+
+    open_check(browser, url, "kwb", "combat")
+    attackers = by_id(browser, "combat-attackers")
+    assert '"hex"' in attackers.get_attribute("value")  # the example to edit
+    fill(browser, "combat", {"attackers": '[{"unit": "nk-6", "hex": "12"}]', "dice": "3"})
+    submit(browser, "combat")
+    field = by_id(browser, "field-combat-attackers")
+    assert "invalid" in field.get_attribute("class").split()
+    message = field.find_element(By.CSS_SELECTOR, ".field-error").text
+    assert "item 1 › hex" in message and "4 digits" in message
+    assert by_id(browser, "combat-attackers").get_attribute("value") == '[{"unit": "nk-6", "hex": "12"}]'
+    problems = by_id(browser, "errors-combat").find_elements(By.CSS_SELECTOR, "li")
+    assert [p.get_attribute("data-field") for p in problems] == ["attackers"]
+    assert "{" not in problems[0].text  # words, not a raw JSON dump
+
+
+# -- game mode: the ledger page -----------------------------------------------------------------
+
+def receipt_status(driver, seq: int) -> str:
+    from selenium.webdriver.common.by import By
+
+    return by_id(driver, f"record-{seq}").find_element(By.CSS_SELECTOR, "td.receipt").text
+
+
+def show_ledger(driver, url: str, game_id: str, token: str) -> None:
+    driver.get(f"{url}/games/{game_id}")
+    by_id(driver, "token").send_keys(token)
+    by_id(driver, "game-login").submit()
+    wait_for(driver, "ledger")
+
+
+def test_game_page_verifies_each_receipt_and_catches_tampering(browser, url, app):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    browser.get(url + "/")
+    Select(by_id(browser, "system-scenario")).select_by_value("kwb/pusan")
+    by_id(browser, "create-submit").click()
+    link = wait_for(browser, "game-link").get_attribute("href")
+    game_id = link.rsplit("/", 1)[-1]
+    tokens = {code.get_attribute("data-role"): code.text
+              for code in by_id(browser, "tokens").find_elements(By.CSS_SELECTOR, "code[data-role]")}
+    assert set(tokens) == {"un", "communist", "observer"}, tokens
+
+    api = app.test_client()
+    for turn in (3, 4):
+        response = api.post(f"/api/v1/games/{game_id}/un_supply_shortage_end",
+                            json={"game_turn": turn, "request_id": f"turn-{turn}"},
+                            headers=bearer(tokens["un"]))
+        assert response.status_code == 201, response.get_json()
+
+    show_ledger(browser, url, game_id, tokens["observer"])
+    assert by_id(browser, "verification").get_attribute("class") == "ok"
+    rows = by_id(browser, "ledger").find_elements(By.CSS_SELECTOR, "tbody tr")
+    assert [r.get_attribute("id") for r in rows] == ["record-0", "record-1", "record-2"]
+    for seq in (0, 1, 2):
+        assert receipt_status(browser, seq).startswith("verified")
+    assert "un_supply_shortage_end" in by_id(browser, "record-1").text
+
+    store = app.extensions["adjudicator"].store
+    with store.engine.begin() as conn:  # edit a stored record behind the server's back
+        changed = conn.exec_driver_sql(
+            "UPDATE ledger_records SET body = replace(body, '\"game_turn\":4', '\"game_turn\":2') "
+            "WHERE game_id = ? AND seq = 2", (game_id,)).rowcount
+    assert changed == 1
+
+    show_ledger(browser, url, game_id, tokens["un"])
+    assert by_id(browser, "verification").get_attribute("class") == "bad"
+    assert receipt_status(browser, 2).startswith("not verified")
+    assert receipt_status(browser, 1).startswith("verified")
+    assert "record 2" in by_id(browser, "problems").text
