@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from scenarios import load_game
-from scenarios.model import Game, Scenario, Table, Unit
+from scenarios.model import Game, Table, Unit
+from adjudicator.rules import gamedata
+from adjudicator.rules.gamedata import scenario, special  # noqa: F401  (re-exported)
 
 GAME_ID = "fireandice"
 SIDES = ("un", "com")
@@ -31,26 +33,12 @@ def game() -> Game:
 
 
 def game_in(info) -> Game:
-    """The game a request is validated against: the loaded game, or a test's own game passed
-    as pydantic validation context (`Model.model_validate(body, context={"game": g})`)."""
-    context = getattr(info, "context", None) or {}
-    return context.get("game") or game()
+    """The game a request is validated against (see gamedata.game_in)."""
+    return gamedata.game_in(info, GAME_ID)
 
 
 def other_side(side: str) -> str:
     return "com" if side == "un" else "un"
-
-
-def scenario(g: Game, scenario_id: str) -> Scenario:
-    try:
-        return g.scenarios[scenario_id]
-    except KeyError:
-        raise ValueError(f"unknown scenario {scenario_id!r}; known: {', '.join(sorted(g.scenarios))}") from None
-
-
-def special(g: Game, scenario_id: str, rule: str) -> dict:
-    """One `[special_rules.<rule>]` table of a scenario TOML."""
-    return scenario(g, scenario_id).special_rules.get(rule, {})
 
 
 def table(g: Game, table_id: str) -> Table:

@@ -15,7 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scenarios import load_game
-from scenarios.model import Game, Scenario, Turn, Unit
+from scenarios.model import Game, Unit
+from adjudicator.rules import gamedata
+from adjudicator.rules.gamedata import scenario, special, turn_record  # noqa: F401  (re-exported)
 
 GAME_ID = "holdfast"
 SIDES = ("communist", "un")
@@ -30,34 +32,12 @@ def game() -> Game:
 
 
 def game_in(info) -> Game:
-    """The game a request is validated against: the loaded game, or a test's own game passed as
-    pydantic validation context (`Model.model_validate(body, context={"game": g})`)."""
-    context = getattr(info, "context", None) or {}
-    return context.get("game") or game()
+    """The game a request is validated against (see gamedata.game_in)."""
+    return gamedata.game_in(info, GAME_ID)
 
 
 def other_side(side: str) -> str:
     return "un" if side == "communist" else "communist"
-
-
-def scenario(g: Game, scenario_id: str) -> Scenario:
-    try:
-        return g.scenarios[scenario_id]
-    except KeyError:
-        raise ValueError(f"unknown scenario {scenario_id!r}; known: {', '.join(sorted(g.scenarios))}") from None
-
-
-def special(g: Game, scenario_id: str, rule: str) -> dict:
-    """One `[special_rules.<rule>]` table of the scenario (campaign.toml)."""
-    return scenario(g, scenario_id).special_rules.get(rule, {})
-
-
-def turn_record(g: Game, scenario_id: str, number: int) -> Turn:
-    """A Turn Track row (scenarios/campaign.turns.csv)."""
-    for t in scenario(g, scenario_id).turns:
-        if t.number == number:
-            return t
-    raise ValueError(f"turn {number} is not on the Turn Track of {scenario_id} (1-{scenario(g, scenario_id).length})")
 
 
 def turn_label(g: Game, scenario_id: str, number: int) -> str:

@@ -12,7 +12,9 @@ result must carry (`table_warnings`, `unit_warnings`, `map_warnings`).
 from __future__ import annotations
 
 from scenarios import load_game
-from scenarios.model import Game, GameMap, MarkerType, Scenario, Table, Turn, Unit
+from scenarios.model import Game, GameMap, MarkerType, Table, Unit
+from adjudicator.rules import gamedata
+from adjudicator.rules.gamedata import scenario, special, turn_record  # noqa: F401  (re-exported)
 
 GAME_ID = "kwb"
 SIDES = ("communist", "un")
@@ -25,39 +27,17 @@ def game() -> Game:
 
 
 def game_in(info) -> Game:
-    """The game a request is validated against: the loaded game, or a test's own game passed as
-    pydantic validation context (`Model.model_validate(body, context={"game": g})`)."""
-    context = getattr(info, "context", None) or {}
-    return context.get("game") or game()
+    """The game a request is validated against (see gamedata.game_in)."""
+    return gamedata.game_in(info, GAME_ID)
 
 
 def other_side(side: str) -> str:
     return "un" if side == "communist" else "communist"
 
 
-def scenario(g: Game, scenario_id: str) -> Scenario:
-    try:
-        return g.scenarios[scenario_id]
-    except KeyError:
-        raise ValueError(f"unknown scenario {scenario_id!r}; known: {', '.join(sorted(g.scenarios))}") from None
-
-
 def scenario_map(g: Game, scenario_id: str) -> GameMap:
     """The one map a Korean War Battles scenario is played on (12.0: 'each one is played on a separate map')."""
     return g.maps[scenario(g, scenario_id).maps[0]]
-
-
-def special(g: Game, scenario_id: str, rule: str) -> dict:
-    """One `[special_rules.<rule>]` table of the scenario TOML ({} when the scenario has none)."""
-    return scenario(g, scenario_id).special_rules.get(rule, {})
-
-
-def turn_record(g: Game, scenario_id: str, number: int) -> Turn:
-    sc = scenario(g, scenario_id)
-    for t in sc.turns:
-        if t.number == number:
-            return t
-    raise ValueError(f"game-turn {number} is not a turn of {sc.name} (1-{sc.length})")
 
 
 def parameter(g: Game, key: str) -> str:
