@@ -277,10 +277,18 @@ def narrow_request(spec: CheckSpec, request: BaseModel) -> CheckRequest:
     if type(request) is spec.request:
         return request
     names = spec.request.model_fields
-    return spec.request.model_construct(
+    own = spec.request.model_construct(
         _fields_set=request.model_fields_set & set(names),
         **{name: getattr(request, name) for name in names},
     )
+    # Private attributes are what validators computed on the way (e.g. a combat's situation);
+    # the subclass has the same ones, and they describe the same field values.
+    if request.__pydantic_private__ and spec.request.__private_attributes__:
+        own.__pydantic_private__ = {
+            name: value for name, value in request.__pydantic_private__.items()
+            if name in spec.request.__private_attributes__
+        }
+    return own
 
 
 def run_check(spec: CheckSpec, request: BaseModel, dice: Any) -> CheckResult:

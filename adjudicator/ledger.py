@@ -16,8 +16,9 @@ for record n also vouches for the whole chain before it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from json.encoder import encode_basestring  # the string encoder of json.dumps(ensure_ascii=False)
 from typing import Any
 
 from adjudicator.canonical import canonical_bytes, sha256_hex
@@ -60,6 +61,23 @@ def record_hash(game_id: str, seq: int, prev_hash: str, body: dict[str, Any]) ->
     )
 
 
+def record_hash_of_encoded_body(game_id: str, seq: int, prev_hash: str, body_bytes: bytes) -> str:
+    """`record_hash`, given the body already in canonical JSON (the roll path has it anyway).
+
+    Canonical JSON sorts keys, so the hashed object is written out in the order body,
+    game_id, prev_hash, seq; the bytes are exactly `canonical_bytes` of the whole record
+    (tests/test_adjudicator_encoding.py checks the two agree).
+    """
+    if type(seq) is not int:
+        raise TypeError(f"seq must be an int, not {type(seq).__name__}")
+    return sha256_hex(
+        b'{"body":' + body_bytes
+        + b',"game_id":' + encode_basestring(game_id).encode("utf-8")
+        + b',"prev_hash":' + encode_basestring(prev_hash).encode("utf-8")
+        + b',"seq":' + str(seq).encode("ascii") + b"}"
+    )
+
+
 def receipt_message(receipt: dict[str, Any]) -> bytes:
     """The exact bytes a receipt's signature covers."""
     return canonical_bytes({name: receipt.get(name) for name in RECEIPT_SIGNED_FIELDS})
@@ -82,6 +100,9 @@ class Record:
     hash: str
     body: dict[str, Any]
     receipt: dict[str, Any]
+    #: The body's canonical JSON when this record was just built (hashed once, stored as is);
+    #: None for records read back from storage. Not part of the record's value.
+    canonical_body: bytes | None = field(default=None, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -96,7 +117,8 @@ class Record:
 def build_record(
     key: SigningKey, game_id: str, seq: int, prev_hash: str, body: dict[str, Any]
 ) -> Record:
-    hash_ = record_hash(game_id, seq, prev_hash, body)
+    body_bytes = canonical_bytes(body)
+    hash_ = record_hash_of_encoded_body(game_id, seq, prev_hash, body_bytes)
     return Record(
         game_id=game_id,
         seq=seq,
@@ -104,6 +126,7 @@ def build_record(
         hash=hash_,
         body=body,
         receipt=sign_receipt(key, game_id, seq, hash_),
+        canonical_body=body_bytes,
     )
 
 

@@ -530,7 +530,7 @@ def _record_row(record: Record, request_id: str | None, digest: str | None) -> d
         "seq": record.seq,
         "prev_hash": record.prev_hash,
         "hash": record.hash,
-        "body": canonical_bytes(record.body).decode("utf-8"),
+        "body": (record.canonical_body or canonical_bytes(record.body)).decode("utf-8"),
         "receipt": json.dumps(record.receipt, sort_keys=True),
         "request_id": request_id,
         "request_digest": digest,

@@ -34,7 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from pydantic import Field, ValidationInfo, model_validator
+from pydantic import Field, PrivateAttr, ValidationInfo, model_validator
 
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
 from adjudicator.rules.holdfast import board, data
@@ -429,9 +429,14 @@ class CombatRequest(CheckRequest):
         "Hits beyond the list go to the standing attackers in the order listed in `attackers`, each until "
         "eliminated. Communist 6s go to the Marine block regardless (9.2)."))
 
+    #: The situation the validator built, and the game it was built against, kept so the
+    #: check does not build it a second time (see `validated_situation`).
+    _situation: tuple[Game, Situation] | None = PrivateAttr(default=None)
+
     @model_validator(mode="after")
     def _by_the_rules(self, info: ValidationInfo):
-        situation_for(self, data.game_in(info))
+        g = data.game_in(info)
+        self._situation = (g, situation_for(self, g))
         known = {a.unit for a in self.attackers}
         again = sorted(known & set(self.already_attacked))
         if again:
@@ -451,6 +456,18 @@ def situation_for(req: CombatRequest, g: Game | None = None) -> Situation:
         attacker_support_left=req.attacker_support_left, defender_support_left=req.defender_support_left)
 
 
+def validated_situation(req: CombatRequest, g: Game) -> Situation:
+    """The situation for `req` in `g`: the one validation built, when it was built against `g`.
+
+    Building it reads the map and the charts (a sizeable share of a roll's CPU); validation
+    already had to, to refuse impossible combats before any die is rolled.
+    """
+    cached = req._situation
+    if cached is not None and cached[0] is g:
+        return cached[1]
+    return situation_for(req, g)
+
+
 def pool_steps(pools: Pools, s: Situation) -> list[Step]:
     return [
         Step(f"Attacker ({s.attacker_side}) dice: " + " ".join(pools.attacker_terms) + f" = {pools.attacker}.",
@@ -464,7 +481,7 @@ def pool_steps(pools: Pools, s: Situation) -> list[Step]:
 
 def run_combat(g: Game, req: CombatRequest, dice: Dice) -> CheckResult:
     """The combat check against a given game (tests pass a game with their own map)."""
-    s = situation_for(req, g)
+    s = validated_situation(req, g)
     rp = data.rp_cost(g, "activate_combat")
     steps = [Step(f"The attacker pays {rp} RP to attack the defending hex.", "9.2; 6 RP costs")]
     pools = dice_pools(g, s)
