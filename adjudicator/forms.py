@@ -252,7 +252,7 @@ def _field_value(field: FormField, form) -> tuple[bool, Any]:
     if raw == "":
         if field.kind == LIST and field.required:
             return True, []
-        return field.required, None  # a required field left empty: "Field required"
+        return False, None  # left out: its default, or "Field required"
     if field.kind == TRISTATE:
         return True, raw == "yes"
     if field.kind == SELECT:
@@ -309,8 +309,12 @@ _PATTERN_WORDS = {
 
 def _message(item: dict) -> str:
     """pydantic's message, with regular expressions put into words where we know them."""
+    if item["type"] == "missing":
+        return "required: fill this in"
+    if item["type"] == "value_error":  # a check's own validator: its message is for players
+        return str(item.get("ctx", {}).get("error", item["msg"]))
     if item["type"] != "string_pattern_mismatch":
-        return item["msg"]
+        return item["msg"].replace(" after validation", "")
     pattern = item.get("ctx", {}).get("pattern", "")
     digits = _DIGITS_RE.match(pattern)
     if digits:
@@ -352,7 +356,7 @@ def read_form(spec: CheckSpec, form) -> tuple[Any | None, list[FieldError]]:
                 continue  # already reported as unreadable text
             known = name in labels
             where = " › ".join(p for p in (labels.get(name, humanize(name or "")), _inside(location)) if p)
-            errors.append(FieldError(name if known else None, where or "Form", _message(item),
+            errors.append(FieldError(name if known else None, where or "The situation", _message(item),
                                      _inside(location) if known else ""))
         order = {name: index for index, name in enumerate(labels)}
         errors.sort(key=lambda e: order.get(e.field, len(order)))  # the form's order, form-wide last
