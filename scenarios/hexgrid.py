@@ -26,10 +26,11 @@ computes some centres with ``(int)(dy/2)`` and others with ``dy/2``).
 
 from __future__ import annotations
 
+import functools
 import heapq
 import math
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, Sequence
 
 # ---------------------------------------------------------------------------
 # Coordinate types
@@ -456,7 +457,7 @@ def _number_name(value: int, leading: int) -> str:
 
 
 # ---------------------------------------------------------------------------
-# Cost-bounded search (Dijkstra) over hex indices
+# Cost-bounded search (Dijkstra)
 # ---------------------------------------------------------------------------
 
 StepCost = Callable[[Hex, Hex], float | None]
@@ -501,8 +502,17 @@ def search(
     it returns None where the move is not allowed (blocked hex, blocked
     hexside, enemy ZOC...).  Costs must be non-negative.  One search for all
     sources is how every unit of a side gets its supply status at once.
+
+    With the grid's own neighbours and sources on the grid, the search walks
+    the grid's ``HexIndex`` (neighbours worked out once per grid) instead of
+    recomputing neighbours through cube coordinates for every hex it settles;
+    the answer is the same, ties included.
     """
     start = dict(sources) if isinstance(sources, dict) else {h: 0.0 for h in sources}
+    if neighbours is None:
+        index = hex_index(grid)
+        if all(h in index.number for h in start):
+            return _search_on_index(index, start, step_cost, max_cost)
     adjacent = neighbours or grid.neighbours
     cost: dict[Hex, float] = {}
     parent: dict[Hex, Hex | None] = {}
@@ -530,6 +540,207 @@ def search(
             nc = c + step
             if nc <= max_cost:
                 heapq.heappush(frontier, (nc, counter, n, h, src))
+                counter += 1
+    return SearchResult(cost=cost, parent=parent, origin=origin)
+
+
+# ---------------------------------------------------------------------------
+# The same search over hex numbers, for whole maps searched many times
+# ---------------------------------------------------------------------------
+
+#: Per hex number: the steps out of it, as (neighbour number, cost of the step).
+Edges = Sequence[Sequence[tuple[int, float]]]
+
+
+class HexIndex:
+    """A grid's hexes numbered 0..n-1, with each hex's neighbours as numbers.
+
+    Working out a neighbour goes through cube coordinates and builds several
+    dataclass objects; a supply trace over a 3,900-hex map does that tens of
+    thousands of times.  The neighbours depend only on the grid, so they are
+    worked out once here (``hex_index`` keeps one index per grid) and a search
+    then moves between ints.  ``neighbours[i]`` lists the on-map neighbours of
+    ``hexes[i]`` in the order of ``HexGrid.neighbours``, so searches on the
+    index settle ties exactly as searches on Hex objects do.
+    """
+
+    def __init__(self, grid: HexGrid) -> None:
+        self.grid = grid
+        self.hexes: tuple[Hex, ...] = tuple(grid.hexes())
+        self.number: dict[Hex, int] = {h: i for i, h in enumerate(self.hexes)}
+        self.neighbours: tuple[tuple[int, ...], ...] = tuple(
+            tuple(self.number[n] for n in grid.neighbours(h)) for h in self.hexes
+        )
+
+    def __len__(self) -> int:
+        return len(self.hexes)
+
+    def flags(self, hexes: Iterable[Hex]) -> bytearray:
+        """One byte per hex number: 1 for the given hexes (those not on the grid are ignored)."""
+        marked = bytearray(len(self.hexes))
+        for h in hexes:
+            i = self.number.get(h)
+            if i is not None:
+                marked[i] = 1
+        return marked
+
+    def edges(self, step_cost: StepCost) -> tuple[tuple[tuple[int, float], ...], ...]:
+        """Every allowed step priced once: ``step_cost(a, b)`` for each hex and neighbour (None
+        leaves the step out).  For costs that depend only on the map, to be kept with the map."""
+        hexes = self.hexes
+        found = []
+        for i, out in enumerate(self.neighbours):
+            steps = []
+            for j in out:
+                cost = step_cost(hexes[i], hexes[j])
+                if cost is None:
+                    continue
+                if cost < 0:
+                    raise ValueError(f"negative step cost {cost} from {hexes[i]} to {hexes[j]}")
+                steps.append((j, cost))
+            found.append(tuple(steps))
+        return tuple(found)
+
+    def uniform_edges(self, cost: float = 1.0) -> tuple[tuple[tuple[int, float], ...], ...]:
+        """Every step to a neighbour at the same cost (counting hexes)."""
+        return tuple(tuple((j, cost) for j in out) for out in self.neighbours)
+
+
+@functools.lru_cache(maxsize=16)
+def hex_index(grid: HexGrid) -> HexIndex:
+    """The grid's index, built on first use and kept (a grid is frozen, so it can key the cache)."""
+    return HexIndex(grid)
+
+
+@dataclass
+class IndexedSearchResult:
+    """Costs and parents of ``search_indexed``, by hex number.
+
+    ``cost[i]`` is math.inf and ``parent[i]``/``origin[i]`` are -1 where hex
+    ``i`` was not reached; ``order`` lists the reached hexes in the order the
+    search settled them (cheapest first).
+    """
+
+    index: HexIndex
+    cost: list[float]
+    parent: list[int]
+    origin: list[int]
+    order: list[int]
+
+    def reached(self, i: int) -> bool:
+        return self.cost[i] < math.inf
+
+    def path_to(self, i: int) -> list[int]:
+        """Hex numbers from the source to ``i`` (inclusive), or [] if unreached."""
+        if not self.reached(i):
+            return []
+        path = [i]
+        while (prev := self.parent[path[-1]]) >= 0:
+            path.append(prev)
+        path.reverse()
+        return path
+
+    def to_result(self) -> SearchResult:
+        """The same answer keyed by Hex, as ``search`` gives it."""
+        hexes = self.index.hexes
+        return SearchResult(
+            cost={hexes[i]: self.cost[i] for i in self.order},
+            parent={hexes[i]: (hexes[self.parent[i]] if self.parent[i] >= 0 else None) for i in self.order},
+            origin={hexes[i]: hexes[self.origin[i]] for i in self.order},
+        )
+
+
+def search_indexed(
+    index: HexIndex,
+    sources: Iterable[int] | dict[int, float],
+    edges: Edges,
+    max_cost: float = math.inf,
+    blocked: bytearray | None = None,
+    ends: bytearray | None = None,
+) -> IndexedSearchResult:
+    """``search`` over hex numbers with step costs priced in advance, for hot callers.
+
+    ``edges`` (``HexIndex.edges``) holds what depends only on the map; what
+    changes from one call to the next is given as flags by hex number:
+    ``blocked[j]`` - the search may not enter ``j``; ``ends[i]`` - the search
+    may reach ``i`` but not go on from it (a trace run backwards, from the
+    source outward, uses this for hexes a unit may not leave toward it).
+    Sources are never "entered", so a blocked source still starts the search.
+    Ties are settled as in ``search``: by the order the steps were found.
+    """
+    start = dict(sources) if isinstance(sources, dict) else {i: 0.0 for i in sources}
+    size = len(index.hexes)
+    cost = [math.inf] * size  # best cost found so far; final once settled
+    parent = [-1] * size
+    origin = [-1] * size
+    settled = bytearray(size)
+    order: list[int] = []
+    frontier = []
+    counter = 0
+    for i, c in start.items():
+        frontier.append((c, counter, i, -1))
+        counter += 1
+    heapq.heapify(frontier)
+    pop, push = heapq.heappop, heapq.heappush
+    while frontier:
+        c, _, i, prev = pop(frontier)
+        if settled[i]:
+            continue
+        settled[i] = 1
+        cost[i] = c
+        parent[i] = prev
+        origin[i] = i if prev < 0 else origin[prev]
+        order.append(i)
+        if ends is not None and ends[i]:
+            continue
+        for j, step in edges[i]:
+            if settled[j] or (blocked is not None and blocked[j]):
+                continue
+            nc = c + step
+            # A step no cheaper than one already queued for j would be popped after it and
+            # skipped, so it is not queued at all.
+            if nc <= max_cost and nc < cost[j]:
+                cost[j] = nc
+                push(frontier, (nc, counter, j, i))
+                counter += 1
+    return IndexedSearchResult(index, cost, parent, origin, order)
+
+
+def _search_on_index(index: HexIndex, start: dict[Hex, float], step_cost: StepCost, max_cost: float) -> SearchResult:
+    """``search`` with the grid's own neighbours, walking the index (see ``search``)."""
+    hexes, number, neighbours = index.hexes, index.number, index.neighbours
+    best = [math.inf] * len(hexes)
+    cost: dict[Hex, float] = {}
+    parent: dict[Hex, Hex | None] = {}
+    origin: dict[Hex, Hex] = {}
+    frontier: list[tuple[float, int, int, int, Hex]] = []
+    counter = 0
+    for h, c in start.items():
+        heapq.heappush(frontier, (c, counter, number[h], -1, h))
+        counter += 1
+    settled = bytearray(len(hexes))
+    while frontier:
+        c, _, i, prev, src = heapq.heappop(frontier)
+        if settled[i]:
+            continue
+        settled[i] = 1
+        h = hexes[i]
+        cost[h] = c
+        parent[h] = hexes[prev] if prev >= 0 else None
+        origin[h] = src
+        for j in neighbours[i]:
+            if settled[j]:
+                continue
+            n = hexes[j]
+            step = step_cost(h, n)
+            if step is None:
+                continue
+            if step < 0:
+                raise ValueError(f"negative step cost {step} from {h} to {n}")
+            nc = c + step
+            if nc <= max_cost and nc < best[j]:
+                best[j] = nc
+                heapq.heappush(frontier, (nc, counter, j, i, src))
                 counter += 1
     return SearchResult(cost=cost, parent=parent, origin=origin)
 
