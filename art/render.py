@@ -19,7 +19,9 @@ metadata chunks (no time, no software name) and use fixed zlib settings.
 Image names are VASSAL-safe (letters, digits, ``_ . -`` only) and stable:
 ``<game>_<unit id>_<step>.png``, ``<game>_marker_<id>_<face index>.png``,
 ``<game>_map_<map id>.png``, ``<game>_box_<box id>.png``,
-``<game>_turns_<scenario id>.png``, ``<game>_chart_<table id>.png``.
+``<game>_turns_<scenario id>.png``, ``<game>_chart_<table id>.png``, and for
+block games (HoldFast) the back of each side's blocks ``<game>_block-back_<side>.png``
+(``block_back_images``).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import dataclasses
 import hashlib
 import io
 import json
+import multiprocessing
 import os
 import re
 from dataclasses import dataclass, field
@@ -46,6 +49,7 @@ from art.maps import render_box, render_map, render_turn_track
 from art.markers import marker_faces
 from art.styles import style_for
 from art.styles.base import side_colour
+from art.styles.holdfast import HoldFastStyle
 
 # Bump whenever a drawing change should invalidate every cached image.  The
 # key also carries a fingerprint of the art code, the bundled fonts and the
@@ -78,6 +82,10 @@ def unit_image_name(game: Game, unit: Unit, step_name: str) -> str:
 
 def marker_image_name(game: Game, marker: MarkerType, face_index: int) -> str:
     return image_name(game.id, "marker", marker.id, str(face_index))
+
+
+def block_back_image_name(game: Game, side: str) -> str:
+    return image_name(game.id, "block-back", side)
 
 
 def map_image_name(game: Game, gmap: GameMap) -> str:
@@ -227,6 +235,9 @@ class ImageCache:
 
     def _store(self, key: str, data: list[bytes]) -> None:
         self._memory[key] = data
+        self._write_files(key, data)
+
+    def _write_files(self, key: str, data: list[bytes]) -> None:
         if self.directory is None:
             return
         for i, blob in enumerate(data):
@@ -236,61 +247,182 @@ class ImageCache:
             tmp.write_bytes(blob)
             os.replace(tmp, path)  # atomic: a reader never sees half a PNG
 
+    def fetch(self, jobs: list[ImageJob], workers: int | None = None) -> dict[str, bytes]:
+        """Every job's PNGs by image name: reused where cached, the rest drawn.
+
+        Why a batch rather than one ``images`` call at a time: the missing pictures can
+        then be drawn in ``workers`` processes at once (default: one per available core),
+        which is what brings a cold module build near the time it takes merely to encode
+        its PNGs. Drawing is deterministic, so the bytes do not depend on ``workers``.
+        """
+        missing: list[ImageJob] = []
+        pending: set[str] = set()
+        for job in jobs:
+            if job.key in pending or self._load(job.key, job.count) is not None:
+                self.reused.append(job.key)
+            else:
+                pending.add(job.key)
+                missing.append(job)
+        for job, data in zip(missing, _draw_jobs(missing, self, workers)):
+            self._memory[job.key] = data
+            self.drawn.append(job.key)
+        out: dict[str, bytes] = {}
+        for job in jobs:
+            out.update(zip(job.names, self._memory[job.key]))
+        return out
+
+
+# -- drawing many images at once --------------------------------------------------------------
+
+#: Fewer missing images than this are drawn in this process: starting workers would cost more.
+MIN_JOBS_FOR_POOL = 8
+
+
+@dataclass
+class ImageJob:
+    """The pictures stored under one content key and the image names they get.
+
+    ``cost`` is a rough relative drawing time: the pool starts the dearest jobs (maps)
+    first so that no worker is left with a big map at the end.
+    """
+
+    key: str
+    names: list[str]
+    draw: Callable[[], list[Image.Image]]
+    cost: int = 1
+
+    @property
+    def count(self) -> int:
+        return len(self.names)
+
+
+def available_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def draw_and_encode(job: ImageJob) -> list[bytes]:
+    pictures = job.draw()
+    if len(pictures) != job.count:
+        raise ValueError(f"renderer gave {len(pictures)} images, expected {job.count}")
+    return [encode_png(p) for p in pictures]
+
+
+def _draw_jobs(jobs: list[ImageJob], cache: ImageCache, workers: int | None) -> list[list[bytes]]:
+    """The encoded PNGs of every job, in job order, each also written to the cache directory."""
+    workers = available_cores() if workers is None else workers
+    can_fork = "fork" in multiprocessing.get_all_start_methods()
+    if workers <= 1 or len(jobs) < MIN_JOBS_FOR_POOL or not can_fork:
+        results = []
+        for job in jobs:
+            data = draw_and_encode(job)
+            cache._write_files(job.key, data)
+            results.append(data)
+        return results
+    # The jobs hold closures over the game, which cannot be pickled: forked workers inherit
+    # them instead, and only job numbers and PNG bytes cross the pipe.
+    global _WORKER_JOBS, _WORKER_CACHE
+    _WORKER_JOBS, _WORKER_CACHE = jobs, cache
+    order = sorted(range(len(jobs)), key=lambda i: -jobs[i].cost)
+    results: list[list[bytes] | None] = [None] * len(jobs)
+    try:
+        with multiprocessing.get_context("fork").Pool(min(workers, len(jobs))) as pool:
+            for index, data in pool.imap_unordered(_draw_in_worker, order, chunksize=1):
+                results[index] = data
+    finally:
+        _WORKER_JOBS, _WORKER_CACHE = [], None
+    return results  # type: ignore[return-value]
+
+
+_WORKER_JOBS: list[ImageJob] = []
+_WORKER_CACHE: ImageCache | None = None
+
+
+def _draw_in_worker(index: int) -> tuple[int, list[bytes]]:
+    job = _WORKER_JOBS[index]
+    data = draw_and_encode(job)
+    _WORKER_CACHE._write_files(job.key, data)  # workers write in parallel; each file is atomic
+    return index, data
+
 
 # -- what the module generator calls ----------------------------------------------------------
 
 
-def counter_images(game: Game, scale: int = 1, cache: ImageCache | None = None) -> dict[str, bytes]:
-    """Every unit step and marker face of a game, by image name."""
-    cache = cache or ImageCache()
-    out: dict[str, bytes] = {}
+def counter_jobs(game: Game, scale: int = 1) -> list[ImageJob]:
+    """One job per unit (all its steps) and per marker (all its faces)."""
+    jobs = []
     for unit in game.units.values():
-        key = content_key("unit", unit_key_data(game, unit), scale)
-        blobs = cache.images(key, len(unit.steps),
-                             lambda u=unit: [f.image for f in unit_faces(game, u, scale)])
-        for step, blob in zip(unit.steps, blobs):
-            out[unit_image_name(game, unit, step.name)] = blob
+        jobs.append(ImageJob(content_key("unit", unit_key_data(game, unit), scale),
+                             [unit_image_name(game, unit, step.name) for step in unit.steps],
+                             lambda u=unit: [f.image for f in unit_faces(game, u, scale)]))
     for marker in game.markers.values():
         count = len(marker.faces) or 1
-        key = content_key("marker", marker_key_data(game, marker), scale)
-        blobs = cache.images(key, count, lambda m=marker: [f.image for f in marker_faces(game, m, scale)])
-        for i, blob in enumerate(blobs):
-            out[marker_image_name(game, marker, i)] = blob
+        jobs.append(ImageJob(content_key("marker", marker_key_data(game, marker), scale),
+                             [marker_image_name(game, marker, i) for i in range(count)],
+                             lambda m=marker: [f.image for f in marker_faces(game, m, scale)]))
+    return jobs
+
+
+def board_jobs(game: Game, scale: int = 1, map_scale: int = 1) -> list[ImageJob]:
+    """Maps (at ``map_scale``), off-map boxes, turn tracks and charts: one job each."""
+    jobs = []
+    for gmap in game.maps.values():
+        jobs.append(ImageJob(content_key("map", plain(gmap), map_scale), [map_image_name(game, gmap)],
+                             lambda m=gmap: [_quantised(render_map(m, map_scale))], cost=100))
+    for box in game.boxes.values():
+        data = {"box": plain(box), "colour": side_colour(game, box.side) if box.side else ""}
+        jobs.append(ImageJob(content_key("box", data, scale), [box_image_name(game, box)],
+                             lambda b=box: [render_box(game, b, scale)], cost=2))
+    for scenario in game.scenarios.values():
+        data = {"name": scenario.name, "turns": plain(scenario.turns)}
+        jobs.append(ImageJob(content_key("turns", data, scale), [turn_track_image_name(game, scenario)],
+                             lambda s=scenario: [render_turn_track(s, scale)], cost=2))
+    for table in game.tables.values():
+        jobs.append(ImageJob(content_key("chart", plain(table, skip=frozenset()), scale),
+                             [chart_image_name(game, table)], lambda t=table: [render_table(t, scale)], cost=10))
+    return jobs
+
+
+def counter_images(game: Game, scale: int = 1, cache: ImageCache | None = None,
+                   workers: int | None = None) -> dict[str, bytes]:
+    """Every unit step and marker face of a game, by image name."""
+    return (cache or ImageCache()).fetch(counter_jobs(game, scale), workers)
+
+
+def block_back_images(game: Game, scale: int = 1, cache: ImageCache | None = None) -> dict[str, bytes]:
+    """The back of each side's blocks, by image name; empty for a game whose
+    units are counters.  Only the HoldFast style draws blocks (the opponent
+    sees a block's back until combat reveals it)."""
+    style = style_for(game)
+    if not isinstance(style, HoldFastStyle):
+        return {}
+    cache = cache or ImageCache()
+    out: dict[str, bytes] = {}
+    for side in game.sides:
+        data = {"style": style.name, "side": side, "colour": side_colour(game, side)}
+        key = content_key("block-back", data, scale)
+        out[block_back_image_name(game, side)] = cache.image(
+            key, lambda s=side: style.block_back(game, s, scale))
     return out
 
 
 def board_images(game: Game, scale: int = 1, map_scale: int = 1,
-                 cache: ImageCache | None = None) -> dict[str, bytes]:
+                 cache: ImageCache | None = None, workers: int | None = None) -> dict[str, bytes]:
     """Maps (at ``map_scale``: the image matches ``grid.scaled(map_scale)``),
     off-map boxes, turn tracks and charts, by image name."""
-    cache = cache or ImageCache()
-    out: dict[str, bytes] = {}
-    for gmap in game.maps.values():
-        key = content_key("map", plain(gmap), map_scale)
-        out[map_image_name(game, gmap)] = cache.image(key, lambda m=gmap: _quantised(render_map(m, map_scale)))
-    for box in game.boxes.values():
-        data = {"box": plain(box), "colour": side_colour(game, box.side) if box.side else ""}
-        key = content_key("box", data, scale)
-        out[box_image_name(game, box)] = cache.image(key, lambda b=box: render_box(game, b, scale))
-    for scenario in game.scenarios.values():
-        data = {"name": scenario.name, "turns": plain(scenario.turns)}
-        key = content_key("turns", data, scale)
-        out[turn_track_image_name(game, scenario)] = cache.image(
-            key, lambda s=scenario: render_turn_track(s, scale))
-    for table in game.tables.values():
-        key = content_key("chart", plain(table, skip=frozenset()), scale)
-        out[chart_image_name(game, table)] = cache.image(key, lambda t=table: render_table(t, scale))
-    return out
+    return (cache or ImageCache()).fetch(board_jobs(game, scale, map_scale), workers)
 
 
 def render_game_images(game: Game, scale: int = 1, cache_dir: str | Path | None = None,
-                       map_scale: int = 1, cache: ImageCache | None = None) -> dict[str, bytes]:
+                       map_scale: int = 1, cache: ImageCache | None = None,
+                       workers: int | None = None) -> dict[str, bytes]:
     """Every image of a game by VASSAL-safe name: counters, markers, maps,
-    boxes, turn tracks and charts.  ``cache_dir`` keeps PNGs between runs."""
+    boxes, turn tracks and charts.  ``cache_dir`` keeps PNGs between runs;
+    missing images are drawn in ``workers`` processes (default: one per core)."""
     cache = cache or ImageCache(Path(cache_dir) if cache_dir is not None else None)
-    images = counter_images(game, scale, cache)
-    images.update(board_images(game, scale, map_scale, cache))
-    return images
+    return cache.fetch(counter_jobs(game, scale) + board_jobs(game, scale, map_scale), workers)
 
 
 def _quantised(img: Image.Image) -> Image.Image:

@@ -9,8 +9,11 @@ board, and the centre of every box and turn cell is kept for setups and the
 
 from __future__ import annotations
 
+import hashlib
 import io
 import math
+from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
@@ -27,20 +30,24 @@ BOX_GAP = 12
 
 
 def collect_images(game: Game, scale: int = 1, cache_dir: Path | None = None,
-                   progress: Callable[[str], None] | None = None) -> ModuleImages:
+                   progress: Callable[[str], None] | None = None, workers: int | None = None) -> ModuleImages:
+    """Every picture the module uses, drawn (in ``workers`` processes, default one per core)
+    or reused from the content-addressed cache."""
     cache = render.ImageCache(Path(cache_dir) if cache_dir is not None else None)
     if progress:
-        progress(f"{game.id}: counters and markers")
-    files = render.counter_images(game, scale, cache)
-    if progress:
-        progress(f"{game.id}: maps, boxes, turn tracks, charts")
-    boards = render.board_images(game, scale, map_scale=scale, cache=cache)
+        progress(f"{game.id}: counters, markers, maps, boxes, turn tracks, charts")
+    counter_jobs = render.counter_jobs(game, scale)
+    # One batch for counters and boards, so that a pool draws them all at once.
+    boards = cache.fetch(counter_jobs + render.board_jobs(game, scale, map_scale=scale), workers)
+    files = {name: boards[name] for job in counter_jobs for name in job.names}
     images = ModuleImages(counter_size=counter_px(scale), scale=scale)
     for unit in game.units.values():
         images.unit_steps[unit.id] = [render.unit_image_name(game, unit, s.name) for s in unit.steps]
     for marker in game.markers.values():
         images.marker_faces[marker.id] = [render.marker_image_name(game, marker, i)
                                           for i in range(len(marker.faces) or 1)]
+    # Block games: the back of each side's blocks, the fog-of-war mask (modgen.pieces.block_mask).
+    files.update(render.block_back_images(game, scale, cache))
     for game_map in game.maps.values():
         name = render.map_image_name(game, game_map)
         images.maps[game_map.id] = name
@@ -55,7 +62,7 @@ def collect_images(game: Game, scale: int = 1, cache_dir: Path | None = None,
         images.charts[table.id] = name
     if game.boxes:
         box_pngs = {box.id: boards[render.box_image_name(game, box)] for box in game.boxes.values()}
-        board, centres, size = compose_boxes(box_pngs)
+        board, centres, size = compose_boxes(box_pngs, cache)
         images.boxes_board = f"{game.id}_boxes.png"
         files[images.boxes_board] = board
         images.box_centres = centres
@@ -64,18 +71,56 @@ def collect_images(game: Game, scale: int = 1, cache_dir: Path | None = None,
     return images
 
 
-def compose_boxes(box_pngs: dict[str, bytes]) -> tuple[bytes, dict[str, tuple[int, int]], tuple[int, int]]:
-    """Tile box images into one board, ``BOXES_PER_ROW`` across, in data order."""
-    tiles = {box_id: Image.open(io.BytesIO(data)).convert("RGB") for box_id, data in box_pngs.items()}
-    cell_w = max(t.width for t in tiles.values()) + BOX_GAP
-    cell_h = max(t.height for t in tiles.values()) + BOX_GAP
-    columns = min(BOXES_PER_ROW, len(tiles))
-    rows = math.ceil(len(tiles) / columns)
-    board = Image.new("RGB", (columns * cell_w + BOX_GAP, rows * cell_h + BOX_GAP), (255, 255, 255))
+@dataclass(frozen=True)
+class BoxesLayout:
+    """Where each box tile sits on the boxes board (top-left corners) and its size."""
+
+    positions: dict[str, tuple[int, int]]
+    centres: dict[str, tuple[int, int]]
+    size: tuple[int, int]
+
+
+def layout_boxes(tile_sizes: dict[str, tuple[int, int]]) -> BoxesLayout:
+    """Tiles ``BOXES_PER_ROW`` across, in data order, each in a cell as big as the largest."""
+    cell_w = max(w for w, _ in tile_sizes.values()) + BOX_GAP
+    cell_h = max(h for _, h in tile_sizes.values()) + BOX_GAP
+    columns = min(BOXES_PER_ROW, len(tile_sizes))
+    rows = math.ceil(len(tile_sizes) / columns)
+    positions: dict[str, tuple[int, int]] = {}
     centres: dict[str, tuple[int, int]] = {}
-    for index, (box_id, tile) in enumerate(tiles.items()):
+    for index, (box_id, (width, height)) in enumerate(tile_sizes.items()):
         x = BOX_GAP + (index % columns) * cell_w
         y = BOX_GAP + (index // columns) * cell_h
-        board.paste(tile, (x, y))
-        centres[box_id] = (x + tile.width // 2, y + tile.height // 2 + 10)
-    return render.encode_png(board), centres, board.size
+        positions[box_id] = (x, y)
+        centres[box_id] = (x + width // 2, y + height // 2 + 10)
+    return BoxesLayout(positions, centres, (columns * cell_w + BOX_GAP, rows * cell_h + BOX_GAP))
+
+
+def compose_boxes(box_pngs: dict[str, bytes], cache: render.ImageCache | None = None,
+                  ) -> tuple[bytes, dict[str, tuple[int, int]], tuple[int, int]]:
+    """Tile box images into one board, ``BOXES_PER_ROW`` across, in data order.
+
+    The layout needs only the tiles' sizes (read from the PNG headers); the board itself
+    is kept in the art cache under a key made of the tiles' bytes and this file's code, so
+    a rebuild does not decode and re-encode it (that was a fifth of a no-change rebuild).
+    """
+    sizes = {box_id: Image.open(io.BytesIO(data)).size for box_id, data in box_pngs.items()}
+    layout = layout_boxes(sizes)
+
+    def draw() -> Image.Image:
+        board = Image.new("RGB", layout.size, (255, 255, 255))
+        for box_id, data in box_pngs.items():
+            board.paste(Image.open(io.BytesIO(data)).convert("RGB"), layout.positions[box_id])
+        return board
+
+    if cache is None:
+        return render.encode_png(draw()), layout.centres, layout.size
+    key_data = {"tiles": [[box_id, hashlib.sha256(data).hexdigest()] for box_id, data in box_pngs.items()],
+                "composer": _composer_fingerprint()}
+    return cache.image(render.content_key("boxes-board", key_data, 1), draw), layout.centres, layout.size
+
+
+@lru_cache(maxsize=1)
+def _composer_fingerprint() -> str:
+    """A hash of this file: an edited layout or composer never reuses an old board."""
+    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()

@@ -16,8 +16,10 @@ True
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from .errors import VassalFormatError
 from .sequence import SequenceDecoder, decode, encode
@@ -239,12 +241,51 @@ def expand_prototypes(piece: Piece, prototypes: Mapping[str, Piece], drop_commen
             definition = prototypes.get(trait.name)
             if definition is None or not definition.traits:
                 continue
+            # The recursive call returns fresh copies already: no second copy.
             inner = expand_prototypes(definition, prototypes, drop_comments, _depth + 1)
             decorators = inner.traits[:-1] if isinstance(inner.traits[-1], BasicPiece) \
                 else inner.traits
-            traits.extend(copy.deepcopy(decorators))
+            traits.extend(decorators)
         elif isinstance(trait, Comment) and drop_comments:
             continue
         else:
-            traits.append(copy.deepcopy(trait))
+            traits.append(copy_trait(trait))
     return Piece(traits)
+
+
+#: Values that are never changed in place, so a copy may share them.
+_IMMUTABLE = (str, int, float, bool, type(None), bytes)
+
+
+def copy_trait(value):
+    """An independent copy of a trait (or of any value inside one), like ``copy.deepcopy``.
+
+    Why not ``deepcopy`` itself: a setup expands the prototypes of every piece it writes,
+    and ``deepcopy``'s generic machinery (memo dict, ``__reduce_ex__``) was a third of a
+    module rebuild. Traits hold only strings, numbers, lists, dicts and small dataclasses,
+    which this copies directly; anything else still goes through ``deepcopy``.
+    """
+    if isinstance(value, _IMMUTABLE):
+        return value
+    kind = type(value)
+    if kind is list:
+        return [copy_trait(v) for v in value]
+    if kind is dict:
+        return {k: copy_trait(v) for k, v in value.items()}
+    names = _dataclass_field_names(kind)
+    if names is None:
+        return copy.deepcopy(value)
+    new = copy.copy(value)
+    for name in names:
+        old = getattr(value, name)
+        if not isinstance(old, _IMMUTABLE):
+            object.__setattr__(new, name, copy_trait(old))  # also works on frozen dataclasses
+    return new
+
+
+@lru_cache(maxsize=None)
+def _dataclass_field_names(kind: type) -> tuple[str, ...] | None:
+    """The field names of a dataclass type (None for other types)."""
+    if not dataclasses.is_dataclass(kind):
+        return None
+    return tuple(f.name for f in dataclasses.fields(kind))
