@@ -9,7 +9,27 @@ from __future__ import annotations
 
 from html import escape
 
+from modgen.pieces import GAMES_WITH_BLOCKS
 from scenarios.model import Game
+
+
+def fog_of_war_html(game: Game) -> str:
+    """How the module hides blocks (block games only): players must know how
+    to reveal a block for combat and how to hide it again afterwards."""
+    if game.id not in GAMES_WITH_BLOCKS:
+        return ""
+    sides = " and ".join(escape(s.name) for s in game.sides.values())
+    return f"""<h2>Fog of war (blocks)</h2>
+<p>Blocks stand upright facing their owner: the other side sees only a block's back, a plain block in its
+side's colour, named "<i>side</i> block". Each block is masked for its side ({sides}); VASSAL shows
+its label only to the player who has claimed that side (pick it in <i>File &gt; New game</i> or with the
+<i>Retire</i> button), so observers see backs only. Your own hidden blocks show a small back in their corner.
+Setups place every block already hidden, and a block taken from the piece palette arrives hidden.</p>
+<p>Combat: both players reveal the blocks in the battle. Right-click a block and choose <i>Reveal/Hide</i>
+(Ctrl+H) to reveal it to everyone; after the combat select your revealed blocks and choose
+<i>Reveal/Hide</i> (Ctrl+H) again to turn them back to face you. Only the owning side can reveal or hide
+its blocks, and the opponent cannot use commands on a hidden enemy block.</p>
+"""
 
 
 def help_html(game: Game, version: str) -> str:
@@ -35,7 +55,7 @@ wait on the <i>Turn track</i> window in the cell of the turn they arrive. Right-
 <i>Step loss</i> (Ctrl+F), <i>Restore step</i> (Ctrl+R), <i>Eliminate</i> (Ctrl+E, to the dead pile in the
 <i>Boxes</i> window), <i>Show ZOC</i> (Ctrl+Z), <i>Mark moved</i> (Ctrl+M). Step changes and eliminations are
 reported in the chat.</p>
-<h2>Stand-ins (not the publisher's data)</h2>
+{fog_of_war_html(game)}<h2>Stand-ins (not the publisher's data)</h2>
 <p>The rulebook does not give the following; the module and the adjudicator use labelled stand-ins until a
 maintainer supplies the published values (edit the named file; no code changes).</p>
 <table border=1 cellpadding=3>

@@ -13,6 +13,10 @@ one-level prototypes:
                          commands), Marker properties that identify the unit to
                          software, a calculated "Values" property, BasicPiece
 
+Block games (HoldFast) put a Mask outermost on every unit: blocks stand
+upright facing their owner, so the other side sees only the block's back
+(``block_mask``).
+
 The Marker properties are what ``adjudicator``'s saved-game bridge reads:
 UnitId, Side, Nationality, UnitType, Size, Designation, StepNames and
 StepValues; the layer's level (``Step_Level``) tells which step is showing.
@@ -22,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from art.render import block_back_image_name
 from scenarios.model import Box, Game, MarkerType, Unit
 from vassalfmt import (
     AreaOfEffect,
@@ -32,6 +37,7 @@ from vassalfmt import (
     Embellishment,
     Marker,
     MovementMarkable,
+    Obscurable,
     Piece,
     ReportState,
     SendToLocation,
@@ -49,6 +55,7 @@ DELETE = key("DELETE")
 CLONE = key("Ctrl+C")
 MOVED = key("Ctrl+M")
 ZOC = key("Ctrl+Z")
+HIDE = key("Ctrl+H")
 
 STEP_LAYER = "Step"
 FACE_LAYER = "Face"
@@ -56,6 +63,17 @@ BOXES_MAP = "Boxes"
 
 # Games whose rules give units zones of control (a ZOC highlight is offered).
 GAMES_WITH_ZOC = {"kwb", "spi", "holdfast", "fireandice"}
+
+# Games whose units are blocks standing upright facing their owner (fog of
+# war): each unit is masked from the other side (``block_mask``).
+GAMES_WITH_BLOCKS = {"holdfast"}
+
+# The mask's state after the owning side: the engine's ObscurableOptions as it
+# encodes them (override "|" count of allowed ids) when the module's
+# GlobalOptions say nonOwnerUnmaskable="Never" (``allowNone``: override false,
+# nobody else may unmask).  The engine writes exactly this when a player masks
+# a piece, so a setup block reads back unchanged.
+MASK_OPTIONS = "false|0"
 
 
 @dataclass(frozen=True)
@@ -134,6 +152,32 @@ def build_prototypes(game: Game, box_centres: dict[str, tuple[int, int]]) -> lis
     return protos
 
 
+def block_mask(game: Game, unit: Unit, *, hidden: bool = True) -> Obscurable:
+    """The fog-of-war Mask of a block: only the owning side sees the label.
+
+    Access is by side (``side:``, the engine's SideAccess): the engine then
+    records the masking side's roster name (not a player id), so a block can
+    be placed already hidden before anybody has claimed the side, and it
+    stays visible to whoever plays that side later.  The opponent (and an
+    observer) sees ``block_back_image_name`` and the name "<side> block";
+    the owner sees the label with a small back in the corner (inset style),
+    meaning "hidden from the opponent".  Reveal/Hide (Ctrl+H) toggles it; only
+    the owning side can use it.
+    """
+    side = game.sides[unit.side]
+    return Obscurable(
+        key=HIDE,
+        image=block_back_image_name(game, unit.side),
+        hide_command="Reveal/Hide",
+        display_style="I",
+        mask_name=f"{side.name} block",
+        access="side:",
+        description="fog of war: the opponent sees the block's back",
+        obscured_by=side.name if hidden else None,
+        options=MASK_OPTIONS if hidden else "",
+    )
+
+
 def values_expression(unit: Unit) -> str:
     """BeanShell expression giving the printed values of the step showing."""
     expr = f'"{unit.steps[-1].text}"'
@@ -143,9 +187,17 @@ def values_expression(unit: Unit) -> str:
 
 
 def unit_piece(game: Game, unit: Unit, step_images: list[str], *, step: int = 0,
-               gpid: str = "", map_id: str | None = None, x: int = 0, y: int = 0) -> Piece:
-    """The piece for one unit, showing ``step`` (0-based) at an optional position."""
-    traits: list = [
+               gpid: str = "", map_id: str | None = None, x: int = 0, y: int = 0,
+               hidden: bool = True) -> Piece:
+    """The piece for one unit, showing ``step`` (0-based) at an optional position.
+
+    In a block game the unit starts ``hidden`` from the other side (a block
+    placed on the map, from the palette or by a setup, faces its owner).
+    """
+    traits: list = []
+    if game.id in GAMES_WITH_BLOCKS:
+        traits.append(block_mask(game, unit, hidden=hidden))
+    traits += [
         UsePrototype(side_prototype_name(game, unit.side)),
         UsePrototype(nationality_prototype_name(game, unit.nationality)),
         UsePrototype(arm_prototype_name(game, unit.type)),

@@ -7,6 +7,10 @@ a quarter turn clockwise per step (step k shows ``steps[k]`` on top), which
 is what the module's rotate trait would show too.  Red blocks are Communist,
 blue UN (colours from the data).  Two-block units (8/4 Chinese armies, the
 6 and 2-1 Marine blocks) are two units in the data, each drawn here.
+
+Fog of war (rules 3): the opponent sees only a block's back, a plain block
+in its side's colour.  ``block_back`` draws it, same size and edges as a
+label so a hidden block and a revealed one line up on the map.
 """
 
 from PIL import Image
@@ -52,6 +56,15 @@ class HoldFastStyle(CounterStyle):
         c.text(unit.designation, c.rect(21, 41, 54, 53), ink, bold=True, start=11)
         c.border(darker(block, 0.6), 1.0)
         return c.finish(unit.steps[0].name)
+
+    def block_back(self, game: Game, side: str, scale: int = 1) -> Image.Image:
+        """The back of a ``side`` block: its colour and edges, no label (what
+        the opponent sees of a block standing upright facing its owner)."""
+        block = rgb(side_colour(game, side))
+        c = Canvas(scale, darker(block, 0.25))
+        c.fill(c.rect(3, 3, 72, 72), block)
+        c.border(darker(block, 0.6), 1.0)
+        return c.finish(f"back {side}").image
 
     def marker_background(self, game: Game, marker: MarkerType, face_index: int) -> tuple[int, int, int]:
         """Turn and weather labels go on blue (UN) blocks (rules 1)."""
