@@ -1,13 +1,17 @@
-"""Server-rendered pages for humans (Jinja templates in `templates/`, no JavaScript build).
+"""Server-rendered pages for humans (Jinja templates in `templates/`, no JavaScript at all).
 
-- `/`                      the systems and their checks; a form to create a recorded game
-- `/systems/<system>`      one form per check (compute mode: enter the situation and the dice)
-- `/games/<id>`            enter a token, see the game's ledger and each record's verification
-- `/api/v1/docs`           the API reference, rendered from the OpenAPI document
+- `/`                        the systems and their checks; a form to create a recorded game
+- `/systems/<system>`        one form per check, grouped (die rolls, calculations), each folded
+                             under its heading; compute mode: enter the situation and the dice
+- `/systems/<system>/<check>` GET: the same page with that check unfolded (links to a check);
+                             POST: resolve the form and show the ruling or the problems
+- `/games/<id>`              enter a token, see the game's ledger and each receipt's verification
+- `/api/v1/docs`             the API reference, rendered from the OpenAPI document
 
-Forms are generated from each check's pydantic schema, so a new check gets its form for free.
-Stable element ids (`check-<name>`, `result-<name>`, `errors-<name>`, `ledger`, `record-<seq>`)
-are there for browser tests.
+Forms are generated from each check's pydantic schema by `adjudicator.forms`, so a new check
+gets its form for free. Stable element ids (`section-<check>`, `check-<check>`, `<check>-<field>`,
+`field-<check>-<field>`, `answer-<check>`, `result-<check>`, `outcome-<check>`, `steps-<check>`,
+`dice-<check>`, `errors-<check>`, `ledger`, `record-<seq>`) are there for browser tests.
 """
 
 from __future__ import annotations

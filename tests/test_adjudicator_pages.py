@@ -73,7 +73,7 @@ def test_create_game_from_the_page_and_view_its_ledger(client):
     assert response.status_code == 201
     page = html(response)
     token = re.search(r'data-role="(?!observer)[^"]+">([^<]+)<', page).group(1)
-    game_id = re.search(r'/games/([^"]+)"', page).group(1)
+    game_id = re.search(r'id="game-link" href="/games/([^"]+)"', page).group(1)
     client.post(f"/api/v1/games/{game_id}/probe_roll", json={"target": 2}, headers=bearer(token))
 
     ledger_page = html(client.post(f"/games/{game_id}", data={"token": token}))
