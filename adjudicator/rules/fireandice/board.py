@@ -16,10 +16,11 @@ Readings:
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from scenarios.hexgrid import Hex
+from scenarios.hexgrid import Edges, Hex, HexIndex, hex_index
 from scenarios.model import Game, GameMap
 
 from adjudicator.rules.fireandice import data
@@ -64,9 +65,8 @@ def is_city(gm: GameMap, h: Hex) -> bool:
 
 def net_hexes(gm: GameMap, cut: set[Hex] = frozenset()) -> set[Hex]:
     """Road, railroad and city hexes (14.5); an atomic-struck hex has no roads (10.3.4)."""
-    found = {h for p in gm.paths if p.kind in ("road", "rail") for h in p.hexes if h not in cut}
-    found |= {h for h in gm.hexes() if is_city(gm, h)}
-    return found
+    f = facts(gm)
+    return (f.road_rail - cut) | f.cities
 
 
 def road_connects(gm: GameMap, a: Hex, b: Hex) -> bool:
@@ -159,22 +159,95 @@ class Board:
     def zoc_of(self, side: str) -> set[Hex]:
         """Hexes in the ZoC of `side`'s units (4.3): adjacent land hexes; not of no-ZoC units."""
         zone: set[Hex] = set()
+        land_neighbours = facts(self.gm).land_neighbours
         for h, s in self.side_of.items():
             if s != side:
                 continue
             if all(u in self.no_zoc for u in self.units_at.get(h, [])):
                 continue
-            zone |= {n for n in self.gm.grid.neighbours(h) if n in self.gm and not is_sea(self.gm, n)}
+            zone.update(land_neighbours(h))
         return zone
 
     def blocked_for(self, side: str) -> set[Hex]:
         """Hexes a trace of `side` may not enter (14.5): all-sea, enemy units, enemy ZoC that no
         friendly unit negates (4.3: friendly units negate enemy ZoC in their hex for all rules)."""
         enemy = data.other_side(side)
-        blocked = {h for h in self.gm.hexes() if is_sea(self.gm, h)}
+        blocked = set(facts(self.gm).sea)
         blocked |= {h for h, s in self.side_of.items() if s == enemy}
         blocked |= {h for h in self.zoc_of(enemy) if not self.occupied_by(h, side)}
         return blocked
+
+
+# -- what depends only on the map, worked out once per map -----------------------------------------
+
+
+class MapFacts:
+    """The map-only part of every trace, computed once per map (see `facts`).
+
+    A LoC trace runs on every supply check; the sea, the cities, the road/railroad hexes and which
+    steps the net or a moving unit may take depend only on the map (and the Terrain Effects Chart),
+    so they are worked out here once and each trace only adds what changes: units, ZoC, options.
+    Steps are kept by hex number (`scenarios.hexgrid.HexIndex`) for `search_indexed`.
+    """
+
+    def __init__(self, gm: GameMap) -> None:
+        self.index: HexIndex = hex_index(gm.grid)
+        self.sea: frozenset[Hex] = frozenset(h for h, t in gm.terrain.items() if t == SEA)
+        self.cities: frozenset[Hex] = frozenset(h for h, t in gm.terrain.items() if t == CITY)
+        self.road_rail: frozenset[Hex] = frozenset(
+            h for p in gm.paths if p.kind in ("road", "rail") for h in p.hexes)
+        self.terrains: frozenset[str] = frozenset(gm.terrain.values())
+        self.sea_flags: bytearray = self.index.flags(self.sea)
+        # 14.5 net steps: along a road/railroad hexside, or into or out of a city hex (1 per hex).
+        self.net_edges: Edges = self.index.edges(
+            lambda a, b: 1.0 if road_connects(gm, a, b) or a in self.cities or b in self.cities else None)
+        self.hex_edges: Edges = self.index.uniform_edges(1.0)  # the HQ trace counts hexes
+        self._gm = weakref.ref(gm)
+        self._move_edges: dict[int, tuple[object, Edges]] = {}
+
+    def land_neighbours(self, h: Hex) -> list[Hex]:
+        """Adjacent hexes of the map that are not all-sea (where a ZoC reaches, 4.3)."""
+        index = self.index
+        i = index.number.get(h)
+        gm = self._gm()
+        if i is None or gm is None:
+            return []
+        return [n for n in (index.hexes[j] for j in index.neighbours[i]) if n in gm and n not in self.sea]
+
+    def toward_edges(self, g: Game) -> Edges:
+        """Steps a -> b priced as a unit moving the other way, b -> a (`move_cost(b, a)`): traces run
+        from the HQ outward but cost what the unit pays moving toward it.  Kept per Terrain Effects
+        Chart (test games may bring their own)."""
+        chart = data.table(g, "terrain_effects")
+        kept = self._move_edges.get(id(chart))
+        if kept is not None and kept[0] is chart:
+            return kept[1]
+        gm = self._gm()
+        edges = self.index.edges(lambda a, b: move_cost(g, gm, b, a))
+        self._move_edges[id(chart)] = (chart, edges)
+        return edges
+
+
+_FACTS: dict[int, tuple[weakref.ref, MapFacts]] = {}
+
+
+def facts(gm: GameMap) -> MapFacts:
+    """The map's `MapFacts`, built on first use.  Kept by the map object's identity (maps are not
+    hashable; `load_game` maps are cached and read-only, test maps are built and dropped) and
+    forgotten when the map is garbage-collected."""
+    key = id(gm)
+    kept = _FACTS.get(key)
+    if kept is not None and kept[0]() is gm:
+        return kept[1]
+    built = MapFacts(gm)
+    _FACTS[key] = (weakref.ref(gm, lambda ref: _forget(key, ref)), built)
+    return built
+
+
+def _forget(key: int, ref: weakref.ref) -> None:
+    kept = _FACTS.get(key)
+    if kept is not None and kept[0] is ref:
+        del _FACTS[key]
 
 
 # -- the 7th Fleet's bombardment coasts (11.2) -----------------------------------------------------

@@ -46,7 +46,7 @@ from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_c
 from adjudicator.rules.fireandice import board, data
 from adjudicator.rules.fireandice.schemas import SideId
 from adjudicator.rules.positions import PositionModel, SupplyReport, UnitAt, UnitSupply, register_supply_tracer
-from scenarios.hexgrid import Hex, search
+from scenarios.hexgrid import Hex, search_indexed
 from scenarios.model import Game, GameMap
 
 RULE = "14.5 Lines of Communications"
@@ -150,14 +150,25 @@ def map_b_edge_roads(gm: GameMap, row: int) -> set[Hex]:
     return found
 
 
-def _net_step(gm: GameMap, net: set[Hex], blocked: set[Hex]):
-    def step(a: Hex, b: Hex) -> float | None:
-        if b not in net or b in blocked:
-            return None
-        if board.road_connects(gm, a, b) or board.is_city(gm, a) or board.is_city(gm, b):
-            return 1.0
-        return None
-    return step
+def _off_net_or_blocked(gm: GameMap, facts: board.MapFacts, cut: set[Hex], src: set[Hex],
+                        blocked_flags: bytearray) -> bytearray:
+    """Flags of the hexes the live-net search may not enter: off the road/railroad/city net (the
+    sources count as net hexes; atomic-struck hexes lose their roads, 10.3.4) or blocked."""
+    net = board.net_hexes(gm, cut) | src
+    closed = bytearray(b"\x01") * len(facts.index)
+    for h in net:
+        i = facts.index.number.get(h)
+        if i is not None:
+            closed[i] = blocked_flags[i]
+    return closed
+
+
+def _except(flags: bytearray, numbers: list[int]) -> bytearray:
+    """A copy of `flags` with the given hex numbers cleared."""
+    copy = bytearray(flags)
+    for i in numbers:
+        copy[i] = 0
+    return copy
 
 
 def trace_side(g: Game, scenario_id: str, side: str, positions: list[UnitAt], options: dict[str, Any]) -> SupplyReport:
@@ -181,16 +192,17 @@ def trace_side(g: Game, scenario_id: str, side: str, positions: list[UnitAt], op
         report.steps.append((text, "1.0 Supply source; 11.3.1"))
 
     cut = {board.parse(gm, h) for h in options.get("atomic_hexes", [])}
-    net = board.net_hexes(gm, cut) | src
-    live_sources = {h for h in src if h not in blocked}
-    net_search = search(gm.grid, live_sources, _net_step(gm, net, blocked))
-    live = set(net_search.cost)
+    facts = board.facts(gm)
+    index = facts.index
+    blocked_flags = index.flags(blocked)
+    net_search = search_indexed(index, [index.number[h] for h in src if h not in blocked], facts.net_edges,
+                                blocked=_off_net_or_blocked(gm, facts, cut, src, blocked_flags))
+    live = net_search.order  # the net hexes joined to a source, nearest first
     report.steps.append((f"Live net: {len(live)} road/railroad/city hexes joined to a source without entering enemy "
                          "units or enemy ZoC no friendly unit negates.", RULE))
 
     hq_reach = _allowance(g, "HQ LoC")
-    hq_search = search(gm.grid, {h: 0.0 for h in live},
-                       lambda a, b2: None if a in blocked else 1.0, max_cost=hq_reach)
+    hq_search = search_indexed(index, {i: 0.0 for i in live}, facts.hex_edges, max_cost=hq_reach, ends=blocked_flags)
     mp = loc_range(g, side, winter)
     report.steps.append((f"HQ trace: at most {hq_reach} hexes to the live net. Unit trace: at most {mp} MP to an HQ "
                          f"with an LoC{' (UN in winter)' if side == 'un' and winter else ''}, or the HQ trace itself.", RULE))
@@ -200,34 +212,31 @@ def trace_side(g: Game, scenario_id: str, side: str, positions: list[UnitAt], op
     interdicted = set(options.get("interdicted_units", []))
 
     def net_path(h: Hex) -> list[str]:
-        tail = hq_search.path_to(h)  # from a net hex to h
-        start = tail[0] if tail else h
+        tail = hq_search.path_to(index.number[h])  # from a net hex to h
+        start = tail[0] if tail else index.number[h]
         head = net_search.path_to(start)  # from a source to the net hex
         full = head + tail[1:]
-        return [board.label(gm, x) for x in reversed(full)]
+        return [board.label(gm, index.hexes[i]) for i in reversed(full)]
 
     hq_ok: dict[str, Hex] = {}
     for unit_id, h in hqs.items():
-        if unit_id not in interdicted and h in hq_search.cost:
+        if unit_id not in interdicted and hq_search.reached(index.number[h]):
             hq_ok[unit_id] = h
-    hq_sources = {h: 0.0 for h in hq_ok.values()}
     hq_at = {h: u for u, h in hq_ok.items()}
-
-    def unit_step(a: Hex, b2: Hex) -> float | None:
-        if a in blocked and a not in hq_sources:
-            return None
-        return board.move_cost(g, gm, b2, a)
-
-    unit_search = search(gm.grid, hq_sources, unit_step, max_cost=mp) if hq_sources else None
+    toward = facts.toward_edges(g)
+    unit_search = None
+    if hq_ok:
+        # The trace may leave an HQ's hex even under enemy ZoC (it ends there), but no other blocked hex.
+        unit_search = search_indexed(index, {index.number[h]: 0.0 for h in hq_ok.values()}, toward, max_cost=mp,
+                                     ends=_except(blocked_flags, [index.number[h] for h in hq_ok.values()]))
 
     cadre_searches: dict[str, Any] = {}
     for p in mine:
         u = data.unit(g, p.unit)
         if u.nationality == "us" and u.parent and u.parent in where and u.parent not in cadre_searches:
-            ch = where[u.parent]
-            cadre_searches[u.parent] = search(
-                gm.grid, {ch: 0.0}, lambda a, b2: None if (a in blocked and a != ch) else board.move_cost(g, gm, b2, a),
-                max_cost=_allowance(g, "cadre support range"))
+            ch = index.number[where[u.parent]]
+            cadre_searches[u.parent] = search_indexed(index, {ch: 0.0}, toward, max_cost=_allowance(g, "cadre support range"),
+                                                      ends=_except(blocked_flags, [ch]))
 
     in_boxes = set(options.get("in_invasion_boxes", []))
     for p in mine:
@@ -245,9 +254,10 @@ def trace_side(g: Game, scenario_id: str, side: str, positions: list[UnitAt], op
                                            reason="units in an Invasion box have an LoC (11.3.1)"))
             continue
         if u.type == "hq":
-            if h in hq_search.cost:
-                report.units.append(UnitSupply(p.unit, label, True, net_path(h), "net", cost=hq_search.cost[h],
-                                               reason=f"HQ: {int(hq_search.cost[h])} hex(es) to a road/railroad/city net "
+            if hq_search.reached(index.number[h]):
+                cost = hq_search.cost[index.number[h]]
+                report.units.append(UnitSupply(p.unit, label, True, net_path(h), "net", cost=cost,
+                                               reason=f"HQ: {int(cost)} hex(es) to a road/railroad/city net "
                                                       "reaching a supply source (14.5)"))
             else:
                 report.units.append(UnitSupply(p.unit, label, False,
@@ -257,8 +267,8 @@ def trace_side(g: Game, scenario_id: str, side: str, positions: list[UnitAt], op
         entry = _unit_entry(p.unit, h, u, gm, hq_search, unit_search, hq_at, net_path, mp)
         if u.nationality == "us" and u.parent and u.type != "cadre":
             cs = cadre_searches.get(u.parent)
-            if cs is not None and h in cs.cost:
-                entry.reason += f"; within {cs.cost[h]:g} MP of its cadre {u.parent}: may use tank/artillery support (9.4)"
+            if cs is not None and cs.reached(index.number[h]):
+                entry.reason += f"; within {cs.cost[index.number[h]]:g} MP of its cadre {u.parent}: may use tank/artillery support (9.4)"
             else:
                 entry.reason += f"; NOT within 6 MP of its cadre {u.parent}: no tank/artillery support (9.4, 14.5)"
         report.units.append(entry)
@@ -267,18 +277,20 @@ def trace_side(g: Game, scenario_id: str, side: str, positions: list[UnitAt], op
 
 def _unit_entry(unit_id, h, u, gm, hq_search, unit_search, hq_at, net_path, mp) -> UnitSupply:
     label = board.label(gm, h)
-    via_hq = unit_search is not None and h in unit_search.cost
-    via_net = h in hq_search.cost
+    index = hq_search.index
+    i = index.number[h]
+    via_hq = unit_search is not None and unit_search.reached(i)
+    via_net = hq_search.reached(i)
     if via_hq:
-        to_hq = unit_search.path_to(h)  # HQ ... unit
+        to_hq = [index.hexes[j] for j in unit_search.path_to(i)]  # HQ ... unit
         hq_hex = to_hq[0]
         hq = hq_at[hq_hex]
         path = [board.label(gm, x) for x in reversed(to_hq)] + net_path(hq_hex)[1:]
-        return UnitSupply(unit_id, label, True, path, hq, cost=unit_search.cost[h],
-                          reason=f"{unit_search.cost[h]:g} MP to HQ {hq}, which has an LoC (14.5)")
+        return UnitSupply(unit_id, label, True, path, hq, cost=unit_search.cost[i],
+                          reason=f"{unit_search.cost[i]:g} MP to HQ {hq}, which has an LoC (14.5)")
     if via_net:
-        return UnitSupply(unit_id, label, True, net_path(h), "net", cost=hq_search.cost[h],
-                          reason=f"traces as an HQ: {int(hq_search.cost[h])} hex(es) to the road/railroad/city net (14.5)")
+        return UnitSupply(unit_id, label, True, net_path(h), "net", cost=hq_search.cost[i],
+                          reason=f"traces as an HQ: {int(hq_search.cost[i])} hex(es) to the road/railroad/city net (14.5)")
     return UnitSupply(unit_id, label, False,
                       reason=f"no HQ with an LoC within {mp} MP and no road/railroad/city net within 3 hexes, without "
                              "entering enemy units or enemy ZoC (14.5)")
