@@ -22,6 +22,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from adjudicator.checks import CheckSpec
+from scenarios import load_game
 
 #: Kinds of input a property can become (see `_kind`).
 NUMBER, CHECKBOX, TRISTATE, SELECT, TEXT, LIST, JSON = (
@@ -131,7 +132,16 @@ def _kind(inner: dict, nullable: bool, defs: dict) -> str:
     return JSON
 
 
+def _unit_ids(system: str) -> tuple[str, ...]:
+    """The game's unit ids, for examples; empty if the game's data cannot be read."""
+    try:
+        return tuple(load_game(system).units)
+    except Exception:  # an example is never worth a broken page
+        return ()
+
+
 def form_fields(spec: CheckSpec) -> list[FormField]:
+    units = _unit_ids(spec.system)
     schema = spec.request.model_json_schema()
     defs = schema.get("$defs", {})
     required = set(schema.get("required", []))
@@ -142,7 +152,7 @@ def form_fields(spec: CheckSpec) -> list[FormField]:
         items = _deref(inner.get("items", {}), defs)
         example = ""
         if kind == JSON:
-            example = json.dumps(example_value(inner, defs), indent=1, ensure_ascii=False)
+            example = json.dumps(example_value(inner, defs, units=units), indent=1, ensure_ascii=False)
         fields.append(
             FormField(
                 name=name,
@@ -186,19 +196,24 @@ def _example_string(node: dict) -> str:
     return "…"
 
 
-def example_value(node: dict, defs: dict, depth: int = 0) -> Any:
+def example_value(node: dict, defs: dict, depth: int = 0, units: tuple[str, ...] = (),
+                  name: str = "") -> Any:
     """An example instance of a JSON schema: required properties only, one item per list.
 
-    It is a starting point to edit, not a promise that the rules accept it (the unit ids in it
-    come from the field descriptions).
+    It is a starting point to edit, not a promise that the rules accept it. A property called
+    `unit` gets an id from the game's own units (`units`) when the field's description offers
+    none of them, since shared schemas describe their ids with another game's examples.
     """
     node, _ = _split_nullable(node, defs)
+    if name == "unit" and units and node.get("type") == "string":
+        found = _EG_RE.search(node.get("description", ""))
+        return found.group(1) if found and found.group(1) in units else units[0]
     if depth > 6:
         return None
     if node.get("examples"):
         return node["examples"][0]
     if "anyOf" in node:
-        return example_value(node["anyOf"][0], defs, depth + 1)
+        return example_value(node["anyOf"][0], defs, depth + 1, units, name)
     if "enum" in node:
         return next((v for v in node["enum"] if v != ""), node["enum"][0])
     if node.get("default") not in (None, "", [], {}):
@@ -208,19 +223,19 @@ def example_value(node: dict, defs: dict, depth: int = 0) -> Any:
         properties = node.get("properties", {})
         if properties:
             if node.get("required"):
-                return {name: example_value(properties[name], defs, depth + 1)
+                return {name: example_value(properties[name], defs, depth + 1, units, name)
                         for name in node["required"]}
             # Nothing required: show every property, at its default where it has one.
-            return {name: prop["default"] if "default" in prop else example_value(prop, defs, depth + 1)
+            return {name: prop["default"] if "default" in prop else example_value(prop, defs, depth + 1, units, name)
                     for name, prop in properties.items()}
         values = node.get("additionalProperties")
         if isinstance(values, dict):
-            return {"…": example_value(values, defs, depth + 1)}
+            return {"…": example_value(values, defs, depth + 1, units)}
         return {}
     if kind == "array":
         if node.get("prefixItems"):
-            return [example_value(item, defs, depth + 1) for item in node["prefixItems"]]
-        item = example_value(node.get("items", {}), defs, depth + 1)
+            return [example_value(item, defs, depth + 1, units) for item in node["prefixItems"]]
+        item = example_value(node.get("items", {}), defs, depth + 1, units)
         return [item] * max(1, node.get("minItems", 1))
     if kind == "integer" or kind == "number":
         low = node.get("minimum", node.get("exclusiveMinimum", 0))
