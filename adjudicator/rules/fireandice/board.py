@@ -171,9 +171,13 @@ class Board:
     def blocked_for(self, side: str) -> set[Hex]:
         """Hexes a trace of `side` may not enter (14.5): all-sea, enemy units, enemy ZoC that no
         friendly unit negates (4.3: friendly units negate enemy ZoC in their hex for all rules)."""
+        return set(facts(self.gm).sea) | self.blocked_by_units(side)
+
+    def blocked_by_units(self, side: str) -> set[Hex]:
+        """The part of `blocked_for` that units make: enemy units and the enemy ZoC no unit of
+        `side` negates (the all-sea part depends only on the map: `MapFacts.sea`)."""
         enemy = data.other_side(side)
-        blocked = set(facts(self.gm).sea)
-        blocked |= {h for h, s in self.side_of.items() if s == enemy}
+        blocked = {h for h, s in self.side_of.items() if s == enemy}
         blocked |= {h for h in self.zoc_of(enemy) if not self.occupied_by(h, side)}
         return blocked
 
@@ -198,6 +202,13 @@ class MapFacts:
             h for p in gm.paths if p.kind in ("road", "rail") for h in p.hexes)
         self.terrains: frozenset[str] = frozenset(gm.terrain.values())
         self.sea_flags: bytearray = self.index.flags(self.sea)
+        # 1 = not a road, railroad or city hex, or all-sea: where a live-net trace never goes
+        # unless the hex is a supply source (see supply._net_closed).
+        self.off_net_or_sea_flags: bytearray = bytearray(
+            1 - f for f in self.index.flags(self.road_rail | self.cities))
+        for i, sea in enumerate(self.sea_flags):
+            self.off_net_or_sea_flags[i] |= sea
+        self.north_edge_row: int = min((h.row for h in gm.terrain), default=0)
         # 14.5 net steps: along a road/railroad hexside, or into or out of a city hex (1 per hex).
         self.net_edges: Edges = self.index.edges(
             lambda a, b: 1.0 if road_connects(gm, a, b) or a in self.cities or b in self.cities else None)

@@ -18,6 +18,10 @@ How the tracer works (three multi-source searches from the sources outward, not 
 4. Unit trace: one search from every HQ with an LoC, by movement cost (Terrain Effects Chart; road
    rate along roads; river hexsides), at most 10 MP (8 for the UN in winter).
 5. US units: one search per division cadre on the map, at most 6 MP, for tank/artillery support.
+What depends only on the map (the sea, the net's hexes and steps, every step's movement cost) is
+worked out once per map (board.MapFacts); each trace adds its units as flags by hex number and runs
+the searches on hex numbers (scenarios.hexgrid.search_indexed) - about 2 ms for a whole side on the
+full map.
 Searches run from the source outward but price each step as the unit would move (toward the
 source); the hex a trace starts in is never "entered", so a unit standing in an enemy ZoC may still
 trace out of it.  The 187 RCT always has an LoC (14.3); units listed as in an Invasion box have
@@ -126,7 +130,7 @@ def sources(g: Game, scenario_id: str, gm: GameMap, side: str, options: dict[str
                         f"edge is taken as row {int(options.get('map_b_north_row', MAP_B_NORTH_ROW))} (the map's "
                         "provisional sheet division, maps/korea.toml) - a stand-in.")
     if not found:
-        edge = min(h.row for h in gm.hexes())
+        edge = board.facts(gm).north_edge_row
         found = {h for h in board.net_hexes(gm) if h.row == edge and board.in_north_korea(h)}
         warnings.append("The map marks no Communist supply-source hexes (1.0) and none were given: using the "
                         f"road/railroad hexes on the north map edge (row {edge}) - a stand-in; give "
@@ -150,17 +154,31 @@ def map_b_edge_roads(gm: GameMap, row: int) -> set[Hex]:
     return found
 
 
-def _off_net_or_blocked(gm: GameMap, facts: board.MapFacts, cut: set[Hex], src: set[Hex],
-                        blocked_flags: bytearray) -> bytearray:
+def _net_closed(facts: board.MapFacts, cut: set[Hex], src: set[Hex], by_units: set[Hex]) -> bytearray:
     """Flags of the hexes the live-net search may not enter: off the road/railroad/city net (the
-    sources count as net hexes; atomic-struck hexes lose their roads, 10.3.4) or blocked."""
-    net = board.net_hexes(gm, cut) | src
-    closed = bytearray(b"\x01") * len(facts.index)
-    for h in net:
+    sources count as net hexes; atomic-struck hexes lose their roads, 10.3.4), all-sea, or blocked
+    by units.  Starts from the map's own flags and changes only the few hexes this trace adds."""
+    number = facts.index.number
+    closed = bytearray(facts.off_net_or_sea_flags)
+    for h in cut - facts.cities:
+        if h in number:
+            closed[number[h]] = 1
+    for h in src - facts.sea:
+        closed[number[h]] = 0
+    for h in by_units:
+        if h in number:
+            closed[number[h]] = 1
+    return closed
+
+
+def _blocked_flags(facts: board.MapFacts, by_units: set[Hex]) -> bytearray:
+    """Flags of the hexes a trace may not enter (`board.Board.blocked_for`): all-sea or blocked by units."""
+    flags = bytearray(facts.sea_flags)
+    for h in by_units:
         i = facts.index.number.get(h)
         if i is not None:
-            closed[i] = blocked_flags[i]
-    return closed
+            flags[i] = 1
+    return flags
 
 
 def _except(flags: bytearray, numbers: list[int]) -> bytearray:
@@ -182,7 +200,7 @@ def trace_side(g: Game, scenario_id: str, side: str, positions: list[UnitAt], op
     if options.get("month"):
         winter = winter or data.is_winter_month(g, options["month"])
     b, where = _board(g, gm, positions, set(options.get("no_zoc_units", [])))
-    blocked = b.blocked_for(side)
+    by_units = b.blocked_by_units(side)  # with the all-sea hexes: what a trace may not enter (board.blocked_for)
     src, src_steps, warnings = sources(g, scenario_id, gm, side, options)
     report = SupplyReport(side=side, warnings=warnings + data.stand_in_warnings(g, f"map {gm.id}", "table terrain_effects"))
     missing = board.unknown_terrain(g, gm)
@@ -194,9 +212,9 @@ def trace_side(g: Game, scenario_id: str, side: str, positions: list[UnitAt], op
     cut = {board.parse(gm, h) for h in options.get("atomic_hexes", [])}
     facts = board.facts(gm)
     index = facts.index
-    blocked_flags = index.flags(blocked)
-    net_search = search_indexed(index, [index.number[h] for h in src if h not in blocked], facts.net_edges,
-                                blocked=_off_net_or_blocked(gm, facts, cut, src, blocked_flags))
+    blocked_flags = _blocked_flags(facts, by_units)
+    net_search = search_indexed(index, [i for i in (index.number[h] for h in src) if not blocked_flags[i]],
+                                facts.net_edges, blocked=_net_closed(facts, cut, src, by_units))
     live = net_search.order  # the net hexes joined to a source, nearest first
     report.steps.append((f"Live net: {len(live)} road/railroad/city hexes joined to a source without entering enemy "
                          "units or enemy ZoC no friendly unit negates.", RULE))
