@@ -42,6 +42,7 @@ from vassalfmt import (
     ReportState,
     SendToLocation,
     UsePrototype,
+    access_sides,
     key,
 )
 
@@ -155,14 +156,16 @@ def build_prototypes(game: Game, box_centres: dict[str, tuple[int, int]]) -> lis
 def block_mask(game: Game, unit: Unit, *, hidden: bool = True) -> Obscurable:
     """The fog-of-war Mask of a block: only the owning side sees the label.
 
-    Access is by side (``side:``, the engine's SideAccess): the engine then
-    records the masking side's roster name (not a player id), so a block can
-    be placed already hidden before anybody has claimed the side, and it
-    stays visible to whoever plays that side later.  The opponent (and an
-    observer) sees ``block_back_image_name`` and the name "<side> block";
-    the owner sees the label with a small back in the corner (inset style),
-    meaning "hidden from the opponent".  Reveal/Hide (Ctrl+H) toggles it; only
-    the owning side can use it.
+    Access is "only the owning side" (``sides:<side>``, the engine's
+    SpecifiedSideAccess).  The engine then records the masking side's roster
+    name, not a player id, so a block can be placed already hidden before
+    anybody has claimed the side, and whoever plays that side later sees it.
+    Only that side may reveal or hide it: with "any side" (``side:``) the
+    opponent could mask a revealed enemy block to himself and blind its owner.
+    The opponent (and an observer) sees ``block_back_image_name`` and the
+    name "<side> block"; the owner sees the label with a small back in the
+    corner (inset style), meaning "hidden from the opponent".  Reveal/Hide
+    (Ctrl+H) toggles it.
     """
     side = game.sides[unit.side]
     return Obscurable(
@@ -171,7 +174,7 @@ def block_mask(game: Game, unit: Unit, *, hidden: bool = True) -> Obscurable:
         hide_command="Reveal/Hide",
         display_style="I",
         mask_name=f"{side.name} block",
-        access="side:",
+        access=access_sides([side.name]),
         description="fog of war: the opponent sees the block's back",
         obscured_by=side.name if hidden else None,
         options=MASK_OPTIONS if hidden else "",

@@ -3,7 +3,7 @@ facing their owner (rules 3), so every HoldFast unit carries a Mask that only
 its own side sees through; counter games carry none.
 
 What the engine needs (VASSAL 3.7.26, ``Obscurable``, ``SideAccess``,
-``ObscurableOptions``): access ``side:``, and a masked state of the owning
+``ObscurableOptions``): access ``sides:<owning side>``, and a masked state of the owning
 side's roster name (not a player id, which cannot be known before anybody
 joins) followed by the options the engine itself writes under
 nonOwnerUnmaskable="Never" (``false|0``).
@@ -70,7 +70,7 @@ def test_every_holdfast_unit_is_masked_from_the_other_side(holdfast, built):
         mask = piece.traits[0]  # outermost: hides every other trait (layers, ZOC, properties)
         assert isinstance(mask, Obscurable), unit_id
         assert [t for t in piece.traits if isinstance(t, Obscurable)] == [mask]
-        assert mask.access == "side:"
+        assert mask.access == f"sides:{side.name}"  # only the owning side sees, reveals, hides
         assert mask.key == HIDE
         assert mask.hide_command == "Reveal/Hide"
         assert mask.display_style == "I"
@@ -85,7 +85,7 @@ def test_mask_is_written_as_the_engine_reads_it(holdfast):
     piece = unit_piece(holdfast, unit, ["a.png"] * len(unit.steps))
     mask = piece.traits[0]
     back = block_back_image_name(holdfast, unit.side)
-    assert mask.type_string() == f"obs;72,130;{back};Reveal/Hide;I;{side.name} block;side:;Peek;" \
+    assert mask.type_string() == f"obs;72,130;{back};Reveal/Hide;I;{side.name} block;sides:{side.name};Peek;" \
                                  "fog of war: the opponent sees the block's back;true;;"
     assert mask.state_string() == f"{side.name};false|0"
     shown = unit_piece(holdfast, unit, ["a.png"] * len(unit.steps), hidden=False)
