@@ -1,54 +1,42 @@
-"""A proposal, measured by the supply benchmark: Dijkstra over hex *numbers* instead of Hex objects.
+"""The index-based search as the supply benchmark's stand-in trace uses it.
 
-``scenarios.hexgrid.search`` spends most of its time outside the search itself:
-recomputing neighbours through cube coordinates (dataclass arithmetic and
-hashing) for every hex it settles, and building ``Hexside`` objects to price
-every step.  Both depend only on the map, so they can be computed once per map:
-
-* ``MapIndex`` numbers the map's hexes 0..n-1 and stores, per hex, its
-  neighbours with the static cost of stepping into each (terrain, road rate
-  along roads, river hexsides) — built once, kept with the loaded map;
-* ``indexed_search`` then runs on ints and floats only; what changes per trace
-  (enemy units, ZoC) is a ``bytearray`` of blocked hexes.
-
-Kept here, next to the benchmark that measures it against the current search,
-so the owner of ``scenarios/hexgrid.py`` can adopt it with the numbers in hand.
+The search itself now lives in the library: ``scenarios.hexgrid.HexIndex`` numbers a grid's hexes once
+(kept per grid by ``hex_index``) and ``search_indexed`` runs Dijkstra on hex numbers with step costs
+priced in advance.  What is left here is the benchmark's own framing: a ``MapIndex`` of one map's
+hexes with the static cost of every step (terrain, road rate along roads, river hexsides) - built
+once, kept with the loaded map - and ``indexed_search``, whose only per-trace input is a
+``bytearray`` of blocked hexes (enemy units, ZoC).
 """
 
 from __future__ import annotations
 
-import heapq
 import math
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from scenarios.hexgrid import Hex, HexGrid
+from scenarios.hexgrid import Edges, Hex, HexGrid, HexIndex, hex_index, search_indexed
 
 
 @dataclass
 class MapIndex:
-    hexes: list[Hex]
-    number: dict[Hex, int]
-    #: per hex: ((neighbour number, static cost of stepping into it from this hex), ...)
-    edges: list[tuple[tuple[int, float], ...]]
+    index: HexIndex
+    #: per hex number: ((neighbour number, static cost of stepping into it from this hex), ...)
+    edges: Edges
+
+    @property
+    def hexes(self) -> tuple[Hex, ...]:
+        return self.index.hexes
+
+    @property
+    def number(self) -> dict[Hex, int]:
+        return self.index.number
 
     @classmethod
     def build(cls, grid: HexGrid, hexes: Iterable[Hex], step_cost: Callable[[Hex, Hex], float | None]) -> "MapIndex":
-        """Number `hexes`; keep each allowed step a -> b with `step_cost(a, b)` (None = never allowed)."""
-        ordered = sorted(hexes)
-        number = {h: i for i, h in enumerate(ordered)}
-        edges = []
-        for h in ordered:
-            out = []
-            for n in grid.neighbours(h):
-                j = number.get(n)
-                if j is None:
-                    continue
-                cost = step_cost(h, n)
-                if cost is not None:
-                    out.append((j, cost))
-            edges.append(tuple(out))
-        return cls(ordered, number, edges)
+        """Keep each allowed step a -> b between two of `hexes` with `step_cost(a, b)` (None = never allowed)."""
+        allowed = set(hexes)
+        index = hex_index(grid)
+        return cls(index, index.edges(lambda a, b: step_cost(a, b) if a in allowed and b in allowed else None))
 
     def reversed(self) -> "MapIndex":
         """The same map with every step priced the other way (for traces run from the source outward)."""
@@ -56,24 +44,10 @@ class MapIndex:
         for i, out in enumerate(self.edges):
             for j, cost in out:
                 incoming[j].append((i, cost))
-        return MapIndex(self.hexes, self.number, [tuple(e) for e in incoming])
+        return MapIndex(self.index, tuple(tuple(e) for e in incoming))
 
 
 def indexed_search(index: MapIndex, sources: Iterable[int], blocked: bytearray,
                    max_cost: float = math.inf) -> list[float]:
     """Cheapest cost from any source to every hex (inf where unreached); `blocked[j]` = may not enter j."""
-    cost = [math.inf] * len(index.hexes)
-    frontier = [(0.0, s) for s in sources]
-    heapq.heapify(frontier)
-    edges = index.edges
-    pop, push = heapq.heappop, heapq.heappush
-    while frontier:
-        c, i = pop(frontier)
-        if c >= cost[i]:
-            continue
-        cost[i] = c
-        for j, step in edges[i]:
-            nc = c + step
-            if nc <= max_cost and nc < cost[j] and not blocked[j]:
-                push(frontier, (nc, j))
-    return cost
+    return search_indexed(index.index, sources, index.edges, max_cost, blocked=blocked).cost

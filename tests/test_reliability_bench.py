@@ -63,7 +63,9 @@ def test_indexed_search_costs_equal_hexgrid_search_costs():
         if h in index.number:
             flags[index.number[h]] = 1
     sources = positions.hqs[:3]
-    expected = search(game_map.grid, sources, lambda a, b: None if b in blocked else static(a, b), max_cost=LOC_MP)
+    # neighbours=... makes hexgrid.search walk the grid through cube coordinates, not its own index
+    expected = search(game_map.grid, sources, lambda a, b: None if b in blocked else static(a, b), max_cost=LOC_MP,
+                      neighbours=game_map.grid.neighbours)
     got = indexed_search(index, [index.number[h] for h in sources], flags, max_cost=LOC_MP)
     reached = {index.hexes[i]: c for i, c in enumerate(got) if c < math.inf}
     assert reached == expected.cost
