@@ -83,6 +83,7 @@ class Submission:
     check: str
     result: dict | None = None
     errors: list[FieldError] = field(default_factory=list)
+    request_json: str = ""  # the request the form made, as the API takes it (to share or script)
 
     def errors_for(self, name: str) -> list[str]:
         return [e.next_to_field for e in self.errors if e.field == name]
@@ -102,7 +103,8 @@ def _run_form(spec: CheckSpec, form) -> Submission:
         return Submission(spec.name, errors=[FieldError("dice", where, str(error), inside)])
     except ValueError as error:  # SituationError, or a rules module's own ValueError
         return Submission(spec.name, errors=[FieldError(None, "The rules", str(error))])
-    return Submission(spec.name, result=result.to_json())
+    request_json = json.dumps(req.model_dump(mode="json"), indent=1, ensure_ascii=False)
+    return Submission(spec.name, result=result.to_json(), request_json=request_json)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ Skipped, with the reason, when Chromium, chromedriver or selenium is missing.
 
 from __future__ import annotations
 
+import json
 import shutil
 import threading
 from contextlib import contextmanager
@@ -190,8 +191,11 @@ def test_the_page_and_the_api_agree(browser, url, app):
     fill(browser, "chinese_intervention", {"un_vp": "15", "dice": "1"})
     Select(by_id(browser, "chinese_intervention-trigger")).select_by_value("foreign_aid")
     submit(browser, "chinese_intervention")
+    shown_request = json.loads(by_id(browser, "request-chinese_intervention").get_attribute("textContent"))
+    assert {k: shown_request[k] for k in ("un_vp", "trigger", "dice")} == {
+        "un_vp": 15, "trigger": "foreign_aid", "dice": [1]}
     api = app.test_client().post("/api/v1/systems/fireandice/chinese_intervention",
-                                 json={"un_vp": 15, "trigger": "foreign_aid", "dice": [1]}).get_json()
+                                 json=shown_request).get_json()
     steps = [li.text for li in by_id(browser, "steps-chinese_intervention").find_elements(By.TAG_NAME, "li")]
     assert steps == [f"{s['text']} ({s['rule']})" if s["rule"] else s["text"] for s in api["steps"]]
     assert outcome(browser, "chinese_intervention")["intervenes"] == ("yes" if api["outcome"]["intervenes"] else "no")
