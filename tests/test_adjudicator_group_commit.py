@@ -1,0 +1,162 @@
+"""Group commit (ADJUDICATOR_SQLITE_SYNCHRONOUS=GROUP): commits share fsyncs, none is skipped.
+
+Power loss cannot be simulated here, so these tests check the order of events that the
+durability argument rests on (adjudicator/storage.py, `WalSync`): the commit is visible in
+the database, then the write lock is released, then the WAL file is fsynced, and only then
+does the Store return. Also: readers and replays sync, and the mode works end to end.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+
+import pytest
+
+from adjudicator.keys import load_or_create_signing_key
+from adjudicator.ledger import ledger_document
+from adjudicator.storage import GameClosed, Store, WalSync, WriterLock, make_engine
+from adjudicator.verify import verify_ledger
+
+
+@pytest.fixture
+def key(tmp_path):
+    return load_or_create_signing_key(tmp_path / "key.pem")
+
+
+@pytest.fixture
+def db_path(tmp_path):
+    return tmp_path / "group.sqlite3"
+
+
+@pytest.fixture
+def store(db_path, key):
+    store = Store(make_engine(f"sqlite:///{db_path}", "GROUP"))
+    store.create_schema()
+    store.register_public_key(key)
+    yield store
+    store.engine.dispose()
+
+
+@pytest.fixture
+def events(monkeypatch, db_path):
+    """Records 'unlock' and ('fsync', <rows in ledger_records seen by another connection>)."""
+    log: list = []
+    real_fsync, real_exit = os.fsync, WriterLock.__exit__
+    wal = str(db_path) + "-wal"
+
+    def fsync(fd):
+        if os.readlink(f"/proc/self/fd/{fd}") == wal:
+            with sqlite3.connect(db_path) as other:  # what a fresh reader sees at fsync time
+                rows = other.execute("SELECT count(*) FROM ledger_records").fetchone()[0]
+            log.append(("fsync", rows))
+        return real_fsync(fd)
+
+    def exit_(self, *exc):
+        log.append("unlock")
+        return real_exit(self, *exc)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(WriterLock, "__exit__", exit_)
+    return log
+
+
+def roll(store, key, game_id, request_id):
+    def run(seed, seq):
+        return {"outcome": {"seq": seq}, "steps": [], "warnings": [], "dice_used": []}
+
+    return store.append_check(game_id, "un", "kwb.probe", {"n": 1}, request_id, key, run)
+
+
+def test_group_mode_commits_without_sqlite_fsync_and_syncs_the_wal_itself(store):
+    with store.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 1  # NORMAL
+    assert isinstance(store._sync_wal, WalSync)
+
+
+def test_full_mode_leaves_syncing_to_sqlite(tmp_path):
+    full = Store(make_engine(f"sqlite:///{tmp_path / 'full.sqlite3'}"))
+    with full.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL
+    assert not isinstance(full._sync_wal, WalSync)
+    full.engine.dispose()
+
+
+def test_a_roll_is_committed_then_unlocked_then_synced_before_it_returns(store, key, events):
+    game = store.create_game("kwb", "pusan", ("un", "communist"), key)
+    assert events[-2:] == ["unlock", ("fsync", 1)]  # the genesis record, synced
+    events.clear()
+    record, replayed = roll(store, key, game.game_id, "r1")
+    assert not replayed and record.seq == 1
+    # the fsync came after the lock was released and saw the committed record
+    assert events == ["unlock", ("fsync", 2)]
+
+
+def test_replays_refusals_and_reads_sync_too(store, key, events):
+    game = store.create_game("kwb", "pusan", ("un", "communist"), key)
+    first, _ = roll(store, key, game.game_id, "r1")
+    events.clear()
+    again, replayed = roll(store, key, game.game_id, "r1")
+    assert replayed and again == first
+    assert events == ["unlock", ("fsync", 2)]
+    events.clear()
+    store.records(game.game_id)
+    store.game(game.game_id)
+    assert events == [("fsync", 2), ("fsync", 2)]
+    store.close_game(game.game_id, "un", key)
+    events.clear()
+    with pytest.raises(GameClosed):
+        roll(store, key, game.game_id, "r2")
+    assert events == ["unlock", ("fsync", 3)]
+
+
+def test_a_missing_wal_file_means_nothing_to_sync(tmp_path):
+    WalSync(tmp_path / "never-created.sqlite3")()  # no error
+
+
+def test_concurrent_rolls_in_group_mode_make_one_verifiable_chain(db_path, store, key):
+    game = store.create_game("kwb", "pusan", ("un", "communist"), key)
+    errors = []
+
+    def client(n):
+        try:
+            for i in range(10):
+                roll(store, key, game.game_id, f"c{n}-{i}")
+        except Exception as error:  # pragma: no cover - reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=client, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    store.engine.dispose()
+    reopened = Store(make_engine(f"sqlite:///{db_path}", "GROUP"))
+    records = reopened.records(game.game_id)
+    assert [r.seq for r in records] == list(range(41))
+    report = verify_ledger(ledger_document(reopened.game(game.game_id), records), {key.kid: key.public_key})
+    assert report.ok, report.problems
+    reopened.engine.dispose()
+
+
+def test_the_app_runs_in_group_mode(tmp_path):
+    from adjudicator.testing import a_side, bearer, make_app, new_game, probe_check, probe_url
+
+    with probe_check():
+        app = make_app(tmp_path, ADJUDICATOR_SQLITE_SYNCHRONOUS="GROUP")
+        client = app.test_client()
+        game = new_game(client)
+        headers = bearer(a_side(game))
+        for i in range(3):
+            assert client.post(probe_url(game), json={"target": 4, "request_id": f"a{i}"},
+                               headers=headers).status_code == 201
+        ledger = client.get(f"/api/v1/games/{game['game_id']}/ledger", headers=headers).get_json()
+        assert len(ledger["records"]) == 4
+        assert client.post("/api/v1/verify", json={"ledger": ledger}).get_json()["ok"] is True
+
+
+def test_an_unknown_mode_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="GROUP"):
+        make_engine(f"sqlite:///{tmp_path / 'x.sqlite3'}", "SOMETIMES")
