@@ -233,7 +233,11 @@ def make_pages_blueprint(config: Config, limiter: Limiter) -> Blueprint:
                         },
                     }
                 )
-        return render_template("docs.html", operations=operations, info=document["info"])
+        groups: dict[str, list[dict]] = {}
+        for number, operation in enumerate(operations, start=1):
+            operation["anchor"] = f"op-{number}"
+            groups.setdefault((operation["tags"] or ["other"])[0], []).append(operation)
+        return render_template("docs.html", groups=groups, info=document["info"])
 
     return bp
 
