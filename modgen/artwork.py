@@ -29,6 +29,14 @@ BOXES_PER_ROW = 3
 BOX_GAP = 12
 
 
+@dataclass
+class CollectedImages(ModuleImages):
+    """The module's images and the cache directory they came from, where
+    ``modgen.build`` keeps the built setups too (None: nothing is cached)."""
+
+    cache_dir: Path | None = None
+
+
 def collect_images(game: Game, scale: int = 1, cache_dir: Path | None = None,
                    progress: Callable[[str], None] | None = None, workers: int | None = None) -> ModuleImages:
     """Every picture the module uses, drawn (in ``workers`` processes, default one per core)
@@ -40,7 +48,7 @@ def collect_images(game: Game, scale: int = 1, cache_dir: Path | None = None,
     # One batch for counters and boards, so that a pool draws them all at once.
     boards = cache.fetch(counter_jobs + render.board_jobs(game, scale, map_scale=scale), workers)
     files = {name: boards[name] for job in counter_jobs for name in job.names}
-    images = ModuleImages(counter_size=counter_px(scale), scale=scale)
+    images = CollectedImages(counter_size=counter_px(scale), scale=scale, cache_dir=cache.directory)
     for unit in game.units.values():
         images.unit_steps[unit.id] = [render.unit_image_name(game, unit, s.name) for s in unit.steps]
     for marker in game.markers.values():

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .errors import VassalFormatError
-from .sequence import SequenceDecoder, decode, encode
+from .sequence import SequenceDecoder, decode, encode, encode_field
 from .traits import (
     BasicPiece,
     Comment,
@@ -55,14 +55,14 @@ class Piece:
         self._check()
         text = self.traits[-1].type_string()
         for trait in reversed(self.traits[:-1]):
-            text = encode([trait.type_string(), text], "\t")
+            text = _nest(trait.type_string(), text)
         return text
 
     def state_string(self) -> str:
         self._check()
         text = self.traits[-1].state_string()
         for trait in reversed(self.traits[:-1]):
-            text = encode([trait.state_string(), text], "\t")
+            text = _nest(trait.state_string(), text)
         return text
 
     def add_piece_command(self, piece_id: str | None = None) -> str:
@@ -130,6 +130,13 @@ class Piece:
                 if level is not None:
                     props[trait.name + "_Level"] = str(level)
         return props
+
+
+def _nest(outer: str, inner: str) -> str:
+    """``encode([outer, inner], TAB)``, written out: a setup nests every trait of every
+    piece this way (tens of thousands of calls), and the general encoder's checks and
+    generator were a tenth of a module rebuild."""
+    return encode_field(outer, "\t", True) + "\t" + encode_field(inner, "\t", False)
 
 
 def followed_level(layer: Embellishment, value: str) -> int | None:
