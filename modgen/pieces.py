@@ -13,9 +13,9 @@ one-level prototypes:
                          commands), Marker properties that identify the unit to
                          software, a calculated "Values" property, BasicPiece
 
-Block games (HoldFast) put a Mask outermost on every unit: blocks stand
-upright facing their owner, so the other side sees only the block's back
-(``block_mask``).
+Block games (HoldFast) put a Mask on every unit, outside everything but a
+guard on its key: blocks stand upright facing their owner, so the other side
+sees only the block's back (``block_mask``, ``owner_only_reveal``).
 
 The Marker properties are what ``adjudicator``'s saved-game bridge reads:
 UnitId, Side, Nationality, UnitType, Size, Designation, StepNames and
@@ -39,12 +39,14 @@ from vassalfmt import (
     MovementMarkable,
     Obscurable,
     Piece,
+    RawTrait,
     ReportState,
     SendToLocation,
     UsePrototype,
     access_sides,
     key,
 )
+from vassalfmt.sequence import encode
 
 # Plain key strokes, not named commands: the engine gives named commands key
 # codes in the order it first meets their names, so a named stroke never
@@ -181,6 +183,24 @@ def block_mask(game: Game, unit: Unit, *, hidden: bool = True) -> Obscurable:
     )
 
 
+def owner_only_reveal(game: Game, unit: Unit) -> RawTrait:
+    """Restrict Commands (``hideCmd;``): the Ctrl+H key does nothing unless
+    the current player's side owns the block.
+
+    Why, on top of the mask's own access: the engine keeps Reveal/Hide out of
+    the opponent's menu, but it still obeys the Ctrl+H *key* on a revealed
+    enemy block (Obscurable masks any unmasked piece for the current side),
+    which would mask the block for the opponent's side, a side its access
+    list excludes, so nobody could see it.  Type fields: name, action
+    ("Hide" the command), the BeanShell filter on the global ``PlayerSide``,
+    the watched keys (a ``,``-list).
+    """
+    side = game.sides[unit.side]
+    watched = encode([HIDE.encode()], ",")
+    fields = ["only the owning side reveals or hides", "Hide", f'{{PlayerSide!="{side.name}"}}', watched]
+    return RawTrait(type="hideCmd;" + encode(fields, ";"))
+
+
 def values_expression(unit: Unit) -> str:
     """BeanShell expression giving the printed values of the step showing."""
     expr = f'"{unit.steps[-1].text}"'
@@ -199,7 +219,7 @@ def unit_piece(game: Game, unit: Unit, step_images: list[str], *, step: int = 0,
     """
     traits: list = []
     if game.id in GAMES_WITH_BLOCKS:
-        traits.append(block_mask(game, unit, hidden=hidden))
+        traits += [owner_only_reveal(game, unit), block_mask(game, unit, hidden=hidden)]
     traits += [
         UsePrototype(side_prototype_name(game, unit.side)),
         UsePrototype(nationality_prototype_name(game, unit.nationality)),

@@ -23,7 +23,7 @@ from modgen.build import build_entries
 from modgen.help import help_html
 from modgen.pieces import GAMES_WITH_BLOCKS, HIDE, MASK_OPTIONS, unit_piece
 from scenarios import game_ids, load_game
-from vassalfmt import Obscurable, parse_add_piece_command, read_saved_game
+from vassalfmt import Obscurable, RawTrait, parse_add_piece_command, read_saved_game
 
 COUNTER_GAMES = [g for g in game_ids() if g not in GAMES_WITH_BLOCKS]
 
@@ -62,12 +62,21 @@ def test_holdfast_is_the_block_game():
     assert "holdfast" in game_ids()
 
 
+def assert_guard(trait, side_name: str) -> None:
+    """The Restrict Commands trait that ignores Ctrl+H unless the player's side owns the block."""
+    assert isinstance(trait, RawTrait)
+    assert trait.type == ('hideCmd;only the owning side reveals or hides;Hide;'
+                          f'{{PlayerSide!="{side_name}"}};72\\,130')
+    assert trait.state == ""
+
+
 def test_every_holdfast_unit_is_masked_from_the_other_side(holdfast, built):
     units = palette_units(built.entries)
     assert set(units) == set(holdfast.units)
     for unit_id, piece in units.items():
         side = holdfast.sides[holdfast.units[unit_id].side]
-        mask = piece.traits[0]  # outermost: hides every other trait (layers, ZOC, properties)
+        assert_guard(piece.traits[0], side.name)
+        mask = piece.traits[1]  # outside every other trait: hides layers, ZOC, properties
         assert isinstance(mask, Obscurable), unit_id
         assert [t for t in piece.traits if isinstance(t, Obscurable)] == [mask]
         assert mask.access == f"sides:{side.name}"  # only the owning side sees, reveals, hides
@@ -83,13 +92,13 @@ def test_mask_is_written_as_the_engine_reads_it(holdfast):
     unit = next(iter(holdfast.units.values()))
     side = holdfast.sides[unit.side]
     piece = unit_piece(holdfast, unit, ["a.png"] * len(unit.steps))
-    mask = piece.traits[0]
+    mask = piece.traits[1]
     back = block_back_image_name(holdfast, unit.side)
     assert mask.type_string() == f"obs;72,130;{back};Reveal/Hide;I;{side.name} block;sides:{side.name};Peek;" \
                                  "fog of war: the opponent sees the block's back;true;;"
     assert mask.state_string() == f"{side.name};false|0"
     shown = unit_piece(holdfast, unit, ["a.png"] * len(unit.steps), hidden=False)
-    assert shown.traits[0].state_string() == "null;"
+    assert shown.traits[1].state_string() == "null;"
 
 
 def test_masks_name_a_side_of_the_player_roster(holdfast, built):
@@ -98,7 +107,7 @@ def test_masks_name_a_side_of_the_player_roster(holdfast, built):
     sides = roster_sides(built.entries)
     assert sorted(sides) == sorted(s.name for s in holdfast.sides.values())
     for piece in palette_units(built.entries).values():
-        assert piece.traits[0].obscured_by in sides
+        assert piece.traits[1].obscured_by in sides
 
 
 def test_block_backs_are_in_the_module_one_per_side(holdfast, built):
@@ -131,6 +140,7 @@ def test_counter_games_have_no_mask_and_no_block_backs(game_id):
     for unit in game.units.values():
         piece = unit_piece(game, unit, [f"{unit.id}_{i}.png" for i in range(len(unit.steps))])
         assert not piece.find(Obscurable), unit.id
+        assert not [t for t in piece.traits if isinstance(t, RawTrait) and t.type.startswith("hideCmd;")]
 
 
 def test_setup_places_every_block_hidden_from_the_opponent(holdfast, built):
@@ -141,7 +151,8 @@ def test_setup_places_every_block_hidden_from_the_opponent(holdfast, built):
         for placed in units:
             side = holdfast.sides[holdfast.units[placed.properties["UnitId"]].side]
             masks = placed.piece.find(Obscurable)
-            assert len(masks) == 1 and placed.piece.traits[0] is masks[0]
+            assert len(masks) == 1 and placed.piece.traits[1] is masks[0]
+            assert_guard(placed.piece.traits[0], side.name)
             assert (masks[0].obscured_by, masks[0].options) == (side.name, MASK_OPTIONS)
         markers = [p for p in saved.pieces if p.properties.get("MarkerId")]
         for placed in markers:  # turn, weather, support blocks: public information
