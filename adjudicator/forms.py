@@ -15,6 +15,7 @@ fields, the item ("Attackers › item 1 › hex").
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -253,7 +254,10 @@ def _parse_number(raw: str) -> int | float:
     try:
         return int(raw)
     except ValueError:
-        return float(raw)  # ValueError again if it is no number at all
+        number = float(raw)  # ValueError again if it is no number at all
+    if not math.isfinite(number):
+        raise ValueError(raw)
+    return number
 
 
 def _field_value(field: FormField, form) -> tuple[bool, Any]:
@@ -278,7 +282,7 @@ def _field_value(field: FormField, form) -> tuple[bool, Any]:
         except ValueError:
             raise ValueError(f"'{raw}' is not a number") from None
     if field.kind == LIST:
-        parts = [p for p in re.split(r"[\s,;]+", raw) if p]
+        parts = [p.strip() for p in re.split(r"[,;\n]+", raw) if p.strip()]  # ids may hold spaces
         if not field.integer_items:
             return True, parts
         try:
