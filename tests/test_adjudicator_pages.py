@@ -172,3 +172,17 @@ def test_lists_are_entered_comma_separated(client):
     page = html(client.post("/systems/kwb/bombardment", data={"markers": "sf-com-1, ,sf-com-2", "dice": "1"}))
     assert 'id="field-bombardment-markers"' in page
     assert not re.search(r'data-field="markers">', page)  # two ids read fine, whatever else is wrong
+
+
+def test_read_form_turns_form_text_into_the_api_request():
+    """Lists split on commas and lines (ids may hold spaces); unreadable numbers stay at their field."""
+    from werkzeug.datastructures import MultiDict
+
+    from adjudicator.checks import get_check
+    from adjudicator.forms import read_form
+
+    spec = get_check("kwb", "victory")
+    request, errors = read_form(spec, MultiDict({"scenario": "pusan", "places_occupied": "Taegu, Masan ,\nPusan"}))
+    assert errors == [] and request.places_occupied == ["Taegu", "Masan", "Pusan"]
+    request, errors = read_form(spec, MultiDict({"scenario": "pusan", "seoul_cleared_on_turn": "nan"}))
+    assert request is None and [(e.field, e.message) for e in errors] == [("seoul_cleared_on_turn", "'nan' is not a number")]
