@@ -670,39 +670,88 @@ def search_indexed(
     """
     start = dict(sources) if isinstance(sources, dict) else {i: 0.0 for i in sources}
     size = len(index.hexes)
-    cost = [math.inf] * size  # best cost found so far; final once settled
+    # cost[j]: the cheapest way to j queued so far, final once j is settled.  A step is queued only
+    # if it is strictly cheaper than the one queued before it (a step no cheaper would be popped
+    # after it and skipped), so the entry that settles j is its cheapest and earliest; the others
+    # come out later with a higher cost and are dropped.
+    cost = [math.inf] * size
     parent = [-1] * size
     origin = [-1] * size
-    settled = bytearray(size)
+    closed = bytearray(blocked) if blocked is not None else bytearray(size)
+    stop = ends if ends is not None else bytearray(size)
     order: list[int] = []
     frontier = []
     counter = 0
     for i, c in start.items():
         frontier.append((c, counter, i, -1))
+        cost[i] = min(cost[i], c)
         counter += 1
     heapq.heapify(frontier)
     pop, push = heapq.heappop, heapq.heappush
     while frontier:
         c, _, i, prev = pop(frontier)
-        if settled[i]:
+        if c > cost[i] or origin[i] >= 0:
             continue
-        settled[i] = 1
-        cost[i] = c
         parent[i] = prev
         origin[i] = i if prev < 0 else origin[prev]
         order.append(i)
-        if ends is not None and ends[i]:
+        if stop[i]:
             continue
         for j, step in edges[i]:
-            if settled[j] or (blocked is not None and blocked[j]):
+            if closed[j]:
                 continue
             nc = c + step
-            # A step no cheaper than one already queued for j would be popped after it and
-            # skipped, so it is not queued at all.
-            if nc <= max_cost and nc < cost[j]:
+            if nc < cost[j] and nc <= max_cost:
                 cost[j] = nc
                 push(frontier, (nc, counter, j, i))
                 counter += 1
+    return IndexedSearchResult(index, cost, parent, origin, order)
+
+
+def breadth_first_indexed(
+    index: HexIndex,
+    sources: Iterable[int],
+    max_steps: int,
+    blocked: bytearray | None = None,
+    ends: bytearray | None = None,
+) -> IndexedSearchResult:
+    """``search_indexed`` where every step costs 1 and every source 0 (a trace that counts hexes),
+    done breadth first: no priority queue, each hex queued once.  Gives exactly what
+    ``search_indexed(index, sources, index.uniform_edges(1.0), max_steps, blocked, ends)`` gives,
+    ties included: the first hex to reach a neighbour is its parent in both."""
+    size = len(index.hexes)
+    cost = [math.inf] * size
+    parent = [-1] * size
+    origin = [-1] * size
+    seen = bytearray(blocked) if blocked is not None else bytearray(size)
+    stop = ends if ends is not None else bytearray(size)
+    level: list[int] = []
+    for i in sources:
+        if origin[i] < 0:
+            cost[i] = 0.0
+            origin[i] = i
+            seen[i] = 1
+            level.append(i)
+    order = list(level)
+    neighbours = index.neighbours
+    steps = 0
+    while level and steps < max_steps:
+        steps += 1
+        step_cost = float(steps)
+        reached: list[int] = []
+        for i in level:
+            if stop[i]:
+                continue
+            for j in neighbours[i]:
+                if seen[j]:
+                    continue
+                seen[j] = 1
+                cost[j] = step_cost
+                parent[j] = i
+                origin[j] = origin[i]
+                reached.append(j)
+        order.extend(reached)
+        level = reached
     return IndexedSearchResult(index, cost, parent, origin, order)
 
 

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scenarios.hexgrid import Hex, HexGrid, HexIndex, hex_index, search, search_indexed
+from scenarios.hexgrid import Hex, HexGrid, HexIndex, breadth_first_indexed, hex_index, search, search_indexed
 
 CONVENTIONS = [
     dict(shifted_columns=s, stagger=st_, sideways=sw)
@@ -93,6 +93,22 @@ def test_ends_are_reached_but_not_passed_through(conv, source, ends):
     got = search_indexed(index, [index.number[source]], index.uniform_edges(), ends=index.flags(ends)).to_result()
     assert got.cost == expected.cost and got.parent == expected.parent
     assert not any(p in ends for p in got.parent.values())
+
+
+@given(st.integers(0, len(CONVENTIONS) - 1), st.lists(hexes, min_size=1, max_size=6, unique=True),
+       st.sets(hexes, max_size=30), st.sets(hexes, max_size=20), st.integers(0, 6))
+@settings(max_examples=100, deadline=None)
+def test_breadth_first_equals_the_search_with_unit_steps(conv, sources, blocked, ends, max_steps):
+    g = grid(conv)
+    index = hex_index(g)
+    numbers = [index.number[h] for h in sources]
+    args = dict(blocked=index.flags(blocked), ends=index.flags(ends))
+    expected = search_indexed(index, numbers, index.uniform_edges(1.0), max_steps, **args)
+    got = breadth_first_indexed(index, numbers, max_steps, **args)
+    assert got.cost == expected.cost and got.parent == expected.parent and got.origin == expected.origin
+    assert got.order == expected.order
+    plain_result = plain(g, sources, lambda a, b: None if b in blocked or a in ends else 1.0, max_steps)
+    assert got.to_result().cost == plain_result.cost and got.to_result().parent == plain_result.parent
 
 
 def test_sources_with_costs_and_blocked_sources():

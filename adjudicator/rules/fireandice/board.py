@@ -113,7 +113,7 @@ def terrain_effects(g: Game, terrain: str) -> TerrainEffects:
 def unknown_terrain(g: Game, gm: GameMap) -> set[str]:
     """Terrain ids on the map that the Terrain Effects Chart does not list."""
     listed = {r["terrain"] for r in data.table(g, "terrain_effects").rows}
-    return {t for t in set(gm.terrain.values()) if t not in listed}
+    return {t for t in facts(gm).terrains if t not in listed}
 
 
 def move_cost(g: Game, gm: GameMap, a: Hex, b: Hex) -> float | None:
@@ -200,7 +200,8 @@ class MapFacts:
         self.cities: frozenset[Hex] = frozenset(h for h, t in gm.terrain.items() if t == CITY)
         self.road_rail: frozenset[Hex] = frozenset(
             h for p in gm.paths if p.kind in ("road", "rail") for h in p.hexes)
-        self.terrains: frozenset[str] = frozenset(gm.terrain.values())
+        self.terrains: frozenset[str] = frozenset(gm.terrain.values())  # the terrain types on the map
+        self.labels: tuple[str, ...] = tuple(gm.grid.label(h) for h in self.index.hexes)  # by hex number
         self.sea_flags: bytearray = self.index.flags(self.sea)
         # 1 = not a road, railroad or city hex, or all-sea: where a live-net trace never goes
         # unless the hex is a supply source (see supply._net_closed).
@@ -212,7 +213,6 @@ class MapFacts:
         # 14.5 net steps: along a road/railroad hexside, or into or out of a city hex (1 per hex).
         self.net_edges: Edges = self.index.edges(
             lambda a, b: 1.0 if road_connects(gm, a, b) or a in self.cities or b in self.cities else None)
-        self.hex_edges: Edges = self.index.uniform_edges(1.0)  # the HQ trace counts hexes
         self._gm = weakref.ref(gm)
         self._move_edges: dict[int, tuple[object, Edges]] = {}
 

@@ -50,7 +50,7 @@ from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_c
 from adjudicator.rules.fireandice import board, data
 from adjudicator.rules.fireandice.schemas import SideId
 from adjudicator.rules.positions import PositionModel, SupplyReport, UnitAt, UnitSupply, register_supply_tracer
-from scenarios.hexgrid import Hex, search_indexed
+from scenarios.hexgrid import Hex, breadth_first_indexed, search_indexed
 from scenarios.model import Game, GameMap
 
 RULE = "14.5 Lines of Communications"
@@ -220,7 +220,7 @@ def trace_side(g: Game, scenario_id: str, side: str, positions: list[UnitAt], op
                          "units or enemy ZoC no friendly unit negates.", RULE))
 
     hq_reach = _allowance(g, "HQ LoC")
-    hq_search = search_indexed(index, {i: 0.0 for i in live}, facts.hex_edges, max_cost=hq_reach, ends=blocked_flags)
+    hq_search = breadth_first_indexed(index, live, hq_reach, ends=blocked_flags)  # counts hexes, not MP
     mp = loc_range(g, side, winter)
     report.steps.append((f"HQ trace: at most {hq_reach} hexes to the live net. Unit trace: at most {mp} MP to an HQ "
                          f"with an LoC{' (UN in winter)' if side == 'un' and winter else ''}, or the HQ trace itself.", RULE))
@@ -234,7 +234,7 @@ def trace_side(g: Game, scenario_id: str, side: str, positions: list[UnitAt], op
         start = tail[0] if tail else index.number[h]
         head = net_search.path_to(start)  # from a source to the net hex
         full = head + tail[1:]
-        return [board.label(gm, index.hexes[i]) for i in reversed(full)]
+        return [facts.labels[i] for i in reversed(full)]
 
     hq_ok: dict[str, Hex] = {}
     for unit_id, h in hqs.items():
@@ -300,10 +300,11 @@ def _unit_entry(unit_id, h, u, gm, hq_search, unit_search, hq_at, net_path, mp) 
     via_hq = unit_search is not None and unit_search.reached(i)
     via_net = hq_search.reached(i)
     if via_hq:
-        to_hq = [index.hexes[j] for j in unit_search.path_to(i)]  # HQ ... unit
-        hq_hex = to_hq[0]
+        to_hq = unit_search.path_to(i)  # HQ ... unit
+        hq_hex = index.hexes[to_hq[0]]
         hq = hq_at[hq_hex]
-        path = [board.label(gm, x) for x in reversed(to_hq)] + net_path(hq_hex)[1:]
+        labels = board.facts(gm).labels
+        path = [labels[j] for j in reversed(to_hq)] + net_path(hq_hex)[1:]
         return UnitSupply(unit_id, label, True, path, hq, cost=unit_search.cost[i],
                           reason=f"{unit_search.cost[i]:g} MP to HQ {hq}, which has an LoC (14.5)")
     if via_net:
