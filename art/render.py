@@ -118,11 +118,20 @@ def plain(obj: Any, skip: frozenset[str] = NOT_DRAWN) -> Any:
     """A JSON-able copy of model data, without the fields in ``skip``.
 
     Sets are sorted and mapping keys stringified, so equal data always
-    serialises to the same text.
+    serialises to the same text.  (The common types are tested by exact type
+    first: every build computes the keys of every picture and ABC
+    ``isinstance`` checks were most of that time.)
     """
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return {f.name: plain(getattr(obj, f.name), skip) for f in dataclasses.fields(obj)
-                if f.name not in skip}
+    kind = type(obj)
+    if kind in _SCALARS:
+        return obj
+    if kind is dict:
+        return {str(k): plain(v, skip) for k, v in obj.items()}
+    if kind is list or kind is tuple:
+        return [plain(v, skip) for v in obj]
+    names = _field_names(kind)
+    if names is not None:
+        return {name: plain(getattr(obj, name), skip) for name in names if name not in skip}
     if isinstance(obj, Mapping):
         return {str(k): plain(v, skip) for k, v in obj.items()}
     if isinstance(obj, (set, frozenset)):
@@ -132,6 +141,17 @@ def plain(obj: Any, skip: frozenset[str] = NOT_DRAWN) -> Any:
     if obj is None or isinstance(obj, (str, int, float, bool)):
         return obj
     return str(obj)
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+@lru_cache(maxsize=None)
+def _field_names(kind: type) -> tuple[str, ...] | None:
+    """A dataclass type's field names in order (None for any other type)."""
+    if not dataclasses.is_dataclass(kind):
+        return None
+    return tuple(f.name for f in dataclasses.fields(kind))
 
 
 @lru_cache(maxsize=1)

@@ -16,7 +16,7 @@ from modgen import buildfile as bf
 from modgen.help import help_html
 from modgen.images import ModuleImages
 from modgen.pieces import BOXES_MAP, build_prototypes, marker_piece, unit_piece
-from modgen.setups import SetupCache, cached_setup, game_digest
+from modgen.setups import SetupCache, cached_setup, setup_inputs_digest
 from scenarios.model import Game
 from vassalfmt import ModuleData, build_zip
 from vassalfmt.zipwriter import write_atomic
@@ -108,11 +108,11 @@ def build_entries(game: Game, images: ModuleImages, version: str) -> BuildResult
     # Setups are kept beside the art cache (when the images came from one): see modgen.setups.
     cache_dir = getattr(images, "cache_dir", None)
     setup_cache = SetupCache(Path(cache_dir)) if cache_dir is not None else None
-    game_hash = game_digest(game) if setup_cache is not None else ""
     prototype_pieces = {p.name: p.piece for p in prototypes}
+    inputs = setup_inputs_digest(game, images, gpids, module, prototype_pieces) if setup_cache else ""
     for scenario in game.scenarios.values():
         file_name = f"setups/{scenario.id}.vsav"
-        data, report = cached_setup(setup_cache, game_hash, game, scenario, images, gpids, module,
+        data, report = cached_setup(setup_cache, inputs, game, scenario, images, gpids, module,
                                     prototype_pieces)
         entries[file_name] = data
         problems += report.problems

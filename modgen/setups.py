@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from art.render import plain
+from art.render import plain, renderer_fingerprint
 from modgen.buildfile import turn_track_map_name
 from modgen.images import ModuleImages
 from modgen.pieces import BOXES_MAP, marker_piece, unit_piece
@@ -120,36 +120,31 @@ def build_setup(game: Game, scenario: Scenario, images: ModuleImages, gpids: dic
 # palette ids, the module's metadata, the prototypes -- and of the code that writes setups, so
 # a stale setup cannot be served; a missing or damaged entry is simply built again.
 
-#: Packages whose code decides a setup's bytes (an edit to any of them changes every key).
+#: Packages whose code decides a setup's bytes (an edit to any of them changes every key);
+#: ``art`` is covered by its own renderer fingerprint (image names come from there).
 SETUP_CODE_PACKAGES = ("modgen", "vassalfmt", "scenarios")
 
 
 @lru_cache(maxsize=1)
 def setup_code_fingerprint() -> str:
     root = Path(__file__).resolve().parent.parent
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(renderer_fingerprint().encode("ascii"))
     for package in SETUP_CODE_PACKAGES:
-        for path in sorted((root / package).glob("*.py")):
-            digest.update(f"{package}/{path.name}".encode("utf-8"))
+        for path in sorted((root / package).rglob("*.py")):
+            digest.update(path.relative_to(root).as_posix().encode("utf-8"))
             digest.update(path.read_bytes())
     return digest.hexdigest()
 
 
-def game_digest(game: Game) -> str:
-    """A hash of every field of the game's data (computed once per module, shared by its setups)."""
-    text = json.dumps(plain(game, skip=frozenset()), sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def setup_key(game_hash: str, scenario: Scenario, images: ModuleImages, gpids: dict[str, str],
-              module: ModuleData, prototypes: dict[str, Piece]) -> str:
-    """The content key of one scenario's setup: everything ``build_setup`` reads."""
+def setup_inputs_digest(game: Game, images: ModuleImages, gpids: dict[str, str], module: ModuleData,
+                        prototypes: dict[str, Piece]) -> str:
+    """A hash of everything ``build_setup`` reads besides the scenario (the same for all of a
+    module's setups, so it is computed once per module)."""
     image_layout = {f.name: plain(getattr(images, f.name)) for f in dataclasses.fields(images)
                     if f.name not in ("files", "cache_dir")}
     data = {
         "code": setup_code_fingerprint(),
-        "game": game_hash,
-        "scenario": scenario.id,
+        "game": plain(game, skip=frozenset()),  # every field: a setup may read any of them
         "images": image_layout,
         "gpids": gpids,
         "module": module.to_xml().decode("utf-8"),
@@ -157,6 +152,11 @@ def setup_key(game_hash: str, scenario: Scenario, images: ModuleImages, gpids: d
     }
     text = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def setup_key(inputs_digest: str, scenario: Scenario) -> str:
+    """The content key of one scenario's setup."""
+    return hashlib.sha256(f"{inputs_digest}\n{scenario.id}".encode("utf-8")).hexdigest()
 
 
 @dataclass
@@ -195,13 +195,14 @@ def _write_atomic(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
-def cached_setup(cache: SetupCache | None, game_hash: str, game: Game, scenario: Scenario,
+def cached_setup(cache: SetupCache | None, inputs_digest: str, game: Game, scenario: Scenario,
                  images: ModuleImages, gpids: dict[str, str], module: ModuleData,
                  prototypes: dict[str, Piece]) -> tuple[bytes, SetupReport]:
-    """``build_setup``, or its stored result when nothing it reads has changed."""
+    """``build_setup``, or its stored result when nothing it reads has changed
+    (``inputs_digest`` from :func:`setup_inputs_digest`)."""
     if cache is None:
         return build_setup(game, scenario, images, gpids, module, prototypes)
-    key = setup_key(game_hash, scenario, images, gpids, module, prototypes)
+    key = setup_key(inputs_digest, scenario)
     found = cache.get(key)
     if found is not None:
         return found

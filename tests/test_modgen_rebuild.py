@@ -1,0 +1,156 @@
+"""Rebuilds reuse the caches (art, boxes board, setups) and give the same bytes as a cold build.
+
+The caches exist for speed only (docs/performance.md, "Module builds"); these tests hold them
+to that: whatever is reused must be byte-for-byte what building afresh gives, whatever the
+number of drawing processes, and a changed input must not be answered from the cache.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import io
+import warnings
+import zipfile
+
+import pytest
+
+from art import render
+from modgen.artwork import collect_images, compose_boxes
+from modgen.build import build_entries, write_module
+from modgen.setups import SetupCache, setup_inputs_digest, setup_key
+from scenarios import load_game
+from vassalfmt import build_zip
+from vassalfmt.piece import Piece, copy_trait, expand_prototypes
+from vassalfmt.traits import BasicPiece, DynamicProperty, Marker, UsePrototype
+
+GAME = "holdfast"  # the smallest game with boxes, several scenarios and prototypes
+
+
+def module_bytes(game, cache_dir, workers=None) -> tuple[bytes, dict[str, bytes]]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        images = collect_images(game, cache_dir=cache_dir, workers=workers)
+        result = build_entries(game, images, "1.0")
+    return build_zip(result.entries), result.entries
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game(GAME)
+
+
+@pytest.fixture(scope="module")
+def uncached(game):
+    """The module built with no cache at all, in this process: the reference bytes."""
+    return module_bytes(game, cache_dir=None, workers=1)
+
+
+def test_cold_build_in_a_pool_and_rebuild_give_the_uncached_bytes(game, uncached, tmp_path):
+    reference, _ = uncached
+    cold, _ = module_bytes(game, tmp_path, workers=2)
+    assert cold == reference
+    setups_stored = sorted((tmp_path / "setups").rglob("*.vsav"))
+    assert len(setups_stored) == len(game.scenarios)
+    rebuilt, _ = module_bytes(game, tmp_path, workers=2)
+    assert rebuilt == reference
+
+
+def test_rebuild_reads_the_stored_setups(game, uncached, tmp_path):
+    """A stored setup is what a rebuild uses (so the cache is really consulted)."""
+    module_bytes(game, tmp_path)
+    stored = sorted((tmp_path / "setups").rglob("*.vsav"))[0]
+    stored.write_bytes(b"marked")
+    _, entries = module_bytes(game, tmp_path)
+    assert b"marked" in entries.values()
+
+
+def test_written_module_is_identical_on_rebuild(game, tmp_path):
+    images = collect_images(game, cache_dir=tmp_path / "cache")
+    first = write_module(build_entries(game, images, "1.0"), tmp_path / "a", "m.vmod").read_bytes()
+    images = collect_images(game, cache_dir=tmp_path / "cache")
+    second = write_module(build_entries(game, images, "1.0"), tmp_path / "b", "m.vmod").read_bytes()
+    assert first == second
+
+
+def test_changed_unit_changes_the_setup_key(game):
+    images = collect_images(game)
+    scenario = next(iter(game.scenarios.values()))
+    changed = copy.deepcopy(game)
+    unit = next(iter(changed.units.values()))
+    changed.units[unit.id] = dataclasses.replace(unit, name=unit.name + " (renamed)")
+
+    def key(g):
+        from modgen.build import assign_gpids
+        from modgen.pieces import build_prototypes
+        from vassalfmt import ModuleData
+        prototypes = {p.name: p.piece for p in build_prototypes(g, images.box_centres)}
+        digest = setup_inputs_digest(g, images, assign_gpids(g), ModuleData(name=g.name, version="1"), prototypes)
+        return setup_key(digest, scenario)
+
+    assert key(game) == key(copy.deepcopy(game))
+    assert key(game) != key(changed)
+
+
+def test_damaged_setup_entry_is_a_miss(tmp_path):
+    cache = SetupCache(tmp_path)
+    assert cache.get("ab" * 32) is None
+    vsav, report = cache._paths("ab" * 32)
+    vsav.parent.mkdir(parents=True)
+    vsav.write_bytes(b"x")
+    report.write_text("{not json", encoding="utf-8")
+    assert cache.get("ab" * 32) is None
+
+
+def test_boxes_board_cached_equals_composed_afresh(game, tmp_path):
+    boards = render.ImageCache().fetch(render.board_jobs(game))
+    tiles = {box.id: boards[render.box_image_name(game, box)] for box in game.boxes.values()}
+    fresh = compose_boxes(tiles)
+    cache = render.ImageCache(tmp_path)
+    first = compose_boxes(tiles, cache)
+    again = compose_boxes(tiles, render.ImageCache(tmp_path))
+    assert first == fresh and again == fresh
+    assert len(cache.drawn) == 1
+    # a changed tile is a different board
+    box_id = next(iter(tiles))
+    other = dict(tiles, **{box_id: tiles[list(tiles)[-1]]})
+    assert compose_boxes(other, render.ImageCache(tmp_path))[0] == compose_boxes(other)[0]
+
+
+def test_pool_and_single_process_draw_the_same_bytes(game, tmp_path):
+    jobs = render.counter_jobs(game)
+    assert len(jobs) >= render.MIN_JOBS_FOR_POOL
+    pooled = render.ImageCache(tmp_path / "a").fetch(jobs, workers=2)
+    single = render.ImageCache(tmp_path / "b").fetch(render.counter_jobs(game), workers=1)
+    assert pooled == single
+    # and the pool's workers wrote the files a later cache reads
+    again = render.ImageCache(tmp_path / "a")
+    assert again.fetch(render.counter_jobs(game)) == pooled
+    assert not again.drawn
+
+
+def test_copy_trait_is_a_deep_copy():
+    prop = DynamicProperty(name="Moved", value="false")
+    piece = Piece([Marker.of(Side="UN"), prop, BasicPiece(name="x", properties={"a": "1"})])
+    copied = [copy_trait(t) for t in piece.traits]
+    assert copied == piece.traits
+    assert all(c is not t for c, t in zip(copied, piece.traits))
+    copied[0].values.append("changed")
+    copied[2].properties["a"] = "2"
+    assert piece.traits[0].values == ["UN"] and piece.traits[2].properties == {"a": "1"}
+
+
+def test_expanded_pieces_do_not_share_prototype_traits():
+    prototypes = {"P": Piece([DynamicProperty(name="Moved", value="false"), BasicPiece()])}
+    piece = Piece([UsePrototype(name="P"), BasicPiece(name="x")])
+    first = expand_prototypes(piece, prototypes)
+    second = expand_prototypes(piece, prototypes)
+    first.traits[0].value = "true"
+    assert second.traits[0].value == "false"
+    assert prototypes["P"].traits[0].value == "false"
+
+
+def test_module_zip_lists_the_same_entries_either_way(uncached, game, tmp_path):
+    _, reference_entries = uncached
+    data, _ = module_bytes(game, tmp_path)
+    assert sorted(zipfile.ZipFile(io.BytesIO(data)).namelist()) == sorted(reference_entries)
