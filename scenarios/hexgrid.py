@@ -670,10 +670,10 @@ def search_indexed(
     """
     start = dict(sources) if isinstance(sources, dict) else {i: 0.0 for i in sources}
     size = len(index.hexes)
-    # cost[j]: the cheapest way to j queued so far, final once j is settled.  A step is queued only
-    # if it is strictly cheaper than the one queued before it (a step no cheaper would be popped
-    # after it and skipped), so the entry that settles j is its cheapest and earliest; the others
-    # come out later with a higher cost and are dropped.
+    # cost[j] and parent[j]: the cheapest way to j queued so far, final once j is settled.  A step
+    # is queued only if it is strictly cheaper than the one queued before it (a step no cheaper
+    # would be popped after it and skipped), so the entry that settles j is its cheapest and
+    # earliest; the others come out later with a higher cost and are dropped.
     cost = [math.inf] * size
     parent = [-1] * size
     origin = [-1] * size
@@ -683,16 +683,16 @@ def search_indexed(
     frontier = []
     counter = 0
     for i, c in start.items():
-        frontier.append((c, counter, i, -1))
-        cost[i] = min(cost[i], c)
+        frontier.append((c, counter, i))
+        cost[i] = c
         counter += 1
     heapq.heapify(frontier)
     pop, push = heapq.heappop, heapq.heappush
     while frontier:
-        c, _, i, prev = pop(frontier)
+        c, _, i = pop(frontier)
         if c > cost[i] or origin[i] >= 0:
             continue
-        parent[i] = prev
+        prev = parent[i]
         origin[i] = i if prev < 0 else origin[prev]
         order.append(i)
         if stop[i]:
@@ -703,7 +703,8 @@ def search_indexed(
             nc = c + step
             if nc < cost[j] and nc <= max_cost:
                 cost[j] = nc
-                push(frontier, (nc, counter, j, i))
+                parent[j] = i
+                push(frontier, (nc, counter, j))
                 counter += 1
     return IndexedSearchResult(index, cost, parent, origin, order)
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from scenarios.hexgrid import Edges, Hex, HexIndex, hex_index
-from scenarios.model import Game, GameMap
+from scenarios.model import Game, GameMap, Table
 
 from adjudicator.rules.fireandice import data
 
@@ -94,6 +94,22 @@ class TerrainEffects:
 
 def terrain_effects(g: Game, terrain: str) -> TerrainEffects:
     t = data.table(g, "terrain_effects")
+    kept = _CHARTS.get(id(t))
+    if kept is None or kept[0] is not t:
+        kept = _CHARTS[id(t)] = (t, {})
+    rows = kept[1]
+    if terrain not in rows:
+        rows[terrain] = _read_effects(t, terrain)
+    return rows[terrain]
+
+
+#: Terrain Effects Charts already read, by the table object (tables are read-only; a test game
+#: that brings its own chart brings a new table): pricing every step of a 3,900-hex map reads the
+#: chart some 70,000 times, and parsing a row each time made the first trace on a map take a second.
+_CHARTS: dict[int, tuple[Table, dict[str, TerrainEffects]]] = {}
+
+
+def _read_effects(t: Table, terrain: str) -> TerrainEffects:
     try:
         row = t.row(terrain)
     except KeyError:
