@@ -20,7 +20,7 @@ How the tracer works (three multi-source searches from the sources outward, not 
 5. US units: one search per division cadre on the map, at most 6 MP, for tank/artillery support.
 What depends only on the map (the sea, the net's hexes and steps, every step's movement cost) is
 worked out once per map (board.MapFacts); each trace adds its units as flags by hex number and runs
-the searches on hex numbers (scenarios.hexgrid.search_indexed) - about 2 ms for a whole side on the
+the searches on hex numbers (scenarios.hexgrid.search_indexed) - 2 to 5 ms for a whole side on the
 full map.
 Searches run from the source outward but price each step as the unit would move (toward the
 source); the hex a trace starts in is never "entered", so a unit standing in an enemy ZoC may still
