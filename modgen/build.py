@@ -8,15 +8,24 @@ data gives the same bytes.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import io
+import json
+import os
 import time
+import zipfile
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
+
+from art.render import plain, renderer_fingerprint
 
 from modgen import buildfile as bf
 from modgen.help import help_html
 from modgen.images import ModuleImages
 from modgen.pieces import BOXES_MAP, build_prototypes, marker_piece, unit_piece
-from modgen.setups import SetupCache, cached_setup, setup_inputs_digest
+from modgen.setups import build_setup
 from scenarios.model import Game
 from vassalfmt import ModuleData, build_zip
 from vassalfmt.zipwriter import write_atomic
@@ -72,8 +81,44 @@ def main_map_order(game: Game) -> list[str]:
 
 
 def build_entries(game: Game, images: ModuleImages, version: str) -> BuildResult:
-    """Every zip entry of the module, in memory."""
+    """Every zip entry of the module, in memory.
+
+    Everything but the images (buildFile, setups, metadata, help) is kept beside the art
+    cache when the images came from one (see "the assembled-entries cache" below), so a
+    rebuild with unchanged data only reads it back.
+    """
     started = time.perf_counter()
+    cache_dir = getattr(images, "cache_dir", None)
+    if cache_dir is None:
+        assembled = assemble_entries(game, images, version)
+    else:
+        cache = AssembledCache(Path(cache_dir))
+        key = assembled_key(game, images, version)
+        assembled = cache.get(key)
+        if assembled is None:
+            assembled = assemble_entries(game, images, version)
+            cache.put(key, assembled)
+    entries = dict(assembled.entries)
+    for name, data in images.files.items():
+        entries[f"images/{name}"] = data
+    return BuildResult(path=None, entries=entries, pieces=assembled.pieces, prototypes=assembled.prototypes,
+                       setups=assembled.setups, problems=list(assembled.problems),
+                       seconds=time.perf_counter() - started)
+
+
+@dataclass
+class Assembled:
+    """The module's entries other than images, and what building them counted and found."""
+
+    entries: dict[str, bytes]
+    pieces: int
+    prototypes: int
+    setups: int
+    problems: list[str]
+
+
+def assemble_entries(game: Game, images: ModuleImages, version: str) -> Assembled:
+    """buildFile, setups, module metadata and help, built from the data."""
     gpids = assign_gpids(game)
     prototypes = build_prototypes(game, images.box_centres)
     root = bf.module_root(game, version, next_gpid=len(gpids) + 1)
@@ -105,15 +150,10 @@ def build_entries(game: Game, images: ModuleImages, version: str) -> BuildResult
     module = ModuleData(name=game.name, version=version, description=game.description or game.name)
     setups, problems = [], []
     entries: dict[str, bytes] = {}
-    # Setups are kept beside the art cache (when the images came from one): see modgen.setups.
-    cache_dir = getattr(images, "cache_dir", None)
-    setup_cache = SetupCache(Path(cache_dir)) if cache_dir is not None else None
-    prototype_pieces = {p.name: p.piece for p in prototypes}
-    inputs = setup_inputs_digest(game, images, gpids, module, prototype_pieces) if setup_cache else ""
     for scenario in game.scenarios.values():
         file_name = f"setups/{scenario.id}.vsav"
-        data, report = cached_setup(setup_cache, inputs, game, scenario, images, gpids, module,
-                                    prototype_pieces)
+        data, report = build_setup(game, scenario, images, gpids, module,
+                                   prototypes={p.name: p.piece for p in prototypes})
         entries[file_name] = data
         problems += report.problems
         setups.append((scenario, file_name))
@@ -121,10 +161,75 @@ def build_entries(game: Game, images: ModuleImages, version: str) -> BuildResult
     entries["buildFile.xml"] = bf.serialize(root)
     entries["moduledata"] = module.to_xml()
     entries[HELP_FILE] = help_html(game, version).encode("utf-8")
-    for name, data in images.files.items():
-        entries[f"images/{name}"] = data
-    return BuildResult(path=None, entries=entries, pieces=len(entries_palette), prototypes=len(prototypes),
-                       setups=len(setups), problems=problems, seconds=time.perf_counter() - started)
+    return Assembled(entries, pieces=len(entries_palette), prototypes=len(prototypes), setups=len(setups),
+                     problems=problems)
+
+
+# -- the assembled-entries cache ----------------------------------------------------------------
+#
+# Why: writing the setups (every piece with its prototypes expanded and each trait escaped
+# once per nesting level) and the palette was most of a module rebuild, yet these entries
+# change only when their inputs do. The key is a hash of all of them -- every field of the
+# game's data, the image names and board positions, the version -- and of the code that
+# builds them, so a stale entry cannot be served; a missing or damaged one is built again.
+
+#: Packages whose code decides the entries (an edit to any of them changes every key);
+#: ``art`` is covered by its renderer fingerprint (image names and board layouts come from it).
+CODE_PACKAGES = ("modgen", "vassalfmt", "scenarios")
+REPORT_ENTRY = "assembled.json"
+
+
+@lru_cache(maxsize=1)
+def code_fingerprint() -> str:
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256(renderer_fingerprint().encode("ascii"))
+    for package in CODE_PACKAGES:
+        for path in sorted((root / package).rglob("*.py")):
+            digest.update(path.relative_to(root).as_posix().encode("utf-8"))
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def assembled_key(game: Game, images: ModuleImages, version: str) -> str:
+    """The content key of a module's non-image entries: everything ``assemble_entries`` reads."""
+    image_layout = {f.name: plain(getattr(images, f.name)) for f in dataclasses.fields(images)
+                    if f.name not in ("files", "cache_dir")}
+    data = {"code": code_fingerprint(), "version": version, "images": image_layout,
+            "game": plain(game, skip=frozenset())}  # every field: any of them may be written
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@dataclass
+class AssembledCache:
+    """Assembled entries by content key: one zip file each (its counts in ``assembled.json``)."""
+
+    directory: Path
+
+    def get(self, key: str) -> Assembled | None:
+        try:
+            with zipfile.ZipFile(self._path(key)) as archive:
+                report = json.loads(archive.read(REPORT_ENTRY))
+                entries = {name: archive.read(name) for name in archive.namelist() if name != REPORT_ENTRY}
+            return Assembled(entries=entries, **report)
+        except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile):
+            return None
+
+    def put(self, key: str, assembled: Assembled) -> None:
+        report = {k: v for k, v in dataclasses.asdict(assembled).items() if k != "entries"}
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:
+            archive.writestr(REPORT_ENTRY, json.dumps(report))
+            for name, data in assembled.entries.items():
+                archive.writestr(name, data)
+        path = self._path(key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_bytes(buffer.getvalue())
+        os.replace(tmp, path)  # atomic: a reader never sees half an entry
+
+    def _path(self, key: str) -> Path:
+        return self.directory / "modules" / key[:2] / f"{key}.zip"
 
 
 def write_module(result: BuildResult, out_dir: Path, file_name: str) -> Path:

@@ -8,15 +8,8 @@ engine does not place at-start stacks on top.
 
 from __future__ import annotations
 
-import dataclasses
-import hashlib
-import json
-import os
 from dataclasses import dataclass, field
-from functools import lru_cache
-from pathlib import Path
 
-from art.render import plain, renderer_fingerprint
 from modgen.buildfile import turn_track_map_name
 from modgen.images import ModuleImages
 from modgen.pieces import BOXES_MAP, marker_piece, unit_piece
@@ -110,102 +103,3 @@ def build_setup(game: Game, scenario: Scenario, images: ModuleImages, gpids: dic
         placed.add(unit.id)
         report.waiting += 1
     return writer.to_bytes(module), report
-
-
-# -- the setup cache ------------------------------------------------------------------------------
-#
-# Why: writing a scenario's pieces (prototypes expanded, every trait escaped once per nesting
-# level) was half of a module rebuild, yet a setup changes only when its inputs do. The key is
-# a hash of all of them -- the whole game's data, the image names and board positions, the
-# palette ids, the module's metadata, the prototypes -- and of the code that writes setups, so
-# a stale setup cannot be served; a missing or damaged entry is simply built again.
-
-#: Packages whose code decides a setup's bytes (an edit to any of them changes every key);
-#: ``art`` is covered by its own renderer fingerprint (image names come from there).
-SETUP_CODE_PACKAGES = ("modgen", "vassalfmt", "scenarios")
-
-
-@lru_cache(maxsize=1)
-def setup_code_fingerprint() -> str:
-    root = Path(__file__).resolve().parent.parent
-    digest = hashlib.sha256(renderer_fingerprint().encode("ascii"))
-    for package in SETUP_CODE_PACKAGES:
-        for path in sorted((root / package).rglob("*.py")):
-            digest.update(path.relative_to(root).as_posix().encode("utf-8"))
-            digest.update(path.read_bytes())
-    return digest.hexdigest()
-
-
-def setup_inputs_digest(game: Game, images: ModuleImages, gpids: dict[str, str], module: ModuleData,
-                        prototypes: dict[str, Piece]) -> str:
-    """A hash of everything ``build_setup`` reads besides the scenario (the same for all of a
-    module's setups, so it is computed once per module)."""
-    image_layout = {f.name: plain(getattr(images, f.name)) for f in dataclasses.fields(images)
-                    if f.name not in ("files", "cache_dir")}
-    data = {
-        "code": setup_code_fingerprint(),
-        "game": plain(game, skip=frozenset()),  # every field: a setup may read any of them
-        "images": image_layout,
-        "gpids": gpids,
-        "module": module.to_xml().decode("utf-8"),
-        "prototypes": {name: [p.type_string(), p.state_string()] for name, p in prototypes.items()},
-    }
-    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def setup_key(inputs_digest: str, scenario: Scenario) -> str:
-    """The content key of one scenario's setup."""
-    return hashlib.sha256(f"{inputs_digest}\n{scenario.id}".encode("utf-8")).hexdigest()
-
-
-@dataclass
-class SetupCache:
-    """Built setups (``.vsav`` bytes and their report) by content key, in a directory.
-
-    Each entry is two files, written atomically, report first: a ``.vsav`` on disk
-    always has its report beside it.
-    """
-
-    directory: Path
-
-    def get(self, key: str) -> tuple[bytes, SetupReport] | None:
-        vsav, report = self._paths(key)
-        try:
-            data = vsav.read_bytes()
-            fields = json.loads(report.read_text(encoding="utf-8"))
-            return data, SetupReport(**fields)
-        except (OSError, ValueError, TypeError):
-            return None
-
-    def put(self, key: str, data: bytes, report: SetupReport) -> None:
-        vsav, report_path = self._paths(key)
-        vsav.parent.mkdir(parents=True, exist_ok=True)
-        _write_atomic(report_path, json.dumps(dataclasses.asdict(report)).encode("utf-8"))
-        _write_atomic(vsav, data)
-
-    def _paths(self, key: str) -> tuple[Path, Path]:
-        folder = self.directory / "setups" / key[:2]
-        return folder / f"{key}.vsav", folder / f"{key}.json"
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
-
-
-def cached_setup(cache: SetupCache | None, inputs_digest: str, game: Game, scenario: Scenario,
-                 images: ModuleImages, gpids: dict[str, str], module: ModuleData,
-                 prototypes: dict[str, Piece]) -> tuple[bytes, SetupReport]:
-    """``build_setup``, or its stored result when nothing it reads has changed
-    (``inputs_digest`` from :func:`setup_inputs_digest`)."""
-    if cache is None:
-        return build_setup(game, scenario, images, gpids, module, prototypes)
-    key = setup_key(inputs_digest, scenario)
-    found = cache.get(key)
-    if found is not None:
-        return found
-    data, report = build_setup(game, scenario, images, gpids, module, prototypes)
-    cache.put(key, data, report)
-    return data, report

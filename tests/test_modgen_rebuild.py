@@ -1,4 +1,4 @@
-"""Rebuilds reuse the caches (art, boxes board, setups) and give the same bytes as a cold build.
+"""Rebuilds reuse the caches (art, boxes board, assembled entries) and give the same bytes as a cold build.
 
 The caches exist for speed only (docs/performance.md, "Module builds"); these tests hold them
 to that: whatever is reused must be byte-for-byte what building afresh gives, whatever the
@@ -17,8 +17,7 @@ import pytest
 
 from art import render
 from modgen.artwork import collect_images, compose_boxes
-from modgen.build import build_entries, write_module
-from modgen.setups import SetupCache, setup_inputs_digest, setup_key
+from modgen.build import AssembledCache, assembled_key, build_entries, write_module
 from scenarios import load_game
 from vassalfmt import build_zip
 from vassalfmt.piece import Piece, copy_trait, expand_prototypes
@@ -50,19 +49,23 @@ def test_cold_build_in_a_pool_and_rebuild_give_the_uncached_bytes(game, uncached
     reference, _ = uncached
     cold, _ = module_bytes(game, tmp_path, workers=2)
     assert cold == reference
-    setups_stored = sorted((tmp_path / "setups").rglob("*.vsav"))
-    assert len(setups_stored) == len(game.scenarios)
+    assert len(list((tmp_path / "modules").rglob("*.zip"))) == 1
     rebuilt, _ = module_bytes(game, tmp_path, workers=2)
     assert rebuilt == reference
 
 
-def test_rebuild_reads_the_stored_setups(game, uncached, tmp_path):
-    """A stored setup is what a rebuild uses (so the cache is really consulted)."""
+def test_rebuild_reads_the_stored_entries(game, tmp_path):
+    """A stored entry is what a rebuild uses (so the cache is really consulted)."""
     module_bytes(game, tmp_path)
-    stored = sorted((tmp_path / "setups").rglob("*.vsav"))[0]
-    stored.write_bytes(b"marked")
+    stored = next((tmp_path / "modules").rglob("*.zip"))
+    with zipfile.ZipFile(stored) as archive:
+        kept = {name: archive.read(name) for name in archive.namelist()}
+    kept["moduledata"] = b"marked"
+    with zipfile.ZipFile(stored, "w") as archive:
+        for name, data in kept.items():
+            archive.writestr(name, data)
     _, entries = module_bytes(game, tmp_path)
-    assert b"marked" in entries.values()
+    assert entries["moduledata"] == b"marked"
 
 
 def test_written_module_is_identical_on_rebuild(game, tmp_path):
@@ -73,32 +76,24 @@ def test_written_module_is_identical_on_rebuild(game, tmp_path):
     assert first == second
 
 
-def test_changed_unit_changes_the_setup_key(game):
+def test_changed_data_or_version_changes_the_key(game):
     images = collect_images(game)
-    scenario = next(iter(game.scenarios.values()))
     changed = copy.deepcopy(game)
     unit = next(iter(changed.units.values()))
     changed.units[unit.id] = dataclasses.replace(unit, name=unit.name + " (renamed)")
-
-    def key(g):
-        from modgen.build import assign_gpids
-        from modgen.pieces import build_prototypes
-        from vassalfmt import ModuleData
-        prototypes = {p.name: p.piece for p in build_prototypes(g, images.box_centres)}
-        digest = setup_inputs_digest(g, images, assign_gpids(g), ModuleData(name=g.name, version="1"), prototypes)
-        return setup_key(digest, scenario)
-
-    assert key(game) == key(copy.deepcopy(game))
-    assert key(game) != key(changed)
+    assert assembled_key(game, images, "1.0") == assembled_key(copy.deepcopy(game), images, "1.0")
+    assert assembled_key(game, images, "1.0") != assembled_key(changed, images, "1.0")
+    assert assembled_key(game, images, "1.0") != assembled_key(game, images, "1.1")
+    moved = dataclasses.replace(images, box_centres={**images.box_centres, "x": (1, 2)})
+    assert assembled_key(game, images, "1.0") != assembled_key(game, moved, "1.0")
 
 
-def test_damaged_setup_entry_is_a_miss(tmp_path):
-    cache = SetupCache(tmp_path)
+def test_damaged_cache_entry_is_a_miss(tmp_path):
+    cache = AssembledCache(tmp_path)
     assert cache.get("ab" * 32) is None
-    vsav, report = cache._paths("ab" * 32)
-    vsav.parent.mkdir(parents=True)
-    vsav.write_bytes(b"x")
-    report.write_text("{not json", encoding="utf-8")
+    path = cache._path("ab" * 32)
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"not a zip")
     assert cache.get("ab" * 32) is None
 
 
