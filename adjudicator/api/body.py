@@ -4,21 +4,13 @@ from __future__ import annotations
 
 from flask import request
 from pydantic import BaseModel, ValidationError
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from adjudicator.problems import Problem, validation_problem
 
 
 def _is_json(mimetype: str) -> bool:
     return mimetype == "application/json" or (mimetype.startswith("application/") and mimetype.endswith("+json"))
-
-
-def _too_large(limit: int) -> Problem:
-    return Problem(
-        413,
-        "Request Entity Too Large",
-        f"The request body is larger than the limit of {limit} bytes.",
-        kind="body-too-large",
-    )
 
 
 def read_body() -> bytes:
@@ -34,7 +26,7 @@ def read_body() -> bytes:
     limit = request.max_content_length
     if limit is not None and request.content_length is None and len(raw) >= limit:
         if request.environ["wsgi.input"].read(1):
-            raise _too_large(limit)
+            raise RequestEntityTooLarge()  # the same 413 problem as for a Content-Length over the limit
     return raw
 
 
