@@ -51,6 +51,7 @@ def assert_equally_good_path(now: dict, answers: dict[str, dict], case: dict, so
                    for a, b in zip(along, along[1:]))
         return
     hq = where[now["source"]]  # `cost` MP to the HQ, then the HQ's own trace
+    assert hq in now["path"]
     k = now["path"].index(hq)
     assert sum(board.move_cost(GAME, GM, a, b) for a, b in zip(path[:k], path[1:k + 1])) == now["cost"]
     assert now["path"][k:] == answers[now["source"]]["path"]
