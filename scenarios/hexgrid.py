@@ -677,7 +677,7 @@ def search_indexed(
     cost = [math.inf] * size
     parent = [-1] * size
     origin = [-1] * size
-    closed = bytearray(blocked) if blocked is not None else bytearray(size)
+    closed = blocked if blocked is not None else bytearray(size)
     stop = ends if ends is not None else bytearray(size)
     order: list[int] = []
     frontier = []
