@@ -201,11 +201,21 @@ def owner_only_reveal(game: Game, unit: Unit) -> RawTrait:
     return RawTrait(type="hideCmd;" + encode(fields, ";"))
 
 
-def values_expression(unit: Unit) -> str:
-    """BeanShell expression giving the printed values of the step showing."""
+def values_expression(unit: Unit, *, masked: bool = False) -> str:
+    """BeanShell expression giving the printed values of the step showing.
+
+    ``masked`` (block games): "?" to a player the block is hidden from.  The
+    engine's mask hides names and images but not properties (Obscurable's
+    getProperty passes through), and the Inventory window prints this
+    property for every unit; the engine evaluates it on the viewer's own
+    client, with ``Obscured`` (the engine's "obscured to me") as that viewer
+    sees the block.
+    """
     expr = f'"{unit.steps[-1].text}"'
     for index in range(len(unit.steps) - 2, -1, -1):
         expr = f'({STEP_LAYER}_Level=={index + 1}?"{unit.steps[index].text}":{expr})'
+    if masked:
+        expr = f'(Obscured==true?"?":{expr})'
     return "{" + expr + "}"
 
 
@@ -253,7 +263,7 @@ def unit_piece(game: Game, unit: Unit, step_images: list[str], *, step: int = 0,
         StepValues="|".join(s.text for s in unit.steps),
         Flags=" ".join(sorted(unit.flags)),
     ))
-    traits.append(CalculatedProperty(name="Values", expression=values_expression(unit),
+    traits.append(CalculatedProperty(name="Values", expression=values_expression(unit, masked=game.id in GAMES_WITH_BLOCKS),
                                      description="printed values of the step showing"))
     traits.append(BasicPiece(image="", name=unit_piece_name(game, unit), map_id=map_id, x=x, y=y, gpid=gpid))
     return Piece(traits)

@@ -164,3 +164,23 @@ def test_help_explains_fog_of_war_only_for_block_games(holdfast):
     assert "Fog of war" in page and "Reveal/Hide" in page and "Ctrl+H" in page
     for game_id in COUNTER_GAMES:
         assert "Fog of war" not in help_html(load_game(game_id), "1.0")
+
+
+def test_values_read_as_a_question_mark_to_whom_the_block_is_hidden(holdfast):
+    """The Inventory prints every unit's Values; the engine's mask does not hide
+    properties, so the expression itself answers "?" when ``Obscured`` (the
+    engine's "obscured to me") is true."""
+    from modgen.pieces import values_expression
+    from vassalfmt import CalculatedProperty
+
+    unit = next(u for u in holdfast.units.values() if len(u.steps) > 1)
+    piece = unit_piece(holdfast, unit, ["a.png"] * len(unit.steps))
+    (values,) = [t for t in piece.traits if isinstance(t, CalculatedProperty) and t.name == "Values"]
+    plain = values_expression(unit)
+    assert values.expression == "{(Obscured==true?\"?\":" + plain[1:-1] + ")}"
+    for game_id in COUNTER_GAMES:
+        game = load_game(game_id)
+        unit = next(iter(game.units.values()))
+        piece = unit_piece(game, unit, ["a.png"] * len(unit.steps))
+        (values,) = [t for t in piece.traits if isinstance(t, CalculatedProperty) and t.name == "Values"]
+        assert "Obscured" not in values.expression
