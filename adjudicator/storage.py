@@ -233,6 +233,9 @@ class WalSync:
     """
 
     def __init__(self, database_path: Path):
+        # Absolute, as SQLite resolved it when it opened the database (a later chdir must not
+        # make us sync some other file).
+        database_path = database_path.absolute()
         self.wal_path = database_path.with_name(database_path.name + "-wal")
 
     def __call__(self) -> None:
