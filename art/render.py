@@ -125,13 +125,19 @@ def plain(obj: Any, skip: frozenset[str] = NOT_DRAWN) -> Any:
     kind = type(obj)
     if kind in _SCALARS:
         return obj
+    # Leaves (most values) are kept inline rather than through another call.
     if kind is dict:
-        return {str(k): plain(v, skip) for k, v in obj.items()}
+        return {str(k): v if type(v) in _SCALARS else plain(v, skip) for k, v in obj.items()}
     if kind is list or kind is tuple:
-        return [plain(v, skip) for v in obj]
+        return [v if type(v) in _SCALARS else plain(v, skip) for v in obj]
     names = _field_names(kind)
     if names is not None:
-        return {name: plain(getattr(obj, name), skip) for name in names if name not in skip}
+        out = {}
+        for name in names:
+            if name not in skip:
+                value = getattr(obj, name)
+                out[name] = value if type(value) in _SCALARS else plain(value, skip)
+        return out
     if isinstance(obj, Mapping):
         return {str(k): plain(v, skip) for k, v in obj.items()}
     if isinstance(obj, (set, frozenset)):
@@ -239,17 +245,24 @@ class ImageCache:
 
     def _path(self, key: str, i: int) -> Path:
         assert self.directory is not None
-        return self.directory / key[:2] / f"{key}-{i}.png"
+        return Path(self._file_name(key, i))
+
+    def _file_name(self, key: str, i: int) -> str:
+        # Plain strings, not Path objects: a rebuild looks up every picture of the module.
+        return os.path.join(self.directory, key[:2], f"{key}-{i}.png")
 
     def _load(self, key: str, count: int) -> list[bytes] | None:
         if key in self._memory:
             return self._memory[key]
         if self.directory is None:
             return None
-        paths = [self._path(key, i) for i in range(count)]
-        if not all(p.is_file() for p in paths):
+        data = []
+        try:
+            for i in range(count):
+                with open(self._file_name(key, i), "rb") as file:
+                    data.append(file.read())
+        except OSError:  # missing (or not a file): draw it
             return None
-        data = [p.read_bytes() for p in paths]
         self._memory[key] = data
         return data
 
