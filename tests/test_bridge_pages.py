@@ -1,0 +1,136 @@
+"""The saved-game page: upload, report, map overlay with out-of-supply units ringed.
+
+In-process with Flask's test client, and once end to end in headless Chromium against a real
+server on a free loopback port (skipped, with the reason, when Chromium or its driver is
+missing).
+"""
+
+from __future__ import annotations
+
+import io
+import shutil
+import tempfile
+
+import pytest
+from test_bridge_helpers import (
+    SCENARIO,
+    SYSTEM,
+    install_tracer,
+    kwb,
+    make_tracer,
+    remove_tracer,
+    running_server,
+    savedgame_bytes,
+    setup_units,
+)
+
+from adjudicator.testing import make_app
+
+PAGE = f"/systems/{SYSTEM}/savedgame"
+
+
+@pytest.fixture
+def app(tmp_path):
+    return make_app(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def units():
+    return setup_units(kwb(), SCENARIO, 10)
+
+
+@pytest.fixture(scope="module")
+def vsav(units):
+    return savedgame_bytes(kwb(), units)
+
+
+def post(client, data, **form):
+    return client.post(PAGE, data={"file": (io.BytesIO(data), "turn3.vsav"), **form},
+                       content_type="multipart/form-data")
+
+
+def test_form_page(app):
+    page = app.test_client().get(PAGE)
+    assert page.status_code == 200
+    text = page.get_data(as_text=True)
+    assert 'id="savedgame-form"' in text and 'type="file"' in text
+    assert app.test_client().get("/systems/nosuch/savedgame").status_code == 404
+
+
+def test_report_marks_out_of_supply_units_on_the_map(app, units, vsav, monkeypatch):
+    out_unit, _map, out_hex, _ = units[0]
+    install_tracer(monkeypatch, SYSTEM, make_tracer({out_hex}))
+    response = post(app.test_client(), vsav)
+    assert response.status_code == 200, response.get_data(as_text=True)[:2000]
+    text = response.get_data(as_text=True)
+    assert f'id="map-pusan"' in text and f'id="oos-{out_unit}"' in text
+    assert text.count('class="out-of-supply"') == sum(1 for u in units if u[2] == out_hex)
+    assert f'id="stack-pusan-{out_hex}"' in text
+    for unit_id, *_ in units:
+        assert f'id="unit-{unit_id}"' in text
+    assert 'id="supply-un"' in text and 'id="supply-communist"' in text
+
+
+def test_report_without_tracer_shows_positions_and_says_why(app, vsav, monkeypatch):
+    remove_tracer(monkeypatch, SYSTEM)
+    text = post(app.test_client(), vsav).get_data(as_text=True)
+    assert 'id="supply-unavailable"' in text and "no supply tracer" in text.lower()
+    assert 'id="map-pusan"' in text and "out-of-supply" not in text.replace('"out-of-supply"', "")
+
+
+def test_a_damaged_upload_shows_the_reason_with_a_4xx(app):
+    response = post(app.test_client(), b"not a zip")
+    assert response.status_code == 422
+    text = response.get_data(as_text=True)
+    assert 'id="savedgame-error"' in text and "not a zip" in text
+
+
+# -- headless Chromium ---------------------------------------------------------------------------
+
+def _chromium():
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        if shutil.which(name):
+            return shutil.which(name)
+    return None
+
+
+@pytest.mark.browser
+def test_upload_in_headless_chromium(tmp_path, units, vsav, monkeypatch):
+    browser, driver_path = _chromium(), shutil.which("chromedriver")
+    if not browser or not driver_path:
+        pytest.skip("headless Chromium and chromedriver are not installed")
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    out_unit, _map, out_hex, _ = units[0]
+    install_tracer(monkeypatch, SYSTEM, make_tracer({out_hex}))
+    upload_file = tmp_path / "turn3.vsav"
+    upload_file.write_bytes(vsav)
+    options = webdriver.ChromeOptions()
+    options.binary_location = browser
+    profile = tempfile.mkdtemp(prefix="bridge-chromium-", dir=tmp_path)
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--disable-dev-shm-usage",
+                 f"--user-data-dir={profile}"):
+        options.add_argument(flag)
+    app = make_app(tmp_path)
+    with running_server(app) as url:
+        driver = webdriver.Chrome(service=webdriver.ChromeService(executable_path=driver_path),
+                                  options=options)
+        try:
+            driver.get(url + PAGE)
+            driver.find_element(By.ID, "savedgame-file").send_keys(str(upload_file))
+            driver.find_element(By.ID, "savedgame-submit").click()
+            WebDriverWait(driver, 30).until(ec.presence_of_element_located((By.ID, "positions")))
+            ring = driver.find_element(By.ID, f"oos-{out_unit}")
+            assert ring.get_attribute("class") == "out-of-supply"
+            svg = driver.find_element(By.ID, "map-pusan")
+            assert svg.size["width"] > 300  # drawn and scaled to the page
+            row = driver.find_element(By.ID, f"supply-{kwb().units[out_unit].side}-{out_unit}")
+            assert row.get_attribute("data-in-supply") == "false"
+            assert "OUT OF SUPPLY" in row.text
+            assert driver.find_element(By.ID, "scenario").text == SCENARIO
+        finally:
+            driver.quit()
