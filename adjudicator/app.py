@@ -27,6 +27,7 @@ from adjudicator.keys import load_or_create_signing_key
 from adjudicator.openapi import build_openapi
 from adjudicator.pages import make_pages_blueprint
 from adjudicator.problems import register_error_handlers
+from adjudicator.rules import register_all_games
 from adjudicator.services import Services
 from adjudicator.storage import Store, make_engine
 
@@ -43,6 +44,7 @@ def prepare(config: Config) -> Services:
 def create_app(config: Config | Mapping[str, Any] | None = None) -> Flask:
     if not isinstance(config, Config):
         config = Config.load(config)
+    register_all_games()
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
     app.json.sort_keys = False

@@ -19,6 +19,10 @@ seed), and lets anyone re-run a recorded check after the seed is revealed.
 
 The service derives two request models from the schema once, at registration:
 `compute_model` (adds the `dice` list for random checks) and `game_model` (adds `request_id`).
+
+This module is a leaf: it imports no rules. The rules packages register into it when they are
+imported, and whoever assembles the service imports them (`adjudicator.rules.register_all_games`,
+called by the app factory and the test suite's conftest); reading the registry before that is an error, not an empty answer.
 """
 
 from __future__ import annotations
@@ -240,10 +244,21 @@ def unregister_check(system: str, name: str) -> None:
     _REGISTRY.pop((system, name), None)
 
 
+class RegistryNotFilled(RuntimeError):
+    """The registry was read before any rules package registered into it."""
+
+
+def _filled() -> dict[tuple[str, str], CheckSpec]:
+    if not _REGISTRY:
+        raise RegistryNotFilled(
+            "no check is registered: call adjudicator.rules.register_all_games() (the service assembler does) first"
+        )
+    return _REGISTRY
+
+
 def all_checks() -> list[CheckSpec]:
     """Every registered check, in a stable order (system, then name)."""
-    _load_rules()
-    return sorted(_REGISTRY.values(), key=lambda s: (SYSTEM_IDS.index(s.system), s.name))
+    return sorted(_filled().values(), key=lambda s: (SYSTEM_IDS.index(s.system), s.name))
 
 
 def checks_for(system: str) -> list[CheckSpec]:
@@ -251,20 +266,13 @@ def checks_for(system: str) -> list[CheckSpec]:
 
 
 def get_check(system: str, name: str) -> CheckSpec | None:
-    _load_rules()
-    return _REGISTRY.get((system, name))
+    return _filled().get((system, name))
 
 
 def get_check_by_key(key: str) -> CheckSpec | None:
     """Look a check up by its recorded name, e.g. "kwb.un_supply_shortage_end"."""
     system, _, name = key.partition(".")
     return get_check(system, name)
-
-
-def _load_rules() -> None:
-    # Importing the rules package runs every @register_check. Done lazily so that a rules
-    # module can import this one without a cycle.
-    import adjudicator.rules  # noqa: F401
 
 
 def narrow_request(spec: CheckSpec, request: BaseModel) -> CheckRequest:

@@ -12,10 +12,12 @@ import json
 
 from adjudicator.checks import get_check, run_check
 from adjudicator.dice import LedgerDice
+from adjudicator.rules import register_all_games
 from bench.config import CheckChoice
 
 
 def check_spec(choice: CheckChoice):
+    register_all_games()
     spec = get_check(choice.system, choice.name)
     if spec is None:
         raise LookupError(f"check {choice.system}.{choice.name} is not registered; edit bench/config.py CHECK")

@@ -236,9 +236,11 @@ def run_supply(settings: SupplySettings = SupplySettings(), profile_on_miss: boo
 
 def _real_tracer(system: str):
     try:
+        from adjudicator.rules import register_all_games
         from adjudicator.rules.positions import supply_tracer
     except ImportError:
         return None
+    register_all_games()
     return supply_tracer(system)
 
 

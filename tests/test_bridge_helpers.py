@@ -12,7 +12,7 @@ import threading
 from contextlib import contextmanager
 
 from adjudicator.rules import positions as rules_positions
-from adjudicator.rules.positions import SupplyReport, UnitSupply, supply_tracer
+from adjudicator.rules.positions import SupplyReport, UnitSupply
 from modgen.pieces import unit_piece
 from scenarios import load_game
 from vassalfmt import BasicPiece, ModuleData, Piece, SaveData, SavedGameWriter, build_zip, obfuscate
@@ -88,12 +88,10 @@ def make_tracer(out_hexes: set[str]):
 
 
 def install_tracer(monkeypatch, system: str, tracer) -> None:
-    supply_tracer(system)  # import the rules first, so their own registration runs before ours
     monkeypatch.setitem(rules_positions._TRACERS, system, tracer)
 
 
 def remove_tracer(monkeypatch, system: str) -> None:
-    supply_tracer(system)
     monkeypatch.delitem(rules_positions._TRACERS, system, raising=False)
 
 

@@ -41,7 +41,6 @@ class DieRequest(CheckRequest):
 
 def _register_test_check() -> None:
     """A tiny random check of our own, so these tests do not depend on any game's rules."""
-    checks.all_checks()  # load the real rules first
 
     @register_check(system=SYSTEM, name=CHECK, request=DieRequest, random=True,
                     summary="client test: one die plus a modifier", rule="test")

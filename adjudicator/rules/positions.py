@@ -98,6 +98,5 @@ def register_supply_tracer(system: str) -> Callable[[SupplyTracer], SupplyTracer
 
 
 def supply_tracer(system: str) -> SupplyTracer | None:
-    import adjudicator.rules  # noqa: F401  (registers every game's tracer)
-
+    """The system's tracer, once its rules package was imported (see `adjudicator.rules`)."""
     return _TRACERS.get(system)
