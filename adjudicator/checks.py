@@ -48,6 +48,81 @@ MAX_SUPPLIED_DICE = 64
 REQUEST_ID_PATTERN = r"^[A-Za-z0-9._:-]{1,100}$"
 
 
+#: What a board can fill in a request: the JSON-schema keyword `x-board` on a property names one
+#: of these roles. A VASSAL game (the module's Adjudicator extension) and a saved game on the
+#: players' pages fill those fields from the pieces; the player fills the rest. "Context" is what
+#: the player pointed at: the piece right-clicked in VASSAL, the hex clicked on the page.
+BOARD_ROLES: dict[str, str] = {
+    "scenario": "the scenario being played (a recorded game's own scenario)",
+    "turn": "the game turn the module's turn track shows",
+    "side": "the side of the player asking (a recorded game: the side whose token is used)",
+    "positions": "every unit on the board: a list of objects whose item roles say what to fill",
+    "attackers": "the selected units (attacking the context hex): a list of unit objects or ids",
+    "defenders": "the units standing in the context hex: a list of unit objects or ids",
+    "target_hex": "the context hex, as printed (XXYY)",
+    "unit": "a unit's id: at top level the context unit; in a list item, the unit that item is",
+    "hex": "a unit's hex, as printed: at top level the context unit's hex; in a list item, that unit's",
+    "step": "the step (side) the unit shows, by its name in the game's data ('' = full strength)",
+    "sp": "the strength points the unit's step shows (block games: the number on the top edge)",
+    "map": "the map the unit stands on (games with several maps)",
+}
+
+#: Roles only a list field may have; the others are scalars (or a list item's properties).
+BOARD_LIST_ROLES = frozenset({"positions", "attackers", "defenders"})
+
+
+def board(role: str, default: Any = ..., **field_args: Any) -> Any:
+    """A pydantic `Field` the board can fill (see BOARD_ROLES); otherwise like `Field`."""
+    if role not in BOARD_ROLES:
+        raise ValueError(f"unknown board role {role!r}; known: {', '.join(BOARD_ROLES)}")
+    extra = dict(field_args.pop("json_schema_extra", None) or {})
+    extra["x-board"] = role
+    return Field(default, json_schema_extra=extra, **field_args)
+
+
+def board_fields(schema: dict[str, Any]) -> list[tuple[str, str]]:
+    """Every board-filled property of a request's JSON schema: (JSON pointer, role).
+
+    A list's item properties are reported under `/<list>/-/<property>`, and a nested object's
+    under `/<object>/<property>`, following local `$ref`s; this is what a client walks to fill a
+    request from pieces, so the service checks it at registration.
+    """
+    defs = schema.get("$defs", {})
+    found: list[tuple[str, str]] = []
+
+    def resolve(node: dict) -> dict:
+        for key in ("allOf", "anyOf"):
+            options = [o for o in node.get(key, ()) if o.get("type") != "null"]
+            if len(options) == 1:
+                node = {**options[0], **{k: v for k, v in node.items() if k != key}}
+        if "$ref" in node:
+            target = defs.get(node["$ref"].rsplit("/", 1)[-1], {})
+            node = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
+        return node
+
+    def walk(node: dict, pointer: str, depth: int) -> None:
+        node = resolve(node)
+        if "x-board" in node and pointer:
+            found.append((pointer, node["x-board"]))
+        if depth > 4:
+            return
+        for name, child in node.get("properties", {}).items():
+            walk(child, f"{pointer}/{name}", depth + 1)
+        if isinstance(node.get("items"), dict):
+            walk(node["items"], f"{pointer}/-", depth + 1)
+
+    walk(schema, "", 0)
+    return found
+
+
+def _check_board_roles(request: type[BaseModel]) -> None:
+    for pointer, role in board_fields(request.model_json_schema()):
+        if role not in BOARD_ROLES:
+            raise ValueError(f"{request.__name__}{pointer}: unknown board role {role!r}")
+        if role in BOARD_LIST_ROLES and pointer.count("/") != 1:
+            raise ValueError(f"{request.__name__}{pointer}: {role!r} is a top-level list role")
+
+
 class CheckRequest(BaseModel):
     """Base of every check's request schema: unknown fields and loose types are errors.
 
@@ -217,6 +292,8 @@ def register_check(
     for reserved in ("dice", "request_id"):
         if reserved in request.model_fields:
             raise ValueError(f"{reserved!r} is added by the service; do not declare it")
+
+    _check_board_roles(request)
 
     def decorator(function):
         if (system, name) in _REGISTRY:

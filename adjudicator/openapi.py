@@ -52,6 +52,16 @@ GAME_ID_PARAM = {
 }
 
 
+TRANSCRIPT_PARAM = {
+    "name": "transcript",
+    "in": "query",
+    "required": False,
+    "description": "1: add `transcript`, the ruling as tagged chat lines (what the VASSAL extension "
+    "posts and a written-back log holds; docs/api.md, \"Transcript\").",
+    "schema": {"type": "string", "enum": ["0", "1", "true", "false", "yes", "no"]},
+}
+
+
 def create_game_schema() -> dict[str, Any]:
     options = []
     for info in all_systems():
@@ -155,7 +165,7 @@ def build_openapi(checks: list[CheckSpec] | None = None) -> dict[str, Any]:
                 f"{spec.summary} [{spec.system}, rule {spec.rule}] (compute mode)",
                 {"200": {"description": "The result; nothing is stored", **_json(ref(s.CheckResponse))}},
                 body=_body(ref(spec.compute_model, "validation")),
-                tags=[f"compute: {spec.system}"],
+                tags=[f"compute: {spec.system}"], params=[TRANSCRIPT_PARAM],
                 description="Supply the dice rolled elsewhere in `dice`, in the order the check "
                 "uses them." if spec.random else None,
             )
@@ -172,7 +182,7 @@ def build_openapi(checks: list[CheckSpec] | None = None) -> dict[str, Any]:
                     "200": {"description": "request_id seen before: the recorded result", **_json(ref(s.GameCheckResponse))},
                 },
                 body=_body(schema),
-                tags=["games"], secured=True, params=[GAME_ID_PARAM],
+                tags=["games"], secured=True, params=[GAME_ID_PARAM, TRANSCRIPT_PARAM],
             )
         }
 

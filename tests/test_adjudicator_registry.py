@@ -44,3 +44,46 @@ def test_the_app_factory_assembles_the_rules(tmp_path):
         assert all(supply_tracer(s) for s in ("kwb", "spi", "holdfast", "fireandice"))
     """)
     assert done.returncode == 0, done.stderr
+
+
+def test_board_roles_are_found_in_nested_lists_and_refs():
+    from pydantic import BaseModel, ConfigDict
+
+    from adjudicator.checks import CheckRequest, board, board_fields
+
+    class Piece(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        unit: str = board("unit")
+        hex: str = board("hex", pattern=r"^\d{4}$")
+        doubled: bool = False
+
+    class Request(CheckRequest):
+        scenario: str = board("scenario", "pusan")
+        attackers: list[Piece] = board("attackers", min_length=1)
+        target: str | None = board("target_hex", None)
+        weather: str = "clear"
+
+    found = dict(board_fields(Request.model_json_schema()))
+    assert found == {"/scenario": "scenario", "/attackers": "attackers", "/attackers/-/unit": "unit",
+                     "/attackers/-/hex": "hex", "/target": "target_hex"}
+    assert Request.model_json_schema()["properties"]["attackers"]["minItems"] == 1
+
+
+def test_an_unknown_or_misplaced_board_role_is_refused():
+    import pytest
+    from pydantic import BaseModel, Field
+
+    from adjudicator.checks import CheckRequest, board, register_check
+
+    with pytest.raises(ValueError, match="unknown board role"):
+        board("weather")
+
+    class Item(BaseModel):
+        inner: list[str] = board("positions")
+
+    class Misplaced(CheckRequest):
+        outer: list[Item] = Field(default_factory=list)
+
+    with pytest.raises(ValueError, match="top-level list role"):
+        register_check(system="kwb", name="misplaced_role", request=Misplaced, random=False,
+                       summary="", rule="")

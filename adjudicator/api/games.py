@@ -7,7 +7,7 @@ from flask import Response, jsonify
 from adjudicator.api.auth import require_grant
 from adjudicator.api.body import parse_json_body, refuse_oversized_body
 from adjudicator.api.schemas import CreateGameRequest
-from adjudicator.api.systems import situation_problem
+from adjudicator.api.systems import situation_problem, with_transcript
 from adjudicator.checks import get_check, run_check
 from adjudicator.dice import LedgerDice
 from adjudicator.ledger import Record, ledger_document
@@ -89,7 +89,7 @@ def game_check(game_id: str, check: str):
             f"request_id {req.request_id!r} was already used for a different request in this game.",
             kind="idempotency-conflict",
         ) from None
-    response = jsonify(game_check_response(record))
+    response = jsonify(with_transcript(game_check_response(record)))
     response.status_code = 200 if replayed else 201
     if replayed:
         response.headers["Idempotent-Replayed"] = "true"

@@ -41,6 +41,10 @@ class CheckResponse(BaseModel):
     steps: list[StepOut]
     warnings: list[str]
     dice_used: list[DieOut]
+    transcript: list[str] | None = Field(
+        default=None,
+        description="Only with ?transcript=1: the ruling as tagged chat lines (adjudicator.transcript).",
+    )
 
 
 class Receipt(BaseModel):

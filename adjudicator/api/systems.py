@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from flask import jsonify
+from flask import jsonify, request
 
 from adjudicator.api.body import parse_json_body
 from adjudicator.checks import CheckSpec, DiceError, all_checks, get_check, run_check
 from adjudicator.dice import SuppliedDice
 from adjudicator.problems import Problem
 from adjudicator.systems import all_systems, system_info
+from adjudicator.transcript import chat_lines
 
 
 def systems_document() -> dict:
@@ -68,7 +69,7 @@ def compute(system: str, check: str):
         ) from None
     except ValueError as error:  # SituationError, or a rules module's own ValueError
         raise situation_problem(error) from None
-    return jsonify(compute_response(spec, result.to_json()))
+    return jsonify(with_transcript(compute_response(spec, result.to_json())))
 
 
 def situation_problem(error: ValueError) -> Problem:
@@ -77,3 +78,19 @@ def situation_problem(error: ValueError) -> Problem:
 
 def compute_response(spec: CheckSpec, result: dict) -> dict:
     return {"system": spec.system, "check": spec.name, "rule": spec.rule, **result}
+
+
+def wants_transcript() -> bool:
+    """`?transcript=1`: the client (the VASSAL extension, a page) wants the ruling as chat lines."""
+    return request.args.get("transcript", "").lower() in ("1", "true", "yes")
+
+
+def with_transcript(body: dict) -> dict:
+    """`body` plus `transcript` (chat lines, adjudicator.transcript) when the client asked."""
+    if not wants_transcript():
+        return body
+    info = system_info(body["system"])
+    verify_url = ""
+    if body.get("game_id") and body.get("seq") is not None:
+        verify_url = f"{request.host_url.rstrip('/')}/games/{body['game_id']}#record-{body['seq']}"
+    return {**body, "transcript": chat_lines(body, system_name=info.name if info else "", verify_url=verify_url)}
