@@ -47,6 +47,19 @@ MAX_SUPPLIED_DICE = 64
 #: request_id: what a client may use to make a game-mode call idempotent.
 REQUEST_ID_PATTERN = r"^[A-Za-z0-9._:-]{1,100}$"
 
+#: Side ids that were once spelt differently: an old spelling on input reads as the current id.
+#: (Fire and Ice called its Communist side "com" until every game said "communist".)
+OLD_SIDE_SPELLINGS: dict[str, str] = {"com": "communist"}
+
+
+def canonical_side(value: Any) -> Any:
+    """A side id in its current spelling; anything else unchanged (the schema then judges it).
+
+    Use it as a pydantic `BeforeValidator` on side fields, and wherever a side arrives from
+    outside (a query parameter, an old game's token), so there is one spelling past the door.
+    """
+    return OLD_SIDE_SPELLINGS.get(value, value) if isinstance(value, str) else value
+
 
 #: What a board can fill in a request: the JSON-schema keyword `x-board` on a property names one
 #: of these roles. A VASSAL game (the module's Adjudicator extension) and a saved game on the

@@ -86,7 +86,7 @@ def place_side(game: Game, game_map: GameMap, side: str, seed: int = 11) -> Side
 
 
 def _is_northern(side: str) -> bool:
-    return side == "com"  # Fire and Ice: the Communist side holds the north
+    return side == "communist"  # Fire and Ice: the Communist side holds the north
 
 
 TERRAIN_MP = {"clear": 1.0, "rough": 2.0, "mountain": 3.0, "city": 1.0, "town": 1.0}  # stand-in TEC; sea: none

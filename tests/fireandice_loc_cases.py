@@ -48,23 +48,23 @@ def cases(g) -> list[dict]:
                 continue
             if h in gm and gm.terrain[h] != "sea":
                 setup.append((p.unit, gm.grid.label(h)))
-        for side in ("com", "un"):
+        for side in ("communist", "un"):
             found.append({"scenario": sc.id, "side": side, "positions": setup, "options": {}})
     setup = next(c for c in found if c["scenario"] == "intervention")["positions"]
     placed = {u for u, _ in setup}
     taken = {h for _, h in setup}
-    for side, seed in (("com", 11), ("un", 12)):
+    for side, seed in (("communist", 11), ("un", 12)):
         rng = random.Random(seed)
-        free = [gm.grid.label(h) for h in land if (h.row < middle) == (side == "com") and gm.grid.label(h) not in taken]
+        free = [gm.grid.label(h) for h in land if (h.row < middle) == (side == "communist") and gm.grid.label(h) not in taken]
         rng.shuffle(free)
         extra = [(u.id, free.pop()) for u in g.units.values()
                  if u.side == side and u.id not in placed and u.type != "aircraft"]
         positions = extra + setup
         variants = [{}, {"winter": True}, {"no_zoc_units": [u for u, _ in setup[:10]]}]
-        if side == "com":  # given sources (cities of the north) and an atomic strike on one of them
+        if side == "communist":  # given sources (cities of the north) and an atomic strike on one of them
             variants.append({"supply_sources": ["1917", "2726", "1036"], "atomic_hexes": ["2733", "1234"]})
         else:  # only Pusan's port a source; atomic strikes on two cities of the south
-            variants.append({"port_control": {"2151": "com", "2264": "com", "4046": "com"},
+            variants.append({"port_control": {"2151": "communist", "2264": "communist", "4046": "communist"},
                              "atomic_hexes": ["3958", "2665"], "month": "1951-01"})
         for options in variants:
             found.append({"scenario": "intervention", "side": side, "positions": positions, "options": options})

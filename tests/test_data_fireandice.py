@@ -78,9 +78,9 @@ def test_1950_setup_counts_and_hexes(game, sid):
     scenario = game.scenarios[sid]
     placed = [p.unit for p in scenario.setup]
     # 16.0 / 19.0 UN Setup: 8 RoK divisions + I and II Corps RoK HQ; Communist: 9 NK divisions + 3 KPA HQs
-    assert ground(game, placed) == Counter({"un": 10, "com": 12})
+    assert ground(game, placed) == Counter({"un": 10, "communist": 12})
     # 16.0 Communist Air Display: 1 FAR in Top Cover, 1 AAR in Ground Support; UN Air Display empty
-    assert aircraft(game, placed) == Counter({"com": 2})
+    assert aircraft(game, placed) == Counter({"communist": 2})
     where = {p.unit: p.location for p in scenario.setup}
     # 16.0: "1st RoK Division: 1944", "Capital RoK Division: 2449", "5th NK Division: 3743", "III KPA HQ: 1341"
     assert where["rok-1"] == "1944"
@@ -118,7 +118,7 @@ def test_inchon_setup_holds_everything_arrived_by_september_week_2(game):
     un = 10 + (DIVISION + 1) + 2 * DIVISION + (DIVISION + 1) + (2 * DIVISION + 1)
     # Communist, 16.0: 9 NK divisions + 3 HQs; 19.0: July Week 1 four, Week 4 two, August Week 2 one, Week 4 two
     com = 12 + 4 + 2 + 1 + 2
-    assert ground(game, placed) == Counter({"un": un, "com": com})
+    assert ground(game, placed) == Counter({"un": un, "communist": com})
     # 19.0 September Week 2: 1st Marine and 7th Divisions and X UN Corps HQ, 8 Amphibious points (11.3.1:
     # one point per unit, one HQ free) -> in the Sea Transport box
     at_sea = [p.unit for p in scenario.setup if p.location == "box:sea-transport"]
@@ -126,7 +126,7 @@ def test_inchon_setup_holds_everything_arrived_by_september_week_2(game):
     assert scenario.special_rules["initial_tracks"]["un_amphibious"] == 8
     # 17.0: "The VPs marker is placed in the 14 box on the Communist (red) side"
     assert scenario.special_rules["initial_vp"] == {"source": scenario.special_rules["initial_vp"]["source"],
-                                                    "side": "com", "vp": 14}
+                                                    "side": "communist", "vp": 14}
 
 
 def test_intervention_setup_holds_everything_arrived_by_november_1950(game):
@@ -143,7 +143,7 @@ def test_intervention_setup_holds_everything_arrived_by_november_1950(game):
     chinese = {u for u in placed if game.units[u].nationality == "prc" and game.units[u].type != "aircraft"}
     waves = game.tables["chinese_intervention_forces"]
     assert chinese == {u for w in ("1", "2", "3") for u in waves.cell(w, "units").split()}
-    assert sides["com"] == nk + len(chinese)
+    assert sides["communist"] == nk + len(chinese)
     # 19.0 Chinese Intervention air: PRC 2, 6, 19 and 20 Air Divisions in the Available Aircraft box
     for unit in ("com-air-2ad", "com-air-6ad", "com-air-19ad", "com-air-20ad"):
         assert {p.unit: p.location for p in scenario.setup}[unit] == "box:com-air-available"
@@ -185,22 +185,22 @@ def test_campaign_ground_reinforcements_per_turn(game):
     def on(date):
         return ground(game, arrivals(c, by_date[date]))
 
-    assert on("July 1950 Week 1") == Counter({"un": 1, "com": 4})      # Task Force; 7th 41st 10th 32nd NK
+    assert on("July 1950 Week 1") == Counter({"un": 1, "communist": 4})      # Task Force; 7th 41st 10th 32nd NK
     assert on("July 1950 Week 2") == Counter({"un": DIVISION + 1})    # 24th Div, I UN Corps HQ
     assert on("July 1950 Week 3") == Counter({"un": 2 * DIVISION})    # 25th and 1st Cav Divs
-    assert on("July 1950 Week 4") == Counter({"com": 2})              # 8th, 9th NK
+    assert on("July 1950 Week 4") == Counter({"communist": 2})              # 8th, 9th NK
     assert on("August 1950 Week 1") == Counter()
-    assert on("August 1950 Week 2") == Counter({"com": 1})            # 18th NK
-    assert on("August 1950 Week 4") == Counter({"un": DIVISION + 1, "com": 2})  # 2nd Div, 27th CW; 19th, 27th NK
+    assert on("August 1950 Week 2") == Counter({"communist": 1})            # 18th NK
+    assert on("August 1950 Week 4") == Counter({"un": DIVISION + 1, "communist": 2})  # 2nd Div, 27th CW; 19th, 27th NK
     assert on("September 1950 Week 2") == Counter({"un": 2 * DIVISION + 1})     # 1st Mar, 7th Divs, X Corps HQ
     assert on("September 1950 Week 3") == Counter({"un": 1})          # 187 RCT
     assert on("October 1950 Week 1-2") == Counter({"un": 4})          # 29th CW, 1st Tk Bde, 11th RoK, IX HQ
-    assert on("October 1950 Week 3-4") == Counter({"un": DIVISION + 1, "com": 4})  # 3rd Div, 9th RoK; 3 NK + IV HQ
-    assert on("November 1950 Week 1-4") == Counter({"un": 1, "com": 1})  # III RoK HQ; 24th NK
+    assert on("October 1950 Week 3-4") == Counter({"un": DIVISION + 1, "communist": 4})  # 3rd Div, 9th RoK; 3 NK + IV HQ
+    assert on("November 1950 Week 1-4") == Counter({"un": 1, "communist": 1})  # III RoK HQ; 24th NK
     # February 1951: 23rd 37th 45th 46th "46th" NK, V KPA HQ, 187th 188th 196th PRC, 19th Army Group HQ:
     # ten names printed, the 46th twice -> nine counters
-    assert on("February 1951 Week 1-4") == Counter({"com": 9})
-    assert on("March 1951 Week 1-4") == Counter({"com": 10})          # ten PRC divisions
+    assert on("February 1951 Week 1-4") == Counter({"communist": 9})
+    assert on("March 1951 Week 1-4") == Counter({"communist": 10})          # ten PRC divisions
     total = sum(len([u for u in arrivals(c, t.number) if game.units[u].type != "aircraft"]) for t in c.turns)
     assert total == 1 + 4 + 5 + 8 + 2 + 1 + 7 + 9 + 1 + 4 + 9 + 2 + 9 + 10
 
@@ -212,14 +212,14 @@ def test_campaign_aircraft_schedule(game):
     assert aircraft(game, arrivals(c, by_date["July 1950 Week 1"])) == Counter({"un": 14})
     # August: 307 Bomb; October: 51 F-I, 452 / 3rd and 4th PRC Air Divs
     assert aircraft(game, arrivals(c, by_date["August 1950 Week 1"])) == Counter({"un": 1})
-    assert aircraft(game, arrivals(c, by_date["October 1950 Week 1-2"])) == Counter({"un": 2, "com": 2})
+    assert aircraft(game, arrivals(c, by_date["October 1950 Week 1-2"])) == Counter({"un": 2, "communist": 2})
     # December: withdraw CVG 5; February: withdraw CVG 3; March: CVG 101 in, CVG 11 out; May: CVG 19 -> 19x
     assert withdrawals(c, by_date["December 1950 Week 1-2"]) == ["un-air-cvg5"]
     assert withdrawals(c, by_date["February 1951 Week 1-4"]) == ["un-air-cvg3"]
     assert withdrawals(c, by_date["March 1951 Week 1-4"]) == ["un-air-cvg11"]
     assert withdrawals(c, by_date["May 1951 Week 1"]) == ["un-air-cvg19"]
     # April 1951: 303 IAD, 324 IAD, 18th Air Div
-    assert aircraft(game, arrivals(c, by_date["April 1951 Week 1"])) == Counter({"com": 3})
+    assert aircraft(game, arrivals(c, by_date["April 1951 Week 1"])) == Counter({"communist": 3})
 
 
 def test_campaign_track_points_per_turn(game):
@@ -255,13 +255,13 @@ def test_inchon_and_intervention_schedules(game):
     # 19.0 September Week 3: 187 RCT; October Week 1-2: 4; Week 3-4: 3rd Div + 9th RoK / 3 NK + IV HQ
     assert ground(game, arrivals(inchon, 2)) == Counter({"un": 1})
     assert ground(game, arrivals(inchon, 4)) == Counter({"un": 4})
-    assert ground(game, arrivals(inchon, 5)) == Counter({"un": DIVISION + 1, "com": 4})
-    assert ground(game, arrivals(inchon, 6)) == Counter({"un": 1, "com": 1})
+    assert ground(game, arrivals(inchon, 5)) == Counter({"un": DIVISION + 1, "communist": 4})
+    assert ground(game, arrivals(inchon, 6)) == Counter({"un": 1, "communist": 1})
     intervention = game.scenarios["intervention"]
     assert len(intervention.turns) == 23
     by_date = {t.date: t.number for t in intervention.turns}
-    assert ground(game, arrivals(intervention, by_date["February 1951 Week 1-4"])) == Counter({"com": 9})
-    assert ground(game, arrivals(intervention, by_date["March 1951 Week 1-4"])) == Counter({"com": 10})
+    assert ground(game, arrivals(intervention, by_date["February 1951 Week 1-4"])) == Counter({"communist": 9})
+    assert ground(game, arrivals(intervention, by_date["March 1951 Week 1-4"])) == Counter({"communist": 10})
 
 
 # ---------------------------------------------------------------------------

@@ -32,12 +32,12 @@ from scenarios.hexgrid import search  # noqa: E402
 def fire_and_ice():
     game = load_game("fireandice")
     game_map = max(game.maps.values(), key=lambda m: len(m.terrain))
-    return game, game_map, place_side(game, game_map, "com")
+    return game, game_map, place_side(game, game_map, "communist")
 
 
 def test_every_unit_of_the_side_is_placed_on_land():
     game, game_map, positions = fire_and_ice()
-    assert len(positions.units) == sum(1 for u in game.units.values() if u.side == "com")
+    assert len(positions.units) == sum(1 for u in game.units.values() if u.side == "communist")
     hexes = list(positions.units.values()) + list(positions.enemy.values())  # set-ups may stack
     assert all(game_map.terrain[h] != "sea" for h in hexes)
     assert positions.hqs

@@ -46,9 +46,9 @@ def test_mig_alley_example():
 
 def test_firing_order_un_first_on_ties_then_alternating():
     # 10.3.1: F-86 (5), MiG-15 (4), then the F-80 before the MiG-9 (both 3).
-    order = firing_order([("mig9", "com", 3), ("f80", "un", 3), ("mig15", "com", 4), ("f86", "un", 5)])
+    order = firing_order([("mig9", "communist", 3), ("f80", "un", 3), ("mig15", "communist", 4), ("f86", "un", 5)])
     assert order == ["f86", "mig15", "f80", "mig9"]
-    assert firing_order([("a", "com", 3), ("b", "com", 3), ("c", "un", 3)]) == ["c", "a", "b"]
+    assert firing_order([("a", "communist", 3), ("b", "communist", 3), ("c", "un", 3)]) == ["c", "a", "b"]
 
 
 def test_long_range_and_reduced_each_cost_1():
@@ -63,7 +63,7 @@ def test_reduced_aircraft_hit_again_is_eliminated_and_lone_side_gets_the_vp_and_
     result = resolve("air_combat", [1, 3], box="mig_alley",
                      aircraft=[{"unit": "com-air-3ad"}, {"unit": "un-air-8fb", "reduced": True}])
     assert result.outcome["aircraft"]["un-air-8fb"] == "eliminated"
-    assert result.outcome["vp_to"] == "com"
+    assert result.outcome["vp_to"] == "communist"
     assert result.outcome["four_fi_arrives"] is True  # D6 3: 1-4 (special rule 1 of 19.0)
 
 

@@ -7,7 +7,7 @@ import pytest
 from adjudicator.checks import checks_for
 from adjudicator.testing import make_app
 
-COMBAT = {"attacker": "com", "combat_type": "Prepared Attack", "chit": "P01", "terrain": "town", "road_bonus": True,
+COMBAT = {"attacker": "communist", "combat_type": "Prepared Attack", "chit": "P01", "terrain": "town", "road_bonus": True,
           "attacking": {"tank_level": 6, "artillery_level": 7, "adjacent_units": 2},
           "defending": {"tank_level": 5, "artillery_level": 4, "adjacent_units": 1}}
 
@@ -15,15 +15,15 @@ BODIES = {
     "combat": {**COMBAT, "dice": [1, 1, 6, 6]},
     "combat_support": COMBAT,
     "draw_chits": {"combat_type": "Hasty Attack", "count": 3, "dice": [1, 1, 1]},
-    "combat_losses": {"loser": "com", "spread": 1, "participating": ["nk-15"], "retreats": [{"unit": "nk-15", "hexes": 1}],
+    "combat_losses": {"loser": "communist", "spread": 1, "participating": ["nk-15"], "retreats": [{"unit": "nk-15", "hexes": 1}],
                       "dice": []},
     "supply": {"side": "un", "positions": [{"unit": "rok-1", "hex": "1944"}, {"unit": "rok-hq-i", "hex": "2550"},
                                            {"unit": "nk-1", "hex": "1943"}]},
     "chinese_intervention": {"un_vp": 14, "un_units_in_north_korea": True, "dice": [3]},
-    "roc_intervention": {"com_vp": 12, "dice": [1]},
-    "atomic_release": {"com_vp": 16, "dice": [2]},
+    "roc_intervention": {"communist_vp": 12, "dice": [1]},
+    "atomic_release": {"communist_vp": 16, "dice": [2]},
     "soviet_intervention": {"un_vp": 16, "dice": [3]},
-    "foreign_aid": {"side": "com", "un_vp": 12, "dice": [2]},
+    "foreign_aid": {"side": "communist", "un_vp": 12, "dice": [2]},
     "victory_points": {"track": 19, "gains": [{"side": "un", "vp": 1}], "macarthur_commands": True, "vp_check": True},
     "weather": {"month": "1950-12", "dice": [1]},
     "hq_flip_cost": {"side": "un", "occasion": "activation", "hex": "2550"},
@@ -38,10 +38,10 @@ BODIES = {
     "interdiction": {"aircraft": {"unit": "un-air-3bomb"}, "action": "combat_support", "dice": [2, 1]},
     "aircraft_repair": {"aircraft": ["un-air-8fb"], "dice": [2]},
     "ground_support_level": {"aircraft": [{"unit": "com-air-il10"}]},
-    "random_event": {"table": "B", "attacker": "com", "dice": [6, 6]},
+    "random_event": {"table": "B", "attacker": "communist", "dice": [6, 6]},
     "rebuild": {"unit": "nk-1", "destroyed_unit": "nk-2", "replacement_kind": "nk", "replacement_points": 3,
                 "replacements_box": ["nk-1", "nk-2"]},
-    "objective_draw": {"side": "com", "count": 6, "dice": [1, 1, 1, 1, 1, 1]},
+    "objective_draw": {"side": "communist", "count": 6, "dice": [1, 1, 1, 1, 1, 1]},
     "snafu_draw": {"placer": "un", "count": 2, "dice": [1, 1]},
     "amphibious_invasion": {"box": "invasion-inchon", "fleet_station": "Yellow Sea", "units": ["us-1mar-1", "un-hq-x"],
                             "amphibious_points": 8, "bombardment_level": 6, "enemy_units": ["nk-18"], "dice": [3]},
@@ -50,7 +50,7 @@ BODIES = {
 BAD = {
     "combat": {**COMBAT, "chit": "H01", "dice": [1, 1]},  # wrong cup
     "supply": {"side": "un", "positions": [{"unit": "rok-1", "hex": "9999"}]},
-    "combat_losses": {"loser": "com", "spread": 2, "participating": ["nk-15"], "vps_spent": 1, "dice": []},
+    "combat_losses": {"loser": "communist", "spread": 2, "participating": ["nk-15"], "vps_spent": 1, "dice": []},
     "hq_flip_cost": {"side": "un", "occasion": "monthly"},
     "weather": {"month": "1949-01", "dice": [1]},
     "rebuild": {"unit": "nk-1", "destroyed_unit": "nk-2", "replacement_kind": "us", "replacement_points": 3,
@@ -103,3 +103,27 @@ def test_game_mode_combat_matches_compute_mode(client):
     computed = client.post("/api/v1/systems/fireandice/combat", json={**situation, "dice": dice}).get_json()
     for field in ("outcome", "steps", "warnings", "dice_used"):
         assert computed[field] == rolled[field]
+
+
+def test_the_old_side_spelling_com_reads_as_communist(client):
+    """Fire and Ice said "com" before every game said "communist": old requests still work, and
+    every answer uses the one spelling."""
+    new = client.post("/api/v1/systems/fireandice/combat", json=BODIES["combat"]).get_json()
+    old = client.post("/api/v1/systems/fireandice/combat", json={**BODIES["combat"], "attacker": "com"}).get_json()
+    assert old == new
+    aid = {k: v for k, v in BODIES["foreign_aid"].items()}
+    assert client.post("/api/v1/systems/fireandice/foreign_aid", json={**aid, "side": "com"}).get_json() == \
+        client.post("/api/v1/systems/fireandice/foreign_aid", json=aid).get_json()
+    renamed = client.post("/api/v1/systems/fireandice/roc_intervention", json={"com_vp": 12, "dice": [1]}).get_json()
+    assert renamed == client.post("/api/v1/systems/fireandice/roc_intervention", json=BODIES["roc_intervention"]).get_json()
+    supply = {"side": "com", "positions": BODIES["supply"]["positions"]}
+    assert client.post("/api/v1/systems/fireandice/supply", json=supply).get_json()["outcome"]["side"] == "communist"
+    assert client.post("/api/v1/systems/fireandice/foreign_aid", json={**aid, "side": "reds"}).status_code == 422
+
+
+def test_the_game_data_spells_the_side_communist():
+    from scenarios import load_game
+
+    game = load_game("fireandice")
+    assert set(game.sides) == {"un", "communist"}
+    assert {u.side for u in game.units.values()} == {"un", "communist"}

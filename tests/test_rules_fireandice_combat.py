@@ -53,7 +53,7 @@ def test_support_example_road_option_gives_13_and_costs_a_tank_level():
 # -- 5.6 Combat Example, parts 1 and 2 -----------------------------------------------------------
 
 
-EXAMPLE = dict(attacker="com", combat_type="Prepared Attack", chit="P01", terrain="town", road_bonus=True,
+EXAMPLE = dict(attacker="communist", combat_type="Prepared Attack", chit="P01", terrain="town", road_bonus=True,
                attacking={"tank_level": 6, "artillery_level": 7, "adjacent_units": 2},
                defending={"tank_level": 5, "artillery_level": 4, "adjacent_units": 1})
 
@@ -178,23 +178,23 @@ def test_radio_failure_removes_all_defender_support():
 
 @pytest.mark.parametrize("markers, artillery", [([], 6), (["ammo_shortage"], 3), (["ammo_out"], 0)])
 def test_ammo_markers_on_the_declaring_unit(markers, artillery):
-    result = resolve("combat_support", [], attacker="com", combat_type="Prepared Attack", chit="P01", terrain="clear",
+    result = resolve("combat_support", [], attacker="communist", combat_type="Prepared Attack", chit="P01", terrain="clear",
                      attacking={"artillery_level": 8, "lead_markers": markers}, defending={})
     assert result.outcome["attacker"]["artillery"] == artillery
 
 
 def test_deliberate_attack_doubles_adjacent_support_and_defender_gets_2_each():
-    result = resolve("combat_support", [], attacker="com", combat_type="Deliberate Attack", chit="P01", terrain="clear",
+    result = resolve("combat_support", [], attacker="communist", combat_type="Deliberate Attack", chit="P01", terrain="clear",
                      attacking={"adjacent_units": 4}, defending={"adjacent_units": 3})
     assert result.outcome["attacker"]["adjacent"] == 20  # 5.3.3: "he would add 20 (!)"
     assert result.outcome["defender"]["adjacent"] == 6
 
 
 def test_task_force_gets_terrain_only_and_disrupted_defender_no_tank_or_artillery():
-    tf = resolve("combat_support", [], attacker="com", combat_type="Hasty Attack", chit="H01", terrain="rough",
+    tf = resolve("combat_support", [], attacker="communist", combat_type="Hasty Attack", chit="H01", terrain="rough",
                  attacking={}, defending={"lead_unit": "us-tf-smith", "artillery_level": 9, "adjacent_units": 2})
     assert tf.outcome["defender"]["total"] == 0 and tf.outcome["defender_modifier"] == 1
-    disrupted = resolve("combat_support", [], attacker="com", combat_type="Hasty Attack", chit="H01", terrain="clear",
+    disrupted = resolve("combat_support", [], attacker="communist", combat_type="Hasty Attack", chit="H01", terrain="clear",
                         attacking={}, defending={"artillery_level": 9, "tank_level": 9, "air_level": 5,
                                                  "lead_markers": ["disrupted"]})
     assert disrupted.outcome["defender"]["tank"] == disrupted.outcome["defender"]["artillery"] == 0
@@ -209,7 +209,7 @@ def test_bombardment_level_minus_2_only_in_range_and_only_un():
                   attacking={"bombardment_level": 8}, defending={})
     assert out.outcome["attacker"]["bombardment"] == 0
     with pytest.raises(ValueError):
-        resolve("combat_support", [], attacker="com", combat_type="Hasty Attack", chit="H01", terrain="clear",
+        resolve("combat_support", [], attacker="communist", combat_type="Hasty Attack", chit="H01", terrain="clear",
                 attacking={"bombardment_level": 4}, defending={})
 
 

@@ -39,13 +39,13 @@ def test_chinese_modifiers_come_from_the_table(monkeypatch):
 
 @pytest.mark.parametrize("roll, ok", [(1, True), (2, True), (3, False)])
 def test_roc_intervention_on_1_or_2(roll, ok):
-    assert resolve("roc_intervention", [roll], un_vp=0, com_vp=12).outcome["success"] is ok
+    assert resolve("roc_intervention", [roll], un_vp=0, communist_vp=12).outcome["success"] is ok
 
 
 def test_atomic_release_brings_the_chinese_in():
-    result = resolve("atomic_release", [2], un_vp=0, com_vp=16)
+    result = resolve("atomic_release", [2], un_vp=0, communist_vp=16)
     assert result.outcome["success"] and result.outcome["chinese_intervene_now"]
-    assert "chinese_intervene_now" not in resolve("atomic_release", [2], un_vp=0, com_vp=16,
+    assert "chinese_intervene_now" not in resolve("atomic_release", [2], un_vp=0, communist_vp=16,
                                                   chinese_intervened=True).outcome
 
 
@@ -59,34 +59,34 @@ def test_soviet_modified_1_or_less(roll, vp, atomic, ok):
 
 
 def test_aid_band_1_4_gives_the_enemy_a_vp_and_no_rolls():
-    result = resolve("foreign_aid", [], side="com", un_vp=3)
+    result = resolve("foreign_aid", [], side="communist", un_vp=3)
     assert result.outcome["band"] == "1-4" and result.outcome["replacements"] == 2
     assert result.outcome["vp_to"] == "un" and result.outcome["intervention_rolls"] == []
 
 
 def test_aid_band_10_14_triggers_the_chinese_roll_for_the_communist():
-    result = resolve("foreign_aid", [2], side="com", un_vp=12, un_units_in_north_korea=True)
+    result = resolve("foreign_aid", [2], side="communist", un_vp=12, un_units_in_north_korea=True)
     assert result.outcome["tank"] == 4 and result.outcome["destroyed_to_replacements"] == 2
     (roll,) = result.outcome["intervention_rolls"]
     assert roll["intervention"] == "chinese" and roll["modified"] == 0 and roll["success"]
 
 
 def test_aid_band_15_20_un_rolls_roc_and_atomic_and_gains_the_vp_itself():
-    result = resolve("foreign_aid", [5, 1], side="un", com_vp=17)
+    result = resolve("foreign_aid", [5, 1], side="un", communist_vp=17)
     assert [r["intervention"] for r in result.outcome["intervention_rolls"]] == ["roc", "atomic_release"]
     assert result.outcome["vp_to"] == "un"
 
 
 def test_aid_band_15_20_communist_soviet_roll_after_chinese_intervened():
-    result = resolve("foreign_aid", [1], side="com", un_vp=15, chinese_intervened=True,
+    result = resolve("foreign_aid", [1], side="communist", un_vp=15, chinese_intervened=True,
                      chinese_intervened_previous_turn=True)
     assert [r["intervention"] for r in result.outcome["intervention_rolls"]] == ["soviet"]
-    assert result.outcome["vp_to"] == "com"
+    assert result.outcome["vp_to"] == "communist"
 
 
 def test_no_aid_for_the_side_with_vps_nor_at_zero():
     assert resolve("foreign_aid", [], side="un", un_vp=3).outcome["allowed"] is False
-    assert resolve("foreign_aid", [], side="com", un_vp=0).outcome["allowed"] is False
+    assert resolve("foreign_aid", [], side="communist", un_vp=0).outcome["allowed"] is False
 
 
 # -- 12.1 VPs ----------------------------------------------------------------------------------------
@@ -94,16 +94,16 @@ def test_no_aid_for_the_side_with_vps_nor_at_zero():
 
 def test_zero_sum_track_and_macarthur_relief():
     result = resolve("victory_points", [], track=3, macarthur_commands=True,
-                     gains=[{"side": "un", "vp": 1}, {"side": "com", "vp": 6}, {"side": "un", "vp": 1}])
+                     gains=[{"side": "un", "vp": 1}, {"side": "communist", "vp": 6}, {"side": "un", "vp": 1}])
     # 3 + 2 (doubled) = 5; Communist 6 -> red 1: MacArthur relieved; then the UN's 1 counts once: 0
     assert result.outcome["macarthur_relieved"] and result.outcome["track"] == 0
 
 
 def test_21_vps_at_a_check_win_and_inchon_only_for_the_un():
-    assert resolve("victory_points", [], track=-20, gains=[{"side": "com", "vp": 1}], vp_check=True).outcome["winner"] == "com"
+    assert resolve("victory_points", [], track=-20, gains=[{"side": "communist", "vp": 1}], vp_check=True).outcome["winner"] == "communist"
     inchon = resolve("victory_points", [], scenario="inchon", track=-22, vp_check=True, scenario_end=True)
-    assert inchon.outcome["winner"] == "com"  # 17.0: if the UN does not reach 21, the Communist wins
-    assert resolve("victory_points", [], track=0, scenario_end=True).outcome["winner"] == "com"  # 19.0: at 0
+    assert inchon.outcome["winner"] == "communist"  # 17.0: if the UN does not reach 21, the Communist wins
+    assert resolve("victory_points", [], track=0, scenario_end=True).outcome["winner"] == "communist"  # 19.0: at 0
 
 
 # -- 14.1 weather -------------------------------------------------------------------------------------
@@ -129,8 +129,8 @@ def test_hq_flip_example_i_corps_in_south_korea_pays_2():
 
 
 @pytest.mark.parametrize("side, occasion, location, winter, cost", [
-    ("com", "monthly", "north", False, 0), ("com", "monthly", "south", False, 1),
-    ("com", "activation", "north", False, 1), ("com", "activation", "south", True, 2),
+    ("communist", "monthly", "north", False, 0), ("communist", "monthly", "south", False, 1),
+    ("communist", "activation", "north", False, 1), ("communist", "activation", "south", True, 2),
     ("un", "monthly", "north", False, 2), ("un", "monthly", "south", True, 2),
     ("un", "activation", "north", True, 6), ("un", "activation", "south", False, 2)])
 def test_hq_flip_costs_by_side_place_and_season(side, occasion, location, winter, cost):
@@ -139,13 +139,13 @@ def test_hq_flip_costs_by_side_place_and_season(side, occasion, location, winter
 
 
 def test_border_row_43_odd_columns_are_north():
-    assert resolve("hq_flip_cost", [], side="com", occasion="monthly", hex="1943").outcome["location"] == "north"
-    assert resolve("hq_flip_cost", [], side="com", occasion="monthly", hex="3043").outcome["location"] == "south"
+    assert resolve("hq_flip_cost", [], side="communist", occasion="monthly", hex="1943").outcome["location"] == "north"
+    assert resolve("hq_flip_cost", [], side="communist", occasion="monthly", hex="3043").outcome["location"] == "south"
 
 
 def test_supply_costs_doubled_for_the_un_in_winter_only():
     un = resolve("supply_cost", [], side="un", month="1951-01").outcome
-    com = resolve("supply_cost", [], side="com", month="1951-01").outcome
+    com = resolve("supply_cost", [], side="communist", month="1951-01").outcome
     assert un["doubled"] and not com["doubled"]
     assert un["costs"]["place a Trenches marker"] == 4 and com["costs"]["place a Trenches marker"] == 2
 
@@ -155,7 +155,7 @@ def test_supply_costs_doubled_for_the_un_in_winter_only():
 
 def test_losses_example_one_hex_retreat_no_disruption():
     # 5.6 example: the 15th Division retreats one hex (to 2441): no disruption, no artillery lost.
-    result = resolve("combat_losses", [], loser="com", spread=1, participating=["nk-15", "nk-7", "nk-3"],
+    result = resolve("combat_losses", [], loser="communist", spread=1, participating=["nk-15", "nk-7", "nk-3"],
                      retreats=[{"unit": "nk-15", "hexes": 1}], tank_support_used=4, artillery_support_used=5)
     assert result.outcome["markers"] == {} and result.outcome["support_level_losses"] == {"tank": 0, "artillery": 0}
 
@@ -166,11 +166,11 @@ def test_routed_us_unit_through_zoc_bugs_out_loses_support_and_draws_two_snafu()
                      tank_support_used=2, artillery_support_used=1)
     assert result.outcome["markers"] == {"us-24-19": ["routed", "bug_out"]}
     assert result.outcome["support_level_losses"] == {"tank": 2, "artillery": 1}
-    assert result.outcome["vp_gained"]["com"] == 1 and len(result.outcome["snafu_draws"]) == 2
+    assert result.outcome["vp_gained"]["communist"] == 1 and len(result.outcome["snafu_draws"]) == 2
 
 
 def test_disrupted_unit_costs_one_level_of_each_used_support():
-    result = resolve("combat_losses", [4], loser="com", spread=3, participating=["nk-1", "nk-2"],
+    result = resolve("combat_losses", [4], loser="communist", spread=3, participating=["nk-1", "nk-2"],
                      retreats=[{"unit": "nk-1", "hexes": 2}], replacement_points=1,
                      tank_support_used=3, artillery_support_used=0)
     assert result.outcome["markers"] == {"nk-1": ["disrupted"]}
@@ -186,14 +186,14 @@ def test_disrupted_unit_costs_one_level_of_each_used_support():
 ])
 def test_illegal_payments_are_refused(spread, payment, message):
     with pytest.raises(ValueError, match=message):
-        resolve("combat_losses", [], loser="com", spread=spread, participating=["nk-1"], **payment)
+        resolve("combat_losses", [], loser="communist", spread=spread, participating=["nk-1"], **payment)
 
 
 def test_macarthur_forbids_vp_payments_and_cadre_loss_gives_a_vp():
     with pytest.raises(ValueError, match="MacArthur"):
         resolve("combat_losses", [], loser="un", spread=1, participating=["us-24"], vps_spent=1, macarthur_commands=True)
     result = resolve("combat_losses", [], loser="un", spread=1, participating=["us-24"], eliminate=["us-24"])
-    assert result.outcome["vp_gained"]["com"] == 1
+    assert result.outcome["vp_gained"]["communist"] == 1
 
 
 def test_chinese_intervene_automatically_in_january_1951_and_only_once():
@@ -221,7 +221,7 @@ def test_retreat_paths_on_the_map(monkeypatch):
     monkeypatch.setattr(data, "game", lambda: g2)
     spec = get_check("fireandice", "combat_losses")
 
-    def check(dice, combat_hex, path, unit="nk-1", enemy=("rok-1", "0509"), start="0508", loser="com"):
+    def check(dice, combat_hex, path, unit="nk-1", enemy=("rok-1", "0509"), start="0508", loser="communist"):
         body = {"loser": loser, "spread": len(path), "participating": [unit], "combat_hex": combat_hex, "dice": dice,
                 "positions": [{"unit": unit, "hex": start}, {"unit": enemy[0], "hex": enemy[1]}],
                 "retreats": [{"unit": unit, "hexes": len(path), "path": path}]}
@@ -234,7 +234,7 @@ def test_retreat_paths_on_the_map(monkeypatch):
         check([], "0509", ["0506"])
     # a UN (US) unit retreating south through the Communist ZoC bugs out (computed from the map)
     bug = check([1, 1], "0505", ["0507"], unit="us-24-19", enemy=("nk-2", "0607"), start="0506", loser="un")
-    assert bug.outcome["markers"] == {"us-24-19": ["bug_out"]} and bug.outcome["vp_gained"]["com"] == 1
+    assert bug.outcome["markers"] == {"us-24-19": ["bug_out"]} and bug.outcome["vp_gained"]["communist"] == 1
     with pytest.raises(ValueError, match="enemy ZoC"):
         check([], "0505", ["0507"], unit="rok-1", enemy=("nk-2", "0607"), start="0506", loser="un")
 
@@ -270,9 +270,9 @@ def test_illegal_invasions(change, message):
 
 def test_random_event_table_c_and_snafu_without_replacement():
     event = resolve("random_event", [1], table="C", attacker="un")
-    assert event.outcome["kind"] == "news_reporters" and event.outcome["objective_marker"] == "com"
-    snafu = resolve("random_event", [9, 1], table="A", attacker="com")
-    assert snafu.outcome["placed_by"] == "com" and snafu.outcome["snafu"]["marker"] == "snafu-leader-un"
+    assert event.outcome["kind"] == "news_reporters" and event.outcome["objective_marker"] == "communist"
+    snafu = resolve("random_event", [9, 1], table="A", attacker="communist")
+    assert snafu.outcome["placed_by"] == "communist" and snafu.outcome["snafu"]["marker"] == "snafu-leader-un"
     two = resolve("snafu_draw", [1, 1], placer="un", count=2)
     assert two.outcome["draws"][0]["marker"] != two.outcome["draws"][1]["marker"]
     assert [d.sides for d in two.dice_used] == [6, 5]
@@ -289,7 +289,7 @@ def test_objective_draw_without_replacement_and_an_empty_pool():
 def test_direct_intervention_rolls_only_for_the_side_without_vps():
     assert resolve("roc_intervention", [], un_vp=4, trigger="direct").outcome["roll_allowed"] is False
     assert resolve("roc_intervention", [], trigger="direct").outcome["roll_allowed"] is False  # marker at 0
-    assert resolve("roc_intervention", [1], com_vp=4, trigger="direct").outcome["success"] is True
+    assert resolve("roc_intervention", [1], communist_vp=4, trigger="direct").outcome["success"] is True
     soviet = resolve("soviet_intervention", [1], un_vp=3)
     assert soviet.outcome["success"] and soviet.warnings
 

@@ -47,7 +47,7 @@ ROAD = [[f"05{r:02d}" for r in range(1, 13)]]
 
 def test_hq_within_3_hexes_of_a_live_road_has_an_loc_and_4_does_not():
     g = make_game(roads=ROAD)
-    found = trace(g, "com", [("nk-hq-i", "0806"), ("nk-hq-ii", "0906")], supply_sources=["0501"])
+    found = trace(g, "communist", [("nk-hq-i", "0806"), ("nk-hq-ii", "0906")], supply_sources=["0501"])
     assert found["nk-hq-i"].in_supply and found["nk-hq-i"].cost == 3
     gm = g.maps["korea"]
     path = [board.parse(gm, x) for x in found["nk-hq-i"].path]
@@ -60,7 +60,7 @@ def test_hq_within_3_hexes_of_a_live_road_has_an_loc_and_4_does_not():
 def test_unit_within_10_mp_of_an_hq_with_loc():
     g = make_game(roads=ROAD)
     # clear terrain costs 1 MP (stand-in chart); the HQ sits on the road; 10 hexes east = 10 MP; 11 = too far.
-    found = trace(g, "com", [("nk-hq-i", "0508"), ("nk-1", "1208"), ("nk-2", "1408")], supply_sources=["0501"])
+    found = trace(g, "communist", [("nk-hq-i", "0508"), ("nk-1", "1208"), ("nk-2", "1408")], supply_sources=["0501"])
     # 1208 is 7 columns east of 0508: within 10 MP of the HQ (and more than 3 hexes from the road)
     assert found["nk-1"].in_supply and found["nk-1"].source == "nk-hq-i"
     assert found["nk-1"].path[0] == "1208" and "0508" in found["nk-1"].path and found["nk-1"].path[-1] == "0501"
@@ -68,7 +68,7 @@ def test_unit_within_10_mp_of_an_hq_with_loc():
 
 def test_unit_beyond_10_mp_and_3_hexes_has_no_loc():
     g = make_game(terrain_rows={r: "....^^^^^^^^^^" for r in range(1, 15)}, roads=ROAD)
-    found = trace(g, "com", [("nk-hq-i", "0508"), ("nk-1", "1308")], supply_sources=["0501"])
+    found = trace(g, "communist", [("nk-hq-i", "0508"), ("nk-1", "1308")], supply_sources=["0501"])
     assert not found["nk-1"].in_supply
 
 
@@ -84,11 +84,11 @@ def test_un_winter_range_is_8_mp():
 def test_enemy_zoc_cuts_the_road_unless_a_friendly_unit_negates_it():
     g = make_game(roads=ROAD)
     base = [("nk-hq-i", "0512")]
-    assert trace(g, "com", base, supply_sources=["0501"])["nk-hq-i"].in_supply
+    assert trace(g, "communist", base, supply_sources=["0501"])["nk-hq-i"].in_supply
     # a UN unit next to the road puts its ZoC on the road hexes around it: the net is cut
-    blocked = trace(g, "com", base + [("rok-1", "0606")], supply_sources=["0501"])
+    blocked = trace(g, "communist", base + [("rok-1", "0606")], supply_sources=["0501"])
     assert not blocked["nk-hq-i"].in_supply
-    negated = trace(g, "com", base + [("rok-1", "0606"), ("nk-1", "0505"), ("nk-2", "0506"), ("nk-3", "0507")],
+    negated = trace(g, "communist", base + [("rok-1", "0606"), ("nk-1", "0505"), ("nk-2", "0506"), ("nk-3", "0507")],
                     supply_sources=["0501"])
     assert negated["nk-hq-i"].in_supply
 
@@ -96,8 +96,8 @@ def test_enemy_zoc_cuts_the_road_unless_a_friendly_unit_negates_it():
 def test_routed_units_have_no_zoc():
     g = make_game(roads=ROAD)
     positions = [("nk-hq-i", "0512"), ("rok-1", "0606")]
-    assert not trace(g, "com", positions, supply_sources=["0501"])["nk-hq-i"].in_supply
-    assert trace(g, "com", positions, supply_sources=["0501"], no_zoc_units=["rok-1"])["nk-hq-i"].in_supply
+    assert not trace(g, "communist", positions, supply_sources=["0501"])["nk-hq-i"].in_supply
+    assert trace(g, "communist", positions, supply_sources=["0501"], no_zoc_units=["rok-1"])["nk-hq-i"].in_supply
 
 
 def test_us_unit_needs_its_cadre_within_6_mp_for_tank_and_artillery():
@@ -118,7 +118,7 @@ def test_187_rct_always_has_an_loc_and_interdiction_denies_one():
 
 def test_a_unit_in_enemy_zoc_may_still_trace_out_of_its_own_hex():
     g = make_game(roads=ROAD)
-    found = trace(g, "com", [("nk-1", "0708"), ("rok-1", "0808")], supply_sources=["0501"])
+    found = trace(g, "communist", [("nk-1", "0708"), ("rok-1", "0808")], supply_sources=["0501"])
     assert found["nk-1"].in_supply  # 2 hexes to the road; its own hex is in the enemy ZoC
 
 
@@ -137,11 +137,11 @@ def test_a_path_never_enters_an_enemy_zoc_hex_no_friendly_unit_occupies(com, un)
     com_units = ["nk-hq-i"] + [f"nk-{n}" for n in (1, 2, 3)]
     un_units = ["rok-1", "rok-2", "rok-3", "rok-5"]
     positions = list(zip(com_units, com)) + list(zip(un_units, un))
-    found = trace(g, "com", positions, supply_sources=["0501"])
+    found = trace(g, "communist", positions, supply_sources=["0501"])
     b = board.Board(gm)
     for u, h in positions:
         if u != "nk-hq-i":
-            b.place(u, "com" if u.startswith("nk") else "un", board.parse(gm, h))
+            b.place(u, "communist" if u.startswith("nk") else "un", board.parse(gm, h))
     enemy_zoc = b.zoc_of("un")
     friendly = {board.parse(gm, h) for u, h in positions if u.startswith("nk-") and u != "nk-hq-i"}
     enemy_units = {board.parse(gm, h) for u, h in positions if u.startswith("rok")}
@@ -164,7 +164,7 @@ def test_smoke_real_map_campaign_setup_both_sides():
     sc = REAL.scenarios["campaign"]
     positions = [UnitAt(p.unit, p.location) for p in sc.setup if p.is_on_map and not p.is_marker]
     tracer = supply_tracer("fireandice")
-    for side in ("un", "com"):
+    for side in ("un", "communist"):
         report = tracer(REAL, "campaign", side, positions, {})
         assert report.units and all(u.reason for u in report.units)
         assert any(u.in_supply for u in report.units)
@@ -186,9 +186,9 @@ def test_supply_check_request_and_unknown_unit():
 def test_invasion_scenario_map_b_north_edge_roads_are_communist_sources():
     # 16.0 special rule 4; with the test map's road crossing row 06 northward, row 06 stands in for map B's edge.
     g = make_game(roads=ROAD)
-    found = trace_side(g, "invasion", "com", [UnitAt("nk-hq-i", "0809")], {"map_b_north_row": 6}).units
+    found = trace_side(g, "invasion", "communist", [UnitAt("nk-hq-i", "0809")], {"map_b_north_row": 6}).units
     assert found[0].in_supply and found[0].path[-1] == "0506"
-    assert not trace_side(g, "campaign", "com", [UnitAt("nk-hq-i", "0809")], {"supply_sources": ["0512"],
+    assert not trace_side(g, "campaign", "communist", [UnitAt("nk-hq-i", "0809")], {"supply_sources": ["0512"],
                                                                                "atomic_hexes": ["0511"]}).units[0].in_supply
 
 
@@ -198,9 +198,9 @@ def test_removing_an_enemy_unit_never_takes_an_loc_away(un, drop):
     g = make_game(roads=ROAD)
     com = [("nk-hq-i", "0508"), ("nk-1", "0910"), ("nk-2", "1204"), ("nk-3", "0213")]
     un_units = [(f"rok-{n}", h) for n, h in zip((1, 2, 3, 5), un) if h not in {x for _, x in com}]
-    before = trace(g, "com", com + un_units, supply_sources=["0501"])
+    before = trace(g, "communist", com + un_units, supply_sources=["0501"])
     fewer = un_units[:drop] + un_units[drop + 1:]
-    after = trace(g, "com", com + fewer, supply_sources=["0501"])
+    after = trace(g, "communist", com + fewer, supply_sources=["0501"])
     for unit, entry in before.items():
         if entry.in_supply:
             assert after[unit].in_supply

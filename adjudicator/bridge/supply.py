@@ -15,6 +15,7 @@ from typing import Any
 
 from adjudicator.bridge.errors import BridgeError
 from adjudicator.bridge.positions import Positions
+from adjudicator.checks import canonical_side
 from adjudicator.rules.positions import SupplyReport, supply_tracer
 from scenarios.model import Game
 
@@ -53,8 +54,9 @@ class SupplyRun:
 
 
 def resolve_sides(game: Game, side: str | None) -> list[str]:
-    """Side ids for a request's ``side`` (an id or a name; empty/"both" = every side)."""
-    wanted = (side or "").strip().lower()
+    """Side ids for a request's ``side`` (an id, an old spelling of one, or a name; empty/"both" =
+    every side)."""
+    wanted = canonical_side((side or "").strip().lower())
     if wanted in ALL_SIDES:
         return list(game.sides)
     for s in game.sides.values():

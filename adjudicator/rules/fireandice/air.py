@@ -106,7 +106,7 @@ class AirCombatRequest(WeatherMixin):
         g = data.game_in(info)
         _check_aircraft(g, self.aircraft)
         sides = {side_of(g, a.unit) for a in self.aircraft}
-        if sides != {"un", "com"}:
+        if sides != {"un", "communist"}:
             raise ValueError("air-to-air combat needs aircraft of both sides in the box (10.3.1)")
         if self.snow:
             raise ValueError("no aircraft fly in a Snow month (14.1)")
@@ -125,7 +125,7 @@ def firing_order(entries: list[tuple[str, str, int]]) -> list[str]:
     order: list[str] = []
     for value in sorted({v for _, _, v in entries}, reverse=True):
         un = [u for u, s, v in entries if v == value and s == "un"]
-        com = [u for u, s, v in entries if v == value and s == "com"]
+        com = [u for u, s, v in entries if v == value and s == "communist"]
         while un or com:
             if un:
                 order.append(un.pop(0))
@@ -176,7 +176,7 @@ def air_combat(req: AirCombatRequest, dice: Dice) -> CheckResult:
         vp_to = sides_left.pop()
         steps.append(Step(f"Only {data.SIDE_NAMES[vp_to]} aircraft remain in MiG Alley: +1 VP.", "10.3.1"))
         rule = data.special(g, req.scenario, "mig_alley_4fi")
-        if vp_to == "com" and rule:
+        if vp_to == "communist" and rule:
             low, high = rule.get("success", [1, 4])
             (roll,) = dice.roll(6, purpose="4 F-I arrival roll after a Communist MiG Alley VP")
             arrival = low <= roll <= high

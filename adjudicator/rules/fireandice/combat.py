@@ -41,7 +41,7 @@ class CombatSituation(CheckRequest):
     """A combat's situation: what both sides' support and the terrain make of it."""
 
     scenario: str = Field(default=data.DEFAULT_SCENARIO, max_length=40, description="Scenario id (its map is used).")
-    attacker: SideId = Field(description="The attacking side: 'un' or 'com'.")
+    attacker: SideId = Field(description="The attacking side: 'un' or 'communist'.")
     combat_type: CombatType = Field(description="Declared combat type (4.5, 5.2).")
     chit: str | None = Field(default=None, max_length=10,
                              description="The combat chit drawn (id in table combat_chits, e.g. 'P01'); "
@@ -139,7 +139,7 @@ def situation(req: CombatSituation, g) -> dict:
         raise ValueError("a Low Morale unit may never perform a Deliberate Attack (6.2 j)")
     if {"routed", "bug_out"} & set(req.attacking.lead_markers):
         raise ValueError("a Routed (or Bug Out) unit may not attack (6.2 f)")
-    if req.attacker == "com" and req.attacking.bombardment_level or req.attacker == "un" and req.defending.bombardment_level:
+    if req.attacker == "communist" and req.attacking.bombardment_level or req.attacker == "un" and req.defending.bombardment_level:
         raise ValueError("only the UN has bombardment support (5.3.2)")
     return {"gm": gm, "terrain": effects, "combat_hex": combat_hex, "bombardment": bombard}
 
@@ -267,7 +267,7 @@ def combat(req: CombatRequest, dice: Dice) -> CheckResult:
         kind = "poor" if roll == 1 else ("elite" if roll == die else None)
         if kind is None:
             continue
-        name = {("poor", "un"): "Poor", ("poor", "com"): "Penal", ("elite", "un"): "Elite", ("elite", "com"): "Guards"}[(kind, side)]
+        name = {("poor", "un"): "Poor", ("poor", "communist"): "Penal", ("elite", "un"): "Elite", ("elite", "communist"): "Guards"}[(kind, side)]
         if model.unmarked_units < 1:
             steps.append(Step(f"{role.capitalize()} rolled a natural {roll}, but no participating unit is without a quality "
                               f"marker: no {name} marker.", "5.4.2 Special Rolls"))

@@ -19,8 +19,8 @@ from adjudicator.rules import gamedata
 from adjudicator.rules.gamedata import scenario, special  # noqa: F401  (re-exported)
 
 GAME_ID = "fireandice"
-SIDES = ("un", "com")
-SIDE_NAMES = {"un": "UN", "com": "Communist"}
+SIDES = ("un", "communist")
+SIDE_NAMES = {"un": "UN", "communist": "Communist"}
 DEFAULT_SCENARIO = "campaign"
 COMBAT_TYPES = ("Meeting Engagement", "Hasty Attack", "Prepared Attack", "Deliberate Attack")
 #: UN Minor Powers (1.0): they, like US units, may retreat into an enemy ZoC and then Bug Out (5.6).
@@ -38,7 +38,7 @@ def game_in(info) -> Game:
 
 
 def other_side(side: str) -> str:
-    return "com" if side == "un" else "un"
+    return "communist" if side == "un" else "un"
 
 
 def table(g: Game, table_id: str) -> Table:

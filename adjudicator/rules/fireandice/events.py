@@ -23,6 +23,7 @@ from pydantic import Field
 
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
 from adjudicator.rules.fireandice import data
+from adjudicator.rules.fireandice.schemas import SideId
 from scenarios.model import Game
 
 
@@ -118,7 +119,7 @@ def describe_snafu(d: SnafuDraw) -> Step:
 
 class RandomEventRequest(CheckRequest):
     table: Literal["A", "B", "C"] = Field(description="The Random Event Table on the combat chit (RE).")
-    attacker: Literal["un", "com"] = Field(description="The attacking side (decides who places SNAFU markers).")
+    attacker: SideId = Field(description="The attacking side (decides who places SNAFU markers).")
 
 
 @register_check(system="fireandice", name="random_event", request=RandomEventRequest, random=True,
@@ -143,7 +144,7 @@ def random_event(req: RandomEventRequest, dice: Dice) -> CheckResult:
 
 
 class SnafuRequest(CheckRequest):
-    placer: Literal["un", "com"] = Field(description="The player who draws and places (the enemy of a Disrupted or "
+    placer: SideId = Field(description="The player who draws and places (the enemy of a Disrupted or "
                                                      "Routed unit, 6.2 e, f).")
     count: Literal[1, 2] = Field(default=1, description="1 for a Disrupted unit; 2 for a Routed or Bug Out unit "
                                                        "(place at most one, return the other).")

@@ -18,10 +18,14 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, ValidationInfo, model_validator
+from pydantic import AliasChoices, Field, ValidationInfo, model_validator
 
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
 from adjudicator.rules.fireandice import data
+from adjudicator.rules.fireandice.schemas import SideId
+
+#: The Communist VP field; "com_vp", its name before the side was spelt "communist", still reads.
+COMMUNIST_VP = AliasChoices("communist_vp", "com_vp")
 
 RULE = "12.2.1 Foreign Intervention Table"
 INTERVENTIONS = {"chinese": "Chinese", "roc": "Republic of China", "atomic_release": "Atomic Release", "soviet": "Soviet"}
@@ -152,7 +156,8 @@ def chinese_intervention(req: ChineseInterventionRequest, dice: Dice) -> CheckRe
 class InterventionRollRequest(InterventionSituation):
     """The Republic of China, Atomic Release and Soviet rolls (12.2.1)."""
 
-    com_vp: int = Field(default=0, ge=0, le=21, description="The Communist's VPs (0 if the UN holds VPs or at 0).")
+    communist_vp: int = Field(default=0, ge=0, le=21, validation_alias=COMMUNIST_VP,
+                              description="The Communist's VPs (0 if the UN holds VPs or at 0; old name com_vp).")
     chinese_intervened: bool = Field(default=False, description="The Chinese have intervened.")
     trigger: Literal["direct", "foreign_aid"] = Field(
         default="foreign_aid", description="A roll a Foreign Aid request called for (12.2.2), or a direct Foreign "
@@ -160,7 +165,7 @@ class InterventionRollRequest(InterventionSituation):
 
     @model_validator(mode="after")
     def _one_side(self):
-        if self.un_vp and self.com_vp:
+        if self.un_vp and self.communist_vp:
             raise ValueError("VPs are zero-sum: only one side can hold them (12.1.1)")
         return self
 
@@ -169,8 +174,8 @@ def _direct_roll_refused(req: InterventionRollRequest, side: str) -> CheckResult
     """12.2: a direct roll only by the side without VPs, and by nobody at 0."""
     if req.trigger != "direct":
         return None
-    own = req.un_vp if side == "un" else req.com_vp
-    if own == 0 and (req.un_vp or req.com_vp):
+    own = req.un_vp if side == "un" else req.communist_vp
+    if own == 0 and (req.un_vp or req.communist_vp):
         return None
     return CheckResult(outcome={"roll_allowed": False, "success": False}, steps=[Step(
         "No roll: only the side without VPs may roll for Foreign Intervention, and nobody when the VP marker is at 0.",
@@ -205,7 +210,7 @@ def atomic_release(req: InterventionRollRequest, dice: Dice) -> CheckResult:
 @register_check(system="fireandice", name="soviet_intervention", request=InterventionRollRequest, random=True,
                 summary="Roll for Soviet intervention (Communist, modified D6 1 or less)", rule="12.2.1")
 def soviet_intervention(req: InterventionRollRequest, dice: Dice) -> CheckResult:
-    refused = _direct_roll_refused(req, "com")
+    refused = _direct_roll_refused(req, "communist")
     if refused:
         return refused
     steps: list[Step] = []
@@ -219,15 +224,16 @@ def soviet_intervention(req: InterventionRollRequest, dice: Dice) -> CheckResult
 
 
 class ForeignAidRequest(InterventionSituation):
-    side: Literal["un", "com"] = Field(description="The side asking for Foreign Aid (it must hold no VPs).")
-    com_vp: int = Field(default=0, ge=0, le=21, description="The Communist's VPs (0 if the UN holds VPs or at 0).")
+    side: SideId = Field(description="The side asking for Foreign Aid (it must hold no VPs).")
+    communist_vp: int = Field(default=0, ge=0, le=21, validation_alias=COMMUNIST_VP,
+                              description="The Communist's VPs (0 if the UN holds VPs or at 0; old name com_vp).")
     chinese_intervened: bool = Field(default=False, description="The Chinese have intervened.")
     chinese_intervened_previous_turn: bool = Field(
         default=False, description="The Chinese intervened in a previous turn (15-20 band: Soviet roll).")
 
     @model_validator(mode="after")
     def _one_side(self):
-        if self.un_vp and self.com_vp:
+        if self.un_vp and self.communist_vp:
             raise ValueError("VPs are zero-sum: only one side can hold them (12.1.1)")
         if self.chinese_intervened_previous_turn and not self.chinese_intervened:
             raise ValueError("chinese_intervened_previous_turn needs chinese_intervened")
@@ -247,8 +253,8 @@ def aid_band(g, enemy_vp: int) -> dict:
                 summary="Ask for Foreign Aid: the band's gains and the intervention rolls it triggers", rule="12.2.2")
 def foreign_aid(req: ForeignAidRequest, dice: Dice) -> CheckResult:
     g = data.game()
-    own_vp = req.un_vp if req.side == "un" else req.com_vp
-    enemy_vp = req.com_vp if req.side == "un" else req.un_vp
+    own_vp = req.un_vp if req.side == "un" else req.communist_vp
+    enemy_vp = req.communist_vp if req.side == "un" else req.un_vp
     if own_vp > 0 or enemy_vp == 0:
         why = "the VP marker is at 0" if enemy_vp == 0 and own_vp == 0 else "the asking side holds the VPs"
         return CheckResult(outcome={"allowed": False}, steps=[Step(
@@ -263,7 +269,7 @@ def foreign_aid(req: ForeignAidRequest, dice: Dice) -> CheckResult:
                   "restored.", "12.2.2 Foreign Aid Table")]
     rolls = []
     text = band["intervention_rolls"].lower()
-    if req.side == "com" and "communist: chinese" in text:
+    if req.side == "communist" and "communist: chinese" in text:
         if req.chinese_intervened:
             steps.append(Step("The Chinese have already intervened: no Chinese Intervention roll.", "12.2.2"))
         else:
@@ -272,7 +278,7 @@ def foreign_aid(req: ForeignAidRequest, dice: Dice) -> CheckResult:
         rolls.append("roc")
     if req.side == "un" and "atomic release" in text:
         rolls.append("atomic_release")
-    if "soviet" in text and req.side == "com" and req.chinese_intervened_previous_turn:
+    if "soviet" in text and req.side == "communist" and req.chinese_intervened_previous_turn:
         rolls.append("soviet")
     results = [roll_intervention(g, key, req, dice, steps) for key in rolls]
     vp_to = "requesting" if "requesting" in band["vp"] else "enemy"

@@ -99,7 +99,7 @@ def problems(g, req: LossesRequest) -> None:
         if r.through_enemy_zoc and not data.is_us_or_minor(u):
             raise ValueError(f"{u.id}: only US and UN Minor Powers units may retreat into an enemy ZoC (5.6)")
     if req.replacement_points and req.replacement_kind is not None:
-        generic = {"un": "un", "prc": "com"}
+        generic = {"un": "un", "prc": "communist"}
         if req.replacement_kind in generic:
             if generic[req.replacement_kind] != req.loser:
                 raise ValueError(f"{req.replacement_kind} replacements belong to the other side")
@@ -158,8 +158,8 @@ def retreat_paths(g, req: "LossesRequest") -> dict[str, bool]:
             if gm.grid.distance(combat, h) <= gm.grid.distance(combat, here):
                 raise ValueError(f"{r.unit}: {label} is not farther from the combat hex (5.6)")
             dy = gm.grid.center(h)[1] - gm.grid.center(here)[1]
-            if (req.loser == "com" and dy >= 0) or (req.loser == "un" and dy <= 0):
-                raise ValueError(f"{r.unit}: {label} is not {'north' if req.loser == 'com' else 'south'} (5.6)")
+            if (req.loser == "communist" and dy >= 0) or (req.loser == "un" and dy <= 0):
+                raise ValueError(f"{r.unit}: {label} is not {'north' if req.loser == 'communist' else 'south'} (5.6)")
             if board.is_sea(gm, h) or b.occupied_by(h, enemy):
                 raise ValueError(f"{r.unit}: may not retreat into {label} (sea or an enemy unit)")
             if h in zoc and not b.occupied_by(h, req.loser):
@@ -243,7 +243,7 @@ def combat_losses(req: LossesRequest, dice: Dice) -> CheckResult:
     if cadres:
         vp_to_com += len(cadres)
         steps.append(Step(f"US cadre(s) lost in combat: +{len(cadres)} VP to the Communist.", "12.1.2"))
-    vp_change = {"un": 0, "com": vp_to_com}
+    vp_change = {"un": 0, "communist": vp_to_com}
     vp_change[enemy] += req.vps_spent
     return CheckResult(outcome={
         "eliminated": eliminated, "task_forces_removed_permanently": task_forces_lost, "markers": markers,

@@ -78,12 +78,12 @@ def plan(g, req: InvasionRequest) -> dict:
         targets = []
         for p in req.positions:
             u = data.unit(g, p.unit)
-            if u.side == "com" and u.type not in ("hq", "aircraft") and gm.grid.distance(port, board.parse(gm, p.hex)) <= 2:
+            if u.side == "communist" and u.type not in ("hq", "aircraft") and gm.grid.distance(port, board.parse(gm, p.hex)) <= 2:
                 targets.append(p.unit)
     else:
         targets = list(req.enemy_units)
         for u in targets:
-            if data.unit(g, u).side != "com":
+            if data.unit(g, u).side != "communist":
                 raise ValueError(f"{u} is not a Communist unit")
     return {"port": row["port_hex"], "name": row["name"], "cost": cost, "targets": targets}
 

@@ -19,7 +19,7 @@ from pydantic import Field, ValidationInfo, model_validator
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
 from adjudicator.rules.fireandice import data
 
-GENERIC = {"un": "un", "prc": "com"}
+GENERIC = {"un": "un", "prc": "communist"}
 
 
 class RebuildRequest(CheckRequest):

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-SideId = Literal["un", "com"]
+from adjudicator.checks import canonical_side
+
+#: A side id; the old spelling "com" is read as "communist" (adjudicator.checks.OLD_SIDE_SPELLINGS).
+SideId = Annotated[Literal["un", "communist"], BeforeValidator(canonical_side)]
 CombatType = Literal["Meeting Engagement", "Hasty Attack", "Prepared Attack", "Deliberate Attack"]
 LeadMarker = Literal["ammo_shortage", "ammo_out", "fuel_shortage", "fuel_out", "ooc", "disrupted", "routed",
                      "bug_out", "low_morale"]

@@ -121,9 +121,9 @@ def sources(g: Game, scenario_id: str, gm: GameMap, side: str, options: dict[str
                 found.add(port_hex)
         text = f"UN supply sources: the ports of the Invasion boxes that are sources ({', '.join(sorted(board.label(gm, h) for h in found)) or 'none'})"
         return found | given, [text + (f", plus {len(given)} given" if given else "") + "."], warnings
-    marked = {f.hex for f in gm.features if f.kind == "supply_source" and f.side in ("", "com")}
+    marked = {f.hex for f in gm.features if f.kind == "supply_source" and f.side in ("", "communist")}
     found = marked | given
-    listed = data.scenario(g, scenario_id).supply_sources.get("com", [])
+    listed = data.scenario(g, scenario_id).supply_sources.get("communist", [])
     if any(s.startswith("edge:") and "map B" in s for s in listed):
         found |= map_b_edge_roads(gm, int(options.get("map_b_north_row", MAP_B_NORTH_ROW)))
         warnings.append(f"16.0 special rule 4: road hexes leaving the north edge of map B are sources; map B's north "

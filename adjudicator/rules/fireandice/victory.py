@@ -46,7 +46,7 @@ class VictoryRequest(CheckRequest):
 
 
 def holder(track: int) -> str:
-    return "un" if track > 0 else ("com" if track < 0 else "none")
+    return "un" if track > 0 else ("communist" if track < 0 else "none")
 
 
 @register_check(system="fireandice", name="victory_points", request=VictoryRequest, random=False,
@@ -76,7 +76,7 @@ def victory_points(req: VictoryRequest, dice: Dice) -> CheckResult:
     winner = None
     warnings: list[str] = []
     if req.ports_communist_controlled:
-        winner = "com"
+        winner = "communist"
         steps.append(Step("All Invasion boxes' ports are Communist controlled: automatic Communist victory.", "13.1; 16.0"))
     elif req.vp_check and abs(track) >= automatic:
         who = holder(track)
