@@ -6,4 +6,7 @@ them, and so does the test session, for the tests that call rules and registry f
 
 from adjudicator.rules import register_all_games
 
+# The real-engine harness's fixtures and `engine` marker (tests/engine/fixtures.py).
+pytest_plugins = ["tests.engine.fixtures"]
+
 register_all_games()

@@ -1,0 +1,1 @@
+"""The real-engine test harness (see docs/engine-harness.md)."""

@@ -1,0 +1,196 @@
+package kwharness;
+
+import java.awt.Component;
+import java.awt.Container;
+import java.awt.Dialog;
+import java.awt.Window;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import javax.swing.AbstractButton;
+import javax.swing.JLabel;
+import javax.swing.SwingUtilities;
+import javax.swing.text.Document;
+import javax.swing.text.JTextComponent;
+
+import org.slf4j.LoggerFactory;
+
+import VASSAL.build.GameModule;
+import VASSAL.tools.ErrorDialog;
+import VASSAL.tools.bug.BugHandler;
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.spi.IThrowableProxy;
+import ch.qos.logback.classic.spi.ThrowableProxy;
+import ch.qos.logback.classic.spi.ThrowableProxyUtil;
+import ch.qos.logback.core.AppenderBase;
+
+/**
+ * Everything the engine says while the script runs: WARN/ERROR log events, bug reports
+ * (ErrorDialog.bug, uncaught exceptions), dialogs (recorded with title and text, then closed,
+ * so nothing waits for a person) and the chat window's lines. Each entry carries the index
+ * of the step that was running, so a test can ask what one step caused.
+ */
+final class Capture {
+  static final List<Map<String, Object>> LOG = Collections.synchronizedList(new ArrayList<>());
+  static final List<Map<String, Object>> BUGS = Collections.synchronizedList(new ArrayList<>());
+  static final List<Map<String, Object>> DIALOGS = Collections.synchronizedList(new ArrayList<>());
+  static final List<Map<String, Object>> CHAT = Collections.synchronizedList(new ArrayList<>());
+
+  /** The step running now (-1 while the module opens). */
+  static volatile int step = -1;
+
+  private static final AtomicBoolean STOPPED = new AtomicBoolean(false);
+  /** Chat lines already taken from the chat window's document. */
+  private static int chatLinesSeen;
+
+  private Capture() { }
+
+  static Map<String, Object> entry() {
+    final Map<String, Object> m = new LinkedHashMap<>();
+    m.put("step", step);
+    return m;
+  }
+
+  static String trace(Throwable t) {
+    return ThrowableProxyUtil.asString(new ThrowableProxy(t));
+  }
+
+  static void bug(String where, Throwable t) {
+    final Map<String, Object> m = entry();
+    m.put("where", where);
+    m.put("what", trace(t));
+    BUGS.add(m);
+  }
+
+  static void start() {
+    installLogAppender();
+    ErrorDialog.addBugHandler(new BugHandler() {
+      @Override public boolean accept(Throwable t) { return true; }
+      @Override public void handle(Throwable t) { bug("ErrorDialog.bug", t); }
+    });
+    Thread.setDefaultUncaughtExceptionHandler((th, t) -> bug("uncaught in " + th.getName(), t));
+    startDialogWatchdog();
+  }
+
+  static void stop() {
+    STOPPED.set(true);
+  }
+
+  private static void installLogAppender() {
+    final LoggerContext ctx = (LoggerContext) LoggerFactory.getILoggerFactory();
+    final AppenderBase<ILoggingEvent> app = new AppenderBase<>() {
+      @Override
+      protected void append(ILoggingEvent e) {
+        if (!e.getLevel().isGreaterOrEqual(Level.WARN)) return;
+        final Map<String, Object> m = entry();
+        m.put("level", e.getLevel().toString());
+        m.put("logger", e.getLoggerName());
+        m.put("message", e.getFormattedMessage());
+        final IThrowableProxy tp = e.getThrowableProxy();
+        if (tp != null) m.put("throwable", ThrowableProxyUtil.asString(tp));
+        LOG.add(m);
+      }
+    };
+    app.setContext(ctx);
+    app.setName("kw-harness");
+    app.start();
+    ctx.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).addAppender(app);
+  }
+
+  /** Every 100 ms: record each showing dialog (title + text) and close it. */
+  private static void startDialogWatchdog() {
+    final Thread t = new Thread(() -> {
+      while (!STOPPED.get()) {
+        try {
+          Thread.sleep(100);
+        }
+        catch (InterruptedException e) {
+          return;
+        }
+        SwingUtilities.invokeLater(Capture::closeDialogs);
+      }
+    }, "kw-harness-dialogs");
+    t.setDaemon(true);
+    t.start();
+  }
+
+  /** Records and closes every showing dialog; must run on the event thread. */
+  static void closeDialogs() {
+    for (final Window w : Window.getWindows()) {
+      if (w instanceof Dialog && w.isShowing()) {
+        final StringBuilder sb = new StringBuilder();
+        collectText(w, sb);
+        final Map<String, Object> m = entry();
+        m.put("title", ((Dialog) w).getTitle());
+        m.put("text", sb.toString().trim());
+        DIALOGS.add(m);
+        w.dispose();
+      }
+    }
+  }
+
+  private static void collectText(Component c, StringBuilder sb) {
+    if (c instanceof JLabel && ((JLabel) c).getText() != null) {
+      sb.append(((JLabel) c).getText()).append('\n');
+    }
+    else if (c instanceof JTextComponent) {
+      sb.append(((JTextComponent) c).getText()).append('\n');
+    }
+    else if (c instanceof AbstractButton) {
+      return; // buttons are not content
+    }
+    if (c instanceof Container) {
+      for (final Component k : ((Container) c).getComponents()) collectText(k, sb);
+    }
+  }
+
+  /** Takes the chat window's new lines; must run on the event thread. */
+  static void takeChat() {
+    final GameModule g = GameModule.getGameModule();
+    if (g == null || g.getChatter() == null) return;
+    final StringBuilder sb = new StringBuilder();
+    collectDocText(g.getChatter(), sb);
+    final List<String> lines = new ArrayList<>();
+    for (final String line : sb.toString().split("\n")) {
+      if (!line.isBlank()) lines.add(line.strip());
+    }
+    for (int i = chatLinesSeen; i < lines.size(); i++) {
+      final Map<String, Object> m = entry();
+      m.put("text", lines.get(i));
+      CHAT.add(m);
+    }
+    chatLinesSeen = Math.max(chatLinesSeen, lines.size());
+  }
+
+  private static void collectDocText(Component c, StringBuilder sb) {
+    if (c instanceof JTextComponent) {
+      final Document d = ((JTextComponent) c).getDocument();
+      try {
+        sb.append(d.getText(0, d.getLength())).append('\n');
+      }
+      catch (Exception ignored) {
+        // a document being edited: its text is taken at the next step
+      }
+    }
+    if (c instanceof Container) {
+      for (final Component k : ((Container) c).getComponents()) collectDocText(k, sb);
+    }
+  }
+
+  /** The entries of one list that a step caused. */
+  static List<Map<String, Object>> during(List<Map<String, Object>> all, int index) {
+    final List<Map<String, Object>> out = new ArrayList<>();
+    synchronized (all) {
+      for (final Map<String, Object> m : all) {
+        if (Integer.valueOf(index).equals(m.get("step"))) out.add(m);
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,468 @@
+package kwharness;
+
+import java.awt.Point;
+import java.io.File;
+import java.lang.reflect.Field;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+import javax.swing.Action;
+import javax.swing.SwingUtilities;
+
+import VASSAL.build.AbstractBuildable;
+import VASSAL.build.GameModule;
+import VASSAL.build.module.BasicLogger;
+import VASSAL.build.module.GameSetupStep;
+import VASSAL.build.module.GameState;
+import VASSAL.build.module.GlobalOptions;
+import VASSAL.build.module.PlayerRoster;
+import VASSAL.build.module.PredefinedSetup;
+import VASSAL.command.Command;
+import VASSAL.configure.NamedHotKeyConfigurer;
+import VASSAL.counters.Deck;
+import VASSAL.counters.Decorator;
+import VASSAL.counters.DragBuffer;
+import VASSAL.counters.GamePiece;
+import VASSAL.counters.KeyBuffer;
+import VASSAL.counters.KeyCommand;
+import VASSAL.counters.PieceIterator;
+import VASSAL.counters.Properties;
+
+/**
+ * The script's steps. Each takes the step's JSON object and returns what it found; a problem
+ * is an exception (the step fails and the script stops). Steps that touch the engine run on
+ * the event thread, as the engine's own menu actions do; waiting steps run on the driver's thread.
+ */
+final class Steps {
+  private final ScriptedFileChooser chooser;
+
+  Steps(ScriptedFileChooser chooser) {
+    this.chooser = chooser;
+  }
+
+  interface EdtTask { Object run() throws Exception; }
+
+  /** Runs a task on the event thread and hands back its result or its exception. */
+  static Object onEdt(EdtTask task) throws Exception {
+    final Object[] out = new Object[1];
+    final Exception[] err = new Exception[1];
+    SwingUtilities.invokeAndWait(() -> {
+      try {
+        out[0] = task.run();
+      }
+      catch (Exception e) {
+        err[0] = e;
+      }
+    });
+    if (err[0] != null) throw err[0];
+    return out[0];
+  }
+
+  /** Lets queued event-thread work and background loads finish. */
+  static void settle() {
+    for (int i = 0; i < 3; i++) {
+      try {
+        Thread.sleep(150);
+        SwingUtilities.invokeAndWait(() -> { });
+      }
+      catch (Exception ignored) {
+        return;
+      }
+    }
+  }
+
+  Object run(Map<String, Object> step) throws Exception {
+    final String what = str(step, "do");
+    switch (what) {
+    case "new_game": return onEdt(this::newGame);
+    case "setup": return setup(str(step, "name"));
+    case "load": return load(file(step, "file"));
+    case "replay": return replay(file(step, "file"));
+    case "pieces": return onEdt(() -> pieces(step));
+    case "side": return onEdt(() -> side(str(step, "side")));
+    case "key": return onEdt(() -> key(step));
+    case "select": return onEdt(() -> select(step));
+    case "draw": return onEdt(() -> draw(step));
+    case "pref": return onEdt(() -> pref(str(step, "key"), step.get("value")));
+    case "chat": return onEdt(() -> chat(str(step, "text")));
+    case "call": return call(step);
+    case "wait_chat": return waitFor(Capture.CHAT, step);
+    case "wait_dialog": return waitFor(Capture.DIALOGS, step);
+    case "save": return onEdt(() -> save(file(step, "file")));
+    case "log_begin": return onEdt(() -> logBegin(file(step, "file")));
+    case "log_end": return onEdt(this::logEnd);
+    case "settle": settle(); return null;
+    default: throw new IllegalArgumentException("unknown step '" + what + "'");
+    }
+  }
+
+  // ---- games ---------------------------------------------------------------------------
+
+  /**
+   * Turns off the questions a person answers around games (start a log? save first? comment?)
+   * and drops the side-picking wizard step; a side is taken with the "side" step instead.
+   */
+  static void quietPrompts() {
+    final GameModule g = GameModule.getGameModule();
+    for (final String key : new String[] {
+      BasicLogger.PROMPT_NEW_LOG_START, BasicLogger.PROMPT_NEW_LOG_END, BasicLogger.PROMPT_LOG_COMMENT }) {
+      g.getPrefs().setValue(key, Boolean.FALSE);
+    }
+    final GameState gs = g.getGameState();
+    if (gs.isGameStarted()) gs.setModified(false);
+    final List<GameSetupStep> steps = new ArrayList<>();
+    gs.getUnfinishedSetupSteps().forEachRemaining(steps::add);
+    for (final GameSetupStep s : steps) {
+      if (s instanceof PlayerRoster) gs.removeGameSetupStep(s);
+    }
+  }
+
+  private Object newGame() {
+    quietPrompts();
+    final GameState gs = GameModule.getGameModule().getGameState();
+    gs.setup(false);
+    gs.setup(true);
+    return gameSummary();
+  }
+
+  /** Starts a predefined setup the way its menu entry does (PredefinedSetup.launch). */
+  private Object setup(String name) throws Exception {
+    onEdt(() -> {
+      quietPrompts();
+      PredefinedSetup found = null;
+      for (final PredefinedSetup ps : GameModule.getGameModule().getAllDescendantComponentsOf(PredefinedSetup.class)) {
+        if (name.equals(ps.getConfigureName()) && ps.isUseFile() && !ps.isMenu()) found = ps;
+      }
+      if (found == null) throw new IllegalArgumentException("no predefined setup with a file named '" + name + "'");
+      GameModule.getGameModule().getGameState().setup(false);
+      found.launch();
+      return null;
+    });
+    waitForLoad();
+    return onEdt(Steps::gameSummary);
+  }
+
+  /** Opens a saved game (or a log) the way File > Open does, the file chooser answered by the script. */
+  private Object load(File f) throws Exception {
+    onEdt(() -> {
+      quietPrompts();
+      chooser.answerNext(f);
+      GameModule.getGameModule().getGameState().loadGame(false);
+      return null;
+    });
+    waitForLoad();
+    return onEdt(Steps::gameSummary);
+  }
+
+  /** Opens a log and presses Step until its end; the step's chat and dialogs are what it showed. */
+  private Object replay(File f) throws Exception {
+    load(f);
+    final int[] stepped = { 0 };
+    while (Boolean.TRUE.equals(onEdt(() -> GameModule.getGameModule().getBasicLogger().isReplaying()))) {
+      onEdt(() -> {
+        final Action step = (Action) field(BasicLogger.class, "stepAction").get(GameModule.getGameModule().getBasicLogger());
+        step.actionPerformed(null);
+        stepped[0]++;
+        return null;
+      });
+    }
+    settle();
+    final Map<String, Object> out = new LinkedHashMap<>();
+    out.put("commands_stepped", stepped[0]);
+    out.putAll(castMap(onEdt(Steps::gameSummary)));
+    return out;
+  }
+
+  private static void waitForLoad() throws Exception {
+    final long end = System.currentTimeMillis() + 120_000;
+    while (Boolean.TRUE.equals(onEdt(() -> GameModule.getGameModule().getGameState().isLoadingInBackground()))) {
+      if (System.currentTimeMillis() > end) throw new IllegalStateException("the game is still loading after 120 s");
+      Thread.sleep(50);
+    }
+    settle();
+  }
+
+  static Map<String, Object> gameSummary() {
+    final GameModule g = GameModule.getGameModule();
+    final Map<String, Object> out = new LinkedHashMap<>();
+    out.put("game_started", g.getGameState().isGameStarted());
+    int total = 0;
+    for (final GamePiece p : g.getGameState().getAllPieces()) {
+      if (!(p instanceof VASSAL.counters.Stack)) total++;
+    }
+    out.put("total_pieces", total);
+    return out;
+  }
+
+  // ---- pieces --------------------------------------------------------------------------
+
+  @SuppressWarnings("unchecked")
+  private Object pieces(Map<String, Object> step) {
+    final List<String> props = new ArrayList<>();
+    for (final Object o : (List<Object>) step.getOrDefault("properties", List.of())) props.add(String.valueOf(o));
+    if (!step.containsKey("as")) return Pieces.listAll(props);
+    return Pieces.viewAs(str(step, "as"), () -> Pieces.listAll(props));
+  }
+
+  /** Takes a side as a player does in the side-picking step (the roster change is sent and logged). */
+  private Object side(String side) {
+    final GameModule g = GameModule.getGameModule();
+    final PlayerRoster roster = g.getPlayerRoster();
+    if (roster == null) throw new IllegalArgumentException("the module has no player roster");
+    if (!Pieces.OBSERVER.equals(side) && !roster.getSides().contains(side)) {
+      throw new IllegalArgumentException("no side '" + side + "'; the roster has " + roster.getSides());
+    }
+    final Command c = Pieces.OBSERVER.equals(side)
+      ? new PlayerRoster.Remove(roster, GameModule.getActiveUserId())
+      : new PlayerRoster.Add(roster, GameModule.getActiveUserId(), GlobalOptions.getInstance().getPlayerId(), side);
+    c.execute();
+    g.sendAndLog(c);
+    return Map.of("side", Pieces.mySide());
+  }
+
+  /** A piece's command by its menu text (as the right-click menu runs it) or by key stroke. */
+  private Object key(Map<String, Object> step) {
+    final GamePiece p = Pieces.find(step.get("piece"));
+    final GamePiece outer = Decorator.getOutermost(p);
+    if (step.containsKey("menu")) {
+      final String menu = str(step, "menu");
+      final KeyCommand kc = findCommand((KeyCommand[]) outer.getProperty(Properties.KEY_COMMANDS), menu);
+      if (kc == null) throw new IllegalArgumentException("piece '" + p.getName() + "' has no command '" + menu + "'");
+      kc.actionPerformed(null);
+    }
+    else {
+      final Command c = outer.keyEvent(NamedHotKeyConfigurer.decode(str(step, "key")).getKeyStroke());
+      GameModule.getGameModule().sendAndLog(c);
+    }
+    return Pieces.piece(p, p.getMap(), stringList(step.get("properties")));
+  }
+
+  /** The command with this menu text (commands in sub-menus are in the same list). */
+  private static KeyCommand findCommand(KeyCommand[] commands, String menu) {
+    if (commands == null) return null;
+    for (final KeyCommand kc : commands) {
+      if (menu.equals(kc.getName()) && kc.getKeyStroke() != null) return kc;
+    }
+    return null;
+  }
+
+  @SuppressWarnings("unchecked")
+  private Object select(Map<String, Object> step) {
+    final KeyBuffer buffer = KeyBuffer.getBuffer();
+    buffer.clear();
+    for (final Object selector : (List<Object>) step.getOrDefault("pieces", List.of())) {
+      buffer.add(Pieces.find(selector));
+    }
+    return Map.of("selected", buffer.asList().size());
+  }
+
+  /**
+   * Draws from a deck as a drag off it does: the deck picks the pieces (at random when it
+   * shuffles), the map's PieceMover moves them to the destination; the move is sent and logged.
+   */
+  @SuppressWarnings("unchecked")
+  private Object draw(Map<String, Object> step) {
+    final Deck deck = Pieces.deck(str(step, "deck"));
+    final Map<String, Object> to = (Map<String, Object>) step.get("to");
+    if (to == null) throw new IllegalArgumentException("draw needs \"to\": {\"map\", \"location\" | \"x\", \"y\"}");
+    final VASSAL.build.module.Map map = Pieces.map(str(to, "map"));
+    final Point point = Pieces.point(map, to);
+    final int count = ((Number) step.getOrDefault("count", 1L)).intValue();
+    final DragBuffer drag = DragBuffer.getBuffer();
+    final List<GamePiece> drawn = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      drag.clear();
+      final PieceIterator it = deck.drawCards();
+      if (!it.hasMoreElements()) break;
+      final GamePiece p = it.nextPiece();
+      p.setProperty(Properties.OBSCURED_BY, p.getProperty(Properties.OBSCURED_BY_PRE_DRAW));
+      drag.add(p);
+      final Command c = map.getPieceMover().movePieces(map, point);
+      GameModule.getGameModule().sendAndLog(c);
+      drawn.add(p);
+    }
+    drag.clear();
+    final List<Object> out = new ArrayList<>();
+    for (final GamePiece p : drawn) out.add(Pieces.piece(p, p.getMap(), stringList(step.get("properties"))));
+    return Map.of("drawn", out, "left", deck.getPieceCount());
+  }
+
+  // ---- module, chat, files ---------------------------------------------------------------
+
+  private Object pref(String key, Object value) {
+    final GameModule g = GameModule.getGameModule();
+    if (g.getPrefs().getOption(key) == null) throw new IllegalArgumentException("no preference '" + key + "'");
+    g.getPrefs().setValue(key, value instanceof String || value instanceof Boolean ? value : String.valueOf(value));
+    return Map.of("value", String.valueOf(g.getPrefs().getValue(key)));
+  }
+
+  /** A chat line as a player types it and presses Enter (the engine adds the player's name). */
+  private Object chat(String text) {
+    final VASSAL.build.module.Chatter chatter = GameModule.getGameModule().getChatter();
+    chatter.getInputField().setText(text);
+    chatter.keyCommand(javax.swing.KeyStroke.getKeyStroke(java.awt.event.KeyEvent.VK_ENTER, 0, true));
+    return null;
+  }
+
+  private Object save(File f) throws Exception {
+    GameModule.getGameModule().getGameState().saveGame(f);
+    return Map.of("file", f.getPath(), "bytes", f.length());
+  }
+
+  /** Begins a log as the File menu's "Begin logfile" does, the file chooser answered by the script. */
+  private Object logBegin(File f) throws Exception {
+    final BasicLogger bl = GameModule.getGameModule().getBasicLogger();
+    final Action begin = (Action) field(BasicLogger.class, "newLogAction").get(bl);
+    if (!begin.isEnabled()) throw new IllegalStateException("Begin logfile is disabled (no game, or a log is being written)");
+    chooser.answerNext(f);
+    begin.actionPerformed(null);
+    if (!bl.isLogging()) throw new IllegalStateException("the engine did not begin a log");
+    return Map.of("logging", true);
+  }
+
+  private Object logEnd() throws Exception {
+    final BasicLogger bl = GameModule.getGameModule().getBasicLogger();
+    final File out = (File) field(BasicLogger.class, "outputFile").get(bl);
+    ((Action) field(BasicLogger.class, "endLogAction").get(bl)).actionPerformed(null);
+    return Map.of("file", String.valueOf(out), "bytes", out == null ? 0 : out.length());
+  }
+
+  // ---- module components ---------------------------------------------------------------
+
+  /**
+   * Calls a public method of the module's component of a class (found by class name among the
+   * module's components, so a class the module itself ships is reached the way the engine built
+   * it). "thread": "edt" (default) or "background" for a method that waits.
+   */
+  private Object call(Map<String, Object> step) throws Exception {
+    final String className = str(step, "class");
+    final String method = str(step, "method");
+    final List<Object> args = castList(step.getOrDefault("args", List.of()));
+    final Object target = onEdt(() -> component(className));
+    final Method m = method(target.getClass(), method, args.size());
+    final Object[] converted = convert(m, args);
+    final EdtTask task = () -> {
+      try {
+        return m.invoke(target, converted);
+      }
+      catch (InvocationTargetException e) {
+        throw e.getCause() instanceof Exception ? (Exception) e.getCause() : e;
+      }
+    };
+    final Object result = "background".equals(step.get("thread")) ? task.run() : onEdt(task);
+    return m.getReturnType() == void.class ? null : Map.of("returned", plain(result));
+  }
+
+  private static Object component(String className) {
+    for (final Object b : GameModule.getGameModule().getAllDescendantComponentsOf(AbstractBuildable.class)) {
+      if (b.getClass().getName().equals(className)) return b;
+    }
+    for (final Object b : GameModule.getGameModule().getBuildables()) {
+      if (b.getClass().getName().equals(className)) return b;
+    }
+    throw new IllegalArgumentException("the module has no component of class " + className);
+  }
+
+  private static Method method(Class<?> c, String name, int arity) {
+    for (final Method m : c.getMethods()) {
+      if (m.getName().equals(name) && m.getParameterCount() == arity && Modifier.isPublic(m.getModifiers())) return m;
+    }
+    throw new IllegalArgumentException(c.getName() + " has no public method " + name + " with " + arity + " arguments");
+  }
+
+  private static Object[] convert(Method m, List<Object> args) {
+    final Class<?>[] types = m.getParameterTypes();
+    final Object[] out = new Object[types.length];
+    for (int i = 0; i < types.length; i++) {
+      final Object a = args.get(i);
+      final Class<?> t = types[i];
+      if (a == null) out[i] = null;
+      else if (t == int.class || t == Integer.class) out[i] = ((Number) a).intValue();
+      else if (t == long.class || t == Long.class) out[i] = ((Number) a).longValue();
+      else if (t == double.class || t == Double.class) out[i] = ((Number) a).doubleValue();
+      else if (t == boolean.class || t == Boolean.class) out[i] = a;
+      else if (t == String.class) out[i] = a instanceof String ? a : Json.write(a);
+      else out[i] = a; // Map, List, Object: as parsed
+    }
+    return out;
+  }
+
+  /** A return value as JSON can carry it. */
+  private static Object plain(Object o) {
+    if (o == null || o instanceof Number || o instanceof Boolean || o instanceof String) return o;
+    if (o instanceof Map || o instanceof List) return o;
+    if (o instanceof GamePiece) return Pieces.piece((GamePiece) o, ((GamePiece) o).getMap(), List.of());
+    return String.valueOf(o);
+  }
+
+  // ---- waiting ---------------------------------------------------------------------------
+
+  /**
+   * Waits until entries (chat lines; dialogs by title and text) match "match" (a regular
+   * expression) "count" times (default 1) within "timeout" seconds (default 30).
+   */
+  private Object waitFor(List<Map<String, Object>> list, Map<String, Object> step) throws Exception {
+    final Pattern p = Pattern.compile(str(step, "match"));
+    final int want = ((Number) step.getOrDefault("count", 1L)).intValue();
+    final long end = System.currentTimeMillis() + (long) (((Number) step.getOrDefault("timeout", 30L)).doubleValue() * 1000);
+    while (true) {
+      onEdt(() -> {
+        Capture.takeChat();
+        Capture.closeDialogs();
+        return null;
+      });
+      final List<Object> hits = new ArrayList<>();
+      synchronized (list) {
+        for (final Map<String, Object> m : list) {
+          final String seen = (m.containsKey("title") ? m.get("title") + "\n" : "") + m.get("text");
+          if (p.matcher(seen).find()) hits.add(m);
+        }
+      }
+      if (hits.size() >= want) return Map.of("matched", hits);
+      if (System.currentTimeMillis() > end) {
+        throw new IllegalStateException("nothing matched /" + p + "/ " + want + " time(s) within the timeout (" + hits.size() + " did)");
+      }
+      Thread.sleep(50);
+    }
+  }
+
+  // ---- small helpers -------------------------------------------------------------------
+
+  private static Field field(Class<?> c, String name) throws NoSuchFieldException {
+    final Field f = c.getDeclaredField(name);
+    f.setAccessible(true);
+    return f;
+  }
+
+  static String str(Map<String, Object> step, String key) {
+    final Object v = step.get(key);
+    if (v == null) throw new IllegalArgumentException("step needs \"" + key + "\"");
+    return String.valueOf(v);
+  }
+
+  private static File file(Map<String, Object> step, String key) {
+    return new File(str(step, key)).getAbsoluteFile();
+  }
+
+  private static List<String> stringList(Object o) {
+    final List<String> out = new ArrayList<>();
+    if (o instanceof List) for (final Object x : (List<?>) o) out.add(String.valueOf(x));
+    return out;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<Object> castList(Object o) {
+    return (List<Object>) o;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> castMap(Object o) {
+    return (Map<String, Object>) o;
+  }
+}

@@ -1,0 +1,177 @@
+"""The real-engine harness itself (tests/engine): a module built by modgen opens in VASSAL 3.7.26,
+a setup puts its units on their hexes, key commands, drawing, masks, saving, logging and
+replaying do what the engine does, and a failing step is reported as one.
+
+Three engine runs (about 10 s each); they skip without VASSAL_ENGINE_JAR.
+"""
+
+from __future__ import annotations
+
+import zipfile
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from lxml import etree
+
+from modgen.pieces import HIDE
+from scenarios import load_game, load_game_dir
+from vassalfmt import BasicPiece, Marker, Obscurable, Piece, build_zip
+from vassalfmt.buildfile import component
+
+pytestmark = pytest.mark.engine
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "example"
+SETUP = "Battle of the Ridge"
+DECK = "Harness test pile"
+PROPS = ["UnitId", "Step_Level", "Card"]
+
+
+def with_test_deck(module: Path, out: Path) -> Path:
+    """The example module plus a face-down, shuffled draw pile of three masked cards on the main
+    map (the example game has no deck; this one exists only for the harness's own test)."""
+    with zipfile.ZipFile(module) as archive:
+        entries = {name: archive.read(name) for name in archive.namelist()}
+    root = etree.fromstring(entries["buildFile.xml"])
+    game_map = root.find("VASSAL.build.module.Map")
+    pile = component(game_map, "VASSAL.build.module.map.DrawPile", name=DECK, x=700, y=80, width=60,
+                     height=60, faceDown="Always", drawFaceUp=False, shuffle="Always", allowMultiple=False,
+                     allowSelect=False, reversible=False, draw=True)
+    image = next(name[len("images/"):] for name in sorted(entries) if name.startswith("images/"))
+    next_id = int(root.get("nextPieceSlotId"))
+    for n in range(3):
+        card = Piece([Obscurable(key=HIDE, image=image, hide_command="Mask", display_style="B", mask_name="Card back"),
+                      Marker.of(Card=f"card-{n}"), BasicPiece(image=image, name=f"Card {n}")])
+        component(pile, "VASSAL.build.widget.CardSlot", card.add_piece_command(None), entryName=f"Card {n}",
+                  gpid=next_id + n, height=0, width=0)
+    root.set("nextPieceSlotId", str(next_id + 3))
+    entries["buildFile.xml"] = etree.tostring(root, xml_declaration=True, encoding="UTF-8")
+    path = out / "example-with-deck.vmod"
+    path.write_bytes(build_zip(entries))
+    return path
+
+
+@pytest.fixture(scope="module")
+def deck_module(engine_module, tmp_path_factory) -> Path:
+    return with_test_deck(engine_module("example"), tmp_path_factory.mktemp("harness"))
+
+
+@pytest.fixture(scope="module")
+def first_run(engine, deck_module, tmp_path_factory):
+    """A setup played a little: a step loss, a side, chat, a log, a save."""
+    files = tmp_path_factory.mktemp("harness-files")
+    steps = [
+        {"do": "setup", "name": SETUP},                                                   # 0
+        {"do": "pieces", "properties": PROPS},                                            # 1
+        {"do": "key", "piece": {"properties": {"UnitId": "rd-1"}}, "menu": "Step loss",
+         "properties": PROPS},                                                            # 2
+        {"do": "pref", "key": "RealName", "value": "Tester"},                             # 3
+        {"do": "side", "side": "Red"},                                                    # 4
+        {"do": "call", "class": "VASSAL.build.module.Chatter", "method": "send",
+         "args": ["said through a component"]},                                           # 5
+        {"do": "log_begin", "file": str(files / "game.vlog")},                            # 6
+        {"do": "key", "piece": {"properties": {"UnitId": "bl-inf-1"}}, "key": "70,130"},   # 7 Ctrl+F
+        {"do": "chat", "text": "written into the log"},                                   # 8
+        {"do": "log_end"},                                                                # 9
+        {"do": "save", "file": str(files / "game.vsav")},                                 # 10
+    ]
+    return engine(deck_module, steps, timeout=180), files
+
+
+def by_unit(pieces: list[dict]) -> dict[str, dict]:
+    return {p["properties"]["UnitId"]: p for p in pieces if p["properties"].get("UnitId")}
+
+
+def test_a_setup_lists_its_units_on_their_hexes(first_run):
+    run, _ = first_run
+    assert run.ok, run.failure()
+    assert run.report["engine_version"] == "3.7.26"
+    assert run.problems() == []
+    scenario = load_game_dir(EXAMPLE).scenarios["battle"]
+    units = by_unit(run.result(1)["pieces"])
+    for placement in scenario.setup:
+        if placement.is_marker:
+            continue
+        piece = units[placement.unit]
+        assert piece["location"] == placement.location, placement.unit
+        assert piece["properties"]["Step_Level"] == ("2" if placement.step == "depleted" else "1")
+    assert units["rd-tk"]["map"] != units["rd-1"]["map"]  # a reinforcement waits on the turn track
+
+
+def test_key_commands_change_the_piece_and_are_reported(first_run):
+    run, _ = first_run
+    by_menu = run.result(2)
+    assert by_menu["properties"]["Step_Level"] == "2" and by_menu["name"].endswith("(depleted)")
+    assert any("Step loss" in line for line in run.step(2)["chat"])
+    by_key = run.step(7)
+    assert any("Blue infantry regiment (depleted)" in line for line in by_key["chat"])
+
+
+def test_prefs_side_chat_and_component_calls(first_run):
+    run, _ = first_run
+    assert run.result(3) == {"value": "Tester"}
+    assert run.result(4) == {"side": "Red"}
+    assert run.step(5)["chat"] == ["said through a component"]
+    assert run.step(8)["chat"] == ["<Tester> - written into the log"]
+
+
+def test_draw_pile_is_face_down_and_a_drawn_card_is_hidden_from_others(engine, deck_module):
+    run = engine(deck_module, [
+        {"do": "new_game"},
+        {"do": "pieces", "properties": PROPS},
+        {"do": "side", "side": "Blue"},
+        {"do": "draw", "deck": DECK, "to": {"map": "Example Ridge", "location": "0303"}, "properties": PROPS},
+        {"do": "pieces", "properties": PROPS, "as": "observer"},
+        {"do": "pieces", "properties": PROPS, "as": "Red"},
+    ], timeout=120)
+    assert run.ok, run.failure()
+    (deck,) = run.result(1)["decks"]
+    assert (deck["name"], deck["count"], deck["face_down"], deck["shuffle"]) == (DECK, 3, True, "Always")
+    assert {p["name"] for p in deck["pieces"]} == {"Card back"}
+    (drawn,) = run.result(3)["drawn"]
+    assert drawn["location"] == "0303" and not drawn["obscured"] and drawn["name"].startswith("Card ")
+    assert run.result(3)["left"] == 2
+    for view in (4, 5):
+        seen = {p["id"]: p for p in run.result(view)["pieces"]}[drawn["id"]]
+        assert seen["obscured"] and seen["name"] == "Card back", run.result(view)["as"]
+    assert run.problems() == []
+
+
+def test_saved_game_reloads_and_the_log_replays_its_chat(engine, deck_module, first_run):
+    _, files = first_run
+    run = engine(deck_module, [
+        {"do": "load", "file": str(files / "game.vsav")},
+        {"do": "pieces", "properties": PROPS},
+        {"do": "replay", "file": str(files / "game.vlog")},
+        {"do": "pieces", "properties": PROPS},
+        {"do": "setup", "name": "No such setup"},
+        {"do": "chat", "text": "never sent"},
+    ], timeout=120)
+    saved = by_unit(run.result(1)["pieces"])
+    assert saved["rd-1"]["properties"]["Step_Level"] == "2"       # the step loss made before saving
+    assert saved["bl-inf-1"]["properties"]["Step_Level"] == "2"   # and the one made while logging
+    replay = run.step(2)
+    assert replay["result"]["commands_stepped"] >= 2
+    assert "<Tester> - written into the log" in replay["chat"]
+    assert replay["dialogs"] == [] and replay["log"] == []
+    assert by_unit(run.result(3)["pieces"])["bl-inf-1"]["properties"]["Step_Level"] == "2"
+    # A step that fails stops the script: reported with its reason, later steps not run.
+    assert run.exit_code == 1 and run.report["failed_step"] == 4
+    assert "No such setup" in run.steps[4]["error"] and len(run.steps) == 5
+    assert run.problems() == []
+
+
+def test_masked_blocks_are_hidden_from_the_other_side_and_observers(engine, engine_module):
+    game = load_game("holdfast")
+    scenario = next(iter(game.scenarios.values()))
+    run = engine(engine_module("holdfast"), [
+        {"do": "setup", "name": scenario.name},
+        {"do": "pieces", "properties": ["SideId"], "as": game.sides["un"].name},
+        {"do": "pieces", "properties": ["SideId"], "as": "observer"},
+    ], timeout=180)
+    assert run.ok, run.failure()
+    seen_by_un = Counter((p["properties"]["SideId"], p["obscured"]) for p in run.result(1)["pieces"])
+    seen_by_observer = Counter((p["properties"]["SideId"], p["obscured"]) for p in run.result(2)["pieces"])
+    assert seen_by_un[("un", False)] > 0 and seen_by_un[("un", True)] == 0
+    assert seen_by_un[("communist", True)] > 0 and seen_by_un[("communist", False)] == 0
+    assert seen_by_observer[("un", False)] == seen_by_observer[("communist", False)] == 0
