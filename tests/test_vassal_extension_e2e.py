@@ -22,54 +22,13 @@ from adjudicator.checks import get_check
 from adjudicator.transcript import comparable_lines, parse_transcript
 from bench.server import Gunicorn
 from scenarios import load_game
+from tests.engine.play import adjacent_combat, call, kept_tokens, player_fields
 from vassalfmt import read_saved_game
 from vassalfmt.savedgame import deobfuscate
 
 pytestmark = pytest.mark.engine
 
-EXTENSION = "korea.adjudicator.Adjudicator"
 GAMES = ("kwb", "spi", "holdfast", "fireandice")
-#: Units that do not attack (headquarters, supply, ships, aircraft, dummies, cadres).
-NOT_FIGHTING = {"hq", "supply_center", "supply", "naval", "naval_gun", "sea_transport", "amphibious", "aircraft",
-                "dummy", "cadre", "no_zoc"}
-
-
-def fighting(game, unit_id: str) -> bool:
-    unit = game.units[unit_id]
-    return unit.type not in NOT_FIGHTING and not (set(unit.flags) & NOT_FIGHTING)
-
-
-def adjacent_combat(game_id: str):
-    """The first scenario's first enemy unit that fighting units of the side moving first stand
-    next to in the setup: (scenario, attacker ids, defender id)."""
-    game = load_game(game_id)
-    scenario = next(iter(game.scenarios.values()))
-    where = {}
-    for placement in scenario.setup:
-        if placement.is_marker or ":" in placement.location:
-            continue
-        label, _, hint = placement.location.partition("@")
-        for map_id in scenario.maps:
-            grid = game.maps[map_id].grid
-            if hint and hint != map_id:
-                continue
-            try:
-                hex_ = grid.parse(label)
-            except ValueError:
-                continue
-            if grid.is_on_map(hex_):
-                where[placement.unit] = (map_id, hex_)
-                break
-    attacking = scenario.first_player
-    for defender, (map_id, hex_) in where.items():
-        if game.units[defender].side == attacking or not fighting(game, defender):
-            continue
-        grid = game.maps[map_id].grid
-        attackers = [u for u, (m, h) in where.items() if m == map_id and game.units[u].side == attacking
-                     and fighting(game, u) and grid.are_adjacent(h, hex_)]
-        if attackers:
-            return game, scenario, attackers, defender
-    raise AssertionError(f"{game_id}: no adjacent enemies in {scenario.id}")
 
 
 @pytest.fixture(scope="module")
@@ -87,20 +46,6 @@ def systems(server) -> dict:
     if not annotated:  # until the checks' board roles (branch pbem) are merged
         pytest.skip("the server's checks declare no board roles (x-board) yet: the extension has nothing to fill")
     return systems
-
-
-def player_fields(systems: dict, game_id: str, check: str) -> dict:
-    """What a player types in the check's form: its example's values for the required fields
-    the board does not fill (the dice are the server's in a recorded game)."""
-    spec = next(c for c in systems[game_id]["checks"] if c["name"] == check)
-    schema = spec["request_schema"]
-    board = {name for name, prop in schema["properties"].items() if "x-board" in prop}
-    return {name: spec["example"][name] for name in schema.get("required", [])
-            if name not in board and name != "dice" and name in spec["example"]}
-
-
-def call(method: str, *args) -> dict:
-    return {"do": "call", "class": EXTENSION, "method": method, "args": list(args), "thread": "background"}
 
 
 def decoded_files(*paths: Path) -> str:
@@ -124,18 +69,19 @@ def played(engine, engine_module, server, systems, tmp_path_factory):
     """Each game played once through the extension (one engine run each), by game id."""
     runs = {}
     for game_id in GAMES:
-        game, scenario, attackers, defender = adjacent_combat(game_id)
+        combat = adjacent_combat(game_id)
+        attackers, defender = combat.attackers, combat.defender
         files = tmp_path_factory.mktemp(f"e2e-{game_id}")
         steps = [
-            {"do": "setup", "name": scenario.name},                                             # 0
-            {"do": "side", "side": game.sides[scenario.first_player].name},                     # 1
+            {"do": "setup", "name": combat.scenario.name},                                      # 0
+            {"do": "side", "side": combat.attacking_side},                                      # 1
             call("connect", server.url),                                                        # 2
             call("createRecordedGame", "", ""),                                                 # 3
             {"do": "log_begin", "file": str(files / "game.vlog")},                              # 4
             {"do": "select", "pieces": [{"id": a} for a in attackers]},                         # 5
             {"do": "right_click", "piece": {"id": defender}, "shift": True},                    # 6
             {"do": "select", "pieces": [{"id": a} for a in attackers]},                         # 7
-            call("check", "combat", defender, json.dumps(player_fields(systems, game_id, "combat"))),  # 8
+            call("check", "combat", defender, json.dumps(player_fields(systems[game_id], "combat"))),  # 8
             call("check", "supply", attackers[0], "{}"),                                        # 9
             {"do": "log_end"},                                                                  # 10
             {"do": "save", "file": str(files / "game.vsav")},                                   # 11
@@ -215,23 +161,6 @@ def test_the_log_holds_the_chat_lines_and_no_file_holds_a_token(played, game_id)
     seen = "\n".join(run.chat() + [d["text"] + d["title"] for d in run.report["dialogs"]])
     for token in tokens:
         assert token not in written and token not in seen
-
-
-def kept_tokens(prefs_dir: Path) -> list[str]:
-    """The recorded-game tokens in VASSAL's preference files (the only place a token is kept)."""
-    found = []
-    for path in prefs_dir.rglob("*"):
-        if not path.is_file():
-            continue
-        try:
-            with zipfile.ZipFile(path) as archive:
-                texts = [archive.read(n).decode("utf-8", "replace") for n in archive.namelist()]
-        except zipfile.BadZipFile:
-            texts = [path.read_text("utf-8", "replace")]
-        for text in texts:
-            found += [line.split("=", 1)[1].strip() for line in text.splitlines()
-                      if line.startswith("adjudicatorToken=") and line.split("=", 1)[1].strip()]
-    return found
 
 
 def test_a_stopped_server_gives_a_dialog_and_nothing_in_the_log(played, engine, engine_module, server):

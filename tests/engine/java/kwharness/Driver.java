@@ -104,9 +104,11 @@ public final class Driver {
       final Map<String, Object> result = new LinkedHashMap<>();
       result.put("do", step.get("do"));
       Capture.step = i;
+      final long started = System.nanoTime();
       try {
         result.put("result", runner.run(step));
         result.put("ok", true);
+        result.put("ms", (System.nanoTime() - started) / 1e6);
       }
       catch (Exception e) {
         result.put("ok", false);

@@ -185,25 +185,33 @@ public final class Adjudicator implements Buildable, GameComponent {
    * Asks a check as its menu entry does, with the piece {@code pieceId} as the unit pointed at
    * ("" = none) and the units selected now as the selection; {@code playerJson} holds what the
    * player would type in the form (a JSON object of request members). Posts the ruling to the
-   * chat and answers {ok, lines, seq}; a failure is a dialog and {ok: false, title, detail}.
+   * chat and answers {ok, lines, seq, request, ms: {board, server, chat}} (where the time went);
+   * a failure is a dialog and {ok: false, title, detail}.
    */
   public Map<String, Object> check(String checkName, String pieceId, String playerJson) {
     requireOffEventThread();
     try {
       final Catalog.Check c = catalog().check(checkName);
       if (c == null) throw new Server.Problem(0, "No such check", game + " has no check '" + checkName + "'.");
+      final long started = System.nanoTime();
       final Map<String, Object> request = onEventThread(() -> {
         final GamePiece target = pieceId.isEmpty() ? null : BoardReader.pieceById(pieceId);
         if (!pieceId.isEmpty() && target == null) throw new IllegalArgumentException("no piece with id " + pieceId);
         return boardPart(c, BoardReader.context(target, BoardReader.selection()));
       });
       if (!playerJson.isBlank()) request.putAll(Json.parseObject(playerJson));
+      final long read = System.nanoTime();
       final Ruling ruling = send(c, request);
+      final long answered = System.nanoTime();
       onEventThread(() -> {
         Chat.post(ruling.lines);
         return null;
       });
-      return ok("lines", ruling.lines, "seq", ruling.seq);
+      final Map<String, Object> ms = new LinkedHashMap<>();
+      ms.put("board", (read - started) / 1e6);
+      ms.put("server", (answered - read) / 1e6);
+      ms.put("chat", (System.nanoTime() - answered) / 1e6);
+      return ok("lines", ruling.lines, "seq", ruling.seq, "request", request, "ms", ms);
     }
     catch (Server.Problem p) {
       return failed(p);
