@@ -64,45 +64,83 @@ def chat_texts(log_path: Path) -> list[str]:
     return [c[len("CHAT"):] for c in read_saved_game(log_path).other_commands if c.startswith("CHAT")]
 
 
+class Played:
+    """One game played through the extension in one engine run: the run, its files, and which
+    step did what (``at["combat"]`` is the index of the step asking the combat)."""
+
+    def __init__(self, game_id: str, files: Path, combat):
+        self.game_id = game_id
+        self.files = files
+        self.combat = combat  # tests.engine.play.Combat: the setup's units that fight
+        self.steps: list[dict] = []
+        self.at: dict[str, int] = {}
+        self.run = None
+
+    def add(self, step: dict, name: str = "") -> None:
+        if name:
+            self.at[name] = len(self.steps)
+        self.steps.append(step)
+
+    def answer(self, name: str) -> dict:
+        return self.run.result(self.at[name])["returned"]
+
+
 @pytest.fixture(scope="module")
-def played(engine, engine_module, server, systems, tmp_path_factory):
-    """Each game played once through the extension (one engine run each), by game id."""
+def played(engine, engine_module, server, systems, tmp_path_factory) -> dict[str, Played]:
+    """Each game played once through the extension (one engine run each), by game id: the
+    extension's calls (connect, create, combat, supply), then the menus as a player uses them
+    (right-click a unit, choose the entry, press OK in the form)."""
     runs = {}
     for game_id in GAMES:
         combat = adjacent_combat(game_id)
-        attackers, defender = combat.attackers, combat.defender
-        files = tmp_path_factory.mktemp(f"e2e-{game_id}")
-        steps = [
-            {"do": "setup", "name": combat.scenario.name},                                      # 0
-            {"do": "side", "side": combat.attacking_side},                                      # 1
-            call("connect", server.url),                                                        # 2
-            call("createRecordedGame", "", ""),                                                 # 3
-            {"do": "log_begin", "file": str(files / "game.vlog")},                              # 4
-            {"do": "select", "pieces": [{"id": a} for a in attackers]},                         # 5
-            {"do": "right_click", "piece": {"id": defender}, "shift": True},                    # 6
-            {"do": "select", "pieces": [{"id": a} for a in attackers]},                         # 7
-            call("check", "combat", defender, json.dumps(player_fields(systems[game_id], "combat"))),  # 8
-            call("check", "supply", attackers[0], "{}"),                                        # 9
-            {"do": "log_end"},                                                                  # 10
-            {"do": "save", "file": str(files / "game.vsav")},                                   # 11
-        ]
-        run = engine(engine_module(game_id), steps, timeout=240, prefs_dir=files / "prefs")
-        runs[game_id] = (run, files, attackers, defender)
+        attackers = [{"id": a} for a in combat.attackers]
+        fields = player_fields(systems[game_id], "combat")
+        p = Played(game_id, tmp_path_factory.mktemp(f"e2e-{game_id}"), combat)
+        p.add({"do": "setup", "name": combat.scenario.name})
+        p.add({"do": "side", "side": combat.attacking_side})
+        p.add(call("connect", server.url), "connect")
+        p.add(call("createRecordedGame", "", ""), "create")
+        p.add({"do": "log_begin", "file": str(p.files / "game.vlog")})
+        p.add({"do": "select", "pieces": attackers})
+        p.add(call("check", "combat", combat.defender, json.dumps(fields)), "combat")
+        p.add(call("check", "supply", combat.attackers[0], "{}"), "supply")
+        # the same through the menus: a right-click on an own unit, "Supply of this side", OK
+        p.add({"do": "answer", "answers": [{"title": "^Adjudicator: Supply$", "button": "OK"}]})
+        p.add({"do": "right_click", "piece": attackers[0], "choose": "Adjudicator/Supply of this side"}, "menu supply")
+        p.add({"do": "wait_chat", "match": r"#3\] receipt: record 3 "})
+        if not fields:  # a combat the board fills entirely: select, right-click the enemy, "Attack ...", OK
+            p.add({"do": "select", "pieces": attackers})
+            p.add({"do": "answer", "answers": [{"title": "^Adjudicator: Combat$", "button": "OK"}]})
+            p.add({"do": "right_click", "piece": {"id": combat.defender},
+                   "choose": "Adjudicator/Attack this hex with the selected units"}, "menu combat")
+            p.add({"do": "wait_chat", "match": r"#4\] receipt: record 4 "})
+        else:  # the menu offers the combat on the enemy unit (the form needs what the player knows)
+            p.add({"do": "right_click", "piece": {"id": combat.defender}, "shift": True}, "menu combat")
+        p.add({"do": "log_end"})
+        p.add({"do": "save", "file": str(p.files / "game.vsav")})
+        p.run = engine(engine_module(game_id), p.steps, timeout=240, prefs_dir=p.files / "prefs")
+        runs[game_id] = p
     return runs
+
+
+def expected_records(p: Played) -> list[str]:
+    """The ledger records the run asked for, in order (after the game's creation)."""
+    checks = ["combat", "supply", "supply"] + (["combat"] if "choose" in p.steps[p.at["menu combat"]] else [])
+    return [f"{p.game_id}.{c}" for c in checks]
 
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_checks_through_the_extension_post_the_servers_transcript(played, game_id):
-    run, _, _, _ = played[game_id]
-    assert run.ok, run.failure()
-    assert run.problems() == []
-    created = run.result(3)["returned"]
+    p = played[game_id]
+    assert p.run.ok, p.run.failure()
+    assert [x for x in p.run.problems() if x.get("answered") != "OK"] == []  # nothing but the forms answered
+    created = p.answer("create")
     assert created["ok"] and created["side"] == load_game(game_id).scenarios[created["scenario"]].first_player
-    for index, seq in ((8, 1), (9, 2)):
-        answer = run.result(index)["returned"]
+    for name, seq in (("combat", 1), ("supply", 2)):
+        answer = p.answer(name)
         assert answer["ok"], answer
         assert answer["seq"] == seq
-        assert run.step(index)["chat"] == answer["lines"]  # posted as the server wrote them
+        assert p.run.step(p.at[name])["chat"] == answer["lines"]  # posted as the server wrote them
         tag = f"[ADJ {created['game_id']}#{seq}]"
         assert all(line.startswith(tag) for line in answer["lines"])
         assert any(line.startswith(f"{tag} receipt: record {seq} hash ") for line in answer["lines"])
@@ -111,29 +149,45 @@ def test_checks_through_the_extension_post_the_servers_transcript(played, game_i
 
 
 @pytest.mark.parametrize("game_id", GAMES)
-def test_right_click_on_an_enemy_unit_offers_the_combat_and_the_supply(played, systems, game_id):
-    run, _, _, _ = played[game_id]
+def test_the_right_click_menu_offers_the_checks_and_asks_them_through_the_form(played, systems, game_id):
+    p = played[game_id]
     combat = next(c for c in systems[game_id]["checks"] if c["name"] == "combat")
     roles = {prop.get("x-board") for prop in combat["request_schema"]["properties"].values()}
     # Fire and Ice's combat takes the combat's levels, not the attacking units: "in this hex"
     expected = "Attack this hex with the selected units" if "attackers" in roles else "Combat in this hex"
-    items = run.result(6)["items"]
-    assert f"Adjudicator/{expected}" in items
-    assert "Adjudicator/Supply of this side" in items
+    assert f"Adjudicator/{expected}" in p.run.result(p.at["menu combat"])["items"]
+    assert "Adjudicator/Supply of this side" in p.run.result(p.at["menu supply"])["items"]
+    forms = [d for d in p.run.report["dialogs"] if d.get("answered") == "OK"]
+    assert forms and forms[0]["title"] == "Adjudicator: Supply" and "From the board:" in forms[0]["text"]
+    assert "positions:" in forms[0]["text"]  # the board's part, shown
+
+
+def test_attack_from_the_menu_uses_the_units_selected_before_the_click(played, server):
+    """KWB's combat needs nothing but the board: right-clicking the enemy unit selects it alone,
+    and the attackers are the units selected before the click."""
+    p = played["kwb"]
+    created = p.answer("create")
+    other = next(iter(created["tokens_for_others"].values()))
+    ledger = requests.get(f"{server.url}/api/v1/games/{created['game_id']}/ledger",
+                          headers={"Authorization": f"Bearer {other}"}, timeout=30).json()
+    menu_combat = ledger["records"][4]["body"]
+    assert menu_combat["check"] == "kwb.combat"
+    assert [a["unit"] for a in menu_combat["request"]["attackers"]] == p.combat.attackers
+    assert [d["unit"] for d in menu_combat["request"]["defenders"]][0] == p.combat.defender
 
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_the_ledger_holds_exactly_those_records_and_verifies(played, server, systems, game_id):
-    run, _, _, _ = played[game_id]
-    created = run.result(3)["returned"]
+    p = played[game_id]
+    created = p.answer("create")
     other = next(iter(created["tokens_for_others"].values()))
     ledger = requests.get(f"{server.url}/api/v1/games/{created['game_id']}/ledger",
                           headers={"Authorization": f"Bearer {other}"}, timeout=30).json()
-    assert [r["body"]["check"] for r in ledger["records"]] == ["game.created", f"{game_id}.combat", f"{game_id}.supply"]
+    assert [r["body"]["check"] for r in ledger["records"]] == ["game.created", *expected_records(p)]
     report = requests.post(f"{server.url}/api/v1/verify", json={"ledger": ledger}, timeout=30).json()
     assert report["ok"], report["problems"]
-    rulings = parse_transcript(run.chat())
-    assert [(r.game_id, r.seq) for r in rulings] == [(created["game_id"], 1), (created["game_id"], 2)]
+    rulings = parse_transcript(p.run.chat())
+    assert [(r.game_id, r.seq) for r in rulings] == [(created["game_id"], n) for n in range(1, len(ledger["records"]))]
     for ruling, record in zip(rulings, ledger["records"][1:]):
         assert ruling.hash_prefix and record["hash"].startswith(ruling.hash_prefix)
         assert ruling.comparable() == comparable_lines(as_answered(record, created["game_id"]),
@@ -151,14 +205,14 @@ def as_answered(record: dict, game_id: str) -> dict:
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_the_log_holds_the_chat_lines_and_no_file_holds_a_token(played, game_id):
-    run, files, _, _ = played[game_id]
-    lines = run.result(8)["returned"]["lines"] + run.result(9)["returned"]["lines"]
-    assert [line for line in chat_texts(files / "game.vlog") if line.startswith("[ADJ")] == lines
-    created = run.result(3)["returned"]
-    tokens = set(created["tokens_for_others"].values()) | set(kept_tokens(files / "prefs"))
+    p = played[game_id]
+    assert [line for line in chat_texts(p.files / "game.vlog") if line.startswith("[ADJ")] == \
+        [line for line in p.run.chat() if line.startswith("[ADJ")]
+    created = p.answer("create")
+    tokens = set(created["tokens_for_others"].values()) | set(kept_tokens(p.files / "prefs"))
     assert len(tokens) == len(created["tokens_for_others"]) + 1, "this side's token is kept in the preferences"
-    written = decoded_files(files / "game.vlog", files / "game.vsav")
-    seen = "\n".join(run.chat() + [d["text"] + d["title"] for d in run.report["dialogs"]])
+    written = decoded_files(p.files / "game.vlog", p.files / "game.vsav")
+    seen = "\n".join(p.run.chat() + [d["text"] + d["title"] for d in p.run.report["dialogs"]])
     for token in tokens:
         assert token not in written and token not in seen
 
@@ -167,7 +221,8 @@ def test_a_stopped_server_gives_a_dialog_and_nothing_in_the_log(played, engine, 
     """After the server stops, the same player (same preferences: the recorded game is still
     joined) asks a combat: a dialog says the adjudicator cannot be reached; the log gets nothing."""
     game_id = "kwb"
-    _, files, attackers, defender = played[game_id]
+    p = played[game_id]
+    files, attackers, defender = p.files, p.combat.attackers, p.combat.defender
     server.stop()
     run = engine(engine_module(game_id), [
         {"do": "load", "file": str(files / "game.vsav")},

@@ -101,6 +101,7 @@ final class Steps {
     case "pref": return onEdt(() -> pref(str(step, "key"), step.get("value")));
     case "chat": return onEdt(() -> chat(str(step, "text")));
     case "call": return call(step);
+    case "answer": return answer(step);
     case "wait_chat": return waitFor(Capture.CHAT, step);
     case "wait_dialog": return waitFor(Capture.DIALOGS, step);
     case "save": return onEdt(() -> save(file(step, "file")));
@@ -451,6 +452,21 @@ final class Steps {
     if (o instanceof Map || o instanceof List) return o;
     if (o instanceof GamePiece) return Pieces.piece((GamePiece) o, ((GamePiece) o).getMap(), List.of());
     return String.valueOf(o);
+  }
+
+  /**
+   * The next dialogs whose title matches "title" (a regular expression) get their button
+   * "button" pressed instead of being closed: {"answers": [{"title", "button"}, ...]}.
+   */
+  @SuppressWarnings("unchecked")
+  private Object answer(Map<String, Object> step) {
+    for (final Object a : (List<Object>) step.getOrDefault("answers", List.of())) {
+      final Map<String, Object> one = (Map<String, Object>) a;
+      str(one, "title");
+      str(one, "button");
+      Capture.ANSWERS.add(one);
+    }
+    return Map.of("waiting", Capture.ANSWERS.size());
   }
 
   // ---- waiting ---------------------------------------------------------------------------
