@@ -25,7 +25,7 @@ from test_bridge_helpers import (
 )
 
 from adjudicator import checks
-from adjudicator.checks import CheckRequest, CheckResult, register_check
+from adjudicator.checks import CheckRequest, CheckResult, either_side, register_check
 from adjudicator.client.cli import main
 from adjudicator.keys import public_pem
 from adjudicator.services import Services
@@ -43,7 +43,7 @@ def _register_test_check() -> None:
     """A tiny random check of our own, so these tests do not depend on any game's rules."""
 
     @register_check(system=SYSTEM, name=CHECK, request=DieRequest, random=True,
-                    summary="client test: one die plus a modifier", rule="test")
+                    summary="client test: one die plus a modifier", rule="test", actor=either_side(rule="test"))
     def die(req: DieRequest, dice) -> CheckResult:
         (roll,) = dice.roll(6, purpose="test die")
         return CheckResult(outcome={"total": roll + req.modifier})

@@ -44,7 +44,7 @@ from typing import Any
 
 from pydantic import Field, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, either_side, register_check
 from adjudicator.rules.kwb import board as kb
 from adjudicator.rules.kwb import data
 from adjudicator.rules.kwb.schemas import ScenarioName, SideName
@@ -271,12 +271,13 @@ def kwb_supply_tracer(game: Game, scenario_id: str, side: str, positions: list[U
 class SupplyRequest(CheckRequest):
     """Supply status of every unit of one side at the instant it matters (9.0)."""
 
-    scenario: ScenarioName = Field(description="Scenario id: pusan, seoul or changjin (sources differ, 12.x).")
-    side: SideName = Field(description="The side whose units are checked.")
-    positions: list[PositionModel] = Field(min_length=1, max_length=200, description=(
+    scenario: ScenarioName = board("scenario",
+                                   description="Scenario id: pusan, seoul or changjin (sources differ, 12.x).")
+    side: SideName = board("side", description="The side whose units are checked.")
+    positions: list[PositionModel] = board("positions", min_length=1, max_length=200, description=(
         "Every unit on the map, BOTH sides (enemy units project ZOC, friendly units screen it): unit id from "
         "units.csv, hex, and `step` ('' or 'full', or 'depleted')."))
-    game_turn: int | None = Field(default=None, ge=1, le=21, description=(
+    game_turn: int | None = board("turn", default=None, ge=1, le=21, description=(
         "The current game-turn; Changjin: turns 1-2 are Surprise, all Chinese units in supply (12.3)."))
     air_supply_hexes: list[str] = Field(default_factory=list, max_length=4, description=(
         "Changjin only: hexes holding an Air Supply marker (at most two on the map, 12.3)."))
@@ -337,6 +338,14 @@ def run_supply(g: Game, req: SupplyRequest) -> CheckResult:
 
 @register_check(system="kwb", name="supply", request=SupplyRequest, random=False,
                 summary="Supply of every unit of a side at once (paths, sources, emergency and air supply)",
-                rule="9.0, 9.1, 9.1.1, 12.21, 12.3")
+                rule="9.0, 9.1, 9.1.1, 12.21, 12.3",
+                actor=either_side(rule="9.0", why="a supply state both players may establish; no die"),
+                example={"scenario": "pusan",
+                         "side": "communist",
+                         "game_turn": 1,
+                         "positions": [{"unit": "nk-1-hq", "hex": "2501"}, {"unit": "nk-sc-2", "hex": "2501"},
+                                       {"unit": "nk-3", "hex": "2104", "step": "depleted"},
+                                       {"unit": "us-1c-hq", "hex": "2205"},
+                                       {"unit": "us-5-1c", "hex": "2205", "step": "depleted"}]})
 def supply(req: SupplyRequest, dice: Dice) -> CheckResult:
     return run_supply(data.game(), req)
