@@ -4,6 +4,7 @@
     adjudicator verify ledger.json --key pub.pem [--key old.pem] [--receipts kept.json]
     adjudicator public-key [--out pub.pem]      (the server's key; never creates one)
     adjudicator rotate-key
+    adjudicator examples [--system kwb] [--out DIR]   (a situation file per check, for adjudicator-client)
 
 `verify` works offline: it needs only the exported ledger and the public key(s) (a PEM file or
 the JSON served at /.well-known/adjudicator-keys.json). It checks the chain and every
@@ -17,6 +18,8 @@ import json
 import os
 import sys
 from pathlib import Path
+
+from adjudicator.checks import SYSTEM_IDS
 
 GUNICORN_CONF = Path(__file__).with_name("gunicorn.conf.py")
 
@@ -94,6 +97,24 @@ def _rotate_key(args: argparse.Namespace) -> int:
     return 0
 
 
+def _examples(args: argparse.Namespace) -> int:
+    from adjudicator.checks import checks_for
+    from adjudicator.examples import example_files
+    from adjudicator.rules import register_all_games
+
+    register_all_games()
+    if args.system and args.system not in SYSTEM_IDS:
+        print(f"adjudicator examples: unknown system {args.system!r}; known: {', '.join(SYSTEM_IDS)}", file=sys.stderr)
+        return 2
+    checks = [spec for system in SYSTEM_IDS if system in (args.system or system) for spec in checks_for(system)]
+    out = Path(args.out)
+    for name, text in example_files(checks).items():
+        (out / name).parent.mkdir(parents=True, exist_ok=True)
+        (out / name).write_text(text, encoding="utf-8")
+    print(f"wrote {len(checks)} situations to {out}/ (index: {out / 'README.md'})")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="adjudicator", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -119,6 +140,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     rotate = sub.add_parser("rotate-key", help="start signing with a new key")
     rotate.set_defaults(func=_rotate_key)
+
+    examples = sub.add_parser("examples", help="write a situation file per check (for adjudicator-client)")
+    examples.add_argument("--system", help="only this game system's checks")
+    examples.add_argument("--out", default="examples", help="folder to write (default: ./examples)")
+    examples.set_defaults(func=_examples)
     return parser
 
 
