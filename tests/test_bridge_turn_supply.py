@@ -9,6 +9,7 @@ and `game_turn` with the request overrides it.
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -54,6 +55,7 @@ def test_setup_supply_matches_the_supply_check_at_its_turn(modules, game_id, sce
         return
     assert (run.turn.turn, run.turn.source) == (first, FROM_TRACKER_START)
     assert not any("game turn is not known" in w for w in run.warnings)
+    assert not re.search(r"\b1 hexes\b", json.dumps(run.to_json()))  # "1 hex"
     for report in run.reports:
         bridge = {u.unit: u.in_supply for u in report.units}
         assert bridge == check_answer(game, scenario_id, report.side, positions.unit_ats(), first), report.side

@@ -54,3 +54,8 @@ def owner_of(game_id: str, what: str, rule: str, units: Callable[[Any], Iterable
         return owners if len(owners) == 1 else set()
 
     return Actor(f"the owner of {what}", rule, who)
+
+
+def hexes(count: int) -> str:
+    """"1 hex", "3 hexes": a count of hexes as a step or reason says it."""
+    return f"{count} hex" if count == 1 else f"{count} hexes"

@@ -48,6 +48,7 @@ from pydantic import Field, ValidationInfo, model_validator
 
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board as board_field, either_side, register_check
 from adjudicator.rules.fireandice import board, data
+from adjudicator.rules.gamedata import hexes
 from adjudicator.rules.fireandice.schemas import SideId
 from adjudicator.rules.positions import PositionModel, SupplyReport, UnitAt, UnitSupply, register_supply_tracer
 from scenarios.hexgrid import Hex, breadth_first_indexed, search_indexed
@@ -135,7 +136,7 @@ def sources(g: Game, scenario_id: str, gm: GameMap, side: str, options: dict[str
         warnings.append("The map marks no Communist supply-source hexes (1.0) and none were given: using the "
                         f"road/railroad hexes on the north map edge (row {edge}) - a stand-in; give "
                         "options.supply_sources for the printed ones.")
-    return found, [f"Communist supply sources: {len(found)} hexes."], warnings
+    return found, [f"Communist supply sources: {hexes(len(found))}."], warnings
 
 
 #: Map B's north edge row: the provisional sheet division of maps/korea.toml (Map B rows 27-52).
