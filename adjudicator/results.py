@@ -43,22 +43,24 @@ def is_table(value: Any) -> bool:
     return isinstance(value, list) and bool(value) and all(isinstance(v, dict) for v in value)
 
 
+#: Keys that name what a row is about come first (recorded results have their keys sorted).
+LEADING_KEYS = ("unit", "id", "side", "name")
+
+
 def columns(items: list[dict]) -> list[str]:
-    """Every key of a list of objects, in the order they first appear."""
+    """Every key of a list of objects: the naming keys first, then the others as they first appear."""
     seen: dict[str, None] = {}
     for item in items:
         seen.update(dict.fromkeys(item))
-    return list(seen)
+    return [k for k in LEADING_KEYS if k in seen] + [k for k in seen if k not in LEADING_KEYS]
 
 
 def summary(outcome: dict[str, Any]) -> str:
     """One line for a ledger row: its scalar fields, and how many entries the nested ones hold."""
     parts = []
     for key, value in outcome.items():
-        if isinstance(value, dict):
-            text = f"{len(value)} entries"
-        elif isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value):
-            text = f"{len(value)} entries"
+        if isinstance(value, dict) or (isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value)):
+            text = f"{len(value)} entr{'y' if len(value) == 1 else 'ies'}"
         else:
             text = plain(value)
         parts.append(f"{humanize(key)}: {text}")

@@ -149,3 +149,19 @@ def test_game_turn_over_http_and_in_the_record(changjin, tmp_path):
     record = client.get(f"/api/v1/games/{recorded['game_id']}/ledger",
                         headers=bearer(recorded["tokens"]["observer"])).get_json()["records"][-1]
     assert record["body"]["request"]["game_turn"] == 5 and record["body"]["request"]["side"] == "communist"
+
+
+def test_a_recorded_game_refuses_a_saved_game_of_another_scenario(modules, tmp_path):
+    from adjudicator.testing import bearer, make_app, new_game
+
+    _, _, entries = modules[("spi", 1)]
+    client = make_app(tmp_path).test_client()
+    game = new_game(client, "spi", "stalemate")
+    url = f"/api/v1/games/{game['game_id']}/savedgame/supply"
+    other = client.post(url, data=entries["setups/invasion.vsav"], content_type="application/octet-stream",
+                        headers=bearer(game["tokens"]["un"]))
+    assert other.status_code == 422 and other.get_json()["type"].endswith(":scenario-mismatch")
+    assert "invasion" in other.get_json()["detail"]
+    own = client.post(url, data=entries["setups/stalemate.vsav"], content_type="application/octet-stream",
+                      headers=bearer(game["tokens"]["un"]))
+    assert own.status_code == 201

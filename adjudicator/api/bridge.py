@@ -133,6 +133,11 @@ def game_supply_view(game_id: str):
                       f"This game plays scenario {grant.scenario!r}, not {scenario!r}.",
                       kind="scenario-mismatch")
     positions, data, name = positions_from_upload(grant.system)
+    shown = positions.scenario_candidates()
+    if grant.scenario not in shown:
+        raise Problem(422, "Saved game of another scenario",
+                      f"This game plays scenario {grant.scenario!r}; the saved game's maps and turn tracks "
+                      f"fit {' or '.join(shown) or 'no scenario of this system'}.", kind="scenario-mismatch")
     try:
         run = run_supply(positions.game, positions, grant.scenario, param("side"),
                          game_turn=param("game_turn"))

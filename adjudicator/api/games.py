@@ -156,13 +156,14 @@ def refuse_other_side(spec: CheckSpec, req: BaseModel, side: str) -> None:
     if allowed is None or side in allowed:
         return
     actor = spec.actor
+    who = f"who acts: {actor.description}; rule {actor.rule}"
     if allowed:
         names = " or the ".join(side_label(s) for s in sorted(allowed))
-        detail = (f"Only the {names} player may roll {spec.key} here: {actor.description} acts (rule "
-                  f"{actor.rule}). This token is the {side_label(side)} player's. Nothing was recorded.")
+        detail = (f"Only the {names} player may roll {spec.key} here ({who}). This token is the "
+                  f"{side_label(side)} player's. Nothing was recorded.")
     else:
-        detail = (f"No side may ask for {spec.key} alone here: {actor.description} acts (rule {actor.rule}), "
-                  "and the units named belong to both sides. Ask once per side. Nothing was recorded.")
+        detail = (f"No side may ask for {spec.key} alone here ({who}): the units named belong to both "
+                  "sides. Ask once per side. Nothing was recorded.")
     raise Problem(403, "Not your roll", detail, kind="not-your-roll", may_roll=sorted(allowed),
                   actor=actor.to_json())
 

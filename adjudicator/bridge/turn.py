@@ -27,7 +27,7 @@ _TURN_COMMAND_RE = re.compile(r"^TURNTurnTracker(\d{1,4})\t(.*)$", re.S)
 
 FROM_REQUEST = "the request"
 FROM_TRACKER = "the module's turn tracker"
-FROM_TRACKER_START = "the turn tracker's starting position (the file records no turn: a predefined setup)"
+FROM_TRACKER_START = "the turn tracker's start: the file records no turn, as a predefined setup"
 
 
 @dataclass(frozen=True)

@@ -88,7 +88,7 @@ def cmd_check(api: Api, args) -> tuple[dict, list[str], int]:
 
 def cmd_new_game(api: Api, args) -> tuple[dict, list[str], int]:
     body = api.post_json("/api/v1/games", {"system": args.system, "scenario": args.scenario})
-    return body, output.game_lines(body), 0
+    return body, output.game_lines(body, api.base), 0
 
 
 def cmd_roll(api: Api, args) -> tuple[dict, list[str], int]:

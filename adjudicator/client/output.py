@@ -75,11 +75,19 @@ def supply_lines(body: dict) -> list[str]:
     return lines
 
 
+def _text(value: Any) -> str:
+    """An outcome value as text: a list of numbers or words comma-separated, anything nested as the
+    chat lines word it (adjudicator.transcript.readable)."""
+    if isinstance(value, list) and value and not any(isinstance(v, (list, dict)) for v in value):
+        return ", ".join(readable(v) for v in value)
+    return readable(value)
+
+
 def check_lines(body: dict) -> list[str]:
     lines = [f"{body.get('system')}.{body.get('check')} (rule {body.get('rule')})"
              + (f", asked by the {side_label(body['side'])} player" if body.get("side") else "")]
     for key, value in (body.get("outcome") or {}).items():
-        lines.append(f"  {key}: {readable(value)}")
+        lines.append(f"  {key}: {_text(value)}")
     for n, step in enumerate(body.get("steps", []), start=1):
         rule = f" ({step['rule']})" if step.get("rule") else ""
         lines.append(f"  {n}. {step['text']}{rule}")
@@ -106,8 +114,9 @@ def close_lines(body: dict) -> list[str]:
     record = body.get("record", {})
     return [f"game {body['game_id']} closed: record {record.get('seq')} hash {record.get('hash')}",
             f"seed revealed: {body['seed']}",
-            "every die can now be recomputed: adjudicator-client ledger ID --out ledger.json, then "
-            "adjudicator-client verify ledger.json (or offline: --key keys.json)"]
+            f"every die can now be recomputed: adjudicator-client ledger {body['game_id']} --out ledger.json, "
+            "then adjudicator-client verify ledger.json (offline: adjudicator-client keys --out keys.json, "
+            "then verify ledger.json --key keys.json)"]
 
 
 def keys_lines(body: dict) -> list[str]:
@@ -118,11 +127,15 @@ def keys_lines(body: dict) -> list[str]:
     return lines or ["the server publishes no key"]
 
 
-def game_lines(body: dict) -> list[str]:
-    lines = [f"game {body['game_id']} ({body['system']}, scenario {body['scenario']})",
+def game_lines(body: dict, server: str) -> list[str]:
+    game = body["game_id"]
+    lines = [f"game {game} ({body['system']}, scenario {body['scenario']})",
              f"seed commitment: {body['seed_commitment']}",
-             "tokens (shown only now; keep them):"]
+             "tokens (shown only now; keep them, and send each player theirs):"]
     lines += [f"  {role}: {token}" for role, token in body.get("tokens", {}).items()]
+    lines += [f"game page: {server}/games/{game}",
+              f"roll: adjudicator-client roll {game} CHECK situation.json --token SIDE_TOKEN --request-id ID "
+              "(situation files: adjudicator examples, or docs/examples/)"]
     return lines
 
 
