@@ -61,6 +61,11 @@ def canonical_side(value: Any) -> Any:
     return OLD_SIDE_SPELLINGS.get(value, value) if isinstance(value, str) else value
 
 
+def side_label(side: str) -> str:
+    """A side id as players say it: "UN", "Communist"."""
+    return "UN" if side == "un" else side.replace("_", " ").capitalize()
+
+
 #: What a board can fill in a request: the JSON-schema keyword `x-board` on a property names one
 #: of these roles. A VASSAL game (the module's Adjudicator extension) and a saved game on the
 #: players' pages fill those fields from the pieces; the player fills the rest. "Context" is what
@@ -287,8 +292,7 @@ def named_side(field_name: str, rule: str, what: str = "") -> Actor:
 
 def the_side(side: str, rule: str) -> Actor:
     """A side the rules name outright ("The Communist player rolls ...")."""
-    name = "UN" if side == "un" else side.capitalize()
-    return Actor(f"the {name} player", rule, lambda request: (side,))
+    return Actor(f"the {side_label(side)} player", rule, lambda request: (side,))
 
 
 _HOW_TO_DECLARE_ACTOR = (

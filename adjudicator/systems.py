@@ -119,8 +119,3 @@ def system_label(system_id: str) -> str:
     """A system's name for messages ("Korean War Battles (kwb)"), or the id if it is unknown."""
     info = system_info(system_id)
     return f"{info.name} ({system_id})" if info else system_id
-
-
-def side_label(side: str) -> str:
-    """A side id as players say it: "UN", "Communist"."""
-    return "UN" if side == "un" else side.replace("_", " ").capitalize()

@@ -9,8 +9,8 @@ The file is the multipart field ``file`` (what an HTML form or ``curl -F file=@g
 sends) or the raw request body (``curl --data-binary @game.vsav -H 'Content-Type:
 application/octet-stream'``). Parameters (``side``, ``scenario``, ``game_turn``, ``request_id``)
 come as query parameters or, with multipart, as form fields. ``game_turn`` overrides the turn the
-file's turn tracker shows (:mod:`adjudicator.bridge.turn`). Paths sit under ``savedgame/`` so they never
-meet a rules check of the same name (``/systems/<system>/supply`` may be a JSON check).
+file's turn tracker shows (:mod:`adjudicator.bridge.turn`). Paths sit under ``savedgame/`` so they
+never meet a rules check of the same name (``/systems/<system>/supply`` may be a JSON check).
 
 `register_bridge` adds these routes, the upload page (:mod:`adjudicator.bridge.pages`) and
 their OpenAPI paths to an app; ``create_app`` calls it.
@@ -155,8 +155,8 @@ def game_supply_view(game_id: str):
     svc = services()
     try:
         record, replayed = svc.store.append_check(
-            game_id, canonical_side(grant.role), f"{grant.system}.{LEDGER_CHECK}", request_json, request_id,
-            svc.signing_key, lambda seed, seq: result,
+            game_id, canonical_side(grant.role), f"{grant.system}.{LEDGER_CHECK}", request_json,
+            request_id, svc.signing_key, lambda seed, seq: result,
         )
     except GameNotFound:
         raise Problem(404, "Not Found", "No such game.", kind="unknown-game") from None

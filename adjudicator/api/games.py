@@ -16,13 +16,14 @@ from adjudicator.checks import (
     get_check,
     narrow_request,
     run_check,
+    side_label,
 )
 from adjudicator.dice import LedgerDice
 from adjudicator.ledger import Record, ledger_document
 from adjudicator.problems import Problem
 from adjudicator.services import services
 from adjudicator.storage import GameClosed, GameNotFound, IdempotencyConflict, TokenGrant
-from adjudicator.systems import side_label, system_info, system_label
+from adjudicator.systems import system_info, system_label
 
 
 def create_game():
@@ -135,7 +136,8 @@ def bound_to_game(spec: CheckSpec, grant: TokenGrant, body: dict) -> dict:
     if scenario_field:
         given = body.setdefault(scenario_field, grant.scenario)
         if given != grant.scenario:
-            detail = f"This game plays scenario {grant.scenario!r}, not {given!r}: leave {scenario_field} out or send {grant.scenario!r}."
+            detail = (f"This game plays scenario {grant.scenario!r}, not {given!r}: leave {scenario_field} out "
+                      f"or send {grant.scenario!r}.")
             raise Problem(
                 422, "The request is for another scenario", f"/{scenario_field}: {detail}",
                 kind="scenario-mismatch",

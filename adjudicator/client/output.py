@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.systems import side_label
+from adjudicator.checks import side_label
 from adjudicator.transcript import readable
 from adjudicator.verify import report_lines
 

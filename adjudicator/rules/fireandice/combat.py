@@ -37,6 +37,10 @@ from adjudicator.rules.fireandice import board, data, events, support
 from adjudicator.rules.fireandice.schemas import CombatType, SideCombatModel, SideId
 
 RULE = "5.0 Combat"
+#: The situation of the 5.6 Combat Example: the example of `combat` and `combat_support`.
+EXAMPLE_SITUATION = {"attacker": "communist", "combat_type": "Prepared Attack", "chit": "P01", "terrain": "town",
+                     "road_bonus": True, "attacking": {"tank_level": 6, "artillery_level": 7, "adjacent_units": 2},
+                     "defending": {"tank_level": 5, "artillery_level": 4, "adjacent_units": 1}}
 
 
 class CombatSituation(CheckRequest):
@@ -216,13 +220,7 @@ def _warnings(g, sit) -> list[str]:
 @register_check(system="fireandice", name="combat_support", request=CombatSupportRequest, random=False,
                 summary="Support determination of both sides of a combat (no dice)", rule="5.3; 8.2; 8.3",
                 actor=either_side(rule="5.3; 8.2", why="the support of both sides; no die"),
-                example={"attacker": "communist",
-                         "combat_type": "Prepared Attack",
-                         "chit": "P01",
-                         "terrain": "town",
-                         "road_bonus": True,
-                         "attacking": {"tank_level": 6, "artillery_level": 7, "adjacent_units": 2},
-                         "defending": {"tank_level": 5, "artillery_level": 4, "adjacent_units": 1}})
+                example=EXAMPLE_SITUATION)
 def combat_support(req: CombatSupportRequest, dice: Dice) -> CheckResult:
     g = data.game()
     sit = situation(req, g)
@@ -254,14 +252,7 @@ def quality_applies(markers: set[str], won: bool) -> int:
 @register_check(system="fireandice", name="combat", request=CombatRequest, random=True,
                 summary="Resolve one combat: chit, support, dice, random events, quality, spread", rule="5.0; 8.0",
                 actor=named_side("attacker", rule="5.0", what="the attacking side (attacker)"),
-                example={"attacker": "communist",
-                         "combat_type": "Prepared Attack",
-                         "chit": "P01",
-                         "terrain": "town",
-                         "road_bonus": True,
-                         "attacking": {"tank_level": 6, "artillery_level": 7, "adjacent_units": 2},
-                         "defending": {"tank_level": 5, "artillery_level": 4, "adjacent_units": 1},
-                         "dice": [1, 1, 6, 6]})
+                example={**EXAMPLE_SITUATION, "dice": [1, 1, 6, 6]})
 def combat(req: CombatRequest, dice: Dice) -> CheckResult:
     g = data.game()
     sit = situation(req, g)
