@@ -20,8 +20,8 @@ import json
 from dataclasses import dataclass, field
 
 from flask import Blueprint, abort, render_template, request
-from markupsafe import Markup, escape
 from flask_limiter import Limiter
+from markupsafe import Markup, escape
 
 from adjudicator.api.auth import rate_limit_key
 from adjudicator.config import Config

@@ -10,7 +10,7 @@ labelled STAND-IN (every result that reads it says so). Which month a turn rolls
 
 from __future__ import annotations
 
-from pydantic import Field, ValidationInfo, model_validator
+from pydantic import ValidationInfo, model_validator
 
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, register_check, the_side
 from adjudicator.rules.holdfast import data

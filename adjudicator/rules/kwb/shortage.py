@@ -14,8 +14,6 @@ counted in hexes on the scenario map; on a tie every nearest hex is listed (read
 
 from __future__ import annotations
 
-from pydantic import Field
-
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, register_check, the_side
 from adjudicator.rules.kwb import board as kb
 from adjudicator.rules.kwb import data

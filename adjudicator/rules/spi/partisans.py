@@ -12,7 +12,7 @@ distance, whatever the terrain or Zones of Control.
 
 from __future__ import annotations
 
-from pydantic import Field, ValidationInfo, model_validator
+from pydantic import ValidationInfo, model_validator
 
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, either_side, register_check
 from adjudicator.rules.positions import PositionModel, UnitAt
