@@ -221,3 +221,10 @@ def test_python_dash_m_with_server_from_environment(server, vsav):
                           timeout=120)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["system"] == SYSTEM
+
+
+def test_game_ids_and_tokens_never_look_like_options():
+    """They are pasted into command lines: one starting with "-" would read as an option."""
+    from adjudicator.storage import command_line_safe_token
+
+    assert not any(command_line_safe_token(9).startswith("-") for _ in range(2000))
