@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Iterable, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
@@ -61,26 +61,41 @@ def canonical_side(value: Any) -> Any:
     return OLD_SIDE_SPELLINGS.get(value, value) if isinstance(value, str) else value
 
 
+def side_label(side: str) -> str:
+    """A side id as players say it: "UN", "Communist"."""
+    return "UN" if side == "un" else side.replace("_", " ").capitalize()
+
+
 #: What a board can fill in a request: the JSON-schema keyword `x-board` on a property names one
 #: of these roles. A VASSAL game (the module's Adjudicator extension) and a saved game on the
 #: players' pages fill those fields from the pieces; the player fills the rest. "Context" is what
 #: the player pointed at: the piece right-clicked in VASSAL, the hex clicked on the page.
+#: docs/api.md "Fields the board fills" has the mapping for every check.
 BOARD_ROLES: dict[str, str] = {
     "scenario": "the scenario being played (a recorded game's own scenario)",
-    "turn": "the game turn the module's turn track shows",
+    "turn": "the game turn the module's turn track shows (its number)",
+    "month": "the month of that game turn, YYYY-MM, for rules that go by month (the scenario's turn "
+             "record gives it)",
     "side": "the side of the player asking (a recorded game: the side whose token is used)",
     "positions": "every unit on the board: a list of objects whose item roles say what to fill",
-    "attackers": "the selected units (attacking the context hex): a list of unit objects or ids",
-    "defenders": "the units standing in the context hex: a list of unit objects or ids",
-    "target_hex": "the context hex, as printed (XXYY)",
-    "unit": "a unit's id: at top level the context unit; in a list item, the unit that item is",
+    "attackers": "the selected units (attacking the context hex, or flying the mission): a list of "
+                 "unit objects or ids, or one unit object where the check takes one",
+    "defenders": "the units standing in the context hex (the target): a list of unit objects or ids, "
+                 "or one unit object where the check takes one",
+    "target_hex": "the context hex, as printed (XXYY): the hex attacked, bombarded or struck",
+    "unit": "a unit's id: at top level the context unit (on an object field: the context unit, its "
+            "properties filled by their roles); in a list item or unit object, the unit that item is",
     "hex": "a unit's hex, as printed: at top level the context unit's hex; in a list item, that unit's",
-    "step": "the step (side) the unit shows, by its name in the game's data ('' = full strength)",
-    "sp": "the strength points the unit's step shows (block games: the number on the top edge)",
-    "map": "the map the unit stands on (games with several maps)",
+    "step": "the step (side) a unit shows, by its name in the game's data ('' = full strength): at top "
+            "level the context unit's; in a list item, that unit's",
+    "sp": "the strength points a unit's step shows (block games: the number on the top edge): at top "
+          "level the context unit's; in a list item, that unit's",
+    "map": "the map a unit stands on (games with several maps): at top level the context unit's; in a "
+           "list item, that unit's",
 }
 
-#: Roles only a list field may have; the others are scalars (or a list item's properties).
+#: Roles of whole collections of units: top-level fields only. `positions` is always a list;
+#: `attackers` and `defenders` are a list, or one unit object where a check takes a single unit.
 BOARD_LIST_ROLES = frozenset({"positions", "attackers", "defenders"})
 
 
@@ -90,6 +105,8 @@ def board(role: str, default: Any = ..., **field_args: Any) -> Any:
         raise ValueError(f"unknown board role {role!r}; known: {', '.join(BOARD_ROLES)}")
     extra = dict(field_args.pop("json_schema_extra", None) or {})
     extra["x-board"] = role
+    if default is ... and "default_factory" in field_args:
+        return Field(json_schema_extra=extra, **field_args)
     return Field(default, json_schema_extra=extra, **field_args)
 
 
@@ -128,12 +145,25 @@ def board_fields(schema: dict[str, Any]) -> list[tuple[str, str]]:
     return found
 
 
-def _check_board_roles(request: type[BaseModel]) -> None:
-    for pointer, role in board_fields(request.model_json_schema()):
+def _check_board_roles(request: type[BaseModel]) -> tuple[tuple[str, str], ...]:
+    """The request's board fields (see `board_fields`), once their roles are checked."""
+    schema = request.model_json_schema()
+    found = tuple(board_fields(schema))
+    for pointer, role in found:
         if role not in BOARD_ROLES:
             raise ValueError(f"{request.__name__}{pointer}: unknown board role {role!r}")
         if role in BOARD_LIST_ROLES and pointer.count("/") != 1:
             raise ValueError(f"{request.__name__}{pointer}: {role!r} is a top-level list role")
+        if role == "positions" and _json_type(schema, pointer) != "array":
+            raise ValueError(f"{request.__name__}{pointer}: 'positions' is a list of units")
+    return found
+
+
+def _json_type(schema: dict[str, Any], pointer: str) -> str | None:
+    """The JSON type of a top-level property (the non-null one of an optional property)."""
+    node = schema.get("properties", {}).get(pointer.strip("/"), {})
+    options = [o for o in node.get("anyOf", [node]) if o.get("type") != "null"]
+    return options[0].get("type") if len(options) == 1 else None
 
 
 class CheckRequest(BaseModel):
@@ -220,6 +250,58 @@ class Dice(Protocol):
         ...
 
 
+# -- who acts -------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Actor:
+    """Who acts in a check: the side that may ask for it in a recorded game, and so roll its dice.
+
+    `who(request)` gives the ids of the sides that may act, derived from the request the way the
+    rules say (the attacking side, the side a field names, the side the rules name), or None when
+    either side may. `description` says it in words for players and clients, `rule` cites the rule
+    that names who acts, and `side_field` is the request field that names the actor, if one does.
+    Game mode refuses (403) a check asked with the other side's token and records the acting side.
+    Build one with `either_side`, `named_side` or `the_side`; write an `Actor(...)` directly when
+    the rules derive the side some other way (e.g. from the units' owner).
+    """
+
+    description: str
+    rule: str
+    who: Callable[[Any], Iterable[str] | None]
+    side_field: str | None = None
+
+    def sides(self, request: Any) -> frozenset[str] | None:
+        """The sides that may act on `request` (a check's own request model); None = either."""
+        found = self.who(request)
+        return None if found is None else frozenset(canonical_side(side) for side in found)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"description": self.description, "rule": self.rule, "field": self.side_field}
+
+
+def either_side(rule: str, why: str = "") -> Actor:
+    """Either player may ask: the rules leave it open, or the check establishes a fact of the board."""
+    return Actor(f"either side{' (' + why + ')' if why else ''}", rule, lambda request: None)
+
+
+def named_side(field_name: str, rule: str, what: str = "") -> Actor:
+    """The side a request field names (e.g. `attacking_side`, `side`, `placer`)."""
+    return Actor(what or f"the side named by {field_name}", rule,
+                 lambda request: (getattr(request, field_name),), side_field=field_name)
+
+
+def the_side(side: str, rule: str) -> Actor:
+    """A side the rules name outright ("The Communist player rolls ...")."""
+    return Actor(f"the {side_label(side)} player", rule, lambda request: (side,))
+
+
+_HOW_TO_DECLARE_ACTOR = (
+    "declare who acts: actor=named_side('attacking_side', rule='7.1'), actor=the_side('un', "
+    "rule='12.1.1'), actor=either_side(rule='5.5', why='either player rolls') or "
+    "Actor(description, rule, who=request -> side ids) (adjudicator.checks; docs/api.md 'Who acts')"
+)
+
+
 @dataclass(frozen=True)
 class CheckSpec:
     """A registered check: its function, schemas and the documentation shown to users."""
@@ -232,13 +314,24 @@ class CheckSpec:
     summary: str
     rule: str
     scenarios: tuple[str, ...]
+    actor: Actor
     compute_model: type[BaseModel]
     game_model: type[BaseModel]
+    #: A valid compute-mode request (with `dice` for a random check): the form's starting point,
+    #: docs/examples and the API reference show it; the test suite runs every one.
+    example: dict[str, Any] | None = None
+    #: (JSON pointer, role) of every request field the board fills (`board_fields`).
+    board: tuple[tuple[str, str], ...] = ()
 
     @property
     def key(self) -> str:
         """The name recorded in the ledger, e.g. "kwb.un_supply_shortage_end"."""
         return f"{self.system}.{self.name}"
+
+    def top_level_field(self, role: str) -> str | None:
+        """The name of the top-level request field with board role `role`, if there is one."""
+        return next((pointer[1:] for pointer, found in self.board
+                     if found == role and pointer.count("/") == 1), None)
 
 
 _REGISTRY: dict[tuple[str, str], CheckSpec] = {}
@@ -285,12 +378,16 @@ def register_check(
     random: bool,
     summary: str,
     rule: str,
+    actor: Actor | None = None,
     scenarios: tuple[str, ...] = (),
+    example: dict[str, Any] | None = None,
 ) -> Callable[[Callable[[Any, Dice], CheckResult]], Callable[[Any, Dice], CheckResult]]:
     """Register a rules function as check `name` of game `system`.
 
-    `scenarios` lists the scenario ids the check belongs to (empty: every scenario); it is
-    documentation, shown in `GET /api/v1/systems`.
+    `actor` (required) says who acts (see `Actor`): game mode lets only that side ask.
+    `scenarios` lists the scenario ids the check belongs to (empty: every scenario); a recorded
+    game of another scenario refuses it. `example` is a valid compute-mode request (see
+    `CheckSpec.example`).
     """
     if system not in SYSTEM_IDS:
         raise ValueError(f"unknown system {system!r}; known: {', '.join(SYSTEM_IDS)}")
@@ -306,7 +403,9 @@ def register_check(
         if reserved in request.model_fields:
             raise ValueError(f"{reserved!r} is added by the service; do not declare it")
 
-    _check_board_roles(request)
+    if not isinstance(actor, Actor):
+        raise ValueError(f"check {system}.{name}: {_HOW_TO_DECLARE_ACTOR}")
+    board_fields_found = _check_board_roles(request)
 
     def decorator(function):
         if (system, name) in _REGISTRY:
@@ -321,8 +420,11 @@ def register_check(
             summary=summary,
             rule=rule,
             scenarios=tuple(scenarios),
+            actor=actor,
             compute_model=compute_model,
             game_model=game_model,
+            example=example,
+            board=board_fields_found,
         )
         return function
 

@@ -2,8 +2,9 @@
 
     adjudicator serve [--host 127.0.0.1] [--port 8000] [--workers N]
     adjudicator verify ledger.json --key pub.pem [--key old.pem] [--receipts kept.json]
-    adjudicator public-key [--out pub.pem]
+    adjudicator public-key [--out pub.pem]      (the server's key; never creates one)
     adjudicator rotate-key
+    adjudicator examples [--system kwb] [--out DIR]   (a situation file per check, for adjudicator-client)
 
 `verify` works offline: it needs only the exported ledger and the public key(s) (a PEM file or
 the JSON served at /.well-known/adjudicator-keys.json). It checks the chain and every
@@ -17,6 +18,8 @@ import json
 import os
 import sys
 from pathlib import Path
+
+from adjudicator.checks import SYSTEM_IDS
 
 GUNICORN_CONF = Path(__file__).with_name("gunicorn.conf.py")
 
@@ -37,38 +40,42 @@ def _serve(args: argparse.Namespace) -> int:
 
 def _verify(args: argparse.Namespace) -> int:
     from adjudicator.keys import load_public_keys
-    from adjudicator.verify import verify_ledger
+    from adjudicator.verify import report_lines, verify_ledger
 
-    keys = {}
-    for key_path in args.key:
-        keys.update(load_public_keys(key_path))
-    document = json.loads(Path(args.ledger).read_text(encoding="utf-8"))
-    receipts = None
-    if args.receipts:
-        receipts = json.loads(Path(args.receipts).read_text(encoding="utf-8"))
-        receipts = receipts if isinstance(receipts, list) else [receipts]
+    try:
+        keys = {}
+        for key_path in args.key:
+            keys.update(load_public_keys(key_path))
+        document = json.loads(Path(args.ledger).read_text(encoding="utf-8"))
+        receipts = None
+        if args.receipts:
+            receipts = json.loads(Path(args.receipts).read_text(encoding="utf-8"))
+            receipts = receipts if isinstance(receipts, list) else [receipts]
+    except (OSError, ValueError, KeyError, TypeError) as error:  # unreadable file, not JSON, not a key
+        print(f"adjudicator verify: cannot read the input: {error}", file=sys.stderr)
+        return 2
     report = verify_ledger(document, keys, receipts)
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:
-        print(f"records checked:    {report.records_checked}")
-        print(f"signatures checked: {report.signatures_checked}")
-        if report.seed_revealed:
-            print(f"dice recomputed:    {report.dice_recomputed} (seed revealed)")
-        else:
-            print("dice recomputed:    none (seed not revealed yet)")
-        for problem in report.problems:
-            where = f"record {problem.seq}: " if problem.seq is not None else ""
-            print(f"PROBLEM {problem.code}: {where}{problem.message}")
-        print("OK: the ledger verifies" if report.ok else "FAILED: the ledger does not verify")
+        print("\n".join(report_lines(report.to_json())))
     return 0 if report.ok else 1
 
 
 def _public_key(args: argparse.Namespace) -> int:
+    """Export the server's public key. Never creates a key: a new one would verify nothing."""
     from adjudicator.config import Config
-    from adjudicator.keys import load_or_create_signing_key, public_pem
+    from adjudicator.keys import load_signing_key, public_pem
 
-    pem = public_pem(load_or_create_signing_key(Config.load().key_path).public_key)
+    path = Path(Config.load().key_path)
+    if not path.is_file():
+        print(f"adjudicator: no signing key at {path.resolve()}. The server's key is ADJUDICATOR_KEY_PATH "
+              "(default var/signing-key.pem, relative to the folder the server was started in): run this "
+              "there, or fetch the keys the server publishes: adjudicator-client keys --out keys.json "
+              "(GET /.well-known/adjudicator-keys.json); `adjudicator verify --key keys.json` takes them.",
+              file=sys.stderr)
+        return 2
+    pem = public_pem(load_signing_key(path).public_key)
     if args.out:
         Path(args.out).write_text(pem, encoding="ascii")
     else:
@@ -90,6 +97,24 @@ def _rotate_key(args: argparse.Namespace) -> int:
     return 0
 
 
+def _examples(args: argparse.Namespace) -> int:
+    from adjudicator.checks import checks_for
+    from adjudicator.examples import example_files
+    from adjudicator.rules import register_all_games
+
+    register_all_games()
+    if args.system and args.system not in SYSTEM_IDS:
+        print(f"adjudicator examples: unknown system {args.system!r}; known: {', '.join(SYSTEM_IDS)}", file=sys.stderr)
+        return 2
+    checks = [spec for system in SYSTEM_IDS if system in (args.system or system) for spec in checks_for(system)]
+    out = Path(args.out)
+    for name, text in example_files(checks).items():
+        (out / name).parent.mkdir(parents=True, exist_ok=True)
+        (out / name).write_text(text, encoding="utf-8")
+    print(f"wrote {len(checks)} situations to {out}/ (index: {out / 'README.md'})")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="adjudicator", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -108,12 +133,18 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("--json", action="store_true", help="print the report as JSON")
     verify.set_defaults(func=_verify)
 
-    public_key = sub.add_parser("public-key", help="print the active public key (PEM)")
+    public_key = sub.add_parser("public-key", help="print the server's active public key (PEM); run it where "
+                                "the server runs (or use: adjudicator-client keys)")
     public_key.add_argument("--out")
     public_key.set_defaults(func=_public_key)
 
     rotate = sub.add_parser("rotate-key", help="start signing with a new key")
     rotate.set_defaults(func=_rotate_key)
+
+    examples = sub.add_parser("examples", help="write a situation file per check (for adjudicator-client)")
+    examples.add_argument("--system", help="only this game system's checks")
+    examples.add_argument("--out", default="examples", help="folder to write (default: ./examples)")
+    examples.set_defaults(func=_examples)
     return parser
 
 

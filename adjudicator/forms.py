@@ -3,8 +3,10 @@
 A check's JSON schema says everything a form needs: each property becomes one input, chosen
 by the property's type. Scalars get ordinary inputs; a list of ids gets a comma-separated text
 box; anything nested (lists of units with hexes, maps of unit to turn, ...) gets a JSON
-textarea, pre-filled (required fields) or hinted (optional ones) with an example generated
-from the schema, so a player edits a valid shape instead of guessing one.
+textarea. The form starts from the check's registered example (`CheckSpec.example`, dice
+included), a valid request a player can submit unchanged and then edit; a field the example
+leaves out shows its default, or (nested fields) an example of its shape generated from the
+schema, so a player edits a valid shape instead of guessing one.
 
 Submitted forms are turned back into the same JSON the API takes and validated by the same
 model (`model_validate_json`, strict), so the pages and the API can never disagree about what
@@ -62,17 +64,22 @@ class FormField:
     nullable: bool = False
     integer_items: bool = False  # LIST of integers rather than strings
     example: str = ""  # JSON text of an example value (JSON and LIST kinds)
+    #: The value the form starts with: the check's example's, else the default.
+    preset: Any = None
+    in_example: bool = False
 
     @property
     def initial(self) -> str:
         """What the input shows before anything was submitted."""
         if self.kind == JSON:
+            if self.in_example:
+                return json.dumps(self.preset, indent=1, ensure_ascii=False)
             return self.example if self.required else ""
         if self.kind == LIST:
-            return ", ".join(str(v) for v in self.default or ())
-        if self.default is None or self.kind in (CHECKBOX, TRISTATE):
+            return ", ".join(str(v) for v in self.preset or ())
+        if self.preset is None or self.kind in (CHECKBOX, TRISTATE):
             return ""
-        return str(self.default)
+        return str(self.preset)
 
 
 @dataclass(frozen=True)
@@ -141,8 +148,14 @@ def _unit_ids(system: str) -> tuple[str, ...]:
         return ()
 
 
+def example_dice(spec: CheckSpec) -> str:
+    """The dice of the check's example, as the dice box shows them ("3, 4")."""
+    return ", ".join(str(d) for d in (spec.example or {}).get("dice", []))
+
+
 def form_fields(spec: CheckSpec) -> list[FormField]:
     units = _unit_ids(spec.system)
+    given = spec.example or {}
     schema = spec.request.model_json_schema()
     defs = schema.get("$defs", {})
     required = set(schema.get("required", []))
@@ -170,6 +183,8 @@ def form_fields(spec: CheckSpec) -> list[FormField]:
                 nullable=nullable,
                 integer_items=kind == LIST and items.get("type") == "integer",
                 example=example,
+                preset=given.get(name, prop.get("default")),
+                in_example=name in given,
             )
         )
     return fields

@@ -86,9 +86,16 @@ def _write_new_key(path: Path) -> None:
 
 
 def load_or_create_signing_key(path: str | os.PathLike) -> SigningKey:
+    """The server's key, created on its first start (only the server should create one)."""
     path = Path(path)
     if not path.exists():
         _write_new_key(path)
+    return load_signing_key(path)
+
+
+def load_signing_key(path: str | os.PathLike) -> SigningKey:
+    """An existing key file (FileNotFoundError if there is none: never a new key in its place)."""
+    path = Path(path)
     private_key = serialization.load_pem_private_key(path.read_bytes(), password=None)
     if not isinstance(private_key, Ed25519PrivateKey):
         raise ValueError(f"{path} does not hold an Ed25519 private key")

@@ -18,62 +18,22 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
 
 from flask import Blueprint, abort, render_template, request
 from flask_limiter import Limiter
+from markupsafe import Markup, escape
 
 from adjudicator.api.auth import rate_limit_key
 from adjudicator.config import Config
 from adjudicator.checks import CheckSpec, DiceError, checks_for, get_check, run_check
 from adjudicator.dice import SuppliedDice
-from adjudicator.forms import FieldError, FormField, form_fields, humanize, read_form
+from adjudicator.forms import FieldError, FormField, example_dice, form_fields, read_form
 from adjudicator.ledger import ledger_document
+from adjudicator.results import register_result_filters
 from adjudicator.services import services
 from adjudicator.storage import GameNotFound
 from adjudicator.systems import all_systems, system_info
 from adjudicator.verify import verify_ledger
-
-
-@dataclass(frozen=True)
-class OutcomeRow:
-    """One line of a result's outcome table: scalars as text, nested values as JSON."""
-
-    key: str
-    label: str
-    text: str | None = None
-    block: str | None = None  # pretty JSON for lists of objects and mappings
-
-
-def _plain(value: Any) -> str | None:
-    """Readable text for a scalar or a list of scalars; None when it needs a JSON block."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if value is None:
-        return "—"
-    if isinstance(value, (int, float, str)):
-        return str(value) if value != "" else "—"
-    if isinstance(value, list) and all(not isinstance(v, (list, dict)) for v in value):
-        return ", ".join(_plain(v) for v in value) if value else "none"
-    return None
-
-
-def outcome_rows(outcome: dict[str, Any]) -> list[OutcomeRow]:
-    rows = []
-    for key, value in outcome.items():
-        text = _plain(value)
-        block = None if text is not None else json.dumps(value, indent=1, ensure_ascii=False)
-        rows.append(OutcomeRow(key, humanize(key), text, block))
-    return rows
-
-
-def outcome_summary(outcome: dict[str, Any]) -> str:
-    """One line for the ledger table: "Roll 4 · Shortage ended yes"."""
-    parts = []
-    for key, value in outcome.items():
-        text = _plain(value)
-        parts.append(f"{humanize(key)}: {text if text is not None else json.dumps(value, ensure_ascii=False)}")
-    return " · ".join(parts)
 
 
 @dataclass
@@ -133,6 +93,8 @@ def make_pages_blueprint(config: Config, limiter: Limiter) -> Blueprint:
     """The pages. Their form posts share the API's per-address limits (game creation too)."""
     bp = Blueprint("pages", __name__, template_folder="templates", static_folder="static",
                    static_url_path="/static/adjudicator")
+    register_result_filters(bp)
+    bp.add_app_template_filter(inline_code, "inline_code")
     anonymous = limiter.shared_limit(config.rate_limit_anonymous, scope="anonymous", key_func=rate_limit_key)
     create = limiter.shared_limit(config.rate_limit_create_game, scope="create-game", key_func=rate_limit_key)
 
@@ -148,7 +110,7 @@ def make_pages_blueprint(config: Config, limiter: Limiter) -> Blueprint:
             abort(404)
         return render_template(
             "system.html", info=info, groups=check_groups(system), open_check=open_check,
-            submission=submission, form=form or {}, outcome_rows=outcome_rows,
+            submission=submission, form=form or {}, example_dice=example_dice,
         )
 
     @bp.get("/systems/<system>")
@@ -205,8 +167,7 @@ def make_pages_blueprint(config: Config, limiter: Limiter) -> Blueprint:
         for finding in report.problems:
             problems.setdefault(finding.seq, []).append(finding.message)
         return render_template("game.html", document=document, report=report, role=grant.role,
-                               problems=problems, outcome_summary=outcome_summary,
-                               info=system_info(document["game"]["system"]))
+                               problems=problems, info=system_info(document["game"]["system"]))
 
     @bp.get("/api/v1/docs")
     def api_docs():
@@ -240,6 +201,14 @@ def make_pages_blueprint(config: Config, limiter: Limiter) -> Blueprint:
         return render_template("docs.html", groups=groups, info=document["info"])
 
     return bp
+
+
+def inline_code(text: str) -> Markup:
+    """Text whose `backticks` (the API descriptions use Markdown's) show as code, escaped."""
+    parts = str(escape(text or "")).split("`")
+    if len(parts) % 2 == 0:  # an unpaired backtick: leave the text as it is
+        return escape(text or "")
+    return Markup("".join(f"<code>{part}</code>" if i % 2 else part for i, part in enumerate(parts)))
 
 
 def _resolve(schema: dict | None, document: dict) -> str | None:

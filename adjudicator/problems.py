@@ -2,7 +2,9 @@
 
 Views raise `Problem`; Flask/werkzeug HTTP errors (404, 405, 413, 429 ...) and unexpected
 exceptions are turned into problems by `register_error_handlers`, so a client never sees an
-HTML error page or a traceback.
+HTML error page or a traceback. The one exception is a page address (anything outside
+`/api/` and `/.well-known/`) that a browser asks for and that does not exist (404, or 405 for a
+form's address): a person typed it, so it gets an HTML page saying so, with the way back.
 """
 
 from __future__ import annotations
@@ -10,11 +12,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Flask, Response, request
+from flask import Flask, Response, render_template, request
 from pydantic import ValidationError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 PROBLEM_JSON = "application/problem+json"
+#: Paths of the JSON service: their errors are always problem+json, never a page.
+API_PREFIXES = ("/api/", "/.well-known/", "/ping")
 PROBLEM_TYPE_BASE = "urn:adjudicator:problem:"
 
 
@@ -96,6 +100,8 @@ def register_error_handlers(app: Flask) -> None:
         headers = {}
         if isinstance(error, MethodNotAllowed) and error.valid_methods:
             headers["Allow"] = ", ".join(sorted(error.valid_methods))
+        if error.code in (404, 405) and request.method == "GET" and not request.path.startswith(API_PREFIXES):
+            return render_template("not_found.html", path=request.path), error.code, headers
         if error.code == 401:
             headers["WWW-Authenticate"] = "Bearer"
         detail = error.description

@@ -143,6 +143,15 @@ class CreatedGame:
     genesis: Record
 
 
+def command_line_safe_token(nbytes: int) -> str:
+    """A random URL-safe string that does not start with "-": players paste game ids and tokens
+    into command lines, where `roll -xyz...` or `--token -xyz...` would read as an option."""
+    while True:
+        token = secrets.token_urlsafe(nbytes)
+        if not token.startswith("-"):
+            return token
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
@@ -403,10 +412,10 @@ class Store:
     # -- games and tokens ------------------------------------------------------------------
 
     def create_game(self, system: str, scenario: str, sides: tuple[str, ...], key: SigningKey) -> CreatedGame:
-        game_id = secrets.token_urlsafe(9)
+        game_id = command_line_safe_token(9)
         seed = new_seed()
         commitment = seed_commitment(seed)
-        issued = {role: secrets.token_urlsafe(32) for role in (*sides, OBSERVER)}
+        issued = {role: command_line_safe_token(32) for role in (*sides, OBSERVER)}
         body = make_body(
             check=GAME_CREATED,
             request={"system": system, "scenario": scenario},

@@ -113,3 +113,9 @@ def system_info(system_id: str) -> SystemInfo | None:
 
 def all_systems() -> list[SystemInfo]:
     return [system_info(system_id) for system_id in SYSTEM_IDS]
+
+
+def system_label(system_id: str) -> str:
+    """A system's name for messages ("Korean War Battles (kwb)"), or the id if it is unknown."""
+    info = system_info(system_id)
+    return f"{info.name} ({system_id})" if info else system_id

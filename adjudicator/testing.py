@@ -19,6 +19,7 @@ from adjudicator.checks import (
     CheckResult,
     Dice,
     Step,
+    either_side,
     get_check,
     register_check,
     unregister_check,
@@ -49,6 +50,8 @@ def _register_probe() -> None:
     register_check(
         system=PROBE_SYSTEM, name=PROBE_CHECK, request=ProbeRequest, random=True,
         summary="Test probe: roll dice against a target", rule="Probe rule 1",
+        actor=either_side(rule="Probe rule 1", why="either player rolls"),
+        example={"target": 7, "dice_count": 2, "dice": [3, 4]},
     )(probe_roll)
 
 

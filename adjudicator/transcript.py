@@ -24,6 +24,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from adjudicator.checks import side_label
+
 COMPUTE_TAG = "[ADJ compute]"
 HASH_PREFIX_LENGTH = 16
 
@@ -45,7 +47,7 @@ def tag_for(result: dict[str, Any]) -> str:
 def chat_lines(result: dict[str, Any], *, system_name: str = "", verify_url: str = "") -> list[str]:
     """The ruling of a check response (compute or game mode) as tagged chat lines."""
     tag = tag_for(result)
-    who = f" for {_side(result['side'])}" if result.get("side") else ""
+    who = f" for {side_label(result['side'])}" if result.get("side") else ""
     title = system_name or result.get("system", "")
     rule = f" ({result['rule']})" if result.get("rule") else ""
     body = [f"{title}: {_words(result.get('check', ''))}{rule}{who}"]
@@ -173,10 +175,6 @@ def _closed(lines: list[str], next_line: str) -> bool:
     if last.startswith(_NOT_RECORDED) or last.startswith(_VERIFY_PREFIX):
         return True
     return last.startswith(_RECEIPT_PREFIX) and not next_line.startswith(_VERIFY_PREFIX)
-
-
-def _side(side: str) -> str:
-    return "UN" if side == "un" else side.replace("_", " ").title()
 
 
 def _words(name: str) -> str:

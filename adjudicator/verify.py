@@ -85,6 +85,22 @@ class Report:
         }
 
 
+def report_lines(report: dict[str, Any]) -> list[str]:
+    """A verification report (`Report.to_json`, or the server's) in words: what `adjudicator verify`
+    and `adjudicator-client verify` print, the same wording from both."""
+    lines = [f"records checked:    {report.get('records_checked', 0)}",
+             f"signatures checked: {report.get('signatures_checked', 0)}"]
+    if report.get("seed_revealed"):
+        lines.append(f"dice recomputed:    {report.get('dice_recomputed', 0)} (seed revealed)")
+    else:
+        lines.append("dice recomputed:    none (seed not revealed yet: close the game to reveal it)")
+    for problem in report.get("problems", []):
+        where = f"record {problem['seq']}: " if problem.get("seq") is not None else ""
+        lines.append(f"PROBLEM {problem['code']}: {where}{problem['message']}")
+    lines.append("OK: verified" if report.get("ok") else "FAILED: does not verify")
+    return lines
+
+
 def check_receipt(
     receipt: Any,
     keys: dict[str, Ed25519PublicKey],
@@ -98,7 +114,8 @@ def check_receipt(
         return
     key = keys.get(receipt["kid"]) if isinstance(receipt["kid"], str) else None
     if key is None:
-        report.add(seq, "unknown_key", f"receipt signed with unknown key id {receipt['kid']!r}")
+        report.add(seq, "unknown_key", f"receipt signed with unknown key id {receipt['kid']!r} (not among "
+                   "the keys given: use the keys the server publishes, adjudicator-client keys --out keys.json)")
         return
     signature = receipt.get("signature")
     report.signatures_checked += 1

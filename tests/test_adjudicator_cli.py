@@ -40,7 +40,7 @@ def test_verify_ok_with_pem_key(exported, capsys):
     ledger_path, key_path, _ = exported
     assert main(["verify", str(ledger_path), "--key", str(key_path)]) == 0
     out = capsys.readouterr().out
-    assert "OK: the ledger verifies" in out
+    assert "OK: verified" in out
     assert "dice recomputed:    3 (seed revealed)" in out
 
 
@@ -69,9 +69,29 @@ def test_verify_fails_with_the_wrong_key(exported, tmp_path, capsys):
     assert "unknown_key" in capsys.readouterr().out
 
 
+def test_public_key_never_creates_a_key_and_says_where_it_is_expected(tmp_path, monkeypatch, capsys):
+    """Run outside the server's folder, it used to make a new key and export that: verification
+    then failed with "unknown key". Now it refuses and points to the published keys."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("ADJUDICATOR_KEY_PATH", raising=False)
+    assert main(["public-key", "--out", "pub.pem"]) == 2
+    err = capsys.readouterr().err
+    assert str(tmp_path / "var" / "signing-key.pem") in err and "adjudicator-client keys" in err
+    assert not (tmp_path / "var").exists() and not (tmp_path / "pub.pem").exists()
+
+
+def test_verify_reads_bad_input_without_a_traceback(exported, tmp_path, capsys):
+    ledger_path, key_path, _ = exported
+    assert main(["verify", str(ledger_path), "--key", str(tmp_path / "missing.pem")]) == 2
+    assert main(["verify", str(key_path), "--key", str(key_path)]) == 2  # a key is not a ledger
+    assert "cannot read the input" in capsys.readouterr().err
+
+
 def test_public_key_and_rotate_key_commands(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'cli.sqlite3'}")
     monkeypatch.setenv("ADJUDICATOR_KEY_PATH", str(tmp_path / "key.pem"))
+    make_app(tmp_path, DATABASE_URL=f"sqlite:///{tmp_path / 'cli.sqlite3'}",
+             ADJUDICATOR_KEY_PATH=str(tmp_path / "key.pem"))  # the server's first start makes the key
     assert main(["public-key", "--out", str(tmp_path / "before.pem")]) == 0
     assert main(["rotate-key"]) == 0
     assert "stays published" in capsys.readouterr().out
@@ -85,3 +105,14 @@ def test_public_key_and_rotate_key_commands(tmp_path, monkeypatch, capsys):
     from adjudicator.keys import load_public_keys
 
     assert set(load_public_keys(tmp_path / "before.pem")) | set(load_public_keys(tmp_path / "after.pem")) == kids
+
+
+def test_both_verify_commands_word_it_the_same(exported, capsys):
+    from adjudicator.client.cli import main as client_main
+
+    ledger_path, _, keys_json = exported
+    assert main(["verify", str(ledger_path), "--key", str(keys_json)]) == 0
+    server_side = capsys.readouterr().out
+    assert client_main(["verify", str(ledger_path), "--key", str(keys_json)]) == 0
+    assert capsys.readouterr().out == server_side
+    assert server_side.rstrip().endswith("OK: verified")

@@ -73,7 +73,7 @@ def test_an_unknown_or_misplaced_board_role_is_refused():
     import pytest
     from pydantic import BaseModel, Field
 
-    from adjudicator.checks import CheckRequest, board, register_check
+    from adjudicator.checks import CheckRequest, board, either_side, register_check
 
     with pytest.raises(ValueError, match="unknown board role"):
         board("weather")
@@ -86,4 +86,4 @@ def test_an_unknown_or_misplaced_board_role_is_refused():
 
     with pytest.raises(ValueError, match="top-level list role"):
         register_check(system="kwb", name="misplaced_role", request=Misplaced, random=False,
-                       summary="", rule="")
+                       summary="", rule="", actor=either_side(rule=""))

@@ -1,41 +1,17 @@
 """Round trip: every predefined setup modgen writes, read back through the bridge, puts every
 unit on its setup hex (or box, or turn-track cell) showing its starting step.
 
-modgen is imported here, in the test only: the adjudicator itself must not depend on it. Each
-game's module is built once per session (art cached in a session temp dir).
+modgen is imported in the tests only (conftest's `modules`): the adjudicator itself must not depend
+on it. Each game's module is built once per session (art cached in a session temp dir).
 """
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 
 from adjudicator.bridge import read_positions, read_upload
 from adjudicator.bridge.locate import BOX, HEX, TURN_TRACK
-from modgen.artwork import collect_images
-from modgen.build import build_entries
 from scenarios import game_ids, load_game
-
-
-class Modules(dict):
-    """(game, images, build entries) per (game id, art scale), built on first use."""
-
-    def __init__(self, cache: Path):
-        super().__init__()
-        self.cache = cache
-
-    def __missing__(self, key):
-        game_id, scale = key
-        game = load_game(game_id)
-        images = collect_images(game, scale=scale, cache_dir=self.cache)
-        self[key] = (game, images, build_entries(game, images, "9.9.9").entries)
-        return self[key]
-
-
-@pytest.fixture(scope="session")
-def modules(tmp_path_factory) -> Modules:
-    return Modules(tmp_path_factory.mktemp("bridge-art-cache"))
 
 
 def _scenario_params():

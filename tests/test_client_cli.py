@@ -25,7 +25,7 @@ from test_bridge_helpers import (
 )
 
 from adjudicator import checks
-from adjudicator.checks import CheckRequest, CheckResult, register_check
+from adjudicator.checks import CheckRequest, CheckResult, either_side, register_check
 from adjudicator.client.cli import main
 from adjudicator.keys import public_pem
 from adjudicator.services import Services
@@ -43,10 +43,12 @@ def _register_test_check() -> None:
     """A tiny random check of our own, so these tests do not depend on any game's rules."""
 
     @register_check(system=SYSTEM, name=CHECK, request=DieRequest, random=True,
-                    summary="client test: one die plus a modifier", rule="test")
+                    summary="client test: one die plus a modifier", rule="test", actor=either_side(rule="test"))
     def die(req: DieRequest, dice) -> CheckResult:
         (roll,) = dice.roll(6, purpose="test die")
-        return CheckResult(outcome={"total": roll + req.modifier})
+        return CheckResult(outcome={"total": roll + req.modifier,
+                                    "detail": {"roll": roll, "doubled": False},
+                                    "units": [{"unit": "nk-6", "hex": "0101"}, {"unit": "nk-2", "hex": "0102"}]})
 
 
 @pytest.fixture(scope="module")
@@ -135,7 +137,12 @@ def test_check_with_and_without_dice(server, tmp_path, capsys):
                            "--server", url, "--json")
     assert status == 0, err
     body = json.loads(out)
-    assert body["dice_used"][0]["value"] == 3 and body["outcome"] == {"total": 5}
+    assert body["dice_used"][0]["value"] == 3 and body["outcome"]["total"] == 5
+    status, out, err = run(capsys, "check", SYSTEM, CHECK, situation, "--dice", "3", "--server", url)
+    assert status == 0, err
+    assert "  detail: doubled no, roll 3" in out  # nested results as text, never Python reprs
+    assert "  units: nk-6 (hex 0101); nk-2 (hex 0102)" in out
+    assert "{" not in out and "'" not in out and "True" not in out
     status, _, err = run(capsys, "check", SYSTEM, CHECK, situation, "--server", url)
     assert status == 1 and "error 422" in err  # a random check needs its dice
     status, _, err = run(capsys, "check", SYSTEM, "no_such_check", situation, "--server", url)
@@ -160,6 +167,14 @@ def test_game_roll_ledger_and_verify_online_and_offline(server, tmp_path, vsav, 
     status, out, _ = run(capsys, "roll", game["game_id"], CHECK, situation,
                          "--token", token, "--request-id", "r1", "--server", url, "--json")
     assert json.loads(out)["hash"] == roll["hash"]  # same request id: the recorded roll
+    status, out, _ = run(capsys, "roll", game["game_id"], CHECK, situation,
+                         "--token", token, "--request-id", "r1", "--server", url)
+    assert f"recorded: game {game['game_id']} record 1 hash {roll['hash']}" in out
+    assert f"receipt: signed by key {roll['receipt']['kid']}" in out
+    assert "replayed: request_id 'r1' was seen before" in out
+    status, out, _ = run(capsys, "roll", game["game_id"], CHECK, situation,
+                         "--token", token, "--request-id", "r2", "--server", url)
+    assert "record 2" in out and "replayed" not in out
     status, out, err = run(capsys, "supply", vsav, "--game", game["game_id"], "--token", token,
                            "--server", url)
     assert status == 0, err
@@ -168,9 +183,20 @@ def test_game_roll_ledger_and_verify_online_and_offline(server, tmp_path, vsav, 
     status, out, _ = run(capsys, "ledger", game["game_id"], "--token", token, "--out", ledger_file,
                          "--server", url)
     assert status == 0 and f"{SYSTEM}.savedgame_supply" in out
-    assert len(json.loads(ledger_file.read_text())["records"]) == 3
+    assert len(json.loads(ledger_file.read_text())["records"]) == 4
     status, out, _ = run(capsys, "verify", ledger_file, "--server", url)
-    assert status == 0 and "OK: verified" in out
+    assert status == 0 and "OK: verified" in out and "seed not revealed yet" in out
+    status, out, err = run(capsys, "close", game["game_id"], "--token", token, "--server", url)
+    assert status == 0, err
+    assert "closed: record 4" in out and "seed revealed: " in out
+    status, out, _ = run(capsys, "ledger", game["game_id"], "--token", token, "--out", ledger_file,
+                         "--server", url)
+    keys_file = tmp_path / "keys.json"
+    status, out, err = run(capsys, "keys", "--out", keys_file, "--server", url)
+    assert status == 0, err
+    assert f"key {app.extensions['adjudicator'].signing_key.kid} (Ed25519, active" in out
+    status, out, _ = run(capsys, "verify", ledger_file, "--key", keys_file)  # offline, with the published keys
+    assert status == 0 and "dice recomputed:    2 (seed revealed)" in out and "OK: verified" in out
     status, out, _ = run(capsys, "verify", receipt, "--server", url)
     assert status == 0 and "OK" in out
     svc: Services = app.extensions["adjudicator"]
@@ -195,3 +221,10 @@ def test_python_dash_m_with_server_from_environment(server, vsav):
                           timeout=120)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["system"] == SYSTEM
+
+
+def test_game_ids_and_tokens_never_look_like_options():
+    """They are pasted into command lines: one starting with "-" would read as an option."""
+    from adjudicator.storage import command_line_safe_token
+
+    assert not any(command_line_safe_token(9).startswith("-") for _ in range(2000))

@@ -148,13 +148,14 @@ def test_home_page_lists_the_four_systems(browser, url):
 # -- compute mode: a simple random check per system ---------------------------------------------
 
 COMPUTE_CASES = [
-    # system, check, inputs, dice, outcome entries the rules give for them
+    # system, check, inputs, dice, outcome entries the rules give for them (the fields not filled
+    # keep the values of the check's example, which the form starts from)
     ("kwb", "un_supply_shortage_end", {"game_turn": "5"}, "4",
      {"roll": "4", "shortage_ended": "yes"}),
     ("holdfast", "chinese_intervention", {"turns_after_crossing": "2"}, "6",
      {"roll": "6", "needed": "5-6", "intervenes": "yes"}),
-    ("fireandice", "chinese_intervention", {"un_vp": "12"}, "3",
-     {"roll": "3", "modifier": "-1", "modified": "2", "intervenes": "no"}),
+    ("fireandice", "chinese_intervention", {"un_vp": "12"}, "3",  # and UN units in North Korea
+     {"roll": "3", "modifier": "-2", "modified": "1", "intervenes": "no"}),
     ("spi", "north_edge_return", {}, "2", {"roll": "2"}),
 ]
 
@@ -273,7 +274,7 @@ def test_game_page_verifies_each_receipt_and_catches_tampering(browser, url, app
 
     show_ledger(browser, url, game_id, tokens["observer"])
     assert by_id(browser, "verification").get_attribute("class") == "ok"
-    rows = by_id(browser, "ledger").find_elements(By.CSS_SELECTOR, "tbody tr")
+    rows = by_id(browser, "ledger").find_elements(By.CSS_SELECTOR, ":scope > tbody > tr")
     assert [r.get_attribute("id") for r in rows] == ["record-0", "record-1", "record-2"]
     for seq in (0, 1, 2):
         assert receipt_status(browser, seq).startswith("verified")
@@ -291,3 +292,20 @@ def test_game_page_verifies_each_receipt_and_catches_tampering(browser, url, app
     assert receipt_status(browser, 2).startswith("not verified")
     assert receipt_status(browser, 1).startswith("verified")
     assert "record 2" in by_id(browser, "problems").text
+
+
+def test_a_verify_link_opens_the_ledger_at_its_record(browser, url, app):
+    """A chat line's `verify: <server>/games/<id>#record-<seq>`: after the token, the page is at it."""
+    from adjudicator.testing import new_game
+
+    api = app.test_client()
+    game = new_game(api, "kwb", "pusan")
+    for turn in (3, 4):
+        api.post(f"/api/v1/games/{game['game_id']}/un_supply_shortage_end", json={"game_turn": turn},
+                 headers=bearer(game["tokens"]["un"]))
+    browser.get(f"{url}/games/{game['game_id']}#record-2")
+    by_id(browser, "token").send_keys(game["tokens"]["observer"])
+    by_id(browser, "game-login").submit()
+    wait_for(browser, "ledger")
+    assert browser.current_url.endswith(f"/games/{game['game_id']}#record-2")
+    assert by_id(browser, "record-2").is_displayed()

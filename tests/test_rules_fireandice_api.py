@@ -92,15 +92,16 @@ def test_combat_example_over_http(client):
 
 
 def test_game_mode_combat_matches_compute_mode(client):
-    from adjudicator.testing import a_side, bearer, new_game
+    from adjudicator.testing import bearer, new_game
 
     game = new_game(client, "fireandice")
     situation = {k: v for k, v in COMBAT.items() if k != "chit"}  # the server draws the chit too
     rolled = client.post(f"/api/v1/games/{game['game_id']}/combat", json=situation,
-                         headers=bearer(a_side(game))).get_json()
+                         headers=bearer(game["tokens"]["communist"])).get_json()  # the attacker rolls
     assert rolled["dice_used"][0]["sides"] == 16  # the chit draw from the Prepared/Deliberate cup
     dice = [d["value"] for d in rolled["dice_used"]]
-    computed = client.post("/api/v1/systems/fireandice/combat", json={**situation, "dice": dice}).get_json()
+    computed = client.post("/api/v1/systems/fireandice/combat",
+                           json={**situation, "scenario": game["scenario"], "dice": dice}).get_json()
     for field in ("outcome", "steps", "warnings", "dice_used"):
         assert computed[field] == rolled[field]
 

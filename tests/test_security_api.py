@@ -24,7 +24,7 @@ import pytest
 from pydantic import Field
 
 import adjudicator.checks as checks
-from adjudicator.checks import CheckRequest, CheckResult, Dice, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, either_side, register_check
 from adjudicator.testing import a_side, bearer, make_app, new_game
 
 GAME_ID_PARAM = "{game_id}"
@@ -45,7 +45,7 @@ def security_probe(req: ProbeRequest, dice: Dice) -> CheckResult:
 @pytest.fixture
 def app(tmp_path):
     register_check(system=PROBE_SYSTEM, name=PROBE_CHECK, request=ProbeRequest, random=True,
-                   summary="security test probe", rule="-")(security_probe)
+                   summary="security test probe", rule="-", actor=either_side(rule="-"))(security_probe)
     try:
         yield make_app(tmp_path)  # routes and OpenAPI are built with the probe registered
     finally:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any, Callable
+
 from flask import request
 from pydantic import BaseModel, ValidationError
 from werkzeug.exceptions import RequestEntityTooLarge
@@ -35,12 +38,14 @@ def refuse_oversized_body() -> None:
     read_body()
 
 
-def parse_json_body(model: type[BaseModel], *, optional: bool = False) -> BaseModel:
+def parse_json_body(model: type[BaseModel], *, optional: bool = False,
+                    prepare: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> BaseModel:
     """Validate the request body against `model`.
 
     415 unless the body is JSON; 413 if over the size limit (see `read_body`); 400 for
     malformed JSON; 422 with field pointers for anything pydantic rejects.
-    With `optional`, an empty body counts as `{}`.
+    With `optional`, an empty body counts as `{}`. `prepare` sees a body that is a JSON object
+    before validation and returns the object to validate (it may raise a Problem).
     """
     raw = read_body()
     if optional and not raw.strip():
@@ -52,6 +57,13 @@ def parse_json_body(model: type[BaseModel], *, optional: bool = False) -> BaseMo
             "Send the request body as JSON with 'Content-Type: application/json'.",
             kind="unsupported-media-type",
         )
+    if prepare is not None:
+        try:
+            document = json.loads(raw)
+        except ValueError:
+            document = None  # malformed: the validation below says how
+        if isinstance(document, dict):
+            raw = json.dumps(prepare(document)).encode("utf-8")
     try:
         return model.model_validate_json(raw)
     except ValidationError as error:

@@ -1,14 +1,16 @@
 """Saved-game endpoints: upload a VASSAL ``.vsav``/``.vlog``, get positions or supply reports.
 
     POST /api/v1/systems/<system>/savedgame/positions             units by hex (compute mode)
-    POST /api/v1/systems/<system>/savedgame/supply?side=&scenario= supply reports (compute mode)
-    POST /api/v1/games/<game_id>/savedgame/supply?side=            the same, recorded in the ledger
+    POST /api/v1/systems/<system>/savedgame/supply?side=&scenario=&game_turn=
+                                                                  supply reports (compute mode)
+    POST /api/v1/games/<game_id>/savedgame/supply?side=&game_turn= the same, recorded in the ledger
 
 The file is the multipart field ``file`` (what an HTML form or ``curl -F file=@game.vsav``
 sends) or the raw request body (``curl --data-binary @game.vsav -H 'Content-Type:
-application/octet-stream'``). Parameters (``side``, ``scenario``, ``request_id``) come as query
-parameters or, with multipart, as form fields. Paths sit under ``savedgame/`` so they never
-meet a rules check of the same name (``/systems/<system>/supply`` may be a JSON check).
+application/octet-stream'``). Parameters (``side``, ``scenario``, ``game_turn``, ``request_id``)
+come as query parameters or, with multipart, as form fields. ``game_turn`` overrides the turn the
+file's turn tracker shows (:mod:`adjudicator.bridge.turn`). Paths sit under ``savedgame/`` so they
+never meet a rules check of the same name (``/systems/<system>/supply`` may be a JSON check).
 
 `register_bridge` adds these routes, the upload page (:mod:`adjudicator.bridge.pages`) and
 their OpenAPI paths to an app; ``create_app`` calls it.
@@ -35,7 +37,7 @@ from adjudicator.bridge import (
     run_supply,
 )
 from adjudicator.bridge.upload import MAX_UPLOAD_BYTES
-from adjudicator.checks import REQUEST_ID_PATTERN
+from adjudicator.checks import REQUEST_ID_PATTERN, canonical_side
 from adjudicator.config import Config
 from adjudicator.problems import Problem
 from adjudicator.services import services
@@ -107,7 +109,8 @@ def positions_view(system: str):
 def supply_view(system: str):
     positions, data, name = positions_from_upload(system)
     try:
-        run = run_supply(positions.game, positions, param("scenario"), param("side"))
+        run = run_supply(positions.game, positions, param("scenario"), param("side"),
+                         game_turn=param("game_turn"))
     except BridgeError as error:
         raise problem_from(error) from None
     return jsonify({"file": file_info(data, name, positions), **supply_json(run, positions)})
@@ -130,13 +133,20 @@ def game_supply_view(game_id: str):
                       f"This game plays scenario {grant.scenario!r}, not {scenario!r}.",
                       kind="scenario-mismatch")
     positions, data, name = positions_from_upload(grant.system)
+    shown = positions.scenario_candidates()
+    if grant.scenario not in shown:
+        raise Problem(422, "Saved game of another scenario",
+                      f"This game plays scenario {grant.scenario!r}; the saved game's maps and turn tracks "
+                      f"fit {' or '.join(shown) or 'no scenario of this system'}.", kind="scenario-mismatch")
     try:
-        run = run_supply(positions.game, positions, grant.scenario, param("side"))
+        run = run_supply(positions.game, positions, grant.scenario, param("side"),
+                         game_turn=param("game_turn"))
     except BridgeError as error:
         raise problem_from(error) from None
     request_json = {
-        "side": param("side") or "",
+        "side": canonical_side(param("side") or ""),
         "scenario": grant.scenario,
+        "game_turn": run.turn.turn,
         "savedgame": {"name": name, "sha256": hashlib.sha256(data).hexdigest()},
         "positions": [vars(u) for u in positions.unit_ats()],
     }
@@ -145,8 +155,8 @@ def game_supply_view(game_id: str):
     svc = services()
     try:
         record, replayed = svc.store.append_check(
-            game_id, grant.role, f"{grant.system}.{LEDGER_CHECK}", request_json, request_id,
-            svc.signing_key, lambda seed, seq: result,
+            game_id, canonical_side(grant.role), f"{grant.system}.{LEDGER_CHECK}", request_json,
+            request_id, svc.signing_key, lambda seed, seq: result,
         )
     except GameNotFound:
         raise Problem(404, "Not Found", "No such game.", kind="unknown-game") from None

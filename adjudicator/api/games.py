@@ -3,18 +3,27 @@
 from __future__ import annotations
 
 from flask import Response, jsonify
+from pydantic import BaseModel
 
 from adjudicator.api.auth import require_grant
 from adjudicator.api.body import parse_json_body, refuse_oversized_body
 from adjudicator.api.schemas import CreateGameRequest
 from adjudicator.api.systems import situation_problem, with_transcript
-from adjudicator.checks import get_check, run_check
+from adjudicator.checks import (
+    CheckSpec,
+    canonical_side,
+    checks_for,
+    get_check,
+    narrow_request,
+    run_check,
+    side_label,
+)
 from adjudicator.dice import LedgerDice
 from adjudicator.ledger import Record, ledger_document
 from adjudicator.problems import Problem
 from adjudicator.services import services
-from adjudicator.storage import GameClosed, GameNotFound, IdempotencyConflict
-from adjudicator.systems import system_info
+from adjudicator.storage import GameClosed, GameNotFound, IdempotencyConflict, TokenGrant
+from adjudicator.systems import system_info, system_label
 
 
 def create_game():
@@ -57,13 +66,10 @@ class _Refused(Exception):
 
 def game_check(game_id: str, check: str):
     grant = require_grant(game_id, write=True)
-    spec = get_check(grant.system, check)
-    if spec is None:
-        raise Problem(
-            404, "Not Found", f"This game's system ({grant.system}) has no check {check!r}.",
-            kind="unknown-check",
-        )
-    req = parse_json_body(spec.game_model)
+    spec = find_game_check(grant, check)
+    req = parse_json_body(spec.game_model, prepare=lambda body: bound_to_game(spec, grant, body))
+    side = canonical_side(grant.role)
+    refuse_other_side(spec, req, side)
     request_json = req.model_dump(mode="json", exclude={"request_id"})
 
     def run(seed: bytes, seq: int) -> dict:
@@ -75,7 +81,7 @@ def game_check(game_id: str, check: str):
     svc = services()
     try:
         record, replayed = svc.store.append_check(
-            game_id, grant.role, spec.key, request_json, req.request_id, svc.signing_key, run
+            game_id, side, spec.key, request_json, req.request_id, svc.signing_key, run
         )
     except GameNotFound:
         raise Problem(404, "Not Found", "No such game.", kind="unknown-game") from None
@@ -94,6 +100,74 @@ def game_check(game_id: str, check: str):
     if replayed:
         response.headers["Idempotent-Replayed"] = "true"
     return response
+
+
+def find_game_check(grant: TokenGrant, check: str) -> CheckSpec:
+    """The check a recorded game asks for: one of its system's, or 404 naming the game's checks."""
+    spec = get_check(grant.system, check)
+    if spec is None:
+        known = ", ".join(game_checks(grant))
+        raise Problem(404, "Not Found", f"{system_label(grant.system)} has no check {check!r}. This game's "
+                      f"checks: {known}.", kind="unknown-check", checks=game_checks(grant))
+    return spec
+
+
+def game_checks(grant: TokenGrant) -> list[str]:
+    """The checks of a recorded game's system that its scenario has."""
+    return [s.name for s in checks_for(grant.system) if not s.scenarios or grant.scenario in s.scenarios]
+
+
+def bound_to_game(spec: CheckSpec, grant: TokenGrant, body: dict) -> dict:
+    """The request as the recorded game asks it: its scenario, and the asking side by default.
+
+    The check must be one the game's scenario has. A scenario field may be left out (the game's
+    own is used) or must match; a field naming the asker's side (board role `side`) is the
+    token's side when left out.
+    """
+    if spec.scenarios and grant.scenario not in spec.scenarios:
+        raise Problem(
+            422, "The check is not part of this game's scenario",
+            f"{spec.key} belongs to scenario {' or '.join(spec.scenarios)}; this game plays "
+            f"{grant.scenario!r}. This game's checks: {', '.join(game_checks(grant))}.",
+            kind="scenario-mismatch", checks=game_checks(grant),
+        )
+    body = dict(body)
+    scenario_field = spec.top_level_field("scenario")
+    if scenario_field:
+        given = body.setdefault(scenario_field, grant.scenario)
+        if given != grant.scenario:
+            detail = (f"This game plays scenario {grant.scenario!r}, not {given!r}: leave {scenario_field} out "
+                      f"or send {grant.scenario!r}.")
+            raise Problem(
+                422, "The request is for another scenario", f"/{scenario_field}: {detail}",
+                kind="scenario-mismatch",
+                errors=[{"pointer": f"/{scenario_field}", "detail": detail, "code": "scenario-mismatch"}],
+            )
+    side_field = spec.top_level_field("side")
+    if side_field:
+        body.setdefault(side_field, canonical_side(grant.role))
+    return body
+
+
+def refuse_other_side(spec: CheckSpec, req: BaseModel, side: str) -> None:
+    """403 unless `side` may act in this check (the rules package's `actor`); nothing is recorded."""
+    try:
+        allowed = spec.actor.sides(narrow_request(spec, req))
+    except ValueError as error:
+        raise situation_problem(error) from None
+    if allowed is None or side in allowed:
+        return
+    actor = spec.actor
+    who = f"who acts: {actor.description}; rule {actor.rule}"
+    if allowed:
+        names = " or the ".join(side_label(s) for s in sorted(allowed))
+        detail = (f"Only the {names} player may roll {spec.key} here ({who}). This token is the "
+                  f"{side_label(side)} player's. Nothing was recorded.")
+    else:
+        detail = (f"No side may ask for {spec.key} alone here ({who}): the units named belong to both "
+                  "sides. Ask once per side. Nothing was recorded.")
+    raise Problem(403, "Not your roll", detail, kind="not-your-roll", may_roll=sorted(allowed),
+                  actor=actor.to_json())
 
 
 def game_check_response(record: Record) -> dict:

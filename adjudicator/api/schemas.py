@@ -158,6 +158,14 @@ class VerifyResponse(BaseModel):
     problems: list[Finding]
 
 
+class ActorOut(BaseModel):
+    """Who acts in a check: in a recorded game only that side's token may ask for it."""
+
+    description: str = Field(description="In words, e.g. 'the attacking side (attacking_side)' or 'either side'.")
+    rule: str = Field(description="The rule that names who acts.")
+    field: str | None = Field(description="The request field naming the acting side, if one does.")
+
+
 class CheckInfo(BaseModel):
     name: str
     key: str
@@ -165,6 +173,10 @@ class CheckInfo(BaseModel):
     rule: str
     random: bool
     scenarios: list[str]
+    actor: ActorOut
+    board: dict[str, str] = Field(description="JSON pointer -> board role of every field the board fills "
+                                  "(the request schema's x-board keywords; docs/api.md 'Fields the board fills').")
+    example: dict[str, Any] | None = Field(description="A valid compute-mode request (with dice for a die roll).")
     compute_url: str
     request_schema: dict[str, Any]
 
@@ -184,6 +196,7 @@ class SystemOut(BaseModel):
 
 class SystemsResponse(BaseModel):
     systems: list[SystemOut]
+    board_roles: dict[str, str] = Field(description="Every board role and what the board fills it with.")
 
 
 class PublicKeyOut(BaseModel):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import jsonify, request
 
 from adjudicator.api.body import parse_json_body
-from adjudicator.checks import CheckSpec, DiceError, all_checks, get_check, run_check
+from adjudicator.checks import BOARD_ROLES, CheckSpec, DiceError, all_checks, get_check, run_check
 from adjudicator.dice import SuppliedDice
 from adjudicator.problems import Problem
 from adjudicator.systems import all_systems, system_info
@@ -26,7 +26,7 @@ def systems_document() -> dict:
                 "checks": [check_info(spec) for spec in checks if spec.system == info.id],
             }
         )
-    return {"systems": out}
+    return {"systems": out, "board_roles": dict(BOARD_ROLES)}
 
 
 def check_info(spec: CheckSpec) -> dict:
@@ -37,6 +37,9 @@ def check_info(spec: CheckSpec) -> dict:
         "rule": spec.rule,
         "random": spec.random,
         "scenarios": list(spec.scenarios),
+        "actor": spec.actor.to_json(),
+        "board": {pointer: role for pointer, role in spec.board},
+        "example": spec.example,
         "compute_url": f"/api/v1/systems/{spec.system}/{spec.name}",
         "request_schema": spec.compute_model.model_json_schema(),
     }

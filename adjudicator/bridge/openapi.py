@@ -119,12 +119,17 @@ SUPPLY = {
         "file": {"$ref": REF.format("SavedGameFile")},
         "system": {"type": "string"}, "scenario": {"type": "string"},
         "scenario_guessed": {"type": "boolean"},
+        "game_turn": {"type": ["integer", "null"],
+                      "description": "The game turn supply was traced at (null: not known; see warnings)"},
+        "game_turn_from": {"type": "string",
+                           "description": "Where the turn came from: the request, the module's turn tracker, "
+                                          "or its starting position (a predefined setup)"},
         "sides": {"type": "array", "items": {"$ref": REF.format("SideSupplyReport")}},
         "unidentified": {"type": "array", "items": {"$ref": REF.format("SavedGamePiece")}},
         "by_hex": {"$ref": REF.format("SavedGameByHex")},
         "warnings": {"type": "array", "items": {"type": "string"}},
     },
-    "required": ["system", "scenario", "sides", "unidentified", "warnings"],
+    "required": ["system", "scenario", "game_turn", "game_turn_from", "sides", "unidentified", "warnings"],
 }
 
 SCHEMAS = {
@@ -147,7 +152,7 @@ UPLOAD_BODY = {
             "schema": {"type": "object", "properties": {
                 "file": {"type": "string", "contentMediaType": "application/zip"},
                 "side": {"type": "string"}, "scenario": {"type": "string"},
-                "request_id": {"type": "string"}}, "required": ["file"]},
+                "game_turn": {"type": "string"}, "request_id": {"type": "string"}}, "required": ["file"]},
         },
         "application/octet-stream": {"schema": {"type": "string", "contentMediaType": "application/zip"}},
     },
@@ -166,6 +171,8 @@ def _path(name: str) -> dict:
 SIDE_PARAM = _query("side", "Side id or name; leave out for both sides.")
 SCENARIO_PARAM = _query("scenario", "Scenario id; may be left out when the file shows it "
                         "(maps used, reinforcements waiting on a scenario's turn track).")
+GAME_TURN_PARAM = _query("game_turn", "The game turn to trace supply at; leave out to use the turn the "
+                         "module's turn tracker shows in the file (a predefined setup: the first turn).")
 REQUEST_ID_PARAM = _query("request_id", "Client-chosen id; repeating it returns the recorded "
                           "result instead of recording again.")
 
@@ -202,7 +209,7 @@ def add_bridge_paths(document: dict) -> None:
         "Every unit on the map, in or out of supply, with its path or the reason it has none, "
         "by the system's supply tracer (501 while a system has none). " + limits,
         {"200": _json("SavedGameSupply", "The reports; nothing is stored")},
-        [_path("system"), SIDE_PARAM, SCENARIO_PARAM], ["saved games"])}
+        [_path("system"), SIDE_PARAM, SCENARIO_PARAM, GAME_TURN_PARAM], ["saved games"])}
     paths["/api/v1/games/{game_id}/savedgame/supply"] = {"post": _operation(
         "Supply / LoC report of a saved game, recorded in the game's ledger (side token)",
         "As the compute-mode report, in the game's scenario; the ledger records the positions "
@@ -210,4 +217,4 @@ def add_bridge_paths(document: dict) -> None:
         + limits,
         {"201": _json("GameCheckResponse", "Recorded; outcome holds the supply answer"),
          "200": _json("GameCheckResponse", "request_id seen before: the recorded result")},
-        [_path("game_id"), SIDE_PARAM, REQUEST_ID_PARAM], ["saved games", "games"], secured=True)}
+        [_path("game_id"), SIDE_PARAM, GAME_TURN_PARAM, REQUEST_ID_PARAM], ["saved games", "games"], secured=True)}

@@ -65,7 +65,7 @@ def make_bridge_pages_blueprint() -> Blueprint:
         side = form.get("side", "").strip() or None
         run, supply_error = None, None
         try:
-            run = run_supply(game, positions, scenario, side)
+            run = run_supply(game, positions, scenario, side, game_turn=form.get("game_turn", "").strip() or None)
         except BridgeError as error:
             supply_error = error
         out_ids = {u for u, _ in run.out_of_supply()} if run else set()

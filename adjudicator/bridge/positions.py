@@ -92,6 +92,8 @@ class Positions:
     module_name: str = ""
     module_version: str = ""
     warnings: list[str] = field(default_factory=list)
+    #: The file's other commands (turn trackers, global properties...), in order; see `.turn`.
+    commands: list[str] = field(default_factory=list, repr=False)
 
     def on_map(self) -> list[PlacedUnit]:
         return [u for u in self.units if u.location.kind == HEX]
@@ -154,7 +156,7 @@ def read_positions(game: Game, saved: SavedGame) -> Positions:
     scale, warnings = detect_scale(game, points)
     result = Positions(game=game, scale=scale, is_log=saved.is_log, module_name=saved.module_name,
                        module_version=saved.moduledata.version if saved.moduledata else "",
-                       warnings=list(saved.warnings) + warnings)
+                       warnings=list(saved.warnings) + warnings, commands=list(saved.other_commands))
     names = NameIndex(game)
     seen: dict[str, str] = {}
     for piece in saved.pieces:

@@ -1,13 +1,15 @@
 """The ``adjudicator-client`` command (see :mod:`adjudicator.client`).
 
     adjudicator-client positions GAME.vsav --system kwb
-    adjudicator-client supply GAME.vsav --system kwb [--side un] [--scenario pusan]
-    adjudicator-client supply GAME.vsav --game ID --token T [--side un] [--request-id R]
+    adjudicator-client supply GAME.vsav --system kwb [--side un] [--scenario pusan] [--game-turn 3]
+    adjudicator-client supply GAME.vsav --game ID --token T [--side un] [--game-turn 3] [--request-id R]
     adjudicator-client check kwb un_supply_shortage_end situation.json [--dice 4 --dice 2]
     adjudicator-client new-game kwb pusan
     adjudicator-client roll ID un_supply_shortage_end situation.json --token T [--request-id R]
     adjudicator-client ledger ID --token T [--out ledger.json]
-    adjudicator-client verify ledger.json|receipt.json [--key pub.pem]
+    adjudicator-client close ID --token T                 (reveals the seed: every die can be checked)
+    adjudicator-client keys [--out keys.json]             (the keys the server publishes)
+    adjudicator-client verify ledger.json|receipt.json [--key keys.json]
 
 The server is ``--server`` or ``$ADJUDICATOR_URL`` (default http://127.0.0.1:8000); the token
 ``--token`` or ``$ADJUDICATOR_TOKEN``. ``--json`` prints the server's JSON unchanged. Exit
@@ -63,13 +65,12 @@ def cmd_positions(api: Api, args) -> tuple[dict, list[str], int]:
 
 
 def cmd_supply(api: Api, args) -> tuple[dict, list[str], int]:
-    params = {"side": args.side, "scenario": args.scenario}
+    params = {"side": args.side, "scenario": args.scenario, "game_turn": args.game_turn}
     if args.game:
         params["request_id"] = args.request_id
-        body = api.post_file(f"/api/v1/games/{args.game}/savedgame/supply", Path(args.file), params,
-                             token=True)
-        lines = output.supply_lines(body["outcome"])
-        lines.append(f"recorded: game {body['game_id']} record {body['seq']} hash {body['hash']}")
+        body, response = api.post_file(f"/api/v1/games/{args.game}/savedgame/supply", Path(args.file), params,
+                                       token=True, with_response=True)
+        lines = output.supply_lines(body["outcome"]) + output.receipt_lines(body, replayed(response))
         return body, lines, 0
     if not args.system:
         raise ClientError("supply needs --system (compute mode) or --game with --token", 2)
@@ -87,15 +88,35 @@ def cmd_check(api: Api, args) -> tuple[dict, list[str], int]:
 
 def cmd_new_game(api: Api, args) -> tuple[dict, list[str], int]:
     body = api.post_json("/api/v1/games", {"system": args.system, "scenario": args.scenario})
-    return body, output.game_lines(body), 0
+    return body, output.game_lines(body, api.base), 0
 
 
 def cmd_roll(api: Api, args) -> tuple[dict, list[str], int]:
     situation = _situation(args.situation)
     if args.request_id:
         situation["request_id"] = args.request_id
-    body = api.post_json(f"/api/v1/games/{args.game_id}/{args.check}", situation, token=True)
-    return body, output.check_lines(body), 0
+    body, response = api.request("POST", f"/api/v1/games/{args.game_id}/{args.check}", json=situation,
+                                 token=True)
+    return body, output.check_lines(body) + output.receipt_lines(body, replayed(response)), 0
+
+
+def replayed(response) -> bool:
+    """Whether the server answered with a request_id's recorded result (no new roll)."""
+    return response.headers.get("Idempotent-Replayed", "").lower() == "true"
+
+
+def cmd_close(api: Api, args) -> tuple[dict, list[str], int]:
+    body = api.post_json(f"/api/v1/games/{args.game_id}/close", None, token=True)
+    return body, output.close_lines(body), 0
+
+
+def cmd_keys(api: Api, args) -> tuple[dict, list[str], int]:
+    body = api.get("/.well-known/adjudicator-keys.json")
+    lines = output.keys_lines(body)
+    if args.out:
+        Path(args.out).write_text(json.dumps(body, indent=2), encoding="utf-8")
+        lines.append(f"saved to {args.out} (adjudicator verify ledger.json --key {args.out})")
+    return body, lines, 0
 
 
 def cmd_ledger(api: Api, args) -> tuple[dict, list[str], int]:
@@ -173,6 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--system", help="game system id (compute mode)")
     p.add_argument("--side", help="side id or name (default: both)")
     p.add_argument("--scenario", help="scenario id (default: worked out from the file)")
+    p.add_argument("--game-turn", help="the game turn (default: the turn the file's turn tracker shows)")
     p.add_argument("--game", help="record in this game's ledger (needs --token)")
     p.add_argument("--request-id", help="with --game: repeat-safe id of this request")
     p.set_defaults(func=cmd_supply)
@@ -201,9 +223,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="also save the ledger JSON to this file")
     p.set_defaults(func=cmd_ledger)
 
+    p = sub.add_parser("close", parents=[common, token], help="close a game: reveals its seed")
+    p.add_argument("game_id")
+    p.set_defaults(func=cmd_close)
+
+    p = sub.add_parser("keys", parents=[common], help="the server's published public keys")
+    p.add_argument("--out", help="also save them to this file (for verify --key)")
+    p.set_defaults(func=cmd_keys)
+
     p = sub.add_parser("verify", parents=[common], help="verify a ledger or receipt file")
     p.add_argument("file", help="ledger JSON, receipt JSON, or a saved roll answer")
-    p.add_argument("--key", action="append", help="public key PEM or keys JSON: verify offline")
+    p.add_argument("--key", action="append", help="public key PEM or keys JSON (adjudicator-client keys): "
+                   "verify offline")
     p.set_defaults(func=cmd_verify)
     return parser
 

@@ -80,14 +80,17 @@ class Api:
     def get(self, path: str, **kwargs: Any) -> dict:
         return self.request("GET", path, **kwargs)[0]
 
-    def post_json(self, path: str, body: dict, **kwargs: Any) -> dict:
+    def post_json(self, path: str, body: dict | None, **kwargs: Any) -> dict:
         return self.request("POST", path, json=body, **kwargs)[0]
 
-    def post_file(self, path: str, file: Path, params: dict[str, str], **kwargs: Any) -> dict:
+    def post_file(self, path: str, file: Path, params: dict[str, str | None], *, with_response: bool = False,
+                  **kwargs: Any):
+        """The answer to an upload; with `with_response`, (answer, response) for its headers."""
         data = read_bytes(file)
         files = {"file": (file.name, data, "application/octet-stream")}
         params = {k: v for k, v in params.items() if v}
-        return self.request("POST", path, files=files, params=params, **kwargs)[0]
+        body, response = self.request("POST", path, files=files, params=params, **kwargs)
+        return (body, response) if with_response else body
 
 
 def read_bytes(path: Path) -> bytes:

@@ -8,6 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from adjudicator.checks import side_label
+from adjudicator.transcript import readable
+from adjudicator.verify import report_lines
+
 
 def _step(step: Any) -> str:
     if step is None:
@@ -45,6 +49,10 @@ def positions_lines(body: dict) -> list[str]:
 def supply_lines(body: dict) -> list[str]:
     lines = [f"{body.get('system')} scenario {body.get('scenario')}"
              + (" (worked out from the file)" if body.get("scenario_guessed") else "")]
+    if "game_turn" in body:
+        turn = body["game_turn"]
+        lines.append(f"game turn {turn} (from {body.get('game_turn_from')})" if turn is not None
+                     else "game turn: not known (see the warnings)")
     for side in body.get("sides", []):
         lines.append(f"{side['side']}: {side.get('in_supply', 0)} in supply, "
                      f"{side.get('out_of_supply', 0)} out of supply")
@@ -67,10 +75,19 @@ def supply_lines(body: dict) -> list[str]:
     return lines
 
 
+def _text(value: Any) -> str:
+    """An outcome value as text: a list of numbers or words comma-separated, anything nested as the
+    chat lines word it (adjudicator.transcript.readable)."""
+    if isinstance(value, list) and value and not any(isinstance(v, (list, dict)) for v in value):
+        return ", ".join(readable(v) for v in value)
+    return readable(value)
+
+
 def check_lines(body: dict) -> list[str]:
-    lines = [f"{body.get('system')}.{body.get('check')} (rule {body.get('rule')})"]
+    lines = [f"{body.get('system')}.{body.get('check')} (rule {body.get('rule')})"
+             + (f", asked by the {side_label(body['side'])} player" if body.get("side") else "")]
     for key, value in (body.get("outcome") or {}).items():
-        lines.append(f"  {key}: {value}")
+        lines.append(f"  {key}: {_text(value)}")
     for n, step in enumerate(body.get("steps", []), start=1):
         rule = f" ({step['rule']})" if step.get("rule") else ""
         lines.append(f"  {n}. {step['text']}{rule}")
@@ -78,16 +95,47 @@ def check_lines(body: dict) -> list[str]:
     lines.append("  dice: " + (", ".join(f"d{d['sides']}={d['value']} ({d['purpose']})" for d in dice)
                                if dice else "none"))
     lines += [f"  warning: {w}" for w in body.get("warnings", [])]
-    if "seq" in body:
-        lines.append(f"recorded: game {body['game_id']} record {body['seq']} hash {body['hash']}")
     return lines
 
 
-def game_lines(body: dict) -> list[str]:
-    lines = [f"game {body['game_id']} ({body['system']}, scenario {body['scenario']})",
+def receipt_lines(body: dict, replayed: bool) -> list[str]:
+    """Where a recorded answer stands in the ledger, and whether it is a replay (no new roll)."""
+    receipt = body.get("receipt") or {}
+    lines = [f"recorded: game {body['game_id']} record {body['seq']} hash {body['hash']}",
+             f"receipt: signed by key {receipt.get('kid', '?')} (keep it: adjudicator-client verify "
+             "takes the saved --json answer)"]
+    if replayed:
+        lines.append(f"replayed: request_id {body.get('request_id')!r} was seen before; this is the recorded "
+                     "result, not a new roll")
+    return lines
+
+
+def close_lines(body: dict) -> list[str]:
+    record = body.get("record", {})
+    return [f"game {body['game_id']} closed: record {record.get('seq')} hash {record.get('hash')}",
+            f"seed revealed: {body['seed']}",
+            f"every die can now be recomputed: adjudicator-client ledger {body['game_id']} --out ledger.json, "
+            "then adjudicator-client verify ledger.json (offline: adjudicator-client keys --out keys.json, "
+            "then verify ledger.json --key keys.json)"]
+
+
+def keys_lines(body: dict) -> list[str]:
+    lines = []
+    for key in body.get("keys", []):
+        state = f"retired {key['retired']}" if key.get("retired") else "active"
+        lines.append(f"key {key['kid']} ({key.get('alg', 'Ed25519')}, {state}, created {key.get('created')})")
+    return lines or ["the server publishes no key"]
+
+
+def game_lines(body: dict, server: str) -> list[str]:
+    game = body["game_id"]
+    lines = [f"game {game} ({body['system']}, scenario {body['scenario']})",
              f"seed commitment: {body['seed_commitment']}",
-             "tokens (shown only now; keep them):"]
+             "tokens (shown only now; keep them, and send each player theirs):"]
     lines += [f"  {role}: {token}" for role, token in body.get("tokens", {}).items()]
+    lines += [f"game page: {server}/games/{game}",
+              f"roll: adjudicator-client roll {game} CHECK situation.json --token SIDE_TOKEN --request-id ID "
+              "(situation files: adjudicator examples, or docs/examples/)"]
     return lines
 
 
@@ -104,12 +152,4 @@ def ledger_lines(body: dict) -> list[str]:
 
 
 def verify_lines(report: dict) -> list[str]:
-    lines = [f"records checked:    {report.get('records_checked', 0)}",
-             f"signatures checked: {report.get('signatures_checked', 0)}"]
-    if report.get("seed_revealed"):
-        lines.append(f"dice recomputed:    {report.get('dice_recomputed', 0)} (seed revealed)")
-    for problem in report.get("problems", []):
-        where = f"record {problem['seq']}: " if problem.get("seq") is not None else ""
-        lines.append(f"PROBLEM {problem['code']}: {where}{problem['message']}")
-    lines.append("OK: verified" if report.get("ok") else "FAILED: does not verify")
-    return lines
+    return report_lines(report)

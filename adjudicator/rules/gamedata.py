@@ -7,6 +7,9 @@ shows as a 422, instead of a ``KeyError`` it would show as a 500.
 
 from __future__ import annotations
 
+from typing import Any, Callable, Iterable
+
+from adjudicator.checks import Actor
 from scenarios import load_game
 from scenarios.model import Game, Scenario, Turn
 
@@ -36,3 +39,23 @@ def turn_record(g: Game, scenario_id: str, number: int) -> Turn:
         if t.number == number:
             return t
     raise ValueError(f"turn {number} is not a turn of {sc.name} (1-{sc.length})")
+
+
+def owner_of(game_id: str, what: str, rule: str, units: Callable[[Any], Iterable[str]]) -> Actor:
+    """Who acts: the owner of the units a request names (the attacking units, the moving unit...).
+
+    Units of both sides in one request have no single owner: no side may ask for it alone
+    (game mode says so and names the units' sides), so neither can roll the other's dice.
+    """
+
+    def who(request: Any) -> set[str]:
+        g = load_game(game_id)
+        owners = {g.units[u].side for u in units(request) if u in g.units}
+        return owners if len(owners) == 1 else set()
+
+    return Actor(f"the owner of {what}", rule, who)
+
+
+def hexes(count: int) -> str:
+    """"1 hex", "3 hexes": a count of hexes as a step or reason says it."""
+    return f"{count} hex" if count == 1 else f"{count} hexes"

@@ -15,7 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict
+
+from adjudicator.checks import board
 
 from scenarios.model import Game
 
@@ -25,10 +27,11 @@ class PositionModel(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    unit: str = Field(min_length=1, max_length=60, description="Unit id from the game's data (e.g. 'nk-6').")
-    hex: str = Field(min_length=3, max_length=8, pattern=r"^\d+$", description="Hex label as printed, e.g. '0216'.")
-    step: str = Field(default="", max_length=20, description="Step showing ('' = full strength).")
-    map: str = Field(default="", max_length=40, description="Map id, for games with several maps.")
+    unit: str = board("unit", min_length=1, max_length=60, description="Unit id from the game's data (e.g. 'nk-6').")
+    hex: str = board("hex", min_length=3, max_length=8, pattern=r"^\d+$",
+                     description="Hex label as printed, e.g. '0216'.")
+    step: str = board("step", default="", max_length=20, description="Step showing ('' = full strength).")
+    map: str = board("map", default="", max_length=40, description="Map id, for games with several maps.")
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, either_side, register_check, the_side
 from adjudicator.rules.fireandice import data
 
 MISSION_COLUMN = {"air_combat": "air_combat", "strategic": "strategic", "interdiction": "interdiction",
@@ -38,7 +38,7 @@ MISSION_COLUMN = {"air_combat": "air_combat", "strategic": "strategic", "interdi
 
 class AircraftModel(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
-    unit: str = Field(max_length=40, description="Aircraft unit id (table aircraft), e.g. 'un-air-4fi'.")
+    unit: str = board("unit", max_length=40, description="Aircraft unit id (table aircraft), e.g. 'un-air-4fi'.")
     reduced: bool = Field(default=False, description="Showing its reduced side (-1).")
     long_range: bool = Field(default=False, description="Flying a long-range mission (-1; 10.1).")
     targets: list[str] = Field(default_factory=list, max_length=20,
@@ -97,7 +97,8 @@ def _warnings(g) -> list[str]:
 
 
 class AirCombatRequest(WeatherMixin):
-    scenario: str = Field(default=data.DEFAULT_SCENARIO, max_length=40, description="Scenario id (special rules).")
+    scenario: str = board("scenario", default=data.DEFAULT_SCENARIO, max_length=40,
+                          description="Scenario id (special rules).")
     box: Literal["mig_alley", "top_cover"] = Field(description="Where the air-to-air combat happens.")
     aircraft: list[AircraftModel] = Field(min_length=2, max_length=40, description="Every aircraft of both sides in the box.")
 
@@ -135,7 +136,11 @@ def firing_order(entries: list[tuple[str, str, int]]) -> list[str]:
 
 
 @register_check(system="fireandice", name="air_combat", request=AirCombatRequest, random=True,
-                summary="Air-to-air combat in MiG Alley or Top Cover (both sides present)", rule="10.3.1; 10.4.1")
+                summary="Air-to-air combat in MiG Alley or Top Cover (both sides present)", rule="10.3.1; 10.4.1",
+                actor=either_side(rule="10.3.1", why="both sides fire in turn, highest air combat value first"),
+                example={"box": "mig_alley",
+                         "aircraft": [{"unit": "un-air-4fi"}, {"unit": "com-air-3ad"}],
+                         "dice": [9, 9]})
 def air_combat(req: AirCombatRequest, dice: Dice) -> CheckResult:
     g = data.game()
     by_id = {a.unit: a for a in req.aircraft}
@@ -212,8 +217,8 @@ class AirAttackRequest(WeatherMixin):
     kind: Literal["lone_mig_alley", "top_cover_vs_mission", "top_cover_vs_interceptor"] = Field(
         description="Lone MiG Alley side attacking another strategic box (10.3.1), Top Cover attacking a tactical "
                     "mission, or Top Cover attacking an interceptor (10.4.1).")
-    attacker: AircraftModel = Field(description="The attacking aircraft.")
-    target: AircraftModel = Field(description="The aircraft attacked.")
+    attacker: AircraftModel = board("attackers", description="The attacking aircraft.")
+    target: AircraftModel = board("defenders", description="The aircraft attacked.")
 
     @model_validator(mode="after")
     def _valid(self, info: ValidationInfo):
@@ -228,7 +233,12 @@ class AirAttackRequest(WeatherMixin):
 
 @register_check(system="fireandice", name="air_attack", request=AirAttackRequest, random=True,
                 summary="D6 air attack: lone MiG Alley side or Top Cover interception (then stay on station)",
-                rule="10.3.1; 10.4.1")
+                rule="10.3.1; 10.4.1",
+                actor=data.owner("the attacking aircraft", "10.3.1; 10.4.1", lambda r: [r.attacker.unit]),
+                example={"kind": "top_cover_vs_mission",
+                         "attacker": {"unit": "com-air-4ad", "long_range": True},
+                         "target": {"unit": "un-air-18fb"},
+                         "dice": [5, 1]})
 def air_attack(req: AirAttackRequest, dice: Dice) -> CheckResult:
     g = data.game()
     value, text = rating(g, req.attacker, "air_combat", req.rain)
@@ -251,7 +261,7 @@ def air_attack(req: AirAttackRequest, dice: Dice) -> CheckResult:
 
 
 class StationRequest(CheckRequest):
-    aircraft: AircraftModel = Field(description="The aircraft that flew its tactical mission.")
+    aircraft: AircraftModel = board("unit", description="The aircraft that flew its tactical mission.")
     mission: Literal["top_cover", "interdiction", "ground_support"] = Field(description="Its mission box.")
 
     @model_validator(mode="after")
@@ -261,7 +271,9 @@ class StationRequest(CheckRequest):
 
 
 @register_check(system="fireandice", name="stay_on_station", request=StationRequest, random=True,
-                summary="Stay-on-station roll after a tactical mission", rule="10.4; 10.4.3")
+                summary="Stay-on-station roll after a tactical mission", rule="10.4; 10.4.3",
+                actor=data.owner("the aircraft", "10.4", lambda r: [r.aircraft.unit]),
+                example={"aircraft": {"unit": "un-air-18fb"}, "mission": "ground_support", "dice": [3]})
 def stay_on_station(req: StationRequest, dice: Dice) -> CheckResult:
     g = data.game()
     steps: list[Step] = []
@@ -274,7 +286,8 @@ def stay_on_station(req: StationRequest, dice: Dice) -> CheckResult:
 
 class StrikeRequest(WeatherMixin):
     kind: Literal["infrastructure", "airfield"] = Field(description="Infrastructure Strike or Airfield Strike.")
-    aircraft: list[AircraftModel] = Field(min_length=1, max_length=20, description="Aircraft in the strike box.")
+    aircraft: list[AircraftModel] = board("attackers", min_length=1, max_length=20,
+                                          description="Aircraft in the strike box.")
     airfield_box: Literal["china", "north_korea", "japan", "south_korea"] | None = Field(
         default=None, description="Airfield Strike: the airfield box attacked (never the carriers).")
     macarthur_commands: bool = Field(default=False, description="MacArthur commands (UN strikes on China allowed).")
@@ -305,7 +318,9 @@ class StrikeRequest(WeatherMixin):
 
 
 @register_check(system="fireandice", name="strategic_strike", request=StrikeRequest, random=True,
-                summary="Infrastructure or Airfield Strike: one D6 per aircraft", rule="10.3.2; 10.3.3")
+                summary="Infrastructure or Airfield Strike: one D6 per aircraft", rule="10.3.2; 10.3.3",
+                actor=data.owner("the striking aircraft", "10.3.2; 10.3.3", lambda r: [a.unit for a in r.aircraft]),
+                example={"kind": "infrastructure", "aircraft": [{"unit": "un-air-19bomb"}], "dice": [1]})
 def strategic_strike(req: StrikeRequest, dice: Dice) -> CheckResult:
     g = data.game()
     steps: list[Step] = []
@@ -342,10 +357,10 @@ def strategic_strike(req: StrikeRequest, dice: Dice) -> CheckResult:
 
 
 class AtomicStrikeRequest(CheckRequest):
-    aircraft: str = Field(max_length=40, description="The B-29 flying the strike.")
+    aircraft: str = board("unit", max_length=40, description="The B-29 flying the strike.")
     target: Literal["airfield_box", "hex"] = Field(description="An airfield box (China or North Korea) or a hex.")
     airfield_box: Literal["china", "north_korea"] | None = Field(default=None, description="The airfield box struck.")
-    hex: str | None = Field(default=None, pattern=r"^\d{4}$", description="The hex struck.")
+    hex: str | None = board("target_hex", default=None, pattern=r"^\d{4}$", description="The hex struck.")
     atomic_release: bool = Field(description="Atomic Release has occurred (12.2.1).")
     strikes_so_far: int = Field(default=0, ge=0, le=5, description="Atomic strikes already launched this game.")
 
@@ -365,7 +380,12 @@ class AtomicStrikeRequest(CheckRequest):
 
 
 @register_check(system="fireandice", name="atomic_strike", request=AtomicStrikeRequest, random=False,
-                summary="Atomic Strike against an airfield box or a hex (no roll)", rule="10.3.4")
+                summary="Atomic Strike against an airfield box or a hex (no roll)", rule="10.3.4",
+                actor=the_side("un", rule="10.3.4 (B-29 only)"),
+                example={"aircraft": "un-air-19bomb",
+                         "target": "airfield_box",
+                         "airfield_box": "north_korea",
+                         "atomic_release": True})
 def atomic_strike(req: AtomicStrikeRequest, dice: Dice) -> CheckResult:
     if req.target == "airfield_box":
         text = (f"Remove 2 airfields or improved airfields from the {req.airfield_box.replace('_', ' ')} box (never "
@@ -382,7 +402,7 @@ def atomic_strike(req: AtomicStrikeRequest, dice: Dice) -> CheckResult:
 
 
 class InterdictionRequest(WeatherMixin):
-    aircraft: AircraftModel = Field(description="The interdicting aircraft (one per enemy action, 10.4.2).")
+    aircraft: AircraftModel = board("unit", description="The interdicting aircraft (one per enemy action, 10.4.2).")
     action: Literal["strategic_move", "flip_fresh", "hq_activation", "combat_support", "replacements"] = Field(
         description="The enemy action interdicted (10.4.2).")
 
@@ -403,7 +423,9 @@ EFFECTS = {"strategic_move": "the unit or HQ may not strategically move this pha
 
 
 @register_check(system="fireandice", name="interdiction", request=InterdictionRequest, random=True,
-                summary="Interdiction of an enemy strategic move or LoC-dependent action", rule="10.4.2")
+                summary="Interdiction of an enemy strategic move or LoC-dependent action", rule="10.4.2",
+                actor=data.owner("the interdicting aircraft", "10.4.2", lambda r: [r.aircraft.unit]),
+                example={"aircraft": {"unit": "un-air-3bomb"}, "action": "combat_support", "dice": [2, 1]})
 def interdiction(req: InterdictionRequest, dice: Dice) -> CheckResult:
     g = data.game()
     value, text = rating(g, req.aircraft, "interdiction", req.rain)
@@ -433,7 +455,10 @@ class RepairRequest(CheckRequest):
 
 
 @register_check(system="fireandice", name="aircraft_repair", request=RepairRequest, random=True,
-                summary="Damaged aircraft repair rolls (D10: UN 5 or less, Communist 3 or less)", rule="10.2")
+                summary="Damaged aircraft repair rolls (D10: UN 5 or less, Communist 3 or less)", rule="10.2",
+                actor=data.owner("the damaged aircraft (start of the owner's Air Commitment subphase)", "10.2",
+                                 lambda r: r.aircraft),
+                example={"aircraft": ["un-air-8fb"], "dice": [2]})
 def aircraft_repair(req: RepairRequest, dice: Dice) -> CheckResult:
     g = data.game()
     side = side_of(g, req.aircraft[0])
@@ -467,7 +492,9 @@ class GroundSupportRequest(WeatherMixin):
 
 
 @register_check(system="fireandice", name="ground_support_level", request=GroundSupportRequest, random=False,
-                summary="Air Support marker: the sum of the Ground Support box's values", rule="10.4.3")
+                summary="Air Support marker: the sum of the Ground Support box's values", rule="10.4.3",
+                actor=either_side(rule="10.4.3", why="the sum of the box's values; no die"),
+                example={"aircraft": [{"unit": "com-air-il10"}]})
 def ground_support_level(req: GroundSupportRequest, dice: Dice) -> CheckResult:
     g = data.game()
     if req.snow:

@@ -30,18 +30,25 @@ from typing import Literal
 
 from pydantic import Field, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.checks import (
+    CheckRequest, CheckResult, Dice, Step, board as board_field, either_side, named_side, register_check,
+)
 from adjudicator.rules.fireandice import board, data, events, support
 from adjudicator.rules.fireandice.schemas import CombatType, SideCombatModel, SideId
 
 RULE = "5.0 Combat"
+#: The situation of the 5.6 Combat Example: the example of `combat` and `combat_support`.
+EXAMPLE_SITUATION = {"attacker": "communist", "combat_type": "Prepared Attack", "chit": "P01", "terrain": "town",
+                     "road_bonus": True, "attacking": {"tank_level": 6, "artillery_level": 7, "adjacent_units": 2},
+                     "defending": {"tank_level": 5, "artillery_level": 4, "adjacent_units": 1}}
 
 
 class CombatSituation(CheckRequest):
     """A combat's situation: what both sides' support and the terrain make of it."""
 
-    scenario: str = Field(default=data.DEFAULT_SCENARIO, max_length=40, description="Scenario id (its map is used).")
-    attacker: SideId = Field(description="The attacking side: 'un' or 'communist'.")
+    scenario: str = board_field("scenario", default=data.DEFAULT_SCENARIO, max_length=40,
+                                description="Scenario id (its map is used).")
+    attacker: SideId = board_field("side", description="The attacking side: 'un' or 'communist'.")
     combat_type: CombatType = Field(description="Declared combat type (4.5, 5.2).")
     chit: str | None = Field(default=None, max_length=10,
                              description="The combat chit drawn (id in table combat_chits, e.g. 'P01'); "
@@ -49,7 +56,8 @@ class CombatSituation(CheckRequest):
     terrain: str | None = Field(default=None, max_length=30,
                                 description="Combat hex terrain (a Terrain Effects Chart row); default: the map's "
                                             "terrain of combat_hex.")
-    combat_hex: str | None = Field(default=None, pattern=r"^\d{4}$", description="The combat hex, e.g. '2542'.")
+    combat_hex: str | None = board_field("target_hex", default=None, pattern=r"^\d{4}$",
+                                         description="The combat hex, e.g. '2542'.")
     declaring_hex: str | None = Field(default=None, pattern=r"^\d{4}$",
                                       description="The declaring attacker's hex (checks the road option, 5.3.1).")
     road_bonus: bool = Field(default=False,
@@ -210,7 +218,9 @@ def _warnings(g, sit) -> list[str]:
 
 
 @register_check(system="fireandice", name="combat_support", request=CombatSupportRequest, random=False,
-                summary="Support determination of both sides of a combat (no dice)", rule="5.3; 8.2; 8.3")
+                summary="Support determination of both sides of a combat (no dice)", rule="5.3; 8.2; 8.3",
+                actor=either_side(rule="5.3; 8.2", why="the support of both sides; no die"),
+                example=EXAMPLE_SITUATION)
 def combat_support(req: CombatSupportRequest, dice: Dice) -> CheckResult:
     g = data.game()
     sit = situation(req, g)
@@ -240,7 +250,9 @@ def quality_applies(markers: set[str], won: bool) -> int:
 
 
 @register_check(system="fireandice", name="combat", request=CombatRequest, random=True,
-                summary="Resolve one combat: chit, support, dice, random events, quality, spread", rule="5.0; 8.0")
+                summary="Resolve one combat: chit, support, dice, random events, quality, spread", rule="5.0; 8.0",
+                actor=named_side("attacker", rule="5.0", what="the attacking side (attacker)"),
+                example={**EXAMPLE_SITUATION, "dice": [1, 1, 6, 6]})
 def combat(req: CombatRequest, dice: Dice) -> CheckResult:
     g = data.game()
     sit = situation(req, g)
@@ -399,7 +411,9 @@ class DrawChitsRequest(CheckRequest):
 
 
 @register_check(system="fireandice", name="draw_chits", request=DrawChitsRequest, random=True,
-                summary="Draw combat chits from the cup of a combat type", rule="5.2.1; 14.4; 14.6")
+                summary="Draw combat chits from the cup of a combat type", rule="5.2.1; 14.4; 14.6",
+                actor=either_side(rule="5.2.1", why="the attacking player draws; the request does not name the sides"),
+                example={"combat_type": "Hasty Attack", "count": 3, "dice": [1, 1, 1]})
 def draw_chits(req: DrawChitsRequest, dice: Dice) -> CheckResult:
     g = data.game()
     cup = list(data.cup(g, req.combat_type))

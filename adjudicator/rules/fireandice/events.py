@@ -21,7 +21,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, either_side, named_side, register_check
 from adjudicator.rules.fireandice import data
 from adjudicator.rules.fireandice.schemas import SideId
 from scenarios.model import Game
@@ -123,7 +123,9 @@ class RandomEventRequest(CheckRequest):
 
 
 @register_check(system="fireandice", name="random_event", request=RandomEventRequest, random=True,
-                summary="Roll on a Random Event Table (and draw from the Cup of SNAFU if it says so)", rule="5.5; 6.1")
+                summary="Roll on a Random Event Table (and draw from the Cup of SNAFU if it says so)", rule="5.5; 6.1",
+                actor=either_side(rule="5.5", why="either player rolls"),
+                example={"table": "B", "attacker": "communist", "dice": [6, 6]})
 def random_event(req: RandomEventRequest, dice: Dice) -> CheckResult:
     """A random event on its own (5.5), e.g. when the combat was resolved at the table; check `combat`
     applies the event to the combat itself."""
@@ -144,14 +146,16 @@ def random_event(req: RandomEventRequest, dice: Dice) -> CheckResult:
 
 
 class SnafuRequest(CheckRequest):
-    placer: SideId = Field(description="The player who draws and places (the enemy of a Disrupted or "
+    placer: SideId = board("side", description="The player who draws and places (the enemy of a Disrupted or "
                                                      "Routed unit, 6.2 e, f).")
     count: Literal[1, 2] = Field(default=1, description="1 for a Disrupted unit; 2 for a Routed or Bug Out unit "
                                                        "(place at most one, return the other).")
 
 
 @register_check(system="fireandice", name="snafu_draw", request=SnafuRequest, random=True,
-                summary="Draw from the Cup of SNAFU", rule="6.1; 6.2 e-g")
+                summary="Draw from the Cup of SNAFU", rule="6.1; 6.2 e-g",
+                actor=named_side("placer", rule="6.1", what="the player who draws and places (placer)"),
+                example={"placer": "un", "count": 2, "dice": [1, 1]})
 def snafu_draw(req: SnafuRequest, dice: Dice) -> CheckResult:
     g = data.game()
     cup = snafu_cup(g)

@@ -20,7 +20,7 @@ from typing import Literal
 
 from pydantic import AliasChoices, Field, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, named_side, register_check, the_side
 from adjudicator.rules.fireandice import data
 from adjudicator.rules.fireandice.schemas import SideId
 
@@ -56,9 +56,9 @@ class InterventionSituation(CheckRequest):
 class ChineseInterventionRequest(InterventionSituation):
     un_vp: int = Field(ge=0, le=21, description="The UN's victory points: the VP marker's value if it is on the UN "
                                                 "side, 0 if it is at zero or on the Communist side.")
-    scenario: str = Field(default=data.DEFAULT_SCENARIO, max_length=40,
+    scenario: str = board("scenario", default=data.DEFAULT_SCENARIO, max_length=40,
                           description="Scenario id (its automatic intervention month, 19.0 January 1951).")
-    month: str | None = Field(default=None, pattern=r"^\d{4}-\d{2}$",
+    month: str | None = board("month", default=None, pattern=r"^\d{4}-\d{2}$",
                               description="The month of this Foreign Intervention subphase (YYYY-MM), if known.")
     chinese_intervened: bool = Field(default=False, description="The Chinese have already intervened.")
 
@@ -117,7 +117,9 @@ def _no_roll() -> dict:
 
 
 @register_check(system="fireandice", name="chinese_intervention", request=ChineseInterventionRequest, random=True,
-                summary="Monthly Foreign Intervention subphase: roll for Chinese intervention", rule="12.2.1")
+                summary="Monthly Foreign Intervention subphase: roll for Chinese intervention", rule="12.2.1",
+                actor=the_side("communist", rule="12.2.1 (Chinese: Communist, D6)"),
+                example={"un_vp": 14, "un_units_in_north_korea": True, "dice": [3]})
 def chinese_intervention(req: ChineseInterventionRequest, dice: Dice) -> CheckResult:
     g = data.game()
     if req.chinese_intervened:
@@ -183,7 +185,9 @@ def _direct_roll_refused(req: InterventionRollRequest, side: str) -> CheckResult
 
 
 @register_check(system="fireandice", name="roc_intervention", request=InterventionRollRequest, random=True,
-                summary="Roll for Republic of China intervention (UN, D6 1-2)", rule="12.2.1")
+                summary="Roll for Republic of China intervention (UN, D6 1-2)", rule="12.2.1",
+                actor=the_side("un", rule="12.2.1 (Republic of China: UN, D6)"),
+                example={"communist_vp": 12, "dice": [1]})
 def roc_intervention(req: InterventionRollRequest, dice: Dice) -> CheckResult:
     refused = _direct_roll_refused(req, "un")
     if refused:
@@ -194,7 +198,9 @@ def roc_intervention(req: InterventionRollRequest, dice: Dice) -> CheckResult:
 
 
 @register_check(system="fireandice", name="atomic_release", request=InterventionRollRequest, random=True,
-                summary="Roll for Atomic Release (UN, D6 1-2)", rule="12.2.1")
+                summary="Roll for Atomic Release (UN, D6 1-2)", rule="12.2.1",
+                actor=the_side("un", rule="12.2.1 (Atomic Release: UN, D6)"),
+                example={"communist_vp": 16, "dice": [2]})
 def atomic_release(req: InterventionRollRequest, dice: Dice) -> CheckResult:
     refused = _direct_roll_refused(req, "un")
     if refused:
@@ -208,7 +214,9 @@ def atomic_release(req: InterventionRollRequest, dice: Dice) -> CheckResult:
 
 
 @register_check(system="fireandice", name="soviet_intervention", request=InterventionRollRequest, random=True,
-                summary="Roll for Soviet intervention (Communist, modified D6 1 or less)", rule="12.2.1")
+                summary="Roll for Soviet intervention (Communist, modified D6 1 or less)", rule="12.2.1",
+                actor=the_side("communist", rule="12.2.1 (Soviet: Communist, D6)"),
+                example={"un_vp": 16, "dice": [3]})
 def soviet_intervention(req: InterventionRollRequest, dice: Dice) -> CheckResult:
     refused = _direct_roll_refused(req, "communist")
     if refused:
@@ -224,7 +232,7 @@ def soviet_intervention(req: InterventionRollRequest, dice: Dice) -> CheckResult
 
 
 class ForeignAidRequest(InterventionSituation):
-    side: SideId = Field(description="The side asking for Foreign Aid (it must hold no VPs).")
+    side: SideId = board("side", description="The side asking for Foreign Aid (it must hold no VPs).")
     communist_vp: int = Field(default=0, ge=0, le=21, validation_alias=COMMUNIST_VP,
                               description="The Communist's VPs (0 if the UN holds VPs or at 0; old name com_vp).")
     chinese_intervened: bool = Field(default=False, description="The Chinese have intervened.")
@@ -250,7 +258,9 @@ def aid_band(g, enemy_vp: int) -> dict:
 
 
 @register_check(system="fireandice", name="foreign_aid", request=ForeignAidRequest, random=True,
-                summary="Ask for Foreign Aid: the band's gains and the intervention rolls it triggers", rule="12.2.2")
+                summary="Ask for Foreign Aid: the band's gains and the intervention rolls it triggers", rule="12.2.2",
+                actor=named_side("side", rule="12.2", what="the side asking (side): only the side without VPs may"),
+                example={"side": "communist", "un_vp": 12, "dice": [2]})
 def foreign_aid(req: ForeignAidRequest, dice: Dice) -> CheckResult:
     g = data.game()
     own_vp = req.un_vp if req.side == "un" else req.communist_vp

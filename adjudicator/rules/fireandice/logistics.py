@@ -15,7 +15,7 @@ from typing import Literal
 
 from pydantic import Field, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board as board_field, named_side, register_check
 from adjudicator.rules.fireandice import board, data
 from adjudicator.rules.fireandice.schemas import SideId
 
@@ -23,8 +23,9 @@ from adjudicator.rules.fireandice.schemas import SideId
 class SeasonMixin(CheckRequest):
     winter: bool = Field(default=False, description="A winter turn (7.0: UN costs doubled).")
     snow: bool = Field(default=False, description="A Snow month (14.1: UN costs doubled).")
-    month: str | None = Field(default=None, pattern=r"^\d{4}-\d{2}$",
-                              description="Month (YYYY-MM): a winter month on the Game Turn Record Track sets winter.")
+    month: str | None = board_field("month", default=None, pattern=r"^\d{4}-\d{2}$",
+                                    description="Month (YYYY-MM): a winter month on the Game Turn Record Track "
+                                                "sets winter.")
 
 
 def _doubling(g, req: SeasonMixin, side: str) -> tuple[int, str]:
@@ -35,12 +36,14 @@ def _doubling(g, req: SeasonMixin, side: str) -> tuple[int, str]:
 
 
 class HqFlipRequest(SeasonMixin):
-    scenario: str = Field(default=data.DEFAULT_SCENARIO, max_length=40, description="Scenario id (its map).")
-    side: SideId = Field(description="The HQ's side.")
+    scenario: str = board_field("scenario", default=data.DEFAULT_SCENARIO, max_length=40,
+                                description="Scenario id (its map).")
+    side: SideId = board_field("side", description="The HQ's side.")
     occasion: Literal["monthly", "activation"] = Field(
         description="'monthly' = flip a spent HQ in the Infrastructure and Supply Determination subphase; "
                     "'activation' = re-fresh an HQ used but not moved at the end of its activation (9.3).")
-    hex: str | None = Field(default=None, pattern=r"^\d{4}$", description="The HQ's hex (decides North/South Korea).")
+    hex: str | None = board_field("hex", default=None, pattern=r"^\d{4}$",
+                                  description="The HQ's hex (decides North/South Korea).")
     location: Literal["north", "south"] | None = Field(default=None, description="Or say where the HQ is.")
     moved: bool = Field(default=False, description="The HQ moved during its activation (then it cannot be re-freshed).")
 
@@ -58,7 +61,9 @@ class HqFlipRequest(SeasonMixin):
 
 
 @register_check(system="fireandice", name="hq_flip_cost", request=HqFlipRequest, random=False,
-                summary="Supply points to flip a spent HQ to fresh, by side, place and season", rule="9.3; 7.0")
+                summary="Supply points to flip a spent HQ to fresh, by side, place and season", rule="9.3; 7.0",
+                actor=named_side("side", rule="9.3", what="the HQ's side (side), which pays"),
+                example={"side": "un", "occasion": "activation", "hex": "2550"})
 def hq_flip_cost(req: HqFlipRequest, dice: Dice) -> CheckResult:
     g = data.game()
     if req.occasion == "activation" and req.moved:
@@ -81,7 +86,7 @@ def hq_flip_cost(req: HqFlipRequest, dice: Dice) -> CheckResult:
 
 
 class SupplyCostRequest(SeasonMixin):
-    side: SideId = Field(description="The paying side.")
+    side: SideId = board_field("side", description="The paying side.")
 
     @model_validator(mode="after")
     def _month(self, info: ValidationInfo):
@@ -91,7 +96,9 @@ class SupplyCostRequest(SeasonMixin):
 
 
 @register_check(system="fireandice", name="supply_cost", request=SupplyCostRequest, random=False,
-                summary="Every supply point cost of 7.0 for a side and season", rule="7.0")
+                summary="Every supply point cost of 7.0 for a side and season", rule="7.0",
+                actor=named_side("side", rule="7.0", what="the paying side (side)"),
+                example={"side": "un", "winter": True})
 def supply_cost(req: SupplyCostRequest, dice: Dice) -> CheckResult:
     g = data.game()
     t = data.table(g, "supply_costs")

@@ -27,7 +27,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board as board_field, named_side, register_check
 from adjudicator.rules.fireandice import board, data, events
 from adjudicator.rules.fireandice.schemas import SideId
 from adjudicator.rules.positions import PositionModel
@@ -48,7 +48,7 @@ class RetreatModel(BaseModel):
 
 
 class LossesRequest(CheckRequest):
-    loser: SideId = Field(description="The side that lost the combat.")
+    loser: SideId = board_field("side", description="The side that lost the combat.")
     spread: int = Field(ge=0, le=7, description="The final spread to satisfy (check `combat`).")
     participating: list[str] = Field(min_length=1, max_length=12,
                                      description="Unit ids of the loser's participating units (declaring/defending and "
@@ -63,10 +63,12 @@ class LossesRequest(CheckRequest):
     replacement_kind: Literal["us", "rok", "un", "nk", "prc", "su"] | None = Field(
         default=None, description="Which replacement track pays: generic 'un' / 'prc' (Chinese) for any nationality of "
                                   "the side, or a nation's own (a unit of that nation must participate) (13.2).")
-    scenario: str = Field(default=data.DEFAULT_SCENARIO, max_length=40, description="Scenario id (its map).")
-    combat_hex: str | None = Field(default=None, pattern=r"^\d{4}$", description="The combat hex (for retreat paths).")
-    positions: list[PositionModel] = Field(default_factory=list, max_length=300,
-                                           description="Units of both sides on the map (for retreat paths): the "
+    scenario: str = board_field("scenario", default=data.DEFAULT_SCENARIO, max_length=40,
+                                description="Scenario id (its map).")
+    combat_hex: str | None = board_field("target_hex", default=None, pattern=r"^\d{4}$",
+                                         description="The combat hex (for retreat paths).")
+    positions: list[PositionModel] = board_field("positions", default_factory=list, max_length=300,
+                                                 description="Units of both sides on the map (for retreat paths): the "
                                                        "retreating units' start hexes and the enemy's ZoC.")
     tank_support_used: int = Field(default=0, ge=0, le=19, description="Tank support the loser used in the combat.")
     artillery_support_used: int = Field(default=0, ge=0, le=19, description="Artillery support the loser used.")
@@ -174,7 +176,15 @@ def retreat_paths(g, req: "LossesRequest") -> dict[str, bool]:
 
 
 @register_check(system="fireandice", name="combat_losses", request=LossesRequest, random=True,
-                summary="Satisfy a combat spread: retreat consequences, support losses, VPs, SNAFU draws", rule="5.6; 6.2")
+                summary="Satisfy a combat spread: retreat consequences, support losses, VPs, SNAFU draws",
+                rule="5.6; 6.2",
+                actor=named_side("loser", rule="5.6",
+                                 what="the side that lost the combat (loser): it satisfies the spread"),
+                example={"loser": "communist",
+                         "spread": 1,
+                         "participating": ["nk-15"],
+                         "retreats": [{"unit": "nk-15", "hexes": 1}],
+                         "dice": []})
 def combat_losses(req: LossesRequest, dice: Dice) -> CheckResult:
     g = data.game()
     enemy = data.other_side(req.loser)

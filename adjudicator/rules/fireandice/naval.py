@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from pydantic import Field, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board as board_field, register_check, the_side
 from adjudicator.rules.fireandice import board, data
 from adjudicator.rules.positions import PositionModel
 
@@ -23,7 +23,8 @@ RULE = "11.3.1 Invasions"
 
 
 class InvasionRequest(CheckRequest):
-    scenario: str = Field(default=data.DEFAULT_SCENARIO, max_length=40, description="Scenario id (its map).")
+    scenario: str = board_field("scenario", default=data.DEFAULT_SCENARIO, max_length=40,
+                                description="Scenario id (its map).")
     box: str = Field(max_length=40, description="Invasion box id, e.g. 'invasion-inchon' (table invasion_boxes).")
     fleet_station: str = Field(max_length=20, description="Where the 7th Fleet is: 'Yellow Sea' or 'Sea of Japan'.")
     units: list[str] = Field(min_length=1, max_length=30, description="Units and HQs moved from the Sea Transport box.")
@@ -33,9 +34,9 @@ class InvasionRequest(CheckRequest):
     invasions_so_far: int = Field(default=0, ge=0, le=1, description="Amphibious invasions already made this game.")
     enemy_units: list[str] = Field(default_factory=list, max_length=30,
                                    description="Enemy units within 2 hexes of the port (if positions are not given).")
-    positions: list[PositionModel] = Field(default_factory=list, max_length=300,
-                                           description="Units on the map: the enemy units within 2 hexes of the port "
-                                                       "are found from them.")
+    positions: list[PositionModel] = board_field(
+        "positions", default_factory=list, max_length=300,
+        description="Units on the map: the enemy units within 2 hexes of the port are found from them.")
 
     @model_validator(mode="after")
     def _legal(self, info: ValidationInfo):
@@ -90,7 +91,15 @@ def plan(g, req: InvasionRequest) -> dict:
 
 @register_check(system="fireandice", name="amphibious_invasion", request=InvasionRequest, random=True,
                 summary="Amphibious invasion: legality, amphibious points, bombardment of units near the port",
-                rule="11.3.1")
+                rule="11.3.1",
+                actor=the_side("un", rule="11.0 (naval power is the UN's); 11.3.1"),
+                example={"box": "invasion-inchon",
+                         "fleet_station": "Yellow Sea",
+                         "units": ["us-1mar-1", "un-hq-x"],
+                         "amphibious_points": 8,
+                         "bombardment_level": 6,
+                         "enemy_units": ["nk-18"],
+                         "dice": [3]})
 def amphibious_invasion(req: InvasionRequest, dice: Dice) -> CheckResult:
     g = data.game()
     p = plan(g, req)

@@ -16,14 +16,14 @@ from typing import Literal
 
 from pydantic import Field, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, register_check
 from adjudicator.rules.fireandice import data
 
 GENERIC = {"un": "un", "prc": "communist"}
 
 
 class RebuildRequest(CheckRequest):
-    unit: str = Field(max_length=60, description="The eliminated unit (or cadre) to bring back.")
+    unit: str = board("unit", max_length=60, description="The eliminated unit (or cadre) to bring back.")
     destroyed_unit: str = Field(max_length=60, description="Another unit moved from the Replacements box to the "
                                                            "Destroyed Units box.")
     replacement_kind: Literal["us", "rok", "un", "nk", "prc", "su"] = Field(
@@ -58,7 +58,13 @@ class RebuildRequest(CheckRequest):
 
 @register_check(system="fireandice", name="rebuild", request=RebuildRequest, random=False,
                 summary="Rebuild an eliminated unit: 1 replacement point and another unit to the Destroyed box",
-                rule="13.2")
+                rule="13.2",
+                actor=data.owner("the unit rebuilt", "13.2", lambda r: [r.unit]),
+                example={"unit": "nk-1",
+                         "destroyed_unit": "nk-2",
+                         "replacement_kind": "nk",
+                         "replacement_points": 3,
+                         "replacements_box": ["nk-1", "nk-2"]})
 def rebuild(req: RebuildRequest, dice: Dice) -> CheckResult:
     g = data.game()
     u = data.unit(g, req.unit)

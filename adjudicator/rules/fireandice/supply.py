@@ -46,8 +46,9 @@ from typing import Any
 
 from pydantic import Field, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board as board_field, either_side, register_check
 from adjudicator.rules.fireandice import board, data
+from adjudicator.rules.gamedata import hexes
 from adjudicator.rules.fireandice.schemas import SideId
 from adjudicator.rules.positions import PositionModel, SupplyReport, UnitAt, UnitSupply, register_supply_tracer
 from scenarios.hexgrid import Hex, breadth_first_indexed, search_indexed
@@ -135,7 +136,7 @@ def sources(g: Game, scenario_id: str, gm: GameMap, side: str, options: dict[str
         warnings.append("The map marks no Communist supply-source hexes (1.0) and none were given: using the "
                         f"road/railroad hexes on the north map edge (row {edge}) - a stand-in; give "
                         "options.supply_sources for the printed ones.")
-    return found, [f"Communist supply sources: {len(found)} hexes."], warnings
+    return found, [f"Communist supply sources: {hexes(len(found))}."], warnings
 
 
 #: Map B's north edge row: the provisional sheet division of maps/korea.toml (Map B rows 27-52).
@@ -321,12 +322,14 @@ register_supply_tracer("fireandice")(trace_side)
 class SupplyRequest(CheckRequest):
     """Every unit of a side: does it have an LoC (14.5)?"""
 
-    scenario: str = Field(default=data.DEFAULT_SCENARIO, max_length=40, description="Scenario id.")
-    side: SideId = Field(description="The side whose units are checked.")
-    positions: list[PositionModel] = Field(max_length=300, description="Units and HQs of BOTH sides on the map.")
+    scenario: str = board_field("scenario", default=data.DEFAULT_SCENARIO, max_length=40, description="Scenario id.")
+    side: SideId = board_field("side", description="The side whose units are checked.")
+    positions: list[PositionModel] = board_field("positions", max_length=300,
+                                                 description="Units and HQs of BOTH sides on the map.")
     winter: bool = Field(default=False, description="A winter turn: UN LoC to an HQ is only 8 MP (14.1).")
-    month: str | None = Field(default=None, pattern=r"^\d{4}-\d{2}$",
-                              description="Month (YYYY-MM); a winter month on the Game Turn Record Track sets winter.")
+    month: str | None = board_field("month", default=None, pattern=r"^\d{4}-\d{2}$",
+                                    description="Month (YYYY-MM); a winter month on the Game Turn Record Track "
+                                                "sets winter.")
     supply_sources: list[str] = Field(default_factory=list, max_length=100,
                                       description="Extra supply-source hexes (the Communist's marked hexes, 1.0; 16.0 "
                                                   "map B north-edge roads).")
@@ -365,7 +368,11 @@ class SupplyRequest(CheckRequest):
 
 
 @register_check(system="fireandice", name="supply", request=SupplyRequest, random=False,
-                summary="Lines of communications of every unit of a side (with paths)", rule="14.5")
+                summary="Lines of communications of every unit of a side (with paths)", rule="14.5",
+                actor=either_side(rule="14.5", why="a supply state both players may establish; no die"),
+                example={"side": "un",
+                         "positions": [{"unit": "rok-1", "hex": "1944"}, {"unit": "rok-hq-i", "hex": "2550"},
+                                       {"unit": "nk-1", "hex": "1943"}]})
 def supply(req: SupplyRequest, dice: Dice) -> CheckResult:
     g = data.game()
     report = trace_side(g, req.scenario, req.side, [UnitAt.from_model(p) for p in req.positions], req.options())

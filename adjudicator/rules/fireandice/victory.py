@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, either_side, named_side, register_check
 from adjudicator.rules.fireandice import data
 from adjudicator.rules.fireandice.schemas import SideId
 
@@ -30,7 +30,7 @@ class GainModel(BaseModel):
 
 
 class VictoryRequest(CheckRequest):
-    scenario: str = Field(default=data.DEFAULT_SCENARIO, max_length=40, description="Scenario id.")
+    scenario: str = board("scenario", default=data.DEFAULT_SCENARIO, max_length=40, description="Scenario id.")
     track: int = Field(ge=-40, le=40, description="VP marker now: positive = UN VPs, negative = Communist VPs, 0 = none.")
     gains: list[GainModel] = Field(default_factory=list, max_length=20, description="Points earned, in order.")
     macarthur_commands: bool = Field(default=False, description="MacArthur commands the UN (14.4).")
@@ -50,7 +50,12 @@ def holder(track: int) -> str:
 
 
 @register_check(system="fireandice", name="victory_points", request=VictoryRequest, random=False,
-                summary="Move the zero-sum VP track; MacArthur doubling and relief; 21-VP victory", rule="12.1")
+                summary="Move the zero-sum VP track; MacArthur doubling and relief; 21-VP victory", rule="12.1",
+                actor=either_side(rule="12.1", why="moves the shared VP track; no die"),
+                example={"track": 19,
+                         "gains": [{"side": "un", "vp": 1}],
+                         "macarthur_commands": True,
+                         "vp_check": True})
 def victory_points(req: VictoryRequest, dice: Dice) -> CheckResult:
     g = data.game()
     track = req.track
@@ -109,7 +114,7 @@ def victory_points(req: VictoryRequest, dice: Dice) -> CheckResult:
 
 
 class ObjectiveDrawRequest(CheckRequest):
-    side: SideId = Field(description="Whose Objective marker is drawn (the colour placed).")
+    side: SideId = board("side", description="Whose Objective marker is drawn (the colour placed).")
     out_of_pool: dict[str, int] = Field(default_factory=dict,
                                         description="Markers of this side already on the map, by value "
                                                     "('1', '3', '5') -> how many (they are not in the pool).")
@@ -141,7 +146,9 @@ def objective_pool(g, side: str, out: dict[str, int]) -> list[int]:
 
 @register_check(system="fireandice", name="objective_draw", request=ObjectiveDrawRequest, random=True,
                 summary="Draw Objective markers at random from a side's pool (values hidden until revealed)",
-                rule="12.1.3")
+                rule="12.1.3",
+                actor=named_side("side", rule="12.1.3", what="the side whose Objective markers are drawn (side)"),
+                example={"side": "communist", "count": 6, "dice": [1, 1, 1, 1, 1, 1]})
 def objective_draw(req: ObjectiveDrawRequest, dice: Dice) -> CheckResult:
     g = data.game()
     pool = objective_pool(g, req.side, req.out_of_pool)

@@ -10,16 +10,16 @@ them - see check `supply_cost`).
 
 from __future__ import annotations
 
-from pydantic import Field, ValidationInfo, model_validator
+from pydantic import ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, either_side, register_check
 from adjudicator.rules.fireandice import data
 
 RULE = "14.1 Weather"
 
 
 class WeatherRequest(CheckRequest):
-    month: str = Field(pattern=r"^\d{4}-\d{2}$", description="The new month, YYYY-MM (e.g. '1950-12').")
+    month: str = board("month", pattern=r"^\d{4}-\d{2}$", description="The new month, YYYY-MM (e.g. '1950-12').")
 
     @model_validator(mode="after")
     def _known(self, info: ValidationInfo):
@@ -36,7 +36,9 @@ def effects(g, weather: str, winter: bool) -> list[str]:
 
 
 @register_check(system="fireandice", name="weather", request=WeatherRequest, random=True,
-                summary="Monthly weather check: clear, rain or snow", rule="14.1")
+                summary="Monthly weather check: clear, rain or snow", rule="14.1",
+                actor=either_side(rule="14.1", why="the rules name no roller"),
+                example={"month": "1950-12", "dice": [1]})
 def weather(req: WeatherRequest, dice: Dice) -> CheckResult:
     g = data.game()
     row = data.month_row(g, req.month)

@@ -36,7 +36,7 @@ from typing import Iterable
 
 from pydantic import Field, PrivateAttr, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board as board_field, register_check
 from adjudicator.rules.holdfast import board, data
 from adjudicator.rules.holdfast.schemas import Attacker, Block, SupportName, WeatherName, unique
 from scenarios.model import Game, GameMap
@@ -401,12 +401,14 @@ def roll_pools(dice: Dice, pools: Pools) -> tuple[list[int], list[int]]:
 class CombatRequest(CheckRequest):
     """One normal combat against one defending hex (9.2): a single round."""
 
-    scenario: str = Field(default=data.DEFAULT_SCENARIO, description="Scenario id (the game has one: 'campaign').")
-    turn: int = Field(ge=1, le=99, description="Game turn (support availability by turn, 4).")
+    scenario: str = board_field("scenario", default=data.DEFAULT_SCENARIO,
+                                description="Scenario id (the game has one: 'campaign').")
+    turn: int = board_field("turn", ge=1, le=99, description="Game turn (support availability by turn, 4).")
     weather: WeatherName = Field(description="This turn's weather (7): air support needs clear weather.")
-    attackers: list[Attacker] = Field(min_length=1, max_length=6,
-                                      description="The attacking blocks (all of one side), each adjacent to the defender.")
-    defender: Block = Field(description="The defending block (one unit per hex, 9.1).")
+    attackers: list[Attacker] = board_field("attackers", min_length=1, max_length=6,
+                                            description="The attacking blocks (all of one side), each adjacent to the "
+                                                        "defender.")
+    defender: Block = board_field("defenders", description="The defending block (one unit per hex, 9.1).")
     attacker_support: list[SupportName] = Field(default_factory=list, max_length=3,
                                                 description="Support types the attacker adds (+2 dice each, one of each type, 4).")
     defender_support: list[SupportName] = Field(default_factory=list, max_length=3,
@@ -511,6 +513,17 @@ def run_combat(g: Game, req: CombatRequest, dice: Dice) -> CheckResult:
 
 
 @register_check(system="holdfast", name="combat", request=CombatRequest, random=True,
-                summary="Resolve one combat: dice pools, simultaneous rolls, hits, block swaps", rule="9.2")
+                summary="Resolve one combat: dice pools, simultaneous rolls, hits, block swaps", rule="9.2",
+                actor=data.owner("the attacking blocks (the attacker announces the attack)", "9.2 step 3",
+                                 lambda r: [a.unit for a in r.attackers]),
+                example={"turn": 6,
+                         "weather": "clear",
+                         "attackers": [{"unit": "nkpa-1", "sp": 3, "across_river": True}],
+                         "defender": {"unit": "un-2", "sp": 4},
+                         "defender_terrain": "city",
+                         "coastal": True,
+                         "attacker_support": ["armor"],
+                         "defender_support": ["air", "naval"],
+                         "dice": [5, 6, 1, 1, 6, 2, 2, 2, 2, 2, 2, 2, 2]})
 def combat(req: CombatRequest, dice: Dice) -> CheckResult:
     return run_combat(data.game(), req, dice)

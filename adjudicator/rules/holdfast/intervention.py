@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from pydantic import Field, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, register_check, the_side
 from adjudicator.rules.holdfast import data
 from scenarios.model import Game
 
@@ -58,10 +58,10 @@ class ChineseInterventionRequest(CheckRequest):
         default=False,
         description="True on the 1 January (1951) turn: the Chinese intervene automatically.",
     )
-    turn: int | None = Field(default=None, ge=1, le=99, description=(
+    turn: int | None = board("turn", default=None, ge=1, le=99, description=(
         "Optional game turn: the Turn Track's 1 January turn (turn 14 of the campaign) is recognised "
         "automatically."))
-    scenario: str = Field(default=data.DEFAULT_SCENARIO, description="Scenario id.")
+    scenario: str = board("scenario", default=data.DEFAULT_SCENARIO, description="Scenario id.")
     already_intervened: bool = Field(default=False, description="The Chinese have already intervened (no more rolls).")
 
     @model_validator(mode="after")
@@ -130,6 +130,8 @@ def _range_text(lowest: int) -> str:
 
 
 @register_check(system="holdfast", name="chinese_intervention", request=ChineseInterventionRequest, random=True,
-                summary="Start-of-turn roll for Chinese intervention", rule="11")
+                summary="Start-of-turn roll for Chinese intervention", rule="11",
+                actor=the_side("communist", rule="11 (the Communist player's start-of-turn roll)"),
+                example={"turns_after_crossing": 3, "dice": [4]})
 def chinese_intervention(req: ChineseInterventionRequest, dice: Dice) -> CheckResult:
     return run_intervention(data.game(), req, dice)

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from pydantic import Field, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board as board_field, register_check
 from adjudicator.rules.holdfast import board, data, supply
 from adjudicator.rules.holdfast.schemas import WeatherName
 from adjudicator.rules.positions import PositionModel, UnitAt
@@ -70,11 +70,11 @@ def entry_cost(g: Game, gm: GameMap, a: Hex | None, b: Hex, enemy_zoc: set[Hex])
 class MovementRequest(CheckRequest):
     """The MP cost of one unit's move along a path (9.1)."""
 
-    scenario: str = Field(default=data.DEFAULT_SCENARIO, description="Scenario id.")
-    unit: str = Field(min_length=1, max_length=40, description="The moving block.")
+    scenario: str = board_field("scenario", default=data.DEFAULT_SCENARIO, description="Scenario id.")
+    unit: str = board_field("unit", min_length=1, max_length=40, description="The moving block.")
     path: list[str] = Field(min_length=1, max_length=40, description=(
         "Hexes in order, starting with the hex the unit starts in (after a naval transfer: the landing port)."))
-    positions: list[PositionModel] = Field(default_factory=list, max_length=80, description=(
+    positions: list[PositionModel] = board_field("positions", default_factory=list, max_length=80, description=(
         "The other blocks on the map, both sides (ZOC, occupied hexes, supply). The mover may be listed at its "
         "start hex."))
     weather: WeatherName = Field(description="This turn's weather (7: snow -1 MP).")
@@ -192,6 +192,12 @@ def run_movement(g: Game, req: MovementRequest) -> CheckResult:
 
 
 @register_check(system="holdfast", name="movement", request=MovementRequest, random=False,
-                summary="MP cost and legality of a unit's move along a path", rule="9.1")
+                summary="MP cost and legality of a unit's move along a path", rule="9.1",
+                actor=data.owner("the moving block", "9.1", lambda r: [r.unit]),
+                example={"unit": "rok-1",
+                         "path": ["0920", "1020"],
+                         "weather": "clear",
+                         "positions": [{"unit": "rok-1", "hex": "0920", "step": "2"},
+                                       {"unit": "nkpa-1", "hex": "0818", "step": "3"}]})
 def movement(req: MovementRequest, dice: Dice) -> CheckResult:
     return run_movement(data.game(), req)

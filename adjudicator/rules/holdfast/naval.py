@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from pydantic import Field, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board as board_field, register_check, the_side
 from adjudicator.rules.holdfast import board, combat, control, data
 from adjudicator.rules.holdfast.schemas import Attacker, Block, SupportName, WeatherName, unique
 from scenarios.model import Game
@@ -45,14 +45,18 @@ def turn_support_allowance(g: Game, scenario_id: str, turn: int, side: str) -> d
 class NavalAssaultRequest(CheckRequest):
     """A UN naval assault on a non-UN-controlled port, fought in continuous rounds (9.1)."""
 
-    scenario: str = Field(default=data.DEFAULT_SCENARIO, description="Scenario id.")
-    turn: int = Field(ge=1, le=99, description="Game turn.")
+    scenario: str = board_field("scenario", default=data.DEFAULT_SCENARIO, description="Scenario id.")
+    turn: int = board_field("turn", ge=1, le=99, description="Game turn.")
     weather: WeatherName = Field(description="This turn's weather (7).")
-    attacker: Block = Field(description="The assaulting UN block (its hex is ignored: it comes from `from_port`).")
+    attacker: Block = board_field("attackers",
+                                  description="The assaulting UN block (its hex is ignored: it comes from "
+                                              "`from_port`).")
     from_port: str = Field(pattern=r"^(fec|\d{4})$", description="Port of origin: a UN-controlled port hex, or 'fec' "
                            "for the Far East Command Reserve box (it counts as a port, 9.1).")
-    target_port: str = Field(pattern=r"^\d{4}$", description="The non-UN-controlled port assaulted.")
-    defender: Block | None = Field(default=None, description="The enemy block in the port; null = the port is empty.")
+    target_port: str = board_field("target_hex", pattern=r"^\d{4}$",
+                                   description="The non-UN-controlled port assaulted.")
+    defender: Block | None = board_field("defenders", default=None,
+                                         description="The enemy block in the port; null = the port is empty.")
     attacker_support: list[SupportName] = Field(default_factory=list, max_length=3,
                                                 description="Support types the UN adds in every round while it has them.")
     defender_support: list[SupportName] = Field(default_factory=list, max_length=3,
@@ -207,7 +211,15 @@ def run_naval_assault(g: Game, req: NavalAssaultRequest, dice: Dice) -> CheckRes
 
 
 @register_check(system="holdfast", name="naval_assault", request=NavalAssaultRequest, random=True,
-                summary="UN naval assault: continuous combat rounds for a port", rule="9.1")
+                summary="UN naval assault: continuous combat rounds for a port", rule="9.1",
+                actor=the_side("un", rule="9.1 (UN naval assault)"),
+                example={"turn": 6,
+                         "weather": "clear",
+                         "attacker": {"unit": "usmc-1", "sp": 6},
+                         "from_port": "fec",
+                         "target_port": "1021",
+                         "communist_controlled_ports": ["1021"],
+                         "dice": []})
 def naval_assault(req: NavalAssaultRequest, dice: Dice) -> CheckResult:
     return run_naval_assault(data.game(), req, dice)
 
@@ -215,9 +227,10 @@ def naval_assault(req: NavalAssaultRequest, dice: Dice) -> CheckResult:
 class NavalTransferRequest(CheckRequest):
     """A UN naval transfer between UN-controlled ports (9.1)."""
 
-    scenario: str = Field(default=data.DEFAULT_SCENARIO, description="Scenario id.")
-    unit: str = Field(min_length=1, max_length=40, description="The UN block transferred.")
-    from_port: str = Field(pattern=r"^(fec|\d{4})$", description="UN-controlled port of origin, or 'fec' (FEC box).")
+    scenario: str = board_field("scenario", default=data.DEFAULT_SCENARIO, description="Scenario id.")
+    unit: str = board_field("unit", min_length=1, max_length=40, description="The UN block transferred.")
+    from_port: str = board_field("hex", pattern=r"^(fec|\d{4})$",
+                                 description="UN-controlled port of origin, or 'fec' (FEC box).")
     to_port: str = Field(pattern=r"^\d{4}$", description="UN-controlled destination port.")
     moved_this_turn: bool = Field(default=False, description="Whether the unit already moved this turn (it may not).")
     naval_transfers_this_turn: int = Field(default=0, ge=0, le=9, description="Naval transfers already made this turn (max 1).")
@@ -273,6 +286,8 @@ def transfer_ruling(g: Game, req: NavalTransferRequest) -> CheckResult:
 
 
 @register_check(system="holdfast", name="naval_transfer", request=NavalTransferRequest, random=False,
-                summary="UN naval transfer between UN-controlled ports: legality and RP cost", rule="9.1")
+                summary="UN naval transfer between UN-controlled ports: legality and RP cost", rule="9.1",
+                actor=the_side("un", rule="9.1 (UN naval transfer)"),
+                example={"unit": "un-24", "from_port": "fec", "to_port": "1830"})
 def naval_transfer(req: NavalTransferRequest, dice: Dice) -> CheckResult:
     return transfer_ruling(data.game(), req)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, named_side, register_check
 from adjudicator.rules.holdfast import data
 from adjudicator.rules.holdfast.schemas import SideName
 from scenarios.model import Game
@@ -38,8 +38,8 @@ class Replacement(BaseModel):
 class ReplacementsRequest(CheckRequest):
     """RP cost and legality of this turn's replacement steps (8)."""
 
-    scenario: str = Field(default=data.DEFAULT_SCENARIO, description="Scenario id.")
-    side: SideName = Field(description="The player adding replacements.")
+    scenario: str = board("scenario", default=data.DEFAULT_SCENARIO, description="Scenario id.")
+    side: SideName = board("side", description="The player adding replacements.")
     replacements: list[Replacement] = Field(min_length=1, max_length=40, description="Blocks receiving SP.")
     rp_available: int | None = Field(default=None, ge=0, le=16, description="RP left this turn (6: no overspending).")
     chinese_armies_on_board: int = Field(default=0, ge=0, le=9, description=(
@@ -118,6 +118,8 @@ def run_replacements(g: Game, req: ReplacementsRequest) -> CheckResult:
 
 
 @register_check(system="holdfast", name="replacements", request=ReplacementsRequest, random=False,
-                summary="RP cost and legality of replacement steps and returning eliminated blocks", rule="8")
+                summary="RP cost and legality of replacement steps and returning eliminated blocks", rule="8",
+                actor=named_side("side", rule="8", what="the player adding replacements (side)"),
+                example={"side": "un", "replacements": [{"unit": "usmc-1-r", "sp": 1, "add": 1}]})
 def replacements(req: ReplacementsRequest, dice: Dice) -> CheckResult:
     return run_replacements(data.game(), req)

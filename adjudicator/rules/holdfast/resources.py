@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pydantic import Field, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, either_side, register_check
 from adjudicator.rules.holdfast import data
 from adjudicator.rules.holdfast.schemas import WeatherName
 from scenarios.model import Game
@@ -36,8 +36,8 @@ def communist_rp(g: Game, scenario_id: str, turn: int, intervention_turn: int | 
 class ResourcePointsRequest(CheckRequest):
     """RP each player receives this turn (6) and the optional air interdiction (14)."""
 
-    scenario: str = Field(default=data.DEFAULT_SCENARIO, description="Scenario id.")
-    turn: int = Field(ge=1, le=99, description="Game turn.")
+    scenario: str = board("scenario", default=data.DEFAULT_SCENARIO, description="Scenario id.")
+    turn: int = board("turn", ge=1, le=99, description="Game turn.")
     chinese_intervention_turn: int | None = Field(default=None, ge=1, le=99, description=(
         "Turn on which the Chinese intervened (11), or null if they have not (yet)."))
     air_interdiction: int = Field(default=0, ge=0, le=2, description=(
@@ -95,6 +95,8 @@ def run_resource_points(g: Game, req: ResourcePointsRequest) -> CheckResult:
 
 
 @register_check(system="holdfast", name="resource_points", request=ResourcePointsRequest, random=False,
-                summary="RP for both players this turn (and optional air interdiction)", rule="6")
+                summary="RP for both players this turn (and optional air interdiction)", rule="6",
+                actor=either_side(rule="6", why="the RP of both players; no die"),
+                example={"turn": 6})
 def resource_points(req: ResourcePointsRequest, dice: Dice) -> CheckResult:
     return run_resource_points(data.game(), req)

@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from adjudicator.checks import board
+
 SideName = Literal["communist", "un"]
 WeatherName = Literal["clear", "overcast", "snow"]
 SupportName = Literal["air", "armor", "naval"]
@@ -18,10 +20,10 @@ class Block(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    unit: str = Field(min_length=1, max_length=40, description="Block id from units.csv, e.g. 'nkpa-1', "
+    unit: str = board("unit", min_length=1, max_length=40, description="Block id from units.csv, e.g. 'nkpa-1', "
                       "'cpa-50' (8-SP block) or 'cpa-50-r' (its 4-SP block), 'usmc-1'.")
-    sp: int = Field(ge=1, le=8, description="Current SP: the number on the block's top edge (4).")
-    hex: str | None = Field(default=None, pattern=r"^\d{4}$",
+    sp: int = board("sp", ge=1, le=8, description="Current SP: the number on the block's top edge (4).")
+    hex: str | None = board("hex", default=None, pattern=r"^\d{4}$",
                             description="Hex the block stands in (lets the engine read terrain, rivers and "
                             "coast from the map). Optional when the terrain facts are given explicitly.")
 

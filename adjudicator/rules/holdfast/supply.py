@@ -39,7 +39,7 @@ from typing import Any
 
 from pydantic import Field, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board as board_field, either_side, register_check
 from adjudicator.rules.holdfast import board, control, data
 from adjudicator.rules.holdfast.schemas import SideName
 from adjudicator.rules.positions import PositionModel, SupplyReport, UnitAt, UnitSupply, register_supply_tracer
@@ -221,9 +221,11 @@ def attrition(g: Game, scenario_id: str, report: SupplyReport, positions: list[U
 class SupplyRequest(CheckRequest):
     """Supply status of every unit of one side (10), with the end-of-turn attrition it causes."""
 
-    scenario: str = Field(default=data.DEFAULT_SCENARIO, description="Scenario id.")
-    side: SideName = Field(description="The side whose units are checked (its own end-of-turn check, 5 steps 7/11).")
-    positions: list[PositionModel] = Field(min_length=1, max_length=80, description=(
+    scenario: str = board_field("scenario", default=data.DEFAULT_SCENARIO, description="Scenario id.")
+    side: SideName = board_field("side",
+                                 description="The side whose units are checked (its own end-of-turn check, 5 "
+                                             "steps 7/11).")
+    positions: list[PositionModel] = board_field("positions", min_length=1, max_length=80, description=(
         "Every block on the map, BOTH sides (enemy units project ZOC): unit id, hex, and `step` = the SP on "
         "its top edge ('' = the block's highest edge)."))
     un_controlled_ports: list[str] = Field(default_factory=list, max_length=40, description=(
@@ -277,6 +279,10 @@ def run_supply(g: Game, req: SupplyRequest) -> CheckResult:
 
 
 @register_check(system="holdfast", name="supply", request=SupplyRequest, random=False,
-                summary="Supply of every unit of a side at once, with paths and end-of-turn attrition", rule="10")
+                summary="Supply of every unit of a side at once, with paths and end-of-turn attrition", rule="10",
+                actor=either_side(rule="10", why="a supply state both players may establish; no die"),
+                example={"side": "communist",
+                         "positions": [{"unit": "nkpa-1", "hex": "0818", "step": "3"},
+                                       {"unit": "rok-1", "hex": "0920", "step": "2"}]})
 def supply(req: SupplyRequest, dice: Dice) -> CheckResult:
     return run_supply(data.game(), req)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from pydantic import Field, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board as board_field, either_side, register_check
 from adjudicator.rules.holdfast import board, data, supply
 from adjudicator.rules.holdfast.schemas import SideName
 from adjudicator.rules.positions import PositionModel, UnitAt
@@ -28,10 +28,10 @@ RULE = "12 Victory"
 class VictoryRequest(CheckRequest):
     """The victory check at the end of a player's turn (5 steps 8 and 12), and after the last turn."""
 
-    scenario: str = Field(default=data.DEFAULT_SCENARIO, description="Scenario id.")
-    side: SideName = Field(description="The player whose turn just ended (automatic victory is his, 12).")
-    positions: list[PositionModel] = Field(default_factory=list, max_length=80,
-                                           description="Every block on the map, both sides.")
+    scenario: str = board_field("scenario", default=data.DEFAULT_SCENARIO, description="Scenario id.")
+    side: SideName = board_field("side", description="The player whose turn just ended (automatic victory is his, 12).")
+    positions: list[PositionModel] = board_field("positions", default_factory=list, max_length=80,
+                                                 description="Every block on the map, both sides.")
     star_city_control: dict[str, SideName] = Field(default_factory=dict, description=(
         "Star cities (hex -> side) whose control changed since the start; others keep their starting control (2)."))
     last_turn: bool = Field(default=False, description=(
@@ -118,6 +118,11 @@ def run_victory(g: Game, req: VictoryRequest) -> CheckResult:
 
 
 @register_check(system="holdfast", name="victory", request=VictoryRequest, random=False,
-                summary="Automatic (all star cities) and end-of-game victory", rule="12")
+                summary="Automatic (all star cities) and end-of-game victory", rule="12",
+                actor=either_side(rule="12", why="a fact of the position; no die"),
+                example={"side": "un",
+                         "positions": [{"unit": "nkpa-1", "hex": "0818", "step": "3"},
+                                       {"unit": "rok-1", "hex": "0920", "step": "2"}],
+                         "last_turn": True})
 def victory(req: VictoryRequest, dice: Dice) -> CheckResult:
     return run_victory(data.game(), req)

@@ -10,9 +10,9 @@ labelled STAND-IN (every result that reads it says so). Which month a turn rolls
 
 from __future__ import annotations
 
-from pydantic import Field, ValidationInfo, model_validator
+from pydantic import ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, register_check, the_side
 from adjudicator.rules.holdfast import data
 from scenarios.model import Game
 
@@ -40,8 +40,9 @@ def weather_for(g: Game, month: str, roll: int) -> str:
 class WeatherRequest(CheckRequest):
     """The turn-opening weather roll (7), made by the Communist player."""
 
-    scenario: str = Field(default=data.DEFAULT_SCENARIO, description="Scenario id.")
-    turn: int = Field(ge=1, le=99, description="Game turn: its Turn Track entry says which month's ranges apply.")
+    scenario: str = board("scenario", default=data.DEFAULT_SCENARIO, description="Scenario id.")
+    turn: int = board("turn", ge=1, le=99,
+                      description="Game turn: its Turn Track entry says which month's ranges apply.")
 
     @model_validator(mode="after")
     def _by_the_rules(self, info: ValidationInfo):
@@ -82,6 +83,8 @@ def run_weather(g: Game, req: WeatherRequest, dice: Dice) -> CheckResult:
 
 
 @register_check(system="holdfast", name="weather", request=WeatherRequest, random=True,
-                summary="Turn-opening weather roll by month", rule="7")
+                summary="Turn-opening weather roll by month", rule="7",
+                actor=the_side("communist", rule="7 (rolled by the Communist player)"),
+                example={"turn": 12, "dice": [1]})
 def weather(req: WeatherRequest, dice: Dice) -> CheckResult:
     return run_weather(data.game(), req, dice)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from pydantic import Field, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, named_side, register_check, the_side
 from adjudicator.rules.kwb import board as kb
 from adjudicator.rules.kwb import data, losses, support
 from adjudicator.rules.kwb.schemas import ScenarioName, SideName, UnitInCombat, unique
@@ -41,12 +41,12 @@ def value_column(t: Table, total: int) -> int:
 class BombardmentRequest(CheckRequest):
     """Support Fire markers bombarding one enemy-occupied hex (8.4)."""
 
-    scenario: ScenarioName = Field(description="Scenario id.")
-    side: SideName = Field(description="The bombarding side.")
+    scenario: ScenarioName = board("scenario", description="Scenario id.")
+    side: SideName = board("side", description="The bombarding side.")
     markers: list[str] = Field(min_length=1, max_length=4, description="Support Fire markers used (ids from markers.csv).")
-    targets: list[UnitInCombat] = Field(min_length=1, max_length=12, description=(
+    targets: list[UnitInCombat] = board("defenders", min_length=1, max_length=12, description=(
         "The enemy units in the bombarded hex (one hex), in the order their owner takes a step loss."))
-    positions: list[PositionModel] = Field(default_factory=list, max_length=200, description=(
+    positions: list[PositionModel] = board("positions", default_factory=list, max_length=200, description=(
         "Every unit on the map: needed for a Communist bombardment (8.4: the target must be adjacent to a Communist "
         "unit) and to trace the 8.1.1 LOC when more than one marker is used and `hq_loc` is not given."))
     involved: list[str] = Field(default_factory=list, max_length=6, description=(
@@ -124,7 +124,13 @@ def bombard(g: Game, req: BombardmentRequest, dice: Dice) -> CheckResult:
 
 @register_check(system="kwb", name="bombardment", request=BombardmentRequest, random=True,
                 summary="Bombard one hex with Support Fire markers (Communist: only a unit adjacent to his own)",
-                rule="8.4, 8.1.1, 12.1.1")
+                rule="8.4, 8.1.1, 12.1.1",
+                actor=named_side("side", rule="8.4", what="the bombarding side (side)"),
+                example={"scenario": "pusan",
+                         "side": "un",
+                         "markers": ["sf-un-3"],
+                         "targets": [{"unit": "nk-6", "hex": "0201"}],
+                         "dice": [6]})
 def bombardment(req: BombardmentRequest, dice: Dice) -> CheckResult:
     return bombard(data.game(), req, dice)
 
@@ -162,6 +168,8 @@ def counter_fire(g: Game, req: CounterBatteryRequest, dice: Dice) -> CheckResult
 
 
 @register_check(system="kwb", name="counter_battery", request=CounterBatteryRequest, random=True,
-                summary="UN counter-battery fire against one Communist Support Fire marker", rule="8.4.1")
+                summary="UN counter-battery fire against one Communist Support Fire marker", rule="8.4.1",
+                actor=the_side("un", rule="8.4.1 (UN only)"),
+                example={"un_marker": "sf-un-3", "communist_marker": "sf-com-1", "dice": [1]})
 def counter_battery(req: CounterBatteryRequest, dice: Dice) -> CheckResult:
     return counter_fire(data.game(), req, dice)

@@ -19,7 +19,7 @@ from typing import Literal
 
 from pydantic import Field, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, register_check
 from adjudicator.rules.kwb import data, losses
 from scenarios.model import Game
 
@@ -27,8 +27,8 @@ from scenarios.model import Game
 class BreakdownRequest(CheckRequest):
     """Break down one ROK, NK or PRC division at the beginning of its Movement Phase (5.3.2)."""
 
-    division: str = Field(max_length=60, description="The division's unit id, e.g. 'nk-6', 'rok-1', 'prc-58'.")
-    step: Literal["", "full", "depleted"] = Field(default="", description="Its side showing ('' = full).")
+    division: str = board("unit", max_length=60, description="The division's unit id, e.g. 'nk-6', 'rok-1', 'prc-58'.")
+    step: Literal["", "full", "depleted"] = board("step", default="", description="Its side showing ('' = full).")
     generic_pool: list[str] | None = Field(default=None, max_length=60, description=(
         "Unnumbered regiments of that nationality still available (default: all of them)."))
 
@@ -64,6 +64,9 @@ def break_down(g: Game, req: BreakdownRequest, dice: Dice) -> CheckResult:
 
 
 @register_check(system="kwb", name="division_breakdown", request=BreakdownRequest, random=True,
-                summary="Break a division down into three random unnumbered regiments", rule="5.3.2")
+                summary="Break a division down into three random unnumbered regiments", rule="5.3.2",
+                actor=data.owner("the division (its owner breaks it down in his Movement Phase)", "5.3.2",
+                                 lambda r: [r.division]),
+                example={"division": "prc-58", "dice": [18, 17, 16]})
 def division_breakdown(req: BreakdownRequest, dice: Dice) -> CheckResult:
     return break_down(data.game(), req, dice)

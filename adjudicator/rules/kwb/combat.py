@@ -47,7 +47,7 @@ from typing import Literal
 
 from pydantic import Field, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, SituationError, Step, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, SituationError, Step, board, named_side, register_check
 from adjudicator.rules.kwb import board as kb
 from adjudicator.rules.kwb import data, losses, support
 from adjudicator.rules.kwb.schemas import Attacker, ScenarioName, SideName, UnitInCombat, unique
@@ -114,12 +114,13 @@ def attack_strength(printed: int, doubled: bool, in_supply: bool, multiplier: in
 class CombatRequest(CheckRequest):
     """One attack on one hex, resolved on the combat table in the game data (a labelled stand-in)."""
 
-    scenario: ScenarioName = Field(description="Scenario id (12.3 Changjin and 12.21 Seoul add restrictions).")
-    attacking_side: SideName = Field(description="The side making the attack.")
-    attackers: list[Attacker] = Field(min_length=1, max_length=12, description=(
+    scenario: ScenarioName = board("scenario",
+                                   description="Scenario id (12.3 Changjin and 12.21 Seoul add restrictions).")
+    attacking_side: SideName = board("side", description="The side making the attack.")
+    attackers: list[Attacker] = board("attackers", min_length=1, max_length=12, description=(
         "Attacking units with their hex, side showing, supply state and (intensive attack) doubling. List them in "
         "the order the owner takes losses."))
-    defenders: list[UnitInCombat] = Field(min_length=1, max_length=12, description=(
+    defenders: list[UnitInCombat] = board("defenders", min_length=1, max_length=12, description=(
         "Every unit in the defending hex (one hex), in the order the owner takes losses."))
     other_units: list[PositionModel] = Field(default_factory=list, max_length=12, description=(
         "Non-attacking units in the attacking hexes that matter: the Supply Center burned for an intensive attack, "
@@ -137,11 +138,11 @@ class CombatRequest(CheckRequest):
         "8.1.1: an involved attacking unit traces a LOC to a qualifying HQ (Communist: any friendly HQ; ROK-only: an "
         "ROK corps HQ). Null = traced from `positions` when more than one marker is placed."))
     defender_hq_loc: bool | None = Field(default=None, description="The same for the defender.")
-    positions: list[PositionModel] = Field(default_factory=list, max_length=200, description=(
+    positions: list[PositionModel] = board("positions", default_factory=list, max_length=200, description=(
         "Optional: every unit on the map (both sides), to trace the 8.1.1 LOCs when the flags are not given."))
     phase: Literal["combat", "mobile_combat"] = Field(default="combat", description=(
         "The attacker's Combat Phase or Mobile Combat Phase (only mobile units attack in the latter; 5.1.4, 12.3)."))
-    game_turn: int | None = Field(default=None, ge=1, le=21, description=(
+    game_turn: int | None = board("turn", default=None, ge=1, le=21, description=(
         "The game-turn; Changjin turns 1-2 (Surprise): the UN has no Mobile Combat Phase (12.3)."))
     improved_position: bool = Field(default=False, description="The defending hex is under an Improved Position marker (stand-in shift).")
     generic_pool: list[str] | None = Field(default=None, max_length=60, description=(
@@ -455,6 +456,15 @@ def _apply_steps(g: Game, states: list[losses.UnitState], count: int, pool, dice
 
 @register_check(system="kwb", name="combat", request=CombatRequest, random=True,
                 summary="Resolve one attack: intensive attack, supply, support fire, Changjin/Seoul limits, depletion ladder",
-                rule="7.1, 7.6, 8.1.1, 9.1, 12.21, 12.3")
+                rule="7.1, 7.6, 8.1.1, 9.1, 12.21, 12.3",
+                actor=named_side("attacking_side", rule="7.0",
+                                 what="the attacking side (attacking_side): the attacker resolves his attack"),
+                example={"scenario": "pusan",
+                         "attacking_side": "communist",
+                         "intensive": "declared",
+                         "attackers": [{"unit": "nk-6", "hex": "0101", "doubled": True}],
+                         "defenders": [{"unit": "us-5-1m", "hex": "0201"}],
+                         "attacker_support": ["sf-com-2"],
+                         "dice": [2, 7]})
 def combat(req: CombatRequest, dice: Dice) -> CheckResult:
     return resolve(data.game(), req, dice)

@@ -31,6 +31,11 @@ def game_in(info) -> Game:
     return gamedata.game_in(info, GAME_ID)
 
 
+def owner(what: str, rule: str, units):
+    """Who acts: the owner of the units `units(request)` names (see gamedata.owner_of)."""
+    return gamedata.owner_of(GAME_ID, what, rule, units)
+
+
 def other_side(side: str) -> str:
     return "un" if side == "communist" else "communist"
 

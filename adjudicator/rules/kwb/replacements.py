@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, named_side, register_check
 from adjudicator.rules.kwb import board as kb
 from adjudicator.rules.kwb import data
 from adjudicator.rules.kwb.schemas import HEX_PATTERN, ScenarioName, SideName, unique
@@ -44,8 +44,8 @@ class Replaced(BaseModel):
 class ReplacementsRequest(CheckRequest):
     """The replacements one player takes at the beginning of his Movement Phase (10.1.2, 10.1.3)."""
 
-    scenario: ScenarioName = Field(description="Scenario id (Seoul and Changjin restrict replacements).")
-    side: SideName = Field(description="The player taking replacements.")
+    scenario: ScenarioName = board("scenario", description="Scenario id (Seoul and Changjin restrict replacements).")
+    side: SideName = board("side", description="The player taking replacements.")
     undeplete: list[Replaced] = Field(default_factory=list, max_length=3, description=(
         "10.1.2: depleted infantry cadres/regiments/brigades to undeplete, at most one per nationality "
         "(Communist: one in all)."))
@@ -138,6 +138,11 @@ def take(g: Game, req: ReplacementsRequest) -> CheckResult:
 
 @register_check(system="kwb", name="replacements", request=ReplacementsRequest, random=False,
                 summary="Check and apply one player-turn's replacements (and Communist emergency replacements)",
-                rule="10.1.2, 10.1.3, 12.21, 12.3")
+                rule="10.1.2, 10.1.3, 12.21, 12.3",
+                actor=named_side("side", rule="10.1.2", what="the player taking replacements (side)"),
+                example={"scenario": "pusan",
+                         "side": "un",
+                         "undeplete": [{"unit": "us-5-1c", "hex": "2205", "in_supply": True},
+                                       {"unit": "rok-17", "hex": "1505", "in_supply": True}]})
 def replacements(req: ReplacementsRequest, dice: Dice) -> CheckResult:
     return take(data.game(), req)

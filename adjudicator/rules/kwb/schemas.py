@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from adjudicator.checks import board
+
 SideName = Literal["communist", "un"]
 ScenarioName = Literal["pusan", "seoul", "changjin"]
 
@@ -17,11 +19,11 @@ class UnitInCombat(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    unit: str = Field(min_length=1, max_length=60, description="Unit id from units.csv, e.g. 'nk-6', "
+    unit: str = board("unit", min_length=1, max_length=60, description="Unit id from units.csv, e.g. 'nk-6', "
                       "'prc-reg-3', 'us-5-1m'.")
-    step: Literal["", "full", "depleted"] = Field(default="", description="Side showing: '' or 'full' = full "
+    step: Literal["", "full", "depleted"] = board("step", default="", description="Side showing: '' or 'full' = full "
                                                   "strength, 'depleted' = the depleted side (2.3.1).")
-    hex: str = Field(pattern=HEX_PATTERN, description="Hex the unit stands in, as printed (XXYY).")
+    hex: str = board("hex", pattern=HEX_PATTERN, description="Hex the unit stands in, as printed (XXYY).")
 
     @property
     def shown(self) -> str:

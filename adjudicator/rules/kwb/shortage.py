@@ -14,9 +14,7 @@ counted in hexes on the scenario map; on a tie every nearest hex is listed (read
 
 from __future__ import annotations
 
-from pydantic import Field
-
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, register_check, the_side
 from adjudicator.rules.kwb import board as kb
 from adjudicator.rules.kwb import data
 
@@ -27,8 +25,8 @@ PUSAN_TURNS = 21
 class UnSupplyShortageEndRequest(CheckRequest):
     """The UN player's end-of-turn roll to end the Pusan supply shortage (12.1.1)."""
 
-    game_turn: int = Field(
-        ge=1, le=PUSAN_TURNS, description="The game-turn that is ending (Pusan Perimeter: 1-21)."
+    game_turn: int = board(
+        "turn", ge=1, le=PUSAN_TURNS, description="The game-turn that is ending (Pusan Perimeter: 1-21)."
     )
 
 
@@ -40,6 +38,8 @@ class UnSupplyShortageEndRequest(CheckRequest):
     summary="End-of-turn roll to end the UN supply shortage (Pusan Perimeter)",
     rule="12.1.1",
     scenarios=("pusan",),
+    actor=the_side("un", rule="12.1.1 (at the end of each game-turn the UN rolls 1d6)"),
+    example={"game_turn": 5, "dice": [4]},
 )
 def un_supply_shortage_end(req: UnSupplyShortageEndRequest, dice: Dice) -> CheckResult:
     turn = req.game_turn
@@ -88,12 +88,14 @@ def un_supply_shortage_end(req: UnSupplyShortageEndRequest, dice: Dice) -> Check
 class SupplyCenterMoveRequest(CheckRequest):
     """One attempt to move a Communist Supply Center in the Mobile Movement Phase (12.1.1, 5.1.3)."""
 
-    supply_center: str | None = Field(
+    supply_center: str | None = board(
+        "unit",
         default=None,
         max_length=40,
         description="Which Communist Supply Center is moving (free text, for the record).",
     )
-    from_hex: str | None = Field(
+    from_hex: str | None = board(
+        "hex",
         default=None,
         pattern=r"^[0-9]{4}$",
         description="The hex it starts in, as printed (XXYY), for the record.",
@@ -108,6 +110,8 @@ class SupplyCenterMoveRequest(CheckRequest):
     summary="Communist supply shortage: attempt to move a Supply Center (Pusan Perimeter)",
     rule="12.1.1",
     scenarios=("pusan",),
+    actor=the_side("communist", rule="12.1.1 (the Communist player attempts to move a Supply Center)"),
+    example={"supply_center": "nk-sc-2", "from_hex": "2402", "dice": [6]},
 )
 def supply_center_move(req: SupplyCenterMoveRequest, dice: Dice) -> CheckResult:
     g = data.game()

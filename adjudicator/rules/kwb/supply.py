@@ -44,9 +44,10 @@ from typing import Any
 
 from pydantic import Field, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, either_side, register_check
 from adjudicator.rules.kwb import board as kb
 from adjudicator.rules.kwb import data
+from adjudicator.rules.gamedata import hexes
 from adjudicator.rules.kwb.schemas import ScenarioName, SideName
 from adjudicator.rules.positions import PositionModel, SupplyReport, UnitAt, UnitSupply, register_supply_tracer
 from scenarios.hexgrid import Hex, search
@@ -84,7 +85,7 @@ def trace_side(g: Game, scenario_id: str, side: str, positions: list[UnitAt], op
         report.warnings.append(f"{len(elsewhere)} unit(s) on another map than {gm.id} ignored: "
                                + ", ".join(p.unit for p in elsewhere[:8]))
     blocked = b.blocked_for(side)
-    report.steps.append((f"Lines of {side} may not enter {sum(1 for r in blocked.values() if 'ZOC' in r)} hexes of "
+    report.steps.append((f"Lines of {side} may not enter {hexes(sum(1 for r in blocked.values() if 'ZOC' in r))} of "
                          "unscreened enemy ZOC (6.1.2: no ZOC into/out of Rough or City nor across water hexsides; "
                          "6.1.1: none from battalions, cadres, HQs, Supply Centers, Improved Positions), nor enemy-occupied "
                          "or water hexes; friendly units screen enemy ZOC.", "9.0; 6.1"))
@@ -137,7 +138,7 @@ def _trace_communist(g, scenario_id, b: kb.Board, blocked, options, report: Supp
                 path = list(reversed(leg2.path_to(p.hex)))
                 entry.in_supply, entry.path = True, _labels(gm, path)
                 entry.source, entry.cost = entry.path[-1], leg2.cost[p.hex]
-                entry.reason = f"Supply Center traces {int(leg2.cost[p.hex])} hexes to supply symbol {entry.source} (9.0)"
+                entry.reason = f"Supply Center traces {hexes(int(leg2.cost[p.hex]))} to supply symbol {entry.source} (9.0)"
             else:
                 entry.reason = "Supply Center cut off from every supply-symbol hex (9.0); it may give emergency supply once (9.1.1)"
         elif leg1.reached(p.hex):
@@ -149,7 +150,7 @@ def _trace_communist(g, scenario_id, b: kb.Board, blocked, options, report: Supp
             entry.source = gm.grid.label(to_edge[-1])
             entry.cost = leg1.cost[p.hex]
             center = next(c.at.unit for c in connected if c.hex == center_hex)
-            entry.reason = (f"{int(leg1.cost[p.hex])} hexes to Supply Center {center} ({gm.grid.label(center_hex)}), "
+            entry.reason = (f"{hexes(int(leg1.cost[p.hex]))} to Supply Center {center} ({gm.grid.label(center_hex)}), "
                             f"which traces to supply symbol {entry.source} (9.0)")
         elif p.hex in emergency:
             entry.in_supply, entry.source = True, f"emergency:{emergency[p.hex]}"
@@ -212,7 +213,7 @@ def _trace_un(g, scenario_id, b: kb.Board, blocked, options, report: SupplyRepor
     sources = source_hexes(g, scenario_id, "un")
     net = road_net(b, sources, blocked)
     report.steps.append((f"Road/trail net reaching the UN supply source ({', '.join(_labels(gm, sources))}): "
-                         f"{len(net)} hexes, not through enemy units or unscreened enemy ZOC.", RULE))
+                         f"{hexes(len(net))}, not through enemy units or unscreened enemy ZOC.", RULE))
     if not kb.road_hexes(gm):
         report.warnings.append(f"Map {gm.id} has no roads or trails yet: UN lines reach the source hexes only.")
     han = any(kb.han_between(gm, h, n) for h in gm.hexes() for n in gm.grid.neighbours(h))
@@ -247,7 +248,7 @@ def _trace_un(g, scenario_id, b: kb.Board, blocked, options, report: SupplyRepor
             entry.in_supply, entry.path = True, _labels(gm, to_net)
             entry.cost = found.cost[p.hex]
             entry.source = ", ".join(_labels(gm, sources))
-            entry.reason = (f"{int(found.cost[p.hex])} hexes to the road/trail net at {entry.path[-1]}, which reaches "
+            entry.reason = (f"{hexes(int(found.cost[p.hex]))} to the road/trail net at {entry.path[-1]}, which reaches "
                             f"the supply source (9.0)")
         elif p.hex in air:
             entry.in_supply, entry.source = True, "air supply"
@@ -271,12 +272,13 @@ def kwb_supply_tracer(game: Game, scenario_id: str, side: str, positions: list[U
 class SupplyRequest(CheckRequest):
     """Supply status of every unit of one side at the instant it matters (9.0)."""
 
-    scenario: ScenarioName = Field(description="Scenario id: pusan, seoul or changjin (sources differ, 12.x).")
-    side: SideName = Field(description="The side whose units are checked.")
-    positions: list[PositionModel] = Field(min_length=1, max_length=200, description=(
+    scenario: ScenarioName = board("scenario",
+                                   description="Scenario id: pusan, seoul or changjin (sources differ, 12.x).")
+    side: SideName = board("side", description="The side whose units are checked.")
+    positions: list[PositionModel] = board("positions", min_length=1, max_length=200, description=(
         "Every unit on the map, BOTH sides (enemy units project ZOC, friendly units screen it): unit id from "
         "units.csv, hex, and `step` ('' or 'full', or 'depleted')."))
-    game_turn: int | None = Field(default=None, ge=1, le=21, description=(
+    game_turn: int | None = board("turn", default=None, ge=1, le=21, description=(
         "The current game-turn; Changjin: turns 1-2 are Surprise, all Chinese units in supply (12.3)."))
     air_supply_hexes: list[str] = Field(default_factory=list, max_length=4, description=(
         "Changjin only: hexes holding an Air Supply marker (at most two on the map, 12.3)."))
@@ -337,6 +339,14 @@ def run_supply(g: Game, req: SupplyRequest) -> CheckResult:
 
 @register_check(system="kwb", name="supply", request=SupplyRequest, random=False,
                 summary="Supply of every unit of a side at once (paths, sources, emergency and air supply)",
-                rule="9.0, 9.1, 9.1.1, 12.21, 12.3")
+                rule="9.0, 9.1, 9.1.1, 12.21, 12.3",
+                actor=either_side(rule="9.0", why="a supply state both players may establish; no die"),
+                example={"scenario": "pusan",
+                         "side": "communist",
+                         "game_turn": 1,
+                         "positions": [{"unit": "nk-1-hq", "hex": "2501"}, {"unit": "nk-sc-2", "hex": "2501"},
+                                       {"unit": "nk-3", "hex": "2104", "step": "depleted"},
+                                       {"unit": "us-1c-hq", "hex": "2205"},
+                                       {"unit": "us-5-1c", "hex": "2205", "step": "depleted"}]})
 def supply(req: SupplyRequest, dice: Dice) -> CheckResult:
     return run_supply(data.game(), req)

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from pydantic import Field, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, either_side, named_side, register_check
 from adjudicator.rules.kwb import board as kb
 from adjudicator.rules.kwb import data
 from adjudicator.rules.kwb.schemas import ScenarioName, SideName
@@ -124,11 +124,11 @@ def marker_limit(g: Game, scenario_id: str, side: str, involved: list[Unit], *, 
 class SupportFireLimitRequest(CheckRequest):
     """How many Support Fire markers one side may put into one combat or bombardment."""
 
-    scenario: ScenarioName = Field(description="Scenario id.")
-    side: SideName = Field(description="The side placing the markers.")
+    scenario: ScenarioName = board("scenario", description="Scenario id.")
+    side: SideName = board("side", description="The side placing the markers.")
     involved: list[str] = Field(min_length=1, max_length=12, description=(
         "That side's units in the combat (attackers or defenders; for a Communist bombardment, the adjacent unit)."))
-    positions: list[PositionModel] = Field(min_length=1, max_length=200, description=(
+    positions: list[PositionModel] = board("positions", min_length=1, max_length=200, description=(
         "Every unit on the map, both sides (the LOC is blocked by enemy units and unscreened enemy ZOC)."))
     un_supply_shortage: bool = Field(default=False, description=(
         "Pusan: the UN supply shortage has not ended yet (12.1.1; the `un_supply_shortage_end` check ends it)."))
@@ -166,7 +166,14 @@ def run_support_fire_limit(g: Game, req: SupportFireLimitRequest) -> CheckResult
 
 @register_check(system="kwb", name="support_fire_limit", request=SupportFireLimitRequest, random=False,
                 summary="How many Support Fire markers a side may put into one combat (HQ LOC, supply shortage)",
-                rule="8.1.1, 12.1.1")
+                rule="8.1.1, 12.1.1",
+                actor=either_side(rule="8.1.1", why="a limit both players may check; no die"),
+                example={"scenario": "pusan",
+                         "side": "un",
+                         "involved": ["rok-17"],
+                         "un_supply_shortage": True,
+                         "positions": [{"unit": "rok-17", "hex": "1505"}, {"unit": "us-24-hq", "hex": "1305"},
+                                       {"unit": "nk-4", "hex": "1203"}]})
 def support_fire_limit(req: SupportFireLimitRequest, dice: Dice) -> CheckResult:
     return run_support_fire_limit(data.game(), req)
 
@@ -177,9 +184,9 @@ def support_fire_limit(req: SupportFireLimitRequest, dice: Dice) -> CheckResult:
 class SupportFireAllocationRequest(CheckRequest):
     """How many Support Fire markers a side draws this game-turn (8.1; the scenario chart's column)."""
 
-    scenario: ScenarioName = Field(description="Scenario id.")
-    side: SideName = Field(description="The side drawing markers.")
-    game_turn: int = Field(ge=1, le=21, description="The game-turn (its row of the reinforcement chart).")
+    scenario: ScenarioName = board("scenario", description="Scenario id.")
+    side: SideName = board("side", description="The side drawing markers.")
+    game_turn: int = board("turn", ge=1, le=21, description="The game-turn (its row of the reinforcement chart).")
     hqs_lost: int = Field(default=0, ge=0, le=10, description=(
         "HQs of this side eliminated so far (8.1.1: the allocation in that and all later turns is reduced)."))
     airfields_occupied: list[str] = Field(default_factory=list, max_length=2, description=(
@@ -232,6 +239,8 @@ def allocation(g: Game, req: SupportFireAllocationRequest) -> CheckResult:
 
 @register_check(system="kwb", name="support_fire_allocation", request=SupportFireAllocationRequest, random=False,
                 summary="Support Fire markers a side draws this turn (chart, HQ losses, Pusan airfields, Changjin HQ)",
-                rule="8.1, 8.1.1, 12.1.1, 12.3")
+                rule="8.1, 8.1.1, 12.1.1, 12.3",
+                actor=named_side("side", rule="8.1", what="the side drawing markers (side)"),
+                example={"scenario": "pusan", "side": "un", "game_turn": 16})
 def support_fire_allocation(req: SupportFireAllocationRequest, dice: Dice) -> CheckResult:
     return allocation(data.game(), req)

@@ -37,7 +37,7 @@ from typing import Literal
 
 from pydantic import Field, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, SituationError, Step, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, SituationError, Step, board, either_side, register_check
 from adjudicator.rules.kwb import board as kb
 from adjudicator.rules.kwb import data
 from adjudicator.rules.kwb.schemas import ScenarioName, unique
@@ -103,7 +103,7 @@ def matches(u: Unit, selectors: list[dict]) -> bool:
 class VictoryRequest(CheckRequest):
     """The end-of-game position a scenario's victory schedule scores (12.1.3, 12.22, 12.32; 11.0)."""
 
-    scenario: ScenarioName = Field(description="Scenario id.")
+    scenario: ScenarioName = board("scenario", description="Scenario id.")
     deadpile: list[str] = Field(default_factory=list, max_length=200, description=(
         "Every unit in either deadpile at the end of the game (unit ids), burned/expended Supply Centers included."))
     places_occupied: list[str] = Field(default_factory=list, max_length=6, description=(
@@ -255,7 +255,9 @@ def _score_entry(g: Game, req: VictoryRequest, entry: dict, side: str, dead: lis
 
 @register_check(system="kwb", name="victory", request=VictoryRequest, random=False,
                 summary="Victory points by the scenario's schedule and the victory level (11.0 scale resolved)",
-                rule="11.0, 12.1.3, 12.22, 12.32")
+                rule="11.0, 12.1.3, 12.22, 12.32",
+                actor=either_side(rule="11.0", why="the score of the final position; no die"),
+                example={"scenario": "seoul", "seoul_cleared_on_turn": 10})
 def victory(req: VictoryRequest, dice: Dice) -> CheckResult:
     return score(data.game(), req)
 
@@ -268,8 +270,9 @@ REGIMENT_OR_LARGER = ("III", "X", "XX", "XXX")
 class SeoulClearedRequest(CheckRequest):
     """Whether Seoul is cleared at the end of a game-turn, and the once-only award (12.22 VICTORY)."""
 
-    game_turn: int = Field(ge=1, le=14, description="The game-turn that is ending.")
-    positions: list[PositionModel] = Field(min_length=1, max_length=200, description="Every unit on the Seoul map, both sides.")
+    game_turn: int = board("turn", ge=1, le=14, description="The game-turn that is ending.")
+    positions: list[PositionModel] = board("positions", min_length=1, max_length=200,
+                                           description="Every unit on the Seoul map, both sides.")
     awarded_on_turn: int | None = Field(default=None, ge=1, le=14, description=(
         "The turn the award was already made, if it was ('This award is made only once')."))
     every_hex: bool = Field(default=False, description=(
@@ -322,6 +325,9 @@ def seoul_cleared(g: Game, req: SeoulClearedRequest) -> CheckResult:
 
 @register_check(system="kwb", name="seoul_cleared", request=SeoulClearedRequest, random=False,
                 summary="Is Seoul cleared at the end of this turn? The once-only (14 - turn) x 3 UN award",
-                rule="12.22 VICTORY", scenarios=("seoul",))
+                rule="12.22 VICTORY", scenarios=("seoul",),
+                actor=either_side(rule="12.22 VICTORY",
+                                  why="it reads the position at the end of the game-turn; no die"),
+                example={"game_turn": 10, "positions": [{"unit": "us-1-1m", "hex": "1305"}]})
 def seoul_cleared_check(req: SeoulClearedRequest, dice: Dice) -> CheckResult:
     return seoul_cleared(data.game(), req)

@@ -43,7 +43,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, register_check
 from adjudicator.rules.spi import board as sb
 from adjudicator.rules.spi import data, losses, special
 from adjudicator.rules.spi.movement import halve
@@ -110,8 +110,10 @@ def parse_result(cell: str) -> tuple[str, int]:
 class Attacker(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    unit: str = Field(min_length=1, max_length=60, description="Unit id from units.csv, e.g. 'cpv-a38', 'us-d2'.")
-    hex: str = Field(pattern=HEX_PATTERN, description="Hex the unit attacks from (adjacent to the defender, Combat (A)).")
+    unit: str = board("unit", min_length=1, max_length=60,
+                      description="Unit id from units.csv, e.g. 'cpv-a38', 'us-d2'.")
+    hex: str = board("hex", pattern=HEX_PATTERN,
+                     description="Hex the unit attacks from (adjacent to the defender, Combat (A)).")
     in_supply: bool = Field(default=True, description="In supply at the instant of combat (Supply, Procedure; use the "
                             "`supply` check). Out of supply: strength halved, fractions dropped (Supply (A)).")
     supply_unit: str = Field(default="", max_length=60, description="Communist attackers in supply: the Communist supply "
@@ -121,7 +123,7 @@ class Attacker(BaseModel):
 class Defender(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    unit: str = Field(min_length=1, max_length=60, description="Unit id of a unit in the defending hex.")
+    unit: str = board("unit", min_length=1, max_length=60, description="Unit id of a unit in the defending hex.")
     in_supply: bool = Field(default=True, description="In supply at the instant of combat; out of supply halves "
                             "its strength and denies entrenchment (Supply (A), (E)).")
     entrenched: bool = Field(default=False, description="Under an Entrenched counter (Combat (I)).")
@@ -137,15 +139,19 @@ class NavalGun(BaseModel):
 class CombatRequest(CheckRequest):
     """One attack on one hex (Combat (A)-(K)): strengths, odds, the defender's table, the die, losses."""
 
-    scenario: ScenarioName = Field(description="Game: invasion, intervention, stalemate or campaign.")
-    game_turn: int | None = Field(default=None, ge=1, le=60, description="The Game-Turn: Intervention turns 1-3 bring "
+    scenario: ScenarioName = board("scenario", description="Game: invasion, intervention, stalemate or campaign.")
+    game_turn: int | None = board("turn", default=None, ge=1, le=60,
+                                  description="The Game-Turn: Intervention turns 1-3 bring "
                                   "Special Game Rules (1)-(3); Invasion turns 1-3 the stand-in rule (1).")
     shock_effect_active: bool = Field(default=False, description="Campaign Game only: this is one of the three Shock "
                                       "Effect turns (check `shock_effect`), so Intervention rules (1)-(4) apply.")
-    defender_hex: str = Field(pattern=HEX_PATTERN, description="The hex attacked (Combat (D): one hex per attack).")
-    attackers: list[Attacker] = Field(min_length=1, max_length=12, description="Every attacking unit, in the order the "
+    defender_hex: str = board("target_hex", pattern=HEX_PATTERN,
+                              description="The hex attacked (Combat (D): one hex per attack).")
+    attackers: list[Attacker] = board("attackers", min_length=1, max_length=12,
+                                      description="Every attacking unit, in the order the "
                                       "attacker takes losses from them.")
-    defenders: list[Defender] = Field(min_length=1, max_length=12, description="Every unit in the defending hex (Combat "
+    defenders: list[Defender] = board("defenders", min_length=1, max_length=12,
+                                      description="Every unit in the defending hex (Combat "
                                       "(F): they defend together), in the order the defender takes losses.")
     table: TableName = Field(description="The defender's choice of Combat Results Table (Combat (J)): meeting, position "
                              "(only where eligible) or pursuit.")
@@ -409,6 +415,14 @@ def resolve(g: Game, req: CombatRequest, dice: Dice) -> CheckResult:
 
 @register_check(system="spi", name="combat", request=CombatRequest, random=True,
                 summary="One attack: strengths, odds in the defender's favour, the defender's CRT, the die, losses "
-                        "in regiments (stand-in CRTs)", rule="Combat (A)-(L); Supply (A), (C); TEC; Naval Units (F)")
+                        "in regiments (stand-in CRTs)", rule="Combat (A)-(L); Supply (A), (C); TEC; Naval Units (F)",
+                actor=data.owner("the attacking units (the attacker announces the attack)", "Combat (D)",
+                                 lambda r: [a.unit for a in r.attackers]),
+                example={"scenario": "stalemate",
+                         "defender_hex": "0201",
+                         "table": "meeting",
+                         "attackers": [{"unit": "us-d2", "hex": "0101"}],
+                         "defenders": [{"unit": "nk-d1"}],
+                         "dice": [4]})
 def combat(req: CombatRequest, dice: Dice) -> CheckResult:
     return resolve(data.game(), req, dice)

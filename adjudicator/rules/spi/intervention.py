@@ -36,7 +36,7 @@ from typing import Literal
 
 from pydantic import Field, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, either_side, register_check, the_side
 from adjudicator.rules.spi import data
 from scenarios.model import Game
 
@@ -68,6 +68,8 @@ def return_hexes(g: Game) -> dict[str, str]:
     summary="Intervention Game: when the second 10-3 returns from off the north map edge",
     rule=RULE,
     scenarios=("intervention",),
+    actor=the_side("un", rule=f"{RULE} (first UN Player Turn)"),
+    example={"road_hex_enemy_occupied": False, "dice": [2]},
 )
 def north_edge_return(req: NorthEdgeReturnRequest, dice: Dice) -> CheckResult:
     steps = [
@@ -143,7 +145,7 @@ def shock_allowed(g: Game, what_if: int) -> bool:
 class ChineseInterventionRequest(CheckRequest):
     """What the Chinese intervention brings on one Campaign Game-Turn (Campaign Game: Chinese Intervention)."""
 
-    game_turn: int = Field(ge=1, le=60, description="The Campaign Game-Turn (1-52).")
+    game_turn: int = board("turn", ge=1, le=60, description="The Campaign Game-Turn (1-52).")
     non_korean_un_combat_north_of_38th_turn: int | None = Field(default=None, ge=1, le=60, description=(
         "The Game-Turn non-Korean UN units first took part in a combat north of the 38th parallel (None: not yet; "
         "South Korean units alone never trigger it)."))
@@ -245,7 +247,9 @@ def resolve_intervention(g: Game, req: ChineseInterventionRequest) -> CheckResul
 
 @register_check(system="spi", name="chinese_intervention", request=ChineseInterventionRequest, random=False,
                 summary="Campaign Game: whether the Chinese have intervened and what arrives this turn (two Armies per "
-                        "turn up to twelve, supply units)", rule=RULE_CI, scenarios=("campaign",))
+                        "turn up to twelve, supply units)", rule=RULE_CI, scenarios=("campaign",),
+                actor=either_side(rule=RULE_CI, why="what the schedule brings this Game-Turn; no die"),
+                example={"game_turn": 20, "non_korean_un_combat_north_of_38th_turn": 19})
 def chinese_intervention(req: ChineseInterventionRequest, dice: Dice) -> CheckResult:
     return resolve_intervention(data.game(), req)
 
@@ -260,7 +264,8 @@ class ShockEffectRequest(CheckRequest):
                                    "(check `chinese_intervention`).")
     declared_turn: int = Field(ge=1, le=60, description="The Game-Turn the Communist Player declares the Shock Effect "
                                "(at the beginning of his First Movement Phase).")
-    game_turn: int | None = Field(default=None, ge=1, le=60, description="Optional: the current Game-Turn, to say "
+    game_turn: int | None = board("turn", default=None, ge=1, le=60,
+                                  description="Optional: the current Game-Turn, to say "
                                   "whether the Shock rules are in force on it.")
     used_before: bool = Field(default=False, description="The Shock Effect was already used in this Campaign Game.")
     what_if: WhatIf = Field(default=0, description="What-if situation in play (7 and 8 forbid the Shock Effect).")
@@ -312,6 +317,9 @@ def resolve_shock(g: Game, req: ShockEffectRequest) -> CheckResult:
 
 @register_check(system="spi", name="shock_effect", request=ShockEffectRequest, random=False,
                 summary="Campaign Game: legality and turns of the Chinese Shock Effect", rule=RULE_SHOCK,
-                scenarios=("campaign",))
+                scenarios=("campaign",),
+                actor=the_side("communist",
+                               rule="Campaign Game: Chinese Shock Effect (the Communist player declares it)"),
+                example={"intervention_turn": 20, "declared_turn": 22})
 def shock_effect(req: ShockEffectRequest, dice: Dice) -> CheckResult:
     return resolve_shock(data.game(), req)

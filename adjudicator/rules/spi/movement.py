@@ -32,7 +32,7 @@ from typing import Literal
 
 from pydantic import Field, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, register_check
 from adjudicator.rules.positions import PositionModel, UnitAt
 from adjudicator.rules.spi import board as sb
 from adjudicator.rules.spi import data, special
@@ -96,15 +96,16 @@ def halve(value: int) -> int:
 class MovementRequest(CheckRequest):
     """The Movement Point cost of one unit's move along a path, and whether its allowance covers it."""
 
-    scenario: ScenarioName = Field(description="Game: invasion, intervention, stalemate or campaign.")
-    unit: str = Field(min_length=1, max_length=60, description="The moving unit's id (units.csv).")
+    scenario: ScenarioName = board("scenario", description="Game: invasion, intervention, stalemate or campaign.")
+    unit: str = board("unit", min_length=1, max_length=60, description="The moving unit's id (units.csv).")
     path: list[str] = Field(min_length=2, max_length=40, description="Hexes from the start hex to the end hex, each "
                             "adjacent to the previous (CCRR labels).")
-    positions: list[PositionModel] = Field(default_factory=list, max_length=400, description=(
+    positions: list[PositionModel] = board("positions", default_factory=list, max_length=400, description=(
         "Other units on the map (enemy units exert ZOC; the moving unit need not be listed)."))
     in_supply: bool = Field(default=True, description="In supply at the BEGINNING of the Movement Phase (Movement (N)).")
     phase: Literal["first", "second"] = Field(default="first", description="First or Second Movement Phase.")
-    game_turn: int | None = Field(default=None, ge=1, le=60, description="Game-Turn (Intervention rules (2), (4)).")
+    game_turn: int | None = board("turn", default=None, ge=1, le=60,
+                                  description="Game-Turn (Intervention rules (2), (4)).")
     shock_effect_active: bool = Field(default=False, description="Campaign: a Shock Effect turn (rules (2), (4)).")
     rail: bool = Field(default=False, description="Rail movement (Movement (J)): every step along a railroad, counted "
                        "in rail hexes (UN units except supply units; Communist supply units only).")
@@ -265,6 +266,8 @@ def run_movement(g: Game, req: MovementRequest) -> CheckResult:
 
 @register_check(system="spi", name="movement_cost", request=MovementRequest, random=False,
                 summary="Movement Point cost of a move (terrain, roads, rivers, leaving enemy ZOC, stacking) or rail move "
-                        "against the allowance", rule="Movement (A)-(O); Terrain Effects Chart; Zones of Control (A)")
+                        "against the allowance", rule="Movement (A)-(O); Terrain Effects Chart; Zones of Control (A)",
+                actor=data.owner("the moving unit", "Movement (A)", lambda r: [r.unit]),
+                example={"scenario": "stalemate", "unit": "nk-d1", "path": ["0101", "0201"]})
 def movement_cost(req: MovementRequest, dice: Dice) -> CheckResult:
     return run_movement(data.game(), req)

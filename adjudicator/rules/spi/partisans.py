@@ -12,9 +12,9 @@ distance, whatever the terrain or Zones of Control.
 
 from __future__ import annotations
 
-from pydantic import Field, ValidationInfo, model_validator
+from pydantic import ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, either_side, register_check
 from adjudicator.rules.positions import PositionModel, UnitAt
 from adjudicator.rules.spi import board as sb
 from adjudicator.rules.spi import data
@@ -27,7 +27,8 @@ CAMPAIGN = "campaign"
 class PartisansRequest(CheckRequest):
     """Whether the Partisans rule binds two South Korean divisions in this position (Campaign Game)."""
 
-    positions: list[PositionModel] = Field(max_length=400, description="Every unit on the map, both sides.")
+    positions: list[PositionModel] = board("positions", max_length=400,
+                                           description="Every unit on the map, both sides.")
 
     @model_validator(mode="after")
     def _by_the_rules(self, info: ValidationInfo):
@@ -64,6 +65,8 @@ def evaluate(g: Game, req: PartisansRequest) -> CheckResult:
 
 @register_check(system="spi", name="partisans", request=PartisansRequest, random=False,
                 summary="Campaign Game: whether two South Korean divisions must stay near Chonju/Taegu, and whether "
-                        "they do", rule=RULE, scenarios=("campaign",))
+                        "they do", rule=RULE, scenarios=("campaign",),
+                actor=either_side(rule=RULE, why="a fact of the position; no die"),
+                example={"positions": [{"unit": "rok-d1", "hex": "2025"}, {"unit": "us-d25", "hex": "2125"}]})
 def partisans(req: PartisansRequest, dice: Dice) -> CheckResult:
     return evaluate(data.game(), req)

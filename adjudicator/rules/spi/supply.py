@@ -44,7 +44,7 @@ from typing import Any
 
 from pydantic import Field, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, either_side, register_check
 from adjudicator.rules.positions import PositionModel, SupplyReport, UnitAt, UnitSupply, register_supply_tracer
 from adjudicator.rules.spi import board as sb
 from adjudicator.rules.spi import data, losses, movement, special
@@ -251,12 +251,13 @@ def spi_supply_tracer(game: Game, scenario_id: str, side: str, positions: list[U
 class SupplyRequest(CheckRequest):
     """Supply status of every unit of one side at the instant it matters (Supply, Procedure)."""
 
-    scenario: ScenarioName = Field(description="Game: invasion, intervention, stalemate or campaign (sources differ).")
-    side: SideName = Field(description="The side whose units are checked.")
-    positions: list[PositionModel] = Field(min_length=1, max_length=300, description=(
+    scenario: ScenarioName = board("scenario",
+                                   description="Game: invasion, intervention, stalemate or campaign (sources differ).")
+    side: SideName = board("side", description="The side whose units are checked.")
+    positions: list[PositionModel] = board("positions", min_length=1, max_length=300, description=(
         "Every unit on the map, BOTH sides (enemy units project ZOC, friendly units screen it): unit id from "
         "units.csv and hex (CCRR)."))
-    game_turn: int | None = Field(default=None, ge=1, le=60, description=(
+    game_turn: int | None = board("turn", default=None, ge=1, le=60, description=(
         "The Game-Turn: Intervention 1-3 (rule (1)) and Invasion 1-3 (stand-in rule (1)) put every Communist unit "
         "in supply; the Campaign's Soul base ends after turn 17."))
     shock_effect_active: bool = Field(default=False, description=(
@@ -316,6 +317,12 @@ def run_supply(g: Game, req: SupplyRequest) -> CheckResult:
 
 @register_check(system="spi", name="supply", request=SupplyRequest, random=False,
                 summary="Supply of every unit of a side at once (Communist 2 hexes, UN 16 MP, Amph, air supply)",
-                rule="Supply (A)-(I); Zones of Control (B), (C)")
+                rule="Supply (A)-(I); Zones of Control (B), (C)",
+                actor=either_side(rule="Supply (A)", why="a supply state both players may establish; no die"),
+                example={"scenario": "invasion",
+                         "side": "communist",
+                         "game_turn": 1,
+                         "positions": [{"unit": "nk-d6", "hex": "1518"}, {"unit": "nk-d1", "hex": "1818"},
+                                       {"unit": "nk-105", "hex": "2317"}]})
 def supply(req: SupplyRequest, dice: Dice) -> CheckResult:
     return run_supply(data.game(), req)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, either_side, register_check
 from adjudicator.rules.positions import PositionModel, UnitAt
 from adjudicator.rules.spi import board as sb
 from adjudicator.rules.spi import data
@@ -45,8 +45,9 @@ class LastOccupied(BaseModel):
 class VictoryRequest(CheckRequest):
     """Victory levels at the end of a game, from the final position."""
 
-    scenario: ScenarioName = Field(description="Game: invasion, intervention, stalemate or campaign.")
-    positions: list[PositionModel] = Field(max_length=400, description="Every unit on the map, both sides.")
+    scenario: ScenarioName = board("scenario", description="Game: invasion, intervention, stalemate or campaign.")
+    positions: list[PositionModel] = board("positions", max_length=400,
+                                           description="Every unit on the map, both sides.")
     last_occupied: list[LastOccupied] = Field(default_factory=list, max_length=10, description=(
         "Who last occupied each objective place that is empty now (needed for 'occupy, or be the last to occupy')."))
     un_port_held_throughout: str = Field(default="", max_length=40, description=(
@@ -167,6 +168,12 @@ def evaluate(g: Game, req: VictoryRequest) -> CheckResult:
 
 
 @register_check(system="spi", name="victory", request=VictoryRequest, random=False,
-                summary="Victory levels of both sides and the result, from the final position", rule=RULE)
+                summary="Victory levels of both sides and the result, from the final position", rule=RULE,
+                actor=either_side(rule="Victory Conditions", why="the levels of the final position; no die"),
+                example={"scenario": "stalemate",
+                         "positions": [{"unit": "rok-d1", "hex": "2025"}, {"unit": "us-d25", "hex": "2125"},
+                                       {"unit": "nk-d1", "hex": "1818"}],
+                         "last_occupied": [{"place": "Pyongyang", "side": "communist"},
+                                           {"place": "Soul", "side": "un"}]})
 def victory(req: VictoryRequest, dice: Dice) -> CheckResult:
     return evaluate(data.game(), req)

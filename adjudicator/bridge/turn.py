@@ -1,0 +1,95 @@
+"""Which game turn a saved game is at: its turn tracker, or what the request says.
+
+Supply can depend on the turn (KWB Changjin's surprise turns, SPI's first Intervention and
+Invasion turns put Communist units in supply; Fire and Ice's winter months shorten the UN's
+line), so the saved-game answers must know it. The module (modgen) gives each scenario a VASSAL
+TurnTracker, in the order of the game's scenarios; the engine saves each tracker's state as the
+command ``TURN<id>\\t<state>`` (``VASSAL.build.module.turn.TurnTracker``), ids ``TurnTracker0``,
+``TurnTracker1``... in that order (``UniqueIdManager``). The state is ``|``-separated: the level
+shown, then each level's state, whose first ``;``-separated field is the index of the list entry
+shown ("Turn 3 (...)" is entry 2). A log's later TURN commands override the saved one.
+
+A file without its scenario's TURN command is one the engine never saved (our predefined
+setups): the tracker then starts at its first entry, the scenario's first turn.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from adjudicator.bridge.errors import BridgeError
+from scenarios.model import Game, Scenario
+from vassalfmt import VassalFormatError
+from vassalfmt.sequence import decode
+
+_TURN_COMMAND_RE = re.compile(r"^TURNTurnTracker(\d{1,4})\t(.*)$", re.S)
+
+FROM_REQUEST = "the request"
+FROM_TRACKER = "the module's turn tracker"
+FROM_TRACKER_START = "the turn tracker's start: the file records no turn, as a predefined setup"
+
+
+@dataclass(frozen=True)
+class TurnReading:
+    """The game turn a saved game is read at (None: not known) and where that came from."""
+
+    turn: int | None
+    source: str
+    problem: str = ""  # why the file's turn could not be read
+
+
+def tracker_entries(commands: list[str]) -> dict[int, int]:
+    """TurnTracker index -> the index of the entry its first level shows, from the last TURN
+    command of each tracker; trackers whose state cannot be read are left out."""
+    shown: dict[int, int] = {}
+    for command in commands:
+        found = _TURN_COMMAND_RE.match(command)
+        if not found:
+            continue
+        try:
+            levels = decode(found.group(2), "|")
+            entry = int(decode(levels[1], ";")[0])
+        except (VassalFormatError, IndexError, ValueError):
+            continue
+        shown[int(found.group(1))] = entry
+    return shown
+
+
+def read_turn(game: Game, scenario_id: str, commands: list[str]) -> TurnReading:
+    """The turn the scenario's tracker shows in a saved game's commands."""
+    scenario = game.scenarios[scenario_id]
+    index = list(game.scenarios).index(scenario_id)
+    shown = tracker_entries(commands)
+    if shown and max(shown) >= len(game.scenarios):
+        return TurnReading(None, "", f"the file has {max(shown) + 1} turn trackers, the module of "
+                           f"{game.name} has {len(game.scenarios)}: it is not this module's layout")
+    if index not in shown:
+        return TurnReading(scenario.turns[0].number, FROM_TRACKER_START) if scenario.turns else \
+            TurnReading(None, "", f"{scenario.name} has no turn record")
+    entry = shown[index]
+    if not 0 <= entry < len(scenario.turns):
+        return TurnReading(None, "", f"the {scenario.name} turn tracker shows entry {entry + 1}, beyond its "
+                           f"{len(scenario.turns)} turns")
+    return TurnReading(scenario.turns[entry].number, FROM_TRACKER)
+
+
+def requested_turn(scenario: Scenario, text: str) -> TurnReading:
+    """A turn given with the request (`game_turn`), checked against the scenario's turns."""
+    numbers = [t.number for t in scenario.turns]
+    try:
+        turn = int(text)
+    except ValueError:
+        turn = None
+    if turn is None or (numbers and turn not in numbers):
+        span = f"{numbers[0]}-{numbers[-1]}" if numbers else "none"
+        raise BridgeError(422, "Unknown game turn", f"game_turn {text!r} is not a turn of {scenario.name} "
+                          f"(turns {span}).", "unknown-turn")
+    return TurnReading(turn, FROM_REQUEST)
+
+
+def month_of(scenario: Scenario, turn: int) -> str | None:
+    """The month (YYYY-MM) of a turn, where the scenario's turn record gives one."""
+    record = next((t for t in scenario.turns if t.number == turn), None)
+    month = record.values.get("month", "") if record else ""
+    return month if re.fullmatch(r"\d{4}-\d{2}", month) else None
