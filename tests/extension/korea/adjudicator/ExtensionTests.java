@@ -240,6 +240,7 @@ public final class ExtensionTests {
     equal(List.of("communist", "un"), c.sides, "sides");
     equal(Map.of("pusan", "Pusan Perimeter"), c.scenarios, "scenarios");
     equal(5, c.checks.size(), "checks");
+    equal("the attacking side (7.0)", c.check("combat").actor, "who acts, as the server declares it");
     equal(Catalog.Kind.ATTACK, c.check("combat").kind(), "attackers + defenders: an attack, though it has positions and side too");
     equal(Catalog.Kind.SIDE_REPORT, c.check("supply").kind(), "positions + side: a side report");
     equal(Catalog.Kind.HEX, c.check("bombardment").kind(), "defenders without attackers: the hex");
@@ -259,7 +260,8 @@ public final class ExtensionTests {
 
   private static String check(String name, String properties) {
     return "{\"name\": \"" + name + "\", \"summary\": \"s\", \"rule\": \"1.0\", \"random\": true, \"request_schema\": "
-      + "{\"type\": \"object\", \"properties\": " + properties + "}}";
+      + "{\"type\": \"object\", \"properties\": " + properties + "}, "
+      + "\"actor\": {\"description\": \"the attacking side\", \"rule\": \"7.0\", \"field\": null}}";
   }
 
   // ---- every check the server describes ------------------------------------------------------

@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * One game's checks as the server describes them (GET /api/v1/systems): names, summaries,
- * rules, whether they roll, request schemas. Every check is offered from this description, so
+ * rules, whether they roll, who acts, request schemas. Every check is offered from this description, so
  * a check added on the server appears in VASSAL without a line of Java. Also decides which
  * checks a right-click on a unit offers, from the roles their schemas declare.
  */
@@ -19,13 +19,15 @@ final class Catalog {
     final String rule;
     final boolean random;
     final Schema schema;
+    final String actor;  // who acts (rolls), as the server declares it: "the attacking side (...)"
 
-    Check(String name, String summary, String rule, boolean random, Schema schema) {
+    Check(String name, String summary, String rule, boolean random, Schema schema, String actor) {
       this.name = name;
       this.summary = summary;
       this.rule = rule;
       this.random = random;
       this.schema = schema;
+      this.actor = actor;
     }
 
     /** "combat_losses" as a menu says it: "Combat losses". */
@@ -92,8 +94,10 @@ final class Catalog {
       final List<Check> checks = new ArrayList<>();
       for (final Object c : Schema.list(s.get("checks"))) {
         final Map<String, Object> check = Schema.map(c);
+        final Map<String, Object> actor = Schema.map(check.get("actor"));
+        final String who = actor.isEmpty() ? "" : text(actor.get("description")) + (actor.get("rule") == null ? "" : " (" + actor.get("rule") + ")");
         checks.add(new Check(String.valueOf(check.get("name")), text(check.get("summary")), text(check.get("rule")),
-                             Boolean.TRUE.equals(check.get("random")), new Schema(Schema.map(check.get("request_schema")))));
+                             Boolean.TRUE.equals(check.get("random")), new Schema(Schema.map(check.get("request_schema"))), who));
       }
       return new Catalog(system, text(s.get("name")), sides, scenarios, checks);
     }

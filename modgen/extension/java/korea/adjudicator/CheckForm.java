@@ -38,8 +38,9 @@ final class CheckForm {
     at.gridx = 0;
     at.gridy = 0;
     at.gridwidth = 2;
+    final String who = check.actor.isEmpty() ? "" : "Who acts: " + html(check.actor) + "<br>";
     panel.add(new JLabel("<html><b>" + html(check.words()) + "</b> (" + html(check.rule) + ")<br>"
-                         + html(check.summary) + "<br><i>" + html(mode) + "</i></html>"), at);
+                         + html(check.summary) + "<br>" + who + "<i>" + html(mode) + "</i></html>"), at);
     if (!filled.isEmpty()) {
       at.gridy++;
       final JTextArea board = new JTextArea(summary(filled), Math.min(6, filled.size()), 50);
