@@ -62,3 +62,19 @@ def test_build_without_a_java_compiler_fails_clearly_and_writes_nothing(tmp_path
     err = capsys.readouterr().err
     assert "Java compiler" in err and "default-jdk-headless" in err and "nothing written" in err
     assert not (tmp_path / "dist").exists() and not (tmp_path / "art").exists()
+
+
+def test_a_built_module_checks_clean_with_its_own_classes(example, tmp_path):
+    """vassalfmt's module check takes the classes a module packs as its own (the engine loads
+    them); without the class, the element is an unknown class."""
+    from vassalfmt import build_zip
+    from vassalfmt.module import check_vmod
+
+    _, entries = example
+    path = tmp_path / "example.vmod"
+    path.write_bytes(build_zip(entries))
+    assert check_vmod(path) == []
+    component = f"{extension.COMPONENT_CLASS.replace('.', '/')}.class"
+    path.write_bytes(build_zip({k: v for k, v in entries.items() if k != component}))
+    assert [p.message for p in check_vmod(path)] == \
+        [f"unknown class {extension.COMPONENT_CLASS!r} (the engine would fail to load it)"]

@@ -111,6 +111,7 @@ def played(engine, engine_module, server, systems, tmp_path_factory) -> dict[str
             p.add({"do": "wait_chat", "match": r"#4\] receipt: record 4 "})
         else:  # the menu offers the combat on the enemy unit (the form needs what the player knows)
             p.add({"do": "right_click", "piece": {"id": combat.defender}, "shift": True}, "menu combat")
+        p.add(call("check", "supply", combat.attackers[0], '{"no_such_field": 1}'), "refused")
         p.add({"do": "log_end"})
         p.add({"do": "save", "file": str(p.files / "game.vsav")})
         p.run = engine(engine_module(game_id), p.steps, timeout=240, prefs_dir=p.files / "prefs")
@@ -128,7 +129,8 @@ def expected_records(p: Played) -> list[str]:
 def test_checks_through_the_extension_post_the_servers_transcript(played, game_id):
     p = played[game_id]
     assert p.run.ok, p.run.failure()
-    assert [x for x in p.run.problems() if x.get("answered") != "OK"] == []  # nothing but the forms answered
+    problems = [x for x in p.run.problems() if x.get("answered") != "OK"]  # but the forms answered
+    assert [(x["step"], x["title"]) for x in problems] == [(p.at["refused"], "Adjudicator: The request body is invalid")]
     created = p.answer("create")
     assert created["ok"] and created["side"] == load_game(game_id).scenarios[created["scenario"]].first_player
     for name, seq in (("combat", 1), ("supply", 2)):
@@ -141,6 +143,16 @@ def test_checks_through_the_extension_post_the_servers_transcript(played, game_i
         assert any(line.startswith(f"{tag} receipt: record {seq} hash ") for line in answer["lines"])
         assert any(line.startswith(f"{tag} verify: ") for line in answer["lines"])
         assert any(line.startswith(f"{tag} 1. ") for line in answer["lines"])  # the steps, with rules
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_refused_request_is_a_dialog_with_the_servers_problem_and_nothing_in_the_chat(played, game_id):
+    p = played[game_id]
+    answer = p.answer("refused")
+    assert answer["ok"] is False and answer["title"] == "The request body is invalid"
+    (dialog,) = p.run.step(p.at["refused"])["dialogs"]
+    assert dialog["title"] == "Adjudicator: The request body is invalid" and "no_such_field" in dialog["text"]
+    assert p.run.step(p.at["refused"])["chat"] == []
 
 
 @pytest.mark.parametrize("game_id", GAMES)

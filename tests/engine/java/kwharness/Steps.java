@@ -185,7 +185,7 @@ final class Steps {
     settle();
     final Map<String, Object> out = new LinkedHashMap<>();
     out.put("commands_stepped", stepped[0]);
-    out.putAll(castMap(onEdt(Steps::gameSummary)));
+    out.putAll(Json.object(onEdt(Steps::gameSummary)));
     return out;
   }
 
@@ -396,7 +396,7 @@ final class Steps {
   private Object call(Map<String, Object> step) throws Exception {
     final String className = str(step, "class");
     final String method = str(step, "method");
-    final List<Object> args = castList(step.getOrDefault("args", List.of()));
+    final List<Object> args = Json.list(step.getOrDefault("args", List.of()));
     final Object target = onEdt(() -> component(className));
     final Method m = method(target.getClass(), method, args.size());
     final Object[] converted = convert(m, args);
@@ -522,15 +522,5 @@ final class Steps {
     final List<String> out = new ArrayList<>();
     if (o instanceof List) for (final Object x : (List<?>) o) out.add(String.valueOf(x));
     return out;
-  }
-
-  @SuppressWarnings("unchecked")
-  private static List<Object> castList(Object o) {
-    return (List<Object>) o;
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> castMap(Object o) {
-    return (Map<String, Object>) o;
   }
 }
