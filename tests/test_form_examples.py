@@ -3,13 +3,14 @@
 The form starts from the check's registered example (`CheckSpec.example`, dice included); a
 player who presses Resolve without touching anything must see a ruling, never "a unit is listed
 twice" or "hex 0216 is sea". The test reads each form as a browser would (lxml's form values:
-inputs, checked boxes, selected options, textareas) and posts it back.
+inputs, checked boxes, selected options; every value of a repeated name) and posts it back.
 """
 
 from __future__ import annotations
 
 import pytest
 from lxml import html
+from werkzeug.datastructures import MultiDict
 
 from adjudicator.checks import all_checks
 from adjudicator.testing import make_app
@@ -30,7 +31,7 @@ def test_every_check_has_an_example():
 def test_the_form_as_shown_resolves(client, system, check):
     page = html.fromstring(client.get(f"/systems/{system}/{check}").get_data(as_text=True))
     form = page.get_element_by_id(f"check-{check}")
-    values = dict(form.form_values())
+    values = MultiDict(list(form.form_values()))
     response = client.post(f"/systems/{system}/{check}", data=values)
     body = html.fromstring(response.get_data(as_text=True))
     problems = [e.text_content() for e in body.xpath(f'//*[@id="errors-{check}"]//li')]
