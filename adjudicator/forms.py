@@ -117,7 +117,7 @@ def _deref(node: dict, defs: dict) -> dict:
     return node
 
 
-def _split_nullable(node: dict, defs: dict) -> tuple[dict, bool]:
+def split_nullable(node: dict, defs: dict) -> tuple[dict, bool]:
     """(the non-null schema, whether null is allowed) for `X | None` properties."""
     options = node.get("anyOf")
     if not options:
@@ -175,7 +175,7 @@ def _picker(name: str, inner: dict) -> str:
 
 
 def _field(name: str, prop: dict, defs: dict, required: bool, given: dict, depth: int = 0) -> FormField:
-    inner, nullable = _split_nullable(prop, defs)
+    inner, nullable = split_nullable(prop, defs)
     kind = _kind(inner, nullable, defs) if depth < 4 else JSON
     items = _deref(inner.get("items", {}), defs)
     children: tuple[FormField, ...] = ()

@@ -4,6 +4,16 @@
     POST /api/v1/systems/<system>/savedgame/supply?side=&scenario=&game_turn=
                                                                   supply reports (compute mode)
     POST /api/v1/games/<game_id>/savedgame/supply?side=&game_turn= the same, recorded in the ledger
+    POST /api/v1/systems/<system>/savedgame/checks/<check>        any check, its board fields
+                                                                  filled from the file
+    POST /api/v1/games/<game_id>/savedgame/checks/<check>         the same, rolled into the ledger
+
+A check from a saved game takes, besides the file: ``request`` (a JSON object with the fields the
+board cannot know: dice, weather, an attacker's supply state...), what the player points at —
+``attackers`` (unit ids, comma-separated), ``target_hex`` (and ``target_map``), ``unit`` — and
+``side``, ``scenario``, ``game_turn``. The board roles of the check's schema
+(:mod:`adjudicator.bridge.fill`) say which fields the file fills; the answer shows the request it
+built (``savedgame.request``) beside the result.
 
 The file is the multipart field ``file`` (what an HTML form or ``curl -F file=@game.vsav``
 sends) or the raw request body (``curl --data-binary @game.vsav -H 'Content-Type:
@@ -22,11 +32,16 @@ import hashlib
 import json
 import re
 
+from pydantic import ValidationError
+
 from flask import Blueprint, Flask, jsonify, request
 from flask_limiter import Limiter
 
 from adjudicator.api.auth import rate_limit_key, require_grant
-from adjudicator.api.games import game_check_response
+from adjudicator.api.games import (
+    bound_to_game, find_game_check, game_check_response, record_game_check, recorded_response,
+)
+from adjudicator.api.systems import compute_response, compute_result, find_check, with_transcript
 from adjudicator.bridge import (
     BridgeError,
     Positions,
@@ -36,10 +51,11 @@ from adjudicator.bridge import (
     read_upload,
     run_supply,
 )
+from adjudicator.bridge.fill import BoardFill, Pointed, fill_request
 from adjudicator.bridge.upload import MAX_UPLOAD_BYTES
-from adjudicator.checks import REQUEST_ID_PATTERN, canonical_side
+from adjudicator.checks import REQUEST_ID_PATTERN, CheckSpec, canonical_side
 from adjudicator.config import Config
-from adjudicator.problems import Problem
+from adjudicator.problems import Problem, validation_problem
 from adjudicator.services import services
 from adjudicator.storage import GameClosed, GameNotFound, IdempotencyConflict
 
@@ -177,6 +193,79 @@ def _valid_request_id(value: str) -> bool:
     return re.fullmatch(REQUEST_ID_PATTERN.strip("^$"), value) is not None
 
 
+# --- any check from a saved game -----------------------------------------------------------------
+
+def player_fields() -> dict:
+    """The `request` parameter: the fields the board cannot know, as a JSON object."""
+    text = param("request") or "{}"
+    try:
+        given = json.loads(text)
+    except ValueError as error:
+        raise Problem(400, "Malformed JSON", f"request: not valid JSON ({error})", kind="malformed-json") from None
+    if not isinstance(given, dict):
+        raise Problem(422, "The request is invalid", "request: must be a JSON object of the check's fields",
+                      kind="validation", errors=[{"pointer": "/", "detail": "not an object", "code": "type"}])
+    return given
+
+
+def pointed() -> Pointed:
+    attackers = [a.strip() for a in re.split(r"[,\s]+", param("attackers") or "") if a.strip()]
+    return Pointed(attackers=attackers, target_hex=param("target_hex"), target_map=param("target_map"),
+                   unit=param("unit"))
+
+
+def board_request(spec: CheckSpec, positions: Positions, given: dict, scenario: str | None,
+                  side: str | None) -> BoardFill:
+    try:
+        return fill_request(spec, positions, pointed(), given, scenario=scenario, side=side,
+                            game_turn=param("game_turn"))
+    except BridgeError as error:
+        raise problem_from(error) from None
+
+
+def validated(model, request: dict):
+    try:
+        return model.model_validate_json(json.dumps(request))
+    except ValidationError as error:
+        raise validation_problem(error) from None
+
+
+def savedgame_json(data: bytes, name: str, positions: Positions, fill: BoardFill) -> dict:
+    return {"file": file_info(data, name, positions), **fill.to_json()}
+
+
+def savedgame_check_view(system: str, check: str):
+    spec = find_check(system, check)
+    positions, data, name = positions_from_upload(system)
+    fill = board_request(spec, positions, player_fields(), param("scenario"), param("side"))
+    req = validated(spec.compute_model, fill.request)
+    fill.request = req.model_dump(mode="json")
+    body = {**compute_response(spec, compute_result(spec, req)),
+            "savedgame": savedgame_json(data, name, positions, fill)}
+    return jsonify(with_transcript(body))
+
+
+def game_savedgame_check_view(game_id: str, check: str):
+    """A check from a recorded game's saved game: the roll goes into the ledger (side token)."""
+    grant = require_grant(game_id, write=True)
+    spec = find_game_check(grant, check)
+    positions, data, name = positions_from_upload(grant.system)
+    if grant.scenario not in positions.scenario_candidates():
+        raise Problem(422, "Saved game of another scenario",
+                      f"This game plays scenario {grant.scenario!r}; the saved game's maps and turn tracks "
+                      f"fit {' or '.join(positions.scenario_candidates()) or 'no scenario of this system'}.",
+                      kind="scenario-mismatch")
+    given = player_fields()
+    if param("request_id"):
+        given["request_id"] = param("request_id")
+    fill = board_request(spec, positions, given, grant.scenario, canonical_side(grant.role))
+    req = validated(spec.game_model, bound_to_game(spec, grant, fill.request))
+    fill.request = req.model_dump(mode="json", exclude={"request_id"})
+    record, replayed = record_game_check(game_id, grant, spec, req)
+    return recorded_response({**game_check_response(record),
+                              "savedgame": savedgame_json(data, name, positions, fill)}, replayed)
+
+
 # --- registration -------------------------------------------------------------------------------
 
 def make_bridge_api_blueprint(config: Config, limiter: Limiter) -> Blueprint:
@@ -189,6 +278,10 @@ def make_bridge_api_blueprint(config: Config, limiter: Limiter) -> Blueprint:
                     anonymous(supply_view), methods=["POST"])
     bp.add_url_rule("/games/<game_id>/savedgame/supply", "game_supply",
                     per_token(game_supply_view), methods=["POST"])
+    bp.add_url_rule("/systems/<system>/savedgame/checks/<check>", "check",
+                    anonymous(savedgame_check_view), methods=["POST"])
+    bp.add_url_rule("/games/<game_id>/savedgame/checks/<check>", "game_check",
+                    per_token(game_savedgame_check_view), methods=["POST"])
     return bp
 
 
