@@ -57,7 +57,7 @@ from adjudicator.checks import REQUEST_ID_PATTERN, CheckSpec, canonical_side
 from adjudicator.config import Config
 from adjudicator.problems import Problem, validation_problem
 from adjudicator.services import services
-from adjudicator.storage import GameClosed, GameNotFound, IdempotencyConflict
+from adjudicator.storage import GameClosed, GameNotFound, IdempotencyConflict, TokenGrant
 
 #: Room for the multipart envelope around the file.
 MULTIPART_OVERHEAD = 64 * 1024
@@ -214,20 +214,47 @@ def pointed() -> Pointed:
                    unit=param("unit"))
 
 
-def board_request(spec: CheckSpec, positions: Positions, given: dict, scenario: str | None,
-                  side: str | None) -> BoardFill:
-    try:
-        return fill_request(spec, positions, pointed(), given, scenario=scenario, side=side,
-                            game_turn=param("game_turn"))
-    except BridgeError as error:
-        raise problem_from(error) from None
-
-
 def validated(model, request: dict):
     try:
         return model.model_validate_json(json.dumps(request))
     except ValidationError as error:
         raise validation_problem(error) from None
+
+
+def compute_from_savedgame(spec: CheckSpec, positions: Positions, given: dict, where: Pointed,
+                           scenario: str | None, side: str | None, game_turn: str | None
+                           ) -> tuple[dict, BoardFill]:
+    """A check's result from a saved game's positions, with the players' dice: (the check
+    response, the request built). Problems for what cannot be filled or resolved."""
+    try:
+        fill = fill_request(spec, positions, where, given, scenario=scenario, side=side, game_turn=game_turn)
+    except BridgeError as error:
+        raise problem_from(error) from None
+    req = validated(spec.compute_model, fill.request)
+    fill.request = req.model_dump(mode="json")
+    return compute_response(spec, compute_result(spec, req)), fill
+
+
+def record_from_savedgame(grant: TokenGrant, spec: CheckSpec, positions: Positions, given: dict,
+                          where: Pointed, game_turn: str | None, request_id: str | None = None
+                          ) -> tuple[dict, bool, BoardFill]:
+    """The same in a recorded game: the server rolls, the ledger records the built request
+    (the token's side acts). (the recorded response, replayed, the request built)."""
+    shown = positions.scenario_candidates()
+    if grant.scenario not in shown:
+        raise Problem(422, "Saved game of another scenario",
+                      f"This game plays scenario {grant.scenario!r}; the saved game's maps and turn tracks "
+                      f"fit {' or '.join(shown) or 'no scenario of this system'}.", kind="scenario-mismatch")
+    given = {**given, **({"request_id": request_id} if request_id else {})}
+    try:
+        fill = fill_request(spec, positions, where, given, scenario=grant.scenario,
+                            side=canonical_side(grant.role), game_turn=game_turn)
+    except BridgeError as error:
+        raise problem_from(error) from None
+    req = validated(spec.game_model, bound_to_game(spec, grant, fill.request))
+    fill.request = req.model_dump(mode="json", exclude={"request_id"})
+    record, replayed = record_game_check(grant.game_id, grant, spec, req)
+    return game_check_response(record), replayed, fill
 
 
 def savedgame_json(data: bytes, name: str, positions: Positions, fill: BoardFill) -> dict:
@@ -237,12 +264,9 @@ def savedgame_json(data: bytes, name: str, positions: Positions, fill: BoardFill
 def savedgame_check_view(system: str, check: str):
     spec = find_check(system, check)
     positions, data, name = positions_from_upload(system)
-    fill = board_request(spec, positions, player_fields(), param("scenario"), param("side"))
-    req = validated(spec.compute_model, fill.request)
-    fill.request = req.model_dump(mode="json")
-    body = {**compute_response(spec, compute_result(spec, req)),
-            "savedgame": savedgame_json(data, name, positions, fill)}
-    return jsonify(with_transcript(body))
+    body, fill = compute_from_savedgame(spec, positions, player_fields(), pointed(), param("scenario"),
+                                        param("side"), param("game_turn"))
+    return jsonify(with_transcript({**body, "savedgame": savedgame_json(data, name, positions, fill)}))
 
 
 def game_savedgame_check_view(game_id: str, check: str):
@@ -250,20 +274,9 @@ def game_savedgame_check_view(game_id: str, check: str):
     grant = require_grant(game_id, write=True)
     spec = find_game_check(grant, check)
     positions, data, name = positions_from_upload(grant.system)
-    if grant.scenario not in positions.scenario_candidates():
-        raise Problem(422, "Saved game of another scenario",
-                      f"This game plays scenario {grant.scenario!r}; the saved game's maps and turn tracks "
-                      f"fit {' or '.join(positions.scenario_candidates()) or 'no scenario of this system'}.",
-                      kind="scenario-mismatch")
-    given = player_fields()
-    if param("request_id"):
-        given["request_id"] = param("request_id")
-    fill = board_request(spec, positions, given, grant.scenario, canonical_side(grant.role))
-    req = validated(spec.game_model, bound_to_game(spec, grant, fill.request))
-    fill.request = req.model_dump(mode="json", exclude={"request_id"})
-    record, replayed = record_game_check(game_id, grant, spec, req)
-    return recorded_response({**game_check_response(record),
-                              "savedgame": savedgame_json(data, name, positions, fill)}, replayed)
+    body, replayed, fill = record_from_savedgame(grant, spec, positions, player_fields(), pointed(),
+                                                 param("game_turn"), param("request_id"))
+    return recorded_response({**body, "savedgame": savedgame_json(data, name, positions, fill)}, replayed)
 
 
 # --- registration -------------------------------------------------------------------------------

@@ -80,3 +80,39 @@ document.addEventListener("click", event => {
 document.addEventListener("change", event => {
   if (event.target.matches("input.pick-unit")) refreshSteps(event.target);
 });
+
+// The saved-game check page (templates/bridge_check.html): clicking a stack on the map ticks its
+// units as attackers, or takes its hex as the hex attacked, or its top unit as the unit, as the
+// "Clicking the map picks" choice says. Enter or Space on a focused stack does the same.
+function pickOnMap(target) {
+  const mode = document.querySelector("input[name=_mode]:checked");
+  const spot = target.closest("[data-hex]");
+  const svg = target.closest("svg.savedgame-map");
+  if (!mode || !spot || !svg) return;
+  const units = (spot.dataset.units || "").split(" ").filter(Boolean);
+  if (mode.value === "attackers") {
+    const boxes = units.map(u => document.getElementById("attacker-" + u)).filter(Boolean);
+    const tick = !boxes.every(b => b.checked);
+    boxes.forEach(b => { b.checked = tick; });
+  } else if (mode.value === "target") {
+    const hex = document.getElementById("target-hex");
+    if (hex) hex.value = spot.dataset.hex;
+    const map = document.getElementById("target-map");
+    if (map) map.value = svg.dataset.map;
+  } else if (mode.value === "unit" && units.length) {
+    const unit = document.getElementById("context-unit");
+    if (unit) unit.value = units[units.length - 1];
+  }
+  spot.classList.add("picked");
+  setTimeout(() => spot.classList.remove("picked"), 400);
+}
+
+document.addEventListener("click", event => {
+  if (event.target.closest("svg.savedgame-map")) pickOnMap(event.target);
+});
+document.addEventListener("keydown", event => {
+  if ((event.key === "Enter" || event.key === " ") && event.target.matches && event.target.matches("svg.savedgame-map g.stack")) {
+    event.preventDefault();
+    pickOnMap(event.target);
+  }
+});
