@@ -44,7 +44,7 @@ from adjudicator.bridge.svg import map_svg
 from adjudicator.bridge.upload import MAX_UPLOAD_BYTES, read_upload
 from adjudicator.bridge.writeback import piece_changes, ruling_log
 from adjudicator.checks import CheckSpec, checks_for, get_check
-from adjudicator.forms import form_fields, form_request, initial_values, submitted_values, unit_choices
+from adjudicator.forms import form_fields, form_request, submitted_values, unit_choices
 from adjudicator.problems import Problem
 from adjudicator.services import services
 from adjudicator.storage import GameNotFound
@@ -163,7 +163,9 @@ def _check_page(system: str, spec: CheckSpec, upload: Upload, positions: Positio
                 resolve: bool):
     board = _board_fields(spec)
     fields = [f for f in form_fields(spec) if f.name not in board]
-    values = submitted_values(fields, form) if "_resolve" in form else initial_values(fields)
+    # The example's situation is not this board's: start from its required values only.
+    values = (submitted_values(fields, form) if "_resolve" in form
+              else {f.name: f.preset if f.required else f.default for f in fields})
     page = CheckPage(spec, upload, positions, fields, values)
     if resolve:
         _resolve(page, form)
