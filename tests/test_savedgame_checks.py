@@ -8,6 +8,7 @@ units that fight are the ones the setup puts next to each other (tests.engine.pl
 
 from __future__ import annotations
 
+import base64
 import io
 import json
 
@@ -101,6 +102,22 @@ def test_compute_mode_shows_the_request_built_beside_the_result(client, modules)
     assert all(d["hex"] == target for d in built["defenders"])
     assert built["dice"] == [3] and body["dice_used"][0]["value"] == 3
     assert len(built["positions"]) > 10  # every unit on the board, both sides
+    assert body["outcome"]["result"] == "AD"  # 1:3 column, roll 3: the attacker is depleted
+
+
+def test_the_ruling_log_applies_a_step_loss_to_the_piece(client, modules):
+    """Written back: the attacker's piece shows its depleted side when the log is read back."""
+    from adjudicator.bridge import load_system_game, read_positions, read_upload
+
+    combat = adjacent_combat("kwb")
+    data = setup_file(modules, "kwb", combat.scenario.id)
+    form = {"_file": base64.b64encode(data).decode(), "_name": "pusan.vsav", "_check": "combat",
+            "_attackers": combat.attackers[0], "_target_hex": hex_of(combat.game, combat.scenario, combat.defender),
+            "intensive": "none", "dice": "3"}
+    log = client.post("/systems/kwb/savedgame/vlog", data=form)
+    assert log.status_code == 200, log.get_data(as_text=True)[-2000:]
+    after = read_positions(load_system_game("kwb"), read_upload(log.data))
+    assert next(u for u in after.units if u.unit.id == combat.attackers[0]).step == "depleted"
 
 
 def test_bad_files_and_bad_pointing_get_problems(client, modules):
