@@ -19,6 +19,7 @@ from typing import Any, Iterator
 
 from scenarios.hexgrid import Hex, HexGrid, Hexside
 from scenarios.model import (
+    DRAW_KINDS,
     Arrival,
     Box,
     Game,
@@ -36,6 +37,7 @@ from scenarios.model import (
     Step,
     Table,
     TerrainType,
+    Track,
     Turn,
     Unit,
     UnitType,
@@ -64,6 +66,16 @@ def load_game(game_id: str) -> Game:
     if game_id not in game_ids():
         raise KeyError(f"no game {game_id!r}; games: {', '.join(game_ids()) or 'none'}")
     return load_game_dir(DATA_ROOT / game_id)
+
+
+def track_cells(value: Any) -> tuple[str, ...]:
+    """A track's cells from its ``cells`` entry: a list of labels, or ``"a-b"`` for a to b."""
+    if isinstance(value, list):
+        return tuple(str(v) for v in value)
+    match = re.fullmatch(r"\s*(-?\d+)\s*-\s*(-?\d+)\s*", str(value or ""))
+    if not match or int(match[1]) > int(match[2]):
+        return ()
+    return tuple(str(n) for n in range(int(match[1]), int(match[2]) + 1))
 
 
 def load_game_dir(directory: Path | str) -> Game:
@@ -210,6 +222,7 @@ class _GameReader:
         nationalities = self.read_nationalities(data, path, lines, sides)
         unit_types = self.read_unit_types(data, path, lines)
         boxes = self.read_boxes(data, path, lines, sides)
+        tracks = self.read_tracks(data, path, lines)
         value_fields = tuple(data.get("value_fields") or ())
         separator = str(data.get("value_separator", "-"))
         step_names = tuple(data.get("step_names") or ("full",))
@@ -217,7 +230,7 @@ class _GameReader:
         markers = self.read_markers(sides)
         tables = self.read_tables()
         maps = self.read_maps()
-        scenarios = self.read_scenarios(units, markers, boxes, maps, sides)
+        scenarios = self.read_scenarios(units, markers, boxes, tracks, maps, sides)
         return Game(
             id=str(data.get("id", self.dir.name)),
             name=str(data.get("name", "")),
@@ -236,6 +249,7 @@ class _GameReader:
             maps=maps,
             scenarios=scenarios,
             tables=tables,
+            tracks=tracks,
             phases=tuple(data.get("phases") or ()),
             step_names=step_names,
             description=str(data.get("description", "")),
@@ -309,8 +323,35 @@ class _GameReader:
             side = str(item.get("side", ""))
             if side and side not in sides:
                 self.p.add(path, line, f"box {bid}: unknown side {side!r}")
+            draw = str(item.get("draw", ""))
+            if draw and draw not in DRAW_KINDS:
+                self.p.add(path, lines.find("box", i, "draw"),
+                           f"box {bid}: draw {draw!r} must be one of {', '.join(DRAW_KINDS)}")
             result[bid] = Box(bid, str(item.get("name", bid)), side, str(item.get("kind", "box")),
-                              self.source(item.get("source"), path, line, f"box {bid}", required=False))
+                              self.source(item.get("source"), path, line, f"box {bid}", required=False),
+                              draw=draw, returns=str(item.get("returns", "")),
+                              holds=str(item.get("holds", "")))
+        return result
+
+    def read_tracks(self, data: dict, path: Path, lines: TomlLines) -> dict[str, Track]:
+        """``[[track]]`` tables: ``cells`` is a list of labels or a range ``"0-19"``."""
+        result: dict[str, Track] = {}
+        for i, item in enumerate(data.get("track") or []):
+            line = lines.find("track", i)
+            tid = str(item.get("id", ""))
+            if not self.check_id(tid, path, line, "track"):
+                continue
+            if tid in result:
+                self.p.add(path, line, f"track {tid!r} defined twice")
+            cells = track_cells(item.get("cells"))
+            if not cells:
+                self.p.add(path, lines.find("track", i, "cells"),
+                           f"track {tid}: cells must be a list of labels or a range like \"0-19\"")
+            elif len(set(cells)) != len(cells):
+                self.p.add(path, lines.find("track", i, "cells"), f"track {tid}: a cell is named twice")
+            result[tid] = Track(tid, str(item.get("name", tid)), cells,
+                                self.source(item.get("source"), path, line, f"track {tid}"),
+                                str(item.get("note", "")))
         return result
 
     # -- units.csv / markers.csv -------------------------------------------------------
@@ -631,10 +672,10 @@ class _GameReader:
 
     # -- scenarios --------------------------------------------------------------------
 
-    def read_scenarios(self, units, markers, boxes, maps, sides) -> dict[str, Scenario]:
+    def read_scenarios(self, units, markers, boxes, tracks, maps, sides) -> dict[str, Scenario]:
         found: list[tuple[int, str, Scenario]] = []
         for path in sorted((self.dir / "scenarios").glob("*.toml")):
-            scenario = self.read_scenario(path, units, markers, boxes, maps, sides)
+            scenario = self.read_scenario(path, units, markers, boxes, tracks, maps, sides)
             if scenario is not None:
                 found.append((scenario.order, scenario.id, scenario))
         # Rulebook order (the `order` key), so the first scenario's map is the module's main map.
@@ -643,7 +684,7 @@ class _GameReader:
             self.p.add(self.dir / "scenarios", 1, "no scenarios (scenarios/<id>.toml)")
         return result
 
-    def read_scenario(self, path: Path, units, markers, boxes, maps, sides) -> Scenario | None:
+    def read_scenario(self, path: Path, units, markers, boxes, tracks, maps, sides) -> Scenario | None:
         data, lines = read_toml(path, self.p)
         if not data:
             return None
@@ -661,7 +702,8 @@ class _GameReader:
                 self.p.add(path, lines.find("maps"), f"unknown map {m!r}")
         stem = path.with_suffix("")
         turns = self.read_turns(Path(f"{stem}.turns.csv"))
-        context = _PlaceContext(units, markers, boxes, [maps[m] for m in map_ids if m in maps], len(turns))
+        context = _PlaceContext(units, markers, boxes, [maps[m] for m in map_ids if m in maps], len(turns),
+                                tracks)
         setup = self.read_setup(Path(f"{stem}.setup.csv"), context, sid)
         schedule = self.read_schedule(Path(f"{stem}.schedule.csv"), context, sid)
         placed = {p.unit for p in setup if not p.is_marker}
@@ -714,6 +756,19 @@ class _GameReader:
             if text[4:] not in ctx.boxes:
                 self.p.add(path, line, f"{what}: unknown box {text[4:]!r}")
             return
+        if text.startswith("track:"):
+            track_id, _, cell = text[len("track:"):].partition(":")
+            track = ctx.tracks.get(track_id)
+            if track is None:
+                self.p.add(path, line, f"{what}: unknown track {track_id!r}")
+            elif cell not in track.cells:
+                self.p.add(path, line, f"{what}: track {track_id} has no cell {cell!r}")
+            return
+        if text.startswith("turn:"):
+            turn = text[len("turn:"):]
+            if not turn.isdigit() or not 1 <= int(turn) <= ctx.turns:
+                self.p.add(path, line, f"{what}: {text!r} is not a turn of this scenario (1-{ctx.turns})")
+            return
         if text.startswith("edge:") or text.startswith("any:"):
             return  # a rule-described place; the choice column explains it
         label = text.split("@", 1)[0]
@@ -727,7 +782,8 @@ class _GameReader:
                 if m.grid.is_on_map(m.grid.parse(label)):
                     return
             except ValueError:
-                self.p.add(path, line, f"{what}: {text!r} is not a hex label, box:<id>, edge:<name> or any:<kind>")
+                self.p.add(path, line, f"{what}: {text!r} is not a hex label, box:<id>, track:<id>:<cell>, "
+                                       "turn:<n>, edge:<name> or any:<kind>")
                 return
         self.p.add(path, line, f"{what}: hex {label} is not on map {', '.join(m.id for m in candidates)}")
 
@@ -807,6 +863,7 @@ class _PlaceContext:
     boxes: dict[str, Box]
     maps: list[GameMap]
     turns: int
+    tracks: dict[str, Track]
 
 
 def iter_problems(directories: list[Path]) -> Iterator[str]:

@@ -143,15 +143,45 @@ class MarkerType:
     source: Source = Source()
 
 
+#: How a cup or random pool (a box with ``draw``) gives out what it holds.
+DRAW_OPEN = "open"  # drawn at random, shown to everyone (combat chits, SNAFU, random regiments)
+DRAW_SECRET = "secret"  # drawn at random, seen only by the drawing side until it reveals it
+DRAW_UNSEEN = "unseen"  # drawn at random, seen by nobody until the owning side reveals it
+DRAW_KINDS = (DRAW_OPEN, DRAW_SECRET, DRAW_UNSEEN)
+
+
 @dataclass(frozen=True)
 class Box:
-    """An off-map holding area (dead pile, replacement box, sea box, track)."""
+    """An off-map holding area (dead pile, replacement box, sea box, cup...).
+
+    A box with ``draw`` is a cup or random pool: what a setup puts in it lies face down,
+    shuffled, and is drawn at random (``DRAW_KINDS`` say who sees a drawn piece).
+    ``returns`` says, in the rulebook's words, when a drawn piece goes back ("" = never).
+    ``holds`` fills a pool without listing its contents in every setup: the units with that
+    flag, or the markers of that kind, of the box's side that the scenario does not place
+    or bring on elsewhere.
+    """
 
     id: str
     name: str
     side: str = ""
-    kind: str = "box"  # box, deadpile, track, replacement, sea, ...
+    kind: str = "box"  # box, deadpile, track, replacement, sea, cup, ...
     source: Source = Source()
+    draw: str = ""  # "" (not a pool) or one of DRAW_KINDS
+    returns: str = ""
+    holds: str = ""  # a unit flag or a marker kind
+
+
+@dataclass(frozen=True)
+class Track:
+    """A numbered (or named) track on a player aid: VP, resource points, support levels,
+    weather.  Markers stand on one of its ``cells`` (``track:<id>:<cell>`` in a setup)."""
+
+    id: str
+    name: str
+    cells: tuple[str, ...]
+    source: Source = Source()
+    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -260,12 +290,16 @@ class Turn:
     values: Mapping[str, str] = field(default_factory=dict)  # per-turn extras (support fire...)
 
 
+#: Setup locations that are not on a hex map: an off-map box, a track cell, a turn track cell.
+OFF_MAP_PREFIXES = ("box:", "track:", "turn:")
+
+
 @dataclass(frozen=True)
 class Placement:
     """A unit at setup: where it stands, on which step, under which rule."""
 
     unit: str  # a unit id, or "marker:<marker id>"
-    location: str  # a hex label, or "box:<box id>"
+    location: str  # a hex label, "box:<box id>", "track:<track id>:<cell>" or "turn:<n>"
     step: str = ""  # "" = full strength
     choice: str = ""  # the placement freedom the rulebook allows, in words
     note: str = ""
@@ -273,7 +307,7 @@ class Placement:
 
     @property
     def is_on_map(self) -> bool:
-        return not self.location.startswith("box:")
+        return not self.location.startswith(OFF_MAP_PREFIXES)
 
     @property
     def is_marker(self) -> bool:
@@ -375,6 +409,7 @@ class Game:
     maps: dict[str, GameMap]
     scenarios: dict[str, Scenario]
     tables: dict[str, Table]
+    tracks: dict[str, Track] = field(default_factory=dict)
     phases: tuple[str, ...] = ()
     step_names: tuple[str, ...] = ("full",)
     description: str = ""
