@@ -330,7 +330,8 @@ class _GameReader:
             result[bid] = Box(bid, str(item.get("name", bid)), side, str(item.get("kind", "box")),
                               self.source(item.get("source"), path, line, f"box {bid}", required=False),
                               draw=draw, returns=str(item.get("returns", "")),
-                              holds=str(item.get("holds", "")))
+                              holds=str(item.get("holds", "")), back=str(item.get("back", "")),
+                              reveal=str(item.get("reveal", "")))
         return result
 
     def read_tracks(self, data: dict, path: Path, lines: TomlLines) -> dict[str, Track]:

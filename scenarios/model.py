@@ -159,7 +159,9 @@ class Box:
     ``returns`` says, in the rulebook's words, when a drawn piece goes back ("" = never).
     ``holds`` fills a pool without listing its contents in every setup: the units with that
     flag, or the markers of that kind, of the box's side that the scenario does not place
-    or bring on elsewhere.
+    or bring on elsewhere.  ``back`` is the label on the back of its pieces: what the players
+    see (and the chat names) while a piece lies face down; ``reveal`` says, in the rulebook's
+    words, when the owner of a hidden piece turns it face up.
     """
 
     id: str
@@ -170,6 +172,8 @@ class Box:
     draw: str = ""  # "" (not a pool) or one of DRAW_KINDS
     returns: str = ""
     holds: str = ""  # a unit flag or a marker kind
+    back: str = ""  # what a face-down piece of the pool shows (its back), e.g. "SNAFU"
+    reveal: str = ""  # secret and unseen pools: when the owner turns a drawn piece face up
 
 
 @dataclass(frozen=True)
