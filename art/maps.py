@@ -23,6 +23,7 @@ from scenarios.hexgrid import Hex, HexGrid
 from scenarios.model import Box, Game, GameMap, Scenario
 
 from art.canvas import darker, is_dark, mix, rgb
+from art.decor import MapDecor, draw_decor
 from art.fonts import Rect, draw_fitted, font, fit_font
 
 OFF_MAP = (214, 214, 206)
@@ -62,8 +63,8 @@ PATH_STYLES: dict[str, LineStyle] = {
 DEFAULT_PATH = LineStyle((90, 60, 40), 0.03, dash=0.05)
 
 
-def render_map(gmap: GameMap, scale: int = 1) -> Image.Image:
-    """The full board of one map."""
+def render_map(gmap: GameMap, scale: int = 1, decor: MapDecor | None = None) -> Image.Image:
+    """The full board of one map, with its ``decor`` (north arrow, shaded areas) if given."""
     grid = gmap.grid.scaled(scale) if scale != 1 else gmap.grid
     img = Image.new("RGB", (grid.width, grid.height), OFF_MAP)
     draw = ImageDraw.Draw(img)
@@ -82,6 +83,8 @@ def render_map(gmap: GameMap, scale: int = 1) -> Image.Image:
     for hex_, features in _features_by_hex(gmap).items():
         _draw_features(img, draw, grid, hex_, features)
     _draw_labels(img, draw, gmap, grid)
+    if decor is not None:
+        draw_decor(img, grid, decor)
     return img
 
 

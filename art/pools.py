@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw
 from scenarios.model import Box, Game
 
 from art.canvas import darker, is_dark, rgb
-from art.fonts import Rect, draw_fitted
+from art.fonts import Rect, draw_wrapped
 
 
 def pool_back_label(box: Box) -> str:
@@ -29,7 +29,7 @@ def render_pool_back(game: Game, box: Box, scale: int = 1, counter: int = 75) ->
     ink = (255, 255, 255) if is_dark(colour) else (0, 0, 0)
     inset = 6 * scale
     draw.rectangle((inset, inset, size - 1 - inset, size - 1 - inset), outline=ink, width=max(1, scale))
-    draw_fitted(img, pool_back_label(box), Rect(inset + 4 * scale, inset, size - inset - 4 * scale, size - inset),
-                ink, bold=True)
+    draw_wrapped(img, pool_back_label(box), Rect(inset + 4 * scale, inset + 4 * scale, size - inset - 4 * scale,
+                                                 size - inset - 4 * scale), ink, start=20 * scale, bold=True)
     draw.rectangle((0, 0, size - 1, size - 1), outline=darker(colour, 0.5), width=2 * scale)
     return img

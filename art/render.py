@@ -45,6 +45,7 @@ from scenarios.model import Box, Game, GameMap, MarkerType, Scenario, Table, Uni
 
 from art.charts import render_table
 from art.counters import unit_faces
+from art.decor import map_decor
 from art.maps import render_box, render_map, render_turn_track, turn_piece_counts
 from art.pools import render_pool_back
 from art.markers import marker_faces
@@ -413,8 +414,10 @@ def board_jobs(game: Game, scale: int = 1, map_scale: int = 1) -> list[ImageJob]
     tracks, turn tracks and charts: one job each."""
     jobs = []
     for gmap in game.maps.values():
-        jobs.append(ImageJob(content_key("map", plain(gmap), map_scale), [map_image_name(game, gmap)],
-                             lambda m=gmap: [_quantised(render_map(m, map_scale))], cost=100))
+        decor = map_decor(game, gmap)
+        jobs.append(ImageJob(content_key("map", {"map": plain(gmap), "decor": plain(decor)}, map_scale),
+                             [map_image_name(game, gmap)],
+                             lambda m=gmap, d=decor: [_quantised(render_map(m, map_scale, d))], cost=100))
     for box in game.boxes.values():
         data = {"box": plain(box), "colour": side_colour(game, box.side) if box.side else ""}
         jobs.append(ImageJob(content_key("box", data, scale), [box_image_name(game, box)],

@@ -23,6 +23,7 @@ from scenarios.model import (
     Arrival,
     Box,
     Game,
+    MapArea,
     GameMap,
     HexFeature,
     HexsideFeature,
@@ -223,12 +224,14 @@ class _GameReader:
         unit_types = self.read_unit_types(data, path, lines)
         boxes = self.read_boxes(data, path, lines, sides)
         tracks = self.read_tracks(data, path, lines)
+        map_areas = self.read_map_areas(data, path, lines)
         value_fields = tuple(data.get("value_fields") or ())
         separator = str(data.get("value_separator", "-"))
         step_names = tuple(data.get("step_names") or ("full",))
         units = self.read_units(sides, nationalities, unit_types, value_fields, separator, step_names)
         markers = self.read_markers(sides)
         tables = self.read_tables()
+        markers.update(self.markers_from_tables(data, path, lines, tables, markers))
         maps = self.read_maps()
         scenarios = self.read_scenarios(units, markers, boxes, tracks, maps, sides)
         return Game(
@@ -250,6 +253,7 @@ class _GameReader:
             scenarios=scenarios,
             tables=tables,
             tracks=tracks,
+            map_areas=map_areas,
             phases=tuple(data.get("phases") or ()),
             step_names=step_names,
             description=str(data.get("description", "")),
@@ -332,6 +336,8 @@ class _GameReader:
                               draw=draw, returns=str(item.get("returns", "")),
                               holds=str(item.get("holds", "")), back=str(item.get("back", "")),
                               reveal=str(item.get("reveal", "")))
+            for key in ("returns", "reveal"):  # "stand-in: ..." rule text is listed like any stand-in
+                self.source(item.get(key), path, line, f"box {bid} {key}", required=False)
         return result
 
     def read_tracks(self, data: dict, path: Path, lines: TomlLines) -> dict[str, Track]:
@@ -354,6 +360,22 @@ class _GameReader:
                                 self.source(item.get("source"), path, line, f"track {tid}"),
                                 str(item.get("note", "")))
         return result
+
+    def read_map_areas(self, data: dict, path: Path, lines: TomlLines) -> tuple[MapArea, ...]:
+        """``[[map_area]]``: a named region beyond border rivers (the maps are checked when drawn)."""
+        areas = []
+        for i, item in enumerate(data.get("map_area") or []):
+            line = lines.find("map_area", i)
+            aid = str(item.get("id", ""))
+            if not self.check_id(aid, path, line, "map_area"):
+                continue
+            beyond = tuple(str(r) for r in item.get("beyond") or ())
+            if not beyond:
+                self.p.add(path, line, f"map_area {aid}: beyond must name the rivers that bound it")
+            areas.append(MapArea(aid, str(item.get("map", "")), str(item.get("name", aid)), beyond,
+                                 str(item.get("label", "")), self.source(item.get("source"), path, line,
+                                                                         f"map_area {aid}")))
+        return tuple(areas)
 
     # -- units.csv / markers.csv -------------------------------------------------------
 
@@ -461,6 +483,35 @@ class _GameReader:
                 source=self.source(row.get("source"), path, row.line, f"marker {mid}"),
             )
         return markers
+
+    def markers_from_tables(self, data: dict, path: Path, lines: TomlLines, tables: dict[str, Table],
+                            markers: dict[str, MarkerType]) -> dict[str, MarkerType]:
+        """``[[markers_from_table]]``: one marker per row of a table (Fire and Ice's combat chits
+        are printed as a table, one row per chit).  ``id``, ``name``, ``face`` and ``kind`` are
+        ``str.format`` patterns over the row's columns (``"chit-{chit}"``); faces split at ``|``."""
+        made: dict[str, MarkerType] = {}
+        for i, item in enumerate(data.get("markers_from_table") or []):
+            line = lines.find("markers_from_table", i)
+            table = tables.get(str(item.get("table", "")))
+            if table is None:
+                self.p.add(path, line, f"markers_from_table: unknown table {item.get('table')!r}")
+                continue
+            for row in table.rows:
+                try:
+                    fields = {k: str(item.get(k, "")).format(**row) for k in ("id", "name", "face", "kind")}
+                except (KeyError, IndexError, ValueError) as exc:
+                    self.p.add(path, line, f"markers_from_table {table.id}: pattern names no column ({exc})")
+                    break
+                mid = fields["id"].lower()
+                if not self.check_id(mid, path, line, "marker"):
+                    continue
+                if mid in markers or mid in made:
+                    self.p.add(path, line, f"markers_from_table {table.id}: marker id {mid!r} used twice")
+                    continue
+                made[mid] = MarkerType(id=mid, name=fields["name"] or mid, faces=tuple(fields["face"].split("|")),
+                                       kind=fields["kind"] or "marker", source=table.source,
+                                       note=f"one row of table {table.id}")
+        return made
 
     # -- tables ----------------------------------------------------------------------
 

@@ -294,6 +294,19 @@ class Turn:
     values: Mapping[str, str] = field(default_factory=dict)  # per-turn extras (support fire...)
 
 
+@dataclass(frozen=True)
+class MapArea:
+    """A region the rules name without listing its hexes, drawn on a map: the land beyond the
+    named border rivers (Fire and Ice's China, north of the Yalu and the Tumen)."""
+
+    id: str
+    map: str
+    name: str
+    beyond: tuple[str, ...]  # river names (hexside features) that bound it on the side away from north
+    label: str  # printed on the map: what the rules say of it
+    source: Source = Source()
+
+
 #: Setup locations that are not on a hex map: an off-map box, a track cell, a turn track cell.
 OFF_MAP_PREFIXES = ("box:", "track:", "turn:")
 
@@ -414,6 +427,7 @@ class Game:
     scenarios: dict[str, Scenario]
     tables: dict[str, Table]
     tracks: dict[str, Track] = field(default_factory=dict)
+    map_areas: tuple[MapArea, ...] = ()
     phases: tuple[str, ...] = ()
     step_names: tuple[str, ...] = ("full",)
     description: str = ""
