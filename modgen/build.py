@@ -22,6 +22,7 @@ from pathlib import Path
 from art.render import plain, renderer_fingerprint
 
 from modgen import buildfile as bf
+from modgen import extension
 from modgen.help import help_html
 from modgen.images import ModuleImages
 from modgen.pieces import BOXES_MAP, TRACKS_MAP, build_prototypes, marker_piece, unit_piece
@@ -105,6 +106,7 @@ def build_entries(game: Game, images: ModuleImages, version: str) -> BuildResult
     entries = dict(assembled.entries)
     for name, data in images.files.items():
         entries[f"images/{name}"] = data
+    entries.update(extension.class_entries(cache_dir))
     return BuildResult(path=None, entries=entries, pieces=assembled.pieces, prototypes=assembled.prototypes,
                        setups=assembled.setups, problems=list(assembled.problems),
                        seconds=time.perf_counter() - started)
@@ -170,6 +172,7 @@ def assemble_entries(game: Game, images: ModuleImages, version: str) -> Assemble
         problems += report.problems
         setups.append((scenario, file_name))
     bf.add_setups(root, setups)
+    bf.add_adjudicator(root, game)
     entries["buildFile.xml"] = bf.serialize(root)
     entries["moduledata"] = module.to_xml()
     entries[HELP_FILE] = help_html(game, version).encode("utf-8")

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
+from modgen import extension
 from modgen.images import ModuleImages
 from modgen.pieces import Prototype
 from scenarios.hexgrid import HexGrid
@@ -278,6 +279,13 @@ def add_setups(root: etree._Element, setups: list[tuple[Scenario, str]]) -> None
     for scenario, file_name in setups:
         el(root, M + "PredefinedSetup", name=scenario.name, description=scenario.description or scenario.name,
            isMenu=False, useFile=True, file=file_name)
+
+
+def add_adjudicator(root: etree._Element, game: Game) -> None:
+    """The Adjudicator extension's element (its classes are packed by modgen.build; see
+    docs/vassal-extension.md). Last, so its toolbar menu comes after the module's own buttons.
+    A plain lxml element: the class is the module's own, not in the engine's name table."""
+    etree.SubElement(root, extension.COMPONENT_CLASS, extension.component_attributes(game))
 
 
 def serialize(root: etree._Element) -> bytes:
