@@ -17,11 +17,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
 
+from scenarios import facts
 from scenarios.hexgrid import Hex, HexGrid, Hexside
 from scenarios.model import (
     DRAW_KINDS,
     Arrival,
     Box,
+    Fact,
     Game,
     MapArea,
     GameMap,
@@ -37,6 +39,7 @@ from scenarios.model import (
     StandIn,
     Step,
     Table,
+    TerrainBan,
     TerrainType,
     Track,
     Turn,
@@ -81,12 +84,39 @@ def track_cells(value: Any) -> tuple[str, ...]:
 
 def load_game_dir(directory: Path | str) -> Game:
     """Load and validate one game directory; raises DataError listing every problem."""
-    directory = Path(directory)
-    problems = Problems(root=directory.parent)
-    game = _GameReader(directory, problems).read()
+    game, problems = read_game_dir(directory)
+    if game is not None:
+        check_facts(game, problems)
     problems.raise_if_any()
     assert game is not None
     return game
+
+
+def read_game_dir(directory: Path | str) -> tuple[Game | None, Problems]:
+    """Read a game directory without checking its hex facts against the maps, and without raising.
+
+    For the map builder, which needs the facts (scenarios.facts) to make a map that honours them,
+    before that map exists or while it is out of date."""
+    directory = Path(directory)
+    problems = Problems(root=directory.parent)
+    return _GameReader(directory, problems).read(), problems
+
+
+def check_facts(game: Game, problems: Problems) -> None:
+    """Every hex fact that a map breaks, as a problem at the line that states the fact."""
+    for fact in game.hex_facts:
+        gm = game.maps.get(fact.map_id)
+        if gm is None or fact.hex not in gm.terrain:
+            continue  # an unreadable map or terrain grid is reported already
+        broken = facts.unmet(fact, gm, game.terrain_bans)
+        if broken:
+            file, _, line = fact.where.rpartition(":")
+            problems.add(file, int(line), f"{fact.subject}: {'; '.join(broken)} [{_cite(fact.source)}; "
+                                          f"map {fact.map_id}: maps/{fact.map_id}.terrain.txt]")
+
+
+def _cite(source: Source) -> str:
+    return str(source) if source.is_stand_in else f"rule {source}"
 
 
 def check_game_dir(directory: Path | str) -> list[str]:
@@ -169,6 +199,8 @@ class _GameReader:
         self.dir = directory
         self.p = problems
         self.stand_ins: list[StandIn] = []
+        self.hex_facts: list[Fact] = []
+        self.sides: dict[str, Side] = {}
         self.game_id = directory.name
 
     # -- helpers ---------------------------------------------------------------
@@ -220,6 +252,7 @@ class _GameReader:
         if data.get("id") and data["id"] != self.dir.name:
             self.p.add(path, lines.find("id"), f"id {data['id']!r} differs from the directory name {self.dir.name!r}")
         sides = self.read_sides(data, path, lines)
+        self.sides = sides
         nationalities = self.read_nationalities(data, path, lines, sides)
         unit_types = self.read_unit_types(data, path, lines)
         boxes = self.read_boxes(data, path, lines, sides)
@@ -233,6 +266,7 @@ class _GameReader:
         tables = self.read_tables()
         markers.update(self.markers_from_tables(data, path, lines, tables, markers))
         maps = self.read_maps()
+        terrain_bans = self.read_terrain_bans(data, path, lines, unit_types, units, maps)
         scenarios = self.read_scenarios(units, markers, boxes, tracks, maps, sides)
         return Game(
             id=str(data.get("id", self.dir.name)),
@@ -260,6 +294,8 @@ class _GameReader:
             note=str(data.get("note", "")),
             data_dir=str(self.dir),
             stand_ins=self.stand_ins,
+            terrain_bans=terrain_bans,
+            hex_facts=self.hex_facts,
         )
 
     def read_sides(self, data: dict, path: Path, lines: TomlLines) -> dict[str, Side]:
@@ -316,6 +352,31 @@ class _GameReader:
                 self.p.add(path, line, f"unit type {tid!r} defined twice")
             result[tid] = UnitType(tid, str(item.get("name", tid)), str(item.get("symbol", tid)), bool(item.get("mobile", False)))
         return result
+
+    def read_terrain_bans(self, data: dict, path: Path, lines: TomlLines, unit_types: dict, units: dict,
+                          maps: dict) -> tuple[TerrainBan, ...]:
+        """[[terrain_ban]]: terrain some units may not stand on (checked on every setup and arrival hex)."""
+        flags = {f for u in units.values() for f in u.flags}
+        terrain_ids = {t for m in maps.values() for t in m.terrain_types}
+        result = []
+        for i, item in enumerate(data.get("terrain_ban") or []):
+            line = lines.find("terrain_ban", i)
+            selectors = tuple(str(u) for u in item.get("units") or ())
+            terrain = tuple(str(t) for t in item.get("terrain") or ())
+            if not selectors or not terrain:
+                self.p.add(path, line, "terrain_ban needs `units` (unit type ids or flags) and `terrain` (terrain ids)")
+            for u in selectors:
+                if u not in unit_types and u not in flags:
+                    self.p.add(path, lines.find("terrain_ban", i, "units"),
+                               f"terrain_ban: {u!r} is neither a unit type nor a flag any unit has")
+            for t in terrain:
+                if t not in terrain_ids:
+                    self.p.add(path, lines.find("terrain_ban", i, "terrain"),
+                               f"terrain_ban: {t!r} is not a terrain of any map ({', '.join(sorted(terrain_ids))})")
+            result.append(TerrainBan(selectors, terrain, tuple(str(k) for k in item.get("except_on") or ()),
+                                     self.source(item.get("source"), path, line, f"terrain ban {i + 1}"),
+                                     self.where(path, line)))
+        return tuple(result)
 
     def read_boxes(self, data: dict, path: Path, lines: TomlLines, sides: dict) -> dict[str, Box]:
         result: dict[str, Box] = {}
@@ -584,7 +645,8 @@ class _GameReader:
                 self.p.add(path, lines.find("terrain", i, "colour"), f"terrain {tid}: colour {colour!r} is not #rrggbb")
             by_char[char] = tid
             terrain_types[tid] = TerrainType(tid, str(item.get("name", tid)), char, colour,
-                                             self.source(item.get("source"), path, line, f"map {mid} terrain {tid}", required=False))
+                                             self.source(item.get("source"), path, line, f"map {mid} terrain {tid}", required=False),
+                                             water=bool(item.get("water", False)))
         source = self.source(data.get("source"), path, lines.find("source"), f"map {mid}")
         if grid is None:
             return None
@@ -676,11 +738,19 @@ class _GameReader:
             hex = self.parse_hex(row.get("hex"), grid, path, row.line, "feature")
             if hex is None:
                 continue
-            if not row.get("kind"):
+            kind, side = row.get("kind"), row.get("side")
+            if not kind:
                 self.p.add(path, row.line, "feature without a kind")
-            result.append(HexFeature(hex, row.get("kind"), row.get("name"), row.get("side"),
-                                     self.source(row.get("source"), path, row.line,
-                                                 f"map {mid} feature {row.get('kind')} {row.get('hex')}", required=False)))
+            if side and side not in self.sides:
+                self.p.add(path, row.line, f"feature {kind} {row.get('hex')}: unknown side {side!r}")
+            feature = HexFeature(hex, kind, row.get("name"), side,
+                                 self.source(row.get("source"), path, row.line,
+                                             f"map {mid} feature {kind} {row.get('hex')}", required=False),
+                                 self.where(path, row.line))
+            result.append(feature)
+            name = f" {feature.name}" if feature.name else ""
+            self.hex_facts.append(Fact(mid, hex, facts.feature_demands(kind), f"{kind}{name} ({row.get('hex')})",
+                                       feature.source, feature.where))
         return result
 
     def read_hexsides(self, path: Path, grid: HexGrid, mid: str) -> list[HexsideFeature]:
@@ -764,9 +834,18 @@ class _GameReader:
                 self.p.add(Path(f"{stem}.schedule.csv"), 1,
                            f"unit {arrival.unit} arrives on turn {arrival.turn} but is already in the setup")
         supply = {str(k): [str(x) for x in v] for k, v in (data.get("supply_sources") or {}).items()}
-        for side in supply:
+        source = self.source(data.get("source"), path, lines.find("source"), f"scenario {sid}")
+        for side, places in supply.items():
+            line = lines.find("supply_sources", side)
             if side not in sides:
-                self.p.add(path, lines.find("supply_sources", side), f"supply_sources: unknown side {side!r}")
+                self.p.add(path, line, f"supply_sources: unknown side {side!r}")
+            for place in places:
+                self.check_location(place, context, path, line, f"supply source of {side}")
+                found = self.locate(place, context)
+                if found is not None:
+                    self.hex_facts.append(Fact(found[0].id, found[1], (facts.LAND,),
+                                               f"{sid}: supply source of {side} ({place})", source,
+                                               self.where(path, line)))
         for rule, params in (data.get("special_rules") or {}).items():
             if isinstance(params, dict):
                 self.source(params.get("source"), path, lines.find("special_rules", rule, "source"),
@@ -784,7 +863,7 @@ class _GameReader:
             special_rules=dict(data.get("special_rules") or {}), victory=dict(data.get("victory") or {}),
             supply_sources=supply, description=str(data.get("description", "")), note=str(data.get("note", "")),
             order=int(data.get("order", 999)) if str(data.get("order", 999)).lstrip("-").isdigit() else 999,
-            source=self.source(data.get("source"), path, lines.find("source"), f"scenario {sid}"),
+            source=source,
         )
 
     def read_turns(self, path: Path) -> list[Turn]:
@@ -839,6 +918,35 @@ class _GameReader:
                 return
         self.p.add(path, line, f"{what}: hex {label} is not on map {', '.join(m.id for m in candidates)}")
 
+    @staticmethod
+    def locate(text: str, ctx: "_PlaceContext") -> tuple[GameMap, Hex] | None:
+        """The map and hex a location names (None for boxes, rule-described places and bad labels)."""
+        if text.startswith(("box:", "edge:", "any:")):
+            return None
+        label, _, map_hint = text.partition("@")
+        for m in ctx.maps:
+            if map_hint and m.id != map_hint:
+                continue
+            try:
+                hex = m.grid.parse(label)
+            except ValueError:
+                return None
+            if m.grid.is_on_map(hex):
+                return m, hex
+        return None
+
+    def stand_fact(self, unit_id: str, location: str, ctx: "_PlaceContext", source: Source, where: str,
+                   what: str) -> None:
+        """A unit placed on a map hex: that hex must be terrain the unit may stand on (scenarios.facts)."""
+        found = self.locate(location, ctx)
+        unit = ctx.units.get(unit_id)
+        if found is None or unit is None:
+            return
+        gm, hex = found
+        name = f" ({unit.name})" if unit.name else ""
+        self.hex_facts.append(Fact(gm.id, hex, (facts.STAND,), f"{what}{name} in {gm.grid.label(hex)}",
+                                   source, where, unit))
+
     def check_unit_step(self, unit_id: str, step: str, ctx: "_PlaceContext", path: Path, line: int, what: str) -> bool:
         unit = ctx.units.get(unit_id)
         if unit is None:
@@ -872,7 +980,8 @@ class _GameReader:
                     self.check_location(row.get("location"), ctx, path, row.line, what)
                     result.append(Placement(uid, row.get("location"), row.get("step"), row.get("choice"),
                                             row.get("note"),
-                                            self.source(row.get("source"), path, row.line, f"scenario {sid} {what}")))
+                                            self.source(row.get("source"), path, row.line, f"scenario {sid} {what}"),
+                                            self.where(path, row.line)))
                 continue
             if not self.check_unit_step(uid, row.get("step"), ctx, path, row.line, what):
                 continue
@@ -880,8 +989,11 @@ class _GameReader:
                 self.p.add(path, row.line, f"unit {uid} is set up twice (also line {seen[uid]})")
             seen[uid] = row.line
             self.check_location(row.get("location"), ctx, path, row.line, what)
-            result.append(Placement(uid, row.get("location"), row.get("step"), row.get("choice"), row.get("note"),
-                                    self.source(row.get("source"), path, row.line, f"scenario {sid} {what}")))
+            placement = Placement(uid, row.get("location"), row.get("step"), row.get("choice"), row.get("note"),
+                                  self.source(row.get("source"), path, row.line, f"scenario {sid} {what}"),
+                                  self.where(path, row.line))
+            result.append(placement)
+            self.stand_fact(uid, placement.location, ctx, placement.source, placement.where, f"{sid}: {what}")
         return result
 
     def read_schedule(self, path: Path, ctx: "_PlaceContext", sid: str) -> list[Arrival]:
@@ -903,8 +1015,12 @@ class _GameReader:
                     self.p.add(path, row.line, f"{what}: an arrival needs a location")
                 else:
                     self.check_location(row.get("location"), ctx, path, row.line, what)
-            result.append(Arrival(int(turn), uid, action, row.get("location"), row.get("step"), row.get("note"),
-                                  self.source(row.get("source"), path, row.line, f"scenario {sid} {what}")))
+            arrival = Arrival(int(turn), uid, action, row.get("location"), row.get("step"), row.get("note"),
+                              self.source(row.get("source"), path, row.line, f"scenario {sid} {what}"),
+                              self.where(path, row.line))
+            result.append(arrival)
+            if action == "arrive":
+                self.stand_fact(uid, arrival.location, ctx, arrival.source, arrival.where, f"{sid}: {what} on turn {turn}")
         return result
 
 

@@ -195,6 +195,7 @@ class TerrainType:
     char: str  # the character used for it in the terrain grid file
     colour: str  # fill colour for the map image
     source: Source = Source()
+    water: bool = False  # sea, lake, reservoir: no land unit stands here (scenarios.facts)
 
 
 @dataclass(frozen=True)
@@ -206,6 +207,7 @@ class HexFeature:
     name: str = ""
     side: str = ""
     source: Source = Source()
+    where: str = field(default="", compare=False)  # file:line of the row, for problems and reports
 
 
 @dataclass(frozen=True)
@@ -270,6 +272,19 @@ class GameMap:
     def terrain_at(self, hex: Hex) -> str:
         return self.terrain[hex]
 
+    def is_water(self, hex: Hex) -> bool:
+        """Sea, lake or reservoir (the legend's `water = true`)."""
+        terrain = self.terrain_types.get(self.terrain.get(hex, ""))
+        return bool(terrain and terrain.water)
+
+    def is_edge(self, hex: Hex) -> bool:
+        """On the map's edge: some neighbour lies off the map."""
+        return len(self.grid.neighbours(hex)) < 6
+
+    def path_kinds_at(self, hex: Hex) -> set[str]:
+        """Kinds of the paths (road, rail, trail...) that run through the hex."""
+        return {p.kind for p in self.paths if hex in p.hexes}
+
     def features_at(self, hex: Hex, kind: str | None = None) -> list[HexFeature]:
         found = self._features_by_hex.get(hex, [])
         return [f for f in found if kind is None or f.kind == kind]
@@ -285,6 +300,42 @@ class GameMap:
     def find_named(self, name: str) -> list[Hex]:
         wanted = name.strip().lower()
         return [f.hex for f in self.features if f.name.strip().lower() == wanted]
+
+
+@dataclass(frozen=True)
+class TerrainBan:
+    """Terrain some units may not stand on (KWB 5.2.3: mobile units may not enter Rough hexes).
+
+    ``units`` are unit type ids or unit flags; ``except_on`` are path kinds (road, rail...) or
+    feature kinds (city...) that lift the ban in a hex (SPI Movement (O): armour "except on Road
+    hexes")."""
+
+    units: tuple[str, ...]
+    terrain: tuple[str, ...]
+    except_on: tuple[str, ...] = ()
+    source: Source = Source()
+    where: str = ""
+
+    def applies_to(self, unit: Unit) -> bool:
+        return unit.type in self.units or any(unit.has(u) for u in self.units)
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One hex and what the data demands of it."""
+
+    map_id: str
+    hex: Hex
+    demands: tuple[str, ...]
+    subject: str  # "port Pusan", "setup of us-7-1m (7th/1st Marines)"
+    source: Source  # the rule section the row cites, or its stand-in reason
+    where: str  # file:line of the row that states it
+    unit: Unit | None = None  # for STAND
+
+    @property
+    def is_book(self) -> bool:
+        """Stated by the rulebook (not one of our stand-in placements)."""
+        return not self.source.is_stand_in
 
 
 @dataclass(frozen=True)
@@ -321,6 +372,7 @@ class Placement:
     choice: str = ""  # the placement freedom the rulebook allows, in words
     note: str = ""
     source: Source = Source()
+    where: str = field(default="", compare=False)  # file:line of the setup row
 
     @property
     def is_on_map(self) -> bool:
@@ -347,6 +399,7 @@ class Arrival:
     step: str = ""
     note: str = ""
     source: Source = Source()
+    where: str = field(default="", compare=False)  # file:line of the schedule row
 
 
 @dataclass
@@ -436,6 +489,10 @@ class Game:
     # Every stand-in datum with its file:line, gathered by the loader, for
     # the stand-in listing, the module's help page and result warnings.
     stand_ins: list["StandIn"] = field(default_factory=list)
+    # Terrain some units may not stand on (game.toml [[terrain_ban]]), and every fact the data
+    # states about a hex (scenarios.facts), both checked by the loader on every map.
+    terrain_bans: tuple[TerrainBan, ...] = ()
+    hex_facts: list[Fact] = field(default_factory=list)
 
     def units_of(self, side: str) -> list[Unit]:
         return [u for u in self.units.values() if u.side == side]
