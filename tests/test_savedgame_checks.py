@@ -189,3 +189,77 @@ def test_the_page_resolves_and_downloads_the_ruling_as_a_log(client, modules, sy
     elif defender and defender["sp"] != defender["sp_before"]:
         piece = next(p for p in after.values() if p.properties.get("UnitId") == defender["unit"])
         assert piece.properties != before[piece.piece_id].properties  # its Step layer moved
+
+
+# -- a log received from the opponent, against the ledger ----------------------------------------
+
+def _recorded_combats(client, modules, systems, count: int):
+    """A holdfast game with `count` combats of the setup's units rolled from the file: (game, side,
+    setup bytes)."""
+    combat = adjacent_combat("holdfast")
+    data = setup_file(modules, "holdfast", combat.scenario.id)
+    game = new_recorded_game(client, "holdfast", combat.scenario.id)
+    side = combat.game.units[combat.attackers[0]].side
+    for _ in range(count):
+        response = upload(client, f"/api/v1/games/{game['game_id']}/savedgame/checks/combat", data,
+                          headers=bearer(game["tokens"][side]), attackers=",".join(combat.attackers),
+                          target_hex=hex_of(combat.game, combat.scenario, combat.defender),
+                          request=json.dumps(player_fields(systems["holdfast"], "combat")))
+        assert response.status_code == 201
+    return game, side, data
+
+
+def _log_of(client, game, side, data, seq: int) -> bytes:
+    response = client.post("/systems/holdfast/savedgame/vlog", data={
+        "_file": base64.b64encode(data).decode(), "_name": "campaign.vsav", "_check": "combat",
+        "_game_id": game["game_id"], "_token": game["tokens"][side], "_seq": str(seq)})
+    assert response.status_code == 200
+    return response.data
+
+
+def test_a_log_is_checked_against_the_ledger_hidden_forged_and_altered_rulings(client, modules, systems):
+    from vassalfmt import continue_log
+    from vassalfmt.commands import chat_command
+
+    game, side, data = _recorded_combats(client, modules, systems, 2)  # the second: a reroll
+    log = _log_of(client, game, side, data, 1)
+    observer = game["tokens"]["observer"]
+    url = f"/api/v1/games/{game['game_id']}/savedgame/log-check"
+
+    honest_but_hiding = upload(client, url, log, headers=bearer(observer)).get_json()
+    assert [(r["seq"], r["status"]) for r in honest_but_hiding["rulings"]] == [(1, "verified")]
+    assert [h["seq"] for h in honest_but_hiding["hidden"]] == [2] and not honest_but_hiding["ok"]
+
+    lines = [c[len("CHAT"):] for c in read_saved_game(log).other_commands if c.startswith("CHAT")]
+    altered = [line.replace("= attacker dice:", "= attacker dice: 9 and") if "= attacker dice:" in line else line
+               for line in lines]
+    forged = [f"[ADJ {game['game_id']}#7] HoldFast Korea: combat", f"[ADJ {game['game_id']}#7] = hits on defender: 4",
+              f"[ADJ {game['game_id']}#7] receipt: record 7 hash 0123456789abcdef"]
+    tampered = continue_log(data, [chat_command(line) for line in altered + forged])
+    report = upload(client, url, tampered, headers=bearer(observer)).get_json()
+    assert [(r["seq"], r["status"]) for r in report["rulings"]] == [(1, "altered"), (7, "forged")]
+    assert "attacker dice" in report["rulings"][0]["why"]
+    assert report["ledger"]["ok"] and not report["ok"]
+
+    assert upload(client, url, b"not a zip", headers=bearer(observer)).status_code == 422
+    assert upload(client, url, log).status_code == 401
+
+
+def test_the_log_check_page_and_the_client_command(app, client, modules, systems, tmp_path, capsys):
+    from adjudicator.client.cli import main
+    from test_bridge_helpers import running_server
+
+    game, side, data = _recorded_combats(client, modules, systems, 1)
+    log = _log_of(client, game, side, data, 1)
+    page = upload(client, f"/games/{game['game_id']}/log-check", log, name="from-opponent.vlog",
+                  token=game["tokens"]["observer"])
+    body = html.fromstring(page.get_data(as_text=True))
+    assert page.status_code == 200
+    assert "✔" in body.get_element_by_id("log-verdict").text_content()
+    assert body.get_element_by_id("ruling-1").get("data-status") == "verified"
+    path = tmp_path / "from-opponent.vlog"
+    path.write_bytes(log)
+    with running_server(app) as url:
+        status = main(["verify-log", str(path), "--game", game["game_id"], "--token", game["tokens"]["observer"],
+                       "--server", url])
+    assert status == 0 and "record 1: verified" in capsys.readouterr().out

@@ -7,6 +7,8 @@
     POST /api/v1/systems/<system>/savedgame/checks/<check>        any check, its board fields
                                                                   filled from the file
     POST /api/v1/games/<game_id>/savedgame/checks/<check>         the same, rolled into the ledger
+    POST /api/v1/games/<game_id>/savedgame/log-check              a log's rulings against the
+                                                                  ledger (adjudicator.api.logcheck)
 
 A check from a saved game takes, besides the file: ``request`` (a JSON object with the fields the
 board cannot know: dice, weather, an attacker's supply state...), what the player points at —
@@ -295,6 +297,10 @@ def make_bridge_api_blueprint(config: Config, limiter: Limiter) -> Blueprint:
                     anonymous(savedgame_check_view), methods=["POST"])
     bp.add_url_rule("/games/<game_id>/savedgame/checks/<check>", "game_check",
                     per_token(game_savedgame_check_view), methods=["POST"])
+    from adjudicator.api.logcheck import log_check_view  # it reads uploads as this module does
+
+    bp.add_url_rule("/games/<game_id>/savedgame/log-check", "log_check",
+                    per_token(log_check_view), methods=["POST"])
     return bp
 
 

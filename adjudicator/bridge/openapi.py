@@ -158,7 +158,28 @@ SAVEDGAME_CHECK = {
     "required": ["system", "check", "outcome", "steps", "dice_used", "savedgame"],
 }
 
+LOG_CHECK = {
+    "type": "object",
+    "description": "Every adjudication in the log against the game's ledger.",
+    "properties": {
+        "game_id": {"type": "string"},
+        "ok": {"type": "boolean", "description": "every ruling verified (or unrecorded), none hidden, "
+               "the ledger itself verified"},
+        "rulings": {"type": "array", "items": {"type": "object", "properties": {
+            "status": {"enum": ["verified", "forged", "altered", "other-game", "unrecorded"]},
+            "game_id": {"type": ["string", "null"]}, "seq": {"type": ["integer", "null"]},
+            "first_line": {"type": "string"}, "why": {"type": "string"}},
+            "required": ["status", "seq", "first_line", "why"]}},
+        "hidden": {"type": "array", "description": "ledger rulings the log does not show",
+                   "items": {"type": "object"}},
+        "ledger": {"type": "object"},
+        "counts": {"type": "object"},
+    },
+    "required": ["game_id", "ok", "rulings", "hidden", "ledger"],
+}
+
 SCHEMAS = {
+    "SavedGameLogCheck": LOG_CHECK,
     "SavedGameBoardFill": BOARD_FILL,
     "SavedGameCheck": SAVEDGAME_CHECK,
     "SavedGameLocation": LOCATION,
@@ -275,6 +296,13 @@ def _check_paths(document: dict) -> None:
         ["saved games", "games"], secured=True)
     op["requestBody"] = CHECK_BODY
     paths["/api/v1/games/{game_id}/savedgame/checks/{check}"] = {"post": op}
+    paths["/api/v1/games/{game_id}/savedgame/log-check"] = {"post": _operation(
+        "Verify a log received from the opponent against the game's ledger (any token of the game)",
+        "Each adjudication line of the .vlog (written by the VASSAL extension or the saved-game page) "
+        "is checked against the ledger record of its number: same record hash, same result. Ledger "
+        "rulings the log does not show are listed as hidden; lines matching no record as forged.",
+        {"200": _json("SavedGameLogCheck", "The verdict (ok false: something does not match)")},
+        [_path("game_id")], ["saved games", "verification"], secured=True)}
 
 
 def add_bridge_paths(document: dict) -> None:

@@ -10,6 +10,8 @@ report; resolve any position-based check from the file; download the ruling as a
                                             the board cannot know; with ``_resolve`` the result
                                             beside the request built from the file
     POST /systems/<system>/savedgame/vlog   the uploaded game continued by the ruling (.vlog)
+    GET  /games/<game_id>/log-check         verify a log received from the opponent (form)
+    POST /games/<game_id>/log-check         its rulings against the game's ledger
 
 The file travels with each form as base64 (``_file``): nothing is stored between the steps.
 Page fields start with ``_`` so they never meet a check's field (those never do).
@@ -34,6 +36,7 @@ from flask import Blueprint, Response, abort, render_template, request
 
 from adjudicator.api.bridge import compute_from_savedgame, record_from_savedgame
 from adjudicator.api.games import game_check_response
+from adjudicator.api.logcheck import check_log_of_game
 from adjudicator.bridge.errors import BridgeError
 from adjudicator.bridge.fill import Pointed
 from adjudicator.bridge.games import load_system_game
@@ -244,6 +247,27 @@ def make_bridge_pages_blueprint() -> Blueprint:
         stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", (upload.name or system).rsplit(".", 1)[0]) or system
         return Response(log, mimetype="application/zip", headers={
             "Content-Disposition": f'attachment; filename="{stem}-{spec.name}.vlog"'})
+
+    @bp.get("/games/<game_id>/log-check")
+    def log_check_form(game_id: str):
+        return render_template("log_check.html", game_id=game_id, report=None, error=None)
+
+    @bp.post("/games/<game_id>/log-check")
+    def log_check(game_id: str):
+        """Every adjudication line of an uploaded log against the ledger (any token of the game)."""
+        grant = services().store.grant_for(request.form.get("token", "").strip())
+        if grant is None or grant.game_id != game_id:
+            return render_template("log_check.html", game_id=game_id, report=None,
+                                   error="That is not a token of this game."), 403
+        request.max_content_length = MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD
+        storage = request.files.get("file")
+        try:
+            report = check_log_of_game(game_id, storage.read(MAX_UPLOAD_BYTES + 1) if storage else b"")
+        except Problem as problem:
+            return render_template("log_check.html", game_id=game_id, report=None,
+                                   error=f"{problem.title}: {problem.detail}"), problem.status
+        return render_template("log_check.html", game_id=game_id, report=report,
+                               file_name=storage.filename if storage else "", error=None)
 
     @bp.post("/systems/<system>/savedgame")
     def savedgame_report(system: str):
