@@ -135,3 +135,29 @@ def test_ending_stacked_with_a_unit_not_moved_with_costs_one_more():
     with pytest.raises(ValueError, match="stacking limit"):
         priced(g, unit="us-r5c", path=["0505", "0506"], positions=[{"unit": "us-r7c", "hex": "0506"},
                                                                    {"unit": "us-r8c", "hex": "0506"}])
+
+
+def test_worked_example_movement_table_communist_supply_four_road_hexes():
+    """Movement (L): the Communist supply unit's row reads road 4, clear 2, rough 1 for a basic allowance of 1:
+    a road hex costs it 1/4 MP, not the 1/2 of other units."""
+    road = column_path(1, 6)
+    g = board(roads=[road])
+    p = priced(g, unit="comm-supply-1", path=road[:5])
+    assert p.costs == [Fraction(1, 4)] * 4 and p.total == 1 and p.legal
+    assert not priced(g, unit="comm-supply-1", path=road[:6]).legal
+    assert any("Communist supply row: 1 / 4 road hexes = 1/4" in s.text for s in p.steps)
+    # ordinary units keep their rows' 1/2: Communists 4 / 8, South Korean 3 / 6, UN 3 x 2 / 12
+    for unit in ("nk-d1", "rok-r1", "us-r5c"):
+        assert priced(g, unit=unit, path=road[:3]).costs == [Fraction(1, 2)] * 2
+
+
+def test_movement_table_rows_agree_with_case_k_and_the_terrain_chart():
+    """Movement (K) halves a Communist supply unit's clear and rough costs (1/2, 1): its row's 2 clear and 1 rough
+    hexes for an allowance of 1; ordinary rows' clear/rough columns are the allowance over the TEC's 1 and 2 MP."""
+    g = board()
+    assert movement.table_hexes(g, "Communist supply", "basic") / movement.table_hexes(g, "Communist supply", "clear") \
+        == Fraction(1, 2)
+    assert movement.table_hexes(g, "Communist supply", "basic") / movement.table_hexes(g, "Communist supply", "rough") == 1
+    for row in ("United Nations", "South Korean", "Communists"):
+        basic = movement.table_hexes(g, row, "basic")
+        assert movement.table_hexes(g, row, "clear") == basic and movement.table_hexes(g, row, "rough") == basic // 2

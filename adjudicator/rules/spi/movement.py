@@ -3,15 +3,20 @@
 The cost of one step is what the unit pays to ENTER the next hex, plus the ZOC penalty for LEAVING
 the hex it is in:
 - Clear 1 MP; Rough (wholly or partly) 2 MP (TEC);
-- along a road or railroad (or into/out of a town on one, TEC City "treat as a railroad hex")
-  1/2 MP "no matter what terrain it passes through" (TEC Roads) - so neither Rough nor the river
-  surcharge applies on a road step (every road crossing of a river is a bridge, Bridges);
+- along a road or railroad (or into/out of a town on one, TEC City "treat as a railroad hex"): the road
+  cost of the unit's row of the Movement table, Movement (L) (tables/movement.csv): basic allowance /
+  road hexes, so 1/2 MP for ordinary units ("no matter what terrain it passes through", TEC Roads) and
+  1/4 MP for Communist supply units (road 4 with an allowance of 1); the United Nations row's 12 is
+  Movement (I)'s doubled figure, so its ordinary road cost is 3 x 2 / 12 = 1/2 and (I) doubles the
+  allowance. Neither Rough nor the river surcharge applies on a road step (every road crossing of a
+  river is a bridge, Bridges);
 - River hex (two sides crossed by a river): +1 MP "above the ordinary terrain cost" (TEC);
 - leaving an Enemy Zone of Control: +1 MP, however many enemy units (Zones of Control (A));
   "thus it would cost four Movement Points to leave an Enemy Zone, and enter a Rough terrain/River
   hex" (1 + 2 + 1);
 - sea hexes and inlet hexsides: no land unit (TEC Sea, Inlet);
-- Communist supply units: 1/2 MP into clear, 1 MP into Rough (Movement (K));
+- Communist supply units: 1/2 MP into clear, 1 MP into Rough (Movement (K): half the ordinary costs; the
+  table's row, clear 2 and rough 1 hexes for an allowance of 1, says the same);
 - Intervention rule (2): no ZOC-leaving cost in the First Movement Phases of turns 1-3;
   rule (4): Chinese units enter entirely Rough hexes for 1 MP in the Second Movement Phases;
 - ending the phase stacked with units not moved with: +1 MP each; at most two units (Stacking (A), (B));
@@ -49,6 +54,7 @@ class Mover:
     """How a unit pays for terrain: ordinary land unit, Communist supply unit, Chinese under rule (4)."""
 
     communist_supply: bool = False
+    road_cost: Fraction = Fraction(1, 2)  # the unit's row of the Movement table (Movement (L))
     chinese_rough_at_one: bool = False  # Intervention rule (4): entirely Rough costs 1 MP
     free_zoc_exit: bool = False  # Intervention rule (2)
 
@@ -62,7 +68,7 @@ def enter_cost(g: Game, t: sb.Terrain, a: Hex, b: Hex, mover: Mover = ORDINARY) 
     if sb.is_sea(gm, b) or sb.inlet_between(gm, a, b):
         return None
     if t.road_step(a, b):
-        return Fraction(1, 2)
+        return mover.road_cost
     rough = sb.is_rough(gm, b)
     if mover.communist_supply:
         cost = data.fraction_parameter(g, "communist_supply_rough_cost" if rough else "communist_supply_clear_cost")
@@ -83,6 +89,43 @@ def step_cost(g: Game, t: sb.Terrain, a: Hex, b: Hex, enemy_zoc: set[Hex], mover
     if a in enemy_zoc and not mover.free_zoc_exit:
         cost += data.int_parameter(g, "zoc_leave_cost")
     return cost
+
+
+#: Movement (L): the Movement table's row of each kind of unit (tables/movement.csv, column unit_type).
+ROW_UN, ROW_SOUTH_KOREAN, ROW_COMMUNIST = "United Nations", "South Korean", "Communists"
+ROW_UN_SUPPLY, ROW_COMMUNIST_SUPPLY = "UN supply unit", "Communist supply"
+
+
+def movement_row(u) -> str:
+    """The row of the Movement table (Movement (L)) a unit moves by."""
+    if data.is_supply_unit(u):
+        return ROW_UN_SUPPLY if u.side == "un" else ROW_COMMUNIST_SUPPLY
+    if u.side == "communist":
+        return ROW_COMMUNIST
+    return ROW_SOUTH_KOREAN if data.is_korean(u) else ROW_UN
+
+
+def table_hexes(g: Game, row: str, column: str) -> Fraction:
+    """A cell of the Movement table as a number of hexes, its printed footnote letter dropped."""
+    return Fraction(data.table(g, "movement").cell(row, column).split()[0])
+
+
+def road_cost(g: Game, u) -> tuple[Fraction, str]:
+    """MP per road hex for this unit: its row's basic allowance / road hexes (Movement (L)), and how.
+
+    The United Nations row's road figure (12) is the Movement (I) rate ("using this rule, they may
+    move twelve hexes along a road"), so its ordinary cost divides (I)'s multiplier back out; (I)
+    itself is applied to the allowance.
+    """
+    row = movement_row(u)
+    basic, road = table_hexes(g, row, "basic"), table_hexes(g, row, "road")
+    if row == ROW_UN:
+        multiplier = data.int_parameter(g, "non_korean_un_road_multiplier")
+        cost = basic * multiplier / road
+        return cost, (f"{row} row: {basic} x {multiplier} / {road} road hexes = {cost} MP per road hex "
+                      "(the printed 12 is the Movement (I) rate)")
+    cost = basic / road
+    return cost, f"{row} row: {basic} / {road} road hexes = {cost} MP per road hex"
 
 
 def halve(value: int) -> int:
@@ -154,14 +197,18 @@ def plan(g: Game, req: MovementRequest) -> Plan:
     rules = special.in_force(g, req.scenario, req.game_turn, req.shock_effect_active)
     if req.rail:
         return plan_rail(g, gm, req, u, hexes)
+    road, road_text = road_cost(g, u)
     mover = Mover(
         communist_supply=u.side == "communist" and data.is_supply_unit(u),
+        road_cost=road,
         chinese_rough_at_one=rules.chinese_rough_at_one and req.phase == "second" and data.is_chinese(u),
         free_zoc_exit=rules.free_zoc_exit_first_phase and req.phase == "first",
     )
     terrain = sb.Terrain.of(gm)
     zoc = b.zoc_of(enemy)
     steps, costs, total = [], [], Fraction(0)
+    if any(terrain.road_step(a, c) for a, c in zip(hexes, hexes[1:])):
+        steps.append(Step(f"Road cost of {req.unit}: {road_text}.", "Movement (L); Terrain Effects Chart"))
     armour = g.unit_types[u.type].mobile if u.type in g.unit_types else False
     for a, c in zip(hexes, hexes[1:]):
         cost = step_cost(g, terrain, a, c, zoc, mover)
@@ -174,7 +221,7 @@ def plan(g: Game, req: MovementRequest) -> Plan:
                              "(Movement (O))")
         if u.side == "un" and data.is_supply_unit(u) and sb.is_rough(gm, c) and req.phase == "first":
             raise ValueError("UN supply units may enter Rough hexes only in the Second Movement Phase (Movement (K))")
-        parts = ["road 1/2" if road else ("Rough" if sb.is_rough(gm, c) else "clear")]
+        parts = [f"road {mover.road_cost}" if road else ("Rough" if sb.is_rough(gm, c) else "clear")]
         if not road and c in terrain.rivers:
             parts.append("river +1")
         if a in zoc:
