@@ -132,9 +132,51 @@ def test_ending_stacked_with_a_unit_not_moved_with_costs_one_more():
     together = priced(g, unit="us-r5c", path=["0505", "0506"], moving_with=["us-r8c"],
                       positions=[{"unit": "us-r8c", "hex": "0505"}])
     assert together.total == 1
-    with pytest.raises(ValueError, match="stacking limit"):
+    with pytest.raises(ValueError, match=r"stacking limit of 2 \(Stacking \(A\)\); if the move recombines.*"
+                                         r"recombine_into.*Stacking & Unit Breakdown"):
         priced(g, unit="us-r5c", path=["0505", "0506"], positions=[{"unit": "us-r7c", "hex": "0506"},
                                                                    {"unit": "us-r8c", "hex": "0506"}])
+
+
+def test_worked_example_a_regiment_joins_two_others_to_recombine_their_division():
+    """Stacking & Unit Breakdown: 'one 16-3 = three 5-3's'; units 'may only stack higher while forming larger
+    units'; 'Units must be stacked together to be recombined, and you pay movement penalties ... as outlined in
+    Case B' (+1 MP per unit not moved with)."""
+    g = board()
+    two_there = [{"unit": "us-r7c", "hex": "0506"}, {"unit": "us-r8c", "hex": "0506"}]
+    p = priced(g, unit="us-r5c", path=["0505", "0506"], positions=two_there, recombine_into="us-d1cav")
+    assert p.costs == [Fraction(1), Fraction(2)] and p.total == 3 and p.legal
+    assert p.recombined == ["us-r5c", "us-r7c", "us-r8c"]
+    assert any("recombine into us-d1cav" in s.text and "Stacking & Unit Breakdown" in s.rule for s in p.steps)
+    # moved together with one of them, it pays Case B only for the one already there
+    with_mate = priced(g, unit="us-r5c", path=["0505", "0506"], moving_with=["us-r7c"], recombine_into="us-d1cav",
+                       positions=[{"unit": "us-r7c", "hex": "0505"}, {"unit": "us-r8c", "hex": "0506"}])
+    assert with_mate.total == 2
+
+
+@pytest.mark.parametrize("body, message", [
+    ({"recombine_into": "us-d2"}, None),  # a 16-3 too: any three 5-3s form one (breakdown by values)
+    ({"recombine_into": "rok-r1"}, "not a unit the breakdown table forms"),
+    ({"recombine_into": "nk-d1"}, "not a unit of un"),
+    ({"recombine_into": "us-d1cav", "unit": "rok-r1"}, "not a component of us-d1cav"),
+    ({"recombine_into": "us-d1cav", "positions": [{"unit": "us-r7c", "hex": "0506"}]}, r"needs 3 5-3s.*there would be 2"),
+    ({"recombine_into": "us-d1cav", "positions": [{"unit": "us-r7c", "hex": "0506"}, {"unit": "us-r8c", "hex": "0506"},
+                                                   {"unit": "us-d2", "hex": "0506"}]}, None),  # 2 once formed
+    ({"recombine_into": "us-d1cav", "positions": [{"unit": "us-r7c", "hex": "0506"}, {"unit": "us-r8c", "hex": "0506"},
+                                                   {"unit": "us-d2", "hex": "0506"}, {"unit": "us-d3", "hex": "0506"}]},
+     "would still hold 3 units"),
+    ({"recombine_into": "us-d1cav", "positions": [{"unit": "us-r7c", "hex": "0506"}, {"unit": "us-r8c", "hex": "0506"},
+                                                   {"unit": "us-d1cav", "hex": "0101"}]}, "already on the map"),
+])
+def test_recombination_refusals_cite_the_breakdown_rules(body, message):
+    g = board()
+    request = {"unit": "us-r5c", "path": ["0505", "0506"],
+               "positions": [{"unit": "us-r7c", "hex": "0506"}, {"unit": "us-r8c", "hex": "0506"}], **body}
+    if message is None:
+        assert priced(g, **request).legal
+        return
+    with pytest.raises(ValueError, match=message):
+        priced(g, **request)
 
 
 def test_worked_example_movement_table_communist_supply_four_road_hexes():

@@ -20,6 +20,10 @@ the hex it is in:
 - Intervention rule (2): no ZOC-leaving cost in the First Movement Phases of turns 1-3;
   rule (4): Chinese units enter entirely Rough hexes for 1 MP in the Second Movement Phases;
 - ending the phase stacked with units not moved with: +1 MP each; at most two units (Stacking (A), (B));
+  a move that recombines a division (Stacking & Unit Breakdown: "recombined at the end of a Movement
+  Phase ... Units must be stacked together to be recombined, and you pay movement penalties ... as
+  outlined in Case B") may exceed two while forming it ("They may only stack higher while forming
+  larger units"); once formed, the hex must be within the limit;
 - allowance: halved out of supply, fractions lost (Movement (N)); doubled for non-Korean UN units moving
   only on roads (Movement (I): "six hexes along a road ... twelve"); at least one hex (Movement (M));
 - rail (Movement (J)): counted in rail hexes, 6 x allowance (UN south of the 38th; Communist supply units,
@@ -155,6 +159,9 @@ class MovementRequest(CheckRequest):
     moving_with: list[str] = Field(default_factory=list, max_length=1, description=(
         "The unit moving in the same stack (Movement (C): stacks of two); friendly units already in the end hex "
         "cost +1 MP each (Stacking (B))."))
+    recombine_into: str | None = Field(default=None, min_length=1, max_length=60, description=(
+        "The move ends by recombining: the id of the larger unit formed (e.g. a 16-3 division) from the moving unit "
+        "and the other components in the end hex (Stacking & Unit Breakdown; Case B penalties are paid)."))
 
     @model_validator(mode="after")
     def _by_the_rules(self, info: ValidationInfo):
@@ -173,6 +180,7 @@ class Plan:
     total: Fraction
     legal: bool
     notes: list[str]
+    recombined: list[str] | None = None  # the components that form `recombine_into`
 
 
 def plan(g: Game, req: MovementRequest) -> Plan:
@@ -196,6 +204,9 @@ def plan(g: Game, req: MovementRequest) -> Plan:
             raise ValueError(f"{gm.grid.label(h)} holds enemy units: units may never enter it (Movement (G))")
     rules = special.in_force(g, req.scenario, req.game_turn, req.shock_effect_active)
     if req.rail:
+        if req.recombine_into:
+            raise ValueError("recombine_into is priced with a land move (its Case B penalties); rail movement does not "
+                             "price stacking (Movement (J))")
         return plan_rail(g, gm, req, u, hexes)
     road, road_text = road_cost(g, u)
     mover = Mover(
@@ -233,16 +244,28 @@ def plan(g: Game, req: MovementRequest) -> Plan:
     end = hexes[-1]
     stacked = [p.at.unit for p in b.placed if p.hex == end and p.unit.side == u.side and not data.is_naval(p.unit)
                and p.at.unit not in req.moving_with]
+    recombined = recombination(g, req, u, stacked, b) if req.recombine_into else None
+    ending = len(stacked) + 1 + len(req.moving_with)
+    after = ending - len(recombined) + 1 if recombined else ending
     limit = data.int_parameter(g, "stacking_limit")
-    if len(stacked) + 1 + len(req.moving_with) > limit:
+    if after > limit:
+        if recombined:
+            raise ValueError(f"after forming {req.recombine_into}, {gm.grid.label(end)} would still hold {after} units: "
+                             f"more than the stacking limit of {limit} (Stacking (A); Stacking & Unit Breakdown)")
         raise ValueError(f"ending in {gm.grid.label(end)} with {', '.join(stacked)} exceeds the stacking limit of {limit} "
-                         "(Stacking (A))")
+                         "(Stacking (A)); if the move recombines a division, name it in recombine_into: units may stack "
+                         "higher only while forming larger units (Stacking & Unit Breakdown)")
     if stacked:
         extra = Fraction(len(stacked) * data.int_parameter(g, "stack_end_penalty"))
         costs.append(extra)
         total += extra
-        steps.append(Step(f"Ending the phase stacked with {', '.join(stacked)} (not moved with): +{extra} MP.",
-                          "Stacking (B); Movement (F)"))
+        steps.append(Step(f"Ending the phase stacked with {', '.join(stacked)} (not moved with): +{extra} MP"
+                          + (", paid also when recombining" if recombined else "") + ".",
+                          "Stacking (B); Movement (F)" + ("; Stacking & Unit Breakdown" if recombined else "")))
+    if recombined:
+        steps.append(Step(f"{', '.join(recombined)} recombine into {req.recombine_into} in {gm.grid.label(end)} at the end "
+                          f"of the Movement Phase: {ending} units while forming it, {after} once formed.",
+                          "Stacking & Unit Breakdown; Stacking (A)"))
     ma = data.movement_allowance(u)
     notes = []
     all_road = all(terrain.road_step(a, c) for a, c in zip(hexes, hexes[1:]))
@@ -258,7 +281,34 @@ def plan(g: Game, req: MovementRequest) -> Plan:
     legal = total <= allowance or one_hex
     if total > allowance and one_hex:
         notes.append("a unit may always move at least one hex (Movement (M))")
-    return Plan(costs, steps, allowance, total, legal, notes)
+    return Plan(costs, steps, allowance, total, legal, notes, recombined)
+
+
+def recombination(g: Game, req: MovementRequest, u, stacked: list[str], b: sb.Board) -> list[str]:
+    """The components that recombine into `req.recombine_into` (Stacking & Unit Breakdown), moving unit first.
+
+    The breakdown table says what a larger unit is made of ("one 16-3 = three 5-3's"); the components
+    must be stacked together at the end of the move: the moving unit, its stack mate and units already there.
+    """
+    larger = data.unit(g, req.recombine_into)
+    parts = data.breakdown(g, data.values_text(larger))
+    if parts is None:
+        raise ValueError(f"{req.recombine_into} ({data.values_text(larger)}) is not a unit the breakdown table forms "
+                         "(Stacking & Unit Breakdown)")
+    count, component = parts
+    if larger.side != u.side:
+        raise ValueError(f"{req.recombine_into} is not a unit of {u.side}'s side (Stacking & Unit Breakdown)")
+    if any(p.at.unit == req.recombine_into for p in b.placed):
+        raise ValueError(f"{req.recombine_into} is already on the map: recombining forms it from its components "
+                         "(Stacking & Unit Breakdown)")
+    if data.values_text(u) != component:
+        raise ValueError(f"{req.unit} ({data.values_text(u)}) is not a component of {req.recombine_into}: one "
+                         f"{data.values_text(larger)} = {count} x {component} (Stacking & Unit Breakdown)")
+    others = [x for x in list(req.moving_with) + stacked if data.values_text(data.unit(g, x)) == component]
+    if len(others) + 1 < count:
+        raise ValueError(f"recombining {req.recombine_into} needs {count} {component}s stacked together at the end of "
+                         f"the move; there would be {len(others) + 1} (Stacking & Unit Breakdown)")
+    return [req.unit] + others[:count - 1]
 
 
 def plan_rail(g: Game, gm, req: MovementRequest, u, hexes) -> Plan:
@@ -307,7 +357,9 @@ def run_movement(g: Game, req: MovementRequest) -> CheckResult:
     steps.append(Step(f"Total {p.total} {unit} against an allowance of {p.allowance}: "
                       f"{'within it' if p.legal else 'EXCEEDS it'}.", "Movement (A), (C), (J)"))
     return CheckResult(outcome={"mode": "rail" if req.rail else "land", "step_costs": [str(c) for c in p.costs],
-                                "total": float(p.total), "allowance": float(p.allowance), "legal": p.legal},
+                                "total": float(p.total), "allowance": float(p.allowance), "legal": p.legal,
+                                "recombines": ({"into": req.recombine_into, "components": p.recombined}
+                                               if p.recombined else None)},
                        steps=steps, warnings=data.map_warnings(g, data.scenario_map(g, req.scenario).id))
 
 
