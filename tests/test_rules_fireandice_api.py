@@ -86,6 +86,13 @@ def test_bad_input_is_422(client, name):
     assert response.mimetype == "application/problem+json"
 
 
+def test_a_d10_zero_is_refused_with_the_hint_to_enter_10(client):
+    response = client.post("/api/v1/systems/fireandice/aircraft_repair", json={"aircraft": ["un-air-8fb"], "dice": [0]})
+    assert response.status_code == 422
+    problem = response.get_json()
+    assert problem["errors"][0]["pointer"] == "/dice/0" and "a D10 showing 0 means 10: enter 10" in problem["detail"]
+
+
 def test_combat_example_over_http(client):
     body = client.post("/api/v1/systems/fireandice/combat", json=BODIES["combat"]).get_json()
     assert body["outcome"]["attacker_total"] == 8 and body["outcome"]["spread"] == 3
