@@ -43,6 +43,9 @@ BODIES = {
                 "replacements_box": ["nk-1", "nk-2"]},
     "objective_draw": {"side": "communist", "count": 6, "dice": [1, 1, 1, 1, 1, 1]},
     "snafu_draw": {"placer": "un", "count": 2, "dice": [1, 1]},
+    "declare_combat": {"unit": "nk-3", "combat_type": "Prepared Attack", "mp_spent": 1.5},
+    "strategic_movement": {"unit": "rok-1", "path": ["2252", "2251", "2250"],
+                           "positions": [{"unit": "rok-2", "hex": "2240"}, {"unit": "nk-1", "hex": "2230"}]},
     "amphibious_invasion": {"box": "invasion-inchon", "fleet_station": "Yellow Sea", "units": ["us-1mar-1", "un-hq-x"],
                             "amphibious_points": 8, "bombardment_level": 6, "enemy_units": ["nk-18"], "dice": [3]},
 }
@@ -58,6 +61,8 @@ BAD = {
     "amphibious_invasion": {"box": "invasion-pusan", "fleet_station": "Yellow Sea", "units": ["us-1mar-1"],
                             "amphibious_points": 8, "dice": []},
     "air_combat": {"box": "mig_alley", "aircraft": [{"unit": "un-air-4fi"}, {"unit": "un-air-8fb"}], "dice": []},
+    "declare_combat": {"unit": "nk-3", "combat_type": "Hasty Attack", "mp_spent": 0.25},
+    "strategic_movement": {"unit": "rok-1", "path": ["2252", "2250"]},
 }
 
 

@@ -14,6 +14,7 @@
 - `logistics`    7.0, 9.3 supply point costs and HQ flip costs            checks `hq_flip_cost`, `supply_cost`
 - `naval`        11.3.1 amphibious invasion and its bombardment                      check `amphibious_invasion`
 - `replacements` 13.2 rebuilding eliminated units                                     check `rebuild`
+- `movement`     4.5 declaring combat costs, 4.8 strategic movement   checks `declare_combat`, `strategic_movement`
 - `air`          10.0 the air war: air-to-air, top cover, strikes, interdiction, station, repair
 
 Importing this package registers every check and the LoC tracer.
@@ -26,6 +27,7 @@ from adjudicator.rules.fireandice import (  # noqa: F401
     intervention,
     logistics,
     losses,
+    movement,
     naval,
     replacements,
     supply,
