@@ -383,8 +383,7 @@ def strategic_strike(req: StrikeRequest, dice: Dice) -> CheckResult:
         steps.append(Step(f"Enemy Infrastructure -{infra_loss}, effective next month (the Supply marker stays).", "7.0; 10.3.2"))
         if req.enemy_infrastructure is not None:
             enemy = data.other_side(side_of(g, req.aircraft[0].unit))
-            t = data.table(g, "track_limits")
-            floor = next(int(r["min"]) for r in t.rows if r["track"] == "infrastructure" and r["side"] == enemy)
+            floor, _ = data.infrastructure_limits(g, enemy)
             outcome["enemy_infrastructure"] = max(floor, req.enemy_infrastructure - infra_loss)
             steps.append(Step(f"Infrastructure {req.enemy_infrastructure} -> {outcome['enemy_infrastructure']} "
                               f"(never below {floor}).", "7.0"))
