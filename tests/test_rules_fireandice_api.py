@@ -44,6 +44,8 @@ BODIES = {
     "objective_draw": {"side": "communist", "count": 6, "dice": [1, 1, 1, 1, 1, 1]},
     "snafu_draw": {"placer": "un", "count": 2, "dice": [1, 1]},
     "declare_combat": {"unit": "nk-3", "combat_type": "Prepared Attack", "mp_spent": 1.5},
+    "air_commitment": {"airfields": [{"box": "south_korea", "improved": 1, "airfields": 1}],
+                       "commitments": [{"unit": "un-air-4fi", "mission": "mig_alley", "airfield_box": "south_korea"}]},
     "supply_determination": {"side": "communist", "infrastructure": 12, "changes": [-4, 6], "supply_left": 3},
     "strategic_movement": {"unit": "rok-1", "path": ["2252", "2251", "2250"],
                            "positions": [{"unit": "rok-2", "hex": "2240"}, {"unit": "nk-1", "hex": "2230"}]},
@@ -64,6 +66,7 @@ BAD = {
     "air_combat": {"box": "mig_alley", "aircraft": [{"unit": "un-air-4fi"}, {"unit": "un-air-8fb"}], "dice": []},
     "declare_combat": {"unit": "nk-3", "combat_type": "Hasty Attack", "mp_spent": 0.25},
     "strategic_movement": {"unit": "rok-1", "path": ["2252", "2250"]},
+    "air_commitment": {"commitments": [{"unit": "un-air-4fi", "mission": "mig_alley", "airfield_box": "china"}]},
     "supply_determination": {"side": "un", "infrastructure": 3, "purchases": [{"item": "place a Trenches marker",
                                                                                 "count": 2}]},
 }

@@ -17,6 +17,7 @@
 - `replacements` 13.2 rebuilding eliminated units                                     check `rebuild`
 - `movement`     4.5 declaring combat costs, 4.8 strategic movement   checks `declare_combat`, `strategic_movement`
 - `air`          10.0 the air war: air-to-air, top cover, strikes, interdiction, station, repair
+- `commitment`   10.1, 10.2 Air Commitment within the airfields                        check `air_commitment`
 
 Importing this package registers every check and the LoC tracer.
 """
@@ -24,6 +25,7 @@ Importing this package registers every check and the LoC tracer.
 from adjudicator.rules.fireandice import (  # noqa: F401
     air,
     combat,
+    commitment,
     events,
     intervention,
     logistics,
