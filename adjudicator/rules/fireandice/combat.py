@@ -397,8 +397,9 @@ def combat(req: CombatRequest, dice: Dice) -> CheckResult:
                           + (f"and exploit with the chit's Adv {chit.adv} MP." if advance else
                              "- but not after a Meeting Engagement (no advance or exploitation)."), "5.7; 5.2.2"))
     if a_sup.air or d_sup.air:
-        steps.append(Step("Each aircraft that gave ground support rolls to stay on station (check stay_on_station).",
-                          "10.4.3"))
+        named = (a_sup.air_aircraft or []) + (d_sup.air_aircraft or [])
+        steps.append(Step("Each aircraft that gave ground support" + (f" ({', '.join(named)})" if named else "")
+                          + " rolls to stay on station (check stay_on_station).", "10.4.3"))
     return CheckResult(
         outcome={
             "chit": {"id": chit.id, "die": chit.die, "modifier": chit.modifier, "re": chit.re, "spt": chit.spt, "adv": chit.adv},

@@ -31,7 +31,7 @@ from pydantic import Field, ValidationInfo, model_validator
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board as board_field, register_check
 from adjudicator.rules.fireandice import board, data
 from adjudicator.rules.fireandice.schemas import CombatType, LeadMarker
-from adjudicator.rules.positions import PositionModel, UnitAt
+from adjudicator.rules.positions import PositionModel
 from scenarios.hexgrid import Hex
 from scenarios.model import Game
 

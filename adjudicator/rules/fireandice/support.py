@@ -197,14 +197,15 @@ def determine(g: Game, role: str, side: str, s: SideSupport, combat_type: str, s
     if s.use_air and s.air_level > 0:
         available = max(0, s.air_level - plan["air"])
         if s.air_used is None:
-            used = available
-            r.steps.append(Step(f"{who}: air ({s.air_level} - {plan['air']}) = {available}; each aircraft used then "
-                                "rolls to stay on station.", "5.3.1; 10.4.3 Ground Support"))
+            r.air = _apply(available, art_factor)
+            r.steps.append(Step(f"{who}: air ({s.air_level} - {plan['air']}) = {available} x {_factor_text(art_factor)} "
+                                f"(as artillery) -> {r.air}; each aircraft used then rolls to stay on station.",
+                                "5.3.1; 10.4.3 Ground Support"))
         else:
             used, r.air_aircraft = _air_used(s.air_used, available, who, s.air_level, plan["air"], r.steps)
-        r.air = _apply(used, art_factor)
-        r.steps.append(Step(f"{who}: air {used} x {_factor_text(art_factor)} (as artillery) -> {r.air}.",
-                            "5.3.1; 10.4.3 Ground Support"))
+            r.air = _apply(used, art_factor)
+            r.steps.append(Step(f"{who}: air {used} x {_factor_text(art_factor)} (as artillery) -> {r.air}.",
+                                "5.3.1; 10.4.3 Ground Support"))
     # bombardment (UN only, as artillery for terrain, planning always 2)
     if s.bombardment_level > 0 and s.use_bombardment:
         if side != "un":

@@ -208,10 +208,10 @@ def plan(g: Game, req: MovementRequest) -> Plan:
             raise ValueError("recombine_into is priced with a land move (its Case B penalties); rail movement does not "
                              "price stacking (Movement (J))")
         return plan_rail(g, gm, req, u, hexes)
-    road, road_text = road_cost(g, u)
+    road_mp, road_text = road_cost(g, u)
     mover = Mover(
         communist_supply=u.side == "communist" and data.is_supply_unit(u),
-        road_cost=road,
+        road_cost=road_mp,
         chinese_rough_at_one=rules.chinese_rough_at_one and req.phase == "second" and data.is_chinese(u),
         free_zoc_exit=rules.free_zoc_exit_first_phase and req.phase == "first",
     )
