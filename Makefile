@@ -8,7 +8,7 @@ STAMP   := $(VENV)/.installed-stamp
 HOST    ?= 127.0.0.1
 PORT    ?= 8000
 
-.PHONY: setup system run modules serve test bench fuzz soak check vassal-check clean
+.PHONY: setup system jdk run modules serve test bench fuzz soak check vassal-check vassal-e2e clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -22,10 +22,14 @@ setup: $(STAMP)
 system:
 	@bash scripts/system-packages.sh
 
+# A JDK: every module carries the Adjudicator extension (Java), compiled when modules are built.
+jdk:
+	@bash scripts/system-packages.sh modules
+
 # The main job: build every game's module into dist/, then serve the adjudicator.
 run: setup modules serve
 
-modules: setup
+modules: setup jdk
 	$(BIN)/modgen build --all --out dist
 
 serve: setup
@@ -45,6 +49,11 @@ bench: setup
 # Open every module in the real VASSAL engine (needs VASSAL_ENGINE_JAR; see scripts/vassal-check.sh).
 vassal-check: modules
 	@bash scripts/vassal-check.sh
+
+# The Adjudicator extension end to end in the real VASSAL engine (docs/vassal-extension.md);
+# needs VASSAL_ENGINE_JAR, skips with the reason otherwise. `make test` runs it too.
+vassal-e2e: setup system
+	@bash scripts/vassal-e2e.sh
 
 # Long reliability runs (bounded versions run in make test).
 fuzz: setup

@@ -23,6 +23,7 @@ from scenarios.hexgrid import Hex, HexGrid
 from scenarios.model import Box, Game, GameMap, Scenario
 
 from art.canvas import darker, is_dark, mix, rgb
+from art.decor import MapDecor, draw_decor
 from art.fonts import Rect, draw_fitted, font, fit_font
 
 OFF_MAP = (214, 214, 206)
@@ -62,8 +63,8 @@ PATH_STYLES: dict[str, LineStyle] = {
 DEFAULT_PATH = LineStyle((90, 60, 40), 0.03, dash=0.05)
 
 
-def render_map(gmap: GameMap, scale: int = 1) -> Image.Image:
-    """The full board of one map."""
+def render_map(gmap: GameMap, scale: int = 1, decor: MapDecor | None = None) -> Image.Image:
+    """The full board of one map, with its ``decor`` (north arrow, shaded areas) if given."""
     grid = gmap.grid.scaled(scale) if scale != 1 else gmap.grid
     img = Image.new("RGB", (grid.width, grid.height), OFF_MAP)
     draw = ImageDraw.Draw(img)
@@ -82,6 +83,8 @@ def render_map(gmap: GameMap, scale: int = 1) -> Image.Image:
     for hex_, features in _features_by_hex(gmap).items():
         _draw_features(img, draw, grid, hex_, features)
     _draw_labels(img, draw, gmap, grid)
+    if decor is not None:
+        draw_decor(img, grid, decor)
     return img
 
 
@@ -300,53 +303,85 @@ def render_box(game: Game, box: Box, scale: int = 1, counter: int = 75) -> Image
     return img
 
 
-TRACK_PER_ROW = 10
 TRACK_NUMBER_H = 22  # the turn number above the counter space
 TRACK_DATE_H = 18  # the date below it
+TRACK_MAX_WIDTH = 1800  # cells per row: as many as fit this width (at scale 1), at most 10
+STACK_DEPTH = 3  # pieces per stack in a turn cell: a deeper stack hides what it holds
+SLOT_COLUMNS = 4  # stack slots side by side in a cell before a second row starts
 
 
 @dataclass(frozen=True)
 class TrackLayout:
     """Where everything sits on a turn track board (shared by the drawing
-    and by ``turn_cell_centres``, so the module puts the turn marker where
-    the picture has room for it)."""
+    and by ``turn_slot_centres``, so the module puts each arrival where the
+    picture has room for it)."""
 
     size: tuple[int, int]
     title: Rect
     cells: dict[int, Rect]  # turn number -> its cell
-    counter_areas: dict[int, Rect]  # turn number -> the space a counter sits in
+    counter_areas: dict[int, Rect]  # turn number -> the space its counters sit in
+    slots: dict[int, list[tuple[int, int]]]  # turn number -> centre of each stack slot
+
+
+def turn_piece_counts(scenario: Scenario) -> dict[int, int]:
+    """Turn -> how many pieces wait in its cell at the start: the reinforcements that
+    arrive then and the markers a setup puts on it (``turn:<n>``)."""
+    placed = {p.unit for p in scenario.setup}
+    counts: dict[int, int] = {}
+    for arrival in scenario.schedule:
+        if arrival.action == "arrive" and arrival.unit not in placed:
+            counts[arrival.turn] = counts.get(arrival.turn, 0) + 1
+    for placement in scenario.setup:
+        if placement.location.startswith("turn:"):
+            turn = int(placement.location[len("turn:"):])
+            counts[turn] = counts.get(turn, 0) + 1
+    return counts
 
 
 def track_layout(scenario: Scenario, scale: int = 1, counter: int = 75) -> TrackLayout:
+    """Cells big enough for the busiest turn: its pieces in stacks of at most ``STACK_DEPTH``,
+    side by side (``SLOT_COLUMNS`` to a row), so no stack spills into a neighbouring cell."""
     pad = 6 * scale
     title_h = BOX_TITLE * scale
-    cell_w = (counter + 12) * scale
-    cell_h = (counter + 8 + TRACK_NUMBER_H + TRACK_DATE_H) * scale
+    busiest = max(turn_piece_counts(scenario).values(), default=1)
+    stacks = max(1, math.ceil(busiest / STACK_DEPTH))
+    slot_cols = min(stacks, SLOT_COLUMNS)
+    slot_rows = math.ceil(stacks / slot_cols)
+    slot_w = (counter + 12) * scale  # a stack's offsets (StackMetrics) stay inside the slot
+    slot_h = (counter + 12) * scale
+    cell_w = slot_cols * slot_w + 4 * scale
+    cell_h = slot_rows * slot_h + (TRACK_NUMBER_H + TRACK_DATE_H) * scale
+    per_row = max(1, min(10, (TRACK_MAX_WIDTH * scale) // cell_w))
     turns = scenario.turns or []
-    rows = max(1, math.ceil(len(turns) / TRACK_PER_ROW))
-    cols = min(max(1, len(turns)), TRACK_PER_ROW)
+    rows = max(1, math.ceil(len(turns) / per_row))
+    cols = min(max(1, len(turns)), per_row)
     width = cols * cell_w + 2 * pad
     height = rows * cell_h + 2 * pad + title_h
-    cells, areas = {}, {}
+    cells, areas, slots = {}, {}, {}
     for i, turn in enumerate(turns):
-        x = pad + (i % TRACK_PER_ROW) * cell_w
-        y = title_h + pad + (i // TRACK_PER_ROW) * cell_h
+        x = pad + (i % per_row) * cell_w
+        y = title_h + pad + (i // per_row) * cell_h
         cell = Rect(x, y, x + cell_w - 3 * scale, y + cell_h - 3 * scale)
         cells[turn.number] = cell
-        areas[turn.number] = Rect(cell.left, cell.top + TRACK_NUMBER_H * scale, cell.right,
-                                  cell.bottom - TRACK_DATE_H * scale)
-    return TrackLayout((width, height), Rect(pad, 2 * scale, width - pad, title_h), cells, areas)
+        area = Rect(cell.left, cell.top + TRACK_NUMBER_H * scale, cell.right, cell.bottom - TRACK_DATE_H * scale)
+        areas[turn.number] = area
+        # Slots are filled left to right, top to bottom; a stack's pieces are drawn offset
+        # up and to the right, so each centre sits a little low and left in its slot.
+        slots[turn.number] = [
+            (round(area.left + 2 * scale + (k % slot_cols + 0.5) * slot_w - 4 * scale),
+             round(area.top + (k // slot_cols + 0.5) * slot_h + 4 * scale))
+            for k in range(stacks)]
+    return TrackLayout((width, height), Rect(pad, 2 * scale, width - pad, title_h), cells, areas, slots)
 
 
-def turn_cell_centres(scenario: Scenario, scale: int = 1, counter: int = 75) -> dict[int, tuple[int, int]]:
-    """Turn number -> pixel centre of the counter space in its cell."""
-    layout = track_layout(scenario, scale, counter)
-    return {n: (round(a.centre[0]), round(a.centre[1])) for n, a in layout.counter_areas.items()}
+def turn_slot_centres(scenario: Scenario, scale: int = 1, counter: int = 75) -> dict[int, list[tuple[int, int]]]:
+    """Turn number -> the pixel centre of each stack slot in its cell."""
+    return track_layout(scenario, scale, counter).slots
 
 
 def render_turn_track(scenario: Scenario, scale: int = 1, counter: int = 75) -> Image.Image:
-    """The scenario's turn record track: one cell per turn, ten to a row,
-    with the turn number above and the date below room for a counter."""
+    """The scenario's turn record track: one cell per turn, with the turn
+    number above and the date below room for the busiest turn's counters."""
     layout = track_layout(scenario, scale, counter)
     w, h = layout.size
     img = Image.new("RGB", layout.size, (245, 242, 230))

@@ -45,11 +45,14 @@ from scenarios.model import Box, Game, GameMap, MarkerType, Scenario, Table, Uni
 
 from art.charts import render_table
 from art.counters import unit_faces
-from art.maps import render_box, render_map, render_turn_track
+from art.decor import map_decor
+from art.maps import render_box, render_map, render_turn_track, turn_piece_counts
+from art.pools import render_pool_back
 from art.markers import marker_faces
 from art.styles import style_for
 from art.styles.base import side_colour
 from art.styles.holdfast import HoldFastStyle
+from art.tracks import render_tracks_board
 
 # Bump whenever a drawing change should invalidate every cached image.  The
 # key also carries a fingerprint of the art code, the bundled fonts and the
@@ -98,6 +101,14 @@ def box_image_name(game: Game, box: Box) -> str:
 
 def turn_track_image_name(game: Game, scenario: Scenario) -> str:
     return image_name(game.id, "turns", scenario.id)
+
+
+def pool_back_image_name(game: Game, box: Box) -> str:
+    return image_name(game.id, "back", box.id)
+
+
+def tracks_board_image_name(game: Game) -> str:
+    return image_name(game.id, "tracks")
 
 
 def chart_image_name(game: Game, table: Table) -> str:
@@ -399,17 +410,27 @@ def counter_jobs(game: Game, scale: int = 1) -> list[ImageJob]:
 
 
 def board_jobs(game: Game, scale: int = 1, map_scale: int = 1) -> list[ImageJob]:
-    """Maps (at ``map_scale``), off-map boxes, turn tracks and charts: one job each."""
+    """Maps (at ``map_scale``), off-map boxes and the backs of pool pieces, the player-aid
+    tracks, turn tracks and charts: one job each."""
     jobs = []
     for gmap in game.maps.values():
-        jobs.append(ImageJob(content_key("map", plain(gmap), map_scale), [map_image_name(game, gmap)],
-                             lambda m=gmap: [_quantised(render_map(m, map_scale))], cost=100))
+        decor = map_decor(game, gmap)
+        jobs.append(ImageJob(content_key("map", {"map": plain(gmap), "decor": plain(decor)}, map_scale),
+                             [map_image_name(game, gmap)],
+                             lambda m=gmap, d=decor: [_quantised(render_map(m, map_scale, d))], cost=100))
     for box in game.boxes.values():
         data = {"box": plain(box), "colour": side_colour(game, box.side) if box.side else ""}
         jobs.append(ImageJob(content_key("box", data, scale), [box_image_name(game, box)],
                              lambda b=box: [render_box(game, b, scale)], cost=2))
+        if box.draw:
+            jobs.append(ImageJob(content_key("pool-back", data, scale), [pool_back_image_name(game, box)],
+                                 lambda b=box: [render_pool_back(game, b, scale)], cost=1))
+    if game.tracks:
+        jobs.append(ImageJob(content_key("tracks", plain(game.tracks, skip=frozenset({"note"})), scale),
+                             [tracks_board_image_name(game)], lambda: [render_tracks_board(game, scale)], cost=2))
     for scenario in game.scenarios.values():
-        data = {"name": scenario.name, "turns": plain(scenario.turns)}
+        data = {"name": scenario.name, "turns": plain(scenario.turns),
+                "pieces": sorted(turn_piece_counts(scenario).items())}
         jobs.append(ImageJob(content_key("turns", data, scale), [turn_track_image_name(game, scenario)],
                              lambda s=scenario: [render_turn_track(s, scale)], cost=2))
     for table in game.tables.values():

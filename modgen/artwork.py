@@ -21,8 +21,9 @@ from PIL import Image
 
 from art import render
 from art.counters import counter_px
-from art.maps import turn_cell_centres
-from modgen.images import ModuleImages, TurnTrack
+from art.maps import track_layout
+from art.tracks import cell_centre, tracks_layout
+from modgen.images import ModuleImages, TracksBoard, TurnTrack
 from scenarios.model import Game
 
 BOXES_PER_ROW = 3
@@ -63,7 +64,20 @@ def collect_images(game: Game, scale: int = 1, cache_dir: Path | None = None,
     for scenario in game.scenarios.values():
         name = render.turn_track_image_name(game, scenario)
         files[name] = boards[name]
-        images.turn_tracks[scenario.id] = TurnTrack(name, turn_cell_centres(scenario, scale))
+        layout = track_layout(scenario, scale)
+        images.turn_tracks[scenario.id] = TurnTrack(name, {n: _box(c) for n, c in layout.cells.items()},
+                                                    layout.slots)
+    if game.tracks:
+        name = render.tracks_board_image_name(game)
+        files[name] = boards[name]
+        layout = tracks_layout(game, scale)
+        images.tracks = TracksBoard(name, {k: _box(c) for k, c in layout.cells.items()},
+                                    {k: cell_centre(c, scale) for k, c in layout.cells.items()})
+    for box in game.boxes.values():
+        if box.draw:
+            name = render.pool_back_image_name(game, box)
+            files[name] = boards[name]
+            images.pool_backs[box.id] = name
     for table in game.tables.values():
         name = render.chart_image_name(game, table)
         files[name] = boards[name]
@@ -77,6 +91,10 @@ def collect_images(game: Game, scale: int = 1, cache_dir: Path | None = None,
         images.boxes_size = size
     images.files = files
     return images
+
+
+def _box(rect) -> tuple[int, int, int, int]:
+    return round(rect.left), round(rect.top), round(rect.right), round(rect.bottom)
 
 
 @dataclass(frozen=True)

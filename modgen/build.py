@@ -22,9 +22,11 @@ from pathlib import Path
 from art.render import plain, renderer_fingerprint
 
 from modgen import buildfile as bf
+from modgen import extension
 from modgen.help import help_html
 from modgen.images import ModuleImages
-from modgen.pieces import BOXES_MAP, build_prototypes, marker_piece, unit_piece
+from modgen.pieces import BOXES_MAP, TRACKS_MAP, build_prototypes, marker_piece, unit_piece
+from modgen.pools import PoolPlan, deck_spec
 from modgen.setups import build_setup
 from scenarios.model import Game
 from vassalfmt import ModuleData, build_zip
@@ -58,15 +60,18 @@ def assign_gpids(game: Game) -> dict[str, str]:
     return {key.split(":", 1)[1] if key.startswith("unit:") else key: str(n) for n, key in enumerate(ids, start=1)}
 
 
-def palette_entries(game: Game, images: ModuleImages, gpids: dict[str, str]) -> list[bf.PaletteEntry]:
+def palette_entries(game: Game, images: ModuleImages, gpids: dict[str, str],
+                    pools: PoolPlan) -> list[bf.PaletteEntry]:
     entries = []
     for unit in game.units.values():
         tab = f"{game.sides[unit.side].name} - {game.nationalities[unit.nationality].name}"
-        piece = unit_piece(game, unit, images.unit_steps[unit.id], gpid=gpids[unit.id])
+        piece = unit_piece(game, unit, images.unit_steps[unit.id], gpid=gpids[unit.id],
+                           pool_traits=pools.traits(unit.id))
         entries.append(bf.PaletteEntry(tab, piece.basic.name, gpids[unit.id], piece))
     for marker in game.markers.values():
         gpid = gpids[f"marker:{marker.id}"]
-        piece = marker_piece(game, marker, images.marker_faces[marker.id], gpid=gpid)
+        piece = marker_piece(game, marker, images.marker_faces[marker.id], gpid=gpid,
+                             pool_traits=pools.traits(f"marker:{marker.id}"))
         entries.append(bf.PaletteEntry("Markers", marker.name, gpid, piece))
     entries.sort(key=lambda e: (e.tab == "Markers", e.tab))
     return entries
@@ -101,6 +106,7 @@ def build_entries(game: Game, images: ModuleImages, version: str) -> BuildResult
     entries = dict(assembled.entries)
     for name, data in images.files.items():
         entries[f"images/{name}"] = data
+    entries.update(extension.class_entries(cache_dir))
     return BuildResult(path=None, entries=entries, pieces=assembled.pieces, prototypes=assembled.prototypes,
                        setups=assembled.setups, problems=list(assembled.problems),
                        seconds=time.perf_counter() - started)
@@ -120,6 +126,7 @@ class Assembled:
 def assemble_entries(game: Game, images: ModuleImages, version: str) -> Assembled:
     """buildFile, setups, module metadata and help, built from the data."""
     gpids = assign_gpids(game)
+    pools = PoolPlan.of(game, images.pool_backs)
     prototypes = build_prototypes(game, images.box_centres)
     root = bf.module_root(game, version, next_gpid=len(gpids) + 1)
     bf.add_basics(root, game, HELP_FILE)
@@ -128,19 +135,26 @@ def assemble_entries(game: Game, images: ModuleImages, version: str) -> Assemble
         bf.add_game_map(root, game.maps[map_id], images.maps[map_id], launch=index > 0, scale=images.scale)
     if images.boxes_board:
         regions = {game.boxes[b].name: c for b, c in images.box_centres.items()}
-        bf.add_plain_map(root, BOXES_MAP, images.boxes_board, "Dead piles and off-map boxes", regions)
+        boxes = bf.add_plain_map(root, BOXES_MAP, images.boxes_board, "Dead piles, cups and off-map boxes",
+                                 regions)
+        bf.add_draw_piles(boxes, [(deck_spec(game, box, images.counter_size), *images.box_centres[box.id])
+                                  for box in game.boxes.values() if box.draw])
+    if images.tracks is not None:
+        zones = {bf.track_cell_name(game.tracks[t], cell): c for (t, cell), c in images.tracks.cells.items()}
+        bf.add_zoned_map(root, TRACKS_MAP, images.tracks.image, "Victory points and the other running values",
+                         zones)
     track_names = []
     for scenario in game.scenarios.values():
         track = images.turn_tracks.get(scenario.id)
         if track is None:
             continue
         name = bf.turn_track_map_name(scenario)
-        regions = {f"Turn {t}": c for t, c in sorted(track.centres.items())}
-        bf.add_plain_map(root, name, track.image, f"{scenario.name}: reinforcements wait on their turn", regions)
+        zones = {f"Turn {t}": c for t, c in sorted(track.cells.items())}
+        bf.add_zoned_map(root, name, track.image, f"{scenario.name}: reinforcements wait on their turn", zones)
         track_names.append(name)
     if len(track_names) > 1:
         bf.add_toolbar_menu(root, "Turn tracks", "Each scenario's turn record track", track_names)
-    entries_palette = palette_entries(game, images, gpids)
+    entries_palette = palette_entries(game, images, gpids, pools)
     bf.add_palette(root, entries_palette)
     bf.add_prototypes(root, prototypes)
     bf.add_dice(root, game)
@@ -153,11 +167,12 @@ def assemble_entries(game: Game, images: ModuleImages, version: str) -> Assemble
     for scenario in game.scenarios.values():
         file_name = f"setups/{scenario.id}.vsav"
         data, report = build_setup(game, scenario, images, gpids, module,
-                                   prototypes={p.name: p.piece for p in prototypes})
+                                   prototypes={p.name: p.piece for p in prototypes}, pools=pools)
         entries[file_name] = data
         problems += report.problems
         setups.append((scenario, file_name))
     bf.add_setups(root, setups)
+    bf.add_adjudicator(root, game)
     entries["buildFile.xml"] = bf.serialize(root)
     entries["moduledata"] = module.to_xml()
     entries[HELP_FILE] = help_html(game, version).encode("utf-8")

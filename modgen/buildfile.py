@@ -13,11 +13,12 @@ from dataclasses import dataclass
 
 from lxml import etree
 
+from modgen import extension
 from modgen.images import ModuleImages
 from modgen.pieces import Prototype
 from scenarios.hexgrid import HexGrid
-from scenarios.model import Game, GameMap, Scenario
-from vassalfmt import Piece
+from scenarios.model import Game, GameMap, Scenario, Track
+from vassalfmt import DeckSpec, Piece
 from vassalfmt.buildfile import component as el
 from vassalfmt.buildfile import new_module, plain, to_bytes
 
@@ -31,6 +32,11 @@ VASSAL_VERSION = "3.7.26"
 
 def turn_track_map_name(scenario: Scenario) -> str:
     return f"{scenario.name} turn track"
+
+
+def track_cell_name(track: Track, cell: str) -> str:
+    """A player-aid track cell's location name: "Victory Point Track 14"."""
+    return f"{track.name} {cell}"
 
 
 @dataclass(frozen=True)
@@ -93,7 +99,8 @@ def hex_grid(board: etree._Element, grid: HexGrid) -> None:
        color="0,0,0", rotateText=0, hDrawOff=0, vDrawOff=0, stagger=grid.stagger)
 
 
-def add_game_map(root: etree._Element, game_map: GameMap, image: str, launch: bool, scale: int = 1) -> None:
+def add_game_map(root: etree._Element, game_map: GameMap, image: str, launch: bool,
+                 scale: int = 1) -> etree._Element:
     node = el(root, M + "Map", mapName=game_map.name, description=f"{game_map.name} ({game_map.scale} per hex)",
               markMoved="Always", edgeWidth=0, edgeHeight=0, backgroundcolor="255,255,255",
               allowMultiple=False, color="255,0,0", thickness=3, launch=launch, buttonName=game_map.name,
@@ -105,17 +112,48 @@ def add_game_map(root: etree._Element, game_map: GameMap, image: str, launch: bo
                 addColumnText="Add column", addRowText="Add row", boardPrompt="Select board",
                 slotWidth=125, slotHeight=125, slotScale=0.2)
     board = el(picker, BOARD + "Board", name=game_map.name, image=image, reversible=False)
-    hex_grid(board, game_map.grid.scaled(scale))
+    grid = game_map.grid.scaled(scale)
+    hex_grid(board, grid)
     _map_components(node)
+    add_overview(node, grid.width, grid.height)
+    return node
 
 
 def add_plain_map(root: etree._Element, name: str, image: str, tooltip: str,
-                  regions: dict[str, tuple[int, int]]) -> None:
-    """An off-map board (boxes, turn track) in its own window.
+                  regions: dict[str, tuple[int, int]]) -> etree._Element:
+    """An off-map board (the boxes) in its own window.
 
-    Each box or turn cell is a named region, so VASSAL reports a piece there
-    as "UN dead pile" or "Turn 3" and pieces snap to the cell centres.
+    Each box is a named region, so VASSAL reports a piece there as "UN dead
+    pile" and pieces snap to the box centres.
     """
+    node, board = _off_map_window(root, name, image, tooltip)
+    grid = el(board, GRID + "RegionGrid", snapto=True, visible=False, fontsize=9)
+    for region, (x, y) in regions.items():
+        el(grid, GRID + "Region", name=region, originx=x, originy=y)
+    _map_components(node)
+    return node
+
+
+def add_zoned_map(root: etree._Element, name: str, image: str, tooltip: str,
+                  zones: dict[str, tuple[int, int, int, int]]) -> etree._Element:
+    """An off-map board of cells (a turn track, the player-aid tracks) in its own window.
+
+    Each cell is a rectangular zone (left, top, right, bottom) without a grid of its own:
+    VASSAL reports a piece anywhere in it as "Turn 3" or "Victory Point Track 14", and
+    pieces stay where they are dropped, so a busy turn's stacks stand side by side.
+    """
+    node, board = _off_map_window(root, name, image, tooltip)
+    grid = el(board, GRID + "ZonedGrid")
+    for zone, (left, top, right, bottom) in zones.items():
+        el(grid, GRID + "mapgrid.Zone", name=zone, locationFormat="$name$",
+           path=f"{left},{top};{right},{top};{right},{bottom};{left},{bottom}",
+           useParentGrid=False, useHighlight=False, highlightProperty="")
+    _map_components(node)
+    return node
+
+
+def _off_map_window(root: etree._Element, name: str, image: str, tooltip: str):
+    """The Map element of an off-map board and its one Board (the caller adds the grid)."""
     node = el(root, M + "Map", mapName=name, description=tooltip, markMoved="Never", edgeWidth=0,
               edgeHeight=0, backgroundcolor="255,255,255", allowMultiple=False, color="255,0,0",
               thickness=3, launch=True, buttonName=name, tooltip=tooltip, onlyReportChangedLocation=True,
@@ -125,10 +163,29 @@ def add_plain_map(root: etree._Element, name: str, image: str, tooltip: str,
     picker = el(node, MAP + "BoardPicker", title="Choose board", addColumnText="Add column",
                 addRowText="Add row", boardPrompt="Select board", slotWidth=125, slotHeight=125, slotScale=0.2)
     board = el(picker, BOARD + "Board", name=name, image=image, reversible=False)
-    grid = el(board, GRID + "RegionGrid", snapto=True, visible=False, fontsize=9)
-    for region, (x, y) in regions.items():
-        el(grid, GRID + "Region", name=region, originx=x, originy=y)
-    _map_components(node)
+    return node, board
+
+
+def add_draw_piles(game_map: etree._Element, piles: list[tuple[DeckSpec, int, int]]) -> None:
+    """A DrawPile (a cup) per spec, centred on (x, y) of the map; its contents come from
+    the setups (a deck in each saved game), so the piles start empty in a new game."""
+    for spec, x, y in piles:
+        el(game_map, MAP + "DrawPile", **spec.drawpile_attributes(x=x, y=y))
+
+
+#: Maps wider or taller than this (in pixels) get an overview window.
+OVERVIEW_ABOVE = 2500
+OVERVIEW_WIDTH = 320
+
+
+def add_overview(game_map: etree._Element, width: int, height: int) -> None:
+    """VASSAL's overview window (GlobalMap): the whole map small, the view's frame on it,
+    click to move there; for maps too big to take in at once."""
+    if max(width, height) <= OVERVIEW_ABOVE:
+        return
+    scale = round(OVERVIEW_WIDTH / width, 3)
+    el(game_map, MAP + "GlobalMap", buttonText="Overview", tooltip="Show or hide the overview window",
+       icon="/images/overview.gif", hotkey="", scale=scale, color="255,0,0")
 
 
 def add_palette(root: etree._Element, entries: list[PaletteEntry]) -> None:
@@ -222,6 +279,13 @@ def add_setups(root: etree._Element, setups: list[tuple[Scenario, str]]) -> None
     for scenario, file_name in setups:
         el(root, M + "PredefinedSetup", name=scenario.name, description=scenario.description or scenario.name,
            isMenu=False, useFile=True, file=file_name)
+
+
+def add_adjudicator(root: etree._Element, game: Game) -> None:
+    """The Adjudicator extension's element (its classes are packed by modgen.build; see
+    docs/vassal-extension.md). Last, so its toolbar menu comes after the module's own buttons.
+    A plain lxml element: the class is the module's own, not in the engine's name table."""
+    etree.SubElement(root, extension.COMPONENT_CLASS, extension.component_attributes(game))
 
 
 def serialize(root: etree._Element) -> bytes:

@@ -27,6 +27,7 @@ def say(text: str) -> None:
 def cmd_build(args: argparse.Namespace) -> int:
     from modgen.artwork import collect_images
     from modgen.build import build_entries, module_file_name, write_module
+    from modgen.extension import ExtensionBuildError, javac_version
 
     games = game_ids() if args.all else args.games
     if not games:
@@ -48,13 +49,22 @@ def cmd_build(args: argparse.Namespace) -> int:
             failed = True
     if failed:
         return 1
+    try:
+        javac_version()  # every module carries the Adjudicator extension, compiled here
+    except ExtensionBuildError as err:
+        say(f"modgen build: {err}; nothing written")
+        return 1
     version = args.version or project_version()
     for game_id, game in loaded.items():
         started = time.perf_counter()
         say(f"{game_id}: drawing art ...")
         images = collect_images(game, scale=args.scale, cache_dir=Path(args.cache), progress=say)
         say(f"{game_id}: assembling module ...")
-        result = build_entries(game, images, version)
+        try:
+            result = build_entries(game, images, version)
+        except ExtensionBuildError as err:
+            say(f"{game_id}: {err}; module not written")
+            return 1
         path = write_module(result, Path(args.out), module_file_name(game, version))
         for problem in result.problems:
             say(f"{game_id}: warning: {problem}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from html import escape
 
 from modgen.pieces import GAMES_WITH_BLOCKS
-from scenarios.model import Game
+from scenarios.model import DRAW_OPEN, Game
 
 
 def fog_of_war_html(game: Game) -> str:
@@ -31,6 +31,34 @@ Setups place every block already hidden, and a block taken from the piece palett
 <i>Reveal/Hide</i> (Ctrl+H) again to turn them back to face you. Only the owning side can reveal or hide
 its blocks, and the opponent cannot use commands on a hidden enemy block.</p>
 """
+
+
+def cups_and_tracks_html(game: Game) -> str:
+    """How the cups, the player-aid tracks and the map aids work: a player must know that a
+    pile deals at random and what the other side sees of a drawn piece."""
+    pools = [b for b in game.boxes.values() if b.draw]
+    parts = []
+    if pools:
+        rows = "\n".join(
+            f"<li><b>{escape(b.name)}</b>: "
+            + ("drawn face up for everyone" if b.draw == DRAW_OPEN else
+               f"a drawn piece stays hidden from the other side (it sees \"{escape(b.back or b.name)}\"); "
+               f"<i>Reveal/Hide</i> (Ctrl+H) turns it face up: {escape(b.reveal)}")
+            + (f"; <i>Return to ...</i> (Ctrl+U) puts it back: {escape(b.returns)}" if b.returns else "")
+            + f" ({escape(str(b.source))})</li>"
+            for b in pools)
+        parts.append(f"""<h2>Cups and random pools</h2>
+<p>Each cup is a draw pile in the <i>Boxes</i> window: face down, shuffled, and a drag off it takes a piece
+at random. The chat names a face-down or hidden piece only by its back.</p>
+<ul>{rows}</ul>""")
+    if game.tracks:
+        rows = "\n".join(f"<li><b>{escape(t.name)}</b> ({escape(t.cells[0])} to {escape(t.cells[-1])}; "
+                         f"{escape(str(t.source))})</li>" for t in game.tracks.values())
+        parts.append(f"""<h2>Tracks</h2>
+<p>The <i>Tracks</i> window holds the running values; every setup puts their markers on their starting
+cells. Move a marker to change a value: the chat reports the new cell.</p>
+<ul>{rows}</ul>""")
+    return "\n".join(parts) + ("\n" if parts else "")
 
 
 def help_html(game: Game, version: str) -> str:
@@ -56,7 +84,9 @@ wait on the <i>Turn track</i> window in the cell of the turn they arrive. Right-
 <i>Step loss</i> (Ctrl+F), <i>Restore step</i> (Ctrl+R), <i>Eliminate</i> (Ctrl+E, to the dead pile in the
 <i>Boxes</i> window), <i>Show ZOC</i> (Ctrl+Z), <i>Mark moved</i> (Ctrl+M). Step changes and eliminations are
 reported in the chat.</p>
-{fog_of_war_html(game)}<h2>Stand-ins (not the publisher's data)</h2>
+{fog_of_war_html(game)}{cups_and_tracks_html(game)}<p>Large maps have an <i>Overview</i> button: a small
+view of the whole map; click it to go there.</p>
+<h2>Stand-ins (not the publisher's data)</h2>
 <p>The rulebook does not give the following; the module and the adjudicator use labelled stand-ins until a
 maintainer supplies the published values (edit the named file; no code changes).</p>
 <table border=1 cellpadding=3>

@@ -15,7 +15,9 @@ one-level prototypes:
 
 Block games (HoldFast) put a Mask on every unit, outside everything but a
 guard on its key: blocks stand upright facing their owner, so the other side
-sees only the block's back (``block_mask``, ``owner_only_reveal``).
+sees only the block's back (``block_mask``, ``modgen.pools.owner_only_reveal``).
+The pieces of a cup or random pool carry its mask instead (``modgen.pools``):
+KWB's scratch units are hidden from the other side that way.
 
 The Marker properties are what ``adjudicator``'s saved-game bridge reads:
 UnitId, Side, Nationality, UnitType, Size, Designation, StepNames and
@@ -39,14 +41,13 @@ from vassalfmt import (
     MovementMarkable,
     Obscurable,
     Piece,
-    RawTrait,
     ReportState,
     SendToLocation,
     UsePrototype,
     access_sides,
     key,
 )
-from vassalfmt.sequence import encode
+from modgen.pools import HIDE, owner_only_reveal
 
 # Plain key strokes, not named commands: the engine gives named commands key
 # codes in the order it first meets their names, so a named stroke never
@@ -58,11 +59,11 @@ DELETE = key("DELETE")
 CLONE = key("Ctrl+C")
 MOVED = key("Ctrl+M")
 ZOC = key("Ctrl+Z")
-HIDE = key("Ctrl+H")
 
 STEP_LAYER = "Step"
 FACE_LAYER = "Face"
 BOXES_MAP = "Boxes"
+TRACKS_MAP = "Tracks"
 
 # Games whose rules give units zones of control (a ZOC highlight is offered).
 GAMES_WITH_ZOC = {"kwb", "spi", "holdfast", "fireandice"}
@@ -183,24 +184,6 @@ def block_mask(game: Game, unit: Unit, *, hidden: bool = True) -> Obscurable:
     )
 
 
-def owner_only_reveal(game: Game, unit: Unit) -> RawTrait:
-    """Restrict Commands (``hideCmd;``): the Ctrl+H key does nothing unless
-    the current player's side owns the block.
-
-    Why, on top of the mask's own access: the engine keeps Reveal/Hide out of
-    the opponent's menu, but it still obeys the Ctrl+H *key* on a revealed
-    enemy block (Obscurable masks any unmasked piece for the current side),
-    which would mask the block for the opponent's side, a side its access
-    list excludes, so nobody could see it.  Type fields: name, action
-    ("Hide" the command), the BeanShell filter on the global ``PlayerSide``,
-    the watched keys (a ``,``-list).
-    """
-    side = game.sides[unit.side]
-    watched = encode([HIDE.encode()], ",")
-    fields = ["only the owning side reveals or hides", "Hide", f'{{PlayerSide!="{side.name}"}}', watched]
-    return RawTrait(type="hideCmd;" + encode(fields, ";"))
-
-
 def values_expression(unit: Unit, *, masked: bool = False) -> str:
     """BeanShell expression giving the printed values of the step showing.
 
@@ -221,15 +204,16 @@ def values_expression(unit: Unit, *, masked: bool = False) -> str:
 
 def unit_piece(game: Game, unit: Unit, step_images: list[str], *, step: int = 0,
                gpid: str = "", map_id: str | None = None, x: int = 0, y: int = 0,
-               hidden: bool = True) -> Piece:
+               hidden: bool = True, pool_traits: list | None = None) -> Piece:
     """The piece for one unit, showing ``step`` (0-based) at an optional position.
 
     In a block game the unit starts ``hidden`` from the other side (a block
-    placed on the map, from the palette or by a setup, faces its owner).
+    placed on the map, from the palette or by a setup, faces its owner).  A
+    unit drawn from a pool carries that pool's ``pool_traits`` (its mask).
     """
-    traits: list = []
+    traits: list = list(pool_traits or [])
     if game.id in GAMES_WITH_BLOCKS:
-        traits += [owner_only_reveal(game, unit), block_mask(game, unit, hidden=hidden)]
+        traits += [owner_only_reveal(game.sides[unit.side].name), block_mask(game, unit, hidden=hidden)]
     traits += [
         UsePrototype(side_prototype_name(game, unit.side)),
         UsePrototype(nationality_prototype_name(game, unit.nationality)),
@@ -263,18 +247,24 @@ def unit_piece(game: Game, unit: Unit, step_images: list[str], *, step: int = 0,
         StepValues="|".join(s.text for s in unit.steps),
         Flags=" ".join(sorted(unit.flags)),
     ))
-    traits.append(CalculatedProperty(name="Values", expression=values_expression(unit, masked=game.id in GAMES_WITH_BLOCKS),
+    masked = game.id in GAMES_WITH_BLOCKS or bool(pool_traits)
+    traits.append(CalculatedProperty(name="Values", expression=values_expression(unit, masked=masked),
                                      description="printed values of the step showing"))
     traits.append(BasicPiece(image="", name=unit_piece_name(game, unit), map_id=map_id, x=x, y=y, gpid=gpid))
     return Piece(traits)
 
 
 def marker_piece(game: Game, marker: MarkerType, face_images: list[str], *, face: int = 0,
-                 gpid: str = "", map_id: str | None = None, x: int = 0, y: int = 0) -> Piece:
-    """The piece for a marker: its faces as a layer, flip, delete, clone."""
-    traits: list = []
+                 gpid: str = "", map_id: str | None = None, x: int = 0, y: int = 0,
+                 pool_traits: list | None = None) -> Piece:
+    """The piece for a marker: its faces as a layer, flip, delete, clone.
+
+    A marker drawn from a pool carries the pool's ``pool_traits`` (its mask) and
+    reports no flips: a report names the faces, which would tell a hidden value.
+    """
+    traits: list = list(pool_traits or [])
     several = len(face_images) > 1
-    if several:
+    if several and not pool_traits:
         traits.append(ReportState(keys=[FLIP], report_format="* $oldPieceName$ -> $newPieceName$ ($location$)",
                                   description="report flips"))
     traits.append(Embellishment(

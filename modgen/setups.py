@@ -1,19 +1,25 @@
-"""Predefined setups: each scenario as a saved game with every unit in place.
+"""Predefined setups: each scenario as a saved game with every unit and marker in place.
 
-Starting units stand on their setup hex (or off-map box) showing their
-starting step; reinforcements wait on the turn track in the cell of the turn
-they arrive.  The save ends with VASSAL's "not a new game" marker so that the
+Starting units stand on their setup hex (or off-map box) showing their starting step;
+markers stand on their track cell (``track:vp:14``) or turn (``turn:1``); reinforcements wait
+on the turn track in the cell of the turn they arrive, in stacks of at most
+``art.maps.STACK_DEPTH`` side by side; what a cup or random pool holds lies in its draw pile,
+shuffled and face down.  The save ends with VASSAL's "not a new game" marker so that the
 engine does not place at-start stacks on top.
 """
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 
+from art.maps import STACK_DEPTH
 from modgen.buildfile import turn_track_map_name
 from modgen.images import ModuleImages
-from modgen.pieces import BOXES_MAP, marker_piece, unit_piece
-from scenarios.model import Game, GameMap, Scenario
+from modgen.pieces import BOXES_MAP, TRACKS_MAP, marker_piece, unit_piece
+from modgen.pools import PoolPlan, deck_spec
+from scenarios.model import Game, GameMap, Placement, Scenario
+from scenarios.pools import MARKER_PREFIX, pool_contents
 from vassalfmt import ModuleData, Piece, SavedGameWriter
 
 
@@ -21,6 +27,7 @@ from vassalfmt import ModuleData, Piece, SavedGameWriter
 class SetupReport:
     placed: int = 0
     waiting: int = 0
+    pooled: int = 0
     problems: list[str] = field(default_factory=list)
 
 
@@ -32,10 +39,15 @@ class Spot:
 
 
 def locate(game: Game, scenario: Scenario, location: str, images: ModuleImages) -> Spot | None:
-    """A data-file location ("0216", "0216@pusan", "box:dead-un") -> map and pixel."""
+    """A data-file location ("0216", "0216@pusan", "box:dead-un", "track:vp:0") -> map and
+    pixel.  ``turn:<n>`` is placed by ``TurnCells`` (a turn's cell has several slots)."""
     if location.startswith("box:"):
         centre = images.box_centres.get(location[4:])
         return Spot(BOXES_MAP, *centre) if centre else None
+    if location.startswith("track:"):
+        track_id, _, cell = location[len("track:"):].partition(":")
+        centre = images.tracks.centres.get((track_id, cell)) if images.tracks else None
+        return Spot(TRACKS_MAP, *centre) if centre else None
     if ":" in location:
         return None  # a rule-described place (edge:, any:) has no pixel of its own
     label, _, map_hint = location.partition("@")
@@ -52,6 +64,27 @@ def locate(game: Game, scenario: Scenario, location: str, images: ModuleImages) 
     return None
 
 
+class TurnCells:
+    """Hands out places in a scenario's turn-track cells: each turn's pieces fill its slots
+    in order, ``STACK_DEPTH`` to a slot (the layout made the cells big enough for the
+    busiest turn)."""
+
+    def __init__(self, scenario: Scenario, images: ModuleImages) -> None:
+        self.map_name = turn_track_map_name(scenario)
+        track = images.turn_tracks.get(scenario.id)
+        self.slots = track.slots if track else {}
+        self.used: dict[int, int] = {}
+
+    def next_spot(self, turn: int) -> Spot | None:
+        slots = self.slots.get(turn)
+        if not slots:
+            return None
+        n = self.used.get(turn, 0)
+        self.used[turn] = n + 1
+        x, y = slots[min(n // STACK_DEPTH, len(slots) - 1)]
+        return Spot(self.map_name, x, y)
+
+
 def step_index(game: Game, unit_id: str, step: str) -> int:
     unit = game.units[unit_id]
     if not step:
@@ -60,7 +93,7 @@ def step_index(game: Game, unit_id: str, step: str) -> int:
 
 
 def build_setup(game: Game, scenario: Scenario, images: ModuleImages, gpids: dict[str, str],
-                module: ModuleData, prototypes: dict[str, Piece]) -> tuple[bytes, SetupReport]:
+                module: ModuleData, prototypes: dict[str, Piece], pools: PoolPlan) -> tuple[bytes, SetupReport]:
     """The .vsav bytes of one scenario and what was placed.
 
     Pieces are written with their prototypes expanded, as the engine itself
@@ -69,37 +102,90 @@ def build_setup(game: Game, scenario: Scenario, images: ModuleImages, gpids: dic
     """
     writer = SavedGameWriter(prototypes=prototypes)
     report = SetupReport()
+    turn_cells = TurnCells(scenario, images)
+    pool_ids = {box.id for box in game.boxes.values() if box.draw}
+    markers_last: list[tuple[int, Placement]] = []
     for number, placement in enumerate(scenario.setup, start=1):
+        if placement.location.startswith("box:") and placement.location[4:] in pool_ids:
+            continue  # in its draw pile, below
+        if placement.location.startswith("turn:"):
+            markers_last.append((number, placement))  # on top of the turn's arrivals
+            continue
         spot = locate(game, scenario, placement.location, images)
         if spot is None:
             report.problems.append(f"{scenario.id}: {placement.unit} at {placement.location!r} has no map position")
             continue
-        if placement.is_marker:
-            marker = game.markers[placement.marker_id]
-            face = marker.faces.index(placement.step) if placement.step else 0
-            piece = marker_piece(game, marker, images.marker_faces[marker.id], face=face,
-                                 gpid=gpids.get(f"marker:{marker.id}", ""), map_id=spot.map_name, x=spot.x, y=spot.y)
-            writer.add_piece(f"{placement.unit}#{number}", piece)
-            report.placed += 1
-            continue
-        unit = game.units[placement.unit]
-        piece = unit_piece(game, unit, images.unit_steps[unit.id], step=step_index(game, unit.id, placement.step),
-                           gpid=gpids.get(unit.id, ""), map_id=spot.map_name, x=spot.x, y=spot.y)
-        writer.add_piece(unit.id, piece)
+        _place(writer, game, images, gpids, pools, placement, number, spot)
         report.placed += 1
     placed = {p.unit for p in scenario.setup}
     for arrival in scenario.schedule:
         if arrival.action != "arrive" or arrival.unit in placed:
             continue
-        track = images.turn_tracks.get(scenario.id)
-        centre = track.centres.get(arrival.turn) if track else None
-        if centre is None:
+        spot = turn_cells.next_spot(arrival.turn)
+        if spot is None:
             report.problems.append(f"{scenario.id}: no turn-track cell for turn {arrival.turn}")
             continue
         unit = game.units[arrival.unit]
         piece = unit_piece(game, unit, images.unit_steps[unit.id], step=step_index(game, unit.id, arrival.step),
-                           gpid=gpids.get(unit.id, ""), map_id=turn_track_map_name(scenario), x=centre[0], y=centre[1])
+                           gpid=gpids.get(unit.id, ""), map_id=spot.map_name, x=spot.x, y=spot.y,
+                           pool_traits=pools.traits(unit.id))
         writer.add_piece(unit.id, piece)
         placed.add(unit.id)
         report.waiting += 1
+    for number, placement in markers_last:
+        spot = turn_cells.next_spot(int(placement.location[len("turn:"):]))
+        if spot is None:
+            report.problems.append(f"{scenario.id}: no turn-track cell for {placement.location!r}")
+            continue
+        _place(writer, game, images, gpids, pools, placement, number, spot)
+        report.placed += 1
+    report.pooled = _fill_pools(writer, game, scenario, images, gpids, pools)
     return writer.to_bytes(module), report
+
+
+def _place(writer: SavedGameWriter, game: Game, images: ModuleImages, gpids: dict[str, str], pools: PoolPlan,
+           placement: Placement, number: int, spot: Spot) -> None:
+    if placement.is_marker:
+        marker = game.markers[placement.marker_id]
+        face = marker.faces.index(placement.step) if placement.step else 0
+        piece = marker_piece(game, marker, images.marker_faces[marker.id], face=face,
+                             gpid=gpids.get(f"marker:{marker.id}", ""), map_id=spot.map_name, x=spot.x, y=spot.y,
+                             pool_traits=pools.traits(placement.unit))
+        writer.add_piece(f"{placement.unit}#{number}", piece)
+        return
+    unit = game.units[placement.unit]
+    piece = unit_piece(game, unit, images.unit_steps[unit.id], step=step_index(game, unit.id, placement.step),
+                       gpid=gpids.get(unit.id, ""), map_id=spot.map_name, x=spot.x, y=spot.y,
+                       pool_traits=pools.traits(unit.id))
+    writer.add_piece(unit.id, piece)
+
+
+def _fill_pools(writer: SavedGameWriter, game: Game, scenario: Scenario, images: ModuleImages,
+                gpids: dict[str, str], pools: PoolPlan) -> int:
+    """Each pool's draw pile with what it holds in this scenario, in an order shuffled once
+    per scenario (the pile shuffles at every draw anyway; this keeps the saved order from
+    telling what was added last).  Returns how many pieces went into piles."""
+    count = 0
+    for box_id, contents in pool_contents(game, scenario).items():
+        if not contents:
+            continue
+        x, y = images.box_centres[box_id]
+        card_ids = []
+        for n, entry in enumerate(contents, start=1):
+            if entry.startswith(MARKER_PREFIX):
+                marker = game.markers[entry[len(MARKER_PREFIX):]]
+                piece = marker_piece(game, marker, images.marker_faces[marker.id], gpid=gpids.get(entry, ""),
+                                     map_id=BOXES_MAP, x=x, y=y, pool_traits=pools.traits(entry))
+                piece_id = f"{entry}#{box_id}-{n}"
+            else:
+                unit = game.units[entry]
+                piece = unit_piece(game, unit, images.unit_steps[unit.id], gpid=gpids.get(entry, ""),
+                                   map_id=BOXES_MAP, x=x, y=y, pool_traits=pools.traits(entry))
+                piece_id = entry
+            writer.add_piece(piece_id, piece)
+            card_ids.append(piece_id)
+        random.Random(f"{scenario.id}/{box_id}").shuffle(card_ids)
+        writer.add_deck(f"deck:{box_id}", deck_spec(game, game.boxes[box_id], images.counter_size),
+                        BOXES_MAP, x, y, card_ids)
+        count += len(card_ids)
+    return count

@@ -17,11 +17,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
 
+from scenarios import facts
 from scenarios.hexgrid import Hex, HexGrid, Hexside
 from scenarios.model import (
+    DRAW_KINDS,
     Arrival,
     Box,
+    Fact,
     Game,
+    MapArea,
     GameMap,
     HexFeature,
     HexsideFeature,
@@ -35,7 +39,9 @@ from scenarios.model import (
     StandIn,
     Step,
     Table,
+    TerrainBan,
     TerrainType,
+    Track,
     Turn,
     Unit,
     UnitType,
@@ -66,14 +72,51 @@ def load_game(game_id: str) -> Game:
     return load_game_dir(DATA_ROOT / game_id)
 
 
+def track_cells(value: Any) -> tuple[str, ...]:
+    """A track's cells from its ``cells`` entry: a list of labels, or ``"a-b"`` for a to b."""
+    if isinstance(value, list):
+        return tuple(str(v) for v in value)
+    match = re.fullmatch(r"\s*(-?\d+)\s*-\s*(-?\d+)\s*", str(value or ""))
+    if not match or int(match[1]) > int(match[2]):
+        return ()
+    return tuple(str(n) for n in range(int(match[1]), int(match[2]) + 1))
+
+
 def load_game_dir(directory: Path | str) -> Game:
     """Load and validate one game directory; raises DataError listing every problem."""
-    directory = Path(directory)
-    problems = Problems(root=directory.parent)
-    game = _GameReader(directory, problems).read()
+    game, problems = read_game_dir(directory)
+    if game is not None:
+        check_facts(game, problems)
     problems.raise_if_any()
     assert game is not None
     return game
+
+
+def read_game_dir(directory: Path | str) -> tuple[Game | None, Problems]:
+    """Read a game directory without checking its hex facts against the maps, and without raising.
+
+    For the map builder, which needs the facts (scenarios.facts) to make a map that honours them,
+    before that map exists or while it is out of date."""
+    directory = Path(directory)
+    problems = Problems(root=directory.parent)
+    return _GameReader(directory, problems).read(), problems
+
+
+def check_facts(game: Game, problems: Problems) -> None:
+    """Every hex fact that a map breaks, as a problem at the line that states the fact."""
+    for fact in game.hex_facts:
+        gm = game.maps.get(fact.map_id)
+        if gm is None or fact.hex not in gm.terrain:
+            continue  # an unreadable map or terrain grid is reported already
+        broken = facts.unmet(fact, gm, game.terrain_bans)
+        if broken:
+            file, _, line = fact.where.rpartition(":")
+            problems.add(file, int(line), f"{fact.subject}: {'; '.join(broken)} [{_cite(fact.source)}; "
+                                          f"map {fact.map_id}: maps/{fact.map_id}.terrain.txt]")
+
+
+def _cite(source: Source) -> str:
+    return str(source) if source.is_stand_in else f"rule {source}"
 
 
 def check_game_dir(directory: Path | str) -> list[str]:
@@ -156,6 +199,8 @@ class _GameReader:
         self.dir = directory
         self.p = problems
         self.stand_ins: list[StandIn] = []
+        self.hex_facts: list[Fact] = []
+        self.sides: dict[str, Side] = {}
         self.game_id = directory.name
 
     # -- helpers ---------------------------------------------------------------
@@ -207,17 +252,22 @@ class _GameReader:
         if data.get("id") and data["id"] != self.dir.name:
             self.p.add(path, lines.find("id"), f"id {data['id']!r} differs from the directory name {self.dir.name!r}")
         sides = self.read_sides(data, path, lines)
+        self.sides = sides
         nationalities = self.read_nationalities(data, path, lines, sides)
         unit_types = self.read_unit_types(data, path, lines)
         boxes = self.read_boxes(data, path, lines, sides)
+        tracks = self.read_tracks(data, path, lines)
+        map_areas = self.read_map_areas(data, path, lines)
         value_fields = tuple(data.get("value_fields") or ())
         separator = str(data.get("value_separator", "-"))
         step_names = tuple(data.get("step_names") or ("full",))
         units = self.read_units(sides, nationalities, unit_types, value_fields, separator, step_names)
         markers = self.read_markers(sides)
         tables = self.read_tables()
+        markers.update(self.markers_from_tables(data, path, lines, tables, markers))
         maps = self.read_maps()
-        scenarios = self.read_scenarios(units, markers, boxes, maps, sides)
+        terrain_bans = self.read_terrain_bans(data, path, lines, unit_types, units, maps)
+        scenarios = self.read_scenarios(units, markers, boxes, tracks, maps, sides)
         return Game(
             id=str(data.get("id", self.dir.name)),
             name=str(data.get("name", "")),
@@ -236,12 +286,16 @@ class _GameReader:
             maps=maps,
             scenarios=scenarios,
             tables=tables,
+            tracks=tracks,
+            map_areas=map_areas,
             phases=tuple(data.get("phases") or ()),
             step_names=step_names,
             description=str(data.get("description", "")),
             note=str(data.get("note", "")),
             data_dir=str(self.dir),
             stand_ins=self.stand_ins,
+            terrain_bans=terrain_bans,
+            hex_facts=self.hex_facts,
         )
 
     def read_sides(self, data: dict, path: Path, lines: TomlLines) -> dict[str, Side]:
@@ -299,6 +353,31 @@ class _GameReader:
             result[tid] = UnitType(tid, str(item.get("name", tid)), str(item.get("symbol", tid)), bool(item.get("mobile", False)))
         return result
 
+    def read_terrain_bans(self, data: dict, path: Path, lines: TomlLines, unit_types: dict, units: dict,
+                          maps: dict) -> tuple[TerrainBan, ...]:
+        """[[terrain_ban]]: terrain some units may not stand on (checked on every setup and arrival hex)."""
+        flags = {f for u in units.values() for f in u.flags}
+        terrain_ids = {t for m in maps.values() for t in m.terrain_types}
+        result = []
+        for i, item in enumerate(data.get("terrain_ban") or []):
+            line = lines.find("terrain_ban", i)
+            selectors = tuple(str(u) for u in item.get("units") or ())
+            terrain = tuple(str(t) for t in item.get("terrain") or ())
+            if not selectors or not terrain:
+                self.p.add(path, line, "terrain_ban needs `units` (unit type ids or flags) and `terrain` (terrain ids)")
+            for u in selectors:
+                if u not in unit_types and u not in flags:
+                    self.p.add(path, lines.find("terrain_ban", i, "units"),
+                               f"terrain_ban: {u!r} is neither a unit type nor a flag any unit has")
+            for t in terrain:
+                if t not in terrain_ids:
+                    self.p.add(path, lines.find("terrain_ban", i, "terrain"),
+                               f"terrain_ban: {t!r} is not a terrain of any map ({', '.join(sorted(terrain_ids))})")
+            result.append(TerrainBan(selectors, terrain, tuple(str(k) for k in item.get("except_on") or ()),
+                                     self.source(item.get("source"), path, line, f"terrain ban {i + 1}"),
+                                     self.where(path, line)))
+        return tuple(result)
+
     def read_boxes(self, data: dict, path: Path, lines: TomlLines, sides: dict) -> dict[str, Box]:
         result: dict[str, Box] = {}
         for i, item in enumerate(data.get("box") or []):
@@ -309,9 +388,55 @@ class _GameReader:
             side = str(item.get("side", ""))
             if side and side not in sides:
                 self.p.add(path, line, f"box {bid}: unknown side {side!r}")
+            draw = str(item.get("draw", ""))
+            if draw and draw not in DRAW_KINDS:
+                self.p.add(path, lines.find("box", i, "draw"),
+                           f"box {bid}: draw {draw!r} must be one of {', '.join(DRAW_KINDS)}")
             result[bid] = Box(bid, str(item.get("name", bid)), side, str(item.get("kind", "box")),
-                              self.source(item.get("source"), path, line, f"box {bid}", required=False))
+                              self.source(item.get("source"), path, line, f"box {bid}", required=False),
+                              draw=draw, returns=str(item.get("returns", "")),
+                              holds=str(item.get("holds", "")), back=str(item.get("back", "")),
+                              reveal=str(item.get("reveal", "")))
+            for key in ("returns", "reveal"):  # "stand-in: ..." rule text is listed like any stand-in
+                self.source(item.get(key), path, line, f"box {bid} {key}", required=False)
         return result
+
+    def read_tracks(self, data: dict, path: Path, lines: TomlLines) -> dict[str, Track]:
+        """``[[track]]`` tables: ``cells`` is a list of labels or a range ``"0-19"``."""
+        result: dict[str, Track] = {}
+        for i, item in enumerate(data.get("track") or []):
+            line = lines.find("track", i)
+            tid = str(item.get("id", ""))
+            if not self.check_id(tid, path, line, "track"):
+                continue
+            if tid in result:
+                self.p.add(path, line, f"track {tid!r} defined twice")
+            cells = track_cells(item.get("cells"))
+            if not cells:
+                self.p.add(path, lines.find("track", i, "cells"),
+                           f"track {tid}: cells must be a list of labels or a range like \"0-19\"")
+            elif len(set(cells)) != len(cells):
+                self.p.add(path, lines.find("track", i, "cells"), f"track {tid}: a cell is named twice")
+            result[tid] = Track(tid, str(item.get("name", tid)), cells,
+                                self.source(item.get("source"), path, line, f"track {tid}"),
+                                str(item.get("note", "")))
+        return result
+
+    def read_map_areas(self, data: dict, path: Path, lines: TomlLines) -> tuple[MapArea, ...]:
+        """``[[map_area]]``: a named region beyond border rivers (the maps are checked when drawn)."""
+        areas = []
+        for i, item in enumerate(data.get("map_area") or []):
+            line = lines.find("map_area", i)
+            aid = str(item.get("id", ""))
+            if not self.check_id(aid, path, line, "map_area"):
+                continue
+            beyond = tuple(str(r) for r in item.get("beyond") or ())
+            if not beyond:
+                self.p.add(path, line, f"map_area {aid}: beyond must name the rivers that bound it")
+            areas.append(MapArea(aid, str(item.get("map", "")), str(item.get("name", aid)), beyond,
+                                 str(item.get("label", "")), self.source(item.get("source"), path, line,
+                                                                         f"map_area {aid}")))
+        return tuple(areas)
 
     # -- units.csv / markers.csv -------------------------------------------------------
 
@@ -420,6 +545,35 @@ class _GameReader:
             )
         return markers
 
+    def markers_from_tables(self, data: dict, path: Path, lines: TomlLines, tables: dict[str, Table],
+                            markers: dict[str, MarkerType]) -> dict[str, MarkerType]:
+        """``[[markers_from_table]]``: one marker per row of a table (Fire and Ice's combat chits
+        are printed as a table, one row per chit).  ``id``, ``name``, ``face`` and ``kind`` are
+        ``str.format`` patterns over the row's columns (``"chit-{chit}"``); faces split at ``|``."""
+        made: dict[str, MarkerType] = {}
+        for i, item in enumerate(data.get("markers_from_table") or []):
+            line = lines.find("markers_from_table", i)
+            table = tables.get(str(item.get("table", "")))
+            if table is None:
+                self.p.add(path, line, f"markers_from_table: unknown table {item.get('table')!r}")
+                continue
+            for row in table.rows:
+                try:
+                    fields = {k: str(item.get(k, "")).format(**row) for k in ("id", "name", "face", "kind")}
+                except (KeyError, IndexError, ValueError) as exc:
+                    self.p.add(path, line, f"markers_from_table {table.id}: pattern names no column ({exc})")
+                    break
+                mid = fields["id"].lower()
+                if not self.check_id(mid, path, line, "marker"):
+                    continue
+                if mid in markers or mid in made:
+                    self.p.add(path, line, f"markers_from_table {table.id}: marker id {mid!r} used twice")
+                    continue
+                made[mid] = MarkerType(id=mid, name=fields["name"] or mid, faces=tuple(fields["face"].split("|")),
+                                       kind=fields["kind"] or "marker", source=table.source,
+                                       note=f"one row of table {table.id}")
+        return made
+
     # -- tables ----------------------------------------------------------------------
 
     def read_tables(self) -> dict[str, Table]:
@@ -491,7 +645,8 @@ class _GameReader:
                 self.p.add(path, lines.find("terrain", i, "colour"), f"terrain {tid}: colour {colour!r} is not #rrggbb")
             by_char[char] = tid
             terrain_types[tid] = TerrainType(tid, str(item.get("name", tid)), char, colour,
-                                             self.source(item.get("source"), path, line, f"map {mid} terrain {tid}", required=False))
+                                             self.source(item.get("source"), path, line, f"map {mid} terrain {tid}", required=False),
+                                             water=bool(item.get("water", False)))
         source = self.source(data.get("source"), path, lines.find("source"), f"map {mid}")
         if grid is None:
             return None
@@ -583,11 +738,19 @@ class _GameReader:
             hex = self.parse_hex(row.get("hex"), grid, path, row.line, "feature")
             if hex is None:
                 continue
-            if not row.get("kind"):
+            kind, side = row.get("kind"), row.get("side")
+            if not kind:
                 self.p.add(path, row.line, "feature without a kind")
-            result.append(HexFeature(hex, row.get("kind"), row.get("name"), row.get("side"),
-                                     self.source(row.get("source"), path, row.line,
-                                                 f"map {mid} feature {row.get('kind')} {row.get('hex')}", required=False)))
+            if side and side not in self.sides:
+                self.p.add(path, row.line, f"feature {kind} {row.get('hex')}: unknown side {side!r}")
+            feature = HexFeature(hex, kind, row.get("name"), side,
+                                 self.source(row.get("source"), path, row.line,
+                                             f"map {mid} feature {kind} {row.get('hex')}", required=False),
+                                 self.where(path, row.line))
+            result.append(feature)
+            name = f" {feature.name}" if feature.name else ""
+            self.hex_facts.append(Fact(mid, hex, facts.feature_demands(kind), f"{kind}{name} ({row.get('hex')})",
+                                       feature.source, feature.where))
         return result
 
     def read_hexsides(self, path: Path, grid: HexGrid, mid: str) -> list[HexsideFeature]:
@@ -631,10 +794,10 @@ class _GameReader:
 
     # -- scenarios --------------------------------------------------------------------
 
-    def read_scenarios(self, units, markers, boxes, maps, sides) -> dict[str, Scenario]:
+    def read_scenarios(self, units, markers, boxes, tracks, maps, sides) -> dict[str, Scenario]:
         found: list[tuple[int, str, Scenario]] = []
         for path in sorted((self.dir / "scenarios").glob("*.toml")):
-            scenario = self.read_scenario(path, units, markers, boxes, maps, sides)
+            scenario = self.read_scenario(path, units, markers, boxes, tracks, maps, sides)
             if scenario is not None:
                 found.append((scenario.order, scenario.id, scenario))
         # Rulebook order (the `order` key), so the first scenario's map is the module's main map.
@@ -643,7 +806,7 @@ class _GameReader:
             self.p.add(self.dir / "scenarios", 1, "no scenarios (scenarios/<id>.toml)")
         return result
 
-    def read_scenario(self, path: Path, units, markers, boxes, maps, sides) -> Scenario | None:
+    def read_scenario(self, path: Path, units, markers, boxes, tracks, maps, sides) -> Scenario | None:
         data, lines = read_toml(path, self.p)
         if not data:
             return None
@@ -661,7 +824,8 @@ class _GameReader:
                 self.p.add(path, lines.find("maps"), f"unknown map {m!r}")
         stem = path.with_suffix("")
         turns = self.read_turns(Path(f"{stem}.turns.csv"))
-        context = _PlaceContext(units, markers, boxes, [maps[m] for m in map_ids if m in maps], len(turns))
+        context = _PlaceContext(units, markers, boxes, [maps[m] for m in map_ids if m in maps], len(turns),
+                                tracks)
         setup = self.read_setup(Path(f"{stem}.setup.csv"), context, sid)
         schedule = self.read_schedule(Path(f"{stem}.schedule.csv"), context, sid)
         placed = {p.unit for p in setup if not p.is_marker}
@@ -670,9 +834,18 @@ class _GameReader:
                 self.p.add(Path(f"{stem}.schedule.csv"), 1,
                            f"unit {arrival.unit} arrives on turn {arrival.turn} but is already in the setup")
         supply = {str(k): [str(x) for x in v] for k, v in (data.get("supply_sources") or {}).items()}
-        for side in supply:
+        source = self.source(data.get("source"), path, lines.find("source"), f"scenario {sid}")
+        for side, places in supply.items():
+            line = lines.find("supply_sources", side)
             if side not in sides:
-                self.p.add(path, lines.find("supply_sources", side), f"supply_sources: unknown side {side!r}")
+                self.p.add(path, line, f"supply_sources: unknown side {side!r}")
+            for place in places:
+                self.check_location(place, context, path, line, f"supply source of {side}")
+                found = self.locate(place, context)
+                if found is not None:
+                    self.hex_facts.append(Fact(found[0].id, found[1], (facts.LAND,),
+                                               f"{sid}: supply source of {side} ({place})", source,
+                                               self.where(path, line)))
         for rule, params in (data.get("special_rules") or {}).items():
             if isinstance(params, dict):
                 self.source(params.get("source"), path, lines.find("special_rules", rule, "source"),
@@ -690,7 +863,7 @@ class _GameReader:
             special_rules=dict(data.get("special_rules") or {}), victory=dict(data.get("victory") or {}),
             supply_sources=supply, description=str(data.get("description", "")), note=str(data.get("note", "")),
             order=int(data.get("order", 999)) if str(data.get("order", 999)).lstrip("-").isdigit() else 999,
-            source=self.source(data.get("source"), path, lines.find("source"), f"scenario {sid}"),
+            source=source,
         )
 
     def read_turns(self, path: Path) -> list[Turn]:
@@ -714,6 +887,19 @@ class _GameReader:
             if text[4:] not in ctx.boxes:
                 self.p.add(path, line, f"{what}: unknown box {text[4:]!r}")
             return
+        if text.startswith("track:"):
+            track_id, _, cell = text[len("track:"):].partition(":")
+            track = ctx.tracks.get(track_id)
+            if track is None:
+                self.p.add(path, line, f"{what}: unknown track {track_id!r}")
+            elif cell not in track.cells:
+                self.p.add(path, line, f"{what}: track {track_id} has no cell {cell!r}")
+            return
+        if text.startswith("turn:"):
+            turn = text[len("turn:"):]
+            if not turn.isdigit() or not 1 <= int(turn) <= ctx.turns:
+                self.p.add(path, line, f"{what}: {text!r} is not a turn of this scenario (1-{ctx.turns})")
+            return
         if text.startswith("edge:") or text.startswith("any:"):
             return  # a rule-described place; the choice column explains it
         label = text.split("@", 1)[0]
@@ -727,9 +913,39 @@ class _GameReader:
                 if m.grid.is_on_map(m.grid.parse(label)):
                     return
             except ValueError:
-                self.p.add(path, line, f"{what}: {text!r} is not a hex label, box:<id>, edge:<name> or any:<kind>")
+                self.p.add(path, line, f"{what}: {text!r} is not a hex label, box:<id>, track:<id>:<cell>, "
+                                       "turn:<n>, edge:<name> or any:<kind>")
                 return
         self.p.add(path, line, f"{what}: hex {label} is not on map {', '.join(m.id for m in candidates)}")
+
+    @staticmethod
+    def locate(text: str, ctx: "_PlaceContext") -> tuple[GameMap, Hex] | None:
+        """The map and hex a location names (None for boxes, rule-described places and bad labels)."""
+        if text.startswith(("box:", "edge:", "any:")):
+            return None
+        label, _, map_hint = text.partition("@")
+        for m in ctx.maps:
+            if map_hint and m.id != map_hint:
+                continue
+            try:
+                hex = m.grid.parse(label)
+            except ValueError:
+                return None
+            if m.grid.is_on_map(hex):
+                return m, hex
+        return None
+
+    def stand_fact(self, unit_id: str, location: str, ctx: "_PlaceContext", source: Source, where: str,
+                   what: str) -> None:
+        """A unit placed on a map hex: that hex must be terrain the unit may stand on (scenarios.facts)."""
+        found = self.locate(location, ctx)
+        unit = ctx.units.get(unit_id)
+        if found is None or unit is None:
+            return
+        gm, hex = found
+        name = f" ({unit.name})" if unit.name else ""
+        self.hex_facts.append(Fact(gm.id, hex, (facts.STAND,), f"{what}{name} in {gm.grid.label(hex)}",
+                                   source, where, unit))
 
     def check_unit_step(self, unit_id: str, step: str, ctx: "_PlaceContext", path: Path, line: int, what: str) -> bool:
         unit = ctx.units.get(unit_id)
@@ -764,7 +980,8 @@ class _GameReader:
                     self.check_location(row.get("location"), ctx, path, row.line, what)
                     result.append(Placement(uid, row.get("location"), row.get("step"), row.get("choice"),
                                             row.get("note"),
-                                            self.source(row.get("source"), path, row.line, f"scenario {sid} {what}")))
+                                            self.source(row.get("source"), path, row.line, f"scenario {sid} {what}"),
+                                            self.where(path, row.line)))
                 continue
             if not self.check_unit_step(uid, row.get("step"), ctx, path, row.line, what):
                 continue
@@ -772,8 +989,11 @@ class _GameReader:
                 self.p.add(path, row.line, f"unit {uid} is set up twice (also line {seen[uid]})")
             seen[uid] = row.line
             self.check_location(row.get("location"), ctx, path, row.line, what)
-            result.append(Placement(uid, row.get("location"), row.get("step"), row.get("choice"), row.get("note"),
-                                    self.source(row.get("source"), path, row.line, f"scenario {sid} {what}")))
+            placement = Placement(uid, row.get("location"), row.get("step"), row.get("choice"), row.get("note"),
+                                  self.source(row.get("source"), path, row.line, f"scenario {sid} {what}"),
+                                  self.where(path, row.line))
+            result.append(placement)
+            self.stand_fact(uid, placement.location, ctx, placement.source, placement.where, f"{sid}: {what}")
         return result
 
     def read_schedule(self, path: Path, ctx: "_PlaceContext", sid: str) -> list[Arrival]:
@@ -795,8 +1015,12 @@ class _GameReader:
                     self.p.add(path, row.line, f"{what}: an arrival needs a location")
                 else:
                     self.check_location(row.get("location"), ctx, path, row.line, what)
-            result.append(Arrival(int(turn), uid, action, row.get("location"), row.get("step"), row.get("note"),
-                                  self.source(row.get("source"), path, row.line, f"scenario {sid} {what}")))
+            arrival = Arrival(int(turn), uid, action, row.get("location"), row.get("step"), row.get("note"),
+                              self.source(row.get("source"), path, row.line, f"scenario {sid} {what}"),
+                              self.where(path, row.line))
+            result.append(arrival)
+            if action == "arrive":
+                self.stand_fact(uid, arrival.location, ctx, arrival.source, arrival.where, f"{sid}: {what} on turn {turn}")
         return result
 
 
@@ -807,6 +1031,7 @@ class _PlaceContext:
     boxes: dict[str, Box]
     maps: list[GameMap]
     turns: int
+    tracks: dict[str, Track]
 
 
 def iter_problems(directories: list[Path]) -> Iterator[str]:

@@ -143,15 +143,49 @@ class MarkerType:
     source: Source = Source()
 
 
+#: How a cup or random pool (a box with ``draw``) gives out what it holds.
+DRAW_OPEN = "open"  # drawn at random, shown to everyone (combat chits, SNAFU, random regiments)
+DRAW_SECRET = "secret"  # drawn at random, seen only by the drawing side until it reveals it
+DRAW_UNSEEN = "unseen"  # drawn at random, seen by nobody until the owning side reveals it
+DRAW_KINDS = (DRAW_OPEN, DRAW_SECRET, DRAW_UNSEEN)
+
+
 @dataclass(frozen=True)
 class Box:
-    """An off-map holding area (dead pile, replacement box, sea box, track)."""
+    """An off-map holding area (dead pile, replacement box, sea box, cup...).
+
+    A box with ``draw`` is a cup or random pool: what a setup puts in it lies face down,
+    shuffled, and is drawn at random (``DRAW_KINDS`` say who sees a drawn piece).
+    ``returns`` says, in the rulebook's words, when a drawn piece goes back ("" = never).
+    ``holds`` fills a pool without listing its contents in every setup: the units with that
+    flag, or the markers of that kind, of the box's side that the scenario does not place
+    or bring on elsewhere.  ``back`` is the label on the back of its pieces: what the players
+    see (and the chat names) while a piece lies face down; ``reveal`` says, in the rulebook's
+    words, when the owner of a hidden piece turns it face up.
+    """
 
     id: str
     name: str
     side: str = ""
-    kind: str = "box"  # box, deadpile, track, replacement, sea, ...
+    kind: str = "box"  # box, deadpile, track, replacement, sea, cup, ...
     source: Source = Source()
+    draw: str = ""  # "" (not a pool) or one of DRAW_KINDS
+    returns: str = ""
+    holds: str = ""  # a unit flag or a marker kind
+    back: str = ""  # what a face-down piece of the pool shows (its back), e.g. "SNAFU"
+    reveal: str = ""  # secret and unseen pools: when the owner turns a drawn piece face up
+
+
+@dataclass(frozen=True)
+class Track:
+    """A numbered (or named) track on a player aid: VP, resource points, support levels,
+    weather.  Markers stand on one of its ``cells`` (``track:<id>:<cell>`` in a setup)."""
+
+    id: str
+    name: str
+    cells: tuple[str, ...]
+    source: Source = Source()
+    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -161,6 +195,7 @@ class TerrainType:
     char: str  # the character used for it in the terrain grid file
     colour: str  # fill colour for the map image
     source: Source = Source()
+    water: bool = False  # sea, lake, reservoir: no land unit stands here (scenarios.facts)
 
 
 @dataclass(frozen=True)
@@ -172,6 +207,7 @@ class HexFeature:
     name: str = ""
     side: str = ""
     source: Source = Source()
+    where: str = field(default="", compare=False)  # file:line of the row, for problems and reports
 
 
 @dataclass(frozen=True)
@@ -236,6 +272,19 @@ class GameMap:
     def terrain_at(self, hex: Hex) -> str:
         return self.terrain[hex]
 
+    def is_water(self, hex: Hex) -> bool:
+        """Sea, lake or reservoir (the legend's `water = true`)."""
+        terrain = self.terrain_types.get(self.terrain.get(hex, ""))
+        return bool(terrain and terrain.water)
+
+    def is_edge(self, hex: Hex) -> bool:
+        """On the map's edge: some neighbour lies off the map."""
+        return len(self.grid.neighbours(hex)) < 6
+
+    def path_kinds_at(self, hex: Hex) -> set[str]:
+        """Kinds of the paths (road, rail, trail...) that run through the hex."""
+        return {p.kind for p in self.paths if hex in p.hexes}
+
     def features_at(self, hex: Hex, kind: str | None = None) -> list[HexFeature]:
         found = self._features_by_hex.get(hex, [])
         return [f for f in found if kind is None or f.kind == kind]
@@ -254,6 +303,42 @@ class GameMap:
 
 
 @dataclass(frozen=True)
+class TerrainBan:
+    """Terrain some units may not stand on (KWB 5.2.3: mobile units may not enter Rough hexes).
+
+    ``units`` are unit type ids or unit flags; ``except_on`` are path kinds (road, rail...) or
+    feature kinds (city...) that lift the ban in a hex (SPI Movement (O): armour "except on Road
+    hexes")."""
+
+    units: tuple[str, ...]
+    terrain: tuple[str, ...]
+    except_on: tuple[str, ...] = ()
+    source: Source = Source()
+    where: str = ""
+
+    def applies_to(self, unit: Unit) -> bool:
+        return unit.type in self.units or any(unit.has(u) for u in self.units)
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One hex and what the data demands of it."""
+
+    map_id: str
+    hex: Hex
+    demands: tuple[str, ...]
+    subject: str  # "port Pusan", "setup of us-7-1m (7th/1st Marines)"
+    source: Source  # the rule section the row cites, or its stand-in reason
+    where: str  # file:line of the row that states it
+    unit: Unit | None = None  # for STAND
+
+    @property
+    def is_book(self) -> bool:
+        """Stated by the rulebook (not one of our stand-in placements)."""
+        return not self.source.is_stand_in
+
+
+@dataclass(frozen=True)
 class Turn:
     number: int
     date: str
@@ -261,19 +346,37 @@ class Turn:
 
 
 @dataclass(frozen=True)
+class MapArea:
+    """A region the rules name without listing its hexes, drawn on a map: the land beyond the
+    named border rivers (Fire and Ice's China, north of the Yalu and the Tumen)."""
+
+    id: str
+    map: str
+    name: str
+    beyond: tuple[str, ...]  # river names (hexside features) that bound it on the side away from north
+    label: str  # printed on the map: what the rules say of it
+    source: Source = Source()
+
+
+#: Setup locations that are not on a hex map: an off-map box, a track cell, a turn track cell.
+OFF_MAP_PREFIXES = ("box:", "track:", "turn:")
+
+
+@dataclass(frozen=True)
 class Placement:
     """A unit at setup: where it stands, on which step, under which rule."""
 
     unit: str  # a unit id, or "marker:<marker id>"
-    location: str  # a hex label, or "box:<box id>"
+    location: str  # a hex label, "box:<box id>", "track:<track id>:<cell>" or "turn:<n>"
     step: str = ""  # "" = full strength
     choice: str = ""  # the placement freedom the rulebook allows, in words
     note: str = ""
     source: Source = Source()
+    where: str = field(default="", compare=False)  # file:line of the setup row
 
     @property
     def is_on_map(self) -> bool:
-        return not self.location.startswith("box:")
+        return not self.location.startswith(OFF_MAP_PREFIXES)
 
     @property
     def is_marker(self) -> bool:
@@ -296,6 +399,7 @@ class Arrival:
     step: str = ""
     note: str = ""
     source: Source = Source()
+    where: str = field(default="", compare=False)  # file:line of the schedule row
 
 
 @dataclass
@@ -375,6 +479,8 @@ class Game:
     maps: dict[str, GameMap]
     scenarios: dict[str, Scenario]
     tables: dict[str, Table]
+    tracks: dict[str, Track] = field(default_factory=dict)
+    map_areas: tuple[MapArea, ...] = ()
     phases: tuple[str, ...] = ()
     step_names: tuple[str, ...] = ("full",)
     description: str = ""
@@ -383,6 +489,10 @@ class Game:
     # Every stand-in datum with its file:line, gathered by the loader, for
     # the stand-in listing, the module's help page and result warnings.
     stand_ins: list["StandIn"] = field(default_factory=list)
+    # Terrain some units may not stand on (game.toml [[terrain_ban]]), and every fact the data
+    # states about a hex (scenarios.facts), both checked by the loader on every map.
+    terrain_bans: tuple[TerrainBan, ...] = ()
+    hex_facts: list[Fact] = field(default_factory=list)
 
     def units_of(self, side: str) -> list[Unit]:
         return [u for u in self.units.values() if u.side == side]

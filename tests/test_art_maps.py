@@ -15,7 +15,8 @@ from art.maps import (
     render_box,
     render_map,
     render_turn_track,
-    turn_cell_centres,
+    track_layout,
+    turn_slot_centres,
 )
 from scenarios.hexgrid import Hex, Hexside
 from scenarios.model import MapPath, Source
@@ -153,21 +154,37 @@ def test_every_box_and_turn_track_renders(game_id):
         assert img.height >= rows * 75
 
 
-def test_turn_cell_centres_sit_in_empty_counter_space_of_each_cell(example):
+def test_turn_slots_sit_in_empty_counter_space_of_each_cell(example):
     scenario = dataclasses.replace(next(iter(example.scenarios.values())),
                                    turns=next(iter(example.scenarios.values())).turns * 5)
     scenario = dataclasses.replace(scenario, turns=[dataclasses.replace(t, number=i + 1)
                                                     for i, t in enumerate(scenario.turns)])
     for scale in (1, 2):
         img = render_turn_track(scenario, scale)
-        centres = turn_cell_centres(scenario, scale)
-        assert sorted(centres) == [t.number for t in scenario.turns]
-        assert len(set(centres.values())) == len(centres)
+        slots = turn_slot_centres(scenario, scale)
+        assert sorted(slots) == [t.number for t in scenario.turns]
+        centres = [c for cell in slots.values() for c in cell]
+        assert len(set(centres)) == len(centres)
         half = 75 * scale // 2
-        for x, y in centres.values():
+        for x, y in centres:
             # a whole counter fits around the centre, on the plain counter-space fill
             box = img.crop((x - half + 2 * scale, y - half + 2 * scale, x + half - 2 * scale, y + half - 2 * scale))
             assert box.getcolors() == [(box.width * box.height, (238, 236, 228))]
+
+
+def test_the_busiest_turn_gets_a_stack_slot_for_every_three_pieces(example):
+    """Issue 19: a turn's reinforcements stand in stacks of at most three, side by side in
+    its own cell, never spilling over a neighbour (Fire and Ice brings 19 units on turn 2)."""
+    scenario = next(iter(example.scenarios.values()))
+    many = [dataclasses.replace(scenario.schedule[0], unit=f"u{i}", turn=1) for i in range(10)]
+    busy = dataclasses.replace(scenario, schedule=many)
+    layout = track_layout(busy)
+    assert len(layout.slots[1]) == 4 == len(layout.slots[2])
+    cell = layout.cells[1]
+    for x, y in layout.slots[1]:
+        assert cell.left + 37 <= x <= cell.right - 37 and cell.top + 37 <= y <= cell.bottom - 37
+    others = [c for n, c in layout.cells.items() if n != 1]
+    assert all(c.left >= cell.right or c.top >= cell.bottom or c.right <= cell.left for c in others)
 
 
 def test_turn_track_grows_with_turns(example):

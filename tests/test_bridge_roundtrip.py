@@ -1,5 +1,6 @@
 """Round trip: every predefined setup modgen writes, read back through the bridge, puts every
-unit on its setup hex (or box, or turn-track cell) showing its starting step.
+unit on its setup hex (or box, or turn-track cell, or the draw pile of its pool) showing its
+starting step.
 
 modgen is imported in the tests only (conftest's `modules`): the adjudicator itself must not depend
 on it. Each game's module is built once per session (art cached in a session temp dir).
@@ -12,6 +13,7 @@ import pytest
 from adjudicator.bridge import read_positions, read_upload
 from adjudicator.bridge.locate import BOX, HEX, TURN_TRACK
 from scenarios import game_ids, load_game
+from scenarios.pools import pool_contents
 
 
 def _scenario_params():
@@ -63,6 +65,13 @@ def _check_setup(game, images, entries, scenario_id):
         assert placed.location.scenario == scenario_id
         assert placed.step == (arrival.step or game.units[arrival.unit].steps[0].name)
         expected_units.add(arrival.unit)
+    for box_id, contents in pool_contents(game, scenario).items():  # a pool's units lie in its pile
+        for unit_id in contents:
+            if unit_id in game.units and unit_id not in expected_units:
+                placed = units[unit_id]
+                assert placed.location.kind == BOX
+                assert (placed.location.x, placed.location.y) == images.box_centres[box_id]
+                expected_units.add(unit_id)
     assert set(units) == expected_units
     assert positions.scenario_candidates() == [scenario_id]
     by_hex = positions.by_hex()

@@ -130,13 +130,14 @@ def test_setup_counts_per_side(game, campaign):
 
 def test_rok_start_five_at_1_sp_and_five_at_2_sp(game, campaign):
     # 13.1: "five 1 SP ROK units and five 2 SP ROK units"
-    steps = sorted(sp(game.units[p.unit], p.step) for p in campaign.setup if game.units[p.unit].type == "rok-infantry")
+    units = [p for p in campaign.setup if not p.is_marker]
+    steps = sorted(sp(game.units[p.unit], p.step) for p in units if game.units[p.unit].type == "rok-infantry")
     assert steps == [1] * 5 + [2] * 5
 
 
 def test_nkpa_start_at_3_sp(game, campaign):
     # 13.3: "ten NKPA blocks at 3 SP"
-    nkpa = [p for p in campaign.setup if game.units[p.unit].type == "nkpa-infantry"]
+    nkpa = [p for p in campaign.setup if not p.is_marker and game.units[p.unit].type == "nkpa-infantry"]
     assert len(nkpa) == 10
     assert all(sp(game.units[p.unit], p.step) == 3 for p in nkpa)
 
@@ -156,7 +157,7 @@ def test_setup_hexes_are_the_sides_dots(game, campaign):
 
 
 def test_spare_blocks_wait_off_map(game, campaign):
-    spares = {p.unit: p.location for p in campaign.setup if not p.is_on_map}
+    spares = {p.unit: p.location for p in campaign.setup if not p.is_on_map and not p.is_marker}
     assert set(spares) == {u.id for u in game.units.values() if u.has("reduced_block")}
 
 
@@ -195,7 +196,8 @@ def test_nine_chinese_armies_arrive_at_8_sp_on_the_1_january_turn_at_the_latest(
 
 
 def test_every_unit_is_placed_or_scheduled_once(game, campaign):
-    placed = [p.unit for p in campaign.setup] + [a.unit for a in campaign.schedule if a.action == "arrive"]
+    placed = [p.unit for p in campaign.setup if not p.is_marker] + [a.unit for a in campaign.schedule
+                                                                  if a.action == "arrive"]
     assert sorted(placed) == sorted(game.units)
 
 

@@ -260,14 +260,15 @@ def test_seoul_setup_counts(game):
     assert sorted(placed_at(game, "seoul", f"nk-sc-seoul-{n}") for n in (1, 2, 3)) == ["1107", "1211", "1406"]
 
 
-def test_seoul_scratch_units_one_per_hex_none_adjacent(game):
-    # 12.21 "no more than one to a hex and not adjacent to another scratch unit"
-    grid = game.maps["seoul"].grid
-    hexes = [grid.parse(p.location) for p in unit_placements(game, "seoul") if game.units[p.unit].has("scratch")]
-    assert len(hexes) == 12
-    for i, a in enumerate(hexes):
-        for b in hexes[i + 1:]:
-            assert grid.distance(a, b) >= 2, (grid.label(a), grid.label(b))
+def test_seoul_scratch_units_start_in_the_unseen_pool(game):
+    # 12.21 "He selects them randomly and may not peek at them": all twelve start in a pool nobody sees
+    # into, and "no more than one to a hex and not adjacent to another scratch unit" is the player's
+    # placement rule, recorded with each of them.
+    scratch = [p for p in unit_placements(game, "seoul") if game.units[p.unit].has("scratch")]
+    assert len(scratch) == 12
+    assert {p.location for p in scratch} == {"box:scratch-units"}
+    assert game.boxes["scratch-units"].draw == "unseen"
+    assert all("not adjacent to another Scratch Unit" in p.choice for p in scratch)
 
 
 def test_seoul_reinforcements_per_turn(game):

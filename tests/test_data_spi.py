@@ -49,7 +49,7 @@ def on_map(game, scenario_id: str, side: str) -> Counter:
 def in_boxes(game, scenario_id: str, side: str) -> Counter:
     scenario = game.scenarios[scenario_id]
     return Counter(label(game, p.unit) for p in scenario.setup
-                   if not p.is_on_map and game.units[p.unit].side == side)
+                   if not p.is_on_map and not p.is_marker and game.units[p.unit].side == side)
 
 
 def arrivals(game, scenario_id: str, side: str) -> dict[int, Counter]:
@@ -185,7 +185,7 @@ def test_on_map_positions_are_labelled_stand_ins_with_a_freedom(game):
             if p.is_on_map:
                 assert p.source.is_stand_in and "Order of Battle" in p.source.reason, p
                 assert p.choice, p
-            else:
+            elif not p.is_marker:  # aid markers are labelled stand-ins of their own
                 assert not p.source.is_stand_in, p  # the box contents are the book's
 
 

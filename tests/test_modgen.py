@@ -18,7 +18,7 @@ from modgen.cli import main as modgen_main
 from modgen.pieces import STEP_LAYER
 from scenarios import game_ids, load_game, load_game_dir
 from vassalfmt import Embellishment, parse_add_piece_command, read_saved_game
-from vassalfmt.buildfile import image_names_in_zip, validate
+from vassalfmt.buildfile import class_names_in_zip, image_names_in_zip, validate
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "example"
 GAMES = ["example", *game_ids()]
@@ -54,7 +54,8 @@ def built(art_cache) -> Built:
 @pytest.mark.parametrize("game_id", GAMES)
 def test_buildfile_matches_the_engine_name_table(built, game_id):
     game, result = built[game_id]
-    problems = validate(result.entries["buildFile.xml"], image_names_in_zip(result.entries))
+    problems = validate(result.entries["buildFile.xml"], image_names_in_zip(result.entries),
+                        module_classes=class_names_in_zip(result.entries))
     assert not [str(p) for p in problems]
 
 

@@ -74,6 +74,10 @@ ENGINE_TYPES = [
     ("obs;72,130;dead.png;Mask;Ginf_r.png;Block;sides:UN:Communist;Peek;;true;;", "null;"),
     ("obs;74,130;dead.png;Mask;P80,130;?;side:;Peek;;true;;", "null;"),
     ("obs;75,130;dead.png;Mask;B;?;player:;Peek;;true;;", "null;"),
+    # return; as the Korean War Battles module writes it; vassal-check --strict-roundtrip found the
+    # engine's re-encoding identical (2026-11-25, issue 19).
+    ("return;Return to Cup of SNAFU;85,130;Cup of SNAFU;Select destination;returns when it is not placed;2;"
+     "false;Cup of SNAFU", ""),
     ("piece;;;inf.png;1/7 Cav", "null;0;0;;0"),
 ]
 

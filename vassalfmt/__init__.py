@@ -18,6 +18,7 @@ source files it mirrors. No engine code is included: this is our own implementat
 """
 
 from .commands import BoardPlacement
+from .deck import DeckSpec
 from .errors import VassalFormatError
 from .keys import ALT, CTRL, META, SHIFT, KeyStroke, key, named
 from .module import ModuleInvalid, check_vmod, read_vmod, write_vmod
@@ -54,6 +55,7 @@ from .traits import (
     RawTrait,
     ReportState,
     Restricted,
+    ReturnToDeck,
     SendToLocation,
     SubMenu,
     Trait,

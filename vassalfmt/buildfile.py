@@ -241,10 +241,12 @@ def _where(element: etree._Element) -> str:
 
 
 def validate(root: etree._Element | bytes, image_names: Iterable[str] | None = None,
-             check_pieces: bool = True) -> list[Problem]:
+             check_pieces: bool = True, module_classes: Iterable[str] = ()) -> list[Problem]:
     """Check a buildFile against the engine's name table; return what is wrong (empty = fine).
 
     * every element class exists in the 3.7.26 engine, every attribute name is one it reads;
+      ``module_classes`` are the module's own classes (packed in its zip, found by the engine's
+      class loader: see :func:`class_names_in_zip`), whose elements are not in the table;
     * children are ones the engine's editor allows there (plus the ones the engine adds itself);
     * with ``check_pieces``: every PieceSlot/PrototypeDefinition text is an AddPiece command
       that decodes, uses only trait ids the engine knows, re-encodes to the same text with
@@ -260,8 +262,9 @@ def validate(root: etree._Element | bytes, image_names: Iterable[str] | None = N
     if root.tag not in (ROOT_CLASS, "VASSAL.launch.BasicModule"):
         problems.append(Problem(_where(root), f"root element must be {ROOT_CLASS}"))
     images = set(image_names) if image_names is not None else None
+    own = set(module_classes)
     for element in root.iter():
-        if not isinstance(element.tag, str):
+        if not isinstance(element.tag, str) or element.tag in own:
             continue
         parent = element.getparent()
         if parent is not None and parent.tag in PLAIN_CHILDREN:
@@ -448,6 +451,19 @@ def image_names_in_zip(entry_names: Iterable[str]) -> set[str]:
     return out
 
 
-__all__ = ["Problem", "attribute_value", "check_piece_definition", "component",
+def class_names_in_zip(entry_names: Iterable[str]) -> set[str]:
+    """Java class names a module carries itself (``pkg/Name.class`` entries; nested classes left out).
+
+    The engine's class loader (``VASSAL.tools.DataArchive``) reads such an entry when a buildFile
+    element names a class the engine does not have, so these elements are the module's own.
+    """
+    out = set()
+    for name in entry_names:
+        if name.endswith(".class") and "$" not in name and not name.startswith("images/"):
+            out.add(name[: -len(".class")].replace("/", "."))
+    return out
+
+
+__all__ = ["Problem", "attribute_value", "check_piece_definition", "class_names_in_zip", "component",
            "image_names_in_zip", "new_module", "plain", "prototypes_from_buildfile",
            "resolve_class", "schema", "to_bytes", "trait_key_strokes", "validate"]

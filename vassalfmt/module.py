@@ -19,6 +19,7 @@ from lxml import etree
 
 from .buildfile import (
     Problem,
+    class_names_in_zip,
     image_names_in_zip,
     prototypes_from_buildfile,
     to_bytes,
@@ -73,7 +74,7 @@ def write_vmod(path: str | os.PathLike, root: etree._Element, module: ModuleData
     finds a problem (raises :class:`ModuleInvalid`), so a bad build never reaches ``dist/``.
     """
     if check:
-        problems = validate(root, image_names=set(images or {}))
+        problems = validate(root, image_names=set(images or {}), module_classes=class_names_in_zip(files or {}))
         problems += _missing_files(root, set(files or {}))
         if problems:
             raise ModuleInvalid(problems)
@@ -141,7 +142,8 @@ def check_vmod(source: bytes | str | os.PathLike) -> list[Problem]:
         contents = read_vmod(source)
     except VassalFormatError as exc:
         return [Problem("module", str(exc))]
-    problems = validate(contents.buildfile, image_names=contents.image_names)
+    problems = validate(contents.buildfile, image_names=contents.image_names,
+                        module_classes=class_names_in_zip(contents.entry_names))
     problems += _missing_files(contents.buildfile, set(contents.entry_names))
     if contents.moduledata is None:
         problems.append(Problem("module", "no moduledata entry"))

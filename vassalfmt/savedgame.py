@@ -45,6 +45,7 @@ from .commands import (
     parse_command,
     split_commands,
 )
+from .deck import DeckSpec
 from .errors import VassalFormatError
 from .moduledata import ModuleData, SaveData
 from .piece import Piece, _split_nested, expand_prototypes, parse_piece
@@ -157,6 +158,7 @@ class SavedGameWriter:
         self._warned_unexpanded = False
         self._pieces: list[tuple[str, Piece]] = []
         self._stacks: list[StackSpec] = []
+        self._decks: list[tuple[str, DeckSpec, str, int, int, list[str]]] = []
         self._extra: list[str] = []
         self._ids: set[str] = set()
 
@@ -189,6 +191,12 @@ class SavedGameWriter:
         self._claim(stack_id)
         self._stacks.append(StackSpec(stack_id, map_id, x, y, list(member_ids), layer))
 
+    def add_deck(self, deck_id: str, spec: DeckSpec, map_id: str, x: int, y: int, card_ids: list[str]) -> None:
+        """A draw pile holding already-added pieces (first = bottom). Its ``spec`` must be the
+        module's DrawPile of the same name: the engine uses the saved configuration."""
+        self._claim(deck_id)
+        self._decks.append((deck_id, spec, map_id, x, y, list(card_ids)))
+
     def add_boards(self, map_id: str, boards: list[BoardPlacement]) -> None:
         """Record a map's board layout (needed only for maps with several boards)."""
         self._extra.append(board_command(map_id, boards))
@@ -199,6 +207,7 @@ class SavedGameWriter:
 
     def _auto_stacks(self) -> list[StackSpec]:
         explicit = {m for s in self._stacks for m in s.member_ids}
+        explicit |= {card for deck in self._decks for card in deck[5]}
         groups: dict[tuple[str, int, int], list[str]] = {}
         for piece_id, piece in self._pieces:
             basic = piece.basic
@@ -218,6 +227,8 @@ class SavedGameWriter:
         out += [p.add_piece_command(pid) for pid, p in self._pieces]
         stacks = list(self._stacks) + (self._auto_stacks() if self.auto_stack else [])
         out += [AddPiece(s.stack_id, STACK_TYPE, s.state_string()).encode() for s in stacks]
+        out += [AddPiece(deck_id, spec.type_string(), spec.state_string(map_id, x, y, cards)).encode()
+                for deck_id, spec, map_id, x, y, cards in self._decks]
         out += self._extra
         if setup_stack_marker:
             out.append(SETUP_STACK)

@@ -1167,6 +1167,37 @@ class Obscurable(Trait):
         return t
 
 
+@dataclass
+class ReturnToDeck(Trait):
+    """``return;`` — a menu command that puts the piece back into a named draw pile (a cup).
+
+    Written in the engine's version-2 form with a fixed deck (``deckSelect`` false): the deck is
+    found by ``deck_name``, the DrawPile's name, when the command is used.
+    """
+
+    ID: ClassVar[str] = "return;"
+    command_name: str = "Return to deck"
+    key: KeyStroke | None = None
+    deck_name: str = ""
+    prompt: str = "Select destination"
+    description: str = ""
+
+    def type_string(self) -> str:
+        se = SequenceEncoder(";").add(self.command_name).add(encode_key(self.key)).add(self.deck_name)
+        se.add(self.prompt).add(self.description).add_int(2).add_bool(False).add(self.deck_name)
+        return self.ID + se.value()
+
+    @classmethod
+    def parse(cls, type_string: str, state_string: str = "") -> ReturnToDeck:
+        d = _fields(type_string, cls.ID)
+        t = cls(command_name=d.next_token(""), key=_next_key(d), deck_name=d.next_token(""),
+                prompt=d.next_token("Select destination"), description=d.next_token(""))
+        if d.next_int(0) >= 2:
+            d.next_bool(True)
+            t.deck_name = d.next_token("") or t.deck_name
+        return t
+
+
 # --- anything else ------------------------------------------------------------------------------
 
 @dataclass
@@ -1198,7 +1229,7 @@ TRAIT_CLASSES: dict[str, type[Trait]] = {
     for cls in (BasicPiece, Marker, UsePrototype, Comment, SubMenu, MenuSeparator, Embellishment,
                 Labeler, Delete, Clone, ReportState, SendToLocation, MovementMarkable, FreeRotator,
                 DynamicProperty, CalculatedProperty, AreaOfEffect, Immobilized, TriggerAction,
-                Restricted, Obscurable)
+                Restricted, Obscurable, ReturnToDeck)
 }
 
 

@@ -6,9 +6,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from scenarios import facts
 from scenarios.hexgrid import Hex
 from scenarios.mapbuild import calibrate as calib
-from scenarios.mapbuild import classify, lines, output, overrides, places
+from scenarios.mapbuild import classify, honour, lines, output, overrides, places
 from scenarios.mapbuild.config import MapConfig, read_map_config
 
 WATER = ("sea", "lake")
@@ -32,6 +33,8 @@ class MapBuild:
     sides: list[lines.SideLine]
     paths: list[lines.PathLine]
     cross_checks: list[places.CrossCheck]
+    changes: list[honour.Change] = field(default_factory=list)  # hexes the book's facts changed
+    verdicts: list[honour.Verdict] = field(default_factory=list)  # every fact about the map, checked
     files: dict[str, str] = field(default_factory=dict)  # suffix -> text
 
     def shares(self) -> dict[str, float]:
@@ -40,10 +43,10 @@ class MapBuild:
         return {tid: counts.get(tid, 0) / total for tid in self.cfg.legend}
 
 
-def derive_terrain(cfg: MapConfig, ground: dict[Hex, classify.HexGround],
+def derive_terrain(cfg: MapConfig, generic: dict[Hex, str],
                    features: list[places.Feature]) -> tuple[dict[Hex, str], list[Hex]]:
     """Generic classes -> the game's terrain ids; named land places are never water; city/town terrain."""
-    generic = {h: g.generic for h, g in ground.items()}
+    generic = dict(generic)
     forced = sorted({f.hex for f in features if f.kind in cfg.geo.force_land_kinds and generic[f.hex] in WATER})
     for h in forced:
         generic[h] = "clear"
@@ -60,17 +63,30 @@ def derive_terrain(cfg: MapConfig, ground: dict[Hex, classify.HexGround],
 
 def build_map(game_dir: Path, map_id: str) -> MapBuild:
     cfg = read_map_config(game_dir, map_id)
+    game = honour.game_for(game_dir)
+    gm = game.maps.get(map_id) if game is not None else None
+    book_facts = honour.map_facts(game, map_id)
     cal = calib.calibrate(cfg)
+    if cfg.geo.warp:  # the book's coast hexes that the fit leaves far inland are bent onto the shore
+        pulls = honour.coast_pulls(cal, [f.hex for f in book_facts if facts.COAST in f.demands and f.is_book],
+                                   cfg.geo.scale_km)
+        cal = calib.bend_to(cal, cfg, pulls) if pulls else cal
     problems = calib.check(cal, cfg)
     if problems:
         raise BuildError("\n".join(problems))
     ground = classify.classify(cal, cfg.geo.thresholds)
     book = places.read_book_features(cfg.path(".features.csv"), cal)
-    generic_land = {h for h, g in ground.items() if g.generic not in WATER} | {
+    generic = {h: g.generic for h, g in ground.items()}
+    changes = honour.honour_water(cal, ground, generic, cfg.geo.thresholds, book_facts,
+                                  {f.hex for f in book if f.kind in cfg.geo.force_land_kinds}, cfg.geo.scale_km)
+    generic_land = {h for h, c in generic.items() if c not in WATER} | {
         f.hex for f in book if f.kind in cfg.geo.force_land_kinds}
     geo_feats = places.town_features(cal, book, cfg.geo.town_features, generic_land, cfg.geo.city_names,
                                      cfg.geo.city_extent_km)
-    terrain, forced = derive_terrain(cfg, ground, book + geo_feats)
+    all_facts = book_facts + honour.port_facts(map_id, geo_feats)
+    changes += honour.honour_water(cal, ground, generic, cfg.geo.thresholds, all_facts,
+                                   {f.hex for f in book + geo_feats if f.kind in cfg.geo.force_land_kinds}, cfg.geo.scale_km)
+    terrain, forced = derive_terrain(cfg, generic, book + geo_feats)
     water_ids = {cfg.terrain_id("sea"), cfg.terrain_id("lake")}
     water_view = {h: ("sea" if t in water_ids else t) for h, t in terrain.items()}
     sides: list[lines.SideLine] = []
@@ -88,8 +104,18 @@ def build_map(game_dir: Path, map_id: str) -> MapBuild:
     fixes = overrides.read_overrides(cfg.path(".overrides.csv"), cal.grid, cfg.legend)
     terrain, sides = overrides.apply_overrides(fixes, terrain, sides)
     paths = lines.path_lines(cal, cfg.geo.path_kinds, {h for h, t in terrain.items() if t in water_ids})
+    verdicts: list[honour.Verdict] = []
+    if gm is not None:
+        finished = honour.built_map(gm, terrain, book + geo_feats, paths)
+        changes += honour.honour_bans(finished, terrain, all_facts, game, cfg.terrain_id("clear"),
+                                      {o.hex_a for o in fixes if o.action == "terrain"})
+        verdicts = honour.verify(honour.built_map(gm, terrain, book + geo_feats, paths), all_facts, game)
+    broken = [v for v in verdicts if not v.holds and honour.bends_map(v.fact)]
+    if broken:
+        raise BuildError("\n".join(f"{map_id}: {v.fact.where}: {v.fact.subject}: {'; '.join(v.broken)} "
+                                    f"[{v.fact.source}]" for v in broken))
     result = MapBuild(cfg, cal, ground, terrain, forced, book, geo_feats, sides, paths,
-                      places.cross_check(cal, book))
+                      places.cross_check(cal, book), changes, verdicts)
     result.files = render_files(result, len(fixes))
     return result
 
@@ -177,12 +203,33 @@ def report(b: MapBuild, n_overrides: int) -> str:
         out.append(f"  {kind} {name}: {n}")
     out.append("paths: " + (", ".join(f"{p.kind} {p.name} ({len(p.hexes)} hexes)" for p in b.paths) or "none"))
     out.append(f"generated town features: {len(b.geo_features)}; hand overrides applied: {n_overrides}")
+    out += facts_report(b)
     if b.cross_checks:
         out.append("")
         out.append("book features named after a town in the town table (book hex, town's hex, hexes apart):")
         for c in b.cross_checks:
             out.append(f"  {c.name:<22} {grid.label(c.book_hex)}  {grid.label(c.geo_hex)}  {c.hexes_apart}")
     return "\n".join(out) + "\n"
+
+
+def facts_report(b: MapBuild) -> list[str]:
+    """Every book fact about the map and whether it holds; our stand-in facts counted, broken ones listed."""
+    grid = b.cal.grid
+    out = ["", "hexes the data's facts changed (docs/maps.md \"Facts\"):"]
+    out += [f"  {grid.label(c.hex)} {c.before} -> {c.after}: {c.why}" for c in b.changes] or ["  none"]
+    book = [v for v in b.verdicts if v.fact.is_book]
+    ours = [v for v in b.verdicts if not v.fact.is_book]
+    out += ["", f"book facts ({len(book)}; {sum(v.holds for v in book)} hold):"]
+    for v in book:
+        state = "holds" if v.holds else "BROKEN: " + "; ".join(v.broken)
+        out.append(f"  {grid.label(v.fact.hex)} {facts.describe(v.fact.demands)}: {v.fact.subject} "
+                   f"[{v.fact.source}; {v.fact.where}]: {state}")
+    out.append(f"stand-in facts (our placements and derived places; {len(ours)}; "
+               f"{sum(v.holds for v in ours)} hold)" + (":" if any(not v.holds for v in ours) else ""))
+    for v in ours:
+        if not v.holds:
+            out.append(f"  {grid.label(v.fact.hex)} {v.fact.subject} [{v.fact.where}]: BROKEN: {'; '.join(v.broken)}")
+    return out
 
 
 def write_map(b: MapBuild, force: bool = False) -> list[Path]:

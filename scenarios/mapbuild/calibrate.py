@@ -10,7 +10,7 @@ anchor would land in the wrong hex, so the build fails there.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from scenarios import geodata
 from scenarios.hexgrid import Hex, HexGrid
@@ -18,6 +18,10 @@ from scenarios.mapbuild.config import MapConfig
 from scenarios.mapbuild.fit import Affine, Constraint, Similarity, fit_affine, fit_similarity, residual
 from scenarios.mapbuild.projection import Projection
 from scenarios.mapbuild.warp import Warp, fit_warp
+
+
+Pulls = "tuple[tuple[Hex, tuple[float, float]], ...] | list[tuple[Hex, tuple[float, float]]]"
+COAST_PULL = "coast pull to"  # the `place` of a coast hex bent onto the shore (report, check)
 
 
 class CalibrationError(Exception):
@@ -159,11 +163,12 @@ def _fit_convention(cfg: MapConfig, grid: HexGrid, projection: Projection, mirro
     return transform, results
 
 
-def _warped(cal: Calibration, cfg: MapConfig) -> Calibration:
-    """The calibration bent through every anchor.
+def _warped(cal: Calibration, cfg: MapConfig, pulls: Pulls = ()) -> Calibration:
+    """The calibration bent through every anchor, and through every coast pull (honour.coast_pulls).
 
     A latitude anchor becomes a point for the warp: on its parallel, at the longitude the plain fit
-    gives its pixel, so the bend moves it north or south only.
+    gives its pixel, so the bend moves it north or south only.  A coast pull puts a coast hex the book
+    names just inland of the nearest shore.
     """
     grid, t = cal.grid, cal.transform
     pixels, offsets = [], []
@@ -182,11 +187,22 @@ def _warped(cal: Calibration, cfg: MapConfig) -> Calibration:
         gx, gy = cal.projection.to_km(la.lat, lon)
         pixels.append(mid)
         offsets.append((gx - fx, gy - fy))
+    pulled = []
+    for h, (gx, gy) in pulls:
+        p = grid.center(h)
+        fx, fy = t.apply(*p)
+        pixels.append((float(p[0]), float(p[1])))
+        offsets.append((gx - fx, gy - fy))
+        lat, lon = cal.projection.to_latlon(gx, gy)
+        pulled.append(AnchorResult(grid.label(h), f"{COAST_PULL} {lat:.3f} N {lon:.3f} E", 0.0, grid.label(h),
+                                   math.hypot(gx - fx, gy - fy)))
     sigma_px = cfg.geo.warp_radius_km / t.scale
     bent = Calibration(grid, cal.shifted_columns, cal.mirror, t, cal.projection, cal.anchors, cal.tried,
                        cal.half_hex_km, fit_warp(pixels, offsets, sigma_px))
     results = []
     for a in cal.anchors:
+        if a.place.startswith(COAST_PULL):
+            continue
         if a.place.startswith("lat "):
             h1, h2 = (grid.parse(x) for x in a.label.split("-"))
             (ax, ay), (bx, by) = grid.center(h1), grid.center(h2)
@@ -199,8 +215,17 @@ def _warped(cal: Calibration, cfg: MapConfig) -> Calibration:
         gx, gy = cal.projection.to_km(town.lat, town.lon)
         results.append(AnchorResult(a.label, a.place, math.hypot(x - gx, y - gy),
                                     grid.label(bent.hex_of(town.lat, town.lon)), a.plain_km))
+    for a in pulled:  # exact by construction: the warp interpolates its points
+        x, y = bent.pixel_km(*grid.center(grid.parse(a.label)))
+        gx, gy = next(g for h, g in pulls if grid.label(h) == a.label)
+        results.append(replace(a, residual_km=math.hypot(x - gx, y - gy)))
     return Calibration(grid, cal.shifted_columns, cal.mirror, t, cal.projection, tuple(results), cal.tried,
                        cal.half_hex_km, bent.warp)
+
+
+def bend_to(cal: Calibration, cfg: MapConfig, pulls: Pulls) -> Calibration:
+    """The warped calibration bent again, through its anchors and the coast pulls (honour.coast_pulls)."""
+    return _warped(replace(cal, warp=None), cfg, pulls)
 
 
 def calibrate(cfg: MapConfig) -> Calibration:
@@ -239,7 +264,7 @@ def check(cal: Calibration, cfg: MapConfig) -> list[str]:
             problems.append(f"{cfg.map_id}: the warp bends some hex centre by {bend:.1f} km, more than the "
                             f"anchors need ({biggest:.1f} km): it overshoots between anchors; lower warp_radius_km")
         for a in cal.anchors:
-            if a.plain_km > limit:
+            if a.plain_km > limit and not a.place.startswith(COAST_PULL):
                 problems.append(f"{cfg.map_id}: anchor {a.label} ({a.place}) misses the plain fit by {a.plain_km:.1f} km, "
                                 f"more than the {limit:.1f} km a warp may bend (max_plain_residual_hexes): "
                                 f"a wrong anchor or convention?")

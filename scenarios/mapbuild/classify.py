@@ -76,6 +76,32 @@ def land_at(lat: float, lon: float) -> bool:
     return lat > mask.spec.north or (lon < mask.spec.west and lat > 40.1)
 
 
+def nearest_open_sea(lat: float, lon: float, hex_km: float, max_hexes: float = 8.0) -> tuple[float, float] | None:
+    """The nearest point of open water (sea there and a whole hex further out), or None within max_hexes.
+
+    Searched on the land mask the classification uses, so a coast hex bent or classified by it sees
+    the same shore (the GSHHG lines also follow estuaries far inland)."""
+    step = hex_km / 4
+    for i in range(1, int(max_hexes * 4) + 1):
+        r = i * step
+        for k in range(48):
+            a = 2 * math.pi * k / 48
+            ok = True
+            for extra in (0.0, hex_km / 2, hex_km):
+                p = _offset(lat, lon, r + extra, a)
+                if land_at(*p):
+                    ok = False
+                    break
+            if ok:
+                return _offset(lat, lon, r, a)
+    return None
+
+
+def _offset(lat: float, lon: float, km: float, bearing: float) -> tuple[float, float]:
+    return (lat + km * math.cos(bearing) / 111.2,
+            lon + km * math.sin(bearing) / (111.2 * math.cos(math.radians(lat))))
+
+
 def relief_at(lat: float, lon: float, radius_km: float) -> float:
     """Highest minus lowest interpolated ground on a centre + two rings of the given radius."""
     dlat = radius_km / 111.2
@@ -99,13 +125,18 @@ def classify_hex(cal: Calibration, hex: Hex, t: Thresholds, rings) -> HexGround:
         generic = "sea"
     elif lake >= 0.5:
         generic = "lake"
-    elif elevation >= t.mountain_elevation or relief >= t.mountain_relief:
-        generic = "mountain"
-    elif elevation >= t.rough_elevation or relief >= t.rough_relief:
-        generic = "rough"
     else:
-        generic = "clear"
+        generic = land_class(elevation, relief, t)
     return HexGround(land, lake, elevation, relief, generic)
+
+
+def land_class(elevation: float, relief: float, t: Thresholds) -> str:
+    """clear, rough or mountain by the map's thresholds (also for a water hex a book fact puts on land)."""
+    if elevation >= t.mountain_elevation or relief >= t.mountain_relief:
+        return "mountain"
+    if elevation >= t.rough_elevation or relief >= t.rough_relief:
+        return "rough"
+    return "clear"
 
 
 def classify(cal: Calibration, t: Thresholds) -> dict[Hex, HexGround]:

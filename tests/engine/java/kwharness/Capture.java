@@ -41,6 +41,8 @@ final class Capture {
   static final List<Map<String, Object>> BUGS = Collections.synchronizedList(new ArrayList<>());
   static final List<Map<String, Object>> DIALOGS = Collections.synchronizedList(new ArrayList<>());
   static final List<Map<String, Object>> CHAT = Collections.synchronizedList(new ArrayList<>());
+  /** Dialogs to answer instead of closing: {"title": regex, "button": text}, each used once, in order. */
+  static final List<Map<String, Object>> ANSWERS = Collections.synchronizedList(new ArrayList<>());
 
   /** The step running now (-1 while the module opens). */
   static volatile int step = -1;
@@ -120,19 +122,51 @@ final class Capture {
     t.start();
   }
 
-  /** Records and closes every showing dialog; must run on the event thread. */
+  /**
+   * Records every showing dialog and closes it, or presses the button a waiting answer names
+   * (a person's click: the dialog's own code then runs); must run on the event thread.
+   */
   static void closeDialogs() {
     for (final Window w : Window.getWindows()) {
       if (w instanceof Dialog && w.isShowing()) {
         final StringBuilder sb = new StringBuilder();
         collectText(w, sb);
+        final String title = ((Dialog) w).getTitle();
         final Map<String, Object> m = entry();
-        m.put("title", ((Dialog) w).getTitle());
+        m.put("title", title);
         m.put("text", sb.toString().trim());
         DIALOGS.add(m);
-        w.dispose();
+        final AbstractButton button = answer(w, title);
+        if (button != null) {
+          m.put("answered", button.getText());
+          button.doClick(0);
+        }
+        if (w.isShowing()) w.dispose();
       }
     }
+  }
+
+  private static AbstractButton answer(Window w, String title) {
+    synchronized (ANSWERS) {
+      for (final Map<String, Object> a : ANSWERS) {
+        if (title != null && java.util.regex.Pattern.compile(String.valueOf(a.get("title"))).matcher(title).find()) {
+          ANSWERS.remove(a);
+          return findButton(w, String.valueOf(a.get("button")));
+        }
+      }
+    }
+    return null;
+  }
+
+  private static AbstractButton findButton(Component c, String text) {
+    if (c instanceof AbstractButton && text.equals(((AbstractButton) c).getText())) return (AbstractButton) c;
+    if (c instanceof Container) {
+      for (final Component k : ((Container) c).getComponents()) {
+        final AbstractButton b = findButton(k, text);
+        if (b != null) return b;
+      }
+    }
+    return null;
   }
 
   private static void collectText(Component c, StringBuilder sb) {

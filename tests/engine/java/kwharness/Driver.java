@@ -57,7 +57,7 @@ public final class Driver {
     }
     // The engine writes to stdout freely; keep it with the engine's log on stderr.
     System.setOut(new PrintStream(System.err, true, StandardCharsets.UTF_8));
-    final List<Object> steps = castList(Json.parse(Files.readString(new File(script).toPath())));
+    final List<Object> steps = Json.list(Json.parse(Files.readString(new File(script).toPath())));
 
     Capture.start();
     Info.setConfig(new StandardConfig());
@@ -100,13 +100,15 @@ public final class Driver {
     final Steps runner = new Steps(chooser);
     int failed = -1;
     for (int i = 0; i < steps.size(); i++) {
-      final Map<String, Object> step = castMap(steps.get(i));
+      final Map<String, Object> step = Json.object(steps.get(i));
       final Map<String, Object> result = new LinkedHashMap<>();
       result.put("do", step.get("do"));
       Capture.step = i;
+      final long started = System.nanoTime();
       try {
         result.put("result", runner.run(step));
         result.put("ok", true);
+        result.put("ms", (System.nanoTime() - started) / 1e6);
       }
       catch (Exception e) {
         result.put("ok", false);
@@ -172,15 +174,5 @@ public final class Driver {
     }
     // halt: skip the engine's shutdown hooks and its "save the game?" questions
     Runtime.getRuntime().halt(code);
-  }
-
-  @SuppressWarnings("unchecked")
-  private static List<Object> castList(Object o) {
-    return (List<Object>) o;
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> castMap(Object o) {
-    return (Map<String, Object>) o;
   }
 }

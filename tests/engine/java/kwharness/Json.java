@@ -144,6 +144,18 @@ final class Json {
     }
   }
 
+  /** A parsed JSON array (unchecked: the caller knows the shape). */
+  @SuppressWarnings("unchecked")
+  static List<Object> list(Object o) {
+    return (List<Object>) o;
+  }
+
+  /** A parsed JSON object (unchecked: the caller knows the shape). */
+  @SuppressWarnings("unchecked")
+  static Map<String, Object> object(Object o) {
+    return (Map<String, Object>) o;
+  }
+
   static String write(Object o) {
     final StringBuilder sb = new StringBuilder();
     write(o, sb);

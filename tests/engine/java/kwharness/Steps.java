@@ -12,7 +12,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 
+import java.awt.event.InputEvent;
+import java.awt.event.MouseEvent;
+
 import javax.swing.Action;
+import javax.swing.JMenu;
+import javax.swing.JMenuItem;
+import javax.swing.JPopupMenu;
+import javax.swing.MenuElement;
+import javax.swing.MenuSelectionManager;
 import javax.swing.SwingUtilities;
 
 import VASSAL.build.AbstractBuildable;
@@ -88,10 +96,12 @@ final class Steps {
     case "side": return onEdt(() -> side(str(step, "side")));
     case "key": return onEdt(() -> key(step));
     case "select": return onEdt(() -> select(step));
+    case "right_click": return onEdt(() -> rightClick(step));
     case "draw": return onEdt(() -> draw(step));
     case "pref": return onEdt(() -> pref(str(step, "key"), step.get("value")));
     case "chat": return onEdt(() -> chat(str(step, "text")));
     case "call": return call(step);
+    case "answer": return answer(step);
     case "wait_chat": return waitFor(Capture.CHAT, step);
     case "wait_dialog": return waitFor(Capture.DIALOGS, step);
     case "save": return onEdt(() -> save(file(step, "file")));
@@ -175,7 +185,7 @@ final class Steps {
     settle();
     final Map<String, Object> out = new LinkedHashMap<>();
     out.put("commands_stepped", stepped[0]);
-    out.putAll(castMap(onEdt(Steps::gameSummary)));
+    out.putAll(Json.object(onEdt(Steps::gameSummary)));
     return out;
   }
 
@@ -263,6 +273,49 @@ final class Steps {
   }
 
   /**
+   * Right-clicks a piece on its map (a real mouse event through the map's listeners, as a
+   * person's click) and reads the menu that opens: every item, sub-menu items as
+   * "Sub-menu/Item". With "choose", clicks that item; "shift": true keeps the selection.
+   */
+  private Object rightClick(Map<String, Object> step) {
+    final GamePiece p = Pieces.find(step.get("piece"));
+    final VASSAL.build.module.Map map = p.getMap();
+    if (!map.getView().isShowing()) throw new IllegalStateException("map '" + map.getMapName() + "' is not showing");
+    final Point at = map.mapToComponent(p.getPosition());
+    final int modifiers = InputEvent.BUTTON3_DOWN_MASK | (Boolean.TRUE.equals(step.get("shift")) ? InputEvent.SHIFT_DOWN_MASK : 0);
+    final long now = System.currentTimeMillis();
+    map.getView().dispatchEvent(new MouseEvent(map.getView(), MouseEvent.MOUSE_PRESSED, now, modifiers, at.x, at.y, 1, true, MouseEvent.BUTTON3));
+    map.getView().dispatchEvent(new MouseEvent(map.getView(), MouseEvent.MOUSE_RELEASED, now, modifiers, at.x, at.y, 1, false, MouseEvent.BUTTON3));
+    final MenuElement[] path = MenuSelectionManager.defaultManager().getSelectedPath();
+    if (path.length == 0 || !(path[0] instanceof JPopupMenu)) throw new IllegalStateException("no menu opened");
+    final JPopupMenu popup = (JPopupMenu) path[0];
+    final Map<String, JMenuItem> items = new LinkedHashMap<>();
+    menuItems(popup.getSubElements(), "", items);
+    final Object choose = step.get("choose");
+    if (choose != null) {
+      final JMenuItem item = items.get(String.valueOf(choose));
+      if (item == null) throw new IllegalArgumentException("the menu has no item '" + choose + "': " + items.keySet());
+      MenuSelectionManager.defaultManager().clearSelectedPath();
+      item.doClick(0);
+    }
+    else {
+      MenuSelectionManager.defaultManager().clearSelectedPath();
+    }
+    return Map.of("items", new ArrayList<>(items.keySet()));
+  }
+
+  private static void menuItems(MenuElement[] elements, String prefix, Map<String, JMenuItem> out) {
+    for (final MenuElement e : elements) {
+      if (e instanceof JMenu) {
+        menuItems(((JMenu) e).getPopupMenu().getSubElements(), prefix + ((JMenu) e).getText() + "/", out);
+      }
+      else if (e instanceof JMenuItem) {
+        out.put(prefix + ((JMenuItem) e).getText(), (JMenuItem) e);
+      }
+    }
+  }
+
+  /**
    * Draws from a deck as a drag off it does: the deck picks the pieces (at random when it
    * shuffles), the map's PieceMover moves them to the destination; the move is sent and logged.
    */
@@ -343,7 +396,7 @@ final class Steps {
   private Object call(Map<String, Object> step) throws Exception {
     final String className = str(step, "class");
     final String method = str(step, "method");
-    final List<Object> args = castList(step.getOrDefault("args", List.of()));
+    final List<Object> args = Json.list(step.getOrDefault("args", List.of()));
     final Object target = onEdt(() -> component(className));
     final Method m = method(target.getClass(), method, args.size());
     final Object[] converted = convert(m, args);
@@ -401,6 +454,21 @@ final class Steps {
     return String.valueOf(o);
   }
 
+  /**
+   * The next dialogs whose title matches "title" (a regular expression) get their button
+   * "button" pressed instead of being closed: {"answers": [{"title", "button"}, ...]}.
+   */
+  @SuppressWarnings("unchecked")
+  private Object answer(Map<String, Object> step) {
+    for (final Object a : (List<Object>) step.getOrDefault("answers", List.of())) {
+      final Map<String, Object> one = (Map<String, Object>) a;
+      str(one, "title");
+      str(one, "button");
+      Capture.ANSWERS.add(one);
+    }
+    return Map.of("waiting", Capture.ANSWERS.size());
+  }
+
   // ---- waiting ---------------------------------------------------------------------------
 
   /**
@@ -454,15 +522,5 @@ final class Steps {
     final List<String> out = new ArrayList<>();
     if (o instanceof List) for (final Object x : (List<?>) o) out.add(String.valueOf(x));
     return out;
-  }
-
-  @SuppressWarnings("unchecked")
-  private static List<Object> castList(Object o) {
-    return (List<Object>) o;
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> castMap(Object o) {
-    return (Map<String, Object>) o;
   }
 }

@@ -1,0 +1,126 @@
+"""The Adjudicator extension: our own Java classes that every module carries (docs/vassal-extension.md).
+
+``java/`` holds the extension's source (package ``korea.adjudicator``); ``engine-api/`` holds
+compile-only declarations of the few VASSAL engine classes it calls, so a module builds without
+the engine. ``javac`` compiles the source with those declarations on its source path only
+(``-implicit:none``: no class is made from them), and :func:`class_entries` hands the classes to
+the module build, which packs them at their package path, where the engine's class loader finds
+them. The buildFile element :data:`COMPONENT_CLASS` installs the extension.
+
+Compiled classes are cached (in the process, and beside the art cache) by a hash of the sources,
+the declarations and the compiler's version, so a rebuild with unchanged sources reads the same
+bytes back (javac's output depends only on those). Building without a JDK fails with :class:`ExtensionBuildError`, never silently
+without the extension.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+
+from scenarios.model import Game
+
+HERE = Path(__file__).resolve().parent
+SOURCES = HERE / "java"
+ENGINE_API = HERE / "engine-api"
+PACKAGE_PATH = "korea/adjudicator"
+COMPONENT_CLASS = "korea.adjudicator.Adjudicator"
+DEFAULT_SERVER = "http://127.0.0.1:8000"
+JAVA_RELEASE = "17"  # the engine's own target: classes load in any Java that runs VASSAL 3.7
+
+NO_JAVAC = ("building a module needs a Java compiler (javac, JDK 17 or newer) for the Adjudicator "
+            "extension every module carries: `make modules` installs Debian's default-jdk-headless, "
+            "or run `apt-get install default-jdk-headless`")
+
+
+class ExtensionBuildError(RuntimeError):
+    """The extension cannot be compiled here (no JDK, or the source does not compile)."""
+
+
+def sources() -> list[Path]:
+    return sorted(SOURCES.rglob("*.java"))
+
+
+def component_attributes(game: Game) -> dict[str, str]:
+    """The buildFile attributes of the extension's element: the game's id on the server, each
+    side's roster name by side id (the module's PlayerRoster lists the names), the default server."""
+    sides = {side.id: side.name for side in game.sides.values()}
+    return {"game": game.id, "sides": json.dumps(sides, ensure_ascii=False), "server": DEFAULT_SERVER}
+
+
+@lru_cache(maxsize=1)
+def javac_version() -> str:
+    javac = shutil.which("javac")
+    if javac is None:
+        raise ExtensionBuildError(NO_JAVAC)
+    done = subprocess.run([javac, "-version"], capture_output=True, text=True)
+    return (done.stdout + done.stderr).strip()
+
+
+def fingerprint() -> str:
+    """What the compiled classes depend on: sources, engine declarations, compiler version."""
+    digest = hashlib.sha256(javac_version().encode())
+    for root in (SOURCES, ENGINE_API):
+        for path in sorted(root.rglob("*.java")):
+            digest.update(path.relative_to(HERE).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def compile_classes(out_dir: Path, class_path: list[Path] | None = None, extra_sources: list[Path] = ()) -> None:
+    """Compile the extension (and ``extra_sources``) into ``out_dir``: against the engine
+    declarations, or against ``class_path`` (e.g. the real engine jar) when given."""
+    javac_version()
+    command = ["javac", "-nowarn", "-encoding", "UTF-8", "--release", JAVA_RELEASE, "-proc:none",
+               "-g:source,lines", "-d", str(out_dir)]
+    if class_path is None:
+        command += ["-implicit:none", "-sourcepath", str(ENGINE_API)]
+    else:
+        command += ["-cp", os.pathsep.join(map(str, class_path))]
+    done = subprocess.run([*command, *map(str, sources()), *map(str, extra_sources)], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise ExtensionBuildError(f"the Adjudicator extension does not compile:\n{done.stdout}{done.stderr}")
+
+
+def class_entries(cache_dir: Path | None = None) -> dict[str, bytes]:
+    """The extension's classes as module zip entries (``korea/adjudicator/X.class``): compiled
+    once per process and fingerprint, and kept in ``cache_dir/extension`` for later processes."""
+    key = fingerprint()
+    target = Path(cache_dir) / "extension" / key[:24] if cache_dir is not None else None
+    if target is not None and (target / PACKAGE_PATH).is_dir():
+        return _read_classes(target)
+    entries = dict(_compiled(key))
+    if target is not None:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        building = Path(tempfile.mkdtemp(dir=target.parent, prefix=".build-"))
+        try:
+            for name, data in entries.items():
+                (building / name).parent.mkdir(parents=True, exist_ok=True)
+                (building / name).write_bytes(data)
+            os.replace(building, target)  # atomic: a reader never sees half of it
+        except OSError:  # stored meanwhile by another process
+            pass
+        finally:
+            shutil.rmtree(building, ignore_errors=True)
+    return entries
+
+
+@lru_cache(maxsize=2)
+def _compiled(key: str) -> tuple[tuple[str, bytes], ...]:
+    """The classes compiled for a fingerprint ``key`` (the argument is the cache key)."""
+    with tempfile.TemporaryDirectory(prefix="kw-extension-") as out:
+        compile_classes(Path(out))
+        return tuple(sorted(_read_classes(Path(out)).items()))
+
+
+def _read_classes(root: Path) -> dict[str, bytes]:
+    entries = {path.relative_to(root).as_posix(): path.read_bytes() for path in sorted((root / PACKAGE_PATH).rglob("*.class"))}
+    if not entries:
+        raise ExtensionBuildError(f"no extension classes under {root}")
+    return entries

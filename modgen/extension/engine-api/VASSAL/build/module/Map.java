@@ -1,0 +1,27 @@
+package VASSAL.build.module;
+
+import java.awt.Point;
+import java.awt.event.MouseListener;
+import java.util.List;
+
+import javax.swing.JComponent;
+
+import VASSAL.counters.GamePiece;
+import VASSAL.counters.PieceFinder;
+
+/** Compile-only declaration (see ../../../README.md): the members of VASSAL.build.module.Map the extension calls. */
+public class Map {
+  public static List<Map> getMapList() { return null; }
+
+  public String getMapName() { return null; }
+
+  public String locationName(Point p) { return null; }
+
+  public JComponent getView() { return null; }
+
+  public void addLocalMouseListener(MouseListener l) { }
+
+  public void addLocalMouseListenerFirst(MouseListener l) { }
+
+  public GamePiece findPiece(Point pt, PieceFinder finder) { return null; }
+}

@@ -1,0 +1,8 @@
+package VASSAL.command;
+
+/** Compile-only declaration (see ../../README.md): the members of VASSAL.command.Command the extension calls. */
+public abstract class Command {
+  public void execute() { }
+
+  public Command append(Command c) { return null; }
+}

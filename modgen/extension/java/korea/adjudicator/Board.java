@@ -1,0 +1,173 @@
+package korea.adjudicator;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the board knows, and how it fills a request: the units with their hex and step (read
+ * from the pieces by BoardReader), the scenario, the turn, the asking side, and what the player
+ * pointed at. {@link #fill} walks a check's request schema and fills every property whose
+ * {@code x-board} role it can (adjudicator.checks.BOARD_ROLES); the player fills the rest.
+ */
+final class Board {
+  /** A unit piece as the adjudicator names it. */
+  static final class Unit {
+    final String id;     // UnitId
+    final String side;   // SideId
+    final String map;    // the VASSAL map's name
+    final String hex;    // location label as printed, or null when not on a hex (a box, a track)
+    final String step;   // the step's name from StepNames ("" when unknown)
+    final Integer sp;    // strength points of that step, when the step says it
+
+    Unit(String id, String side, String map, String hex, String step, Integer sp) {
+      this.id = id;
+      this.side = side;
+      this.map = map;
+      this.hex = hex;
+      this.step = step;
+      this.sp = sp;
+    }
+  }
+
+  /** What the player pointed at: a unit (right-clicked) or only a hex, and the selected units. */
+  static final class Context {
+    final Unit unit;
+    final String map;
+    final String hex;
+    final List<Unit> selected;
+
+    Context(Unit unit, String map, String hex, List<Unit> selected) {
+      this.unit = unit;
+      this.map = map;
+      this.hex = hex;
+      this.selected = selected;
+    }
+
+    static Context none() {
+      return new Context(null, null, null, List.of());
+    }
+  }
+
+  final List<Unit> units;
+  final String scenario;  // null: unknown
+  final Integer turn;     // null: unknown
+  final String side;      // the side asking, null: unknown
+
+  Board(List<Unit> units, String scenario, Integer turn, String side) {
+    this.units = units;
+    this.scenario = scenario;
+    this.turn = turn;
+    this.side = side;
+  }
+
+  /** The request members the board fills for this schema and context (top-level names). */
+  Map<String, Object> fill(Schema schema, Context ctx) {
+    final Map<String, Object> out = new LinkedHashMap<>();
+    for (final Map.Entry<String, Map<String, Object>> e : schema.properties().entrySet()) {
+      final Map<String, Object> p = e.getValue();
+      final String role = Schema.role(p);
+      if (role == null) continue;
+      final Object value = value(schema, role, p, ctx);
+      if (value != null) out.put(e.getKey(), value);
+    }
+    return out;
+  }
+
+  private Object value(Schema schema, String role, Map<String, Object> p, Context ctx) {
+    switch (role) {
+    case "scenario": return scenario;
+    case "turn": return turn == null ? null : Long.valueOf(turn);
+    case "side": return side;
+    case "positions": return units(schema, p, positions(ctx));
+    case "attackers": return units(schema, p, attackers(ctx));
+    case "defenders": return units(schema, p, defenders(ctx));
+    case "target_hex": return ctx.hex;
+    default:
+      return ctx.unit == null ? null : unitValue(schema, role, p, ctx.unit);
+    }
+  }
+
+  /** A list of units for a list property, or the first unit for a one-unit object property. */
+  private Object units(Schema schema, Map<String, Object> p, List<Unit> list) {
+    if (list.isEmpty()) return null;
+    if ("array".equals(Schema.type(p))) {
+      final Map<String, Object> items = schema.items(p);
+      final List<Object> out = new ArrayList<>();
+      for (final Unit u : list) out.add(unitValue(schema, "unit", items, u));
+      return out;
+    }
+    return unitValue(schema, "unit", p, list.get(0));
+  }
+
+  /**
+   * A unit as a property of this role wants it: an object filled member by member (unit, hex,
+   * step, sp; "map" is left to the server, which takes the scenario's map), or one value.
+   */
+  private static Object unitValue(Schema schema, String role, Map<String, Object> p, Unit u) {
+    if ("object".equals(Schema.type(p))) {
+      final Map<String, Object> out = new LinkedHashMap<>();
+      for (final Map.Entry<String, Map<String, Object>> m : schema.properties(p).entrySet()) {
+        final Object v = Schema.role(m.getValue()) == null ? null : scalar(Schema.role(m.getValue()), u);
+        if (v != null) out.put(m.getKey(), v);
+      }
+      return out;
+    }
+    return scalar(role, u);
+  }
+
+  private static Object scalar(String role, Unit u) {
+    switch (role) {
+    case "unit": return u.id;
+    case "hex": return u.hex;
+    case "step": return u.step;
+    case "sp": return u.sp == null ? null : Long.valueOf(u.sp);
+    default: return null;
+    }
+  }
+
+  /**
+   * Every unit on a hex of one map: the context's, or else the map holding most units (a game is
+   * played on one map at a time; the server reads positions as standing on the scenario's map).
+   */
+  List<Unit> positions(Context ctx) {
+    final String map = ctx.map != null ? ctx.map : busiestMap();
+    final List<Unit> out = new ArrayList<>();
+    for (final Unit u : units) {
+      if (u.hex != null && u.map.equals(map)) out.add(u);
+    }
+    return out;
+  }
+
+  private String busiestMap() {
+    final Map<String, Integer> count = new LinkedHashMap<>();
+    String best = null;
+    for (final Unit u : units) {
+      if (u.hex == null) continue;
+      count.merge(u.map, 1, Integer::sum);
+      if (best == null || count.get(u.map) > count.get(best)) best = u.map;
+    }
+    return best;
+  }
+
+  /** The selected units outside the context hex. */
+  static List<Unit> attackers(Context ctx) {
+    final List<Unit> out = new ArrayList<>();
+    for (final Unit u : ctx.selected) {
+      if (u.hex != null && !(u.hex.equals(ctx.hex) && u.map.equals(ctx.map))) out.add(u);
+    }
+    return out;
+  }
+
+  /** The units in the context hex, the right-clicked one first. */
+  List<Unit> defenders(Context ctx) {
+    final List<Unit> out = new ArrayList<>();
+    if (ctx.hex == null) return out;
+    if (ctx.unit != null) out.add(ctx.unit);
+    for (final Unit u : units) {
+      if (ctx.hex.equals(u.hex) && u.map.equals(ctx.map) && (ctx.unit == null || !u.id.equals(ctx.unit.id))) out.add(u);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,130 @@
+package korea.adjudicator;
+
+import java.awt.Point;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import VASSAL.build.GameModule;
+import VASSAL.build.module.Map;
+import VASSAL.build.module.turn.TurnTracker;
+import VASSAL.counters.GamePiece;
+import VASSAL.counters.KeyBuffer;
+import VASSAL.counters.Stack;
+
+/**
+ * Reads the board from the running game: each unit piece carries the Marker properties the
+ * module generator writes (UnitId, SideId, StepNames) and a "Step" layer whose level
+ * (Step_Level, 1-based) is the step showing; its hex is the map's own location name. Runs on
+ * the event thread, like everything that touches the engine's pieces.
+ */
+final class BoardReader {
+  /** A location that is a hex as the map prints it (boxes and tracks have names instead). */
+  private static final Pattern HEX = Pattern.compile("^\\d{3,6}$");
+  private static final Pattern TURN = Pattern.compile("Turn (\\d+)");
+  private static final Pattern SP = Pattern.compile("^\\d{1,2}$");
+
+  private BoardReader() { }
+
+  /** Every unit piece in the game (in stacks too). */
+  static List<Board.Unit> units() {
+    final List<Board.Unit> out = new ArrayList<>();
+    for (final GamePiece p : pieces()) {
+      final Board.Unit u = unit(p);
+      if (u != null) out.add(u);
+    }
+    return out;
+  }
+
+  /** Every piece of the game; the game state lists the pieces in stacks too, and the stacks (left out). */
+  static List<GamePiece> pieces() {
+    final List<GamePiece> out = new ArrayList<>();
+    for (final GamePiece p : GameModule.getGameModule().getGameState().getAllPieces()) {
+      if (!(p instanceof Stack)) out.add(p);
+    }
+    return out;
+  }
+
+  static GamePiece pieceById(String id) {
+    for (final GamePiece p : pieces()) {
+      if (id.equals(p.getId())) return p;
+    }
+    return null;
+  }
+
+  /** The unit a piece is, or null for a piece that is no unit (a marker, a card). */
+  static Board.Unit unit(GamePiece p) {
+    final String id = text(p.getProperty("UnitId"));
+    if (id.isEmpty() || p.getMap() == null) return null;
+    final Map map = p.getMap();
+    final String location = map.locationName(p.getPosition());
+    final String hex = location != null && HEX.matcher(location).matches() ? location : null;
+    final String[] names = text(p.getProperty("StepNames")).split("\\|", -1);
+    final int level = number(text(p.getProperty("Step_Level")), 1);
+    final String step = level >= 1 && level <= names.length ? names[level - 1] : "";
+    // Block games name each step by the strength points on its top edge ("3|2|1").
+    final Integer sp = SP.matcher(step).matches() ? Integer.valueOf(step) : null;
+    return new Board.Unit(id, text(p.getProperty("SideId")), map.getMapName(), hex, step, sp);
+  }
+
+  /** The context of a right-click or a call: the piece pointed at and the selected units. */
+  static Board.Context context(GamePiece target, List<GamePiece> selection) {
+    final List<Board.Unit> selected = new ArrayList<>();
+    for (final GamePiece p : selection) {
+      final Board.Unit u = unit(p);
+      if (u != null) selected.add(u);
+    }
+    if (target == null || target.getMap() == null) return new Board.Context(null, null, null, selected);
+    final String location = target.getMap().locationName(target.getPosition());
+    final String hex = location != null && HEX.matcher(location).matches() ? location : null;
+    return new Board.Context(unit(target), target.getMap().getMapName(), hex, selected);
+  }
+
+  /** The pieces selected now. */
+  static List<GamePiece> selection() {
+    return new ArrayList<>(KeyBuffer.getBuffer().asList());
+  }
+
+  /** The piece a right-click menu was opened on: the one under the point the engine recorded. */
+  static GamePiece clicked(Map map) {
+    final Point p = KeyBuffer.getBuffer().getClickPoint();
+    return p == null ? null : map.findPiece(p, VASSAL.counters.PieceFinder.PIECE_IN_STACK);
+  }
+
+  /**
+   * The game turn the scenario's turn tracker shows ("Turn 3 (...)"), or null. The module gives
+   * each scenario a tracker named "<scenario name> turn"; its text is read through the engine's
+   * own getTurnString (protected, hence reflection).
+   */
+  static Integer turn(String scenarioName) {
+    if (scenarioName == null) return null;
+    for (final TurnTracker t : GameModule.getGameModule().getAllDescendantComponentsOf(TurnTracker.class)) {
+      if (!(scenarioName + " turn").equals(t.getConfigureName())) continue;
+      try {
+        final Method m = t.getClass().getDeclaredMethod("getTurnString");
+        m.setAccessible(true);
+        final Matcher found = TURN.matcher(String.valueOf(m.invoke(t)));
+        return found.find() ? Integer.valueOf(found.group(1)) : null;
+      }
+      catch (ReflectiveOperationException | RuntimeException e) {
+        return null;
+      }
+    }
+    return null;
+  }
+
+  private static String text(Object o) {
+    return o == null ? "" : String.valueOf(o);
+  }
+
+  private static int number(String s, int fallback) {
+    try {
+      return Math.abs(Integer.parseInt(s.trim()));
+    }
+    catch (NumberFormatException e) {
+      return fallback;
+    }
+  }
+}

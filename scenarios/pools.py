@@ -1,0 +1,62 @@
+"""What each cup and random pool holds when a scenario starts.
+
+A box with ``draw`` (a cup, a random pool) holds what the scenario's setup places in it, plus,
+when the box ``holds`` something, every unit with that flag or every marker of that kind of the
+box's side that the scenario does not use elsewhere: the combat chits of Fire and Ice's mugs,
+its SNAFU markers and Objective markers, Korean War Battles' unnumbered regiments.  The module
+generator turns each pool into a draw pile; the saved-game bridge finds those units there.
+
+    pool_contents(game, game.scenarios["pusan"])
+    # {"generic-pool-communist": ["nk-reg-1", ...], "support-fire-pool-un": ["marker:sf-un-1", ...]}
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from scenarios.model import Game, Scenario
+
+MARKER_PREFIX = "marker:"
+#: Units that only ever stand in for a division (KWB 5.3.2 breakdown, 7.6 losses): a scenario's
+#: pool holds them only for nationalities that field a division there or use them already.
+DIVISIONAL = "divisional"
+
+
+def pool_contents(game: Game, scenario: Scenario) -> dict[str, list[str]]:
+    """Pool box id -> its contents in order: unit ids and ``marker:<id>`` entries (one per
+    counter), the setup's own placements first, then what the box's ``holds`` adds."""
+    pools = {box.id: [] for box in game.boxes.values() if box.draw}
+    for placement in scenario.setup:
+        box_id = placement.location[len("box:"):] if placement.location.startswith("box:") else ""
+        if box_id in pools:
+            pools[box_id].append(placement.unit)
+    for box_id, contents in pools.items():
+        box = game.boxes[box_id]
+        if box.holds:
+            contents += _held_units(game, scenario, box.holds, box.side)
+            contents += _held_markers(game, scenario, box.holds, box.side)
+    return pools
+
+
+def _held_units(game: Game, scenario: Scenario, flag: str, side: str) -> list[str]:
+    used = [p.unit for p in scenario.setup if not p.is_marker] + [a.unit for a in scenario.schedule]
+    in_play = [game.units[u] for u in used]
+    nationalities = {u.nationality for u in in_play if u.has(DIVISIONAL) or u.has(flag)}
+    return [u.id for u in game.units.values()
+            if u.has(flag) and (not side or u.side == side) and u.nationality in nationalities
+            and u.id not in used]
+
+
+def _held_markers(game: Game, scenario: Scenario, kind: str, side: str) -> list[str]:
+    placed = Counter(p.marker_id for p in scenario.setup if p.is_marker)
+    out = []
+    for marker in game.markers.values():
+        if marker.kind == kind and (not side or marker.side == side):
+            out += [MARKER_PREFIX + marker.id] * max(0, marker.count - placed[marker.id])
+    return out
+
+
+def pooled_units(game: Game, scenario: Scenario) -> set[str]:
+    """Every unit that starts in a pool (the setup's and the ones ``holds`` adds)."""
+    return {entry for contents in pool_contents(game, scenario).values() for entry in contents
+            if not entry.startswith(MARKER_PREFIX)}

@@ -1,0 +1,80 @@
+"""Every module carries the Adjudicator extension: its buildFile element and its own classes
+(and nothing of the engine), compiled for Java 17, the same bytes on every build; a build
+without a Java compiler fails and says how to get one, writing nothing."""
+
+from __future__ import annotations
+
+import json
+import struct
+from pathlib import Path
+
+import pytest
+from lxml import etree
+
+from modgen import extension
+from modgen.artwork import collect_images
+from modgen.build import build_entries
+from modgen.cli import main as modgen_main
+from scenarios import load_game_dir
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "example"
+
+
+@pytest.fixture(scope="module")
+def example(tmp_path_factory):
+    game = load_game_dir(EXAMPLE)
+    return game, build_entries(game, collect_images(game, cache_dir=tmp_path_factory.mktemp("art")), "1.0").entries
+
+
+def test_module_carries_the_extension_element_and_its_classes_only(example):
+    game, entries = example
+    root = etree.fromstring(entries["buildFile.xml"])
+    (element,) = root.findall(extension.COMPONENT_CLASS)
+    assert element.get("game") == "example"
+    assert json.loads(element.get("sides")) == {"red": "Red", "blue": "Blue"}
+    assert element.get("server") == extension.DEFAULT_SERVER
+    classes = sorted(name for name in entries if name.endswith(".class"))
+    assert f"{extension.COMPONENT_CLASS.replace('.', '/')}.class" in classes
+    assert all(name.startswith(extension.PACKAGE_PATH + "/") for name in classes)  # no engine declaration packed
+    for name in classes:
+        magic, _, major = struct.unpack(">IHH", entries[name][:8])
+        assert magic == 0xCAFEBABE and major == 61, name  # Java 17 class files: load in the engine's Java
+
+
+def test_classes_are_cached_by_fingerprint_and_compile_to_the_same_bytes(tmp_path, monkeypatch):
+    cached = extension.class_entries(tmp_path)
+    assert (tmp_path / "extension" / extension.fingerprint()[:24] / extension.PACKAGE_PATH).is_dir()
+    assert extension.class_entries(tmp_path) == cached  # read back
+    monkeypatch.setattr(extension, "fingerprint", lambda: "0" * 64)  # as if the sources had changed
+    fresh = extension.class_entries(tmp_path)
+    assert (tmp_path / "extension" / ("0" * 24)).is_dir()
+    assert fresh == cached  # compiled again (a new key), from the same sources: the same bytes
+
+
+def test_build_without_a_java_compiler_fails_clearly_and_writes_nothing(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(extension.shutil, "which", lambda name: None)
+    extension.javac_version.cache_clear()
+    try:
+        status = modgen_main(["build", "kwb", "--out", str(tmp_path / "dist"), "--cache", str(tmp_path / "art")])
+    finally:
+        extension.javac_version.cache_clear()
+    assert status == 1
+    err = capsys.readouterr().err
+    assert "Java compiler" in err and "default-jdk-headless" in err and "nothing written" in err
+    assert not (tmp_path / "dist").exists() and not (tmp_path / "art").exists()
+
+
+def test_a_built_module_checks_clean_with_its_own_classes(example, tmp_path):
+    """vassalfmt's module check takes the classes a module packs as its own (the engine loads
+    them); without the class, the element is an unknown class."""
+    from vassalfmt import build_zip
+    from vassalfmt.module import check_vmod
+
+    _, entries = example
+    path = tmp_path / "example.vmod"
+    path.write_bytes(build_zip(entries))
+    assert check_vmod(path) == []
+    component = f"{extension.COMPONENT_CLASS.replace('.', '/')}.class"
+    path.write_bytes(build_zip({k: v for k, v in entries.items() if k != component}))
+    assert [p.message for p in check_vmod(path)] == \
+        [f"unknown class {extension.COMPONENT_CLASS!r} (the engine would fail to load it)"]
