@@ -203,3 +203,12 @@ def test_movement_table_rows_agree_with_case_k_and_the_terrain_chart():
     for row in ("United Nations", "South Korean", "Communists"):
         basic = movement.table_hexes(g, row, "basic")
         assert movement.table_hexes(g, row, "clear") == basic and movement.table_hexes(g, row, "rough") == basic // 2
+
+
+def test_a_chinese_army_recombines_from_chinese_divisions_only():
+    """Stacking & Unit Breakdown: 'one 25-2 = three 10-4's (Chinese only)'."""
+    g = board()
+    chinese = [{"unit": "cpv-d113", "hex": "0506"}, {"unit": "cpv-d114", "hex": "0506"}]
+    assert priced(g, unit="cpv-d112", path=["0505", "0506"], positions=chinese, recombine_into="cpv-a38").legal
+    with pytest.raises(ValueError, match="Chinese 10-4s only"):
+        priced(g, unit="nk-d1", path=["0505", "0506"], positions=chinese, recombine_into="cpv-a38")

@@ -308,7 +308,10 @@ def recombination(g: Game, req: MovementRequest, u, stacked: list[str], b: sb.Bo
     if len(others) + 1 < count:
         raise ValueError(f"recombining {req.recombine_into} needs {count} {component}s stacked together at the end of "
                          f"the move; there would be {len(others) + 1} (Stacking & Unit Breakdown)")
-    return [req.unit] + others[:count - 1]
+    formed = [req.unit] + others[:count - 1]
+    if data.is_army(larger) and not all(data.is_chinese(data.unit(g, x)) for x in formed):
+        raise ValueError("a 25-2 Army is formed from Chinese 10-4s only (Stacking & Unit Breakdown: 'Chinese only')")
+    return formed
 
 
 def plan_rail(g: Game, gm, req: MovementRequest, u, hexes) -> Plan:
