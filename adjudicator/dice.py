@@ -14,7 +14,9 @@ anyone can recompute every roll. The rule (also in docs/api.md, "Verifiable dice
     equally likely: no modulo bias.
 
 Compute mode feeds the dice a player rolled elsewhere, in order, and checks that exactly the
-right number of dice were supplied and that each fits its die.
+right number of dice were supplied and that each fits its die. A D10 is entered as 1..10: a
+physical D10 showing 0 means 10 (Fire and Ice 1.0), and a 0 is refused with that hint rather than
+read silently, so the dice recorded are always the values the rules compare.
 """
 
 from __future__ import annotations
@@ -108,9 +110,10 @@ class SuppliedDice(_RecordingDice):
             )
         value = self._values[index]
         if not 1 <= value <= sides:
+            hint = " (a D10 showing 0 means 10: enter 10)" if sides == 10 and value == 0 else ""
             raise DiceError(
                 f"die {index + 1} is {value}, but it is used as a d{sides} "
-                f"('{purpose or 'a roll'}') and must be 1..{sides}",
+                f"('{purpose or 'a roll'}') and must be 1..{sides}{hint}",
                 index=index,
             )
         return value

@@ -111,6 +111,17 @@ def test_supplied_die_out_of_range(value):
     assert raised.value.index == 0
 
 
+def test_a_d10_showing_0_is_refused_with_the_hint_to_enter_10():
+    """A physical D10's 0 means 10 (Fire and Ice 1.0): refused with the hint, never read silently."""
+    with pytest.raises(DiceError, match=r"must be 1..10 \(a D10 showing 0 means 10: enter 10\)") as raised:
+        SuppliedDice([3, 0]).roll(10, count=2)
+    assert raised.value.index == 1
+    assert SuppliedDice([10]).roll(10) == [10]
+    with pytest.raises(DiceError) as other:
+        SuppliedDice([0]).roll(6)
+    assert "enter 10" not in str(other.value)
+
+
 def test_commitment_is_sha256_of_seed():
     import hashlib
 

@@ -25,6 +25,8 @@ def test_mig_alley_example():
     # 10.3.1 example: 324 IAD (6) fires first at the F-86 and misses; the F-86 (5) hits the MiG (rolls 4);
     # the MiG-15 (4) hits the F-84 (rolls 2); the MiG-9 (3) fires at the F-86 and misses (rolls 7).
     # Both sides still have aircraft: no VP.  (The F-84 was damaged before its turn: it does not fire.)
+    # "the UN player can get this unit out of the game if he can damage it": the 324 IAD is a Soviet elite
+    # aircraft, removed from play when damaged (10.2), not reduced.
     aircraft = [
         {"unit": "com-air-324iad", "targets": ["un-air-4fi"]},
         {"unit": "un-air-4fi", "targets": ["com-air-324iad"]},
@@ -36,12 +38,23 @@ def test_mig_alley_example():
     shots = [(s["shooter"], s["target"], s["result"]) for s in result.outcome["shots"]]
     assert shots == [
         ("com-air-324iad", "un-air-4fi", "miss"),
-        ("un-air-4fi", "com-air-324iad", "reduced and damaged"),
+        ("un-air-4fi", "com-air-324iad", "removed from play"),
         ("com-air-3ad", "un-air-27fe", "reduced and damaged"),
         ("com-air-5ad", "un-air-4fi", "miss"),
     ]
+    assert result.outcome["aircraft"]["com-air-324iad"] == "removed from play"
+    assert result.outcome["aircraft"]["un-air-27fe"] == "damaged"
+    elite_step = next(s for s in result.steps if "com-air-324iad: D10" in s.text)
+    assert "never returns" in elite_step.text and "10.2" in elite_step.rule
     assert result.outcome["vp_to"] is None
     assert any("aircraft" in w for w in result.warnings)
+
+
+def test_elite_aircraft_hit_by_top_cover_is_removed_from_play():
+    """10.2: 'the two Soviet Elite aircraft (324 IAD and 303 IAD ...) are removed from play if they are damaged'."""
+    result = resolve("air_attack", [1, 1], kind="top_cover_vs_interceptor",
+                     attacker={"unit": "un-air-4fi"}, target={"unit": "com-air-303iad"})
+    assert result.outcome["target_result"] == "removed from play"
 
 
 def test_firing_order_un_first_on_ties_then_alternating():
@@ -92,6 +105,22 @@ def test_strategic_missions_example():
     field = resolve("strategic_strike", [3], kind="airfield", aircraft=[{"unit": "un-air-22bomb-a"}],
                     airfield_box="china", macarthur_commands=True)
     assert field.outcome["airfields_damaged"] == 1
+    step = field.steps[-1].text
+    assert "china box's Damaged Airfield box" in step and "if there is an aircraft" in step
+
+
+def test_airfield_strike_removes_an_aircraft_only_if_there_is_one():
+    """10.3.3: each hit damages an airfield (to the Damaged Airfield box) and 'if there is an aircraft in either the
+    Damaged or the Available Aircraft box of this airfield it is permanently removed from play'."""
+    two_hits = resolve("strategic_strike", [2, 3], kind="airfield", airfield_box="north_korea",
+                       aircraft=[{"unit": "un-air-19bomb"}, {"unit": "un-air-92bomb"}],
+                       airfields_there=2, aircraft_there=1)
+    assert two_hits.outcome["airfields_damaged"] == 2 and two_hits.outcome["aircraft_removed"] == 1
+    assert "permanently removed" in two_hits.steps[0].text and "none is removed" in two_hits.steps[1].text
+    assert all("north korea box's Damaged Airfield box" in s.text for s in two_hits.steps)
+    no_field = resolve("strategic_strike", [2], kind="airfield", airfield_box="north_korea",
+                       aircraft=[{"unit": "un-air-19bomb"}], airfields_there=0, aircraft_there=0)
+    assert no_field.outcome["airfields_damaged"] == 0 and no_field.outcome["aircraft_removed"] == 0
 
 
 def test_infrastructure_example_two_b29s_take_4_and_the_floor_holds():

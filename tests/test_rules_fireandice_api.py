@@ -43,6 +43,12 @@ BODIES = {
                 "replacements_box": ["nk-1", "nk-2"]},
     "objective_draw": {"side": "communist", "count": 6, "dice": [1, 1, 1, 1, 1, 1]},
     "snafu_draw": {"placer": "un", "count": 2, "dice": [1, 1]},
+    "declare_combat": {"unit": "nk-3", "combat_type": "Prepared Attack", "mp_spent": 1.5},
+    "air_commitment": {"airfields": [{"box": "south_korea", "improved": 1, "airfields": 1}],
+                       "commitments": [{"unit": "un-air-4fi", "mission": "mig_alley", "airfield_box": "south_korea"}]},
+    "supply_determination": {"side": "communist", "infrastructure": 12, "changes": [-4, 6], "supply_left": 3},
+    "strategic_movement": {"unit": "rok-1", "path": ["2252", "2251", "2250"],
+                           "positions": [{"unit": "rok-2", "hex": "2240"}, {"unit": "nk-1", "hex": "2230"}]},
     "amphibious_invasion": {"box": "invasion-inchon", "fleet_station": "Yellow Sea", "units": ["us-1mar-1", "un-hq-x"],
                             "amphibious_points": 8, "bombardment_level": 6, "enemy_units": ["nk-18"], "dice": [3]},
 }
@@ -58,6 +64,11 @@ BAD = {
     "amphibious_invasion": {"box": "invasion-pusan", "fleet_station": "Yellow Sea", "units": ["us-1mar-1"],
                             "amphibious_points": 8, "dice": []},
     "air_combat": {"box": "mig_alley", "aircraft": [{"unit": "un-air-4fi"}, {"unit": "un-air-8fb"}], "dice": []},
+    "declare_combat": {"unit": "nk-3", "combat_type": "Hasty Attack", "mp_spent": 0.25},
+    "strategic_movement": {"unit": "rok-1", "path": ["2252", "2250"]},
+    "air_commitment": {"commitments": [{"unit": "un-air-4fi", "mission": "mig_alley", "airfield_box": "china"}]},
+    "supply_determination": {"side": "un", "infrastructure": 3, "purchases": [{"item": "place a Trenches marker",
+                                                                                "count": 2}]},
 }
 
 
@@ -84,6 +95,13 @@ def test_bad_input_is_422(client, name):
     response = client.post(f"/api/v1/systems/fireandice/{name}", json=BAD[name])
     assert response.status_code == 422, response.get_data(as_text=True)
     assert response.mimetype == "application/problem+json"
+
+
+def test_a_d10_zero_is_refused_with_the_hint_to_enter_10(client):
+    response = client.post("/api/v1/systems/fireandice/aircraft_repair", json={"aircraft": ["un-air-8fb"], "dice": [0]})
+    assert response.status_code == 422
+    problem = response.get_json()
+    assert problem["errors"][0]["pointer"] == "/dice/0" and "a D10 showing 0 means 10: enter 10" in problem["detail"]
 
 
 def test_combat_example_over_http(client):

@@ -326,3 +326,29 @@ def test_real_map_has_hexes_in_range_of_both_stations():
                                     west=station == "Yellow Sea")
         assert coast
         assert any(board.in_bombardment_range(g, gm, h, station)[0] for h in sorted(coast)[:10])
+
+
+def test_worked_example_10_4_3_partial_use_of_ground_support():
+    """10.4.3: a reduced long-range Tu-2 (1) and an Il-10 (4) put the Air Support marker on 5. In a combat the owner
+    'may use ground support values with one or more aircraft up to that total. You may use partial values (so if
+    the allowed value is 3, you may use a 4 rated aircraft) - but only add 3'; each aircraft used rolls to stay on
+    station. Chit row C deducts 1 from air (5.3.1): 4 available."""
+    def air(air_used):
+        out = resolve("combat_support", [], attacker="communist", combat_type="Prepared Attack", chit="P01",
+                      terrain="clear", attacking={"air_level": 5, "air_used": air_used}, defending={})
+        return out.outcome["attacker"], out.steps
+
+    both, steps = air([{"unit": "com-air-10ad", "rating": 1}, {"unit": "com-air-il10", "rating": 4}])
+    assert both["air"] == 4 and both["air_aircraft"] == ["com-air-10ad", "com-air-il10"]
+    assert any("com-air-il10 adds 3 (a partial value: 3 of its 4)" in s.text for s in steps)
+    il10_only, _ = air([{"unit": "com-air-il10", "rating": 4}, {"unit": "com-air-10ad", "rating": 1}])
+    assert il10_only["air"] == 4 and il10_only["air_aircraft"] == ["com-air-il10"]  # the Tu-2 is not needed
+    one, _ = air([{"unit": "com-air-10ad", "rating": 1}])
+    assert one["air"] == 1 and one["air_aircraft"] == ["com-air-10ad"]
+    whole = resolve("combat_support", [], attacker="communist", combat_type="Prepared Attack", chit="P01",
+                    terrain="clear", attacking={"air_level": 5}, defending={}).outcome["attacker"]
+    assert whole["air"] == 4 and "air_aircraft" not in whole
+    with pytest.raises(ValueError, match="more than the Air Support level 5"):
+        air([{"unit": "com-air-il10", "rating": 4}, {"unit": "com-air-11ad", "rating": 4}])
+    with pytest.raises(ValueError, match="flies Ground Support"):
+        air([{"unit": "un-air-18fb", "rating": 4}])

@@ -111,6 +111,10 @@ def test_combat_chart_example_cpa_against_marines():
     o = r.outcome
     assert (o["attacker_dice"], o["defender_dice"]) == (3, 5)
     assert o["hits_on_defender"] == 1 and o["defender"]["sp"] == 5  # only the 6
+    # "Any 6's rolled during combat by the Communist player when the Marine block is attacking or defending is
+    # automatically applied to the Marine block": the steps say so when the Marines defend, too
+    assert o["marine_sixes"] == 1
+    assert any("1 Communist 6(s) applied automatically to the Marine block" in s.text for s in r.steps)
     assert o["hits_on_attackers"] == 2 and o["attackers"][0]["sp"] == 6  # the 5 and the 6
     assert o["rp_cost"] == 1
 

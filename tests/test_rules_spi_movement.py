@@ -132,6 +132,83 @@ def test_ending_stacked_with_a_unit_not_moved_with_costs_one_more():
     together = priced(g, unit="us-r5c", path=["0505", "0506"], moving_with=["us-r8c"],
                       positions=[{"unit": "us-r8c", "hex": "0505"}])
     assert together.total == 1
-    with pytest.raises(ValueError, match="stacking limit"):
+    with pytest.raises(ValueError, match=r"stacking limit of 2 \(Stacking \(A\)\); if the move recombines.*"
+                                         r"recombine_into.*Stacking & Unit Breakdown"):
         priced(g, unit="us-r5c", path=["0505", "0506"], positions=[{"unit": "us-r7c", "hex": "0506"},
                                                                    {"unit": "us-r8c", "hex": "0506"}])
+
+
+def test_worked_example_a_regiment_joins_two_others_to_recombine_their_division():
+    """Stacking & Unit Breakdown: 'one 16-3 = three 5-3's'; units 'may only stack higher while forming larger
+    units'; 'Units must be stacked together to be recombined, and you pay movement penalties ... as outlined in
+    Case B' (+1 MP per unit not moved with)."""
+    g = board()
+    two_there = [{"unit": "us-r7c", "hex": "0506"}, {"unit": "us-r8c", "hex": "0506"}]
+    p = priced(g, unit="us-r5c", path=["0505", "0506"], positions=two_there, recombine_into="us-d1cav")
+    assert p.costs == [Fraction(1), Fraction(2)] and p.total == 3 and p.legal
+    assert p.recombined == ["us-r5c", "us-r7c", "us-r8c"]
+    assert any("recombine into us-d1cav" in s.text and "Stacking & Unit Breakdown" in s.rule for s in p.steps)
+    # moved together with one of them, it pays Case B only for the one already there
+    with_mate = priced(g, unit="us-r5c", path=["0505", "0506"], moving_with=["us-r7c"], recombine_into="us-d1cav",
+                       positions=[{"unit": "us-r7c", "hex": "0505"}, {"unit": "us-r8c", "hex": "0506"}])
+    assert with_mate.total == 2
+
+
+@pytest.mark.parametrize("body, message", [
+    ({"recombine_into": "us-d2"}, None),  # a 16-3 too: any three 5-3s form one (breakdown by values)
+    ({"recombine_into": "rok-r1"}, "not a unit the breakdown table forms"),
+    ({"recombine_into": "nk-d1"}, "not a unit of un"),
+    ({"recombine_into": "us-d1cav", "unit": "rok-r1"}, "not a component of us-d1cav"),
+    ({"recombine_into": "us-d1cav", "positions": [{"unit": "us-r7c", "hex": "0506"}]}, r"needs 3 5-3s.*there would be 2"),
+    ({"recombine_into": "us-d1cav", "positions": [{"unit": "us-r7c", "hex": "0506"}, {"unit": "us-r8c", "hex": "0506"},
+                                                   {"unit": "us-d2", "hex": "0506"}]}, None),  # 2 once formed
+    ({"recombine_into": "us-d1cav", "positions": [{"unit": "us-r7c", "hex": "0506"}, {"unit": "us-r8c", "hex": "0506"},
+                                                   {"unit": "us-d2", "hex": "0506"}, {"unit": "us-d3", "hex": "0506"}]},
+     "would still hold 3 units"),
+    ({"recombine_into": "us-d1cav", "positions": [{"unit": "us-r7c", "hex": "0506"}, {"unit": "us-r8c", "hex": "0506"},
+                                                   {"unit": "us-d1cav", "hex": "0101"}]}, "already on the map"),
+])
+def test_recombination_refusals_cite_the_breakdown_rules(body, message):
+    g = board()
+    request = {"unit": "us-r5c", "path": ["0505", "0506"],
+               "positions": [{"unit": "us-r7c", "hex": "0506"}, {"unit": "us-r8c", "hex": "0506"}], **body}
+    if message is None:
+        assert priced(g, **request).legal
+        return
+    with pytest.raises(ValueError, match=message):
+        priced(g, **request)
+
+
+def test_worked_example_movement_table_communist_supply_four_road_hexes():
+    """Movement (L): the Communist supply unit's row reads road 4, clear 2, rough 1 for a basic allowance of 1:
+    a road hex costs it 1/4 MP, not the 1/2 of other units."""
+    road = column_path(1, 6)
+    g = board(roads=[road])
+    p = priced(g, unit="comm-supply-1", path=road[:5])
+    assert p.costs == [Fraction(1, 4)] * 4 and p.total == 1 and p.legal
+    assert not priced(g, unit="comm-supply-1", path=road[:6]).legal
+    assert any("Communist supply row: 1 / 4 road hexes = 1/4" in s.text for s in p.steps)
+    # ordinary units keep their rows' 1/2: Communists 4 / 8, South Korean 3 / 6, UN 3 x 2 / 12
+    for unit in ("nk-d1", "rok-r1", "us-r5c"):
+        assert priced(g, unit=unit, path=road[:3]).costs == [Fraction(1, 2)] * 2
+
+
+def test_movement_table_rows_agree_with_case_k_and_the_terrain_chart():
+    """Movement (K) halves a Communist supply unit's clear and rough costs (1/2, 1): its row's 2 clear and 1 rough
+    hexes for an allowance of 1; ordinary rows' clear/rough columns are the allowance over the TEC's 1 and 2 MP."""
+    g = board()
+    assert movement.table_hexes(g, "Communist supply", "basic") / movement.table_hexes(g, "Communist supply", "clear") \
+        == Fraction(1, 2)
+    assert movement.table_hexes(g, "Communist supply", "basic") / movement.table_hexes(g, "Communist supply", "rough") == 1
+    for row in ("United Nations", "South Korean", "Communists"):
+        basic = movement.table_hexes(g, row, "basic")
+        assert movement.table_hexes(g, row, "clear") == basic and movement.table_hexes(g, row, "rough") == basic // 2
+
+
+def test_a_chinese_army_recombines_from_chinese_divisions_only():
+    """Stacking & Unit Breakdown: 'one 25-2 = three 10-4's (Chinese only)'."""
+    g = board()
+    chinese = [{"unit": "cpv-d113", "hex": "0506"}, {"unit": "cpv-d114", "hex": "0506"}]
+    assert priced(g, unit="cpv-d112", path=["0505", "0506"], positions=chinese, recombine_into="cpv-a38").legal
+    with pytest.raises(ValueError, match="Chinese 10-4s only"):
+        priced(g, unit="nk-d1", path=["0505", "0506"], positions=chinese, recombine_into="cpv-a38")

@@ -11,10 +11,13 @@
                  `atomic_release`, `soviet_intervention`, `foreign_aid`
 - `victory`      12.1 the zero-sum VP track, 21-VP victory, Objective draws   checks `victory_points`, `objective_draw`
 - `weather`      14.1 weather by month                                                 check `weather`
-- `logistics`    7.0, 9.3 supply point costs and HQ flip costs            checks `hq_flip_cost`, `supply_cost`
+- `logistics`    7.0, 9.3 supply point costs, HQ flip costs, the monthly determination
+                 checks `hq_flip_cost`, `supply_cost`, `supply_determination`
 - `naval`        11.3.1 amphibious invasion and its bombardment                      check `amphibious_invasion`
 - `replacements` 13.2 rebuilding eliminated units                                     check `rebuild`
+- `movement`     4.5 declaring combat costs, 4.8 strategic movement   checks `declare_combat`, `strategic_movement`
 - `air`          10.0 the air war: air-to-air, top cover, strikes, interdiction, station, repair
+- `commitment`   10.1, 10.2 Air Commitment within the airfields                        check `air_commitment`
 
 Importing this package registers every check and the LoC tracer.
 """
@@ -22,10 +25,12 @@ Importing this package registers every check and the LoC tracer.
 from adjudicator.rules.fireandice import (  # noqa: F401
     air,
     combat,
+    commitment,
     events,
     intervention,
     logistics,
     losses,
+    movement,
     naval,
     replacements,
     supply,

@@ -80,6 +80,21 @@ def rating(g, a: AircraftModel, column: str, rain: bool) -> tuple[int, str]:
     return value, " ".join(parts) + f" = {value}"
 
 
+def is_elite(g, unit_id: str) -> bool:
+    """The Soviet elite aircraft (303 and 324 IAD, 'the ones with a star'): removed from play if damaged (10.2)."""
+    return row(g, unit_id)["elite"].strip().lower() == "yes"
+
+
+def hit_result(g, unit_id: str, reduced: bool) -> str:
+    """What a hit does to an aircraft (10.3.1; 10.2 for the elite ones)."""
+    if is_elite(g, unit_id):
+        return "removed from play"
+    return "eliminated" if reduced else "reduced and damaged"
+
+
+HIT_RULE = {"removed from play": "10.2: a Soviet elite aircraft is removed from play if damaged and never returns"}
+
+
 def _check_aircraft(g, aircraft: list[AircraftModel]) -> None:
     seen = set()
     for a in aircraft:
@@ -170,10 +185,12 @@ def air_combat(req: AirCombatRequest, dice: Dice) -> CheckResult:
         result = "miss"
         if hit:
             in_box.discard(target)
-            result = "eliminated" if state[target] == "reduced" else "reduced and damaged"
-            state[target] = "eliminated" if result == "eliminated" else "damaged"
+            result = hit_result(g, target, state[target] == "reduced")
+            state[target] = "damaged" if result == "reduced and damaged" else result
         shots.append({"shooter": shooter, "target": target, "roll": roll, "needed": values[shooter], "result": result})
-        steps.append(Step(f"{shooter} fires at {target}: D10 {roll} vs {values[shooter]} - {result}.", "10.3.1"))
+        why = f" ({HIT_RULE[result]})" if result in HIT_RULE else ""
+        steps.append(Step(f"{shooter} fires at {target}: D10 {roll} vs {values[shooter]} - {result}{why}.",
+                          "10.3.1; 10.2" if why else "10.3.1"))
     sides_left = {side_of(g, u) for u in in_box}
     vp_to = None
     arrival = None
@@ -248,9 +265,12 @@ def air_attack(req: AirAttackRequest, dice: Dice) -> CheckResult:
             "A rating of 0 or less: it cannot fly this mission.", "10.3.1")], warnings=_warnings(g))
     (roll,) = dice.roll(6, purpose=f"{req.attacker.unit} attacks {req.target.unit} (D6, needs {value} or less)")
     hit = roll <= value
-    result = "miss" if not hit else ("eliminated" if req.target.reduced else "reduced and damaged")
+    result = "miss" if not hit else hit_result(g, req.target.unit, req.target.reduced)
     rule = "10.3.1" if req.kind == "lone_mig_alley" else "10.4.1 Top Cover"
+    if result in HIT_RULE:
+        rule += "; 10.2"
     steps.append(Step(f"D6 {roll} vs {value}: {req.target.unit} {result}"
+                      + (f" ({HIT_RULE[result]})" if result in HIT_RULE else "")
                       + ("; its mission fails." if hit and req.kind == "top_cover_vs_mission" else
                          "; the interception is stopped." if hit and req.kind == "top_cover_vs_interceptor" else "."), rule))
     station = None
@@ -293,6 +313,12 @@ class StrikeRequest(WeatherMixin):
     macarthur_commands: bool = Field(default=False, description="MacArthur commands (UN strikes on China allowed).")
     enemy_infrastructure: int | None = Field(default=None, ge=0, le=19,
                                              description="The enemy's Infrastructure now (limits 7.0).")
+    airfields_there: int | None = Field(default=None, ge=0, le=40, description=(
+        "Airfield Strike: undamaged airfields and improved airfields in the struck airfield box (each hit damages "
+        "one while any is left; 10.3.3)."))
+    aircraft_there: int | None = Field(default=None, ge=0, le=60, description=(
+        "Airfield Strike: enemy aircraft in the Damaged and Available Aircraft boxes of the struck airfield box (a hit "
+        "removes one 'if there is' one; 10.3.3)."))
 
     @model_validator(mode="after")
     def _valid(self, info: ValidationInfo):
@@ -327,33 +353,64 @@ def strategic_strike(req: StrikeRequest, dice: Dice) -> CheckResult:
     results = []
     infra_loss = airfields = 0
     rule = "10.3.2 Infrastructure Strike" if req.kind == "infrastructure" else "10.3.3 Airfield Strike"
+    fields_left, planes_left = req.airfields_there, req.aircraft_there
+    planes_removed = 0
+    box = (req.airfield_box or "").replace("_", " ")
     for a in req.aircraft:
         value, text = rating(g, a, "strategic", req.rain)
         (roll,) = dice.roll(6, purpose=f"{a.unit} {req.kind} strike (needs {value} or less)")
         hit = value > 0 and roll <= value
         loss = 0
+        effect = "miss"
         if hit and req.kind == "infrastructure":
             loss = 2 if roll == 1 else 1
             infra_loss += loss
+            effect = f"enemy Infrastructure -{loss}"
         elif hit:
-            airfields += 1
+            effect, damaged_field, removed = _airfield_hit(box, fields_left, planes_left)
+            airfields += damaged_field
+            planes_removed += removed
+            fields_left = None if fields_left is None else fields_left - damaged_field
+            planes_left = None if planes_left is None else planes_left - removed
         damaged = roll == 6
         results.append({"aircraft": a.unit, "roll": roll, "needed": value, "hit": hit, "infrastructure": -loss,
                         "attacker_damaged": damaged})
-        effect = ("miss" if not hit else (f"enemy Infrastructure -{loss}" if req.kind == "infrastructure" else
-                  "one airfield (or improved airfield) damaged and one aircraft of that box removed permanently"))
         steps.append(Step(f"{text}; D6 {roll}: {effect}" + ("; a 6: the aircraft is damaged (not reduced)." if damaged else "."), rule))
     outcome = {"results": results, "infrastructure_loss": infra_loss, "airfields_damaged": airfields}
+    if req.kind == "airfield" and req.aircraft_there is not None:
+        outcome["aircraft_removed"] = planes_removed
     if req.kind == "infrastructure":
         steps.append(Step(f"Enemy Infrastructure -{infra_loss}, effective next month (the Supply marker stays).", "7.0; 10.3.2"))
         if req.enemy_infrastructure is not None:
             enemy = data.other_side(side_of(g, req.aircraft[0].unit))
-            t = data.table(g, "track_limits")
-            floor = next(int(r["min"]) for r in t.rows if r["track"] == "infrastructure" and r["side"] == enemy)
+            floor, _ = data.infrastructure_limits(g, enemy)
             outcome["enemy_infrastructure"] = max(floor, req.enemy_infrastructure - infra_loss)
             steps.append(Step(f"Infrastructure {req.enemy_infrastructure} -> {outcome['enemy_infrastructure']} "
                               f"(never below {floor}).", "7.0"))
     return CheckResult(outcome=outcome, steps=steps, warnings=_warnings(g))
+
+
+def _airfield_hit(box: str, fields_left: int | None, planes_left: int | None) -> tuple[str, int, int]:
+    """One Airfield Strike hit (10.3.3): what it does, airfields damaged (0/1), aircraft removed (0/1).
+
+    "the airfield is damaged and placed in the Damaged Airfield box of that airfield box. In addition, if there
+    is an aircraft in either the Damaged or the Available Aircraft box of this airfield it is permanently removed
+    from play (owner's choice)." A count not given is described, not assumed.
+    """
+    if fields_left == 0:
+        field, damaged = f"no undamaged airfield is left in the {box} box to damage", 0
+    else:
+        field, damaged = (f"one airfield or improved airfield (attacker's choice) goes to the {box} box's Damaged "
+                          "Airfield box"), 1
+    if planes_left is None:
+        plane, removed = (f"if there is an aircraft in the {box} box's Damaged or Available Aircraft box, one is "
+                          "permanently removed from play (owner's choice)"), 0
+    elif planes_left > 0:
+        plane, removed = (f"an aircraft of its Damaged or Available Aircraft box is permanently removed from play "
+                          f"(owner's choice; {planes_left - 1} left there)"), 1
+    else:
+        plane, removed = "no aircraft is in its Damaged or Available Aircraft box: none is removed", 0
+    return f"{field}; {plane}", damaged, removed
 
 
 class AtomicStrikeRequest(CheckRequest):
@@ -467,7 +524,7 @@ def aircraft_repair(req: RepairRequest, dice: Dice) -> CheckResult:
     low, high = data.success_range(t.cell(check, "success"))
     steps, results = [], {}
     for a in req.aircraft:
-        if row(g, a)["elite"].strip().lower() == "yes":
+        if is_elite(g, a):
             results[a] = "removed from play"
             steps.append(Step(f"{a} is a Soviet elite aircraft: removed from play when damaged, never repaired.", "10.2"))
             continue

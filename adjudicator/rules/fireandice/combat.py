@@ -143,6 +143,7 @@ def situation(req: CombatSituation, g) -> dict:
             side = req.attacker if role == "attacking" else data.other_side(req.attacker)
             if u.side != side:
                 raise ValueError(f"{s.lead_unit} is not a {data.SIDE_NAMES[side]} unit")
+        _check_air_used(g, s, req.attacker if role == "attacking" else data.other_side(req.attacker))
     if req.combat_type == "Deliberate Attack" and "low_morale" in req.attacking.lead_markers:
         raise ValueError("a Low Morale unit may never perform a Deliberate Attack (6.2 j)")
     if {"routed", "bug_out"} & set(req.attacking.lead_markers):
@@ -152,13 +153,27 @@ def situation(req: CombatSituation, g) -> dict:
     return {"gm": gm, "terrain": effects, "combat_hex": combat_hex, "bombardment": bombard}
 
 
+def _check_air_used(g, s: SideCombatModel, side: str) -> None:
+    """The aircraft named for ground support are the side's, fly Ground Support, and are named once (10.4.3)."""
+    named = [a.unit for a in s.air_used or ()]
+    if len(set(named)) != len(named):
+        raise ValueError("an aircraft is named twice in air_used")
+    aircraft = data.table(g, "aircraft")
+    for unit in named:
+        if unit not in {r["unit"] for r in aircraft.rows}:
+            raise ValueError(f"{unit!r} is not an aircraft of table aircraft")
+        if data.unit(g, unit).side != side or "ground_support" not in aircraft.cell(unit, "missions").split():
+            raise ValueError(f"{unit} is not a {data.SIDE_NAMES[side]} aircraft that flies Ground Support (10.4.3)")
+
+
 def side_support(g, model: SideCombatModel) -> support.SideSupport:
     lead = g.units.get(model.lead_unit) if model.lead_unit else None
     task_force = bool(lead and (lead.type in ("taskforce", "airborne") or lead.has("taskforce")))
     return support.SideSupport(
         tank_level=model.tank_level, artillery_level=model.artillery_level, air_level=model.air_level,
         bombardment_level=model.bombardment_level, use_tank=model.use_tank, use_artillery=model.use_artillery,
-        use_air=model.use_air, use_bombardment=model.use_bombardment, adjacent_units=model.adjacent_units,
+        use_air=model.use_air, use_bombardment=model.use_bombardment,
+        air_used=None if model.air_used is None else tuple((a.unit, a.rating) for a in model.air_used), adjacent_units=model.adjacent_units,
         lead_markers=frozenset(model.lead_markers), task_force=task_force, combat_hex_loc=model.combat_hex_loc,
         cadre_in_range=model.cadre_in_range if (lead is None or lead.nationality == "us") else True,
         support_interdicted=model.support_interdicted)
@@ -382,8 +397,9 @@ def combat(req: CombatRequest, dice: Dice) -> CheckResult:
                           + (f"and exploit with the chit's Adv {chit.adv} MP." if advance else
                              "- but not after a Meeting Engagement (no advance or exploitation)."), "5.7; 5.2.2"))
     if a_sup.air or d_sup.air:
-        steps.append(Step("Each aircraft that gave ground support rolls to stay on station (check stay_on_station).",
-                          "10.4.3"))
+        named = (a_sup.air_aircraft or []) + (d_sup.air_aircraft or [])
+        steps.append(Step("Each aircraft that gave ground support" + (f" ({', '.join(named)})" if named else "")
+                          + " rolls to stay on station (check stay_on_station).", "10.4.3"))
     return CheckResult(
         outcome={
             "chit": {"id": chit.id, "die": chit.die, "modifier": chit.modifier, "re": chit.re, "spt": chit.spt, "adv": chit.adv},

@@ -173,3 +173,9 @@ def month_row(g: Game, month: str) -> dict:
 
 def is_winter_month(g: Game, month: str) -> bool:
     return month_row(g, month)["winter"].strip().lower() == "yes"
+
+
+def infrastructure_limits(g: Game, side: str) -> tuple[int, int]:
+    """(min, max) of a side's Infrastructure (7.0; table `track_limits`): 2-19 Communist, 0-19 UN."""
+    row = next(r for r in table(g, "track_limits").rows if r["track"] == "infrastructure" and r["side"] == side)
+    return int(row["min"]), int(row["max"])

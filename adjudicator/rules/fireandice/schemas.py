@@ -16,6 +16,16 @@ LeadMarker = Literal["ammo_shortage", "ammo_out", "fuel_shortage", "fuel_out", "
 Quality = Literal["elite", "poor"]
 
 
+class AirUse(BaseModel):
+    """One aircraft of the Ground Support box used in a combat (10.4.3)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    unit: str = Field(max_length=40, description="The aircraft's unit id (table aircraft).")
+    rating: int = Field(ge=1, le=9, description="Its ground support value as it flies (after reduced / long range / "
+                                                "rain, as on the Air Support marker's sum).")
+
+
 class SideCombatModel(BaseModel):
     """One side of a combat: its Support Level Track and the state of its participating units."""
 
@@ -29,6 +39,10 @@ class SideCombatModel(BaseModel):
     use_tank: bool = Field(default=True, description="Use tank support (support is optional, 5.3.1).")
     use_artillery: bool = Field(default=True, description="Use artillery support.")
     use_air: bool = Field(default=True, description="Use air support.")
+    air_used: list[AirUse] | None = Field(default=None, max_length=12, description=(
+        "Partial use of ground support (10.4.3): the aircraft used, in order; they add their values up to the air "
+        "available (level - planning deduction), the last one a partial value, and only they roll to stay on "
+        "station. Omitted: the whole available level, aircraft not named."))
     use_bombardment: bool = Field(default=True, description="Use bombardment support (UN).")
     adjacent_units: int = Field(default=0, ge=0, le=6,
                                 description="Friendly units adjacent to the combat hex chosen to support (not the "

@@ -54,6 +54,7 @@ class SideSupport:
     use_tank: bool = True
     use_artillery: bool = True
     use_air: bool = True
+    air_used: tuple[tuple[str, int], ...] | None = None  # (aircraft, rating) used, in order (10.4.3)
     use_bombardment: bool = True
     adjacent_units: int = 0
     lead_markers: frozenset[str] = frozenset()
@@ -72,6 +73,7 @@ class SupportResult:
     adjacent: int = 0
     tank_available: int = 0  # after the planning deduction, before terrain (for 5.6 support losses)
     artillery_available: int = 0
+    air_aircraft: list[str] | None = None  # aircraft that added ground support (they roll to stay on station)
     steps: list[Step] = field(default_factory=list)
 
     @property
@@ -79,8 +81,11 @@ class SupportResult:
         return self.tank + self.artillery + self.air + self.bombardment + self.adjacent
 
     def to_json(self) -> dict:
-        return {"tank": self.tank, "artillery": self.artillery, "air": self.air, "bombardment": self.bombardment,
-                "adjacent": self.adjacent, "total": self.total}
+        out = {"tank": self.tank, "artillery": self.artillery, "air": self.air, "bombardment": self.bombardment,
+               "adjacent": self.adjacent, "total": self.total}
+        if self.air_aircraft is not None:
+            out["air_aircraft"] = list(self.air_aircraft)
+        return out
 
 
 def planning(g: Game, role: str, spt: str, combat_type: str) -> dict[str, int]:
@@ -191,10 +196,16 @@ def determine(g: Game, role: str, side: str, s: SideSupport, combat_type: str, s
     # air (as artillery for terrain, 5.3.1)
     if s.use_air and s.air_level > 0:
         available = max(0, s.air_level - plan["air"])
-        r.air = _apply(available, art_factor)
-        r.steps.append(Step(f"{who}: air ({s.air_level} - {plan['air']}) = {available} x {_factor_text(art_factor)} "
-                            f"(as artillery) -> {r.air}; each aircraft used then rolls to stay on station.",
-                            "5.3.1; 10.4.3 Ground Support"))
+        if s.air_used is None:
+            r.air = _apply(available, art_factor)
+            r.steps.append(Step(f"{who}: air ({s.air_level} - {plan['air']}) = {available} x {_factor_text(art_factor)} "
+                                f"(as artillery) -> {r.air}; each aircraft used then rolls to stay on station.",
+                                "5.3.1; 10.4.3 Ground Support"))
+        else:
+            used, r.air_aircraft = _air_used(s.air_used, available, who, s.air_level, plan["air"], r.steps)
+            r.air = _apply(used, art_factor)
+            r.steps.append(Step(f"{who}: air {used} x {_factor_text(art_factor)} (as artillery) -> {r.air}.",
+                                "5.3.1; 10.4.3 Ground Support"))
     # bombardment (UN only, as artillery for terrain, planning always 2)
     if s.bombardment_level > 0 and s.use_bombardment:
         if side != "un":
@@ -217,6 +228,30 @@ def determine(g: Game, role: str, side: str, s: SideSupport, combat_type: str, s
                             "5.3.3; 8.3 Adjacency Support"))
     r.steps.append(Step(f"{who}: total support +{r.total}.", "5.4.3 Dice Modifiers"))
     return r
+
+
+def _air_used(aircraft: tuple[tuple[str, int], ...], available: int, who: str, level: int, deduction: int,
+              steps: list[Step]) -> tuple[int, list[str]]:
+    """10.4.3: 'may use ground support values with one or more aircraft up to that total. You may use partial
+    values (so if the allowed value is 3, you may use a 4 rated aircraft) - but only add 3'. Returns the value
+    added and the aircraft that added it (each then rolls to stay on station)."""
+    if sum(rating for _, rating in aircraft) > level:
+        raise ValueError(f"{who}: the aircraft named rate {sum(r for _, r in aircraft)} together, more than the Air "
+                         f"Support level {level} their box adds up to (10.4.3)")
+    steps.append(Step(f"{who}: air available ({level} - {deduction}) = {available}, used with the aircraft named.",
+                      "5.3.1; 10.4.3 Ground Support"))
+    left, used = available, []
+    for unit, rating in aircraft:
+        adds = min(rating, left)
+        if adds <= 0:
+            steps.append(Step(f"{who}: {unit} is not needed (nothing left to add): not used, no station roll.", "10.4.3"))
+            continue
+        left -= adds
+        used.append(unit)
+        partial = f" (a partial value: {adds} of its {rating})" if adds < rating else ""
+        steps.append(Step(f"{who}: {unit} adds {adds}{partial}; it rolls to stay on station after the combat.",
+                          "10.4.3 Ground Support"))
+    return available - left, used
 
 
 def _marker_cut(value: int, markers: frozenset[str], kind: str, who: str, what: str, steps: list[Step]) -> int:

@@ -339,13 +339,13 @@ def resolve_round(g: Game, scenario_id: str, s: Situation, attacker_rolls: list[
     steps.append(Step(
         f"Attacker rolled {_dice_text(attacker_rolls)}: {on_def.scoring_dice} hit(s) on {s.defender.unit} "
         f"(target hit # {d_target}: {d_target} or higher)"
+        + _marine_sixes_text(on_def)
         + (f"; {on_def.lost_hits} more than it can absorb" if on_def.lost_hits else "") + ".",
         rule + "; 4 (Target Hit #)"))
     targets_text = ", ".join(f"{f.unit} {f.target}+" for f in s.attackers)
     text = (f"Defender rolled {_dice_text(defender_rolls)}: {on_att.scoring_dice} hit(s) on the attackers "
             f"({targets_text})")
-    if on_att.marine_sixes:
-        text += f"; {on_att.marine_sixes} Communist 6(s) applied automatically to the Marine block"
+    text += _marine_sixes_text(on_att)
     allocated = {u: n for u, n in on_att.hits.items() if n}
     if allocated:
         text += "; allocation: " + ", ".join(f"{u} {n}" for u, n in allocated.items())
@@ -371,6 +371,14 @@ def resolve_round(g: Game, scenario_id: str, s: Situation, attacker_rolls: list[
             f"Communist armor support is permanently reduced by {armor_lost}.", "4 Armor Support"))
     return RoundResult(attacker_rolls, defender_rolls, on_att, on_def, attackers_after, defender_after,
                        armor_lost, steps)
+
+
+def _marine_sixes_text(hits: HitsOnSide) -> str:
+    """9.2: "Any 6's rolled during combat by the Communist player when the Marine block is attacking or defending
+    is automatically applied to the Marine block" - said whichever side the Marines are on."""
+    if not hits.marine_sixes:
+        return ""
+    return f"; {hits.marine_sixes} Communist 6(s) applied automatically to the Marine block"
 
 
 def _dice_text(rolls: list[int]) -> str:
@@ -503,7 +511,7 @@ def run_combat(g: Game, req: CombatRequest, dice: Dice) -> CheckResult:
         "defender_rolls": d_rolls,
         "hits_on_defender": rnd.on_defender.scoring_dice - rnd.on_defender.lost_hits,
         "hits_on_attackers": sum(rnd.on_attackers.hits.values()),
-        "marine_sixes": rnd.on_attackers.marine_sixes,
+        "marine_sixes": rnd.on_attackers.marine_sixes + rnd.on_defender.marine_sixes,
         "attackers": [a.to_json() for a in rnd.attackers_after],
         "defender": rnd.defender_after.to_json(),
         "support_used": {s.attacker_side: s.attacker_support, s.defender_side: s.defender_support},

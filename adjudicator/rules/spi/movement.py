@@ -3,18 +3,27 @@
 The cost of one step is what the unit pays to ENTER the next hex, plus the ZOC penalty for LEAVING
 the hex it is in:
 - Clear 1 MP; Rough (wholly or partly) 2 MP (TEC);
-- along a road or railroad (or into/out of a town on one, TEC City "treat as a railroad hex")
-  1/2 MP "no matter what terrain it passes through" (TEC Roads) - so neither Rough nor the river
-  surcharge applies on a road step (every road crossing of a river is a bridge, Bridges);
+- along a road or railroad (or into/out of a town on one, TEC City "treat as a railroad hex"): the road
+  cost of the unit's row of the Movement table, Movement (L) (tables/movement.csv): basic allowance /
+  road hexes, so 1/2 MP for ordinary units ("no matter what terrain it passes through", TEC Roads) and
+  1/4 MP for Communist supply units (road 4 with an allowance of 1); the United Nations row's 12 is
+  Movement (I)'s doubled figure, so its ordinary road cost is 3 x 2 / 12 = 1/2 and (I) doubles the
+  allowance. Neither Rough nor the river surcharge applies on a road step (every road crossing of a
+  river is a bridge, Bridges);
 - River hex (two sides crossed by a river): +1 MP "above the ordinary terrain cost" (TEC);
 - leaving an Enemy Zone of Control: +1 MP, however many enemy units (Zones of Control (A));
   "thus it would cost four Movement Points to leave an Enemy Zone, and enter a Rough terrain/River
   hex" (1 + 2 + 1);
 - sea hexes and inlet hexsides: no land unit (TEC Sea, Inlet);
-- Communist supply units: 1/2 MP into clear, 1 MP into Rough (Movement (K));
+- Communist supply units: 1/2 MP into clear, 1 MP into Rough (Movement (K): half the ordinary costs; the
+  table's row, clear 2 and rough 1 hexes for an allowance of 1, says the same);
 - Intervention rule (2): no ZOC-leaving cost in the First Movement Phases of turns 1-3;
   rule (4): Chinese units enter entirely Rough hexes for 1 MP in the Second Movement Phases;
 - ending the phase stacked with units not moved with: +1 MP each; at most two units (Stacking (A), (B));
+  a move that recombines a division (Stacking & Unit Breakdown: "recombined at the end of a Movement
+  Phase ... Units must be stacked together to be recombined, and you pay movement penalties ... as
+  outlined in Case B") may exceed two while forming it ("They may only stack higher while forming
+  larger units"); once formed, the hex must be within the limit;
 - allowance: halved out of supply, fractions lost (Movement (N)); doubled for non-Korean UN units moving
   only on roads (Movement (I): "six hexes along a road ... twelve"); at least one hex (Movement (M));
 - rail (Movement (J)): counted in rail hexes, 6 x allowance (UN south of the 38th; Communist supply units,
@@ -49,6 +58,7 @@ class Mover:
     """How a unit pays for terrain: ordinary land unit, Communist supply unit, Chinese under rule (4)."""
 
     communist_supply: bool = False
+    road_cost: Fraction = Fraction(1, 2)  # the unit's row of the Movement table (Movement (L))
     chinese_rough_at_one: bool = False  # Intervention rule (4): entirely Rough costs 1 MP
     free_zoc_exit: bool = False  # Intervention rule (2)
 
@@ -62,7 +72,7 @@ def enter_cost(g: Game, t: sb.Terrain, a: Hex, b: Hex, mover: Mover = ORDINARY) 
     if sb.is_sea(gm, b) or sb.inlet_between(gm, a, b):
         return None
     if t.road_step(a, b):
-        return Fraction(1, 2)
+        return mover.road_cost
     rough = sb.is_rough(gm, b)
     if mover.communist_supply:
         cost = data.fraction_parameter(g, "communist_supply_rough_cost" if rough else "communist_supply_clear_cost")
@@ -83,6 +93,43 @@ def step_cost(g: Game, t: sb.Terrain, a: Hex, b: Hex, enemy_zoc: set[Hex], mover
     if a in enemy_zoc and not mover.free_zoc_exit:
         cost += data.int_parameter(g, "zoc_leave_cost")
     return cost
+
+
+#: Movement (L): the Movement table's row of each kind of unit (tables/movement.csv, column unit_type).
+ROW_UN, ROW_SOUTH_KOREAN, ROW_COMMUNIST = "United Nations", "South Korean", "Communists"
+ROW_UN_SUPPLY, ROW_COMMUNIST_SUPPLY = "UN supply unit", "Communist supply"
+
+
+def movement_row(u) -> str:
+    """The row of the Movement table (Movement (L)) a unit moves by."""
+    if data.is_supply_unit(u):
+        return ROW_UN_SUPPLY if u.side == "un" else ROW_COMMUNIST_SUPPLY
+    if u.side == "communist":
+        return ROW_COMMUNIST
+    return ROW_SOUTH_KOREAN if data.is_korean(u) else ROW_UN
+
+
+def table_hexes(g: Game, row: str, column: str) -> Fraction:
+    """A cell of the Movement table as a number of hexes, its printed footnote letter dropped."""
+    return Fraction(data.table(g, "movement").cell(row, column).split()[0])
+
+
+def road_cost(g: Game, u) -> tuple[Fraction, str]:
+    """MP per road hex for this unit: its row's basic allowance / road hexes (Movement (L)), and how.
+
+    The United Nations row's road figure (12) is the Movement (I) rate ("using this rule, they may
+    move twelve hexes along a road"), so its ordinary cost divides (I)'s multiplier back out; (I)
+    itself is applied to the allowance.
+    """
+    row = movement_row(u)
+    basic, road = table_hexes(g, row, "basic"), table_hexes(g, row, "road")
+    if row == ROW_UN:
+        multiplier = data.int_parameter(g, "non_korean_un_road_multiplier")
+        cost = basic * multiplier / road
+        return cost, (f"{row} row: {basic} x {multiplier} / {road} road hexes = {cost} MP per road hex "
+                      "(the printed 12 is the Movement (I) rate)")
+    cost = basic / road
+    return cost, f"{row} row: {basic} / {road} road hexes = {cost} MP per road hex"
 
 
 def halve(value: int) -> int:
@@ -112,6 +159,9 @@ class MovementRequest(CheckRequest):
     moving_with: list[str] = Field(default_factory=list, max_length=1, description=(
         "The unit moving in the same stack (Movement (C): stacks of two); friendly units already in the end hex "
         "cost +1 MP each (Stacking (B))."))
+    recombine_into: str | None = Field(default=None, min_length=1, max_length=60, description=(
+        "The move ends by recombining: the id of the larger unit formed (e.g. a 16-3 division) from the moving unit "
+        "and the other components in the end hex (Stacking & Unit Breakdown; Case B penalties are paid)."))
 
     @model_validator(mode="after")
     def _by_the_rules(self, info: ValidationInfo):
@@ -130,6 +180,7 @@ class Plan:
     total: Fraction
     legal: bool
     notes: list[str]
+    recombined: list[str] | None = None  # the components that form `recombine_into`
 
 
 def plan(g: Game, req: MovementRequest) -> Plan:
@@ -153,15 +204,22 @@ def plan(g: Game, req: MovementRequest) -> Plan:
             raise ValueError(f"{gm.grid.label(h)} holds enemy units: units may never enter it (Movement (G))")
     rules = special.in_force(g, req.scenario, req.game_turn, req.shock_effect_active)
     if req.rail:
+        if req.recombine_into:
+            raise ValueError("recombine_into is priced with a land move (its Case B penalties); rail movement does not "
+                             "price stacking (Movement (J))")
         return plan_rail(g, gm, req, u, hexes)
+    road_mp, road_text = road_cost(g, u)
     mover = Mover(
         communist_supply=u.side == "communist" and data.is_supply_unit(u),
+        road_cost=road_mp,
         chinese_rough_at_one=rules.chinese_rough_at_one and req.phase == "second" and data.is_chinese(u),
         free_zoc_exit=rules.free_zoc_exit_first_phase and req.phase == "first",
     )
     terrain = sb.Terrain.of(gm)
     zoc = b.zoc_of(enemy)
     steps, costs, total = [], [], Fraction(0)
+    if any(terrain.road_step(a, c) for a, c in zip(hexes, hexes[1:])):
+        steps.append(Step(f"Road cost of {req.unit}: {road_text}.", "Movement (L); Terrain Effects Chart"))
     armour = g.unit_types[u.type].mobile if u.type in g.unit_types else False
     for a, c in zip(hexes, hexes[1:]):
         cost = step_cost(g, terrain, a, c, zoc, mover)
@@ -174,7 +232,7 @@ def plan(g: Game, req: MovementRequest) -> Plan:
                              "(Movement (O))")
         if u.side == "un" and data.is_supply_unit(u) and sb.is_rough(gm, c) and req.phase == "first":
             raise ValueError("UN supply units may enter Rough hexes only in the Second Movement Phase (Movement (K))")
-        parts = ["road 1/2" if road else ("Rough" if sb.is_rough(gm, c) else "clear")]
+        parts = [f"road {mover.road_cost}" if road else ("Rough" if sb.is_rough(gm, c) else "clear")]
         if not road and c in terrain.rivers:
             parts.append("river +1")
         if a in zoc:
@@ -186,16 +244,28 @@ def plan(g: Game, req: MovementRequest) -> Plan:
     end = hexes[-1]
     stacked = [p.at.unit for p in b.placed if p.hex == end and p.unit.side == u.side and not data.is_naval(p.unit)
                and p.at.unit not in req.moving_with]
+    recombined = recombination(g, req, u, stacked, b) if req.recombine_into else None
+    ending = len(stacked) + 1 + len(req.moving_with)
+    after = ending - len(recombined) + 1 if recombined else ending
     limit = data.int_parameter(g, "stacking_limit")
-    if len(stacked) + 1 + len(req.moving_with) > limit:
+    if after > limit:
+        if recombined:
+            raise ValueError(f"after forming {req.recombine_into}, {gm.grid.label(end)} would still hold {after} units: "
+                             f"more than the stacking limit of {limit} (Stacking (A); Stacking & Unit Breakdown)")
         raise ValueError(f"ending in {gm.grid.label(end)} with {', '.join(stacked)} exceeds the stacking limit of {limit} "
-                         "(Stacking (A))")
+                         "(Stacking (A)); if the move recombines a division, name it in recombine_into: units may stack "
+                         "higher only while forming larger units (Stacking & Unit Breakdown)")
     if stacked:
         extra = Fraction(len(stacked) * data.int_parameter(g, "stack_end_penalty"))
         costs.append(extra)
         total += extra
-        steps.append(Step(f"Ending the phase stacked with {', '.join(stacked)} (not moved with): +{extra} MP.",
-                          "Stacking (B); Movement (F)"))
+        steps.append(Step(f"Ending the phase stacked with {', '.join(stacked)} (not moved with): +{extra} MP"
+                          + (", paid also when recombining" if recombined else "") + ".",
+                          "Stacking (B); Movement (F)" + ("; Stacking & Unit Breakdown" if recombined else "")))
+    if recombined:
+        steps.append(Step(f"{', '.join(recombined)} recombine into {req.recombine_into} in {gm.grid.label(end)} at the end "
+                          f"of the Movement Phase: {ending} units while forming it, {after} once formed.",
+                          "Stacking & Unit Breakdown; Stacking (A)"))
     ma = data.movement_allowance(u)
     notes = []
     all_road = all(terrain.road_step(a, c) for a, c in zip(hexes, hexes[1:]))
@@ -211,7 +281,37 @@ def plan(g: Game, req: MovementRequest) -> Plan:
     legal = total <= allowance or one_hex
     if total > allowance and one_hex:
         notes.append("a unit may always move at least one hex (Movement (M))")
-    return Plan(costs, steps, allowance, total, legal, notes)
+    return Plan(costs, steps, allowance, total, legal, notes, recombined)
+
+
+def recombination(g: Game, req: MovementRequest, u, stacked: list[str], b: sb.Board) -> list[str]:
+    """The components that recombine into `req.recombine_into` (Stacking & Unit Breakdown), moving unit first.
+
+    The breakdown table says what a larger unit is made of ("one 16-3 = three 5-3's"); the components
+    must be stacked together at the end of the move: the moving unit, its stack mate and units already there.
+    """
+    larger = data.unit(g, req.recombine_into)
+    parts = data.breakdown(g, data.values_text(larger))
+    if parts is None:
+        raise ValueError(f"{req.recombine_into} ({data.values_text(larger)}) is not a unit the breakdown table forms "
+                         "(Stacking & Unit Breakdown)")
+    count, component = parts
+    if larger.side != u.side:
+        raise ValueError(f"{req.recombine_into} is not a unit of {u.side}'s side (Stacking & Unit Breakdown)")
+    if any(p.at.unit == req.recombine_into for p in b.placed):
+        raise ValueError(f"{req.recombine_into} is already on the map: recombining forms it from its components "
+                         "(Stacking & Unit Breakdown)")
+    if data.values_text(u) != component:
+        raise ValueError(f"{req.unit} ({data.values_text(u)}) is not a component of {req.recombine_into}: one "
+                         f"{data.values_text(larger)} = {count} x {component} (Stacking & Unit Breakdown)")
+    others = [x for x in list(req.moving_with) + stacked if data.values_text(data.unit(g, x)) == component]
+    if len(others) + 1 < count:
+        raise ValueError(f"recombining {req.recombine_into} needs {count} {component}s stacked together at the end of "
+                         f"the move; there would be {len(others) + 1} (Stacking & Unit Breakdown)")
+    formed = [req.unit] + others[:count - 1]
+    if data.is_army(larger) and not all(data.is_chinese(data.unit(g, x)) for x in formed):
+        raise ValueError("a 25-2 Army is formed from Chinese 10-4s only (Stacking & Unit Breakdown: 'Chinese only')")
+    return formed
 
 
 def plan_rail(g: Game, gm, req: MovementRequest, u, hexes) -> Plan:
@@ -260,7 +360,9 @@ def run_movement(g: Game, req: MovementRequest) -> CheckResult:
     steps.append(Step(f"Total {p.total} {unit} against an allowance of {p.allowance}: "
                       f"{'within it' if p.legal else 'EXCEEDS it'}.", "Movement (A), (C), (J)"))
     return CheckResult(outcome={"mode": "rail" if req.rail else "land", "step_costs": [str(c) for c in p.costs],
-                                "total": float(p.total), "allowance": float(p.allowance), "legal": p.legal},
+                                "total": float(p.total), "allowance": float(p.allowance), "legal": p.legal,
+                                "recombines": ({"into": req.recombine_into, "components": p.recombined}
+                                               if p.recombined else None)},
                        steps=steps, warnings=data.map_warnings(g, data.scenario_map(g, req.scenario).id))
 
 
