@@ -50,13 +50,13 @@ class Gunicorn:
         return self.workdir / "signing-key.pem"
 
     def env(self) -> dict[str, str]:
-        return dict(
-            os.environ,
-            DATABASE_URL=f"sqlite:///{self.database}",
-            ADJUDICATOR_KEY_PATH=str(self.key_path),
-            ADJUDICATOR_RATELIMIT_ENABLED="false",
-            **self.extra_env,
-        )
+        return {
+            **os.environ,
+            "DATABASE_URL": f"sqlite:///{self.database}",
+            "ADJUDICATOR_KEY_PATH": str(self.key_path),
+            "ADJUDICATOR_RATELIMIT_ENABLED": "false",
+            **self.extra_env,  # e.g. DATABASE_URL of a PostgreSQL server (bench/scaleout.py)
+        }
 
     def start(self, timeout: float = 60) -> "Gunicorn":
         self.workdir.mkdir(parents=True, exist_ok=True)

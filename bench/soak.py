@@ -71,6 +71,7 @@ class SoakReport:
     in_doubt: int = 0
     ledger_records: int = 0
     retried: int = 0
+    acknowledged_per_server: dict[str, int] = field(default_factory=dict)  # scale-out: by instance URL
     problems: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
