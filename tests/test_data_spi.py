@@ -513,3 +513,15 @@ def test_every_named_place_is_a_listed_stand_in(game):
     assert [f for f in gm.features if not f.source.is_stand_in] == []
     listed = {s.where for s in game.stand_ins}
     assert {f.where for f in gm.features} <= listed
+
+
+@pytest.mark.parametrize("scenario_id", ["invasion", "campaign"])
+def test_the_invasion_sets_up_the_communists_north_of_the_38th(game, scenario_id):
+    """25 June 1950: every Communist unit starts north of the 38th parallel (the stand-in hexes too, e.g. nk-mc12)."""
+    from adjudicator.rules.spi import board as sb
+
+    gm = game.maps["korea"]
+    line = sb.Line.of(gm, "parallel_38")
+    south = [(p.unit, p.location) for p in game.scenarios[scenario_id].setup
+             if p.is_on_map and game.units[p.unit].side == "communist" and line.is_south(gm.grid.parse(p.location))]
+    assert south == []
