@@ -1,17 +1,24 @@
-"""HTML check forms derived from a check's pydantic request schema.
+"""HTML check forms derived from a check's pydantic request schema: one generator for every check.
 
-A check's JSON schema says everything a form needs: each property becomes one input, chosen
-by the property's type. Scalars get ordinary inputs; a list of ids gets a comma-separated text
-box; anything nested (lists of units with hexes, maps of unit to turn, ...) gets a JSON
-textarea. The form starts from the check's registered example (`CheckSpec.example`, dice
-included), a valid request a player can submit unchanged and then edit; a field the example
-leaves out shows its default, or (nested fields) an example of its shape generated from the
-schema, so a player edits a valid shape instead of guessing one.
+A check's JSON schema says everything a form needs, so each property becomes an input chosen by
+its type, recursively:
 
-Submitted forms are turned back into the same JSON the API takes and validated by the same
-model (`model_validate_json`, strict), so the pages and the API can never disagree about what
-a valid request is. Problems come back as `FieldError`s naming the field and, for nested
-fields, the item ("Attackers › item 1 › hex").
+- scalars get ordinary inputs (number, text, a select for an enum, a checkbox for a boolean);
+- a list of ids or numbers is one comma-separated box; a list of enum values, one checkbox each;
+- an object (a single unit, one side's combat levels) is a group of its own fields;
+- a list of objects (attackers, positions) is a row per object with Add and Remove buttons;
+- a map (unit -> turn, support type -> count) is a row per key with its value.
+
+A field that names a unit (board role `unit`, or called `unit`) is picked from the game's units
+(a searchable list showing each counter's printed name and values); a unit's `step` (or a block's
+`sp`) is a choice among that unit's steps; a hex is typed as printed. Inputs are named by their
+path (`attackers.0.unit`), so no JSON is ever typed. The form starts from the check's registered
+example (`CheckSpec.example`, dice included), a valid request a player can submit unchanged.
+
+Submitted forms are turned back into the same JSON the API takes and validated by the same model
+(`model_validate_json`, strict), so the pages and the API can never disagree about what a valid
+request is. Problems come back as `FieldError`s naming the field and, for nested fields, the item
+("Attackers › item 1 › hex").
 """
 
 from __future__ import annotations
@@ -28,8 +35,12 @@ from adjudicator.checks import CheckSpec
 from scenarios import load_game
 
 #: Kinds of input a property can become (see `_kind`).
-NUMBER, CHECKBOX, TRISTATE, SELECT, TEXT, LIST, JSON = (
-    "number", "checkbox", "tristate", "select", "text", "list", "json")
+NUMBER, CHECKBOX, TRISTATE, SELECT, TEXT, LIST, CHOICES, OBJECT, ROWS, MAP, JSON = (
+    "number", "checkbox", "tristate", "select", "text", "list", "choices", "object", "rows", "map",
+    "json")
+
+#: How a text field's value is picked, beyond typing it (see `_picker`).
+PICK_UNIT, PICK_STEP, PICK_SP, PICK_HEX = "unit", "step", "sp", "hex"
 
 #: Words shown in capitals in labels made from snake_case names ("un_vp" -> "UN VP").
 ACRONYMS = frozenset({
@@ -48,7 +59,7 @@ def humanize(name: str) -> str:
 
 @dataclass(frozen=True)
 class FormField:
-    """One input of a check form, derived from a JSON-schema property."""
+    """One input of a check form (or a group of inputs), derived from a JSON-schema property."""
 
     name: str
     label: str
@@ -63,23 +74,20 @@ class FormField:
     max_length: int | None = None
     nullable: bool = False
     integer_items: bool = False  # LIST of integers rather than strings
-    example: str = ""  # JSON text of an example value (JSON and LIST kinds)
     #: The value the form starts with: the check's example's, else the default.
     preset: Any = None
     in_example: bool = False
+    #: OBJECT and ROWS: the fields of one object; MAP: (key, value).
+    children: tuple["FormField", ...] = ()
+    #: How the value is picked besides typing (PICK_*), "" for plain typing.
+    picker: str = ""
+    board_role: str = ""
+    max_items: int | None = None
 
     @property
-    def initial(self) -> str:
-        """What the input shows before anything was submitted."""
-        if self.kind == JSON:
-            if self.in_example:
-                return json.dumps(self.preset, indent=1, ensure_ascii=False)
-            return self.example if self.required else ""
-        if self.kind == LIST:
-            return ", ".join(str(v) for v in self.preset or ())
-        if self.preset is None or self.kind in (CHECKBOX, TRISTATE):
-            return ""
-        return str(self.preset)
+    def initial(self) -> Any:
+        """What the field shows before anything was submitted (see `display_value`)."""
+        return self.preset
 
 
 @dataclass(frozen=True)
@@ -109,7 +117,7 @@ def _deref(node: dict, defs: dict) -> dict:
     return node
 
 
-def _split_nullable(node: dict, defs: dict) -> tuple[dict, bool]:
+def split_nullable(node: dict, defs: dict) -> tuple[dict, bool]:
     """(the non-null schema, whether null is allowed) for `X | None` properties."""
     options = node.get("anyOf")
     if not options:
@@ -117,12 +125,13 @@ def _split_nullable(node: dict, defs: dict) -> tuple[dict, bool]:
     non_null = [o for o in options if o.get("type") != "null"]
     nullable = len(non_null) < len(options)
     if len(non_null) == 1:
-        return _deref(non_null[0], defs), nullable
+        merged = {**_deref(non_null[0], defs), **{k: v for k, v in node.items() if k != "anyOf"}}
+        return merged, nullable
     return {"anyOf": non_null}, nullable
 
 
 def _is_scalar(node: dict) -> bool:
-    return node.get("type") in ("string", "integer") and "anyOf" not in node
+    return node.get("type") in ("string", "integer", "number") and "anyOf" not in node
 
 
 def _kind(inner: dict, nullable: bool, defs: dict) -> str:
@@ -135,17 +144,84 @@ def _kind(inner: dict, nullable: bool, defs: dict) -> str:
         return TRISTATE if nullable else CHECKBOX
     if kind == "string":
         return TEXT
-    if kind == "array" and _is_scalar(_deref(inner.get("items", {}), defs)):
-        return LIST
+    if kind == "array":
+        items = _deref(inner.get("items", {}), defs)
+        if "enum" in items:
+            return CHOICES
+        if _is_scalar(items):
+            return LIST
+        if items.get("type") == "object" and items.get("properties"):
+            return ROWS
+    if kind == "object":
+        if inner.get("properties"):
+            return OBJECT
+        values = inner.get("additionalProperties")
+        if isinstance(values, dict) and _is_scalar(_deref(values, defs)):
+            return MAP
     return JSON
 
 
-def _unit_ids(system: str) -> tuple[str, ...]:
-    """The game's unit ids, for examples; empty if the game's data cannot be read."""
-    try:
-        return tuple(load_game(system).units)
-    except Exception:  # an example is never worth a broken page
-        return ()
+def _picker(name: str, inner: dict) -> str:
+    role = inner.get("x-board", "")
+    if inner.get("type") == "string" and (role == "unit" or name in ("unit", "lead_unit")):
+        return PICK_UNIT
+    if role == "step" or name == "step":
+        return PICK_STEP
+    if role == "sp":
+        return PICK_SP
+    if role in ("hex", "target_hex") or (inner.get("pattern") or "").startswith(r"^\d"):
+        return PICK_HEX
+    return ""
+
+
+def _field(name: str, prop: dict, defs: dict, required: bool, given: dict, depth: int = 0) -> FormField:
+    inner, nullable = split_nullable(prop, defs)
+    kind = _kind(inner, nullable, defs) if depth < 4 else JSON
+    items = _deref(inner.get("items", {}), defs)
+    children: tuple[FormField, ...] = ()
+    if kind in (OBJECT, ROWS):
+        shape = inner if kind == OBJECT else items
+        needed = set(shape.get("required", []))
+        children = tuple(_field(n, p, defs, n in needed, {}, depth + 1)
+                         for n, p in shape["properties"].items())
+    elif kind == MAP:
+        key_choices = tuple(inner.get("propertyNames", {}).get("enum", ()))
+        key = FormField(name="key", label="Key", kind=SELECT if key_choices else TEXT,
+                        description="", required=True, choices=key_choices)
+        children = (key, _field("value", inner["additionalProperties"], defs, True, {}, depth + 1))
+    elif kind == CHOICES:
+        inner = {**inner, "enum": items["enum"]}
+    return FormField(
+        name=name,
+        label=humanize(name),
+        kind=kind,
+        description=prop.get("description") or inner.get("description", ""),
+        required=required,
+        default=prop.get("default"),
+        minimum=inner.get("minimum"),
+        maximum=inner.get("maximum"),
+        choices=tuple(inner.get("enum", ())),
+        pattern=inner.get("pattern"),
+        max_length=inner.get("maxLength"),
+        nullable=nullable,
+        integer_items=kind == LIST and items.get("type") == "integer",
+        preset=given.get(name, prop.get("default")),
+        in_example=name in given,
+        children=children,
+        picker=_picker(name, {**inner, "x-board": prop.get("x-board", inner.get("x-board", ""))}),
+        board_role=prop.get("x-board", inner.get("x-board", "")),
+        max_items=inner.get("maxItems"),
+    )
+
+
+def form_fields(spec: CheckSpec) -> list[FormField]:
+    """The check's form: one field per request property (groups for nested ones)."""
+    given = spec.example or {}
+    schema = spec.request.model_json_schema()
+    defs = schema.get("$defs", {})
+    required = set(schema.get("required", []))
+    return [_field(name, prop, defs, name in required, given)
+            for name, prop in schema.get("properties", {}).items()]
 
 
 def example_dice(spec: CheckSpec) -> str:
@@ -153,114 +229,96 @@ def example_dice(spec: CheckSpec) -> str:
     return ", ".join(str(d) for d in (spec.example or {}).get("dice", []))
 
 
-def form_fields(spec: CheckSpec) -> list[FormField]:
-    units = _unit_ids(spec.system)
-    given = spec.example or {}
-    schema = spec.request.model_json_schema()
-    defs = schema.get("$defs", {})
-    required = set(schema.get("required", []))
-    fields = []
-    for name, prop in schema.get("properties", {}).items():
-        inner, nullable = _split_nullable(prop, defs)
-        kind = _kind(inner, nullable, defs)
-        items = _deref(inner.get("items", {}), defs)
-        example = ""
-        if kind == JSON:
-            example = json.dumps(example_value(inner, defs, units=units), indent=1, ensure_ascii=False)
-        fields.append(
-            FormField(
-                name=name,
-                label=humanize(name),
-                kind=kind,
-                description=prop.get("description") or inner.get("description", ""),
-                required=name in required,
-                default=prop.get("default"),
-                minimum=inner.get("minimum"),
-                maximum=inner.get("maximum"),
-                choices=tuple(inner.get("enum", ())),
-                pattern=inner.get("pattern"),
-                max_length=inner.get("maxLength"),
-                nullable=nullable,
-                integer_items=kind == LIST and items.get("type") == "integer",
-                example=example,
-                preset=given.get(name, prop.get("default")),
-                in_example=name in given,
-            )
-        )
-    return fields
+# -- the game's units, for pickers -------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class UnitChoice:
+    """One unit as a picker offers it: id, what is printed on it, and its steps."""
+
+    id: str
+    label: str  # "6th Infantry Division (nk-6) 8-6-3 / 4-6-3"
+    side: str
+    steps: tuple[tuple[str, str, Any], ...]  # (step name, printed values, SP or None)
+
+
+def unit_choices(system: str) -> list[UnitChoice]:
+    """The game's units for pickers; empty if the game's data cannot be read."""
+    try:
+        game = load_game(system)
+    except Exception:  # a picker is never worth a broken page
+        return []
+    out = []
+    for unit in game.units.values():
+        printed = " / ".join(dict.fromkeys(s.text for s in unit.steps))
+        name = unit.name or unit.designation
+        out.append(UnitChoice(unit.id, f"{name} — {printed}", unit.side,
+                              tuple((s.name, s.text, s.values.get("sp")) for s in unit.steps)))
+    return out
+
+
+def units_json(choices: list[UnitChoice]) -> str:
+    """The pickers' data for the page's script: id -> [label, [[step, printed, sp], ...]]."""
+    return json.dumps({c.id: [c.label, [list(s) for s in c.steps]] for c in choices},
+                      ensure_ascii=False, separators=(",", ":"))
+
+
+# -- what the form shows -------------------------------------------------------------------------------
+
+def rows_of(field: FormField, value: Any) -> list[dict]:
+    """The rows a ROWS or MAP field shows: the example's objects (a map's pairs), or what was
+    submitted."""
+    if field.kind == MAP and isinstance(value, dict):
+        return [{"key": k, "value": v} for k, v in value.items()]
+    return [row for row in value or () if isinstance(row, dict)]
+
+
+def shown(value: Any) -> str:
+    """A scalar or list value as an input's text."""
+    if value is None:
+        return ""
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(v) for v in value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def initial_values(fields: list[FormField]) -> dict[str, Any]:
+    return {f.name: f.initial for f in fields}
+
+
+def _indices(form, path: str) -> list[int]:
+    """Row numbers submitted under `path` ("attackers.0.unit" -> 0), in order."""
+    found = set()
+    prefix = path + "."
+    for key in form.keys():
+        if key.startswith(prefix):
+            head = key[len(prefix):].split(".", 1)[0]
+            if head.isdigit():
+                found.add(int(head))
+    return sorted(found)
+
+
+def submitted_values(fields: list[FormField], form) -> dict[str, Any]:
+    """The form's values as typed, shaped like the fields, to show a submitted form again."""
+    def raw(field: FormField, path: str) -> Any:
+        if field.kind == OBJECT:
+            return {c.name: raw(c, f"{path}.{c.name}") for c in field.children}
+        if field.kind in (ROWS, MAP):
+            return [{c.name: raw(c, f"{path}.{i}.{c.name}") for c in field.children}
+                    for i in _indices(form, path)]
+        if field.kind == CHECKBOX:
+            return path in form
+        if field.kind == CHOICES:
+            return form.getlist(path)
+        return form.get(path, "")
+
+    return {f.name: raw(f, f.name) for f in fields}
 
 
 # -- examples ----------------------------------------------------------------------------------------
 
-_EG_RE = re.compile(r"e\.g\.,?\s*[('\"`]+([^'\"`)]+)['\"`)]")
 _DIGITS_RE = re.compile(r"^\^\\d\{(\d+)\}\$$")
-
-
-def _example_string(node: dict) -> str:
-    """A plausible string: a documented example ("e.g. 'nk-6'"), else one fitting the pattern."""
-    found = _EG_RE.search(node.get("description", ""))
-    if found:
-        return found.group(1)
-    pattern = node.get("pattern", "")
-    digits = _DIGITS_RE.match(pattern)
-    if digits:
-        return ("0101" * 4)[: int(digits.group(1))]
-    if pattern == r"^\d+$":
-        return "0101"
-    if pattern == r"^\d{4}-\d{2}$":
-        return "1950-11"
-    return "…"
-
-
-def example_value(node: dict, defs: dict, depth: int = 0, units: tuple[str, ...] = (),
-                  name: str = "") -> Any:
-    """An example instance of a JSON schema: required properties only, one item per list.
-
-    It is a starting point to edit, not a promise that the rules accept it. A property called
-    `unit` gets an id from the game's own units (`units`) when the field's description offers
-    none of them, since shared schemas describe their ids with another game's examples.
-    """
-    node, _ = _split_nullable(node, defs)
-    if name == "unit" and units and node.get("type") == "string":
-        found = _EG_RE.search(node.get("description", ""))
-        return found.group(1) if found and found.group(1) in units else units[0]
-    if depth > 6:
-        return None
-    if node.get("examples"):
-        return node["examples"][0]
-    if "anyOf" in node:
-        return example_value(node["anyOf"][0], defs, depth + 1, units, name)
-    if "enum" in node:
-        return next((v for v in node["enum"] if v != ""), node["enum"][0])
-    if node.get("default") not in (None, "", [], {}):
-        return node["default"]
-    kind = node.get("type")
-    if kind == "object":
-        properties = node.get("properties", {})
-        if properties:
-            if node.get("required"):
-                return {name: example_value(properties[name], defs, depth + 1, units, name)
-                        for name in node["required"]}
-            # Nothing required: show every property, at its default where it has one.
-            return {name: prop["default"] if "default" in prop else example_value(prop, defs, depth + 1, units, name)
-                    for name, prop in properties.items()}
-        values = node.get("additionalProperties")
-        if isinstance(values, dict):
-            return {"…": example_value(values, defs, depth + 1, units)}
-        return {}
-    if kind == "array":
-        if node.get("prefixItems"):
-            return [example_value(item, defs, depth + 1, units) for item in node["prefixItems"]]
-        item = example_value(node.get("items", {}), defs, depth + 1, units)
-        return [item] * max(1, node.get("minItems", 1))
-    if kind == "integer" or kind == "number":
-        low = node.get("minimum", node.get("exclusiveMinimum", 0))
-        return max(low, 1) if node.get("maximum", 1) >= 1 else low
-    if kind == "boolean":
-        return False
-    if kind == "string":
-        return _example_string(node)
-    return None
 
 
 # -- submitted form to request ------------------------------------------------------------------------
@@ -275,41 +333,89 @@ def _parse_number(raw: str) -> int | float:
     return number
 
 
-def _field_value(field: FormField, form) -> tuple[bool, Any]:
+class _Unreadable(ValueError):
+    """Text that cannot be read as its field's type, at `location` (a pydantic-style path)."""
+
+    def __init__(self, location: tuple, message: str):
+        super().__init__(message)
+        self.location = location
+
+
+def _scalar(field: FormField, raw: str, location: tuple) -> Any:
+    if field.kind == TRISTATE:
+        return raw == "yes"
+    if field.kind == SELECT:
+        return next((c for c in field.choices if str(c) == raw), raw)
+    if field.kind == NUMBER:
+        try:
+            return _parse_number(raw)
+        except ValueError:
+            raise _Unreadable(location, f"'{raw}' is not a number") from None
+    if field.kind == LIST:
+        parts = [p.strip() for p in re.split(r"[,;\n]+", raw) if p.strip()]  # ids may hold spaces
+        if not field.integer_items:
+            return parts
+        try:
+            return [int(p) for p in parts]
+        except ValueError:
+            raise _Unreadable(location, "enter whole numbers separated by commas") from None
+    if field.kind == JSON:
+        try:
+            return json.loads(raw)
+        except json.JSONDecodeError as error:
+            raise _Unreadable(location, f"not valid JSON: {error.msg} (line {error.lineno}, "
+                              f"column {error.colno})") from None
+    return raw
+
+
+def _group(children, form, path: str, location: tuple, errors: list) -> tuple[dict, bool]:
+    """An object's values from its children; the flag says whether anything but a checkbox was
+    filled in (an untouched group is left out)."""
+    values: dict[str, Any] = {}
+    filled = False
+    for child in children:
+        present, value = _read(child, form, f"{path}.{child.name}", location + (child.name,), errors)
+        if present:
+            values[child.name] = value
+            filled = filled or child.kind != CHECKBOX
+    return values, filled
+
+
+def _read(field: FormField, form, path: str, location: tuple, errors: list) -> tuple[bool, Any]:
     """(present, value) of one field; `present` False means "leave it out of the request".
 
-    Raises ValueError with a player-facing message when the text cannot be read.
+    Text that cannot be read is added to `errors` (as `_Unreadable`) and the field left out.
     """
     if field.kind == CHECKBOX:
-        return True, field.name in form
-    raw = form.get(field.name, "").strip()
+        return True, path in form
+    if field.kind == CHOICES:
+        picked = form.getlist(path)
+        return bool(picked) or field.required, [next((c for c in field.choices if str(c) == p), p)
+                                                for p in picked]
+    if field.kind == OBJECT:
+        values, filled = _group(field.children, form, path, location, errors)
+        return filled or field.required, values
+    if field.kind in (ROWS, MAP):
+        rows = []
+        for index in _indices(form, path):
+            values, filled = _group(field.children, form, f"{path}.{index}",
+                                    location + (len(rows),), errors)
+            if filled:
+                rows.append(values)
+        if field.kind == MAP:
+            return bool(rows) or field.required, {row["key"]: row.get("value") for row in rows
+                                                  if row.get("key") not in (None, "")}
+        return bool(rows) or field.required, rows
+    raw = form.get(path, "").strip()
     if raw == "":
         if field.kind == LIST and field.required:
             return True, []
         return False, None  # left out: its default, or "Field required"
-    if field.kind == TRISTATE:
-        return True, raw == "yes"
-    if field.kind == SELECT:
-        return True, next((c for c in field.choices if str(c) == raw), raw)
-    if field.kind == NUMBER:
-        try:
-            return True, _parse_number(raw)
-        except ValueError:
-            raise ValueError(f"'{raw}' is not a number") from None
-    if field.kind == LIST:
-        parts = [p.strip() for p in re.split(r"[,;\n]+", raw) if p.strip()]  # ids may hold spaces
-        if not field.integer_items:
-            return True, parts
-        try:
-            return True, [int(p) for p in parts]
-        except ValueError:
-            raise ValueError("enter whole numbers separated by commas") from None
-    if field.kind == JSON:
-        try:
-            return True, json.loads(raw)
-        except json.JSONDecodeError as error:
-            raise ValueError(f"not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})") from None
-    return True, raw
+    try:
+        return True, _scalar(field, raw, location)
+    except _Unreadable as error:
+        errors.append(error)
+        return False, None
 
 
 def _dice_value(form) -> list[Any]:
@@ -358,6 +464,25 @@ def _message(item: dict) -> str:
     return item["msg"]
 
 
+def form_request(fields: list[FormField], form) -> tuple[dict[str, Any], list[_Unreadable]]:
+    """The request a submitted form makes (as the API takes it), and the text it could not read."""
+    values: dict[str, Any] = {}
+    unreadable: list[_Unreadable] = []
+    for field in fields:
+        present, value = _read(field, form, field.name, (field.name,), unreadable)
+        if present:
+            values[field.name] = value
+    return values, unreadable
+
+
+def _error(labels: dict[str, str], location: tuple, message: str) -> FieldError:
+    name = str(location[0]) if location else None
+    known = name in labels
+    where = " › ".join(p for p in (labels.get(name, humanize(name or "")), _inside(location)) if p)
+    return FieldError(name if known else None, where or "The situation", message,
+                      _inside(location) if known else "")
+
+
 def read_form(spec: CheckSpec, form) -> tuple[Any | None, list[FieldError]]:
     """Validate a submitted check form with the check's compute model.
 
@@ -367,31 +492,19 @@ def read_form(spec: CheckSpec, form) -> tuple[Any | None, list[FieldError]]:
     fields = form_fields(spec)
     labels = {f.name: f.label for f in fields}
     labels["dice"] = "Dice"
-    values: dict[str, Any] = {}
-    errors: list[FieldError] = []
-    for field in fields:
-        try:
-            present, value = _field_value(field, form)
-        except ValueError as error:
-            errors.append(FieldError(field.name, field.label, str(error)))
-            continue
-        if present:
-            values[field.name] = value
+    values, unreadable = form_request(fields, form)
     if spec.random:
         values["dice"] = _dice_value(form)
-    unreadable = {e.field for e in errors}
+    errors = [_error(labels, e.location, str(e)) for e in unreadable]
+    unreadable_fields = {e.location[0] for e in unreadable}
     try:
         request = spec.compute_model.model_validate_json(json.dumps(values))
     except ValidationError as error:
         for item in error.errors(include_url=False):
             location = tuple(item["loc"])
-            name = str(location[0]) if location else None
-            if name in unreadable:
+            if location and location[0] in unreadable_fields:
                 continue  # already reported as unreadable text
-            known = name in labels
-            where = " › ".join(p for p in (labels.get(name, humanize(name or "")), _inside(location)) if p)
-            errors.append(FieldError(name if known else None, where or "The situation", _message(item),
-                                     _inside(location) if known else ""))
+            errors.append(_error(labels, location, _message(item)))
         order = {name: index for index, name in enumerate(labels)}
         errors.sort(key=lambda e: order.get(e.field, len(order)))  # the form's order, form-wide last
         return None, errors

@@ -1,4 +1,5 @@
-"""Server-rendered pages for humans (Jinja templates in `templates/`, no JavaScript at all).
+"""Server-rendered pages for humans (Jinja templates in `templates/`; a little script,
+`static/forms.js`, adds form rows and narrows step choices, and everything works without it).
 
 - `/`                        the systems and their checks; a form to create a recorded game
 - `/systems/<system>`        one form per check, grouped (die rolls, calculations), each folded
@@ -27,7 +28,10 @@ from adjudicator.api.auth import rate_limit_key
 from adjudicator.config import Config
 from adjudicator.checks import CheckSpec, DiceError, checks_for, get_check, run_check
 from adjudicator.dice import SuppliedDice
-from adjudicator.forms import FieldError, FormField, example_dice, form_fields, read_form
+from adjudicator.forms import (
+    FieldError, FormField, UnitChoice, example_dice, form_fields, initial_values, read_form, rows_of,
+    shown, submitted_values, unit_choices, units_json,
+)
 from adjudicator.ledger import ledger_document
 from adjudicator.results import register_result_filters
 from adjudicator.services import services
@@ -94,6 +98,7 @@ def make_pages_blueprint(config: Config, limiter: Limiter) -> Blueprint:
     bp = Blueprint("pages", __name__, template_folder="templates", static_folder="static",
                    static_url_path="/static/adjudicator")
     register_result_filters(bp)
+    register_form_globals(bp)
     bp.add_app_template_filter(inline_code, "inline_code")
     anonymous = limiter.shared_limit(config.rate_limit_anonymous, scope="anonymous", key_func=rate_limit_key)
     create = limiter.shared_limit(config.rate_limit_create_game, scope="create-game", key_func=rate_limit_key)
@@ -108,9 +113,11 @@ def make_pages_blueprint(config: Config, limiter: Limiter) -> Blueprint:
         info = system_info(system)
         if info is None:
             abort(404)
+        units = unit_choices(system)
         return render_template(
             "system.html", info=info, groups=check_groups(system), open_check=open_check,
-            submission=submission, form=form or {}, example_dice=example_dice,
+            submission=submission, form=form or {}, example_dice=example_dice, system=system,
+            units=units, unit_index={u.id: u for u in units},
         )
 
     @bp.get("/systems/<system>")
@@ -201,6 +208,19 @@ def make_pages_blueprint(config: Config, limiter: Limiter) -> Blueprint:
         return render_template("docs.html", groups=groups, info=document["info"])
 
     return bp
+
+
+def step_label(step: str, unit: UnitChoice | None) -> str:
+    """A step as a choice shows it: "depleted (0-1-4)", "full strength" for ''."""
+    printed = next((text for name, text, _ in unit.steps if name == step), "") if unit else ""
+    name = step or "full strength"
+    return f"{name} ({printed})" if printed and printed != step else name
+
+
+def register_form_globals(bp: Blueprint) -> None:
+    """What templates/_form.html calls (any page showing a check form)."""
+    for function in (initial_values, rows_of, shown, step_label, submitted_values, units_json):
+        bp.add_app_template_global(function)
 
 
 def inline_code(text: str) -> Markup:

@@ -219,22 +219,48 @@ def test_a_die_out_of_range_is_shown_at_the_dice_field(browser, url):
 
 
 def test_a_bad_hex_inside_a_unit_list_is_shown_at_that_field(browser, url):
-    """Nested fields are JSON boxes pre-filled from the schema; an error names the item."""
+    """Lists of units are rows of inputs (no JSON); an error names the row and the field."""
     from selenium.webdriver.common.by import By
 
     open_check(browser, url, "kwb", "combat")
-    attackers = by_id(browser, "combat-attackers")
-    assert '"hex"' in attackers.get_attribute("value")  # the example to edit
-    fill(browser, "combat", {"attackers": '[{"unit": "nk-6", "hex": "12"}]', "dice": "3"})
+    assert not browser.find_elements(By.CSS_SELECTOR, "#check-combat textarea")
+    fill(browser, "combat", {"attackers-0-hex": "12", "dice": "3"})
     submit(browser, "combat")
     field = by_id(browser, "field-combat-attackers")
     assert "invalid" in field.get_attribute("class").split()
     message = field.find_element(By.CSS_SELECTOR, ".field-error").text
     assert "item 1 › hex" in message and "4 digits" in message
-    assert by_id(browser, "combat-attackers").get_attribute("value") == '[{"unit": "nk-6", "hex": "12"}]'
+    assert by_id(browser, "combat-attackers-0-hex").get_attribute("value") == "12"
     problems = by_id(browser, "errors-combat").find_elements(By.CSS_SELECTOR, "li")
     assert [p.get_attribute("data-field") for p in problems] == ["attackers"]
     assert "{" not in problems[0].text  # words, not a raw JSON dump
+
+
+def test_rows_are_added_and_removed_and_a_unit_offers_its_own_steps(browser, url):
+    """With the keyboard: add a row, pick a unit by typing part of it, choose among its steps,
+    remove a row; the request read back is what the rows say."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
+
+    open_check(browser, url, "holdfast", "combat")
+    rows = by_id(browser, "combat-attackers")
+    before = len(rows.find_elements(By.CSS_SELECTOR, "fieldset.row"))
+    add = by_id(browser, "field-combat-attackers").find_element(By.CSS_SELECTOR, "button.add-row")
+    add.send_keys(Keys.ENTER)  # a button: Enter works as a click
+    assert len(rows.find_elements(By.CSS_SELECTOR, "fieldset.row")) == before + 1
+    new = f"combat-attackers-{before}"
+    unit = by_id(browser, f"{new}-unit")
+    assert browser.switch_to.active_element == unit  # focus moves into the new row
+    unit.send_keys("usmc-1-r", Keys.TAB)  # a 2/1 block: SP 2 or 1
+    assert "Marine" in by_id(browser, f"{new}-unit-name").text
+    assert [o.get_attribute("value") for o in Select(by_id(browser, f"{new}-sp")).options] == ["2", "1"]
+    labels = browser.find_elements(By.CSS_SELECTOR, f"label[for='{new}-hex']")
+    assert labels and labels[0].text.startswith("Hex")
+    first = rows.find_elements(By.CSS_SELECTOR, "fieldset.row")[0]
+    first.find_element(By.CSS_SELECTOR, "button.remove-row").send_keys(Keys.ENTER)
+    assert by_id(browser, "combat-attackers-0-unit").get_attribute("value") == "usmc-1-r"  # renumbered
+    assert by_id(browser, "combat-attackers-0-unit").get_attribute("name") == "attackers.0.unit"
 
 
 # -- game mode: the ledger page -----------------------------------------------------------------

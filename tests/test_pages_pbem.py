@@ -43,7 +43,8 @@ def test_a_mistyped_page_address_gets_an_html_page_and_the_api_a_problem(client)
 
 def test_nested_results_read_as_tables_on_the_check_page(client):
     spec_example = {"scenario": "pusan", "side": "communist", "game_turn": "1",
-                    "positions": '[{"unit": "nk-1-hq", "hex": "2501"}, {"unit": "nk-3", "hex": "2104", "step": "depleted"}]'}
+                    "positions.0.unit": "nk-1-hq", "positions.0.hex": "2501",
+                    "positions.1.unit": "nk-3", "positions.1.hex": "2104", "positions.1.step": "depleted"}
     result = page(client.post("/systems/kwb/supply", data=spec_example))
     units = result.xpath('//table[@id="outcome-supply"]//td[@data-key="units"]')[0]
     assert units.xpath(".//table[@class='items']//th")  # a table with a column per key

@@ -28,6 +28,7 @@ from .savedgame import (
     PieceOnMap,
     SavedGame,
     SavedGameWriter,
+    continue_log,
     deobfuscate,
     obfuscate,
     read_command_text,

@@ -29,6 +29,8 @@ END_LOG = "end_log"
 SETUP_STACK = "SETUP_STACK\t"
 LOG_PREFIX = "LOG\t"
 UNDO_PREFIX = "UNDO\t"
+#: A chat line (``Chatter.DisplayText``): the prefix, then the text as the chat shows it.
+CHAT_PREFIX = "CHAT"
 
 MAX_DEPTH = 40
 MAX_COMMANDS = 2_000_000
@@ -45,6 +47,18 @@ class CommandText:
 def join_commands(commands: list[str]) -> str:
     """ESC-join commands the way the engine does (each escaped as a field)."""
     return encode(commands, ESC)
+
+
+def chat_command(text: str) -> str:
+    """The command that shows `text` in the chat (no control characters: a command cannot carry
+    them, so they become spaces)."""
+    return CHAT_PREFIX + "".join(" " if ord(c) < 32 or ord(c) == 127 else c for c in text)
+
+
+def log_entry(command: str) -> str:
+    """One step of a log (``BasicLogger``): ``LOG\t`` + one command. (VASSAL 3.7.26 replays a
+    step whose command is a compound as a ClassCastException: write one command per step.)"""
+    return LOG_PREFIX + command
 
 
 def split_commands(text: str, max_depth: int = MAX_DEPTH,

@@ -41,6 +41,7 @@ from .commands import (
     RemovePiece,
     board_command,
     join_commands,
+    log_entry,
     parse_board_command,
     parse_command,
     split_commands,
@@ -49,7 +50,7 @@ from .deck import DeckSpec
 from .errors import VassalFormatError
 from .moduledata import ModuleData, SaveData
 from .piece import Piece, _split_nested, expand_prototypes, parse_piece
-from .sequence import SequenceDecoder, encode
+from .sequence import ESC, SequenceDecoder, decode, encode
 from .traits import BasicPiece, Immobilized, RawTrait
 from .zipreader import DEFAULT_LIMITS, SafeZip, ZipLimits
 from .zipwriter import build_zip, write_atomic
@@ -554,3 +555,18 @@ def write_saved_game(path: str | os.PathLike, pieces: Iterable[tuple[str, Piece]
     for command in extra_commands:
         writer.add_command(command)
     writer.write(path, module)
+
+
+def continue_log(source: bytes, commands: Iterable[str], limits: ZipLimits = DEFAULT_LIMITS) -> bytes:
+    """A saved game or log continued by `commands`, one ``LOG`` step each (the engine's Step
+    button replays them in order), so the result opens as a log. The other zip entries
+    (savedata, moduledata) are kept as they were."""
+    with SafeZip(source, limits, what="saved game") as archive:
+        if not archive.has(SAVED_GAME_ENTRY):
+            raise VassalFormatError("the zip has no 'savedGame' entry, so it is not a VASSAL "
+                                    "saved game or log")
+        entries = {name: archive.read(name) for name in archive.names()}
+    text = deobfuscate(entries[SAVED_GAME_ENTRY], limits.max_entry_bytes)
+    fields = [f for f in decode(text, ESC) if f] + [log_entry(command) for command in commands]
+    entries[SAVED_GAME_ENTRY] = obfuscate(encode(fields, ESC))
+    return build_zip(entries)

@@ -4,6 +4,18 @@
     POST /api/v1/systems/<system>/savedgame/supply?side=&scenario=&game_turn=
                                                                   supply reports (compute mode)
     POST /api/v1/games/<game_id>/savedgame/supply?side=&game_turn= the same, recorded in the ledger
+    POST /api/v1/systems/<system>/savedgame/checks/<check>        any check, its board fields
+                                                                  filled from the file
+    POST /api/v1/games/<game_id>/savedgame/checks/<check>         the same, rolled into the ledger
+    POST /api/v1/games/<game_id>/savedgame/log-check              a log's rulings against the
+                                                                  ledger (adjudicator.api.logcheck)
+
+A check from a saved game takes, besides the file: ``request`` (a JSON object with the fields the
+board cannot know: dice, weather, an attacker's supply state...), what the player points at —
+``attackers`` (unit ids, comma-separated), ``target_hex`` (and ``target_map``), ``unit`` — and
+``side``, ``scenario``, ``game_turn``. The board roles of the check's schema
+(:mod:`adjudicator.bridge.fill`) say which fields the file fills; the answer shows the request it
+built (``savedgame.request``) beside the result.
 
 The file is the multipart field ``file`` (what an HTML form or ``curl -F file=@game.vsav``
 sends) or the raw request body (``curl --data-binary @game.vsav -H 'Content-Type:
@@ -22,11 +34,16 @@ import hashlib
 import json
 import re
 
+from pydantic import ValidationError
+
 from flask import Blueprint, Flask, jsonify, request
 from flask_limiter import Limiter
 
 from adjudicator.api.auth import rate_limit_key, require_grant
-from adjudicator.api.games import game_check_response
+from adjudicator.api.games import (
+    bound_to_game, find_game_check, game_check_response, record_game_check, recorded_response,
+)
+from adjudicator.api.systems import compute_response, compute_result, find_check, with_transcript
 from adjudicator.bridge import (
     BridgeError,
     Positions,
@@ -36,12 +53,13 @@ from adjudicator.bridge import (
     read_upload,
     run_supply,
 )
+from adjudicator.bridge.fill import BoardFill, Pointed, fill_request
 from adjudicator.bridge.upload import MAX_UPLOAD_BYTES
-from adjudicator.checks import REQUEST_ID_PATTERN, canonical_side
+from adjudicator.checks import REQUEST_ID_PATTERN, CheckSpec, canonical_side
 from adjudicator.config import Config
-from adjudicator.problems import Problem
+from adjudicator.problems import Problem, validation_problem
 from adjudicator.services import services
-from adjudicator.storage import GameClosed, GameNotFound, IdempotencyConflict
+from adjudicator.storage import GameClosed, GameNotFound, IdempotencyConflict, TokenGrant
 
 #: Room for the multipart envelope around the file.
 MULTIPART_OVERHEAD = 64 * 1024
@@ -177,6 +195,92 @@ def _valid_request_id(value: str) -> bool:
     return re.fullmatch(REQUEST_ID_PATTERN.strip("^$"), value) is not None
 
 
+# --- any check from a saved game -----------------------------------------------------------------
+
+def player_fields() -> dict:
+    """The `request` parameter: the fields the board cannot know, as a JSON object."""
+    text = param("request") or "{}"
+    try:
+        given = json.loads(text)
+    except ValueError as error:
+        raise Problem(400, "Malformed JSON", f"request: not valid JSON ({error})", kind="malformed-json") from None
+    if not isinstance(given, dict):
+        raise Problem(422, "The request is invalid", "request: must be a JSON object of the check's fields",
+                      kind="validation", errors=[{"pointer": "/", "detail": "not an object", "code": "type"}])
+    return given
+
+
+def pointed() -> Pointed:
+    attackers = [a.strip() for a in re.split(r"[,\s]+", param("attackers") or "") if a.strip()]
+    return Pointed(attackers=attackers, target_hex=param("target_hex"), target_map=param("target_map"),
+                   unit=param("unit"))
+
+
+def validated(model, request: dict):
+    try:
+        return model.model_validate_json(json.dumps(request))
+    except ValidationError as error:
+        raise validation_problem(error) from None
+
+
+def compute_from_savedgame(spec: CheckSpec, positions: Positions, given: dict, where: Pointed,
+                           scenario: str | None, side: str | None, game_turn: str | None
+                           ) -> tuple[dict, BoardFill]:
+    """A check's result from a saved game's positions, with the players' dice: (the check
+    response, the request built). Problems for what cannot be filled or resolved."""
+    try:
+        fill = fill_request(spec, positions, where, given, scenario=scenario, side=side, game_turn=game_turn)
+    except BridgeError as error:
+        raise problem_from(error) from None
+    req = validated(spec.compute_model, fill.request)
+    fill.request = req.model_dump(mode="json")
+    return compute_response(spec, compute_result(spec, req)), fill
+
+
+def record_from_savedgame(grant: TokenGrant, spec: CheckSpec, positions: Positions, given: dict,
+                          where: Pointed, game_turn: str | None, request_id: str | None = None
+                          ) -> tuple[dict, bool, BoardFill]:
+    """The same in a recorded game: the server rolls, the ledger records the built request
+    (the token's side acts). (the recorded response, replayed, the request built)."""
+    shown = positions.scenario_candidates()
+    if grant.scenario not in shown:
+        raise Problem(422, "Saved game of another scenario",
+                      f"This game plays scenario {grant.scenario!r}; the saved game's maps and turn tracks "
+                      f"fit {' or '.join(shown) or 'no scenario of this system'}.", kind="scenario-mismatch")
+    given = {**given, **({"request_id": request_id} if request_id else {})}
+    try:
+        fill = fill_request(spec, positions, where, given, scenario=grant.scenario,
+                            side=canonical_side(grant.role), game_turn=game_turn)
+    except BridgeError as error:
+        raise problem_from(error) from None
+    req = validated(spec.game_model, bound_to_game(spec, grant, fill.request))
+    fill.request = req.model_dump(mode="json", exclude={"request_id"})
+    record, replayed = record_game_check(grant.game_id, grant, spec, req)
+    return game_check_response(record), replayed, fill
+
+
+def savedgame_json(data: bytes, name: str, positions: Positions, fill: BoardFill) -> dict:
+    return {"file": file_info(data, name, positions), **fill.to_json()}
+
+
+def savedgame_check_view(system: str, check: str):
+    spec = find_check(system, check)
+    positions, data, name = positions_from_upload(system)
+    body, fill = compute_from_savedgame(spec, positions, player_fields(), pointed(), param("scenario"),
+                                        param("side"), param("game_turn"))
+    return jsonify(with_transcript({**body, "savedgame": savedgame_json(data, name, positions, fill)}))
+
+
+def game_savedgame_check_view(game_id: str, check: str):
+    """A check from a recorded game's saved game: the roll goes into the ledger (side token)."""
+    grant = require_grant(game_id, write=True)
+    spec = find_game_check(grant, check)
+    positions, data, name = positions_from_upload(grant.system)
+    body, replayed, fill = record_from_savedgame(grant, spec, positions, player_fields(), pointed(),
+                                                 param("game_turn"), param("request_id"))
+    return recorded_response({**body, "savedgame": savedgame_json(data, name, positions, fill)}, replayed)
+
+
 # --- registration -------------------------------------------------------------------------------
 
 def make_bridge_api_blueprint(config: Config, limiter: Limiter) -> Blueprint:
@@ -189,6 +293,14 @@ def make_bridge_api_blueprint(config: Config, limiter: Limiter) -> Blueprint:
                     anonymous(supply_view), methods=["POST"])
     bp.add_url_rule("/games/<game_id>/savedgame/supply", "game_supply",
                     per_token(game_supply_view), methods=["POST"])
+    bp.add_url_rule("/systems/<system>/savedgame/checks/<check>", "check",
+                    anonymous(savedgame_check_view), methods=["POST"])
+    bp.add_url_rule("/games/<game_id>/savedgame/checks/<check>", "game_check",
+                    per_token(game_savedgame_check_view), methods=["POST"])
+    from adjudicator.api.logcheck import log_check_view  # it reads uploads as this module does
+
+    bp.add_url_rule("/games/<game_id>/savedgame/log-check", "log_check",
+                    per_token(log_check_view), methods=["POST"])
     return bp
 
 

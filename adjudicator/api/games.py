@@ -68,6 +68,14 @@ def game_check(game_id: str, check: str):
     grant = require_grant(game_id, write=True)
     spec = find_game_check(grant, check)
     req = parse_json_body(spec.game_model, prepare=lambda body: bound_to_game(spec, grant, body))
+    record, replayed = record_game_check(game_id, grant, spec, req)
+    return recorded_response(game_check_response(record), replayed)
+
+
+def record_game_check(game_id: str, grant: TokenGrant, spec: CheckSpec, req: BaseModel) -> tuple[Record, bool]:
+    """Roll a validated game-mode request into the game's ledger: (record, replayed).
+
+    The asking side must be one that acts in the check (403 otherwise, nothing recorded)."""
     side = canonical_side(grant.role)
     refuse_other_side(spec, req, side)
     request_json = req.model_dump(mode="json", exclude={"request_id"})
@@ -80,7 +88,7 @@ def game_check(game_id: str, check: str):
 
     svc = services()
     try:
-        record, replayed = svc.store.append_check(
+        return svc.store.append_check(
             game_id, side, spec.key, request_json, req.request_id, svc.signing_key, run
         )
     except GameNotFound:
@@ -95,7 +103,11 @@ def game_check(game_id: str, check: str):
             f"request_id {req.request_id!r} was already used for a different request in this game.",
             kind="idempotency-conflict",
         ) from None
-    response = jsonify(with_transcript(game_check_response(record)))
+
+
+def recorded_response(body: dict, replayed: bool) -> Response:
+    """201 for a new record, 200 with `Idempotent-Replayed` for a repeated request_id."""
+    response = jsonify(with_transcript(body))
     response.status_code = 200 if replayed else 201
     if replayed:
         response.headers["Idempotent-Replayed"] = "true"

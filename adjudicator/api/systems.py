@@ -57,6 +57,12 @@ def find_check(system: str, check: str) -> CheckSpec:
 def compute(system: str, check: str):
     spec = find_check(system, check)
     req = parse_json_body(spec.compute_model)
+    return jsonify(with_transcript(compute_response(spec, compute_result(spec, req))))
+
+
+def compute_result(spec: CheckSpec, req) -> dict:
+    """Run a validated compute-mode request with its own dice; 422 problems for dice that do not
+    fit and situations the rules refuse."""
     dice = SuppliedDice(getattr(req, "dice", []))
     try:
         result = run_check(spec, req, dice)
@@ -72,7 +78,7 @@ def compute(system: str, check: str):
         ) from None
     except ValueError as error:  # SituationError, or a rules module's own ValueError
         raise situation_problem(error) from None
-    return jsonify(with_transcript(compute_response(spec, result.to_json())))
+    return result.to_json()
 
 
 def situation_problem(error: ValueError) -> Problem:

@@ -132,7 +132,56 @@ SUPPLY = {
     "required": ["system", "scenario", "game_turn", "game_turn_from", "sides", "unidentified", "warnings"],
 }
 
+BOARD_FILL = {
+    "type": "object",
+    "description": "The request built from the file: the player's fields with every field the "
+    "board fills (filled: JSON pointer -> board role) written in.",
+    "properties": {
+        "file": {"$ref": REF.format("SavedGameFile")},
+        "request": {"type": "object"},
+        "filled": {"type": "object", "additionalProperties": {"type": "string"}},
+        "scenario": {"type": "string"},
+        "game_turn": {"type": ["integer", "null"]},
+        "game_turn_from": {"type": "string"},
+        "warnings": {"type": "array", "items": {"type": "string"}},
+    },
+    "required": ["file", "request", "filled", "scenario", "game_turn"],
+}
+
+SAVEDGAME_CHECK = {
+    "type": "object",
+    "description": "The check's result (as the check's own operation answers) plus `savedgame`.",
+    "properties": {"system": {"type": "string"}, "check": {"type": "string"},
+                   "outcome": {"type": "object"}, "steps": {"type": "array"},
+                   "dice_used": {"type": "array"}, "warnings": {"type": "array"},
+                   "savedgame": {"$ref": REF.format("SavedGameBoardFill")}},
+    "required": ["system", "check", "outcome", "steps", "dice_used", "savedgame"],
+}
+
+LOG_CHECK = {
+    "type": "object",
+    "description": "Every adjudication in the log against the game's ledger.",
+    "properties": {
+        "game_id": {"type": "string"},
+        "ok": {"type": "boolean", "description": "every ruling verified (or unrecorded), none hidden, "
+               "the ledger itself verified"},
+        "rulings": {"type": "array", "items": {"type": "object", "properties": {
+            "status": {"enum": ["verified", "forged", "altered", "other-game", "unrecorded"]},
+            "game_id": {"type": ["string", "null"]}, "seq": {"type": ["integer", "null"]},
+            "first_line": {"type": "string"}, "why": {"type": "string"}},
+            "required": ["status", "seq", "first_line", "why"]}},
+        "hidden": {"type": "array", "description": "ledger rulings the log does not show",
+                   "items": {"type": "object"}},
+        "ledger": {"type": "object"},
+        "counts": {"type": "object"},
+    },
+    "required": ["game_id", "ok", "rulings", "hidden", "ledger"],
+}
+
 SCHEMAS = {
+    "SavedGameLogCheck": LOG_CHECK,
+    "SavedGameBoardFill": BOARD_FILL,
+    "SavedGameCheck": SAVEDGAME_CHECK,
     "SavedGameLocation": LOCATION,
     "SavedGameUnit": PLACED_UNIT,
     "SavedGamePiece": OTHER_PIECE,
@@ -157,6 +206,34 @@ UPLOAD_BODY = {
         "application/octet-stream": {"schema": {"type": "string", "contentMediaType": "application/zip"}},
     },
 }
+
+
+#: A check from a saved game: the file, the player's fields and what the player points at.
+CHECK_BODY = {
+    "required": True,
+    "description": "The .vsav or .vlog (field 'file') with the check's fields the board cannot know.",
+    "content": {"multipart/form-data": {"schema": {"type": "object", "properties": {
+        "file": {"type": "string", "contentMediaType": "application/zip"},
+        "request": {"type": "string", "contentMediaType": "application/json",
+                    "description": "A JSON object: the check's fields the board cannot know (dice in "
+                    "compute mode, weather, an attacker's supply state...). Fields the board fills "
+                    "(GET /api/v1/systems: `board`) are written over from the file."},
+        "attackers": {"type": "string", "description": "The attacking (selected) units' ids, comma-separated"},
+        "target_hex": {"type": "string", "description": "The hex attacked or struck, as printed: its units "
+                       "are the defenders"},
+        "target_map": {"type": "string", "description": "The target hex's map (games with several maps)"},
+        "unit": {"type": "string", "description": "The unit the check is about (moving, breaking down...)"},
+        "side": {"type": "string"}, "scenario": {"type": "string"},
+        "game_turn": {"type": "string"}, "request_id": {"type": "string"}}, "required": ["file"]}}},
+}
+
+#: Board roles that need positions: checks with one of them are offered from a saved game.
+POSITION_ROLES = frozenset({"positions", "attackers", "defenders", "target_hex", "unit", "hex"})
+
+
+def savedgame_checks(checks) -> list:
+    """The checks a saved game can fill: those with a board field that needs positions."""
+    return [spec for spec in checks if any(role in POSITION_ROLES for _, role in spec.board)]
 
 
 def _query(name: str, description: str) -> dict:
@@ -193,6 +270,41 @@ def _operation(summary: str, description: str, responses: dict, params: list, ta
     return op
 
 
+def _check_paths(document: dict) -> None:
+    from adjudicator.checks import SYSTEM_IDS, all_checks
+
+    paths = document["paths"]
+    usable = savedgame_checks(all_checks())
+    for system in SYSTEM_IDS:
+        names = [spec.name for spec in usable if spec.system == system]
+        op = _operation(
+            f"Any check from a saved game's positions [{system}] (compute mode)",
+            "The check's board fields (positions, attackers, defenders, target hex, the context unit, "
+            "scenario, turn) are filled from the file and what the player points at; the rest come "
+            "in `request`. The answer shows the request built (`savedgame.request`).",
+            {"200": _json("SavedGameCheck", "The result; nothing is stored")},
+            [{**_path("check"), "schema": {"enum": names}}], ["saved games", f"compute: {system}"])
+        op["requestBody"] = CHECK_BODY
+        paths[f"/api/v1/systems/{system}/savedgame/checks/{{check}}"] = {"post": op}
+    op = _operation(
+        "Any check from a saved game's positions, rolled into the game's ledger (side token)",
+        "As the compute-mode operation, in the game's scenario and for the token's side; the dice are "
+        "the server's and the built request is what the ledger records.",
+        {"201": _json("SavedGameCheck", "Recorded"),
+         "200": _json("SavedGameCheck", "request_id seen before: the recorded result")},
+        [_path("game_id"), {**_path("check"), "schema": {"enum": sorted({s.name for s in usable})}}],
+        ["saved games", "games"], secured=True)
+    op["requestBody"] = CHECK_BODY
+    paths["/api/v1/games/{game_id}/savedgame/checks/{check}"] = {"post": op}
+    paths["/api/v1/games/{game_id}/savedgame/log-check"] = {"post": _operation(
+        "Verify a log received from the opponent against the game's ledger (any token of the game)",
+        "Each adjudication line of the .vlog (written by the VASSAL extension or the saved-game page) "
+        "is checked against the ledger record of its number: same record hash, same result. Ledger "
+        "rulings the log does not show are listed as hidden; lines matching no record as forged.",
+        {"200": _json("SavedGameLogCheck", "The verdict (ok false: something does not match)")},
+        [_path("game_id")], ["saved games", "verification"], secured=True)}
+
+
 def add_bridge_paths(document: dict) -> None:
     """Add the saved-game paths and their schemas to an OpenAPI document, in place."""
     document.setdefault("components", {}).setdefault("schemas", {}).update(SCHEMAS)
@@ -218,3 +330,4 @@ def add_bridge_paths(document: dict) -> None:
         {"201": _json("GameCheckResponse", "Recorded; outcome holds the supply answer"),
          "200": _json("GameCheckResponse", "request_id seen before: the recorded result")},
         [_path("game_id"), SIDE_PARAM, GAME_TURN_PARAM, REQUEST_ID_PARAM], ["saved games", "games"], secured=True)}
+    _check_paths(document)

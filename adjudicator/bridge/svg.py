@@ -31,14 +31,15 @@ def map_svg(game: Game, game_map: GameMap, units: list[PlacedUnit],
     ``map-<map>``, ``hex-<map>-<label>``, ``stack-<map>-<label>``, ``oos-<unit>``."""
     grid = game_map.grid
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" id="map-{escape(game_map.id)}" '
-             f'class="savedgame-map" viewBox="0 0 {grid.width} {grid.height}" '
+             f'class="savedgame-map" data-map="{escape(game_map.id)}" viewBox="0 0 {grid.width} {grid.height}" '
              f'role="img" aria-label="{escape(game_map.name)}">',
              f'<rect width="{grid.width}" height="{grid.height}" fill="#ffffff"/>',
              '<g class="terrain" stroke="#9e9a8e" stroke-width="1">']
     colours = {t.id: t.colour for t in game_map.terrain_types.values()}
     for hex in game_map.hexes():
         fill = colours.get(game_map.terrain.get(hex, ""), DEFAULT_FILL)
-        parts.append(f'<polygon points="{_points(grid.corners(hex))}" fill="{escape(fill)}"/>')
+        parts.append(f'<polygon points="{_points(grid.corners(hex))}" fill="{escape(fill)}" '
+                     f'data-hex="{escape(grid.label(hex))}"/>')
     parts.append("</g>")
     stacks: dict[str, list[PlacedUnit]] = defaultdict(list)
     for placed in units:
@@ -52,7 +53,11 @@ def map_svg(game: Game, game_map: GameMap, units: list[PlacedUnit],
         fill = nat.background if nat else "#cccccc"
         text = nat.text if nat else "#000000"
         names = ", ".join(f"{p.unit.id} ({p.step or '?'})" for p in stack)
-        parts.append(f'<g id="stack-{escape(game_map.id)}-{escape(label)}" class="stack">'
+        units_attr = " ".join(p.unit.id for p in stack)
+        parts.append(f'<g id="stack-{escape(game_map.id)}-{escape(label)}" class="stack" '
+                     f'data-hex="{escape(label)}" data-map="{escape(game_map.id)}" '
+                     f'data-units="{escape(units_attr)}" tabindex="0" role="button" '
+                     f'aria-label="hex {escape(label)}: {escape(names)}">'
                      f'<title>{escape(label)}: {escape(names)}</title>'
                      f'<rect x="{cx - side / 2:.0f}" y="{cy - side / 2:.0f}" width="{side:.0f}" '
                      f'height="{side:.0f}" fill="{escape(fill)}" stroke="#000" stroke-width="2"/>'

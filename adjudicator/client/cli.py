@@ -10,6 +10,7 @@
     adjudicator-client close ID --token T                 (reveals the seed: every die can be checked)
     adjudicator-client keys [--out keys.json]             (the keys the server publishes)
     adjudicator-client verify ledger.json|receipt.json [--key keys.json]
+    adjudicator-client verify-log GAME.vlog --game ID --token T   (the log's rulings against the ledger)
 
 The server is ``--server`` or ``$ADJUDICATOR_URL`` (default http://127.0.0.1:8000); the token
 ``--token`` or ``$ADJUDICATOR_TOKEN``. ``--json`` prints the server's JSON unchanged. Exit
@@ -164,6 +165,11 @@ def _verify_offline(subject: dict, key_paths: list[str]) -> dict:
     return verify_receipt(subject["receipt"], keys).to_json()
 
 
+def cmd_verify_log(api: Api, args) -> tuple[dict, list[str], int]:
+    body = api.post_file(f"/api/v1/games/{args.game}/savedgame/log-check", Path(args.file), {}, token=True)
+    return body, output.log_check_lines(body), 0 if body["ok"] else 1
+
+
 # --- parser -------------------------------------------------------------------------------
 
 def build_parser() -> argparse.ArgumentParser:
@@ -236,6 +242,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--key", action="append", help="public key PEM or keys JSON (adjudicator-client keys): "
                    "verify offline")
     p.set_defaults(func=cmd_verify)
+
+    p = sub.add_parser("verify-log", parents=[common, token],
+                       help="check every ruling in a .vlog against the game's ledger (hidden, forged, altered)")
+    p.add_argument("file", help=".vlog received from the opponent")
+    p.add_argument("--game", required=True, help="the recorded game's id")
+    p.set_defaults(func=cmd_verify_log)
     return parser
 
 

@@ -153,3 +153,18 @@ def ledger_lines(body: dict) -> list[str]:
 
 def verify_lines(report: dict) -> list[str]:
     return report_lines(report)
+
+
+def log_check_lines(body: dict) -> list[str]:
+    """A log's rulings against the ledger: one line each, then what the log hides."""
+    lines = [("OK: every ruling in the log matches the ledger; none hidden." if body["ok"]
+              else "NOT OK: the log does not match the ledger.")]
+    for ruling in body["rulings"]:
+        seq = "-" if ruling["seq"] is None else ruling["seq"]
+        why = f" ({ruling['why']})" if ruling["why"] else ""
+        lines.append(f"  record {seq}: {ruling['status']}{why}")
+    lines += [f"  record {h['seq']}: hidden: {h['check']} for {h['side']} is in the ledger, not in the log"
+              for h in body["hidden"]]
+    if not body["ledger"]["ok"]:
+        lines += [f"  ledger: {p}" for p in body["ledger"]["problems"]]
+    return lines

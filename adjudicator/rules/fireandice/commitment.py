@@ -29,6 +29,8 @@ from adjudicator.rules.fireandice import data
 from adjudicator.rules.fireandice.air import AircraftModel, WeatherMixin, rating, row, side_of
 
 AirfieldBoxId = Literal["china", "north_korea", "japan", "south_korea"]
+#: One enum (not AirfieldBoxId | Literal[...]): forms built from the schema offer it as one choice.
+BaseId = Literal["china", "north_korea", "japan", "south_korea", "carriers"]
 Mission = Literal["mig_alley", "infrastructure_strike", "airfield_strike", "atomic_strike", "top_cover",
                   "interdiction", "ground_support"]
 STRATEGIC = ("mig_alley", "infrastructure_strike", "airfield_strike", "atomic_strike")
@@ -55,7 +57,7 @@ class Commitment(BaseModel):
     unit: str = board("unit", max_length=40, description="Aircraft unit id (table aircraft).")
     reduced: bool = Field(default=False, description="Showing its reduced side (-1).")
     mission: Mission = Field(description="The mission box it is placed in.")
-    airfield_box: AirfieldBoxId | Literal["carriers"] = Field(description="Where its airfield is ('carriers': the "
+    airfield_box: BaseId = Field(description="Where its airfield is ('carriers': the "
                                                                           "7th Fleet Carriers box, naval aircraft).")
 
 

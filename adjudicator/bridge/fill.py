@@ -1,0 +1,170 @@
+"""A check's request filled from a saved game: the board roles say which fields the file knows.
+
+Every check marks the request fields a board can fill (`x-board`, `CheckSpec.board`; docs/api.md
+"Fields the board fills"). Given the positions read from a ``.vsav``/``.vlog`` and what the player
+pointed at (the attacking units clicked, the hex attacked, the unit a check is about), this module
+writes those fields into the request; the player's own fields (dice, weather, a unit's supply
+state) are kept. The VASSAL extension does the same from live pieces; this is the saved-game half.
+
+Items of a list the player gave keep their own properties (an attacker's ``in_supply``): the
+board fills the roles of the item with the same unit, so "fill what the board cannot know" works
+per unit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from adjudicator.bridge.errors import BridgeError
+from adjudicator.bridge.positions import PlacedUnit, Positions
+from adjudicator.bridge.supply import resolve_scenario
+from adjudicator.bridge.turn import TurnReading, month_of, read_turn, requested_turn
+from adjudicator.checks import CheckSpec, canonical_side
+from adjudicator.forms import split_nullable
+
+
+@dataclass
+class Pointed:
+    """What the player pointed at on the board: the context of a check."""
+
+    attackers: list[str] = field(default_factory=list)  # unit ids (the selected units)
+    target_hex: str | None = None  # the hex clicked: attacked, bombarded, struck
+    target_map: str | None = None  # its map (games with several maps)
+    unit: str | None = None  # the context unit (the unit a check is about)
+
+
+@dataclass
+class BoardFill:
+    """The request built from a saved game, and what the board filled in it."""
+
+    request: dict[str, Any]
+    filled: dict[str, str]  # JSON pointer -> role, for every field the file filled
+    scenario: str
+    turn: TurnReading
+    warnings: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"request": self.request, "filled": self.filled, "scenario": self.scenario,
+                "game_turn": self.turn.turn, "game_turn_from": self.turn.source,
+                "warnings": list(self.warnings)}
+
+
+def _placed(positions: Positions, unit_id: str) -> PlacedUnit:
+    found = next((u for u in positions.on_map() if u.unit.id == unit_id), None)
+    if found is None:
+        known = any(u.unit.id == unit_id for u in positions.units)
+        where = "is not on a map hex in this file" if known else "is not in this file"
+        raise BridgeError(422, "Unit not on the board", f"Unit {unit_id!r} {where}.", "unit-not-on-board")
+    return found
+
+
+def _role_value(role: str, placed: PlacedUnit) -> Any:
+    step = placed.unit.steps[placed.step_index] if placed.step_index is not None else placed.unit.full
+    return {"unit": placed.unit.id, "hex": placed.location.hex, "step": placed.step,
+            "sp": step.values.get("sp"), "map": placed.location.map}.get(role)
+
+
+class _Shapes:
+    """A check's request schema, asked about one field at a time."""
+
+    def __init__(self, spec: CheckSpec):
+        schema = spec.request.model_json_schema()
+        self.defs = schema.get("$defs", {})
+        self.properties = schema.get("properties", {})
+        self.board = spec.board
+
+    def kind(self, name: str) -> tuple[str, str]:
+        """(the field's JSON type, its items' type) of a top-level field."""
+        node, _ = split_nullable(self.properties.get(name, {}), self.defs)
+        items, _ = split_nullable(node.get("items", {}), self.defs) if "items" in node else ({}, False)
+        return node.get("type", ""), items.get("type", "")
+
+    def item_roles(self, name: str, in_list: bool) -> dict[str, str]:
+        """property -> role of a unit object at field `name` (its items, for a list)."""
+        prefix = f"/{name}/-/" if in_list else f"/{name}/"
+        return {p[len(prefix):]: r for p, r in self.board
+                if p.startswith(prefix) and "/" not in p[len(prefix):]}
+
+
+def _unit_object(placed: PlacedUnit, roles: dict[str, str], given: dict | None) -> dict[str, Any]:
+    out = dict(given or {})
+    for prop, role in roles.items():
+        value = _role_value(role, placed)
+        if value is not None:
+            out[prop] = value
+    return out
+
+
+def _units_value(shapes: _Shapes, name: str, units: list[PlacedUnit], given: Any,
+                 warnings: list[str]) -> Any:
+    """A list of units (objects or ids), or one unit object, as field `name` takes it."""
+    kind, items = shapes.kind(name)
+    if kind == "array":
+        if items != "object":
+            return [u.unit.id for u in units]
+        roles = shapes.item_roles(name, in_list=True)
+        by_unit = {g.get("unit"): g for g in given or () if isinstance(g, dict)}
+        return [_unit_object(u, roles, by_unit.get(u.unit.id)) for u in units]
+    if not units:
+        return given
+    if len(units) > 1:
+        warnings.append(f"{name} takes one unit; {units[0].unit.id} was taken of "
+                        f"{', '.join(u.unit.id for u in units)}")
+    given_one = given if isinstance(given, dict) and given.get("unit") == units[0].unit.id else None
+    return _unit_object(units[0], shapes.item_roles(name, in_list=False), given_one)
+
+
+def fill_request(spec: CheckSpec, positions: Positions, pointed: Pointed, given: dict[str, Any],
+                 scenario: str | None = None, side: str | None = None,
+                 game_turn: str | None = None) -> BoardFill:
+    """The request for `spec`: `given` (the player's fields) with every board field the file
+    and `pointed` can fill written over it. Raises BridgeError when the file cannot fill a field
+    the player pointed at (a unit not on the board, an empty hex)."""
+    game = positions.game
+    scenario_id, _ = resolve_scenario(game, positions, scenario)
+    turn = (requested_turn(game.scenarios[scenario_id], game_turn) if game_turn
+            else read_turn(game, scenario_id, positions.commands))
+    attackers = [_placed(positions, unit) for unit in dict.fromkeys(pointed.attackers)]
+    context = _placed(positions, pointed.unit) if pointed.unit else None
+    defenders = [u for u in positions.on_map() if pointed.target_hex and u.location.hex == pointed.target_hex
+                 and (not pointed.target_map or u.location.map == pointed.target_map)
+                 and u not in attackers]
+    if not side and attackers:
+        side = attackers[0].unit.side
+    shapes = _Shapes(spec)
+    request = dict(given)
+    filled: dict[str, str] = {}
+    warnings: list[str] = []
+    for pointer, role in spec.board:
+        if pointer.count("/") != 1:
+            continue  # item roles: filled with their unit
+        name = pointer[1:]
+        value: Any = None
+        if role == "scenario":
+            value = scenario_id
+        elif role == "turn":
+            value = turn.turn
+        elif role == "month":
+            value = month_of(game.scenarios[scenario_id], turn.turn) if turn.turn is not None else None
+        elif role == "side":
+            value = canonical_side(side) if side else None
+        elif role == "positions":
+            value = _units_value(shapes, name, positions.on_map(), None, warnings)
+        elif role == "attackers" and attackers:
+            value = _units_value(shapes, name, attackers, given.get(name), warnings)
+        elif role == "defenders" and pointed.target_hex:
+            if not defenders:
+                raise BridgeError(422, "No unit in that hex",
+                                  f"Hex {pointed.target_hex} holds no unit in this file.", "empty-hex")
+            value = _units_value(shapes, name, defenders, given.get(name), warnings)
+        elif role == "target_hex":
+            value = pointed.target_hex
+        elif context is not None and role in ("unit", "hex", "step", "sp", "map"):
+            kind, _ = shapes.kind(name)
+            value = (_unit_object(context, shapes.item_roles(name, in_list=False), given.get(name))
+                     if kind == "object" else _role_value(role, context))
+        if value is not None:
+            request[name] = value
+            filled[pointer] = role
+    return BoardFill(request, filled, scenario_id, turn, warnings)

@@ -1,0 +1,122 @@
+"""A ruling back into VASSAL: a ``.vlog`` that continues the uploaded game.
+
+The log's new step replays the ruling as chat lines — the transcript the Adjudicator extension
+posts (:func:`adjudicator.transcript.chat_lines`), so a log written here and one recorded in
+VASSAL read the same and verify the same way — and applies the result to the pieces where it
+names them unambiguously:
+
+* an object with ``unit`` (or ``block``) and ``step`` naming one of that unit's steps: the
+  piece's Step layer shows that step; a step ``deadpile``/``eliminated``: the piece is removed;
+* an object with ``unit`` (or ``block``) and ``sp`` (block games): the step with that SP, or the
+  piece removed when ``eliminated`` is true;
+* lists named ``eliminated`` (unit ids): removed; ``flipped_spent``: their ``spent`` step.
+
+A unit that is not on the board exactly once is left alone (the chat line still says what
+happened). Everything else a ruling decides (retreats, markers, new units) stays for the players
+to move, as they would after a die roll at the table.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+from adjudicator.bridge.identify import step_layer
+from adjudicator.bridge.positions import Positions
+from vassalfmt import SavedGame, continue_log
+from vassalfmt.commands import ChangePiece, RemovePiece, chat_command
+
+GONE_STEPS = frozenset({"deadpile", "eliminated", "destroyed"})
+
+
+@dataclass(frozen=True)
+class PieceChange:
+    """One change the ruling makes to a piece: a new step, or removal (step None)."""
+
+    unit: str
+    piece_id: str
+    step: str | None  # None: removed
+
+    def describe(self) -> str:
+        return f"{self.unit}: removed" if self.step is None else f"{self.unit}: shows {self.step or 'full'}"
+
+
+def _named(outcome: Any) -> Iterator[tuple[str, str | None, int | None]]:
+    """(unit id, step name or None, SP or None) for every unit the outcome names a state of;
+    step None and SP None together mean eliminated."""
+    if isinstance(outcome, list):
+        for item in outcome:
+            yield from _named(item)
+        return
+    if not isinstance(outcome, dict):
+        return
+    unit = outcome.get("unit") or outcome.get("block")
+    if isinstance(unit, str):
+        step, sp = outcome.get("step"), outcome.get("sp")
+        if outcome.get("eliminated") is True or step in GONE_STEPS:
+            yield unit, None, None
+        elif isinstance(step, str):
+            yield unit, step, None
+        elif isinstance(sp, int) and not isinstance(sp, bool):
+            yield unit, "", sp
+    for key, value in outcome.items():
+        if key == "eliminated" and isinstance(value, list):
+            yield from ((u, None, None) for u in value if isinstance(u, str))
+        elif key == "flipped_spent" and isinstance(value, list):
+            yield from ((u, "spent", None) for u in value if isinstance(u, str))
+        elif isinstance(value, (dict, list)):
+            yield from _named(value)
+
+
+def piece_changes(positions: Positions, outcome: dict[str, Any]) -> list[PieceChange]:
+    """The changes a result makes to the pieces of `positions`, where it names them unambiguously."""
+    on_board: dict[str, list] = {}
+    for placed in positions.units:
+        on_board.setdefault(placed.unit.id, []).append(placed)
+    changes: dict[str, PieceChange] = {}
+    for unit_id, step, sp in _named(outcome):
+        pieces = on_board.get(unit_id, [])
+        if len(pieces) != 1:
+            continue
+        placed = pieces[0]
+        if step is None and sp is None:
+            changes[unit_id] = PieceChange(unit_id, placed.piece_id, None)
+            continue
+        names = [s.name for s in placed.unit.steps]
+        if sp is not None:
+            step = next((s.name for s in placed.unit.steps if s.values.get("sp") == sp), None)
+        elif step == "" and names:
+            step = names[0]
+        if step in names and step != placed.step:
+            changes[unit_id] = PieceChange(unit_id, placed.piece_id, step)
+    return list(changes.values())
+
+
+def change_commands(saved: SavedGame, positions: Positions, changes: list[PieceChange]) -> list[str]:
+    """VASSAL commands for `changes`: a piece state with its Step layer at the new level, or a
+    removal. A piece without a Step layer is left alone."""
+    pieces = saved.by_id()
+    units = {u.piece_id: u.unit for u in positions.units}
+    commands = []
+    for change in changes:
+        if change.step is None:
+            commands.append(RemovePiece(change.piece_id).encode())
+            continue
+        piece = copy.deepcopy(pieces[change.piece_id].piece)
+        layer = step_layer(piece)
+        if layer is None:
+            continue
+        old_state = pieces[change.piece_id].piece.state_string()
+        level = [s.name for s in units[change.piece_id].steps].index(change.step) + 1
+        layer.level = level if layer.level >= 0 else -level
+        commands.append(ChangePiece(change.piece_id, piece.state_string(), old_state).encode())
+    return commands
+
+
+def ruling_log(data: bytes, saved: SavedGame, positions: Positions, lines: list[str],
+               changes: list[PieceChange]) -> bytes:
+    """The uploaded file continued by the ruling: its chat lines, then its piece changes, one log
+    step each."""
+    commands = [chat_command(line) for line in lines] + change_commands(saved, positions, changes)
+    return continue_log(data, commands)

@@ -1,0 +1,118 @@
+// Check forms (templates/_form.html): add and remove rows of a list, show the name of the unit
+// typed or picked, offer only that unit's steps. The forms work without this script; it only
+// saves typing. No framework, no build step.
+"use strict";
+
+function unitsData(form) {
+  const input = form.querySelector("input.pick-unit");
+  const id = input && input.getAttribute("list");
+  const blob = id && document.getElementById(id.replace("units-", "units-data-"));
+  if (!blob) return {};
+  if (!blob._parsed) blob._parsed = JSON.parse(blob.textContent);
+  return blob._parsed;
+}
+
+function groupOf(element) {
+  return element.closest("fieldset.row, .group, form");
+}
+
+function refreshSteps(unitInput) {
+  const units = unitsData(unitInput.form);
+  const unit = units[unitInput.value.trim()];
+  const name = document.getElementById(unitInput.id + "-name");
+  if (name) name.textContent = unit ? unit[0] : (unitInput.value.trim() ? "not a unit of this game" : "");
+  if (!unit) return;
+  for (const select of groupOf(unitInput).querySelectorAll("select.pick-step, select.pick-sp")) {
+    if (groupOf(select) !== groupOf(unitInput)) continue;
+    const current = select.value;
+    const sp = select.classList.contains("pick-sp");
+    const options = sp ? unit[1].filter(s => s[2] !== null).map(s => [String(s[2]), s[2] + " SP"])
+                       : [["", "full strength"]].concat(unit[1].map(s => [s[0], s[1] && s[1] !== s[0] ? s[0] + " (" + s[1] + ")" : s[0]]));
+    if (!sp && options.some(o => o[0] === "full")) options.shift();  // the data names its full side
+    select.replaceChildren(...options.map(([value, label]) => new Option(label, value, false, value === current)));
+  }
+}
+
+function renumber(rows) {
+  // A row's names start "<path>.<index>." and its ids "<rows id>-<index>-": rewrite both.
+  const path = rows.dataset.path;
+  [...rows.children].forEach((row, index) => {
+    const old = row.dataset.index;
+    const swap = (text, sep) => {
+      const from = (sep === "." ? path : rows.id) + sep + old + sep;
+      const to = (sep === "." ? path : rows.id) + sep + index + sep;
+      return text && text.startsWith(from) ? to + text.slice(from.length) : text;
+    };
+    row.dataset.index = index;
+    row.querySelectorAll(".row-number").forEach(n => { n.textContent = index + 1; });
+    row.querySelectorAll("[name]").forEach(el => { el.name = swap(el.name, "."); });
+    row.querySelectorAll("[id]").forEach(el => { el.id = swap(el.id, "-"); });
+    row.querySelectorAll("label[for]").forEach(el => { el.htmlFor = swap(el.htmlFor, "-"); });
+    row.querySelectorAll("[aria-describedby]").forEach(el => {
+      el.setAttribute("aria-describedby", swap(el.getAttribute("aria-describedby"), "-"));
+    });
+  });
+}
+
+document.addEventListener("click", event => {
+  const add = event.target.closest("button.add-row");
+  if (add) {
+    const rows = document.getElementById(add.dataset.rows);
+    const template = document.getElementById(add.dataset.rows + "-template");
+    rows.appendChild(template.content.cloneNode(true));
+    renumber(rows);
+    const first = rows.lastElementChild.querySelector("input, select");
+    if (first) first.focus();
+    return;
+  }
+  const remove = event.target.closest("button.remove-row");
+  if (remove) {
+    const row = remove.closest("fieldset.row");
+    const rows = row.parentElement;
+    const next = row.nextElementSibling || row.previousElementSibling;
+    row.remove();
+    renumber(rows);
+    const focus = next ? next.querySelector("input, select") : rows.parentElement.querySelector("button.add-row");
+    if (focus) focus.focus();
+  }
+});
+
+document.addEventListener("change", event => {
+  if (event.target.matches("input.pick-unit")) refreshSteps(event.target);
+});
+
+// The saved-game check page (templates/bridge_check.html): clicking a stack on the map ticks its
+// units as attackers, or takes its hex as the hex attacked, or its top unit as the unit, as the
+// "Clicking the map picks" choice says. Enter or Space on a focused stack does the same.
+function pickOnMap(target) {
+  const mode = document.querySelector("input[name=_mode]:checked");
+  const spot = target.closest("[data-hex]");
+  const svg = target.closest("svg.savedgame-map");
+  if (!mode || !spot || !svg) return;
+  const units = (spot.dataset.units || "").split(" ").filter(Boolean);
+  if (mode.value === "attackers") {
+    const boxes = units.map(u => document.getElementById("attacker-" + u)).filter(Boolean);
+    const tick = !boxes.every(b => b.checked);
+    boxes.forEach(b => { b.checked = tick; });
+  } else if (mode.value === "target") {
+    const hex = document.getElementById("target-hex");
+    if (hex) hex.value = spot.dataset.hex;
+    const map = document.getElementById("target-map");
+    if (map) map.value = svg.dataset.map;
+  } else if (mode.value === "unit" && units.length) {
+    const unit = document.getElementById("context-unit");
+    if (unit) unit.value = units[units.length - 1];
+  }
+  spot.classList.add("picked");
+  setTimeout(() => spot.classList.remove("picked"), 400);
+}
+
+document.addEventListener("click", event => {
+  if (event.target.closest("svg.savedgame-map")) pickOnMap(event.target);
+});
+document.addEventListener("keydown", event => {
+  if ((event.key === "Enter" || event.key === " ") && event.target.matches && event.target.matches("svg.savedgame-map g.stack")) {
+    event.preventDefault();
+    pickOnMap(event.target);
+  }
+});

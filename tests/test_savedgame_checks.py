@@ -1,0 +1,265 @@
+"""Checks from a saved game (issue #15), in-process: the API builds a check's request from the file's
+positions by the board roles, resolves it (compute mode, or rolled into a recorded game's ledger),
+and the page writes the ruling back as a VASSAL log that vassalfmt reads back.
+
+The files are the setups modgen writes into each game's module (the `modules` fixture); the
+units that fight are the ones the setup puts next to each other (tests.engine.play).
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+
+import pytest
+from lxml import html
+from werkzeug.datastructures import MultiDict
+
+from adjudicator.testing import bearer, make_app
+from adjudicator.transcript import parse_transcript
+from tests.engine.play import adjacent_combat, player_fields
+from vassalfmt import read_saved_game
+
+GAMES = ["kwb", "spi", "holdfast", "fireandice"]
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    return make_app(tmp_path_factory.mktemp("savedgame-checks"))
+
+
+@pytest.fixture(scope="module")
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture(scope="module")
+def systems(client):
+    return {s["id"]: s for s in client.get("/api/v1/systems").get_json()["systems"]}
+
+
+def setup_file(modules, game_id: str, scenario_id: str) -> bytes:
+    return modules[(game_id, 1)][2][f"setups/{scenario_id}.vsav"]
+
+
+def upload(client, url, data, name="game.vsav", headers=None, **fields):
+    return client.post(url, data={"file": (io.BytesIO(data), name), **fields},
+                       content_type="multipart/form-data", headers=headers or {})
+
+
+def hex_of(game, scenario, unit_id: str) -> str:
+    placement = next(p for p in scenario.setup if p.unit == unit_id)
+    return placement.location.partition("@")[0]
+
+
+def new_recorded_game(client, system: str, scenario: str) -> dict:
+    response = client.post("/api/v1/games", json={"system": system, "scenario": scenario})
+    assert response.status_code == 201
+    return response.get_json()
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_combat_from_the_setup_is_rolled_into_the_ledger(client, modules, systems, game_id):
+    """The file fills attackers, defenders, positions, scenario and turn; the player only what
+    the board cannot know; the ledger records the request built from the file."""
+    combat = adjacent_combat(game_id)
+    game = new_recorded_game(client, game_id, combat.scenario.id)
+    side = combat.game.units[combat.attackers[0]].side
+    response = upload(client, f"/api/v1/games/{game['game_id']}/savedgame/checks/combat?transcript=1",
+                      setup_file(modules, game_id, combat.scenario.id),
+                      headers=bearer(game["tokens"][side]),
+                      attackers=",".join(combat.attackers),
+                      target_hex=hex_of(combat.game, combat.scenario, combat.defender),
+                      request=json.dumps(player_fields(systems[game_id], "combat")))
+    assert response.status_code == 201, response.get_json()
+    body = response.get_json()
+    built = body["savedgame"]["request"]
+    filled = body["savedgame"]["filled"]
+    assert body["seq"] == 1 and body["side"] == side
+    assert built["scenario"] == combat.scenario.id
+    for pointer, role in filled.items():
+        assert pointer[1:] in built, (pointer, role)
+    text = json.dumps(built)
+    assert all(unit in text for unit in combat.attackers) or "/attackers" not in filled
+    ledger = client.get(f"/api/v1/games/{game['game_id']}/ledger", headers=bearer(game["tokens"][side])).get_json()
+    assert ledger["records"][1]["body"]["request"] == built  # what the ledger holds is what was built
+    assert [(e.game_id, e.seq) for e in parse_transcript(body["transcript"])] == [(game["game_id"], 1)]
+
+
+def test_compute_mode_shows_the_request_built_beside_the_result(client, modules):
+    combat = adjacent_combat("kwb")
+    data = setup_file(modules, "kwb", combat.scenario.id)
+    target = hex_of(combat.game, combat.scenario, combat.defender)
+    response = upload(client, "/api/v1/systems/kwb/savedgame/checks/combat", data,
+                      attackers=combat.attackers[0], target_hex=target,
+                      request=json.dumps({"dice": [3]}))
+    body = response.get_json()
+    assert response.status_code == 200, body
+    built = body["savedgame"]["request"]
+    assert [a["unit"] for a in built["attackers"]] == combat.attackers[:1]
+    assert combat.defender in [d["unit"] for d in built["defenders"]]
+    assert all(d["hex"] == target for d in built["defenders"])
+    assert built["dice"] == [3] and body["dice_used"][0]["value"] == 3
+    assert len(built["positions"]) > 10  # every unit on the board, both sides
+    assert body["outcome"]["result"] == "AD"  # 1:3 column, roll 3: the attacker is depleted
+
+
+def test_the_ruling_log_applies_a_step_loss_to_the_piece(client, modules):
+    """Written back: the attacker's piece shows its depleted side when the log is read back."""
+    from adjudicator.bridge import load_system_game, read_positions, read_upload
+
+    combat = adjacent_combat("kwb")
+    data = setup_file(modules, "kwb", combat.scenario.id)
+    form = {"_file": base64.b64encode(data).decode(), "_name": "pusan.vsav", "_check": "combat",
+            "_attackers": combat.attackers[0], "_target_hex": hex_of(combat.game, combat.scenario, combat.defender),
+            "intensive": "none", "dice": "3"}
+    log = client.post("/systems/kwb/savedgame/vlog", data=form)
+    assert log.status_code == 200, log.get_data(as_text=True)[-2000:]
+    after = read_positions(load_system_game("kwb"), read_upload(log.data))
+    assert next(u for u in after.units if u.unit.id == combat.attackers[0]).step == "depleted"
+
+
+def test_bad_files_and_bad_pointing_get_problems(client, modules):
+    kwb_setup = setup_file(modules, "kwb", "pusan")
+    url = "/api/v1/systems/spi/savedgame/checks/combat"
+    cases = [
+        (upload(client, url, kwb_setup), 422, "wrong-system"),  # another game's module
+        (upload(client, url, b"PK\x03\x04 not really a zip"), 422, "bad-savedgame"),
+        (upload(client, "/api/v1/systems/kwb/savedgame/checks/combat", kwb_setup, attackers="no-such-unit",
+                target_hex="0101"), 422, "unit-not-on-board"),
+        (upload(client, "/api/v1/systems/kwb/savedgame/checks/combat", kwb_setup, request="[1"), 400,
+         "malformed-json"),
+        (upload(client, "/api/v1/systems/kwb/savedgame/checks/no_such_check", kwb_setup), 404, "unknown-check"),
+    ]
+    for response, status, kind in cases:
+        assert response.status_code == status, response.get_data(as_text=True)
+        assert response.mimetype == "application/problem+json"
+        assert response.get_json()["type"].endswith(f":{kind}")
+
+
+def test_every_system_lists_the_operation_in_the_openapi_document(client):
+    paths = client.get("/api/v1/openapi.json").get_json()["paths"]
+    for system in GAMES:
+        operation = paths[f"/api/v1/systems/{system}/savedgame/checks/{{check}}"]["post"]
+        checks = next(p for p in operation["parameters"] if p["name"] == "check")["schema"]["enum"]
+        assert "combat" in checks
+        assert "request" in operation["requestBody"]["content"]["multipart/form-data"]["schema"]["properties"]
+    assert "/api/v1/games/{game_id}/savedgame/checks/{check}" in paths
+
+
+def _page_form(page_html: str, form_id: str) -> MultiDict:
+    return MultiDict(list(html.fromstring(page_html).get_element_by_id(form_id).form_values()))
+
+
+def test_the_page_resolves_and_downloads_the_ruling_as_a_log(client, modules, systems):
+    """Upload, point, resolve in a recorded game, download: the log continues the game with the
+    ruling's chat lines (as the ledger renders them) and the pieces the result names changed."""
+    combat = adjacent_combat("holdfast")
+    data = setup_file(modules, "holdfast", combat.scenario.id)
+    game = new_recorded_game(client, "holdfast", combat.scenario.id)
+    side = combat.game.units[combat.attackers[0]].side
+    opened = upload(client, "/systems/holdfast/savedgame", data, name="campaign.vsav", _check="combat")
+    assert opened.status_code == 200
+    form = _page_form(opened.get_data(as_text=True), "savedgame-check")
+    form.setlist("_attackers", combat.attackers)
+    form["_target_hex"] = hex_of(combat.game, combat.scenario, combat.defender)
+    form["_game_id"], form["_token"], form["_resolve"] = game["game_id"], game["tokens"][side], "1"
+    resolved = client.post("/systems/holdfast/savedgame/check", data=form)
+    page = resolved.get_data(as_text=True)
+    assert resolved.status_code == 200, html.fromstring(page).get_element_by_id("errors").text_content()
+    shown = json.loads(html.fromstring(page).get_element_by_id("savedgame-request").text_content())
+    assert [a["unit"] for a in shown["attackers"]] == combat.attackers
+
+    log = client.post("/systems/holdfast/savedgame/vlog", data=_page_form(page, "download-vlog"))
+    assert log.status_code == 200 and log.headers["Content-Disposition"].endswith('-combat.vlog"')
+    back = read_saved_game(log.data)
+    chats = [c[len("CHAT"):] for c in back.other_commands if c.startswith("CHAT")]
+    ledger = client.get(f"/api/v1/games/{game['game_id']}/ledger", headers=bearer(game["tokens"][side])).get_json()
+    record = ledger["records"][1]
+    (ruling,) = parse_transcript(chats)
+    assert back.is_log and (ruling.game_id, ruling.seq) == (game["game_id"], 1)
+    assert record["hash"].startswith(ruling.hash_prefix) and ruling.hash_prefix
+    outcome = record["body"]["result"]["outcome"]
+    before = {p.piece_id: p for p in read_saved_game(data).pieces}
+    after = {p.piece_id: p for p in back.pieces}
+    defender = outcome["defender"]
+    if defender and defender.get("eliminated"):
+        assert not any(p.properties.get("UnitId") == defender["unit"] for p in after.values())
+    elif defender and defender["sp"] != defender["sp_before"]:
+        piece = next(p for p in after.values() if p.properties.get("UnitId") == defender["unit"])
+        assert piece.properties != before[piece.piece_id].properties  # its Step layer moved
+
+
+# -- a log received from the opponent, against the ledger ----------------------------------------
+
+def _recorded_combats(client, modules, systems, count: int):
+    """A holdfast game with `count` combats of the setup's units rolled from the file: (game, side,
+    setup bytes)."""
+    combat = adjacent_combat("holdfast")
+    data = setup_file(modules, "holdfast", combat.scenario.id)
+    game = new_recorded_game(client, "holdfast", combat.scenario.id)
+    side = combat.game.units[combat.attackers[0]].side
+    for _ in range(count):
+        response = upload(client, f"/api/v1/games/{game['game_id']}/savedgame/checks/combat", data,
+                          headers=bearer(game["tokens"][side]), attackers=",".join(combat.attackers),
+                          target_hex=hex_of(combat.game, combat.scenario, combat.defender),
+                          request=json.dumps(player_fields(systems["holdfast"], "combat")))
+        assert response.status_code == 201
+    return game, side, data
+
+
+def _log_of(client, game, side, data, seq: int) -> bytes:
+    response = client.post("/systems/holdfast/savedgame/vlog", data={
+        "_file": base64.b64encode(data).decode(), "_name": "campaign.vsav", "_check": "combat",
+        "_game_id": game["game_id"], "_token": game["tokens"][side], "_seq": str(seq)})
+    assert response.status_code == 200
+    return response.data
+
+
+def test_a_log_is_checked_against_the_ledger_hidden_forged_and_altered_rulings(client, modules, systems):
+    from vassalfmt import continue_log
+    from vassalfmt.commands import chat_command
+
+    game, side, data = _recorded_combats(client, modules, systems, 2)  # the second: a reroll
+    log = _log_of(client, game, side, data, 1)
+    observer = game["tokens"]["observer"]
+    url = f"/api/v1/games/{game['game_id']}/savedgame/log-check"
+
+    honest_but_hiding = upload(client, url, log, headers=bearer(observer)).get_json()
+    assert [(r["seq"], r["status"]) for r in honest_but_hiding["rulings"]] == [(1, "verified")]
+    assert [h["seq"] for h in honest_but_hiding["hidden"]] == [2] and not honest_but_hiding["ok"]
+
+    lines = [c[len("CHAT"):] for c in read_saved_game(log).other_commands if c.startswith("CHAT")]
+    altered = [line.replace("= attacker dice:", "= attacker dice: 9 and") if "= attacker dice:" in line else line
+               for line in lines]
+    forged = [f"[ADJ {game['game_id']}#7] HoldFast Korea: combat", f"[ADJ {game['game_id']}#7] = hits on defender: 4",
+              f"[ADJ {game['game_id']}#7] receipt: record 7 hash 0123456789abcdef"]
+    tampered = continue_log(data, [chat_command(line) for line in altered + forged])
+    report = upload(client, url, tampered, headers=bearer(observer)).get_json()
+    assert [(r["seq"], r["status"]) for r in report["rulings"]] == [(1, "altered"), (7, "forged")]
+    assert "attacker dice" in report["rulings"][0]["why"]
+    assert report["ledger"]["ok"] and not report["ok"]
+
+    assert upload(client, url, b"not a zip", headers=bearer(observer)).status_code == 422
+    assert upload(client, url, log).status_code == 401
+
+
+def test_the_log_check_page_and_the_client_command(app, client, modules, systems, tmp_path, capsys):
+    from adjudicator.client.cli import main
+    from test_bridge_helpers import running_server
+
+    game, side, data = _recorded_combats(client, modules, systems, 1)
+    log = _log_of(client, game, side, data, 1)
+    page = upload(client, f"/games/{game['game_id']}/log-check", log, name="from-opponent.vlog",
+                  token=game["tokens"]["observer"])
+    body = html.fromstring(page.get_data(as_text=True))
+    assert page.status_code == 200
+    assert "✔" in body.get_element_by_id("log-verdict").text_content()
+    assert body.get_element_by_id("ruling-1").get("data-status") == "verified"
+    path = tmp_path / "from-opponent.vlog"
+    path.write_bytes(log)
+    with running_server(app) as url:
+        status = main(["verify-log", str(path), "--game", game["game_id"], "--token", game["tokens"]["observer"],
+                       "--server", url])
+    assert status == 0 and "record 1: verified" in capsys.readouterr().out

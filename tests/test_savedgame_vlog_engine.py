@@ -1,0 +1,88 @@
+"""The ruling written back as a VASSAL log (issue #15), proved in the real VASSAL 3.7.26 engine.
+
+For each game: a combat from the module's own setup is rolled in a recorded game through the
+saved-game API, the page writes the log ("Download as VASSAL log"), and the engine opens it and
+steps through it to its end: no warning, error or dialog; the chat shows the ruling's lines as
+the ledger renders them; the pieces the result names show their new step or are gone. One
+engine run per game (about 10 s each); skipped without VASSAL_ENGINE_JAR.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+
+import pytest
+
+from adjudicator.bridge import load_system_game, read_positions, read_upload
+from adjudicator.bridge.writeback import piece_changes
+from adjudicator.testing import bearer, make_app
+from adjudicator.transcript import comparable_lines, parse_transcript
+from tests.engine.play import adjacent_combat, player_fields
+from vassalfmt import read_saved_game
+
+pytestmark = pytest.mark.engine
+
+GAMES = ["kwb", "spi", "holdfast", "fireandice"]
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    return make_app(tmp_path_factory.mktemp("vlog-engine")).test_client()
+
+
+def ruling_log(client, game_id: str, setup: bytes) -> tuple[bytes, dict]:
+    """(the .vlog the page writes for a recorded combat, the check response)."""
+    systems = {s["id"]: s for s in client.get("/api/v1/systems").get_json()["systems"]}
+    combat = adjacent_combat(game_id)
+    game = client.post("/api/v1/games", json={"system": game_id, "scenario": combat.scenario.id}).get_json()
+    side = combat.game.units[combat.attackers[0]].side
+    target = next(p for p in combat.scenario.setup if p.unit == combat.defender).location.partition("@")[0]
+    answer = client.post(f"/api/v1/games/{game['game_id']}/savedgame/checks/combat",
+                         data={"file": (io.BytesIO(setup), "setup.vsav"), "attackers": ",".join(combat.attackers),
+                               "target_hex": target, "request": json.dumps(player_fields(systems[game_id], "combat"))},
+                         content_type="multipart/form-data", headers=bearer(game["tokens"][side]))
+    assert answer.status_code == 201, answer.get_json()
+    log = client.post(f"/systems/{game_id}/savedgame/vlog", data={
+        "_file": base64.b64encode(setup).decode(), "_name": "setup.vsav", "_check": "combat",
+        "_game_id": game["game_id"], "_token": game["tokens"][side], "_seq": "1"})
+    assert log.status_code == 200
+    return log.data, answer.get_json()
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_log_replays_the_ruling_in_vassal(engine, engine_module, modules, client, tmp_path, game_id):
+    combat = adjacent_combat(game_id)
+    setup = modules[(game_id, 1)][2][f"setups/{combat.scenario.id}.vsav"]
+    data, answer = ruling_log(client, game_id, setup)
+    path = tmp_path / "ruling.vlog"
+    path.write_bytes(data)
+
+    # vassalfmt reads it back: the game continued, the ruling's lines, the pieces changed
+    back = read_saved_game(data)
+    in_log = [c[len("CHAT"):] for c in back.other_commands if c.startswith("CHAT")]
+    game = load_system_game(game_id)
+    expected = comparable_lines(answer, system_name=game.name)
+    (ruling,) = parse_transcript(in_log)
+    assert back.is_log and ruling.comparable() == expected
+    changes = piece_changes(read_positions(game, read_upload(setup)), answer["outcome"])
+
+    run = engine(engine_module(game_id), [
+        {"do": "replay", "file": str(path)},
+        {"do": "pieces", "properties": ["UnitId", "Step_Level"]},
+    ], timeout=300)
+    assert run.ok, run.failure()
+    assert run.problems() == []  # no warning, error, bug report or dialog
+    replay = run.step(0)
+    assert replay["result"]["commands_stepped"] == len(in_log) + len(changes)
+    shown = [line for line in replay["chat"] if "[ADJ " in line]
+    assert [entry.comparable() for entry in parse_transcript(shown)] == [expected]
+    pieces = {p["properties"].get("UnitId"): p for p in run.result(1)["pieces"]}
+    units = game.units
+    for change in changes:
+        if change.step is None:
+            assert change.unit not in pieces
+        else:
+            level = [s.name for s in units[change.unit].steps].index(change.step) + 1
+            assert pieces[change.unit]["properties"]["Step_Level"] == str(level)
