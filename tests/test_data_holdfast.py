@@ -337,8 +337,15 @@ def test_special_rule_parameters(campaign):
 def test_victory_is_data(campaign):
     victory = campaign.victory
     assert victory["source"] == "12"
-    assert len(victory["star_cities_north"]) == len(victory["star_cities_south"]) == 4
+    assert "star_city" in victory["automatic"] and not any(k.startswith("star_cities") for k in victory)
     assert victory["end_of_game_turn"] == campaign.length
+
+
+def test_star_cities_are_written_once_on_the_map(game):
+    """Blue stars north of the 38th start Communist, red stars south start UN (2, 12): the map's star_city rows."""
+    stars = [f for f in game.maps["korea"].features if f.kind == "star_city"]
+    assert sorted(f.side for f in stars) == ["communist"] * 4 + ["un"] * 4
+    assert all(f.source.is_stand_in for f in stars)
 
 
 def test_map_names_the_books_places(game):

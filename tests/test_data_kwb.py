@@ -491,3 +491,21 @@ def test_replacing_a_stand_in_table_with_the_published_one(tmp_path):
     assert crt.cell(6, "3:1") == "DE"
     assert not [s for s in replaced.stand_ins if s.what == "table crt"]
     assert [s for s in load_game_dir(GAME_DIR).stand_ins if s.what == "table crt"]
+
+
+@pytest.mark.parametrize("scenario_id", ["pusan", "seoul", "changjin"])
+def test_a_unit_set_up_at_a_named_place_stands_in_a_hex_of_that_name(scenario_id):
+    """12.x setup charts place units by name ("Seoul (any urban hex)", "Sosa (0708)"): where the map knows the
+    name, the setup hex must be one of its hexes (issue #16: nk-reg-1 stood on 1304, outside Seoul)."""
+    game = load_game("kwb")
+    scenario = game.scenarios[scenario_id]
+    wrong = []
+    for p in scenario.setup:
+        if not p.is_on_map or not p.note:
+            continue
+        for map_id in scenario.maps:
+            gm = game.maps[map_id]
+            named = {gm.grid.label(h) for h in gm.find_named(p.note)}
+            if named and p.location.partition("@")[0] not in named:
+                wrong.append((p.unit, p.location, p.note, sorted(named), p.where))
+    assert wrong == []

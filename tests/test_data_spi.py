@@ -444,7 +444,9 @@ def test_named_places_are_on_the_map(game):
     for name in ("Pusan", "Soul", "Pyongyang", "Antung", "Inchon", "Iwon", "Chonju", "Taegu", "Kwangju"):
         assert korea.find_named(name), name
     sources = {f.source.text for f in korea.features if f.name in ("Pusan", "Soul", "Pyongyang")}
-    assert not any(s.startswith("stand-in") for s in sources)
+    # our hexes (the rules print none), each still citing the rule that names the place
+    assert all(s.startswith("stand-in: our hex for the place ") for s in sources), sources
+    assert any("Supply (D)" in s for s in sources) and any("Victory Conditions" in s for s in sources)
     assert korea.source.is_stand_in  # the map is not in the rules text
 
 
@@ -503,3 +505,23 @@ def test_a_published_crt_replaces_the_stand_in(tmp_path):
     assert not replaced.stand_ins_for("table crt_meeting")
     assert original.stand_ins_for("table crt_meeting")
     assert replaced.stand_ins_for("table crt_pursuit")  # the others stay stand-ins
+
+
+def test_every_named_place_is_a_listed_stand_in(game):
+    """The rules never print a hex number, so every hex of the map's features is our placement (issue #16)."""
+    gm = game.maps["korea"]
+    assert [f for f in gm.features if not f.source.is_stand_in] == []
+    listed = {s.where for s in game.stand_ins}
+    assert {f.where for f in gm.features} <= listed
+
+
+@pytest.mark.parametrize("scenario_id", ["invasion", "campaign"])
+def test_the_invasion_sets_up_the_communists_north_of_the_38th(game, scenario_id):
+    """25 June 1950: every Communist unit starts north of the 38th parallel (the stand-in hexes too, e.g. nk-mc12)."""
+    from adjudicator.rules.spi import board as sb
+
+    gm = game.maps["korea"]
+    line = sb.Line.of(gm, "parallel_38")
+    south = [(p.unit, p.location) for p in game.scenarios[scenario_id].setup
+             if p.is_on_map and game.units[p.unit].side == "communist" and line.is_south(gm.grid.parse(p.location))]
+    assert south == []

@@ -287,6 +287,16 @@ def test_build_is_deterministic_and_every_row_says_where_it_came_from(built, gam
         assert all(SOURCE_PREFIX in line or "Glossary" in line or "inferred" in line for line in body), suffix
 
 
+@pytest.mark.parametrize("game,map_id", MAPS)
+def test_committed_map_files_are_what_the_build_makes(built, game, map_id):
+    """A data change (a setup hex, a fact) must be followed by the map build, or the calibration report
+    (what a maintainer reads) tells of facts as they no longer are: `python -m scenarios.mapbuild <game>`."""
+    b = built(game, map_id)
+    stale = [s for s, text in b.files.items()
+             if not b.cfg.path(s).exists() or b.cfg.path(s).read_text(encoding="utf-8") != text]
+    assert stale == [], f"run python -m scenarios.mapbuild {game} {map_id}"
+
+
 def _pusan_hexes(b) -> list[Hex]:
     return [f.hex for f in b.book_features if f.kind == "port" and f.name.lower().startswith("pusan")]
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -204,3 +205,33 @@ def test_removing_an_enemy_unit_never_takes_an_loc_away(un, drop):
     for unit, entry in before.items():
         if entry.in_supply:
             assert after[unit].in_supply
+
+
+# --- the shipped map and setups ---------------------------------------------------------------
+
+def _setup_positions(scenario):
+    return [UnitAt(p.unit, p.location) for p in scenario.setup if p.is_on_map and not p.is_marker]
+
+
+@pytest.mark.parametrize("scenario_id", sorted(load_game("fireandice").scenarios))
+@pytest.mark.parametrize("side", ["communist", "un"])
+def test_every_unit_of_every_setup_starts_with_an_loc(scenario_id, side):
+    """The setups (the book's, and our stand-in placements where 18.0 says 'per book') start every unit with
+    an LoC on today's map, the Communist tracing to the marked supply sources (1.0; stand-ins in data)."""
+    g = load_game("fireandice")
+    report = trace_side(g, scenario_id, side, _setup_positions(g.scenarios[scenario_id]), {})
+    assert report.units
+    assert [(u.unit, u.hex, u.reason) for u in report.units if not u.in_supply] == []
+
+
+def test_communist_supply_sources_are_data_and_listed_as_stand_ins():
+    g = load_game("fireandice")
+    marked = [f for f in g.maps["korea"].features if f.kind == "supply_source" and f.side == "communist"]
+    assert len(marked) >= 5 and all(f.source.is_stand_in for f in marked)
+    listed = {s.where for s in g.stand_ins}
+    assert {f.where for f in marked} <= listed
+    # 16.0 plays on Maps B and C: the Yalu sources are off its maps; map B's north edge row is data too
+    report = trace_side(g, "invasion", "communist", _setup_positions(g.scenarios["invasion"]), {})
+    first = report.steps[0][0]
+    assert "Maps B and C (1.0): 0 hexes" in first and "north edge of map B" in first, first
+    assert g.stand_ins_for("scenario invasion rule map_b_north_edge")

@@ -80,7 +80,7 @@ def town_features(cal: Calibration, features: list[Feature], wanted: dict[str, t
             continue
         if in_book:
             hex = in_book[0].hex
-            why = f"towns.csv {town.name} ({town.kind}); hex as the rulebook places it"
+            why = f"towns.csv {town.name} ({town.kind}); hex as features.csv places it"
         else:
             hex = cal.hex_of(town.lat, town.lon)
             if hex not in land:

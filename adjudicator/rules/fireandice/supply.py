@@ -29,9 +29,10 @@ one (11.3.1).
 
 Sources (1.0, 11.3.1, 16.0): UN - the port hexes of the Invasion boxes that are supply sources (the
 box holds a UN unit, or its port is UN-controlled; every port starts UN-controlled, being in South
-Korea); Communist - map features `supply_source` (the marked North Korean hexes; not yet on the
-map data), or hexes given in the options; failing both, the road/railroad hexes on the north map
-edge (a labelled stand-in).
+Korea); Communist - map features `supply_source` (the marked North Korean hexes; the text does not
+give them: labelled stand-ins in maps/korea.features.csv), plus hexes given in the options; in the
+Invasion (16.0, Maps B and C) the marked hexes on those maps and the roads leaving map B's north
+edge (its row is `special_rules.map_b_north_edge`, a stand-in).
 
 Readings: the unit's MP trace may not enter enemy ZoC either (the digest's reading of "this trace
 may not be into hexes with enemy ZoCs"; alternative: ZoC costs +1 MP for units).  The trace may
@@ -123,24 +124,33 @@ def sources(g: Game, scenario_id: str, gm: GameMap, side: str, options: dict[str
         text = f"UN supply sources: the ports of the Invasion boxes that are sources ({', '.join(sorted(board.label(gm, h) for h in found)) or 'none'})"
         return found | given, [text + (f", plus {len(given)} given" if given else "") + "."], warnings
     marked = {f.hex for f in gm.features if f.kind == "supply_source" and f.side in ("", "communist")}
-    found = marked | given
+    steps = [f"Communist supply sources marked on the map (1.0): {hexes(len(marked))}"
+             + (", a stand-in (maps/korea.features.csv)" if _stand_in_sources(gm) else "") + "."]
     listed = data.scenario(g, scenario_id).supply_sources.get("communist", [])
     if any(s.startswith("edge:") and "map B" in s for s in listed):
-        found |= map_b_edge_roads(gm, int(options.get("map_b_north_row", MAP_B_NORTH_ROW)))
-        warnings.append(f"16.0 special rule 4: road hexes leaving the north edge of map B are sources; map B's north "
-                        f"edge is taken as row {int(options.get('map_b_north_row', MAP_B_NORTH_ROW))} (the map's "
-                        "provisional sheet division, maps/korea.toml) - a stand-in.")
+        edge = data.special(g, scenario_id, "map_b_north_edge")
+        row = int(options.get("map_b_north_row", edge.get("row", 0)))
+        if not row:
+            raise ValueError(f"scenario {scenario_id}: special_rules.map_b_north_edge.row is missing (16.0 special rule 4)")
+        marked = {h for h in marked if h.row >= row}  # 16.0 plays on Maps B and C only
+        roads = map_b_edge_roads(gm, row)
+        steps = [f"Communist supply sources marked on Maps B and C (1.0): {hexes(len(marked))}; road hexes leaving "
+                 f"the north edge of map B (16.0 special rule 4): {hexes(len(roads))}."]
+        marked |= roads
+        if "map_b_north_row" not in options:
+            warnings.append(f"16.0 special rule 4: map B's north edge is taken as row {row} "
+                            f"({edge.get('source', 'special_rules.map_b_north_edge')}).")
+    found = marked | given
+    if given:
+        steps.append(f"Plus {hexes(len(given))} given in options.supply_sources.")
     if not found:
-        edge = board.facts(gm).north_edge_row
-        found = {h for h in board.net_hexes(gm) if h.row == edge and board.in_north_korea(h)}
-        warnings.append("The map marks no Communist supply-source hexes (1.0) and none were given: using the "
-                        f"road/railroad hexes on the north map edge (row {edge}) - a stand-in; give "
-                        "options.supply_sources for the printed ones.")
-    return found, [f"Communist supply sources: {hexes(len(found))}."], warnings
+        warnings.append("No Communist supply source on the map (1.0 marked hexes) and none given: nothing traces. "
+                        "Give options.supply_sources, or mark them in maps/korea.features.csv (kind supply_source).")
+    return found, steps, warnings
 
 
-#: Map B's north edge row: the provisional sheet division of maps/korea.toml (Map B rows 27-52).
-MAP_B_NORTH_ROW = 27
+def _stand_in_sources(gm: GameMap) -> bool:
+    return any(f.kind == "supply_source" and f.side in ("", "communist") and f.source.is_stand_in for f in gm.features)
 
 
 def map_b_edge_roads(gm: GameMap, row: int) -> set[Hex]:

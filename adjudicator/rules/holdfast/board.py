@@ -20,7 +20,7 @@ PARALLEL_KIND = "parallel_38"
 OPEN_WATER = "sea"
 CITY_FEATURES = ("city", "star_city")
 
-# Fallback for the 38th Parallel while the map has no parallel_38 hexsides: the provisional grid's
+# Fallback for the 38th Parallel on a map without parallel_38 hexsides (the shipped map has them): the grid's
 # projection, as documented in maps/korea.toml (centre of hex 0101 at 43.0 N, one hex height =
 # 30 km, 110.57 km per degree of latitude). Used only with a warning.
 _FALLBACK_NORTH_LAT = 43.0
@@ -115,8 +115,9 @@ def north_of_38th(g: Game, gm: GameMap, scenario_special: dict | None = None) ->
 
     From the map's parallel_38 hexsides when it has them: a hex is north when its centre lies above
     the line those hexsides draw in its column (or the nearest column the line crosses: the
-    hexsides stop at the coasts, so a flood fill would leak round them by sea). Otherwise (provisional map) from the latitude of the hex centre on the
-    provisional grid (campaign.toml special_rules.parallel_38, a labelled stand-in).
+    hexsides stop at the coasts, so a flood fill would leak round them by sea). On a map without them (a
+    maintainer's replacement map, a test board) from the latitude of the hex centre on the grid's projection
+    (campaign.toml special_rules.parallel_38, a labelled stand-in).
     """
     sides = [hf.hexside for hf in gm.hexside_features if hf.kind == PARALLEL_KIND]
     if sides:
@@ -146,9 +147,9 @@ def north_of_38th(g: Game, gm: GameMap, scenario_special: dict | None = None) ->
                 north.add(h)
         reading = ParallelReading(
             north,
-            f"hex-centre latitude above {latitude:g} N on the provisional grid",
-            "Stand-in: the map has no 38th Parallel hexsides yet; north/south of the 38th is read from "
-            "the hex-centre latitude on the provisional grid (campaign.toml special_rules.parallel_38).",
+            f"hex-centre latitude above {latitude:g} N on the grid's projection",
+            "Stand-in: the map has no 38th Parallel hexsides; north/south of the 38th is read from "
+            "the hex-centre latitude on the grid's projection (campaign.toml special_rules.parallel_38).",
         )
     return reading
 
