@@ -23,7 +23,6 @@ bench` reports rolls/s through one and through two instances (bench/__main__.py,
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import signal
@@ -41,29 +40,28 @@ from sqlalchemy.engine import make_url
 from bench.config import CHECK, CheckChoice
 from bench.results import Section
 from bench.server import ROOT, Gunicorn
-from bench.soak import Client, SoakReport, check_after_restart, create_games
+from bench.soak import Client, SoakReport, check_after_restart, create_games, print_round
+
+
+def _on_server(admin_url: str, statement: str) -> None:
+    """One statement outside a transaction (CREATE/DROP DATABASE cannot run inside one)."""
+    engine = create_engine(admin_url, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as conn:
+            conn.execute(text(statement))
+    finally:
+        engine.dispose()
 
 
 def fresh_database(admin_url: str) -> str:
     """A new, empty database on the server of `admin_url` (so a run never meets another's tables)."""
     name = f"kwscale_{uuid.uuid4().hex[:12]}"
-    engine = create_engine(admin_url, isolation_level="AUTOCOMMIT")
-    try:
-        with engine.connect() as conn:
-            conn.execute(text(f'CREATE DATABASE "{name}"'))
-    finally:
-        engine.dispose()
+    _on_server(admin_url, f'CREATE DATABASE "{name}"')
     return make_url(admin_url).set(database=name).render_as_string(hide_password=False)
 
 
 def drop_database(admin_url: str, url: str) -> None:
-    name = make_url(url).database
-    engine = create_engine(admin_url, isolation_level="AUTOCOMMIT")
-    try:
-        with engine.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    finally:
-        engine.dispose()
+    _on_server(admin_url, f'DROP DATABASE IF EXISTS "{make_url(url).database}" WITH (FORCE)')
 
 
 def start_instances(workdir: Path, database_url: str, count: int, workers: int) -> list[Gunicorn]:
@@ -194,10 +192,7 @@ def main(argv: list[str] | None = None) -> int:
                 report = run_scaleout(Path(tmp), url, clients=args.clients, games=args.games, seconds=args.seconds)
         finally:
             drop_database(args.database_url, url)
-        print(f"round {round_no}: " + json.dumps({k: v for k, v in report.to_json().items() if k != "problems"}))
-        for problem in report.problems:
-            print("PROBLEM " + problem)
-        failed = failed or bool(report.problems)
+        failed = print_round(round_no, report) or failed
     print("scaleout: FAILED" if failed else "scaleout: OK")
     return 1 if failed else 0
 

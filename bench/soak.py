@@ -232,6 +232,14 @@ def retry_rolls(server: Gunicorn, rolls: list[Roll], choice: CheckChoice, report
             report.problems.append(f"{game.game_id}: retried rolls not recorded: {missing[:5]}")
 
 
+def print_round(round_no: int, report: SoakReport) -> bool:
+    """Print one round's counts and problems; True when it found any."""
+    print(f"round {round_no}: " + json.dumps({k: v for k, v in report.to_json().items() if k != "problems"}))
+    for problem in report.problems:
+        print("PROBLEM " + problem)
+    return bool(report.problems)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.soak", description="kill -9 crash-safety soak")
     parser.add_argument("--clients", type=int, default=50)
@@ -245,10 +253,7 @@ def main(argv: list[str] | None = None) -> int:
         with tempfile.TemporaryDirectory(prefix="kw-soak-") as tmp:
             report = run_soak(Path(tmp), clients=args.clients, games=args.games, seconds=args.seconds,
                               sqlite_synchronous=args.sqlite_synchronous)
-        print(f"round {round_no}: " + json.dumps({k: v for k, v in report.to_json().items() if k != "problems"}))
-        for problem in report.problems:
-            print("PROBLEM " + problem)
-        failed = failed or bool(report.problems)
+        failed = print_round(round_no, report) or failed
     print("soak: FAILED" if failed else "soak: OK")
     return 1 if failed else 0
 
