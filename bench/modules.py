@@ -31,6 +31,7 @@ from bench.profiling import cprofile_call
 from bench.results import Section
 from modgen.artwork import collect_images
 from modgen.build import build_entries, module_file_name, write_module
+from modgen.extension import start_compiling
 from scenarios import game_ids, load_game_dir
 from scenarios.loader import DATA_ROOT
 from scenarios.model import Game
@@ -69,6 +70,7 @@ def build_all(games: dict[str, Game] | None, cache_dir: Path, out_dir: Path,
 
 
 def _build_each(run: BuildRun, cache_dir: Path, out_dir: Path, loaders: dict) -> None:
+    start_compiling(cache_dir)  # as `modgen build` does: javac works while the first game's art is drawn
     for game_id in game_ids():
         started, cpu_started = time.perf_counter(), time.process_time()
         # load_game caches per process; each `modgen build` is a new process, so read the files every time

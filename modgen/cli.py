@@ -27,7 +27,7 @@ def say(text: str) -> None:
 def cmd_build(args: argparse.Namespace) -> int:
     from modgen.artwork import collect_images
     from modgen.build import build_entries, module_file_name, write_module
-    from modgen.extension import ExtensionBuildError, javac_version
+    from modgen.extension import ExtensionBuildError, javac_version, start_compiling
 
     games = game_ids() if args.all else args.games
     if not games:
@@ -55,6 +55,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         say(f"modgen build: {err}; nothing written")
         return 1
     version = args.version or project_version()
+    start_compiling(Path(args.cache))  # javac works while the first game's art is drawn
     for game_id, game in loaded.items():
         started = time.perf_counter()
         say(f"{game_id}: drawing art ...")

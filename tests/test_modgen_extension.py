@@ -51,6 +51,21 @@ def test_classes_are_cached_by_fingerprint_and_compile_to_the_same_bytes(tmp_pat
     assert fresh == cached  # compiled again (a new key), from the same sources: the same bytes
 
 
+def test_a_compile_started_early_hands_over_the_same_classes_and_its_errors(tmp_path, monkeypatch):
+    extension.start_compiling(tmp_path / "a")
+    extension.start_compiling(tmp_path / "a")  # a second start for the same cache waits on the first
+    assert extension.class_entries(tmp_path / "a") == extension.class_entries(tmp_path / "b")
+
+    def broken(out_dir, *args, **kwargs):
+        raise extension.ExtensionBuildError("the Adjudicator extension does not compile: test")
+
+    monkeypatch.setattr(extension, "fingerprint", lambda: "1" * 64)  # not compiled in this process yet
+    monkeypatch.setattr(extension, "compile_classes", broken)
+    extension.start_compiling(tmp_path / "c")
+    with pytest.raises(extension.ExtensionBuildError, match="does not compile"):
+        extension.class_entries(tmp_path / "c")
+
+
 def test_build_without_a_java_compiler_fails_clearly_and_writes_nothing(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(extension.shutil, "which", lambda name: None)
     extension.javac_version.cache_clear()

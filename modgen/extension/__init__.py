@@ -11,6 +11,10 @@ Compiled classes are cached (in the process, and beside the art cache) by a hash
 the declarations and the compiler's version, so a rebuild with unchanged sources reads the same
 bytes back (javac's output depends only on those). Building without a JDK fails with :class:`ExtensionBuildError`, never silently
 without the extension.
+
+javac takes a few seconds (a JVM start), so a build calls :func:`start_compiling` before it draws the
+art: the compiler runs in its own process while the drawing pool works, and :func:`class_entries`
+waits for that result instead of compiling again.
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ import os
 import shutil
 import subprocess
 import tempfile
+import threading
+from concurrent.futures import Future
 from functools import lru_cache
 from pathlib import Path
 
@@ -33,6 +39,11 @@ PACKAGE_PATH = "korea/adjudicator"
 COMPONENT_CLASS = "korea.adjudicator.Adjudicator"
 DEFAULT_SERVER = "http://127.0.0.1:8000"
 JAVA_RELEASE = "17"  # the engine's own target: classes load in any Java that runs VASSAL 3.7
+
+#: The compiler's own JVM tuned for one short run: the quick (C1) JIT only and the serial collector halve
+#: javac's CPU here (5.2 -> 2.6 s user on 2 cores); the classes it writes are byte-identical (checked).
+#: Unknown options are ignored, so a JVM other than HotSpot still compiles.
+QUICK_JVM = ("-J-XX:+IgnoreUnrecognizedVMOptions", "-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC")
 
 NO_JAVAC = ("building a module needs a Java compiler (javac, JDK 17 or newer) for the Adjudicator "
             "extension every module carries: `make modules` installs Debian's default-jdk-headless, "
@@ -59,7 +70,7 @@ def javac_version() -> str:
     javac = shutil.which("javac")
     if javac is None:
         raise ExtensionBuildError(NO_JAVAC)
-    done = subprocess.run([javac, "-version"], capture_output=True, text=True)
+    done = subprocess.run([javac, *QUICK_JVM, "-version"], capture_output=True, text=True)
     return (done.stdout + done.stderr).strip()
 
 
@@ -77,7 +88,7 @@ def compile_classes(out_dir: Path, class_path: list[Path] | None = None, extra_s
     """Compile the extension (and ``extra_sources``) into ``out_dir``: against the engine
     declarations, or against ``class_path`` (e.g. the real engine jar) when given."""
     javac_version()
-    command = ["javac", "-nowarn", "-encoding", "UTF-8", "--release", JAVA_RELEASE, "-proc:none",
+    command = ["javac", *QUICK_JVM, "-nowarn", "-encoding", "UTF-8", "--release", JAVA_RELEASE, "-proc:none",
                "-g:source,lines", "-d", str(out_dir)]
     if class_path is None:
         command += ["-implicit:none", "-sourcepath", str(ENGINE_API)]
@@ -88,9 +99,40 @@ def compile_classes(out_dir: Path, class_path: list[Path] | None = None, extra_s
         raise ExtensionBuildError(f"the Adjudicator extension does not compile:\n{done.stdout}{done.stderr}")
 
 
+#: Background compilations started by `start_compiling`, by cache directory.
+_pending: dict[str, Future] = {}
+_pending_lock = threading.Lock()
+
+
+def start_compiling(cache_dir: Path | None = None) -> None:
+    """Get the classes ready in a background thread (javac is a separate process, so it overlaps the
+    drawing); the next :func:`class_entries` for the same cache directory takes its result."""
+    with _pending_lock:
+        if str(cache_dir) in _pending:
+            return
+        future: Future = Future()
+        _pending[str(cache_dir)] = future
+
+    def compile_now() -> None:
+        try:
+            future.set_result(_class_entries(cache_dir))
+        except BaseException as err:  # handed to the caller of class_entries
+            future.set_exception(err)
+
+    threading.Thread(target=compile_now, name="javac", daemon=True).start()
+
+
 def class_entries(cache_dir: Path | None = None) -> dict[str, bytes]:
     """The extension's classes as module zip entries (``korea/adjudicator/X.class``): compiled
     once per process and fingerprint, and kept in ``cache_dir/extension`` for later processes."""
+    with _pending_lock:
+        future = _pending.pop(str(cache_dir), None)
+    if future is not None:
+        return future.result()
+    return _class_entries(cache_dir)
+
+
+def _class_entries(cache_dir: Path | None) -> dict[str, bytes]:
     key = fingerprint()
     target = Path(cache_dir) / "extension" / key[:24] if cache_dir is not None else None
     if target is not None and (target / PACKAGE_PATH).is_dir():
