@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageColor, ImageDraw
 
-from art.fonts import Rect, draw_fitted, draw_wrapped, fit_font, text_size
+from art.fonts import Rect, draw_fitted, draw_wrapped, fit_font, ink_bbox, text_size
 from art.nato import draw_size_marks
 
 DESIGN = 75  # design-grid units per counter side
@@ -121,7 +121,7 @@ class Canvas:
             # Too long even at the smallest size: one colour, squeezed to fit.
             self.text(joined, rect, runs[0][1], bold, italic, start=start)
             return
-        left, top, _, _ = f.getbbox(joined)
+        left, top, _, _ = ink_bbox(joined, f)
         x = round(rect.left + (rect.width - w) / 2) - left
         y = round(rect.top + (rect.height - h) / 2) - top
         offset = 0.0

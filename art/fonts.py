@@ -39,11 +39,20 @@ def font(size: int, bold: bool = False, italic: bool = False) -> ImageFont.FreeT
     return ImageFont.truetype(str(path), max(1, int(size)))
 
 
+@lru_cache(maxsize=65536)
+def ink_bbox(text: str, fnt: ImageFont.FreeTypeFont, stroke: int = 0) -> tuple[int, int, int, int]:
+    """``fnt.getbbox(text)``, remembered: the same values, unit names and hex
+    numbers are measured again on every counter and map, and FreeType lays the
+    string out anew each time.  Fonts come from the cached ``font()``, so one
+    font object stands for one face and size and is a safe key."""
+    return fnt.getbbox(text, stroke_width=stroke)
+
+
 def text_size(text: str, fnt: ImageFont.FreeTypeFont, stroke: int = 0) -> tuple[int, int]:
     """Width and height of the ink of ``text`` (not including the line gap)."""
     if not text:
         return 0, 0
-    left, top, right, bottom = fnt.getbbox(text, stroke_width=stroke)
+    left, top, right, bottom = ink_bbox(text, fnt, stroke)
     return right - left, bottom - top
 
 
@@ -73,6 +82,7 @@ class Rect:
         return Rect(self.left + dx, self.top + dy, self.right - dx, self.bottom - dy)
 
 
+@lru_cache(maxsize=16384)
 def fit_font(
     text: str, max_w: float, max_h: float, start: int, bold: bool = False,
     italic: bool = False, stroke: int = 0, min_size: int = MIN_SIZE,
@@ -80,7 +90,10 @@ def fit_font(
     """The largest font <= ``start`` px whose ink of ``text`` fits max_w x max_h.
 
     Returns the ``min_size`` font if nothing fits; ``draw_fitted`` then
-    squeezes the text so it still stays inside its box.
+    squeezes the text so it still stays inside its box.  Remembered: the
+    search measures the text at every size from ``start`` down, and the same
+    string in the same box recurs on many counters (and twice per counter,
+    once for the picture and once for its text mask).
     """
     size = max(int(start), min_size)
     while size > min_size:
@@ -111,7 +124,7 @@ def draw_fitted(
         return None
     start = int(start if start is not None else box.height)
     f = fit_font(text, box.width, box.height, start, bold, italic, stroke)
-    left, top, right, bottom = f.getbbox(text, stroke_width=stroke)
+    left, top, right, bottom = ink_bbox(text, f, stroke)
     w, h = right - left, bottom - top
     if w <= box.width and h <= box.height:
         if align == "left":
@@ -140,7 +153,7 @@ def _draw_squeezed(img, text, box, f, fill, stroke, stroke_fill) -> Rect:
     Works for any image mode: the mask is pasted with the fill colour, so an
     "L" text mask gets the same pixels as the RGB counter.
     """
-    left, top, right, bottom = f.getbbox(text, stroke_width=stroke)
+    left, top, right, bottom = ink_bbox(text, f, stroke)
     w, h = max(1, right - left), max(1, bottom - top)
     coverage = Image.new("L", (w, h), 0)
     ImageDraw.Draw(coverage).text((-left, -top), text, font=f, fill=255, stroke_width=stroke,
