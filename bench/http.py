@@ -149,7 +149,7 @@ def report(section: Section, rounds: list[dict[str, WrkResult]], choice: CheckCh
         if non_2xx or errors:
             section.notes.append(f"{name}: {non_2xx} non-2xx responses, {errors} socket errors")
     section.target("game-mode req/s over /ping", ratios["game"], TARGETS.game_over_ping, "x", at_most=False)
-    section.target("compute-mode req/s over /ping", ratios["compute"], TARGETS.game_over_ping, "x", at_most=False)
+    section.target("compute-mode req/s over /ping", ratios["compute"], TARGETS.compute_over_ping, "x", at_most=False)
     section.target(f"game-mode p99 at {settings.connections} connections", section.numbers["game_p99_ms"],
                    TARGETS.p99_ms, "ms", at_most=True)
 
