@@ -112,19 +112,6 @@ def test_page_game_creation_shares_the_creation_rate_limit(tmp_path):
     assert [by_api.status_code, *by_page] == [201, 201, 429]
 
 
-def test_no_check_form_asks_for_json():
-    """Every field of every check is an input, a group, rows or a map: nobody types JSON."""
-    from adjudicator.checks import all_checks
-    from adjudicator.forms import JSON, form_fields
-
-    def kinds(fields):
-        for f in fields:
-            yield f.kind
-            yield from kinds(f.children)
-
-    assert [s.key for s in all_checks() if JSON in kinds(form_fields(s))] == []
-
-
 def test_nested_fields_are_named_by_path_and_read_back_as_the_api_request():
     """Rows of objects, a single object and a map come from inputs named by their path; blank
     rows are left out; a unit's SP is one of its steps."""

@@ -16,10 +16,9 @@ import pytest
 from lxml import html as lxml_html
 from werkzeug.datastructures import MultiDict
 
-from adjudicator.testing import make_app
 from adjudicator.transcript import parse_transcript
 from tests.engine.play import adjacent_combat
-from test_pages_browser import _serving, browser, by_id, wait_for  # noqa: F401 (fixtures)
+from test_pages_browser import app, browser, by_id, url, wait_for  # noqa: F401 (fixtures)
 from vassalfmt import read_saved_game
 
 pytestmark = pytest.mark.browser
@@ -35,17 +34,6 @@ return [...document.querySelectorAll('input, select, textarea')].filter(el => {
   return !(el.id && document.querySelector('label[for="' + CSS.escape(el.id) + '"]'));
 }).map(el => el.name || el.id);
 """
-
-
-@pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    return make_app(tmp_path_factory.mktemp("savedgame-browser"))
-
-
-@pytest.fixture(scope="module")
-def url(app):
-    with _serving(app) as base:
-        yield base
 
 
 def setup_path(modules, tmp_path, game_id: str, scenario_id: str):
