@@ -125,12 +125,8 @@ def build_setup(game: Game, scenario: Scenario, images: ModuleImages, gpids: dic
         if spot is None:
             report.problems.append(f"{scenario.id}: no turn-track cell for turn {arrival.turn}")
             continue
-        unit = game.units[arrival.unit]
-        piece = unit_piece(game, unit, images.unit_steps[unit.id], step=step_index(game, unit.id, arrival.step),
-                           gpid=gpids.get(unit.id, ""), map_id=spot.map_name, x=spot.x, y=spot.y,
-                           pool_traits=pools.traits(unit.id))
-        writer.add_piece(unit.id, piece)
-        placed.add(unit.id)
+        writer.add_piece(arrival.unit, _unit_at(game, images, gpids, pools, arrival.unit, arrival.step, spot))
+        placed.add(arrival.unit)
         report.waiting += 1
     for number, placement in markers_last:
         spot = turn_cells.next_spot(int(placement.location[len("turn:"):]))
@@ -153,11 +149,16 @@ def _place(writer: SavedGameWriter, game: Game, images: ModuleImages, gpids: dic
                              pool_traits=pools.traits(placement.unit))
         writer.add_piece(f"{placement.unit}#{number}", piece)
         return
-    unit = game.units[placement.unit]
-    piece = unit_piece(game, unit, images.unit_steps[unit.id], step=step_index(game, unit.id, placement.step),
-                       gpid=gpids.get(unit.id, ""), map_id=spot.map_name, x=spot.x, y=spot.y,
-                       pool_traits=pools.traits(unit.id))
-    writer.add_piece(unit.id, piece)
+    writer.add_piece(placement.unit, _unit_at(game, images, gpids, pools, placement.unit, placement.step, spot))
+
+
+def _unit_at(game: Game, images: ModuleImages, gpids: dict[str, str], pools: PoolPlan, unit_id: str, step: str,
+             spot: Spot):
+    """A unit's piece showing `step`, standing at `spot`."""
+    unit = game.units[unit_id]
+    return unit_piece(game, unit, images.unit_steps[unit.id], step=step_index(game, unit.id, step),
+                      gpid=gpids.get(unit.id, ""), map_id=spot.map_name, x=spot.x, y=spot.y,
+                      pool_traits=pools.traits(unit.id))
 
 
 def _fill_pools(writer: SavedGameWriter, game: Game, scenario: Scenario, images: ModuleImages,
