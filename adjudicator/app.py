@@ -23,6 +23,7 @@ from adjudicator.api.bridge import register_bridge
 from adjudicator.api.games import well_known_keys
 from adjudicator.api.systems import systems_document
 from adjudicator.config import Config
+from adjudicator.json_provider import OrjsonProvider
 from adjudicator.keys import load_or_create_signing_key
 from adjudicator.openapi import build_openapi
 from adjudicator.pages import make_pages_blueprint
@@ -47,8 +48,7 @@ def create_app(config: Config | Mapping[str, Any] | None = None) -> Flask:
     register_all_games()
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
-    app.json.sort_keys = False
-    app.json.compact = True
+    app.json = OrjsonProvider(app)
 
     svc = prepare(config)
     svc.openapi = build_openapi()

@@ -171,9 +171,11 @@ class CheckRequest(BaseModel):
 
     A misspelt field would otherwise quietly take its default, and `"un_vp": "14"` or
     `"roc_intervened": 0` would be coerced; both could give a wrong ruling without a word.
+    NaN and Infinity are refused too: no rule counts with them, and canonical JSON
+    (`adjudicator.canonical`) cannot record them.
     """
 
-    model_config = ConfigDict(extra="forbid", strict=True)
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
 
 
 @dataclass(frozen=True)

@@ -64,7 +64,7 @@ def derive_die(seed: bytes, seq: int, index: int, sides: int) -> int:
         counter = 0
         while True:
             message = f"{seq}:{index}:{counter}".encode("ascii")
-            yield hmac.new(seed, message, hashlib.sha256).digest()
+            yield hmac.digest(seed, message, "sha256")  # one-shot: the same HMAC, computed in C
             counter += 1
 
     return uniform_from_blocks(blocks(), sides)

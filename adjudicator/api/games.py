@@ -77,12 +77,13 @@ def record_game_check(game_id: str, grant: TokenGrant, spec: CheckSpec, req: Bas
 
     The asking side must be one that acts in the check (403 otherwise, nothing recorded)."""
     side = canonical_side(grant.role)
-    refuse_other_side(spec, req, side)
+    own = narrow_request(spec, req)  # once: the actor and the rules function both read it
+    refuse_other_side(spec, own, side)
     request_json = req.model_dump(mode="json", exclude={"request_id"})
 
     def run(seed: bytes, seq: int) -> dict:
         try:
-            return run_check(spec, req, LedgerDice(seed, seq)).to_json()
+            return run_check(spec, own, LedgerDice(seed, seq)).to_json()
         except ValueError as error:  # SituationError, or a rules module's own ValueError
             raise _Refused(error) from error
 
