@@ -15,10 +15,8 @@ import json
 from typing import Any, Mapping
 
 from flask import Flask, jsonify
-from flask_limiter import Limiter
 
 from adjudicator.api import make_api_blueprint
-from adjudicator.api.auth import rate_limit_key
 from adjudicator.api.bridge import register_bridge
 from adjudicator.api.games import well_known_keys
 from adjudicator.api.systems import systems_document
@@ -28,6 +26,7 @@ from adjudicator.keys import load_or_create_signing_key
 from adjudicator.openapi import build_openapi
 from adjudicator.pages import make_pages_blueprint
 from adjudicator.problems import register_error_handlers
+from adjudicator.ratelimits import make_limiter
 from adjudicator.rules import register_all_games
 from adjudicator.services import Services
 from adjudicator.storage import Store, make_engine
@@ -56,13 +55,7 @@ def create_app(config: Config | Mapping[str, Any] | None = None) -> Flask:
     svc.systems_json = json.dumps(systems_document()).encode("utf-8")
     app.extensions["adjudicator"] = svc
 
-    limiter = Limiter(
-        key_func=rate_limit_key,
-        app=app,
-        storage_uri=config.ratelimit_storage_uri,
-        enabled=config.ratelimit_enabled,
-        default_limits=[],
-    )
+    limiter = make_limiter(app, config)
     svc.limiter = limiter
     register_error_handlers(app)
 

@@ -91,6 +91,8 @@ def compute_response(spec: CheckSpec, result: dict) -> dict:
 
 def wants_transcript() -> bool:
     """`?transcript=1`: the client (the VASSAL extension, a page) wants the ruling as chat lines."""
+    if not request.environ.get("QUERY_STRING"):  # most calls: no need to parse the arguments
+        return False
     return request.args.get("transcript", "").lower() in ("1", "true", "yes")
 
 

@@ -1,0 +1,42 @@
+"""The rate limiter, or nothing at all when rate limits are switched off.
+
+Flask-Limiter's route wrapper works on every request even when the limiter is disabled
+(it still evaluates the route's exemptions and scopes): about a twentieth of a roll's CPU
+(issue 17). A deployment that switches limits off (`ADJUDICATOR_RATELIMIT_ENABLED=false`, e.g.
+behind a proxy that limits) gets `Unlimited`, whose decorators return the view unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from flask import Flask
+from flask_limiter import Limiter
+
+from adjudicator.api.auth import rate_limit_key
+from adjudicator.config import Config
+
+
+class Unlimited:
+    """Has the two Limiter methods the blueprints use; their decorators change nothing."""
+
+    def limit(self, *args: Any, **kwargs: Any) -> Callable[[Callable], Callable]:
+        return _unchanged
+
+    def shared_limit(self, *args: Any, **kwargs: Any) -> Callable[[Callable], Callable]:
+        return _unchanged
+
+
+def _unchanged(view: Callable) -> Callable:
+    return view
+
+
+def make_limiter(app: Flask, config: Config) -> Limiter | Unlimited:
+    if not config.ratelimit_enabled:
+        return Unlimited()
+    return Limiter(
+        key_func=rate_limit_key,
+        app=app,
+        storage_uri=config.ratelimit_storage_uri,
+        default_limits=[],
+    )
