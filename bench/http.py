@@ -8,6 +8,7 @@ the expensive path: hash chain, Ed25519 receipt, SQLite commit.
 
 from __future__ import annotations
 
+import os
 import statistics
 import tempfile
 from pathlib import Path
@@ -60,9 +61,7 @@ def run_http(settings: HttpSettings = HttpSettings(), choice: CheckChoice = CHEC
                         connections=settings.connections, threads=settings.threads)
             rounds: list[dict[str, WrkResult]] = []
             for _ in range(settings.rounds):  # ping, compute, game; again: each ratio from neighbours
-                rounds.append({name: run_wrk(server.url, targets, body=body, unique_ids=unique,
-                                             duration_s=settings.duration_s, connections=settings.connections,
-                                             threads=settings.threads)
+                rounds.append({name: measured_load(server, targets, body, unique, settings)
                                for name, (targets, body, unique) in loads.items()})
             report(section, rounds, choice, settings)
             for name, ms in costs.items():
@@ -75,6 +74,34 @@ def run_http(settings: HttpSettings = HttpSettings(), choice: CheckChoice = CHEC
         finally:
             server.stop()
     return section
+
+
+def measured_load(server: Gunicorn, targets: list[Target], body: str | None, unique: bool,
+                  settings: HttpSettings) -> WrkResult:
+    """One wrk load, with the CPU the server's workers spent per request.
+
+    Requests per second move with everything else on the machine; the workers' CPU per
+    request moves much less, and says what a change to the service saved.
+    """
+    pids = server.worker_pids()
+    before = workers_cpu_s(pids)
+    result = run_wrk(server.url, targets, body=body, unique_ids=unique, duration_s=settings.duration_s,
+                     connections=settings.connections, threads=settings.threads)
+    if result.requests:
+        result.server_cpu_ms = (workers_cpu_s(pids) - before) * 1000 / result.requests
+    return result
+
+
+def workers_cpu_s(pids: list[int]) -> float:
+    """User + system CPU seconds of these processes so far (Linux /proc)."""
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # not Linux, or the worker was replaced
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 def in_process_costs(choice: CheckChoice, requests_each: int = 300) -> dict[str, float]:
@@ -140,12 +167,15 @@ def report(section: Section, rounds: list[dict[str, WrkResult]], choice: CheckCh
         ratio = _median([r[name].rps / r["ping"].rps for r in rounds if r["ping"].rps])
         ratios[name] = ratio
         p50, p99 = _median([r.p50_ms for r in runs]), _median([r.p99_ms for r in runs])
+        server_ms = _median([r.server_cpu_ms for r in runs])
         non_2xx, errors = sum(r.non_2xx for r in runs), sum(r.socket_errors for r in runs)
         spread = ", ".join(f"{r.rps:.0f}" for r in runs)
         section.row(name, f"{rps:8.0f} req/s  {ratio:5.2f}x ping  p50 {p50:6.2f} ms  p99 {p99:6.2f} ms  "
-                          f"non-2xx {non_2xx}  socket errors {errors}  (rounds: {spread} req/s)")
+                          f"server CPU {server_ms:5.2f} ms/req  non-2xx {non_2xx}  socket errors {errors}  "
+                          f"(rounds: {spread} req/s)")
         section.numbers.update({f"{name}_rps": rps, f"{name}_over_ping": ratio, f"{name}_p50_ms": p50,
-                                f"{name}_p99_ms": p99, f"{name}_non_2xx": non_2xx})
+                                f"{name}_p99_ms": p99, f"{name}_non_2xx": non_2xx,
+                                f"{name}_server_cpu_ms": server_ms})
         if non_2xx or errors:
             section.notes.append(f"{name}: {non_2xx} non-2xx responses, {errors} socket errors")
     section.target("game-mode req/s over /ping", ratios["game"], TARGETS.game_over_ping, "x", at_most=False)

@@ -33,6 +33,8 @@ class WrkResult:
     p90_ms: float
     p99_ms: float
     max_ms: float
+    #: CPU milliseconds the server's workers spent per request during the load (bench.http sets it)
+    server_cpu_ms: float = 0.0
 
     @property
     def rps(self) -> float:
