@@ -183,6 +183,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=10.0, help="rolling time before the kill -9")
     parser.add_argument("--rounds", type=int, default=1)
+    # scripts/soak.sh passes its arguments to both soaks; this one runs on PostgreSQL
+    parser.add_argument("--sqlite-synchronous", help="accepted and ignored: the instances share PostgreSQL")
     args = parser.parse_args(argv)
     failed = False
     for round_no in range(1, args.rounds + 1):
