@@ -32,11 +32,57 @@ _FILES = {
 MIN_SIZE = 6  # below this the glyphs are unreadable at 100% zoom anyway
 
 
+class RememberingFont(ImageFont.FreeTypeFont):
+    """A FreeType font that remembers the coverage masks it rendered.
+
+    ``ImageDraw.text`` asks the font for a mask (``getmask2``) and stamps it in the ink
+    colour; FreeType lays out and rasterises the string anew on every call. The same
+    strings recur (a counter's values are drawn twice, on the picture and on its text
+    mask; chart cells repeat "1", "-", "2-1"), so a mask is kept per string, mode,
+    anchor and sub-pixel start. Masks are only read by the drawing code, and for
+    "1"/"L" masks the ink does not enter the rendering, so the pixels are exactly those
+    of a fresh render.  Colour ("RGBA") text is never remembered.
+    """
+
+    MAX_MASKS = 4096  # per font; maps draw thousands of unique hex numbers, so forget in bulk
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._masks: dict[tuple, tuple] = {}
+        self._lengths: dict[tuple, float] = {}
+
+    def getlength(self, text, mode="", direction=None, features=None, language=None) -> float:
+        """The advance of ``text``, remembered (charts measure every cell twice: for the
+        column width and to centre it)."""
+        key = (text, mode, direction, tuple(features) if features else None, language)
+        found = self._lengths.get(key)
+        if found is None:
+            if len(self._lengths) >= self.MAX_MASKS:
+                self._lengths.clear()
+            found = self._lengths[key] = super().getlength(text, mode, direction, features, language)
+        return found
+
+    def getmask2(self, text, mode="", direction=None, features=None, language=None, stroke_width=0,
+                 anchor=None, ink=0, start=None, *args, **kwargs):
+        if mode not in ("1", "L") or args:
+            return super().getmask2(text, mode, direction, features, language, stroke_width, anchor, ink,
+                                    start, *args, **kwargs)
+        key = (text, mode, direction, tuple(features) if features else None, language, stroke_width, anchor,
+               tuple(start) if start else None, tuple(sorted(kwargs.items())))
+        found = self._masks.get(key)
+        if found is None:
+            if len(self._masks) >= self.MAX_MASKS:
+                self._masks.clear()
+            found = self._masks[key] = super().getmask2(text, mode, direction, features, language, stroke_width,
+                                                        anchor, ink, start, **kwargs)
+        return found
+
+
 @lru_cache(maxsize=512)
 def font(size: int, bold: bool = False, italic: bool = False) -> ImageFont.FreeTypeFont:
     """The bundled font at a pixel size (cached: loading a TTF is slow)."""
     path = FONT_DIR / _FILES[(bold, italic)]
-    return ImageFont.truetype(str(path), max(1, int(size)))
+    return RememberingFont(str(path), max(1, int(size)))
 
 
 @lru_cache(maxsize=65536)
@@ -180,6 +226,11 @@ def wrap_lines(text: str, fnt: ImageFont.FreeTypeFont, max_w: float) -> list[str
         words = paragraph.split()
         if not words:
             lines.append("")
+            continue
+        # A string's ink spans at least that of any of its prefixes, so when the whole
+        # paragraph fits, so does every line the greedy loop would try: one line.
+        if len(words) > 1 and text_size(" ".join(words), fnt)[0] <= max_w:
+            lines.append(" ".join(words))
             continue
         line = words[0]
         for word in words[1:]:
