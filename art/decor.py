@@ -134,7 +134,12 @@ def _shade(img: Image.Image, grid: HexGrid, area: ShadedArea) -> None:
     hexes = [Hex(c, r) for c, r in area.hexes]
     for hex_ in hexes:
         draw.polygon(grid.corners(hex_), fill=(150, 30, 30, 70))
-    img.paste(Image.alpha_composite(img.convert("RGBA"), overlay).convert("RGB"))
+    # Only the shaded part is composited: elsewhere the overlay is clear and leaves the
+    # board as it is (a whole map is tens of millions of pixels; the area a fraction).
+    box = overlay.getbbox()
+    if box is not None:
+        shaded = Image.alpha_composite(img.crop(box).convert("RGBA"), overlay.crop(box))
+        img.paste(shaded.convert("RGB"), box[:2])
     xs, ys = zip(*(grid.center(h) for h in hexes))
     cx, cy = sum(xs) / len(xs), sum(ys) / len(ys)
     w = max(6 * grid.dy, (max(xs) - min(xs)) * 0.6)
