@@ -94,11 +94,11 @@ def render_map(gmap: GameMap, scale: int = 1, decor: MapDecor | None = None) -> 
 def _draw_terrain(draw: ImageDraw.ImageDraw, gmap: GameMap, grid: HexGrid) -> None:
     colours = {tid: rgb(t.colour) for tid, t in gmap.terrain_types.items()}
     outline_w = max(1, round(grid.dy / 88))
+    corners = {hex_: grid.corners(hex_) for hex_ in gmap.terrain}
     for hex_, terrain in gmap.terrain.items():
-        draw.polygon(grid.corners(hex_), fill=colours.get(terrain, UNKNOWN_TERRAIN))
-    for hex_ in gmap.terrain:
-        corners = grid.corners(hex_)
-        draw.line(corners + corners[:1], fill=HEX_OUTLINE, width=outline_w)
+        draw.polygon(corners[hex_], fill=colours.get(terrain, UNKNOWN_TERRAIN))
+    for outline in corners.values():
+        draw.line(outline + outline[:1], fill=HEX_OUTLINE, width=outline_w)
 
 
 def _draw_labels(img: Image.Image, draw: ImageDraw.ImageDraw, gmap: GameMap, grid: HexGrid) -> None:
@@ -283,16 +283,20 @@ BOX_SLOTS = (5, 3)  # counters across and down that a box board holds
 BOX_TITLE = 22
 
 
+def box_size(scale: int = 1, counter: int = 75) -> tuple[int, int]:
+    """The size of every ``render_box`` picture (the boxes board is laid out without drawing)."""
+    pad = 8 * scale
+    slot = counter * scale + pad
+    return BOX_SLOTS[0] * slot + pad, BOX_SLOTS[1] * slot + pad + BOX_TITLE * scale
+
+
 def render_box(game: Game, box: Box, scale: int = 1, counter: int = 75) -> Image.Image:
     """A titled off-map box (dead pile, replacement box, sea box...) big
     enough for ``BOX_SLOTS`` counters, in its side's colour."""
     from art.styles.base import NEUTRAL_MARKER, side_colour
 
-    pad = 8 * scale
-    slot = counter * scale + pad
+    w, h = box_size(scale, counter)
     title_h = BOX_TITLE * scale
-    w = BOX_SLOTS[0] * slot + pad
-    h = BOX_SLOTS[1] * slot + pad + title_h
     colour = rgb(side_colour(game, box.side) if box.side else NEUTRAL_MARKER)
     img = Image.new("RGB", (w, h), mix(colour, (255, 255, 255), 0.55))
     draw = ImageDraw.Draw(img)

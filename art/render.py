@@ -409,8 +409,14 @@ def counter_jobs(game: Game, scale: int = 1) -> list[ImageJob]:
     return jobs
 
 
-def board_jobs(game: Game, scale: int = 1, map_scale: int = 1) -> list[ImageJob]:
-    """Maps (at ``map_scale``), off-map boxes and the backs of pool pieces, the player-aid
+def box_key_data(game: Game, box: Box) -> dict:
+    """Everything an off-map box's picture is drawn from."""
+    return {"box": plain(box), "colour": side_colour(game, box.side) if box.side else ""}
+
+
+def board_jobs(game: Game, scale: int = 1, map_scale: int = 1, box_tiles: bool = True) -> list[ImageJob]:
+    """Maps (at ``map_scale``), off-map boxes (unless not ``box_tiles``: the module generator
+    draws them straight onto its boxes board) and the backs of pool pieces, the player-aid
     tracks, turn tracks and charts: one job each."""
     jobs = []
     for gmap in game.maps.values():
@@ -419,9 +425,10 @@ def board_jobs(game: Game, scale: int = 1, map_scale: int = 1) -> list[ImageJob]
                              [map_image_name(game, gmap)],
                              lambda m=gmap, d=decor: [_quantised(render_map(m, map_scale, d))], cost=100))
     for box in game.boxes.values():
-        data = {"box": plain(box), "colour": side_colour(game, box.side) if box.side else ""}
-        jobs.append(ImageJob(content_key("box", data, scale), [box_image_name(game, box)],
-                             lambda b=box: [render_box(game, b, scale)], cost=2))
+        data = box_key_data(game, box)
+        if box_tiles:
+            jobs.append(ImageJob(content_key("box", data, scale), [box_image_name(game, box)],
+                                 lambda b=box: [render_box(game, b, scale)], cost=2))
         if box.draw:
             jobs.append(ImageJob(content_key("pool-back", data, scale), [pool_back_image_name(game, box)],
                                  lambda b=box: [render_pool_back(game, b, scale)], cost=1))

@@ -10,7 +10,6 @@ board, and the centre of every box and turn cell is kept for setups and the
 from __future__ import annotations
 
 import hashlib
-import io
 import math
 from dataclasses import dataclass
 from functools import lru_cache
@@ -21,7 +20,7 @@ from PIL import Image
 
 from art import render
 from art.counters import counter_px
-from art.maps import track_layout
+from art.maps import box_size, render_box, track_layout
 from art.tracks import cell_centre, tracks_layout
 from modgen.images import ModuleImages, TracksBoard, TurnTrack
 from scenarios.model import Game
@@ -46,8 +45,10 @@ def collect_images(game: Game, scale: int = 1, cache_dir: Path | None = None,
     if progress:
         progress(f"{game.id}: counters, markers, maps, boxes, turn tracks, charts")
     counter_jobs = render.counter_jobs(game, scale)
+    boxes_job, boxes_layout = boxes_board_job(game, scale)
     # One batch for counters and boards, so that a pool draws them all at once.
-    boards = cache.fetch(counter_jobs + render.board_jobs(game, scale, map_scale=scale), workers)
+    board_jobs = render.board_jobs(game, scale, map_scale=scale, box_tiles=False)
+    boards = cache.fetch(counter_jobs + board_jobs + ([boxes_job] if boxes_job else []), workers)
     files = {name: boards[name] for job in counter_jobs for name in job.names}
     images = CollectedImages(counter_size=counter_px(scale), scale=scale, cache_dir=cache.directory)
     for unit in game.units.values():
@@ -82,13 +83,11 @@ def collect_images(game: Game, scale: int = 1, cache_dir: Path | None = None,
         name = render.chart_image_name(game, table)
         files[name] = boards[name]
         images.charts[table.id] = name
-    if game.boxes:
-        box_pngs = {box.id: boards[render.box_image_name(game, box)] for box in game.boxes.values()}
-        board, centres, size = compose_boxes(box_pngs, cache)
-        images.boxes_board = f"{game.id}_boxes.png"
-        files[images.boxes_board] = board
-        images.box_centres = centres
-        images.boxes_size = size
+    if boxes_job:
+        images.boxes_board = boxes_job.names[0]
+        files[images.boxes_board] = boards[images.boxes_board]
+        images.box_centres = boxes_layout.centres
+        images.boxes_size = boxes_layout.size
     images.files = files
     return images
 
@@ -122,28 +121,30 @@ def layout_boxes(tile_sizes: dict[str, tuple[int, int]]) -> BoxesLayout:
     return BoxesLayout(positions, centres, (columns * cell_w + BOX_GAP, rows * cell_h + BOX_GAP))
 
 
-def compose_boxes(box_pngs: dict[str, bytes], cache: render.ImageCache | None = None,
-                  ) -> tuple[bytes, dict[str, tuple[int, int]], tuple[int, int]]:
-    """Tile box images into one board, ``BOXES_PER_ROW`` across, in data order.
+def boxes_board_job(game: Game, scale: int = 1) -> tuple[render.ImageJob | None, BoxesLayout | None]:
+    """The job that draws the "Boxes" board, and its layout (None, None: the game has no boxes).
 
-    The layout needs only the tiles' sizes (read from the PNG headers); the board itself
-    is kept in the art cache under a key made of the tiles' bytes and this file's code, so
-    a rebuild does not decode and re-encode it (that was a fifth of a no-change rebuild).
+    The tiles are drawn straight onto the board in the job, never encoded on their own
+    (they are not in the module), and the layout needs only their size, known without
+    drawing, so a rebuild takes the board from the cache without drawing anything. The
+    key is made of every tile's data and this file's code: an edited layout or composer
+    never reuses an old board.
     """
-    sizes = {box_id: Image.open(io.BytesIO(data)).size for box_id, data in box_pngs.items()}
-    layout = layout_boxes(sizes)
+    if not game.boxes:
+        return None, None
+    boxes = list(game.boxes.values())
+    layout = layout_boxes({box.id: box_size(scale) for box in boxes})
 
-    def draw() -> Image.Image:
+    def draw() -> list[Image.Image]:
         board = Image.new("RGB", layout.size, (255, 255, 255))
-        for box_id, data in box_pngs.items():
-            board.paste(Image.open(io.BytesIO(data)).convert("RGB"), layout.positions[box_id])
-        return board
+        for box in boxes:
+            board.paste(render_box(game, box, scale), layout.positions[box.id])
+        return [board]
 
-    if cache is None:
-        return render.encode_png(draw()), layout.centres, layout.size
-    key_data = {"tiles": [[box_id, hashlib.sha256(data).hexdigest()] for box_id, data in box_pngs.items()],
+    key_data = {"tiles": [[box.id, render.box_key_data(game, box)] for box in boxes],
                 "composer": _composer_fingerprint()}
-    return cache.image(render.content_key("boxes-board", key_data, 1), draw), layout.centres, layout.size
+    return render.ImageJob(render.content_key("boxes-board", key_data, scale), [f"{game.id}_boxes.png"], draw,
+                           cost=2 * len(boxes)), layout
 
 
 @lru_cache(maxsize=1)

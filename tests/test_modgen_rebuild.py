@@ -14,9 +14,11 @@ import warnings
 import zipfile
 
 import pytest
+from PIL import Image
 
 from art import render
-from modgen.artwork import collect_images, compose_boxes
+from art.maps import box_size
+from modgen.artwork import boxes_board_job, collect_images
 from modgen.build import AssembledCache, assembled_key, build_entries, write_module
 from scenarios import load_game
 from vassalfmt import build_zip
@@ -97,19 +99,25 @@ def test_damaged_cache_entry_is_a_miss(tmp_path):
     assert cache.get("ab" * 32) is None
 
 
-def test_boxes_board_cached_equals_composed_afresh(game, tmp_path):
+def test_boxes_board_is_its_tiles_composed_and_comes_from_the_cache(game, tmp_path):
+    """The board job draws the tiles straight onto the board: it must be exactly the
+    separately drawn tile pictures laid out, and a rebuild must take it from the cache."""
+    job, layout = boxes_board_job(game)
+    board = Image.open(io.BytesIO(render.ImageCache(tmp_path).fetch([job])[job.names[0]]))
     boards = render.ImageCache().fetch(render.board_jobs(game))
-    tiles = {box.id: boards[render.box_image_name(game, box)] for box in game.boxes.values()}
-    fresh = compose_boxes(tiles)
-    cache = render.ImageCache(tmp_path)
-    first = compose_boxes(tiles, cache)
-    again = compose_boxes(tiles, render.ImageCache(tmp_path))
-    assert first == fresh and again == fresh
-    assert len(cache.drawn) == 1
-    # a changed tile is a different board
-    box_id = next(iter(tiles))
-    other = dict(tiles, **{box_id: tiles[list(tiles)[-1]]})
-    assert compose_boxes(other, render.ImageCache(tmp_path))[0] == compose_boxes(other)[0]
+    composed = Image.new("RGB", layout.size, (255, 255, 255))
+    for box in game.boxes.values():
+        tile = Image.open(io.BytesIO(boards[render.box_image_name(game, box)]))
+        assert tile.size == box_size()
+        composed.paste(tile, layout.positions[box.id])
+    assert board.tobytes() == composed.tobytes()
+    again = render.ImageCache(tmp_path)
+    again.fetch([boxes_board_job(game)[0]])
+    assert again.drawn == [] and again.reused == [job.key]
+    # a changed box is a different board
+    first = next(iter(game.boxes.values()))
+    changed = dataclasses.replace(game, boxes={**game.boxes, first.id: dataclasses.replace(first, name="Changed")})
+    assert boxes_board_job(changed)[0].key != job.key
 
 
 def test_pool_and_single_process_draw_the_same_bytes(game, tmp_path):
