@@ -93,3 +93,23 @@ def test_a_built_module_checks_clean_with_its_own_classes(example, tmp_path):
     path.write_bytes(build_zip({k: v for k, v in entries.items() if k != component}))
     assert [p.message for p in check_vmod(path)] == \
         [f"unknown class {extension.COMPONENT_CLASS!r} (the engine would fail to load it)"]
+
+
+def test_compiler_identity_comes_from_the_jdk_release_file_else_from_javac(tmp_path, monkeypatch):
+    """The cache key names the compiler without starting a JVM when the JDK has a release file."""
+    jdk = tmp_path / "jdk"
+    (jdk / "bin").mkdir(parents=True)
+    javac = jdk / "bin" / "javac"
+    javac.write_text("#!/bin/sh\necho javac 99.0.1\n")
+    javac.chmod(0o755)
+    monkeypatch.setattr(extension.shutil, "which", lambda name: str(javac))
+    extension.javac_version.cache_clear()
+    try:
+        assert extension.javac_version() == "javac 99.0.1"  # no release file: asks javac
+        (jdk / "release").write_text('IMPLEMENTOR="X"\nJAVA_VERSION="99.0.1"\nOS_NAME="Linux"\n'
+                                     'JAVA_RUNTIME_VERSION="99.0.1+7"\n')
+        extension.javac_version.cache_clear()
+        assert extension.javac_version() == (f'{javac.resolve()}\nIMPLEMENTOR="X"\nJAVA_VERSION="99.0.1"\n'
+                                             'JAVA_RUNTIME_VERSION="99.0.1+7"')
+    finally:
+        extension.javac_version.cache_clear()

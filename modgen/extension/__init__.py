@@ -65,11 +65,26 @@ def component_attributes(game: Game) -> dict[str, str]:
     return {"game": game.id, "sides": json.dumps(sides, ensure_ascii=False), "server": DEFAULT_SERVER}
 
 
+#: The lines of a JDK's ``release`` file that name the compiler's build.
+RELEASE_FIELDS = ("IMPLEMENTOR", "JAVA_VERSION", "JAVA_RUNTIME_VERSION")
+
+
 @lru_cache(maxsize=1)
 def javac_version() -> str:
+    """Which compiler this is, for the cache key: the JDK's ``release`` file beside its ``bin/``
+    where there is one (reading it spares a JVM start, ~0.3 s of CPU per build), else what
+    ``javac -version`` prints."""
     javac = shutil.which("javac")
     if javac is None:
         raise ExtensionBuildError(NO_JAVAC)
+    real = Path(javac).resolve()
+    try:
+        release = (real.parent.parent / "release").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        release = ""
+    fields = [line for line in release.splitlines() if line.split("=", 1)[0] in RELEASE_FIELDS]
+    if len(fields) == len(RELEASE_FIELDS):
+        return "\n".join([str(real), *fields])
     done = subprocess.run([javac, *QUICK_JVM, "-version"], capture_output=True, text=True)
     return (done.stdout + done.stderr).strip()
 
