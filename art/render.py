@@ -299,6 +299,12 @@ class ImageCache:
         which is what brings a cold module build near the time it takes merely to encode
         its PNGs. Drawing is deterministic, so the bytes do not depend on ``workers``.
         """
+        return self.start_fetch(jobs, workers).result()
+
+    def start_fetch(self, jobs: list[ImageJob], workers: int | None = None) -> "PendingImages":
+        """``fetch`` in two halves: the missing pictures start drawing in worker processes now,
+        and ``result()`` waits for them, so the caller can work meanwhile (the module builder
+        assembles the buildFile and setups, which need only the image names)."""
         missing: list[ImageJob] = []
         pending: set[str] = set()
         for job in jobs:
@@ -307,13 +313,33 @@ class ImageCache:
             else:
                 pending.add(job.key)
                 missing.append(job)
-        for job, data in zip(missing, _draw_jobs(missing, self, workers)):
-            self._memory[job.key] = data
-            self.drawn.append(job.key)
-        out: dict[str, bytes] = {}
-        for job in jobs:
-            out.update(zip(job.names, self._memory[job.key]))
-        return out
+        return PendingImages(self, jobs, missing, _start_drawing(missing, self, workers))
+
+
+@dataclass
+class PendingImages:
+    """A batch of pictures being drawn (see ``ImageCache.start_fetch``)."""
+
+    cache: ImageCache
+    jobs: list[ImageJob]
+    missing: list[ImageJob]
+    drawing: "_Drawing"
+    _files: dict[str, bytes] | None = None
+
+    def cancel(self) -> None:
+        """Stop drawing (the caller failed and will not ask for the result)."""
+        self.drawing.cancel()
+
+    def result(self) -> dict[str, bytes]:
+        """Every job's PNGs by image name, once all are drawn."""
+        if self._files is None:
+            for job, data in zip(self.missing, self.drawing.wait()):
+                self.cache._memory[job.key] = data
+                self.cache.drawn.append(job.key)
+            self._files = {}
+            for job in self.jobs:
+                self._files.update(zip(job.names, self.cache._memory[job.key]))
+        return self._files
 
 
 # -- drawing many images at once --------------------------------------------------------------
@@ -354,30 +380,50 @@ def draw_and_encode(job: ImageJob) -> list[bytes]:
     return [encode_png(p) for p in pictures]
 
 
-def _draw_jobs(jobs: list[ImageJob], cache: ImageCache, workers: int | None) -> list[list[bytes]]:
-    """The encoded PNGs of every job, in job order, each also written to the cache directory."""
+class _Drawing:
+    """Jobs being drawn: here when ``wait()`` is called, or already in a pool of workers."""
+
+    def __init__(self, jobs: list[ImageJob], cache: ImageCache, pool=None) -> None:
+        self.jobs, self.cache, self.pool = jobs, cache, pool
+        if pool is not None:
+            order = sorted(range(len(jobs)), key=lambda i: -jobs[i].cost)  # maps first
+            self.drawn = pool.imap_unordered(_draw_in_worker, order, chunksize=1)
+
+    def wait(self) -> list[list[bytes]]:
+        """The encoded PNGs of every job, in job order (each also written to the cache directory)."""
+        if self.pool is None:
+            results = []
+            for job in self.jobs:
+                data = draw_and_encode(job)
+                self.cache._write_files(job.key, data)
+                results.append(data)
+            return results
+        results: list[list[bytes] | None] = [None] * len(self.jobs)
+        with self.pool:
+            for index, data in self.drawn:
+                results[index] = data
+        return results  # type: ignore[return-value]
+
+    def cancel(self) -> None:
+        if self.pool is not None:
+            self.pool.terminate()
+
+
+def _start_drawing(jobs: list[ImageJob], cache: ImageCache, workers: int | None) -> _Drawing:
     workers = available_cores() if workers is None else workers
     can_fork = "fork" in multiprocessing.get_all_start_methods()
     if workers <= 1 or len(jobs) < MIN_JOBS_FOR_POOL or not can_fork:
-        results = []
-        for job in jobs:
-            data = draw_and_encode(job)
-            cache._write_files(job.key, data)
-            results.append(data)
-        return results
+        return _Drawing(jobs, cache)
     # The jobs hold closures over the game, which cannot be pickled: forked workers inherit
-    # them instead, and only job numbers and PNG bytes cross the pipe.
+    # them instead, and only job numbers and PNG bytes cross the pipe. The workers are forked
+    # here and now, so the caller may go on (even start another batch) meanwhile.
     global _WORKER_JOBS, _WORKER_CACHE
     _WORKER_JOBS, _WORKER_CACHE = jobs, cache
-    order = sorted(range(len(jobs)), key=lambda i: -jobs[i].cost)
-    results: list[list[bytes] | None] = [None] * len(jobs)
     try:
-        with multiprocessing.get_context("fork").Pool(min(workers, len(jobs))) as pool:
-            for index, data in pool.imap_unordered(_draw_in_worker, order, chunksize=1):
-                results[index] = data
+        pool = multiprocessing.get_context("fork").Pool(min(workers, len(jobs)))
     finally:
         _WORKER_JOBS, _WORKER_CACHE = [], None
-    return results  # type: ignore[return-value]
+    return _Drawing(jobs, cache, pool)
 
 
 _WORKER_JOBS: list[ImageJob] = []
@@ -452,21 +498,23 @@ def counter_images(game: Game, scale: int = 1, cache: ImageCache | None = None,
     return (cache or ImageCache()).fetch(counter_jobs(game, scale), workers)
 
 
-def block_back_images(game: Game, scale: int = 1, cache: ImageCache | None = None) -> dict[str, bytes]:
-    """The back of each side's blocks, by image name; empty for a game whose
-    units are counters.  Only the HoldFast style draws blocks (the opponent
-    sees a block's back until combat reveals it)."""
+def block_back_jobs(game: Game, scale: int = 1) -> list[ImageJob]:
+    """The back of each side's blocks; none for a game whose units are counters.  Only the
+    HoldFast style draws blocks (the opponent sees a block's back until combat reveals it)."""
     style = style_for(game)
     if not isinstance(style, HoldFastStyle):
-        return {}
-    cache = cache or ImageCache()
-    out: dict[str, bytes] = {}
+        return []
+    jobs = []
     for side in game.sides:
         data = {"style": style.name, "side": side, "colour": side_colour(game, side)}
-        key = content_key("block-back", data, scale)
-        out[block_back_image_name(game, side)] = cache.image(
-            key, lambda s=side: style.block_back(game, s, scale))
-    return out
+        jobs.append(ImageJob(content_key("block-back", data, scale), [block_back_image_name(game, side)],
+                             lambda s=side: [style.block_back(game, s, scale)]))
+    return jobs
+
+
+def block_back_images(game: Game, scale: int = 1, cache: ImageCache | None = None) -> dict[str, bytes]:
+    """The back of each side's blocks by image name (``block_back_jobs``)."""
+    return (cache or ImageCache()).fetch(block_back_jobs(game, scale), workers=1)
 
 
 def board_images(game: Game, scale: int = 1, map_scale: int = 1,

@@ -41,55 +41,97 @@ def collect_images(game: Game, scale: int = 1, cache_dir: Path | None = None,
                    progress: Callable[[str], None] | None = None, workers: int | None = None) -> ModuleImages:
     """Every picture the module uses, drawn (in ``workers`` processes, default one per core)
     or reused from the content-addressed cache."""
+    return start_collecting([game], scale, cache_dir, progress, workers)[0].result()
+
+
+@dataclass
+class PendingImages:
+    """A module's images while they are drawn: ``images`` already holds every name and
+    position (all that assembling the buildFile and setups needs); ``result()`` waits for the
+    pictures and adds them."""
+
+    images: CollectedImages
+    names: list[str]
+    drawing: render.PendingImages
+
+    def cancel(self) -> None:
+        self.drawing.cancel()
+
+    def result(self) -> CollectedImages:
+        if not self.images.files:
+            pictures = self.drawing.result()
+            self.images.files = {name: pictures[name] for name in self.names}
+        return self.images
+
+
+def start_collecting(games: list[Game], scale: int = 1, cache_dir: Path | None = None,
+                     progress: Callable[[str], None] | None = None,
+                     workers: int | None = None) -> list[PendingImages]:
+    """``collect_images`` for several games in one batch, returned before the drawing is done.
+
+    One batch, so that one pool draws every game's missing pictures (dearest first) while
+    the caller assembles the modules; nothing waits for a game's last picture before the
+    next game's start.
+    """
     cache = render.ImageCache(Path(cache_dir) if cache_dir is not None else None)
-    if progress:
-        progress(f"{game.id}: counters, markers, maps, boxes, turn tracks, charts")
-    counter_jobs = render.counter_jobs(game, scale)
+    planned = []
+    for game in games:
+        if progress:
+            progress(f"{game.id}: counters, markers, maps, boxes, turn tracks, charts")
+        planned.append(_plan(game, scale, cache.directory))
+    drawing = cache.start_fetch([job for _, _, jobs in planned for job in jobs], workers)
+    return [PendingImages(images, names, drawing) for images, names, _ in planned]
+
+
+def _plan(game: Game, scale: int, cache_dir: Path | None
+          ) -> tuple[CollectedImages, list[str], list[render.ImageJob]]:
+    """A game's image names and board positions, the names in module order, and the jobs that
+    draw them."""
+    jobs = render.counter_jobs(game, scale)
+    # Block games: the back of each side's blocks, the fog-of-war mask (modgen.pieces.block_mask).
+    jobs += render.block_back_jobs(game, scale)
+    names = [name for job in jobs for name in job.names]
+    jobs += render.board_jobs(game, scale, map_scale=scale, box_tiles=False)
     boxes_job, boxes_layout = boxes_board_job(game, scale)
-    # One batch for counters and boards, so that a pool draws them all at once.
-    board_jobs = render.board_jobs(game, scale, map_scale=scale, box_tiles=False)
-    boards = cache.fetch(counter_jobs + board_jobs + ([boxes_job] if boxes_job else []), workers)
-    files = {name: boards[name] for job in counter_jobs for name in job.names}
-    images = CollectedImages(counter_size=counter_px(scale), scale=scale, cache_dir=cache.directory)
+    if boxes_job:
+        jobs.append(boxes_job)
+    images = CollectedImages(counter_size=counter_px(scale), scale=scale, cache_dir=cache_dir)
     for unit in game.units.values():
         images.unit_steps[unit.id] = [render.unit_image_name(game, unit, s.name) for s in unit.steps]
     for marker in game.markers.values():
         images.marker_faces[marker.id] = [render.marker_image_name(game, marker, i)
                                           for i in range(len(marker.faces) or 1)]
-    # Block games: the back of each side's blocks, the fog-of-war mask (modgen.pieces.block_mask).
-    files.update(render.block_back_images(game, scale, cache))
     for game_map in game.maps.values():
         name = render.map_image_name(game, game_map)
         images.maps[game_map.id] = name
-        files[name] = boards[name]
+        names.append(name)
     for scenario in game.scenarios.values():
         name = render.turn_track_image_name(game, scenario)
-        files[name] = boards[name]
+        names.append(name)
         layout = track_layout(scenario, scale)
         images.turn_tracks[scenario.id] = TurnTrack(name, {n: _box(c) for n, c in layout.cells.items()},
                                                     layout.slots)
     if game.tracks:
         name = render.tracks_board_image_name(game)
-        files[name] = boards[name]
+        names.append(name)
         layout = tracks_layout(game, scale)
         images.tracks = TracksBoard(name, {k: _box(c) for k, c in layout.cells.items()},
                                     {k: cell_centre(c, scale) for k, c in layout.cells.items()})
     for box in game.boxes.values():
         if box.draw:
             name = render.pool_back_image_name(game, box)
-            files[name] = boards[name]
+            names.append(name)
             images.pool_backs[box.id] = name
     for table in game.tables.values():
         name = render.chart_image_name(game, table)
-        files[name] = boards[name]
+        names.append(name)
         images.charts[table.id] = name
     if boxes_job:
         images.boxes_board = boxes_job.names[0]
-        files[images.boxes_board] = boards[images.boxes_board]
+        names.append(images.boxes_board)
         images.box_centres = boxes_layout.centres
         images.boxes_size = boxes_layout.size
-    images.files = files
-    return images
+    return images, names, jobs
 
 
 def _box(rect) -> tuple[int, int, int, int]:

@@ -18,11 +18,13 @@ import zipfile
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Callable, Iterator
 
 from art.render import plain, renderer_fingerprint
 
 from modgen import buildfile as bf
 from modgen import extension
+from modgen.artwork import start_collecting
 from modgen.help import help_html
 from modgen.images import ModuleImages
 from modgen.pieces import BOXES_MAP, TRACKS_MAP, build_prototypes, marker_piece, unit_piece
@@ -85,31 +87,69 @@ def main_map_order(game: Game) -> list[str]:
     return ordered + [m for m in game.maps if m not in ordered]
 
 
-def build_entries(game: Game, images: ModuleImages, version: str) -> BuildResult:
-    """Every zip entry of the module, in memory.
-
-    Everything but the images (buildFile, setups, metadata, help) is kept beside the art
-    cache when the images came from one (see "the assembled-entries cache" below), so a
-    rebuild with unchanged data only reads it back.
-    """
+def build_entries(game: Game, images: ModuleImages, version: str, assembled: Assembled | None = None) -> BuildResult:
+    """Every zip entry of the module, in memory (``assembled``: what ``assembled_entries``
+    gave for the same game, images and version, if the caller has it already)."""
     started = time.perf_counter()
-    cache_dir = getattr(images, "cache_dir", None)
-    if cache_dir is None:
-        assembled = assemble_entries(game, images, version)
-    else:
-        cache = AssembledCache(Path(cache_dir))
-        key = assembled_key(game, images, version)
-        assembled = cache.get(key)
-        if assembled is None:
-            assembled = assemble_entries(game, images, version)
-            cache.put(key, assembled)
+    if assembled is None:
+        assembled = assembled_entries(game, images, version)
     entries = dict(assembled.entries)
     for name, data in images.files.items():
         entries[f"images/{name}"] = data
-    entries.update(extension.class_entries(cache_dir))
+    entries.update(extension.class_entries(getattr(images, "cache_dir", None)))
     return BuildResult(path=None, entries=entries, pieces=assembled.pieces, prototypes=assembled.prototypes,
                        setups=assembled.setups, problems=list(assembled.problems),
                        seconds=time.perf_counter() - started)
+
+
+def assembled_entries(game: Game, images: ModuleImages, version: str) -> Assembled:
+    """The module's entries other than images: they need only the images' names and positions,
+    not the pictures, so they can be assembled while the pictures are drawn.
+
+    They are kept beside the art cache when the images came from one (see "the
+    assembled-entries cache" below), so a rebuild with unchanged data only reads them back.
+    """
+    cache_dir = getattr(images, "cache_dir", None)
+    if cache_dir is None:
+        return assemble_entries(game, images, version)
+    cache = AssembledCache(Path(cache_dir))
+    key = assembled_key(game, images, version)
+    assembled = cache.get(key)
+    if assembled is None:
+        assembled = assemble_entries(game, images, version)
+        cache.put(key, assembled)
+    return assembled
+
+
+@dataclass
+class BuiltModule:
+    game: Game
+    images: ModuleImages
+    result: BuildResult  # its path is the written .vmod
+
+
+def build_modules(games: list[Game], out_dir: Path, version: str, scale: int = 1, cache_dir: Path | None = None,
+                  progress: Callable[[str], None] | None = None, workers: int | None = None) -> Iterator[BuiltModule]:
+    """Build and write each game's module, yielding each as it is written (what
+    ``modgen build`` does).
+
+    Every game's missing pictures are drawn in one pool of worker processes while this
+    process assembles the buildFiles and setups (they need only the image names and
+    positions); then each module waits for its pictures and is written. On a cold build
+    that keeps the cores busy instead of drawing and assembling one after the other.
+    """
+    pending = start_collecting(games, scale, cache_dir, progress, workers)
+    try:
+        if progress:
+            progress("assembling the modules while the pictures are drawn ...")
+        assembled = [assembled_entries(game, p.images, version) for game, p in zip(games, pending)]
+        for game, images, done in zip(games, pending, assembled):
+            result = build_entries(game, images.result(), version, done)
+            write_module(result, Path(out_dir), module_file_name(game, version))
+            yield BuiltModule(game, images.images, result)
+    finally:
+        for images in pending:
+            images.cancel()
 
 
 @dataclass

@@ -25,8 +25,7 @@ def say(text: str) -> None:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    from modgen.artwork import collect_images
-    from modgen.build import build_entries, module_file_name, write_module
+    from modgen.build import build_modules
     from modgen.extension import ExtensionBuildError, javac_version, start_compiling
 
     games = game_ids() if args.all else args.games
@@ -55,23 +54,22 @@ def cmd_build(args: argparse.Namespace) -> int:
         say(f"modgen build: {err}; nothing written")
         return 1
     version = args.version or project_version()
-    start_compiling(Path(args.cache))  # javac works while the first game's art is drawn
-    for game_id, game in loaded.items():
-        started = time.perf_counter()
-        say(f"{game_id}: drawing art ...")
-        images = collect_images(game, scale=args.scale, cache_dir=Path(args.cache), progress=say)
-        say(f"{game_id}: assembling module ...")
-        try:
-            result = build_entries(game, images, version)
-        except ExtensionBuildError as err:
-            say(f"{game_id}: {err}; module not written")
-            return 1
-        path = write_module(result, Path(args.out), module_file_name(game, version))
-        for problem in result.problems:
-            say(f"{game_id}: warning: {problem}")
-        say(f"{game_id}: {path} — {result.pieces} pieces, {result.prototypes} prototypes, {result.setups} setups, "
-            f"{len(images.files)} images, {result.size / 1e6:.1f} MB, {time.perf_counter() - started:.1f} s")
-        print(path)
+    start_compiling(Path(args.cache))  # javac works while the art is drawn
+    started = time.perf_counter()
+    modules = build_modules(list(loaded.values()), Path(args.out), version, scale=args.scale,
+                            cache_dir=Path(args.cache), progress=say)
+    try:
+        for built in modules:
+            result = built.result
+            for problem in result.problems:
+                say(f"{built.game.id}: warning: {problem}")
+            say(f"{built.game.id}: {result.path} — {result.pieces} pieces, {result.prototypes} prototypes, "
+                f"{result.setups} setups, {len(built.images.files)} images, {result.size / 1e6:.1f} MB, "
+                f"written after {time.perf_counter() - started:.1f} s")
+            print(result.path)
+    except ExtensionBuildError as err:
+        say(f"modgen build: {err}; no further module written")
+        return 1
     return 0
 
 

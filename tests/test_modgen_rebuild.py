@@ -19,7 +19,7 @@ from PIL import Image
 from art import render
 from art.maps import box_size
 from modgen.artwork import boxes_board_job, collect_images
-from modgen.build import AssembledCache, assembled_key, build_entries, write_module
+from modgen.build import AssembledCache, assembled_key, build_entries, build_modules, write_module
 from scenarios import load_game
 from vassalfmt import build_zip
 from vassalfmt.piece import Piece, copy_trait, expand_prototypes
@@ -157,3 +157,13 @@ def test_module_zip_lists_the_same_entries_either_way(uncached, game, tmp_path):
     _, reference_entries = uncached
     data, _ = module_bytes(game, tmp_path)
     assert sorted(zipfile.ZipFile(io.BytesIO(data)).namelist()) == sorted(reference_entries)
+
+
+def test_build_modules_draws_while_assembling_and_writes_the_uncached_bytes(game, uncached, tmp_path):
+    """`modgen build`'s pipeline (one pool for every game, modules assembled meanwhile)."""
+    reference, _ = uncached
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        built = list(build_modules([game], tmp_path / "out", "1.0", cache_dir=tmp_path / "cache", workers=2))
+    assert [b.game.id for b in built] == [game.id]
+    assert built[0].result.path.read_bytes() == reference
