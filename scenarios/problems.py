@@ -34,12 +34,19 @@ class DataError(Exception):
 class Problems:
     root: Path | None = None
     items: list[Problem] = field(default_factory=list)
+    # file -> how it is shown: every stand-in's location names its file (thousands per game)
+    _shown: dict = field(default_factory=dict, repr=False, compare=False)
 
     def add(self, file: Path | str, line: int, message: str) -> None:
         self.items.append(Problem(self._show(file), max(line, 1), message))
 
     def _show(self, file: Path | str) -> str:
-        path = Path(file)
+        shown = self._shown.get(file)
+        if shown is None:
+            shown = self._shown[file] = self._relative(Path(file))
+        return shown
+
+    def _relative(self, path: Path) -> str:
         if self.root is not None:
             try:
                 return str(path.relative_to(self.root))
@@ -70,6 +77,12 @@ class TomlLines:
 
     def __init__(self, text: str):
         self.lines = text.splitlines()
+        # (line index, table name, is an array table) of every header, found once
+        self._headers: list[tuple[int, str, bool]] = []
+        for idx, line in enumerate(self.lines):
+            m = _HEADER.match(line)
+            if m:
+                self._headers.append((idx, m.group(1).replace('"', ""), line.lstrip().startswith("[[")))
 
     def find(self, *path: str | int) -> int:
         """Line (1-based) of ``path``, e.g. ``("nationality", 2, "background")``
@@ -123,21 +136,21 @@ class TomlLines:
 
     def _nth_header(self, name: str, n: int, start: int, end: int, array: bool) -> int | None:
         seen = 0
-        for idx in range(start, end):
-            m = _HEADER.match(self.lines[idx])
-            if not m:
-                continue
-            is_array = self.lines[idx].lstrip().startswith("[[")
-            if m.group(1).replace('"', "") == name and is_array == array:
+        for idx, header, is_array in self._headers:
+            if idx >= end:
+                break
+            if idx >= start and header == name and is_array == array:
                 if seen == n:
                     return idx
                 seen += 1
         return None
 
     def _next_header(self, start: int, end: int) -> int:
-        for idx in range(start, end):
-            if _HEADER.match(self.lines[idx]):
+        for idx, _, _ in self._headers:
+            if start <= idx < end:
                 return idx
+            if idx >= end:
+                break
         return end
 
     def _key(self, key: str, start: int, end: int) -> int | None:
