@@ -402,7 +402,11 @@ class _Drawing:
             for batch in self.drawn:
                 for index, data in batch:
                     job = self.jobs[index]
-                    results[index] = data if data is not None else self.cache._load(job.key, job.count)
+                    if data is None:  # written to the cache directory only
+                        data = self.cache._load(job.key, job.count)
+                        if data is None:
+                            raise OSError(f"a drawing worker's PNGs for {job.names[0]} are missing from the cache")
+                    results[index] = data
         return results  # type: ignore[return-value]
 
     def cancel(self) -> None:

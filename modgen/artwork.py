@@ -45,7 +45,7 @@ def collect_images(game: Game, scale: int = 1, cache_dir: Path | None = None,
 
 
 @dataclass
-class PendingImages:
+class PendingModuleImages:
     """A module's images while they are drawn: ``images`` already holds every name and
     position (all that assembling the buildFile and setups needs); ``result()`` waits for the
     pictures and adds them."""
@@ -66,7 +66,7 @@ class PendingImages:
 
 def start_collecting(games: list[Game], scale: int = 1, cache_dir: Path | None = None,
                      progress: Callable[[str], None] | None = None,
-                     workers: int | None = None) -> list[PendingImages]:
+                     workers: int | None = None) -> list[PendingModuleImages]:
     """``collect_images`` for several games in one batch, returned before the drawing is done.
 
     One batch, so that one pool draws every game's missing pictures (dearest first) while
@@ -80,7 +80,7 @@ def start_collecting(games: list[Game], scale: int = 1, cache_dir: Path | None =
             progress(f"{game.id}: counters, markers, maps, boxes, turn tracks, charts")
         planned.append(_plan(game, scale, cache.directory))
     drawing = cache.start_fetch([job for _, _, jobs in planned for job in jobs], workers)
-    return [PendingImages(images, names, drawing) for images, names, _ in planned]
+    return [PendingModuleImages(images, names, drawing) for images, names, _ in planned]
 
 
 def _plan(game: Game, scale: int, cache_dir: Path | None
