@@ -1,4 +1,5 @@
-"""The remembered text measurements (``art.fonts.ink_bbox``, ``fit_font``) change no pixel:
+"""The remembered text measurements (``art.fonts.ink_bbox``, ``fit_font``) and rendered masks
+(``RememberingFont``) change no pixel:
 counters drawn with the caches warm are byte-identical to counters drawn with every
 measurement made afresh by FreeType."""
 
@@ -32,3 +33,53 @@ def test_cached_text_measurement_gives_identical_counters(game_id, monkeypatch):
     monkeypatch.setattr(art.canvas, "fit_font", uncached_fit)
     fresh = [draw_and_encode(job) for job in jobs]
     assert cached == fresh
+
+
+def test_remembered_masks_and_advances_draw_the_pixels_of_a_fresh_render():
+    """A RememberingFont answers from its memory the second time; the pixels must be those of
+    Pillow's own FreeTypeFont, at whole and fractional positions, plain and stroked."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    remembering = art.fonts.RememberingFont(str(art.fonts.FONT_DIR / "DejaVuSansCondensed-Bold.ttf"), 15)
+    fresh = ImageFont.truetype(str(art.fonts.FONT_DIR / "DejaVuSansCondensed-Bold.ttf"), 15)
+
+    def draw(fnt):
+        img = Image.new("RGB", (200, 120), (240, 230, 200))
+        canvas = ImageDraw.Draw(img)
+        for _ in range(2):  # the second round comes from memory
+            for i, (text, xy) in enumerate([("4-4-6", (3, 2)), ("0101", (20.5, 30.25)), ("2-1 DR", (7.75, 60)),
+                                            ("4-4-6", (50.5, 90.75))]):
+                canvas.text(xy, text, font=fnt, fill=(40 * i, 0, 0), anchor="mt" if i == 1 else None)
+                canvas.text((xy[0] + 90, xy[1]), text, font=fnt, fill=(0, 0, 90), stroke_width=1,
+                            stroke_fill=(255, 255, 255))
+        return img.tobytes(), [fnt.getlength(t) for t in ("4-4-6", "0101", "4-4-6")]
+
+    assert draw(remembering) == draw(fresh)
+    assert remembering._masks and remembering._lengths
+
+
+def test_wrap_lines_gives_the_greedy_lines():
+    """The one-line shortcut for a paragraph that fits gives what word-by-word greedy wrapping gives."""
+    fnt = art.fonts.font(13)
+
+    def greedy(text, max_w):
+        lines = []
+        for paragraph in text.split("\n"):
+            words = paragraph.split()
+            if not words:
+                lines.append("")
+                continue
+            line = words[0]
+            for word in words[1:]:
+                if art.fonts.text_size(f"{line} {word}", fnt)[0] <= max_w:
+                    line = f"{line} {word}"
+                else:
+                    lines.append(line)
+                    line = word
+            lines.append(line)
+        return lines
+
+    texts = ["Attacker eliminated", "Defender retreats two hexes  and loses a step", "DR\n\nAE", "a"]
+    for text in texts:
+        for max_w in (10, 60, 120, 400):
+            assert art.fonts.wrap_lines(text, fnt, max_w) == greedy(text, max_w)
