@@ -2,8 +2,9 @@
 
 Every phase does what ``modgen build --all`` does for each game — load the
 data, collect (draw or reuse) the images, assemble the buildFile and write
-the .vmod — so the phases compare like with like.  The cache directory is
-fresh for the cold build and kept for the rebuilds.
+the .vmod, or copy the module when none of its inputs changed
+(``modgen.uptodate``) — so the phases compare like with like.  The cache
+directory is fresh for the cold build and kept for the rebuilds.
 
 The floor is the time merely to PNG-encode the same images at the same
 settings (``art.render.encode_png``), measured in the same run: the pictures
@@ -30,11 +31,9 @@ from art.render import encode_png
 from bench.config import TARGETS
 from bench.profiling import cprofile_call
 from bench.results import Section
-from modgen.build import build_modules
-from modgen.extension import start_compiling
-from scenarios import game_ids, load_game_dir
+from modgen.uptodate import build_or_copy
+from scenarios import game_ids
 from scenarios.loader import DATA_ROOT
-from scenarios.model import Game
 
 VERSION = "bench"
 CHANGED_GAME = "spi"  # the game whose one unit the one-unit rebuild changes
@@ -60,31 +59,29 @@ class BuildRun:
         return sum(self.cpu.values())
 
 
-def build_all(games: dict[str, Game] | None, cache_dir: Path, out_dir: Path,
-              loaders: dict[str, callable] | None = None) -> BuildRun:
-    """Load (timed), draw and write every game's module, as `modgen build --all` does."""
+def build_all(cache_dir: Path, out_dir: Path, data_dirs: dict[str, Path] | None = None) -> BuildRun:
+    """Load, draw and write every game's module (or copy those whose inputs are unchanged), as
+    `modgen build --all` does; ``data_dirs`` replaces some games' data directories."""
     run = BuildRun()
     with warnings.catch_warnings():
         # modgen's own warnings (e.g. about setups) are the build's business, not the benchmark's
         warnings.simplefilter("ignore", UserWarning)
-        _build_each(run, cache_dir, out_dir, loaders or {})
+        _build_each(run, cache_dir, out_dir, data_dirs or {})
     return run
 
 
-def _build_each(run: BuildRun, cache_dir: Path, out_dir: Path, loaders: dict) -> None:
-    """As `modgen build --all`: load every game, then ``build_modules`` (one drawing pool for
-    all games while the modules are assembled). A game's seconds run from the previous
-    module written (or the start) to its own, so they add up to the whole build."""
-    start_compiling(cache_dir)  # as `modgen build` does: javac works while the art is drawn
+def _build_each(run: BuildRun, cache_dir: Path, out_dir: Path, data_dirs: dict[str, Path]) -> None:
+    """As `modgen build --all` (``modgen.uptodate.build_or_copy``: one drawing pool for all games
+    while the modules are assembled). A game's seconds run from the previous module written (or
+    the start) to its own, so they add up to the whole build. Every `modgen build` is a new process,
+    so the data files are read every time (load_game's per-process cache is not used)."""
     last, cpu_last = time.perf_counter(), cpu_seconds()
-    # load_game caches per process; each `modgen build` is a new process, so read the files every time
-    games = [loaders.get(g, lambda g=g: load_game_dir(DATA_ROOT / g))() for g in game_ids()]
-    for built in build_modules(games, out_dir, VERSION, scale=1, cache_dir=cache_dir):
-        game_id = built.game.id
+    sources = {game_id: data_dirs.get(game_id, DATA_ROOT / game_id) for game_id in game_ids()}
+    for module in build_or_copy(sources, out_dir, VERSION, scale=1, cache_dir=cache_dir):
         now, cpu_now = time.perf_counter(), cpu_seconds()
-        run.seconds[game_id], run.cpu[game_id] = now - last, cpu_now - cpu_last
+        run.seconds[module.game_id], run.cpu[module.game_id] = now - last, cpu_now - cpu_last
         last, cpu_last = now, cpu_now
-        run.images[game_id] = built.images.files
+        run.images[module.game_id] = module.images or {}
 
 
 def cpu_seconds() -> float:
@@ -135,11 +132,11 @@ def run_modules(profile_on_miss: bool = True) -> Section:
         tmp_path = Path(tmp)
         cache, out = tmp_path / "cache", tmp_path / "out"
         out.mkdir()
-        cold = build_all(None, cache, out)
+        cold = build_all(cache, out)
         floor = png_floor(cold.images)
-        unchanged = build_all(None, cache, out)
+        unchanged = build_all(cache, out)
         data_dir, unit_id = changed_copy(CHANGED_GAME, tmp_path / "data")
-        one_unit = build_all(None, cache, out, loaders={CHANGED_GAME: lambda: load_game_dir(data_dir)})
+        one_unit = build_all(cache, out, {CHANGED_GAME: data_dir})
         changed = _differing_images(cold.images[CHANGED_GAME], one_unit.images[CHANGED_GAME])
         report(section, cold, floor, unchanged, one_unit, unit_id, changed)
         if profile_on_miss and not all(t.passed for t in section.targets):
@@ -194,8 +191,8 @@ def _profile_misses(section: Section, tmp_path: Path) -> str:
     out = tmp_path / "profile-out"
     out.mkdir(exist_ok=True)
     if "cold over PNG floor" in missed:
-        parts.append("cold build, all games:\n" + cprofile_call(lambda: build_all(None, cache, out), top=25))
+        parts.append("cold build, all games:\n" + cprofile_call(lambda: build_all(cache, out), top=25))
     if missed & {"no-change rebuild over cold", "one-unit rebuild over cold"}:
-        build_all(None, cache, out)
-        parts.append("no-change rebuild, all games:\n" + cprofile_call(lambda: build_all(None, cache, out), top=25))
+        build_all(cache, out)
+        parts.append("no-change rebuild, all games:\n" + cprofile_call(lambda: build_all(cache, out), top=25))
     return "\n".join(parts)

@@ -9,6 +9,7 @@ from importlib.metadata import PackageNotFoundError, version as package_version
 from pathlib import Path
 
 from scenarios import DataError, game_ids, load_game
+from scenarios.loader import DATA_ROOT
 
 DEFAULT_CACHE = Path(".cache/art")
 
@@ -25,8 +26,8 @@ def say(text: str) -> None:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    from modgen.build import build_modules
-    from modgen.extension import ExtensionBuildError, javac_version, start_compiling
+    from modgen.extension import ExtensionBuildError, javac_version
+    from modgen.uptodate import DataErrors, build_or_copy
 
     games = game_ids() if args.all else args.games
     if not games:
@@ -36,37 +37,30 @@ def cmd_build(args: argparse.Namespace) -> int:
     if unknown:
         say(f"modgen build: unknown game(s) {', '.join(unknown)} (games: {', '.join(game_ids())})")
         return 2
-    # Validate every game before writing anything.
-    loaded = {}
-    failed = False
-    for game_id in games:
-        try:
-            loaded[game_id] = load_game(game_id)
-        except DataError as err:
-            say(str(err))
-            say(f"{game_id}: data errors above; nothing written")
-            failed = True
-    if failed:
-        return 1
     try:
         javac_version()  # every module carries the Adjudicator extension, compiled here
     except ExtensionBuildError as err:
         say(f"modgen build: {err}; nothing written")
         return 1
     version = args.version or project_version()
-    start_compiling(Path(args.cache))  # javac works while the art is drawn
     started = time.perf_counter()
-    modules = build_modules(list(loaded.values()), Path(args.out), version, scale=args.scale,
-                            cache_dir=Path(args.cache), progress=say)
+    # Every game whose inputs changed is loaded (validated) before anything is written.
+    modules = build_or_copy({game_id: DATA_ROOT / game_id for game_id in games}, Path(args.out), version,
+                            scale=args.scale, cache_dir=Path(args.cache), progress=say)
     try:
-        for built in modules:
-            result = built.result
-            for problem in result.problems:
-                say(f"{built.game.id}: warning: {problem}")
-            say(f"{built.game.id}: {result.path} — {result.pieces} pieces, {result.prototypes} prototypes, "
-                f"{result.setups} setups, {len(built.images.files)} images, {result.size / 1e6:.1f} MB, "
-                f"written after {time.perf_counter() - started:.1f} s")
-            print(result.path)
+        for module in modules:
+            report = module.report
+            for problem in report.problems:
+                say(f"{module.game_id}: warning: {problem}")
+            say(f"{module.game_id}: {module.path} — {report.pieces} pieces, {report.prototypes} prototypes, "
+                f"{report.setups} setups, {report.images} images, {module.path.stat().st_size / 1e6:.1f} MB, "
+                f"{'copied' if module.copied else 'written'} after {time.perf_counter() - started:.1f} s")
+            print(module.path)
+    except DataErrors as errors:
+        for game_id, error in errors.errors.items():
+            say(str(error))
+            say(f"{game_id}: data errors above; nothing written")
+        return 1
     except ExtensionBuildError as err:
         say(f"modgen build: {err}; no further module written")
         return 1
