@@ -99,7 +99,13 @@ class FinishedModules:
         return target
 
     def put(self, key: str, module: Path, report: FinishedReport) -> None:
-        """Keep a module just written; the report goes last, so a reader never finds half of one."""
+        """Keep a module just written; the report goes last, so a reader never finds half of one.
+
+        Only the newest module of each file name is kept (a maintainer editing data would
+        otherwise pile up a copy per edit); an older one is only ever reused by going back to
+        exactly its inputs, and then it is built again.
+        """
+        self._forget_others_named(report.file_name, key)
         vmod, meta = self._path(key, ".vmod"), self._path(key, ".json")
         vmod.parent.mkdir(parents=True, exist_ok=True)
         for target, write in ((vmod, lambda tmp: shutil.copyfile(module, tmp)),
@@ -107,6 +113,15 @@ class FinishedModules:
             tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
             write(tmp)
             os.replace(tmp, target)
+
+    def _forget_others_named(self, file_name: str, key: str) -> None:
+        for meta in (self.directory / "finished").glob("*/*.json"):
+            if meta.stem == key:
+                continue
+            report = self.report(meta.stem)
+            if report is not None and report.file_name == file_name:
+                for suffix in (".json", ".vmod"):  # the report first: no reader finds it without its module
+                    self._path(meta.stem, suffix).unlink(missing_ok=True)
 
     def _path(self, key: str, suffix: str) -> Path:
         return self.directory / "finished" / key[:2] / f"{key}{suffix}"

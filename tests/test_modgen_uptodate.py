@@ -52,7 +52,9 @@ def test_a_changed_data_file_builds_again(first_build, tmp_path):
     units = changed / "units.csv"
     units.write_text(units.read_text(encoding="utf-8") + "\n", encoding="utf-8")  # one byte more
     assert inputs_key(changed, "1.0", 1) != inputs_key(data, "1.0", 1)
-    (rebuilt,) = build({GAME: changed}, tmp_path / "out", root / "cache")
+    cache = tmp_path / "cache"
+    shutil.copytree(root / "cache", cache)
+    (rebuilt,) = build({GAME: changed}, tmp_path / "out", cache)
     assert not rebuilt.copied
     assert rebuilt.path.read_bytes() == written.path.read_bytes()  # a blank line changes no output
 
@@ -108,3 +110,17 @@ def test_modgen_build_says_which_modules_it_copied(tmp_path, capsys):
     assert "inputs unchanged" in second.err and "copied after" in second.err
     assert first.out == second.out  # the module's path, printed either way
     assert (tmp_path / "dist" / f"{GAME}-1.0.vmod").read_bytes() == built
+
+
+def test_only_the_newest_module_of_a_file_name_is_kept(first_build, tmp_path):
+    root, data, written = first_build
+    cache = tmp_path / "cache"
+    shutil.copytree(root / "cache", cache)
+    changed = tmp_path / GAME
+    shutil.copytree(data, changed)
+    (changed / "units.csv").write_text((data / "units.csv").read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    build({GAME: changed}, tmp_path / "out", cache)
+    finished = FinishedModules(cache)
+    assert finished.report(inputs_key(changed, "1.0", 1)) is not None
+    assert finished.report(inputs_key(data, "1.0", 1)) is None  # the older module of the same name is gone
+    assert len(list((cache / "finished").rglob("*.vmod"))) == 1
