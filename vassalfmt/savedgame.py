@@ -157,7 +157,7 @@ class SavedGameWriter:
         self.auto_stack = auto_stack
         self.prototypes = prototypes
         self._warned_unexpanded = False
-        self._pieces: list[tuple[str, Piece]] = []
+        self._pieces: list[_SavedPiece] = []
         self._stacks: list[StackSpec] = []
         self._decks: list[tuple[str, DeckSpec, str, int, int, list[str]]] = []
         self._extra: list[str] = []
@@ -176,7 +176,8 @@ class SavedGameWriter:
             raise ValueError("a saved piece needs a BasicPiece as its innermost trait")
         self._claim(piece_id)
         if self.prototypes is not None:
-            piece = expand_prototypes(piece, self.prototypes)
+            # Encoded right away (below), so the expansion may share the prototypes' traits.
+            piece = expand_prototypes(piece, self.prototypes, copy_traits=False)
         elif piece.prototypes() and not self._warned_unexpanded:
             self._warned_unexpanded = True
             warnings.warn(
@@ -184,7 +185,8 @@ class SavedGameWriter:
                 "prototypes to expand them: the state of prototype traits (Dynamic Properties, "
                 "layers, moved flags) will not be saved or sent to other players; pass "
                 "SavedGameWriter(prototypes=...)", UserWarning, stacklevel=2)
-        self._pieces.append((piece_id, piece))
+        self._pieces.append(_SavedPiece(piece_id, piece.add_piece_command(piece_id), basic.map_id, basic.x,
+                                        basic.y, _stackable(piece)))
 
     def add_stack(self, stack_id: str, map_id: str, x: int, y: int, member_ids: list[str],
                   layer: int | None = None) -> None:
@@ -210,11 +212,10 @@ class SavedGameWriter:
         explicit = {m for s in self._stacks for m in s.member_ids}
         explicit |= {card for deck in self._decks for card in deck[5]}
         groups: dict[tuple[str, int, int], list[str]] = {}
-        for piece_id, piece in self._pieces:
-            basic = piece.basic
-            if piece_id in explicit or basic.map_id is None or not _stackable(piece):
+        for saved in self._pieces:
+            if saved.piece_id in explicit or saved.map_id is None or not saved.stackable:
                 continue
-            groups.setdefault((basic.map_id, basic.x, basic.y), []).append(piece_id)
+            groups.setdefault((saved.map_id, saved.x, saved.y), []).append(saved.piece_id)
         stacks = []
         for n, ((map_id, x, y), members) in enumerate(groups.items(), start=1):
             stack_id = f"stack{n}"
@@ -225,7 +226,7 @@ class SavedGameWriter:
 
     def commands(self, setup_stack_marker: bool = True) -> list[str]:
         out = [BEGIN_SAVE]
-        out += [p.add_piece_command(pid) for pid, p in self._pieces]
+        out += [saved.command for saved in self._pieces]
         stacks = list(self._stacks) + (self._auto_stacks() if self.auto_stack else [])
         out += [AddPiece(s.stack_id, STACK_TYPE, s.state_string()).encode() for s in stacks]
         out += [AddPiece(deck_id, spec.type_string(), spec.state_string(map_id, x, y, cards)).encode()
@@ -253,6 +254,19 @@ class SavedGameWriter:
     def write(self, path: str | os.PathLike, module: ModuleData,
               savedata: SaveData | None = None) -> None:
         write_atomic(path, self.to_bytes(module, savedata))
+
+
+@dataclass(frozen=True)
+class _SavedPiece:
+    """A piece as the writer keeps it: its command, encoded when added (a piece the caller
+    changes afterwards is saved as it was), and where it stands, for the automatic stacks."""
+
+    piece_id: str
+    command: str
+    map_id: str | None
+    x: int
+    y: int
+    stackable: bool
 
 
 def _stackable(piece: Piece) -> bool:
