@@ -53,17 +53,11 @@ class Piece:
 
     def type_string(self) -> str:
         self._check()
-        text = self.traits[-1].type_string()
-        for trait in reversed(self.traits[:-1]):
-            text = _nest(trait.type_string(), text)
-        return text
+        return nest_traits([trait.type_string() for trait in self.traits])
 
     def state_string(self) -> str:
         self._check()
-        text = self.traits[-1].state_string()
-        for trait in reversed(self.traits[:-1]):
-            text = _nest(trait.state_string(), text)
-        return text
+        return nest_traits([trait.state_string() for trait in self.traits])
 
     def add_piece_command(self, piece_id: str | None = None) -> str:
         """``+/id/type/state``; ``None`` gives the ``null`` id used in palettes and prototypes."""
@@ -130,6 +124,15 @@ class Piece:
                 if level is not None:
                     props[trait.name + "_Level"] = str(level)
         return props
+
+
+def nest_traits(texts: list[str]) -> str:
+    """A piece's type (or state) from its traits' own, outermost first: each trait's text
+    wraps everything inside it."""
+    text = texts[-1]
+    for outer in reversed(texts[:-1]):
+        text = _nest(outer, text)
+    return text
 
 
 def _nest(outer: str, inner: str) -> str:

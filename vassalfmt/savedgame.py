@@ -49,7 +49,7 @@ from .commands import (
 from .deck import DeckSpec
 from .errors import VassalFormatError
 from .moduledata import ModuleData, SaveData
-from .piece import Piece, _split_nested, expand_prototypes, parse_piece
+from .piece import Piece, _split_nested, add_piece_command, expand_prototypes, nest_traits, parse_piece
 from .sequence import ESC, SequenceDecoder, decode, encode
 from .traits import BasicPiece, Immobilized, RawTrait
 from .zipreader import DEFAULT_LIMITS, SafeZip, ZipLimits
@@ -158,6 +158,9 @@ class SavedGameWriter:
         self.prototypes = prototypes
         self._warned_unexpanded = False
         self._pieces: list[_SavedPiece] = []
+        #: the prototypes' traits, and their (type, state) texts once encoded (see `_encoded`)
+        self._prototype_trait_ids = {id(t) for p in (prototypes or {}).values() for t in p.traits}
+        self._prototype_texts: dict[int, tuple[str, str]] = {}
         self._stacks: list[StackSpec] = []
         self._decks: list[tuple[str, DeckSpec, str, int, int, list[str]]] = []
         self._extra: list[str] = []
@@ -178,15 +181,36 @@ class SavedGameWriter:
         if self.prototypes is not None:
             # Encoded right away (below), so the expansion may share the prototypes' traits.
             piece = expand_prototypes(piece, self.prototypes, copy_traits=False)
-        elif piece.prototypes() and not self._warned_unexpanded:
+            command = add_piece_command(piece_id, *self._encoded(piece))
+        else:
+            command = piece.add_piece_command(piece_id)
+        if self.prototypes is None and piece.prototypes() and not self._warned_unexpanded:
             self._warned_unexpanded = True
             warnings.warn(
                 f"piece {piece_id!r} uses prototypes {piece.prototypes()} but the writer has no "
                 "prototypes to expand them: the state of prototype traits (Dynamic Properties, "
                 "layers, moved flags) will not be saved or sent to other players; pass "
                 "SavedGameWriter(prototypes=...)", UserWarning, stacklevel=2)
-        self._pieces.append(_SavedPiece(piece_id, piece.add_piece_command(piece_id), basic.map_id, basic.x,
-                                        basic.y, _stackable(piece)))
+        self._pieces.append(_SavedPiece(piece_id, command, basic.map_id, basic.x, basic.y, _stackable(piece)))
+
+    def _encoded(self, piece: Piece) -> tuple[str, str]:
+        """An expanded piece's type and state. The traits it shares with the prototypes are the
+        same for every piece, so their texts are encoded once per writer (they were two thirds
+        of encoding a setup)."""
+        piece._check()  # what Piece.type_string checks
+        texts = [self._trait_texts(trait) for trait in piece.traits]
+        return nest_traits([t for t, _ in texts]), nest_traits([s for _, s in texts])
+
+    def _trait_texts(self, trait) -> tuple[str, str]:
+        key = id(trait)
+        found = self._prototype_texts.get(key)
+        if found is None:
+            found = (trait.type_string(), trait.state_string())
+            # Only the prototypes' traits: they live as long as self.prototypes (so the id stays
+            # theirs), and the writer assumes they do not change while pieces are added.
+            if key in self._prototype_trait_ids:
+                self._prototype_texts[key] = found
+        return found
 
     def add_stack(self, stack_id: str, map_id: str, x: int, y: int, member_ids: list[str],
                   layer: int | None = None) -> None:
