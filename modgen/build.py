@@ -8,19 +8,14 @@ data gives the same bytes.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
-import io
-import json
-import os
 import time
-import zipfile
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Iterator
 
-from art.render import plain, renderer_fingerprint
+from art.render import renderer_fingerprint
 
 from modgen import buildfile as bf
 from modgen import extension
@@ -88,11 +83,11 @@ def main_map_order(game: Game) -> list[str]:
 
 
 def build_entries(game: Game, images: ModuleImages, version: str, assembled: Assembled | None = None) -> BuildResult:
-    """Every zip entry of the module, in memory (``assembled``: what ``assembled_entries``
+    """Every zip entry of the module, in memory (``assembled``: what ``assemble_entries``
     gave for the same game, images and version, if the caller has it already)."""
     started = time.perf_counter()
     if assembled is None:
-        assembled = assembled_entries(game, images, version)
+        assembled = assemble_entries(game, images, version)
     entries = dict(assembled.entries)
     for name, data in images.files.items():
         entries[f"images/{name}"] = data
@@ -100,25 +95,6 @@ def build_entries(game: Game, images: ModuleImages, version: str, assembled: Ass
     return BuildResult(path=None, entries=entries, pieces=assembled.pieces, prototypes=assembled.prototypes,
                        setups=assembled.setups, problems=list(assembled.problems),
                        seconds=time.perf_counter() - started)
-
-
-def assembled_entries(game: Game, images: ModuleImages, version: str) -> Assembled:
-    """The module's entries other than images: they need only the images' names and positions,
-    not the pictures, so they can be assembled while the pictures are drawn.
-
-    They are kept beside the art cache when the images came from one (see "the
-    assembled-entries cache" below), so a rebuild with unchanged data only reads them back.
-    """
-    cache_dir = getattr(images, "cache_dir", None)
-    if cache_dir is None:
-        return assemble_entries(game, images, version)
-    cache = AssembledCache(Path(cache_dir))
-    key = assembled_key(game, images, version)
-    assembled = cache.get(key)
-    if assembled is None:
-        assembled = assemble_entries(game, images, version)
-        cache.put(key, assembled)
-    return assembled
 
 
 @dataclass
@@ -142,7 +118,7 @@ def build_modules(games: list[Game], out_dir: Path, version: str, scale: int = 1
     try:
         if progress:
             progress("assembling the modules while the pictures are drawn ...")
-        assembled = [assembled_entries(game, p.images, version) for game, p in zip(games, pending)]
+        assembled = [assemble_entries(game, p.images, version) for game, p in zip(games, pending)]
         for game, images, done in zip(games, pending, assembled):
             result = build_entries(game, images.result(), version, done)
             write_module(result, Path(out_dir), module_file_name(game, version))
@@ -220,18 +196,11 @@ def assemble_entries(game: Game, images: ModuleImages, version: str) -> Assemble
                      problems=problems)
 
 
-# -- the assembled-entries cache ----------------------------------------------------------------
-#
-# Why: writing the setups (every piece with its prototypes expanded and each trait escaped
-# once per nesting level) and the palette was most of a module rebuild, yet these entries
-# change only when their inputs do. The key is a hash of all of them -- every field of the
-# game's data, the image names and board positions, the version -- and of the code that
-# builds them, so a stale entry cannot be served; a missing or damaged one is built again.
+# -- what the code is (modgen.uptodate keys finished modules on it) ------------------------------
 
-#: Packages whose code decides the entries (an edit to any of them changes every key);
+#: Packages whose code decides a module (``modgen.uptodate`` keys finished modules on it);
 #: ``art`` is covered by its renderer fingerprint (image names and board layouts come from it).
 CODE_PACKAGES = ("modgen", "vassalfmt", "scenarios")
-REPORT_ENTRY = "assembled.json"
 
 
 @lru_cache(maxsize=1)
@@ -243,48 +212,6 @@ def code_fingerprint() -> str:
             digest.update(path.relative_to(root).as_posix().encode("utf-8"))
             digest.update(path.read_bytes())
     return digest.hexdigest()
-
-
-def assembled_key(game: Game, images: ModuleImages, version: str) -> str:
-    """The content key of a module's non-image entries: everything ``assemble_entries`` reads."""
-    image_layout = {f.name: plain(getattr(images, f.name)) for f in dataclasses.fields(images)
-                    if f.name not in ("files", "cache_dir")}
-    data = {"code": code_fingerprint(), "version": version, "images": image_layout,
-            "game": plain(game, skip=frozenset())}  # every field: any of them may be written
-    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-@dataclass
-class AssembledCache:
-    """Assembled entries by content key: one zip file each (its counts in ``assembled.json``)."""
-
-    directory: Path
-
-    def get(self, key: str) -> Assembled | None:
-        try:
-            with zipfile.ZipFile(self._path(key)) as archive:
-                report = json.loads(archive.read(REPORT_ENTRY))
-                entries = {name: archive.read(name) for name in archive.namelist() if name != REPORT_ENTRY}
-            return Assembled(entries=entries, **report)
-        except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile):
-            return None
-
-    def put(self, key: str, assembled: Assembled) -> None:
-        report = {k: v for k, v in dataclasses.asdict(assembled).items() if k != "entries"}
-        buffer = io.BytesIO()
-        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:
-            archive.writestr(REPORT_ENTRY, json.dumps(report))
-            for name, data in assembled.entries.items():
-                archive.writestr(name, data)
-        path = self._path(key)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_bytes(buffer.getvalue())
-        os.replace(tmp, path)  # atomic: a reader never sees half an entry
-
-    def _path(self, key: str) -> Path:
-        return self.directory / "modules" / key[:2] / f"{key}.zip"
 
 
 def write_module(result: BuildResult, out_dir: Path, file_name: str) -> Path:
