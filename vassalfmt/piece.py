@@ -255,7 +255,7 @@ def expand_prototypes(piece: Piece, prototypes: Mapping[str, Piece], drop_commen
             definition = prototypes.get(trait.name)
             if definition is None or not definition.traits:
                 continue
-            # The recursive call returns fresh copies already: no second copy.
+            # The recursive call has copied them already (when copying): no second copy.
             inner = expand_prototypes(definition, prototypes, drop_comments, _depth + 1, copy_traits)
             decorators = inner.traits[:-1] if isinstance(inner.traits[-1], BasicPiece) \
                 else inner.traits
