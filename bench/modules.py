@@ -47,7 +47,6 @@ class BuildRun:
     # CPU time of this process and of its finished children (the drawing workers, javac): less noisy
     # under load than wall-clock, and on two cores the honest measure of the work done
     cpu: dict[str, float] = field(default_factory=dict)
-    drawn: dict[str, int] = field(default_factory=dict)  # images drawn (not reused from cache)
     images: dict[str, dict[str, bytes]] = field(default_factory=dict)
 
     @property

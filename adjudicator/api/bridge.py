@@ -217,6 +217,8 @@ def pointed() -> Pointed:
 
 
 def validated(model, request: dict):
+    """`request` validated as if it had come as JSON: check models are strict, and only their
+    JSON mode reads e.g. a scenario name into its enum, as the JSON API does."""
     try:
         return model.model_validate_json(json.dumps(request))
     except ValidationError as error:
@@ -284,23 +286,22 @@ def game_savedgame_check_view(game_id: str, check: str):
 # --- registration -------------------------------------------------------------------------------
 
 def make_bridge_api_blueprint(config: Config, limiter: Limiter) -> Blueprint:
+    # logcheck imports this module (it reads uploads the same way), so its view is imported here
+    from adjudicator.api.logcheck import log_check_view
+
     bp = Blueprint("bridge_api", __name__, url_prefix="/api/v1")
     anonymous = limiter.limit(config.rate_limit_anonymous, key_func=rate_limit_key)
     per_token = limiter.limit(config.rate_limit_token, key_func=rate_limit_key)
-    bp.add_url_rule("/systems/<system>/savedgame/positions", "positions",
-                    anonymous(positions_view), methods=["POST"])
-    bp.add_url_rule("/systems/<system>/savedgame/supply", "supply",
-                    anonymous(supply_view), methods=["POST"])
-    bp.add_url_rule("/games/<game_id>/savedgame/supply", "game_supply",
-                    per_token(game_supply_view), methods=["POST"])
-    bp.add_url_rule("/systems/<system>/savedgame/checks/<check>", "check",
-                    anonymous(savedgame_check_view), methods=["POST"])
-    bp.add_url_rule("/games/<game_id>/savedgame/checks/<check>", "game_check",
-                    per_token(game_savedgame_check_view), methods=["POST"])
-    from adjudicator.api.logcheck import log_check_view  # it reads uploads as this module does
-
-    bp.add_url_rule("/games/<game_id>/savedgame/log-check", "log_check",
-                    per_token(log_check_view), methods=["POST"])
+    routes = (  # (rule, endpoint, rate limit, view): every one a POST of a saved game
+        ("/systems/<system>/savedgame/positions", "positions", anonymous, positions_view),
+        ("/systems/<system>/savedgame/supply", "supply", anonymous, supply_view),
+        ("/games/<game_id>/savedgame/supply", "game_supply", per_token, game_supply_view),
+        ("/systems/<system>/savedgame/checks/<check>", "check", anonymous, savedgame_check_view),
+        ("/games/<game_id>/savedgame/checks/<check>", "game_check", per_token, game_savedgame_check_view),
+        ("/games/<game_id>/savedgame/log-check", "log_check", per_token, log_check_view),
+    )
+    for rule, endpoint, limit, view in routes:
+        bp.add_url_rule(rule, endpoint, limit(view), methods=["POST"])
     return bp
 
 
