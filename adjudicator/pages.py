@@ -17,11 +17,12 @@ gets its form for free. Stable element ids (`section-<check>`, `check-<check>`, 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import json
 from dataclasses import dataclass, field
 
 from flask import Blueprint, abort, render_template, request
-from flask_limiter import Limiter
 from markupsafe import Markup, escape
 
 from adjudicator.api.auth import rate_limit_key
@@ -38,6 +39,9 @@ from adjudicator.services import services
 from adjudicator.storage import GameNotFound
 from adjudicator.systems import all_systems, system_info
 from adjudicator.verify import verify_ledger
+
+if TYPE_CHECKING:  # for the annotation only (ratelimits imports api.auth)
+    from adjudicator.ratelimits import RouteLimiter
 
 
 @dataclass
@@ -93,7 +97,7 @@ def check_groups(system: str) -> list[CheckGroup]:
     return [g for g in groups if g.checks]
 
 
-def make_pages_blueprint(config: Config, limiter: Limiter) -> Blueprint:
+def make_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
     """The pages. Their form posts share the API's per-address limits (game creation too)."""
     bp = Blueprint("pages", __name__, template_folder="templates", static_folder="static",
                    static_url_path="/static/adjudicator")

@@ -31,7 +31,11 @@ def _unchanged(view: Callable) -> Callable:
     return view
 
 
-def make_limiter(app: Flask, config: Config) -> Limiter | Unlimited:
+#: What the blueprint factories are given: both have `limit` and `shared_limit`.
+RouteLimiter = Limiter | Unlimited
+
+
+def make_limiter(app: Flask, config: Config) -> RouteLimiter:
     if not config.ratelimit_enabled:
         return Unlimited()
     return Limiter(

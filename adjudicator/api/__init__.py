@@ -7,8 +7,9 @@ pydantic models of everything that is not a check request.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from flask import Blueprint, Response
-from flask_limiter import Limiter
 from werkzeug.routing import BaseConverter
 
 from adjudicator.api import games, systems, verify
@@ -16,6 +17,9 @@ from adjudicator.api.auth import rate_limit_key
 from adjudicator.checks import RESERVED_CHECK_NAMES
 from adjudicator.config import Config
 from adjudicator.services import services
+
+if TYPE_CHECKING:  # for the annotation only (ratelimits imports api.auth)
+    from adjudicator.ratelimits import RouteLimiter
 
 
 def _systems_view():
@@ -32,7 +36,7 @@ class CheckNameConverter(BaseConverter):
     regex = "(?!(?:" + "|".join(sorted(RESERVED_CHECK_NAMES)) + ")$)[a-z][a-z0-9_]{0,47}"
 
 
-def make_api_blueprint(config: Config, limiter: Limiter) -> Blueprint:
+def make_api_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
     bp = Blueprint("api", __name__, url_prefix="/api/v1")
     per_token = limiter.limit(config.rate_limit_token, key_func=rate_limit_key)
     anonymous = limiter.shared_limit(config.rate_limit_anonymous, scope="anonymous", key_func=rate_limit_key)

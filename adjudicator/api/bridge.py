@@ -30,6 +30,8 @@ their OpenAPI paths to an app; ``create_app`` calls it.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import hashlib
 import json
 import re
@@ -37,7 +39,6 @@ import re
 from pydantic import ValidationError
 
 from flask import Blueprint, Flask, jsonify, request
-from flask_limiter import Limiter
 
 from adjudicator.api.auth import rate_limit_key, require_grant
 from adjudicator.api.games import (
@@ -60,6 +61,10 @@ from adjudicator.config import Config
 from adjudicator.problems import Problem, validation_problem
 from adjudicator.services import services
 from adjudicator.storage import GameClosed, GameNotFound, IdempotencyConflict, TokenGrant
+
+if TYPE_CHECKING:  # for the annotation only (ratelimits imports api.auth)
+    from adjudicator.ratelimits import RouteLimiter
+
 
 #: Room for the multipart envelope around the file.
 MULTIPART_OVERHEAD = 64 * 1024
@@ -285,7 +290,7 @@ def game_savedgame_check_view(game_id: str, check: str):
 
 # --- registration -------------------------------------------------------------------------------
 
-def make_bridge_api_blueprint(config: Config, limiter: Limiter) -> Blueprint:
+def make_bridge_api_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
     # logcheck imports this module (it reads uploads the same way), so its view is imported here
     from adjudicator.api.logcheck import log_check_view
 
@@ -305,7 +310,7 @@ def make_bridge_api_blueprint(config: Config, limiter: Limiter) -> Blueprint:
     return bp
 
 
-def register_bridge(app: Flask, config: Config, limiter: Limiter) -> None:
+def register_bridge(app: Flask, config: Config, limiter: RouteLimiter) -> None:
     """Add the saved-game API, its page and its OpenAPI paths to `app`."""
     from adjudicator.bridge.openapi import add_bridge_paths
     from adjudicator.bridge.pages import make_bridge_pages_blueprint
