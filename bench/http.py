@@ -209,8 +209,33 @@ def report(section: Section, rounds: list[dict[str, WrkResult]], choice: CheckCh
             section.notes.append(f"{name}: {non_2xx} non-2xx responses, {errors} socket errors")
     section.target("game-mode req/s over /ping", ratios["game"], TARGETS.game_over_ping, "x", at_most=False)
     section.target("compute-mode req/s over /ping", ratios["compute"], TARGETS.compute_over_ping, "x", at_most=False)
+    for name, target in (("compute", TARGETS.compute_over_ping), ("game", TARGETS.game_over_ping)):
+        section.notes.append(cpu_budget_note(name, target, section.numbers))
     section.target(f"game-mode p99 at {settings.connections} connections", section.numbers["game_p99_ms"],
                    TARGETS.p99_ms, "ms", at_most=True)
+
+
+def cpu_budget_note(name: str, target: float, numbers: dict[str, float], cores: int | None = None) -> str:
+    """What a ratio target allows a load to cost, in CPU, next to what its workers spend.
+
+    With every core busy, /ping's rate says what one request costs the whole machine (server,
+    kernel, wrk): cores / rate. A load reaches `target` x that rate only if it adds at most
+    (1 / target - 1) x that cost. The workers' own added CPU (their CPU per request minus
+    /ping's) is the part the service controls; the rest of the machine's cost barely differs
+    between loads.
+    """
+    cores = cores or os.cpu_count() or 1
+    ping_rps = numbers.get("ping_rps") or 0.0
+    if not ping_rps:
+        return f"{name}: no /ping rate, no CPU budget"
+    per_ping_ms = cores * 1000 / ping_rps
+    allowed = (1 / target - 1) * per_ping_ms
+    added = numbers[f"{name}_server_cpu_ms"] - numbers["ping_server_cpu_ms"]
+    numbers[f"{name}_cpu_allowed_over_ping_ms"] = allowed
+    numbers[f"{name}_server_cpu_over_ping_ms"] = added
+    return (f"{name}: at {target:.2f}x /ping it may add {allowed:.2f} ms of machine CPU per request over /ping "
+            f"({cores} cores / {ping_rps:,.0f} req/s = {per_ping_ms:.2f} ms per /ping); its workers add {added:.2f} ms "
+            f"({numbers[f'{name}_server_cpu_ms']:.2f} - {numbers['ping_server_cpu_ms']:.2f})")
 
 
 def profile_game_mode(server: Gunicorn, load: tuple, settings: HttpSettings, tmp: Path) -> str:

@@ -12,6 +12,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # `bench` is a top-level directory, not an installed package
 
+from bench.http import cpu_budget_note  # noqa: E402
 from bench.indexed_search import MapIndex, indexed_search  # noqa: E402
 from bench.modules import changed_copy  # noqa: E402
 from bench.supply import (  # noqa: E402
@@ -84,3 +85,18 @@ def test_wrk_script_gives_each_game_request_a_unique_id_field():
     assert '"request_id":"w' in script and "tid" in script and "counter" in script
     assert '"/api/v1/games/g1/combat"' in script and '"Bearer t"' in script
     assert "WRKJSON" in script
+
+
+def test_cpu_budget_is_what_a_ratio_target_leaves_over_ping():
+    # 2 cores at 5,000 /ping a second: 0.4 ms of machine CPU per /ping. At 0.5x a load may cost
+    # 0.8 ms, i.e. add 0.4 ms; at 0.8x it may add 0.1 ms.
+    numbers = {"ping_rps": 5000.0, "ping_server_cpu_ms": 0.28, "game_server_cpu_ms": 0.72,
+               "compute_server_cpu_ms": 0.47}
+    game = cpu_budget_note("game", 0.5, numbers, cores=2)
+    compute = cpu_budget_note("compute", 0.8, numbers, cores=2)
+    assert math.isclose(numbers["game_cpu_allowed_over_ping_ms"], 0.4)
+    assert math.isclose(numbers["game_server_cpu_over_ping_ms"], 0.44)
+    assert math.isclose(numbers["compute_cpu_allowed_over_ping_ms"], 0.1)
+    assert math.isclose(numbers["compute_server_cpu_over_ping_ms"], 0.19)
+    assert "may add 0.40 ms" in game and "workers add 0.44 ms" in game
+    assert "may add 0.10 ms" in compute and "workers add 0.19 ms" in compute
