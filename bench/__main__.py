@@ -21,6 +21,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default=",".join(SECTIONS), help="comma-separated sections: " + ", ".join(SECTIONS))
     parser.add_argument("--duration", type=int, default=HttpSettings.duration_s, help="seconds per wrk load per round")
     parser.add_argument("--rounds", type=int, default=HttpSettings.rounds, help="rounds of the three wrk loads")
+    parser.add_argument("--workers", type=int, default=HttpSettings.workers, help="gunicorn worker processes")
     parser.add_argument("--worker-class", default=HttpSettings.worker_class, help="gunicorn worker class (sync, gthread)")
     parser.add_argument("--threads", type=int, default=HttpSettings.worker_threads, help="threads per gthread worker")
     parser.add_argument("--sqlite-synchronous", default=HttpSettings.sqlite_synchronous,
@@ -49,7 +50,8 @@ def main(argv: list[str] | None = None) -> int:
             sections.append(run_scaleout_bench())
         elif name == "http":
             from bench.http import run_http
-            sections.append(run_http(HttpSettings(duration_s=args.duration, rounds=args.rounds, worker_class=args.worker_class,
+            sections.append(run_http(HttpSettings(duration_s=args.duration, rounds=args.rounds, workers=args.workers,
+                                               worker_class=args.worker_class,
                                                worker_threads=args.threads,
                                                sqlite_synchronous=args.sqlite_synchronous),
                                   profile_on_miss=profile))
