@@ -4,14 +4,18 @@ content-addressed cache, and contact sheets."""
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
+import tempfile
 
 import pytest
 from PIL import Image
 
 from art.counters import unit_faces
 from art.render import (
+    MIN_JOBS_FOR_POOL,
     ImageCache,
+    ImageJob,
     board_images,
     content_key,
     counter_images,
@@ -137,3 +141,38 @@ def test_contact_sheets_show_every_counter_and_marker(game_id, tmp_path):
     # one cell per unit, each at least a counter wide
     assert sheet.width * sheet.height >= len(game.units) * 75 * 75
     assert marker_sheet(game).height >= 75
+
+
+# -- the drawing workers ----------------------------------------------------------------------
+
+
+def _solid_jobs(count: int, fail_at: int | None = None, die_at: int | None = None) -> list[ImageJob]:
+    """Small pictures, one per job; the job ``fail_at`` raises, the job ``die_at`` kills its worker."""
+    def draw(i: int) -> list[Image.Image]:
+        if i == fail_at:
+            raise ValueError(f"no picture {i}")
+        if i == die_at:
+            os._exit(3)
+        return [Image.new("RGB", (20 + i, 10), (i * 7 % 256, 40, 90))]
+    return [ImageJob(f"{i:064x}", [f"t_{i}.png"], lambda i=i: draw(i), cost=1 + i % 3) for i in range(count)]
+
+
+def test_workers_without_a_cache_directory_give_the_bytes_of_one_process(tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # where the workers' private directory goes
+    jobs = _solid_jobs(3 * MIN_JOBS_FOR_POOL)
+    pooled = ImageCache().fetch(jobs, workers=2)
+    assert pooled == ImageCache().fetch(jobs, workers=1)
+    assert pooled["t_5.png"] == encode_png(jobs[5].draw()[0])
+    assert list(tmp_path.iterdir()) == []  # the private directory is gone
+
+
+def test_a_workers_exception_is_raised_by_fetch(tmp_path):
+    jobs = _solid_jobs(3 * MIN_JOBS_FOR_POOL, fail_at=11)
+    with pytest.raises(ValueError, match="no picture 11"):
+        ImageCache(tmp_path).fetch(jobs, workers=2)
+
+
+def test_a_worker_that_dies_is_an_error_not_a_hang(tmp_path):
+    jobs = _solid_jobs(3 * MIN_JOBS_FOR_POOL, die_at=4)
+    with pytest.raises(RuntimeError, match="pictures missing"):
+        ImageCache(tmp_path).fetch(jobs, workers=2)
