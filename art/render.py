@@ -39,7 +39,7 @@ import tempfile
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 import PIL
 from PIL import Image
@@ -316,22 +316,28 @@ class PendingImages:
     jobs: list[ImageJob]
     missing: list[ImageJob]
     drawing: "_Drawing"
-    _files: dict[str, bytes] | None = None
-
     def cancel(self) -> None:
         """Stop drawing (the caller failed and will not ask for the result)."""
         self.drawing.cancel()
 
-    def result(self) -> dict[str, bytes]:
-        """Every job's PNGs by image name, once all are drawn."""
-        if self._files is None:
-            for job, data in zip(self.missing, self.drawing.wait()):
-                self.cache._memory[job.key] = data
-                self.cache.drawn.append(job.key)
-            self._files = {}
-            for job in self.jobs:
-                self._files.update(zip(job.names, self.cache._memory[job.key]))
-        return self._files
+    def result(self, names: Iterable[str] | None = None) -> dict[str, bytes]:
+        """The PNGs by image name of every job, or of the jobs that give ``names``, once those
+        are drawn (a module builder writes each game's module as soon as its pictures are in,
+        while the workers still draw the next game's)."""
+        wanted = set(names) if names is not None else None
+        jobs = [job for job in self.jobs if wanted is None or not wanted.isdisjoint(job.names)]
+        waiting = {job.key for job in jobs if job.key not in self.cache._memory}
+        if waiting:
+            indices = [i for i, job in enumerate(self.missing) if job.key in waiting]
+            for index, data in self.drawing.wait(indices).items():
+                job = self.missing[index]
+                if job.key not in self.cache._memory:
+                    self.cache._memory[job.key] = data
+                    self.cache.drawn.append(job.key)
+        files: dict[str, bytes] = {}
+        for job in jobs:
+            files.update(zip(job.names, self.cache._memory[job.key]))
+        return files
 
 
 # -- drawing many images at once --------------------------------------------------------------
@@ -373,31 +379,36 @@ def draw_and_encode(job: ImageJob) -> list[bytes]:
 
 
 class _Drawing:
-    """Jobs being drawn: here when ``wait()`` is called, or already in forked workers."""
+    """Jobs being drawn: here when ``wait()`` asks for them, or already in forked workers."""
 
     def __init__(self, jobs: list[ImageJob], cache: ImageCache, workers: "_Workers | None" = None) -> None:
         self.jobs, self.cache, self.workers = jobs, cache, workers
 
-    def wait(self) -> list[list[bytes]]:
-        """The encoded PNGs of every job, in job order (each also written to the cache directory)."""
+    def wait(self, indices: list[int]) -> dict[int, list[bytes]]:
+        """The encoded PNGs of the jobs numbered ``indices``, by number (each also written to the
+        cache directory)."""
         if self.workers is None:
-            results = []
-            for job in self.jobs:
-                data = draw_and_encode(job)
+            results = {}
+            for index in indices:
+                job = self.jobs[index]
+                results[index] = data = draw_and_encode(job)
                 self.cache._write_files(job.key, data)
-                results.append(data)
             return results
         try:
-            self.workers.wait()
-            results = []
-            for job in self.jobs:  # the workers wrote every PNG to a file
+            self.workers.wait_for(indices)
+            results = {}
+            for index in indices:  # the workers wrote every PNG to a file
+                job = self.jobs[index]
                 data = _read_pngs(self.workers.directory, job)
                 if data is None:
                     raise OSError(f"a drawing worker's PNGs for {job.names[0]} are missing")
-                results.append(data)
-            return results
-        finally:
+                results[index] = data
+        except BaseException:
             self.workers.close()
+            raise
+        if self.workers.finished:
+            self.workers.close()
+        return results
 
     def cancel(self) -> None:
         if self.workers is not None:
@@ -422,6 +433,8 @@ class _Workers:
         self.owns_directory = directory is None
         self.directory = directory if directory is not None else tempfile.mkdtemp(prefix="art-drawing-")
         self.batches = batches
+        self.batch_of = {job: number for number, batch in enumerate(batches) for job in batch}
+        self.done: set[int] = set()
         self.next_batch = context.Value("i", 0)
         self.reader, writer = context.Pipe(duplex=False)
         send_lock = context.Lock()
@@ -433,18 +446,22 @@ class _Workers:
             process.start()
         writer.close()  # only the workers write: the pipe ends when they have all gone
 
-    def wait(self) -> None:
-        """Until every batch is drawn; a worker's exception is raised here."""
-        done = 0
-        while done < len(self.batches):
+    @property
+    def finished(self) -> bool:
+        return len(self.done) == len(self.batches)
+
+    def wait_for(self, jobs: list[int]) -> None:
+        """Until the batches holding ``jobs`` are drawn; a worker's exception is raised here."""
+        wanted = {self.batch_of[job] for job in jobs}
+        while not wanted <= self.done:
             try:
-                failure = self.reader.recv()
+                number, failure = self.reader.recv()
             except EOFError:  # every worker has gone without finishing
                 codes = [process.exitcode for process in self.processes]
                 raise RuntimeError(f"drawing workers ended with pictures missing (exit codes {codes})") from None
             if failure is not None:
                 raise failure
-            done += 1
+            self.done.add(number)
 
     def close(self) -> None:
         """Stop the workers (finished ones have already exited) and drop a private directory."""
@@ -460,8 +477,8 @@ class _Workers:
 
 def _drawing_worker(jobs: list[ImageJob], batches: list[list[int]], next_batch, writer, send_lock,
                     directory: str) -> None:
-    """One worker: take batch numbers until none are left; report each batch done (None) or the
-    exception that stopped it."""
+    """One worker: take batch numbers until none are left; report each batch's number with None
+    (drawn) or the exception that stopped it."""
     while True:
         with next_batch.get_lock():
             number = next_batch.value
@@ -477,9 +494,9 @@ def _drawing_worker(jobs: list[ImageJob], batches: list[list[int]], next_batch, 
             report = error
         with send_lock:
             try:
-                writer.send(report)
+                writer.send((number, report))
             except (pickle.PicklingError, TypeError, AttributeError):  # an exception that does not pickle
-                writer.send(RuntimeError(f"drawing failed: {report!r}"))
+                writer.send((number, RuntimeError(f"drawing failed: {report!r}")))
         if report is not None:
             return
 

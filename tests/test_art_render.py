@@ -176,3 +176,15 @@ def test_a_worker_that_dies_is_an_error_not_a_hang(tmp_path):
     jobs = _solid_jobs(3 * MIN_JOBS_FOR_POOL, die_at=4)
     with pytest.raises(RuntimeError, match="pictures missing"):
         ImageCache(tmp_path).fetch(jobs, workers=2)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_pictures_can_be_taken_a_part_at_a_time(tmp_path, workers):
+    """A module builder takes each game's pictures as soon as they are drawn: a part, then the
+    rest, give the bytes of one fetch of all."""
+    jobs = _solid_jobs(3 * MIN_JOBS_FOR_POOL)
+    everything = ImageCache().fetch(jobs, workers=1)
+    pending = ImageCache(tmp_path / str(workers)).start_fetch(jobs, workers=workers)
+    first = pending.result(["t_0.png", "t_7.png"])
+    assert first == {"t_0.png": everything["t_0.png"], "t_7.png": everything["t_7.png"]}
+    assert pending.result() == everything
