@@ -101,3 +101,25 @@ def test_wrap_lines_breaks_every_chart_text_where_greedy_wrapping_does(game_id):
         for max_w in (45, 130, 260):
             for text in texts:
                 assert art.fonts.wrap_lines(text, fnt, max_w) == _greedy(text, fnt, max_w), (text, max_w)
+
+
+@pytest.mark.parametrize("anchor", ["mt", None, "ms"])
+def test_draw_once_gives_the_pixels_of_draw_text(anchor):
+    """The maps' hex numbers skip ImageDraw.text's layout object and the remembered masks
+    (``art.fonts.draw_once``): the pixels must be those ImageDraw.text draws."""
+    import random
+
+    from PIL import Image, ImageDraw
+
+    rng = random.Random(11)
+    for size, bold in ((7, False), (11, False), (11, True), (19, False)):
+        fnt = art.fonts.font(size, bold)
+        expected = Image.new("RGB", (400, 300), (120, 200, 90))
+        drawn = expected.copy()
+        for _ in range(60):
+            xy = (rng.uniform(-5, 395), rng.uniform(-5, 295))
+            text = rng.choice([f"{rng.randrange(10000):04d}", "Yalu", "AV-7", "x"])
+            fill = rng.choice([(40, 40, 40), (235, 235, 235), (200, 0, 0)])
+            ImageDraw.Draw(expected).text(xy, text, font=fnt, fill=fill, anchor=anchor)
+            art.fonts.draw_once(ImageDraw.Draw(drawn), xy, text, fnt, fill, anchor=anchor)
+        assert drawn.tobytes() == expected.tobytes(), (size, bold)
