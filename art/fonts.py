@@ -79,22 +79,21 @@ class RememberingFont(ImageFont.FreeTypeFont):
         return found
 
 
-def draw_once(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, fnt: ImageFont.FreeTypeFont,
+def draw_line(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, fnt: ImageFont.FreeTypeFont,
               fill: tuple[int, int, int], anchor: str | None = None) -> None:
-    """``draw.text(xy, text, font=fnt, fill=fill, anchor=anchor)`` for one line of text that is
-    drawn once (a map's hex numbers: thousands, every one different).
+    """``draw.text(xy, text, font=fnt, fill=fill, anchor=anchor)`` for one line of text.
 
-    The same FreeType calls ``ImageDraw.text`` makes, so the same pixels, without what they do
-    not need: the text layout object ``ImageDraw.text`` builds for every string (multi-line
-    splitting, stroke handling), and a ``RememberingFont`` keeping a mask that is never asked
-    for again (and pushing out the masks that are). About a third of each label's time.
+    The same FreeType calls as ``ImageDraw.text`` (the mask from ``fnt.getmask2``, remembered
+    by a ``RememberingFont``, stamped with ``draw_bitmap``), so the same pixels, without the text
+    layout object ``ImageDraw.text`` builds for every string to split lines and handle strokes:
+    a third of the time of each of a map's thousands of hex numbers.
     """
     if "\n" in text:
-        raise ValueError("draw_once draws one line")
+        raise ValueError("draw_line draws one line")
     ink = draw._getink(fill)[0]
     x, y = xy
-    mask, offset = ImageFont.FreeTypeFont.getmask2(fnt, text, draw.fontmode, None, None, None, 0, anchor, ink,
-                                                   (math.modf(x)[0], math.modf(y)[0]), stroke_filled=True)
+    mask, offset = fnt.getmask2(text, draw.fontmode, None, None, None, 0, anchor, ink,
+                                (math.modf(x)[0], math.modf(y)[0]), stroke_filled=True)
     draw.draw.draw_bitmap((int(x) + offset[0], int(y) + offset[1]), mask, ink)
 
 

@@ -104,9 +104,9 @@ def test_wrap_lines_breaks_every_chart_text_where_greedy_wrapping_does(game_id):
 
 
 @pytest.mark.parametrize("anchor", ["mt", None, "ms"])
-def test_draw_once_gives_the_pixels_of_draw_text(anchor):
-    """The maps' hex numbers skip ImageDraw.text's layout object and the remembered masks
-    (``art.fonts.draw_once``): the pixels must be those ImageDraw.text draws."""
+def test_draw_line_gives_the_pixels_of_draw_text(anchor):
+    """The maps' hex numbers skip ImageDraw.text's layout object (``art.fonts.draw_line``): the
+    pixels must be those ImageDraw.text draws, with the masks fresh or remembered."""
     import random
 
     from PIL import Image, ImageDraw
@@ -121,5 +121,5 @@ def test_draw_once_gives_the_pixels_of_draw_text(anchor):
             text = rng.choice([f"{rng.randrange(10000):04d}", "Yalu", "AV-7", "x"])
             fill = rng.choice([(40, 40, 40), (235, 235, 235), (200, 0, 0)])
             ImageDraw.Draw(expected).text(xy, text, font=fnt, fill=fill, anchor=anchor)
-            art.fonts.draw_once(ImageDraw.Draw(drawn), xy, text, fnt, fill, anchor=anchor)
+            art.fonts.draw_line(ImageDraw.Draw(drawn), xy, text, fnt, fill, anchor=anchor)
         assert drawn.tobytes() == expected.tobytes(), (size, bold)
