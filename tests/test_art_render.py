@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
+import sys
 import tempfile
 
 import pytest
@@ -188,3 +189,38 @@ def test_pictures_can_be_taken_a_part_at_a_time(tmp_path, workers):
     first = pending.result(["t_0.png", "t_7.png"])
     assert first == {"t_0.png": everything["t_0.png"], "t_7.png": everything["t_7.png"]}
     assert pending.result() == everything
+
+
+def _faults_of_two_big_pictures(keep: bool, conn) -> None:
+    """In a forked child: the page faults of drawing a big picture, freeing it, and drawing
+    another (with or without ``_keep_freed_memory`` first)."""
+    import resource
+
+    from art.render import _keep_freed_memory
+
+    if keep:
+        _keep_freed_memory()
+    faults = []
+    for _ in range(2):
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+        picture = Image.new("RGB", (4000, 4000), (1, 2, 3))  # 64 MB
+        del picture
+        faults.append(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
+    conn.send(faults)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
+def test_drawing_workers_reuse_the_memory_of_the_last_picture():
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    results = {}
+    for keep in (False, True):
+        reader, writer = context.Pipe(duplex=False)
+        child = context.Process(target=_faults_of_two_big_pictures, args=(keep, writer))
+        child.start()
+        results[keep] = reader.recv()
+        child.join()
+    (first, second), (kept_first, kept_second) = results[False], results[True]
+    assert second > first / 2  # by default the freed picture went back to the system
+    assert kept_second < kept_first / 10  # kept: the second picture reuses its pages
