@@ -191,36 +191,34 @@ def test_pictures_can_be_taken_a_part_at_a_time(tmp_path, workers):
     assert pending.result() == everything
 
 
-def _faults_of_two_big_pictures(keep: bool, conn) -> None:
-    """In a forked child: the page faults of drawing a big picture, freeing it, and drawing
-    another (with or without ``_keep_freed_memory`` first)."""
-    import resource
-
-    from art.render import _keep_freed_memory
-
-    if keep:
-        _keep_freed_memory()
-    faults = []
-    for _ in range(2):
-        before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
-        picture = Image.new("RGB", (4000, 4000), (1, 2, 3))  # 64 MB
-        del picture
-        faults.append(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
-    conn.send(faults)
+#: Run in a fresh interpreter (glibc's and Pillow's memory state as a drawing worker finds them):
+#: the page faults of drawing a big picture, dropping it and drawing another.
+_TWO_BIG_PICTURES = """
+import resource, sys
+from PIL import Image
+from art.render import _keep_freed_memory
+if sys.argv[1] == "keep":
+    _keep_freed_memory()
+faults = []
+for _ in range(2):
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    picture = Image.new("RGB", (4000, 4000), (1, 2, 3))  # 64 MB
+    del picture
+    faults.append(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
+print(*faults)
+"""
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
 def test_drawing_workers_reuse_the_memory_of_the_last_picture():
-    import multiprocessing
+    import subprocess
 
-    context = multiprocessing.get_context("fork")
-    results = {}
-    for keep in (False, True):
-        reader, writer = context.Pipe(duplex=False)
-        child = context.Process(target=_faults_of_two_big_pictures, args=(keep, writer))
-        child.start()
-        results[keep] = reader.recv()
-        child.join()
-    (first, second), (kept_first, kept_second) = results[False], results[True]
+    def faults(mode: str) -> list[int]:
+        done = subprocess.run([sys.executable, "-c", _TWO_BIG_PICTURES, mode], capture_output=True, text=True,
+                              check=True)
+        return [int(n) for n in done.stdout.split()]
+
+    first, second = faults("default")
+    kept_first, kept_second = faults("keep")
     assert second > first / 2  # by default the freed picture went back to the system
     assert kept_second < kept_first / 10  # kept: the second picture reuses its pages
