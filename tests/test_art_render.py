@@ -222,3 +222,13 @@ def test_drawing_workers_reuse_the_memory_of_the_last_picture():
     kept_first, kept_second = faults("keep")
     assert second > first / 2  # by default the freed picture went back to the system
     assert kept_second < kept_first / 10  # kept: the second picture reuses its pages
+
+
+def test_cancelled_drawing_stops_its_workers_and_leaves_no_directory(tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    pending = ImageCache().start_fetch(_solid_jobs(40 * MIN_JOBS_FOR_POOL), workers=2)
+    workers = pending.drawing.workers
+    assert workers is not None and len(workers.processes) == 2
+    pending.cancel()
+    assert all(process.exitcode is not None for process in workers.processes)
+    assert list(tmp_path.iterdir()) == []
