@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -126,25 +127,70 @@ def draw_decor(img: Image.Image, grid: HexGrid, decor: MapDecor) -> None:
         _north_arrow(img, grid, decor.north)
 
 
+SHADE = (150, 30, 30, 70)  # the translucent red laid over a shaded area
+
+
 def _shade(img: Image.Image, grid: HexGrid, area: ShadedArea) -> None:
     if not area.hexes:
         return
-    overlay = Image.new("RGBA", img.size, (0, 0, 0, 0))
-    draw = ImageDraw.Draw(overlay)
     hexes = [Hex(c, r) for c, r in area.hexes]
-    for hex_ in hexes:
-        draw.polygon(grid.corners(hex_), fill=(150, 30, 30, 70))
-    # Only the shaded part is composited: elsewhere the overlay is clear and leaves the
-    # board as it is (a whole map is tens of millions of pixels; the area a fraction).
-    box = overlay.getbbox()
-    if box is not None:
-        shaded = Image.alpha_composite(img.crop(box).convert("RGBA"), overlay.crop(box))
-        img.paste(shaded.convert("RGB"), box[:2])
+    shade_polygons(img, [grid.corners(hex_) for hex_ in hexes])
     xs, ys = zip(*(grid.center(h) for h in hexes))
     cx, cy = sum(xs) / len(xs), sum(ys) / len(ys)
     w = max(6 * grid.dy, (max(xs) - min(xs)) * 0.6)
     draw_fitted(img, area.label, Rect(cx - w / 2, cy - grid.dy * 0.6, cx + w / 2, cy + grid.dy * 0.6),
                 (110, 10, 10), bold=True, stroke=max(1, round(grid.dy / 30)), stroke_fill=(255, 255, 255))
+
+
+def shade_polygons(img: Image.Image, polygons: list[list[tuple[float, float]]]) -> None:
+    """Lay SHADE over every pixel of ``polygons`` on the RGB board ``img``. Only the shaded part
+    is touched (a whole map is tens of millions of pixels; the area a fraction)."""
+    mask, (ox, oy) = area_mask(img.size, polygons)
+    box = mask.getbbox()
+    if box is not None:
+        board_box = (box[0] + ox, box[1] + oy, box[2] + ox, box[3] + oy)
+        img.paste(img.crop(board_box).point(shaded_lut()), board_box[:2], mask.crop(box))
+
+
+def area_mask(size: tuple[int, int], polygons: list[list[tuple[float, float]]]
+              ) -> tuple[Image.Image, tuple[int, int]]:
+    """The pixels of ``polygons`` on a board of ``size`` (255 inside, 0 elsewhere), on an "L"
+    image just big enough for them, and where that image's top-left corner sits on the board.
+
+    Why not a board-sized overlay: Fire and Ice's board is 27 million pixels, and filling,
+    drawing on and searching a 108 MB RGBA overlay cost three times what the shading itself
+    does. The pixels are the same: every corner is moved by whole pixels (``x - ox`` is exact
+    in floating point for an integer ``ox`` below ``x``), the margin keeps every polygon inside
+    the smaller image, so nothing is clipped that the board would not clip, and Pillow fills a
+    polygon on an "L" image where it fills it on an "RGBA" one (``tests/test_art_decor.py``
+    compares the shading with that of a board-sized overlay; the four games' maps are
+    byte-identical).
+    """
+    xs = [x for corners in polygons for x, _ in corners]
+    ys = [y for corners in polygons for _, y in corners]
+    ox, oy = max(0, math.floor(min(xs)) - 2), max(0, math.floor(min(ys)) - 2)
+    right, bottom = min(size[0], math.ceil(max(xs)) + 3), min(size[1], math.ceil(max(ys)) + 3)
+    mask = Image.new("L", (max(1, right - ox), max(1, bottom - oy)), 0)
+    draw = ImageDraw.Draw(mask)
+    for corners in polygons:
+        draw.polygon([(x - ox, y - oy) for x, y in corners], fill=255)
+    return mask, (ox, oy)
+
+
+@lru_cache(maxsize=1)
+def shaded_lut() -> list[int]:
+    """``Image.point`` table: each channel of an opaque pixel with SHADE composited over it.
+
+    ``Image.alpha_composite`` of one colour over opaque pixels works channel by channel (its
+    weights depend on the two alphas alone), so compositing SHADE over the 256 grey levels gives
+    every channel's result, and a table lookup replaces converting the area to RGBA,
+    compositing and converting back.
+    """
+    ramp = Image.new("RGBA", (256, 1))
+    ramp.putdata([(v, v, v, 255) for v in range(256)])
+    shaded = Image.alpha_composite(ramp, Image.new("RGBA", (256, 1), SHADE))
+    rgba = shaded.tobytes()
+    return [rgba[4 * v + channel] for channel in range(3) for v in range(256)]
 
 
 def _north_arrow(img: Image.Image, grid: HexGrid, north: int) -> None:

@@ -24,7 +24,7 @@ from scenarios.model import Box, Game, GameMap, Scenario
 
 from art.canvas import darker, is_dark, mix, rgb
 from art.decor import MapDecor, draw_decor
-from art.fonts import Rect, draw_fitted, font, fit_font
+from art.fonts import Rect, draw_fitted, draw_line, font, fit_font
 
 OFF_MAP = (214, 214, 206)
 HEX_OUTLINE = (90, 90, 80)
@@ -111,7 +111,7 @@ def _draw_labels(img: Image.Image, draw: ImageDraw.ImageDraw, gmap: GameMap, gri
         cx, cy = grid.center(hex_)
         top = cy - grid.dy / 2 + grid.dy * 0.05 if not grid.sideways else cy - grid.dx * 0.5
         fill = (235, 235, 235) if light_on_dark.get(terrain) else LABEL_INK
-        draw.text((cx, top), grid.label(hex_), font=f, fill=fill, anchor="mt")
+        draw_line(draw, (cx, top), grid.label(hex_), f, fill, anchor="mt")
 
 
 # -- lines ----------------------------------------------------------------------------

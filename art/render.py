@@ -26,17 +26,21 @@ block games (HoldFast) the back of each side's blocks ``<game>_block-back_<side>
 
 from __future__ import annotations
 
+import ctypes
 import dataclasses
 import hashlib
 import io
 import json
 import multiprocessing
 import os
+import pickle
 import re
+import shutil
+import tempfile
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 import PIL
 from PIL import Image
@@ -254,13 +258,8 @@ class ImageCache:
     def image(self, key: str, draw: Callable[[], Image.Image]) -> bytes:
         return self.images(key, 1, lambda: [draw()])[0]
 
-    def _path(self, key: str, i: int) -> Path:
-        assert self.directory is not None
-        return Path(self._file_name(key, i))
-
     def _file_name(self, key: str, i: int) -> str:
-        # Plain strings, not Path objects: a rebuild looks up every picture of the module.
-        return os.path.join(self.directory, key[:2], f"{key}-{i}.png")
+        return _png_file(self.directory, key, i)
 
     def _load(self, key: str, count: int) -> list[bytes] | None:
         if key in self._memory:
@@ -282,14 +281,8 @@ class ImageCache:
         self._write_files(key, data)
 
     def _write_files(self, key: str, data: list[bytes]) -> None:
-        if self.directory is None:
-            return
-        for i, blob in enumerate(data):
-            path = self._path(key, i)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-            tmp.write_bytes(blob)
-            os.replace(tmp, path)  # atomic: a reader never sees half a PNG
+        if self.directory is not None:
+            _write_pngs(str(self.directory), key, data)
 
     def fetch(self, jobs: list[ImageJob], workers: int | None = None) -> dict[str, bytes]:
         """Every job's PNGs by image name: reused where cached, the rest drawn.
@@ -324,22 +317,28 @@ class PendingImages:
     jobs: list[ImageJob]
     missing: list[ImageJob]
     drawing: "_Drawing"
-    _files: dict[str, bytes] | None = None
-
     def cancel(self) -> None:
         """Stop drawing (the caller failed and will not ask for the result)."""
         self.drawing.cancel()
 
-    def result(self) -> dict[str, bytes]:
-        """Every job's PNGs by image name, once all are drawn."""
-        if self._files is None:
-            for job, data in zip(self.missing, self.drawing.wait()):
-                self.cache._memory[job.key] = data
-                self.cache.drawn.append(job.key)
-            self._files = {}
-            for job in self.jobs:
-                self._files.update(zip(job.names, self.cache._memory[job.key]))
-        return self._files
+    def result(self, names: Iterable[str] | None = None) -> dict[str, bytes]:
+        """The PNGs by image name of every job, or of the jobs that give ``names``, once those
+        are drawn (a module builder writes each game's module as soon as its pictures are in,
+        while the workers still draw the next game's)."""
+        wanted = set(names) if names is not None else None
+        jobs = [job for job in self.jobs if wanted is None or not wanted.isdisjoint(job.names)]
+        waiting = {job.key for job in jobs if job.key not in self.cache._memory}
+        if waiting:
+            indices = [i for i, job in enumerate(self.missing) if job.key in waiting]
+            for index, data in self.drawing.wait(indices).items():
+                job = self.missing[index]
+                if job.key not in self.cache._memory:
+                    self.cache._memory[job.key] = data
+                    self.cache.drawn.append(job.key)
+        files: dict[str, bytes] = {}
+        for job in jobs:
+            files.update(zip(job.names, self.cache._memory[job.key]))
+        return files
 
 
 # -- drawing many images at once --------------------------------------------------------------
@@ -381,42 +380,180 @@ def draw_and_encode(job: ImageJob) -> list[bytes]:
 
 
 class _Drawing:
-    """Jobs being drawn: here when ``wait()`` is called, or already in a pool of workers."""
+    """Jobs being drawn: here when ``wait()`` asks for them, or already in forked workers."""
 
-    def __init__(self, jobs: list[ImageJob], cache: ImageCache, pool=None) -> None:
-        self.jobs, self.cache, self.pool = jobs, cache, pool
-        if pool is not None:
-            self.drawn = pool.imap_unordered(_draw_in_worker, _batches(jobs), chunksize=1)
+    def __init__(self, jobs: list[ImageJob], cache: ImageCache, workers: "_Workers | None" = None) -> None:
+        self.jobs, self.cache, self.workers = jobs, cache, workers
 
-    def wait(self) -> list[list[bytes]]:
-        """The encoded PNGs of every job, in job order (each also written to the cache directory)."""
-        if self.pool is None:
-            results = []
-            for job in self.jobs:
-                data = draw_and_encode(job)
+    def wait(self, indices: list[int]) -> dict[int, list[bytes]]:
+        """The encoded PNGs of the jobs numbered ``indices``, by number (each also written to the
+        cache directory)."""
+        if self.workers is None:
+            results = {}
+            for index in indices:
+                job = self.jobs[index]
+                results[index] = data = draw_and_encode(job)
                 self.cache._write_files(job.key, data)
-                results.append(data)
             return results
-        results: list[list[bytes] | None] = [None] * len(self.jobs)
-        with self.pool:
-            for batch in self.drawn:
-                for index, data in batch:
-                    job = self.jobs[index]
-                    if data is None:  # written to the cache directory only
-                        data = self.cache._load(job.key, job.count)
-                        if data is None:
-                            raise OSError(f"a drawing worker's PNGs for {job.names[0]} are missing from the cache")
-                    results[index] = data
-        return results  # type: ignore[return-value]
+        try:
+            self.workers.wait_for(indices)
+            results = {}
+            for index in indices:  # the workers wrote every PNG to a file
+                job = self.jobs[index]
+                data = _read_pngs(self.workers.directory, job)
+                if data is None:
+                    raise OSError(f"a drawing worker's PNGs for {job.names[0]} are missing")
+                results[index] = data
+        except BaseException:
+            self.workers.close()
+            raise
+        if self.workers.finished:
+            self.workers.close()
+        return results
 
     def cancel(self) -> None:
-        if self.pool is not None:
-            self.pool.terminate()
+        if self.workers is not None:
+            self.workers.close()
+
+
+class _Workers:
+    """Forked processes that draw batches of jobs, dearest first, and write each job's PNGs to
+    ``directory`` (the cache directory, or a private temporary one when the cache has none).
+
+    Why not ``multiprocessing.Pool``: its worker-handler thread waits on the result pipe too, so
+    it spins whenever a result is waiting for the result-handler thread, and both need the main
+    process's GIL while it assembles the modules: 0.14 s of a cold build's CPU for nothing. Here
+    each worker takes the next batch number from a shared counter (the dearest batches first,
+    and no core idles while work is left) and reports it done on a pipe with a few bytes; the
+    main process reads the pipe only when it waits for the pictures, and has no helper threads.
+    """
+
+    def __init__(self, jobs: list[ImageJob], batches: list[list[int]], count: int,
+                 directory: str | None) -> None:
+        context = multiprocessing.get_context("fork")
+        self.owns_directory = directory is None
+        self.directory = directory if directory is not None else tempfile.mkdtemp(prefix="art-drawing-")
+        self.batches = batches
+        self.batch_of = {job: number for number, batch in enumerate(batches) for job in batch}
+        self.done: set[int] = set()
+        self.next_batch = context.Value("i", 0)
+        self.reader, writer = context.Pipe(duplex=False)
+        send_lock = context.Lock()
+        # Forked, so the jobs (closures over the game, which cannot be pickled) are inherited.
+        self.processes = [context.Process(target=_drawing_worker, daemon=True,
+                                          args=(jobs, batches, self.next_batch, writer, send_lock, self.directory))
+                          for _ in range(count)]
+        for process in self.processes:
+            process.start()
+        writer.close()  # only the workers write: the pipe ends when they have all gone
+
+    @property
+    def finished(self) -> bool:
+        return len(self.done) == len(self.batches)
+
+    def wait_for(self, jobs: list[int]) -> None:
+        """Until the batches holding ``jobs`` are drawn; a worker's exception is raised here."""
+        wanted = {self.batch_of[job] for job in jobs}
+        while not wanted <= self.done:
+            try:
+                number, failure = self.reader.recv()
+            except EOFError:  # every worker has gone without finishing
+                codes = [process.exitcode for process in self.processes]
+                raise RuntimeError(f"drawing workers ended with pictures missing (exit codes {codes})") from None
+            if failure is not None:
+                raise failure
+            self.done.add(number)
+
+    def close(self) -> None:
+        """Stop the workers (finished ones have already exited) and drop a private directory."""
+        for process in self.processes:
+            if process.exitcode is None:
+                process.terminate()
+        for process in self.processes:
+            process.join()
+        self.reader.close()
+        if self.owns_directory:
+            shutil.rmtree(self.directory, ignore_errors=True)
+
+
+def _drawing_worker(jobs: list[ImageJob], batches: list[list[int]], next_batch, writer, send_lock,
+                    directory: str) -> None:
+    """One worker: take batch numbers until none are left; report each batch's number with None
+    (drawn) or the exception that stopped it."""
+    _keep_freed_memory()
+    while True:
+        with next_batch.get_lock():
+            number = next_batch.value
+            next_batch.value += 1
+        if number >= len(batches):
+            return
+        try:
+            for index in batches[number]:
+                job = jobs[index]
+                _write_pngs(directory, job.key, draw_and_encode(job))
+            report = None
+        except BaseException as error:  # handed to the main process, which raises it
+            report = error
+        with send_lock:
+            try:
+                writer.send((number, report))
+            except (pickle.PicklingError, TypeError, AttributeError):  # an exception that does not pickle
+                writer.send((number, RuntimeError(f"drawing failed: {report!r}")))
+        if report is not None:
+            return
+
+
+#: glibc's ``mallopt`` parameters (malloc.h).
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
+
+
+def _keep_freed_memory() -> None:
+    """Let this (drawing worker) process reuse the memory it frees instead of giving it back to
+    the system and faulting fresh pages in for the next picture.
+
+    Why: a map is drawn on a board of up to 27 million pixels, and quantising and encoding it
+    allocate as much again several times; glibc serves such blocks with ``mmap`` and unmaps them
+    when freed, so every one of them is page-faulted in anew (zeroed by the kernel): a third of
+    a second of system time per worker, about a sixth of its CPU. With no mmap threshold and
+    no trimming, freed blocks stay in the heap and the next picture reuses them. A worker exits
+    when the drawing is done, so holding its peak memory until then costs nothing. Elsewhere
+    than glibc this does nothing."""
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallopt(M_MMAP_THRESHOLD, 1 << 30)
+        libc.mallopt(M_TRIM_THRESHOLD, (1 << 31) - 1)
+    except (OSError, AttributeError):
+        pass
+
+
+def _png_file(directory: str, key: str, i: int) -> str:
+    # Plain strings, not Path objects: a rebuild looks up every picture of the module.
+    return os.path.join(directory, key[:2], f"{key}-{i}.png")
+
+
+def _write_pngs(directory: str, key: str, data: list[bytes]) -> None:
+    for i, blob in enumerate(data):
+        path = _png_file(directory, key, i)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = f"{os.path.dirname(path)}/.{os.path.basename(path)}.{os.getpid()}.tmp"
+        with open(tmp, "wb") as file:
+            file.write(blob)
+        os.replace(tmp, path)  # atomic: a reader never sees half a PNG
+
+
+def _read_pngs(directory: str, job: ImageJob) -> list[bytes] | None:
+    data = []
+    try:
+        for i in range(job.count):
+            with open(_png_file(directory, job.key, i), "rb") as file:
+                data.append(file.read())
+    except OSError:  # missing (or not a file)
+        return None
+    return data
 
 
 #: Jobs go to the workers in batches of about this cost (maps and charts alone, counters by
-#: eights): each batch is a round trip through the pool's pipes and threads, which cost the
-#: main process about half a millisecond of CPU per trip (a fifth of a cold build's in all).
+#: eights): each batch costs a message on the pipe and a look at the shared counter.
 BATCH_COST = 8
 
 
@@ -440,32 +577,10 @@ def _start_drawing(jobs: list[ImageJob], cache: ImageCache, workers: int | None)
     can_fork = "fork" in multiprocessing.get_all_start_methods()
     if workers <= 1 or len(jobs) < MIN_JOBS_FOR_POOL or not can_fork:
         return _Drawing(jobs, cache)
-    # The jobs hold closures over the game, which cannot be pickled: forked workers inherit
-    # them instead, and only job numbers and PNG bytes cross the pipe. The workers are forked
-    # here and now, so the caller may go on (even start another batch) meanwhile.
-    global _WORKER_JOBS, _WORKER_CACHE
-    _WORKER_JOBS, _WORKER_CACHE = jobs, cache
-    try:
-        pool = multiprocessing.get_context("fork").Pool(min(workers, len(jobs)))
-    finally:
-        _WORKER_JOBS, _WORKER_CACHE = [], None
-    return _Drawing(jobs, cache, pool)
-
-
-_WORKER_JOBS: list[ImageJob] = []
-_WORKER_CACHE: ImageCache | None = None
-
-
-def _draw_in_worker(batch: list[int]) -> list[tuple[int, list[bytes] | None]]:
-    """Draw a batch of jobs; with a cache directory the PNGs go only to their files (the
-    main process reads them back: cheaper than pickling them through the pool's pipe)."""
-    done = []
-    for index in batch:
-        job = _WORKER_JOBS[index]
-        data = draw_and_encode(job)
-        _WORKER_CACHE._write_files(job.key, data)  # workers write in parallel; each file is atomic
-        done.append((index, data if _WORKER_CACHE.directory is None else None))
-    return done
+    # The workers are forked here and now, so the caller may go on (even start another batch)
+    # meanwhile.
+    directory = str(cache.directory) if cache.directory is not None else None
+    return _Drawing(jobs, cache, _Workers(jobs, _batches(jobs), min(workers, len(jobs)), directory))
 
 
 # -- what the module generator calls ----------------------------------------------------------

@@ -59,7 +59,7 @@ class PendingModuleImages:
 
     def result(self) -> CollectedImages:
         if not self.images.files:
-            pictures = self.drawing.result()
+            pictures = self.drawing.result(self.names)  # this game's only: the others may still be drawn
             self.images.files = {name: pictures[name] for name in self.names}
         return self.images
 

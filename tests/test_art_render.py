@@ -4,14 +4,19 @@ content-addressed cache, and contact sheets."""
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
+import sys
+import tempfile
 
 import pytest
 from PIL import Image
 
 from art.counters import unit_faces
 from art.render import (
+    MIN_JOBS_FOR_POOL,
     ImageCache,
+    ImageJob,
     board_images,
     content_key,
     counter_images,
@@ -137,3 +142,93 @@ def test_contact_sheets_show_every_counter_and_marker(game_id, tmp_path):
     # one cell per unit, each at least a counter wide
     assert sheet.width * sheet.height >= len(game.units) * 75 * 75
     assert marker_sheet(game).height >= 75
+
+
+# -- the drawing workers ----------------------------------------------------------------------
+
+
+def _solid_jobs(count: int, fail_at: int | None = None, die_at: int | None = None) -> list[ImageJob]:
+    """Small pictures, one per job; the job ``fail_at`` raises, the job ``die_at`` kills its worker."""
+    def draw(i: int) -> list[Image.Image]:
+        if i == fail_at:
+            raise ValueError(f"no picture {i}")
+        if i == die_at:
+            os._exit(3)
+        return [Image.new("RGB", (20 + i, 10), (i * 7 % 256, 40, 90))]
+    return [ImageJob(f"{i:064x}", [f"t_{i}.png"], lambda i=i: draw(i), cost=1 + i % 3) for i in range(count)]
+
+
+def test_workers_without_a_cache_directory_give_the_bytes_of_one_process(tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # where the workers' private directory goes
+    jobs = _solid_jobs(3 * MIN_JOBS_FOR_POOL)
+    pooled = ImageCache().fetch(jobs, workers=2)
+    assert pooled == ImageCache().fetch(jobs, workers=1)
+    assert pooled["t_5.png"] == encode_png(jobs[5].draw()[0])
+    assert list(tmp_path.iterdir()) == []  # the private directory is gone
+
+
+def test_a_workers_exception_is_raised_by_fetch(tmp_path):
+    jobs = _solid_jobs(3 * MIN_JOBS_FOR_POOL, fail_at=11)
+    with pytest.raises(ValueError, match="no picture 11"):
+        ImageCache(tmp_path).fetch(jobs, workers=2)
+
+
+def test_a_worker_that_dies_is_an_error_not_a_hang(tmp_path):
+    jobs = _solid_jobs(3 * MIN_JOBS_FOR_POOL, die_at=4)
+    with pytest.raises(RuntimeError, match="pictures missing"):
+        ImageCache(tmp_path).fetch(jobs, workers=2)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_pictures_can_be_taken_a_part_at_a_time(tmp_path, workers):
+    """A module builder takes each game's pictures as soon as they are drawn: a part, then the
+    rest, give the bytes of one fetch of all."""
+    jobs = _solid_jobs(3 * MIN_JOBS_FOR_POOL)
+    everything = ImageCache().fetch(jobs, workers=1)
+    pending = ImageCache(tmp_path / str(workers)).start_fetch(jobs, workers=workers)
+    first = pending.result(["t_0.png", "t_7.png"])
+    assert first == {"t_0.png": everything["t_0.png"], "t_7.png": everything["t_7.png"]}
+    assert pending.result() == everything
+
+
+#: Run in a fresh interpreter (glibc's and Pillow's memory state as a drawing worker finds them):
+#: the page faults of drawing a big picture, dropping it and drawing another.
+_TWO_BIG_PICTURES = """
+import resource, sys
+from PIL import Image
+from art.render import _keep_freed_memory
+if sys.argv[1] == "keep":
+    _keep_freed_memory()
+faults = []
+for _ in range(2):
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    picture = Image.new("RGB", (4000, 4000), (1, 2, 3))  # 64 MB
+    del picture
+    faults.append(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
+print(*faults)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
+def test_drawing_workers_reuse_the_memory_of_the_last_picture():
+    import subprocess
+
+    def faults(mode: str) -> list[int]:
+        done = subprocess.run([sys.executable, "-c", _TWO_BIG_PICTURES, mode], capture_output=True, text=True,
+                              check=True)
+        return [int(n) for n in done.stdout.split()]
+
+    first, second = faults("default")
+    kept_first, kept_second = faults("keep")
+    assert second > first / 2  # by default the freed picture went back to the system
+    assert kept_second < kept_first / 10  # kept: the second picture reuses its pages
+
+
+def test_cancelled_drawing_stops_its_workers_and_leaves_no_directory(tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    pending = ImageCache().start_fetch(_solid_jobs(40 * MIN_JOBS_FOR_POOL), workers=2)
+    workers = pending.drawing.workers
+    assert workers is not None and len(workers.processes) == 2
+    pending.cancel()
+    assert all(process.exitcode is not None for process in workers.processes)
+    assert list(tmp_path.iterdir()) == []
