@@ -26,7 +26,6 @@ block games (HoldFast) the back of each side's blocks ``<game>_block-back_<side>
 
 from __future__ import annotations
 
-import ctypes
 import dataclasses
 import hashlib
 import io
@@ -480,7 +479,6 @@ def _drawing_worker(jobs: list[ImageJob], batches: list[list[int]], next_batch, 
                     directory: str) -> None:
     """One worker: take batch numbers until none are left; report each batch's number with None
     (drawn) or the exception that stopped it."""
-    _keep_freed_memory()
     while True:
         with next_batch.get_lock():
             number = next_batch.value
@@ -501,29 +499,6 @@ def _drawing_worker(jobs: list[ImageJob], batches: list[list[int]], next_batch, 
                 writer.send((number, RuntimeError(f"drawing failed: {report!r}")))
         if report is not None:
             return
-
-
-#: glibc's ``mallopt`` parameters (malloc.h).
-M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
-
-
-def _keep_freed_memory() -> None:
-    """Let this (drawing worker) process reuse the memory it frees instead of giving it back to
-    the system and faulting fresh pages in for the next picture.
-
-    Why: a map is drawn on a board of up to 27 million pixels, and quantising and encoding it
-    allocate as much again several times; glibc serves such blocks with ``mmap`` and unmaps them
-    when freed, so every one of them is page-faulted in anew (zeroed by the kernel): a third of
-    a second of system time per worker, about a sixth of its CPU. With no mmap threshold and
-    no trimming, freed blocks stay in the heap and the next picture reuses them. A worker exits
-    when the drawing is done, so holding its peak memory until then costs nothing. Elsewhere
-    than glibc this does nothing."""
-    try:
-        libc = ctypes.CDLL("libc.so.6")
-        libc.mallopt(M_MMAP_THRESHOLD, 1 << 30)
-        libc.mallopt(M_TRIM_THRESHOLD, (1 << 31) - 1)
-    except (OSError, AttributeError):
-        pass
 
 
 def _png_file(directory: str, key: str, i: int) -> str:

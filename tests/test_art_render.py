@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
-import sys
 import tempfile
 
 import pytest
@@ -189,39 +188,6 @@ def test_pictures_can_be_taken_a_part_at_a_time(tmp_path, workers):
     first = pending.result(["t_0.png", "t_7.png"])
     assert first == {"t_0.png": everything["t_0.png"], "t_7.png": everything["t_7.png"]}
     assert pending.result() == everything
-
-
-#: Run in a fresh interpreter (glibc's and Pillow's memory state as a drawing worker finds them):
-#: the page faults of drawing a big picture, dropping it and drawing another.
-_TWO_BIG_PICTURES = """
-import resource, sys
-from PIL import Image
-from art.render import _keep_freed_memory
-if sys.argv[1] == "keep":
-    _keep_freed_memory()
-faults = []
-for _ in range(2):
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
-    picture = Image.new("RGB", (4000, 4000), (1, 2, 3))  # 64 MB
-    del picture
-    faults.append(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
-print(*faults)
-"""
-
-
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
-def test_drawing_workers_reuse_the_memory_of_the_last_picture():
-    import subprocess
-
-    def faults(mode: str) -> list[int]:
-        done = subprocess.run([sys.executable, "-c", _TWO_BIG_PICTURES, mode], capture_output=True, text=True,
-                              check=True)
-        return [int(n) for n in done.stdout.split()]
-
-    first, second = faults("default")
-    kept_first, kept_second = faults("keep")
-    assert second > first / 2  # by default the freed picture went back to the system
-    assert kept_second < kept_first / 10  # kept: the second picture reuses its pages
 
 
 def test_cancelled_drawing_stops_its_workers_and_leaves_no_directory(tmp_path, monkeypatch):
