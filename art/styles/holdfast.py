@@ -17,7 +17,7 @@ from PIL import Image
 
 from scenarios.model import Game, MarkerType, Unit
 
-from art.canvas import Canvas, Face, darker, is_dark, mix, rgb, rotate_canvas_ccw
+from art.canvas import Canvas, Face, darker, mix, rgb, rotate_canvas_ccw
 from art.nato import draw_unit_symbol
 from art.styles.base import WHITE, CounterStyle, side_colour
 

@@ -12,7 +12,7 @@ even for units the data calls mobile.
 
 from scenarios.model import Game, MarkerType, Step, Unit
 
-from art.canvas import Canvas, Face, darker, is_dark, mix
+from art.canvas import Canvas, Face, darker, is_dark
 from art.styles.base import CounterStyle
 
 
