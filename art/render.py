@@ -383,6 +383,7 @@ class _Drawing:
 
     def __init__(self, jobs: list[ImageJob], cache: ImageCache, workers: "_Workers | None" = None) -> None:
         self.jobs, self.cache, self.workers = jobs, cache, workers
+        self.taken: set[int] = set()  # jobs whose PNGs have been read back from the workers' files
 
     def wait(self, indices: list[int]) -> dict[int, list[bytes]]:
         """The encoded PNGs of the jobs numbered ``indices``, by number (each also written to the
@@ -406,7 +407,9 @@ class _Drawing:
         except BaseException:
             self.workers.close()
             raise
-        if self.workers.finished:
+        self.taken.update(indices)
+        # Not before every job has been read back: a private directory goes with the workers.
+        if self.workers.finished and len(self.taken) == len(self.jobs):
             self.workers.close()
         return results
 
