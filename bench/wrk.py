@@ -2,8 +2,11 @@
 
 Each load is described by a list of (path, headers) targets and an optional
 JSON body; the Lua script rotates over the targets and, for game mode, gives
-every request a unique ``request_id`` (thread number + counter) so each one is
-a new ledger record rather than an idempotent replay.
+every request a unique ``request_id`` (a run id, the thread number and a counter) so
+each one is a new ledger record rather than an idempotent replay. The run id matters:
+the counter starts again in every wrk run, and without it a load's warm-up and its
+rounds would send the same ids to the same games, so that later runs measured mostly
+replays of the records earlier runs wrote.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -70,6 +74,7 @@ local targets = {%(targets)s}
 local method = %(method)s
 local body = %(body)s
 local unique_ids = %(unique_ids)s
+local run_id = %(run_id)s
 local next_thread = 1
 counter = 0
 
@@ -83,7 +88,7 @@ function request()
   local t = targets[(counter %% #targets) + 1]
   local b = body
   if unique_ids then
-    b = string.sub(body, 1, -2) .. ',"request_id":"w' .. tid .. '-' .. counter .. '"}'
+    b = string.sub(body, 1, -2) .. ',"request_id":"w' .. run_id .. '-' .. tid .. '-' .. counter .. '"}'
   end
   return wrk.format(method, t.path, t.headers, b)
 end
@@ -99,7 +104,7 @@ end
 """
 
 
-def lua_script(targets: list[Target], body: str | None, unique_ids: bool) -> str:
+def lua_script(targets: list[Target], body: str | None, unique_ids: bool, run_id: str = "") -> str:
     entries = []
     for t in targets:
         headers = ", ".join(f"[{_lua_string(k)}] = {_lua_string(v)}" for k, v in t.headers.items())
@@ -109,6 +114,7 @@ def lua_script(targets: list[Target], body: str | None, unique_ids: bool) -> str
         "method": _lua_string("POST" if body is not None else "GET"),
         "body": _lua_string(body) if body is not None else "nil",
         "unique_ids": "true" if unique_ids else "false",
+        "run_id": _lua_string(run_id),
     }
 
 
@@ -117,7 +123,7 @@ def run_wrk(base_url: str, targets: list[Target], *, body: str | None = None, un
     binary = ensure_wrk()
     with tempfile.TemporaryDirectory(prefix="bench-wrk-") as tmp:
         script = Path(tmp) / "load.lua"
-        script.write_text(lua_script(targets, body, unique_ids), encoding="ascii")
+        script.write_text(lua_script(targets, body, unique_ids, run_id=uuid.uuid4().hex[:12]), encoding="ascii")
         out = subprocess.run(
             [binary, "-t", str(threads), "-c", str(connections), "-d", f"{duration_s}s", "--timeout", "5s",
              "-s", str(script), base_url],

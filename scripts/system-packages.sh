@@ -18,6 +18,7 @@ if [ "$what" != modules ]; then
   command -v chromedriver >/dev/null 2>&1 || need+=(chromium-driver)
   ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
   command -v xvfb-run >/dev/null 2>&1 || need+=(xvfb)
+  command -v wrk >/dev/null 2>&1 || need+=(wrk)  # the benchmark's load generator (its own test)
   if [ -n "${VASSAL_ENGINE_JAR:-}" ]; then
     command -v xauth >/dev/null 2>&1 || need+=(xauth)
     [ -d /usr/share/fonts/truetype/dejavu ] || need+=(fonts-dejavu-core)

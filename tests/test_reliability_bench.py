@@ -6,13 +6,19 @@ formed.  (No timings are asserted; the benchmark itself reports those.)
 from __future__ import annotations
 
 import math
+import shutil
 import sys
 from pathlib import Path
+
+import pytest
+import requests
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # `bench` is a top-level directory, not an installed package
 
-from bench.http import cpu_budget_note  # noqa: E402
+from bench.checks import body_json  # noqa: E402
+from bench.config import CHECK  # noqa: E402
+from bench.http import cpu_budget_note, create_games  # noqa: E402
 from bench.indexed_search import MapIndex, indexed_search  # noqa: E402
 from bench.modules import changed_copy  # noqa: E402
 from bench.supply import (  # noqa: E402
@@ -25,7 +31,8 @@ from bench.supply import (  # noqa: E402
     stand_in_per_unit,
     static_step_cost,
 )
-from bench.wrk import Target, lua_script  # noqa: E402
+from bench.server import Gunicorn  # noqa: E402
+from bench.wrk import Target, lua_script, run_wrk  # noqa: E402
 from scenarios import load_game, load_game_dir  # noqa: E402
 from scenarios.hexgrid import search  # noqa: E402
 
@@ -81,8 +88,9 @@ def test_the_one_unit_change_changes_exactly_one_unit(tmp_path):
 
 def test_wrk_script_gives_each_game_request_a_unique_id_field():
     script = lua_script([Target("/api/v1/games/g1/combat", {"Authorization": "Bearer t"})],
-                        '{"turn":1}', unique_ids=True)
-    assert '"request_id":"w' in script and "tid" in script and "counter" in script
+                        '{"turn":1}', unique_ids=True, run_id="r7")
+    assert '"request_id":"w' in script and "run_id" in script and "tid" in script and "counter" in script
+    assert 'local run_id = "r7"' in script
     assert '"/api/v1/games/g1/combat"' in script and '"Bearer t"' in script
     assert "WRKJSON" in script
 
@@ -100,3 +108,32 @@ def test_cpu_budget_is_what_a_ratio_target_leaves_over_ping():
     assert math.isclose(numbers["compute_server_cpu_over_ping_ms"], 0.19)
     assert "may add 0.40 ms" in game and "workers add 0.44 ms" in game
     assert "may add 0.10 ms" in compute and "workers add 0.19 ms" in compute
+
+
+@pytest.mark.skipif(shutil.which("wrk") is None, reason="wrk is not installed (Debian package wrk)")
+def test_every_game_mode_request_of_every_wrk_run_is_a_new_record(tmp_path):
+    """Two game-mode loads on the same games both write a record per answered request: the
+    second is not answered from the first's records (wrk's counter starts again in every run,
+    so request ids must carry the run's own id, or every later run measures replays)."""
+    server = Gunicorn(workdir=tmp_path).start()
+    try:
+        targets = create_games(server.url, CHECK, 2)
+        body = body_json(dict(CHECK.body))
+        for _ in range(2):
+            before = _records(server.url, targets)
+            run = run_wrk(server.url, targets, body=body, unique_ids=True, duration_s=1, connections=4, threads=1)
+            added = _records(server.url, targets) - before
+            assert run.requests > 20 and run.non_2xx == 0
+            # wrk counts the answers it read; requests still in flight when it stops may be recorded too
+            assert run.requests <= added <= run.requests + 4
+    finally:
+        server.stop()
+
+
+def _records(url: str, targets: list[Target]) -> int:
+    total = 0
+    for target in targets:
+        ledger = requests.get(url + target.path.rsplit("/", 1)[0] + "/ledger", headers=target.headers, timeout=30)
+        ledger.raise_for_status()
+        total += len(ledger.json()["records"])
+    return total
