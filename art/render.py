@@ -316,6 +316,7 @@ class PendingImages:
     jobs: list[ImageJob]
     missing: list[ImageJob]
     drawing: "_Drawing"
+
     def cancel(self) -> None:
         """Stop drawing (the caller failed and will not ask for the result)."""
         self.drawing.cancel()
@@ -331,9 +332,8 @@ class PendingImages:
             indices = [i for i, job in enumerate(self.missing) if job.key in waiting]
             for index, data in self.drawing.wait(indices).items():
                 job = self.missing[index]
-                if job.key not in self.cache._memory:
-                    self.cache._memory[job.key] = data
-                    self.cache.drawn.append(job.key)
+                self.cache._memory[job.key] = data
+                self.cache.drawn.append(job.key)
         files: dict[str, bytes] = {}
         for job in jobs:
             files.update(zip(job.names, self.cache._memory[job.key]))

@@ -166,7 +166,6 @@ def test_workers_without_a_cache_directory_give_the_bytes_of_one_process(tmp_pat
     assert list(tmp_path.iterdir()) == []  # the private directory is gone
 
 
-
 def test_without_a_cache_directory_one_games_pictures_then_the_rest(tmp_path, monkeypatch):
     """The private directory stays until every picture has been read back: here the workers have
     drawn everything before the first game's pictures are taken (it used to be removed then, and
@@ -179,6 +178,7 @@ def test_without_a_cache_directory_one_games_pictures_then_the_rest(tmp_path, mo
     assert pending.result(["t_0.png"]) == {"t_0.png": everything["t_0.png"]}
     assert pending.result() == everything
     assert list(tmp_path.iterdir()) == []  # gone once all were taken
+
 
 def test_a_workers_exception_is_raised_by_fetch(tmp_path):
     jobs = _solid_jobs(3 * MIN_JOBS_FOR_POOL, fail_at=11)
