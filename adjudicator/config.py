@@ -37,6 +37,9 @@ class Config:
     rate_limit_token: str = "30/second;3000/hour"
     rate_limit_anonymous: str = "60/second"
     rate_limit_create_game: str = "60/hour"
+    #: The address players reach the service at (e.g. https://adj.example.org), used in the
+    #: verify links of rulings; empty: the address each request came to.
+    public_url: str = ""
 
     #: environment variable -> field
     ENV = {
@@ -49,6 +52,7 @@ class Config:
         "ADJUDICATOR_RATE_LIMIT_TOKEN": "rate_limit_token",
         "ADJUDICATOR_RATE_LIMIT_ANONYMOUS": "rate_limit_anonymous",
         "ADJUDICATOR_RATE_LIMIT_CREATE_GAME": "rate_limit_create_game",
+        "ADJUDICATOR_PUBLIC_URL": "public_url",
     }
 
     @classmethod
@@ -69,4 +73,6 @@ class Config:
             values["max_body_bytes"] = int(values["max_body_bytes"])
         if "ratelimit_enabled" in values:
             values["ratelimit_enabled"] = _as_bool("ADJUDICATOR_RATELIMIT_ENABLED", values["ratelimit_enabled"])
+        if "public_url" in values:
+            values["public_url"] = str(values["public_url"]).strip().rstrip("/")
         return cls(**values)

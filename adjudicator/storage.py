@@ -484,6 +484,17 @@ class Store:
         self._sync_wal()  # show nothing that is not durable yet (GROUP mode)
         return [_record_from_row(row) for row in rows]
 
+    def record(self, game_id: str, seq: int) -> Record | None:
+        """One record of a game (None if the game has no such record; GameNotFound for no game)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(ledger_records).where(ledger_records.c.game_id == game_id, ledger_records.c.seq == seq)
+            ).first()
+            if row is None and conn.execute(select(games.c.id).where(games.c.id == game_id)).first() is None:
+                raise GameNotFound(game_id)
+        self._sync_wal()
+        return _record_from_row(row) if row is not None else None
+
     # -- the ledger append -----------------------------------------------------------------
 
     def append_check(

@@ -89,7 +89,7 @@ def test_a_recorded_ruling_is_tagged_with_game_and_record_and_matches_the_ledger
 
 def ledger_document_record(client, game, headers, seq):
     """The game-mode response as rebuilt from the ledger alone (what a verifier has)."""
-    from adjudicator.api.games import game_check_response
+    from adjudicator.rulings import recorded_response as game_check_response
     from adjudicator.ledger import Record
 
     ledger = client.get(f"/api/v1/games/{game['game_id']}/ledger", headers=headers).get_json()

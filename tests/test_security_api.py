@@ -250,7 +250,7 @@ def test_error_bodies_leak_no_traceback_or_secret(app, client, tmp_path):
 
 def test_an_unexpected_failure_answers_500_without_the_details(app, client, tmp_path, monkeypatch):
     """A rules function that raises — with the game's seed in its message — gives a bare 500."""
-    import adjudicator.api.games as games_api
+    import adjudicator.rulings as games_api
 
     game = new_game(client, "kwb")
     secrets = secrets_of(app, tmp_path, [game])

@@ -48,6 +48,7 @@ def make_api_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
         "/systems/<system>/<check>", "compute", anonymous(systems.compute), methods=["POST"]
     )
     bp.add_url_rule("/games", "create_game", create(games.create_game), methods=["POST"])
+    bp.add_url_rule("/games/<game_id>", "game_info", per_token(games.game_info), methods=["GET"])
     bp.add_url_rule(
         "/games/<game_id>/ledger", "ledger", per_token(games.ledger), methods=["GET"]
     )

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from flask import request
 
-from adjudicator.problems import Problem
-from adjudicator.services import services
-from adjudicator.storage import OBSERVER, TokenGrant, hash_token
+from adjudicator import rulings
+from adjudicator.storage import TokenGrant, hash_token
 
 
 def bearer_token() -> str | None:
@@ -26,25 +25,5 @@ def rate_limit_key() -> str:
 
 
 def require_grant(game_id: str, *, write: bool) -> TokenGrant:
-    """The caller's grant for `game_id`; 401 without a valid token, 403 for another game's
-    token or (for `write`) an observer token."""
-    token = bearer_token()
-    if token is None:
-        raise Problem(
-            401,
-            "Unauthorized",
-            "Send 'Authorization: Bearer <token>' with a token of this game.",
-            kind="missing-token",
-            headers={"WWW-Authenticate": "Bearer"},
-        )
-    grant = services().store.grant_for(token)
-    if grant is None:
-        raise Problem(
-            401, "Unauthorized", "Unknown token.", kind="bad-token",
-            headers={"WWW-Authenticate": 'Bearer error="invalid_token"'},
-        )
-    if grant.game_id != game_id:
-        raise Problem(403, "Forbidden", "This token belongs to another game.", kind="wrong-game")
-    if write and grant.role == OBSERVER:
-        raise Problem(403, "Forbidden", "Observer tokens are read-only.", kind="read-only-token")
-    return grant
+    """The bearer token's grant for `game_id` (`rulings.authorize`: 401/403 problems)."""
+    return rulings.authorize(bearer_token(), game_id, write=write)

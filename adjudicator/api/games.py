@@ -1,29 +1,23 @@
-"""Game mode: create a game, roll recorded checks, read the ledger, close (reveal the seed)."""
+"""Game mode: create a game, roll recorded checks, read the ledger, close (reveal the seed).
+
+The views read the HTTP request and call the recorded-check path (`adjudicator.rulings`), the one
+the pages and the saved-game routes call too.
+"""
 
 from __future__ import annotations
 
-from flask import Response, jsonify
-from pydantic import BaseModel
+from flask import Response, jsonify, request
 
+from adjudicator import rulings
 from adjudicator.api.auth import require_grant
 from adjudicator.api.body import parse_json_body, refuse_oversized_body
 from adjudicator.api.schemas import CreateGameRequest
-from adjudicator.api.systems import situation_problem, with_transcript
-from adjudicator.checks import (
-    CheckSpec,
-    canonical_side,
-    checks_for,
-    get_check,
-    narrow_request,
-    run_check,
-    side_label,
-)
-from adjudicator.dice import LedgerDice
-from adjudicator.ledger import Record, ledger_document
+from adjudicator.api.systems import with_transcript
+from adjudicator.ledger import ledger_document
 from adjudicator.problems import Problem
 from adjudicator.services import services
-from adjudicator.storage import GameClosed, GameNotFound, IdempotencyConflict, TokenGrant
-from adjudicator.systems import system_info, system_label
+from adjudicator.storage import GameNotFound
+from adjudicator.systems import system_info
 
 
 def create_game():
@@ -56,152 +50,47 @@ def create_game():
     return response
 
 
-class _Refused(Exception):
-    """Carries a rules function's refusal out of the ledger transaction (which rolls back)."""
-
-    def __init__(self, error: ValueError):
-        super().__init__(str(error))
-        self.error = error
-
-
 def game_check(game_id: str, check: str):
     grant = require_grant(game_id, write=True)
-    spec = find_game_check(grant, check)
-    req = parse_json_body(spec.game_model, prepare=lambda body: bound_to_game(spec, grant, body))
-    record, replayed = record_game_check(game_id, grant, spec, req)
-    return recorded_response(game_check_response(record), replayed)
+    spec = rulings.game_check(grant, check)
+    req = parse_json_body(spec.game_model, prepare=lambda body: rulings.bind(spec, grant, body))
+    return recorded_response(rulings.record(grant, spec, req))
 
 
-def record_game_check(game_id: str, grant: TokenGrant, spec: CheckSpec, req: BaseModel) -> tuple[Record, bool]:
-    """Roll a validated game-mode request into the game's ledger: (record, replayed).
-
-    The asking side must be one that acts in the check (403 otherwise, nothing recorded)."""
-    side = canonical_side(grant.role)
-    own = narrow_request(spec, req)  # once: the actor and the rules function both read it
-    refuse_other_side(spec, own, side)
-    request_json = req.model_dump(mode="json", exclude={"request_id"})
-
-    def run(seed: bytes, seq: int) -> dict:
-        try:
-            return run_check(spec, own, LedgerDice(seed, seq)).to_json()
-        except ValueError as error:  # SituationError, or a rules module's own ValueError
-            raise _Refused(error) from error
-
-    svc = services()
-    try:
-        return svc.store.append_check(
-            game_id, side, spec.key, request_json, req.request_id, svc.signing_key, run
-        )
-    except GameNotFound:
-        raise Problem(404, "Not Found", "No such game.", kind="unknown-game") from None
-    except GameClosed:
-        raise Problem(409, "Conflict", "The game is closed; no more rolls.", kind="game-closed") from None
-    except _Refused as refused:
-        raise situation_problem(refused.error) from None
-    except IdempotencyConflict:
-        raise Problem(
-            409, "Conflict",
-            f"request_id {req.request_id!r} was already used for a different request in this game.",
-            kind="idempotency-conflict",
-        ) from None
-
-
-def recorded_response(body: dict, replayed: bool) -> Response:
+def recorded_response(recorded: rulings.Recorded, extra: dict | None = None) -> Response:
     """201 for a new record, 200 with `Idempotent-Replayed` for a repeated request_id."""
-    response = jsonify(with_transcript(body))
-    response.status_code = 200 if replayed else 201
-    if replayed:
+    response = jsonify(with_transcript(recorded.response() | (extra or {})))
+    response.status_code = 200 if recorded.replayed else 201
+    if recorded.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     return response
 
 
-def find_game_check(grant: TokenGrant, check: str) -> CheckSpec:
-    """The check a recorded game asks for: one of its system's, or 404 naming the game's checks."""
-    spec = get_check(grant.system, check)
-    if spec is None:
-        known = ", ".join(game_checks(grant))
-        raise Problem(404, "Not Found", f"{system_label(grant.system)} has no check {check!r}. This game's "
-                      f"checks: {known}.", kind="unknown-check", checks=game_checks(grant))
-    return spec
+def game_info(game_id: str):
+    """What a token is in its game: the game's system, scenario and state, and the token's side.
 
-
-def game_checks(grant: TokenGrant) -> list[str]:
-    """The checks of a recorded game's system that its scenario has."""
-    return [s.name for s in checks_for(grant.system) if not s.scenarios or grant.scenario in s.scenarios]
-
-
-def bound_to_game(spec: CheckSpec, grant: TokenGrant, body: dict) -> dict:
-    """The request as the recorded game asks it: its scenario, and the asking side by default.
-
-    The check must be one the game's scenario has. A scenario field may be left out (the game's
-    own is used) or must match; a field naming the asker's side (board role `side`) is the
-    token's side when left out.
-    """
-    if spec.scenarios and grant.scenario not in spec.scenarios:
-        raise Problem(
-            422, "The check is not part of this game's scenario",
-            f"{spec.key} belongs to scenario {' or '.join(spec.scenarios)}; this game plays "
-            f"{grant.scenario!r}. This game's checks: {', '.join(game_checks(grant))}.",
-            kind="scenario-mismatch", checks=game_checks(grant),
-        )
-    body = dict(body)
-    scenario_field = spec.top_level_field("scenario")
-    if scenario_field:
-        given = body.setdefault(scenario_field, grant.scenario)
-        if given != grant.scenario:
-            detail = (f"This game plays scenario {grant.scenario!r}, not {given!r}: leave {scenario_field} out "
-                      f"or send {grant.scenario!r}.")
-            raise Problem(
-                422, "The request is for another scenario", f"/{scenario_field}: {detail}",
-                kind="scenario-mismatch",
-                errors=[{"pointer": f"/{scenario_field}", "detail": detail, "code": "scenario-mismatch"}],
-            )
-    side_field = spec.top_level_field("side")
-    if side_field:
-        body.setdefault(side_field, canonical_side(grant.role))
-    return body
-
-
-def refuse_other_side(spec: CheckSpec, req: BaseModel, side: str) -> None:
-    """403 unless `side` may act in this check (the rules package's `actor`); nothing is recorded."""
+    Clients (the VASSAL extension) take the side from here, never from what a player typed."""
+    grant = require_grant(game_id, write=False)
     try:
-        allowed = spec.actor.sides(narrow_request(spec, req))
-    except ValueError as error:
-        raise situation_problem(error) from None
-    if allowed is None or side in allowed:
-        return
-    actor = spec.actor
-    who = f"who acts: {actor.description}; rule {actor.rule}"
-    if allowed:
-        names = " or the ".join(side_label(s) for s in sorted(allowed))
-        detail = (f"Only the {names} player may roll {spec.key} here ({who}). This token is the "
-                  f"{side_label(side)} player's. Nothing was recorded.")
-    else:
-        detail = (f"No side may ask for {spec.key} alone here ({who}): the units named belong to both "
-                  "sides. Ask once per side. Nothing was recorded.")
-    raise Problem(403, "Not your roll", detail, kind="not-your-roll", may_roll=sorted(allowed),
-                  actor=actor.to_json())
+        game = services().store.game(game_id)
+    except GameNotFound:
+        raise Problem(404, "Not Found", "No such game.", kind="unknown-game") from None
+    return jsonify({
+        "game_id": game_id,
+        "system": game["system"],
+        "scenario": game["scenario"],
+        "status": game["status"],
+        "records": game["head_seq"] + 1,
+        "role": grant.role,
+        "may_roll": grant.role != "observer" and game["status"] == "open",
+        "checks": rulings.game_checks(grant),
+        "public_url": public_url(),
+    })
 
 
-def game_check_response(record: Record) -> dict:
-    """A game-mode result, built only from the stored record so a replay is identical."""
-    body = record.body
-    system, _, name = body["check"].partition(".")
-    spec = get_check(system, name)
-    return {
-        "system": system,
-        "check": name,
-        "rule": spec.rule if spec else "",
-        **body["result"],
-        "game_id": record.game_id,
-        "seq": record.seq,
-        "prev_hash": record.prev_hash,
-        "hash": record.hash,
-        "request_id": body["request_id"],
-        "side": body["side"],
-        "time": body["time"],
-        "receipt": record.receipt,
-    }
+def public_url() -> str:
+    """The address players reach this server at (ADJUDICATOR_PUBLIC_URL), else the one asked."""
+    return services().config.public_url or request.host_url.rstrip("/")
 
 
 def ledger(game_id: str):

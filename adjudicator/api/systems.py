@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from flask import jsonify, request
 
+from adjudicator import rulings
 from adjudicator.api.body import parse_json_body
-from adjudicator.checks import BOARD_ROLES, CheckSpec, DiceError, all_checks, get_check, run_check
-from adjudicator.dice import SuppliedDice
+from adjudicator.checks import BOARD_ROLES, CheckSpec, all_checks, get_check
 from adjudicator.problems import Problem
+from adjudicator.services import services
 from adjudicator.systems import all_systems, system_info
 from adjudicator.transcript import chat_lines
 
@@ -57,36 +58,7 @@ def find_check(system: str, check: str) -> CheckSpec:
 def compute(system: str, check: str):
     spec = find_check(system, check)
     req = parse_json_body(spec.compute_model)
-    return jsonify(with_transcript(compute_response(spec, compute_result(spec, req))))
-
-
-def compute_result(spec: CheckSpec, req) -> dict:
-    """Run a validated compute-mode request with its own dice; 422 problems for dice that do not
-    fit and situations the rules refuse."""
-    dice = SuppliedDice(getattr(req, "dice", []))
-    try:
-        result = run_check(spec, req, dice)
-        dice.finish()
-    except DiceError as error:
-        pointer = "/dice" if error.index is None else f"/dice/{error.index}"
-        raise Problem(
-            422,
-            "The supplied dice do not fit this check",
-            str(error),
-            kind="dice",
-            errors=[{"pointer": pointer, "detail": str(error), "code": "dice"}],
-        ) from None
-    except ValueError as error:  # SituationError, or a rules module's own ValueError
-        raise situation_problem(error) from None
-    return result.to_json()
-
-
-def situation_problem(error: ValueError) -> Problem:
-    return Problem(422, "The situation is not possible by the rules", str(error), kind="situation")
-
-
-def compute_response(spec: CheckSpec, result: dict) -> dict:
-    return {"system": spec.system, "check": spec.name, "rule": spec.rule, **result}
+    return jsonify(with_transcript(rulings.compute(spec, req)))
 
 
 def wants_transcript() -> bool:
@@ -100,8 +72,15 @@ def with_transcript(body: dict) -> dict:
     """`body` plus `transcript` (chat lines, adjudicator.transcript) when the client asked."""
     if not wants_transcript():
         return body
+    return {**body, "transcript": transcript_of(body)}
+
+
+def transcript_of(body: dict) -> list[str]:
+    """A check response's chat lines, its verify link at the server's public address."""
     info = system_info(body["system"])
     verify_url = ""
     if body.get("game_id") and body.get("seq") is not None:
-        verify_url = f"{request.host_url.rstrip('/')}/games/{body['game_id']}#record-{body['seq']}"
-    return {**body, "transcript": chat_lines(body, system_name=info.name if info else "", verify_url=verify_url)}
+        base = services().config.public_url or request.host_url.rstrip("/")
+        verify_url = f"{base}/games/{body['game_id']}#record-{body['seq']}"
+    return chat_lines(body, system_name=info.name if info else "", verify_url=verify_url)
+

@@ -34,9 +34,9 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, render_template, request
 
-from adjudicator.api.bridge import compute_from_savedgame, record_from_savedgame
-from adjudicator.api.games import game_check_response
-from adjudicator.api.logcheck import check_log_of_game
+from adjudicator.bridge.rulings import compute_from_file as compute_from_savedgame
+from adjudicator.logcheck import check_log_of_game
+from adjudicator.rulings import recorded_response as game_check_response
 from adjudicator.bridge.errors import BridgeError
 from adjudicator.bridge.fill import Pointed
 from adjudicator.bridge.games import load_system_game
@@ -146,7 +146,9 @@ def _resolve(page: CheckPage, form) -> None:
             if grant is None or grant.game_id != form.get("_game_id", "").strip():
                 raise Problem(403, "Not a token of this game", "That is not a side token of that game.",
                               kind="forbidden")
-            body, _, fill = record_from_savedgame(grant, page.spec, page.positions, given, where, game_turn)
+            from adjudicator.bridge.rulings import record_from_file
+            recorded, fill = record_from_file(grant, page.spec, page.positions, given, where, game_turn)
+            body = recorded.response()
             page.recorded = True
         else:
             body, fill = compute_from_savedgame(page.spec, page.positions, given, where,

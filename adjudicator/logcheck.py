@@ -1,6 +1,7 @@
 """Verify a log received from the opponent against the game's ledger.
 
-    POST /api/v1/games/<game_id>/savedgame/log-check     (any token of the game; file = the .vlog)
+The API (`POST /api/v1/games/<game_id>/savedgame/log-check`), the game's log-check page and
+`adjudicator-client verify-log` all call `check_log_of_game`.
 
 VASSAL cannot stop a player from reloading a saved game and rolling again, or from typing a
 ruling into the chat. The server can: every adjudication line a ``.vlog`` holds (posted by the
@@ -23,13 +24,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import jsonify
-
-from adjudicator.api.auth import require_grant
-from adjudicator.api.bridge import uploaded_file
-from adjudicator.api.games import game_check_response
 from adjudicator.bridge import BridgeError, read_upload
 from adjudicator.ledger import Record, ledger_document
+from adjudicator.rulings import recorded_response
 from adjudicator.problems import Problem
 from adjudicator.services import services
 from adjudicator.storage import GameNotFound
@@ -103,7 +100,7 @@ def _judge(entry: TranscriptEntry, game_id: str, records: dict[int, dict], syste
         return LogRuling(FORGED, game_id, entry.seq, first,
                          f"record hash {entry.hash_prefix or '(none)'} is not ledger record {entry.seq}'s "
                          f"{record['hash'][:len(entry.hash_prefix) or 16]}")
-    response = game_check_response(Record(game_id, record["seq"], record["prev_hash"], record["hash"],
+    response = recorded_response(Record(game_id, record["seq"], record["prev_hash"], record["hash"],
                                           record["body"], record["receipt"]))
     want = comparable_lines(response, system_name=system_name)
     got = entry.comparable()
@@ -150,8 +147,3 @@ def check_log_of_game(game_id: str, data: bytes) -> LogCheck:
         raise Problem(error.status, error.title, error.detail, kind=error.kind) from None
     return check_log(texts, document, svc.verification_keys())
 
-
-def log_check_view(game_id: str):
-    require_grant(game_id, write=False)
-    data, _ = uploaded_file()
-    return jsonify(check_log_of_game(game_id, data).to_json())

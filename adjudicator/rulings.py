@@ -1,0 +1,313 @@
+"""How a ruling is made, on every way in.
+
+The JSON API, the pages, the saved-game routes (API and pages) and the VASSAL extension (which
+speaks the JSON API) all call these functions, so no way in can skip a rule of the trusted path.
+
+A computed ruling (the players' own dice, nothing recorded)::
+
+    compute(spec, request)                       the result, or 422 for dice that do not fit
+
+A recorded ruling, in this order::
+
+    grant = authorize(token, game_id, write=True)    who asks: 401 for no or an unknown token,
+                                                     403 for another game's token or, to write,
+                                                     an observer's
+    spec = game_check(grant, check, system=...)      one of the game's system's checks; a page or
+                                                     route naming another system is refused
+    req = validate(spec, bind(spec, grant, body))    a check of the game's scenario, for its
+                                                     scenario; the asker's side where the request
+                                                     leaves it out; the check's schema
+    recorded = record(grant, spec, req)              only the side that acts; one record per
+                                                     request id (a repeat returns the record)
+    recorded.response()                              the answer, built from the stored record alone
+
+`record_result` records a result computed outside the check registry (a saved game's supply
+reports) under the same grant, idempotency and storage rules.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from pydantic import BaseModel, ValidationError
+
+from adjudicator.checks import (
+    REQUEST_ID_PATTERN,
+    CheckSpec,
+    DiceError,
+    canonical_side,
+    checks_for,
+    get_check,
+    narrow_request,
+    run_check,
+    side_label,
+)
+from adjudicator.dice import LedgerDice, SuppliedDice
+from adjudicator.ledger import Record
+from adjudicator.problems import Problem, validation_problem
+from adjudicator.services import services
+from adjudicator.storage import OBSERVER, GameClosed, GameNotFound, IdempotencyConflict, TokenGrant
+from adjudicator.systems import system_label
+
+
+# -- computed rulings ------------------------------------------------------------------------------
+
+def compute(spec: CheckSpec, req: BaseModel) -> dict[str, Any]:
+    """A validated compute-mode request run with its own dice: the check's response body.
+
+    422 problems for dice that do not fit and for situations the rules refuse."""
+    dice = SuppliedDice(getattr(req, "dice", []))
+    try:
+        result = run_check(spec, req, dice)
+        dice.finish()
+    except DiceError as error:
+        pointer = "/dice" if error.index is None else f"/dice/{error.index}"
+        raise Problem(
+            422, "The supplied dice do not fit this check", str(error), kind="dice",
+            errors=[{"pointer": pointer, "detail": str(error), "code": "dice"}],
+        ) from None
+    except ValueError as error:  # SituationError, or a rules module's own ValueError
+        raise situation_problem(error) from None
+    return response_head(spec) | result.to_json()
+
+
+def response_head(spec: CheckSpec) -> dict[str, Any]:
+    return {"system": spec.system, "check": spec.name, "rule": spec.rule}
+
+
+def situation_problem(error: ValueError) -> Problem:
+    return Problem(422, "The situation is not possible by the rules", str(error), kind="situation")
+
+
+def validate(model: type[BaseModel], body: dict[str, Any]) -> BaseModel:
+    """`body` validated as if it had come as JSON: check models are strict, and only their JSON
+    mode reads e.g. a scenario name into its enum, as the JSON API does."""
+    try:
+        return model.model_validate_json(json.dumps(body, allow_nan=False))
+    except ValueError as error:
+        if isinstance(error, ValidationError):
+            raise validation_problem(error) from None
+        raise Problem(422, "The request body is invalid", "numbers must be finite (no NaN or Infinity)",
+                      kind="validation") from None
+
+
+# -- who asks --------------------------------------------------------------------------------------
+
+def authorize(token: str | None, game_id: str, *, write: bool) -> TokenGrant:
+    """The grant of `token` for `game_id`.
+
+    401 without a token or with an unknown one; 403 for another game's token, and (`write`)
+    for an observer token: observers read, they never roll, record or close."""
+    if not token:
+        raise Problem(401, "Unauthorized", "Send 'Authorization: Bearer <token>' with a token of this game.",
+                      kind="missing-token", headers={"WWW-Authenticate": "Bearer"})
+    grant = services().store.grant_for(token)
+    if grant is None:
+        raise Problem(401, "Unauthorized", "Unknown token.", kind="bad-token",
+                      headers={"WWW-Authenticate": 'Bearer error="invalid_token"'})
+    if grant.game_id != game_id:
+        raise Problem(403, "Forbidden", "This token belongs to another game.", kind="wrong-game")
+    if write and grant.role == OBSERVER:
+        raise Problem(403, "Forbidden", "Observer tokens are read-only: they cannot roll, record or close.",
+                      kind="read-only-token")
+    return grant
+
+
+# -- which check -----------------------------------------------------------------------------------
+
+def game_checks(grant: TokenGrant) -> list[str]:
+    """The checks of a recorded game's system that its scenario has."""
+    return [s.name for s in checks_for(grant.system) if not s.scenarios or grant.scenario in s.scenarios]
+
+
+def game_check(grant: TokenGrant, check: str, *, system: str | None = None) -> CheckSpec:
+    """The check a recorded game asks for: one of its system's and its scenario's.
+
+    `system` is the system a route or form names, if any: a recorded game only ever records its
+    own system's checks (403 otherwise). 404 for a check the system does not have (one of
+    another scenario is refused by `bind`)."""
+    if system is not None and system != grant.system:
+        raise Problem(403, "Another game system",
+                      f"This is a {system_label(grant.system)} game; it cannot record a {system_label(system)} "
+                      "check.", kind="wrong-system")
+    spec = get_check(grant.system, check)
+    if spec is None:
+        known = ", ".join(game_checks(grant))
+        raise Problem(404, "Not Found", f"{system_label(grant.system)} has no check {check!r}. This game's "
+                      f"checks: {known}.", kind="unknown-check", checks=game_checks(grant))
+    return spec
+
+
+def refuse_check_of_other_scenario(spec: CheckSpec, grant: TokenGrant) -> None:
+    """422 for a check of another scenario than the game's (after the body's size is checked)."""
+    if spec.scenarios and grant.scenario not in spec.scenarios:
+        raise Problem(
+            422, "The check is not part of this game's scenario",
+            f"{spec.key} belongs to scenario {' or '.join(spec.scenarios)}; this game plays "
+            f"{grant.scenario!r}. This game's checks: {', '.join(game_checks(grant))}.",
+            kind="scenario-mismatch", checks=game_checks(grant),
+        )
+
+
+def bind(spec: CheckSpec, grant: TokenGrant, body: dict[str, Any]) -> dict[str, Any]:
+    """The request as the recorded game asks it: its scenario, and the asking side by default.
+
+    A scenario field may be left out (the game's own is used) or must match; a field naming the
+    asker's side (board role `side`) is the token's side when left out. A check of another
+    scenario is refused (422).
+    """
+    refuse_check_of_other_scenario(spec, grant)
+    body = dict(body)
+    scenario_field = spec.top_level_field("scenario")
+    if scenario_field:
+        given = body.setdefault(scenario_field, grant.scenario)
+        if given != grant.scenario:
+            detail = (f"This game plays scenario {grant.scenario!r}, not {given!r}: leave {scenario_field} out "
+                      f"or send {grant.scenario!r}.")
+            raise Problem(
+                422, "The request is for another scenario", f"/{scenario_field}: {detail}",
+                kind="scenario-mismatch",
+                errors=[{"pointer": f"/{scenario_field}", "detail": detail, "code": "scenario-mismatch"}],
+            )
+    side_field = spec.top_level_field("side")
+    if side_field:
+        body.setdefault(side_field, canonical_side(grant.role))
+    return body
+
+
+# -- the record ------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Recorded:
+    """A ruling in the ledger: the stored record, and whether this call only repeated it."""
+
+    record: Record
+    replayed: bool
+
+    def response(self) -> dict[str, Any]:
+        return recorded_response(self.record)
+
+
+class _Refused(Exception):
+    """Carries a rules function's refusal out of the ledger transaction (which rolls back)."""
+
+    def __init__(self, error: ValueError):
+        super().__init__(str(error))
+        self.error = error
+
+
+def record(grant: TokenGrant, spec: CheckSpec, req: BaseModel) -> Recorded:
+    """Roll a validated game-mode request into the game's ledger.
+
+    Only a side that acts in the check may ask (403 otherwise, nothing recorded); the grant
+    must allow writing (see `authorize`)."""
+    if grant.role == OBSERVER:  # every caller authorized for writing; this keeps it so
+        raise Problem(403, "Forbidden", "Observer tokens are read-only.", kind="read-only-token")
+    side = canonical_side(grant.role)
+    own = narrow_request(spec, req)  # once: the actor and the rules function both read it
+    refuse_other_side(spec, own, side)
+    request_json = req.model_dump(mode="json", exclude={"request_id"})
+
+    def run(seed: bytes, seq: int) -> dict:
+        try:
+            return run_check(spec, own, LedgerDice(seed, seq)).to_json()
+        except ValueError as error:  # SituationError, or a rules module's own ValueError
+            raise _Refused(error) from error
+
+    try:
+        return _append(grant, spec.key, request_json, req.request_id, run)
+    except _Refused as refused:
+        raise situation_problem(refused.error) from None
+
+
+def record_result(grant: TokenGrant, check_key: str, request_json: dict[str, Any], request_id: str | None,
+                  result: dict[str, Any]) -> Recorded:
+    """Record a result worked out without dice outside the check registry (a saved game's supply)."""
+    if grant.role == OBSERVER:
+        raise Problem(403, "Forbidden", "Observer tokens are read-only.", kind="read-only-token")
+    if request_id is not None and not re.fullmatch(REQUEST_ID_PATTERN, request_id):
+        raise Problem(422, "The request is invalid", f"request_id must match {REQUEST_ID_PATTERN}",
+                      kind="validation", errors=[{"pointer": "/request_id", "detail": "bad request_id",
+                                                  "code": "pattern"}])
+    return _append(grant, check_key, request_json, request_id, lambda seed, seq: result)
+
+
+def _append(grant: TokenGrant, check_key: str, request_json: dict[str, Any], request_id: str | None,
+            run: Callable[[bytes, int], dict]) -> Recorded:
+    svc = services()
+    try:
+        stored, replayed = svc.store.append_check(
+            grant.game_id, canonical_side(grant.role), check_key, request_json, request_id, svc.signing_key, run)
+    except GameNotFound:
+        raise Problem(404, "Not Found", "No such game.", kind="unknown-game") from None
+    except GameClosed:
+        raise Problem(409, "Conflict", "The game is closed; no more rolls.", kind="game-closed") from None
+    except IdempotencyConflict:
+        raise Problem(
+            409, "Conflict",
+            f"request_id {request_id!r} was already used for a different request in this game.",
+            kind="idempotency-conflict",
+        ) from None
+    return Recorded(stored, replayed)
+
+
+def refuse_other_side(spec: CheckSpec, req: BaseModel, side: str) -> None:
+    """403 unless `side` may act in this check (the rules package's `actor`); nothing is recorded."""
+    try:
+        allowed = spec.actor.sides(narrow_request(spec, req))
+    except ValueError as error:
+        raise situation_problem(error) from None
+    if allowed is None or side in allowed:
+        return
+    actor = spec.actor
+    who = f"who acts: {actor.description}; rule {actor.rule}"
+    if allowed:
+        names = " or the ".join(side_label(s) for s in sorted(allowed))
+        detail = (f"Only the {names} player may roll {spec.key} here ({who}). This token is the "
+                  f"{side_label(side)} player's. Nothing was recorded.")
+    else:
+        detail = (f"No side may ask for {spec.key} alone here ({who}): the units named belong to both "
+                  "sides. Ask once per side. Nothing was recorded.")
+    raise Problem(403, "Not your roll", detail, kind="not-your-roll", may_roll=sorted(allowed),
+                  actor=actor.to_json())
+
+
+def recorded_response(record: Record) -> dict[str, Any]:
+    """A game-mode answer, built only from the stored record so a replay is identical.
+
+    It carries the recorded `request` too: with it, the answer alone is the record's body, so
+    anyone holding the answer can hash it and check the signed receipt (`adjudicator.verify.
+    verify_answer`): an edited outcome, die or step no longer matches."""
+    body = record.body
+    system, _, name = body["check"].partition(".")
+    spec = get_check(system, name)
+    return {
+        "system": system,
+        "check": name,
+        "rule": spec.rule if spec else "",
+        **body["result"],
+        "request": body["request"],
+        "game_id": record.game_id,
+        "seq": record.seq,
+        "prev_hash": record.prev_hash,
+        "hash": record.hash,
+        "request_id": body["request_id"],
+        "side": body["side"],
+        "time": body["time"],
+        "receipt": record.receipt,
+    }
+
+
+def find_record(game_id: str, seq: int) -> Record:
+    """One record of a game's ledger (404 for an unknown game or record)."""
+    store = services().store
+    try:
+        found = store.record(game_id, seq)
+    except GameNotFound:
+        raise Problem(404, "Not Found", "No such game.", kind="unknown-game") from None
+    if found is None:
+        raise Problem(404, "Not Found", f"Game {game_id} has no record {seq}.", kind="unknown-record")
+    return found
