@@ -21,6 +21,7 @@ from adjudicator.api.bridge import register_bridge
 from adjudicator.api.games import well_known_keys
 from adjudicator.api.systems import systems_document
 from adjudicator.config import Config
+from adjudicator.game_pages import make_game_pages_blueprint
 from adjudicator.json_provider import OrjsonProvider
 from adjudicator.keys import load_or_create_signing_key
 from adjudicator.openapi import build_openapi
@@ -30,6 +31,7 @@ from adjudicator.ratelimits import make_limiter
 from adjudicator.rules import register_all_games
 from adjudicator.services import Services
 from adjudicator.storage import Store, make_engine
+from adjudicator.uploads import Uploads
 
 
 def prepare(config: Config) -> Services:
@@ -38,7 +40,8 @@ def prepare(config: Config) -> Services:
     store.create_schema()
     key = load_or_create_signing_key(config.key_path)
     store.register_public_key(key)
-    return Services(config=config, store=store, signing_key=key, published_keys=store.public_keys())
+    return Services(config=config, store=store, signing_key=key, published_keys=store.public_keys(),
+                    uploads=Uploads(store))
 
 
 def create_app(config: Config | Mapping[str, Any] | None = None) -> Flask:
@@ -66,5 +69,6 @@ def create_app(config: Config | Mapping[str, Any] | None = None) -> Flask:
     app.add_url_rule("/.well-known/adjudicator-keys.json", "keys", well_known_keys)
     app.register_blueprint(make_api_blueprint(config, limiter))
     app.register_blueprint(make_pages_blueprint(config, limiter))
+    app.register_blueprint(make_game_pages_blueprint(config, limiter))
     register_bridge(app, config, limiter)
     return app

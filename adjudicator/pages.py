@@ -6,7 +6,7 @@
                              under its heading; compute mode: enter the situation and the dice
 - `/systems/<system>/<check>` GET: the same page with that check unfolded (links to a check);
                              POST: resolve the form and show the ruling or the problems
-- `/games/<id>`              enter a token, see the game's ledger and each receipt's verification
+- `/games/...`                a recorded game's pages: `adjudicator.game_pages`
 - `/api/v1/docs`             the API reference, rendered from the OpenAPI document
 
 Forms are generated from each check's pydantic schema by `adjudicator.forms`, so a new check
@@ -33,12 +33,9 @@ from adjudicator.forms import (
     FieldError, FormField, UnitChoice, example_dice, form_fields, initial_values, read_form, rows_of,
     shown, submitted_values, unit_choices, units_json,
 )
-from adjudicator.ledger import ledger_document
 from adjudicator.results import register_result_filters
 from adjudicator.services import services
-from adjudicator.storage import GameNotFound
 from adjudicator.systems import all_systems, system_info
-from adjudicator.verify import verify_ledger
 
 if TYPE_CHECKING:  # for the annotation only (ratelimits imports api.auth)
     from adjudicator.ratelimits import RouteLimiter
@@ -155,30 +152,8 @@ def make_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
                                    create_error=f"Unknown system or scenario: {system}/{scenario}"), 422
         svc = services()
         created = svc.store.create_game(system, scenario, info.sides, svc.signing_key)
-        return render_template("game_created.html", game=created, info=info), 201
-
-    @bp.get("/games/<game_id>")
-    def game_login(game_id: str):
-        return render_template("game_login.html", game_id=game_id)
-
-    @bp.post("/games/<game_id>")
-    @anonymous
-    def game_page(game_id: str):
-        svc = services()
-        grant = svc.store.grant_for(request.form.get("token", "").strip())
-        if grant is None or grant.game_id != game_id:
-            return render_template("game_login.html", game_id=game_id,
-                                   error="That is not a token of this game."), 403
-        try:
-            document = ledger_document(svc.store.game(game_id), svc.store.records(game_id))
-        except GameNotFound:
-            abort(404)
-        report = verify_ledger(document, svc.verification_keys())
-        problems = {}
-        for finding in report.problems:
-            problems.setdefault(finding.seq, []).append(finding.message)
-        return render_template("game.html", document=document, report=report, role=grant.role,
-                               problems=problems, info=system_info(document["game"]["system"]))
+        page = render_template("game_created.html", game=created, info=info)
+        return page, 201, {"Cache-Control": "no-store"}  # the tokens are shown only here
 
     @bp.get("/api/v1/docs")
     def api_docs():

@@ -90,9 +90,21 @@ def validation_problem(error: ValidationError, title: str = "The request body is
     return Problem(422, title, detail, kind="validation", errors=errors)
 
 
+def is_page_request() -> bool:
+    """A request of a page (a browser's form or link), answered with a page, not problem+json."""
+    return bool(request) and not request.path.startswith(API_PREFIXES)
+
+
+def problem_page(status: int, title: str, detail: str | None, headers: dict[str, str] | None = None):
+    """A problem as a page a person reads, with the way back."""
+    return render_template("error.html", status=status, title=title, detail=detail or ""), status, headers or {}
+
+
 def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(Problem)
     def _problem(error: Problem):
+        if is_page_request():
+            return problem_page(error.status, error.title, error.detail, error.headers)
         return error.to_response()
 
     @app.errorhandler(HTTPException)
@@ -102,6 +114,11 @@ def register_error_handlers(app: Flask) -> None:
             headers["Allow"] = ", ".join(sorted(error.valid_methods))
         if error.code in (404, 405) and request.method == "GET" and not request.path.startswith(API_PREFIXES):
             return render_template("not_found.html", path=request.path), error.code, headers
+        if is_page_request():
+            detail = error.description
+            if error.code == 413:
+                detail = "The file is larger than this service accepts (see the limit on the form)."
+            return problem_page(error.code or 500, error.name, detail, headers)
         if error.code == 401:
             headers["WWW-Authenticate"] = "Bearer"
         detail = error.description
@@ -113,4 +130,6 @@ def register_error_handlers(app: Flask) -> None:
     def _unexpected(error: Exception):
         # Log the traceback for the operator; tell the client nothing about internals.
         app.logger.exception("unhandled error on %s %s", request.method, request.path)
+        if is_page_request():
+            return problem_page(500, "Internal Server Error", "The server failed; it has been logged.")
         return problem_response(500, "Internal Server Error", "The server failed; it has been logged.")

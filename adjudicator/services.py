@@ -15,6 +15,7 @@ from flask import current_app
 from adjudicator.config import Config
 from adjudicator.keys import PublicKeyInfo, SigningKey
 from adjudicator.storage import Store
+from adjudicator.uploads import Uploads
 
 
 @dataclass
@@ -27,6 +28,8 @@ class Services:
     systems_json: bytes = b""
     #: Held here because Flask-Limiter keeps only a weak reference to its Limiter.
     limiter: Any = None
+    #: Saved games uploaded to the pages.
+    uploads: Uploads | None = None
     openapi: dict = field(default_factory=dict)
 
     def verification_keys(self) -> dict[str, Ed25519PublicKey]:

@@ -64,6 +64,8 @@ class Report:
     dice_recomputed: int = 0
     seed_revealed: bool = False
     bad_seqs: set[int] = field(default_factory=set)
+    #: What was compared with what, in words (a recorded answer: which parts were hashed).
+    compared: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -81,6 +83,7 @@ class Report:
             "signatures_checked": self.signatures_checked,
             "dice_recomputed": self.dice_recomputed,
             "seed_revealed": self.seed_revealed,
+            "compared": list(self.compared),
             "problems": [p.to_json() for p in self.problems],
         }
 
@@ -90,6 +93,7 @@ def report_lines(report: dict[str, Any]) -> list[str]:
     and `adjudicator-client verify` print, the same wording from both."""
     lines = [f"records checked:    {report.get('records_checked', 0)}",
              f"signatures checked: {report.get('signatures_checked', 0)}"]
+    lines += [f"compared:           {what}" for what in report.get("compared", [])]
     if report.get("seed_revealed"):
         lines.append(f"dice recomputed:    {report.get('dice_recomputed', 0)} (seed revealed)")
     else:
@@ -141,6 +145,67 @@ def verify_receipt(
         if report.ok and record.get("hash") != receipt["hash"]:
             report.add(seq, "receipt_mismatch", "receipt is for a different record hash")
         report.records_checked = 1
+    return report
+
+
+#: The parts of a recorded answer that are its record's result (adjudicator.rulings.recorded_response).
+ANSWER_RESULT_FIELDS = ("outcome", "steps", "warnings", "dice_used")
+#: The parts of a recorded answer that are the rest of its record's body.
+ANSWER_BODY_FIELDS = ("request", "request_id", "side", "time")
+
+
+def record_of_answer(answer: dict[str, Any]) -> dict[str, Any] | None:
+    """The ledger record a game-mode answer stands for, rebuilt from the answer alone; None when
+    the answer lacks a part of it (an answer from before answers carried their request)."""
+    missing = [name for name in ("system", "check", "seq", "prev_hash", *ANSWER_RESULT_FIELDS, *ANSWER_BODY_FIELDS)
+               if name not in answer]
+    if missing:
+        return None
+    body = {"check": f"{answer['system']}.{answer['check']}",
+            "result": {name: answer[name] for name in ANSWER_RESULT_FIELDS},
+            **{name: answer[name] for name in ANSWER_BODY_FIELDS}}
+    return {"seq": answer["seq"], "prev_hash": answer["prev_hash"], "hash": answer.get("hash"), "body": body}
+
+
+def verify_answer(answer: Any, keys: dict[str, Ed25519PublicKey]) -> Report:
+    """Verify a recorded ruling as a player kept it (a game-mode answer, `--json`).
+
+    The receipt's signature alone says only that the server signed *some* record; the answer's
+    content — outcome, dice, steps, warnings, the request, the side and the time — must also be
+    that record: rebuilt from the answer, it must hash to the signed hash. An edited die or
+    outcome no longer does.
+    """
+    report = Report()
+    if not isinstance(answer, dict) or not isinstance(answer.get("receipt"), dict):
+        report.add(None, "answer_malformed", "a recorded answer is an object with a 'receipt'")
+        return report
+    receipt = answer["receipt"]
+    seq = receipt.get("seq") if isinstance(receipt.get("seq"), int) else None
+    check_receipt(receipt, keys, report, seq)
+    report.compared.append("receipt signature over (game, record number, record hash, key)")
+    record = record_of_answer(answer)
+    if record is None:
+        report.add(seq, "answer_incomplete",
+                   "the answer does not carry its request, so its outcome and dice cannot be compared with "
+                   "the signed record; verify it against the game's ledger (adjudicator-client ledger, then "
+                   "adjudicator verify) instead")
+        return report
+    game_id = receipt.get("game_id")
+    for name, value in (("game_id", answer.get("game_id")), ("seq", answer.get("seq")),
+                        ("hash", answer.get("hash"))):
+        if receipt.get(name) != value:
+            report.add(seq, "receipt_mismatch", f"the answer's {name} is {value!r}, its receipt's {receipt.get(name)!r}")
+    report.records_checked = 1
+    report.compared.append("outcome, dice, steps, warnings, request, side and time, hashed, against the "
+                           "record hash the receipt signs")
+    try:
+        content_hash = record_hash(game_id, record["seq"], record["prev_hash"], record["body"])
+    except (TypeError, ValueError) as error:
+        report.add(seq, "answer_malformed", str(error))
+        return report
+    if content_hash != receipt.get("hash"):
+        report.add(seq, "hash_mismatch", "the answer's content does not hash to the record its receipt signs: "
+                   "something in it (outcome, dice, steps, request, side or time) was edited")
     return report
 
 
@@ -291,4 +356,5 @@ def _recompute_dice(record: dict[str, Any], seed: bytes, report: Report) -> None
                        f"die {index} of record {seq} is {_dict(die).get('value')}, the seed gives {expected}")
 
 
-__all__ = ["Report", "Finding", "verify_ledger", "verify_receipt", "recompute_die", "canonical_bytes"]
+__all__ = ["Report", "Finding", "verify_answer", "verify_ledger", "verify_receipt", "recompute_die",
+           "canonical_bytes"]

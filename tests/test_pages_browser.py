@@ -272,7 +272,13 @@ def receipt_status(driver, seq: int) -> str:
 
 
 def show_ledger(driver, url: str, game_id: str, token: str) -> None:
+    """Open the game's page with `token`, logging out of the token the browser remembers first."""
+    from selenium.webdriver.common.by import By
+
     driver.get(f"{url}/games/{game_id}")
+    if driver.find_elements(By.ID, "logout"):
+        by_id(driver, "logout").click()
+        wait_for(driver, "token")
     by_id(driver, "token").send_keys(token)
     by_id(driver, "game-login").submit()
     wait_for(driver, "ledger")

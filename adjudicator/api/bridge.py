@@ -198,7 +198,7 @@ def register_bridge(app: Flask, config: Config, limiter: RouteLimiter) -> None:
     from adjudicator.bridge.pages import make_bridge_pages_blueprint
 
     app.register_blueprint(make_bridge_api_blueprint(config, limiter))
-    app.register_blueprint(make_bridge_pages_blueprint())
+    app.register_blueprint(make_bridge_pages_blueprint(config, limiter))
     svc = app.extensions["adjudicator"]
     if svc.openapi:
         add_bridge_paths(svc.openapi)

@@ -124,9 +124,11 @@ class CloseResponse(BaseModel):
 
 
 class VerifyRequest(Strict):
-    """Either a receipt (optionally with its record) or a whole ledger (optionally with receipts
-    a player kept)."""
+    """A receipt (optionally with its record), a recorded answer as a player kept it (its content
+    is hashed and compared with the record its receipt signs), or a whole ledger (optionally with
+    receipts a player kept)."""
 
+    answer: dict[str, Any] | None = None
     receipt: dict[str, Any] | None = None
     record: dict[str, Any] | None = None
     ledger: dict[str, Any] | None = None
@@ -134,8 +136,8 @@ class VerifyRequest(Strict):
 
     @model_validator(mode="after")
     def _one_subject(self):
-        if (self.receipt is None) == (self.ledger is None):
-            raise ValueError("give exactly one of 'receipt' or 'ledger'")
+        if sum(subject is not None for subject in (self.answer, self.receipt, self.ledger)) != 1:
+            raise ValueError("give exactly one of 'answer', 'receipt' or 'ledger'")
         if self.record is not None and self.receipt is None:
             raise ValueError("'record' goes with 'receipt'")
         if self.receipts is not None and self.ledger is None:
@@ -151,6 +153,7 @@ class Finding(BaseModel):
 
 class VerifyResponse(BaseModel):
     ok: bool
+    compared: list[str] = Field(default_factory=list, description="What was compared with what, in words.")
     records_checked: int
     signatures_checked: int
     dice_recomputed: int

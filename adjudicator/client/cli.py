@@ -136,7 +136,7 @@ def verification_subject(document: Any) -> dict:
     if isinstance(document, dict) and "signature" in document:
         return {"receipt": document}
     if isinstance(document, dict) and isinstance(document.get("receipt"), dict):
-        return {"receipt": document["receipt"]}
+        return {"answer": document}  # its content is compared with the signed record too
     raise ClientError("the file is neither a ledger (with 'records') nor a receipt "
                       "(with 'signature') nor a recorded result (with 'receipt')", 2)
 
@@ -152,7 +152,7 @@ def cmd_verify(api: Api, args) -> tuple[dict, list[str], int]:
 
 def _verify_offline(subject: dict, key_paths: list[str]) -> dict:
     from adjudicator.keys import load_public_keys
-    from adjudicator.verify import verify_ledger, verify_receipt
+    from adjudicator.verify import verify_answer, verify_ledger, verify_receipt
 
     keys = {}
     for path in key_paths:
@@ -162,6 +162,8 @@ def _verify_offline(subject: dict, key_paths: list[str]) -> dict:
             raise ClientError(f"cannot load the public key {path}: {error}", 2) from None
     if "ledger" in subject:
         return verify_ledger(subject["ledger"], keys).to_json()
+    if "answer" in subject:
+        return verify_answer(subject["answer"], keys).to_json()
     return verify_receipt(subject["receipt"], keys).to_json()
 
 
