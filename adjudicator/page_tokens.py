@@ -13,6 +13,7 @@ from __future__ import annotations
 from flask import Response, request
 
 from adjudicator import rulings
+from adjudicator.problems import Problem
 from adjudicator.storage import TokenGrant
 
 COOKIE = "adj_token"
@@ -30,7 +31,11 @@ def page_token() -> str | None:
 
 def page_grant(game_id: str, *, write: bool) -> TokenGrant:
     """The grant of this browser's token for the game (401/403 problems, as the API gives)."""
-    return rulings.authorize(page_token(), game_id, write=write)
+    token = page_token()
+    if token is None:
+        raise Problem(401, "Not logged in to this game", f"Open {game_path(game_id)} and enter your token "
+                      "first: this browser holds none for this game.", kind="missing-token")
+    return rulings.authorize(token, game_id, write=write)
 
 
 def remember(response: Response, game_id: str, token: str) -> Response:

@@ -95,16 +95,18 @@ def is_page_request() -> bool:
     return bool(request) and not request.path.startswith(API_PREFIXES)
 
 
-def problem_page(status: int, title: str, detail: str | None, headers: dict[str, str] | None = None):
+def problem_page(status: int, title: str, detail: str | None, headers: dict[str, str] | None = None,
+                 kind: str | None = None):
     """A problem as a page a person reads, with the way back."""
-    return render_template("error.html", status=status, title=title, detail=detail or ""), status, headers or {}
+    page = render_template("error.html", status=status, title=title, detail=detail or "", kind=kind or "")
+    return page, status, {k: v for k, v in (headers or {}).items() if k != "WWW-Authenticate"}
 
 
 def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(Problem)
     def _problem(error: Problem):
         if is_page_request():
-            return problem_page(error.status, error.title, error.detail, error.headers)
+            return problem_page(error.status, error.title, error.detail, error.headers, error.kind)
         return error.to_response()
 
     @app.errorhandler(HTTPException)
