@@ -11,6 +11,9 @@ module's Adjudicator extension, or written by the saved-game page) carries its t
 * each recorded ruling in the log with the ledger record of that number: the same record hash
   and the same lines (outcome, dice, steps) as the ledger renders them (`chat_lines`) — else it
   is **forged** (no such record, another hash) or **altered** (the lines differ);
+* what each verified ruling did to the board: the pieces must show the steps it ordered (a
+  unit flipped or removed) before the next ruling — else it is **not applied**
+  (`adjudicator.logboard`);
 * ledger rulings the log does not show: **hidden** (a ruling received and not passed on, the
   reload-and-reroll trick);
 * rulings tagged for another game, and compute-mode rulings (the players' own dice, nothing
@@ -24,8 +27,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from adjudicator.bridge import BridgeError, read_upload
+from adjudicator.bridge import BridgeError, load_system_game, read_upload
 from adjudicator.ledger import Record, ledger_document
+from adjudicator.logboard import LogEvent, log_events, missing_changes, ordered_changes
 from adjudicator.rulings import recorded_response
 from adjudicator.problems import Problem
 from adjudicator.services import services
@@ -33,9 +37,13 @@ from adjudicator.storage import GameNotFound
 from adjudicator.systems import system_info
 from adjudicator.transcript import TranscriptEntry, comparable_lines, parse_transcript
 from adjudicator.verify import verify_ledger
+from scenarios.model import Game
+from vassalfmt import SavedGame
 from vassalfmt.commands import CHAT_PREFIX
 
 VERIFIED, FORGED, ALTERED, OTHER_GAME, UNRECORDED = "verified", "forged", "altered", "other-game", "unrecorded"
+NOT_APPLIED = "not-applied"
+STATUSES = (VERIFIED, NOT_APPLIED, FORGED, ALTERED, OTHER_GAME, UNRECORDED)
 
 
 @dataclass
@@ -72,8 +80,7 @@ class LogCheck:
         return {"game_id": self.game_id, "ok": self.ok,
                 "rulings": [r.to_json() for r in self.rulings], "hidden": self.hidden,
                 "ledger": {"ok": self.ledger_ok, "problems": self.ledger_problems},
-                "counts": {status: sum(1 for r in self.rulings if r.status == status)
-                           for status in (VERIFIED, FORGED, ALTERED, OTHER_GAME, UNRECORDED)}}
+                "counts": {status: sum(1 for r in self.rulings if r.status == status) for status in STATUSES}}
 
 
 def _is_ruling(record: dict[str, Any]) -> bool:
@@ -109,16 +116,36 @@ def _judge(entry: TranscriptEntry, game_id: str, records: dict[int, dict], syste
     return LogRuling(VERIFIED, game_id, entry.seq, first)
 
 
-def check_log(chat_texts: list[str], document: dict[str, Any], keys) -> LogCheck:
-    """Every adjudication in `chat_texts` (a log's chat, in order) against the ledger `document`."""
-    game = document["game"]
+def check_log(saved: SavedGame, game: Game | None, document: dict[str, Any], keys) -> LogCheck:
+    """Every adjudication in the log `saved` against the ledger `document`; with the system's
+    `game` (its units), what each verified ruling did to the pieces as well."""
+    header = document["game"]
     records = {r["seq"]: r for r in document["records"]}
-    result = LogCheck(game["id"])
-    info = system_info(game["system"])
-    name = info.name if info else game["system"]
-    for entry in parse_transcript(chat_texts):
-        result.rulings.append(_judge(entry, game["id"], records, name))
-    shown = {r.seq for r in result.rulings if r.status in (VERIFIED, ALTERED)}
+    result = LogCheck(header["id"])
+    info = system_info(header["system"])
+    name = info.name if info else header["system"]
+    if game is not None:
+        events, steps_now = log_events(saved, game)
+    else:
+        events = [LogEvent(chat=c[len(CHAT_PREFIX):]) for c in saved.other_commands if c.startswith(CHAT_PREFIX)]
+        steps_now = {}
+    chat_at = [index for index, event in enumerate(events) if event.chat is not None]
+    entries = parse_transcript([events[i].chat for i in chat_at])
+    done = 0  # events applied to steps_now so far
+    for number, entry in enumerate(entries):
+        ruling = _judge(entry, header["id"], records, name)
+        end = chat_at[entry.last]
+        done = _advance(events, done, end, steps_now)
+        if game is not None and ruling.status == VERIFIED:
+            following = chat_at[entries[number + 1].first] if number + 1 < len(entries) else len(events)
+            window = [e.piece for e in events[end:following] if e.piece is not None]
+            ordered = ordered_changes(game, records[entry.seq]["body"]["result"].get("outcome") or {}, steps_now)
+            missing = missing_changes(ordered, window)
+            if missing:
+                ruling = LogRuling(NOT_APPLIED, ruling.game_id, ruling.seq, ruling.first_line,
+                                   f"the ruling ordered {'; '.join(missing)}")
+        result.rulings.append(ruling)
+    shown = {r.seq for r in result.rulings if r.status in (VERIFIED, NOT_APPLIED, ALTERED)}
     result.hidden = [{"seq": r["seq"], "check": r["body"]["check"], "side": r["body"].get("side"),
                       "time": r["body"].get("time")}
                      for r in document["records"] if _is_ruling(r) and r["seq"] not in shown]
@@ -128,22 +155,25 @@ def check_log(chat_texts: list[str], document: dict[str, Any], keys) -> LogCheck
     return result
 
 
-def log_chat(data: bytes) -> list[str]:
-    """The chat lines a saved game or log holds (BridgeError for a file that is none)."""
-    saved = read_upload(data)
-    return [c[len(CHAT_PREFIX):] for c in saved.other_commands if c.startswith(CHAT_PREFIX)]
+def _advance(events: list[LogEvent], done: int, upto: int, steps_now: dict) -> int:
+    """Apply the piece events before index `upto` to `steps_now`; returns the new count done."""
+    for event in events[done:upto]:
+        if event.piece is not None:
+            steps_now[event.piece.unit] = event.piece.step
+    return max(done, upto)
 
 
 def check_log_of_game(game_id: str, data: bytes) -> LogCheck:
     """`check_log` for a game's current ledger; Problems for an unknown game or a bad file."""
     svc = services()
     try:
-        document = ledger_document(svc.store.game(game_id), svc.store.records(game_id))
+        header = svc.store.game(game_id)
+        document = ledger_document(header, svc.store.records(game_id))
     except GameNotFound:
         raise Problem(404, "Not Found", "No such game.", kind="unknown-game") from None
     try:
-        texts = log_chat(data)
+        saved = read_upload(data)
+        game = load_system_game(header["system"])
     except BridgeError as error:
         raise Problem(error.status, error.title, error.detail, kind=error.kind) from None
-    return check_log(texts, document, svc.verification_keys())
-
+    return check_log(saved, game, document, svc.verification_keys())

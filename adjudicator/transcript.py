@@ -116,6 +116,9 @@ class TranscriptEntry:
     game_id: str | None
     seq: int | None
     lines: list[str] = field(default_factory=list)
+    #: Where the ruling stands among the texts it was read from: its first and last text's index.
+    first: int = 0
+    last: int = 0
 
     @property
     def recorded(self) -> bool:
@@ -142,7 +145,7 @@ def parse_transcript(texts: Iterable[str]) -> list[TranscriptEntry]:
     """
     entries: list[TranscriptEntry] = []
     current_key: tuple[str | None, int | None] | None = None
-    for text in texts:
+    for index, text in enumerate(texts):
         found = _TAG_RE.search(text)
         if not found:
             current_key = None
@@ -151,9 +154,10 @@ def parse_transcript(texts: Iterable[str]) -> list[TranscriptEntry]:
         key = (game, int(seq) if seq is not None else None)
         line = text[found.end():]
         if key != current_key or _closed(entries[-1].lines, line):
-            entries.append(TranscriptEntry(game_id=key[0], seq=key[1]))
+            entries.append(TranscriptEntry(game_id=key[0], seq=key[1], first=index))
             current_key = key
         entries[-1].lines.append(line)
+        entries[-1].last = index
     return entries
 
 

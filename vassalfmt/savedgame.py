@@ -336,6 +336,8 @@ class SavedGame:
     boards: dict[str, list[BoardPlacement]] = field(default_factory=dict)
     #: Things that looked wrong but did not stop reading (unknown piece ids, bad definitions).
     warnings: list[str] = field(default_factory=list)
+    #: The decoded command stream itself, for readers that follow it step by step (a log check).
+    command_text: str = field(default="", repr=False)
 
     def by_id(self) -> dict[str, PieceOnMap]:
         return {p.piece_id: p for p in self.pieces}
@@ -570,6 +572,7 @@ def read_saved_game(source: bytes | str | os.PathLike, limits: ZipLimits = DEFAU
                                     "saved game or log")
         text = deobfuscate(archive.read(SAVED_GAME_ENTRY), limits.max_entry_bytes)
         game = read_command_text(text, prototypes)
+        game.command_text = text
         if archive.has(SAVEDATA_ENTRY):
             try:
                 game.savedata = SaveData.parse(archive.read(SAVEDATA_ENTRY))

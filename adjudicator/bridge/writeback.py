@@ -42,12 +42,12 @@ class PieceChange:
         return f"{self.unit}: removed" if self.step is None else f"{self.unit}: shows {self.step or 'full'}"
 
 
-def _named(outcome: Any) -> Iterator[tuple[str, str | None, int | None]]:
+def named_states(outcome: Any) -> Iterator[tuple[str, str | None, int | None]]:
     """(unit id, step name or None, SP or None) for every unit the outcome names a state of;
     step None and SP None together mean eliminated."""
     if isinstance(outcome, list):
         for item in outcome:
-            yield from _named(item)
+            yield from named_states(item)
         return
     if not isinstance(outcome, dict):
         return
@@ -66,7 +66,7 @@ def _named(outcome: Any) -> Iterator[tuple[str, str | None, int | None]]:
         elif key == "flipped_spent" and isinstance(value, list):
             yield from ((u, "spent", None) for u in value if isinstance(u, str))
         elif isinstance(value, (dict, list)):
-            yield from _named(value)
+            yield from named_states(value)
 
 
 def piece_changes(positions: Positions, outcome: dict[str, Any]) -> list[PieceChange]:
@@ -75,7 +75,7 @@ def piece_changes(positions: Positions, outcome: dict[str, Any]) -> list[PieceCh
     for placed in positions.units:
         on_board.setdefault(placed.unit.id, []).append(placed)
     changes: dict[str, PieceChange] = {}
-    for unit_id, step, sp in _named(outcome):
+    for unit_id, step, sp in named_states(outcome):
         pieces = on_board.get(unit_id, [])
         if len(pieces) != 1:
             continue
