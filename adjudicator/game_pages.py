@@ -96,6 +96,8 @@ class RollPage:
     request_id: str
     errors: list[FieldError] = field(default_factory=list)
     problem: Problem | None = None
+    #: Field -> (value, why) of what the game's own ledger and scenario establish (adjudicator.facts).
+    facts: dict[str, tuple[Any, str]] = field(default_factory=dict)
 
     def errors_for(self, name: str) -> list[str]:
         return [e.next_to_field for e in self.errors if e.field == name]
@@ -198,7 +200,16 @@ def make_game_pages_blueprint(config: Config, limiter) -> Blueprint:
         spec = rulings.game_check(grant, check)
         rulings.refuse_check_of_other_scenario(spec, grant)
         fields = roll_fields(spec)
-        return render_roll(RollPage(grant, spec, fields, starting_values(fields), new_request_id()))
+        page = RollPage(grant, spec, fields, starting_values(fields), new_request_id())
+        found = rulings.game_facts(spec, grant)
+        if spec.name in found.closed_checks:
+            page.problem = Problem(422, "Nothing to roll any more", found.closed_checks[spec.name],
+                                   kind="check-closed")
+        for name, fact in found.values.items():
+            if name in page.values:
+                page.values[name] = fact.value
+                page.facts[name] = (fact.value, fact.why)
+        return render_roll(page)
 
     @bp.post("/games/<game_id>/checks/<check>")
     @per_client

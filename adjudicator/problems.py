@@ -77,16 +77,24 @@ def _pointer(location: tuple) -> str:
     return "/" + "/".join(parts) if parts else ""
 
 
+def _words(item: dict) -> str:
+    """pydantic's message as a player reads it: a rules check's own sentence without "Value error, "."""
+    message = item["msg"]
+    if item["type"] == "value_error" and message.startswith("Value error, "):
+        message = message[len("Value error, "):]
+    return message
+
+
 def validation_problem(error: ValidationError, title: str = "The request body is invalid") -> Problem:
     """422 with one entry per field error (pointer, detail, code); 400 if the JSON itself is bad."""
     details = error.errors(include_url=False, include_context=False, include_input=False)
     if any(item["type"] == "json_invalid" for item in details):
         return Problem(400, "Malformed JSON", details[0]["msg"], kind="malformed-json")
     errors = [
-        {"pointer": _pointer(item["loc"]), "detail": item["msg"], "code": item["type"]}
+        {"pointer": _pointer(item["loc"]), "detail": _words(item), "code": item["type"]}
         for item in details
     ]
-    detail = "; ".join(f"{e['pointer'] or '(body)'}: {e['detail']}" for e in errors[:5])
+    detail = "; ".join(f"{e['pointer']}: {e['detail']}" if e["pointer"] else e["detail"] for e in errors[:5])
     return Problem(422, title, detail, kind="validation", errors=errors)
 
 

@@ -16,7 +16,8 @@ A recorded ruling, in this order::
                                                      route naming another system is refused
     req = validate(spec, bind(spec, grant, body))    a check of the game's scenario, for its
                                                      scenario; the asker's side where the request
-                                                     leaves it out; the check's schema
+                                                     leaves it out; what the game's ledger
+                                                     establishes (adjudicator.facts); the schema
     recorded = record(grant, spec, req)              only the side that acts; one record per
                                                      request id (a repeat returns the record)
     recorded.response()                              the answer, built from the stored record alone
@@ -46,6 +47,7 @@ from adjudicator.checks import (
     side_label,
 )
 from adjudicator.dice import LedgerDice, SuppliedDice
+from adjudicator.facts import GameFacts, concerns, facts_of
 from adjudicator.ledger import Record
 from adjudicator.problems import Problem, validation_problem
 from adjudicator.services import services
@@ -175,6 +177,37 @@ def bind(spec: CheckSpec, grant: TokenGrant, body: dict[str, Any]) -> dict[str, 
     side_field = spec.top_level_field("side")
     if side_field:
         body.setdefault(side_field, canonical_side(grant.role))
+    return apply_game_facts(spec, grant, body)
+
+
+def game_facts(spec: CheckSpec, grant: TokenGrant, request_id: str | None = None) -> GameFacts:
+    """What the game's scenario and ledger establish for this check (`adjudicator.facts`).
+
+    A repeated request id is judged by the ledger as it stood when it was first recorded, so a
+    retry is the same request and replays its record."""
+    if not concerns(grant.system, spec.name, spec.request.model_fields):
+        return GameFacts()
+    records = [(r.seq, r.body) for r in services().store.records(grant.game_id)]
+    first = next((seq for seq, body in records if request_id and body.get("request_id") == request_id), None)
+    if first is not None:
+        records = [(seq, body) for seq, body in records if seq < first]
+    return facts_of(grant.system, grant.scenario, records)
+
+
+def apply_game_facts(spec: CheckSpec, grant: TokenGrant, body: dict[str, Any]) -> dict[str, Any]:
+    """Fill the fields the game itself establishes; refuse a request that says otherwise (422,
+    naming the record or rule that decides), and a check the game has closed."""
+    found = game_facts(spec, grant, body.get("request_id"))
+    if spec.name in found.closed_checks:
+        raise Problem(422, "Nothing to roll any more", found.closed_checks[spec.name], kind="check-closed")
+    for name, fact in found.values.items():
+        if name not in spec.request.model_fields or not fact.applies(body):
+            continue
+        given = body.setdefault(name, fact.value)
+        if given != fact.value:
+            detail = f"{name} is {json.dumps(fact.value)} in this game, not {json.dumps(given)}: {fact.why}."
+            raise Problem(422, "The request contradicts the game", f"/{name}: {detail}", kind="contradicts-game",
+                          errors=[{"pointer": f"/{name}", "detail": detail, "code": "contradicts-game"}])
     return body
 
 

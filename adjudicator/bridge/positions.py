@@ -12,7 +12,9 @@ from typing import Any
 
 from adjudicator.bridge.errors import BridgeError
 from adjudicator.bridge.identify import NameIndex, identify
-from adjudicator.bridge.locate import HEX, TURN_TRACK, Location, detect_scale, locate
+from adjudicator.bridge.locate import (
+    HEX, NOT_ON_A_MAP, TRACK, TURN_TRACK, UNKNOWN_MAP, Location, detect_scale, locate,
+)
 from adjudicator.rules.positions import UnitAt
 from scenarios.model import Game, Unit
 from vassalfmt import SavedGame
@@ -123,6 +125,10 @@ class Positions:
                 out.append(scenario.id)
         return out
 
+    def view(self) -> "BoardOfPositions":
+        """The positions as a check's board reader sees them (`adjudicator.boardread.BoardView`)."""
+        return BoardOfPositions(self)
+
     def to_json(self) -> dict[str, Any]:
         candidates = self.scenario_candidates()
         return {
@@ -143,6 +149,25 @@ class Positions:
             "unidentified": [p.to_json() for p in self.unidentified[:MAX_LISTED_UNIDENTIFIED]],
             "warnings": list(self.warnings),
         }
+
+
+@dataclass(frozen=True)
+class BoardOfPositions:
+    """`adjudicator.boardread.BoardView` over a saved game's positions."""
+
+    positions: Positions
+
+    def track_cell(self, marker_id: str) -> str | None:
+        return next((m.location.cell for m in self.positions.markers
+                     if m.marker == marker_id and m.location.kind == TRACK), None)
+
+    def has_marker(self, marker_id: str) -> bool:
+        return any(m.marker == marker_id and m.location.kind not in (NOT_ON_A_MAP, UNKNOWN_MAP)
+                   for m in self.positions.markers)
+
+    def units_in_hex(self, hex_label: str, map_id: str | None = None) -> list[tuple[str, str]]:
+        return [(u.unit.id, u.step) for u in self.positions.on_map()
+                if u.location.hex == hex_label and (map_id is None or u.location.map == map_id)]
 
 
 def read_positions(game: Game, saved: SavedGame) -> Positions:
