@@ -350,9 +350,11 @@ def _derive_models(system: str, name: str, request: type[CheckRequest], random: 
         compute_fields["dice"] = (
             list[int],
             Field(
+                default_factory=list,
                 max_length=MAX_SUPPLIED_DICE,
                 description="The dice rolled elsewhere, in the order the check uses them "
-                "(see each die's `purpose` in the result).",
+                "(see each die's `purpose` in the result). Some situations of a check need none; "
+                "too few for the situation is refused, naming the die missing.",
             ),
         )
     compute = create_model(f"{base}Compute", __base__=request, **compute_fields)

@@ -21,8 +21,10 @@ from typing import TYPE_CHECKING
 
 import json
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
 
-from flask import Blueprint, abort, render_template, request
+from flask import Blueprint, abort, render_template, request, send_from_directory
 from markupsafe import Markup, escape
 
 from adjudicator.api.auth import rate_limit_key
@@ -107,7 +109,15 @@ def make_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
     @bp.get("/")
     def home():
         systems = [(info, checks_for(info.id)) for info in all_systems()]
-        return render_template("home.html", systems=systems)
+        return render_template("home.html", systems=systems, modules=built_modules(config))
+
+    @bp.get("/modules/<name>")
+    def module_file(name: str):
+        """A built VASSAL module, for players to download (only files the listing offers)."""
+        if name not in {m.name for m in built_modules(config)}:
+            abort(404)
+        return send_from_directory(Path(config.modules_dir).resolve(), name, as_attachment=True,
+                                   mimetype="application/zip")
 
     def _system_page(system: str, open_check: str | None = None, submission: Submission | None = None,
                      form=None):
@@ -187,6 +197,27 @@ def make_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
         return render_template("docs.html", groups=groups, info=document["info"])
 
     return bp
+
+
+@dataclass(frozen=True)
+class BuiltModule:
+    name: str
+    size: int
+    built: str  # UTC date and time of the file
+
+
+def built_modules(config: Config) -> list[BuiltModule]:
+    """The .vmod files in the modules folder, newest first."""
+    folder = Path(config.modules_dir) if config.modules_dir else None
+    if folder is None or not folder.is_dir():
+        return []
+    found = []
+    for path in folder.glob("*.vmod"):
+        if path.is_file() and not path.is_symlink():
+            stat = path.stat()
+            built = datetime.fromtimestamp(stat.st_mtime, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+            found.append(BuiltModule(path.name, stat.st_size, built))
+    return sorted(found, key=lambda m: m.name)
 
 
 def step_label(step: str, unit: UnitChoice | None) -> str:

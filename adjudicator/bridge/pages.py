@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
@@ -44,7 +44,7 @@ from werkzeug.datastructures import MultiDict
 from adjudicator import rulings
 from adjudicator.api.auth import rate_limit_key
 from adjudicator.bridge.errors import BridgeError
-from adjudicator.bridge.fill import Pointed
+from adjudicator.bridge.fill import Pointed, fill_request
 from adjudicator.bridge.games import load_system_game
 from adjudicator.bridge.openapi import savedgame_checks
 from adjudicator.bridge.positions import Positions, read_positions
@@ -218,6 +218,8 @@ class CheckPage:
     warnings: list[str] = field(default_factory=list)
     changes: list = field(default_factory=list)
     problem: Problem | None = None
+    #: What the check reads from this board before anything is pointed at: {pointer: where seen}.
+    board_reads: dict = field(default_factory=dict)
 
 
 def check_page(scope: Scope, sha256: str, check: str, form=None) -> CheckPage:
@@ -235,7 +237,34 @@ def check_page(scope: Scope, sha256: str, check: str, form=None) -> CheckPage:
     else:
         values = {f.name: f.preset if f.required else f.default for f in fields}
     request_id = (form.get("request_id", "") if form is not None else "") or new_request_id()
-    return CheckPage(scope, spec, upload, positions, fields, values, request_id)
+    page = CheckPage(scope, spec, upload, positions, fields, values, request_id)
+    page.board_reads = reads_before_pointing(page, form)
+    page.fields = without_pointers(page.fields, set(page.board_reads))
+    return page
+
+
+def without_pointers(fields: list, pointers: set[str], prefix: str = "") -> list:
+    """The form's fields less those the board gives (JSON pointers, nested objects included)."""
+    kept = []
+    for f in fields:
+        pointer = f"{prefix}/{f.name}"
+        if pointer in pointers:
+            continue
+        if f.kind == "object" and f.children:
+            f = replace(f, children=tuple(without_pointers(list(f.children), pointers, pointer)))
+        kept.append(f)
+    return kept
+
+
+def reads_before_pointing(page: CheckPage, form) -> dict[str, str]:
+    """What the check's board reader takes from this file for the asking side, shown before the
+    player points at anything (support levels, markers); {} when it needs more to go on."""
+    side = page.scope.grant.role if page.scope.grant else ((form.get("_side") if form is not None else None) or None)
+    try:
+        return fill_request(page.spec, page.positions, Pointed(), {}, scenario=page.scope.grant.scenario
+                            if page.scope.grant else None, side=side).read
+    except (BridgeError, ValueError, KeyError, TypeError):
+        return {}
 
 
 def pointed_at(form) -> Pointed:
@@ -269,6 +298,7 @@ def compute_on_page(page: CheckPage, form) -> None:
     page.result = body
     page.request_json = json.dumps(fill.request, indent=1, ensure_ascii=False)
     page.filled = fill.filled
+    page.board_reads = fill.read
     page.warnings = fill.warnings
     page.changes = piece_changes(page.positions, body.get("outcome") or {})
 
