@@ -145,19 +145,6 @@ def test_an_airfield_strike_on_the_carriers_is_refused_by_the_rule():
     assert "Carriers can't be attacked" in text and "10.3.3" in text and "Input should be" not in text
 
 
-def test_the_carriers_refusal_points_at_the_airfield_box_over_http(tmp_path):
-    from adjudicator.testing import make_app
-
-    client = make_app(tmp_path).test_client()
-    response = client.post("/api/v1/systems/fireandice/strategic_strike",
-                           json={"kind": "airfield", "aircraft": [{"unit": "com-air-3ad"}],
-                                 "airfield_box": "7th Fleet Carriers", "dice": [3]})
-    assert response.status_code == 422 and response.mimetype == "application/problem+json"
-    [error] = response.get_json()["errors"]
-    assert error["pointer"] == "/airfield_box"
-    assert "Carriers can't be attacked" in error["detail"] and "10.3.3" in error["detail"]
-
-
 def test_infrastructure_example_two_b29s_take_4_and_the_floor_holds():
     # 7.0 example: 2 B-29s reduce the Communist Infrastructure by 4 (two rolls of 1).
     result = resolve("strategic_strike", [1, 1], kind="infrastructure",

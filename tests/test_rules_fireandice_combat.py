@@ -366,7 +366,7 @@ def test_bombardment_flag_is_refused_where_no_station_coast_is_within_2_hexes():
     g = load_game("fireandice")
     gm = g.maps["korea"]
     coasts = board.coast_hexes(gm)
-    inland = next(h for h in gm.hexes() if not board.is_sea(gm, h) and all(gm.grid.distance(h, c) > 2 for c in coasts))
+    inland = next(h for h in sorted(gm.hexes()) if not board.is_sea(gm, h) and not coasts & set(gm.grid.within(h, 2)))
     with pytest.raises(ValueError, match=r"not within 2 hexes of the coast.*\(11\.2\)"):
         resolve("combat_support", [], attacker="un", combat_type="Hasty Attack", chit="H01",
                 combat_hex=gm.grid.label(inland), bombardment_in_range=True,
