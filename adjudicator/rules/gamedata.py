@@ -11,7 +11,7 @@ from typing import Any, Callable, Iterable
 
 from adjudicator.checks import Actor
 from scenarios import load_game
-from scenarios.model import Game, Scenario, Turn
+from scenarios.model import Game, Scenario, Table, Turn
 
 
 def game_in(info, game_id: str) -> Game:
@@ -19,6 +19,18 @@ def game_in(info, game_id: str) -> Game:
     as pydantic validation context (`Model.model_validate(body, context={"game": g})`)."""
     context = getattr(info, "context", None) or {}
     return context.get("game") or load_game(game_id)
+
+
+def cite(*parts: str | Table) -> str:
+    """A step's rule citation: rule sections and tables joined by "; ", each table cited by its own
+    `source` (`Table.citation`): "7.6; stand-in tables/crt_results.csv" until a maintainer installs
+    the published table and names its section, then "7.6; Standard Rules 7.4". Repeats are dropped."""
+    said: list[str] = []
+    for part in parts:
+        text = part.citation if isinstance(part, Table) else part
+        if text and text not in said:
+            said.append(text)
+    return "; ".join(said)
 
 
 def scenario(g: Game, scenario_id: str) -> Scenario:

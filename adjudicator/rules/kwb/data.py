@@ -14,7 +14,7 @@ from __future__ import annotations
 from scenarios import load_game
 from scenarios.model import Game, GameMap, MarkerType, Table, Unit
 from adjudicator.rules import gamedata
-from adjudicator.rules.gamedata import scenario, special, turn_record  # noqa: F401  (re-exported)
+from adjudicator.rules.gamedata import cite, scenario, special, turn_record  # noqa: F401  (re-exported)
 
 GAME_ID = "kwb"
 SIDES = ("communist", "un")
