@@ -7,10 +7,13 @@ shows as a 422, instead of a ``KeyError`` it would show as a 500.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from typing import Annotated, Any, Callable, Iterable
+
+from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler, ValidationInfo
+from pydantic_core import core_schema
 
 from adjudicator.checks import Actor
-from scenarios import load_game
+from scenarios import DataError, load_game
 from scenarios.model import Game, Scenario, Table, Turn
 
 
@@ -51,6 +54,34 @@ def turn_record(g: Game, scenario_id: str, number: int) -> Turn:
         if t.number == number:
             return t
     raise ValueError(f"turn {number} is not a turn of {sc.name} (1-{sc.length})")
+
+
+class _ScenarioOf:
+    """A request's `scenario`: any scenario of the game's data (scenarios/<id>.toml), so a scenario a
+    maintainer adds is accepted with no code change. Its JSON schema lists them as an `enum`."""
+
+    def __init__(self, game_id: str):
+        self.game_id = game_id
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        return core_schema.with_info_after_validator_function(self.validate, core_schema.str_schema(max_length=60))
+
+    def __get_pydantic_json_schema__(self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler) -> dict:
+        json_schema = handler(schema)
+        try:
+            json_schema["enum"] = list(load_game(self.game_id).scenarios)
+        except (DataError, KeyError):  # no data, or data that does not load: validation says why
+            pass
+        return json_schema
+
+    def validate(self, value: str, info: ValidationInfo) -> str:
+        scenario(game_in(info, self.game_id), value)
+        return value
+
+
+def scenario_id(game_id: str) -> Any:
+    """The type of a request field naming a scenario of `game_id` (see _ScenarioOf)."""
+    return Annotated[str, _ScenarioOf(game_id)]
 
 
 def owner_of(game_id: str, what: str, rule: str, units: Callable[[Any], Iterable[str]]) -> Actor:

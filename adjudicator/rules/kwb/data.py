@@ -18,7 +18,6 @@ from adjudicator.rules.gamedata import cite, scenario, special, turn_record  # n
 
 GAME_ID = "kwb"
 SIDES = ("communist", "un")
-SCENARIOS = ("pusan", "seoul", "changjin")
 
 
 def game() -> Game:

@@ -139,7 +139,7 @@ class NavalGun(BaseModel):
 class CombatRequest(CheckRequest):
     """One attack on one hex (Combat (A)-(K)): strengths, odds, the defender's table, the die, losses."""
 
-    scenario: ScenarioName = board("scenario", description="Game: invasion, intervention, stalemate or campaign.")
+    scenario: ScenarioName = board("scenario", description="Game played: a scenario id of the data, e.g. 'invasion'.")
     game_turn: int | None = board("turn", default=None, ge=1, le=60,
                                   description="The Game-Turn: Intervention turns 1-3 bring "
                                   "Special Game Rules (1)-(3); Invasion turns 1-3 the stand-in rule (1).")

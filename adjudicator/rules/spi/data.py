@@ -19,7 +19,6 @@ from adjudicator.rules.gamedata import cite, scenario, special, turn_record  # n
 
 GAME_ID = "spi"
 SIDES = ("communist", "un")
-SCENARIOS = ("invasion", "intervention", "stalemate", "campaign")
 CRT_TABLES = {"meeting": "crt_meeting", "position": "crt_position", "pursuit": "crt_pursuit"}
 CRT_NAMES = {"meeting": "Meeting Engagement", "position": "Position Defense", "pursuit": "Pursuit"}
 
