@@ -10,6 +10,7 @@ adjudicates from broken data.
 from __future__ import annotations
 
 import csv
+import os
 import re
 import tomllib
 from dataclasses import dataclass
@@ -48,7 +49,9 @@ from scenarios.model import (
 )
 from scenarios.problems import DataError, Problems, TomlLines
 
-DATA_ROOT = Path(__file__).parent / "data"
+#: The games' data: scenarios/data, or the folder the environment's SCENARIOS_DATA names (a maintainer's
+#: own copy, e.g. with the published tables that may not be redistributed). Read once per process.
+DATA_ROOT = Path(os.environ.get("SCENARIOS_DATA") or Path(__file__).parent / "data")
 MARKER_PREFIX = "marker:"
 COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 ID = re.compile(r"^[a-z0-9][a-z0-9_.\-]*$")
@@ -59,9 +62,9 @@ ID = re.compile(r"^[a-z0-9][a-z0-9_.\-]*$")
 # ---------------------------------------------------------------------------
 
 
-def game_ids(root: Path = DATA_ROOT) -> list[str]:
+def game_ids(root: Path | None = None) -> list[str]:
     """The games that have a data directory (sorted)."""
-    return sorted(p.parent.name for p in root.glob("*/game.toml"))
+    return sorted(p.parent.name for p in (root or DATA_ROOT).glob("*/game.toml"))
 
 
 @lru_cache(maxsize=None)
