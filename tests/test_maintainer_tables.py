@@ -105,6 +105,33 @@ def test_spi_crt_cites_its_source_also_beyond_its_columns(tmp_path):
         assert next(s for s in steps if s.text.startswith("Die 4")).rule == f"Combat (J); {cited}"
 
 
+def with_rule_source(g, scenario_id: str, rule: str, source: str):
+    """The game with one special rule's `source` changed, as a maintainer edits a scenario TOML."""
+    sc = g.scenarios[scenario_id]
+    rules = {**sc.special_rules, rule: {**sc.special_rules[rule], "source": source}}
+    return replace(g, scenarios={**g.scenarios, scenario_id: replace(sc, special_rules=rules)})
+
+
+def test_special_rules_are_cited_by_their_source_once_a_maintainer_names_it():
+    """SPI's lost Invasion rule (1) and HoldFast's tie: 'stand-in reading' only while the data says so."""
+    from adjudicator.rules.holdfast.victory import VictoryRequest, run_victory
+    from adjudicator.rules.spi import special
+    from test_rules_holdfast_fixtures import board as holdfast_board, parallel_between_rows
+
+    spi = spi_board()
+    lost = special.in_force(spi, "invasion", 1)
+    assert lost.rule == "Special Game Rules: Invasion (1) (stand-in reading)" and lost.warnings
+    found = special.in_force(with_rule_source(spi, "invasion", "invasion_rule_1", "Invasion Game rule (1), errata"), "invasion", 1)
+    assert found.rule == "Invasion Game rule (1), errata" and found.warnings == [] and found.communist_always_supplied
+
+    hf = holdfast_board(parallel=parallel_between_rows(5))
+    for g, rule, said in ((hf, "campaign.toml special_rules.victory_tie", "Equal numbers: a draw (stand-in reading; the book does not say)."),
+                          (with_rule_source(hf, "campaign", "victory_tie", "12 (errata)"), "12 (errata)", "Equal numbers: a draw.")):
+        result = run_victory(g, validate(VictoryRequest, g, side="un", positions=[], last_turn=True))
+        tie = next(s for s in result.steps if s.text.startswith("Equal numbers"))
+        assert (tie.text, tie.rule) == (said, rule)
+
+
 # -- a result code of a new meaning ----------------------------------------------------------------
 
 
