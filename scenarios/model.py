@@ -492,12 +492,6 @@ class Table:
                 return f"{self.file}:{line}"
         return self.file
 
-    def type_of(self, column: str) -> str:
-        """The declared type of a column ("" when the data declares none)."""
-        if column in self.column_types:
-            return self.column_types[column]
-        return self.column_types.get("*", "") if column != self.key else ""
-
 
 @dataclass
 class Game:

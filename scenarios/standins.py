@@ -83,6 +83,11 @@ def supply(s: StandIn, game: Game | None = None) -> str:
         return (f"the published table: overwrite {table.file} with it as printed (header = the printed columns, "
                 f"key column `{table.key}`" + (f"; the rules read {'; '.join(read)}" if read else "") + "), then "
                 "set this `source` to its rulebook section; every ruling then cites that section")
+    if k == "map feature" and "geo-features" in file_of(s):
+        return ("the published map's place: this town is generated from the geography's town table by the map "
+                "build (a hand edit here is lost on the next build): give the place its printed hex in "
+                "maps/<map>.features.csv and rebuild the map, which leaves towns placed there out of this file "
+                "(docs/maps.md)")
     if k == "unit" and game is not None:
         printed = (game.value_separator or " ").join(game.value_fields)
         return (f"the counter's printed values: `steps` on this line of units.csv as printed ({printed}; "

@@ -99,8 +99,10 @@ def steps_lost(results: Table, code: str, column: str) -> int | str:
     tables.toml declares the column `count|all`, so `scenarios check` refuses anything else; a value
     that got past it anyway is named with its file and line."""
     cell = results.cell(code, column).strip()
-    if cell == ALL or cell.isdigit():
-        return cell if cell == ALL else int(cell)
+    if cell == ALL:
+        return ALL
+    if cell.isdigit():
+        return int(cell)
     raise ValueError(f"game data {results.where(code)}: {column} of {code} is {cell!r}; the rules read a "
                      f"number of steps or '{ALL}' (scenarios check)")
 
