@@ -639,8 +639,8 @@ class _GameReader:
 
     def check_rows(self, table: Table, wanted: Any, path: Path, line: int) -> None:
         """`rows`: the keys the rules look up (`"1-6"` for a d6 table, or a list); each needs its row."""
-        if wanted is None or not table.rows:
-            return
+        if wanted is None or not table.rows or (table.key and table.key not in table.columns):
+            return  # no rows, or a key column the CSV lacks: reported already
         keys = table.needed_rows
         if not keys or not table.key:
             self.p.add(path, line, f"table {table.id}: rows must be a list of keys or a range like \"1-6\" "
