@@ -36,6 +36,17 @@ def cite(*parts: str | Table) -> str:
     return "; ".join(said)
 
 
+def whole_number(table: Table, key: str, column: str) -> int:
+    """A cell the rules read as a whole number; anything else is refused naming its file and line
+    (a maintainer's edit of a parameter table), not an unexplained "invalid literal"."""
+    cell = table.cell(key, column).strip()
+    try:
+        return int(cell)
+    except ValueError:
+        raise ValueError(f"game data {table.where(key)}: {column} of {key} is {cell!r}; the rules read a whole "
+                         "number there") from None
+
+
 def scenario(g: Game, scenario_id: str) -> Scenario:
     try:
         return g.scenarios[scenario_id]

@@ -50,7 +50,7 @@ def parameter(g: Game, key: str) -> str:
 
 
 def int_parameter(g: Game, key: str) -> int:
-    return int(parameter(g, key))
+    return gamedata.whole_number(g.tables["rules_parameters"], key, "value")
 
 
 # -- units ------------------------------------------------------------------------------------

@@ -52,7 +52,7 @@ def parameter(g: Game, key: str) -> str:
 
 
 def int_parameter(g: Game, key: str) -> int:
-    return int(parameter(g, key))
+    return gamedata.whole_number(g.tables["rule_parameters"], key, "value")
 
 
 def fraction_parameter(g: Game, key: str) -> Fraction:
