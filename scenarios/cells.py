@@ -12,7 +12,8 @@ absent. A part is
 - `count` (a whole number, 0 or more), `int` (a whole number, maybe signed: `-1`, `+2`), `number` (a decimal),
   `text` (anything, even nothing), `empty` (nothing);
 - `key:<table>`: a value of that table's key column (a row of it must exist);
-- anything else: that word literally; it may hold one `<type>` (`r<count>` matches `r1`, `r12`).
+- anything else: that word literally; it may hold named types in angle brackets (`r<count>` matches
+  `r1`, `r12`; `<count>-<count>` matches `1-5`).
 
 Examples: `count|all` (a number of steps, or every one), `key:combat_results r<count>?` (a result
 code, then maybe the hexes of retreat), `int|P` (a cost, or prohibited).
