@@ -29,6 +29,8 @@ def _serve(args: argparse.Namespace) -> int:
     from adjudicator.config import Config
 
     prepare(Config.load())  # fail fast on bad configuration, before gunicorn starts
+    if not _game_data_ok():
+        return 1
     command = [sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF),
                "--bind", f"{args.host}:{args.port}"]
     if args.workers:
@@ -36,6 +38,26 @@ def _serve(args: argparse.Namespace) -> int:
     command.append("adjudicator.wsgi:app")
     os.execv(sys.executable, command)
     return 0  # not reached
+
+
+def _game_data_ok() -> bool:
+    """Check the games' data as `scenarios check` does, and say what the server will serve.
+
+    Each worker reads the data once, when it starts: a running server keeps the data it started
+    with. The message says so, and how to make it read edited data."""
+    from scenarios.loader import DATA_ROOT, check_game_dir, game_ids, load_game
+
+    problems = [p for game_id in game_ids() for p in check_game_dir(DATA_ROOT / game_id)]
+    if problems:
+        print("\n".join(problems), file=sys.stderr)
+        print(f"adjudicator serve: the game data in {DATA_ROOT} has {len(problems)} problem(s), listed above "
+              "(`scenarios check` lists them too); fix them, then start the server", file=sys.stderr)
+        return False
+    served = ", ".join(f"{g} ({len(load_game(g).scenarios)} scenarios)" for g in game_ids())
+    print(f"adjudicator serve: game data {DATA_ROOT}: {served}. Each worker reads it when it starts, so edits "
+          f"take effect only after `scenarios check` and a restart, or `kill -HUP {os.getpid()}` (new workers, "
+          "the running ones finish their requests).", file=sys.stderr)
+    return True
 
 
 def _verify(args: argparse.Namespace) -> int:

@@ -431,6 +431,17 @@ class Scenario:
         return [a for a in self.schedule if a.turn == turn and a.action == "withdraw"]
 
 
+class MissingRow(KeyError, ValueError):
+    """A table has no row for a key the rules looked up.
+
+    Also a ValueError, so the service answers with this message instead of an unexplained error;
+    `scenarios check` finds every key a table declares it uses (`[table.columns]`) before that.
+    """
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
 @dataclass(frozen=True)
 class Table:
     """A table as printed: named columns, rows of cells (strings).
@@ -446,16 +457,40 @@ class Table:
     key: str = ""  # column that identifies a row ("die", "turn"...)
     note: str = ""
     source: Source = Source()
+    file: str = ""  # the CSV, relative to the game directory ("tables/crt.csv")
+    row_lines: tuple[int, ...] = ()  # the CSV line of each row
+    # What the rules read from a column (tables.toml [table.columns], scenarios.cells): column -> type;
+    # "*" is every column but the key.
+    column_types: Mapping[str, str] = field(default_factory=dict)
+    needed_rows: tuple[str, ...] = ()  # keys the rules look up (tables.toml `rows`, e.g. die 1-6)
+
+    @property
+    def citation(self) -> str:
+        """How a ruling cites this table: its rulebook reference, or "stand-in tables/crt.csv".
+
+        A maintainer who installs the published table and sets its `source` changes every
+        citation of it, with no code change."""
+        if self.source.text and not self.source.is_stand_in:
+            return self.source.text
+        return f"stand-in {self.file or self.id}"
 
     def row(self, key_value: str | int) -> Mapping[str, str]:
         wanted = str(key_value)
         for r in self.rows:
             if r[self.key] == wanted:
                 return r
-        raise KeyError(f"table {self.id}: no row {self.key}={wanted}")
+        raise MissingRow(f"table {self.id} ({self.file or 'tables.toml'}) has no row {self.key}={wanted}")
 
     def cell(self, key_value: str | int, column: str) -> str:
         return self.row(key_value)[column]
+
+    def where(self, key_value: str | int) -> str:
+        """`file:line` of a row (the file alone when the line is not known)."""
+        wanted = str(key_value)
+        for r, line in zip(self.rows, self.row_lines):
+            if r[self.key] == wanted:
+                return f"{self.file}:{line}"
+        return self.file
 
 
 @dataclass

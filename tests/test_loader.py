@@ -147,7 +147,7 @@ def test_all_problems_are_reported_not_only_the_first(game_dir):
 
 
 def test_replacing_a_stand_in_table_needs_no_code(game_dir):
-    (game_dir / "tables/crt.csv").write_text("die,1:1,2:1\n1,Dr,De\n2,Ar,Dr\n")
+    (game_dir / "tables/crt.csv").write_text("die,1:1,2:1\n1,Dr,De\n2,Ar,Dr\n3,Ar,Dr\n4,Ae,Dr\n5,Ae,Ar\n6,Ae,Ar\n")
     edit(game_dir / "tables.toml", 'source = "stand-in: the example rules print no combat table"', 'source = "example p. 4"')
     game = load_game_dir(game_dir)
     assert game.tables["crt"].columns == ("die", "1:1", "2:1")
