@@ -196,14 +196,21 @@ def game_facts(spec: CheckSpec, grant: TokenGrant, request_id: str | None = None
 
 def apply_game_facts(spec: CheckSpec, grant: TokenGrant, body: dict[str, Any]) -> dict[str, Any]:
     """Fill the fields the game itself establishes; refuse a request that says otherwise (422,
-    naming the record or rule that decides), and a check the game has closed."""
+    naming the record or rule that decides), and a check the game has closed.
+
+    A field holding its schema default is taken as not stated (a form's unticked box, a client
+    that sends every field): the game's value replaces it. Only a value the player chose against
+    the game is refused."""
     found = game_facts(spec, grant, body.get("request_id"))
     if spec.name in found.closed_checks:
         raise Problem(422, "Nothing to roll any more", found.closed_checks[spec.name], kind="check-closed")
     for name, fact in found.values.items():
-        if name not in spec.request.model_fields or not fact.applies(body):
+        field = spec.request.model_fields.get(name)
+        if field is None or not fact.applies(body):
             continue
-        given = body.setdefault(name, fact.value)
+        if name not in body or body[name] == field.default:  # left out, or a form's untouched default
+            body[name] = fact.value
+        given = body[name]
         if given != fact.value:
             detail = f"{name} is {json.dumps(fact.value)} in this game, not {json.dumps(given)}: {fact.why}."
             raise Problem(422, "The request contradicts the game", f"/{name}: {detail}", kind="contradicts-game",

@@ -42,9 +42,8 @@ def test_a_pusan_combat_takes_the_shortage_from_the_ledger(client):
     two_markers = roll(client, game, "communist", "combat",
                        {**COMBAT, "defender_support": ["sf-un-1", "sf-un-2"], "defender_hq_loc": True})
     assert two_markers.status_code == 422 and "at most 1 Support Fire marker" in two_markers.get_json()["detail"]
-    denied = roll(client, game, "communist", "combat", {**COMBAT, "un_supply_shortage": False})
-    assert denied.status_code == 422 and denied.get_json()["type"].endswith(":contradicts-game")
-    assert "no end-of-turn roll in this game's ledger has ended it" in denied.get_json()["detail"]
+    untouched = roll(client, game, "communist", "combat", {**COMBAT, "un_supply_shortage": False})
+    assert untouched.status_code == 201 and untouched.get_json()["request"]["un_supply_shortage"] is True
     first = roll(client, game, "communist", "combat", {**COMBAT, "request_id": "t1-c1"})
     assert first.status_code == 201 and first.get_json()["request"]["un_supply_shortage"] is True
 
@@ -54,6 +53,9 @@ def test_a_pusan_combat_takes_the_shortage_from_the_ledger(client):
     assert f"record {seq}" in again.get_json()["detail"]
     later = roll(client, game, "communist", "combat", COMBAT)
     assert later.status_code == 201 and later.get_json()["request"]["un_supply_shortage"] is False
+    claimed = roll(client, game, "communist", "combat", {**COMBAT, "un_supply_shortage": True})
+    assert claimed.status_code == 422 and claimed.get_json()["type"].endswith(":contradicts-game")
+    assert f"record {seq} rolled" in claimed.get_json()["detail"]
     retry = roll(client, game, "communist", "combat", {**COMBAT, "request_id": "t1-c1"})  # a late retry
     assert retry.status_code == 200 and retry.get_json()["seq"] == first.get_json()["seq"]
 
