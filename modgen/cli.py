@@ -94,9 +94,12 @@ def cmd_board(args: argparse.Namespace) -> int:
         say(f"modgen board: no game {args.game!r} (a game id or a directory with game.toml; games: "
             f"{', '.join(game_ids())})")
         return 2
-    game, _ = read_game_dir(directory)  # the board is not calibrated yet: other problems wait for the check
+    game, problems = read_game_dir(directory)  # the board is not calibrated yet: other problems wait for the check
     if game is None or args.map not in game.maps:
         say(f"modgen board: {directory.name} has no map {args.map!r} that loads")
+        for problem in problems.items:
+            if f"maps/{args.map}." in str(problem):
+                say(str(problem))
         return 2
     toml = directory / "maps" / f"{args.map}.toml"
     try:
@@ -109,7 +112,11 @@ def cmd_board(args: argparse.Namespace) -> int:
     print(f"{'wrote' if done.changed else 'unchanged:'} the calibration in {toml}")
     overlay = Path(args.overlay or Path(args.out) / f"{directory.name}-{args.map}-board-check.png")
     overlay.parent.mkdir(parents=True, exist_ok=True)
-    render_overlay(done.image, done.fit.grid, [r.point for r in done.fit.residuals]).save(overlay)
+    try:
+        render_overlay(done.image, done.fit.grid, [r.point for r in done.fit.residuals]).save(overlay)
+    except (OSError, ValueError) as err:  # Pillow: a file it cannot decode, or cannot write there
+        say(f"modgen board: the calibration is written, but no check picture: {err}")
+        return 1
     print(f"check picture (our grid and hex numbers over the scan): {overlay}")
     return 0
 

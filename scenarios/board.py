@@ -51,33 +51,41 @@ class BoardError(ValueError):
 
 
 def image_size(path: Path) -> tuple[int, int]:
-    """Width and height of a PNG, JPEG or GIF, from its header."""
-    data = path.read_bytes()
-    if data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR":
-        return struct.unpack(">II", data[16:24])
-    if data[:6] in (b"GIF87a", b"GIF89a"):
-        return struct.unpack("<HH", data[6:10])
-    if data[:2] == b"\xff\xd8":
-        return _jpeg_size(data)
+    """Width and height of a PNG, JPEG or GIF, from its header (the file is not read whole: a
+    scan may be tens of megabytes, and every load of the game asks)."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(24)
+            if head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR":
+                return struct.unpack(">II", head[16:24])
+            if head[:6] in (b"GIF87a", b"GIF89a"):
+                return struct.unpack("<HH", head[6:10])
+            if head[:2] == b"\xff\xd8":
+                return _jpeg_size(f)
+    except (OSError, struct.error, BoardError) as err:
+        raise BoardError(f"{path.name}: unreadable image ({err})") from None
     raise BoardError(f"{path.name}: not a PNG, JPEG or GIF image")
 
 
-def _jpeg_size(data: bytes) -> tuple[int, int]:
-    """The frame header (SOF0-SOF15 but DHT, JPG and DAC) holds the size."""
-    i = 2
-    while i + 9 < len(data):
-        if data[i] != 0xFF:
-            raise BoardError("broken JPEG: no marker where one should be")
-        marker = data[i + 1]
-        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
-            i += 2
+def _jpeg_size(f) -> tuple[int, int]:
+    """The frame header (SOF0-SOF15 but DHT, JPG and DAC) holds the size; the segments before it
+    (EXIF, colour profiles, thumbnails) are skipped by their lengths."""
+    f.seek(2)
+    while True:
+        marker = f.read(2)
+        if len(marker) < 2 or marker[0] != 0xFF:
+            raise BoardError("broken JPEG: no frame header")
+        kind = marker[1]
+        if kind == 0xFF:  # fill byte before a marker
+            f.seek(-1, 1)
             continue
-        length = struct.unpack(">H", data[i + 2:i + 4])[0]
-        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
-            height, width = struct.unpack(">HH", data[i + 5:i + 9])
+        if kind in (0xD8, 0x01) or 0xD0 <= kind <= 0xD7:
+            continue
+        length = struct.unpack(">H", f.read(2))[0]
+        if 0xC0 <= kind <= 0xCF and kind not in (0xC4, 0xC8, 0xCC):
+            height, width = struct.unpack(">xHH", f.read(5))
             return width, height
-        i += 2 + length
-    raise BoardError("JPEG without a frame header")
+        f.seek(length - 2, 1)
 
 
 # -- the fit ---------------------------------------------------------------------------------------
@@ -220,20 +228,25 @@ def parse_points(table: dict, grid: HexGrid) -> tuple[list[BoardPoint], list[str
     return points, problems
 
 
+def image_path(maps_dir: Path, name: object) -> Path:
+    """The scan ``[board] image`` names: a PNG, JPEG or GIF file beside the map's toml."""
+    text = str(name or "")
+    path = maps_dir / text
+    if not text or Path(text).name != text or path.suffix.lower() not in IMAGE_SUFFIXES:
+        raise BoardError(f"= {text!r}: name a PNG, JPEG or GIF file next to the map's toml")
+    if not path.is_file():
+        raise BoardError(f"{text} is missing")
+    return path
+
+
 def read_board(data: dict, maps_dir: Path, grid: HexGrid, source: Source,
                command: str) -> tuple[BoardImage | None, list[tuple[tuple[str, ...], str]]]:
     """A map toml's ``[board]`` table as the map's board, checked: the image is there, the points
     are hexes, the calibration is written and still puts every point in its hex.  Problems come
     with the toml key they are about; ``command`` is what recalibrates (for the messages)."""
     problems: list[tuple[tuple[str, ...], str]] = []
-    name = str(data.get("image", ""))
-    path = maps_dir / name
-    if not name or Path(name).name != name or path.suffix.lower() not in IMAGE_SUFFIXES:
-        return None, [(("board", "image"), f"[board] image = {name!r}: name a PNG, JPEG or GIF file next to "
-                                            "the map's toml")]
-    if not path.is_file():
-        return None, [(("board", "image"), f"[board] image {name} is missing")]
     try:
+        path = image_path(maps_dir, data.get("image"))
         size = image_size(path)
     except BoardError as err:
         return None, [(("board", "image"), f"[board] image {err}")]
@@ -313,12 +326,16 @@ class Calibrated:
 def calibrate_map(model: HexGrid, toml_path: Path) -> Calibrated:
     """Fit the board of a map toml (``model``: the map's grid from its [grid]) to its
     [board.points] and write the calibration into its [board]."""
-    data = tomllib.loads(toml_path.read_text(encoding="utf-8")).get("board")
+    try:
+        data = tomllib.loads(toml_path.read_text(encoding="utf-8")).get("board")
+    except (OSError, tomllib.TOMLDecodeError) as err:
+        raise BoardError(f"{toml_path.name}: {err}") from None
     if not isinstance(data, dict):
         raise BoardError(f"{toml_path.name}: no [board] table (image = \"<scan file>\", source, [board.points])")
-    image = toml_path.parent / str(data.get("image", ""))
-    if not data.get("image") or not image.is_file():
-        raise BoardError(f"{toml_path.name}: [board] image {data.get('image', '')!r} is not a file next to it")
+    try:
+        image = image_path(toml_path.parent, data.get("image"))
+    except BoardError as err:
+        raise BoardError(f"{toml_path.name}: [board] image {err}") from None
     points, bad = parse_points(data.get("points") or {}, model)
     if bad:
         raise BoardError(f"{toml_path.name}: " + "; ".join(bad))

@@ -156,6 +156,18 @@ def test_image_sizes_come_from_the_file_headers(tmp_path, fmt, suffix):
     assert image_size(path) == (613, 427)
 
 
+def test_a_jpeg_size_is_found_past_large_profile_segments_and_a_broken_file_is_an_error(tmp_path):
+    path = tmp_path / "scan.jpg"
+    Image.new("RGB", (801, 333)).save(path, "JPEG", icc_profile=b"\0" * 200_000, progressive=True)
+    assert image_size(path) == (801, 333)
+    (tmp_path / "cut.jpg").write_bytes(path.read_bytes()[:5000])
+    with pytest.raises(BoardError, match="cut.jpg: unreadable image"):
+        image_size(tmp_path / "cut.jpg")
+    (tmp_path / "text.png").write_text("not an image")
+    with pytest.raises(BoardError, match="not a PNG, JPEG or GIF"):
+        image_size(tmp_path / "text.png")
+
+
 def build_module(game_dir: Path, tmp_path: Path):
     game = load_game_dir(game_dir)
     with warnings.catch_warnings():
