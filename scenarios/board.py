@@ -39,8 +39,13 @@ IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif")
 #: A listed point further than this share of a hex height from the centre the grid puts there
 #: fails the fit (a mislabelled hex is a whole hex off; a careful reading a pixel or two).
 TOLERANCE = 0.25
-#: The keys the calibration writes into [board], in order.
+#: The keys the calibration writes into [board], in order, and the comment it puts beside them.
 CALIBRATION_KEYS = ("dx", "dy", "x0", "y0")
+CALIBRATED = "   # calibrated by `modgen board` from [board.points]"
+#: A TOML table header, and a key line (for writing the calibration into the maintainer's file).
+_HEADER = re.compile(r"^\s*\[\[?\s*[A-Za-z0-9_.\"-]+\s*\]\]?\s*(#.*)?$")
+_KEY = re.compile(r"^\s*([A-Za-z0-9_]+)\s*=")
+_BOARD = re.compile(r"^\s*\[\s*board\s*\]\s*(#.*)?$")
 
 
 class BoardError(ValueError):
@@ -278,7 +283,7 @@ def write_calibration(toml_path: Path, grid: HexGrid) -> bool:
               "x0": str(grid.x0), "y0": str(grid.y0)}
     text = toml_path.read_text(encoding="utf-8")
     lines = text.splitlines(keepends=True)
-    start = next((i for i, line in enumerate(lines) if line.strip() == "[board]"), None)
+    start = next((i for i, line in enumerate(lines) if _BOARD.match(line)), None)
     if start is None:
         raise BoardError(f"{toml_path.name}: no [board] table")
     end = next((i for i in range(start + 1, len(lines)) if _HEADER.match(lines[i])), len(lines))
@@ -297,8 +302,6 @@ def write_calibration(toml_path: Path, grid: HexGrid) -> bool:
     toml_path.write_text(result, encoding="utf-8", newline="\n")
     return True
 
-
-CALIBRATED = "   # calibrated by `modgen board` from [board.points]"
 
 
 @dataclass(frozen=True)
@@ -341,8 +344,6 @@ def calibrate_map(model: HexGrid, toml_path: Path) -> Calibrated:
         raise BoardError(f"{toml_path.name}: " + "; ".join(bad))
     result = calibrate(model, points, image_size(image))
     return Calibrated(toml_path, image, result, write_calibration(toml_path, result.grid))
-_HEADER = re.compile(r"^\s*\[\[?\s*[A-Za-z0-9_.\"-]+\s*\]\]?\s*(#.*)?$")
-_KEY = re.compile(r"^\s*([A-Za-z0-9_]+)\s*=")
 
 
 def regular_ratio(grid: HexGrid) -> float:

@@ -24,7 +24,7 @@ from scenarios.mapbuild.calibrate import Calibration
 from scenarios.mapbuild.config import map_ids
 from scenarios.mapbuild.fit import Constraint, Similarity, fit_affine, fit_similarity, residual
 from scenarios.mapbuild.lines import around_water, chain, crossed_sides, hexes_along, parallel_sides, segments_cross
-from scenarios.mapbuild.output import HandEditedError, check_not_hand_edited, terrain_text
+from scenarios.mapbuild.output import is_hand_edited, terrain_text
 from scenarios.mapbuild.lines import PathLine
 from scenarios.mapbuild.overrides import OverrideError, apply_overrides, apply_path_overrides, read_overrides
 from scenarios.mapbuild.projection import Projection
@@ -230,15 +230,16 @@ def test_overrides_reject_bad_rows(tmp_path):
         read_overrides(path, grid, {"clear": "."})
 
 
-def test_a_hand_edited_terrain_grid_is_not_overwritten(tmp_path):
+def test_a_hand_edited_terrain_grid_is_recognised(tmp_path):
     grid = HexGrid.build(first_col=1, last_col=3, first_row=1, last_row=2)
     path = tmp_path / "m.terrain.txt"
     path.write_text(terrain_text(grid, {h: "clear" for h in grid.hexes()}, {"clear": ".", "rough": "^"}, ["x"]),
                     encoding="utf-8")
-    check_not_hand_edited(path)  # as generated: fine
+    assert not is_hand_edited(path)  # as generated
+    path.write_text(path.read_text(encoding="utf-8") + "# a comment\n\n", encoding="utf-8")
+    assert not is_hand_edited(path)  # comments and blank lines are no edit
     path.write_text(path.read_text(encoding="utf-8").replace("01 ...", "01 .^."), encoding="utf-8")
-    with pytest.raises(HandEditedError):
-        check_not_hand_edited(path)
+    assert is_hand_edited(path)
 
 
 # --------------------------------------------------------------------------- every game map
