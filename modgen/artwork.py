@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable
@@ -23,7 +23,7 @@ from art.counters import counter_px
 from art.maps import box_size, render_box, track_layout
 from art.tracks import cell_centre, tracks_layout
 from modgen.images import ModuleImages, TracksBoard, TurnTrack
-from scenarios.model import Game
+from scenarios.model import Game, GameMap
 
 BOXES_PER_ROW = 3
 BOX_GAP = 12
@@ -35,6 +35,7 @@ class CollectedImages(ModuleImages):
     ``modgen.build`` keeps the built setups too (None: nothing is cached)."""
 
     cache_dir: Path | None = None
+    scans: dict[str, bytes] = field(default_factory=dict)  # scanned boards by image name, as their files hold them
 
 
 def collect_images(game: Game, scale: int = 1, cache_dir: Path | None = None,
@@ -60,7 +61,7 @@ class PendingModuleImages:
     def result(self) -> CollectedImages:
         if not self.images.files:
             pictures = self.drawing.result(self.names)  # this game's only: the others may still be drawn
-            self.images.files = {name: pictures[name] for name in self.names}
+            self.images.files = {name: pictures[name] for name in self.names} | self.images.scans
         return self.images
 
 
@@ -91,7 +92,9 @@ def _plan(game: Game, scale: int, cache_dir: Path | None
     # Block games: the back of each side's blocks, the fog-of-war mask (modgen.pieces.block_mask).
     jobs += render.block_back_jobs(game, scale)
     names = [name for job in jobs for name in job.names]
-    jobs += render.board_jobs(game, scale, map_scale=scale, box_tiles=False)
+    scanned = {render.map_image_name(game, m) for m in game.maps.values() if m.board is not None}
+    jobs += [job for job in render.board_jobs(game, scale, map_scale=scale, box_tiles=False)
+             if not scanned.intersection(job.names)]  # a scanned board is used as it is, not drawn
     boxes_job, boxes_layout = boxes_board_job(game, scale)
     if boxes_job:
         jobs.append(boxes_job)
@@ -102,9 +105,14 @@ def _plan(game: Game, scale: int, cache_dir: Path | None
         images.marker_faces[marker.id] = [render.marker_image_name(game, marker, i)
                                           for i in range(len(marker.faces) or 1)]
     for game_map in game.maps.values():
-        name = render.map_image_name(game, game_map)
+        if game_map.board is not None:
+            scan = Path(game_map.board.path).read_bytes()
+            name = scan_image_name(game, game_map, scan)
+            images.scans[name] = scan
+        else:
+            name = render.map_image_name(game, game_map)
+            names.append(name)
         images.maps[game_map.id] = name
-        names.append(name)
     for scenario in game.scenarios.values():
         name = render.turn_track_image_name(game, scenario)
         names.append(name)
@@ -132,6 +140,14 @@ def _plan(game: Game, scale: int, cache_dir: Path | None
         images.box_centres = boxes_layout.centres
         images.boxes_size = boxes_layout.size
     return images, names, jobs
+
+
+def scan_image_name(game: Game, game_map: GameMap, scan: bytes) -> str:
+    """A scanned board's name in the module: its own file type, and a part of its content's hash
+    (a new scan is a new image: nothing cached under the old name shows it)."""
+    assert game_map.board is not None
+    suffix = Path(game_map.board.path).suffix.lower()
+    return f"{render.safe_part(game.id)}_board_{render.safe_part(game_map.id)}_{hashlib.sha256(scan).hexdigest()[:12]}{suffix}"
 
 
 def _box(rect) -> tuple[int, int, int, int]:

@@ -112,7 +112,7 @@ def add_game_map(root: etree._Element, game_map: GameMap, image: str, launch: bo
                 addColumnText="Add column", addRowText="Add row", boardPrompt="Select board",
                 slotWidth=125, slotHeight=125, slotScale=0.2)
     board = el(picker, BOARD + "Board", name=game_map.name, image=image, reversible=False)
-    grid = game_map.grid.scaled(scale)
+    grid = game_map.board_grid(scale)  # a scanned board's calibrated grid, or the drawn map's
     hex_grid(board, grid)
     _map_components(node)
     add_overview(node, grid.width, grid.height)

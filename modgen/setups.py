@@ -60,7 +60,7 @@ def locate(game: Game, scenario: Scenario, location: str, images: ModuleImages) 
         except ValueError:
             return None
         if game_map.grid.is_on_map(hex):
-            return Spot(game_map.name, *game_map.grid.scaled(images.scale).center(hex))
+            return Spot(game_map.name, *game_map.board_grid(images.scale).center(hex))
     return None
 
 

@@ -18,11 +18,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
 
+from scenarios import board as boards
 from scenarios import cells, facts
 from scenarios.hexgrid import Hex, HexGrid, Hexside
 from scenarios.model import (
     DRAW_KINDS,
     Arrival,
+    BoardImage,
     Box,
     Fact,
     Game,
@@ -725,11 +727,23 @@ class _GameReader:
         features += self.read_features(Path(f"{stem}.geo-features.csv"), grid, mid)
         hexsides = self.read_hexsides(Path(f"{stem}.hexsides.csv"), grid, mid)
         paths = self.read_paths(Path(f"{stem}.paths.csv"), grid, mid)
+        board = self.read_board(data["board"], path, lines, mid, grid) if "board" in data else None
         return GameMap(
             id=mid, name=str(data.get("name", mid)), grid=grid, scale=str(data.get("scale", "")),
             terrain_types=terrain_types, terrain=terrain, features=features,
-            hexside_features=hexsides, paths=paths, source=source, note=str(data.get("note", "")),
+            hexside_features=hexsides, paths=paths, source=source, note=str(data.get("note", "")), board=board,
         )
+
+    def read_board(self, data: Any, path: Path, lines: TomlLines, mid: str, grid: HexGrid) -> BoardImage | None:
+        """A scanned board (``[board]``, scenarios.board): problems at the toml key they are about."""
+        if not isinstance(data, dict):
+            self.p.add(path, lines.find("board"), "[board] must be a table (image, source, calibration, points)")
+            return None
+        source = self.source(data.get("source"), path, lines.find("board", "source"), f"map {mid} board image")
+        board, problems = boards.read_board(data, path.parent, grid, source, f"modgen board {self.game_id} {mid}")
+        for key, text in problems:
+            self.p.add(path, lines.find(*key), text)
+        return board
 
     def read_grid(self, g: dict, path: Path, lines: TomlLines) -> HexGrid | None:
         try:

@@ -231,6 +231,31 @@ class MapPath:
         return [Hexside.between(a, b) for a, b in zip(self.hexes, self.hexes[1:])]
 
 
+@dataclass(frozen=True)
+class BoardPoint:
+    """A hex centre the maintainer read off a scanned board: the hex and its pixel on the scan."""
+
+    hex: Hex
+    x: float
+    y: float
+
+
+@dataclass(frozen=True)
+class BoardImage:
+    """The published map's scan as a map's board, with the hex grid calibrated to it.
+
+    ``grid`` has the map's own numbering (so the same labels, neighbours and distances as
+    ``GameMap.grid``) and the scan's pixel layout: hex size, spacing and origin fitted to
+    ``points`` by ``modgen board`` (scenarios.board), its size the image's.  The module shows the
+    scan on this grid, and the saved-game bridge reads pixel positions with it.
+    """
+
+    path: str  # the image file (PNG, JPEG or GIF) next to the map's toml
+    grid: HexGrid
+    points: tuple[BoardPoint, ...]
+    source: Source = Source()
+
+
 @dataclass
 class GameMap:
     """A hex map: geometry plus what stands on it.
@@ -251,6 +276,7 @@ class GameMap:
     paths: list[MapPath] = field(default_factory=list)
     source: Source = Source()
     note: str = ""
+    board: BoardImage | None = None  # a scanned board; None: the module draws the map from the data
 
     def __post_init__(self) -> None:
         self._features_by_hex: dict[Hex, list[HexFeature]] = {}
@@ -265,6 +291,14 @@ class GameMap:
 
     def __contains__(self, hex: Hex) -> bool:
         return hex in self.terrain
+
+    def board_grid(self, scale: int = 1) -> HexGrid:
+        """The grid of the board a module shows, in its pixels: a scanned board's calibrated grid
+        (a scan is not redrawn, so the art scale does not change it), else the map drawn from the
+        data at the art scale."""
+        if self.board is not None:
+            return self.board.grid
+        return self.grid.scaled(scale) if scale != 1 else self.grid
 
     def hexes(self) -> list[Hex]:
         return list(self.terrain)

@@ -98,6 +98,7 @@ final class Steps {
     case "select": return onEdt(() -> select(step));
     case "right_click": return onEdt(() -> rightClick(step));
     case "draw": return onEdt(() -> draw(step));
+    case "move": return onEdt(() -> move(step));
     case "pref": return onEdt(() -> pref(str(step, "key"), step.get("value")));
     case "chat": return onEdt(() -> chat(str(step, "text")));
     case "call": return call(step);
@@ -344,6 +345,25 @@ final class Steps {
     final List<Object> out = new ArrayList<>();
     for (final GamePiece p : drawn) out.add(Pieces.piece(p, p.getMap(), stringList(step.get("properties"))));
     return Map.of("drawn", out, "left", deck.getPieceCount());
+  }
+
+  /**
+   * Moves a piece as a drag and drop does: the map's PieceMover takes it from the drag buffer to
+   * the point (snapping it to the grid as a drop does); the move is sent and logged.
+   */
+  @SuppressWarnings("unchecked")
+  private Object move(Map<String, Object> step) {
+    final GamePiece p = Pieces.find(step.get("piece"));
+    final Map<String, Object> to = (Map<String, Object>) step.get("to");
+    if (to == null) throw new IllegalArgumentException("move needs \"to\": {\"map\", \"location\" | \"x\", \"y\"}");
+    final VASSAL.build.module.Map map = Pieces.map(str(to, "map"));
+    final DragBuffer drag = DragBuffer.getBuffer();
+    drag.clear();
+    drag.add(p);
+    final Command c = map.getPieceMover().movePieces(map, Pieces.point(map, to));
+    GameModule.getGameModule().sendAndLog(c);
+    drag.clear();
+    return Pieces.piece(p, p.getMap(), stringList(step.get("properties")));
   }
 
   // ---- module, chat, files ---------------------------------------------------------------
