@@ -265,16 +265,16 @@ def make_game_pages_blueprint(config: Config, limiter) -> Blueprint:
     @per_client
     def log_check(game_id: str):
         """Every adjudication line of an uploaded log against the ledger (any token of the game)."""
-        request.max_content_length = MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD  # before the body is read
+        request.max_content_length = 2 * MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD  # before the body is read
         page_grant(game_id, write=False)
-        storage = request.files.get("file")
+        files = [(f.filename or "", f.read(MAX_UPLOAD_BYTES + 1)) for f in request.files.getlist("file") if f]
         try:
-            report = check_log_of_game(game_id, storage.read(MAX_UPLOAD_BYTES + 1) if storage else b"")
+            report = check_log_of_game(game_id, files if len(files) > 1 else (files[0][1] if files else b""))
         except Problem as problem:
             return render_template("log_check.html", game_id=game_id, report=None,
                                    error=f"{problem.title}: {problem.detail}"), problem.status
         return render_template("log_check.html", game_id=game_id, report=report,
-                               file_name=storage.filename if storage else "", error=None)
+                               file_name=", ".join(name for name, _ in files), error=None)
 
     return bp
 

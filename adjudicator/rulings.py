@@ -242,7 +242,9 @@ def record(grant: TokenGrant, spec: CheckSpec, req: BaseModel) -> Recorded:
     side = canonical_side(grant.role)
     own = narrow_request(spec, req)  # once: the actor and the rules function both read it
     refuse_other_side(spec, own, side)
-    request_json = req.model_dump(mode="json", exclude={"request_id"})
+    request_json = req.model_dump(mode="json", exclude={"request_id", "log_session"})
+    log_session = getattr(req, "log_session", None)
+    session = log_session.model_dump(mode="json") if log_session is not None else None
 
     def run(seed: bytes, seq: int) -> dict:
         try:
@@ -251,7 +253,7 @@ def record(grant: TokenGrant, spec: CheckSpec, req: BaseModel) -> Recorded:
             raise _Refused(error) from error
 
     try:
-        return _append(grant, spec.key, request_json, req.request_id, run)
+        return _append(grant, spec.key, request_json, req.request_id, run, session)
     except _Refused as refused:
         raise situation_problem(refused.error) from None
 
@@ -269,11 +271,12 @@ def record_result(grant: TokenGrant, check_key: str, request_json: dict[str, Any
 
 
 def _append(grant: TokenGrant, check_key: str, request_json: dict[str, Any], request_id: str | None,
-            run: Callable[[bytes, int], dict]) -> Recorded:
+            run: Callable[[bytes, int], dict], session: dict[str, Any] | None = None) -> Recorded:
     svc = services()
     try:
         stored, replayed = svc.store.append_check(
-            grant.game_id, canonical_side(grant.role), check_key, request_json, request_id, svc.signing_key, run)
+            grant.game_id, canonical_side(grant.role), check_key, request_json, request_id, svc.signing_key, run,
+            session=session)
     except GameNotFound:
         raise Problem(404, "Not Found", "No such game.", kind="unknown-game") from None
     except GameClosed:
@@ -330,6 +333,7 @@ def recorded_response(record: Record) -> dict[str, Any]:
         "request_id": body["request_id"],
         "side": body["side"],
         "time": body["time"],
+        **({"session": body["session"]} if "session" in body else {}),
         "receipt": record.receipt,
     }
 

@@ -506,6 +506,7 @@ class Store:
         request_id: str | None,
         key: SigningKey,
         run: Callable[[bytes, int], dict[str, Any]],
+        session: dict[str, Any] | None = None,
     ) -> tuple[Record, bool]:
         """Roll and record one check in one transaction. Returns (record, replayed).
 
@@ -533,7 +534,7 @@ class Store:
                 raise GameClosed(game_id)
             seq = head_seq + 1
             result = run(bytes(seed), seq)
-            body = make_body(check, request, result, request_id, side)
+            body = make_body(check, request, result, request_id, side, session=session)
             record = build_record(key, game_id, seq, head_hash, body)
             hot.insert_record.run(cursor, **_record_row(record, request_id, digest))
             hot.move_head.run(cursor, b_game_id=game_id, b_head_seq=seq, b_head_hash=record.hash)

@@ -164,6 +164,8 @@ def record_of_answer(answer: dict[str, Any]) -> dict[str, Any] | None:
     body = {"check": f"{answer['system']}.{answer['check']}",
             "result": {name: answer[name] for name in ANSWER_RESULT_FIELDS},
             **{name: answer[name] for name in ANSWER_BODY_FIELDS}}
+    if "session" in answer:  # a ruling asked from a VASSAL log names it
+        body["session"] = answer["session"]
     return {"seq": answer["seq"], "prev_hash": answer["prev_hash"], "hash": answer.get("hash"), "body": body}
 
 
