@@ -30,6 +30,7 @@ from adjudicator.api.auth import rate_limit_key
 from adjudicator.bridge.upload import MAX_UPLOAD_BYTES
 from adjudicator.checks import CheckSpec, get_check, side_label
 from adjudicator.config import Config
+from adjudicator.fog import Part, reveal
 from adjudicator.forms import (
     FieldError, FormField, form_fields, form_request, submitted_values, unit_choices, validate_form,
 )
@@ -134,7 +135,8 @@ def roll(game_id: str, check: str, form) -> Response:
 
 
 def record_view(game_id: str, seq: int, grant: TokenGrant) -> dict[str, Any]:
-    """One ruling as its page shows it: the answer, its verification, its chat lines."""
+    """One ruling as its page shows it to this viewer: the answer as the viewer may see it (fog of
+    war), its verification (of the record as everyone sees it), its chat lines (the log's)."""
     found = rulings.find_record(game_id, seq)
     body = found.body if isinstance(found.body, dict) else {}
     is_ruling = not str(body.get("check", "")).startswith("game.")
@@ -142,7 +144,32 @@ def record_view(game_id: str, seq: int, grant: TokenGrant) -> dict[str, Any]:
     info = system_info(grant.system)
     report = verify_answer(answer, services().verification_keys()) if answer else None
     lines = chat_lines(answer, system_name=info.name if info else "") if answer else []
-    return {"record": found, "answer": answer, "report": report, "lines": lines, "info": info}
+    shown = answer
+    if answer is not None:
+        closed = services().store.game(game_id)["status"] == "closed"
+        parts = rulings.record_parts(game_id, seq)
+        seen = reveal(grant.system, body, parts, viewer(grant), closed)
+        shown = {**answer, **{k: seen["result"].get(k) for k in ("outcome", "steps", "warnings", "dice_used")},
+                 "request": seen["request"]}
+    return {"record": found, "answer": shown, "report": report, "lines": lines, "info": info}
+
+
+def viewer(grant: TokenGrant) -> str | None:
+    """The side whose eyes a page is for (none for an observer): what the fog of war lets it see."""
+    return None if grant.role == OBSERVER else grant.role
+
+
+def ledger_as_seen(document: dict[str, Any], grant: TokenGrant) -> dict[str, Any]:
+    """The ledger document with each record's body as this viewer may see it (fog of war)."""
+    closed = document["game"]["status"] == "closed"
+    parts: dict[int, list[Part]] = {}
+    for seq, part in services().store.hidden_parts(grant.game_id):
+        parts.setdefault(seq, []).append(Part.from_json(part))
+    if not parts:
+        return document
+    records = [{**r, "body": reveal(grant.system, r["body"], parts[r["seq"]], viewer(grant), closed)}
+               if r["seq"] in parts else r for r in document["records"]]
+    return {**document, "records": records}
 
 
 def make_game_pages_blueprint(config: Config, limiter) -> Blueprint:
@@ -167,7 +194,7 @@ def make_game_pages_blueprint(config: Config, limiter) -> Blueprint:
         for finding in report.problems:
             problems.setdefault(finding.seq, []).append(finding.message)
         response = Response(render_template(
-            "game.html", document=document, report=report, role=grant.role, grant=grant, problems=problems,
+            "game.html", document=ledger_as_seen(document, grant), report=report, role=grant.role, grant=grant, problems=problems,
             info=system_info(document["game"]["system"]), checks=game_checks_of(grant),
             may_roll=grant.role != OBSERVER and document["game"]["status"] == "open"))
         response.headers["Cache-Control"] = "no-store"

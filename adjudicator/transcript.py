@@ -94,6 +94,11 @@ def readable(value: Any) -> str:
         return "-"
     if isinstance(value, float):
         return f"{value:g}"
+    if isinstance(value, dict) and isinstance(value.get("hidden"), str):  # fog of war (adjudicator.fog)
+        where = f" at {value['hex']}" if value.get("hex") else ""
+        return f"a hidden {side_label(value['side'])} unit{where}" if value.get("side") else "hidden"
+    if isinstance(value, str) and value.startswith("hidden:"):
+        return "hidden"
     if isinstance(value, dict):
         lead = value.get("unit") or value.get("id")
         parts = [f"{_words(k)} {readable(value[k])}" for k in sorted(value)
