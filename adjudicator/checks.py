@@ -47,6 +47,31 @@ MAX_SUPPLIED_DICE = 64
 #: request_id: what a client may use to make a game-mode call idempotent.
 REQUEST_ID_PATTERN = r"^[A-Za-z0-9._:-]{1,100}$"
 
+#: A log session's id: what the Adjudicator extension makes when a VASSAL log begins.
+SESSION_ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
+
+
+class LogSession(BaseModel):
+    """Which VASSAL log a ruling is asked from, and where that log stands in the game's files.
+
+    A game by e-mail is a chain of log files: each player loads the file received and begins a
+    new log. The extension gives each log session an id, remembers in the game's own state the
+    session the loaded file was (`parent`) and how many files came before (`file`), and says
+    where it began (`start`, a digest of that position). Sessions with the same parent and the
+    same start began from the same position: one of them is a re-roll.
+    """
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    id: str = Field(pattern=SESSION_ID_PATTERN, description="This log session's id.")
+    parent: str | None = Field(default=None, pattern=SESSION_ID_PATTERN,
+                               description="The session of the file this one continues (none: the setup).")
+    start: str | None = Field(default=None, pattern=r"^[0-9a-f]{16,64}$",
+                              description="A digest of the position the log began from (hex).")
+    file: int | None = Field(default=None, ge=1, le=100_000,
+                             description="This log's place in the game's chain of files (1: the first).")
+
+
 #: Side ids that were once spelt differently: an old spelling on input reads as the current id.
 #: (Fire and Ice called its Communist side "com" until every game said "communist".)
 OLD_SIDE_SPELLINGS: dict[str, str] = {"com": "communist"}
@@ -369,6 +394,12 @@ def _derive_models(system: str, name: str, request: type[CheckRequest], random: 
                 description="Client-chosen id; repeating it returns the recorded result, "
                 "never a new roll.",
             ),
+        ),
+        log_session=(
+            LogSession | None,
+            Field(default=None, description="The VASSAL log session the ruling is asked from (the "
+                                            "Adjudicator extension sends it): the log check then knows "
+                                            "which file must show the ruling."),
         ),
     )
     return compute, game

@@ -30,6 +30,7 @@ from adjudicator.api.auth import rate_limit_key
 from adjudicator.bridge.upload import MAX_UPLOAD_BYTES
 from adjudicator.checks import CheckSpec, get_check, side_label
 from adjudicator.config import Config
+from adjudicator.fog import Part, reveal
 from adjudicator.forms import (
     FieldError, FormField, form_fields, form_request, submitted_values, unit_choices, validate_form,
 )
@@ -134,7 +135,8 @@ def roll(game_id: str, check: str, form) -> Response:
 
 
 def record_view(game_id: str, seq: int, grant: TokenGrant) -> dict[str, Any]:
-    """One ruling as its page shows it: the answer, its verification, its chat lines."""
+    """One ruling as its page shows it to this viewer: the answer as the viewer may see it (fog of
+    war), its verification (of the record as everyone sees it), its chat lines (the log's)."""
     found = rulings.find_record(game_id, seq)
     body = found.body if isinstance(found.body, dict) else {}
     is_ruling = not str(body.get("check", "")).startswith("game.")
@@ -142,7 +144,32 @@ def record_view(game_id: str, seq: int, grant: TokenGrant) -> dict[str, Any]:
     info = system_info(grant.system)
     report = verify_answer(answer, services().verification_keys()) if answer else None
     lines = chat_lines(answer, system_name=info.name if info else "") if answer else []
-    return {"record": found, "answer": answer, "report": report, "lines": lines, "info": info}
+    shown = answer
+    if answer is not None:
+        closed = services().store.game(game_id)["status"] == "closed"
+        parts = rulings.record_parts(game_id, seq)
+        seen = reveal(grant.system, body, parts, viewer(grant), closed)
+        shown = {**answer, **{k: seen["result"].get(k) for k in ("outcome", "steps", "warnings", "dice_used")},
+                 "request": seen["request"]}
+    return {"record": found, "answer": shown, "report": report, "lines": lines, "info": info}
+
+
+def viewer(grant: TokenGrant) -> str | None:
+    """The side whose eyes a page is for (none for an observer): what the fog of war lets it see."""
+    return None if grant.role == OBSERVER else grant.role
+
+
+def ledger_as_seen(document: dict[str, Any], grant: TokenGrant) -> dict[str, Any]:
+    """The ledger document with each record's body as this viewer may see it (fog of war)."""
+    closed = document["game"]["status"] == "closed"
+    parts: dict[int, list[Part]] = {}
+    for seq, part in services().store.hidden_parts(grant.game_id):
+        parts.setdefault(seq, []).append(Part.from_json(part))
+    if not parts:
+        return document
+    records = [{**r, "body": reveal(grant.system, r["body"], parts[r["seq"]], viewer(grant), closed)}
+               if r["seq"] in parts else r for r in document["records"]]
+    return {**document, "records": records}
 
 
 def make_game_pages_blueprint(config: Config, limiter) -> Blueprint:
@@ -167,7 +194,7 @@ def make_game_pages_blueprint(config: Config, limiter) -> Blueprint:
         for finding in report.problems:
             problems.setdefault(finding.seq, []).append(finding.message)
         response = Response(render_template(
-            "game.html", document=document, report=report, role=grant.role, grant=grant, problems=problems,
+            "game.html", document=ledger_as_seen(document, grant), report=report, role=grant.role, grant=grant, problems=problems,
             info=system_info(document["game"]["system"]), checks=game_checks_of(grant),
             may_roll=grant.role != OBSERVER and document["game"]["status"] == "open"))
         response.headers["Cache-Control"] = "no-store"
@@ -265,16 +292,16 @@ def make_game_pages_blueprint(config: Config, limiter) -> Blueprint:
     @per_client
     def log_check(game_id: str):
         """Every adjudication line of an uploaded log against the ledger (any token of the game)."""
-        request.max_content_length = MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD  # before the body is read
+        request.max_content_length = 2 * MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD  # before the body is read
         page_grant(game_id, write=False)
-        storage = request.files.get("file")
+        files = [(f.filename or "", f.read(MAX_UPLOAD_BYTES + 1)) for f in request.files.getlist("file") if f]
         try:
-            report = check_log_of_game(game_id, storage.read(MAX_UPLOAD_BYTES + 1) if storage else b"")
+            report = check_log_of_game(game_id, files if len(files) > 1 else (files[0][1] if files else b""))
         except Problem as problem:
             return render_template("log_check.html", game_id=game_id, report=None,
                                    error=f"{problem.title}: {problem.detail}"), problem.status
         return render_template("log_check.html", game_id=game_id, report=report,
-                               file_name=storage.filename if storage else "", error=None)
+                               file_name=", ".join(name for name, _ in files), error=None)
 
     return bp
 

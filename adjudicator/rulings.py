@@ -48,6 +48,7 @@ from adjudicator.checks import (
 )
 from adjudicator.dice import LedgerDice, SuppliedDice
 from adjudicator.facts import GameFacts, concerns, facts_of
+from adjudicator.fog import Part, fog_of, reveal, seal, visible_to
 from adjudicator.ledger import Record
 from adjudicator.problems import Problem, validation_problem
 from adjudicator.services import services
@@ -222,13 +223,25 @@ def apply_game_facts(spec: CheckSpec, grant: TokenGrant, body: dict[str, Any]) -
 
 @dataclass(frozen=True)
 class Recorded:
-    """A ruling in the ledger: the stored record, and whether this call only repeated it."""
+    """A ruling in the ledger: the stored record, whether this call only repeated it, and (fog of
+    war) the hidden parts kept beside it."""
 
     record: Record
     replayed: bool
+    parts: tuple[Part, ...] = ()
 
-    def response(self) -> dict[str, Any]:
-        return recorded_response(self.record)
+    def response(self, viewer: str | None = None) -> dict[str, Any]:
+        """The answer: the record as everyone may see it (what the receipt signs); for a game with
+        fog of war, also the viewer's own hidden parts and the ruling as the viewer sees it."""
+        answer = recorded_response(self.record)
+        mine = [p for p in self.parts if visible_to(p, viewer, closed=False)]
+        if self.parts:
+            seen = reveal(self.record.body["check"].partition(".")[0], self.record.body, list(self.parts), viewer,
+                          closed=False)
+            answer["yours"] = [p.to_json() for p in mine]
+            answer["as_you_see_it"] = {"request": seen["request"], **{k: seen["result"].get(k) for k in
+                                                                      ("outcome", "steps", "warnings")}}
+        return answer
 
 
 class _Refused(Exception):
@@ -249,7 +262,9 @@ def record(grant: TokenGrant, spec: CheckSpec, req: BaseModel) -> Recorded:
     side = canonical_side(grant.role)
     own = narrow_request(spec, req)  # once: the actor and the rules function both read it
     refuse_other_side(spec, own, side)
-    request_json = req.model_dump(mode="json", exclude={"request_id"})
+    request_json = req.model_dump(mode="json", exclude={"request_id", "log_session"})
+    log_session = getattr(req, "log_session", None)
+    session = log_session.model_dump(mode="json") if log_session is not None else None
 
     def run(seed: bytes, seq: int) -> dict:
         try:
@@ -258,7 +273,7 @@ def record(grant: TokenGrant, spec: CheckSpec, req: BaseModel) -> Recorded:
             raise _Refused(error) from error
 
     try:
-        return _append(grant, spec.key, request_json, req.request_id, run)
+        return _append(grant, spec.key, request_json, req.request_id, run, session)
     except _Refused as refused:
         raise situation_problem(refused.error) from None
 
@@ -276,11 +291,20 @@ def record_result(grant: TokenGrant, check_key: str, request_json: dict[str, Any
 
 
 def _append(grant: TokenGrant, check_key: str, request_json: dict[str, Any], request_id: str | None,
-            run: Callable[[bytes, int], dict]) -> Recorded:
+            run: Callable[[bytes, int], dict], session: dict[str, Any] | None = None) -> Recorded:
     svc = services()
+    side = canonical_side(grant.role)
+    sealed: list[Part] = []
+    sealer = None
+    if fog_of(grant.system) is not None:
+        def sealer(request: dict[str, Any], result: dict[str, Any]):
+            done = seal(grant.system, check_key.partition(".")[2], side, request, result)
+            sealed[:] = done.parts
+            return done.request, done.result, done.parts
     try:
         stored, replayed = svc.store.append_check(
-            grant.game_id, canonical_side(grant.role), check_key, request_json, request_id, svc.signing_key, run)
+            grant.game_id, side, check_key, request_json, request_id, svc.signing_key, run,
+            session=session, seal=sealer)
     except GameNotFound:
         raise Problem(404, "Not Found", "No such game.", kind="unknown-game") from None
     except GameClosed:
@@ -291,7 +315,14 @@ def _append(grant: TokenGrant, check_key: str, request_json: dict[str, Any], req
             f"request_id {request_id!r} was already used for a different request in this game.",
             kind="idempotency-conflict",
         ) from None
-    return Recorded(stored, replayed)
+    if replayed and sealer is not None:
+        sealed = record_parts(grant.game_id, stored.seq)
+    return Recorded(stored, replayed, tuple(sealed))
+
+
+def record_parts(game_id: str, seq: int) -> list[Part]:
+    """The hidden parts kept beside one record (fog of war)."""
+    return [Part.from_json(part) for at, part in services().store.hidden_parts(game_id) if at == seq]
 
 
 def refuse_other_side(spec: CheckSpec, req: BaseModel, side: str) -> None:
@@ -337,6 +368,7 @@ def recorded_response(record: Record) -> dict[str, Any]:
         "request_id": body["request_id"],
         "side": body["side"],
         "time": body["time"],
+        **({"session": body["session"]} if "session" in body else {}),
         "receipt": record.receipt,
     }
 

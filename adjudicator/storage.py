@@ -99,6 +99,21 @@ ledger_records = Table(
     UniqueConstraint("game_id", "request_id", name="uq_ledger_game_request_id"),
 )
 
+#: The hidden parts of fog-of-war rulings (adjudicator.fog): the values behind the commitments a
+#: record holds, each with its salt and the side that may see it before the game closes.
+hidden_parts = Table(
+    "hidden_parts",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("idx", Integer, nullable=False),
+    Column("commitment", String(64), nullable=False),
+    Column("owner", String(32), nullable=False),  # a side id, or "" (no one before the close)
+    Column("salt", String(64), nullable=False),
+    Column("value", Text, nullable=False),  # canonical JSON
+    PrimaryKeyConstraint("game_id", "seq", "idx", name="pk_hidden_parts"),
+)
+
 signing_keys = Table(
     "signing_keys",
     metadata,
@@ -344,6 +359,7 @@ class _HotStatements:
             engine,
         )
         self.insert_record = _Prepared.compile(insert(ledger_records), engine)
+        self.insert_part = _Prepared.compile(insert(hidden_parts), engine)
         self.move_head = _Prepared.compile(
             update(games)
             .where(games.c.id == bindparam("b_game_id"))
@@ -484,6 +500,14 @@ class Store:
         self._sync_wal()  # show nothing that is not durable yet (GROUP mode)
         return [_record_from_row(row) for row in rows]
 
+    def hidden_parts(self, game_id: str) -> list[tuple[int, dict[str, Any]]]:
+        """Every hidden part of the game's records: (seq, {commitment, owner, salt, value})."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(hidden_parts).where(hidden_parts.c.game_id == game_id)
+                                .order_by(hidden_parts.c.seq, hidden_parts.c.idx)).all()
+        return [(row.seq, {"commitment": row.commitment, "owner": row.owner, "salt": row.salt,
+                           "value": json.loads(row.value)}) for row in rows]
+
     def record(self, game_id: str, seq: int) -> Record | None:
         """One record of a game (None if the game has no such record; GameNotFound for no game)."""
         with self.engine.connect() as conn:
@@ -506,8 +530,13 @@ class Store:
         request_id: str | None,
         key: SigningKey,
         run: Callable[[bytes, int], dict[str, Any]],
+        session: dict[str, Any] | None = None,
+        seal: Callable[[dict[str, Any], dict[str, Any]], tuple[dict, dict, list]] | None = None,
     ) -> tuple[Record, bool]:
         """Roll and record one check in one transaction. Returns (record, replayed).
+
+        `seal(request, result)`, for games with fog of war, gives the public request and result
+        the record holds and the hidden parts (`adjudicator.fog.Part`) kept beside it.
 
         `run(seed, seq)` computes the check's result with dice derived from the seed and the
         new record's sequence number. On a repeated request_id the stored record is returned
@@ -533,9 +562,15 @@ class Store:
                 raise GameClosed(game_id)
             seq = head_seq + 1
             result = run(bytes(seed), seq)
-            body = make_body(check, request, result, request_id, side)
+            public_request, parts = request, []
+            if seal is not None:
+                public_request, result, parts = seal(request, result)
+            body = make_body(check, public_request, result, request_id, side, session=session)
             record = build_record(key, game_id, seq, head_hash, body)
             hot.insert_record.run(cursor, **_record_row(record, request_id, digest))
+            for index, part in enumerate(parts):
+                hot.insert_part.run(cursor, game_id=game_id, seq=seq, idx=index, commitment=part.commitment,
+                                    owner=part.owner, salt=part.salt, value=canonical_bytes(part.value).decode("utf-8"))
             hot.move_head.run(cursor, b_game_id=game_id, b_head_seq=seq, b_head_hash=record.hash)
         return record, False
 
@@ -551,10 +586,16 @@ class Store:
                 ).one()
                 return _record_from_row(row), True
             seq = game.head_seq + 1
+            result = {"seed": game.seed.hex(), "seed_commitment": game.seed_commitment}
+            revealed = conn.execute(select(hidden_parts).where(hidden_parts.c.game_id == game_id)
+                                    .order_by(hidden_parts.c.seq, hidden_parts.c.idx)).all()
+            if revealed:  # fog of war lifts: every hidden part, for anyone to check against its record
+                result["revealed"] = [{"seq": row.seq, "commitment": row.commitment, "owner": row.owner,
+                                       "salt": row.salt, "value": json.loads(row.value)} for row in revealed]
             body = make_body(
                 check=GAME_CLOSED,
                 request={},
-                result={"seed": game.seed.hex(), "seed_commitment": game.seed_commitment},
+                result=result,
                 request_id=None,
                 side=side,
             )

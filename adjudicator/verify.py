@@ -22,6 +22,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from adjudicator.canonical import canonical_bytes
+from adjudicator.fog import Part, check_parts
 from adjudicator.keys import verify_signature
 from adjudicator.ledger import (
     GAME_CLOSED,
@@ -164,6 +165,10 @@ def record_of_answer(answer: dict[str, Any]) -> dict[str, Any] | None:
     body = {"check": f"{answer['system']}.{answer['check']}",
             "result": {name: answer[name] for name in ANSWER_RESULT_FIELDS},
             **{name: answer[name] for name in ANSWER_BODY_FIELDS}}
+    if "session" in answer:  # a ruling asked from a VASSAL log names it
+        body["session"] = answer["session"]
+    if "sealed" in answer:  # fog of war: the commitments of texts sealed whole
+        body["result"]["sealed"] = answer["sealed"]
     return {"seq": answer["seq"], "prev_hash": answer["prev_hash"], "hash": answer.get("hash"), "body": body}
 
 
@@ -270,9 +275,11 @@ def verify_ledger(
     seed = _revealed_seed(records, game, commitment, report)
     if seed is not None:
         report.seed_revealed = True
+        sealed = _revealed_values(records)
         for record in records:
             if isinstance(record, dict):
-                _recompute_dice(record, seed, report)
+                _recompute_dice(record, seed, report, sealed)
+        _check_revealed(records, by_seq, report)
 
     for receipt in receipts or []:
         seq = receipt.get("seq") if isinstance(receipt, dict) else None
@@ -334,7 +341,33 @@ def _revealed_seed(records, game, commitment, report) -> bytes | None:
     return seed
 
 
-def _recompute_dice(record: dict[str, Any], seed: bytes, report: Report) -> None:
+def _revealed_values(records: list) -> dict[str, Any]:
+    """commitment -> value of every part the closing record reveals (fog of war)."""
+    revealed = _dict(_dict(_dict(records[-1]).get("body")).get("result")).get("revealed")
+    return {_dict(p).get("commitment"): _dict(p).get("value") for p in revealed} if isinstance(revealed, list) else {}
+
+
+def _check_revealed(records: list, by_seq: dict[int, dict[str, Any]], report: Report) -> None:
+    """Fog of war: every part the closing record reveals must match its commitment in its record."""
+    revealed = _dict(_dict(_dict(records[-1]).get("body")).get("result")).get("revealed")
+    if not isinstance(revealed, list):
+        return
+    for item in revealed:
+        item = _dict(item)
+        seq = item.get("seq")
+        record = by_seq.get(seq) if isinstance(seq, int) else None
+        if record is None:
+            report.add(None, "revealed_orphan", f"a revealed part names record {seq!r}, which the ledger lacks")
+            continue
+        try:
+            problems = check_parts(_dict(record.get("body")), [Part.from_json(item)])
+        except (KeyError, TypeError, ValueError):
+            problems = ["a revealed part is malformed"]
+        for problem in problems:
+            report.add(seq, "revealed_mismatch", problem)
+
+
+def _recompute_dice(record: dict[str, Any], seed: bytes, report: Report, sealed: dict[str, Any] | None = None) -> None:
     body = _dict(record.get("body"))
     if body.get("check") in (GAME_CREATED, GAME_CLOSED):
         return
@@ -351,9 +384,12 @@ def _recompute_dice(record: dict[str, Any], seed: bytes, report: Report) -> None
             continue
         expected = recompute_die(seed, seq, index, sides)
         report.dice_recomputed += 1
-        if expected != _dict(die).get("value"):
+        value = _dict(die).get("value")
+        if isinstance(value, str) and value.startswith("hidden:"):  # a sealed draw: its revealed value
+            value = (sealed or {}).get(value[len("hidden:"):])
+        if expected != value:
             report.add(seq, "die_mismatch",
-                       f"die {index} of record {seq} is {_dict(die).get('value')}, the seed gives {expected}")
+                       f"die {index} of record {seq} is {value}, the seed gives {expected}")
 
 
 __all__ = ["Report", "Finding", "verify_answer", "verify_ledger", "verify_receipt", "recompute_die",

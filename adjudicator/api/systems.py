@@ -72,7 +72,10 @@ def with_transcript(body: dict) -> dict:
     """`body` plus `transcript` (chat lines, adjudicator.transcript) when the client asked."""
     if not wants_transcript():
         return body
-    return {**body, "transcript": transcript_of(body)}
+    out = {**body, "transcript": transcript_of(body)}
+    if "as_you_see_it" in body:  # fog of war: the lines for the asker's eyes only (never the log)
+        out["private_transcript"] = transcript_of({**body, **body["as_you_see_it"]})
+    return out
 
 
 def transcript_of(body: dict) -> list[str]:

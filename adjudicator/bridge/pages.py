@@ -36,7 +36,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Callable
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from werkzeug.datastructures import MultiDict
@@ -53,13 +53,14 @@ from adjudicator.bridge.supply import run_supply
 from adjudicator.bridge.svg import map_svg
 from adjudicator.bridge.upload import MAX_UPLOAD_BYTES, read_upload
 from adjudicator.bridge.writeback import piece_changes, ruling_log
-from adjudicator.checks import CheckSpec, checks_for, get_check
+from adjudicator.checks import CheckSpec, canonical_side, checks_for, get_check
+from adjudicator.fog import fog_of, redact_text, reveal, seal
 from adjudicator.forms import form_fields, form_request, submitted_values, unit_choices
 from adjudicator.game_pages import new_request_id, starting_values
 from adjudicator.page_tokens import page_grant
 from adjudicator.problems import Problem
 from adjudicator.services import services
-from adjudicator.storage import GameNotFound, TokenGrant
+from adjudicator.storage import OBSERVER, GameNotFound, TokenGrant
 from adjudicator.systems import system_info
 from adjudicator.transcript import chat_lines
 from adjudicator.uploads import Upload, system_scope
@@ -166,12 +167,43 @@ def report(scope: Scope, sha256: str):
         supply_error = error
     out_ids = {u for u, _ in run.out_of_supply()} if run else set()
     in_ids = ({u.unit for r in run.reports for u in r.units if u.in_supply} if run else set())
-    maps = [(m, map_svg(game, m, [u for u in positions.on_map() if u.location.map == m.id], out_ids, in_ids))
+    name = unit_namer(scope)
+    maps = [(m, map_svg(game, m, [u for u in positions.on_map() if u.location.map == m.id], out_ids, in_ids, name))
             for m in maps_to_draw(positions, run.scenario if run else scenario)]
-    return render_template("bridge_report.html", info=system_info(scope.system), game=game, scope=scope,
+    return render_template("bridge_report.html", info=system_info(scope.system), game=game, scope=scope, name=name,
+                           unfog=text_redactor(scope, positions),
                            positions=positions, run=run, supply_error=supply_error, out_ids=out_ids, maps=maps,
                            upload=upload, file_name=upload.name, request_id=new_request_id(),
                            checks=savedgame_checks(checks_for(scope.system)))
+
+
+def viewer_of(scope: Scope) -> str | None:
+    """Whose eyes the page is for: a recorded game's side (none for its observer); in a
+    calculation, the side the page was asked to show (`?as=un`), else no one's."""
+    if scope.grant:
+        return None if scope.grant.role == OBSERVER else scope.grant.role
+    asked = request.args.get("as") or request.form.get("_side") or ""
+    return canonical_side(asked.strip()) or None
+
+
+def unit_namer(scope: Scope) -> Callable[[str], str | None]:
+    """unit id -> the id, or None for a unit whose identity the fog of war hides from the viewer
+    (`adjudicator.fog`): the pages draw it where it stands and never name it."""
+    fog = fog_of(scope.system)
+    viewer = viewer_of(scope)
+
+    def name(unit_id: str) -> str | None:
+        owner = fog.unit_owner(unit_id) if fog else None
+        return unit_id if owner is None or (fog.owner_sees and owner == viewer) else None
+    return name
+
+
+def text_redactor(scope: Scope, positions: Positions) -> Callable[[str], str]:
+    """text -> the text with the units the viewer may not see (fog of war) named by their side."""
+    name = unit_namer(scope)
+    hidden = {u.unit.id: u.unit.side for u in positions.units if name(u.unit.id) is None}
+    viewer = viewer_of(scope)
+    return lambda text: redact_text(scope.system, text, hidden, viewer) if hidden and text else text
 
 
 def maps_to_draw(positions: Positions, scenario_id: str | None) -> list:
@@ -295,8 +327,17 @@ def compute_on_page(page: CheckPage, form) -> None:
     except Problem as problem:
         page.problem = problem
         return
+    request_shown = fill.request
+    if fog_of(page.scope.system) is not None:  # a calculation shows the viewer only what the fog lets him see
+        viewer = viewer_of(page.scope)
+        result = {k: body.get(k) for k in ("outcome", "steps", "warnings", "dice_used")}
+        sealed = seal(page.scope.system, page.spec.name, viewer or "", fill.request, result)
+        seen = reveal(page.scope.system, {"request": sealed.request, "result": sealed.result}, sealed.parts,
+                      viewer, closed=False)
+        body = {**body, **seen["result"]}
+        request_shown = seen["request"]
     page.result = body
-    page.request_json = json.dumps(fill.request, indent=1, ensure_ascii=False)
+    page.request_json = json.dumps(request_shown, indent=1, ensure_ascii=False)
     page.filled = fill.filled
     page.board_reads = fill.read
     page.warnings = fill.warnings
@@ -305,13 +346,14 @@ def compute_on_page(page: CheckPage, form) -> None:
 
 def render_check(page: CheckPage, form=None, status: int = 200):
     game = page.positions.game
-    maps = [(m, map_svg(game, m, [u for u in page.positions.on_map() if u.location.map == m.id]))
+    name = unit_namer(page.scope)
+    maps = [(m, map_svg(game, m, [u for u in page.positions.on_map() if u.location.map == m.id], name=name))
             for m in maps_to_draw(page.positions, page.scope.grant.scenario if page.scope.grant else None)]
     units = unit_choices(page.scope.system)
     response = Response(render_template(
         "bridge_check.html", info=system_info(page.scope.system), page=page, spec=page.spec, game=game,
         maps=maps, form=form if form is not None else MultiDict(), roles=roles(page.spec), system=page.scope.system, units=units,
-        unit_index={u.id: u for u in units}, scope=page.scope), status)
+        unit_index={u.id: u for u in units}, scope=page.scope, name=name), status)
     response.headers["Cache-Control"] = "no-store"
     return response
 

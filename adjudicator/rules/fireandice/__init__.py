@@ -30,6 +30,7 @@ from adjudicator.rules.fireandice import (  # noqa: F401
     combat,
     commitment,
     events,
+    fog,
     intervention,
     logistics,
     losses,

@@ -25,6 +25,7 @@ from adjudicator.rules.kwb import (  # noqa: F401
     breakdown,
     combat,
     facts,
+    fog,
     replacements,
     shortage,
     supply,
