@@ -62,6 +62,9 @@ MODULEDATA_ENTRY = "moduledata"
 OBFUSCATION_HEADER = b"!VCSK"
 DEFAULT_KEY = 0x5A
 XZ_MAGIC = b"\xfd7zXZ\x00"
+#: Memory the xz decoder may take. VASSAL's xz writer uses an 8 MiB dictionary; a header asking
+#: for gigabytes is refused before the decoder allocates them.
+XZ_MEMORY_LIMIT = 64 * 1024 * 1024
 STACK_TYPE = "stack"
 DECK_TYPE_PREFIX = "deck;"
 
@@ -102,10 +105,13 @@ def deobfuscate(data: bytes, max_bytes: int = DEFAULT_LIMITS.max_entry_bytes) ->
 def _unxz(data: bytes, max_bytes: int) -> bytes:
     import lzma
 
-    decompressor = lzma.LZMADecompressor()
+    decompressor = lzma.LZMADecompressor(memlimit=XZ_MEMORY_LIMIT)
     try:
         out = decompressor.decompress(data, max_length=max_bytes + 1)
     except lzma.LZMAError as exc:
+        if "memory" in str(exc).lower():
+            raise VassalFormatError("the saved game stream is xz data whose decoder would need more than "
+                                    f"{XZ_MEMORY_LIMIT // (1024 * 1024)} MB of memory; refused") from None
         raise VassalFormatError(f"the saved game stream is damaged xz data ({exc})") from None
     if len(out) > max_bytes:
         raise VassalFormatError("the saved game stream unpacks to more than allowed; refused")
