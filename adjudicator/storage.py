@@ -14,11 +14,12 @@ SQLite (WAL mode) by default, PostgreSQL when DATABASE_URL points at one. The pr
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
-import secrets
-import fcntl
+import logging
 import os
+import secrets
 import threading
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
@@ -58,6 +59,8 @@ from adjudicator.ledger import (
     make_body,
     utc_now,
 )
+
+log = logging.getLogger(__name__)
 
 metadata = MetaData()
 
@@ -171,6 +174,34 @@ SQLITE_SYNCHRONOUS_MODES = ("FULL", "GROUP", "NORMAL", "EXTRA", "OFF")
 GROUP_COMMIT_OPTION = "adjudicator_group_commit"
 
 
+#: The files of a SQLite database: the open games' secret seeds are in them (and in the WAL
+#: before a checkpoint), so only the service's own user may read them, like the signing key.
+PRIVATE_FILE_MODE = 0o600
+SQLITE_COMPANION_SUFFIXES = ("-wal", "-shm", "-journal", ".write-lock")
+
+
+def make_private_database_file(path: Path) -> None:
+    """Create the database file 0600 before SQLite opens it (SQLite gives the -wal and -shm
+    files it creates the database file's mode), and take group and other access away from
+    files an earlier version created world-readable."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, PRIVATE_FILE_MODE))
+        return
+    except FileExistsError:
+        pass
+    except OSError:
+        return  # an unwritable folder: SQLite's own error says more (see `Store.create_schema`)
+    for file in (path, *(path.with_name(path.name + suffix) for suffix in SQLITE_COMPANION_SUFFIXES)):
+        try:
+            mode = file.stat().st_mode & 0o777
+            if mode & 0o077:
+                os.chmod(file, mode & 0o700)
+                log.warning("%s was readable by other users (mode %o); now %o", file, mode, mode & 0o700)
+        except OSError:
+            continue  # missing, or not ours to change
+
+
 def make_engine(url: str, sqlite_synchronous: str = "FULL") -> Engine:
     """An engine for `url`; SQLite gets WAL mode and explicit write transactions.
 
@@ -182,7 +213,7 @@ def make_engine(url: str, sqlite_synchronous: str = "FULL") -> Engine:
         return create_engine(url, pool_pre_ping=True)
     path = sqlite_path(url)
     if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_private_database_file(path)
     engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
     mode = sqlite_synchronous.upper()
     if mode not in SQLITE_SYNCHRONOUS_MODES:
