@@ -38,7 +38,7 @@ def prepare(config: Config) -> Services:
     store.create_schema()
     key = load_or_create_signing_key(config.key_path)
     store.register_public_key(key)
-    return Services(config=config, store=store, signing_key=key, published_keys=store.public_keys())
+    return Services(config=config, store=store, signing_key=key)
 
 
 def create_app(config: Config | Mapping[str, Any] | None = None) -> Flask:
