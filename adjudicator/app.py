@@ -21,6 +21,7 @@ from adjudicator.api.bridge import register_bridge
 from adjudicator.api.games import well_known_keys
 from adjudicator.api.systems import systems_document
 from adjudicator.config import Config
+from adjudicator.headers import register_security_headers
 from adjudicator.json_provider import OrjsonProvider
 from adjudicator.keys import load_or_create_signing_key
 from adjudicator.openapi import build_openapi
@@ -58,6 +59,7 @@ def create_app(config: Config | Mapping[str, Any] | None = None) -> Flask:
     limiter = make_limiter(app, config)
     svc.limiter = limiter
     register_error_handlers(app)
+    register_security_headers(app)
 
     @app.get("/ping")
     def ping():
