@@ -19,13 +19,14 @@ source files it mirrors. No engine code is included: this is our own implementat
 
 from .commands import BoardPlacement
 from .deck import DeckSpec
-from .errors import VassalFormatError
+from .errors import VassalFormatError, VassalLimitError, VassalTimeLimit
 from .keys import ALT, CTRL, META, SHIFT, KeyStroke, key, named
 from .module import ModuleInvalid, check_vmod, read_vmod, write_vmod
 from .moduledata import ModuleData, SaveData
 from .piece import Piece, add_piece_command, parse_add_piece_command, parse_piece
 from .savedgame import (
     PieceOnMap,
+    WorkLimits,
     SavedGame,
     SavedGameWriter,
     continue_log,
