@@ -28,7 +28,7 @@ import heapq
 import os
 import time
 import warnings
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from .commands import (
@@ -396,6 +396,9 @@ class WorkLimits:
     max_moves: int = 10_000_000
     #: Wall-clock seconds for reading the stream into pieces (None: no limit).
     seconds: float | None = None
+    #: Called every few hundred commands: a server running requests as greenlets (gevent) passes
+    #: its yield, so that a long read does not stop the other requests of its process.
+    pause: Callable[[], None] | None = None
 
 
 DEFAULT_WORK_LIMITS = WorkLimits()
@@ -419,6 +422,8 @@ class _Budget:
     def check_time(self) -> None:
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise VassalTimeLimit(f"reading the file took longer than {self.limits.seconds:g} s; refused")
+        if self.limits.pause is not None:
+            self.limits.pause()
 
 
 class _GameBuilder:
@@ -663,7 +668,12 @@ def read_saved_game(source: bytes | str | os.PathLike, limits: ZipLimits = DEFAU
                 raise VassalFormatError("this is a VASSAL module, not a saved game or log")
             raise VassalFormatError("the zip has no 'savedGame' entry, so it is not a VASSAL "
                                     "saved game or log")
-        text = deobfuscate(archive.read(SAVED_GAME_ENTRY), limits.max_entry_bytes)
+        entry = archive.read(SAVED_GAME_ENTRY)
+        if work.pause is not None:
+            work.pause()
+        text = deobfuscate(entry, limits.max_entry_bytes)
+        if work.pause is not None:
+            work.pause()
         game = read_command_text(text, prototypes, work)
         if archive.has(SAVEDATA_ENTRY):
             try:

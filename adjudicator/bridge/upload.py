@@ -25,6 +25,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import replace
 
 from adjudicator.bridge.errors import BridgeError
@@ -84,6 +85,8 @@ def read_upload(data: bytes, limits: ZipLimits = SAVEDGAME_LIMITS,
                           f"The file has {len(data)} bytes; at most {limits.max_archive_bytes} "
                           "are accepted.", "savedgame-too-large")
     started = time.monotonic()
+    if work.pause is None:
+        work = replace(work, pause=greenlet_pause())
     if not _read_slots.acquire(timeout=work.seconds):
         raise busy(f"Other saved games were being read for {work.seconds:g} s.", "server-busy")
     try:
@@ -92,6 +95,20 @@ def read_upload(data: bytes, limits: ZipLimits = SAVEDGAME_LIMITS,
         return _read(data, limits, work)
     finally:
         _read_slots.release()
+
+
+def greenlet_pause() -> Callable[[], None] | None:
+    """gevent's yield when this process runs requests as greenlets (the default server, see
+    adjudicator/gunicorn.conf.py), else None: threads and processes need none, and a real
+    sleep(0) would hand the core to other processes.
+
+    Asked at each upload, not at import: gunicorn's master imports this module before a worker
+    patches the standard library."""
+    try:
+        from gevent import monkey, sleep
+    except ImportError:
+        return None
+    return sleep if monkey.is_module_patched("time") else None
 
 
 def busy(detail: str, kind: str) -> BridgeError:
