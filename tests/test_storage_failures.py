@@ -199,3 +199,34 @@ def test_a_worker_started_while_the_database_is_down_answers_503(tmp_path):
         assert worker.get("/ping").status_code == 200
         assert_storage_unavailable(worker.post("/api/v1/games/some-game/probe_roll", json={"target": 3},
                                                headers=bearer("some-token")))
+
+
+# -- a PostgreSQL outage -------------------------------------------------------------------------
+
+@pytest.mark.postgres
+def test_a_postgresql_outage_answers_503_and_recovers(tmp_path):
+    import glob
+    import shutil
+
+    if not glob.glob("/usr/lib/postgresql/*/bin/initdb"):
+        pytest.skip("PostgreSQL is not installed")
+    import tempfile
+
+    cluster = Path(tempfile.mkdtemp(prefix="kw-pg."))  # (the server's own user cannot enter pytest's folders)
+    script = str(ROOT / "scripts" / "postgres.sh")
+    url = subprocess.run(["bash", script, "start", str(cluster)], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    port = url.rsplit(":", 1)[1].split("/")[0]
+    try:
+        client = make_app(tmp_path, database_url=url).test_client()
+        game = new_game(client)
+        assert roll(client, game, "before").status_code == 201
+        subprocess.run(["bash", script, "stop", str(cluster)], check=True, capture_output=True)
+        assert_storage_unavailable(roll(client, game, "during"))
+        assert_storage_unavailable(client.get("/.well-known/adjudicator-keys.json"))
+        subprocess.run(["bash", script, "resume", str(cluster), port], check=True, capture_output=True)
+        assert roll(client, game, "during").status_code == 201  # the refused roll, retried
+        assert ledger_verifies(client, game) == 3
+    finally:
+        subprocess.run(["bash", script, "stop", str(cluster)], capture_output=True)
+        shutil.rmtree(cluster, ignore_errors=True)
