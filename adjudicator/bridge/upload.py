@@ -58,9 +58,9 @@ UPLOAD_SECONDS = 10.0
 #: thousands of moves. docs/performance.md ("Hostile uploads") has the time a file at these
 #: bounds takes to read.
 SAVEDGAME_WORK = WorkLimits(
-    max_commands=300_000,
+    max_commands=200_000,
     max_pieces=20_000,
-    max_moves=150_000,
+    max_moves=100_000,
     seconds=UPLOAD_SECONDS,
 )
 
