@@ -23,6 +23,7 @@ from sqlalchemy import event
 from adjudicator.keys import public_key_from_raw
 from adjudicator.testing import bearer, make_app, new_game, probe_check, probe_url
 from adjudicator.verify import verify_ledger
+from bench.overload import fill_disk, mount_small_disk
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -118,27 +119,13 @@ def test_other_database_errors_stay_bugs(tmp_path):
 
 @contextmanager
 def small_disk(path: Path, size: str = "2m"):
-    path.mkdir(parents=True, exist_ok=True)
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)],
-                             capture_output=True, text=True)
-    if mounted.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here ({mounted.stderr.strip() or 'not root'})")
+    reason = mount_small_disk(path, size)
+    if reason is not None:
+        pytest.skip(f"cannot mount a tmpfs here ({reason})")
     try:
         yield path
     finally:
         subprocess.run(["umount", "-l", str(path)], capture_output=True)
-
-
-def fill(path: Path) -> Path:
-    filler = path / "filler"
-    with open(filler, "wb") as handle:
-        try:
-            while True:
-                handle.write(b"\0" * 65536)
-                handle.flush()
-        except OSError:
-            pass
-    return filler
 
 
 @pytest.mark.parametrize("synchronous", ["FULL", "GROUP"])
@@ -148,7 +135,7 @@ def test_a_really_full_disk_answers_503_and_recovers(tmp_path, synchronous):
                        ADJUDICATOR_SQLITE_SYNCHRONOUS=synchronous)
         client = app.test_client()
         game = new_game(client)
-        filler = fill(disk)
+        filler = fill_disk(disk)
         refused = None
         for n in range(2000):
             response = roll(client, game, f"r{n}")
