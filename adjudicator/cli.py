@@ -92,8 +92,8 @@ def _public_key(args: argparse.Namespace) -> int:
 def _rotate_key(args: argparse.Namespace) -> int:
     from adjudicator.app import prepare
     from adjudicator.config import Config
-    from adjudicator.storage import StorageUnavailable
     from adjudicator.keys import rotate_signing_key
+    from adjudicator.storage import StorageUnavailable
 
     config = Config.load()
     try:

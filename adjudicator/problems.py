@@ -116,8 +116,8 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(StorageUnavailable)
     def _storage(error: StorageUnavailable):
         # An outage, not a bug: one line for the operator (no traceback on every request), and
-        # an answer saying to come back. Nothing was recorded unless a retry with the same
-        # request_id replays it.
+        # an answer saying to come back. The transaction was rolled back (or, with GROUP sync,
+        # committed but not known durable: a retry with its request_id replays that record).
         app.logger.error("storage unavailable on %s %s: %s", request.method, request.path, error)
         return problem_response(
             503, "Storage unavailable",

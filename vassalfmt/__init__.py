@@ -26,9 +26,9 @@ from .moduledata import ModuleData, SaveData
 from .piece import Piece, add_piece_command, parse_add_piece_command, parse_piece
 from .savedgame import (
     PieceOnMap,
-    WorkLimits,
     SavedGame,
     SavedGameWriter,
+    WorkLimits,
     continue_log,
     deobfuscate,
     obfuscate,
