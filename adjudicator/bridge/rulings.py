@@ -27,7 +27,9 @@ SUPPLY_CHECK = "savedgame_supply"
 
 
 def problem_from(error: BridgeError) -> Problem:
-    return Problem(error.status, error.title, error.detail, kind=error.kind)
+    """The HTTP problem of a saved game that cannot be read (with its Retry-After when the server
+    was too busy to read it)."""
+    return Problem(error.status, error.title, error.detail, kind=error.kind, headers=error.headers)
 
 
 def positions_of(system: str, data: bytes) -> Positions:
