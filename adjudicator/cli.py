@@ -27,8 +27,14 @@ GUNICORN_CONF = Path(__file__).with_name("gunicorn.conf.py")
 def _serve(args: argparse.Namespace) -> int:
     from adjudicator.app import prepare
     from adjudicator.config import Config
+    from adjudicator.storage import StorageUnavailable
 
-    prepare(Config.load())  # fail fast on bad configuration, before gunicorn starts
+    try:
+        prepare(Config.load())  # fail fast on bad configuration, before gunicorn starts
+    except StorageUnavailable as error:
+        print(f"adjudicator serve: {error}. Check DATABASE_URL, that the database server runs and that "
+              "its file and folder are writable by this user, and that the disk has room.", file=sys.stderr)
+        return 2
     if not _game_data_ok():
         return 1
     command = [sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF),
@@ -109,9 +115,14 @@ def _rotate_key(args: argparse.Namespace) -> int:
     from adjudicator.app import prepare
     from adjudicator.config import Config
     from adjudicator.keys import rotate_signing_key
+    from adjudicator.storage import StorageUnavailable
 
     config = Config.load()
-    services = prepare(config)  # records the current public key before it is replaced
+    try:
+        services = prepare(config)  # records the current public key before it is replaced
+    except StorageUnavailable as error:
+        print(f"adjudicator rotate-key: {error}; the key was not rotated", file=sys.stderr)
+        return 2
     new_key = rotate_signing_key(config.key_path)
     services.store.register_public_key(new_key)
     print(f"new signing key {new_key.kid}; old key {services.signing_key.kid} stays published")

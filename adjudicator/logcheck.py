@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from adjudicator.bridge import BridgeError, load_system_game, read_upload
+from adjudicator.bridge.rulings import problem_from
 from adjudicator.ledger import Record, ledger_document
 from adjudicator.logboard import LogEvent, log_events, missing_changes, ordered_changes
 from adjudicator.logsessions import EARLIER, OUTSIDE, REROLL, THIS_FILE, SessionMap, place
@@ -296,5 +297,5 @@ def check_log_of_game(game_id: str, data: bytes | list[tuple[str, bytes]]) -> Lo
         saved = [(name, read_upload(content)) for name, content in files]
         game = load_system_game(header["system"])
     except BridgeError as error:
-        raise Problem(error.status, error.title, error.detail, kind=error.kind) from None
+        raise problem_from(error) from None
     return check_logs(saved, game, document, svc.verification_keys())

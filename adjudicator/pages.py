@@ -27,14 +27,15 @@ from pathlib import Path
 from flask import Blueprint, abort, render_template, request, send_from_directory
 from markupsafe import Markup, escape
 
+from adjudicator import rulings
 from adjudicator.api.auth import rate_limit_key
+from adjudicator.checks import CheckSpec, checks_for, get_check
 from adjudicator.config import Config
-from adjudicator.checks import CheckSpec, DiceError, checks_for, get_check, run_check
-from adjudicator.dice import SuppliedDice
 from adjudicator.forms import (
     FieldError, FormField, UnitChoice, example_dice, form_fields, initial_values, read_form, rows_of,
     shown, submitted_values, unit_choices, units_json,
 )
+from adjudicator.problems import Problem
 from adjudicator.results import register_result_filters
 from adjudicator.services import services
 from adjudicator.systems import all_systems, system_info
@@ -57,21 +58,21 @@ class Submission:
 
 
 def _run_form(spec: CheckSpec, form) -> Submission:
+    """A calculation from a submitted form, as the API computes it (`rulings.compute`)."""
     req, errors = read_form(spec, form)
     if req is None:
         return Submission(spec.name, errors=errors)
-    dice = SuppliedDice(getattr(req, "dice", []))
     try:
-        result = run_check(spec, req, dice)
-        dice.finish()
-    except DiceError as error:
-        inside = "" if error.index is None else f"die {error.index + 1}"
-        where = f"Dice › {inside}" if inside else "Dice"
-        return Submission(spec.name, errors=[FieldError("dice", where, str(error), inside)])
-    except ValueError as error:  # SituationError, or a rules module's own ValueError
-        return Submission(spec.name, errors=[FieldError(None, "The rules", str(error))])
+        result = rulings.compute(spec, req)
+    except Problem as problem:
+        if problem.kind == "dice":
+            die = problem.extra["errors"][0]["pointer"].rpartition("/")[2]
+            inside = f"die {int(die) + 1}" if die.isdigit() else ""
+            where = f"Dice › {inside}" if inside else "Dice"
+            return Submission(spec.name, errors=[FieldError("dice", where, problem.detail or "", inside)])
+        return Submission(spec.name, errors=[FieldError(None, "The rules", problem.detail or problem.title)])
     request_json = json.dumps(req.model_dump(mode="json"), indent=1, ensure_ascii=False)
-    return Submission(spec.name, result=result.to_json(), request_json=request_json)
+    return Submission(spec.name, result=result, request_json=request_json)
 
 
 @dataclass(frozen=True)

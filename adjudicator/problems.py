@@ -16,10 +16,14 @@ from flask import Flask, Response, render_template, request
 from pydantic import ValidationError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
+from adjudicator.storage import StorageUnavailable
+
 PROBLEM_JSON = "application/problem+json"
 #: Paths of the JSON service: their errors are always problem+json, never a page.
 API_PREFIXES = ("/api/", "/.well-known/", "/ping")
 PROBLEM_TYPE_BASE = "urn:adjudicator:problem:"
+#: Seconds a client is asked to wait before retrying when the database cannot be used.
+STORAGE_RETRY_AFTER = 10
 
 
 class Problem(Exception):
@@ -135,6 +139,18 @@ def register_error_handlers(app: Flask) -> None:
         if error.code == 429:
             detail = f"Rate limit exceeded ({error.description}). Slow down and retry."
         return problem_response(error.code or 500, error.name, detail, None, headers)
+
+    @app.errorhandler(StorageUnavailable)
+    def _storage(error: StorageUnavailable):
+        # An outage, not a bug: one line for the operator (no traceback on every request), and
+        # an answer saying to come back. The transaction was rolled back (or, with GROUP sync,
+        # committed but not known durable: a retry with its request_id replays that record).
+        app.logger.error("storage unavailable on %s %s: %s", request.method, request.path, error)
+        return problem_response(
+            503, "Storage unavailable",
+            f"The server cannot use its database right now. Retry in {STORAGE_RETRY_AFTER} seconds; "
+            "a roll retried with the same request_id is recorded at most once.",
+            "storage-unavailable", {"Retry-After": str(STORAGE_RETRY_AFTER)})
 
     @app.errorhandler(Exception)
     def _unexpected(error: Exception):

@@ -14,11 +14,15 @@ SQLite (WAL mode) by default, PostgreSQL when DATABASE_URL points at one. The pr
 
 from __future__ import annotations
 
+import errno
+import fcntl
+import functools
 import hashlib
 import json
-import secrets
-import fcntl
+import logging
 import os
+import secrets
+import sqlite3
 import threading
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
@@ -44,7 +48,8 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, ProgrammingError
+from sqlalchemy.exc import TimeoutError as SQLAlchemyTimeoutError
 
 from adjudicator.canonical import canonical_bytes, canonical_digest
 from adjudicator.dice import new_seed, seed_commitment
@@ -58,6 +63,8 @@ from adjudicator.ledger import (
     make_body,
     utc_now,
 )
+
+log = logging.getLogger(__name__)
 
 metadata = MetaData()
 
@@ -138,6 +145,75 @@ class IdempotencyConflict(RuntimeError):
     """The request_id was used before for a different request."""
 
 
+class StorageUnavailable(RuntimeError):
+    """The database cannot be used now (disk full, read-only, server down): not a bug.
+
+    The HTTP layer answers 503 with Retry-After and logs one line; the CLI and gunicorn's
+    master print the message and stop (gunicorn prints a RuntimeError's text as is).
+    """
+
+    def __init__(self, reason: str, database: str = ""):
+        self.reason = reason
+        self.database = database
+        where = f" ({database})" if database else ""
+        super().__init__(f"the database{where} cannot be used: {reason}")
+
+
+#: SQLite primary result codes that mean "cannot use the database now" (the sqlite3 module
+#: raises OperationalError for a misspelt statement too, which is a bug, not an outage).
+_SQLITE_UNAVAILABLE_CODES = {
+    5: "the database is locked by another process",  # SQLITE_BUSY
+    6: "the database table is locked",  # SQLITE_LOCKED
+    7: "out of memory",  # SQLITE_NOMEM
+    8: "the database is read-only",  # SQLITE_READONLY
+    10: "disk I/O error",  # SQLITE_IOERR
+    11: "the database file is damaged",  # SQLITE_CORRUPT
+    13: "the disk is full",  # SQLITE_FULL
+    14: "the database file cannot be opened",  # SQLITE_CANTOPEN
+    15: "database locking failed",  # SQLITE_PROTOCOL
+    26: "the file is not a database",  # SQLITE_NOTADB
+}
+#: Operating-system errors (the WAL fsync, the writer lock file) that mean the same.
+_OS_UNAVAILABLE = {errno.ENOSPC, errno.EIO, errno.EROFS, errno.EDQUOT}
+
+
+def storage_failure(error: BaseException, dbapi: Any) -> str | None:
+    """A sentence saying why the database cannot be used now, or None if `error` is not an
+    outage (a bug, a constraint, anything else: those stay what they are)."""
+    if isinstance(error, SQLAlchemyTimeoutError):
+        return "no database connection became free in time"
+    original = getattr(error, "orig", None) if isinstance(error, DBAPIError) else error
+    if original is None:
+        return None
+    if isinstance(original, OSError) and original.errno in _OS_UNAVAILABLE:
+        return os.strerror(original.errno).lower()
+    if isinstance(original, sqlite3.Error):
+        code = getattr(original, "sqlite_errorcode", None)
+        if code is not None and code & 0xFF in _SQLITE_UNAVAILABLE_CODES:
+            return f"{_SQLITE_UNAVAILABLE_CODES[code & 0xFF]} ({original})"
+        return None
+    unavailable = tuple(getattr(dbapi, name) for name in ("OperationalError", "InterfaceError") if hasattr(dbapi, name))
+    if unavailable and isinstance(original, unavailable):  # PostgreSQL down, restarting, unreachable
+        return str(original).strip().splitlines()[0] if str(original).strip() else type(original).__name__
+    return None
+
+
+def _storage_call(method: Callable) -> Callable:
+    """Turn the database's "cannot be used now" errors into `StorageUnavailable`."""
+
+    @functools.wraps(method)
+    def call(self: "Store", *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except (DBAPIError, SQLAlchemyTimeoutError, sqlite3.Error, OSError, self._dbapi_error) as error:
+            reason = storage_failure(error, self.engine.dialect.dbapi)
+            if reason is None:
+                raise
+            raise StorageUnavailable(reason, self.database_name) from error
+
+    return call
+
+
 @dataclass(frozen=True)
 class TokenGrant:
     """What a bearer token allows: one role in one game."""
@@ -186,6 +262,34 @@ SQLITE_SYNCHRONOUS_MODES = ("FULL", "GROUP", "NORMAL", "EXTRA", "OFF")
 GROUP_COMMIT_OPTION = "adjudicator_group_commit"
 
 
+#: The files of a SQLite database: the open games' secret seeds are in them (and in the WAL
+#: before a checkpoint), so only the service's own user may read them, like the signing key.
+PRIVATE_FILE_MODE = 0o600
+SQLITE_COMPANION_SUFFIXES = ("-wal", "-shm", "-journal", ".write-lock")
+
+
+def make_private_database_file(path: Path) -> None:
+    """Create the database file 0600 before SQLite opens it (SQLite gives the -wal and -shm
+    files it creates the database file's mode), and take group and other access away from
+    files an earlier version created world-readable."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, PRIVATE_FILE_MODE))
+        return
+    except FileExistsError:
+        pass
+    except OSError:
+        return  # an unwritable folder: SQLite's own error says more (see `Store.create_schema`)
+    for file in (path, *(path.with_name(path.name + suffix) for suffix in SQLITE_COMPANION_SUFFIXES)):
+        try:
+            mode = file.stat().st_mode & 0o777
+            if mode & 0o077:
+                os.chmod(file, mode & 0o700)
+                log.warning("%s was readable by other users (mode %o); now %o", file, mode, mode & 0o700)
+        except OSError:
+            continue  # missing, or not ours to change
+
+
 def make_engine(url: str, sqlite_synchronous: str = "FULL") -> Engine:
     """An engine for `url`; SQLite gets WAL mode and explicit write transactions.
 
@@ -197,7 +301,7 @@ def make_engine(url: str, sqlite_synchronous: str = "FULL") -> Engine:
         return create_engine(url, pool_pre_ping=True)
     path = sqlite_path(url)
     if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_private_database_file(path)
     engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
     mode = sqlite_synchronous.upper()
     if mode not in SQLITE_SYNCHRONOUS_MODES:
@@ -381,9 +485,13 @@ class Store:
         self._sync_wal: Callable[[], None] = WalSync(path) if group_commit else _no_sync
         self._token_cache: dict[str, TokenGrant] = {}
         self._cache_lock = threading.Lock()
+        #: The driver's own error base class (the roll path uses the bare DBAPI connection).
+        self._dbapi_error = getattr(engine.dialect.dbapi, "Error", sqlite3.Error)
+        self.database_name = str(path) if path else engine.url.render_as_string(hide_password=True)
 
     # -- schema and keys -------------------------------------------------------------------
 
+    @_storage_call
     def create_schema(self) -> None:
         """Create missing tables. Tolerates another process creating them at the same moment."""
         for attempt in range(3):
@@ -395,6 +503,7 @@ class Store:
                 if attempt == 2:
                     raise
 
+    @_storage_call
     def register_public_key(self, key: SigningKey) -> None:
         """Record the active key's public half (once), so it stays published after rotation."""
         with self._write() as conn:
@@ -412,6 +521,7 @@ class Store:
                     )
                 )
 
+    @_storage_call
     def public_keys(self) -> list[PublicKeyInfo]:
         with self.engine.connect() as conn:
             rows = conn.execute(select(signing_keys).order_by(signing_keys.c.created)).all()
@@ -427,6 +537,7 @@ class Store:
 
     # -- games and tokens ------------------------------------------------------------------
 
+    @_storage_call
     def create_game(self, system: str, scenario: str, sides: tuple[str, ...], key: SigningKey) -> CreatedGame:
         game_id = command_line_safe_token(9)
         seed = new_seed()
@@ -462,6 +573,7 @@ class Store:
             self._insert_record(conn, genesis, None, None)
         return CreatedGame(game_id, system, scenario, issued, commitment, genesis)
 
+    @_storage_call
     def grant_for(self, token: str) -> TokenGrant | None:
         """What `token` allows, or None. Grants never change, so they are cached."""
         token_hash = hash_token(token)
@@ -483,6 +595,7 @@ class Store:
             self._token_cache[token_hash] = grant
         return grant
 
+    @_storage_call
     def game(self, game_id: str) -> dict[str, Any]:
         """The public header of a game (the seed only once the game is closed)."""
         with self.engine.connect() as conn:
@@ -492,6 +605,7 @@ class Store:
             raise GameNotFound(game_id)
         return _game_header(row)
 
+    @_storage_call
     def records(self, game_id: str) -> list[Record]:
         with self.engine.connect() as conn:
             rows = conn.execute(
@@ -521,6 +635,7 @@ class Store:
 
     # -- the ledger append -----------------------------------------------------------------
 
+    @_storage_call
     def append_check(
         self,
         game_id: str,
@@ -574,6 +689,7 @@ class Store:
             hot.move_head.run(cursor, b_game_id=game_id, b_head_seq=seq, b_head_hash=record.hash)
         return record, False
 
+    @_storage_call
     def close_game(self, game_id: str, side: str, key: SigningKey) -> tuple[Record, bool]:
         """Close the game and reveal its seed in a final record. Closing twice returns it again."""
         with self._write() as conn:

@@ -73,6 +73,7 @@ def browser(tmp_path_factory):
                  "--disable-component-update", "--no-first-run", "--disable-dev-shm-usage",
                  "--window-size=1280,1000", f"--user-data-dir={profile}"):
         options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # console: policy refusals
     driver = webdriver.Chrome(service=webdriver.ChromeService(executable_path=driver_path),
                               options=options)
     try:

@@ -38,7 +38,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
-from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, g, redirect, render_template, request, url_for
 from werkzeug.datastructures import MultiDict
 
 from adjudicator import rulings
@@ -48,7 +48,9 @@ from adjudicator.bridge.fill import Pointed, fill_request
 from adjudicator.bridge.games import load_system_game
 from adjudicator.bridge.openapi import savedgame_checks
 from adjudicator.bridge.positions import Positions, read_positions
-from adjudicator.bridge.rulings import compute_from_file, record_from_file, record_supply, refuse_other_scenario
+from adjudicator.bridge.rulings import (
+    compute_from_file, problem_from, record_from_file, record_supply, refuse_other_scenario,
+)
 from adjudicator.bridge.supply import run_supply
 from adjudicator.bridge.svg import map_svg
 from adjudicator.bridge.upload import MAX_UPLOAD_BYTES, read_upload
@@ -64,6 +66,7 @@ from adjudicator.storage import OBSERVER, GameNotFound, TokenGrant
 from adjudicator.systems import system_info
 from adjudicator.transcript import chat_lines
 from adjudicator.uploads import Upload, system_scope
+from vassalfmt import SavedGame
 
 MULTIPART_OVERHEAD = 64 * 1024
 _SHA_RE = re.compile(r"^[0-9a-f]{64}$")
@@ -116,11 +119,21 @@ def kept_file(scope: Scope, sha256: str) -> Upload:
     return found
 
 
+def read_kept(scope: Scope, upload: Upload) -> tuple[SavedGame, Positions]:
+    """The kept file read and its pieces located, once per request (reading is the costly part,
+    and the server reads one upload at a time per worker)."""
+    cache = g.setdefault("savedgames_read", {})
+    if upload.sha256 not in cache:
+        try:
+            saved = read_upload(upload.data)
+            cache[upload.sha256] = (saved, read_positions(load_system_game(scope.system), saved))
+        except BridgeError as error:
+            raise problem_from(error) from None
+    return cache[upload.sha256]
+
+
 def positions_of(scope: Scope, upload: Upload) -> Positions:
-    try:
-        return read_positions(load_system_game(scope.system), read_upload(upload.data))
-    except BridgeError as error:
-        raise Problem(error.status, error.title, error.detail, kind=error.kind) from None
+    return read_kept(scope, upload)[1]
 
 
 # -- the upload form -------------------------------------------------------------------------------------
@@ -141,7 +154,8 @@ def receive(scope: Scope):
     try:
         read_positions(load_system_game(scope.system), read_upload(data))
     except BridgeError as error:
-        return upload_form(scope, error, error.status)
+        page, status = upload_form(scope, error, error.status)
+        return page, status, error.headers
     upload = services().uploads.put(scope.key, storage.filename or "", data)
     form = request.form
     check = form.get("_check", "")
@@ -376,7 +390,7 @@ def record_check(scope: Scope, sha256: str, check: str):
 def continued_log(scope: Scope, upload: Upload, positions: Positions, body: dict, name: str) -> Response:
     """The uploaded game continued by the ruling: its chat lines and the piece changes, as a .vlog."""
     info = system_info(scope.system)
-    saved = read_upload(upload.data)
+    saved, _ = read_kept(scope, upload)
     verify_url = ""
     if body.get("game_id"):
         base = services().config.public_url or request.host_url.rstrip("/")

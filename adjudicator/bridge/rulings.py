@@ -27,7 +27,9 @@ SUPPLY_CHECK = "savedgame_supply"
 
 
 def problem_from(error: BridgeError) -> Problem:
-    return Problem(error.status, error.title, error.detail, kind=error.kind)
+    """The HTTP problem of a saved game that cannot be read (with its Retry-After when the server
+    was too busy to read it)."""
+    return Problem(error.status, error.title, error.detail, kind=error.kind, headers=error.headers)
 
 
 def positions_of(system: str, data: bytes) -> Positions:
@@ -79,8 +81,12 @@ def record_from_file(grant: TokenGrant, spec: CheckSpec, positions: Positions, g
     except BridgeError as error:
         raise problem_from(error) from None
     req = rulings.validate(spec.game_model, rulings.bind(spec, grant, fill.request))
-    fill.request = req.model_dump(mode="json", exclude={"request_id"})
-    return rulings.record(grant, spec, req), fill
+    fill.request = req.model_dump(mode="json", exclude={"request_id", "log_session"})
+    recorded = rulings.record(grant, spec, req)
+    seen = recorded.response(grant.role).get("as_you_see_it")
+    if seen is not None:  # fog of war: the request built shows the asker only what his side may see
+        fill.request = seen["request"]
+    return recorded, fill
 
 
 def supply_of_file(positions: Positions, scenario: str | None, side: str | None,
