@@ -33,7 +33,8 @@ class StartView:
 
 
 def start_view(game: Game, scenario: Scenario, images: ModuleImages) -> StartView:
-    """The view that shows every unit the scenario sets up on its map (the board's centre at
+    """The view that shows every unit the scenario sets up on its map, or, when they are spread
+    wider than the window at the smallest opening zoom, the most of them (the board's centre at
     full size when it places none there)."""
     game_map = game.maps[scenario.maps[0]]
     grid = game_map.grid.scaled(images.scale)
@@ -42,10 +43,33 @@ def start_view(game: Game, scenario: Scenario, images: ModuleImages) -> StartVie
     if not points:
         return StartView(grid.width // 2, grid.height // 2, 1.0)
     margin = grid.dy  # a hex all round, so the outer units are not cut at the window's edge
-    left, right = min(x for x, _ in points) - margin, max(x for x, _ in points) + margin
-    top, bottom = min(y for _, y in points) - margin, max(y for _, y in points) + margin
-    zoom = fitting_zoom(right - left, bottom - top)
+    zoom = fitting_zoom(*_extent(points, margin))
+    shown = _most_in_one_window(points, VIEWPORT[0] / zoom - 2 * margin, VIEWPORT[1] / zoom - 2 * margin)
+    left, top, right, bottom = _bounds(shown, margin)
     return StartView((left + right) // 2, (top + bottom) // 2, zoom)
+
+
+def _bounds(points: list[tuple[int, int]], margin: int) -> tuple[int, int, int, int]:
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    return min(xs) - margin, min(ys) - margin, max(xs) + margin, max(ys) + margin
+
+
+def _extent(points: list[tuple[int, int]], margin: int) -> tuple[int, int]:
+    left, top, right, bottom = _bounds(points, margin)
+    return right - left, bottom - top
+
+
+def _most_in_one_window(points: list[tuple[int, int]], width: float, height: float) -> list[tuple[int, int]]:
+    """The largest set of points a ``width`` x ``height`` window holds, among the windows whose
+    top-left corner is at a point's x and another point's y (the first such set: points come in
+    setup order, so the result does not depend on anything else)."""
+    best: list[tuple[int, int]] = []
+    for left in sorted({x for x, _ in points}):
+        for top in sorted({y for _, y in points}):
+            inside = [(x, y) for x, y in points if left <= x <= left + width and top <= y <= top + height]
+            if len(inside) > len(best):
+                best = inside
+    return best
 
 
 def fitting_zoom(width: int, height: int) -> float:
