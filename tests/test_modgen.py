@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import zipfile
+from html import escape
 from pathlib import Path
 
 import pytest
@@ -147,6 +148,14 @@ def test_help_page_lists_stand_ins(built):
     page = result.entries["help/index.html"].decode()
     for stand_in in game.stand_ins:
         assert stand_in.reason in page
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_help_page_says_what_each_dice_button_rolls(built, game_id):
+    game, result = built[game_id]
+    page = result.entries["help/index.html"].decode()
+    for roll in game.rolls:
+        assert f"<b>{escape(roll.name)}</b>" in page and escape(roll.uses) in page
 
 
 def test_cli_refuses_bad_data_and_writes_nothing(tmp_path, monkeypatch, capsys):
