@@ -91,7 +91,8 @@ def main_map_description(game: Game) -> str:
 
 
 def main_map_order(game: Game) -> list[str]:
-    """Maps in the order their scenarios come in the rulebook; the first is the main window."""
+    """Maps in the order their scenarios come in the rulebook: the main map's boards (the first
+    is a game's started without a setup)."""
     ordered: list[str] = []
     for scenario in game.scenarios.values():
         ordered += [m for m in scenario.maps if m not in ordered]

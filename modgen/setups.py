@@ -4,8 +4,10 @@ Starting units stand on their setup hex (or off-map box) showing their starting 
 markers stand on their track cell (``track:vp:14``) or turn (``turn:1``); reinforcements wait
 on the turn track in the cell of the turn they arrive, in stacks of at most
 ``art.maps.STACK_DEPTH`` side by side; what a cup or random pool holds lies in its draw pile,
-shuffled and face down.  The save ends with VASSAL's "not a new game" marker so that the
-engine does not place at-start stacks on top.
+shuffled and face down.  Beyond its pieces a setup carries what the scenario shows: its own
+board on the main map and the turn track window, its turns on the turn tracker, the view the
+main map opens on, and its notes.  The save ends with VASSAL's "not a new game" marker so that
+the engine does not place at-start stacks on top.
 """
 
 from __future__ import annotations
