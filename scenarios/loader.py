@@ -447,8 +447,8 @@ class _GameReader:
             uses = str(item.get("uses", "")).strip()
             if not uses:
                 self.p.add(path, lines.find("roll", i), f"roll {name!r}: say what it is rolled for (uses)")
-            rolls.append(Roll(name, int(found.group(1)), int(found.group(2)), uses,
-                              self.source(item.get("source"), path, line, f"roll {name}"), bool(item.get("ask", False))))
+            source = self.source(item.get("source"), path, line, f"roll {name}")
+            rolls.append(Roll(name, int(found.group(1)), int(found.group(2)), uses, source, bool(item.get("ask", False))))
         return tuple(rolls)
 
     def read_map_areas(self, data: dict, path: Path, lines: TomlLines) -> tuple[MapArea, ...]:

@@ -218,7 +218,9 @@ def test_the_main_map_opens_on_the_scenarios_units(sessions, game_id, tmp_path_f
         seen = [u for u in units if x <= u[0] <= x + width and y <= u[1] <= y + height]
         xs, ys = [u[0] for u in units], [u[1] for u in units]
         margin = 2 * s.game.maps[scenario.maps[0]].grid.dy
-        if (max(xs) - min(xs) + margin) * view.zoom <= VIEWPORT[0] and (max(ys) - min(ys) + margin) * view.zoom <= VIEWPORT[1]:
+        fits = (max(xs) - min(xs) + margin) * view.zoom <= VIEWPORT[0] and \
+            (max(ys) - min(ys) + margin) * view.zoom <= VIEWPORT[1]
+        if fits:
             assert len(seen) == len(units), (scenario.id, main["view"])
         else:
             assert view.zoom == SMALLEST_OPENING_ZOOM and len(seen) >= len(units) // 3, \
