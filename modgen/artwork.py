@@ -25,7 +25,9 @@ from art.tracks import cell_centre, tracks_layout
 from modgen.images import ModuleImages, TracksBoard, TurnTrack
 from scenarios.model import Game, GameMap
 
-BOXES_PER_ROW = 3
+#: The boxes board is laid out about this much wider than tall (a window's shape), not one long
+#: column a player scrolls down.
+BOXES_ASPECT = 1.6
 BOX_GAP = 12
 
 
@@ -164,10 +166,11 @@ class BoxesLayout:
 
 
 def layout_boxes(tile_sizes: dict[str, tuple[int, int]]) -> BoxesLayout:
-    """Tiles ``BOXES_PER_ROW`` across, in data order, each in a cell as big as the largest."""
+    """Tiles in rows, in the given order, each in a cell as big as the largest; as many
+    columns as make the board about ``BOXES_ASPECT`` times wider than tall."""
     cell_w = max(w for w, _ in tile_sizes.values()) + BOX_GAP
     cell_h = max(h for _, h in tile_sizes.values()) + BOX_GAP
-    columns = min(BOXES_PER_ROW, len(tile_sizes))
+    columns = min(len(tile_sizes), max(1, round(math.sqrt(BOXES_ASPECT * len(tile_sizes) * cell_h / cell_w))))
     rows = math.ceil(len(tile_sizes) / columns)
     positions: dict[str, tuple[int, int]] = {}
     centres: dict[str, tuple[int, int]] = {}
@@ -190,7 +193,7 @@ def boxes_board_job(game: Game, scale: int = 1) -> tuple[render.ImageJob | None,
     """
     if not game.boxes:
         return None, None
-    boxes = list(game.boxes.values())
+    boxes = sorted(game.boxes.values(), key=lambda box: not box.draw)  # the cups and pools first, on top
     layout = layout_boxes({box.id: box_size(scale) for box in boxes})
 
     def draw() -> list[Image.Image]:

@@ -36,6 +36,7 @@ from scenarios.model import (
     MarkerType,
     Nationality,
     Placement,
+    Roll,
     Scenario,
     Side,
     Source,
@@ -57,6 +58,7 @@ DATA_ROOT = Path(os.environ.get("SCENARIOS_DATA") or Path(__file__).parent / "da
 MARKER_PREFIX = "marker:"
 COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 ID = re.compile(r"^[a-z0-9][a-z0-9_.\-]*$")
+ROLL_DICE = re.compile(r"^([1-9][0-9]?)d([0-9]{1,3})$")
 
 
 # ---------------------------------------------------------------------------
@@ -274,6 +276,8 @@ class _GameReader:
         boxes = self.read_boxes(data, path, lines, sides)
         tracks = self.read_tracks(data, path, lines)
         map_areas = self.read_map_areas(data, path, lines)
+        dice = tuple(data.get("dice") or ("d6",))
+        rolls = self.read_rolls(data, path, lines, dice)
         value_fields = tuple(data.get("value_fields") or ())
         separator = str(data.get("value_separator", "-"))
         step_names = tuple(data.get("step_names") or ("full",))
@@ -290,7 +294,7 @@ class _GameReader:
             publisher=str(data.get("publisher", "")),
             year=int(data.get("year", 0) or 0),
             rulebook=str(data.get("rulebook", "")),
-            dice=tuple(data.get("dice") or ("d6",)),
+            dice=dice,
             value_fields=value_fields,
             value_separator=separator,
             sides=sides,
@@ -304,6 +308,7 @@ class _GameReader:
             tables=tables,
             tracks=tracks,
             map_areas=map_areas,
+            rolls=rolls,
             phases=tuple(data.get("phases") or ()),
             step_names=step_names,
             description=str(data.get("description", "")),
@@ -437,6 +442,30 @@ class _GameReader:
                                 self.source(item.get("source"), path, line, f"track {tid}"),
                                 str(item.get("note", "")))
         return result
+
+    def read_rolls(self, data: dict, path: Path, lines: TomlLines, dice: tuple[str, ...]) -> tuple[Roll, ...]:
+        """``[[roll]]``: the dice buttons, each ``dice = "1d6"`` of a die the game uses, what it is
+        rolled for (``uses``) and its ``source``. None given: one "1d<n>" button per die."""
+        items = data.get("roll") or []
+        if not items:
+            return tuple(Roll(f"1{die}", 1, int(die.lstrip("dD")), "") for die in dice if die.lstrip("dD").isdigit())
+        rolls: list[Roll] = []
+        for i, item in enumerate(items):
+            line = lines.find("roll", i)
+            found = ROLL_DICE.match(str(item.get("dice", "")))
+            if not found or f"d{found.group(2)}" not in dice:
+                self.p.add(path, lines.find("roll", i, "dice"), f"roll {i + 1}: dice {item.get('dice')!r} must be "
+                           f"like \"1d6\" of a die the game uses ({', '.join(dice)})")
+                continue
+            name = str(item.get("name") or item.get("dice"))
+            if any(r.name == name for r in rolls):
+                self.p.add(path, line, f"roll {name!r} defined twice")
+            uses = str(item.get("uses", "")).strip()
+            if not uses:
+                self.p.add(path, lines.find("roll", i), f"roll {name!r}: say what it is rolled for (uses)")
+            source = self.source(item.get("source"), path, line, f"roll {name}")
+            rolls.append(Roll(name, int(found.group(1)), int(found.group(2)), uses, source, bool(item.get("ask", False))))
+        return tuple(rolls)
 
     def read_map_areas(self, data: dict, path: Path, lines: TomlLines) -> tuple[MapArea, ...]:
         """``[[map_area]]``: a named region beyond border rivers (the maps are checked when drawn)."""

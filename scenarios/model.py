@@ -189,6 +189,25 @@ class Track:
 
 
 @dataclass(frozen=True)
+class Roll:
+    """A roll players make by hand (the module's dice button): how many dice of which kind,
+    and what the rulebook rolls them for.  ``ask``: the number of dice changes from roll to
+    roll (a HoldFast combat pool) and is asked each time, ``count`` being the usual one."""
+
+    name: str  # the button's text: "1d6", "Combat dice"
+    count: int
+    sides: int
+    uses: str  # what it is rolled for, with the rules' sections
+    source: Source = Source()
+    ask: bool = False
+
+    @property
+    def dice(self) -> str:
+        """"4d6"."""
+        return f"{self.count}d{self.sides}"
+
+
+@dataclass(frozen=True)
 class TerrainType:
     id: str
     name: str
@@ -550,6 +569,7 @@ class Game:
     tables: dict[str, Table]
     tracks: dict[str, Track] = field(default_factory=dict)
     map_areas: tuple[MapArea, ...] = ()
+    rolls: tuple[Roll, ...] = ()  # the dice buttons (game.toml [[roll]])
     phases: tuple[str, ...] = ()
     step_names: tuple[str, ...] = ("full",)
     description: str = ""

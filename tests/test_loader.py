@@ -115,6 +115,10 @@ def test_stand_ins_are_listed_with_file_and_line():
         ("scenarios/battle.setup.csv", "marker:supply,0101,", "marker:supply,0101,Empty",
          "scenarios/battle.setup.csv:6: setup of marker:supply: marker supply has no face 'Empty'"),
         ("tables.toml", 'key = "die"', 'key = "roll"', "tables.toml:5: table crt: key column 'roll' not in crt.csv"),
+        ("game.toml", 'dice = "1d6"', 'dice = "1d10"',
+         "game.toml:69: roll 1: dice '1d10' must be like \"1d6\" of a die the game uses (d6)"),
+        ("game.toml", 'dice = "1d6"', 'dice = "six"', "game.toml:69: roll 1: dice 'six' must be like"),
+        ("game.toml", 'uses = "combat on the CRT (example 7)"', 'uses = ""', "game.toml:68: roll '1d6': say what it is rolled for"),
         ("tables/crt.csv", "2,Ar,Ar,Dr,De", "1,Ar,Ar,Dr,De", "tables/crt.csv:3: table crt: key die='1' appears twice"),
     ],
 )

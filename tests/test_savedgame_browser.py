@@ -90,7 +90,10 @@ def test_a_combat_from_an_uploaded_setup_by_clicking(browser, url, app, modules,
             if box.get_attribute("value") not in combat.attackers:  # a stack-mate that does not attack
                 box.click()
     browser.find_element(By.CSS_SELECTOR, "input[name=_mode][value=target]").click()
-    defender = stack_of(browser, combat.defender)
+    # The defender's stack, found by its hex: an enemy block's identity is not on the page (fog of war)
+    target_hex = next(p for p in combat.scenario.setup if p.unit == combat.defender).location.partition("@")[0]
+    defender = next(g for g in browser.find_elements(By.CSS_SELECTOR, "svg.savedgame-map g.stack")
+                    if g.get_attribute("data-hex") == target_hex)
     defender.click()
     target = defender.get_attribute("data-hex")
     assert by_id(browser, "target-hex").get_attribute("value") == target

@@ -145,6 +145,16 @@ def test_checks_through_the_extension_post_the_servers_transcript(played, game_i
         assert any(line.startswith(f"{tag} 1. ") for line in answer["lines"])  # the steps, with rules
 
 
+@pytest.mark.parametrize("game_id", [g for g in GAMES if g != "fireandice"])  # its combat takes no turn
+def test_the_board_fills_the_turn_the_scenarios_tracker_level_shows(played, game_id):
+    """The module's one turn tracker shows the setup's scenario level at its first turn; a
+    check with a turn role gets it from there."""
+    p = played[game_id]
+    turn_field = get_check(game_id, "combat").top_level_field("turn")
+    assert turn_field is not None
+    assert p.answer("combat")["request"][turn_field] == p.combat.scenario.turns[0].number
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 def test_a_refused_request_is_a_dialog_with_the_servers_problem_and_nothing_in_the_chat(played, game_id):
     p = played[game_id]

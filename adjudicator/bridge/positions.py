@@ -177,7 +177,8 @@ def read_positions(game: Game, saved: SavedGame) -> Positions:
     counters against the KWB maps would give nonsense, not an answer.
     """
     _refuse_other_game(game, saved)
-    points = [(p.map_id, p.x, p.y) for p in saved.pieces if p.map_id is not None]
+    shown = shown_boards(saved)
+    points = [(shown.get(p.map_id, p.map_id), p.x, p.y) for p in saved.pieces if p.map_id is not None]
     scale, warnings = detect_scale(game, points)
     result = Positions(game=game, scale=scale, is_log=saved.is_log, module_name=saved.module_name,
                        module_version=saved.moduledata.version if saved.moduledata else "",
@@ -185,7 +186,7 @@ def read_positions(game: Game, saved: SavedGame) -> Positions:
     names = NameIndex(game)
     seen: dict[str, str] = {}
     for piece in saved.pieces:
-        location = locate(game, piece.map_id, piece.x, piece.y, scale)
+        location = locate(game, shown.get(piece.map_id, piece.map_id), piece.x, piece.y, scale)
         identity = identify(game, piece.piece, names)
         if identity.unit is not None:
             unit = identity.unit
@@ -203,6 +204,13 @@ def read_positions(game: Game, saved: SavedGame) -> Positions:
             result.unidentified.append(OtherPiece(piece.piece_id, piece.name, location,
                                                   reason=identity.reason))
     return result
+
+
+def shown_boards(saved: SavedGame) -> dict[str, str]:
+    """VASSAL map -> the one board it shows, for maps with a board of their own name: a module
+    with several game maps (or scenarios) shows the scenario's map (or turn track) as a board of
+    one map window, and the board's name is the game map's (or "<scenario> turn track")."""
+    return {vassal_map: boards[0].name for vassal_map, boards in saved.boards.items() if len(boards) == 1}
 
 
 def _refuse_other_game(game: Game, saved: SavedGame) -> None:

@@ -108,6 +108,9 @@ final class Steps {
     case "save": return onEdt(() -> save(file(step, "file")));
     case "log_begin": return onEdt(() -> logBegin(file(step, "file")));
     case "log_end": return onEdt(this::logEnd);
+    case "toolbar": return onEdt(() -> Map.of("buttons", Toolbar.list()));
+    case "press": return onEdt(() -> Toolbar.press(str(step, "text"), step.get("item")));
+    case "maps": return onEdt(() -> Map.of("maps", Views.list()));
     case "settle": settle(); return null;
     default: throw new IllegalArgumentException("unknown step '" + what + "'");
     }
@@ -476,7 +479,9 @@ final class Steps {
 
   /**
    * The next dialogs whose title matches "title" (a regular expression) get their button
-   * "button" pressed instead of being closed: {"answers": [{"title", "button"}, ...]}.
+   * "button" pressed instead of being closed: {"answers": [{"title", "button", "fields"}, ...]};
+   * "fields" are typed first, each {"label": regex, "value"} (the text field after that label)
+   * or {"tab": title, "value"} (the first text field on that tab).
    */
   @SuppressWarnings("unchecked")
   private Object answer(Map<String, Object> step) {
