@@ -8,6 +8,8 @@ looking at the scenario.
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass
 
 from modgen.buildfile import ZOOM_LEVELS, main_map_name
@@ -41,12 +43,12 @@ def start_view(game: Game, scenario: Scenario, images: ModuleImages) -> StartVie
     points = [(spot.x, spot.y) for spot in (locate(game, scenario, p.location, images) for p in scenario.setup)
               if spot is not None and spot.map_name == main_map_name(game)]
     if not points:
-        return StartView(grid.width // 2, grid.height // 2, 1.0)
-    margin = grid.dy  # a hex all round, so the outer units are not cut at the window's edge
+        return StartView(int(grid.width // 2), int(grid.height // 2), 1.0)
+    margin = math.ceil(grid.dy)  # a hex all round (whole pixels: a scanned board's spacing is fractional)
     zoom = fitting_zoom(*_extent(points, margin))
     shown = _most_in_one_window(points, VIEWPORT[0] / zoom - 2 * margin, VIEWPORT[1] / zoom - 2 * margin)
     left, top, right, bottom = _bounds(shown, margin)
-    return StartView((left + right) // 2, (top + bottom) // 2, zoom)
+    return StartView(int((left + right) // 2), int((top + bottom) // 2), zoom)
 
 
 def _bounds(points: list[tuple[int, int]], margin: int) -> tuple[int, int, int, int]:

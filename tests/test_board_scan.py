@@ -25,6 +25,7 @@ from adjudicator.bridge import read_positions, read_upload
 from adjudicator.bridge.locate import HEX
 from modgen.artwork import collect_images
 from modgen.build import build_entries, write_module
+from modgen.buildfile import main_map_name
 from modgen.cli import main as modgen
 from scenarios.board import BoardError, calibrate, fit, image_size
 from scenarios.hexgrid import Hex, HexGrid
@@ -218,7 +219,7 @@ def test_the_real_engine_puts_the_setup_on_the_data_hexes_and_the_bridge_reads_i
     drops = {}
     for unit, (label, dx, dy) in moves.items():
         x, y = EXAMPLE_PRINT.centre(printed, printed.parse(label))
-        drops[unit] = {"map": "Example Ridge", "x": round(x + dx), "y": round(y + dy)}
+        drops[unit] = {"map": main_map_name(game), "x": round(x + dx), "y": round(y + dy)}
     saved = tmp_path / "after-moves.vsav"
     run = engine(module, [
         {"do": "setup", "name": "Battle of the Ridge"},
@@ -230,7 +231,7 @@ def test_the_real_engine_puts_the_setup_on_the_data_hexes_and_the_bridge_reads_i
     assert run.ok, run.failure()
     assert run.problems() == []
     on_map = {p["properties"]["UnitId"]: p for p in run.result(1)["pieces"]
-              if p["map"] == "Example Ridge" and p["properties"]["UnitId"]}
+              if p["map"] == main_map_name(game) and p["properties"]["UnitId"]}
     want = unit_hexes(game, "battle")
     assert {u: p["location"] for u, p in on_map.items()} == want  # the engine's own location names
     for unit, label in want.items():
@@ -275,7 +276,7 @@ def test_a_korean_war_battles_module_on_a_scanned_jpeg_board_calibrated_from_thr
     assert run.problems() == []
     want = {u: loc.split("@")[0] for u, loc in unit_hexes(game, "seoul").items()}
     seen = {p["properties"]["UnitId"]: p["location"] for p in run.result(1)["pieces"]
-            if p["map"] == gm.name and p["properties"]["UnitId"]}
+            if p["map"] == main_map_name(game) and p["properties"]["UnitId"]}
     assert want and seen == want
     positions = read_positions(game, read_upload((tmp_path / "seoul.vsav").read_bytes()))
     assert {u.unit.id: u.location.hex for u in positions.units if u.location.kind == HEX} == want
