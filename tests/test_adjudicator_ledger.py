@@ -287,7 +287,7 @@ def test_an_instance_started_before_a_rotation_verifies_records_of_the_new_key(t
 
     report = first_client.post("/api/v1/verify", json={"ledger": ledger}).get_json()
     assert report["ok"] is True, report["problems"]
-    page = first_client.post(f"/games/{game['game_id']}", data={"token": a_side(game)})
+    page = first_client.post(f"/games/{game['game_id']}", data={"token": a_side(game)}, follow_redirects=True)
     assert page.status_code == 200
     text = page.get_data(as_text=True)
     assert "unknown" not in text.lower() and "FAILED" not in text, text[:2000]
