@@ -25,7 +25,7 @@ from adjudicator.rules.kwb import combat, victory
 from adjudicator.rules.spi import combat as spi_combat
 from modgen.artwork import collect_images
 from modgen.build import build_entries
-from modgen.buildfile import turn_track_map_name
+from modgen.buildfile import turn_track_board_name, turn_track_map_name
 from scenarios import load_game_dir
 from scenarios.loader import DATA_ROOT
 from test_rules_kwb_fixtures import rolled, validate
@@ -157,7 +157,8 @@ def test_a_scenario_added_by_data_only_is_set_up_served_and_rolled(tmp_path):
     saved = read_saved_game(entries["setups/naktong.vsav"]).by_id()
     assert all(p.unit in saved for p in naktong.setup if p.is_on_map and not p.is_marker)
     root = etree.fromstring(entries["buildFile.xml"])
-    assert turn_track_map_name(naktong) in {e.get("mapName") for e in root.iter() if e.get("mapName")}
+    assert turn_track_map_name(game) in {e.get("mapName") for e in root.iter() if e.get("mapName")}
+    assert turn_track_board_name(naktong) in {e.get("name") for e in root.iter()}  # its own turns
 
     server = Served(data, tmp_path)
     try:
