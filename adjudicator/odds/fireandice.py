@@ -137,9 +137,7 @@ declare(
 
 declare(
     "fireandice.air_combat",
-    distinct=lambda o: {"shots": [{"shooter": s["shooter"], "target": s["target"], "result": s["result"]}
-                                  for s in o["shots"]],
-                        "aircraft": o["aircraft"], "vp_to": o["vp_to"], "four_fi_arrives": o["four_fi_arrives"]},
+    distinct=fields("aircraft", "vp_to", "four_fi_arrives"),  # where each aircraft ends, not who shot whom
     label=lambda d: "; ".join(f"{u} {state}" for u, state in d["aircraft"].items() if state != "full")
     + (f"; VP to {side_label(d['vp_to'])}" if d["vp_to"] else "")
     + ("; 4 F-I arrives" if d["four_fi_arrives"] else "") or "every shot misses",

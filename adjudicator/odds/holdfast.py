@@ -81,7 +81,8 @@ def block_text(after: dict) -> str:
 def combat_label(d: dict) -> str:
     losses = [f"{a['unit']} -{a['hits']}" + (" (eliminated)" if a["eliminated"] else "") for a in
               [d["defender"], *d["attackers"]] if a["hits"]]
-    return ", ".join(losses) or "no losses"
+    armor = f"; Communist armor {d['communist_armor_level']}" if "communist_armor_level" in d else ""
+    return (", ".join(losses) or "no losses") + armor
 
 
 def combat_losses(request: Any, o: dict) -> dict[str, int]:
@@ -105,12 +106,19 @@ def assault_losses(request: Any, o: dict) -> dict[str, int]:
     return lost
 
 
+def combat_outcome(o: dict) -> dict:
+    """Each block's hits and what it shows after; the Communist armor level where its armor attacked."""
+    distinct = {
+        "attackers": [{"unit": a["unit"], "hits": a["hits"], **block_after(a)} for a in o["attackers"]],
+        "defender": {"unit": o["defender"]["unit"], "hits": o["defender"]["hits"], **block_after(o["defender"])}}
+    if o["attacker_side"] == "communist" and "armor" in o["support_used"].get("communist", []):
+        distinct["communist_armor_level"] = o["communist_armor_level"]
+    return distinct
+
+
 declare(
     "holdfast.combat",
-    distinct=lambda o: {
-        "attackers": [{"unit": a["unit"], "hits": a["hits"], **block_after(a)} for a in o["attackers"]],
-        "defender": {"unit": o["defender"]["unit"], "hits": o["defender"]["hits"], **block_after(o["defender"])},
-        "communist_armor_level": o["communist_armor_level"]},
+    distinct=combat_outcome,
     label=combat_label,
     headline=lambda given: (f"{given['attacker_dice']} dice against {given['defender_dice']}"
                             if "attacker_dice" in given else ""),
