@@ -18,6 +18,7 @@ from typing import Any
 from adjudicator.checks import CheckSpec, side_label
 from adjudicator.odds.declare import Chances, without_dice_echo
 from adjudicator.odds.explore import Seen, Tally
+from adjudicator.results import percent
 
 Z95 = 1.959964
 #: Names the answer gives each outcome; an outcome's own fields must not use them.
@@ -28,16 +29,6 @@ SUMMARY_OUTCOMES = 6
 
 def fraction_text(p: Fraction) -> str:
     return f"{p.numerator}/{p.denominator}"
-
-
-def percent(p: float) -> str:
-    """A probability as players say it: "17 %", "<1 %" for a chance that rounds to nothing."""
-    shown = round(p * 100)
-    if shown == 0 and p > 0:
-        return "<1 %"
-    if shown == 100 and p < 1:
-        return ">99 %"
-    return f"{shown} %"
 
 
 def estimate(seen: Seen, tally: Tally) -> Fraction:

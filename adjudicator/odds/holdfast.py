@@ -79,8 +79,8 @@ def block_text(after: dict) -> str:
 
 
 def combat_label(d: dict) -> str:
-    losses = [f"{a['unit']} -{a['hits']}" + (" (eliminated)" if a["eliminated"] else "") for a in
-              [d["defender"], *d["attackers"]] if a["hits"]]
+    losses = [f"{a['unit']} eliminated" if a["eliminated"] else f"{a['unit']} -{a['hits']} SP"
+              for a in [d["defender"], *d["attackers"]] if a["hits"]]
     armor = f"; Communist armor {d['communist_armor_level']}" if "communist_armor_level" in d else ""
     return (", ".join(losses) or "no losses") + armor
 
