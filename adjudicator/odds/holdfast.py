@@ -136,8 +136,8 @@ declare(
     loss_unit="SP",
     options=assault_pools,
     # Each run fights every round until a block falls: few runs, and a sample for the long fights.
-    exact_runs=120,
-    samples=120,
+    exact_runs=80,
+    samples=80,
 )
 
 declare(
