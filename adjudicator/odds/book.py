@@ -87,3 +87,21 @@ def book_examples() -> list[BookExample]:
         found.append(form_example(spec))
         found += [w for w in WORKED if w.check == spec.key]
     return found
+
+
+def book_table() -> str:
+    """docs/odds.md's table of every example with its chances (a test keeps the document equal to it)."""
+    from adjudicator.checks import get_check_by_key
+    from adjudicator.odds import odds
+    from adjudicator.rulings import validate
+
+    lines = ["| check | situation | chances | how |", "|---|---|---|---|"]
+    for example in book_examples():
+        spec = get_check_by_key(example.check)
+        answer = odds(spec, validate(spec.request, example.request))
+        n = answer["space"]["combinations"]
+        how = (f"exact, {n} combination{'s' if n != 1 else ''}" if answer["exact"] else
+               f"{answer['sampling']['strata'] - answer['sampling']['strata_sampled']} of "
+               f"{answer['sampling']['strata']} first-roll options exact, {answer['sampling']['samples']} samples")
+        lines.append(f"| `{example.check}` | {example.name} | {answer['summary'].replace('|', '/')} | {how} |")
+    return "\n".join(lines) + "\n"

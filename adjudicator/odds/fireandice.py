@@ -220,3 +220,11 @@ declare(
     distinct=fields("weather", "aircraft_fly", "un_loc_mp", "un_supply_costs_doubled"),
     label=lambda d: d["weather"],
 )
+
+declare(
+    "fireandice.combat_losses",
+    # what the spread does is fixed by the request; the dice only draw SNAFU markers for routed units (6.2)
+    distinct=lambda o: without_dice_echo(o) | {"snafu_draws": sorted(
+        f"{d['unit']}: {d['face']} ({side_label(d['side'])})" for d in o["snafu_draws"])},
+    label=lambda d: "SNAFU: " + ", ".join(d["snafu_draws"]) if d["snafu_draws"] else "no SNAFU draw",
+)
