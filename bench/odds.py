@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from adjudicator.app import settle_game_data
 from adjudicator.checks import get_check_by_key
 from adjudicator.odds import odds
 from adjudicator.odds.book import BookExample, book_examples
@@ -69,6 +70,7 @@ def space_text(t: Timed) -> str:
 
 def run_odds(settings: OddsSettings = OddsSettings(), profile_on_miss: bool = True) -> Section:
     register_all_games()
+    settle_game_data()  # as the app does when it starts
     section = Section("odds")
     by_check: dict[str, list[Timed]] = {}
     for example in book_examples():
