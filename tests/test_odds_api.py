@@ -11,6 +11,7 @@ from fractions import Fraction
 import pytest
 
 from adjudicator.testing import a_side, bearer, make_app, new_game
+from adjudicator.transcript import parse_transcript
 
 COMBAT = {"scenario": "pusan", "attacking_side": "communist", "intensive": "declared",
           "attackers": [{"unit": "nk-6", "hex": "0101", "doubled": True}],
@@ -101,3 +102,10 @@ def test_the_systems_document_and_openapi_name_the_odds(client):
     paths = client.get("/api/v1/openapi.json").get_json()["paths"]
     assert "/api/v1/systems/kwb/combat/odds" in paths and "/api/v1/games/{game_id}/combat/odds" in paths
     assert "/api/v1/systems/kwb/supply/odds" not in paths
+
+
+def test_the_chat_line_is_not_read_as_a_ruling(client):
+    body = client.post("/api/v1/systems/kwb/combat/odds", json=COMBAT).get_json()
+    assert body["chat_line"] == ("Chances, Korean War Battles combat (before the roll): 3:1 odds, column 3:1: "
+                                 "DD 33 %, DDR 17 %, DR 17 %, EX 17 %, NE 17 %")
+    assert parse_transcript([body["chat_line"]]) == []  # a log's rulings are checked against the ledger: not this

@@ -282,7 +282,9 @@ class OddsResponse(BaseModel):
     given: dict[str, Any] = Field(description="Outcome fields equal in every outcome: odds, columns, shifts, "
                                   "modifiers.")
     headline: str = Field(description="What every outcome shares, in a few words ('3:1 odds, column 2:1').")
-    summary: str = Field(description="One line for a chat: the headline and each outcome's chance.")
+    summary: str = Field(description="The headline and each outcome's chance, in one line.")
+    chat_line: str = Field(description="The summary as the chat line a client posts: 'Chances, <game> <check> (before "
+                           "the roll): ...' - untagged, since it is not a ruling (docs/api.md 'Transcript').")
     steps: list[StepOut] = Field(description="The steps every outcome takes, each with its rule, once.")
     warnings: list[str]
     space: OddsSpace

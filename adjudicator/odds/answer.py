@@ -11,6 +11,7 @@ total probability is at most `unseen_at_most` (the rule of three per stratum, 95
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from math import sqrt
 from typing import Any
@@ -19,6 +20,7 @@ from adjudicator.checks import CheckSpec, side_label
 from adjudicator.odds.declare import Chances, without_dice_echo
 from adjudicator.odds.explore import Seen, Tally
 from adjudicator.results import percent
+from adjudicator.systems import system_info
 
 Z95 = 1.959964
 #: Names the answer gives each outcome; an outcome's own fields must not use them.
@@ -115,6 +117,16 @@ def summary_line(outcomes: list[dict[str, Any]], headline: str, exact: bool) -> 
     return (f"{headline}: {line}" if headline else line) + ("" if exact else " (sampled)")
 
 
+def chat_line(spec: CheckSpec, summary: str) -> str:
+    """The summary as one chat line: "Chances, Korean War Battles combat (7.1, ...): 3:1 odds, ...".
+
+    Untagged (no "[ADJ ...]", `adjudicator.transcript`): it is not a ruling, and a log's check of
+    its rulings against the ledger passes it by."""
+    info = system_info(spec.system)
+    line = f"Chances, {info.name if info else spec.system} {spec.name.replace('_', ' ')} (before the roll): {summary}"
+    return re.sub(r"\s+", " ", line)
+
+
 def build_answer(spec: CheckSpec, chances: Chances, tally: Tally) -> dict[str, Any]:
     """The odds of one request: outcomes, expected losses, the steps every outcome shares."""
     found = [(estimate(seen, tally), seen) for seen in tally.outcomes.values()]
@@ -129,6 +141,7 @@ def build_answer(spec: CheckSpec, chances: Chances, tally: Tally) -> dict[str, A
             left[(text, rule)] -= 1
             steps.append({"text": text, "rule": rule})
     first = tally.first_call
+    summary = summary_line(outcomes, headline, tally.exact)
     return {
         "system": spec.system,
         "check": spec.name,
@@ -139,7 +152,8 @@ def build_answer(spec: CheckSpec, chances: Chances, tally: Tally) -> dict[str, A
         "expected_losses": expected_losses(tally, chances),
         "given": given,
         "headline": headline,
-        "summary": summary_line(outcomes, headline, tally.exact),
+        "summary": summary,
+        "chat_line": chat_line(spec, summary),
         "steps": steps,
         "warnings": list(tally.warnings),
         "space": {
