@@ -12,7 +12,7 @@ import hashlib
 from typing import Any
 
 from adjudicator import rulings
-from adjudicator.api.odds import chances
+from adjudicator.chances import chances
 from adjudicator.bridge.errors import BridgeError
 from adjudicator.bridge.fill import BoardFill, Pointed, fill_request
 from adjudicator.bridge.games import load_system_game
