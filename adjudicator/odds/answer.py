@@ -134,12 +134,8 @@ def build_answer(spec: CheckSpec, chances: Chances, tally: Tally) -> dict[str, A
     outcomes = [outcome_entry(seen, tally, chances, p) for p, seen in found]
     given = without_dice_echo(tally.given or {})
     headline = chances.headline(given) if chances.headline else ""
-    steps = []
-    left = dict(tally.common_steps or {})
-    for text, rule in tally.step_order:
-        if left.get((text, rule), 0) > 0:
-            left[(text, rule)] -= 1
-            steps.append({"text": text, "rule": rule})
+    common = tally.common_steps or set()
+    steps = [{"text": text, "rule": rule} for text, rule in dict.fromkeys(tally.step_order) if (text, rule) in common]
     first = tally.first_call
     summary = summary_line(outcomes, headline, tally.exact)
     return {

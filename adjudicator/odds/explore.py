@@ -143,8 +143,8 @@ class Tally:
     loss_sides: list[str] = field(default_factory=list)
     combinations: int = 0  # combinations enumerated exactly (committed)
     runs: int = 0
-    common_steps: Counter | None = None
-    step_order: list = field(default_factory=list)
+    common_steps: set | None = None  # (text, rule) of the steps every run took
+    step_order: list = field(default_factory=list)  # the first run's steps, in order
     warnings: dict = field(default_factory=dict)
     given: dict | None = None
     single_die: bool = True
@@ -192,13 +192,13 @@ class Explorer:
     def _observe(self, result: CheckResult, dice: BranchDice) -> None:
         """What every run shares: the steps taken in all of them, the fields equal in all of them."""
         t = self.tally
-        steps = Counter((s.text, s.rule) for s in result.steps)
         if t.common_steps is None:
-            t.common_steps = steps
             t.step_order = [(s.text, s.rule) for s in result.steps]
+            t.common_steps = set(t.step_order)
             t.given = dict(result.outcome)
         else:
-            t.common_steps &= steps
+            if t.common_steps:
+                t.common_steps.intersection_update((s.text, s.rule) for s in result.steps)
             t.given = {k: v for k, v in t.given.items() if k in result.outcome and result.outcome[k] == v}
         t.warnings.update(dict.fromkeys(result.warnings))
         if len(dice.used) > 1:

@@ -9,6 +9,7 @@ order. A combat's result is its winner and spread (5.6): the loser's losses are 
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Callable
 
 from adjudicator.checks import side_label
@@ -114,6 +115,17 @@ declare(
     options=random_event_rows,
 )
 
+@lru_cache(maxsize=16)
+def chit_cup(combat_type: str) -> tuple[str, ...]:
+    """The chits of a combat type's cup, by id (the game's data is read-only: cached)."""
+    return tuple(c.id for c in data.cup(data.game(), combat_type))
+
+
+@lru_cache(maxsize=16)
+def objective_markers(side: str, out_of_pool: tuple[tuple[str, int], ...]) -> tuple[int, ...]:
+    return tuple(objective_pool(data.game(), side, dict(out_of_pool)))
+
+
 declare(
     "fireandice.snafu_draw",
     distinct=lambda o: {"draws": sorted(f"{d['face']} ({side_label(d['side'])})" for d in o["draws"])},
@@ -125,14 +137,15 @@ declare(
     "fireandice.draw_chits",
     distinct=lambda o: {"chits": sorted(c["id"] for c in o["chits"])},
     label=lambda d: ", ".join(d["chits"]),
-    options=cup_draws(lambda req: [c.id for c in data.cup(data.game(), req.combat_type)], count=lambda req: req.count),
+    options=cup_draws(lambda req: chit_cup(req.combat_type), count=lambda req: req.count),
 )
 
 declare(
     "fireandice.objective_draw",
     distinct=lambda o: {"values": sorted(o["values"]), "total": sum(o["values"])},
     label=lambda d: f"{' + '.join(map(str, d['values']))} = {d['total']} VP",
-    options=cup_draws(lambda req: objective_pool(data.game(), req.side, req.out_of_pool), count=lambda req: req.count),
+    options=cup_draws(lambda req: objective_markers(req.side, tuple(sorted(req.out_of_pool.items()))),
+                      count=lambda req: req.count),
 )
 
 declare(
