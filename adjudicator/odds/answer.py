@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
-from math import sqrt
+from math import ceil, floor, sqrt
 from typing import Any
 
 from adjudicator.checks import CheckSpec, side_label
@@ -53,7 +53,7 @@ def interval(seen: Seen, tally: Tally, p: Fraction) -> list[float]:
         variance += w * w * adjusted * (1 - adjusted) / (stratum.samples + 4)
     low = max(float(seen.exact), float(p) - Z95 * sqrt(variance))
     high = min(float(seen.exact) + sampled_weight, float(p) + Z95 * sqrt(variance), 1.0)
-    return [round(low, 6), round(high, 6)]
+    return [floor(low * 1e6) / 1e6, ceil(high * 1e6) / 1e6]  # rounded outwards: the estimate stays inside
 
 
 def outcome_entry(seen: Seen, tally: Tally, chances: Chances, p: Fraction) -> dict[str, Any]:
@@ -86,13 +86,13 @@ def method(tally: Tally) -> str:
     """How the probabilities were found, in a sentence."""
     if tally.exact:
         n = tally.combinations
-        return (f"Exact: every combination of dice the check can roll here was run "
-                f"({n} combination{'s' if n != 1 else ''}, {tally.runs} run{'s' if tally.runs != 1 else ''}).")
+        how = " (faces that do the same thing run once for all)" if tally.grouped else ""
+        return f"Exact: every way the dice can fall here was counted, in {n} run{'s' if n != 1 else ''} of the check{how}."
     samples = sum(s.samples for s in tally.strata)
     if len(tally.strata) == 1:
         why = f" ({tally.first_stage_note})" if tally.first_stage_note else ""
-        return (f"Sampled: too many combinations to run them all in the time allowed{why}; {samples} runs with "
-                "random dice, each probability with its 95 % confidence interval.")
+        return (f"Sampled: too many combinations to run them all within the check's budget{why}; {samples} runs "
+                "with random dice, each probability with its 95 % confidence interval.")
     exact = [s for s in tally.strata if s.exact]
     first = tally.first_call
     roll = f"the first roll ({first.count} d{first.sides}, {first.purpose})" if first else "the first roll"
@@ -118,7 +118,7 @@ def summary_line(outcomes: list[dict[str, Any]], headline: str, exact: bool) -> 
 
 
 def chat_line(spec: CheckSpec, summary: str) -> str:
-    """The summary as one chat line: "Chances, Korean War Battles combat (7.1, ...): 3:1 odds, ...".
+    """The summary as one chat line: "Chances, Korean War Battles combat (before the roll): 3:1 odds, ...".
 
     Untagged (no "[ADJ ...]", `adjudicator.transcript`): it is not a ruling, and a log's check of
     its rulings against the ledger passes it by."""

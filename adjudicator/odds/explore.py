@@ -148,6 +148,7 @@ class Tally:
     warnings: dict = field(default_factory=dict)
     given: dict | None = None
     single_die: bool = True
+    grouped: bool = False  # a declaration's options took faces together
 
     @property
     def exact(self) -> bool:
@@ -168,7 +169,10 @@ class Explorer:
 
     def options(self, call: RollCall) -> list[Option] | None:
         declared = self.chances.options(self.request, call) if self.chances.options else None
-        return declared if declared is not None else every_face(call)
+        if declared is None:
+            return every_face(call)
+        self.tally.grouped = True
+        return declared
 
     def run(self, prefix: tuple[Option, ...], rng: random.Random | None = None) -> Run:
         dice = BranchDice(prefix, self.options, rng)
