@@ -89,17 +89,18 @@ def method(tally: Tally) -> str:
         how = " (faces that do the same thing run once for all)" if tally.grouped else ""
         return f"Exact: every way the dice can fall here was counted, in {n} run{'s' if n != 1 else ''} of the check{how}."
     samples = sum(s.samples for s in tally.strata)
-    if len(tally.strata) == 1:
+    options = [s for s in tally.strata if s.group is None]
+    if len(options) == 1:
         why = f" ({tally.first_stage_note})" if tally.first_stage_note else ""
         return (f"Sampled: too many combinations to run them all within the check's budget{why}; {samples} runs "
                 "with random dice, each probability with its 95 % confidence interval.")
-    exact = [s for s in tally.strata if s.exact]
+    exact = sum(1 for s in options if s.exact)
     first = tally.first_call
     roll = f"the first roll ({first.count} d{first.sides}, {first.purpose})" if first else "the first roll"
-    return (f"Partly sampled: {roll} was taken option by option ({len(tally.strata)} options, exact); "
-            f"{len(exact)} of them were followed through every combination, the other "
-            f"{len(tally.strata) - len(exact)} were sampled with {samples} runs of random dice (95 % "
-            "confidence intervals).")
+    together = " together" if any(s.group for s in tally.strata) else ""
+    return (f"Partly sampled: {roll} was taken option by option ({len(options)} options, exact); "
+            f"{exact} of them were followed through every combination, the other {len(options) - exact} "
+            f"were sampled{together} with {samples} runs of random dice (95 % confidence intervals).")
 
 
 def unseen_at_most(tally: Tally) -> float:
@@ -137,6 +138,7 @@ def build_answer(spec: CheckSpec, chances: Chances, tally: Tally) -> dict[str, A
     common = tally.common_steps or set()
     steps = [{"text": text, "rule": rule} for text, rule in dict.fromkeys(tally.step_order) if (text, rule) in common]
     first = tally.first_call
+    options = [s for s in tally.strata if s.group is None]
     summary = summary_line(outcomes, headline, tally.exact)
     return {
         "system": spec.system,
@@ -156,15 +158,15 @@ def build_answer(spec: CheckSpec, chances: Chances, tally: Tally) -> dict[str, A
             "combinations": tally.combinations,
             "runs": tally.runs,
             "first_roll": ({"sides": first.sides, "count": first.count, "purpose": first.purpose,
-                            "options": len(tally.strata) if tally.strata[0].option is not None else None}
+                            "options": len(options) if options[0].option is not None else None}
                            if first else None),
             "too_large": list(dict.fromkeys(tally.too_large)),
         },
         "sampling": None if tally.exact else {
             "samples": sum(s.samples for s in tally.strata),
             "confidence": 0.95,
-            "strata": len(tally.strata),
-            "strata_sampled": sum(1 for s in tally.strata if s.samples),
+            "strata": len(options),
+            "strata_sampled": sum(1 for s in options if not s.exact),
             "unseen_at_most": round(unseen_at_most(tally), 6),
         },
     }

@@ -122,6 +122,9 @@ class Stratum:
 
     option: Option | None
     weight: Fraction
+    #: A stratum sampled for several options of the first roll at once (too many to sample each):
+    #: each run draws one of them by its probability.
+    group: list[Option] | None = None
     runs: int = 0
     cap: int = 0
     exact: bool = False
@@ -374,12 +377,29 @@ class Explorer:
         return t
 
     def sample_strata(self, failed: list[Stratum]) -> None:
+        """Each stratum left over sampled on its own, its share of `samples` by probability; when
+        there are too many for that, all of them as one group (each run draws its first roll)."""
         t = self.tally
         rng = self.rng()
         total = sum((s.weight for s in failed), start=Fraction(0))
+        if len(failed) * MIN_STRATUM_SAMPLES > self.chances.samples:
+            group = Stratum(None, total, group=[s.option for s in failed])
+            t.strata.append(group)
+            failed = [group]
         for stratum in failed:
             n = max(MIN_STRATUM_SAMPLES, round(self.chances.samples * stratum.weight / total))
             h = t.strata.index(stratum)
             for _ in range(n):
-                self.count_sample(h, self.run((stratum.option,), rng))
+                option = stratum.option if stratum.group is None else drawn(rng, stratum.group)
+                self.count_sample(h, self.run((option,), rng))
             stratum.samples = n
+
+
+def drawn(rng: random.Random, options: list[Option]) -> Option:
+    """One of `options`, each as likely as its probability says."""
+    x = rng.random() * float(sum((p for _, p in options), start=Fraction(0)))
+    for option in options:
+        x -= float(option[1])
+        if x < 0:
+            return option
+    return options[-1]
