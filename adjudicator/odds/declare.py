@@ -18,9 +18,10 @@ a player deciding whether to attack. A declaration says
   sampling where enumerating would take more (see `adjudicator.odds.explore`).
 
 Declarations live beside each other, one module per game (`adjudicator.odds.kwb` ...), keyed by
-the check's key ("kwb.combat"); `chances_of` gives a check's declaration or the default. A test
-checks that every declaration names a registered check with dice, and that its `options` give
-exactly the distribution every face gives.
+the check's key ("kwb.combat"); `chances_of` gives a check's declaration or the default. The tests
+check that every declaration names a registered check with dice, that the `options` give exactly
+the distribution every face gives (on situations small enough to try every face), and, drawing
+dice, that any roll's outcome is among the odds (tests/test_odds.py).
 """
 
 from __future__ import annotations
