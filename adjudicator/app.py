@@ -11,6 +11,7 @@ and building the OpenAPI and systems documents.
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 from typing import Any, Mapping
@@ -21,6 +22,7 @@ from adjudicator.api import make_api_blueprint
 from adjudicator.api.bridge import register_bridge
 from adjudicator.api.games import well_known_keys
 from adjudicator.api.systems import systems_document
+from adjudicator.checks import SYSTEM_IDS
 from adjudicator.config import Config
 from adjudicator.game_pages import make_game_pages_blueprint
 from adjudicator.headers import register_security_headers
@@ -34,6 +36,7 @@ from adjudicator.rules import register_all_games
 from adjudicator.services import Services
 from adjudicator.storage import StorageUnavailable, Store, make_engine
 from adjudicator.uploads import Uploads
+from scenarios import load_game
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +61,26 @@ def prepare(config: Config, *, storage_may_be_down: bool = False) -> Services:
             raise
         log.error("%s; this worker answers 503 until it is back", error)
     return Services(config=config, store=store, signing_key=key, uploads=Uploads(store))
+
+
+_SETTLED = False
+
+
+def settle_game_data() -> None:
+    """Load every game's data now, and leave it out of the garbage collector's full sweeps.
+
+    The data is read-only and lives as long as the process. A full collection walks every tracked
+    object, and the four games are some 120,000 of them: it paused whatever request it fell in by
+    ~70 ms (a check's chances, bench odds: p99 95 ms against a median of 29). Frozen (`gc.freeze`)
+    they are never walked again. Once per process, so apps made later (tests) do not freeze their
+    own garbage; loading here also spares the first request the reading."""
+    global _SETTLED
+    if _SETTLED:
+        return
+    for system in SYSTEM_IDS:
+        load_game(system)
+    gc.freeze()
+    _SETTLED = True
 
 
 def create_app(config: Config | Mapping[str, Any] | None = None, *, storage_may_be_down: bool = False) -> Flask:
@@ -89,4 +112,5 @@ def create_app(config: Config | Mapping[str, Any] | None = None, *, storage_may_
     app.register_blueprint(make_pages_blueprint(config, limiter))
     app.register_blueprint(make_game_pages_blueprint(config, limiter))
     register_bridge(app, config, limiter)
+    settle_game_data()
     return app

@@ -5,6 +5,7 @@
     adjudicator public-key [--out pub.pem]      (the server's key; never creates one)
     adjudicator rotate-key
     adjudicator examples [--system kwb] [--out DIR]   (a situation file per check, for adjudicator-client)
+    adjudicator odds-table                            (docs/odds.md's table of examples and their chances)
 
 `verify` works offline: it needs only the exported ledger and the public key(s) (a PEM file or
 the JSON served at /.well-known/adjudicator-keys.json). It checks the chain and every
@@ -148,6 +149,15 @@ def _examples(args: argparse.Namespace) -> int:
     return 0
 
 
+def _odds_table(args: argparse.Namespace) -> int:
+    from adjudicator.odds.book import book_table
+    from adjudicator.rules import register_all_games
+
+    register_all_games()
+    sys.stdout.write(book_table())
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="adjudicator", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -178,6 +188,9 @@ def build_parser() -> argparse.ArgumentParser:
     examples.add_argument("--system", help="only this game system's checks")
     examples.add_argument("--out", default="examples", help="folder to write (default: ./examples)")
     examples.set_defaults(func=_examples)
+    odds_table = sub.add_parser("odds-table", help="print docs/odds.md's table: every check's example and the "
+                                "books' worked examples with their chances")
+    odds_table.set_defaults(func=_odds_table)
     return parser
 
 

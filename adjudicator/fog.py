@@ -174,6 +174,29 @@ def _redacted(item: Any, hidden: dict[str, str], fog: Fog, viewer: str | None) -
     return text
 
 
+def unseen_by(system: str, check: str, request: dict[str, Any], viewer: str | None) -> list[str]:
+    """The units whose identity the viewer may not see that a question asked before the roll
+    (its chances) would give away: those in the fields the roll itself would reveal (a combat's
+    combatants), or, for a check that reveals none, in any field."""
+    fog = _FOG.get(system)
+    if fog is None:
+        return []
+    fields = fog.revealed_by.get(check) or tuple(request)
+    sealer = _Sealer(fog)
+    for name in fields:
+        sealer.walk(request.get(name))
+    return sorted(unit for unit, side in sealer.hidden_units.items() if not (fog.owner_sees and side == viewer))
+
+
+def as_seen_by(system: str, check: str, request: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+    """A request as the viewer may see it (each hidden unit it may not see sealed)."""
+    if _FOG.get(system) is None:
+        return request
+    sealed = seal(system, check, viewer or "", request, {})
+    return reveal(system, {"request": sealed.request, "result": sealed.result}, sealed.parts, viewer,
+                  closed=False)["request"]
+
+
 def redact_text(system: str, text: str, hidden: dict[str, str], viewer: str | None) -> str:
     """`text` with each of `hidden` (unit id -> its side) the viewer may not see named only by its
     side ("a Communist block")."""

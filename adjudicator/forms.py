@@ -496,6 +496,14 @@ def read_form(spec: CheckSpec, form) -> tuple[Any | None, list[FieldError]]:
     return validate_form(spec.compute_model, fields, values, unreadable)
 
 
+def read_situation(spec: CheckSpec, form) -> tuple[Any | None, list[FieldError]]:
+    """A submitted check form as the check's own request, its dice box left aside: what the
+    chances of the situation are asked with (`adjudicator.odds`)."""
+    fields = form_fields(spec)
+    values, unreadable = form_request(fields, form)
+    return validate_form(spec.request, fields, values, unreadable)
+
+
 def validate_form(model, fields: list[FormField], values: dict[str, Any],
                   unreadable: list[_Unreadable]) -> tuple[Any | None, list[FieldError]]:
     """`values` (read from a form of `fields`) validated by `model`: (request, []) or (None, errors

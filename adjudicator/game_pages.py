@@ -5,6 +5,7 @@
     POST /games/<id>/logout           forget it
     GET  /games/<id>/checks/<check>   a check's form; the server rolls (a side's token)
     POST /games/<id>/checks/<check>   roll and record it, then go to the ruling's own page
+    POST /games/<id>/checks/<check>/odds  the form's chances before the roll (nothing recorded)
     GET  /games/<id>/records/<seq>    one ruling: result, steps, receipt, its verification
     GET  /games/<id>/close            asks first; POST closes the game (reveals the seed)
     GET  /games/<id>/ledger.json      the ledger to keep and verify offline
@@ -28,6 +29,7 @@ from flask import Blueprint, Response, abort, redirect, render_template, request
 from adjudicator import rulings
 from adjudicator.api.auth import rate_limit_key
 from adjudicator.bridge.upload import MAX_UPLOAD_BYTES
+from adjudicator.chances import chances
 from adjudicator.checks import CheckSpec, get_check, side_label
 from adjudicator.config import Config
 from adjudicator.fog import Part, reveal
@@ -99,6 +101,8 @@ class RollPage:
     problem: Problem | None = None
     #: Field -> (value, why) of what the game's own ledger and scenario establish (adjudicator.facts).
     facts: dict[str, tuple[Any, str]] = field(default_factory=dict)
+    #: The chances of the form's situation, when the player asked for them (adjudicator.odds).
+    odds: dict[str, Any] | None = None
 
     def errors_for(self, name: str) -> list[str]:
         return [e.next_to_field for e in self.errors if e.field == name]
@@ -132,6 +136,29 @@ def roll(game_id: str, check: str, form) -> Response:
         page.problem = problem
         return render_roll(page, problem.status)
     return redirect(url_for("game_pages.record", game_id=game_id, seq=recorded.record.seq), 303)
+
+
+def chances_of_form(game_id: str, check: str, form) -> Response:
+    """The chances of the submitted form's situation, bound as a roll in this game is; nothing
+    is recorded, and the form keeps its request id for the roll that may follow."""
+    grant = page_grant(game_id, write=True)
+    spec = rulings.game_check(grant, check)
+    if not spec.random:
+        abort(404)
+    fields = roll_fields(spec)
+    values, unreadable = form_request(fields, form)
+    page = RollPage(grant, spec, fields, submitted_values(fields, form),
+                    (form.get("request_id") or "").strip() or new_request_id())
+    try:
+        req, page.errors = validate_form(spec.request, fields, rulings.bind(spec, grant, values), unreadable)
+        if req is None:
+            return render_roll(page, 422)
+        rulings.refuse_a_peek(grant, spec.name, req.model_dump(mode="json"))
+        page.odds = chances(spec, req)
+    except Problem as problem:
+        page.problem = problem
+        return render_roll(page, problem.status)
+    return render_roll(page)
 
 
 def record_view(game_id: str, seq: int, grant: TokenGrant) -> dict[str, Any]:
@@ -243,6 +270,12 @@ def make_game_pages_blueprint(config: Config, limiter) -> Blueprint:
     def roll_check(game_id: str, check: str):
         game_or_404(game_id)
         return roll(game_id, check, request.form)
+
+    @bp.post("/games/<game_id>/checks/<check>/odds")
+    @per_client
+    def roll_chances(game_id: str, check: str):
+        game_or_404(game_id)
+        return chances_of_form(game_id, check, request.form)
 
     @bp.get("/games/<game_id>/records/<int:seq>")
     def record(game_id: str, seq: int):

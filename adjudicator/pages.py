@@ -6,13 +6,16 @@
                              under its heading; compute mode: enter the situation and the dice
 - `/systems/<system>/<check>` GET: the same page with that check unfolded (links to a check);
                              POST: resolve the form and show the ruling or the problems
+- `/systems/<system>/<check>/odds`  POST (the form's "Chances" button): the chances of the form's
+                             situation before the roll, a bar per outcome (`adjudicator.odds`)
 - `/games/...`                a recorded game's pages: `adjudicator.game_pages`
 - `/api/v1/docs`             the API reference, rendered from the OpenAPI document
 
 Forms are generated from each check's pydantic schema by `adjudicator.forms`, so a new check
 gets its form for free. Stable element ids (`section-<check>`, `check-<check>`, `<check>-<field>`,
 `field-<check>-<field>`, `answer-<check>`, `result-<check>`, `outcome-<check>`, `steps-<check>`,
-`dice-<check>`, `errors-<check>`, `ledger`, `record-<seq>`) are there for browser tests.
+`dice-<check>`, `errors-<check>`, `chances-<check>`, `odds-<check>`, `ledger`, `record-<seq>`) are
+there for browser tests.
 """
 
 from __future__ import annotations
@@ -32,10 +35,11 @@ from adjudicator.api.auth import rate_limit_key
 from adjudicator.checks import CheckSpec, checks_for, get_check
 from adjudicator.config import Config
 from adjudicator.forms import (
-    FieldError, FormField, UnitChoice, example_dice, form_fields, initial_values, read_form, rows_of,
-    shown, submitted_values, unit_choices, units_json,
+    FieldError, FormField, UnitChoice, example_dice, form_fields, initial_values, read_form, read_situation,
+    rows_of, shown, submitted_values, unit_choices, units_json,
 )
 from adjudicator.problems import Problem
+from adjudicator.odds import odds
 from adjudicator.results import register_result_filters
 from adjudicator.services import services
 from adjudicator.systems import all_systems, system_info
@@ -52,6 +56,7 @@ class Submission:
     result: dict | None = None
     errors: list[FieldError] = field(default_factory=list)
     request_json: str = ""  # the request the form made, as the API takes it (to share or script)
+    odds: dict | None = None  # the chances of the situation (the "Chances" button), instead of a result
 
     def errors_for(self, name: str) -> list[str]:
         return [e.next_to_field for e in self.errors if e.field == name]
@@ -73,6 +78,19 @@ def _run_form(spec: CheckSpec, form) -> Submission:
         return Submission(spec.name, errors=[FieldError(None, "The rules", problem.detail or problem.title)])
     request_json = json.dumps(req.model_dump(mode="json"), indent=1, ensure_ascii=False)
     return Submission(spec.name, result=result, request_json=request_json)
+
+
+def _odds_form(spec: CheckSpec, form) -> Submission:
+    """The chances of the form's situation; its dice box is not read."""
+    req, errors = read_situation(spec, form)
+    if req is None:
+        return Submission(spec.name, errors=errors)
+    try:
+        answer = odds(spec, req)
+    except ValueError as error:  # a situation the rules refuse, as a ruling would be refused
+        return Submission(spec.name, errors=[FieldError(None, "The rules", str(error))])
+    request_json = json.dumps(req.model_dump(mode="json"), indent=1, ensure_ascii=False)
+    return Submission(spec.name, odds=answer, request_json=request_json)
 
 
 @dataclass(frozen=True)
@@ -151,6 +169,16 @@ def make_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
             abort(404)
         submission = _run_form(spec, request.form)
         status = 200 if submission.result is not None else 422
+        return _system_page(system, check, submission, request.form), status
+
+    @bp.post("/systems/<system>/<check>/odds")
+    @anonymous
+    def system_check_odds(system: str, check: str):
+        spec = get_check(system, check)
+        if spec is None or not spec.random:
+            abort(404)
+        submission = _odds_form(spec, request.form)
+        status = 200 if submission.odds is not None else 422
         return _system_page(system, check, submission, request.form), status
 
     @bp.post("/games")

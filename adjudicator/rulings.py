@@ -48,7 +48,7 @@ from adjudicator.checks import (
 )
 from adjudicator.dice import LedgerDice, SuppliedDice
 from adjudicator.facts import GameFacts, concerns, facts_of
-from adjudicator.fog import Part, fog_of, reveal, seal, visible_to
+from adjudicator.fog import Part, fog_of, reveal, seal, unseen_by, visible_to
 from adjudicator.ledger import Record
 from adjudicator.problems import Problem, validation_problem
 from adjudicator.services import services
@@ -323,6 +323,16 @@ def _append(grant: TokenGrant, check_key: str, request_json: dict[str, Any], req
 def record_parts(game_id: str, seq: int) -> list[Part]:
     """The hidden parts kept beside one record (fog of war)."""
     return [Part.from_json(part) for at, part in services().store.hidden_parts(game_id) if at == seq]
+
+
+def refuse_a_peek(grant: TokenGrant, check: str, request_json: dict[str, Any]) -> None:
+    """422 when a question asked before the roll (its chances) would give away a unit the fog of
+    war hides from the asking side (`adjudicator.fog.unseen_by`)."""
+    if unseen_by(grant.system, check, request_json, grant.role):
+        raise Problem(422, "The chances would show what is hidden from you",
+                      f"The situation names a unit whose identity the fog of war hides from your side "
+                      f"({fog_of(grant.system).rule}); its chances would give its strength away. Ask for them "
+                      "once the rules reveal it.", kind="fog-of-war")
 
 
 def refuse_other_side(spec: CheckSpec, req: BaseModel, side: str) -> None:

@@ -587,8 +587,14 @@ class Game:
         return [u for u in self.units.values() if u.side == side]
 
     def stand_ins_for(self, what_prefix: str) -> list["StandIn"]:
-        """Stand-ins whose ``what`` starts with a prefix ("table crt")."""
-        return [s for s in self.stand_ins if s.what.startswith(what_prefix)]
+        """Stand-ins whose ``what`` starts with a prefix ("table crt").
+
+        Remembered per prefix: a loaded game does not change, and the rules ask the same few
+        prefixes for every ruling they warn about (Fire and Ice has ~1,000 stand-ins)."""
+        found = self.__dict__.setdefault("_stand_ins_by_prefix", {})
+        if what_prefix not in found:
+            found[what_prefix] = [s for s in self.stand_ins if s.what.startswith(what_prefix)]
+        return list(found[what_prefix])
 
 
 @dataclass(frozen=True)

@@ -148,3 +148,18 @@ def test_the_saved_game_pages_do_not_name_the_enemys_blocks(client, modules):
     check = re.sub(r'<datalist.*?</datalist>|<script type="application/json".*?</script>', "", check, flags=re.S)
     assert names_any(check, communist) == []
     assert names_any(check, un)
+
+
+def test_chances_are_not_a_peek_behind_the_fog(client):
+    """The odds of a combat on a Scratch Unit would give its strength away before the attack reveals
+    it: a recorded game refuses them; the chances of a situation the asker may see are given."""
+    game = new_game(client, "kwb", "seoul")
+    combat = {"attacking_side": "un", "attackers": [{"unit": "us-1-1m", "hex": "1405"}],
+              "defenders": [{"unit": "nk-scratch-a-1", "hex": "1305"}]}
+    refused = client.post(f"/api/v1/games/{game['game_id']}/combat/odds", json=combat,
+                          headers=bearer(game["tokens"]["un"]))
+    assert refused.status_code == 422 and refused.get_json()["type"].endswith(":fog-of-war"), refused.get_json()
+    open_combat = {**combat, "defenders": [{"unit": "nk-1", "hex": "1305"}]}
+    given = client.post(f"/api/v1/games/{game['game_id']}/combat/odds", json=open_combat,
+                        headers=bearer(game["tokens"]["un"]))
+    assert given.status_code == 200, given.get_json()

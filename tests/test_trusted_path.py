@@ -301,3 +301,17 @@ def test_an_answer_kept_by_a_player_verifies_only_as_it_was_signed(app, tmp_path
     old = {k: v for k, v in body.items() if k != "request"}  # an answer from before answers carried it
     report = app.test_client().post("/api/v1/verify", json={"answer": old}).get_json()
     assert not report["ok"] and report["problems"][0]["code"] == "answer_incomplete"
+
+
+def test_the_roll_page_gives_the_chances_first_and_records_nothing(app):
+    game = new_game(app.test_client(), "kwb", "pusan")
+    client = page_client(app, game["game_id"], game["tokens"]["un"])
+    form = client.get(f"/games/{game['game_id']}/checks/un_supply_shortage_end").get_data(as_text=True)
+    request_id = shown_request_id(form)
+    assert 'id="chances"' in form
+    odds = client.post(f"/games/{game['game_id']}/checks/un_supply_shortage_end/odds",
+                       data={"game_turn": "4", "request_id": request_id})
+    page = odds.get_data(as_text=True)
+    assert odds.status_code == 200 and 'id="odds-roll"' in page and "Nothing was recorded" in page
+    assert shown_request_id(page) == request_id  # the roll that follows is still this form's one request
+    assert ledger_seqs(app, game) == [0]

@@ -42,6 +42,7 @@ def check_info(spec: CheckSpec) -> dict:
         "board": {pointer: role for pointer, role in spec.board},
         "example": spec.example,
         "compute_url": f"/api/v1/systems/{spec.system}/{spec.name}",
+        "odds_url": f"/api/v1/systems/{spec.system}/{spec.name}/odds" if spec.random else None,
         "request_schema": spec.compute_model.model_json_schema(),
     }
 

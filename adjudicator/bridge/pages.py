@@ -8,6 +8,7 @@ Calculations (the players' own dice, nothing recorded)::
     GET  /systems/<system>/savedgame/<sha256>                    the report: positions, supply, map
     GET  /systems/<system>/savedgame/<sha256>/checks/<check>     a check from the file (click the map)
     POST /systems/<system>/savedgame/<sha256>/checks/<check>     its result beside the request built
+    POST /systems/<system>/savedgame/<sha256>/checks/<check>/odds  its chances before the roll
     POST /systems/<system>/savedgame/<sha256>/checks/<check>/vlog  the game continued by the ruling
 
 A recorded game (its token remembered by the browser, `adjudicator.page_tokens`)::
@@ -18,6 +19,7 @@ A recorded game (its token remembered by the browser, `adjudicator.page_tokens`)
     POST /games/<id>/savedgame/<sha256>/supply                   record the supply report
     GET  /games/<id>/savedgame/<sha256>/checks/<check>           a check from the file; the server rolls
     POST /games/<id>/savedgame/<sha256>/checks/<check>           record it, then the ruling's page
+    POST /games/<id>/savedgame/<sha256>/checks/<check>/odds      its chances (bound as a roll; not recorded)
     GET  /games/<id>/records/<seq>/vlog?upload=<sha256>          the game continued by that ruling
 
 A file is uploaded once and kept for a while (`adjudicator.uploads`): every later step is an
@@ -28,7 +30,8 @@ made when the form is shown: a repeat shows the ruling already recorded, never a
 
 Element ids for browser tests: ``savedgame-form``, ``savedgame-error``, ``positions``,
 ``unit-<id>``, ``supply-<side>``, ``supply-unavailable``, ``unidentified``, ``map-<map>``,
-``oos-<unit>``, ``savedgame-check``, ``resolve``, ``result``, ``savedgame-request``, ``from-board``.
+``oos-<unit>``, ``savedgame-check``, ``resolve``, ``chances``, ``result``, ``odds-<check>``,
+``savedgame-request``, ``from-board``.
 """
 
 from __future__ import annotations
@@ -49,7 +52,7 @@ from adjudicator.bridge.games import load_system_game
 from adjudicator.bridge.openapi import savedgame_checks
 from adjudicator.bridge.positions import Positions, read_positions
 from adjudicator.bridge.rulings import (
-    compute_from_file, problem_from, record_from_file, record_supply, refuse_other_scenario,
+    compute_from_file, odds_from_file, problem_from, record_from_file, record_supply, refuse_other_scenario,
 )
 from adjudicator.bridge.supply import run_supply
 from adjudicator.bridge.svg import map_svg
@@ -259,6 +262,7 @@ class CheckPage:
     values: dict
     request_id: str = ""
     result: dict | None = None
+    odds: dict | None = None  # the chances of the situation (the "Chances" button), instead of a result
     request_json: str = ""
     filled: dict = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
@@ -358,6 +362,30 @@ def compute_on_page(page: CheckPage, form) -> None:
     page.changes = piece_changes(page.positions, body.get("outcome") or {})
 
 
+def odds_on_page(page: CheckPage, form) -> None:
+    """The chances of the situation the file and the form give (no dice), or the problem, onto the page."""
+    try:
+        answer, fill = odds_from_file(page.spec, page.positions, players_fields(page, form), pointed_at(form),
+                                      form.get("_scenario") or None, form.get("_side") or None,
+                                      form.get("_game_turn", "").strip() or None, page.scope.grant)
+    except Problem as problem:
+        page.problem = problem
+        return
+    page.odds = answer
+    page.request_json = json.dumps(fill.request, indent=1, ensure_ascii=False)
+    page.filled = fill.filled
+    page.board_reads = fill.read
+    page.warnings = fill.warnings
+
+
+def odds_page(scope: Scope, sha256: str, check: str):
+    page = check_page(scope, sha256, check, request.form)
+    if not page.spec.random:
+        abort(404)
+    odds_on_page(page, request.form)
+    return render_check(page, request.form, page.problem.status if page.problem else 200)
+
+
 def render_check(page: CheckPage, form=None, status: int = 200):
     game = page.positions.game
     name = unit_namer(page.scope)
@@ -438,6 +466,11 @@ def make_bridge_pages_blueprint(config=None, limiter=None) -> Blueprint:
         compute_on_page(page, request.form)
         return render_check(page, request.form, page.problem.status if page.problem else 200)
 
+    @bp.post("/systems/<system>/savedgame/<sha256>/checks/<check>/odds")
+    @limited
+    def system_odds(system: str, sha256: str, check: str):
+        return odds_page(system_scope_of(system), sha256, check)
+
     @bp.post("/systems/<system>/savedgame/<sha256>/checks/<check>/vlog")
     @limited
     def system_vlog(system: str, sha256: str, check: str):
@@ -484,6 +517,11 @@ def make_bridge_pages_blueprint(config=None, limiter=None) -> Blueprint:
     @limited
     def game_resolve(game_id: str, sha256: str, check: str):
         return record_check(game_scope(game_id), sha256, check)
+
+    @bp.post("/games/<game_id>/savedgame/<sha256>/checks/<check>/odds")
+    @limited
+    def game_odds(game_id: str, sha256: str, check: str):
+        return odds_page(game_scope(game_id), sha256, check)
 
     @bp.get("/games/<game_id>/records/<int:seq>/vlog")
     def game_record_vlog(game_id: str, seq: int):
