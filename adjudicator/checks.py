@@ -340,6 +340,7 @@ class CheckSpec:
     random: bool
     summary: str
     rule: str
+    #: The scenario ids the check belongs to (empty: every scenario, unless `scenario_rule`).
     scenarios: tuple[str, ...]
     actor: Actor
     compute_model: type[BaseModel]
@@ -349,6 +350,17 @@ class CheckSpec:
     example: dict[str, Any] | None = None
     #: (JSON pointer, role) of every request field the board fills (`board_fields`).
     board: tuple[tuple[str, str], ...] = ()
+    #: The check belongs to the scenarios for which this says yes (scenario id -> bool), from the
+    #: game's data: a scenario a maintainer adds with the same special rule gets the check.
+    scenario_rule: Callable[[str], bool] | None = None
+    #: The rule the data names, in words, for messages ("its special rule un_supply_shortage").
+    scenario_rule_text: str = ""
+
+    def belongs_to(self, scenario: str) -> bool:
+        """Whether the check is part of `scenario` (by its ids, or by the scenario's data)."""
+        if self.scenarios:
+            return scenario in self.scenarios
+        return self.scenario_rule is None or self.scenario_rule(scenario)
 
     @property
     def key(self) -> str:
@@ -415,13 +427,16 @@ def register_check(
     rule: str,
     actor: Actor | None = None,
     scenarios: tuple[str, ...] = (),
+    scenario_rule: tuple[Callable[[str], bool], str] | None = None,
     example: dict[str, Any] | None = None,
 ) -> Callable[[Callable[[Any, Dice], CheckResult]], Callable[[Any, Dice], CheckResult]]:
     """Register a rules function as check `name` of game `system`.
 
     `actor` (required) says who acts (see `Actor`): game mode lets only that side ask.
     `scenarios` lists the scenario ids the check belongs to (empty: every scenario); a recorded
-    game of another scenario refuses it. `example` is a valid compute-mode request (see
+    game of another scenario refuses it. `scenario_rule` says it from the data instead: (scenario
+    id -> whether the scenario has the rule, the rule in words), so a scenario a maintainer adds
+    with that special rule gets the check without a code change. `example` is a valid compute-mode request (see
     `CheckSpec.example`).
     """
     if system not in SYSTEM_IDS:
@@ -455,6 +470,8 @@ def register_check(
             summary=summary,
             rule=rule,
             scenarios=tuple(scenarios),
+            scenario_rule=scenario_rule[0] if scenario_rule else None,
+            scenario_rule_text=scenario_rule[1] if scenario_rule else "",
             actor=actor,
             compute_model=compute_model,
             game_model=game_model,

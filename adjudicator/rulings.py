@@ -53,7 +53,7 @@ from adjudicator.ledger import Record
 from adjudicator.problems import Problem, validation_problem
 from adjudicator.services import services
 from adjudicator.storage import OBSERVER, GameClosed, GameNotFound, IdempotencyConflict, TokenGrant
-from adjudicator.systems import system_label
+from adjudicator.systems import system_info, system_label
 
 
 # -- computed rulings ------------------------------------------------------------------------------
@@ -123,7 +123,7 @@ def authorize(token: str | None, game_id: str, *, write: bool) -> TokenGrant:
 
 def game_checks(grant: TokenGrant) -> list[str]:
     """The checks of a recorded game's system that its scenario has."""
-    return [s.name for s in checks_for(grant.system) if not s.scenarios or grant.scenario in s.scenarios]
+    return [s.name for s in checks_for(grant.system) if s.belongs_to(grant.scenario)]
 
 
 def game_check(grant: TokenGrant, check: str, *, system: str | None = None) -> CheckSpec:
@@ -146,10 +146,13 @@ def game_check(grant: TokenGrant, check: str, *, system: str | None = None) -> C
 
 def refuse_check_of_other_scenario(spec: CheckSpec, grant: TokenGrant) -> None:
     """422 for a check of another scenario than the game's (after the body's size is checked)."""
-    if spec.scenarios and grant.scenario not in spec.scenarios:
+    if not spec.belongs_to(grant.scenario):
+        having = [s.id for s in system_info(grant.system).scenarios if spec.belongs_to(s.id)]
+        where = (f"scenario {' or '.join(spec.scenarios)}" if spec.scenarios
+                 else f"the scenarios with {spec.scenario_rule_text} ({' or '.join(having) or 'none'})")
         raise Problem(
             422, "The check is not part of this game's scenario",
-            f"{spec.key} belongs to scenario {' or '.join(spec.scenarios)}; this game plays "
+            f"{spec.key} belongs to {where}; this game plays "
             f"{grant.scenario!r}. This game's checks: {', '.join(game_checks(grant))}.",
             kind="scenario-mismatch", checks=game_checks(grant),
         )

@@ -179,6 +179,12 @@ def test_a_scenario_added_by_data_only_is_set_up_served_and_rolled(tmp_path):
         assert ruling["outcome"]["result"] == "AE" and ruling["outcome"]["attackers"][0]["step"] == "deadpile"
         assert any(s["rule"].startswith(PUBLISHED) for s in ruling["steps"])
         assert not [s for s in ruling["steps"] if "tables/crt.csv" in (s["rule"] or "")]
+        # It has Pusan's special rules, so it has Pusan's own rolls: the UN's end-of-turn shortage roll.
+        shortage = tmp_path / "shortage.json"
+        shortage.write_text(json.dumps({"game_turn": 1}), encoding="utf-8")
+        ended = server.client("roll", new["game_id"], "un_supply_shortage_end", str(shortage),
+                              "--token", new["tokens"]["un"])
+        assert ended.returncode == 0, ended.stderr
 
         # A scenario added while it runs is not served until the server reads the data again (SIGHUP).
         add_scenario(kwb, "changjin", "yalu", "Yalu", turns=3)

@@ -37,7 +37,8 @@ def check_info(spec: CheckSpec) -> dict:
         "summary": spec.summary,
         "rule": spec.rule,
         "random": spec.random,
-        "scenarios": list(spec.scenarios),
+        "scenarios": [s.id for s in system_info(spec.system).scenarios if spec.belongs_to(s.id)]
+                     if spec.scenarios or spec.scenario_rule else [],
         "actor": spec.actor.to_json(),
         "board": {pointer: role for pointer, role in spec.board},
         "example": spec.example,

@@ -54,6 +54,13 @@ def scenario(g: Game, scenario_id: str) -> Scenario:
         raise ValueError(f"unknown scenario {scenario_id!r}; known: {', '.join(sorted(g.scenarios))}") from None
 
 
+def with_special_rule(game: Callable[[], Game], rule: str) -> tuple[Callable[[str], bool], str]:
+    """A check's `scenario_rule`: the scenarios whose data has `[special_rules.<rule>]` (a scenario a
+    maintainer adds with it gets the check)."""
+    return (lambda scenario_id: scenario_id in game().scenarios and bool(special(game(), scenario_id, rule)),
+            f"the special rule {rule}")
+
+
 def special(g: Game, scenario_id: str, rule: str) -> dict:
     """One `[special_rules.<rule>]` table of a scenario TOML ({} when the scenario has none)."""
     return scenario(g, scenario_id).special_rules.get(rule, {})

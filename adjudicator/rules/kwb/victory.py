@@ -342,9 +342,16 @@ def seoul_cleared(g: Game, req: SeoulClearedRequest) -> CheckResult:
                        steps=steps, warnings=data.map_warnings(g, gm.id))
 
 
+def _awards_seoul_clearing(scenario_id: str) -> bool:
+    """The scenarios whose victory schedule awards Seoul's clearing (12.22): the data says so, not
+    the scenario's id, so a scenario added with that award gets the check."""
+    g = data.game()
+    return scenario_id in g.scenarios and scores(g.scenarios[scenario_id], lambda e: "points_formula" in e)
+
+
 @register_check(system="kwb", name="seoul_cleared", request=SeoulClearedRequest, random=False,
                 summary="Is Seoul cleared at the end of this turn? The once-only (14 - turn) x 3 UN award",
-                rule="12.22 VICTORY", scenarios=("seoul",),
+                rule="12.22 VICTORY", scenario_rule=(_awards_seoul_clearing, "a Seoul-cleared award in its victory schedule"),
                 actor=either_side(rule="12.22 VICTORY",
                                   why="it reads the position at the end of the game-turn; no die"),
                 example={"game_turn": 10, "positions": [{"unit": "us-1-1m", "hex": "1305"}]})
