@@ -28,6 +28,7 @@ from adjudicator.openapi import build_openapi
 from adjudicator.pages import make_pages_blueprint
 from adjudicator.problems import register_error_handlers
 from adjudicator.ratelimits import make_limiter
+from adjudicator.replay.pages import make_replay_blueprint
 from adjudicator.rules import register_all_games
 from adjudicator.services import Services
 from adjudicator.storage import Store, make_engine
@@ -71,4 +72,5 @@ def create_app(config: Config | Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(make_pages_blueprint(config, limiter))
     app.register_blueprint(make_game_pages_blueprint(config, limiter))
     register_bridge(app, config, limiter)
+    app.register_blueprint(make_replay_blueprint(config, limiter))
     return app
