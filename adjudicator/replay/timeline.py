@@ -350,7 +350,7 @@ class TimelineBuilder:
                 self.timeline.counts[MOVE] += 1
             if before[1] and before[1] == after[1]:
                 self._add_move(step, number, after[1], before[2], after[2])
-        if before[0] != after[0]:
+        if before[0] != after[0] and not before[3].startswith("pile: "):  # a draw's words name what it shows
             self._describe_look(views[before[0]], views[after[0]], step)
 
     def _describe_look(self, was: PieceView, now: PieceView, step: Step) -> None:
@@ -364,7 +364,7 @@ class TimelineBuilder:
             step.kinds.add(STEP)
             self.timeline.counts[STEP] += 1
         elif now.hidden:
-            return  # a hidden piece's mask or pile changed: nothing the viewer may know
+            step.texts.append(f"{now.label} changed (you may not see how)")
         elif was.title != now.title:
             step.texts.append(f"{now.title} (was {was.title})")
 

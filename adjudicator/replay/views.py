@@ -180,7 +180,7 @@ def view_of(game: Game, identity: Identity, where: Where, hidden: bool) -> Piece
         step = identity.step or ""
         values = next((s.text for s in unit.steps if s.name == step), "")
         full = unit.steps[0].name if unit.steps else ""
-        shown = f", {step}" if step and step != full else ""
+        shown = f", {step}" if step and step != full and step != values else ""
         title = f"{identity.name or unit.name or unit.id} ({unit.id}{shown}{', ' + values if values else ''})"
         return PieceView(unit.id, title, unit.side, nat.background if nat else OTHER_FILL,
                          nat.text if nat else "#000000", False, "unit", step)

@@ -101,6 +101,7 @@
     const g = svgEl("g", {"class": "rstack" + (top.h ? " hidden-piece" : ""), id: "rs-" + map + "-" + hex,
                           "data-hex": hex, "data-map": map, tabindex: "0", role: "img",
                           "data-units": pieces.filter(v => !v.h && v.k === "unit").map(v => v.l).join(" "),
+                          "data-steps": pieces.filter(v => !v.h && v.k === "unit").map(v => v.l + "=" + (v.st || "")).join(" "),
                           "data-labels": pieces.map(v => v.l).join("|"),
                           "data-hidden": String(pieces.filter(v => v.h).length),
                           "aria-label": "hex " + hex + ": " + names});
