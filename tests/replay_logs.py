@@ -73,3 +73,25 @@ class LogWriter:
 
     def log(self) -> bytes:
         return continue_log(self.setup, self.commands)
+
+
+def saved_at_end(log: bytes) -> bytes:
+    """The position a log ends at as a saved game (what the player saves, and begins his next log
+    from): its steps' piece commands as the game's own, its chat left out."""
+    import io
+    import zipfile
+
+    from vassalfmt.commands import CHAT_PREFIX, LOG_PREFIX
+    from vassalfmt.savedgame import SAVED_GAME_ENTRY, deobfuscate, obfuscate
+    from vassalfmt.sequence import ESC, decode, encode
+    from vassalfmt.zipwriter import build_zip
+
+    with zipfile.ZipFile(io.BytesIO(log)) as archive:
+        entries = {name: archive.read(name) for name in archive.namelist()}
+    fields = []
+    for field in decode(deobfuscate(entries[SAVED_GAME_ENTRY]), ESC):
+        command = field[len(LOG_PREFIX):] if field.startswith(LOG_PREFIX) else field
+        if command and not command.startswith(CHAT_PREFIX):
+            fields.append(command)
+    entries[SAVED_GAME_ENTRY] = obfuscate(encode(fields, ESC))
+    return build_zip(entries)
