@@ -99,7 +99,7 @@
     const top = pieces[pieces.length - 1];
     const names = pieces.map(v => v.t).join("; ");
     const g = svgEl("g", {"class": "rstack" + (top.h ? " hidden-piece" : ""), id: "rs-" + map + "-" + hex,
-                          "data-hex": hex, "data-map": map, tabindex: "0", role: "img",
+                          "data-hex": hex, "data-map": map, role: "img",
                           "data-units": pieces.filter(v => !v.h && v.k === "unit").map(v => v.l).join(" "),
                           "data-steps": pieces.filter(v => !v.h && v.k === "unit").map(v => v.l + "=" + (v.st || "")).join(" "),
                           "data-labels": pieces.map(v => v.l).join("|"),
