@@ -29,6 +29,7 @@
   const drawn = new Map();     // "map|hex" -> its <g>
   let current = 0;
   window.replayTimings = [];   // ms from a key or button to the step drawn (bench/replay.py reads it)
+  window.replayScript = [];    // ms of it in this script (the rest: style, layout, paint, the frame's wait)
 
   function el(tag, attrs, text) {
     const node = document.createElement(tag);
@@ -69,7 +70,8 @@
 
   function layer(map) {
     if (!layers.has(map)) {
-      const svg = document.querySelector('figure.replay-map[data-map="' + CSS.escape(map) + '"] svg');
+      // The pieces and paths go on their own layer over the terrain, which then never needs drawing again.
+      const svg = document.querySelector('svg.replay-overlay[data-map="' + CSS.escape(map) + '"]');
       if (!svg) return null;
       const paths = svgEl("g", {"class": "replay-paths"});
       const pieces = svgEl("g", {"class": "replay-pieces"});
@@ -299,6 +301,7 @@
   function timed(action) {
     const started = performance.now();
     action();
+    window.replayScript.push(performance.now() - started);
     requestAnimationFrame(() => setTimeout(() => window.replayTimings.push(performance.now() - started), 0));
   }
 
@@ -322,11 +325,16 @@
       for (const option of turnBox.options) if (Number(option.value) <= current) chosen = option;
       turnBox.value = chosen.value;
     }
-    for (const item of document.querySelectorAll("#replay-steplist li.current")) item.classList.remove("current");
-    const item = document.getElementById("step-" + current);
-    if (item) item.classList.add("current");
-    if (history.replaceState) history.replaceState(null, "", "#at-" + current);  // not an element id: no jump
+    if (currentItem) currentItem.classList.remove("current");
+    currentItem = document.getElementById("step-" + current);
+    if (currentItem) currentItem.classList.add("current");
+    // The address keeps the step (a refresh opens there), written once the player pauses: browsers
+    // throttle a history change on every key press of a long replay. "#at-": no element's id, no jump.
+    clearTimeout(addressTimer);
+    addressTimer = setTimeout(() => history.replaceState(null, "", "#at-" + current), 300);
   }
+  let currentItem = null;
+  let addressTimer = 0;
 
   const actions = {
     "replay-start": () => goTo(0), "replay-back": () => goTo(current - 1), "replay-forward": () => goTo(current + 1),
