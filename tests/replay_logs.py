@@ -30,6 +30,7 @@ class LogWriter:
         for placed in self.positions.units:
             self.pieces.setdefault(placed.unit.id, (placed.piece_id, copy.deepcopy(by_id[placed.piece_id].piece)))
         self.commands: list[str] = []
+        self.removed: dict[str, tuple[str, Piece]] = {}
 
     def hex_of(self, unit: str) -> str | None:
         piece = self.pieces[unit][1].basic
@@ -61,8 +62,19 @@ class LogWriter:
         self.commands.append(ChangePiece(piece_id, piece.state_string()).encode())
 
     def remove(self, unit: str) -> None:
-        piece_id, _ = self.pieces.pop(unit)
+        piece_id, piece = self.pieces.pop(unit)
+        self.removed[unit] = (piece_id, piece)
         self.commands.append(RemovePiece(piece_id).encode())
+
+    def put_back(self, unit: str, hex_label: str) -> None:
+        """A removed unit placed on the board again (``+``: the engine adds the piece anew)."""
+        piece_id, piece = self.removed.pop(unit)
+        basic = piece.basic
+        game_map = next(m for m in self.game.maps.values() if m.name == basic.map_id)
+        grid = game_map.board_grid(self.scale)
+        basic.x, basic.y = grid.center(grid.parse(hex_label))
+        self.pieces[unit] = (piece_id, piece)
+        self.commands.append(piece.add_piece_command(piece_id))
 
     def chat(self, text: str) -> None:
         self.commands.append(chat_command(text))

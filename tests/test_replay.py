@@ -143,8 +143,11 @@ def test_every_step_is_the_board_the_file_gives_and_back_is_the_start(client, mo
             writer.step(unit, writer.game.units[unit].steps[-1].name)
         if n % 10 == 9:
             cuts.append(len(writer.commands))
-    gone = on_map[0]
+    gone, back_again = on_map[0], on_map[1]
     writer.remove(gone)
+    where = writer.hex_of(back_again)
+    writer.remove(back_again)
+    writer.put_back(back_again, where)
     game = new_game(client, system, SCENARIOS[system])
     closed = client.post(f"/api/v1/games/{game['game_id']}/close", headers=bearer(game["tokens"][list(game["tokens"])[0]]))
     assert closed.status_code == 200  # a closed game: everyone sees every unit, so every unit is compared
@@ -155,7 +158,10 @@ def test_every_step_is_the_board_the_file_gives_and_back_is_the_start(client, mo
             system, continue_log(setup, writer.commands[:cut])), cut
     end = state_at(data, len(data["steps"]) - 1)
     assert units_on_hexes(data, end) == units_of_file(system, writer.log())
-    assert gone not in units_on_hexes(data, end)
+    assert gone not in units_on_hexes(data, end) and units_on_hexes(data, end)[back_again][0] == where
+    texts = [t for s in data["steps"] for t in s.get("x", [])]
+    assert any(t.startswith(f"{back_again} removed from {where}") for t in texts)
+    assert any(f"({back_again}" in t and t.endswith(f"returned at {where}") for t in texts)
     back = dict(end)
     for s in reversed(data["steps"][1:]):
         for piece, before, _ in reversed(s.get("d", [])):
@@ -166,7 +172,7 @@ def test_every_step_is_the_board_the_file_gives_and_back_is_the_start(client, mo
     assert back == {n: s for n, s in data["initial"]}
     moved = [s for s in data["steps"] if s["k"] == "move"]
     assert moved and all(len(s["m"][0][2]) >= 2 for s in moved)  # each move with its path
-    assert data["summary"]["moves"] == 30 and data["summary"]["removed"] == 1
+    assert data["summary"]["moves"] == 30 and data["summary"]["removed"] == 2 and data["summary"]["placed"] == 1
 
 
 # -- every ruling where it happened -------------------------------------------------------------------------

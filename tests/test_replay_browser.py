@@ -217,6 +217,9 @@ def test_the_page_is_keyboard_usable_labelled_self_contained_and_scriptless_inli
     assert start.get_attribute("aria-keyshortcuts") == "Home"
     markdown = by_id(browser, "aar-markdown").get_attribute("value")
     assert markdown.startswith("# Korean War Battles") and "receipt: record" in markdown
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(browser, 10).until(lambda d: d.current_url.endswith("#at-2"))  # written once the player pauses
     browser.refresh()  # the address keeps the step: a refresh opens where the player was
     wait_ready(browser)
     assert step_shown(browser) == 2
@@ -241,3 +244,22 @@ def test_a_log_of_no_recorded_game_as_a_side(browser, url, modules, tmp_path):
     hidden = browser.execute_script(
         "return [...document.querySelectorAll('g.rstack')].reduce((n, g) => n + Number(g.dataset.hidden), 0)")
     assert hidden == sum(1 for u, (h, _) in units_of_file("holdfast", setup).items() if units[u].side != "un")
+
+
+def test_the_replay_and_the_dice_record_fit_a_phone(browser, url, app, modules, tmp_path):
+    client = app.test_client()
+    game, writer, _ = kwb_turn(client, modules)
+    path = tmp_path / "t.vlog"
+    path.write_bytes(writer.log())
+    log_in(browser, url, game["game_id"], game["tokens"]["un"])
+    upload(browser, url, f"/games/{game['game_id']}/replay", path)
+    replay = browser.current_url.split("#")[0]
+    browser.set_window_size(375, 800)
+    try:
+        for page in (replay, f"{url}/games/{game['game_id']}/dice"):
+            browser.get(page)
+            overflow = browser.execute_script(
+                "return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            assert overflow <= 1, f"{page} scrolls sideways by {overflow}px at 375px"
+    finally:
+        browser.set_window_size(1280, 1000)

@@ -100,13 +100,14 @@ class Replay:
         parts = [f"{counts[status]} {VERDICT_WORDS[status]}" for status in VERDICT_WORDS if counts.get(status)]
         return "Rulings: " + ", ".join(parts) + "."
 
-    def label_of(self, piece: int, step: Step) -> str:
-        """How the viewer knows a piece at a step (its look after the step, or before if it left)."""
+    def label_of(self, piece: int, step: Step) -> str | None:
+        """How the viewer knows a piece a step changed (its look after the step, or before if it
+        left); None when the viewer sees no change of it (a hidden block's step)."""
         for number, before, after in step.changes:
             if number == piece:
                 state = after or before
                 return self.timeline.views[state[0]].label
-        return "a piece"
+        return None
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -65,7 +65,7 @@ class RulingView:
 
 
 def place_rulings(timeline: Timeline, game: Game | None, check: LogCheck | None, records: dict[int, dict],
-                  system_name: str, redact: Callable[[str], str], labels: Callable[[int, Step], str]
+                  system_name: str, redact: Callable[[str], str], labels: Callable[[int, Step], str | None]
                   ) -> list[RulingView]:
     """Every ruling of the replay, in the order of its steps; the steps get their indexes (and the
     hidden rulings steps of their own)."""
@@ -178,7 +178,7 @@ def _with_unshown(timeline: Timeline, rulings: list[RulingView], check: LogCheck
 
 
 def _mark_ordered(timeline: Timeline, game: Game, rulings: list[RulingView], records: dict[int, dict],
-                  labels: Callable[[int, Step], str]) -> None:
+                  labels: Callable[[int, Step], str | None]) -> None:
     """Notes on the units' step changes: ordered by the verified ruling before them, or by none."""
     by_step = {r.step: r for r in rulings if r.status in (VERIFIED, NOT_APPLIED) and r.seq in records}
     units: dict[str, str | None] = {}
@@ -191,13 +191,15 @@ def _mark_ordered(timeline: Timeline, game: Game, rulings: list[RulingView], rec
             units = dict(timeline.files[step.file].start_units)
             ordered, source = {}, None
         for event in step.unit_events:
+            units[event.unit] = event.step
             label = labels(event.piece, step)
+            if label is None:
+                continue  # a change the viewer does not see
             change = ordered.get(event.unit)
             if change is not None and change.step == event.step:
                 step.marks.append(f"{label}: as ruling #{source.seq} ordered")
             else:
                 step.marks.append(f"{label}: no ruling of this log ordered this change")
-            units[event.unit] = event.step
         if step.rulings:
             ruling = by_step.get(index)
             if ruling is not None:

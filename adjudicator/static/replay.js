@@ -165,6 +165,7 @@
         if (g) g.classList.add("changed");
       }
     }
+    follow(document.querySelector("g.rstack.changed"));
     for (const [piece, map, path] of step.m || []) {
       const info = data.maps[map];
       const target = layer(map);
@@ -181,6 +182,23 @@
       target.paths.appendChild(line);
     }
   }
+
+  // The map's frame scrolls to what changed when it is out of sight (a large map, zoomed in).
+  function follow(target) {
+    if (!target) return;
+    const frame = target.closest(".replay-mapframe");
+    const box = target.getBoundingClientRect();
+    const view = frame.getBoundingClientRect();
+    if (box.top >= view.top && box.bottom <= view.bottom && box.left >= view.left && box.right <= view.right) return;
+    frame.scrollTop += box.top - view.top - (view.height - box.height) / 2;
+    frame.scrollLeft += box.left - view.left - (view.width - box.width) / 2;
+  }
+
+  const zoomBox = document.getElementById("replay-zoom");
+  zoomBox.addEventListener("change", () => {
+    for (const scale of document.querySelectorAll(".replay-mapscale")) scale.style.setProperty("--zoom", zoomBox.value);
+    follow(document.querySelector("g.rstack.changed"));
+  });
 
   // -- the step panel ----------------------------------------------------------------------------------
 
