@@ -207,7 +207,7 @@
 
   function rulingBox(index) {
     const r = rulings[index];
-    const box = el("section", {"class": "ruling verdict-" + r.status, "data-status": r.status,
+    const box = el("section", {"class": "ruling ruling-" + r.status, "data-status": r.status,
                                "data-seq": r.seq === null ? "" : String(r.seq), id: "ruling-" + index});
     const head = el("h3");
     head.appendChild(el("span", {"class": "verdict verdict-" + r.status}, words[r.status] || r.status));
