@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from vassalfmt.commands import AddPiece, ChangePiece, Command, MovePiece, OtherCommand, RemovePiece
-from vassalfmt.piece import _split_nested
+from vassalfmt.piece import basic_state
 from vassalfmt.sequence import SequenceDecoder, decode
 
 STACK_TYPE = "stack"
@@ -217,8 +217,7 @@ def _int(text: str) -> int:
 
 def _position_from_state(record: PieceRecord) -> None:
     """A piece's own map and pixel, from its BasicPiece state (the innermost trait's)."""
-    basic_state = _split_nested(record.state, limit=10_000)[-1] if record.state else ""
-    d = SequenceDecoder(basic_state or None, ";")
+    d = SequenceDecoder(basic_state(record.state) or None, ";")
     map_id = d.next_token("null")
     record.map = None if map_id == "null" else map_id
     record.x = _int(d.next_token("0"))
