@@ -9,7 +9,8 @@ pile where the game has one, loses a step by hand, moves again, asks another sup
 The opponent then opens the log on the replay page in headless Chromium and steps through it with
 the arrow key: at the start and at each checkpoint the board drawn is the engine's own position at
 that point, as the opponent's side sees it (his units by hex and step, the other side's hidden ones
-by hex); every ruling is verified. Then the same log as a cheating player would send it — ruling 2
+by hex), and every unit shown stands where the engine's saved file (a.vsav, b.vsav) has it; every
+ruling is verified. Then the same log as a cheating player would send it — ruling 2
 taken out, a line of ruling 3 edited, a ruling the ledger never made put in before ruling 1 — and
 each verdict shows where it happened. Skipped without VASSAL_ENGINE_JAR.
 """
@@ -26,7 +27,7 @@ from adjudicator.bridge import load_system_game
 from bench.server import Gunicorn
 from replay_play import CHECKPOINTS, Turn, turn_steps
 from test_pages_browser import browser  # noqa: F401 (fixture)
-from test_replay import rewrite
+from test_replay import rewrite, units_of_file
 from test_replay_browser import board_of, press, step_shown, upload
 from test_savedgame_browser import log_in
 from tests.engine.play import player_fields
@@ -34,6 +35,8 @@ from tests.engine.play import player_fields
 pytestmark = [pytest.mark.engine, pytest.mark.browser]
 
 GAMES = ["kwb", "spi", "holdfast", "fireandice"]
+#: The file the engine saved at each checkpoint (tests/replay_play.py).
+SAVES = {CHECKPOINTS[0]: "a.vsav", CHECKPOINTS[1]: "b.vsav"}
 
 #: The board as the page draws it for the hidden pieces: hex -> how many the viewer may not see.
 HIDDEN_JS = """
@@ -126,6 +129,8 @@ def test_the_engines_log_replays_step_by_step_as_the_engine_saved_it(played, bro
             if at == step:
                 assert_board_is(browser, game, run.result(turn.at[f"{text} as {name}"]), text)
                 boards[text] = board_of(browser)
+                saved = units_of_file(game_id, (turn.files / SAVES[text]).read_bytes())  # the engine's own save
+                assert {u: saved.get(u) for u in boards[text]} == boards[text], text
     # the comparisons above meant something: the side moving first moved (his units the viewer may see)
     moved = {u for u in boards["start"] if boards["start"][u] != boards[CHECKPOINTS[1]].get(u)}
     assert moved or game_id == "holdfast", "no move seen"  # HoldFast: the mover's blocks are hidden from the viewer
