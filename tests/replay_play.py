@@ -12,10 +12,9 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scenarios import load_game
 from scenarios.model import Game, Scenario
 from scenarios.pools import pool_contents
-from tests.engine.play import Combat, adjacent_combat, call, fighting, player_fields
+from tests.engine.play import Combat, adjacent_combat, call, fighting
 
 PROPS = ["UnitId", "MarkerId", "Step_Level"]
 CHECKPOINTS = ("checkpoint A", "checkpoint B")
@@ -129,10 +128,3 @@ def turn_steps(game_id: str, server_url: str, fields: dict, files: Path) -> Turn
     turn.add({"do": "log_end"})
     return turn
 
-
-def player_fields_of(systems: dict, game_id: str) -> dict:
-    return player_fields(systems[game_id], "combat")
-
-
-def load(game_id: str) -> Game:
-    return load_game(game_id)

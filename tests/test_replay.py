@@ -18,12 +18,10 @@ import pytest
 
 from adjudicator.bridge import load_system_game, read_positions, read_upload
 from adjudicator.bridge.writeback import piece_changes
-from adjudicator.replay.build import build_replay
-from adjudicator.replay.views import Viewer
 from adjudicator.testing import bearer, make_app, new_game
 from replay_logs import LogWriter
 from vassalfmt import continue_log, read_saved_game
-from vassalfmt.commands import chat_command, join_commands
+from vassalfmt.commands import join_commands
 from vassalfmt.logsteps import log_steps
 from vassalfmt.savedgame import SAVED_GAME_ENTRY, deobfuscate, obfuscate
 from vassalfmt.sequence import ESC, decode, encode

@@ -10,14 +10,14 @@ The opponent then opens the log on the replay page in headless Chromium and step
 the arrow key: at the start and at each checkpoint the board drawn is the engine's own position at
 that point, as the opponent's side sees it (his units by hex and step, the other side's hidden ones
 by hex), and every unit shown stands where the engine's saved file (a.vsav, b.vsav) has it; every
-ruling is verified. Then the same log as a cheating player would send it — ruling 2
-taken out, a line of ruling 3 edited, a ruling the ledger never made put in before ruling 1 — and
-each verdict shows where it happened. Skipped without VASSAL_ENGINE_JAR.
+ruling is verified (or, where the combat ordered a loss the player did not flip, named not applied).
+Then the same log as a cheating player would send it — ruling 2 taken out, a line of ruling 3
+edited, a ruling the ledger never made put in before ruling 1 — and each verdict shows where it
+happened. Skipped without VASSAL_ENGINE_JAR.
 """
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 
 import pytest

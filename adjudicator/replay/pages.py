@@ -30,7 +30,6 @@ from __future__ import annotations
 import json
 import logging
 import re
-from typing import Any
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 

@@ -23,7 +23,7 @@ from adjudicator.bridge.locate import detect_scale
 from adjudicator.bridge.turn import read_turn
 from adjudicator.fog import Fog
 from adjudicator.replay.board import Board
-from adjudicator.replay.views import Identifier, Identity, PieceView, Place, Placer, Viewer, hidden_from, view_of
+from adjudicator.replay.views import Identifier, Identity, PieceView, Placer, Viewer, hidden_from, view_of
 from adjudicator.transcript import TranscriptEntry, parse_transcript
 from scenarios.model import Game
 from vassalfmt import SavedGame
