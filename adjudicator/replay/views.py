@@ -199,10 +199,6 @@ class Place:
     hex: str = ""
     off: str = ""  # the place off the hex maps, in words ("" on a hex)
 
-    @property
-    def words(self) -> str:
-        return f"{self.hex}" if self.hex else self.off
-
 
 class Placer:
     """Where pieces stand in the game's terms, each map pixel located once."""
