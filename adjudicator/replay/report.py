@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from html import escape
 
 from adjudicator.replay.build import VERDICT_WORDS, Replay
-from adjudicator.replay.timeline import BEGIN, CHAT, PLAYER
+from adjudicator.replay.timeline import BEGIN, CHAT, OTHER, PLAYER
 from adjudicator.replay.verdicts import BAD, RulingView
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~])")
@@ -38,12 +38,11 @@ def sections(replay: Replay) -> list[Section]:
     for index, step in enumerate(replay.steps):
         if step.turn:
             out.append(Section(step.turn))
-        if step.kind in (BEGIN, CHAT, PLAYER) and not step.rulings and index:
-            continue
-        texts = [t for t in step.texts if not (step.kind == BEGIN and index == 0)]
+        if step.kind in (BEGIN, CHAT, PLAYER, OTHER) and not step.rulings:
+            continue  # the board as a file begins, chat, sides taken, commands that move no piece
         rulings = [replay.rulings[i] for i in step.rulings]
-        if texts or rulings:
-            out[-1].entries.append(Entry(index, texts, rulings))
+        if step.texts or rulings:
+            out[-1].entries.append(Entry(index, step.texts, rulings))
     return [s for s in out if s.entries]
 
 
