@@ -4,9 +4,9 @@ A real adjudicator (gunicorn on a loopback port) and a recorded Korean War Battl
 100 rulings recorded through the API, and a log our own writer makes on the module's setup
 (tests/replay_logs.py) with 1,000 piece commands (moves to a neighbouring hex and step changes)
 and the 100 rulings' lines between them. Headless Chromium logs in, uploads the log and presses
-the right arrow through every step, then End, Home and N through every ruling; the page's script
-times each from the key to the frame drawn (``window.replayTimings``: the handler's start to a
-task after the next animation frame). Target (issue 31): every step drawn in at most 50 ms.
+the right arrow through every step, then End, Home and N through every ruling, each key once the
+step before was drawn; the page's script times each from the key to the frame drawn
+(``window.replayTimings``: the handler's start to a task after the next animation frame). Target (issue 31): every step drawn in at most 50 ms.
 Skipped, with the reason, without Chromium, chromedriver or selenium.
 """
 
@@ -167,11 +167,13 @@ def browse(base: str, game: dict, path: Path) -> dict[str, list[float]]:
             out: dict[str, list[float]] = {}
 
             def keys(name: str, key, times: int) -> None:
+                """Press `key` `times` times, each once the step before was drawn (as a player reads
+                each step: keys pressed faster than frames would time one frame's wait twice)."""
                 before = driver.execute_script("return window.replayTimings.length")
-                for _ in range(times):
+                for n in range(1, times + 1):
                     ActionChains(driver).send_keys(key).perform()
-                WebDriverWait(driver, 60).until(
-                    lambda d: d.execute_script("return window.replayTimings.length") >= before + times)
+                    WebDriverWait(driver, 60, poll_frequency=0.002).until(
+                        lambda d: d.execute_script("return window.replayTimings.length") >= before + n)
                 out[name] = driver.execute_script("return window.replayTimings").__getitem__(slice(before, None))
 
             keys("step forward", Keys.ARROW_RIGHT, steps)
