@@ -168,8 +168,8 @@ def view_of(game: Game, identity: Identity, where: Where, hidden: bool) -> Piece
     unit = identity.unit
     if hidden:
         back = next((m.name for m in identity.masks if m.obscured_by is not None and m.name), "")
-        if where.face_down:
-            label = back or "face down"
+        if where.face_down:  # the pile shows the back its pieces' mask names (their pool's)
+            label = next((m.name for m in identity.masks if m.name), "") or "face down"
             return PieceView(label, f"{label}, face down in {where.pile}", "", HIDDEN_FILL, HIDDEN_TEXT, True, "hidden")
         side = unit.side if unit is not None else (identity.marker.side if identity.marker else "")
         side_name = game.sides[side].name if side in game.sides else ""
