@@ -32,6 +32,7 @@ from adjudicator.openapi import build_openapi
 from adjudicator.pages import make_pages_blueprint
 from adjudicator.problems import register_error_handlers
 from adjudicator.ratelimits import make_limiter
+from adjudicator.replay.pages import make_replay_blueprint
 from adjudicator.rules import register_all_games
 from adjudicator.services import Services
 from adjudicator.storage import StorageUnavailable, Store, make_engine
@@ -112,5 +113,6 @@ def create_app(config: Config | Mapping[str, Any] | None = None, *, storage_may_
     app.register_blueprint(make_pages_blueprint(config, limiter))
     app.register_blueprint(make_game_pages_blueprint(config, limiter))
     register_bridge(app, config, limiter)
+    app.register_blueprint(make_replay_blueprint(config, limiter))
     settle_game_data()
     return app

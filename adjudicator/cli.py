@@ -2,6 +2,7 @@
 
     adjudicator serve [--host 127.0.0.1] [--port 8000] [--workers N]
     adjudicator verify ledger.json --key pub.pem [--key old.pem] [--receipts kept.json]
+    adjudicator verify ledger.json --dice-stats [--key pub.pem]   (every roll; are the dice fair?)
     adjudicator public-key [--out pub.pem]      (the server's key; never creates one)
     adjudicator rotate-key
     adjudicator examples [--system kwb] [--out DIR]   (a situation file per check, for adjudicator-client)
@@ -9,7 +10,9 @@
 
 `verify` works offline: it needs only the exported ledger and the public key(s) (a PEM file or
 the JSON served at /.well-known/adjudicator-keys.json). It checks the chain and every
-signature and, if the seed has been revealed, recomputes every die.
+signature and, if the seed has been revealed, recomputes every die. With `--dice-stats` it also
+counts every server roll by check, side and die type and tests each die type's faces against a
+fair die (`adjudicator.dicestats`); the keys are then optional (without them nothing is verified).
 """
 
 from __future__ import annotations
@@ -68,27 +71,62 @@ def _game_data_ok() -> bool:
 
 
 def _verify(args: argparse.Namespace) -> int:
+    from adjudicator.dicestats import dice_record
+    from adjudicator.dicestats import report_lines as dice_lines
     from adjudicator.keys import load_public_keys
-    from adjudicator.verify import report_lines, verify_ledger
+    from adjudicator.verify import revealed_values, report_lines, verify_ledger
 
+    if not args.key and not args.dice_stats:
+        print("adjudicator verify: give the server's public key(s) with --key (or ask only for --dice-stats)",
+              file=sys.stderr)
+        return 2
     try:
         keys = {}
-        for key_path in args.key:
+        for key_path in args.key or []:
             keys.update(load_public_keys(key_path))
         document = json.loads(Path(args.ledger).read_text(encoding="utf-8"))
         receipts = None
         if args.receipts:
             receipts = json.loads(Path(args.receipts).read_text(encoding="utf-8"))
             receipts = receipts if isinstance(receipts, list) else [receipts]
+        records = document["records"] if isinstance(document, dict) and isinstance(document.get("records"), list) \
+            else None
+        if args.dice_stats and records is None:
+            raise ValueError("a ledger is an object with a 'records' list")
     except (OSError, ValueError, KeyError, TypeError) as error:  # unreadable file, not JSON, not a key
         print(f"adjudicator verify: cannot read the input: {error}", file=sys.stderr)
         return 2
-    report = verify_ledger(document, keys, receipts)
+    out: dict = {}
+    lines: list[str] = []
+    ok = True
+    if args.key:
+        report = verify_ledger(document, keys, receipts)
+        out["verification"] = report.to_json()
+        lines += report_lines(report.to_json())
+        ok = report.ok
+    if args.dice_stats:
+        seen = {**(revealed_values(records) if records else {}), **_own_revealed(document)}
+        dice = dice_record([r for r in records if isinstance(r, dict)], seen)
+        out["dice"] = dice.to_json()
+        if lines:
+            lines.append("")
+        lines += dice_lines(dice)
+        if not args.key:
+            lines.append("")
+            lines.append("(the ledger itself was not verified: give --key to check its chain and signatures)")
     if args.json:
-        print(json.dumps(report.to_json(), indent=2))
+        print(json.dumps(out if args.dice_stats else out["verification"], indent=2))
     else:
-        print("\n".join(report_lines(report.to_json())))
-    return 0 if report.ok else 1
+        print("\n".join(lines))
+    return 0 if ok else 1
+
+
+def _own_revealed(document: dict) -> dict:
+    """The sealed values a ledger downloaded with a side's token reveals to that side."""
+    revealed = document.get("revealed")
+    if not isinstance(revealed, list):
+        return {}
+    return {p.get("commitment"): p.get("value") for p in revealed if isinstance(p, dict)}
 
 
 def _public_key(args: argparse.Namespace) -> int:
@@ -170,8 +208,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     verify = sub.add_parser("verify", help="verify an exported ledger offline")
     verify.add_argument("ledger", help="ledger JSON (GET /api/v1/games/<id>/ledger)")
-    verify.add_argument("--key", action="append", required=True,
+    verify.add_argument("--key", action="append",
                         help="public key PEM, or the keys JSON; repeat for rotated keys")
+    verify.add_argument("--dice-stats", action="store_true",
+                        help="every server roll by check and side, and each die type tested against a fair die")
     verify.add_argument("--receipts", help="JSON receipt or list of receipts you kept")
     verify.add_argument("--json", action="store_true", help="print the report as JSON")
     verify.set_defaults(func=_verify)

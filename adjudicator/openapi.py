@@ -110,6 +110,7 @@ def build_openapi(checks: list[CheckSpec] | None = None) -> dict[str, Any]:
         s.CreateGameResponse,
         s.LedgerDocument,
         s.CloseResponse,
+        s.DiceResponse,
         s.VerifyResponse,
         s.SystemsResponse,
         s.KeysDocument,
@@ -150,6 +151,14 @@ def build_openapi(checks: list[CheckSpec] | None = None) -> dict[str, Any]:
             "get": _op(
                 "The game's hash-chained ledger (any token of the game)",
                 {"200": {"description": "The ledger", **_json(ref(s.LedgerDocument))}},
+                tags=["games"], secured=True, params=[GAME_ID_PARAM],
+            )
+        },
+        "/api/v1/games/{game_id}/dice": {
+            "get": _op(
+                "The game's dice record: every server roll, and each die type tested against a fair die "
+                "(any token of the game)",
+                {"200": {"description": "The dice record", **_json(ref(s.DiceResponse))}},
                 tags=["games"], secured=True, params=[GAME_ID_PARAM],
             )
         },

@@ -275,7 +275,7 @@ def verify_ledger(
     seed = _revealed_seed(records, game, commitment, report)
     if seed is not None:
         report.seed_revealed = True
-        sealed = _revealed_values(records)
+        sealed = revealed_values(records)
         for record in records:
             if isinstance(record, dict):
                 _recompute_dice(record, seed, report, sealed)
@@ -341,7 +341,7 @@ def _revealed_seed(records, game, commitment, report) -> bytes | None:
     return seed
 
 
-def _revealed_values(records: list) -> dict[str, Any]:
+def revealed_values(records: list) -> dict[str, Any]:
     """commitment -> value of every part the closing record reveals (fog of war)."""
     revealed = _dict(_dict(_dict(records[-1]).get("body")).get("result")).get("revealed")
     return {_dict(p).get("commitment"): _dict(p).get("value") for p in revealed} if isinstance(revealed, list) else {}

@@ -116,6 +116,49 @@ class LedgerDocument(BaseModel):
     records: list[LedgerRecord]
 
 
+class RollOut(BaseModel):
+    seq: int
+    check: str
+    side: str
+    time: str
+    purpose: str
+    sides: int
+    value: int | None = Field(description="null: a sealed die (fog of war) this token may not see yet")
+
+
+class CheckTallyOut(BaseModel):
+    check: str
+    side: str
+    rulings: int
+    dice: int
+
+
+class DieStatsOut(BaseModel):
+    sides: int
+    rolls: int
+    counts: dict[str, int] = Field(description="face -> how often it came up")
+    expected_per_face: float
+    chi_square: float
+    degrees_of_freedom: int
+    p_value: float | None = Field(description="null: too few rolls to test")
+    unusual: bool
+    verdict: str
+
+
+class DiceResponse(BaseModel):
+    """A game's dice record: every server roll, by check and side, and each die type's faces tested
+    against a fair die (Pearson's chi-square)."""
+
+    game_id: str
+    summary: str
+    rolls: list[RollOut]
+    sealed: int
+    by_check: list[CheckTallyOut]
+    dice: list[DieStatsOut]
+    alpha: float
+    test: str
+
+
 class CloseResponse(BaseModel):
     game_id: str
     seed: str
