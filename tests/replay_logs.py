@@ -14,6 +14,7 @@ import copy
 
 from adjudicator.bridge import load_system_game, read_positions, read_upload
 from adjudicator.bridge.identify import step_layer
+from adjudicator.bridge.positions import shown_boards
 from vassalfmt import Piece, continue_log
 from vassalfmt.commands import ChangePiece, MovePiece, RemovePiece, chat_command
 
@@ -31,23 +32,29 @@ class LogWriter:
             self.pieces.setdefault(placed.unit.id, (placed.piece_id, copy.deepcopy(by_id[placed.piece_id].piece)))
         self.commands: list[str] = []
         self.removed: dict[str, tuple[str, Piece]] = {}
+        self.boards = shown_boards(saved)  # the module's main map shows the scenario's map as a board
+
+    def game_map_of(self, vassal_map: str | None):
+        """The game map a VASSAL map window shows (itself, or the one board it shows)."""
+        name = self.boards.get(vassal_map, vassal_map)
+        return next((m for m in self.game.maps.values() if m.name == name), None)
 
     def hex_of(self, unit: str) -> str | None:
         piece = self.pieces[unit][1].basic
-        for game_map in self.game.maps.values():
-            if game_map.name == piece.map_id:
-                grid = game_map.board_grid(self.scale)
-                return grid.label(grid.hex_at(piece.x, piece.y))
-        return None
+        game_map = self.game_map_of(piece.map_id)
+        if game_map is None:
+            return None
+        grid = game_map.board_grid(self.scale)
+        return grid.label(grid.hex_at(piece.x, piece.y))
 
     def map_of(self, unit: str) -> str | None:
-        name = self.pieces[unit][1].basic.map_id
-        return next((m.id for m in self.game.maps.values() if m.name == name), None)
+        game_map = self.game_map_of(self.pieces[unit][1].basic.map_id)
+        return game_map.id if game_map else None
 
     def move(self, unit: str, hex_label: str) -> None:
         piece_id, piece = self.pieces[unit]
         basic = piece.basic
-        game_map = next(m for m in self.game.maps.values() if m.name == basic.map_id)
+        game_map = self.game_map_of(basic.map_id)
         grid = game_map.board_grid(self.scale)
         x, y = grid.center(grid.parse(hex_label))
         self.commands.append(MovePiece(piece_id, basic.map_id, x, y, None, basic.map_id, basic.x, basic.y, None,
@@ -70,7 +77,7 @@ class LogWriter:
         """A removed unit placed on the board again (``+``: the engine adds the piece anew)."""
         piece_id, piece = self.removed.pop(unit)
         basic = piece.basic
-        game_map = next(m for m in self.game.maps.values() if m.name == basic.map_id)
+        game_map = self.game_map_of(basic.map_id)
         grid = game_map.board_grid(self.scale)
         basic.x, basic.y = grid.center(grid.parse(hex_label))
         self.pieces[unit] = (piece_id, piece)

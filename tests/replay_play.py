@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from modgen.buildfile import main_map_name
 from scenarios.model import Game, Scenario
 from scenarios.pools import pool_contents
 from tests.engine.play import Combat, adjacent_combat, call, fighting
@@ -71,7 +72,7 @@ def a_free_neighbour(game: Game, where: dict, unit: str, taken: set) -> dict:
         label = grid.label(near)
         if label not in occupied:
             taken.add(label)
-            return {"map": game.maps[map_id].name, "location": label}
+            return {"map": main_map_name(game), "location": label}  # the main map shows the scenario's
     raise LookupError(f"{unit} has no empty neighbouring hex")
 
 

@@ -21,6 +21,8 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+
+from modgen.buildfile import main_map_name
 import requests
 
 from adjudicator.bridge import load_system_game
@@ -74,7 +76,7 @@ def played(engine, engine_module, server, tmp_path_factory):
 
 def engine_board(game, listing: dict) -> tuple[dict[str, tuple[str, str]], Counter]:
     """(unit -> (hex, step) of the units the viewer sees, hex -> hidden pieces) from the engine's list."""
-    hex_maps = {m.name for m in game.maps.values()}
+    hex_maps = {m.name for m in game.maps.values()} | {main_map_name(game)}  # the main map shows the scenario's
     seen, hidden = {}, Counter()
     for piece in listing["pieces"]:
         if piece["map"] not in hex_maps:

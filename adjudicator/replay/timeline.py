@@ -20,6 +20,7 @@ from html import unescape
 from typing import Callable
 
 from adjudicator.bridge.locate import detect_scale
+from adjudicator.bridge.positions import shown_boards
 from adjudicator.bridge.turn import read_turn
 from adjudicator.fog import Fog
 from adjudicator.replay.board import Board
@@ -145,8 +146,9 @@ class TimelineBuilder:
     def add_file(self, name: str, saved: SavedGame) -> FileSteps:
         game = self.game
         if self.placer is None:
-            points = [(p.map_id, p.x, p.y) for p in saved.pieces if p.map_id is not None]
-            self.placer = Placer(game, detect_scale(game, points)[0])
+            boards = shown_boards(saved)  # a map window showing one board is read as that board
+            points = [(boards.get(p.map_id, p.map_id), p.x, p.y) for p in saved.pieces if p.map_id is not None]
+            self.placer = Placer(game, detect_scale(game, points)[0], boards)
         parsed = log_steps(saved.command_text)
         self.timeline.command_count += parsed.command_count
         number = len(self.timeline.files)

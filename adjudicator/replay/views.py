@@ -203,9 +203,10 @@ class Place:
 class Placer:
     """Where pieces stand in the game's terms, each map pixel located once."""
 
-    def __init__(self, game: Game, scale: int):
+    def __init__(self, game: Game, scale: int, boards: dict[str, str] | None = None):
         self.game = game
         self.scale = scale
+        self.boards = boards or {}  # VASSAL map -> the one board it shows (the module's main map)
         self._cache: dict[Where, Place] = {}
 
     def of(self, where: Where) -> Place:
@@ -218,7 +219,7 @@ class Placer:
         game = self.game
         if where.pile:
             return Place(off=f"pile: {where.pile}")
-        location = locate(game, where.map, where.x, where.y, self.scale)
+        location = locate(game, self.boards.get(where.map, where.map), where.x, where.y, self.scale)
         kind = location.kind
         if kind == HEX:
             return Place(location.map, location.hex)
