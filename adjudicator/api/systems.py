@@ -10,7 +10,8 @@ from adjudicator.checks import BOARD_ROLES, CheckSpec, all_checks, get_check
 from adjudicator.problems import Problem
 from adjudicator.services import services
 from adjudicator.systems import all_systems, system_info
-from adjudicator.transcript import chat_lines
+from adjudicator.transcript import canonical_outcome, chat_lines, stand_ins
+from adjudicator.unit_changes import ruled_changes
 
 
 def systems_document() -> dict:
@@ -69,10 +70,14 @@ def wants_transcript() -> bool:
 
 
 def with_transcript(body: dict) -> dict:
-    """`body` plus `transcript` (chat lines, adjudicator.transcript) when the client asked."""
+    """`body` plus `transcript` (chat lines) and `stand_ins` (adjudicator.transcript) when the
+    client asked, and with `?changes=1` the units' new states (`piece_changes`, adjudicator.unit_changes)."""
     if not wants_transcript():
         return body
-    return {**body, "transcript": transcript_of(body)}
+    extra = {"transcript": transcript_of(body), "stand_ins": stand_ins(body)}
+    if request.args.get("changes", "").lower() in ("1", "true", "yes"):
+        extra["piece_changes"] = [c.to_json() for c in ruled_changes(canonical_outcome(body))]
+    return {**body, **extra}
 
 
 def transcript_of(body: dict) -> list[str]:
