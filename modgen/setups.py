@@ -14,6 +14,7 @@ import random
 from dataclasses import dataclass, field
 
 from art.maps import STACK_DEPTH
+from modgen import extension
 from modgen.buildfile import turn_track_map_name
 from modgen.images import ModuleImages
 from modgen.pieces import BOXES_MAP, TRACKS_MAP, marker_piece, unit_piece
@@ -136,6 +137,7 @@ def build_setup(game: Game, scenario: Scenario, images: ModuleImages, gpids: dic
         _place(writer, game, images, gpids, pools, placement, number, spot)
         report.placed += 1
     report.pooled = _fill_pools(writer, game, scenario, images, gpids, pools)
+    writer.add_command(extension.game_state_command(scenario.id))  # the game says its scenario (Adjudicator extension)
     return writer.to_bytes(module), report
 
 
