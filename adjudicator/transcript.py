@@ -155,7 +155,8 @@ def headline(result: dict[str, Any], names: UnitNames | None = None) -> str:
     outcome = _canonical(result.get("outcome") or {})
     request = _canonical(result.get("request") or {})
     check = _words(result.get("check", "")) or "ruling"
-    who = f" for {side_label(result['side'])}" if result.get("side") else ""
+    side = result.get("side") or (outcome.get("side") if isinstance(outcome.get("side"), str) else "")
+    who = f" for {side_label(side)}" if side else ""  # the side asking; a calculation: the side reported on
     attack = _attack(outcome, request, names)
     summary = attack if attack else _facts(outcome)
     changes = _changes_text(outcome, request, names)
@@ -212,8 +213,9 @@ def _facts(outcome: dict) -> str:
 
 def _changes_text(outcome: dict, request: dict, names: UnitNames) -> str:
     """What the ruling does to units: "NK 83 depleted, US 24 eliminated (replaced by NK 7)"; a
-    unit shown at full strength, or at the strength it had, is left out."""
-    before = _sp_before(outcome)
+    unit shown at full strength, or at the step or strength it had (the request says, in a
+    recorded game), is left out."""
+    before = {**_states_before(request), **_sp_before(outcome)}
     said = []
     replacements = set()
     for change in ruled_changes(outcome):
@@ -238,9 +240,28 @@ def _change_text(change: UnitChange, before: dict[str, int], names: UnitNames) -
         if before.get(change.unit) == change.sp:
             return ""
         return f"{name} to {change.sp} SP"
-    if change.step and change.step != names.full_step(change.unit):
+    if change.step and change.step != before.get(change.unit, names.full_step(change.unit)):
         return f"{name} {change.step}"
     return ""
+
+
+def _states_before(request: Any) -> dict[str, Any]:
+    """The step (or SP) each unit of a request stood at when the check was asked: unit -> state."""
+    found: dict[str, Any] = {}
+    if isinstance(request, list):
+        for item in request:
+            found.update(_states_before(item))
+    elif isinstance(request, dict):
+        unit = request.get("unit") or request.get("block")
+        if isinstance(unit, str):
+            if isinstance(request.get("step"), str):
+                found[unit] = request["step"] or None
+            elif isinstance(request.get("sp"), int) and not isinstance(request.get("sp"), bool):
+                found[unit] = request["sp"]
+        for value in request.values():
+            if isinstance(value, (dict, list)):
+                found.update(_states_before(value))
+    return {u: s for u, s in found.items() if s is not None}
 
 
 def _sp_before(outcome: Any) -> dict[str, int]:

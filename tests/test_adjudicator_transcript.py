@@ -159,6 +159,14 @@ def test_a_combat_leads_with_what_happened_naming_units_as_their_counters_read()
     assert stand_ins(KWB_COMBAT) == ["table crt (kwb/tables.toml:34)", "values for NK 83 (3-4-8 / 1-2-8)"]
 
 
+def test_a_unit_left_at_the_step_it_stood_at_is_no_news():
+    asked = {**KWB_COMBAT, "request": {"defenders": [{"unit": "us-27-25", "step": "depleted"}]},
+             "outcome": {**KWB_COMBAT["outcome"], "defenders": [{"unit": "us-27-25", "step": "depleted"}]}}
+    assert headline(asked).endswith("— NK 83 depleted")
+    fresh = {**asked, "request": {"defenders": [{"unit": "us-27-25", "step": ""}]}}
+    assert headline(fresh).endswith("— NK 83 depleted, US 27/25 depleted")
+
+
 def test_the_headline_reads_the_same_from_a_live_answer_and_from_the_ledgers_sorted_keys():
     import json
 
@@ -180,6 +188,8 @@ def test_other_checks_lead_with_their_deciding_facts():
     assert headline(weather) == "Weather: weather snow, roll 5"
     supply = {"system": "kwb", "check": "supply", "side": "un", "outcome": {"side": "un", "in_supply": 20, "out_of_supply": 1}}
     assert headline(supply) == "Supply for UN: in supply 20, out of supply 1"
+    calculated = {"system": "kwb", "check": "supply", "outcome": {"side": "communist", "in_supply": 3, "out_of_supply": 0}}
+    assert headline(calculated) == "Supply for Communist: in supply 3, out of supply 0"  # the side reported on
 
 
 def test_long_lists_are_wrapped_and_still_read_back_as_one_ruling():

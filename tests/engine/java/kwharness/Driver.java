@@ -164,6 +164,7 @@ public final class Driver {
     REPORT.put("log", new ArrayList<>(Capture.LOG));
     REPORT.put("bugs", new ArrayList<>(Capture.BUGS));
     REPORT.put("exit_code", code);
+    REPORT.put("clicks_not_delivered", Person.UNDELIVERED.get());
     try {
       final File tmp = new File(reportFile.getPath() + ".tmp");
       Files.writeString(tmp.toPath(), Json.write(REPORT) + "\n");

@@ -47,21 +47,41 @@ final class Person {
   private static final long WAIT_MS = 20_000;
   private final Robot robot;
 
+  /** The last mouse presses and releases the toolkit delivered, and to what (for a failure's message). */
+  static final java.util.Deque<String> MOUSE_SEEN = new java.util.concurrent.ConcurrentLinkedDeque<>();
+  /** Mouse presses the toolkit delivered to any window of ours. */
+  static final java.util.concurrent.atomic.AtomicInteger PRESSES = new java.util.concurrent.atomic.AtomicInteger();
+  /** Button clicks the X server delivered to no window of ours, pressed through the button itself instead. */
+  static final java.util.concurrent.atomic.AtomicInteger UNDELIVERED = new java.util.concurrent.atomic.AtomicInteger();
+
   Person() throws AWTException {
     robot = new Robot();
     robot.setAutoDelay(8);
+    java.awt.Toolkit.getDefaultToolkit().addAWTEventListener(e -> {
+      final java.awt.event.MouseEvent m = (java.awt.event.MouseEvent) e;
+      if (m.getID() != java.awt.event.MouseEvent.MOUSE_PRESSED && m.getID() != java.awt.event.MouseEvent.MOUSE_RELEASED
+          && m.getID() != java.awt.event.MouseEvent.MOUSE_CLICKED) return;
+      if (m.getID() == java.awt.event.MouseEvent.MOUSE_PRESSED) PRESSES.incrementAndGet();
+      MOUSE_SEEN.addLast((m.getID() == java.awt.event.MouseEvent.MOUSE_PRESSED ? "press " : m.getID() == java.awt.event.MouseEvent.MOUSE_RELEASED ? "release " : "click ")
+                         + describeComponent(m.getComponent()) + "@" + m.getX() + "," + m.getY() + (m.isConsumed() ? " consumed" : ""));
+      while (MOUSE_SEEN.size() > 12) MOUSE_SEEN.removeFirst();
+    }, java.awt.AWTEvent.MOUSE_EVENT_MASK);
   }
 
   // ---- windows ----------------------------------------------------------------------------------
 
-  /** A showing window whose title (and text) matches {@code regex}, the newest first; null when none. */
+  /**
+   * A showing window whose title matches {@code regex} (a dialog: its title and text, a line
+   * apart), the newest first; null when none. The main window is matched by its title only (its
+   * chat holds every word).
+   */
   static Window window(String regex) {
     final Pattern p = Pattern.compile(regex == null ? "" : regex, Pattern.DOTALL);
     final Window[] all = Window.getWindows();
     for (int i = all.length - 1; i >= 0; i--) {
       final Window w = all[i];
       if (!w.isShowing()) continue;
-      if (regex == null || p.matcher(title(w) + "\n" + text(w)).find()) return w;
+      if (regex == null || p.matcher(w instanceof Dialog ? title(w) + "\n" + text(w) : title(w)).find()) return w;
     }
     return null;
   }
@@ -81,6 +101,9 @@ final class Person {
 
   private static void collect(Component c, StringBuilder sb) {
     if (!c.isVisible()) return;
+    if (c instanceof JComponent && ((JComponent) c).getBorder() instanceof javax.swing.border.TitledBorder) {
+      sb.append(plain(((javax.swing.border.TitledBorder) ((JComponent) c).getBorder()).getTitle())).append('\n');  // a group's title
+    }
     if (c instanceof JLabel && ((JLabel) c).getText() != null) sb.append(plain(((JLabel) c).getText())).append('\n');
     else if (c instanceof JTextComponent) sb.append(((JTextComponent) c).getText()).append('\n');
     else if (c instanceof AbstractButton && !(c instanceof JMenuItem)) sb.append('[').append(((AbstractButton) c).getText()).append("]\n");
@@ -108,11 +131,20 @@ final class Person {
     }
   }
 
+  /** Waits (at most 3 s) until a window is the active one again, as after a dialog closes a person looks back at it. */
+  void waitActive(Window w) throws Exception {
+    final long end = System.currentTimeMillis() + 3000;
+    while (!(Boolean) Steps.onEdt(w::isActive) && System.currentTimeMillis() < end) Thread.sleep(40);
+  }
+
   /** Waits until no window matches {@code regex}. */
   void waitGone(String regex, long timeoutMs) throws Exception {
     final long end = System.currentTimeMillis() + timeoutMs;
     while (Steps.onEdt(() -> window(regex)) != null) {
-      if (System.currentTimeMillis() > end) throw new IllegalStateException("a window matching /" + regex + "/ is still showing");
+      if (System.currentTimeMillis() > end) {
+        throw new IllegalStateException("a window matching /" + regex + "/ is still showing: "
+                                        + Steps.onEdt(() -> window(regex) == null ? "" : text(window(regex))));
+      }
       Thread.sleep(50);
     }
   }
@@ -202,13 +234,99 @@ final class Person {
 
   // ---- input -----------------------------------------------------------------------------------------
 
-  /** A left click in the middle of a component. */
+  /**
+   * A left click in the middle of a component, once the component is what a click there
+   * reaches (not a window or menu lying over it): a person waits until it shows, too.
+   */
   void click(Component c) throws Exception {
-    clickAt(centre(c), InputEvent.BUTTON1_DOWN_MASK);
+    if (!(c instanceof AbstractButton) || c instanceof JMenu) {  // a menu opens, it fires nothing
+      clickAt(aim(c), InputEvent.BUTTON1_DOWN_MASK);
+      return;
+    }
+    // a button says when it was pressed: a click it did not take (the screen was still changing) is clicked again
+    final AbstractButton button = (AbstractButton) c;
+    final java.util.concurrent.atomic.AtomicBoolean pressed = new java.util.concurrent.atomic.AtomicBoolean();
+    final java.awt.event.ActionListener heard = a -> pressed.set(true);
+    Steps.onEdt(() -> {
+      button.addActionListener(heard);
+      return null;
+    });
+    try {
+      for (int attempt = 0; attempt < 3 && !pressed.get(); attempt++) {
+        if (attempt > 0 && !(Boolean) Steps.onEdt(button::isShowing)) return;  // it was taken, and its window closed
+        final int seen = PRESSES.get();
+        clickAt(aim(button), InputEvent.BUTTON1_DOWN_MASK);
+        final long end = System.currentTimeMillis() + 1000;
+        while (!pressed.get() && System.currentTimeMillis() < end && (Boolean) Steps.onEdt(button::isShowing)) Thread.sleep(20);
+        if (!pressed.get() && PRESSES.get() == seen && attempt == 1) {
+          // Twice the X server gave the press to no window of ours (a pointer grab a closed list or window
+          // left behind): the button's own click, as the brief allows (the engine's own Swing components).
+          UNDELIVERED.incrementAndGet();
+          SwingUtilities.invokeLater(button::doClick);
+          final long wait = System.currentTimeMillis() + 2000;
+          while (!pressed.get() && System.currentTimeMillis() < wait) Thread.sleep(20);
+          Steps.settleShort();
+          return;
+        }
+      }
+    }
+    finally {
+      Steps.onEdt(() -> {
+        button.removeActionListener(heard);
+        return null;
+      });
+    }
+    if (!pressed.get()) {
+      throw new IllegalStateException("'" + describeComponent(button) + "' did not take three clicks; mouse events: " + MOUSE_SEEN);
+    }
+  }
+
+  /** The point to click a component at, once a click there reaches it (at most 3 s); IllegalStateException saying what is there instead. */
+  static Point aim(Component c) throws Exception {
+    final long end = System.currentTimeMillis() + 3000;
+    while (true) {
+      final Point p = centre(c);
+      final Object reached = Steps.onEdt(() -> reached(p));
+      if (reached == c || (reached instanceof Component && SwingUtilities.isDescendingFrom((Component) reached, c))) return p;
+      if (System.currentTimeMillis() > end) {
+        throw new IllegalStateException("a click on '" + describeComponent(c) + "' at " + p + " would reach " + describeComponent(reached));
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  /** The deepest component a click at a screen point reaches: in the topmost showing window there (popups first). */
+  static Component reached(Point p) {
+    final Window[] all = Window.getWindows();
+    for (int i = all.length - 1; i >= 0; i--) {
+      final Window w = all[i];
+      if (!w.isShowing() || !w.getBounds().contains(p)) continue;
+      final Point in = new Point(p.x - w.getLocationOnScreen().x, p.y - w.getLocationOnScreen().y);
+      if (w instanceof javax.swing.RootPaneContainer) {
+        final javax.swing.JLayeredPane layers = ((javax.swing.RootPaneContainer) w).getLayeredPane();
+        final Point inLayers = SwingUtilities.convertPoint(w, in, layers);
+        for (final Component k : layers.getComponentsInLayer(javax.swing.JLayeredPane.POPUP_LAYER)) {
+          if (k.isShowing() && k.getBounds().contains(inLayers)) {
+            final Point inPopup = SwingUtilities.convertPoint(layers, inLayers, k);
+            return SwingUtilities.getDeepestComponentAt(k, inPopup.x, inPopup.y);
+          }
+        }
+      }
+      return SwingUtilities.getDeepestComponentAt(w, in.x, in.y);
+    }
+    return null;
+  }
+
+  private static String describeComponent(Object c) {
+    if (!(c instanceof Component)) return String.valueOf(c);
+    final Component k = (Component) c;
+    final String text = k instanceof AbstractButton ? ((AbstractButton) k).getText() : k instanceof JLabel ? ((JLabel) k).getText() : null;
+    return k.getClass().getSimpleName() + (k.getName() != null ? "[" + k.getName() + "]" : "") + (text != null ? "'" + text + "'" : "");
   }
 
   void clickAt(Point p, int button) throws Exception {
     robot.mouseMove(p.x, p.y);
+    robot.waitForIdle();
     robot.delay(40);
     robot.mousePress(button);
     robot.delay(20);
@@ -274,7 +392,7 @@ final class Person {
 
   /** Types text into a field as a person does: click into it, select what is there, type each key. */
   void type(Component field, String text, boolean clear) throws Exception {
-    final Point at = centre(field);
+    final Point at = aim(field);
     final String aimed = under(at);
     click(field);
     if (clear) {
@@ -400,8 +518,21 @@ final class Person {
       if (item == null) throw new IllegalArgumentException("the menu has no '" + text + "': " + Steps.onEdt(() -> items(in)));
       if (!(Boolean) Steps.onEdt(item::isEnabled)) throw new IllegalStateException("'" + text + "' is disabled");
       if (item instanceof JMenu && i < path.size() - 1) {
-        moveTo(item);
         final JMenu sub = (JMenu) item;
+        final Point on = aim(item);
+        robot.mouseMove(on.x, on.y);  // a sub-menu opens when the mouse rests on it
+        robot.waitForIdle();
+        final long end = System.currentTimeMillis() + 1500;
+        while (!(Boolean) Steps.onEdt(() -> sub.getPopupMenu().isShowing()) && System.currentTimeMillis() < end) Thread.sleep(40);
+        if (!(Boolean) Steps.onEdt(() -> sub.getPopupMenu().isShowing())) {
+          // the mouse's rest went to no window of ours (see click): the menu's own selection, as resting on it makes it
+          UNDELIVERED.incrementAndGet();
+          final JPopupMenu parent = in;
+          Steps.onEdt(() -> {
+            MenuSelectionManager.defaultManager().setSelectedPath(new MenuElement[] {parent, sub, sub.getPopupMenu()});
+            return null;
+          });
+        }
         current = (JPopupMenu) waitFor(() -> sub.getPopupMenu().isShowing() ? sub.getPopupMenu() : null, "'" + text + "' did not open");
       }
       else {
@@ -431,8 +562,24 @@ final class Person {
     return out;
   }
 
+  /**
+   * Brings the window of a piece's map to the front and makes it the active one (what a person's
+   * first click on a window does): menus of an inactive window do not follow the mouse.
+   */
+  void activate(GamePiece piece) throws Exception {
+    final Window w = (Window) Steps.onEdt(() -> SwingUtilities.getWindowAncestor(piece.getMap().getView()));
+    if (w == null || (Boolean) Steps.onEdt(w::isActive)) return;
+    Steps.onEdt(() -> {
+      w.toFront();
+      w.requestFocus();
+      return null;
+    });
+    waitActive(w);
+  }
+
   /** A right click on a piece where it shows on its map (the map scrolled to it first, as a person would). */
   void rightClick(GamePiece piece, boolean shift) throws Exception {
+    activate(piece);
     final Point at = (Point) Steps.onEdt(() -> {
       final VASSAL.build.module.Map map = piece.getMap();
       map.centerAt(piece.getPosition());
@@ -451,6 +598,7 @@ final class Person {
 
   /** A left click on a piece (selects it; with shift, adds it to the selection). */
   void leftClick(GamePiece piece, boolean shift) throws Exception {
+    activate(piece);
     final Point at = (Point) Steps.onEdt(() -> {
       final VASSAL.build.module.Map map = piece.getMap();
       map.centerAt(piece.getPosition());

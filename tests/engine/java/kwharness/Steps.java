@@ -140,6 +140,7 @@ final class Steps {
     case "read_window": return onEdt(() -> readWindow(str(step, "window")));
     case "file_answer": chooser.answerNext(file(step, "file")); return Map.of("file", str(step, "file"));
     case "piece_click": return pieceClick(step);
+    case "show_map": return showMap(str(step, "map"));
     case "sleep": Thread.sleep(((Number) step.getOrDefault("ms", 500L)).longValue()); return null;
     default: throw new IllegalArgumentException("unknown step '" + what + "'");
     }
@@ -488,10 +489,15 @@ final class Steps {
     final Component c = (Component) Person.waitFor(() -> Person.walk(GameModule.getGameModule().getToolBar(),
       k -> k instanceof javax.swing.AbstractButton && k.isShowing() && button.equals(((javax.swing.AbstractButton) k).getText())),
       "no toolbar button '" + button + "'");
+    person().waitActive(GameModule.getGameModule().getPlayerWindow());
     for (int attempt = 0; ; attempt++) {  // a click the closing dialog before it swallowed is clicked again, as a person would
       person().click(c);
       if (!step.containsKey("path") || Person.openMenu(1500) != null) break;
-      if (attempt == 2) throw new IllegalStateException("the toolbar button '" + button + "' opened no menu");
+      if (attempt == 2) {
+        throw new IllegalStateException("the toolbar button '" + button + "' opened no menu; active window: "
+          + onEdt(() -> String.valueOf(java.awt.KeyboardFocusManager.getCurrentKeyboardFocusManager().getActiveWindow()))
+          + "; showing: " + onEdt(Person::showing));
+      }
     }
     if (step.containsKey("path")) person().menu(stringList(step.get("path")));
     return null;
@@ -514,6 +520,16 @@ final class Steps {
     return Person.describe(w);
   }
 
+  /** Opens a map's window with its toolbar button, as a person does when it is not showing (nothing when it is). */
+  private Object showMap(String name) throws Exception {
+    final VASSAL.build.module.Map map = (VASSAL.build.module.Map) onEdt(() -> Pieces.map(name));
+    if ((Boolean) onEdt(() -> map.getView().isShowing())) return Map.of("opened", false);
+    final Component button = (Component) onEdt(map::getLaunchButton);
+    person().click(button);
+    Person.waitFor(() -> map.getView().isShowing() ? Boolean.TRUE : null, "the map '" + name + "' did not open");
+    return Map.of("opened", true);
+  }
+
   /** A real click on a piece: "right": true opens its menu (and "choose" clicks "Sub-menu/Item"); "shift" adds to the selection. */
   private Object pieceClick(Map<String, Object> step) throws Exception {
     final GamePiece p = (GamePiece) onEdt(() -> Pieces.find(step.get("piece")));
@@ -522,15 +538,17 @@ final class Steps {
       person().leftClick(p, shift);
       return onEdt(() -> Map.of("selected", KeyBuffer.getBuffer().asList().size()));
     }
-    person().rightClick(p, shift);
-    final JPopupMenu popup = (JPopupMenu) Person.waitFor(() -> {
-      final MenuElement[] path = MenuSelectionManager.defaultManager().getSelectedPath();
-      return path.length > 0 && path[0] instanceof JPopupMenu && ((JPopupMenu) path[0]).isShowing() ? path[0] : null;
-    }, "no menu opened on the right click");
+    JPopupMenu popup = null;
+    for (int attempt = 0; popup == null; attempt++) {  // a click a closing dialog swallowed is clicked again
+      if (attempt == 3) throw new IllegalStateException("no menu opened on the right click");
+      person().rightClick(p, shift);
+      popup = Person.openMenu(1500);
+    }
+    final JPopupMenu opened = popup;
     @SuppressWarnings("unchecked")
     final Map<String, JMenuItem> items = (Map<String, JMenuItem>) onEdt(() -> {
       final Map<String, JMenuItem> found = new LinkedHashMap<>();
-      menuItems(popup.getSubElements(), "", found);
+      menuItems(opened.getSubElements(), "", found);
       return found;
     });
     final Map<String, Object> out = new LinkedHashMap<>();

@@ -126,9 +126,9 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
       pieceMenu.install();
       gameStarted();
     }
-    else {
+    else {  // a game ends (closed, or cleared before another loads: then the one that ended is kept)
       final Active a = active();
-      endedRecordedGame = a == null ? "" : a.gameId;
+      if (a != null) endedRecordedGame = a.gameId;
       played = PlayedGame.none();
     }
   }

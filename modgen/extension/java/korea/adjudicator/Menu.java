@@ -149,6 +149,8 @@ final class Menu {
     form.add(token);
     form.add(new JLabel("Your side:"));
     form.add(new JLabel("the token's (the server says whose it is)"));
+    form.add(new JLabel("Server:"));
+    form.add(new JLabel(Settings.server() + " (Adjudicator > Connect to change)"));
     if (JOptionPane.showConfirmDialog(Adjudicator.window(), form, "Adjudicator: join a recorded game", JOptionPane.OK_CANCEL_OPTION,
                                       JOptionPane.PLAIN_MESSAGE) != JOptionPane.OK_OPTION) return;
     final String id = gameId.getText();
