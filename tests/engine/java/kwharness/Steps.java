@@ -142,6 +142,7 @@ final class Steps {
     case "piece_click": return pieceClick(step);
     case "show_map": return showMap(str(step, "map"));
     case "sleep": Thread.sleep(((Number) step.getOrDefault("ms", 500L)).longValue()); return null;
+    case "http": return Http.request(step);
     default: throw new IllegalArgumentException("unknown step '" + what + "'");
     }
   }
@@ -590,12 +591,23 @@ final class Steps {
     return m.getReturnType() == void.class ? null : Map.of("returned", plain(result));
   }
 
+  /** The module's components found by class name (looked up once: a module has thousands of components). */
+  private static final Map<String, Object> COMPONENTS = new java.util.HashMap<>();
+
   private static Object component(String className) {
+    final Object known = COMPONENTS.get(className);
+    if (known != null) return known;
     for (final Object b : GameModule.getGameModule().getAllDescendantComponentsOf(AbstractBuildable.class)) {
-      if (b.getClass().getName().equals(className)) return b;
+      if (b.getClass().getName().equals(className)) {
+        COMPONENTS.put(className, b);
+        return b;
+      }
     }
     for (final Object b : GameModule.getGameModule().getBuildables()) {
-      if (b.getClass().getName().equals(className)) return b;
+      if (b.getClass().getName().equals(className)) {
+        COMPONENTS.put(className, b);
+        return b;
+      }
     }
     throw new IllegalArgumentException("the module has no component of class " + className);
   }

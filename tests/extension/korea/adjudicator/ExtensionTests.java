@@ -302,7 +302,7 @@ public final class ExtensionTests {
     equal("{\"unit\":\"rok-2\",\"hex\":\"0201\",\"step\":\"\"}", Json.write(filled.get("defender")),
           "a one-unit defender: the unit clicked");
     equal(List.of("nk-1", "nk-2", "rok-1", "rok-2"), ids(filled.get("positions")), "positions: every unit on a hex of the map in play");
-    equal(List.of("rok-2", "rok-1"), ids(new Board(b.units, null, null, null).defenders(ctx)), "defenders: the clicked unit first");
+    equal(List.of("rok-2", "rok-1"), ids(new Board(b.units(), null, null, null).defenders(ctx)), "defenders: the clicked unit first");
 
     final Map<String, Object> none = new Board(List.of(), null, null, null).fill(s, Board.Context.none());
     check(none.isEmpty(), "nothing known, nothing filled: " + none);

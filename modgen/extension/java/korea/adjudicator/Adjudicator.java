@@ -233,8 +233,9 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
   Map<String, Object> boardPart(Catalog.Check c, Board.Context ctx) {
     final String scenario = scenario();
     final Catalog known = catalog;
-    final Integer turn = scenario == null || known == null ? null : BoardReader.turn(known.scenarios.get(scenario));
-    final Board board = new Board(reader.units(), scenario, turn, sideAsking(c, ctx), reader.marks());
+    final Integer turn = scenario == null || known == null || !c.schema.roles().contains("turn") ? null
+      : BoardReader.turn(known.scenarios.get(scenario));
+    final Board board = new Board(reader::units, scenario, turn, sideAsking(c, ctx), reader::marks);
     return board.fill(c.schema, ctx);
   }
 
@@ -414,14 +415,16 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
       final Catalog.Check c = catalog().check(checkName);
       if (c == null) throw new Server.Problem(0, "No such check", info.game + " has no check '" + checkName + "'.");
       final long started = System.nanoTime();
+      final Active[] recorded = new Active[1];
       final Map<String, Object> request = onEventThread(() -> {
         final GamePiece target = pieceId.isEmpty() ? null : BoardReader.pieceById(pieceId);
         if (!pieceId.isEmpty() && target == null) throw new IllegalArgumentException("no piece with id " + pieceId);
+        recorded[0] = active();
         return boardPart(c, reader.context(target, BoardReader.selection()));
       });
       if (!playerJson.isBlank()) request.putAll(Json.parseObject(playerJson));
       final long read = System.nanoTime();
-      final Ruling ruling = send(c, request, "vassal-" + UUID.randomUUID(), Settings.timeoutMs());
+      final Ruling ruling = send(c, request, "vassal-" + UUID.randomUUID(), Settings.timeoutMs(), recorded[0]);
       final long answered = System.nanoTime();
       onEventThread(() -> {
         Asking.deliver(this, ruling, false);
@@ -466,8 +469,7 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
    * connection is asked once more with the same id; a timeout is the player's to repeat. Off
    * the event thread.
    */
-  Ruling send(Catalog.Check c, Map<String, Object> request, String requestId, int timeoutMs) throws Server.Problem {
-    final Active recorded = onEventThreadAnywhere(this::active);
+  Ruling send(Catalog.Check c, Map<String, Object> request, String requestId, int timeoutMs, Active recorded) throws Server.Problem {
     final Map<String, Object> answer;
     if (recorded != null) {
       final Server server = new Server(recorded.server, timeoutMs);

@@ -70,20 +70,13 @@ final class Asking {
       lastRequestId = "vassal-" + UUID.randomUUID();
     }
     final String requestId = lastRequestId;
-    final String server;
     final int timeout = Settings.timeoutMs();
-    try {
-      server = adjudicator.server().base();
-    }
-    catch (Server.Problem p) {
-      form.refused(p);
-      return;
-    }
-    form.waiting(server, timeout / 1000);
+    final Adjudicator.Active recorded = adjudicator.active();
+    form.waiting(recorded != null ? recorded.server : Settings.server(), timeout / 1000);
     new SwingWorker<Ruling, Void>() {
       @Override
       protected Ruling doInBackground() throws Exception {
-        return adjudicator.send(check, request, requestId, timeout);
+        return adjudicator.send(check, request, requestId, timeout, recorded);
       }
 
       @Override

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * What the board knows, and how it fills a request: the units with their hex and step (read
@@ -98,22 +99,39 @@ final class Board {
     }
   }
 
-  final List<Unit> units;
+  private final Supplier<List<Unit>> readUnits;    // read from the pieces only when a role needs every unit
+  private final Supplier<List<TrackMark>> readMarks;
+  private List<Unit> units;
+  private List<TrackMark> marks;
   final String scenario;  // null: unknown
   final Integer turn;     // null: unknown
   final String side;      // the side asking, null: unknown
-  final List<TrackMark> marks;
 
   Board(List<Unit> units, String scenario, Integer turn, String side) {
     this(units, scenario, turn, side, List.of());
   }
 
   Board(List<Unit> units, String scenario, Integer turn, String side, List<TrackMark> marks) {
-    this.units = units;
+    this(() -> units, scenario, turn, side, () -> marks);
+  }
+
+  Board(Supplier<List<Unit>> units, String scenario, Integer turn, String side, Supplier<List<TrackMark>> marks) {
+    this.readUnits = units;
     this.scenario = scenario;
     this.turn = turn;
     this.side = side;
-    this.marks = marks;
+    this.readMarks = marks;
+  }
+
+  /** Every unit on the board (read once, when first needed). */
+  List<Unit> units() {
+    if (units == null) units = readUnits.get();
+    return units;
+  }
+
+  private List<TrackMark> marks() {
+    if (marks == null) marks = readMarks.get();
+    return marks;
   }
 
   /** The request members the board fills for this schema and context (top-level names). */
@@ -155,7 +173,7 @@ final class Board {
   Object trackValue(String which, Map<String, Object> p) {
     final String[] parts = which.split(":", 2);
     final List<TrackMark> found = new ArrayList<>();
-    for (final TrackMark m : marks) {
+    for (final TrackMark m : marks()) {
       if (m.track.equals(parts[0]) && (parts.length == 1 || m.marker.equals(parts[1]))) found.add(m);
     }
     if (found.size() != 1) return null;
@@ -220,7 +238,7 @@ final class Board {
   List<Unit> positions(Context ctx) {
     final String map = ctx.map != null ? ctx.map : busiestMap();
     final List<Unit> out = new ArrayList<>();
-    for (final Unit u : units) {
+    for (final Unit u : units()) {
       if (u.hex != null && u.map.equals(map)) out.add(u);
     }
     return out;
@@ -229,7 +247,7 @@ final class Board {
   private String busiestMap() {
     final Map<String, Integer> count = new LinkedHashMap<>();
     String best = null;
-    for (final Unit u : units) {
+    for (final Unit u : units()) {
       if (u.hex == null) continue;
       count.merge(u.map, 1, Integer::sum);
       if (best == null || count.get(u.map) > count.get(best)) best = u.map;
@@ -251,7 +269,7 @@ final class Board {
     final List<Unit> out = new ArrayList<>();
     if (ctx.hex == null) return out;
     if (ctx.unit != null) out.add(ctx.unit);
-    for (final Unit u : units) {
+    for (final Unit u : units()) {
       if (ctx.hex.equals(u.hex) && u.map.equals(ctx.map) && (ctx.unit == null || !u.id.equals(ctx.unit.id))) out.add(u);
     }
     return out;

@@ -18,17 +18,24 @@ import VASSAL.command.Command;
 final class Chat {
   private Chat() { }
 
-  /** Posts lines as one command (shown, sent, logged). Must run on the event thread. */
+  /**
+   * Posts lines as one command (shown, sent, logged): one chat command a line, so a replayed log
+   * and the other player show each line as the engine shows any chat line. Here they are shown
+   * at once (Shown), as the engine would show them one by one. Must run on the event thread.
+   */
   static void post(List<String> lines) {
     final GameModule g = GameModule.getGameModule();
     Command all = null;
+    final List<String> clean = new java.util.ArrayList<>();
     for (final String line : lines) {
       // a command string cannot carry control characters (the server sends none)
-      final Command one = new Chatter.DisplayText(g.getChatter(), line.replaceAll("[\\x00-\\x1f\\x7f]", " "));
+      final String text = line.replaceAll("[\\x00-\\x1f\\x7f]", " ");
+      clean.add(text);
+      final Command one = new Chatter.DisplayText(g.getChatter(), text);
       all = all == null ? one : all.append(one);
     }
     if (all == null) return;
-    all.execute();
+    if (!Shown.all(g.getChatter(), clean)) all.execute();
     g.sendAndLog(all);
   }
 
