@@ -280,7 +280,14 @@ final class Steps {
       final String menu = str(step, "menu");
       final KeyCommand kc = findCommand((KeyCommand[]) outer.getProperty(Properties.KEY_COMMANDS), menu);
       if (kc == null) throw new IllegalArgumentException("piece '" + p.getName() + "' has no command '" + menu + "'");
-      kc.actionPerformed(null);
+      final boolean global = kc.isGlobal();  // a menu shown for a selection marks commands for every selected piece
+      kc.setGlobal(false);
+      try {
+        kc.actionPerformed(null);
+      }
+      finally {
+        kc.setGlobal(global);
+      }
     }
     else {
       final Command c = outer.keyEvent(NamedHotKeyConfigurer.decode(str(step, "key")).getKeyStroke());

@@ -13,6 +13,10 @@ public class KeyCommand extends AbstractAction {
 
   public KeyStroke getKeyStroke() { return null; }
 
+  public boolean isGlobal() { return false; }
+
+  public void setGlobal(boolean global) { }
+
   @Override
   public void actionPerformed(ActionEvent evt) { }
 }

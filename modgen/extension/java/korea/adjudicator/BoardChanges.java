@@ -80,7 +80,16 @@ final class BoardChanges {
           problems.add(p.name() + ": no '" + menu + "' command");
           break;
         }
-        kc.actionPerformed(null);
+        // A menu the engine showed for a selection marks the piece's commands as for every selected
+        // piece ("global"); this change is for this piece alone.
+        final boolean global = kc.isGlobal();
+        kc.setGlobal(false);
+        try {
+          kc.actionPerformed(null);
+        }
+        finally {
+          kc.setGlobal(global);
+        }
       }
     }
     return problems;
