@@ -11,7 +11,9 @@ and building the OpenAPI and systems documents.
 
 from __future__ import annotations
 
+import gc
 import json
+import logging
 from typing import Any, Mapping
 
 from flask import Flask, jsonify
@@ -20,28 +22,70 @@ from adjudicator.api import make_api_blueprint
 from adjudicator.api.bridge import register_bridge
 from adjudicator.api.games import well_known_keys
 from adjudicator.api.systems import systems_document
+from adjudicator.checks import SYSTEM_IDS
 from adjudicator.config import Config
+from adjudicator.game_pages import make_game_pages_blueprint
+from adjudicator.headers import register_security_headers
 from adjudicator.json_provider import OrjsonProvider
 from adjudicator.keys import load_or_create_signing_key
 from adjudicator.openapi import build_openapi
 from adjudicator.pages import make_pages_blueprint
 from adjudicator.problems import register_error_handlers
 from adjudicator.ratelimits import make_limiter
+from adjudicator.replay.pages import make_replay_blueprint
 from adjudicator.rules import register_all_games
 from adjudicator.services import Services
-from adjudicator.storage import Store, make_engine
+from adjudicator.storage import StorageUnavailable, Store, make_engine
+from adjudicator.uploads import Uploads
+from scenarios import load_game
+
+log = logging.getLogger(__name__)
 
 
-def prepare(config: Config) -> Services:
-    """Open storage and keys for `config` (also used by the CLI and gunicorn's master)."""
+def prepare(config: Config, *, storage_may_be_down: bool = False) -> Services:
+    """Open storage and keys for `config` (also used by the CLI and gunicorn's master).
+
+    Raises `StorageUnavailable` (a RuntimeError whose text says what is wrong) when the
+    database cannot be written, so `adjudicator serve` and gunicorn's master stop with that
+    sentence. A gunicorn worker (`storage_may_be_down`) starts anyway: its master created the
+    tables and recorded the key already, and a worker that refused to boot during a database
+    outage would make gunicorn stop the whole service instead of answering 503 until the
+    database is back.
+    """
     store = Store(make_engine(config.database_url, config.sqlite_synchronous))
-    store.create_schema()
     key = load_or_create_signing_key(config.key_path)
-    store.register_public_key(key)
-    return Services(config=config, store=store, signing_key=key, published_keys=store.public_keys())
+    try:
+        store.create_schema()
+        store.register_public_key(key)
+    except StorageUnavailable as error:
+        if not storage_may_be_down:
+            raise
+        log.error("%s; this worker answers 503 until it is back", error)
+    return Services(config=config, store=store, signing_key=key, uploads=Uploads(store))
 
 
-def create_app(config: Config | Mapping[str, Any] | None = None) -> Flask:
+_SETTLED = False
+
+
+def settle_game_data() -> None:
+    """Load every game's data now, and leave it out of the garbage collector's full sweeps.
+
+    The data is read-only and lives as long as the process. A full collection walks every tracked
+    object, and the four games are some 120,000 of them: it paused whatever request it fell in by
+    ~70 ms (a check's chances, bench odds: p99 95 ms against a median of 29). Frozen (`gc.freeze`)
+    they are never walked again. Once per process, so apps made later (tests) do not freeze their
+    own garbage; loading here also spares the first request the reading."""
+    global _SETTLED
+    if _SETTLED:
+        return
+    for system in SYSTEM_IDS:
+        load_game(system)
+    gc.freeze()
+    _SETTLED = True
+
+
+def create_app(config: Config | Mapping[str, Any] | None = None, *, storage_may_be_down: bool = False) -> Flask:
+    """The app; `storage_may_be_down` for gunicorn's workers (see `prepare`)."""
     if not isinstance(config, Config):
         config = Config.load(config)
     register_all_games()
@@ -49,7 +93,7 @@ def create_app(config: Config | Mapping[str, Any] | None = None) -> Flask:
     app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
     app.json = OrjsonProvider(app)
 
-    svc = prepare(config)
+    svc = prepare(config, storage_may_be_down=storage_may_be_down)
     svc.openapi = build_openapi()
     svc.openapi_json = json.dumps(svc.openapi).encode("utf-8")
     svc.systems_json = json.dumps(systems_document()).encode("utf-8")
@@ -58,6 +102,7 @@ def create_app(config: Config | Mapping[str, Any] | None = None) -> Flask:
     limiter = make_limiter(app, config)
     svc.limiter = limiter
     register_error_handlers(app)
+    register_security_headers(app)
 
     @app.get("/ping")
     def ping():
@@ -66,5 +111,8 @@ def create_app(config: Config | Mapping[str, Any] | None = None) -> Flask:
     app.add_url_rule("/.well-known/adjudicator-keys.json", "keys", well_known_keys)
     app.register_blueprint(make_api_blueprint(config, limiter))
     app.register_blueprint(make_pages_blueprint(config, limiter))
+    app.register_blueprint(make_game_pages_blueprint(config, limiter))
     register_bridge(app, config, limiter)
+    app.register_blueprint(make_replay_blueprint(config, limiter))
+    settle_game_data()
     return app

@@ -37,7 +37,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 SYSTEM_IDS = ("kwb", "spi", "holdfast", "fireandice")
 
 #: Names taken by game endpoints (`/games/<id>/ledger`, `/games/<id>/close`).
-RESERVED_CHECK_NAMES = frozenset({"ledger", "close", "verify"})
+RESERVED_CHECK_NAMES = frozenset({"ledger", "close", "verify", "dice"})
 
 _NAME_RE = re.compile(r"^[a-z][a-z0-9_]{0,47}$")
 
@@ -46,6 +46,31 @@ MAX_SUPPLIED_DICE = 64
 
 #: request_id: what a client may use to make a game-mode call idempotent.
 REQUEST_ID_PATTERN = r"^[A-Za-z0-9._:-]{1,100}$"
+
+#: A log session's id: what the Adjudicator extension makes when a VASSAL log begins.
+SESSION_ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
+
+
+class LogSession(BaseModel):
+    """Which VASSAL log a ruling is asked from, and where that log stands in the game's files.
+
+    A game by e-mail is a chain of log files: each player loads the file received and begins a
+    new log. The extension gives each log session an id, remembers in the game's own state the
+    session the loaded file was (`parent`) and how many files came before (`file`), and says
+    where it began (`start`, a digest of that position). Sessions with the same parent and the
+    same start began from the same position: one of them is a re-roll.
+    """
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    id: str = Field(pattern=SESSION_ID_PATTERN, description="This log session's id.")
+    parent: str | None = Field(default=None, pattern=SESSION_ID_PATTERN,
+                               description="The session of the file this one continues (none: the setup).")
+    start: str | None = Field(default=None, pattern=r"^[0-9a-f]{16,64}$",
+                              description="A digest of the position the log began from (hex).")
+    file: int | None = Field(default=None, ge=1, le=100_000,
+                             description="This log's place in the game's chain of files (1: the first).")
+
 
 #: Side ids that were once spelt differently: an old spelling on input reads as the current id.
 #: (Fire and Ice called its Communist side "com" until every game said "communist".)
@@ -315,6 +340,7 @@ class CheckSpec:
     random: bool
     summary: str
     rule: str
+    #: The scenario ids the check belongs to (empty: every scenario, unless `scenario_rule`).
     scenarios: tuple[str, ...]
     actor: Actor
     compute_model: type[BaseModel]
@@ -324,6 +350,17 @@ class CheckSpec:
     example: dict[str, Any] | None = None
     #: (JSON pointer, role) of every request field the board fills (`board_fields`).
     board: tuple[tuple[str, str], ...] = ()
+    #: The check belongs to the scenarios for which this says yes (scenario id -> bool), from the
+    #: game's data: a scenario a maintainer adds with the same special rule gets the check.
+    scenario_rule: Callable[[str], bool] | None = None
+    #: The rule the data names, in words, for messages ("its special rule un_supply_shortage").
+    scenario_rule_text: str = ""
+
+    def belongs_to(self, scenario: str) -> bool:
+        """Whether the check is part of `scenario` (by its ids, or by the scenario's data)."""
+        if self.scenarios:
+            return scenario in self.scenarios
+        return self.scenario_rule is None or self.scenario_rule(scenario)
 
     @property
     def key(self) -> str:
@@ -350,9 +387,11 @@ def _derive_models(system: str, name: str, request: type[CheckRequest], random: 
         compute_fields["dice"] = (
             list[int],
             Field(
+                default_factory=list,
                 max_length=MAX_SUPPLIED_DICE,
                 description="The dice rolled elsewhere, in the order the check uses them "
-                "(see each die's `purpose` in the result).",
+                "(see each die's `purpose` in the result). Some situations of a check need none; "
+                "too few for the situation is refused, naming the die missing.",
             ),
         )
     compute = create_model(f"{base}Compute", __base__=request, **compute_fields)
@@ -368,6 +407,12 @@ def _derive_models(system: str, name: str, request: type[CheckRequest], random: 
                 "never a new roll.",
             ),
         ),
+        log_session=(
+            LogSession | None,
+            Field(default=None, description="The VASSAL log session the ruling is asked from (the "
+                                            "Adjudicator extension sends it): the log check then knows "
+                                            "which file must show the ruling."),
+        ),
     )
     return compute, game
 
@@ -382,13 +427,16 @@ def register_check(
     rule: str,
     actor: Actor | None = None,
     scenarios: tuple[str, ...] = (),
+    scenario_rule: tuple[Callable[[str], bool], str] | None = None,
     example: dict[str, Any] | None = None,
 ) -> Callable[[Callable[[Any, Dice], CheckResult]], Callable[[Any, Dice], CheckResult]]:
     """Register a rules function as check `name` of game `system`.
 
     `actor` (required) says who acts (see `Actor`): game mode lets only that side ask.
     `scenarios` lists the scenario ids the check belongs to (empty: every scenario); a recorded
-    game of another scenario refuses it. `example` is a valid compute-mode request (see
+    game of another scenario refuses it. `scenario_rule` says it from the data instead: (scenario
+    id -> whether the scenario has the rule, the rule in words), so a scenario a maintainer adds
+    with that special rule gets the check without a code change. `example` is a valid compute-mode request (see
     `CheckSpec.example`).
     """
     if system not in SYSTEM_IDS:
@@ -422,6 +470,8 @@ def register_check(
             summary=summary,
             rule=rule,
             scenarios=tuple(scenarios),
+            scenario_rule=scenario_rule[0] if scenario_rule else None,
+            scenario_rule_text=scenario_rule[1] if scenario_rule else "",
             actor=actor,
             compute_model=compute_model,
             game_model=game_model,

@@ -2,13 +2,17 @@
 
     adjudicator serve [--host 127.0.0.1] [--port 8000] [--workers N]
     adjudicator verify ledger.json --key pub.pem [--key old.pem] [--receipts kept.json]
+    adjudicator verify ledger.json --dice-stats [--key pub.pem]   (every roll; are the dice fair?)
     adjudicator public-key [--out pub.pem]      (the server's key; never creates one)
     adjudicator rotate-key
     adjudicator examples [--system kwb] [--out DIR]   (a situation file per check, for adjudicator-client)
+    adjudicator odds-table                            (docs/odds.md's table of examples and their chances)
 
 `verify` works offline: it needs only the exported ledger and the public key(s) (a PEM file or
 the JSON served at /.well-known/adjudicator-keys.json). It checks the chain and every
-signature and, if the seed has been revealed, recomputes every die.
+signature and, if the seed has been revealed, recomputes every die. With `--dice-stats` it also
+counts every server roll by check, side and die type and tests each die type's faces against a
+fair die (`adjudicator.dicestats`); the keys are then optional (without them nothing is verified).
 """
 
 from __future__ import annotations
@@ -27,8 +31,16 @@ GUNICORN_CONF = Path(__file__).with_name("gunicorn.conf.py")
 def _serve(args: argparse.Namespace) -> int:
     from adjudicator.app import prepare
     from adjudicator.config import Config
+    from adjudicator.storage import StorageUnavailable
 
-    prepare(Config.load())  # fail fast on bad configuration, before gunicorn starts
+    try:
+        prepare(Config.load())  # fail fast on bad configuration, before gunicorn starts
+    except StorageUnavailable as error:
+        print(f"adjudicator serve: {error}. Check DATABASE_URL, that the database server runs and that "
+              "its file and folder are writable by this user, and that the disk has room.", file=sys.stderr)
+        return 2
+    if not _game_data_ok():
+        return 1
     command = [sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF),
                "--bind", f"{args.host}:{args.port}"]
     if args.workers:
@@ -38,28 +50,83 @@ def _serve(args: argparse.Namespace) -> int:
     return 0  # not reached
 
 
-def _verify(args: argparse.Namespace) -> int:
-    from adjudicator.keys import load_public_keys
-    from adjudicator.verify import report_lines, verify_ledger
+def _game_data_ok() -> bool:
+    """Check the games' data as `scenarios check` does, and say what the server will serve.
 
+    Each worker reads the data once, when it starts: a running server keeps the data it started
+    with. The message says so, and how to make it read edited data."""
+    from scenarios.loader import DATA_ROOT, check_game_dir, game_ids, load_game
+
+    problems = [p for game_id in game_ids() for p in check_game_dir(DATA_ROOT / game_id)]
+    if problems:
+        print("\n".join(problems), file=sys.stderr)
+        print(f"adjudicator serve: the game data in {DATA_ROOT} has {len(problems)} problem(s), listed above "
+              "(`scenarios check` lists them too); fix them, then start the server", file=sys.stderr)
+        return False
+    served = ", ".join(f"{g} ({len(load_game(g).scenarios)} scenarios)" for g in game_ids())
+    print(f"adjudicator serve: game data {DATA_ROOT}: {served}. Each worker reads it when it starts, so edits "
+          f"take effect only after `scenarios check` and a restart, or `kill -HUP {os.getpid()}` (new workers, "
+          "the running ones finish their requests).", file=sys.stderr)
+    return True
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from adjudicator.dicestats import dice_record
+    from adjudicator.dicestats import report_lines as dice_lines
+    from adjudicator.keys import load_public_keys
+    from adjudicator.verify import revealed_values, report_lines, verify_ledger
+
+    if not args.key and not args.dice_stats:
+        print("adjudicator verify: give the server's public key(s) with --key (or ask only for --dice-stats)",
+              file=sys.stderr)
+        return 2
     try:
         keys = {}
-        for key_path in args.key:
+        for key_path in args.key or []:
             keys.update(load_public_keys(key_path))
         document = json.loads(Path(args.ledger).read_text(encoding="utf-8"))
         receipts = None
         if args.receipts:
             receipts = json.loads(Path(args.receipts).read_text(encoding="utf-8"))
             receipts = receipts if isinstance(receipts, list) else [receipts]
+        records = document["records"] if isinstance(document, dict) and isinstance(document.get("records"), list) \
+            else None
+        if args.dice_stats and records is None:
+            raise ValueError("a ledger is an object with a 'records' list")
     except (OSError, ValueError, KeyError, TypeError) as error:  # unreadable file, not JSON, not a key
         print(f"adjudicator verify: cannot read the input: {error}", file=sys.stderr)
         return 2
-    report = verify_ledger(document, keys, receipts)
+    out: dict = {}
+    lines: list[str] = []
+    ok = True
+    if args.key:
+        report = verify_ledger(document, keys, receipts)
+        out["verification"] = report.to_json()
+        lines += report_lines(report.to_json())
+        ok = report.ok
+    if args.dice_stats:
+        seen = {**(revealed_values(records) if records else {}), **_own_revealed(document)}
+        dice = dice_record([r for r in records if isinstance(r, dict)], seen)
+        out["dice"] = dice.to_json()
+        if lines:
+            lines.append("")
+        lines += dice_lines(dice)
+        if not args.key:
+            lines.append("")
+            lines.append("(the ledger itself was not verified: give --key to check its chain and signatures)")
     if args.json:
-        print(json.dumps(report.to_json(), indent=2))
+        print(json.dumps(out if args.dice_stats else out["verification"], indent=2))
     else:
-        print("\n".join(report_lines(report.to_json())))
-    return 0 if report.ok else 1
+        print("\n".join(lines))
+    return 0 if ok else 1
+
+
+def _own_revealed(document: dict) -> dict:
+    """The sealed values a ledger downloaded with a side's token reveals to that side."""
+    revealed = document.get("revealed")
+    if not isinstance(revealed, list):
+        return {}
+    return {p.get("commitment"): p.get("value") for p in revealed if isinstance(p, dict)}
 
 
 def _public_key(args: argparse.Namespace) -> int:
@@ -87,9 +154,14 @@ def _rotate_key(args: argparse.Namespace) -> int:
     from adjudicator.app import prepare
     from adjudicator.config import Config
     from adjudicator.keys import rotate_signing_key
+    from adjudicator.storage import StorageUnavailable
 
     config = Config.load()
-    services = prepare(config)  # records the current public key before it is replaced
+    try:
+        services = prepare(config)  # records the current public key before it is replaced
+    except StorageUnavailable as error:
+        print(f"adjudicator rotate-key: {error}; the key was not rotated", file=sys.stderr)
+        return 2
     new_key = rotate_signing_key(config.key_path)
     services.store.register_public_key(new_key)
     print(f"new signing key {new_key.kid}; old key {services.signing_key.kid} stays published")
@@ -115,6 +187,15 @@ def _examples(args: argparse.Namespace) -> int:
     return 0
 
 
+def _odds_table(args: argparse.Namespace) -> int:
+    from adjudicator.odds.book import book_table
+    from adjudicator.rules import register_all_games
+
+    register_all_games()
+    sys.stdout.write(book_table())
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="adjudicator", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -127,8 +208,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     verify = sub.add_parser("verify", help="verify an exported ledger offline")
     verify.add_argument("ledger", help="ledger JSON (GET /api/v1/games/<id>/ledger)")
-    verify.add_argument("--key", action="append", required=True,
+    verify.add_argument("--key", action="append",
                         help="public key PEM, or the keys JSON; repeat for rotated keys")
+    verify.add_argument("--dice-stats", action="store_true",
+                        help="every server roll by check and side, and each die type tested against a fair die")
     verify.add_argument("--receipts", help="JSON receipt or list of receipts you kept")
     verify.add_argument("--json", action="store_true", help="print the report as JSON")
     verify.set_defaults(func=_verify)
@@ -145,6 +228,9 @@ def build_parser() -> argparse.ArgumentParser:
     examples.add_argument("--system", help="only this game system's checks")
     examples.add_argument("--out", default="examples", help="folder to write (default: ./examples)")
     examples.set_defaults(func=_examples)
+    odds_table = sub.add_parser("odds-table", help="print docs/odds.md's table: every check's example and the "
+                                "books' worked examples with their chances")
+    odds_table.set_defaults(func=_odds_table)
     return parser
 
 

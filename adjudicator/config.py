@@ -40,6 +40,9 @@ class Config:
     #: The address players reach the service at (e.g. https://adj.example.org), used in the
     #: verify links of rulings; empty: the address each request came to.
     public_url: str = ""
+    #: Where the built VASSAL modules are (`make run` builds them into dist/): the home page
+    #: offers them for download. Empty: none offered.
+    modules_dir: str = "dist"
 
     #: environment variable -> field
     ENV = {
@@ -53,6 +56,7 @@ class Config:
         "ADJUDICATOR_RATE_LIMIT_ANONYMOUS": "rate_limit_anonymous",
         "ADJUDICATOR_RATE_LIMIT_CREATE_GAME": "rate_limit_create_game",
         "ADJUDICATOR_PUBLIC_URL": "public_url",
+        "ADJUDICATOR_MODULES_DIR": "modules_dir",
     }
 
     @classmethod

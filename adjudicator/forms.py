@@ -484,21 +484,36 @@ def _error(labels: dict[str, str], location: tuple, message: str) -> FieldError:
 
 
 def read_form(spec: CheckSpec, form) -> tuple[Any | None, list[FieldError]]:
-    """Validate a submitted check form with the check's compute model.
+    """Validate a submitted check form with the check's compute model (the players' dice).
 
     Returns (request model, []) or (None, errors). Every field is read even after a problem,
     so the player sees all the problems of a submission at once.
     """
     fields = form_fields(spec)
-    labels = {f.name: f.label for f in fields}
-    labels["dice"] = "Dice"
     values, unreadable = form_request(fields, form)
     if spec.random:
         values["dice"] = _dice_value(form)
+    return validate_form(spec.compute_model, fields, values, unreadable)
+
+
+def read_situation(spec: CheckSpec, form) -> tuple[Any | None, list[FieldError]]:
+    """A submitted check form as the check's own request, its dice box left aside: what the
+    chances of the situation are asked with (`adjudicator.odds`)."""
+    fields = form_fields(spec)
+    values, unreadable = form_request(fields, form)
+    return validate_form(spec.request, fields, values, unreadable)
+
+
+def validate_form(model, fields: list[FormField], values: dict[str, Any],
+                  unreadable: list[_Unreadable]) -> tuple[Any | None, list[FieldError]]:
+    """`values` (read from a form of `fields`) validated by `model`: (request, []) or (None, errors
+    named after the form's fields, in the form's order)."""
+    labels = {f.name: f.label for f in fields}
+    labels["dice"] = "Dice"
     errors = [_error(labels, e.location, str(e)) for e in unreadable]
     unreadable_fields = {e.location[0] for e in unreadable}
     try:
-        request = spec.compute_model.model_validate_json(json.dumps(values))
+        request = model.model_validate_json(json.dumps(values))
     except ValidationError as error:
         for item in error.errors(include_url=False):
             location = tuple(item["loc"])

@@ -1,18 +1,32 @@
 """Gunicorn settings for `adjudicator serve` (or `gunicorn -c adjudicator/gunicorn.conf.py`).
 
+Workers are gevent workers: each connection is a greenlet, so slow or idle clients cost a few
+kilobytes each instead of a whole worker. With the former sync workers, as many half-open
+connections as workers (two) stopped the service for 30 s; with gevent, 200 slowloris
+connections leave rolls answered (docs/performance.md, "Overload"). A request's headers must
+arrive within `keepalive` seconds (gunicorn's gevent worker reads them under that timeout), so a
+client trickling header lines is dropped. The rest of a request is plain blocking Python (SQLite,
+signing, rules) run one greenlet at a time: the same CPU per request as sync workers, and the
+ledger's write path unchanged (its locks are gevent's once the worker has patched threading).
+Long CPU work yields (reading an upload, see adjudicator/bridge/upload.py).
+
 Environment: ADJUDICATOR_BIND (default 127.0.0.1:8000), ADJUDICATOR_WORKERS (default: CPU
 count; more workers than cores did not help in measurements here), ADJUDICATOR_WORKER_CLASS
-(default sync), ADJUDICATOR_THREADS (gthread only).
+(default gevent; sync and gthread still work, without the protection from slow clients),
+ADJUDICATOR_THREADS (gthread only), ADJUDICATOR_WORKER_CONNECTIONS (default 1000 per worker).
 """
 
 import os
 
 bind = os.environ.get("ADJUDICATOR_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("ADJUDICATOR_WORKERS", os.cpu_count() or 2))
-worker_class = os.environ.get("ADJUDICATOR_WORKER_CLASS", "sync")
+worker_class = os.environ.get("ADJUDICATOR_WORKER_CLASS", "gevent")
+worker_connections = int(os.environ.get("ADJUDICATOR_WORKER_CONNECTIONS", "1000"))
 threads = int(os.environ.get("ADJUDICATOR_THREADS", "1"))
 wsgi_app = "adjudicator.wsgi:app"
 accesslog = os.environ.get("ADJUDICATOR_ACCESS_LOG") or None
+#: Seconds for a request's headers to arrive (gevent), and for an idle kept-alive connection.
+keepalive = 5
 graceful_timeout = 10
 timeout = 30
 

@@ -3,7 +3,7 @@
 A game's ledger is a hash chain. Record n holds
 
     {"game_id": G, "seq": n, "prev_hash": hash of record n-1 ("0"*64 for record 0),
-     "body": {"check", "request", "result", "request_id", "side", "time"}}
+     "body": {"check", "request", "result", "request_id", "side", "time"[, "session"]}}
 
 and its hash is SHA-256 over the canonical JSON of exactly that object. Record 0 is the game's
 creation (`check` "game.created", whose result holds the seed commitment); closing the game
@@ -44,8 +44,9 @@ def make_body(
     request_id: str | None,
     side: str | None,
     time: str | None = None,
+    session: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    return {
+    body = {
         "check": check,
         "request": request,
         "result": result,
@@ -53,6 +54,9 @@ def make_body(
         "side": side,
         "time": time or utc_now(),
     }
+    if session is not None:  # asked from a VASSAL log: which one (rulings asked elsewhere have none)
+        body["session"] = session
+    return body
 
 
 def record_hash(game_id: str, seq: int, prev_hash: str, body: dict[str, Any]) -> str:

@@ -11,8 +11,17 @@ module's Adjudicator extension, or written by the saved-game page) carries its t
 * each recorded ruling in the log with the ledger record of that number: the same record hash
   and the same lines (outcome, dice, steps) as the ledger renders them (`chat_lines`) — else it
   is **forged** (no such record, another hash) or **altered** (the lines differ);
-* ledger rulings the log does not show: **hidden** (a ruling received and not passed on, the
-  reload-and-reroll trick);
+* what each verified ruling did to the board: the pieces must show the steps it ordered (a
+  unit flipped or removed) before the next ruling — else it is **not applied**
+  (`adjudicator.logboard`);
+* ledger rulings the log does not show: where they belong (`adjudicator.logsessions`). A log
+  kept by the Adjudicator extension names its log session and the sessions before it, and each
+  ruling asked from VASSAL names its session: a ruling of this file's session it does not show is
+  **hidden**; one of a session that began from the same position as a file of the chain is a
+  **re-roll**; earlier and later files' rulings and rulings asked outside VASSAL are listed, not
+  held against this file. Checking a game's whole chain of files in order also names a file
+  missing from it and a file that does not continue the one before. A file that names no session
+  (an older log) is judged as before: every ruling it does not show is hidden;
 * rulings tagged for another game, and compute-mode rulings (the players' own dice, nothing
   recorded), are listed as such.
 
@@ -24,18 +33,27 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from adjudicator.bridge import BridgeError, read_upload
+from adjudicator.bridge import BridgeError, load_system_game, read_upload
+from adjudicator.bridge.rulings import problem_from
 from adjudicator.ledger import Record, ledger_document
+from adjudicator.logboard import LogEvent, log_events, missing_changes, ordered_changes
+from adjudicator.logsessions import EARLIER, OUTSIDE, REROLL, THIS_FILE, SessionMap, place
 from adjudicator.rulings import recorded_response
 from adjudicator.problems import Problem
 from adjudicator.services import services
 from adjudicator.storage import GameNotFound
 from adjudicator.systems import system_info
-from adjudicator.transcript import TranscriptEntry, comparable_lines, parse_transcript
+from adjudicator.transcript import TranscriptEntry, comparable_lines, parse_session_line, parse_transcript
 from adjudicator.verify import verify_ledger
+from scenarios.model import Game
+from vassalfmt import SavedGame
 from vassalfmt.commands import CHAT_PREFIX
 
 VERIFIED, FORGED, ALTERED, OTHER_GAME, UNRECORDED = "verified", "forged", "altered", "other-game", "unrecorded"
+NOT_APPLIED = "not-applied"
+#: The most files one chain check reads (a long game by e-mail has a few dozen).
+MAX_CHAIN_FILES = 200
+STATUSES = (VERIFIED, NOT_APPLIED, FORGED, ALTERED, OTHER_GAME, UNRECORDED)
 
 
 @dataclass
@@ -54,26 +72,59 @@ class LogRuling:
 
 
 @dataclass
+class FileReading:
+    """One file read against the ledger: its rulings judged, and the log session it is."""
+
+    name: str
+    rulings: list[LogRuling] = field(default_factory=list)
+    #: The file's log session: its id, the sessions before it, its start; None for a file that names
+    #: none (a log kept before sessions, or not kept by the extension).
+    session: str | None = None
+    chain: tuple[str, ...] = ()
+    start: str | None = None
+    named_by: str = ""  # "its first line" or "its rulings"
+
+    @property
+    def shown(self) -> set[int]:
+        return {r.seq for r in self.rulings if r.status in (VERIFIED, NOT_APPLIED, ALTERED)}
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "session": self.session, "chain": list(self.chain), "start": self.start,
+                "session_named_by": self.named_by, "rulings": [r.to_json() for r in self.rulings],
+                "counts": {status: sum(1 for r in self.rulings if r.status == status) for status in STATUSES}}
+
+
+@dataclass
 class LogCheck:
-    """The verdict on one log: its rulings, the ledger rulings it does not show, the ledger's own."""
+    """The verdict on one log (or a chain of logs): its rulings, and where every other ruling of the
+    ledger belongs — hidden here, earlier, later, a re-roll, outside VASSAL — and the ledger's own."""
 
     game_id: str
-    rulings: list[LogRuling] = field(default_factory=list)
-    hidden: list[dict[str, Any]] = field(default_factory=list)  # seq, check, side, time
+    files: list[FileReading] = field(default_factory=list)
+    hidden: list[dict[str, Any]] = field(default_factory=list)  # rulings a file sent should show and does not
+    rerolls: list[dict[str, Any]] = field(default_factory=list)
+    elsewhere: list[dict[str, Any]] = field(default_factory=list)  # earlier, later, outside: not judged here
+    missing_files: list[dict[str, Any]] = field(default_factory=list)
+    breaks: list[str] = field(default_factory=list)  # a file that does not continue the one before it
     ledger_ok: bool = True
     ledger_problems: list[str] = field(default_factory=list)
 
     @property
+    def rulings(self) -> list[LogRuling]:
+        return [r for f in self.files for r in f.rulings]
+
+    @property
     def ok(self) -> bool:
-        return (self.ledger_ok and not self.hidden
-                and all(r.status in (VERIFIED, UNRECORDED) for r in self.rulings))
+        return (self.ledger_ok and not self.hidden and not self.rerolls and not self.missing_files
+                and not self.breaks and all(r.status in (VERIFIED, UNRECORDED) for r in self.rulings))
 
     def to_json(self) -> dict[str, Any]:
         return {"game_id": self.game_id, "ok": self.ok,
                 "rulings": [r.to_json() for r in self.rulings], "hidden": self.hidden,
+                "rerolls": self.rerolls, "elsewhere": self.elsewhere, "missing_files": self.missing_files,
+                "breaks": self.breaks, "files": [f.to_json() for f in self.files],
                 "ledger": {"ok": self.ledger_ok, "problems": self.ledger_problems},
-                "counts": {status: sum(1 for r in self.rulings if r.status == status)
-                           for status in (VERIFIED, FORGED, ALTERED, OTHER_GAME, UNRECORDED)}}
+                "counts": {status: sum(1 for r in self.rulings if r.status == status) for status in STATUSES}}
 
 
 def _is_ruling(record: dict[str, Any]) -> bool:
@@ -109,41 +160,142 @@ def _judge(entry: TranscriptEntry, game_id: str, records: dict[int, dict], syste
     return LogRuling(VERIFIED, game_id, entry.seq, first)
 
 
-def check_log(chat_texts: list[str], document: dict[str, Any], keys) -> LogCheck:
-    """Every adjudication in `chat_texts` (a log's chat, in order) against the ledger `document`."""
-    game = document["game"]
-    records = {r["seq"]: r for r in document["records"]}
-    result = LogCheck(game["id"])
-    info = system_info(game["system"])
-    name = info.name if info else game["system"]
-    for entry in parse_transcript(chat_texts):
-        result.rulings.append(_judge(entry, game["id"], records, name))
-    shown = {r.seq for r in result.rulings if r.status in (VERIFIED, ALTERED)}
-    result.hidden = [{"seq": r["seq"], "check": r["body"]["check"], "side": r["body"].get("side"),
-                      "time": r["body"].get("time")}
-                     for r in document["records"] if _is_ruling(r) and r["seq"] not in shown]
+def read_file(name: str, saved: SavedGame, game: Game | None, header: dict[str, Any],
+              records: dict[int, dict], sessions: SessionMap) -> FileReading:
+    """Every adjudication in the log `saved` judged against the ledger's `records`; with the
+    system's `game` (its units), what each verified ruling did to the pieces as well; and the log
+    session the file is."""
+    reading = FileReading(name)
+    info = system_info(header["system"])
+    system_name = info.name if info else header["system"]
+    if game is not None:
+        events, steps_now = log_events(saved, game)
+    else:
+        events = [LogEvent(chat=c[len(CHAT_PREFIX):]) for c in saved.other_commands if c.startswith(CHAT_PREFIX)]
+        steps_now = {}
+    chat_at = [index for index, event in enumerate(events) if event.chat is not None]
+    texts = [events[i].chat for i in chat_at]
+    entries = parse_transcript(texts)
+    done = 0  # events applied to steps_now so far
+    for number, entry in enumerate(entries):
+        ruling = _judge(entry, header["id"], records, system_name)
+        end = chat_at[entry.last]
+        done = _advance(events, done, end, steps_now)
+        if game is not None and ruling.status == VERIFIED:
+            following = chat_at[entries[number + 1].first] if number + 1 < len(entries) else len(events)
+            window = [e.piece for e in events[end:following] if e.piece is not None]
+            ordered = ordered_changes(game, records[entry.seq]["body"]["result"].get("outcome") or {}, steps_now)
+            missing = missing_changes(ordered, window)
+            if missing:
+                ruling = LogRuling(NOT_APPLIED, ruling.game_id, ruling.seq, ruling.first_line,
+                                   f"the ruling ordered {'; '.join(missing)}")
+        reading.rulings.append(ruling)
+    _name_session(reading, texts, header["id"], records, sessions)
+    return reading
+
+
+def _name_session(reading: FileReading, texts: list[str], game_id: str, records: dict[int, dict],
+                  sessions: SessionMap) -> None:
+    """The file's log session: from the line the extension begins a log with, else from the
+    session its recorded rulings were asked in."""
+    lines = [line for text in texts if (line := parse_session_line(text)) and line.game_id in (None, game_id)]
+    if lines:
+        first = lines[0]
+        reading.session, reading.chain, reading.start, reading.named_by = first.id, first.chain, first.start, \
+            "its first line"
+        return
+    asked_in = {records[seq]["body"]["session"]["id"] for seq in reading.shown
+                if isinstance(records[seq]["body"].get("session"), dict)}
+    if len(asked_in) == 1:
+        (session,) = asked_in
+        known = sessions.sessions.get(session)
+        reading.session, reading.chain, reading.named_by = session, sessions.chain_of(session), "its rulings"
+        reading.start = known.start if known else None
+
+
+def _summary(record: dict[str, Any], why: str = "") -> dict[str, Any]:
+    body = record["body"]
+    session = body.get("session") if isinstance(body.get("session"), dict) else {}
+    out = {"seq": record["seq"], "check": body["check"], "side": body.get("side"), "time": body.get("time"),
+           "session": session.get("id")}
+    if why:
+        out["why"] = why
+    return out
+
+
+def judge_files(document: dict[str, Any], readings: list[FileReading], keys) -> LogCheck:
+    """Where every ruling of the ledger belongs, seen from the files sent (one, or a game's chain
+    in order): shown, hidden from the file it belongs in, a re-roll, or elsewhere."""
+    header = document["game"]
+    result = LogCheck(header["id"], files=readings)
+    records = [r for r in document["records"] if _is_ruling(r)]
+    sessions = SessionMap.of(records)
+    shown = set().union(*(f.shown for f in readings)) if readings else set()
+    placed_files = [(f.session, f.chain, f.start) for f in readings if f.session]
+    for before, after in zip(readings, readings[1:]):
+        if before.session and after.session and after.chain and after.chain[-1] != before.session:
+            result.breaks.append(f"{after.name} does not continue {before.name}: it continues log session "
+                                 f"{after.chain[-1]}, not {before.session}")
+    for record in records:
+        if record["seq"] in shown:
+            continue
+        if not placed_files:  # files that name no log session: every ruling they do not show is hidden
+            result.hidden.append(_summary(record, "not shown in the file"))
+            continue
+        placement = place(record, sessions, placed_files)
+        if placement.kind == THIS_FILE:
+            result.hidden.append(_summary(record, placement.why))
+        elif placement.kind == REROLL:
+            result.rerolls.append(_summary(record, placement.why))
+        elif placement.kind == OUTSIDE and len(readings) > 1:
+            result.hidden.append(_summary(record, f"{placement.why}, and shown in no file of the chain"))
+        elif placement.kind == EARLIER and len(readings) > 1:
+            result.missing_files.append(_summary(record, f"{placement.why}: that file is not among those sent"))
+        else:
+            result.elsewhere.append(_summary(record, placement.why))
     report = verify_ledger(document, keys)
     result.ledger_ok = report.ok
     result.ledger_problems = [f.message for f in report.problems]
     return result
 
 
-def log_chat(data: bytes) -> list[str]:
-    """The chat lines a saved game or log holds (BridgeError for a file that is none)."""
-    saved = read_upload(data)
-    return [c[len(CHAT_PREFIX):] for c in saved.other_commands if c.startswith(CHAT_PREFIX)]
+def check_log(saved: SavedGame, game: Game | None, document: dict[str, Any], keys, name: str = "") -> LogCheck:
+    """One log against the ledger (`check_logs` with one file)."""
+    return check_logs([(name, saved)], game, document, keys)
 
 
-def check_log_of_game(game_id: str, data: bytes) -> LogCheck:
-    """`check_log` for a game's current ledger; Problems for an unknown game or a bad file."""
+def check_logs(files: list[tuple[str, SavedGame]], game: Game | None, document: dict[str, Any], keys) -> LogCheck:
+    """A log, or a game's chain of logs in order, against the ledger `document`."""
+    records = {r["seq"]: r for r in document["records"]}
+    sessions = SessionMap.of([r for r in document["records"] if _is_ruling(r)])
+    readings = [read_file(name, saved, game, document["game"], records, sessions) for name, saved in files]
+    return judge_files(document, readings, keys)
+
+
+def _advance(events: list[LogEvent], done: int, upto: int, steps_now: dict) -> int:
+    """Apply the piece events before index `upto` to `steps_now`; returns the new count done."""
+    for event in events[done:upto]:
+        if event.piece is not None:
+            steps_now[event.piece.unit] = event.piece.step
+    return max(done, upto)
+
+
+def check_log_of_game(game_id: str, data: bytes | list[tuple[str, bytes]]) -> LogCheck:
+    """`check_logs` for a game's current ledger: one file's bytes, or (name, bytes) of each file of a
+    chain in order. Problems for an unknown game or a file that is none."""
     svc = services()
     try:
-        document = ledger_document(svc.store.game(game_id), svc.store.records(game_id))
+        header = svc.store.game(game_id)
+        document = ledger_document(header, svc.store.records(game_id))
     except GameNotFound:
         raise Problem(404, "Not Found", "No such game.", kind="unknown-game") from None
+    files = [("", data)] if isinstance(data, bytes) else data
+    if len(files) > MAX_CHAIN_FILES:
+        raise Problem(413, "Too many files", f"At most {MAX_CHAIN_FILES} files are checked at once.",
+                      kind="too-many-files")
     try:
-        texts = log_chat(data)
+        saved = [(name, read_upload(content)) for name, content in files]
+        game = load_system_game(header["system"])
     except BridgeError as error:
-        raise Problem(error.status, error.title, error.detail, kind=error.kind) from None
-    return check_log(texts, document, svc.verification_keys())
-
+        raise problem_from(error) from None
+    return check_logs(saved, game, document, svc.verification_keys())

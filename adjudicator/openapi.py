@@ -88,6 +88,28 @@ def create_game_schema() -> dict[str, Any]:
     return {"title": "CreateGameRequest", "oneOf": options}
 
 
+def odds_paths(checks: list[CheckSpec], ref) -> dict[str, dict]:
+    """The chances of every check with dice, in compute mode and in a recorded game (adjudicator.api.odds)."""
+    paths: dict[str, dict] = {}
+    answer = {"200": {"description": "Every distinct outcome with its probability; nothing is rolled or stored",
+                      **_json(ref(s.OddsResponse))}}
+    by_name: dict[str, list[CheckSpec]] = defaultdict(list)
+    for spec in (c for c in checks if c.random):
+        by_name[spec.name].append(spec)
+        paths[f"/api/v1/systems/{spec.system}/{spec.name}/odds"] = {"post": _op(
+            f"Chances of '{spec.name}' before the roll [{spec.system}, rule {spec.rule}]", answer,
+            body=_body(ref(spec.request, "validation")), tags=[f"odds: {spec.system}"],
+            description="The check's request without `dice`: the exact distribution of its outcomes.")}
+    for name, specs in sorted(by_name.items()):
+        bodies = [ref(spec.request, "validation") for spec in specs]
+        paths[f"/api/v1/games/{{game_id}}/{name}/odds"] = {"post": _op(
+            f"Chances of '{name}' in a game ({', '.join(spec.system for spec in specs)}); side token, nothing "
+            "recorded", answer, body=_body(bodies[0] if len(bodies) == 1 else {"anyOf": bodies}),
+            tags=["games"], secured=True, params=[GAME_ID_PARAM],
+            description="Bound as the game binds a roll: its scenario, the asking side, the ledger's facts.")}
+    return paths
+
+
 def build_openapi(checks: list[CheckSpec] | None = None) -> dict[str, Any]:
     checks = all_checks() if checks is None else checks
     response_models: list[type[BaseModel]] = [
@@ -96,14 +118,16 @@ def build_openapi(checks: list[CheckSpec] | None = None) -> dict[str, Any]:
         s.CreateGameResponse,
         s.LedgerDocument,
         s.CloseResponse,
+        s.DiceResponse,
         s.VerifyResponse,
         s.SystemsResponse,
         s.KeysDocument,
         s.ProblemDetails,
+        s.OddsResponse,
     ]
     request_models: list[type[BaseModel]] = [s.CreateGameRequest, s.VerifyRequest]
     for spec in checks:
-        request_models += [spec.compute_model, spec.game_model]
+        request_models += [spec.compute_model, spec.game_model] + ([spec.request] if spec.random else [])
     refs, definitions = models_json_schema(
         [(m, "validation") for m in request_models] + [(m, "serialization") for m in response_models],
         ref_template=REF,
@@ -135,6 +159,14 @@ def build_openapi(checks: list[CheckSpec] | None = None) -> dict[str, Any]:
             "get": _op(
                 "The game's hash-chained ledger (any token of the game)",
                 {"200": {"description": "The ledger", **_json(ref(s.LedgerDocument))}},
+                tags=["games"], secured=True, params=[GAME_ID_PARAM],
+            )
+        },
+        "/api/v1/games/{game_id}/dice": {
+            "get": _op(
+                "The game's dice record: every server roll, and each die type tested against a fair die "
+                "(any token of the game)",
+                {"200": {"description": "The dice record", **_json(ref(s.DiceResponse))}},
                 tags=["games"], secured=True, params=[GAME_ID_PARAM],
             )
         },
@@ -193,6 +225,8 @@ def build_openapi(checks: list[CheckSpec] | None = None) -> dict[str, Any]:
                 tags=["games"], secured=True, params=[GAME_ID_PARAM, TRANSCRIPT_PARAM, CHANGES_PARAM],
             )
         }
+
+    paths.update(odds_paths(checks, ref))
 
     # Which scenarios a system has is data, not something the pydantic model can say; state it
     # exactly here so that every schema-valid creation request is also accepted.

@@ -6,13 +6,16 @@
                              under its heading; compute mode: enter the situation and the dice
 - `/systems/<system>/<check>` GET: the same page with that check unfolded (links to a check);
                              POST: resolve the form and show the ruling or the problems
-- `/games/<id>`              enter a token, see the game's ledger and each receipt's verification
+- `/systems/<system>/<check>/odds`  POST (the form's "Chances" button): the chances of the form's
+                             situation before the roll, a bar per outcome (`adjudicator.odds`)
+- `/games/...`                a recorded game's pages: `adjudicator.game_pages`
 - `/api/v1/docs`             the API reference, rendered from the OpenAPI document
 
 Forms are generated from each check's pydantic schema by `adjudicator.forms`, so a new check
 gets its form for free. Stable element ids (`section-<check>`, `check-<check>`, `<check>-<field>`,
 `field-<check>-<field>`, `answer-<check>`, `result-<check>`, `outcome-<check>`, `steps-<check>`,
-`dice-<check>`, `errors-<check>`, `ledger`, `record-<seq>`) are there for browser tests.
+`dice-<check>`, `errors-<check>`, `chances-<check>`, `odds-<check>`, `ledger`, `record-<seq>`) are
+there for browser tests.
 """
 
 from __future__ import annotations
@@ -21,24 +24,25 @@ from typing import TYPE_CHECKING
 
 import json
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
 
-from flask import Blueprint, abort, render_template, request
+from flask import Blueprint, abort, render_template, request, send_from_directory
 from markupsafe import Markup, escape
 
+from adjudicator import rulings
 from adjudicator.api.auth import rate_limit_key
+from adjudicator.checks import CheckSpec, checks_for, get_check
 from adjudicator.config import Config
-from adjudicator.checks import CheckSpec, DiceError, checks_for, get_check, run_check
-from adjudicator.dice import SuppliedDice
 from adjudicator.forms import (
-    FieldError, FormField, UnitChoice, example_dice, form_fields, initial_values, read_form, rows_of,
-    shown, submitted_values, unit_choices, units_json,
+    FieldError, FormField, UnitChoice, example_dice, form_fields, initial_values, read_form, read_situation,
+    rows_of, shown, submitted_values, unit_choices, units_json,
 )
-from adjudicator.ledger import ledger_document
+from adjudicator.problems import Problem
+from adjudicator.odds import odds
 from adjudicator.results import register_result_filters
 from adjudicator.services import services
-from adjudicator.storage import GameNotFound
 from adjudicator.systems import all_systems, system_info
-from adjudicator.verify import verify_ledger
 
 if TYPE_CHECKING:  # for the annotation only (ratelimits imports api.auth)
     from adjudicator.ratelimits import RouteLimiter
@@ -52,27 +56,41 @@ class Submission:
     result: dict | None = None
     errors: list[FieldError] = field(default_factory=list)
     request_json: str = ""  # the request the form made, as the API takes it (to share or script)
+    odds: dict | None = None  # the chances of the situation (the "Chances" button), instead of a result
 
     def errors_for(self, name: str) -> list[str]:
         return [e.next_to_field for e in self.errors if e.field == name]
 
 
 def _run_form(spec: CheckSpec, form) -> Submission:
+    """A calculation from a submitted form, as the API computes it (`rulings.compute`)."""
     req, errors = read_form(spec, form)
     if req is None:
         return Submission(spec.name, errors=errors)
-    dice = SuppliedDice(getattr(req, "dice", []))
     try:
-        result = run_check(spec, req, dice)
-        dice.finish()
-    except DiceError as error:
-        inside = "" if error.index is None else f"die {error.index + 1}"
-        where = f"Dice › {inside}" if inside else "Dice"
-        return Submission(spec.name, errors=[FieldError("dice", where, str(error), inside)])
-    except ValueError as error:  # SituationError, or a rules module's own ValueError
+        result = rulings.compute(spec, req)
+    except Problem as problem:
+        if problem.kind == "dice":
+            die = problem.extra["errors"][0]["pointer"].rpartition("/")[2]
+            inside = f"die {int(die) + 1}" if die.isdigit() else ""
+            where = f"Dice › {inside}" if inside else "Dice"
+            return Submission(spec.name, errors=[FieldError("dice", where, problem.detail or "", inside)])
+        return Submission(spec.name, errors=[FieldError(None, "The rules", problem.detail or problem.title)])
+    request_json = json.dumps(req.model_dump(mode="json"), indent=1, ensure_ascii=False)
+    return Submission(spec.name, result=result, request_json=request_json)
+
+
+def _odds_form(spec: CheckSpec, form) -> Submission:
+    """The chances of the form's situation; its dice box is not read."""
+    req, errors = read_situation(spec, form)
+    if req is None:
+        return Submission(spec.name, errors=errors)
+    try:
+        answer = odds(spec, req)
+    except ValueError as error:  # a situation the rules refuse, as a ruling would be refused
         return Submission(spec.name, errors=[FieldError(None, "The rules", str(error))])
     request_json = json.dumps(req.model_dump(mode="json"), indent=1, ensure_ascii=False)
-    return Submission(spec.name, result=result.to_json(), request_json=request_json)
+    return Submission(spec.name, odds=answer, request_json=request_json)
 
 
 @dataclass(frozen=True)
@@ -110,7 +128,15 @@ def make_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
     @bp.get("/")
     def home():
         systems = [(info, checks_for(info.id)) for info in all_systems()]
-        return render_template("home.html", systems=systems)
+        return render_template("home.html", systems=systems, modules=built_modules(config))
+
+    @bp.get("/modules/<name>")
+    def module_file(name: str):
+        """A built VASSAL module, for players to download (only files the listing offers)."""
+        if name not in {m.name for m in built_modules(config)}:
+            abort(404)
+        return send_from_directory(Path(config.modules_dir).resolve(), name, as_attachment=True,
+                                   mimetype="application/zip")
 
     def _system_page(system: str, open_check: str | None = None, submission: Submission | None = None,
                      form=None):
@@ -145,6 +171,16 @@ def make_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
         status = 200 if submission.result is not None else 422
         return _system_page(system, check, submission, request.form), status
 
+    @bp.post("/systems/<system>/<check>/odds")
+    @anonymous
+    def system_check_odds(system: str, check: str):
+        spec = get_check(system, check)
+        if spec is None or not spec.random:
+            abort(404)
+        submission = _odds_form(spec, request.form)
+        status = 200 if submission.odds is not None else 422
+        return _system_page(system, check, submission, request.form), status
+
     @bp.post("/games")
     @create
     def create_game_page():
@@ -155,30 +191,8 @@ def make_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
                                    create_error=f"Unknown system or scenario: {system}/{scenario}"), 422
         svc = services()
         created = svc.store.create_game(system, scenario, info.sides, svc.signing_key)
-        return render_template("game_created.html", game=created, info=info), 201
-
-    @bp.get("/games/<game_id>")
-    def game_login(game_id: str):
-        return render_template("game_login.html", game_id=game_id)
-
-    @bp.post("/games/<game_id>")
-    @anonymous
-    def game_page(game_id: str):
-        svc = services()
-        grant = svc.store.grant_for(request.form.get("token", "").strip())
-        if grant is None or grant.game_id != game_id:
-            return render_template("game_login.html", game_id=game_id,
-                                   error="That is not a token of this game."), 403
-        try:
-            document = ledger_document(svc.store.game(game_id), svc.store.records(game_id))
-        except GameNotFound:
-            abort(404)
-        report = verify_ledger(document, svc.verification_keys())
-        problems = {}
-        for finding in report.problems:
-            problems.setdefault(finding.seq, []).append(finding.message)
-        return render_template("game.html", document=document, report=report, role=grant.role,
-                               problems=problems, info=system_info(document["game"]["system"]))
+        page = render_template("game_created.html", game=created, info=info)
+        return page, 201, {"Cache-Control": "no-store"}  # the tokens are shown only here
 
     @bp.get("/api/v1/docs")
     def api_docs():
@@ -212,6 +226,27 @@ def make_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
         return render_template("docs.html", groups=groups, info=document["info"])
 
     return bp
+
+
+@dataclass(frozen=True)
+class BuiltModule:
+    name: str
+    size: int
+    built: str  # UTC date and time of the file
+
+
+def built_modules(config: Config) -> list[BuiltModule]:
+    """The .vmod files in the modules folder, newest first."""
+    folder = Path(config.modules_dir) if config.modules_dir else None
+    if folder is None or not folder.is_dir():
+        return []
+    found = []
+    for path in folder.glob("*.vmod"):
+        if path.is_file() and not path.is_symlink():
+            stat = path.stat()
+            built = datetime.fromtimestamp(stat.st_mtime, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+            found.append(BuiltModule(path.name, stat.st_size, built))
+    return sorted(found, key=lambda m: m.name)
 
 
 def step_label(step: str, unit: UnitChoice | None) -> str:

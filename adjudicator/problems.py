@@ -16,10 +16,14 @@ from flask import Flask, Response, render_template, request
 from pydantic import ValidationError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
+from adjudicator.storage import StorageUnavailable
+
 PROBLEM_JSON = "application/problem+json"
 #: Paths of the JSON service: their errors are always problem+json, never a page.
 API_PREFIXES = ("/api/", "/.well-known/", "/ping")
 PROBLEM_TYPE_BASE = "urn:adjudicator:problem:"
+#: Seconds a client is asked to wait before retrying when the database cannot be used.
+STORAGE_RETRY_AFTER = 10
 
 
 class Problem(Exception):
@@ -77,22 +81,44 @@ def _pointer(location: tuple) -> str:
     return "/" + "/".join(parts) if parts else ""
 
 
+def _words(item: dict) -> str:
+    """pydantic's message as a player reads it: a rules check's own sentence without "Value error, "."""
+    message = item["msg"]
+    if item["type"] == "value_error" and message.startswith("Value error, "):
+        message = message[len("Value error, "):]
+    return message
+
+
 def validation_problem(error: ValidationError, title: str = "The request body is invalid") -> Problem:
     """422 with one entry per field error (pointer, detail, code); 400 if the JSON itself is bad."""
     details = error.errors(include_url=False, include_context=False, include_input=False)
     if any(item["type"] == "json_invalid" for item in details):
         return Problem(400, "Malformed JSON", details[0]["msg"], kind="malformed-json")
     errors = [
-        {"pointer": _pointer(item["loc"]), "detail": item["msg"], "code": item["type"]}
+        {"pointer": _pointer(item["loc"]), "detail": _words(item), "code": item["type"]}
         for item in details
     ]
-    detail = "; ".join(f"{e['pointer'] or '(body)'}: {e['detail']}" for e in errors[:5])
+    detail = "; ".join(f"{e['pointer']}: {e['detail']}" if e["pointer"] else e["detail"] for e in errors[:5])
     return Problem(422, title, detail, kind="validation", errors=errors)
+
+
+def is_page_request() -> bool:
+    """A request of a page (a browser's form or link), answered with a page, not problem+json."""
+    return bool(request) and not request.path.startswith(API_PREFIXES)
+
+
+def problem_page(status: int, title: str, detail: str | None, headers: dict[str, str] | None = None,
+                 kind: str | None = None):
+    """A problem as a page a person reads, with the way back."""
+    page = render_template("error.html", status=status, title=title, detail=detail or "", kind=kind or "")
+    return page, status, {k: v for k, v in (headers or {}).items() if k != "WWW-Authenticate"}
 
 
 def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(Problem)
     def _problem(error: Problem):
+        if is_page_request():
+            return problem_page(error.status, error.title, error.detail, error.headers, error.kind)
         return error.to_response()
 
     @app.errorhandler(HTTPException)
@@ -102,6 +128,11 @@ def register_error_handlers(app: Flask) -> None:
             headers["Allow"] = ", ".join(sorted(error.valid_methods))
         if error.code in (404, 405) and request.method == "GET" and not request.path.startswith(API_PREFIXES):
             return render_template("not_found.html", path=request.path), error.code, headers
+        if is_page_request():
+            detail = error.description
+            if error.code == 413:
+                detail = "The file is larger than this service accepts (see the limit on the form)."
+            return problem_page(error.code or 500, error.name, detail, headers)
         if error.code == 401:
             headers["WWW-Authenticate"] = "Bearer"
         detail = error.description
@@ -109,8 +140,22 @@ def register_error_handlers(app: Flask) -> None:
             detail = f"Rate limit exceeded ({error.description}). Slow down and retry."
         return problem_response(error.code or 500, error.name, detail, None, headers)
 
+    @app.errorhandler(StorageUnavailable)
+    def _storage(error: StorageUnavailable):
+        # An outage, not a bug: one line for the operator (no traceback on every request), and
+        # an answer saying to come back. The transaction was rolled back (or, with GROUP sync,
+        # committed but not known durable: a retry with its request_id replays that record).
+        app.logger.error("storage unavailable on %s %s: %s", request.method, request.path, error)
+        return problem_response(
+            503, "Storage unavailable",
+            f"The server cannot use its database right now. Retry in {STORAGE_RETRY_AFTER} seconds; "
+            "a roll retried with the same request_id is recorded at most once.",
+            "storage-unavailable", {"Retry-After": str(STORAGE_RETRY_AFTER)})
+
     @app.errorhandler(Exception)
     def _unexpected(error: Exception):
         # Log the traceback for the operator; tell the client nothing about internals.
         app.logger.exception("unhandled error on %s %s", request.method, request.path)
+        if is_page_request():
+            return problem_page(500, "Internal Server Error", "The server failed; it has been logged.")
         return problem_response(500, "Internal Server Error", "The server failed; it has been logged.")

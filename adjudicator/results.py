@@ -67,11 +67,34 @@ def summary(outcome: dict[str, Any]) -> str:
     return " · ".join(parts)
 
 
+def percent(p: float) -> str:
+    """A probability as players say it: "17 %", "<1 %" for a chance that rounds to nothing."""
+    shown = round(p * 100)
+    if shown == 0 and p > 0:
+        return "<1 %"
+    if shown == 100 and p < 1:
+        return ">99 %"
+    return f"{shown} %"
+
+
+def faces_text(faces: list[int]) -> str:
+    """Die faces as runs: [1, 2, 3, 5] -> "1-3, 5"."""
+    runs: list[list[int]] = []
+    for face in sorted(faces):
+        if runs and face == runs[-1][-1] + 1:
+            runs[-1].append(face)
+        else:
+            runs.append([face])
+    return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
+
+
 def register_result_filters(bp: Blueprint) -> None:
     """The filters `templates/_result.html` uses, for every template of the app."""
     bp.add_app_template_filter(plain, "plain")
     bp.add_app_template_filter(humanize, "humanize")
     bp.add_app_template_filter(columns, "columns")
     bp.add_app_template_filter(summary, "summary")
+    bp.add_app_template_filter(percent, "percent")
+    bp.add_app_template_filter(faces_text, "faces_text")
     bp.add_app_template_test(is_table, "table")
     bp.add_app_template_global(TABLE_DEPTH, "TABLE_DEPTH")

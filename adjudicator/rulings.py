@@ -16,7 +16,8 @@ A recorded ruling, in this order::
                                                      route naming another system is refused
     req = validate(spec, bind(spec, grant, body))    a check of the game's scenario, for its
                                                      scenario; the asker's side where the request
-                                                     leaves it out; the check's schema
+                                                     leaves it out; what the game's ledger
+                                                     establishes (adjudicator.facts); the schema
     recorded = record(grant, spec, req)              only the side that acts; one record per
                                                      request id (a repeat returns the record)
     recorded.response()                              the answer, built from the stored record alone
@@ -46,11 +47,13 @@ from adjudicator.checks import (
     side_label,
 )
 from adjudicator.dice import LedgerDice, SuppliedDice
+from adjudicator.facts import GameFacts, concerns, facts_of
+from adjudicator.fog import Part, fog_of, reveal, seal, unseen_by, visible_to
 from adjudicator.ledger import Record
 from adjudicator.problems import Problem, validation_problem
 from adjudicator.services import services
 from adjudicator.storage import OBSERVER, GameClosed, GameNotFound, IdempotencyConflict, TokenGrant
-from adjudicator.systems import system_label
+from adjudicator.systems import system_info, system_label
 
 
 # -- computed rulings ------------------------------------------------------------------------------
@@ -120,7 +123,7 @@ def authorize(token: str | None, game_id: str, *, write: bool) -> TokenGrant:
 
 def game_checks(grant: TokenGrant) -> list[str]:
     """The checks of a recorded game's system that its scenario has."""
-    return [s.name for s in checks_for(grant.system) if not s.scenarios or grant.scenario in s.scenarios]
+    return [s.name for s in checks_for(grant.system) if s.belongs_to(grant.scenario)]
 
 
 def game_check(grant: TokenGrant, check: str, *, system: str | None = None) -> CheckSpec:
@@ -143,10 +146,13 @@ def game_check(grant: TokenGrant, check: str, *, system: str | None = None) -> C
 
 def refuse_check_of_other_scenario(spec: CheckSpec, grant: TokenGrant) -> None:
     """422 for a check of another scenario than the game's (after the body's size is checked)."""
-    if spec.scenarios and grant.scenario not in spec.scenarios:
+    if not spec.belongs_to(grant.scenario):
+        having = [s.id for s in system_info(grant.system).scenarios if spec.belongs_to(s.id)]
+        where = (f"scenario {' or '.join(spec.scenarios)}" if spec.scenarios
+                 else f"the scenarios with {spec.scenario_rule_text} ({' or '.join(having) or 'none'})")
         raise Problem(
             422, "The check is not part of this game's scenario",
-            f"{spec.key} belongs to scenario {' or '.join(spec.scenarios)}; this game plays "
+            f"{spec.key} belongs to {where}; this game plays "
             f"{grant.scenario!r}. This game's checks: {', '.join(game_checks(grant))}.",
             kind="scenario-mismatch", checks=game_checks(grant),
         )
@@ -175,6 +181,44 @@ def bind(spec: CheckSpec, grant: TokenGrant, body: dict[str, Any]) -> dict[str, 
     side_field = spec.top_level_field("side")
     if side_field:
         body.setdefault(side_field, canonical_side(grant.role))
+    return apply_game_facts(spec, grant, body)
+
+
+def game_facts(spec: CheckSpec, grant: TokenGrant, request_id: str | None = None) -> GameFacts:
+    """What the game's scenario and ledger establish for this check (`adjudicator.facts`).
+
+    A repeated request id is judged by the ledger as it stood when it was first recorded, so a
+    retry is the same request and replays its record."""
+    if not concerns(grant.system, spec.name, spec.request.model_fields):
+        return GameFacts()
+    records = [(r.seq, r.body) for r in services().store.records(grant.game_id)]
+    first = next((seq for seq, body in records if request_id and body.get("request_id") == request_id), None)
+    if first is not None:
+        records = [(seq, body) for seq, body in records if seq < first]
+    return facts_of(grant.system, grant.scenario, records)
+
+
+def apply_game_facts(spec: CheckSpec, grant: TokenGrant, body: dict[str, Any]) -> dict[str, Any]:
+    """Fill the fields the game itself establishes; refuse a request that says otherwise (422,
+    naming the record or rule that decides), and a check the game has closed.
+
+    A field holding its schema default is taken as not stated (a form's unticked box, a client
+    that sends every field): the game's value replaces it. Only a value the player chose against
+    the game is refused."""
+    found = game_facts(spec, grant, body.get("request_id"))
+    if spec.name in found.closed_checks:
+        raise Problem(422, "Nothing to roll any more", found.closed_checks[spec.name], kind="check-closed")
+    for name, fact in found.values.items():
+        field = spec.request.model_fields.get(name)
+        if field is None or not fact.applies(body):
+            continue
+        if name not in body or body[name] == field.default:  # left out, or a form's untouched default
+            body[name] = fact.value
+        given = body[name]
+        if given != fact.value:
+            detail = f"{name} is {json.dumps(fact.value)} in this game, not {json.dumps(given)}: {fact.why}."
+            raise Problem(422, "The request contradicts the game", f"/{name}: {detail}", kind="contradicts-game",
+                          errors=[{"pointer": f"/{name}", "detail": detail, "code": "contradicts-game"}])
     return body
 
 
@@ -182,13 +226,25 @@ def bind(spec: CheckSpec, grant: TokenGrant, body: dict[str, Any]) -> dict[str, 
 
 @dataclass(frozen=True)
 class Recorded:
-    """A ruling in the ledger: the stored record, and whether this call only repeated it."""
+    """A ruling in the ledger: the stored record, whether this call only repeated it, and (fog of
+    war) the hidden parts kept beside it."""
 
     record: Record
     replayed: bool
+    parts: tuple[Part, ...] = ()
 
-    def response(self) -> dict[str, Any]:
-        return recorded_response(self.record)
+    def response(self, viewer: str | None = None) -> dict[str, Any]:
+        """The answer: the record as everyone may see it (what the receipt signs); for a game with
+        fog of war, also the viewer's own hidden parts and the ruling as the viewer sees it."""
+        answer = recorded_response(self.record)
+        mine = [p for p in self.parts if visible_to(p, viewer, closed=False)]
+        if self.parts:
+            seen = reveal(self.record.body["check"].partition(".")[0], self.record.body, list(self.parts), viewer,
+                          closed=False)
+            answer["yours"] = [p.to_json() for p in mine]
+            answer["as_you_see_it"] = {"request": seen["request"], **{k: seen["result"].get(k) for k in
+                                                                      ("outcome", "steps", "warnings")}}
+        return answer
 
 
 class _Refused(Exception):
@@ -209,7 +265,9 @@ def record(grant: TokenGrant, spec: CheckSpec, req: BaseModel) -> Recorded:
     side = canonical_side(grant.role)
     own = narrow_request(spec, req)  # once: the actor and the rules function both read it
     refuse_other_side(spec, own, side)
-    request_json = req.model_dump(mode="json", exclude={"request_id"})
+    request_json = req.model_dump(mode="json", exclude={"request_id", "log_session"})
+    log_session = getattr(req, "log_session", None)
+    session = log_session.model_dump(mode="json") if log_session is not None else None
 
     def run(seed: bytes, seq: int) -> dict:
         try:
@@ -218,7 +276,7 @@ def record(grant: TokenGrant, spec: CheckSpec, req: BaseModel) -> Recorded:
             raise _Refused(error) from error
 
     try:
-        return _append(grant, spec.key, request_json, req.request_id, run)
+        return _append(grant, spec.key, request_json, req.request_id, run, session)
     except _Refused as refused:
         raise situation_problem(refused.error) from None
 
@@ -236,11 +294,20 @@ def record_result(grant: TokenGrant, check_key: str, request_json: dict[str, Any
 
 
 def _append(grant: TokenGrant, check_key: str, request_json: dict[str, Any], request_id: str | None,
-            run: Callable[[bytes, int], dict]) -> Recorded:
+            run: Callable[[bytes, int], dict], session: dict[str, Any] | None = None) -> Recorded:
     svc = services()
+    side = canonical_side(grant.role)
+    sealed: list[Part] = []
+    sealer = None
+    if fog_of(grant.system) is not None:
+        def sealer(request: dict[str, Any], result: dict[str, Any]):
+            done = seal(grant.system, check_key.partition(".")[2], side, request, result)
+            sealed[:] = done.parts
+            return done.request, done.result, done.parts
     try:
         stored, replayed = svc.store.append_check(
-            grant.game_id, canonical_side(grant.role), check_key, request_json, request_id, svc.signing_key, run)
+            grant.game_id, side, check_key, request_json, request_id, svc.signing_key, run,
+            session=session, seal=sealer)
     except GameNotFound:
         raise Problem(404, "Not Found", "No such game.", kind="unknown-game") from None
     except GameClosed:
@@ -251,7 +318,24 @@ def _append(grant: TokenGrant, check_key: str, request_json: dict[str, Any], req
             f"request_id {request_id!r} was already used for a different request in this game.",
             kind="idempotency-conflict",
         ) from None
-    return Recorded(stored, replayed)
+    if replayed and sealer is not None:
+        sealed = record_parts(grant.game_id, stored.seq)
+    return Recorded(stored, replayed, tuple(sealed))
+
+
+def record_parts(game_id: str, seq: int) -> list[Part]:
+    """The hidden parts kept beside one record (fog of war)."""
+    return [Part.from_json(part) for at, part in services().store.hidden_parts(game_id) if at == seq]
+
+
+def refuse_a_peek(grant: TokenGrant, check: str, request_json: dict[str, Any]) -> None:
+    """422 when a question asked before the roll (its chances) would give away a unit the fog of
+    war hides from the asking side (`adjudicator.fog.unseen_by`)."""
+    if unseen_by(grant.system, check, request_json, grant.role):
+        raise Problem(422, "The chances would show what is hidden from you",
+                      f"The situation names a unit whose identity the fog of war hides from your side "
+                      f"({fog_of(grant.system).rule}); its chances would give its strength away. Ask for them "
+                      "once the rules reveal it.", kind="fog-of-war")
 
 
 def refuse_other_side(spec: CheckSpec, req: BaseModel, side: str) -> None:
@@ -297,6 +381,7 @@ def recorded_response(record: Record) -> dict[str, Any]:
         "request_id": body["request_id"],
         "side": body["side"],
         "time": body["time"],
+        **({"session": body["session"]} if "session" in body else {}),
         "receipt": record.receipt,
     }
 

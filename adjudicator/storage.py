@@ -14,11 +14,15 @@ SQLite (WAL mode) by default, PostgreSQL when DATABASE_URL points at one. The pr
 
 from __future__ import annotations
 
+import errno
+import fcntl
+import functools
 import hashlib
 import json
-import secrets
-import fcntl
+import logging
 import os
+import secrets
+import sqlite3
 import threading
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
@@ -44,7 +48,8 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, ProgrammingError
+from sqlalchemy.exc import TimeoutError as SQLAlchemyTimeoutError
 
 from adjudicator.canonical import canonical_bytes, canonical_digest
 from adjudicator.dice import new_seed, seed_commitment
@@ -58,6 +63,8 @@ from adjudicator.ledger import (
     make_body,
     utc_now,
 )
+
+log = logging.getLogger(__name__)
 
 metadata = MetaData()
 
@@ -99,6 +106,21 @@ ledger_records = Table(
     UniqueConstraint("game_id", "request_id", name="uq_ledger_game_request_id"),
 )
 
+#: The hidden parts of fog-of-war rulings (adjudicator.fog): the values behind the commitments a
+#: record holds, each with its salt and the side that may see it before the game closes.
+hidden_parts = Table(
+    "hidden_parts",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("idx", Integer, nullable=False),
+    Column("commitment", String(64), nullable=False),
+    Column("owner", String(32), nullable=False),  # a side id, or "" (no one before the close)
+    Column("salt", String(64), nullable=False),
+    Column("value", Text, nullable=False),  # canonical JSON
+    PrimaryKeyConstraint("game_id", "seq", "idx", name="pk_hidden_parts"),
+)
+
 signing_keys = Table(
     "signing_keys",
     metadata,
@@ -121,6 +143,75 @@ class GameClosed(RuntimeError):
 
 class IdempotencyConflict(RuntimeError):
     """The request_id was used before for a different request."""
+
+
+class StorageUnavailable(RuntimeError):
+    """The database cannot be used now (disk full, read-only, server down): not a bug.
+
+    The HTTP layer answers 503 with Retry-After and logs one line; the CLI and gunicorn's
+    master print the message and stop (gunicorn prints a RuntimeError's text as is).
+    """
+
+    def __init__(self, reason: str, database: str = ""):
+        self.reason = reason
+        self.database = database
+        where = f" ({database})" if database else ""
+        super().__init__(f"the database{where} cannot be used: {reason}")
+
+
+#: SQLite primary result codes that mean "cannot use the database now" (the sqlite3 module
+#: raises OperationalError for a misspelt statement too, which is a bug, not an outage).
+_SQLITE_UNAVAILABLE_CODES = {
+    5: "the database is locked by another process",  # SQLITE_BUSY
+    6: "the database table is locked",  # SQLITE_LOCKED
+    7: "out of memory",  # SQLITE_NOMEM
+    8: "the database is read-only",  # SQLITE_READONLY
+    10: "disk I/O error",  # SQLITE_IOERR
+    11: "the database file is damaged",  # SQLITE_CORRUPT
+    13: "the disk is full",  # SQLITE_FULL
+    14: "the database file cannot be opened",  # SQLITE_CANTOPEN
+    15: "database locking failed",  # SQLITE_PROTOCOL
+    26: "the file is not a database",  # SQLITE_NOTADB
+}
+#: Operating-system errors (the WAL fsync, the writer lock file) that mean the same.
+_OS_UNAVAILABLE = {errno.ENOSPC, errno.EIO, errno.EROFS, errno.EDQUOT}
+
+
+def storage_failure(error: BaseException, dbapi: Any) -> str | None:
+    """A sentence saying why the database cannot be used now, or None if `error` is not an
+    outage (a bug, a constraint, anything else: those stay what they are)."""
+    if isinstance(error, SQLAlchemyTimeoutError):
+        return "no database connection became free in time"
+    original = getattr(error, "orig", None) if isinstance(error, DBAPIError) else error
+    if original is None:
+        return None
+    if isinstance(original, OSError) and original.errno in _OS_UNAVAILABLE:
+        return os.strerror(original.errno).lower()
+    if isinstance(original, sqlite3.Error):
+        code = getattr(original, "sqlite_errorcode", None)
+        if code is not None and code & 0xFF in _SQLITE_UNAVAILABLE_CODES:
+            return f"{_SQLITE_UNAVAILABLE_CODES[code & 0xFF]} ({original})"
+        return None
+    unavailable = tuple(getattr(dbapi, name) for name in ("OperationalError", "InterfaceError") if hasattr(dbapi, name))
+    if unavailable and isinstance(original, unavailable):  # PostgreSQL down, restarting, unreachable
+        return str(original).strip().splitlines()[0] if str(original).strip() else type(original).__name__
+    return None
+
+
+def _storage_call(method: Callable) -> Callable:
+    """Turn the database's "cannot be used now" errors into `StorageUnavailable`."""
+
+    @functools.wraps(method)
+    def call(self: "Store", *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except (DBAPIError, SQLAlchemyTimeoutError, sqlite3.Error, OSError, self._dbapi_error) as error:
+            reason = storage_failure(error, self.engine.dialect.dbapi)
+            if reason is None:
+                raise
+            raise StorageUnavailable(reason, self.database_name) from error
+
+    return call
 
 
 @dataclass(frozen=True)
@@ -171,6 +262,34 @@ SQLITE_SYNCHRONOUS_MODES = ("FULL", "GROUP", "NORMAL", "EXTRA", "OFF")
 GROUP_COMMIT_OPTION = "adjudicator_group_commit"
 
 
+#: The files of a SQLite database: the open games' secret seeds are in them (and in the WAL
+#: before a checkpoint), so only the service's own user may read them, like the signing key.
+PRIVATE_FILE_MODE = 0o600
+SQLITE_COMPANION_SUFFIXES = ("-wal", "-shm", "-journal", ".write-lock")
+
+
+def make_private_database_file(path: Path) -> None:
+    """Create the database file 0600 before SQLite opens it (SQLite gives the -wal and -shm
+    files it creates the database file's mode), and take group and other access away from
+    files an earlier version created world-readable."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, PRIVATE_FILE_MODE))
+        return
+    except FileExistsError:
+        pass
+    except OSError:
+        return  # an unwritable folder: SQLite's own error says more (see `Store.create_schema`)
+    for file in (path, *(path.with_name(path.name + suffix) for suffix in SQLITE_COMPANION_SUFFIXES)):
+        try:
+            mode = file.stat().st_mode & 0o777
+            if mode & 0o077:
+                os.chmod(file, mode & 0o700)
+                log.warning("%s was readable by other users (mode %o); now %o", file, mode, mode & 0o700)
+        except OSError:
+            continue  # missing, or not ours to change
+
+
 def make_engine(url: str, sqlite_synchronous: str = "FULL") -> Engine:
     """An engine for `url`; SQLite gets WAL mode and explicit write transactions.
 
@@ -182,7 +301,7 @@ def make_engine(url: str, sqlite_synchronous: str = "FULL") -> Engine:
         return create_engine(url, pool_pre_ping=True)
     path = sqlite_path(url)
     if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_private_database_file(path)
     engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
     mode = sqlite_synchronous.upper()
     if mode not in SQLITE_SYNCHRONOUS_MODES:
@@ -344,6 +463,7 @@ class _HotStatements:
             engine,
         )
         self.insert_record = _Prepared.compile(insert(ledger_records), engine)
+        self.insert_part = _Prepared.compile(insert(hidden_parts), engine)
         self.move_head = _Prepared.compile(
             update(games)
             .where(games.c.id == bindparam("b_game_id"))
@@ -365,9 +485,13 @@ class Store:
         self._sync_wal: Callable[[], None] = WalSync(path) if group_commit else _no_sync
         self._token_cache: dict[str, TokenGrant] = {}
         self._cache_lock = threading.Lock()
+        #: The driver's own error base class (the roll path uses the bare DBAPI connection).
+        self._dbapi_error = getattr(engine.dialect.dbapi, "Error", sqlite3.Error)
+        self.database_name = str(path) if path else engine.url.render_as_string(hide_password=True)
 
     # -- schema and keys -------------------------------------------------------------------
 
+    @_storage_call
     def create_schema(self) -> None:
         """Create missing tables. Tolerates another process creating them at the same moment."""
         for attempt in range(3):
@@ -379,6 +503,7 @@ class Store:
                 if attempt == 2:
                     raise
 
+    @_storage_call
     def register_public_key(self, key: SigningKey) -> None:
         """Record the active key's public half (once), so it stays published after rotation."""
         with self._write() as conn:
@@ -396,6 +521,7 @@ class Store:
                     )
                 )
 
+    @_storage_call
     def public_keys(self) -> list[PublicKeyInfo]:
         with self.engine.connect() as conn:
             rows = conn.execute(select(signing_keys).order_by(signing_keys.c.created)).all()
@@ -411,6 +537,7 @@ class Store:
 
     # -- games and tokens ------------------------------------------------------------------
 
+    @_storage_call
     def create_game(self, system: str, scenario: str, sides: tuple[str, ...], key: SigningKey) -> CreatedGame:
         game_id = command_line_safe_token(9)
         seed = new_seed()
@@ -446,6 +573,7 @@ class Store:
             self._insert_record(conn, genesis, None, None)
         return CreatedGame(game_id, system, scenario, issued, commitment, genesis)
 
+    @_storage_call
     def grant_for(self, token: str) -> TokenGrant | None:
         """What `token` allows, or None. Grants never change, so they are cached."""
         token_hash = hash_token(token)
@@ -467,6 +595,7 @@ class Store:
             self._token_cache[token_hash] = grant
         return grant
 
+    @_storage_call
     def game(self, game_id: str) -> dict[str, Any]:
         """The public header of a game (the seed only once the game is closed)."""
         with self.engine.connect() as conn:
@@ -476,6 +605,7 @@ class Store:
             raise GameNotFound(game_id)
         return _game_header(row)
 
+    @_storage_call
     def records(self, game_id: str) -> list[Record]:
         with self.engine.connect() as conn:
             rows = conn.execute(
@@ -483,6 +613,14 @@ class Store:
             ).all()
         self._sync_wal()  # show nothing that is not durable yet (GROUP mode)
         return [_record_from_row(row) for row in rows]
+
+    def hidden_parts(self, game_id: str) -> list[tuple[int, dict[str, Any]]]:
+        """Every hidden part of the game's records: (seq, {commitment, owner, salt, value})."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(hidden_parts).where(hidden_parts.c.game_id == game_id)
+                                .order_by(hidden_parts.c.seq, hidden_parts.c.idx)).all()
+        return [(row.seq, {"commitment": row.commitment, "owner": row.owner, "salt": row.salt,
+                           "value": json.loads(row.value)}) for row in rows]
 
     def record(self, game_id: str, seq: int) -> Record | None:
         """One record of a game (None if the game has no such record; GameNotFound for no game)."""
@@ -497,6 +635,7 @@ class Store:
 
     # -- the ledger append -----------------------------------------------------------------
 
+    @_storage_call
     def append_check(
         self,
         game_id: str,
@@ -506,8 +645,13 @@ class Store:
         request_id: str | None,
         key: SigningKey,
         run: Callable[[bytes, int], dict[str, Any]],
+        session: dict[str, Any] | None = None,
+        seal: Callable[[dict[str, Any], dict[str, Any]], tuple[dict, dict, list]] | None = None,
     ) -> tuple[Record, bool]:
         """Roll and record one check in one transaction. Returns (record, replayed).
+
+        `seal(request, result)`, for games with fog of war, gives the public request and result
+        the record holds and the hidden parts (`adjudicator.fog.Part`) kept beside it.
 
         `run(seed, seq)` computes the check's result with dice derived from the seed and the
         new record's sequence number. On a repeated request_id the stored record is returned
@@ -533,12 +677,19 @@ class Store:
                 raise GameClosed(game_id)
             seq = head_seq + 1
             result = run(bytes(seed), seq)
-            body = make_body(check, request, result, request_id, side)
+            public_request, parts = request, []
+            if seal is not None:
+                public_request, result, parts = seal(request, result)
+            body = make_body(check, public_request, result, request_id, side, session=session)
             record = build_record(key, game_id, seq, head_hash, body)
             hot.insert_record.run(cursor, **_record_row(record, request_id, digest))
+            for index, part in enumerate(parts):
+                hot.insert_part.run(cursor, game_id=game_id, seq=seq, idx=index, commitment=part.commitment,
+                                    owner=part.owner, salt=part.salt, value=canonical_bytes(part.value).decode("utf-8"))
             hot.move_head.run(cursor, b_game_id=game_id, b_head_seq=seq, b_head_hash=record.hash)
         return record, False
 
+    @_storage_call
     def close_game(self, game_id: str, side: str, key: SigningKey) -> tuple[Record, bool]:
         """Close the game and reveal its seed in a final record. Closing twice returns it again."""
         with self._write() as conn:
@@ -551,10 +702,16 @@ class Store:
                 ).one()
                 return _record_from_row(row), True
             seq = game.head_seq + 1
+            result = {"seed": game.seed.hex(), "seed_commitment": game.seed_commitment}
+            revealed = conn.execute(select(hidden_parts).where(hidden_parts.c.game_id == game_id)
+                                    .order_by(hidden_parts.c.seq, hidden_parts.c.idx)).all()
+            if revealed:  # fog of war lifts: every hidden part, for anyone to check against its record
+                result["revealed"] = [{"seq": row.seq, "commitment": row.commitment, "owner": row.owner,
+                                       "salt": row.salt, "value": json.loads(row.value)} for row in revealed]
             body = make_body(
                 check=GAME_CLOSED,
                 request={},
-                result={"seed": game.seed.hex(), "seed_commitment": game.seed_commitment},
+                result=result,
                 request_id=None,
                 side=side,
             )

@@ -426,6 +426,11 @@ def readable(value: Any) -> str:
         return "-"
     if isinstance(value, float):
         return f"{value:g}"
+    if isinstance(value, dict) and isinstance(value.get("hidden"), str):  # fog of war (adjudicator.fog)
+        where = f" at {value['hex']}" if value.get("hex") else ""
+        return f"a hidden {side_label(value['side'])} unit{where}" if value.get("side") else "hidden"
+    if isinstance(value, str) and value.startswith("hidden:"):
+        return "hidden"
     if isinstance(value, dict):
         lead = value.get("unit") or value.get("id")
         parts = [f"{_words(k)} {readable(value[k])}" for k in sorted(value)
@@ -448,6 +453,9 @@ class TranscriptEntry:
     game_id: str | None
     seq: int | None
     lines: list[str] = field(default_factory=list)
+    #: Where the ruling stands among the texts it was read from: its first and last text's index.
+    first: int = 0
+    last: int = 0
 
     @property
     def recorded(self) -> bool:
@@ -479,7 +487,7 @@ def parse_transcript(texts: Iterable[str]) -> list[TranscriptEntry]:
     """
     entries: list[TranscriptEntry] = []
     current_key: tuple[str | None, int | None] | None = None
-    for text in texts:
+    for index, text in enumerate(texts):
         found = _TAG_RE.search(text)
         if not found:
             current_key = None
@@ -488,9 +496,10 @@ def parse_transcript(texts: Iterable[str]) -> list[TranscriptEntry]:
         key = (game, int(seq) if seq is not None else None)
         line = text[found.end():]
         if key != current_key or _closed(entries[-1].lines, line):
-            entries.append(TranscriptEntry(game_id=key[0], seq=key[1]))
+            entries.append(TranscriptEntry(game_id=key[0], seq=key[1], first=index))
             current_key = key
         entries[-1].lines.append(line)
+        entries[-1].last = index
     return entries
 
 
@@ -561,3 +570,56 @@ def _empty(value: Any) -> bool:
 
 def _clean(text: str) -> str:
     return _SPACES_RE.sub(" ", _CONTROL_RE.sub(" ", text)).strip()
+
+
+# -- log sessions ------------------------------------------------------------------------------------
+
+SESSION_TAG = "[ADJ session "
+_SESSION_RE = re.compile(r"\[ADJ session (?P<id>[A-Za-z0-9_-]{1,64})\]")
+_SESSION_FIELDS = {
+    "game": re.compile(r"\bgame (?P<v>[A-Za-z0-9_-]{1,64})"),
+    "file": re.compile(r"\bfile (?P<v>\d{1,6})"),
+    "start": re.compile(r"\bposition (?P<v>[0-9a-f]{16,64})"),
+    "after": re.compile(r"\bafter (?P<v>[A-Za-z0-9_ -]*)$"),
+}
+
+
+@dataclass(frozen=True)
+class SessionLine:
+    """The line a log begins with when the Adjudicator extension keeps it: which log session this
+    file is, of which game, and the sessions (files) before it, oldest first."""
+
+    id: str
+    game_id: str | None = None
+    file: int | None = None
+    start: str | None = None
+    chain: tuple[str, ...] = ()
+
+    @property
+    def parent(self) -> str | None:
+        return self.chain[-1] if self.chain else None
+
+
+def session_line(game_id: str, session: dict[str, Any], chain: list[str]) -> str:
+    """The chat line naming a log session (what the extension posts when a log begins):
+
+        [ADJ session k3f9x2] log of game G, file 3, begun at position 9a1b…, after k1a2b3 k2c4d5
+    """
+    parts = [f"{SESSION_TAG}{session['id']}] log of game {game_id}"]
+    if session.get("file"):
+        parts.append(f"file {session['file']}")
+    if session.get("start"):
+        parts.append(f"begun at position {session['start']}")
+    parts.append("after " + " ".join(chain) if chain else "after the setup")
+    return _clean(", ".join(parts))
+
+
+def parse_session_line(text: str) -> SessionLine | None:
+    found = _SESSION_RE.search(text)
+    if not found:
+        return None
+    rest = text[found.end():]
+    values = {name: (m.group("v") if (m := pattern.search(rest)) else None) for name, pattern in _SESSION_FIELDS.items()}
+    chain = tuple(values["after"].split()) if values["after"] and values["after"].strip() != "the setup" else ()
+    return SessionLine(found.group("id"), values["game"], int(values["file"]) if values["file"] else None,
+                       values["start"], tuple(c for c in chain if c not in ("the", "setup")))

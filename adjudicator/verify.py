@@ -22,6 +22,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from adjudicator.canonical import canonical_bytes
+from adjudicator.fog import Part, check_parts
 from adjudicator.keys import verify_signature
 from adjudicator.ledger import (
     GAME_CLOSED,
@@ -64,6 +65,8 @@ class Report:
     dice_recomputed: int = 0
     seed_revealed: bool = False
     bad_seqs: set[int] = field(default_factory=set)
+    #: What was compared with what, in words (a recorded answer: which parts were hashed).
+    compared: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -81,6 +84,7 @@ class Report:
             "signatures_checked": self.signatures_checked,
             "dice_recomputed": self.dice_recomputed,
             "seed_revealed": self.seed_revealed,
+            "compared": list(self.compared),
             "problems": [p.to_json() for p in self.problems],
         }
 
@@ -90,6 +94,7 @@ def report_lines(report: dict[str, Any]) -> list[str]:
     and `adjudicator-client verify` print, the same wording from both."""
     lines = [f"records checked:    {report.get('records_checked', 0)}",
              f"signatures checked: {report.get('signatures_checked', 0)}"]
+    lines += [f"compared:           {what}" for what in report.get("compared", [])]
     if report.get("seed_revealed"):
         lines.append(f"dice recomputed:    {report.get('dice_recomputed', 0)} (seed revealed)")
     else:
@@ -141,6 +146,71 @@ def verify_receipt(
         if report.ok and record.get("hash") != receipt["hash"]:
             report.add(seq, "receipt_mismatch", "receipt is for a different record hash")
         report.records_checked = 1
+    return report
+
+
+#: The parts of a recorded answer that are its record's result (adjudicator.rulings.recorded_response).
+ANSWER_RESULT_FIELDS = ("outcome", "steps", "warnings", "dice_used")
+#: The parts of a recorded answer that are the rest of its record's body.
+ANSWER_BODY_FIELDS = ("request", "request_id", "side", "time")
+
+
+def record_of_answer(answer: dict[str, Any]) -> dict[str, Any] | None:
+    """The ledger record a game-mode answer stands for, rebuilt from the answer alone; None when
+    the answer lacks a part of it (an answer from before answers carried their request)."""
+    missing = [name for name in ("system", "check", "seq", "prev_hash", *ANSWER_RESULT_FIELDS, *ANSWER_BODY_FIELDS)
+               if name not in answer]
+    if missing:
+        return None
+    body = {"check": f"{answer['system']}.{answer['check']}",
+            "result": {name: answer[name] for name in ANSWER_RESULT_FIELDS},
+            **{name: answer[name] for name in ANSWER_BODY_FIELDS}}
+    if "session" in answer:  # a ruling asked from a VASSAL log names it
+        body["session"] = answer["session"]
+    if "sealed" in answer:  # fog of war: the commitments of texts sealed whole
+        body["result"]["sealed"] = answer["sealed"]
+    return {"seq": answer["seq"], "prev_hash": answer["prev_hash"], "hash": answer.get("hash"), "body": body}
+
+
+def verify_answer(answer: Any, keys: dict[str, Ed25519PublicKey]) -> Report:
+    """Verify a recorded ruling as a player kept it (a game-mode answer, `--json`).
+
+    The receipt's signature alone says only that the server signed *some* record; the answer's
+    content — outcome, dice, steps, warnings, the request, the side and the time — must also be
+    that record: rebuilt from the answer, it must hash to the signed hash. An edited die or
+    outcome no longer does.
+    """
+    report = Report()
+    if not isinstance(answer, dict) or not isinstance(answer.get("receipt"), dict):
+        report.add(None, "answer_malformed", "a recorded answer is an object with a 'receipt'")
+        return report
+    receipt = answer["receipt"]
+    seq = receipt.get("seq") if isinstance(receipt.get("seq"), int) else None
+    check_receipt(receipt, keys, report, seq)
+    report.compared.append("receipt signature over (game, record number, record hash, key)")
+    record = record_of_answer(answer)
+    if record is None:
+        report.add(seq, "answer_incomplete",
+                   "the answer does not carry its request, so its outcome and dice cannot be compared with "
+                   "the signed record; verify it against the game's ledger (adjudicator-client ledger, then "
+                   "adjudicator verify) instead")
+        return report
+    game_id = receipt.get("game_id")
+    for name, value in (("game_id", answer.get("game_id")), ("seq", answer.get("seq")),
+                        ("hash", answer.get("hash"))):
+        if receipt.get(name) != value:
+            report.add(seq, "receipt_mismatch", f"the answer's {name} is {value!r}, its receipt's {receipt.get(name)!r}")
+    report.records_checked = 1
+    report.compared.append("outcome, dice, steps, warnings, request, side and time, hashed, against the "
+                           "record hash the receipt signs")
+    try:
+        content_hash = record_hash(game_id, record["seq"], record["prev_hash"], record["body"])
+    except (TypeError, ValueError) as error:
+        report.add(seq, "answer_malformed", str(error))
+        return report
+    if content_hash != receipt.get("hash"):
+        report.add(seq, "hash_mismatch", "the answer's content does not hash to the record its receipt signs: "
+                   "something in it (outcome, dice, steps, request, side or time) was edited")
     return report
 
 
@@ -205,9 +275,11 @@ def verify_ledger(
     seed = _revealed_seed(records, game, commitment, report)
     if seed is not None:
         report.seed_revealed = True
+        sealed = revealed_values(records)
         for record in records:
             if isinstance(record, dict):
-                _recompute_dice(record, seed, report)
+                _recompute_dice(record, seed, report, sealed)
+        _check_revealed(records, by_seq, report)
 
     for receipt in receipts or []:
         seq = receipt.get("seq") if isinstance(receipt, dict) else None
@@ -269,7 +341,33 @@ def _revealed_seed(records, game, commitment, report) -> bytes | None:
     return seed
 
 
-def _recompute_dice(record: dict[str, Any], seed: bytes, report: Report) -> None:
+def revealed_values(records: list) -> dict[str, Any]:
+    """commitment -> value of every part the closing record reveals (fog of war)."""
+    revealed = _dict(_dict(_dict(records[-1]).get("body")).get("result")).get("revealed")
+    return {_dict(p).get("commitment"): _dict(p).get("value") for p in revealed} if isinstance(revealed, list) else {}
+
+
+def _check_revealed(records: list, by_seq: dict[int, dict[str, Any]], report: Report) -> None:
+    """Fog of war: every part the closing record reveals must match its commitment in its record."""
+    revealed = _dict(_dict(_dict(records[-1]).get("body")).get("result")).get("revealed")
+    if not isinstance(revealed, list):
+        return
+    for item in revealed:
+        item = _dict(item)
+        seq = item.get("seq")
+        record = by_seq.get(seq) if isinstance(seq, int) else None
+        if record is None:
+            report.add(None, "revealed_orphan", f"a revealed part names record {seq!r}, which the ledger lacks")
+            continue
+        try:
+            problems = check_parts(_dict(record.get("body")), [Part.from_json(item)])
+        except (KeyError, TypeError, ValueError):
+            problems = ["a revealed part is malformed"]
+        for problem in problems:
+            report.add(seq, "revealed_mismatch", problem)
+
+
+def _recompute_dice(record: dict[str, Any], seed: bytes, report: Report, sealed: dict[str, Any] | None = None) -> None:
     body = _dict(record.get("body"))
     if body.get("check") in (GAME_CREATED, GAME_CLOSED):
         return
@@ -286,9 +384,13 @@ def _recompute_dice(record: dict[str, Any], seed: bytes, report: Report) -> None
             continue
         expected = recompute_die(seed, seq, index, sides)
         report.dice_recomputed += 1
-        if expected != _dict(die).get("value"):
+        value = _dict(die).get("value")
+        if isinstance(value, str) and value.startswith("hidden:"):  # a sealed draw: its revealed value
+            value = (sealed or {}).get(value[len("hidden:"):])
+        if expected != value:
             report.add(seq, "die_mismatch",
-                       f"die {index} of record {seq} is {_dict(die).get('value')}, the seed gives {expected}")
+                       f"die {index} of record {seq} is {value}, the seed gives {expected}")
 
 
-__all__ = ["Report", "Finding", "verify_ledger", "verify_receipt", "recompute_die", "canonical_bytes"]
+__all__ = ["Report", "Finding", "verify_answer", "verify_ledger", "verify_receipt", "recompute_die",
+           "canonical_bytes"]

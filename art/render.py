@@ -207,6 +207,7 @@ def unit_key_data(game: Game, unit: Unit) -> dict:
         # Fire and Ice division stripes depend on whether the parent is a cadre.
         "parent": {"flags": sorted(parent.flags), "symbol": parent_type.symbol if parent_type else ""}
         if parent else None,
+        "printed": style_for(game).printed_extras(game, unit),
     }
 
 

@@ -1,9 +1,10 @@
 """The *Tracks* board: every player-aid track of a game (VP, RP, support levels, weather) as a
 titled row of cells, ten to a line, each big enough for a marker.
 
-``tracks_layout`` is shared by the drawing and by the module generator (``modgen``), which makes
-each cell a named zone ("Victory Point Track 14") and puts a setup's ``track:<id>:<cell>``
-markers on its centre: the picture and the places agree by construction.
+The geometry is ``scenarios.trackboard``'s, shared by the drawing, the module generator
+(``modgen``), which makes each cell a named zone ("Victory Point Track 14") and puts a setup's
+``track:<id>:<cell>`` markers on its centre, and the adjudicator, which reads the cell a marker
+stands on in a saved game: the picture and the places agree by construction.
 
     layout = tracks_layout(game)
     layout.cells[("vp", "14")]   # Rect of that cell
@@ -16,14 +17,10 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from scenarios.model import Game
+from scenarios.trackboard import COUNTER, LABEL_H
+from scenarios.trackboard import tracks_layout as geometry
 
 from art.fonts import Rect, draw_fitted
-
-CELLS_PER_ROW = 10
-TITLE_H = 22
-LABEL_H = 18
-PAD = 8
-
 
 @dataclass(frozen=True)
 class TracksLayout:
@@ -32,26 +29,11 @@ class TracksLayout:
     cells: dict[tuple[str, str], Rect]  # (track id, cell label) -> the cell
 
 
-def tracks_layout(game: Game, scale: int = 1, counter: int = 75) -> TracksLayout:
-    """Tracks one under another in data order; a track longer than ``CELLS_PER_ROW`` wraps."""
-    pad, title_h, label_h = PAD * scale, TITLE_H * scale, LABEL_H * scale
-    cell_w = (counter + 10) * scale
-    cell_h = (counter + 6) * scale + label_h
-    titles: dict[str, Rect] = {}
-    cells: dict[tuple[str, str], Rect] = {}
-    y = pad
-    widest = 0
-    for track in game.tracks.values():
-        titles[track.id] = Rect(pad, y, pad + CELLS_PER_ROW * cell_w, y + title_h)
-        y += title_h
-        for i, label in enumerate(track.cells):
-            x = pad + (i % CELLS_PER_ROW) * cell_w
-            top = y + (i // CELLS_PER_ROW) * cell_h
-            cells[(track.id, label)] = Rect(x, top, x + cell_w - 2 * scale, top + cell_h - 2 * scale)
-            widest = max(widest, x + cell_w)
-        rows = -(-len(track.cells) // CELLS_PER_ROW)
-        y += rows * cell_h + pad
-    return TracksLayout((max(widest, 200 * scale) + pad, y), titles, cells)
+def tracks_layout(game: Game, scale: int = 1, counter: int = COUNTER) -> TracksLayout:
+    """The geometry of ``scenarios.trackboard`` in the drawing's rectangles."""
+    layout = geometry(game, scale, counter)
+    return TracksLayout(layout.size, {k: Rect(*box) for k, box in layout.titles.items()},
+                        {k: Rect(*box) for k, box in layout.cells.items()})
 
 
 def cell_centre(cell: Rect, scale: int = 1) -> tuple[int, int]:
@@ -59,7 +41,7 @@ def cell_centre(cell: Rect, scale: int = 1) -> tuple[int, int]:
     return round(cell.centre[0]), round(cell.top + (cell.height - LABEL_H * scale) / 2)
 
 
-def render_tracks_board(game: Game, scale: int = 1, counter: int = 75) -> Image.Image:
+def render_tracks_board(game: Game, scale: int = 1, counter: int = COUNTER) -> Image.Image:
     layout = tracks_layout(game, scale, counter)
     img = Image.new("RGB", layout.size, (245, 242, 230))
     draw = ImageDraw.Draw(img)

@@ -1,4 +1,4 @@
-"""``python -m bench [--only modules,supply,http,extension,scaleout] [--duration S] [--worker-class gthread --threads 4] [--no-profile]``
+"""``python -m bench [--only modules,supply,odds,http,extension,scaleout,replay] [--duration S] [--worker-class gthread --threads 4] [--no-profile]``
 
 Runs the sections, prints a table and writes ``bench/results/<timestamp>.json``.
 Exit status 0 even when a target is missed: the table says PASS/FAIL per
@@ -13,7 +13,7 @@ import sys
 from bench.config import HttpSettings
 from bench.results import table, write_results
 
-SECTIONS = ("supply", "modules", "http", "extension", "scaleout")
+SECTIONS = ("supply", "odds", "modules", "http", "extension", "scaleout", "replay")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -39,12 +39,18 @@ def main(argv: list[str] | None = None) -> int:
         if name == "supply":
             from bench.supply import run_supply
             sections.append(run_supply(profile_on_miss=profile))
+        elif name == "odds":
+            from bench.odds import run_odds
+            sections.append(run_odds(profile_on_miss=profile))
         elif name == "modules":
             from bench.modules import run_modules
             sections.append(run_modules(profile_on_miss=profile))
         elif name == "extension":
             from bench.extension import run_extension
             sections.append(run_extension())
+        elif name == "replay":
+            from bench.replay import run_replay
+            sections.append(run_replay())
         elif name == "scaleout":
             from bench.scaleout import run_scaleout_bench
             sections.append(run_scaleout_bench())

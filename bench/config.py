@@ -79,9 +79,19 @@ class Targets:
     game_over_ping: float = 0.5
     compute_over_ping: float = 0.8
     p99_ms: float = 25.0
+    odds_p99_ms: float = 100.0  # issue 32: every check's chances for its book examples
 
 
 TARGETS = Targets()
+
+
+@dataclass(frozen=True)
+class OddsSettings:
+    # timed computations per example (after one warm-up): as many as fit in budget_ms, within these
+    # bounds (the p99 of fewer than 100 is their slowest)
+    budget_ms: float = 3000.0
+    min_repeats: int = 12
+    max_repeats: int = 200
 
 
 @dataclass(frozen=True)

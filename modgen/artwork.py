@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable
@@ -23,9 +23,11 @@ from art.counters import counter_px
 from art.maps import box_size, render_box, track_layout
 from art.tracks import cell_centre, tracks_layout
 from modgen.images import ModuleImages, TracksBoard, TurnTrack
-from scenarios.model import Game
+from scenarios.model import Game, GameMap
 
-BOXES_PER_ROW = 3
+#: The boxes board is laid out about this much wider than tall (a window's shape), not one long
+#: column a player scrolls down.
+BOXES_ASPECT = 1.6
 BOX_GAP = 12
 
 
@@ -35,6 +37,7 @@ class CollectedImages(ModuleImages):
     ``modgen.build`` keeps the built setups too (None: nothing is cached)."""
 
     cache_dir: Path | None = None
+    scans: dict[str, bytes] = field(default_factory=dict)  # scanned boards by image name, as their files hold them
 
 
 def collect_images(game: Game, scale: int = 1, cache_dir: Path | None = None,
@@ -60,7 +63,7 @@ class PendingModuleImages:
     def result(self) -> CollectedImages:
         if not self.images.files:
             pictures = self.drawing.result(self.names)  # this game's only: the others may still be drawn
-            self.images.files = {name: pictures[name] for name in self.names}
+            self.images.files = {name: pictures[name] for name in self.names} | self.images.scans
         return self.images
 
 
@@ -91,7 +94,9 @@ def _plan(game: Game, scale: int, cache_dir: Path | None
     # Block games: the back of each side's blocks, the fog-of-war mask (modgen.pieces.block_mask).
     jobs += render.block_back_jobs(game, scale)
     names = [name for job in jobs for name in job.names]
-    jobs += render.board_jobs(game, scale, map_scale=scale, box_tiles=False)
+    scanned = {render.map_image_name(game, m) for m in game.maps.values() if m.board is not None}
+    jobs += [job for job in render.board_jobs(game, scale, map_scale=scale, box_tiles=False)
+             if not scanned.intersection(job.names)]  # a scanned board is used as it is, not drawn
     boxes_job, boxes_layout = boxes_board_job(game, scale)
     if boxes_job:
         jobs.append(boxes_job)
@@ -102,9 +107,14 @@ def _plan(game: Game, scale: int, cache_dir: Path | None
         images.marker_faces[marker.id] = [render.marker_image_name(game, marker, i)
                                           for i in range(len(marker.faces) or 1)]
     for game_map in game.maps.values():
-        name = render.map_image_name(game, game_map)
+        if game_map.board is not None:
+            scan = Path(game_map.board.path).read_bytes()
+            name = scan_image_name(game, game_map, scan)
+            images.scans[name] = scan
+        else:
+            name = render.map_image_name(game, game_map)
+            names.append(name)
         images.maps[game_map.id] = name
-        names.append(name)
     for scenario in game.scenarios.values():
         name = render.turn_track_image_name(game, scenario)
         names.append(name)
@@ -134,6 +144,14 @@ def _plan(game: Game, scale: int, cache_dir: Path | None
     return images, names, jobs
 
 
+def scan_image_name(game: Game, game_map: GameMap, scan: bytes) -> str:
+    """A scanned board's name in the module: its own file type, and a part of its content's hash
+    (a new scan is a new image: nothing cached under the old name shows it)."""
+    assert game_map.board is not None
+    suffix = Path(game_map.board.path).suffix.lower()
+    return f"{render.safe_part(game.id)}_board_{render.safe_part(game_map.id)}_{hashlib.sha256(scan).hexdigest()[:12]}{suffix}"
+
+
 def _box(rect) -> tuple[int, int, int, int]:
     return round(rect.left), round(rect.top), round(rect.right), round(rect.bottom)
 
@@ -148,10 +166,11 @@ class BoxesLayout:
 
 
 def layout_boxes(tile_sizes: dict[str, tuple[int, int]]) -> BoxesLayout:
-    """Tiles ``BOXES_PER_ROW`` across, in data order, each in a cell as big as the largest."""
+    """Tiles in rows, in the given order, each in a cell as big as the largest; as many
+    columns as make the board about ``BOXES_ASPECT`` times wider than tall."""
     cell_w = max(w for w, _ in tile_sizes.values()) + BOX_GAP
     cell_h = max(h for _, h in tile_sizes.values()) + BOX_GAP
-    columns = min(BOXES_PER_ROW, len(tile_sizes))
+    columns = min(len(tile_sizes), max(1, round(math.sqrt(BOXES_ASPECT * len(tile_sizes) * cell_h / cell_w))))
     rows = math.ceil(len(tile_sizes) / columns)
     positions: dict[str, tuple[int, int]] = {}
     centres: dict[str, tuple[int, int]] = {}
@@ -174,7 +193,7 @@ def boxes_board_job(game: Game, scale: int = 1) -> tuple[render.ImageJob | None,
     """
     if not game.boxes:
         return None, None
-    boxes = list(game.boxes.values())
+    boxes = sorted(game.boxes.values(), key=lambda box: not box.draw)  # the cups and pools first, on top
     layout = layout_boxes({box.id: box_size(scale) for box in boxes})
 
     def draw() -> list[Image.Image]:

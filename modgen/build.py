@@ -25,6 +25,7 @@ from modgen.images import ModuleImages
 from modgen.pieces import BOXES_MAP, TRACKS_MAP, build_prototypes, marker_piece, unit_piece
 from modgen.pools import PoolPlan, deck_spec
 from modgen.setups import build_setup
+from modgen.view import start_view
 from scenarios.model import Game
 from vassalfmt import ModuleData, build_zip
 from vassalfmt.zipwriter import write_atomic
@@ -74,8 +75,24 @@ def palette_entries(game: Game, images: ModuleImages, gpids: dict[str, str],
     return entries
 
 
+def turn_track_boards(game: Game, images: ModuleImages) -> list[bf.ZonedBoard]:
+    """Each scenario's turn record track, a cell per turn."""
+    return [bf.ZonedBoard(bf.turn_track_board_name(scenario), images.turn_tracks[scenario.id].image,
+                          {f"Turn {t}": cell for t, cell in sorted(images.turn_tracks[scenario.id].cells.items())})
+            for scenario in game.scenarios.values()]
+
+
+def main_map_description(game: Game) -> str:
+    if len(game.maps) == 1:
+        game_map = next(iter(game.maps.values()))
+        return f"{game_map.name} ({game_map.scale} per hex)"
+    names = [game.maps[m].name for m in main_map_order(game)]
+    return f"The scenario's map: {', '.join(names[:-1])} or {names[-1]}"
+
+
 def main_map_order(game: Game) -> list[str]:
-    """Maps in the order their scenarios come in the rulebook; the first is the main window."""
+    """Maps in the order their scenarios come in the rulebook: the main map's boards (the first
+    is a game's started without a setup)."""
     ordered: list[str] = []
     for scenario in game.scenarios.values():
         ordered += [m for m in scenario.maps if m not in ordered]
@@ -146,9 +163,10 @@ def assemble_entries(game: Game, images: ModuleImages, version: str) -> Assemble
     prototypes = build_prototypes(game, images.box_centres)
     root = bf.module_root(game, version, next_gpid=len(gpids) + 1)
     bf.add_basics(root, game, HELP_FILE)
-    map_ids = main_map_order(game)
-    for index, map_id in enumerate(map_ids):
-        bf.add_game_map(root, game.maps[map_id], images.maps[map_id], launch=index > 0, scale=images.scale)
+    boards = [(game.maps[m], images.maps[m]) for m in main_map_order(game)]
+    main_map = bf.add_main_map(root, bf.main_map_name(game), main_map_description(game), boards, images.scale)
+    first_view = start_view(game, next(iter(game.scenarios.values())), images)
+    bf.add_start_view(root, main_map, first_view.x, first_view.y, first_view.zoom)
     if images.boxes_board:
         regions = {game.boxes[b].name: c for b, c in images.box_centres.items()}
         boxes = bf.add_plain_map(root, BOXES_MAP, images.boxes_board, "Dead piles, cups and off-map boxes",
@@ -157,26 +175,18 @@ def assemble_entries(game: Game, images: ModuleImages, version: str) -> Assemble
                                   for box in game.boxes.values() if box.draw])
     if images.tracks is not None:
         zones = {bf.track_cell_name(game.tracks[t], cell): c for (t, cell), c in images.tracks.cells.items()}
-        bf.add_zoned_map(root, TRACKS_MAP, images.tracks.image, "Victory points and the other running values",
-                         zones)
-    track_names = []
-    for scenario in game.scenarios.values():
-        track = images.turn_tracks.get(scenario.id)
-        if track is None:
-            continue
-        name = bf.turn_track_map_name(scenario)
-        zones = {f"Turn {t}": c for t, c in sorted(track.cells.items())}
-        bf.add_zoned_map(root, name, track.image, f"{scenario.name}: reinforcements wait on their turn", zones)
-        track_names.append(name)
-    if len(track_names) > 1:
-        bf.add_toolbar_menu(root, "Turn tracks", "Each scenario's turn record track", track_names)
+        bf.add_zoned_map(root, TRACKS_MAP, "Victory points and the other running values",
+                         [bf.ZonedBoard(TRACKS_MAP, images.tracks.image, zones)])
+    bf.add_zoned_map(root, bf.turn_track_map_name(game), "The scenario's turn record: reinforcements wait on "
+                     "their turn", turn_track_boards(game, images))
     entries_palette = palette_entries(game, images, gpids, pools)
     bf.add_palette(root, entries_palette)
     bf.add_prototypes(root, prototypes)
     bf.add_dice(root, game)
-    bf.add_turn_trackers(root, game)
+    bf.add_turn_tracker(root, game)
     bf.add_charts(root, game, images)
     bf.add_inventory(root)
+    bf.add_notes(root)
     module = ModuleData(name=game.name, version=version, description=game.description or game.name)
     setups, problems = [], []
     entries: dict[str, bytes] = {}

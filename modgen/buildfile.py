@@ -18,9 +18,10 @@ from modgen.images import ModuleImages
 from modgen.pieces import Prototype
 from scenarios.hexgrid import HexGrid
 from scenarios.model import Game, GameMap, Scenario, Track
-from vassalfmt import DeckSpec, Piece
+from vassalfmt import BoardPlacement, DeckSpec, Piece, named
 from vassalfmt.buildfile import component as el
 from vassalfmt.buildfile import new_module, plain, to_bytes
+from vassalfmt.commands import board_command
 
 M = "VASSAL.build.module."
 MAP = M + "map."
@@ -30,8 +31,33 @@ WIDGET = "VASSAL.build.widget."
 VASSAL_VERSION = "3.7.26"
 
 
-def turn_track_map_name(scenario: Scenario) -> str:
+#: The main window's map when a game has several maps (each setup picks its scenario's board).
+MAIN_MAP = "Map"
+#: The turn track window when a game has several scenarios (each setup picks its scenario's track).
+TURN_TRACK_MAP = "Turn track"
+#: The game's one turn tracker: a top level per scenario, the setup shows its scenario's.
+TURN_TRACKER = "Turn"
+TURN_TRACKER_ID = "TurnTracker0"
+ZOOM_LEVELS = (0.25, 0.4, 0.5, 0.75, 1.0, 1.5)
+#: Global properties each setup sets: where the main map's view opens (map pixels) and its zoom.
+VIEW_X, VIEW_Y, VIEW_ZOOM = "StartViewX", "StartViewY", "StartViewZoom"
+START_VIEW_KEY = named("Scenario view")
+
+
+def main_map_name(game: Game) -> str:
+    """The main map keeps a one-map game's map name (saved games name it on every piece)."""
+    return next(iter(game.maps.values())).name if len(game.maps) == 1 else MAIN_MAP
+
+
+def turn_track_board_name(scenario: Scenario) -> str:
     return f"{scenario.name} turn track"
+
+
+def turn_track_map_name(game: Game) -> str:
+    """A one-scenario game's turn track window keeps its scenario's name."""
+    if len(game.scenarios) == 1:
+        return turn_track_board_name(next(iter(game.scenarios.values())))
+    return TURN_TRACK_MAP
 
 
 def track_cell_name(track: Track, cell: str) -> str:
@@ -85,7 +111,8 @@ def _map_components(node: etree._Element) -> None:
        summaryReportFormat="$LocationName$", counterReportFormat="$Values$")
     el(node, MAP + "SelectionHighlighters")
     el(node, MAP + "HighlightLastMoved", color="255,0,0", enabled=True, thickness=2)
-    el(node, MAP + "Zoomer", zoomLevels="0.25,0.4,0.5,0.75,1.0,1.5", zoomStart=2)
+    el(node, MAP + "Zoomer", zoomLevels=",".join(map(str, ZOOM_LEVELS)),
+       zoomStart=len(ZOOM_LEVELS) - ZOOM_LEVELS.index(1.0))
 
 
 def hex_grid(board: etree._Element, grid: HexGrid) -> None:
@@ -99,23 +126,20 @@ def hex_grid(board: etree._Element, grid: HexGrid) -> None:
        color="0,0,0", rotateText=0, hDrawOff=0, vDrawOff=0, stagger=grid.stagger)
 
 
-def add_game_map(root: etree._Element, game_map: GameMap, image: str, launch: bool,
+def add_main_map(root: etree._Element, name: str, description: str, boards: list[tuple[GameMap, str]],
                  scale: int = 1) -> etree._Element:
-    node = el(root, M + "Map", mapName=game_map.name, description=f"{game_map.name} ({game_map.scale} per hex)",
-              markMoved="Always", edgeWidth=0, edgeHeight=0, backgroundcolor="255,255,255",
-              allowMultiple=False, color="255,0,0", thickness=3, launch=launch, buttonName=game_map.name,
-              tooltip=f"Show the {game_map.name} map", onlyReportChangedLocation=True,
-              moveWithinFormat="$pieceName$ moves $previousLocation$ -> $location$ *",
-              moveToFormat="$pieceName$ moves $previousLocation$ -> $location$ *",
-              createFormat="$pieceName$ created in $location$ *", changeFormat="$message$")
-    picker = el(node, MAP + "BoardPicker", title="Choose board",
-                addColumnText="Add column", addRowText="Add row", boardPrompt="Select board",
-                slotWidth=125, slotHeight=125, slotScale=0.2)
-    board = el(picker, BOARD + "Board", name=game_map.name, image=image, reversible=False)
-    grid = game_map.grid.scaled(scale)
-    hex_grid(board, grid)
+    """The map in the main window, a board per game map (with its image): a scenario's setup
+    picks its own board, a game started without a setup shows the first."""
+    node = _map_window(root, name, description, launch=False, mark_moved="Always")
+    picker = _board_picker(node, name, [game_map.name for game_map, _ in boards])
+    grids = []
+    for game_map, image in boards:
+        board = el(picker, BOARD + "Board", name=game_map.name, image=image, reversible=False)
+        grid = game_map.board_grid(scale)  # a scanned board's calibrated grid, or the drawn map's
+        hex_grid(board, grid)
+        grids.append(grid)
     _map_components(node)
-    add_overview(node, grid.width, grid.height)
+    add_overview(node, max(g.width for g in grids), max(g.height for g in grids))
     return node
 
 
@@ -126,7 +150,8 @@ def add_plain_map(root: etree._Element, name: str, image: str, tooltip: str,
     Each box is a named region, so VASSAL reports a piece there as "UN dead
     pile" and pieces snap to the box centres.
     """
-    node, board = _off_map_window(root, name, image, tooltip)
+    node = _map_window(root, name, tooltip, launch=True, mark_moved="Never")
+    board = el(_board_picker(node, name, [name]), BOARD + "Board", name=name, image=image, reversible=False)
     grid = el(board, GRID + "RegionGrid", snapto=True, visible=False, fontsize=9)
     for region, (x, y) in regions.items():
         el(grid, GRID + "Region", name=region, originx=x, originy=y)
@@ -134,36 +159,73 @@ def add_plain_map(root: etree._Element, name: str, image: str, tooltip: str,
     return node
 
 
-def add_zoned_map(root: etree._Element, name: str, image: str, tooltip: str,
-                  zones: dict[str, tuple[int, int, int, int]]) -> etree._Element:
-    """An off-map board of cells (a turn track, the player-aid tracks) in its own window.
+@dataclass(frozen=True)
+class ZonedBoard:
+    """A board of cells: its name, image and each cell's rectangle (left, top, right, bottom)."""
 
-    Each cell is a rectangular zone (left, top, right, bottom) without a grid of its own:
-    VASSAL reports a piece anywhere in it as "Turn 3" or "Victory Point Track 14", and
-    pieces stay where they are dropped, so a busy turn's stacks stand side by side.
+    name: str
+    image: str
+    zones: dict[str, tuple[int, int, int, int]]
+
+
+def add_zoned_map(root: etree._Element, name: str, tooltip: str, boards: list[ZonedBoard]) -> etree._Element:
+    """An off-map window of cells (the turn track, the player-aid tracks), a board each (a
+    scenario's setup picks its own; a game started without one shows the first).
+
+    Each cell is a rectangular zone without a grid of its own: VASSAL reports a piece anywhere
+    in it as "Turn 3" or "Victory Point Track 14", and pieces stay where they are dropped, so
+    a busy turn's stacks stand side by side.
     """
-    node, board = _off_map_window(root, name, image, tooltip)
-    grid = el(board, GRID + "ZonedGrid")
-    for zone, (left, top, right, bottom) in zones.items():
-        el(grid, GRID + "mapgrid.Zone", name=zone, locationFormat="$name$",
-           path=f"{left},{top};{right},{top};{right},{bottom};{left},{bottom}",
-           useParentGrid=False, useHighlight=False, highlightProperty="")
+    node = _map_window(root, name, tooltip, launch=True, mark_moved="Never")
+    picker = _board_picker(node, name, [b.name for b in boards])
+    for zoned in boards:
+        board = el(picker, BOARD + "Board", name=zoned.name, image=zoned.image, reversible=False)
+        grid = el(board, GRID + "ZonedGrid")
+        for zone, (left, top, right, bottom) in zoned.zones.items():
+            el(grid, GRID + "mapgrid.Zone", name=zone, locationFormat="$name$",
+               path=f"{left},{top};{right},{top};{right},{bottom};{left},{bottom}",
+               useParentGrid=False, useHighlight=False, highlightProperty="")
     _map_components(node)
     return node
 
 
-def _off_map_window(root: etree._Element, name: str, image: str, tooltip: str):
-    """The Map element of an off-map board and its one Board (the caller adds the grid)."""
-    node = el(root, M + "Map", mapName=name, description=tooltip, markMoved="Never", edgeWidth=0,
+def _map_window(root: etree._Element, name: str, tooltip: str, launch: bool, mark_moved: str) -> etree._Element:
+    """A Map element: in the main window (``launch`` False) or its own window behind a button."""
+    return el(root, M + "Map", mapName=name, description=tooltip, markMoved=mark_moved, edgeWidth=0,
               edgeHeight=0, backgroundcolor="255,255,255", allowMultiple=False, color="255,0,0",
-              thickness=3, launch=True, buttonName=name, tooltip=tooltip, onlyReportChangedLocation=True,
+              thickness=3, launch=launch, buttonName=name if launch else "", tooltip=tooltip if launch else "",
+              onlyReportChangedLocation=True,
               moveWithinFormat="$pieceName$ moves $previousLocation$ -> $location$ *",
               moveToFormat="$pieceName$ moves $previousLocation$ -> $location$ *",
               createFormat="$pieceName$ created in $location$ *", changeFormat="$message$")
+
+
+def _board_picker(node: etree._Element, map_name: str, board_names: list[str]) -> etree._Element:
+    """The map's BoardPicker; with several boards its default layout is the first board alone
+    (so a new game never asks, and each setup's saved layout picks its own)."""
     picker = el(node, MAP + "BoardPicker", title="Choose board", addColumnText="Add column",
                 addRowText="Add row", boardPrompt="Select board", slotWidth=125, slotHeight=125, slotScale=0.2)
-    board = el(picker, BOARD + "Board", name=name, image=image, reversible=False)
-    return node, board
+    if len(board_names) > 1:
+        plain(picker, "setup", board_command(map_name, [BoardPlacement(board_names[0])]))
+    return picker
+
+
+def add_start_view(root: etree._Element, main_map: etree._Element, x: int, y: int, zoom: float) -> None:
+    """The main map opens on the scenario's units: a "Scenario view" button on its toolbar
+    moves the view to the point and zoom held in three global properties (each setup sets its
+    scenario's; these initial values are a new game's), and a startup command presses it as
+    every game starts or loads (a local view change, not sent to the opponent)."""
+    props = el(root, M + "properties.GlobalProperties")
+    for name, value, what in ((VIEW_X, x, "x"), (VIEW_Y, y, "y"), (VIEW_ZOOM, zoom, "zoom")):
+        el(props, M + "properties.GlobalProperty", name=name, initialValue=str(value), isNumeric=False,
+           min="", max="", wrap=False, description=f"the scenario's opening view of the main map: {what}")
+    el(main_map, MAP + "MoveCameraButton", text="Scenario view", hotkey=START_VIEW_KEY,
+       tooltip="Zoom and scroll to where the scenario's units stand (as the game opened)", icon="",
+       moveCameraMode="L", boardName="", xPos=f"${VIEW_X}$", yPos=f"${VIEW_Y}$", zoom=f"${VIEW_ZOOM}$",
+       xOffset="0", yOffset="0", gridLocation="", zoneName="", regionName="", propertyFilter="")
+    el(root, M + "StartupGlobalKeyCommand", name="Open on the scenario's units", buttonText="", tooltip="",
+       icon="", whenToApply="everyLaunchOfSession", hotkeyOrKeyCommand="sendHotkey",
+       globalHotkey=START_VIEW_KEY, reportFormat="")
 
 
 def add_draw_piles(game_map: etree._Element, piles: list[tuple[DeckSpec, int, int]]) -> None:
@@ -210,45 +272,40 @@ def add_prototypes(root: etree._Element, prototypes: list[Prototype]) -> None:
 
 
 def add_dice(root: etree._Element, game: Game) -> None:
-    """A button per die the game uses; HoldFast's pools ask how many dice."""
-    for die in game.dice:
-        sides = int(die.lstrip("dD"))
-        el(root, M + "DiceButton", name=f"1{die}", text=f"1{die}", tooltip=f"Roll one {die}",
-           nDice=1, nSides=sides, plus=0, addToTotal=0, keepDice=1, keepOption=">", keepCount=1,
-           reportTotal=False, sortDice=False, prompt=False,
-           reportFormat="** $name$ = $result$ *** <$playerName$>")
-    if game.id == "holdfast":
-        el(root, M + "DiceButton", name="Dice pool", text="Dice pool", tooltip="Roll a pool of d6 (asks how many)",
-           nDice=4, nSides=6, plus=0, addToTotal=0, keepDice=1, keepOption=">", keepCount=1,
-           reportTotal=False, sortDice=True, prompt=True,
-           reportFormat="** $name$ ($nDice$d6) = $result$ *** <$playerName$>")
+    """A button per roll the game's players make (game.toml ``[[roll]]``), labelled with its
+    dice, its tooltip saying what the rules roll it for; a pool whose size changes (``ask``)
+    asks for the number of dice only, and reports the dice it rolled, sorted."""
+    for roll in game.rolls:
+        what = f": {roll.uses}" if roll.uses else ""
+        if roll.ask:
+            tooltip = f"Roll a pool of d{roll.sides} (asks how many, {roll.count} first){what}"
+            report = "** $name$: $nDice$d$nSides$ = $result$ *** <$playerName$>"
+        else:
+            tooltip = f"Roll {roll.dice}{what}"
+            report = ("** $name$ = $result$ *** <$playerName$>" if roll.name == roll.dice
+                      else f"** $name$ ({roll.dice}) = $result$ *** <$playerName$>")
+        el(root, M + "DiceButton", name=roll.name, text=roll.name, tooltip=tooltip, nDice=roll.count,
+           nSides=roll.sides, plus=0, addToTotal=0, keepDice=False, keepOption=">", keepCount=1,
+           reportTotal=False, sortDice=roll.ask, prompt=roll.ask, lockDice=False, lockSides=True,
+           lockPlus=True, lockAdd=True, reportFormat=report)
 
 
-def add_turn_trackers(root: etree._Element, game: Game) -> None:
-    """One tracker per scenario (its turns with dates), each with the game's phases."""
-    names = []
+def add_turn_tracker(root: etree._Element, game: Game) -> None:
+    """The game's turn tracker: a top level per scenario (its turns with dates), each with the
+    game's phases. A setup shows its scenario's level with only its turns in play, so the
+    button reads the turn of the scenario being played and Next never leaves it."""
+    tracker = el(root, M + "turn.TurnTracker", name=TURN_TRACKER, description="The game turn and phase",
+                 buttonText=TURN_TRACKER, turnFormat="$level1$ $level2$",
+                 reportFormat="<$playerName$> Turn: $newTurn$", tooltip="The game turn and phase",
+                 lengthStyle="Maximum", length=-1, plusButtonSize=22, turnButtonHeight=22, fwdOnly=False)
     for scenario in game.scenarios.values():
-        name = f"{scenario.name} turn"
-        names.append(name)
-        tracker = el(root, M + "turn.TurnTracker", name=name, description=f"Turns of {scenario.name}",
-                     buttonText=f"{scenario.name} turn", turnFormat="$level1$ $level2$",
-                     reportFormat="<$playerName$> Turn: $newTurn$", tooltip=f"Turn tracker, {scenario.name}",
-                     lengthStyle="Maximum", length=-1, plusButtonSize=22, turnButtonHeight=22, fwdOnly=False)
         turns = ",".join(_list_item(f"Turn {t.number} ({t.date})" if t.date else f"Turn {t.number}")
                          for t in scenario.turns)
-        level = el(tracker, M + "turn.ListTurnLevel", name="Turn", property="Turn", turnFormat="$value$",
+        level = el(tracker, M + "turn.ListTurnLevel", name=scenario.name, property="Turn", turnFormat="$value$",
                    list=turns, configList=False, configFirst=False, prompt="")
         if game.phases:
             el(level, M + "turn.ListTurnLevel", name="Phase", property="Phase", turnFormat="$value$",
                list=",".join(_list_item(p) for p in game.phases), configList=False, configFirst=False, prompt="")
-    if len(names) > 1:
-        add_toolbar_menu(root, "Turn", "Turn trackers of each scenario", [f"{n}" for n in names])
-
-
-def add_toolbar_menu(root: etree._Element, text: str, tooltip: str, button_texts: list[str]) -> None:
-    """Folds toolbar buttons (by their text) into one drop-down."""
-    el(root, M + "ToolbarMenu", text=text, tooltip=tooltip, description=tooltip,
-       menuItems=",".join(_list_item(n) for n in button_texts))
 
 
 def _list_item(text: str) -> str:
@@ -273,6 +330,14 @@ def add_inventory(root: etree._Element) -> None:
        leafFormat="$PieceName$ [$Values$] $LocationName$", foldersOnly=False, sortPieces=True,
        sortFormat="$PieceName$", centerOnPiece=True, forwardKeystroke=True, showMenu=True,
        drawPieces=True, zoomOn=False, pieceZoom=0.33, pieceZoom2=0.5, pieceZoom3=0.6)
+
+
+def add_notes(root: etree._Element) -> None:
+    """VASSAL's notes window: the scenario's notes (each setup writes its scenario's), public
+    notes, private notes and delayed notes (revealed later): what PBEM players write between
+    turns, saved with the game."""
+    el(root, M + "NotesWindow", buttonText="Notes", description="Notes",
+       tooltip="Notes: the scenario's, public, private and delayed (saved with the game)")
 
 
 def add_setups(root: etree._Element, setups: list[tuple[Scenario, str]]) -> None:

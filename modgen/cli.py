@@ -83,6 +83,44 @@ def cmd_sheet(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_board(args: argparse.Namespace) -> int:
+    """Calibrate a scanned board to the hex centres listed in its map toml, draw the check picture."""
+    from art.board import render_overlay
+    from scenarios.board import BoardError, calibrate_map
+    from scenarios.loader import read_game_dir
+
+    directory = Path(args.game) if (Path(args.game) / "game.toml").exists() else DATA_ROOT / args.game
+    if not (directory / "game.toml").exists():
+        say(f"modgen board: no game {args.game!r} (a game id or a directory with game.toml; games: "
+            f"{', '.join(game_ids())})")
+        return 2
+    game, problems = read_game_dir(directory)  # the board is not calibrated yet: other problems wait for the check
+    if game is None or args.map not in game.maps:
+        say(f"modgen board: {directory.name} has no map {args.map!r} that loads")
+        for problem in problems.items:
+            if f"maps/{args.map}." in str(problem):
+                say(str(problem))
+        return 2
+    toml = directory / "maps" / f"{args.map}.toml"
+    try:
+        done = calibrate_map(game.maps[args.map].grid, toml)
+    except BoardError as err:
+        say(f"modgen board: {directory.name}/{args.map}: {err}")
+        return 1
+    for line in done.report():
+        print(line)
+    print(f"{'wrote' if done.changed else 'unchanged:'} the calibration in {toml}")
+    overlay = Path(args.overlay or Path(args.out) / f"{directory.name}-{args.map}-board-check.png")
+    overlay.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        render_overlay(done.image, done.fit.grid, [r.point for r in done.fit.residuals]).save(overlay)
+    except (OSError, ValueError) as err:  # Pillow: a file it cannot decode, or cannot write there
+        say(f"modgen board: the calibration is written, but no check picture: {err}")
+        return 1
+    print(f"check picture (our grid and hex numbers over the scan): {overlay}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="modgen", description="Build VASSAL modules from the games' data.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -99,6 +137,12 @@ def main(argv: list[str] | None = None) -> int:
     sheet.add_argument("--out", default="dist/sheets")
     sheet.add_argument("--scale", type=int, default=1, choices=(1, 2))
     sheet.set_defaults(func=cmd_sheet)
+    board = sub.add_parser("board", help="calibrate a map's scanned board to the hex centres listed in its toml")
+    board.add_argument("game", help="game id or data directory")
+    board.add_argument("map", help="map id (maps/<map>.toml with a [board] table)")
+    board.add_argument("--out", default="dist/boards", help="folder of the check picture (default dist/boards)")
+    board.add_argument("--overlay", default="", help="the check picture's file (default <out>/<game>-<map>-board-check.png)")
+    board.set_defaults(func=cmd_board)
     args = parser.parse_args(argv)
     return args.func(args)
 

@@ -33,6 +33,16 @@ its blocks, and the opponent cannot use commands on a hidden enemy block.</p>
 """
 
 
+def dice_html(game: Game) -> str:
+    """What each dice button rolls and what for: a player must know which button a rule means."""
+    rows = "\n".join(
+        f"<li><b>{escape(r.name)}</b>" + ("" if r.name == r.dice else f" ({escape(r.dice)})")
+        + (", asks how many dice and reports them sorted" if r.ask else "")
+        + (f": {escape(r.uses)}" if r.uses else "") + "</li>"
+        for r in game.rolls)
+    return f"<h2>Dice</h2>\n<p>Each button rolls in the chat, with your name.</p>\n<ul>{rows}</ul>\n" if rows else ""
+
+
 def cups_and_tracks_html(game: Game) -> str:
     """How the cups, the player-aid tracks and the map aids work: a player must know that a
     pile deals at random and what the other side sees of a drawn piece."""
@@ -79,12 +89,15 @@ of the <i>korea-wargames</i> project (<code>scenarios/data/{escape(game.id)}/</c
 Rulebook transcribed: <code>{escape(game.rulebook)}</code>.</p>
 <h2>Scenarios</h2>
 <ul>{scenarios}</ul>
-<p>Open a scenario from <i>File &gt; New game</i>. Starting units stand on their setup hexes; reinforcements
-wait on the <i>Turn track</i> window in the cell of the turn they arrive. Right-click a unit for
+<p>Open a scenario from <i>File &gt; New game</i>: the main window shows its map, opened where its units
+stand (the <i>Scenario view</i> button goes back there), the <i>Turn</i> button its turns and phases, and the
+<i>Notes</i> window its notes (and your public, private and delayed notes, saved with the game). Starting
+units stand on their setup hexes; reinforcements wait on the turn track window in the cell of the turn they
+arrive. Right-click a unit for
 <i>Step loss</i> (Ctrl+F), <i>Restore step</i> (Ctrl+R), <i>Eliminate</i> (Ctrl+E, to the dead pile in the
 <i>Boxes</i> window), <i>Show ZOC</i> (Ctrl+Z), <i>Mark moved</i> (Ctrl+M). Step changes and eliminations are
 reported in the chat.</p>
-{fog_of_war_html(game)}{cups_and_tracks_html(game)}<p>Large maps have an <i>Overview</i> button: a small
+{dice_html(game)}{fog_of_war_html(game)}{cups_and_tracks_html(game)}<p>Large maps have an <i>Overview</i> button: a small
 view of the whole map; click it to go there.</p>
 <h2>Stand-ins (not the publisher's data)</h2>
 <p>The rulebook does not give the following; the module and the adjudicator use labelled stand-ins until a

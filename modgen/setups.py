@@ -4,8 +4,10 @@ Starting units stand on their setup hex (or off-map box) showing their starting 
 markers stand on their track cell (``track:vp:14``) or turn (``turn:1``); reinforcements wait
 on the turn track in the cell of the turn they arrive, in stacks of at most
 ``art.maps.STACK_DEPTH`` side by side; what a cup or random pool holds lies in its draw pile,
-shuffled and face down.  The save ends with VASSAL's "not a new game" marker so that the
-engine does not place at-start stacks on top.
+shuffled and face down.  Beyond its pieces a setup carries what the scenario shows: its own
+board on the main map and the turn track window, its turns on the turn tracker, the view the
+main map opens on, and its notes.  The save ends with VASSAL's "not a new game" marker so that
+the engine does not place at-start stacks on top.
 """
 
 from __future__ import annotations
@@ -15,13 +17,25 @@ from dataclasses import dataclass, field
 
 from art.maps import STACK_DEPTH
 from modgen import extension
-from modgen.buildfile import turn_track_map_name
+from modgen.buildfile import (
+    TURN_TRACKER_ID,
+    VIEW_X,
+    VIEW_Y,
+    VIEW_ZOOM,
+    main_map_name,
+    turn_track_board_name,
+    turn_track_map_name,
+)
 from modgen.images import ModuleImages
-from modgen.pieces import BOXES_MAP, TRACKS_MAP, marker_piece, unit_piece
+from modgen.pieces import BOXES_MAP, marker_piece, unit_piece
+from modgen.places import Spot, locate
 from modgen.pools import PoolPlan, deck_spec
-from scenarios.model import Game, GameMap, Placement, Scenario
+from modgen.view import start_view
+from scenarios.model import Game, Placement, Scenario
 from scenarios.pools import MARKER_PREFIX, pool_contents
-from vassalfmt import ModuleData, Piece, SavedGameWriter
+from vassalfmt import BoardPlacement, ModuleData, Piece, SavedGameWriter
+from vassalfmt.commands import board_command
+from vassalfmt.state import ListLevelState, global_property_command, scenario_notes_command, turn_tracker_command
 
 
 @dataclass
@@ -32,46 +46,13 @@ class SetupReport:
     problems: list[str] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
-class Spot:
-    map_name: str
-    x: int
-    y: int
-
-
-def locate(game: Game, scenario: Scenario, location: str, images: ModuleImages) -> Spot | None:
-    """A data-file location ("0216", "0216@pusan", "box:dead-un", "track:vp:0") -> map and
-    pixel.  ``turn:<n>`` is placed by ``TurnCells`` (a turn's cell has several slots)."""
-    if location.startswith("box:"):
-        centre = images.box_centres.get(location[4:])
-        return Spot(BOXES_MAP, *centre) if centre else None
-    if location.startswith("track:"):
-        track_id, _, cell = location[len("track:"):].partition(":")
-        centre = images.tracks.centres.get((track_id, cell)) if images.tracks else None
-        return Spot(TRACKS_MAP, *centre) if centre else None
-    if ":" in location:
-        return None  # a rule-described place (edge:, any:) has no pixel of its own
-    label, _, map_hint = location.partition("@")
-    for map_id in scenario.maps:
-        if map_hint and map_id != map_hint:
-            continue
-        game_map: GameMap = game.maps[map_id]
-        try:
-            hex = game_map.grid.parse(label)
-        except ValueError:
-            return None
-        if game_map.grid.is_on_map(hex):
-            return Spot(game_map.name, *game_map.grid.scaled(images.scale).center(hex))
-    return None
-
-
 class TurnCells:
     """Hands out places in a scenario's turn-track cells: each turn's pieces fill its slots
     in order, ``STACK_DEPTH`` to a slot (the layout made the cells big enough for the
     busiest turn)."""
 
-    def __init__(self, scenario: Scenario, images: ModuleImages) -> None:
-        self.map_name = turn_track_map_name(scenario)
+    def __init__(self, game: Game, scenario: Scenario, images: ModuleImages) -> None:
+        self.map_name = turn_track_map_name(game)
         track = images.turn_tracks.get(scenario.id)
         self.slots = track.slots if track else {}
         self.used: dict[int, int] = {}
@@ -103,7 +84,7 @@ def build_setup(game: Game, scenario: Scenario, images: ModuleImages, gpids: dic
     """
     writer = SavedGameWriter(prototypes=prototypes)
     report = SetupReport()
-    turn_cells = TurnCells(scenario, images)
+    turn_cells = TurnCells(game, scenario, images)
     pool_ids = {box.id for box in game.boxes.values() if box.draw}
     markers_last: list[tuple[int, Placement]] = []
     for number, placement in enumerate(scenario.setup, start=1):
@@ -137,8 +118,47 @@ def build_setup(game: Game, scenario: Scenario, images: ModuleImages, gpids: dic
         _place(writer, game, images, gpids, pools, placement, number, spot)
         report.placed += 1
     report.pooled = _fill_pools(writer, game, scenario, images, gpids, pools)
+    for command in scenario_state(game, scenario, images):
+        writer.add_command(command)
     writer.add_command(extension.game_state_command(scenario.id))  # the game says its scenario (Adjudicator extension)
     return writer.to_bytes(module), report
+
+
+def scenario_state(game: Game, scenario: Scenario, images: ModuleImages) -> list[str]:
+    """What the scenario shows beyond its pieces: its board on the main map and its turn track
+    (where the module has several), its turns on the turn tracker, the view the main map opens
+    on, and its notes."""
+    commands = []
+    if len(game.maps) > 1:
+        commands.append(board_layout(main_map_name(game), game.maps[scenario.maps[0]].name))
+    if len(game.scenarios) > 1:
+        commands.append(board_layout(turn_track_map_name(game), turn_track_board_name(scenario)))
+    commands.append(turn_tracker_command(TURN_TRACKER_ID, list(game.scenarios).index(scenario.id), [
+        ListLevelState(len(s.turns), active=s.id == scenario.id,
+                       sub_levels=(ListLevelState(len(game.phases)),) if game.phases else ())
+        for s in game.scenarios.values()]))
+    view = start_view(game, scenario, images)
+    commands += [global_property_command(VIEW_X, str(view.x)), global_property_command(VIEW_Y, str(view.y)),
+                 global_property_command(VIEW_ZOOM, str(view.zoom))]
+    commands.append(scenario_notes_command(scenario_notes(game, scenario)))
+    return commands
+
+
+def board_layout(map_name: str, board: str) -> str:
+    return board_command(map_name, [BoardPlacement(board)])
+
+
+def scenario_notes(game: Game, scenario: Scenario) -> str:
+    """The notes window's Scenario tab: what the scenario is, who sets up and moves first."""
+    sides = game.sides
+    lines = [f"{scenario.name} ({game.name}, rules {scenario.source.text})", "", scenario.description.strip(), ""]
+    if scenario.sets_up_first in sides:
+        lines.append(f"Sets up first: {sides[scenario.sets_up_first].name}.")
+    if scenario.first_player in sides:
+        lines.append(f"Moves first: {sides[scenario.first_player].name}.")
+    if scenario.note:
+        lines += ["", scenario.note.strip()]
+    return "\n".join(lines).strip()
 
 
 def _place(writer: SavedGameWriter, game: Game, images: ModuleImages, gpids: dict[str, str], pools: PoolPlan,

@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from scenarios import standins
 from scenarios.loader import DATA_ROOT, check_game_dir, game_ids, load_game_dir
 from scenarios.problems import DataError
 
@@ -39,16 +40,45 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_standins(args: argparse.Namespace) -> int:
+    unknown = [k for k in args.kind or () if k not in standins.SUPPLY]
+    if unknown:
+        print(f"scenarios standins: no kind {', '.join(map(repr, unknown))}; kinds: {', '.join(standins.SUPPLY)}",
+              file=sys.stderr)
+        return 2
     for directory in _directories(args.games):
         try:
             game = load_game_dir(directory)
         except DataError as err:
             print(err, file=sys.stderr)
             return 1
-        print(f"# {game.name}: {len(game.stand_ins)} stand-in(s)")
-        for s in game.stand_ins:
-            print(f"{s.where}: {s.what}: {s.reason}")
+        chosen = standins.select(game.stand_ins, args.kind, args.file)
+        filtered = len(chosen) != len(game.stand_ins)
+        print(f"# {game.name}: {len(chosen)} stand-in(s)" + (f" of {len(game.stand_ins)}" if filtered else ""))
+        _print_summary(standins.summarise(chosen))
+        if not args.summary:
+            _print_stand_ins(game, chosen)
     return 0
+
+
+def _print_summary(summary: standins.Summary) -> None:
+    print("by kind: " + ", ".join(f"{n} {k}" for k, n in summary.by_kind))
+    print("by file:")
+    for file, n in summary.by_file:
+        print(f"  {n:5d}  {file}")
+
+
+def _print_stand_ins(game, chosen) -> None:
+    """Every stand-in, grouped by kind; what to supply once per kind where it is the same for all."""
+    for kind, _ in standins.summarise(chosen).by_kind:
+        group = [s for s in chosen if standins.kind(s) == kind]
+        texts = {standins.supply(s, game) for s in group}
+        print(f"\n## {kind} ({len(group)})")
+        if len(texts) == 1:
+            print(f"supply: {texts.pop()}")
+        for s in group:
+            print(f"{s.where}: {s.what}: {s.reason}")
+            if len(texts) > 1:
+                print(f"  supply: {standins.supply(s, game)}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -57,11 +87,21 @@ def main(argv: list[str] | None = None) -> int:
     check = sub.add_parser("check", help="validate data files; exit 1 on any problem")
     check.add_argument("games", nargs="*", help="game ids or directories (default: all games)")
     check.set_defaults(func=cmd_check)
-    standins = sub.add_parser("standins", help="list every stand-in datum (what, where, why)")
-    standins.add_argument("games", nargs="*")
-    standins.set_defaults(func=cmd_standins)
+    listing = sub.add_parser("standins", help="every stand-in datum: a summary per kind and file, then each one "
+                             "(where, what, why) with what to supply instead")
+    listing.add_argument("games", nargs="*", help="game ids or directories (default: all games)")
+    listing.add_argument("--kind", action="append", metavar="KIND",
+                         help=f"only this kind (repeatable): {', '.join(standins.SUPPLY)}")
+    listing.add_argument("--file", action="append", metavar="TEXT",
+                         help="only stand-ins in a file whose path contains TEXT (repeatable), e.g. units.csv")
+    listing.add_argument("--summary", action="store_true", help="only the counts per kind and file")
+    listing.set_defaults(func=cmd_standins)
     args = parser.parse_args(argv)
-    return args.func(args)
+    try:
+        return args.func(args)
+    except BrokenPipeError:  # `scenarios standins kwb | head`
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":

@@ -19,9 +19,13 @@ Coordinate types, from the printed map outwards:
 ``HexGrid`` ties them together for one map: its numbering convention (which
 label columns are shifted, first column/row numbers, digits, orientation) and
 its pixel layout (hex width/height and origin, VASSAL's ``dx``, ``dy``,
-``x0``, ``y0``).  Pixel sizes are whole numbers with an even hex height so that
-VASSAL's integer truncations give exactly the centres we compute (the engine
-computes some centres with ``(int)(dy/2)`` and others with ``dy/2``).
+``x0``, ``y0``).  The maps we draw use whole pixel sizes with an even hex height
+so that VASSAL's integer truncations give exactly the centres we compute (the
+engine computes some centres with ``(int)(dy/2)`` and others with ``dy/2``).
+A scanned board's grid has the scan's fractional sizes; ``center`` and ``raw_at``
+truncate and round as the engine does, so they still give its centres and
+labels, and ``snap`` gives where its snapping leaves a moved piece (a pixel
+off the centre at most).
 """
 
 from __future__ import annotations
@@ -160,8 +164,11 @@ class HexGrid:
 
     - ``sideways``: False = flat-topped hexes in vertical columns; True =
       pointy-topped hexes in horizontal rows (VASSAL swaps x and y).
-    - ``dx``, ``dy``: distance between columns and hex height, in pixels.
-    - ``x0``, ``y0``: centre of raw cell (0, 0), board-local pixels.
+    - ``dx``, ``dy``: distance between columns and hex height, in pixels.  Whole
+      numbers for the maps we draw (``build``); fractional for a scanned board
+      calibrated to the scan (scenarios.board), as VASSAL allows (doubles).
+    - ``x0``, ``y0``: centre of raw cell (0, 0), board-local pixels (whole
+      numbers: VASSAL's origin is a Point).
     - ``h_off``, ``v_off``: added to raw column/row to give label numbers.
     - ``stagger``: VASSAL's stagger flag (odd raw columns number one higher).
     - ``h_leading``, ``v_leading``: extra zeros below 10, 100... (1 -> "05").
@@ -176,8 +183,8 @@ class HexGrid:
     is then "V" so that the label still prints the screen column first.
     """
 
-    dx: int
-    dy: int
+    dx: float
+    dy: float
     x0: int
     y0: int
     first_col: int
@@ -305,6 +312,19 @@ class HexGrid:
         else:
             r = java_round((py - self.y0 - self.dy / 2) / self.dy)
         return Raw(c, r)
+
+    def snap(self, x: int, y: int) -> tuple[int, int]:
+        """Where VASSAL snaps a piece dropped at a board-local pixel: HexGrid.snapToHex
+        (hexX/hexY, no snap scale).  The same as ``center`` of that hex on whole-pixel grids;
+        on a fractional one it may be a pixel off, since the engine truncates differently."""
+        px, py = self._unrotate(x, y)
+        col = math.floor((px - self.x0 + self.dx / 2) / self.dx)
+        sx = java_int(self.dx * col + self.x0)
+        if java_mod2(col) == 0:
+            sy = java_int(self.dy * math.floor((py - self.y0 + self.dy / 2) / self.dy) + self.y0)
+        else:
+            sy = java_int(self.dy * math.floor((py - self.y0) / self.dy) + java_int(self.dy / 2) + self.y0)
+        return self._unrotate(sx, sy)
 
     def hex_at(self, x: int, y: int) -> Hex:
         """The hex VASSAL names for a board-local pixel."""

@@ -10,6 +10,7 @@ adjudicates from broken data.
 from __future__ import annotations
 
 import csv
+import os
 import re
 import tomllib
 from dataclasses import dataclass
@@ -17,11 +18,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
 
-from scenarios import facts
+from scenarios import board as boards
+from scenarios import cells, facts
 from scenarios.hexgrid import Hex, HexGrid, Hexside
 from scenarios.model import (
     DRAW_KINDS,
     Arrival,
+    BoardImage,
     Box,
     Fact,
     Game,
@@ -33,6 +36,7 @@ from scenarios.model import (
     MarkerType,
     Nationality,
     Placement,
+    Roll,
     Scenario,
     Side,
     Source,
@@ -48,10 +52,13 @@ from scenarios.model import (
 )
 from scenarios.problems import DataError, Problems, TomlLines
 
-DATA_ROOT = Path(__file__).parent / "data"
+#: The games' data: scenarios/data, or the folder the environment's SCENARIOS_DATA names (a maintainer's
+#: own copy, e.g. with the published tables that may not be redistributed). Read once per process.
+DATA_ROOT = Path(os.environ.get("SCENARIOS_DATA") or Path(__file__).parent / "data")
 MARKER_PREFIX = "marker:"
 COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 ID = re.compile(r"^[a-z0-9][a-z0-9_.\-]*$")
+ROLL_DICE = re.compile(r"^([1-9][0-9]?)d([0-9]{1,3})$")
 
 
 # ---------------------------------------------------------------------------
@@ -59,9 +66,9 @@ ID = re.compile(r"^[a-z0-9][a-z0-9_.\-]*$")
 # ---------------------------------------------------------------------------
 
 
-def game_ids(root: Path = DATA_ROOT) -> list[str]:
+def game_ids(root: Path | None = None) -> list[str]:
     """The games that have a data directory (sorted)."""
-    return sorted(p.parent.name for p in root.glob("*/game.toml"))
+    return sorted(p.parent.name for p in (root or DATA_ROOT).glob("*/game.toml"))
 
 
 @lru_cache(maxsize=None)
@@ -113,6 +120,17 @@ def check_facts(game: Game, problems: Problems) -> None:
             file, _, line = fact.where.rpartition(":")
             problems.add(file, int(line), f"{fact.subject}: {'; '.join(broken)} [{_cite(fact.source)}; "
                                           f"map {fact.map_id}: maps/{fact.map_id}.terrain.txt]")
+
+
+def _cell_problem(table: Table, column: str, value: str, kind: "cells.CellType", tables: dict[str, Table],
+                  declared: str) -> str:
+    """Why a cell is not of its column's type, naming what would be (the codes of a referenced table)."""
+    text = f"table {table.id}: column {column}: {value!r} is not {cells.describe(kind.text)}"
+    for ref in kind.tables:
+        other = tables[ref]
+        codes = ", ".join(r[other.key] for r in other.rows)
+        text += f"; {ref} has: {codes} (a new code needs its row in {other.file})"
+    return text + f" [tables.toml: columns {declared!r} = {kind.text!r}, what the rules read]"
 
 
 def _cite(source: Source) -> str:
@@ -258,6 +276,8 @@ class _GameReader:
         boxes = self.read_boxes(data, path, lines, sides)
         tracks = self.read_tracks(data, path, lines)
         map_areas = self.read_map_areas(data, path, lines)
+        dice = tuple(data.get("dice") or ("d6",))
+        rolls = self.read_rolls(data, path, lines, dice)
         value_fields = tuple(data.get("value_fields") or ())
         separator = str(data.get("value_separator", "-"))
         step_names = tuple(data.get("step_names") or ("full",))
@@ -274,7 +294,7 @@ class _GameReader:
             publisher=str(data.get("publisher", "")),
             year=int(data.get("year", 0) or 0),
             rulebook=str(data.get("rulebook", "")),
-            dice=tuple(data.get("dice") or ("d6",)),
+            dice=dice,
             value_fields=value_fields,
             value_separator=separator,
             sides=sides,
@@ -288,6 +308,7 @@ class _GameReader:
             tables=tables,
             tracks=tracks,
             map_areas=map_areas,
+            rolls=rolls,
             phases=tuple(data.get("phases") or ()),
             step_names=step_names,
             description=str(data.get("description", "")),
@@ -421,6 +442,30 @@ class _GameReader:
                                 self.source(item.get("source"), path, line, f"track {tid}"),
                                 str(item.get("note", "")))
         return result
+
+    def read_rolls(self, data: dict, path: Path, lines: TomlLines, dice: tuple[str, ...]) -> tuple[Roll, ...]:
+        """``[[roll]]``: the dice buttons, each ``dice = "1d6"`` of a die the game uses, what it is
+        rolled for (``uses``) and its ``source``. None given: one "1d<n>" button per die."""
+        items = data.get("roll") or []
+        if not items:
+            return tuple(Roll(f"1{die}", 1, int(die.lstrip("dD")), "") for die in dice if die.lstrip("dD").isdigit())
+        rolls: list[Roll] = []
+        for i, item in enumerate(items):
+            line = lines.find("roll", i)
+            found = ROLL_DICE.match(str(item.get("dice", "")))
+            if not found or f"d{found.group(2)}" not in dice:
+                self.p.add(path, lines.find("roll", i, "dice"), f"roll {i + 1}: dice {item.get('dice')!r} must be "
+                           f"like \"1d6\" of a die the game uses ({', '.join(dice)})")
+                continue
+            name = str(item.get("name") or item.get("dice"))
+            if any(r.name == name for r in rolls):
+                self.p.add(path, line, f"roll {name!r} defined twice")
+            uses = str(item.get("uses", "")).strip()
+            if not uses:
+                self.p.add(path, lines.find("roll", i), f"roll {name!r}: say what it is rolled for (uses)")
+            source = self.source(item.get("source"), path, line, f"roll {name}")
+            rolls.append(Roll(name, int(found.group(1)), int(found.group(2)), uses, source, bool(item.get("ask", False))))
+        return tuple(rolls)
 
     def read_map_areas(self, data: dict, path: Path, lines: TomlLines) -> tuple[MapArea, ...]:
         """``[[map_area]]``: a named region beyond border rivers (the maps are checked when drawn)."""
@@ -582,6 +627,7 @@ class _GameReader:
             return {}
         data, lines = read_toml(path, self.p)
         tables: dict[str, Table] = {}
+        index: dict[str, int] = {}  # table id -> its [[table]] number (for the line of its declaration)
         for i, item in enumerate(data.get("table") or []):
             line = lines.find("table", i)
             tid = str(item.get("id", ""))
@@ -602,13 +648,65 @@ class _GameReader:
                     if k in seen:
                         self.p.add(file, r.line, f"table {tid}: key {key}={k!r} appears twice")
                     seen.add(k)
+            declared = item.get("columns") or {}
+            if not isinstance(declared, dict):
+                self.p.add(path, lines.find("table", i, "columns"),
+                           f"table {tid}: columns must be a table of column = type")
+                declared = {}
             tables[tid] = Table(
                 id=tid, name=str(item.get("name", tid)), columns=columns,
                 rows=tuple({c: v.strip() for c, v in r.cells.items()} for r in rows),
                 key=key, note=str(item.get("note", "")),
                 source=self.source(item.get("source"), path, line, f"table {tid}"),
+                file=file.relative_to(self.dir).as_posix(),
+                row_lines=tuple(r.line for r in rows),
+                column_types={str(c): str(t) for c, t in declared.items()},
+                needed_rows=track_cells(item["rows"]) if "rows" in item else (),
             )
+            index[tid] = i
+            self.check_rows(tables[tid], item.get("rows"), path, lines.find("table", i, "rows"))
+        self.check_cell_types(tables, path, lines, index)
         return tables
+
+    def check_rows(self, table: Table, wanted: Any, path: Path, line: int) -> None:
+        """`rows`: the keys the rules look up (`"1-6"` for a d6 table, or a list); each needs its row."""
+        if wanted is None or not table.rows or (table.key and table.key not in table.columns):
+            return  # no rows, or a key column the CSV lacks: reported already
+        keys = table.needed_rows
+        if not keys or not table.key:
+            self.p.add(path, line, f"table {table.id}: rows must be a list of keys or a range like \"1-6\" "
+                                   "(and the table needs a `key`)")
+            return
+        have = {r[table.key] for r in table.rows}
+        missing = [k for k in keys if k not in have]
+        if missing:
+            self.p.add(self.dir / table.file, table.row_lines[-1],
+                       f"table {table.id}: no row {table.key}={', '.join(missing)}; the rules look up "
+                       f"{table.key} {', '.join(keys)} [tables.toml rows]")
+
+    def check_cell_types(self, tables: dict[str, Table], path: Path, lines: TomlLines, index: dict[str, int]) -> None:
+        """Every cell of a column with a declared type (tables.toml [table.columns]) is of that type:
+        a CRT code without a row in its result-code table, or `all` where a number is read, is a
+        problem at the cell's line (docs/data-format.md "Column types")."""
+        keys = {t.id: tuple(r.get(t.key, "") for r in t.rows) for t in tables.values() if t.key in t.columns}
+        for table in tables.values():
+            for column, text in table.column_types.items():
+                where = lines.find("table", index[table.id], "columns")
+                if column != "*" and table.columns and column not in table.columns:
+                    self.p.add(path, where, f"table {table.id}: columns: no column {column!r} in {table.file} "
+                                            f"(it has: {', '.join(table.columns)})")
+                    continue
+                try:
+                    kind = cells.compile_type(text, keys)
+                except cells.CellTypeError as err:
+                    self.p.add(path, where, f"table {table.id}: columns: {column} = {text!r}: {err}")
+                    continue
+                wanted = [c for c in table.columns if c != table.key] if column == "*" else [column]
+                for row, line in zip(table.rows, table.row_lines):
+                    for c in wanted:
+                        value = row.get(c) or ""
+                        if not kind.matches(value):
+                            self.p.add(self.dir / table.file, line, _cell_problem(table, c, value, kind, tables, column))
 
     # -- maps -------------------------------------------------------------------------
 
@@ -658,11 +756,23 @@ class _GameReader:
         features += self.read_features(Path(f"{stem}.geo-features.csv"), grid, mid)
         hexsides = self.read_hexsides(Path(f"{stem}.hexsides.csv"), grid, mid)
         paths = self.read_paths(Path(f"{stem}.paths.csv"), grid, mid)
+        board = self.read_board(data["board"], path, lines, mid, grid) if "board" in data else None
         return GameMap(
             id=mid, name=str(data.get("name", mid)), grid=grid, scale=str(data.get("scale", "")),
             terrain_types=terrain_types, terrain=terrain, features=features,
-            hexside_features=hexsides, paths=paths, source=source, note=str(data.get("note", "")),
+            hexside_features=hexsides, paths=paths, source=source, note=str(data.get("note", "")), board=board,
         )
+
+    def read_board(self, data: Any, path: Path, lines: TomlLines, mid: str, grid: HexGrid) -> BoardImage | None:
+        """A scanned board (``[board]``, scenarios.board): problems at the toml key they are about."""
+        if not isinstance(data, dict):
+            self.p.add(path, lines.find("board"), "[board] must be a table (image, source, calibration, points)")
+            return None
+        source = self.source(data.get("source"), path, lines.find("board", "source"), f"map {mid} board image")
+        board, problems = boards.read_board(data, path.parent, grid, source, f"modgen board {self.game_id} {mid}")
+        for key, text in problems:
+            self.p.add(path, lines.find(*key), text)
+        return board
 
     def read_grid(self, g: dict, path: Path, lines: TomlLines) -> HexGrid | None:
         try:

@@ -189,6 +189,25 @@ class Track:
 
 
 @dataclass(frozen=True)
+class Roll:
+    """A roll players make by hand (the module's dice button): how many dice of which kind,
+    and what the rulebook rolls them for.  ``ask``: the number of dice changes from roll to
+    roll (a HoldFast combat pool) and is asked each time, ``count`` being the usual one."""
+
+    name: str  # the button's text: "1d6", "Combat dice"
+    count: int
+    sides: int
+    uses: str  # what it is rolled for, with the rules' sections
+    source: Source = Source()
+    ask: bool = False
+
+    @property
+    def dice(self) -> str:
+        """"4d6"."""
+        return f"{self.count}d{self.sides}"
+
+
+@dataclass(frozen=True)
 class TerrainType:
     id: str
     name: str
@@ -231,6 +250,31 @@ class MapPath:
         return [Hexside.between(a, b) for a, b in zip(self.hexes, self.hexes[1:])]
 
 
+@dataclass(frozen=True)
+class BoardPoint:
+    """A hex centre the maintainer read off a scanned board: the hex and its pixel on the scan."""
+
+    hex: Hex
+    x: float
+    y: float
+
+
+@dataclass(frozen=True)
+class BoardImage:
+    """The published map's scan as a map's board, with the hex grid calibrated to it.
+
+    ``grid`` has the map's own numbering (so the same labels, neighbours and distances as
+    ``GameMap.grid``) and the scan's pixel layout: hex size, spacing and origin fitted to
+    ``points`` by ``modgen board`` (scenarios.board), its size the image's.  The module shows the
+    scan on this grid, and the saved-game bridge reads pixel positions with it.
+    """
+
+    path: str  # the image file (PNG, JPEG or GIF) next to the map's toml
+    grid: HexGrid
+    points: tuple[BoardPoint, ...]
+    source: Source = Source()
+
+
 @dataclass
 class GameMap:
     """A hex map: geometry plus what stands on it.
@@ -251,6 +295,7 @@ class GameMap:
     paths: list[MapPath] = field(default_factory=list)
     source: Source = Source()
     note: str = ""
+    board: BoardImage | None = None  # a scanned board; None: the module draws the map from the data
 
     def __post_init__(self) -> None:
         self._features_by_hex: dict[Hex, list[HexFeature]] = {}
@@ -265,6 +310,14 @@ class GameMap:
 
     def __contains__(self, hex: Hex) -> bool:
         return hex in self.terrain
+
+    def board_grid(self, scale: int = 1) -> HexGrid:
+        """The grid of the board a module shows, in its pixels: a scanned board's calibrated grid
+        (a scan is not redrawn, so the art scale does not change it), else the map drawn from the
+        data at the art scale."""
+        if self.board is not None:
+            return self.board.grid
+        return self.grid.scaled(scale) if scale != 1 else self.grid
 
     def hexes(self) -> list[Hex]:
         return list(self.terrain)
@@ -431,6 +484,17 @@ class Scenario:
         return [a for a in self.schedule if a.turn == turn and a.action == "withdraw"]
 
 
+class MissingRow(KeyError, ValueError):
+    """A table has no row for a key the rules looked up.
+
+    Also a ValueError, so the service answers with this message instead of an unexplained error;
+    `scenarios check` finds every key a table declares it uses (`[table.columns]`) before that.
+    """
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
 @dataclass(frozen=True)
 class Table:
     """A table as printed: named columns, rows of cells (strings).
@@ -446,16 +510,40 @@ class Table:
     key: str = ""  # column that identifies a row ("die", "turn"...)
     note: str = ""
     source: Source = Source()
+    file: str = ""  # the CSV, relative to the game directory ("tables/crt.csv")
+    row_lines: tuple[int, ...] = ()  # the CSV line of each row
+    # What the rules read from a column (tables.toml [table.columns], scenarios.cells): column -> type;
+    # "*" is every column but the key.
+    column_types: Mapping[str, str] = field(default_factory=dict)
+    needed_rows: tuple[str, ...] = ()  # keys the rules look up (tables.toml `rows`, e.g. die 1-6)
+
+    @property
+    def citation(self) -> str:
+        """How a ruling cites this table: its rulebook reference, or "stand-in tables/crt.csv".
+
+        A maintainer who installs the published table and sets its `source` changes every
+        citation of it, with no code change."""
+        if self.source.text and not self.source.is_stand_in:
+            return self.source.text
+        return f"stand-in {self.file or self.id}"
 
     def row(self, key_value: str | int) -> Mapping[str, str]:
         wanted = str(key_value)
         for r in self.rows:
             if r[self.key] == wanted:
                 return r
-        raise KeyError(f"table {self.id}: no row {self.key}={wanted}")
+        raise MissingRow(f"table {self.id} ({self.file or 'tables.toml'}) has no row {self.key}={wanted}")
 
     def cell(self, key_value: str | int, column: str) -> str:
         return self.row(key_value)[column]
+
+    def where(self, key_value: str | int) -> str:
+        """`file:line` of a row (the file alone when the line is not known)."""
+        wanted = str(key_value)
+        for r, line in zip(self.rows, self.row_lines):
+            if r[self.key] == wanted:
+                return f"{self.file}:{line}"
+        return self.file
 
 
 @dataclass
@@ -481,6 +569,7 @@ class Game:
     tables: dict[str, Table]
     tracks: dict[str, Track] = field(default_factory=dict)
     map_areas: tuple[MapArea, ...] = ()
+    rolls: tuple[Roll, ...] = ()  # the dice buttons (game.toml [[roll]])
     phases: tuple[str, ...] = ()
     step_names: tuple[str, ...] = ("full",)
     description: str = ""
@@ -498,8 +587,14 @@ class Game:
         return [u for u in self.units.values() if u.side == side]
 
     def stand_ins_for(self, what_prefix: str) -> list["StandIn"]:
-        """Stand-ins whose ``what`` starts with a prefix ("table crt")."""
-        return [s for s in self.stand_ins if s.what.startswith(what_prefix)]
+        """Stand-ins whose ``what`` starts with a prefix ("table crt").
+
+        Remembered per prefix: a loaded game does not change, and the rules ask the same few
+        prefixes for every ruling they warn about (Fire and Ice has ~1,000 stand-ins)."""
+        found = self.__dict__.setdefault("_stand_ins_by_prefix", {})
+        if what_prefix not in found:
+            found[what_prefix] = [s for s in self.stand_ins if s.what.startswith(what_prefix)]
+        return list(found[what_prefix])
 
 
 @dataclass(frozen=True)

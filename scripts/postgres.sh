@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # postgres.sh start DIR  -> starts a private server in DIR on a free loopback port, prints its URL
 # postgres.sh stop DIR
+# postgres.sh resume DIR PORT  -> starts a stopped server of DIR again on PORT (an outage's end)
 set -eu
 cmd=$1; dir=$2
 bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
@@ -16,4 +17,6 @@ case "$cmd" in
     ;;
   stop)
     run "$bin/pg_ctl -D $dir/data -m immediate stop" ;;
+  resume)
+    run "$bin/pg_ctl -D $dir/data -o '-h 127.0.0.1 -p $3 -k $dir' -l $dir/log -w start >/dev/null" ;;
 esac

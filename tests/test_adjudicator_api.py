@@ -159,14 +159,21 @@ def test_wrong_method_is_405_with_allow(client):
 def test_unexpected_error_is_500_problem_without_traceback(tmp_path):
     app = make_app(tmp_path)
 
-    @app.get("/boom")
+    @app.get("/api/v1/boom")
     def boom():
         raise RuntimeError("secret internal detail")
 
-    response = app.test_client().get("/boom")
+    @app.get("/boom")
+    def boom_page():
+        raise RuntimeError("secret internal detail")
+
+    response = app.test_client().get("/api/v1/boom")
     body = assert_problem(response, 500)
     assert "secret internal detail" not in response.get_data(as_text=True)
     assert body["title"] == "Internal Server Error"
+    page = app.test_client().get("/boom")  # a page: a page says so, without the detail either
+    assert page.status_code == 500 and page.mimetype == "text/html"
+    assert "secret internal detail" not in page.get_data(as_text=True)
 
 
 def test_unknown_scenario_is_422(client):

@@ -8,6 +8,7 @@ never read its body at all.)
 from __future__ import annotations
 
 import io
+import json
 
 from adjudicator.testing import a_side, bearer, make_app, new_game, probe_check, probe_url
 
@@ -83,3 +84,60 @@ def test_close_without_a_body_still_closes(tmp_path):
     response = client.post(f"/api/v1/games/{game['game_id']}/close", headers=bearer(a_side(game)))
     assert response.status_code == 200
     assert response.get_json()["seed"]
+
+
+# --- nesting and non-finite numbers (issue 29) --------------------------------------------------
+
+def kwb_combat_body(**changes) -> dict:
+    from adjudicator.checks import get_check
+    from adjudicator.rules import register_all_games
+
+    register_all_games()
+    body = {k: v for k, v in get_check("kwb", "combat").example.items() if k != "dice"}
+    return {**body, **changes}
+
+
+def records(client, game) -> list:
+    ledger = client.get(f"/api/v1/games/{game['game_id']}/ledger", headers=bearer(a_side(game))).get_json()
+    return ledger["records"]
+
+
+def test_json_nested_thousands_of_levels_deep_is_a_422_in_game_and_compute_mode(tmp_path):
+    client = make_app(tmp_path).test_client()
+    game = new_game(client, "kwb", "pusan")
+    headers = {"Content-Type": "application/json", **bearer(next(t for r, t in game["tokens"].items()
+                                                                  if r == "communist"))}
+    for depth in (33, 1000, 1100, 20_000):
+        deep = b'{"scenario": "pusan", "x": ' + b"[" * depth + b"]" * depth + b"}"
+        for url in (f"/api/v1/games/{game['game_id']}/combat", "/api/v1/systems/kwb/combat"):
+            response = client.post(url, data=deep, headers=headers)
+            assert response.status_code == 422, (depth, url, response.get_data()[:300])
+            assert response.mimetype == "application/problem+json"
+            assert response.get_json()["type"].endswith(":too-deep")
+    assert len(records(client, game)) == 1
+
+
+def test_nesting_within_the_bound_reaches_the_ordinary_validation(tmp_path):
+    client = make_app(tmp_path).test_client()
+    body = b'{"x": ' + b"[" * 31 + b"]" * 31 + b', "s": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\\"[[["}'
+    response = client.post("/api/v1/systems/kwb/combat", data=body, headers={"Content-Type": "application/json"})
+    assert response.status_code == 422
+    assert response.get_json()["type"].endswith(":validation")  # brackets inside strings do not count
+
+
+def test_nan_and_infinity_are_refused_never_recorded_as_null(tmp_path):
+    client = make_app(tmp_path).test_client()
+    game = new_game(client, "kwb", "pusan")
+    token = game["tokens"]["communist"]
+    url = f"/api/v1/games/{game['game_id']}/combat"
+    for n, value in enumerate(("NaN", "Infinity", "-Infinity", "1e999")):
+        body = kwb_combat_body(request_id=f"nan-{n}")
+        text = json.dumps(body)[:-1] + f', "game_turn": {value}}}'
+        response = client.post(url, data=text, headers={"Content-Type": "application/json", **bearer(token)})
+        assert response.status_code == 422, (value, response.get_data()[:300])
+        assert response.get_json()["type"].endswith(":not-finite")
+    assert len(records(client, game)) == 1
+    # the same roll with a real turn (or none) is recorded
+    ok = client.post(url, json=kwb_combat_body(request_id="ok", game_turn=3), headers=bearer(token))
+    assert ok.status_code == 201, ok.get_data()[:300]
+    assert records(client, game)[-1]["body"]["request"]["game_turn"] == 3

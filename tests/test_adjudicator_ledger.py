@@ -270,3 +270,26 @@ def test_every_single_tampering_is_detected(client):
         assert not verify_ledger(tampered, keys).ok, (index, mutation)
 
     check()
+
+
+def test_an_instance_started_before_a_rotation_verifies_records_of_the_new_key(tmp_path):
+    """Two instances share one database; the second restarts after `rotate-key`. The first,
+    still running on the old key, must verify the new key's records (game page, POST /verify)."""
+    first = make_app(tmp_path)
+    first_client = first.test_client()
+    old_kid = first.extensions["adjudicator"].signing_key.kid
+
+    rotate_signing_key(tmp_path / "signing-key.pem")
+    second = make_app(tmp_path)  # the other instance, restarted after the rotation
+    assert second.extensions["adjudicator"].signing_key.kid != old_kid
+    game, ledger = play(second.test_client(), rolls=2)
+    assert {r["receipt"]["kid"] for r in ledger["records"]} == {second.extensions["adjudicator"].signing_key.kid}
+
+    report = first_client.post("/api/v1/verify", json={"ledger": ledger}).get_json()
+    assert report["ok"] is True, report["problems"]
+    page = first_client.post(f"/games/{game['game_id']}", data={"token": a_side(game)}, follow_redirects=True)
+    assert page.status_code == 200
+    text = page.get_data(as_text=True)
+    assert "unknown" not in text.lower() and "FAILED" not in text, text[:2000]
+    kids = {entry["kid"] for entry in first_client.get("/.well-known/adjudicator-keys.json").get_json()["keys"]}
+    assert kids == {old_kid, second.extensions["adjudicator"].signing_key.kid}

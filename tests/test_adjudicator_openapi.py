@@ -15,12 +15,12 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from adjudicator.testing import PROBE_CHECK, make_app, probe_check
 
-# The service's own endpoints plus the probe check; the games' checks are their owners' to fuzz
+# The service's own endpoints plus the probe check (its roll and its odds); the games' checks are their owners' to fuzz
 # (the project-wide run is the reliability suite's).
 with probe_check():
     app = make_app(Path(tempfile.mkdtemp(prefix="adjudicator-openapi-")))
 schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app).exclude(
-    path_regex=rf"^/api/v1/(systems/[a-z]+|games/\{{game_id\}})/(?!{PROBE_CHECK}$|ledger$|close$)[a-z_]+$"
+    path_regex=rf"^/api/v1/(systems/[a-z]+|games/\{{game_id\}})/(?!{PROBE_CHECK}(/odds)?$|ledger$|close$)[a-z_]+(/odds)?$"
 )
 # Invalid data may also be refused for its size: now and then hypothesis builds a body (a list of
 # thousands of receipts for /verify) over ADJUDICATOR_MAX_BODY_BYTES, which is a 413, not a 4xx

@@ -76,7 +76,7 @@ def test_create_game_from_the_page_and_view_its_ledger(client):
     game_id = re.search(r'id="game-link" href="/games/([^"]+)"', page).group(1)
     client.post(f"/api/v1/games/{game_id}/probe_roll", json={"target": 2}, headers=bearer(token))
 
-    ledger_page = html(client.post(f"/games/{game_id}", data={"token": token}))
+    ledger_page = html(client.post(f"/games/{game_id}", data={"token": token}, follow_redirects=True))
     assert 'id="verification" class="ok"' in ledger_page
     assert 'id="record-0"' in ledger_page and 'id="record-1"' in ledger_page
     assert ledger_page.count('data-status="ok"') == 2
@@ -84,7 +84,7 @@ def test_create_game_from_the_page_and_view_its_ledger(client):
 
 def test_game_page_refuses_another_games_token(client):
     a, b = new_game(client), new_game(client)
-    response = client.post(f"/games/{b['game_id']}", data={"token": a_side(a)})
+    response = client.post(f"/games/{b['game_id']}", data={"token": a_side(a)}, follow_redirects=True)
     assert response.status_code == 403
     assert 'id="login-error"' in html(response)
 
@@ -98,7 +98,7 @@ def test_game_page_shows_failed_verification(client):
     with store.engine.begin() as conn:  # tamper with the stored record behind the server's back
         conn.exec_driver_sql("UPDATE ledger_records SET body = replace(body, '\"target\":2', "
                              "'\"target\":3') WHERE seq = 1")
-    page = html(client.post(f"/games/{game['game_id']}", data={"token": token}))
+    page = html(client.post(f"/games/{game['game_id']}", data={"token": token}, follow_redirects=True))
     assert 'id="verification" class="bad"' in page
     assert re.search(r'id="record-1".*?data-status="bad"', page, re.S)
 

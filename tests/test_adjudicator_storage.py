@@ -173,3 +173,31 @@ def test_sqlite_database_is_in_wal_mode(tmp_path, key):
     with store.engine.connect() as conn:
         assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
         assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL
+
+
+def test_sqlite_files_holding_secret_seeds_are_private(tmp_path, key):
+    """The database, its WAL and shared-memory files are 0600 like the key file, whatever the umask."""
+    old_umask = os.umask(0o022)
+    try:
+        path = tmp_path / "private.sqlite3"
+        store = Store(make_engine(f"sqlite:///{path}"))
+        store.create_schema()
+        store.register_public_key(key)
+        game = store.create_game("kwb", "pusan", ("un", "communist"), key)
+        roll(store, key, game.game_id)
+        files = [path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")]
+        assert all(f.exists() for f in files)
+        assert {f.name: oct(f.stat().st_mode & 0o777) for f in files} == {f.name: "0o600" for f in files}
+        store.engine.dispose()
+    finally:
+        os.umask(old_umask)
+
+
+def test_a_world_readable_database_of_an_earlier_version_is_made_private(tmp_path, key):
+    path = tmp_path / "old.sqlite3"
+    store = Store(make_engine(f"sqlite:///{path}"))
+    store.create_schema()
+    store.engine.dispose()
+    os.chmod(path, 0o644)
+    Store(make_engine(f"sqlite:///{path}")).engine.dispose()
+    assert path.stat().st_mode & 0o777 == 0o600

@@ -155,6 +155,34 @@ def test_a_stepless_look_prints_no_values_but_marks_the_spent_side():
     assert fresh.image.getpixel((37, 73 - 6))[0] > 150
 
 
+def test_fire_and_ice_aircraft_print_their_ratings_from_the_aircraft_table():
+    """Ground counters print no values (2.2); an aircraft prints its ratings row of the data's
+    aircraft table below its plane type, and a different row draws a different counter."""
+    game = game_or_skip("fireandice")
+    aircraft, ground = game.units["un-air-8fb"], game.units["rok-1"]
+    ready, reduced = unit_faces(game, aircraft, trace=True)
+    ratings_rows = (4, 48, 71, 71)
+    assert ready.text_mask.crop(ratings_rows).getbbox() is not None
+    assert reduced.text_mask.crop(ratings_rows).getbbox() is not None
+    assert unit_faces(game, ground, trace=True)[0].text_mask.crop((4, 58, 71, 71)).getbbox() is None
+    table = game.tables["aircraft"]
+    rows = tuple({**r, "air_combat": "9"} if r["unit"] == aircraft.id else r for r in table.rows)
+    changed = dataclasses.replace(game, tables={**game.tables, "aircraft": dataclasses.replace(table, rows=rows)})
+    assert not _same(unit_faces(changed, aircraft)[0].image, ready.image)
+    _assert_text_inside(ready, 1, "aircraft")
+
+
+def test_holdfast_turn_and_weather_labels_are_not_drawn_as_un_blocks():
+    """3: the turn and weather labels go on blue blocks; the label itself is neutral, so the
+    turn block is not taken for a UN unit (whose label is the UN's blue)."""
+    game = game_or_skip("holdfast")
+    (turn,) = marker_faces(game, game.markers["turn"])
+    un_rp = marker_faces(game, game.markers["rp-un"])[0]
+    centre = turn.image.getpixel((20, 37))
+    assert centre != un_rp.image.getpixel((20, 37)) and min(centre) > 180  # a light neutral label
+    assert turn.image.getpixel((5, 37)) == un_rp.image.getpixel((5, 37))  # on the blue block
+
+
 def test_holdfast_block_shows_each_strength_on_top_in_turn():
     """A block's step k is the label turned k quarter turns clockwise."""
     game = game_or_skip("example")

@@ -45,8 +45,9 @@ def vsav(units):
 
 
 def post(client, data, **form):
+    """Upload the file as the form does, following the redirect to its report (as a browser does)."""
     return client.post(PAGE, data={"file": (io.BytesIO(data), "turn3.vsav"), **form},
-                       content_type="multipart/form-data")
+                       content_type="multipart/form-data", follow_redirects=True)
 
 
 def test_form_page(app):

@@ -19,6 +19,7 @@ from adjudicator.checks import get_check, run_check
 from adjudicator.dice import SuppliedDice
 from scenarios import game_ids, load_game
 from vassalfmt.savedgame import deobfuscate, obfuscate
+from vassalfmt.state import ListLevelState, turn_tracker_command
 from vassalfmt.zipreader import SafeZip
 from vassalfmt.zipwriter import build_zip
 
@@ -53,7 +54,7 @@ def test_setup_supply_matches_the_supply_check_at_its_turn(modules, game_id, sce
             check_answer(game, scenario_id, side, positions.unit_ats(), first)
         assert refused.detail.split(": ", 1)[1] in str(also.value)
         return
-    assert (run.turn.turn, run.turn.source) == (first, FROM_TRACKER_START)
+    assert (run.turn.turn, run.turn.source) == (first, FROM_TRACKER)  # the setup's tracker shows its first turn
     assert not any("game turn is not known" in w for w in run.warnings)
     assert not re.search(r"\b1 hexes\b", json.dumps(run.to_json()))  # "1 hex"
     for report in run.reports:
@@ -105,6 +106,20 @@ def test_the_turn_trackers_state_is_read_and_supply_follows_it(changjin):
     assert all(u.in_supply for u in overridden.reports[0].units)
 
 
+def test_the_modules_one_tracker_is_read_by_the_scenarios_level(changjin):
+    """The module's one tracker has a level per scenario: the level of the scenario asked for
+    counts (here Changjin's at its fifth turn, the other levels at their first)."""
+    game, vsav, _ = changjin
+    levels = [ListLevelState(len(s.turns), current=4 if s.id == "changjin" else 0, active=s.id == "changjin",
+                             sub_levels=(ListLevelState(len(game.phases)),))
+              for s in game.scenarios.values()]
+    command = turn_tracker_command("TurnTracker0", list(game.scenarios).index("changjin"), levels)
+    later = read_positions(game, read_upload(with_turn_commands(vsav, [command])))
+    assert read_turn(game, "changjin", later.commands) == read_turn(game, "changjin", [command])
+    assert (read_turn(game, "changjin", later.commands).turn, read_turn(game, "pusan", [command]).turn) == (5, 1)
+    assert read_turn(game, "changjin", []).source == FROM_TRACKER_START
+
+
 def test_an_unreadable_turn_is_said_and_a_bad_game_turn_refused(changjin):
     game, vsav, tracker = changjin
     turns = len(game.scenarios["changjin"].turns)
@@ -133,7 +148,7 @@ def test_game_turn_over_http_and_in_the_record(changjin, tmp_path):
     url = "/api/v1/systems/kwb/savedgame/supply"
     plain = client.post(f"{url}?side=communist&scenario=changjin", data=vsav,
                         content_type="application/octet-stream").get_json()
-    assert (plain["game_turn"], plain["game_turn_from"]) == (1, FROM_TRACKER_START)
+    assert (plain["game_turn"], plain["game_turn_from"]) == (1, FROM_TRACKER)
     assert plain["sides"][0]["out_of_supply"] == 0
     later = client.post(f"{url}?side=communist&scenario=changjin&game_turn=5", data=vsav,
                         content_type="application/octet-stream").get_json()

@@ -40,9 +40,10 @@ def _scenario_for(spec, client) -> str:
     given = situation(spec).get(spec.top_level_field("scenario") or "")
     if given:
         return given
-    if spec.scenarios:
-        return spec.scenarios[0]
     systems = client.get("/api/v1/systems").get_json()["systems"]
+    listed = next(c for s in systems if s["id"] == spec.system for c in s["checks"] if c["name"] == spec.name)
+    if listed["scenarios"]:  # the scenarios the check belongs to (by id, or by the scenario's data)
+        return listed["scenarios"][0]
     return next(s for s in systems if s["id"] == spec.system)["scenarios"][0]["id"]
 
 

@@ -7,6 +7,7 @@ Three engine runs (about 10 s each); they skip without VASSAL_ENGINE_JAR.
 
 from __future__ import annotations
 
+import re
 import zipfile
 from collections import Counter
 from pathlib import Path
@@ -29,7 +30,8 @@ PROPS = ["UnitId", "Step_Level", "Card"]
 
 def with_test_deck(module: Path, out: Path) -> Path:
     """The example module plus a face-down, shuffled draw pile of three masked cards on the main
-    map (the example game has no deck; this one exists only for the harness's own test)."""
+    map and a toolbar menu folding two buttons (the example game has neither; these exist only
+    for the harness's own test)."""
     with zipfile.ZipFile(module) as archive:
         entries = {name: archive.read(name) for name in archive.namelist()}
     root = etree.fromstring(entries["buildFile.xml"])
@@ -45,6 +47,8 @@ def with_test_deck(module: Path, out: Path) -> Path:
         component(pile, "VASSAL.build.widget.CardSlot", card.add_piece_command(None), entryName=f"Card {n}",
                   gpid=next_id + n, height=0, width=0)
     root.set("nextPieceSlotId", str(next_id + 3))
+    component(root, "VASSAL.build.module.ToolbarMenu", text="Windows", tooltip="Harness test menu",
+              description="Harness test menu", menuItems="Counters,Inventory")
     entries["buildFile.xml"] = etree.tostring(root, xml_declaration=True, encoding="UTF-8")
     path = out / "example-with-deck.vmod"
     path.write_bytes(build_zip(entries))
@@ -159,6 +163,39 @@ def test_saved_game_reloads_and_the_log_replays_its_chat(engine, deck_module, fi
     assert run.exit_code == 1 and run.report["failed_step"] == 4
     assert "No such setup" in run.steps[4]["error"] and len(run.steps) == 5
     assert run.problems() == []
+
+
+def test_toolbar_press_maps_and_typing_into_a_dialog(engine, deck_module):
+    """What a player sees and clicks: the toolbar (a menu lists the buttons it folds, which no
+    longer show), a dice button's report in the chat, a menu item, the map windows, and a note
+    typed into the notes window's Public tab."""
+    run = engine(deck_module, [
+        {"do": "setup", "name": SETUP},                                                     # 0
+        {"do": "toolbar"},                                                                  # 1
+        {"do": "press", "text": "1d6"},                                                     # 2
+        {"do": "press", "text": "Windows", "item": "Inventory"},                            # 3
+        {"do": "maps"},                                                                     # 4
+        {"do": "answer", "answers": [{"title": "^Notes$", "button": "Save",
+                                      "fields": [{"tab": "Public", "value": "typed by the harness"}]}]},
+        {"do": "press", "text": "Notes"},                                                   # 6
+        {"do": "press", "text": "Notes"},                                                   # 7
+        {"do": "press", "text": "Windows", "item": "No such item"},                         # 8
+    ], timeout=120)
+    buttons = {b["text"]: b for b in run.result(1)["buttons"] if b["text"]}
+    assert buttons["Windows"]["items"] == ["Counters", "Inventory"] and buttons["Windows"]["showing"]
+    assert not buttons["Counters"]["showing"] and not buttons["Inventory"]["showing"]
+    assert buttons["1d6"]["showing"] and "combat" in buttons["1d6"]["tooltip"]
+    (line,) = run.step(2)["chat"]
+    assert re.fullmatch(r"\*+ 1d6 = [1-6] \*+ <.*>", line), line
+    assert run.result(3) == {"pressed": "Windows/Inventory"}
+    (main,) = [m for m in run.result(4)["maps"] if m["main_window"]]
+    assert main["boards"] == ["Example Ridge"] and main["pieces"] == main["pieces_in_view"] > 0
+    (typed,) = run.step(6)["dialogs"]
+    assert typed["answered"] == "Save" and typed["typed"] == [{"field": "{tab=Public, value=typed by the harness}",
+                                                                "found": True}]
+    (again,) = run.step(7)["dialogs"]
+    assert "[tab] Public" in again["text"] and "typed by the harness" in again["text"]
+    assert run.report["failed_step"] == 8 and "no item 'No such item'" in run.steps[8]["error"]
 
 
 def test_masked_blocks_are_hidden_from_the_other_side_and_observers(engine, engine_module):

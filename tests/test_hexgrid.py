@@ -232,3 +232,18 @@ def test_search_cost_never_below_distance_times_cheapest_step(walls, start, chea
     result = search(g, [Hex(*start)], cost)
     for h, c in result.cost.items():
         assert c >= g.distance(Hex(*start), h) * cheapest - 1e-9
+
+
+@pytest.mark.parametrize("conv", CONVENTIONS, ids=lambda c: "-".join(f"{k}={v}" for k, v in c.items()))
+def test_snap_keeps_the_centres_of_a_whole_pixel_grid_and_any_point_in_its_hex(conv):
+    """``snap`` (VASSAL's snapToHex) on the grids we draw: a centre stays put, a point well inside a
+    hex goes to that hex's centre.  On a scanned board's fractional grid it may sit a pixel off
+    the centre; tests/test_board_scan.py holds it to the real engine there."""
+    g = grid_for(conv)
+    for h in g.hexes():
+        cx, cy = g.center(h)
+        assert g.snap(cx, cy) == (cx, cy)
+        for ox, oy in ((0.3, 0.2), (-0.25, -0.3), (0.1, -0.35)):
+            x, y = (cx + round(ox * g.dy), cy + round(oy * g.dx)) if g.sideways else \
+                   (cx + round(ox * g.dx), cy + round(oy * g.dy))
+            assert g.snap(x, y) == (cx, cy), (g.label(h), ox, oy)

@@ -115,6 +115,10 @@ def test_stand_ins_are_listed_with_file_and_line():
         ("scenarios/battle.setup.csv", "marker:supply,0101,", "marker:supply,0101,Empty",
          "scenarios/battle.setup.csv:6: setup of marker:supply: marker supply has no face 'Empty'"),
         ("tables.toml", 'key = "die"', 'key = "roll"', "tables.toml:5: table crt: key column 'roll' not in crt.csv"),
+        ("game.toml", 'dice = "1d6"', 'dice = "1d10"',
+         "game.toml:69: roll 1: dice '1d10' must be like \"1d6\" of a die the game uses (d6)"),
+        ("game.toml", 'dice = "1d6"', 'dice = "six"', "game.toml:69: roll 1: dice 'six' must be like"),
+        ("game.toml", 'uses = "combat on the CRT (example 7)"', 'uses = ""', "game.toml:68: roll '1d6': say what it is rolled for"),
         ("tables/crt.csv", "2,Ar,Ar,Dr,De", "1,Ar,Ar,Dr,De", "tables/crt.csv:3: table crt: key die='1' appears twice"),
     ],
 )
@@ -147,7 +151,7 @@ def test_all_problems_are_reported_not_only_the_first(game_dir):
 
 
 def test_replacing_a_stand_in_table_needs_no_code(game_dir):
-    (game_dir / "tables/crt.csv").write_text("die,1:1,2:1\n1,Dr,De\n2,Ar,Dr\n")
+    (game_dir / "tables/crt.csv").write_text("die,1:1,2:1\n1,Dr,De\n2,Ar,Dr\n3,Ar,Dr\n4,Ae,Dr\n5,Ae,Ar\n6,Ae,Ar\n")
     edit(game_dir / "tables.toml", 'source = "stand-in: the example rules print no combat table"', 'source = "example p. 4"')
     game = load_game_dir(game_dir)
     assert game.tables["crt"].columns == ("die", "1:1", "2:1")

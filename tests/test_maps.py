@@ -24,8 +24,9 @@ from scenarios.mapbuild.calibrate import Calibration
 from scenarios.mapbuild.config import map_ids
 from scenarios.mapbuild.fit import Constraint, Similarity, fit_affine, fit_similarity, residual
 from scenarios.mapbuild.lines import around_water, chain, crossed_sides, hexes_along, parallel_sides, segments_cross
-from scenarios.mapbuild.output import HandEditedError, check_not_hand_edited, terrain_text
-from scenarios.mapbuild.overrides import OverrideError, apply_overrides, read_overrides
+from scenarios.mapbuild.output import is_hand_edited, terrain_text
+from scenarios.mapbuild.lines import PathLine
+from scenarios.mapbuild.overrides import OverrideError, apply_overrides, apply_path_overrides, read_overrides
 from scenarios.mapbuild.projection import Projection
 from scenarios.mapbuild.warp import fit_warp
 
@@ -194,6 +195,33 @@ def test_overrides_set_terrain_and_add_and_remove_hexsides(tmp_path):
     assert [(s.side, s.kind, s.name) for s in sides] == [(Hexside.between(Hex(2, 2), Hex(3, 2)), "river", "Test")]
 
 
+def test_path_overrides_add_chains_and_cut_paths_where_steps_are_removed(tmp_path):
+    grid = HexGrid.build(first_col=1, last_col=6, first_row=1, last_row=4)
+    path = tmp_path / "m.overrides.csv"
+    path.write_text("action,hex_a,hex_b,value,name,note,source\n"
+                    "add_path,0101,0201 0301,road,New,published map shows it,published map: sheet 1\n"
+                    "remove_path,0302,0402,rail,,no railway there,\n"
+                    "remove_path,0502,,road,,no road through 0502,\n", encoding="utf-8")
+    fixes = read_overrides(path, grid, {"clear": "."})
+    line = [Hex(c, 2) for c in range(1, 7)]
+    paths = apply_path_overrides(fixes, [PathLine("rail", "Line", tuple(line), "x"),
+                                         PathLine("road", "Route", tuple(line), "y")])
+    got = [(p.kind, p.name, [grid.label(h) for h in p.hexes], p.source) for p in paths]
+    assert got == [
+        ("rail", "Line", ["0102", "0202", "0302"], ""), ("rail", "Line", ["0402", "0502", "0602"], ""),
+        ("road", "Route", ["0102", "0202", "0302", "0402"], ""),  # 0502 and its two steps gone; "0602" alone dropped
+        ("road", "New", ["0101", "0201", "0301"], "published map: sheet 1"),
+    ]
+
+
+def test_path_overrides_reject_a_chain_with_a_gap(tmp_path):
+    grid = HexGrid.build(first_col=1, last_col=6, first_row=1, last_row=4)
+    path = tmp_path / "m.overrides.csv"
+    path.write_text("action,hex_a,hex_b,value,name,note\nadd_path,0101,0201 0401,road,,gap\n", encoding="utf-8")
+    with pytest.raises(OverrideError, match="0201 and 0401 are not adjacent"):
+        read_overrides(path, grid, {"clear": "."})
+
+
 def test_overrides_reject_bad_rows(tmp_path):
     grid = HexGrid.build(first_col=1, last_col=4, first_row=1, last_row=4)
     path = tmp_path / "m.overrides.csv"
@@ -202,15 +230,16 @@ def test_overrides_reject_bad_rows(tmp_path):
         read_overrides(path, grid, {"clear": "."})
 
 
-def test_a_hand_edited_terrain_grid_is_not_overwritten(tmp_path):
+def test_a_hand_edited_terrain_grid_is_recognised(tmp_path):
     grid = HexGrid.build(first_col=1, last_col=3, first_row=1, last_row=2)
     path = tmp_path / "m.terrain.txt"
     path.write_text(terrain_text(grid, {h: "clear" for h in grid.hexes()}, {"clear": ".", "rough": "^"}, ["x"]),
                     encoding="utf-8")
-    check_not_hand_edited(path)  # as generated: fine
+    assert not is_hand_edited(path)  # as generated
+    path.write_text(path.read_text(encoding="utf-8") + "# a comment\n\n", encoding="utf-8")
+    assert not is_hand_edited(path)  # comments and blank lines are no edit
     path.write_text(path.read_text(encoding="utf-8").replace("01 ...", "01 .^."), encoding="utf-8")
-    with pytest.raises(HandEditedError):
-        check_not_hand_edited(path)
+    assert is_hand_edited(path)
 
 
 # --------------------------------------------------------------------------- every game map
@@ -292,9 +321,7 @@ def test_committed_map_files_are_what_the_build_makes(built, game, map_id):
     """A data change (a setup hex, a fact) must be followed by the map build, or the calibration report
     (what a maintainer reads) tells of facts as they no longer are: `python -m scenarios.mapbuild <game>`."""
     b = built(game, map_id)
-    stale = [s for s, text in b.files.items()
-             if not b.cfg.path(s).exists() or b.cfg.path(s).read_text(encoding="utf-8") != text]
-    assert stale == [], f"run python -m scenarios.mapbuild {game} {map_id}"
+    assert b.stale() == [], f"run python -m scenarios.mapbuild {game} {map_id}"
 
 
 def _pusan_hexes(b) -> list[Hex]:

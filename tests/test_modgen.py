@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import zipfile
+from html import escape
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from lxml import etree
 
 from modgen.artwork import collect_images
 from modgen.build import build_entries, module_file_name, write_module
+from modgen.buildfile import main_map_name, turn_track_board_name, turn_track_map_name
 from modgen.cli import main as modgen_main
 from modgen.pieces import STEP_LAYER
 from scenarios import game_ids, load_game, load_game_dir
@@ -96,9 +98,15 @@ def test_units_carry_identifying_properties(built, game_id):
 @pytest.mark.parametrize("game_id", GAMES)
 def test_setups_place_every_unit_on_its_hex(built, game_id):
     game, result = built[game_id]
+    main_map, turn_track = main_map_name(game), turn_track_map_name(game)
     for scenario in game.scenarios.values():
         saved = read_saved_game(result.entries[f"setups/{scenario.id}.vsav"])
         assert saved.has_setup_stack_marker
+        # The main map and the turn track show the scenario's own boards.
+        assert [b.name for b in saved.boards.get(main_map, [])] in ([], [game.maps[scenario.maps[0]].name])
+        assert [b.name for b in saved.boards.get(turn_track, [])] in ([], [turn_track_board_name(scenario)])
+        assert (main_map in saved.boards) == (len(game.maps) > 1)
+        assert (turn_track in saved.boards) == (len(game.scenarios) > 1)
         pieces = saved.by_id()
         for number, placement in enumerate(scenario.setup, start=1):
             if not placement.is_on_map:
@@ -113,7 +121,7 @@ def test_setups_place_every_unit_on_its_hex(built, game_id):
             piece = pieces[placement.unit]
             label, _, map_hint = placement.location.partition("@")
             game_map = game.maps[map_hint or scenario.maps[0]]
-            assert piece.map_id == game_map.name
+            assert piece.map_id == main_map
             assert game_map.grid.label(game_map.grid.hex_at(piece.x, piece.y)) == label
             layer = next(t for t in piece.piece.traits if isinstance(t, Embellishment) and t.name == STEP_LAYER)
             expected = [s.name for s in game.units[placement.unit].steps].index(placement.step) + 1 \
@@ -121,7 +129,7 @@ def test_setups_place_every_unit_on_its_hex(built, game_id):
             assert layer.level == expected
         arriving = {a.unit for a in scenario.schedule if a.action == "arrive"} - {p.unit for p in scenario.setup}
         for unit_id in arriving:
-            assert pieces[unit_id].map_id.endswith("turn track")
+            assert pieces[unit_id].map_id == turn_track
 
 
 def test_builds_are_byte_reproducible(art_cache, tmp_path):
@@ -140,6 +148,14 @@ def test_help_page_lists_stand_ins(built):
     page = result.entries["help/index.html"].decode()
     for stand_in in game.stand_ins:
         assert stand_in.reason in page
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_help_page_says_what_each_dice_button_rolls(built, game_id):
+    game, result = built[game_id]
+    page = result.entries["help/index.html"].decode()
+    for roll in game.rolls:
+        assert f"<b>{escape(roll.name)}</b>" in page and escape(roll.uses) in page
 
 
 def test_cli_refuses_bad_data_and_writes_nothing(tmp_path, monkeypatch, capsys):

@@ -61,7 +61,7 @@ def test_the_ledger_shows_every_record_readably_with_its_anchor(client, modules)
     recorded = client.post(f"/api/v1/games/{game['game_id']}/savedgame/supply", data=entries["setups/pusan.vsav"],
                            content_type="application/octet-stream", headers=un)
     assert recorded.status_code == 201
-    ledger = page(client.post(f"/games/{game['game_id']}", data={"token": game["tokens"]["observer"]}))
+    ledger = page(client.post(f"/games/{game['game_id']}", data={"token": game["tokens"]["observer"]}, follow_redirects=True))
     rows = ledger.xpath('//table[@id="ledger"]/tbody/tr')
     assert [r.get("id") for r in rows] == ["record-0", "record-1", "record-2"]
     supply = ledger.get_element_by_id("record-2")

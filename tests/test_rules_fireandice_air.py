@@ -118,17 +118,59 @@ def test_airfield_strike_removes_an_aircraft_only_if_there_is_one():
     assert two_hits.outcome["airfields_damaged"] == 2 and two_hits.outcome["aircraft_removed"] == 1
     assert "permanently removed" in two_hits.steps[0].text and "none is removed" in two_hits.steps[1].text
     assert all("north korea box's Damaged Airfield box" in s.text for s in two_hits.steps)
-    no_field = resolve("strategic_strike", [2], kind="airfield", airfield_box="north_korea",
-                       aircraft=[{"unit": "un-air-19bomb"}], airfields_there=0, aircraft_there=0)
-    assert no_field.outcome["airfields_damaged"] == 0 and no_field.outcome["aircraft_removed"] == 0
+
+
+def test_airfield_strike_with_no_undamaged_airfield_left():
+    """10.3.3: "The player may attack either an airfield or an improved airfield of his choice. If he rolls equal to
+    or less than the aircraft's strategic mission value, the airfield is damaged ... In addition, if there is an
+    aircraft in either the Damaged or the Available Aircraft box of this airfield it is permanently removed".
+    Reading: with no undamaged airfield there is nothing to attack (refused); a hit after the last one is damaged
+    damages nothing and, the aircraft going only "in addition", removes none."""
+    with pytest.raises(ValueError, match="no undamaged airfield is left.*may attack either an airfield"):
+        resolve("strategic_strike", [2], kind="airfield", airfield_box="north_korea",
+                aircraft=[{"unit": "un-air-19bomb"}], airfields_there=0, aircraft_there=3)
+    two_hits = resolve("strategic_strike", [2, 3], kind="airfield", airfield_box="north_korea",
+                       aircraft=[{"unit": "un-air-19bomb"}, {"unit": "un-air-92bomb"}],
+                       airfields_there=1, aircraft_there=3)
+    assert two_hits.outcome["airfields_damaged"] == 1 and two_hits.outcome["aircraft_removed"] == 1
+    assert "no aircraft is removed" in two_hits.steps[1].text and "'in addition'" in two_hits.steps[1].text
+
+
+def test_an_airfield_strike_on_the_carriers_is_refused_by_the_rule():
+    """10.3.3: "choose an airfield box to attack (China, North Korea, Japan or South Korea - Carriers can't be
+    attacked)" - the refusal names the rule, not the list of allowed values."""
+    with pytest.raises(ValueError) as refused:
+        resolve("strategic_strike", [3], kind="airfield", aircraft=[{"unit": "com-air-3ad"}], airfield_box="carriers")
+    text = str(refused.value)
+    assert "Carriers can't be attacked" in text and "10.3.3" in text and "Input should be" not in text
 
 
 def test_infrastructure_example_two_b29s_take_4_and_the_floor_holds():
     # 7.0 example: 2 B-29s reduce the Communist Infrastructure by 4 (two rolls of 1).
     result = resolve("strategic_strike", [1, 1], kind="infrastructure",
-                     aircraft=[{"unit": "un-air-19bomb"}, {"unit": "un-air-92bomb"}], enemy_infrastructure=5)
-    assert result.outcome["infrastructure_loss"] == 4
-    assert result.outcome["enemy_infrastructure"] == 2  # never below 2 for the Communist (7.0)
+                     aircraft=[{"unit": "un-air-19bomb"}, {"unit": "un-air-92bomb"}], enemy_infrastructure=12)
+    assert result.outcome["infrastructure_struck"] == result.outcome["infrastructure_loss"] == 4
+    assert result.outcome["enemy_infrastructure"] == 8
+
+
+def test_the_communist_floor_limits_the_change_and_the_result_says_so():
+    """7.0: "The Infrastructure value can never be more than 19 for either side, and never less than 2 for the
+    Communists or 0 for the UN side."  10.3.2: "If he rolls a 1, the enemy's infrastructure is reduced by 2."  A 1
+    against a Communist Infrastructure of 3 scores 2 and changes the marker by 1: the result reports both."""
+    result = resolve("strategic_strike", [1], kind="infrastructure", aircraft=[{"unit": "un-air-19bomb"}],
+                     enemy_infrastructure=3)
+    assert result.outcome["infrastructure_struck"] == 2
+    assert result.outcome["infrastructure_loss"] == 1 and result.outcome["enemy_infrastructure"] == 2
+    step = result.steps[-1]
+    assert "3 -> 2" in step.text and "never goes below 2" in step.text and "changes by 1, not 2" in step.text
+    assert "7.0" in step.rule
+    # not knowing the Infrastructure now, the check says the floor may cut the change
+    unknown = resolve("strategic_strike", [1], kind="infrastructure", aircraft=[{"unit": "un-air-19bomb"}])
+    assert unknown.outcome["infrastructure_struck"] == 2 and "enemy_infrastructure" not in unknown.outcome
+    assert any("never goes below 2" in w for w in unknown.warnings)
+    with pytest.raises(ValueError, match="never below 2"):
+        resolve("strategic_strike", [1], kind="infrastructure", aircraft=[{"unit": "un-air-19bomb"}],
+                enemy_infrastructure=1)
 
 
 def test_chinese_airfields_only_while_macarthur_commands():

@@ -97,6 +97,19 @@ def test_bad_input_is_422(client, name):
     assert response.mimetype == "application/problem+json"
 
 
+def test_an_airfield_strike_on_the_carriers_is_refused_by_the_rule_at_the_field(client):
+    """10.3.3: "choose an airfield box to attack (China, North Korea, Japan or South Korea - Carriers can't be
+    attacked)": the 422 points at /airfield_box and names the rule, not pydantic's list of allowed values."""
+    response = client.post("/api/v1/systems/fireandice/strategic_strike",
+                           json={"kind": "airfield", "aircraft": [{"unit": "com-air-3ad"}],
+                                 "airfield_box": "7th Fleet Carriers", "dice": [3]})
+    assert response.status_code == 422 and response.mimetype == "application/problem+json"
+    [error] = response.get_json()["errors"]
+    assert error["pointer"] == "/airfield_box"
+    assert "Carriers can't be attacked" in error["detail"] and "10.3.3" in error["detail"]
+    assert "Input should be" not in error["detail"]
+
+
 def test_a_d10_zero_is_refused_with_the_hint_to_enter_10(client):
     response = client.post("/api/v1/systems/fireandice/aircraft_repair", json={"aircraft": ["un-air-8fb"], "dice": [0]})
     assert response.status_code == 422

@@ -196,9 +196,92 @@ def test_task_force_gets_terrain_only_and_disrupted_defender_no_tank_or_artiller
     assert tf.outcome["defender"]["total"] == 0 and tf.outcome["defender_modifier"] == 1
     disrupted = resolve("combat_support", [], attacker="communist", combat_type="Hasty Attack", chit="H01", terrain="clear",
                         attacking={}, defending={"artillery_level": 9, "tank_level": 9, "air_level": 5,
-                                                 "lead_markers": ["disrupted"]})
+                                                 "adjacent_units": 1, "lead_markers": ["disrupted"]})
     assert disrupted.outcome["defender"]["tank"] == disrupted.outcome["defender"]["artillery"] == 0
-    assert disrupted.outcome["defender"]["air"] == 2
+    assert disrupted.outcome["defender"]["adjacent"] == 2
+
+
+# -- 5.3.1 "all references to Artillery apply equally to air support used" ---------------------------
+
+AIR_AS_ARTILLERY = "Note that all references to Artillery apply equally to air support used."
+
+
+@pytest.mark.parametrize("role, side_state, book", [
+    ("defending", {"lead_markers": ["disrupted"]},
+     "6.2 e: Disrupted units ... cannot use artillery or tank support if they are the defending unit"),
+    ("attacking", {"lead_markers": ["ammo_out"]},
+     "6.1 b: An Ammo Out marker ... prevents the respective player from using any artillery support"),
+    ("attacking", {"combat_hex_loc": False},
+     "5.3.1: To allow artillery and tank support, the combat hex must trace a LoC back to a friendly HQ or cadre"),
+    ("defending", {"support_interdicted": True},
+     "10.4.2: Combat hex attempting to call in artillery or tank support (no support is available)"),
+    ("attacking", {"lead_unit": "us-24-19", "cadre_in_range": False},
+     "9.4: in order for a US unit to receive tank or artillery support, it must be within 6 MP of its division cadre"),
+])
+def test_what_takes_artillery_support_away_takes_air_support_away(role, side_state, book):
+    """5.3.1: "Note that all references to Artillery apply equally to air support used." - read as written, for
+    every rule that takes artillery support away (quoted in `book`)."""
+    attacker = "un" if role == "attacking" or "lead_unit" in side_state else "communist"
+    levels = {"artillery_level": 9, "air_level": 6}
+    sides = {"attacking": dict(levels), "defending": dict(levels)}
+    sides[role].update(side_state)
+    result = resolve("combat_support", [], attacker=attacker, combat_type="Hasty Attack", chit="H01", terrain="clear",
+                     **sides)
+    who = result.outcome["attacker" if role == "attacking" else "defender"]
+    other = result.outcome["defender" if role == "attacking" else "attacker"]
+    assert who["artillery"] == 0 and who["air"] == 0, book
+    assert other["air"] > 0  # the other side's air is untouched
+    assert any(AIR_AS_ARTILLERY in s.text and "5.3.1" in s.rule for s in result.steps)
+
+
+def test_ammo_shortage_halves_air_support_as_it_halves_artillery():
+    """6.1 b: "If there is an Ammo Shortage marker on the unit that declared the combat ... the total amount of
+    available artillery support is halved (rounded down)"; 5.3.1: "all references to Artillery apply equally to air
+    support used"."""
+    full = resolve("combat_support", [], attacker="un", combat_type="Hasty Attack", chit="H01", terrain="clear",
+                   attacking={"artillery_level": 9, "air_level": 8}, defending={})
+    short = resolve("combat_support", [], attacker="un", combat_type="Hasty Attack", chit="H01", terrain="clear",
+                    attacking={"artillery_level": 9, "air_level": 8, "lead_markers": ["ammo_shortage"]}, defending={})
+    assert short.outcome["attacker"]["artillery"] == full.outcome["attacker"]["artillery"] // 2
+    assert short.outcome["attacker"]["air"] == full.outcome["attacker"]["air"] // 2 < full.outcome["attacker"]["air"]
+
+
+def test_aircraft_kept_from_a_combat_by_ammo_out_do_not_roll_to_stay_on_station():
+    """10.4.3: "After the combat is over, each aircraft used must roll to stay on station" - with Ammo Out no air
+    support is used (5.3.1, 6.1 b), so no aircraft rolls."""
+    result = resolve("combat_support", [], attacker="un", combat_type="Hasty Attack", chit="H01", terrain="clear",
+                     attacking={"air_level": 8, "air_used": [{"unit": "un-air-35fi", "rating": 3}],
+                                "lead_markers": ["ammo_out"]}, defending={})
+    assert result.outcome["attacker"]["air"] == 0 and result.outcome["attacker"]["air_aircraft"] == []
+
+
+# -- 5.3.1 the road option may not cross a river ----------------------------------------------------
+
+ROAD_ACROSS_RIVER = ("The road advantage may not be used if the road connecting the declared attacker and the combat "
+                     "chit hex crosses a river.")
+
+
+def test_road_option_across_a_river_is_refused_by_the_map_and_by_the_flags_alike():
+    """5.3.1: "The road advantage may not be used if the road connecting the declared attacker and the combat chit
+    hex crosses a river."  On the map, 0321 -> 0420 is a road across a river hexside; in flags, a declaring unit
+    that attacks across a river (across_river) does so along that road."""
+    g = load_game("fireandice")
+    gm = g.maps["korea"]
+    a, b = gm.grid.parse("0321"), gm.grid.parse("0420")
+    assert board.road_connects(gm, a, b) and board.river_between(gm, a, b)
+    base = dict(attacker="un", combat_type="Hasty Attack", chit="H01", road_bonus=True,
+                attacking={"tank_level": 6}, defending={})
+    for body in ({"declaring_hex": "0321", "combat_hex": "0420"},
+                 {"terrain": "town", "across_river": True},
+                 {"terrain": "town", "across_river": True, "across_bridge": True}):
+        with pytest.raises(ValueError) as refused:
+            resolve("combat_support", [], **base, **body)
+        assert ROAD_ACROSS_RIVER in str(refused.value) and "5.3.1" in str(refused.value)
+    # without the river the flags keep the road option (the 5.3 example's road: tank 1/1)
+    road = resolve("combat_support", [], **base, terrain="town")
+    assert road.outcome["road_bonus_tank_cost"] == 1
+
+
 
 
 def test_bombardment_level_minus_2_only_in_range_and_only_un():
@@ -279,42 +362,61 @@ def test_quality_spread_stays_between_0_and_7(a, d, adj):
     assert 0 <= result.outcome["spread"] <= 7
 
 
-def test_bombardment_needs_an_all_sea_hex_within_2_of_the_combat_hex():
+def test_bombardment_flag_is_refused_where_no_station_coast_is_within_2_hexes():
     g = load_game("fireandice")
     gm = g.maps["korea"]
-    inland = next(h for h in gm.hexes() if not any(n in gm and board.is_sea(gm, n) for n in gm.grid.within(h, 2)))
-    with pytest.raises(ValueError, match="all-sea"):
+    coasts = board.coast_hexes(gm)
+    inland = next(h for h in sorted(gm.hexes()) if not board.is_sea(gm, h) and not coasts & set(gm.grid.within(h, 2)))
+    with pytest.raises(ValueError, match=r"not within 2 hexes of the coast.*\(11\.2\)"):
         resolve("combat_support", [], attacker="un", combat_type="Hasty Attack", chit="H01",
                 combat_hex=gm.grid.label(inland), bombardment_in_range=True,
                 attacking={"bombardment_level": 6}, defending={})
 
 
-def test_bombardment_example_2562_from_the_yellow_sea_coast_2362(monkeypatch):
-    # 11.2 example: "if a combat occurs in hex 2562 and the 7th Fleet marker is in the Yellow Sea Station box,
-    # it can be supported by bombardment from the coastal hex 2362".  A built map: sea in columns 1-23 except
-    # the cape 2362, so 2362 is a coast hex and an all-sea hex (2363) lies within 2 hexes of 2562 (5.3.2).
-    from scenarios.hexgrid import HexGrid
-    from scenarios.model import GameMap
-
-    g = load_game("fireandice")
-    grid = HexGrid.build(first_col=1, last_col=40, first_row=20, last_row=78)
-    terrain = {h: ("sea" if (h.col <= 23 and (h.col, h.row) != (23, 62)) or h.col >= 38 else "clear")
-               for h in grid.hexes()}
-    gm = GameMap(id="korea", name="test", grid=grid, scale="7 miles", terrain_types=g.maps["korea"].terrain_types,
-                 terrain=terrain)
-    g2 = replace(g, maps={"korea": gm})
-    monkeypatch.setattr(data, "game", lambda: g2)
-    spec = get_check("fireandice", "combat_support")
+def test_bombardment_example_2562_from_the_yellow_sea_coast_2362_on_the_map():
+    """11.2, the book's example on the game's map: "If the Fleet is in the Yellow Sea box, it may provide support
+    for any UN unit (attacking or defending) within 2 hexes of the coast from hex 2377 to 1024. For example, if a
+    combat occurs in hex 2562 and the 7th Fleet marker is in the Yellow Sea Station box, it can be supported by
+    bombardment from the coastal hex 2362."  (2562 is 3 hexes from the nearest all-sea hex of the stand-in map:
+    the coast decides, not 5.3.2's "no more than 2 hexes from an all sea hex".)"""
     body = dict(attacker="un", combat_type="Hasty Attack", chit="H01", combat_hex="2562", fleet_station="Yellow Sea",
                 attacking={"bombardment_level": 6}, defending={})
-    west = run_check(spec, spec.compute_model.model_validate(body, context={"game": g2}), SuppliedDice([]))
-    assert west.outcome["attacker"]["bombardment"] == 4
-    assert any("Yellow Sea" in s.text and s.rule.startswith("11.2") for s in west.steps)
-    coast = board.station_coast(gm, grid.parse("2377"), grid.parse("1024"), west=True)
-    assert grid.parse("2362") in coast and grid.distance(grid.parse("2562"), grid.parse("2362")) == 2
-    east = run_check(spec, spec.compute_model.model_validate({**body, "fleet_station": "Sea of Japan"},
-                                                             context={"game": g2}), SuppliedDice([]))
+    west = resolve("combat_support", [], **body)
+    assert west.outcome["attacker"]["bombardment"] > 0
+    fleet = next(s for s in west.steps if s.text.startswith("7th Fleet"))
+    assert "coast hex 2362" in fleet.text and "2377 to 1024" in fleet.text and fleet.rule.startswith("11.2")
+    # the Sea of Japan's coast (2476 to 4804) is across the peninsula from 2562
+    east = resolve("combat_support", [], **{**body, "fleet_station": "Sea of Japan"})
     assert east.outcome["attacker"]["bombardment"] == 0
+    # the same from the flag: the map agrees that a station's coast is within 2 hexes
+    flagged = resolve("combat_support", [], **{k: v for k, v in body.items() if k != "fleet_station"},
+                      bombardment_in_range=True)
+    assert flagged.outcome["attacker"]["bombardment"] == west.outcome["attacker"]["bombardment"]
+
+
+def test_the_two_stations_coasts_run_between_the_books_end_hexes():
+    """11.2: the Sea of Japan station supports "any UN unit ... within 2 hexes of a coast hex from hex 2476 to
+    4804", the Yellow Sea station "within 2 hexes of the coast from hex 2377 to 1024".  Each stretch holds its
+    end hexes, runs along its own side of the peninsula, stops at its ends, and a lake inland is no coast."""
+    g = load_game("fireandice")
+    gm = g.maps["korea"]
+    grid = gm.grid
+    west = board.station_coast(gm, grid.parse("2377"), grid.parse("1024"))
+    east = board.station_coast(gm, grid.parse("2476"), grid.parse("4804"))
+    assert {grid.parse("2377"), grid.parse("1024"), grid.parse("2362")} <= west
+    assert {grid.parse("2476"), grid.parse("4804")} <= east
+    assert all(h.row >= 23 for h in west)            # nothing north of the 1024 end ...
+    assert all(h.col <= 24 for h in west if h.row >= 60)  # ... nor along the south coast east of 2377
+    assert all(h.col >= 23 for h in east)            # the Sea of Japan's coast is the east and south-east
+    # the Changjin (Chosin) Reservoir is all-sea on the stand-in map, but it is not the 7th Fleet's water
+    lake = grid.parse("2520")
+    assert board.is_sea(gm, lake) and lake not in board.open_sea(gm)
+    assert not any(grid.distance(lake, h) == 1 for h in board.coast_hexes(gm))
+    # Busan's coast (port 4371, Sea of Japan) is the east's; Inch'on's (2151, Yellow Sea) the west's
+    assert board.in_bombardment_range(g, gm, grid.parse("4371"), "Sea of Japan")[0]
+    assert not board.in_bombardment_range(g, gm, grid.parse("4371"), "Yellow Sea")[0]
+    assert board.in_bombardment_range(g, gm, grid.parse("2151"), "Yellow Sea")[0]
+    assert not board.in_bombardment_range(g, gm, grid.parse("2151"), "Sea of Japan")[0]
 
 
 def test_real_map_has_hexes_in_range_of_both_stations():
@@ -322,8 +424,7 @@ def test_real_map_has_hexes_in_range_of_both_stations():
     gm = g.maps["korea"]
     for station in ("Yellow Sea", "Sea of Japan"):
         coast = board.station_coast(gm, gm.grid.parse(g.tables["fleet_stations"].cell(station, "coast_from")),
-                                    gm.grid.parse(g.tables["fleet_stations"].cell(station, "coast_to")),
-                                    west=station == "Yellow Sea")
+                                    gm.grid.parse(g.tables["fleet_stations"].cell(station, "coast_to")))
         assert coast
         assert any(board.in_bombardment_range(g, gm, h, station)[0] for h in sorted(coast)[:10])
 

@@ -169,6 +169,28 @@ def test_routed_us_unit_through_zoc_bugs_out_loses_support_and_draws_two_snafu()
     assert result.outcome["vp_gained"]["communist"] == 1 and len(result.outcome["snafu_draws"]) == 2
 
 
+def test_a_unit_both_disrupted_and_bugging_out_draws_for_both_cases():
+    """5.6: "if a unit (or units - draw for each to which this applies) is disrupted, routed or bugs out, draw from
+    the Cup of Snafu as well. See 6.2; case e, f, and/or g."  6.2 e: "After the retreat has finished and a disrupted
+    marker has been placed on the unit, the opposing player draws once"; 6.2 g: Bug Out units "are treated as
+    routed", and 6.2 f: "the enemy player draws two markers ... may place one of the two".  Reading: each case
+    draws - 1 for Disrupted and 2 for Bug Out; a Routed unit that bugs out draws as routed once (2)."""
+    both = resolve("combat_losses", [1, 2, 3], loser="un", spread=2, participating=["us-24-19"],
+                   retreats=[{"unit": "us-24-19", "hexes": 2, "through_enemy_zoc": True}])
+    assert both.outcome["markers"] == {"us-24-19": ["disrupted", "bug_out"]}
+    assert [d["case"] for d in both.outcome["snafu_draws"]] == ["disrupted", "bug_out", "bug_out"]
+    assert len({d["marker"] for d in both.outcome["snafu_draws"]}) == 3  # drawn from one cup, none twice
+    rules = [s.rule for s in both.steps]
+    assert "6.2 e Disrupted" in rules and "6.2 g Bug Out (treated as routed: 6.2 f)" in rules
+    assert any("and/or" in s.text for s in both.steps)
+    routed = resolve("combat_losses", [1, 2], loser="un", spread=3, participating=["us-24-19"],
+                     retreats=[{"unit": "us-24-19", "hexes": 3, "through_enemy_zoc": True}])
+    assert [d["case"] for d in routed.outcome["snafu_draws"]] == ["routed", "routed"]
+    alone = resolve("combat_losses", [1, 2], loser="un", spread=1, participating=["us-24-19"],
+                    retreats=[{"unit": "us-24-19", "hexes": 1, "through_enemy_zoc": True}])
+    assert [d["case"] for d in alone.outcome["snafu_draws"]] == ["bug_out", "bug_out"]
+
+
 def test_disrupted_unit_costs_one_level_of_each_used_support():
     result = resolve("combat_losses", [4], loser="communist", spread=3, participating=["nk-1", "nk-2"],
                      retreats=[{"unit": "nk-1", "hexes": 2}], replacement_points=1,
@@ -202,6 +224,47 @@ def test_chinese_intervene_automatically_in_january_1951_and_only_once():
     assert resolve("chinese_intervention", [], un_vp=0, month="1950-12").outcome["intervenes"] is False
     done = resolve("chinese_intervention", [], un_vp=15, chinese_intervened=True)
     assert done.outcome["roll_allowed"] is False
+
+
+# -- 18.0 Chinese Intervention! special rule 1 -------------------------------------------------------
+
+NO_INTERVENTION = "Do not check for Foreign Intervention in this scenario. Foreign Aid may be requested."
+
+
+def test_chinese_intervention_scenario_makes_no_intervention_check():
+    """18.0 Chinese Intervention!, special rule 1: "Do not check for Foreign Intervention in this scenario. Foreign
+    Aid may be requested."  The Chinese "have intervened": no die is asked for, even a 2 with UN units in North
+    Korea, which would succeed elsewhere."""
+    elsewhere = resolve("chinese_intervention", [2], un_vp=14, un_units_in_north_korea=True)
+    assert elsewhere.outcome["intervenes"] is True
+    result = resolve("chinese_intervention", [], scenario="intervention", un_vp=14, un_units_in_north_korea=True)
+    assert result.outcome["roll_allowed"] is False and result.outcome["roll"] is None
+    assert result.outcome["intervenes"] is False and result.outcome["already_intervened"] is True
+    assert result.steps[0].rule == "18.0 Special Rule 1" and NO_INTERVENTION in result.steps[0].text
+    assert any("have already intervened" in s.text for s in result.steps)
+    with pytest.raises(ValueError, match="too many dice"):  # no roll: a die offered is one too many
+        resolve("chinese_intervention", [2], scenario="intervention", un_vp=14)
+
+
+@pytest.mark.parametrize("check, vps", [("roc_intervention", {"communist_vp": 12}),
+                                        ("atomic_release", {"communist_vp": 16}),
+                                        ("soviet_intervention", {"un_vp": 16})])
+def test_chinese_intervention_scenario_refuses_every_direct_intervention_roll(check, vps):
+    """18.0 special rule 1: "Do not check for Foreign Intervention in this scenario." """
+    result = resolve(check, [], scenario="intervention", trigger="direct", **vps)
+    assert result.outcome["roll_allowed"] is False
+    assert result.steps[0].rule == "18.0 Special Rule 1" and NO_INTERVENTION in result.steps[0].text
+    assert resolve(check, [1], trigger="direct", **vps).outcome["roll_allowed"] is True  # the campaign rolls
+
+
+def test_chinese_intervention_scenario_allows_foreign_aid_without_a_chinese_roll():
+    """18.0 special rule 1: "Foreign Aid may be requested."  In the 10-14 band the Communist's aid calls for a
+    Chinese Intervention roll (12.2.2) - not in this scenario, where the Chinese have intervened."""
+    campaign = resolve("foreign_aid", [3], side="communist", un_vp=12)
+    assert [r["intervention"] for r in campaign.outcome["intervention_rolls"]] == ["chinese"]
+    aid = resolve("foreign_aid", [], scenario="intervention", side="communist", un_vp=12)
+    assert aid.outcome["allowed"] is True and aid.outcome["intervention_rolls"] == []
+    assert any("have already intervened" in s.text and s.rule == "18.0 Scenario Length" for s in aid.steps)
 
 
 def _small_game():

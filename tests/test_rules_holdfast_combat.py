@@ -110,12 +110,13 @@ def test_combat_chart_example_cpa_against_marines():
               defender={"unit": "usmc-1", "sp": 6}, defender_terrain="clear")
     o = r.outcome
     assert (o["attacker_dice"], o["defender_dice"]) == (3, 5)
-    assert o["hits_on_defender"] == 1 and o["defender"]["sp"] == 5  # only the 6
+    assert o["hits_scored_on_defender"] == o["hits_absorbed_by_defender"] == 1 and o["defender"]["sp"] == 5  # the 6
     # "Any 6's rolled during combat by the Communist player when the Marine block is attacking or defending is
     # automatically applied to the Marine block": the steps say so when the Marines defend, too
     assert o["marine_sixes"] == 1
     assert any("1 Communist 6(s) applied automatically to the Marine block" in s.text for s in r.steps)
-    assert o["hits_on_attackers"] == 2 and o["attackers"][0]["sp"] == 6  # the 5 and the 6
+    assert o["hits_scored_on_attackers"] == o["hits_absorbed_by_attackers"] == 2  # the 5 and the 6
+    assert o["attackers"][0]["sp"] == 6
     assert o["rp_cost"] == 1
 
 
@@ -214,9 +215,33 @@ def test_communist_armor_cannot_defend():
 
 
 def test_un_armor_may_defend_in_mountains():
+    """4: "Armor support may not be used in **attacks** in mountain terrain."  The terrain chart (2) says only
+    "No armor support allowed"; the engine reads it as rule 4's short form - attack only - and says so."""
     r = fight(dice=[1, 1, 1] + [1] * 6, attackers=[{"unit": "nkpa-1", "sp": 3, "across_river": False}],
               defender={"unit": "un-2", "sp": 4}, defender_terrain="mountain", defender_support=["armor"])
     assert r.outcome["defender_dice"] == 6
+    reading = next(s for s in r.steps if s.text.startswith("Reading: armor supports the defence"))
+    assert "Armor support may not be used in attacks in mountain terrain." in reading.text
+    assert "No armor support allowed" in reading.text and reading.rule.startswith("4 Armor Support")
+    clear = fight(dice=[1, 1, 1] + [1] * 6, attackers=[{"unit": "nkpa-1", "sp": 3, "across_river": False}],
+                  defender={"unit": "un-2", "sp": 4}, defender_terrain="clear", defender_support=["armor"])
+    assert not any(s.text.startswith("Reading: armor") for s in clear.steps)
+    with pytest.raises(ValidationError, match="may not be used in attacks in mountain terrain"):
+        fight(dice=[], attackers=[{"unit": "un-2", "sp": 4, "across_river": False}], defender={"unit": "nkpa-1", "sp": 3},
+              defender_terrain="mountain", attacker_support=["armor"])
+
+
+def test_hits_scored_and_hits_absorbed_are_both_reported():
+    """9.2: "A hit is scored on an opposing unit for each number that is rolled that corresponds to an opposing
+    units hit number" and "When a unit is reduced below 1 SP it is removed from the board".  Three 5s against a
+    2-SP NKPA block score 3 hits - what the players count - and the block absorbs 2 before it is eliminated."""
+    r = fight(dice=[5, 5, 5, 1] + [1, 1, 1], attackers=[{"unit": "un-2", "sp": 4, "across_river": False}],
+              defender={"unit": "nkpa-1", "sp": 2}, defender_terrain="clear")
+    o = r.outcome
+    assert o["hits_scored_on_defender"] == 3 and o["hits_absorbed_by_defender"] == 2
+    assert o["defender"]["eliminated"] is True
+    assert o["hits_scored_on_attackers"] == o["hits_absorbed_by_attackers"] == 0
+    assert any("3 hit(s) on nkpa-1" in s.text and "it absorbs 2, 1 more than it can" in s.text for s in r.steps)
 
 
 def test_attackers_must_be_adjacent_and_not_across_red_lines():

@@ -198,6 +198,28 @@ def test_real_map_setup_smoke(scenario):
         assert all(u.reason for u in report.units)
 
 
+def test_pusan_supply_centers_stand_where_a_player_would_put_them():
+    """12.1.2: "3 x 0-2-3 Supply Center | any Supply-symbol hex, no more than 1 per hex"; 9.0: "The Communist player
+    must trace a supply line no more than 3 hexes long to a Supply Center".  Of the 20 ways to fill three of the six
+    symbol hexes (12.1.1: 0301, 2501, 3701, 3706, 3710, 3721) the setup takes the one that leaves the most Communist
+    counters in supply, and its notes say the player may move them."""
+    from itertools import combinations
+
+    sc = REAL.scenarios["pusan"]
+    centers = [p for p in sc.setup if p.unit.startswith("nk-sc")]
+    assert all("the player may move it" in p.note for p in centers)
+    others = [(p.unit, p.location, p.step) for p in sc.setup
+              if p.is_on_map and not p.is_marker and not p.unit.startswith("nk-sc")]
+
+    def in_supply(hexes):
+        placed = at(*others, *[(c.unit, h) for c, h in zip(centers, hexes)])
+        return sum(u.in_supply for u in communist(REAL, placed, game_turn=1).units)
+
+    symbols = ["0301", "2501", "3701", "3706", "3710", "3721"]
+    best = max(in_supply(hexes) for hexes in combinations(symbols, 3))
+    assert in_supply([c.location for c in centers]) == best == 10  # of 18 (8 stand beyond 3 hexes of any symbol)
+
+
 def test_positions_on_another_map_are_ignored_with_a_warning():
     from adjudicator.rules.positions import UnitAt
     g = board(roads=ROAD)

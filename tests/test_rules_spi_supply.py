@@ -206,5 +206,21 @@ def test_real_map_setups_trace_for_both_sides(scenario):
         assert r.units and all(u.reason for u in r.units)
         if side == "un":
             assert sum(u.in_supply for u in r.units) >= len(r.units) // 2
-        else:
-            assert all(u.in_supply for u in r.units) == (scenario == "intervention")
+        else:  # intervention: special rule (1); stalemate: its three supply units reach every unit (below)
+            assert all(u.in_supply for u in r.units)
+
+
+def test_stalemate_supply_units_stand_where_a_player_would_put_them():
+    """STALEMATE: "Communist: thirty-three 10-4s, three Supply units" - the Initial Order of Battle map that places
+    them is not in the text, so the setup places them as a player would: Supply (C) "Communist units are considered
+    in supply if they are within two hexes, regardless of terrain, of a supply unit" - each of the three is needed,
+    and with all three every Communist unit starts in supply.  The notes say the player may move them."""
+    sc = REAL.scenarios["stalemate"]
+    setup = [UnitAt(p.unit, p.location) for p in sc.setup if p.is_on_map and not p.is_marker]
+    supplies = [p for p in sc.setup if p.unit.startswith("comm-supply")]
+    assert len(supplies) == 3 and all("the player may move it" in p.note for p in supplies)
+    assert all(u.in_supply for u in supply.trace_side(REAL, "stalemate", "communist", setup, {"game_turn": 1}).units)
+    for p in supplies:
+        without = [u for u in setup if u.unit != p.unit]
+        report = supply.trace_side(REAL, "stalemate", "communist", without, {"game_turn": 1})
+        assert not all(u.in_supply for u in report.units), f"{p.unit} adds nothing"

@@ -10,12 +10,7 @@ reason when Chromium, chromedriver or selenium is missing.
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from lxml import html as lxml_html
-from werkzeug.datastructures import MultiDict
-
 from adjudicator.transcript import parse_transcript
 from tests.engine.play import adjacent_combat
 from test_pages_browser import app, browser, by_id, url, wait_for  # noqa: F401 (fixtures)
@@ -49,26 +44,41 @@ def stack_of(driver, unit_id: str):
                 if unit_id in g.get_attribute("data-units").split())
 
 
-def open_check_page(driver, url: str, game_id: str, path) -> None:
+def open_check_page(driver, url: str, game_id: str, path, recorded_game: str | None = None) -> None:
+    """Upload `path` on the system's saved-game page (or a recorded game's) and open its combat."""
     from selenium.webdriver.support.ui import Select
 
-    driver.get(f"{url}/systems/{game_id}/savedgame")
+    page = f"/games/{recorded_game}/savedgame" if recorded_game else f"/systems/{game_id}/savedgame"
+    driver.get(f"{url}{page}")
     by_id(driver, "savedgame-file").send_keys(str(path))
     Select(by_id(driver, "savedgame-check")).select_by_value("combat")
     by_id(driver, "savedgame-submit").click()
     wait_for(driver, "savedgame-check")
 
 
+def log_in(driver, url: str, game_id: str, token: str) -> None:
+    """Enter a token on the game's page, as a player does (the browser remembers it for the game)."""
+    driver.get(f"{url}/games/{game_id}")
+    by_id(driver, "token").send_keys(token)
+    by_id(driver, "game-login").submit()
+    wait_for(driver, "ledger")
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 def test_a_combat_from_an_uploaded_setup_by_clicking(browser, url, app, modules, tmp_path, game_id):
+    """A recorded game in the browser: log in, upload, click, roll; the ruling's own page; a
+    refresh and a second submission of the same form record nothing more; the log download."""
+    import requests
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import Select
 
     combat = adjacent_combat(game_id)
     client = app.test_client()
     game = client.post("/api/v1/games", json={"system": game_id, "scenario": combat.scenario.id}).get_json()
     side = combat.game.units[combat.attackers[0]].side
-    open_check_page(browser, url, game_id, setup_path(modules, tmp_path, game_id, combat.scenario.id))
+    log_in(browser, url, game["game_id"], game["tokens"][side])
+    open_check_page(browser, url, game_id, setup_path(modules, tmp_path, game_id, combat.scenario.id),
+                    game["game_id"])
+    assert not browser.find_elements(By.ID, f"{'combat'}-dice")  # the server rolls: no dice box
 
     if browser.find_elements(By.CSS_SELECTOR, "input[name=_attackers]"):
         for unit in combat.attackers:  # click each attacker's stack, as a player does
@@ -79,32 +89,41 @@ def test_a_combat_from_an_uploaded_setup_by_clicking(browser, url, app, modules,
         for box in browser.find_elements(By.CSS_SELECTOR, "input[name=_attackers]:checked"):
             if box.get_attribute("value") not in combat.attackers:  # a stack-mate that does not attack
                 box.click()
-    else:  # Fire and Ice: the combat is fought by levels; the board gives the hex and the side
-        Select(by_id(browser, "savedgame-side")).select_by_value(side)
     browser.find_element(By.CSS_SELECTOR, "input[name=_mode][value=target]").click()
-    defender = stack_of(browser, combat.defender)
+    # The defender's stack, found by its hex: an enemy block's identity is not on the page (fog of war)
+    target_hex = next(p for p in combat.scenario.setup if p.unit == combat.defender).location.partition("@")[0]
+    defender = next(g for g in browser.find_elements(By.CSS_SELECTOR, "svg.savedgame-map g.stack")
+                    if g.get_attribute("data-hex") == target_hex)
     defender.click()
     target = defender.get_attribute("data-hex")
     assert by_id(browser, "target-hex").get_attribute("value") == target
+    check_page = browser.current_url
 
-    browser.find_element(By.CSS_SELECTOR, "#field-game summary").click()
-    by_id(browser, "savedgame-game-id").send_keys(game["game_id"])
-    by_id(browser, "savedgame-token").send_keys(game["tokens"][side])
     by_id(browser, "resolve").click()
-    result = wait_for(browser, "answer")
-    assert result.find_elements(By.ID, "result"), result.text
-    assert "recorded: record 1" in by_id(browser, "result").text
-    built = json.loads(by_id(browser, "savedgame-request").get_attribute("textContent"))
-    sent = json.dumps(built)  # the request built from the file names the defender or the hex attacked
-    assert combat.defender in sent or f'"{target}"' in sent, sent
-    assert built.get("scenario", combat.scenario.id) == combat.scenario.id
+    wait_for(browser, "verification")
+    assert "/records/1" in browser.current_url
+    assert "Verified" in by_id(browser, "verification").text
+    sent = by_id(browser, "situation").get_attribute("textContent")  # the request built from the file names the defender or the hex
+    assert combat.defender in sent or target in sent, sent
 
-    # Download as VASSAL log: the form the button submits, posted as the browser would
-    page = lxml_html.fromstring(browser.page_source)
-    form = MultiDict(list(page.get_element_by_id("download-vlog").form_values()))
-    log = client.post(f"/systems/{game_id}/savedgame/vlog", data=form)
-    assert log.status_code == 200
-    back = read_saved_game(log.data)
+    browser.refresh()  # a GET: nothing is posted again
+    wait_for(browser, "verification")
+    browser.back()  # to the form, as the browser kept it: the same request id
+    wait_for(browser, "savedgame-check")
+    assert browser.current_url == check_page
+    by_id(browser, "resolve").click()  # an honest second click of the same form
+    wait_for(browser, "verification")
+    assert "/records/1" in browser.current_url  # the ruling already recorded, not a new roll
+    ledger = client.get(f"/api/v1/games/{game['game_id']}/ledger",
+                        headers={"Authorization": f"Bearer {game['tokens'][side]}"}).get_json()
+    assert [r["seq"] for r in ledger["records"]] == [0, 1]
+
+    # Download as VASSAL log: the link on the ruling's page, with the browser's cookie for the game
+    href = by_id(browser, "download-vlog").get_attribute("href")
+    cookie = {c["name"]: c["value"] for c in browser.get_cookies()}
+    log = requests.get(href, cookies=cookie, timeout=30)
+    assert log.status_code == 200, log.text[:500]
+    back = read_saved_game(log.content)
     chats = [c[len("CHAT"):] for c in back.other_commands if c.startswith("CHAT")]
     assert [(e.game_id, e.seq) for e in parse_transcript(chats)] == [(game["game_id"], 1)]
 

@@ -8,7 +8,6 @@ units that fight are the ones the setup puts next to each other (tests.engine.pl
 
 from __future__ import annotations
 
-import base64
 import io
 import json
 
@@ -46,6 +45,19 @@ def setup_file(modules, game_id: str, scenario_id: str) -> bytes:
 def upload(client, url, data, name="game.vsav", headers=None, **fields):
     return client.post(url, data={"file": (io.BytesIO(data), name), **fields},
                        content_type="multipart/form-data", headers=headers or {})
+
+
+def kept_upload(client, page: str, data: bytes, name: str = "game.vsav", **fields) -> str:
+    """Upload `data` on a saved-game page (`/systems/<s>/savedgame` or `/games/<id>/savedgame`) as
+    the form does; the page keeps it and answers with the address of its report: its SHA-256."""
+    response = upload(client, page, data, name=name, **fields)
+    assert response.status_code == 303, response.get_data(as_text=True)[:1000]
+    return response.headers["Location"].split("/savedgame/", 1)[1].split("/", 1)[0].split("?", 1)[0]
+
+
+def log_in(client, game: dict, role: str) -> None:
+    """The browser enters a token on the game's page (remembered for the game's pages)."""
+    assert client.post(f"/games/{game['game_id']}", data={"token": game["tokens"][role]}).status_code == 303
 
 
 def hex_of(game, scenario, unit_id: str) -> str:
@@ -111,10 +123,10 @@ def test_the_ruling_log_applies_a_step_loss_to_the_piece(client, modules):
 
     combat = adjacent_combat("kwb")
     data = setup_file(modules, "kwb", combat.scenario.id)
-    form = {"_file": base64.b64encode(data).decode(), "_name": "pusan.vsav", "_check": "combat",
-            "_attackers": combat.attackers[0], "_target_hex": hex_of(combat.game, combat.scenario, combat.defender),
+    sha = kept_upload(client, "/systems/kwb/savedgame", data, name="pusan.vsav")
+    form = {"_attackers": combat.attackers[0], "_target_hex": hex_of(combat.game, combat.scenario, combat.defender),
             "intensive": "none", "dice": "3"}
-    log = client.post("/systems/kwb/savedgame/vlog", data=form)
+    log = client.post(f"/systems/kwb/savedgame/{sha}/checks/combat/vlog", data=form)
     assert log.status_code == 200, log.get_data(as_text=True)[-2000:]
     after = read_positions(load_system_game("kwb"), read_upload(log.data))
     assert next(u for u in after.units if u.unit.id == combat.attackers[0]).step == "depleted"
@@ -152,27 +164,32 @@ def _page_form(page_html: str, form_id: str) -> MultiDict:
     return MultiDict(list(html.fromstring(page_html).get_element_by_id(form_id).form_values()))
 
 
-def test_the_page_resolves_and_downloads_the_ruling_as_a_log(client, modules, systems):
-    """Upload, point, resolve in a recorded game, download: the log continues the game with the
+def test_the_page_resolves_and_downloads_the_ruling_as_a_log(app, modules, systems):
+    """Upload, point, roll in a recorded game, download: the log continues the game with the
     ruling's chat lines (as the ledger renders them) and the pieces the result names changed."""
+    client = app.test_client()
     combat = adjacent_combat("holdfast")
     data = setup_file(modules, "holdfast", combat.scenario.id)
     game = new_recorded_game(client, "holdfast", combat.scenario.id)
     side = combat.game.units[combat.attackers[0]].side
-    opened = upload(client, "/systems/holdfast/savedgame", data, name="campaign.vsav", _check="combat")
+    log_in(client, game, side)
+    sha = kept_upload(client, f"/games/{game['game_id']}/savedgame", data, name="campaign.vsav", _check="combat")
+    opened = client.get(f"/games/{game['game_id']}/savedgame/{sha}/checks/combat")
     assert opened.status_code == 200
     form = _page_form(opened.get_data(as_text=True), "savedgame-check")
     form.setlist("_attackers", combat.attackers)
     form["_target_hex"] = hex_of(combat.game, combat.scenario, combat.defender)
-    form["_game_id"], form["_token"], form["_resolve"] = game["game_id"], game["tokens"][side], "1"
-    resolved = client.post("/systems/holdfast/savedgame/check", data=form)
-    page = resolved.get_data(as_text=True)
-    assert resolved.status_code == 200, html.fromstring(page).get_element_by_id("errors").text_content()
-    shown = json.loads(html.fromstring(page).get_element_by_id("savedgame-request").text_content())
-    assert [a["unit"] for a in shown["attackers"]] == combat.attackers
+    form["_resolve"] = "1"
+    resolved = client.post(f"/games/{game['game_id']}/savedgame/{sha}/checks/combat", data=form)
+    assert resolved.status_code == 303, html.fromstring(resolved.get_data(as_text=True)).get_element_by_id(
+        "errors").text_content()
+    page = client.get(resolved.headers["Location"]).get_data(as_text=True)
+    assert 'id="verification" class="ok"' in page
+    shown = html.fromstring(page).get_element_by_id("situation").text_content()
+    assert all(unit in shown for unit in combat.attackers)
 
-    log = client.post("/systems/holdfast/savedgame/vlog", data=_page_form(page, "download-vlog"))
-    assert log.status_code == 200 and log.headers["Content-Disposition"].endswith('-combat.vlog"')
+    log = client.get(html.fromstring(page).get_element_by_id("download-vlog").get("href"))
+    assert log.status_code == 200 and log.headers["Content-Disposition"].endswith('-record-1.vlog"')
     back = read_saved_game(log.data)
     chats = [c[len("CHAT"):] for c in back.other_commands if c.startswith("CHAT")]
     ledger = client.get(f"/api/v1/games/{game['game_id']}/ledger", headers=bearer(game["tokens"][side])).get_json()
@@ -210,9 +227,10 @@ def _recorded_combats(client, modules, systems, count: int):
 
 
 def _log_of(client, game, side, data, seq: int) -> bytes:
-    response = client.post("/systems/holdfast/savedgame/vlog", data={
-        "_file": base64.b64encode(data).decode(), "_name": "campaign.vsav", "_check": "combat",
-        "_game_id": game["game_id"], "_token": game["tokens"][side], "_seq": str(seq)})
+    """Record `seq` as the ruling's page downloads it: the setup continued by the ruling."""
+    log_in(client, game, side)
+    sha = kept_upload(client, f"/games/{game['game_id']}/savedgame", data, name="campaign.vsav")
+    response = client.get(f"/games/{game['game_id']}/records/{seq}/vlog?upload={sha}")
     assert response.status_code == 200
     return response.data
 
@@ -251,8 +269,8 @@ def test_the_log_check_page_and_the_client_command(app, client, modules, systems
 
     game, side, data = _recorded_combats(client, modules, systems, 1)
     log = _log_of(client, game, side, data, 1)
-    page = upload(client, f"/games/{game['game_id']}/log-check", log, name="from-opponent.vlog",
-                  token=game["tokens"]["observer"])
+    log_in(client, game, "observer")
+    page = upload(client, f"/games/{game['game_id']}/log-check", log, name="from-opponent.vlog")
     body = html.fromstring(page.get_data(as_text=True))
     assert page.status_code == 200
     assert "✔" in body.get_element_by_id("log-verdict").text_content()
@@ -263,3 +281,32 @@ def test_the_log_check_page_and_the_client_command(app, client, modules, systems
         status = main(["verify-log", str(path), "--game", game["game_id"], "--token", game["tokens"]["observer"],
                        "--server", url])
     assert status == 0 and "record 1: verified" in capsys.readouterr().out
+
+
+def test_a_log_that_drops_what_a_ruling_did_to_the_pieces_is_not_ok(client, modules, systems):
+    """The ruling's lines alone are not the ruling: a log that keeps them but not the step loss
+    or removal the ruling ordered (the flip deleted from the .vlog) is reported, by name."""
+    from vassalfmt import continue_log
+    from vassalfmt.commands import chat_command
+
+    game, side, data = _recorded_combats(client, modules, systems, 6)
+    setup_units = {p.properties.get("UnitId"): p.piece.state_string() for p in read_saved_game(data).pieces}
+    for seq in range(1, 7):  # the first ruling that changes a piece
+        log = _log_of(client, game, side, data, seq)
+        after = {p.properties.get("UnitId"): p.piece.state_string() for p in read_saved_game(log).pieces}
+        if after != setup_units:
+            break
+    else:
+        pytest.fail("six combats and not one changed a piece")
+    url = f"/api/v1/games/{game['game_id']}/savedgame/log-check"
+    observer = bearer(game["tokens"]["observer"])
+    honest = upload(client, url, log, headers=observer).get_json()
+    assert [(r["seq"], r["status"]) for r in honest["rulings"]] == [(seq, "verified")], honest
+
+    lines = [c[len("CHAT"):] for c in read_saved_game(log).other_commands if c.startswith("CHAT")]
+    without_the_flip = continue_log(data, [chat_command(line) for line in lines])
+    report = upload(client, url, without_the_flip, headers=observer).get_json()
+    (ruling,) = report["rulings"]
+    assert (ruling["seq"], ruling["status"]) == (seq, "not-applied") and not report["ok"]
+    changed = next(u for u in sorted(set(after) | set(setup_units), key=str) if after.get(u) != setup_units.get(u))
+    assert changed in ruling["why"] and "the log does not show it" in ruling["why"]

@@ -9,7 +9,6 @@ engine run per game (about 10 s each); skipped without VASSAL_ENGINE_JAR.
 
 from __future__ import annotations
 
-import base64
 import io
 import json
 
@@ -44,9 +43,12 @@ def ruling_log(client, game_id: str, setup: bytes) -> tuple[bytes, dict]:
                                "target_hex": target, "request": json.dumps(player_fields(systems[game_id], "combat"))},
                          content_type="multipart/form-data", headers=bearer(game["tokens"][side]))
     assert answer.status_code == 201, answer.get_json()
-    log = client.post(f"/systems/{game_id}/savedgame/vlog", data={
-        "_file": base64.b64encode(setup).decode(), "_name": "setup.vsav", "_check": "combat",
-        "_game_id": game["game_id"], "_token": game["tokens"][side], "_seq": "1"})
+    # The ruling's page: log in, keep the file, download the log that continues it (as a player does)
+    client.post(f"/games/{game['game_id']}", data={"token": game["tokens"][side]})
+    kept = client.post(f"/games/{game['game_id']}/savedgame", data={"file": (io.BytesIO(setup), "setup.vsav")},
+                       content_type="multipart/form-data")
+    sha = kept.headers["Location"].split("/savedgame/", 1)[1]
+    log = client.get(f"/games/{game['game_id']}/records/1/vlog?upload={sha}")
     assert log.status_code == 200
     return log.data, answer.get_json()
 

@@ -82,10 +82,12 @@ def call(client, method: str, path: str, headers: dict | None = None, json_body=
     return client.open(path, method=method, headers=headers or {}, json=json_body, data=data)
 
 
-def system_of_check(client, check: str) -> str:
-    """A system that has `check` (so a game of it routes there); "kwb" otherwise."""
+def system_of_check(client, check: str, with_dice: bool = False) -> str:
+    """A system that has `check` (so a game of it routes there), one where it rolls dice if asked
+    (its odds); "kwb" otherwise."""
     systems = client.get("/api/v1/systems").get_json()["systems"]
-    return next((s["id"] for s in systems if any(c["name"] == check for c in s["checks"])), "kwb")
+    return next((s["id"] for s in systems if any(c["name"] == check and (c["random"] or not with_dice)
+                                                 for c in s["checks"])), "kwb")
 
 
 def ledger_length(client, game: dict) -> int:
@@ -152,7 +154,8 @@ def test_oversized_bodies_are_refused_with_413_problem_json(app, client):
         is_upload = "application/json" not in content_types
         limit = upload_limit() + 64 * 1024 if is_upload else app.config["MAX_CONTENT_LENGTH"]
         too_big = b'{"pad": "' + b"x" * limit + b'"}'
-        system = system_of_check(client, template.rsplit("/", 1)[-1])
+        odds = template.endswith("/odds")
+        system = system_of_check(client, template.removesuffix("/odds").rsplit("/", 1)[-1], with_dice=odds)
         if system not in games:
             games[system] = new_game(client, system)
         game = games[system]

@@ -517,6 +517,20 @@ def test_the_methods_ask_checks_in_a_recorded_game(holdfast, server):
     assert not [line for line in run.step(s.at["refused"])["chat"] if "[ADJ" in line]
 
 
+def test_the_board_fills_the_turn_the_scenarios_tracker_level_shows(kwb, holdfast, server):
+    """The module's one turn tracker shows the setup's scenario level at its first turn; a
+    check with a turn role gets it from there (Fire and Ice's combat takes no turn)."""
+    created = holdfast["run"].result(holdfast["script"].at["create"])["returned"]
+    games = ((kwb["game_id"], kwb["tokens"]["observer"], kwb["attack"]),
+             (created["game_id"], created["tokens_for_others"]["observer"], holdfast["combat"]))
+    for game_id, token, combat in games:
+        record = next(r["body"] for r in ledger(server, game_id, token)["records"] if r["body"]["check"].endswith(".combat"))
+        system = record["check"].split(".")[0]
+        turn_field = get_check(system, "combat").top_level_field("turn")
+        assert turn_field is not None
+        assert record["request"][turn_field] == combat.scenario.turns[0].number
+
+
 def test_a_stopped_server_gives_a_dialog_and_nothing_in_the_log(holdfast, engine, engine_module, server):
     """After the server stops, the same player (same preferences: the game names its recorded
     game) asks a combat: a dialog says the adjudicator cannot be reached; the log gets nothing."""

@@ -132,6 +132,19 @@ def test_unknown_attribute_reported():
     assert any("'mapname' is not read by Map" in p for p in problems_of(add))
 
 
+def test_text_keyword_is_the_button_label_attribute():
+    root = small_module()
+    dice = component(root, "DiceButton", name="1d6", text="1d6", nDice=1, nSides=6)
+    assert dice.get("text") == "1d6" and dice.text is None
+    assert validate(root, image_names=IMAGES) == []
+
+
+def test_element_text_a_component_ignores_is_reported():
+    def add(root):
+        component(root, "DiceButton", "1d6", name="1d6")
+    assert any("text '1d6' is ignored by DiceButton" in p for p in problems_of(add))
+
+
 def test_child_in_wrong_place_reported():
     def add(root):
         component(root.find("VASSAL.build.module.Map"), "PieceWindow", name="x")

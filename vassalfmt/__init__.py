@@ -19,7 +19,7 @@ source files it mirrors. No engine code is included: this is our own implementat
 
 from .commands import BoardPlacement
 from .deck import DeckSpec
-from .errors import VassalFormatError
+from .errors import VassalFormatError, VassalLimitError, VassalTimeLimit
 from .keys import ALT, CTRL, META, SHIFT, KeyStroke, key, named
 from .module import ModuleInvalid, check_vmod, read_vmod, write_vmod
 from .moduledata import ModuleData, SaveData
@@ -28,6 +28,7 @@ from .savedgame import (
     PieceOnMap,
     SavedGame,
     SavedGameWriter,
+    WorkLimits,
     continue_log,
     deobfuscate,
     obfuscate,

@@ -184,11 +184,13 @@ def attribute_value(value) -> str:
     return str(value)
 
 
-def component(parent: etree._Element | None, class_name: str, text: str | None = None,
+def component(parent: etree._Element | None, class_name: str, text: str | None = None, /,
               attrs: Mapping[str, object] | None = None, **more: object) -> etree._Element:
     """Add a component element (class by full or short name) with attributes and optional text.
 
-    Attributes whose value is ``None`` are left out (the engine keeps its default).
+    Attributes whose value is ``None`` are left out (the engine keeps its default). ``text``
+    (a piece definition) is positional only, so a ``text=`` keyword is the attribute many
+    toolbar buttons are labelled by, not the element's text.
     """
     full = resolve_class(class_name)
     values = {**(attrs or {}), **more}
@@ -278,6 +280,7 @@ def validate(root: etree._Element | bytes, image_names: Iterable[str] | None = N
                                     "(the engine would fail to load it)"))
             continue
         _check_attributes(element, info, problems)
+        _check_text(element, problems)
         if parent is not None and parent.tag in classes:
             _check_child(parent, element, problems)
         if images is not None:
@@ -293,6 +296,16 @@ def _check_attributes(element: etree._Element, info: dict, problems: list[Proble
         if name not in known:
             problems.append(Problem(_where(element), f"attribute {name!r} is not read by "
                                     f"{element.tag.rsplit('.', 1)[-1]} (it would be ignored)"))
+
+
+def _check_text(element: etree._Element, problems: list[Problem]) -> None:
+    """Only piece slots and prototypes read their element text; anywhere else the engine
+    ignores it (a button's label written as text, not as its ``text`` attribute, shows the
+    engine's default)."""
+    text = (element.text or "").strip()
+    if text and element.tag not in PIECE_TEXT_CLASSES:
+        problems.append(Problem(_where(element), f"text {text[:40]!r} is ignored by "
+                                f"{element.tag.rsplit('.', 1)[-1]} (an attribute?)"))
 
 
 def _check_child(parent: etree._Element, child: etree._Element, problems: list[Problem]) -> None:

@@ -16,9 +16,10 @@ refused, so no input can make the reader recurse or loop without end.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from .errors import VassalFormatError
+from .errors import VassalFormatError, VassalLimitError
 from .sequence import ESC, SequenceDecoder, decode, encode
 
 BEGIN_SAVE = "begin_save"
@@ -61,18 +62,21 @@ def log_entry(command: str) -> str:
     return LOG_PREFIX + command
 
 
-def split_commands(text: str, max_depth: int = MAX_DEPTH,
-                   max_commands: int = MAX_COMMANDS) -> list[CommandText]:
+def split_commands(text: str, max_depth: int = MAX_DEPTH, max_commands: int = MAX_COMMANDS,
+                   tick: Callable[[], None] | None = None) -> list[CommandText]:
     """Flatten a saved-game/log command string into its leaf commands, in order.
 
     Mirrors ``GameModule.decode``: a string that is one ESC-field equal to itself is a leaf,
     otherwise each field is decoded again; ``LOG\\t`` leaves are decoded once more.
-    Empty leaves (the engine's NullCommand) and ``UNDO`` markers are dropped.
+    Empty leaves (the engine's NullCommand) and ``UNDO`` markers are dropped. ``tick`` is called
+    once per field taken apart (a time budget raises from it).
     """
     out: list[CommandText] = []
     # Explicit stack of (text, depth, logged), processed in order (so pushed in reverse).
     pending: list[tuple[str, int, bool]] = [(text, 0, False)]
     while pending:
+        if tick is not None:
+            tick()
         command, depth, logged = pending.pop()
         if depth > max_depth:
             raise VassalFormatError(
@@ -85,7 +89,7 @@ def split_commands(text: str, max_depth: int = MAX_DEPTH,
             if command and not command.startswith(UNDO_PREFIX):
                 out.append(CommandText(command, logged))
                 if len(out) > max_commands:
-                    raise VassalFormatError(
+                    raise VassalLimitError(
                         f"the file holds more than {max_commands} commands; refused")
             continue
         for field in reversed(fields):

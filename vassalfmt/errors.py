@@ -11,3 +11,12 @@ from __future__ import annotations
 
 class VassalFormatError(ValueError):
     """Input that is not valid VASSAL data, or that exceeds a safety limit."""
+
+
+class VassalLimitError(VassalFormatError):
+    """Readable data that needs more work than the caller allows (too many pieces, commands or
+    moves, or longer than its time): the file may be fine, but not here."""
+
+
+class VassalTimeLimit(VassalLimitError):
+    """Reading took longer than the time the caller gave it."""

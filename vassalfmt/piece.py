@@ -162,6 +162,12 @@ def split_piece_type(type_string: str) -> list[str]:
     return _split_nested(type_string, limit=MAX_TRAITS)
 
 
+def basic_state(state_string: str) -> str:
+    """The innermost (BasicPiece) state of a piece's state: where it stands (``map;x;y;...``),
+    read without parsing its traits (a replay reads it after every command)."""
+    return _split_nested(state_string, limit=10_000)[-1] if state_string else ""
+
+
 def _split_nested(text: str, limit: int) -> list[str]:
     out = []
     rest: str | None = text

@@ -24,12 +24,15 @@ the limits; every problem is a :class:`~vassalfmt.errors.VassalFormatError`.
 from __future__ import annotations
 
 import binascii
+import heapq
 import os
+import time
 import warnings
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from .commands import (
+    MAX_COMMANDS,
     BEGIN_SAVE,
     BoardPlacement,
     END_SAVE,
@@ -47,7 +50,7 @@ from .commands import (
     split_commands,
 )
 from .deck import DeckSpec
-from .errors import VassalFormatError
+from .errors import VassalFormatError, VassalLimitError, VassalTimeLimit
 from .moduledata import ModuleData, SaveData
 from .piece import Piece, _split_nested, add_piece_command, expand_prototypes, nest_traits, parse_piece
 from .sequence import ESC, SequenceDecoder, decode, encode
@@ -62,6 +65,9 @@ MODULEDATA_ENTRY = "moduledata"
 OBFUSCATION_HEADER = b"!VCSK"
 DEFAULT_KEY = 0x5A
 XZ_MAGIC = b"\xfd7zXZ\x00"
+#: Memory the xz decoder may take. VASSAL's xz writer uses an 8 MiB dictionary; a header asking
+#: for gigabytes is refused before the decoder allocates them.
+XZ_MEMORY_LIMIT = 64 * 1024 * 1024
 STACK_TYPE = "stack"
 DECK_TYPE_PREFIX = "deck;"
 
@@ -102,10 +108,13 @@ def deobfuscate(data: bytes, max_bytes: int = DEFAULT_LIMITS.max_entry_bytes) ->
 def _unxz(data: bytes, max_bytes: int) -> bytes:
     import lzma
 
-    decompressor = lzma.LZMADecompressor()
+    decompressor = lzma.LZMADecompressor(memlimit=XZ_MEMORY_LIMIT)
     try:
         out = decompressor.decompress(data, max_length=max_bytes + 1)
     except lzma.LZMAError as exc:
+        if "memory" in str(exc).lower():
+            raise VassalFormatError("the saved game stream is xz data whose decoder would need more than "
+                                    f"{XZ_MEMORY_LIMIT // (1024 * 1024)} MB of memory; refused") from None
         raise VassalFormatError(f"the saved game stream is damaged xz data ({exc})") from None
     if len(out) > max_bytes:
         raise VassalFormatError("the saved game stream unpacks to more than allowed; refused")
@@ -336,6 +345,8 @@ class SavedGame:
     boards: dict[str, list[BoardPlacement]] = field(default_factory=dict)
     #: Things that looked wrong but did not stop reading (unknown piece ids, bad definitions).
     warnings: list[str] = field(default_factory=list)
+    #: The decoded command stream itself, for readers that follow it step by step (a log check).
+    command_text: str = field(default="", repr=False)
 
     def by_id(self) -> dict[str, PieceOnMap]:
         return {p.piece_id: p for p in self.pieces}
@@ -363,27 +374,89 @@ class _StackRecord:
     map_id: str | None
     x: int
     y: int
-    members: list[str]
+    #: Members in stacking order (first = bottom); a dict so that one leaves in O(1).
+    members: dict[str, None]
+
+    @property
+    def where(self) -> tuple[str | None, int, int]:
+        return self.map_id, self.x, self.y
 
 
 MAX_WARNINGS = 200
 
 
-class _GameBuilder:
-    """Applies piece commands in order, tracking stacks, like the engine's GameState."""
+@dataclass(frozen=True)
+class WorkLimits:
+    """How much work reading one command stream may take: files from strangers must cost
+    bounded time whatever they hold. The defaults bound nothing a real game reaches; callers
+    that read uploads choose tighter ones (:mod:`adjudicator.bridge.upload`)."""
 
-    def __init__(self) -> None:
+    max_commands: int = MAX_COMMANDS
+    #: Pieces (not stacks) in the game at once.
+    max_pieces: int = 1_000_000
+    #: Move commands, saved and logged together.
+    max_moves: int = 10_000_000
+    #: Wall-clock seconds for reading the stream into pieces (None: no limit).
+    seconds: float | None = None
+    #: Called every few hundred commands: a server running requests as greenlets (gevent) passes
+    #: its yield, so that a long read does not stop the other requests of its process.
+    pause: Callable[[], None] | None = None
+
+
+DEFAULT_WORK_LIMITS = WorkLimits()
+
+
+class _Budget:
+    """Counts work against `WorkLimits`; every `CHECK_EVERY` steps looks at the clock."""
+
+    CHECK_EVERY = 256
+
+    def __init__(self, limits: WorkLimits):
+        self.limits = limits
+        self.deadline = None if limits.seconds is None else time.monotonic() + limits.seconds
+        self.steps = 0
+
+    def tick(self) -> None:
+        self.steps += 1
+        if self.steps % self.CHECK_EVERY == 0:
+            self.check_time()
+
+    def check_time(self) -> None:
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise VassalTimeLimit(f"reading the file took longer than {self.limits.seconds:g} s; refused")
+        if self.limits.pause is not None:
+            self.limits.pause()
+
+
+class _GameBuilder:
+    """Applies piece commands in order, tracking stacks, like the engine's GameState.
+
+    Every command costs time independent of the game's size: stacks are found by position
+    through `_stacks_at` (a move used to scan every stack, so stacks x moves made a 214 KB log
+    take longer than gunicorn's timeout)."""
+
+    def __init__(self, limits: WorkLimits = DEFAULT_WORK_LIMITS, budget: _Budget | None = None) -> None:
+        self.limits = limits
+        self.budget = budget or _Budget(limits)
         self.pieces: dict[str, _PieceRecord] = {}
         self.stacks: dict[str, _StackRecord] = {}
         self.parent: dict[str, str] = {}
         self.order: list[str] = []
         self.warnings: list[str] = []
+        self.moves = 0
+        #: A stack's rank in `stacks` (insertion order: the first stack at a position wins).
+        self._stack_rank: dict[str, int] = {}
+        self._next_rank = 0
+        #: Position -> heap of (rank, stack id); entries of stacks since moved away are dropped
+        #: when met (`_first_stack_at`).
+        self._stacks_at: dict[tuple[str | None, int, int], list[tuple[int, str]]] = {}
 
     def warn(self, text: str) -> None:
         if len(self.warnings) < MAX_WARNINGS:
             self.warnings.append(text)
 
     def apply(self, command) -> None:
+        self.budget.tick()
         if isinstance(command, AddPiece):
             self._add(command)
         elif isinstance(command, RemovePiece):
@@ -405,6 +478,8 @@ class _GameBuilder:
         record = _PieceRecord(c.type, c.state)
         self._position_from_state(record)
         if c.piece_id not in self.pieces:
+            if len(self.pieces) >= self.limits.max_pieces:
+                raise VassalLimitError(f"the file holds more than {self.limits.max_pieces} pieces; refused")
             self.order.append(c.piece_id)
         self.pieces[c.piece_id] = record
 
@@ -423,7 +498,7 @@ class _GameBuilder:
             x = y = 0
         else:
             x, y = d.next_int(0), d.next_int(0)
-        members = []
+        members: dict[str, None] = {}
         while d.has_more():
             token = d.next_token()
             if token.startswith("@@") or not token:
@@ -431,27 +506,45 @@ class _GameBuilder:
             if token not in self.pieces:
                 self.warn(f"stack {stack_id!r} names an unknown piece {token!r}")
                 continue
-            members.append(token)
+            members[token] = None
         old = self.stacks.get(stack_id)
         if old:
             for member in old.members:
                 self.parent.pop(member, None)
+        else:
+            self._stack_rank[stack_id] = self._next_rank
+            self._next_rank += 1
         for member in members:
             self._leave_stack(member)
             self.parent[member] = stack_id
-        self.stacks[stack_id] = _StackRecord(None if map_id == "null" else map_id, x, y, members)
+        stack = _StackRecord(None if map_id == "null" else map_id, x, y, members)
+        self.stacks[stack_id] = stack
+        self._index_stack(stack_id, stack)
+
+    def _index_stack(self, stack_id: str, stack: _StackRecord) -> None:
+        heapq.heappush(self._stacks_at.setdefault(stack.where, []), (self._stack_rank[stack_id], stack_id))
+
+    def _first_stack_at(self, where: tuple[str | None, int, int]) -> str | None:
+        """The stack at `where` that came first in `stacks` (what a scan of them would find)."""
+        heap = self._stacks_at.get(where)
+        while heap:
+            rank, stack_id = heap[0]
+            stack = self.stacks.get(stack_id)
+            if stack is not None and self._stack_rank.get(stack_id) == rank and stack.where == where:
+                return stack_id
+            heapq.heappop(heap)  # moved away or removed since
+        return None
 
     def _leave_stack(self, piece_id: str) -> None:
         stack_id = self.parent.pop(piece_id, None)
         if stack_id and stack_id in self.stacks:
-            members = self.stacks[stack_id].members
-            if piece_id in members:
-                members.remove(piece_id)
+            self.stacks[stack_id].members.pop(piece_id, None)
 
     def _remove(self, piece_id: str) -> None:
         if piece_id in self.stacks:
             for member in self.stacks.pop(piece_id).members:
                 self.parent.pop(member, None)
+            del self._stack_rank[piece_id]
             return
         if piece_id not in self.pieces:
             self.warn(f"remove of an unknown piece {piece_id!r}")
@@ -474,9 +567,13 @@ class _GameBuilder:
             self._leave_stack(c.piece_id)
 
     def _move(self, c: MovePiece) -> None:
+        self.moves += 1
+        if self.moves > self.limits.max_moves:
+            raise VassalLimitError(f"the file holds more than {self.limits.max_moves} moves; refused")
         if c.piece_id in self.stacks:
             stack = self.stacks[c.piece_id]
             stack.map_id, stack.x, stack.y = c.new_map, c.new_x, c.new_y
+            self._index_stack(c.piece_id, stack)
             return
         record = self.pieces.get(c.piece_id)
         if record is None:
@@ -490,12 +587,11 @@ class _GameBuilder:
         if c.new_under and c.new_under in self.parent:
             target = self.parent[c.new_under]
         if target is None:
-            target = next((sid for sid, s in self.stacks.items()
-                           if s.map_id == c.new_map and (s.x, s.y) == (c.new_x, c.new_y)), None)
+            target = self._first_stack_at((c.new_map, c.new_x, c.new_y))
         if target is not None:
             stack = self.stacks[target]
-            if (stack.map_id, stack.x, stack.y) == (c.new_map, c.new_x, c.new_y):
-                stack.members.append(c.piece_id)
+            if stack.where == (c.new_map, c.new_x, c.new_y):
+                stack.members[c.piece_id] = None
                 self.parent[c.piece_id] = target
 
     def result(self, prototypes: Mapping[str, Piece] | None = None) -> list[PieceOnMap]:
@@ -504,6 +600,7 @@ class _GameBuilder:
             record = self.pieces.get(piece_id)
             if record is None:
                 continue
+            self.budget.tick()
             try:
                 piece = parse_piece(record.type, record.state)
             except VassalFormatError as exc:
@@ -527,15 +624,18 @@ class _GameBuilder:
         return out
 
 
-def read_command_text(text: str, prototypes: Mapping[str, Piece] | None = None) -> SavedGame:
+def read_command_text(text: str, prototypes: Mapping[str, Piece] | None = None,
+                      work: WorkLimits = DEFAULT_WORK_LIMITS) -> SavedGame:
     """Read a decoded command stream (the text inside ``savedGame``).
 
     ``prototypes`` (the module's, name -> Piece) lets properties defined in prototypes be seen
     on pieces whose definition still uses them (hand-written setups do; the engine's don't).
+    ``work`` bounds commands, pieces, moves and time (:class:`~vassalfmt.errors.VassalLimitError`).
     """
     game = SavedGame()
-    builder = _GameBuilder()
-    for leaf in split_commands(text):
+    budget = _Budget(work)
+    builder = _GameBuilder(work, budget)
+    for leaf in split_commands(text, max_commands=work.max_commands, tick=budget.tick):
         if leaf.logged:
             game.is_log = True
         command = parse_command(leaf.text)
@@ -555,10 +655,12 @@ def read_command_text(text: str, prototypes: Mapping[str, Piece] | None = None) 
 
 
 def read_saved_game(source: bytes | str | os.PathLike, limits: ZipLimits = DEFAULT_LIMITS,
-                    prototypes: Mapping[str, Piece] | None = None) -> SavedGame:
+                    prototypes: Mapping[str, Piece] | None = None,
+                    work: WorkLimits = DEFAULT_WORK_LIMITS) -> SavedGame:
     """Read a ``.vsav`` or ``.vlog`` (bytes or a path) into pieces and positions.
 
     The result is the position at the end of the file: for a log, every logged step applied.
+    ``limits`` bound the zip, ``work`` the command stream (see :class:`WorkLimits`).
     """
     if isinstance(source, os.PathLike):
         source = os.fspath(source)
@@ -568,8 +670,14 @@ def read_saved_game(source: bytes | str | os.PathLike, limits: ZipLimits = DEFAU
                 raise VassalFormatError("this is a VASSAL module, not a saved game or log")
             raise VassalFormatError("the zip has no 'savedGame' entry, so it is not a VASSAL "
                                     "saved game or log")
-        text = deobfuscate(archive.read(SAVED_GAME_ENTRY), limits.max_entry_bytes)
-        game = read_command_text(text, prototypes)
+        entry = archive.read(SAVED_GAME_ENTRY)
+        if work.pause is not None:
+            work.pause()
+        text = deobfuscate(entry, limits.max_entry_bytes)
+        if work.pause is not None:
+            work.pause()
+        game = read_command_text(text, prototypes, work)
+        game.command_text = text
         if archive.has(SAVEDATA_ENTRY):
             try:
                 game.savedata = SaveData.parse(archive.read(SAVEDATA_ENTRY))

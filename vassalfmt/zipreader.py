@@ -7,8 +7,12 @@ The limits make sure that a hostile or broken upload costs bounded memory and ti
 * every entry we read is decompressed in chunks and abandoned as soon as it passes
   ``max_entry_bytes`` (declared sizes in a zip can lie), and all entries read together may not
   pass ``max_total_bytes`` — a zip bomb is refused after reading at most that much;
-* encrypted entries, unknown compression methods and CRC errors are reported, not raised as
-  random library exceptions.
+* only the two compression methods VASSAL writes (stored and deflated; Java's
+  ``ZipOutputStream`` has no others) are accepted. Python's ``zipfile`` bounds a read's output
+  only for deflate: a bzip2 or lzma entry is unpacked whole on the first read, so a 1.5 KB
+  bzip2 bomb took gigabytes before any limit here could look at it. Such archives are refused
+  when opened, before anything is unpacked;
+* encrypted entries and CRC errors are reported, not raised as random library exceptions.
 
 Every problem is a :class:`VassalFormatError` with a sentence a user can understand.
 """
@@ -29,6 +33,10 @@ except ImportError:  # pragma: no cover
     _LZMA_ERRORS = ()
 
 _CHUNK = 64 * 1024
+
+#: The compression methods VASSAL writes; `zipfile` bounds the output of reads only for these.
+_ACCEPTED_METHODS = {zipfile.ZIP_STORED: "stored", zipfile.ZIP_DEFLATED: "deflated"}
+_METHOD_NAMES = {zipfile.ZIP_BZIP2: "bzip2", zipfile.ZIP_LZMA: "lzma", 9: "deflate64", 93: "zstandard"}
 
 
 @dataclass(frozen=True)
@@ -78,7 +86,16 @@ class SafeZip:
             if info.filename in seen:
                 raise VassalFormatError(f"the {what} has the entry {info.filename!r} twice")
             seen.add(info.filename)
+            self._check_method(info)
         self._infos = {info.filename: info for info in infos}
+
+    def _check_method(self, info: zipfile.ZipInfo) -> None:
+        if info.compress_type in _ACCEPTED_METHODS:
+            return
+        method = _METHOD_NAMES.get(info.compress_type, f"method {info.compress_type}")
+        raise VassalFormatError(
+            f"the {self.what}'s {info.filename!r} entry is compressed with {method}; VASSAL writes "
+            "only stored or deflated entries, so the file is refused unread")
 
     def _load(self, source: bytes | str) -> bytes:
         limit = self.limits.max_archive_bytes

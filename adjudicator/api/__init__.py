@@ -1,8 +1,9 @@
 """The JSON API under /api/v1, assembled per app by `make_api_blueprint`.
 
 The views live in small modules: `systems` (listing, compute mode), `games` (game mode and the
-ledger), `verify`; `body` reads JSON bodies, `auth` checks bearer tokens, `schemas` holds the
-pydantic models of everything that is not a check request.
+ledger), `odds` (the chances before a roll, both modes), `dice` (a game's dice record), `verify`;
+`body` reads JSON bodies, `auth` checks bearer tokens, `schemas` holds the pydantic models of
+everything that is not a check request.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import TYPE_CHECKING
 from flask import Blueprint, Response
 from werkzeug.routing import BaseConverter
 
-from adjudicator.api import games, systems, verify
+from adjudicator.api import dice, games, odds, systems, verify
 from adjudicator.api.auth import rate_limit_key
 from adjudicator.checks import RESERVED_CHECK_NAMES
 from adjudicator.config import Config
@@ -47,6 +48,7 @@ def make_api_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
     bp.add_url_rule(
         "/systems/<system>/<check>", "compute", anonymous(systems.compute), methods=["POST"]
     )
+    bp.add_url_rule("/systems/<system>/<check>/odds", "compute_odds", anonymous(odds.compute_odds), methods=["POST"])
     bp.add_url_rule("/games", "create_game", create(games.create_game), methods=["POST"])
     bp.add_url_rule("/games/<game_id>", "game_info", per_token(games.game_info), methods=["GET"])
     bp.add_url_rule(
@@ -55,11 +57,14 @@ def make_api_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
     bp.add_url_rule(
         "/games/<game_id>/close", "close_game", per_token(games.close_game), methods=["POST"]
     )
+    bp.add_url_rule("/games/<game_id>/dice", "game_dice", per_token(dice.game_dice), methods=["GET"])
     # Any check-like name but the game endpoints' routes here, so an unknown check gets a
     # problem naming the game's checks, and /ledger and /close keep their own methods.
     bp.record_once(lambda state: state.app.url_map.converters.setdefault("check_name", CheckNameConverter))
     bp.add_url_rule(
         "/games/<game_id>/<check_name:check>", "game_check", per_token(games.game_check), methods=["POST"],
     )
+    bp.add_url_rule("/games/<game_id>/<check_name:check>/odds", "game_odds", per_token(odds.game_odds),
+                    methods=["POST"])
     bp.add_url_rule("/verify", "verify", anonymous(verify.verify), methods=["POST"])
     return bp

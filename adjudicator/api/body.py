@@ -1,8 +1,17 @@
-"""Reading a JSON request body into a pydantic model, with problem+json on every failure."""
+"""Reading a JSON request body into a pydantic model, with problem+json on every failure.
+
+Bounded work: a body is at most the configured size (413), nested at most `MAX_JSON_DEPTH`
+levels (422: a check's situation nests four or five; thousands made Python's JSON reader
+recurse until it failed with a 500), and holds finite numbers only (422: NaN and Infinity were
+read by the fallback reader and then written back as null, so a request with NaN was recorded
+as one with null).
+"""
 
 from __future__ import annotations
 
 import json
+import math
+import re
 from typing import Any, Callable
 
 import orjson
@@ -11,6 +20,52 @@ from pydantic import BaseModel, ValidationError
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from adjudicator.problems import Problem, validation_problem
+
+
+#: The deepest nesting of arrays and objects a request body may have.
+MAX_JSON_DEPTH = 32
+
+#: A JSON string (skipped whole, so brackets inside it do not count) or a bracket.
+_STRING_OR_BRACKET = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+_OPENING = frozenset(b"[{")
+
+
+def nesting_depth(raw: bytes, stop_above: int = MAX_JSON_DEPTH) -> int:
+    """How deeply arrays and objects nest in `raw` (counting stops once past `stop_above`).
+
+    A scan, not a parse: it never recurses, whatever the input, and costs microseconds for a
+    roll's body."""
+    depth = deepest = 0
+    for match in _STRING_OR_BRACKET.finditer(raw):
+        first = match.group()[0]
+        if first in _OPENING:
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > stop_above:
+                    break
+        elif first != 0x22:  # a closing bracket (0x22 is the quote that starts a string)
+            depth -= 1
+    return deepest
+
+
+def refuse_deep_nesting(raw: bytes) -> None:
+    if nesting_depth(raw) > MAX_JSON_DEPTH:
+        raise Problem(422, "The request body is nested too deeply",
+                      f"Arrays and objects may nest at most {MAX_JSON_DEPTH} levels deep.",
+                      kind="too-deep")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        _refuse_non_finite(text)
+    return value
+
+
+def _refuse_non_finite(text: str) -> Any:
+    raise Problem(422, "The request body holds a number that is not finite",
+                  f"{text} is not a number JSON allows; send finite numbers only.", kind="not-finite")
 
 
 def _is_json(mimetype: str) -> bool:
@@ -47,14 +102,15 @@ def refuse_oversized_body() -> None:
 def _parsed(raw: bytes) -> Any:
     """The JSON document in `raw`, or None if it is malformed (the validation says how).
 
-    orjson first (fast); what it refuses but Python's reader takes (integers beyond 64 bits,
-    NaN) is read by Python's, so `prepare` sees every body it saw before.
+    orjson first (fast); what it refuses but Python's reader takes (integers beyond 64 bits) is
+    read by Python's, so `prepare` sees every body it saw before. NaN, Infinity and numbers too
+    large for a float are refused (422), never read as values that would be written back as null.
     """
     try:
         return orjson.loads(raw)
     except ValueError:
         try:
-            return json.loads(raw)
+            return json.loads(raw, parse_constant=_refuse_non_finite, parse_float=_finite)
         except ValueError:
             return None
 
@@ -70,8 +126,9 @@ def parse_json_body(model: type[BaseModel], *, optional: bool = False,
                     prepare: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> BaseModel:
     """Validate the request body against `model`.
 
-    415 unless the body is JSON; 413 if over the size limit (see `read_body`); 400 for
-    malformed JSON; 422 with field pointers for anything pydantic rejects.
+    415 unless the body is JSON; 413 if over the size limit (see `read_body`); 422 if nested
+    deeper than `MAX_JSON_DEPTH` or holding NaN/Infinity; 400 for malformed JSON; 422 with field
+    pointers for anything pydantic rejects.
     With `optional`, an empty body counts as `{}`. `prepare` sees a body that is a JSON object
     before validation and returns the object to validate (it may raise a Problem).
     """
@@ -85,6 +142,7 @@ def parse_json_body(model: type[BaseModel], *, optional: bool = False,
             "Send the request body as JSON with 'Content-Type: application/json'.",
             kind="unsupported-media-type",
         )
+    refuse_deep_nesting(raw)
     if prepare is not None:
         document = _parsed(raw)
         if isinstance(document, dict):

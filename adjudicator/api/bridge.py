@@ -60,6 +60,8 @@ if TYPE_CHECKING:  # for the annotation only (ratelimits imports api.auth)
 
 #: Room for the multipart envelope around the file.
 MULTIPART_OVERHEAD = 64 * 1024
+#: All the files of one chain check together (a game's logs, each at most MAX_UPLOAD_BYTES).
+MAX_CHAIN_BYTES = 2 * MAX_UPLOAD_BYTES
 UPLOAD_FIELD = "file"
 
 
@@ -168,9 +170,21 @@ def game_savedgame_check_view(game_id: str, check: str):
 
 
 def log_check_view(game_id: str):
+    """One log, or (several `file` fields, in order) a game's chain of logs, against the ledger."""
     require_grant(game_id, write=False)
-    data, _ = uploaded_file()
+    files = uploaded_files()
+    if len(files) > 1:
+        return jsonify(check_log_of_game(game_id, files).to_json())
+    data = files[0][1] if files else b""
     return jsonify(check_log_of_game(game_id, data).to_json())
+
+
+def uploaded_files() -> list[tuple[str, bytes]]:
+    """Every uploaded file (multipart `file` fields, in order) or the raw body as one file."""
+    request.max_content_length = MAX_CHAIN_BYTES + MULTIPART_OVERHEAD
+    if request.mimetype == "multipart/form-data":
+        return [(f.filename or "", f.read(MAX_UPLOAD_BYTES + 1)) for f in request.files.getlist(UPLOAD_FIELD)]
+    return [("", request.get_data(cache=False))]
 
 
 # --- registration -------------------------------------------------------------------------------
@@ -198,7 +212,7 @@ def register_bridge(app: Flask, config: Config, limiter: RouteLimiter) -> None:
     from adjudicator.bridge.pages import make_bridge_pages_blueprint
 
     app.register_blueprint(make_bridge_api_blueprint(config, limiter))
-    app.register_blueprint(make_bridge_pages_blueprint())
+    app.register_blueprint(make_bridge_pages_blueprint(config, limiter))
     svc = app.extensions["adjudicator"]
     if svc.openapi:
         add_bridge_paths(svc.openapi)

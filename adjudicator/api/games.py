@@ -13,6 +13,7 @@ from adjudicator.api.auth import require_grant
 from adjudicator.api.body import parse_json_body, refuse_oversized_body
 from adjudicator.api.schemas import CreateGameRequest
 from adjudicator.api.systems import with_transcript
+from adjudicator.fog import Part, visible_to
 from adjudicator.ledger import ledger_document
 from adjudicator.problems import Problem
 from adjudicator.services import services
@@ -54,12 +55,13 @@ def game_check(game_id: str, check: str):
     grant = require_grant(game_id, write=True)
     spec = rulings.game_check(grant, check)
     req = parse_json_body(spec.game_model, prepare=lambda body: rulings.bind(spec, grant, body))
-    return recorded_response(rulings.record(grant, spec, req))
+    return recorded_response(rulings.record(grant, spec, req), viewer=grant.role)
 
 
-def recorded_response(recorded: rulings.Recorded, extra: dict | None = None) -> Response:
-    """201 for a new record, 200 with `Idempotent-Replayed` for a repeated request_id."""
-    response = jsonify(with_transcript(recorded.response() | (extra or {})))
+def recorded_response(recorded: rulings.Recorded, extra: dict | None = None, viewer: str | None = None) -> Response:
+    """201 for a new record, 200 with `Idempotent-Replayed` for a repeated request_id. `viewer`: the
+    asking side, whose own hidden parts (fog of war) the answer carries."""
+    response = jsonify(with_transcript(recorded.response(viewer) | (extra or {})))
     response.status_code = 200 if recorded.replayed else 201
     if recorded.replayed:
         response.headers["Idempotent-Replayed"] = "true"
@@ -94,12 +96,19 @@ def public_url() -> str:
 
 
 def ledger(game_id: str):
-    require_grant(game_id, write=False)
+    """The ledger as everyone may see it, with the hidden parts (fog of war) this token's side may
+    see: its own at once (`revealed`), everyone's in the closing record."""
+    grant = require_grant(game_id, write=False)
     store = services().store
     try:
         document = ledger_document(store.game(game_id), store.records(game_id))
     except GameNotFound:
         raise Problem(404, "Not Found", "No such game.", kind="unknown-game") from None
+    closed = document["game"]["status"] == "closed"
+    mine = [{"seq": seq, **part} for seq, part in store.hidden_parts(game_id)
+            if visible_to(Part.from_json(part), grant.role, closed=False)]
+    if mine and not closed:
+        document["revealed"] = mine
     return jsonify(document)
 
 

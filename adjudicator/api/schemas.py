@@ -127,6 +127,49 @@ class LedgerDocument(BaseModel):
     records: list[LedgerRecord]
 
 
+class RollOut(BaseModel):
+    seq: int
+    check: str
+    side: str
+    time: str
+    purpose: str
+    sides: int
+    value: int | None = Field(description="null: a sealed die (fog of war) this token may not see yet")
+
+
+class CheckTallyOut(BaseModel):
+    check: str
+    side: str
+    rulings: int
+    dice: int
+
+
+class DieStatsOut(BaseModel):
+    sides: int
+    rolls: int
+    counts: dict[str, int] = Field(description="face -> how often it came up")
+    expected_per_face: float
+    chi_square: float
+    degrees_of_freedom: int
+    p_value: float | None = Field(description="null: too few rolls to test")
+    unusual: bool
+    verdict: str
+
+
+class DiceResponse(BaseModel):
+    """A game's dice record: every server roll, by check and side, and each die type's faces tested
+    against a fair die (Pearson's chi-square)."""
+
+    game_id: str
+    summary: str
+    rolls: list[RollOut]
+    sealed: int
+    by_check: list[CheckTallyOut]
+    dice: list[DieStatsOut]
+    alpha: float
+    test: str
+
+
 class CloseResponse(BaseModel):
     game_id: str
     seed: str
@@ -135,9 +178,11 @@ class CloseResponse(BaseModel):
 
 
 class VerifyRequest(Strict):
-    """Either a receipt (optionally with its record) or a whole ledger (optionally with receipts
-    a player kept)."""
+    """A receipt (optionally with its record), a recorded answer as a player kept it (its content
+    is hashed and compared with the record its receipt signs), or a whole ledger (optionally with
+    receipts a player kept)."""
 
+    answer: dict[str, Any] | None = None
     receipt: dict[str, Any] | None = None
     record: dict[str, Any] | None = None
     ledger: dict[str, Any] | None = None
@@ -145,8 +190,8 @@ class VerifyRequest(Strict):
 
     @model_validator(mode="after")
     def _one_subject(self):
-        if (self.receipt is None) == (self.ledger is None):
-            raise ValueError("give exactly one of 'receipt' or 'ledger'")
+        if sum(subject is not None for subject in (self.answer, self.receipt, self.ledger)) != 1:
+            raise ValueError("give exactly one of 'answer', 'receipt' or 'ledger'")
         if self.record is not None and self.receipt is None:
             raise ValueError("'record' goes with 'receipt'")
         if self.receipts is not None and self.ledger is None:
@@ -162,6 +207,7 @@ class Finding(BaseModel):
 
 class VerifyResponse(BaseModel):
     ok: bool
+    compared: list[str] = Field(default_factory=list, description="What was compared with what, in words.")
     records_checked: int
     signatures_checked: int
     dice_recomputed: int
@@ -189,6 +235,8 @@ class CheckInfo(BaseModel):
                                   "(the request schema's x-board keywords; docs/api.md 'Fields the board fills').")
     example: dict[str, Any] | None = Field(description="A valid compute-mode request (with dice for a die roll).")
     compute_url: str
+    odds_url: str | None = Field(description="Checks with dice: where to ask their chances before the roll "
+                                 "(the request without dice).")
     request_schema: dict[str, Any]
 
 
@@ -233,3 +281,68 @@ class ProblemDetails(BaseModel):
     detail: str | None = None
     instance: str | None = None
     errors: list[dict[str, Any]] | None = None
+
+
+class OddsOutcome(BaseModel):
+    """One distinct outcome: its probability, then the outcome fields that tell it apart (the check's own
+    names, docs/api.md "Odds")."""
+
+    model_config = ConfigDict(extra="allow")
+    probability: float = Field(description="The probability as a number (exact answers: the fraction's value).")
+    fraction: str | None = Field(description="The exact probability as 'p/q'; null where it was sampled.")
+    interval: list[float] | None = Field(default=None, description="Sampled answers only: a 95 % confidence "
+                                         "interval [low, high].")
+    label: str = Field(description="The outcome in a few words, for a chart or a chat line ('EX', 'DR').")
+    faces: list[int] | None = Field(default=None, description="Checks of a single die: the faces that give it.")
+    example_dice: list[int] = Field(description="One combination of dice that gives it (for compute mode).")
+
+
+class ExpectedLoss(BaseModel):
+    side: str
+    side_label: str
+    expected: float
+    fraction: str | None = Field(description="Exact answers: the expected value as 'p/q'.")
+    unit: str = Field(description="What a loss counts: 'steps', 'SP', 'regiments', 'spread'.")
+
+
+class OddsSpace(BaseModel):
+    combinations: int = Field(description="Combinations of dice followed through exactly.")
+    runs: int = Field(description="Runs of the check it took (exact and sampled).")
+    first_roll: dict[str, Any] | None = Field(description="The first roll the check makes (sides, count, purpose) and "
+                                              "how many options it was taken in.")
+    too_large: list[str] = Field(description="Rolls with too many combinations to list.")
+
+
+class OddsSampling(BaseModel):
+    samples: int
+    confidence: float
+    strata: int = Field(description="Options of the first roll; each was enumerated or sampled on its own.")
+    strata_sampled: int
+    unseen_at_most: float = Field(description="At most this much probability (95 %) lies in outcomes no sample met.")
+
+
+class OddsResponse(BaseModel):
+    """The chances of a check before the roll: every distinct outcome with its exact probability (they sum
+    to exactly 1), the expected losses per side, and the steps every outcome shares. Nothing is rolled
+    or stored."""
+
+    system: str
+    check: str
+    rule: str
+    exact: bool = Field(description="True: every combination of dice was run; false: see `sampling`.")
+    method: str = Field(description="How the probabilities were found, in a sentence.")
+    outcomes: list[OddsOutcome] = Field(description="Most likely first.")
+    expected_losses: list[ExpectedLoss]
+    given: dict[str, Any] = Field(description="Outcome fields equal in every outcome: odds, columns, shifts, "
+                                  "modifiers.")
+    headline: str = Field(description="What every outcome shares, in a few words ('3:1 odds, column 2:1').")
+    summary: str = Field(description="The headline and each outcome's chance, in one line.")
+    chat_line: str = Field(description="The summary as the chat line a client posts: 'Chances, <game> <check> (before "
+                           "the roll): ...' - untagged, since it is not a ruling (docs/api.md 'Transcript').")
+    steps: list[StepOut] = Field(description="The steps every outcome takes, each with its rule, once.")
+    warnings: list[str]
+    space: OddsSpace
+    sampling: OddsSampling | None
+    game_id: str | None = Field(default=None, description="Game mode: the game whose situation it is.")
+    request: dict[str, Any] | None = Field(default=None, description="Game mode: the request as the game bound "
+                                           "it (its scenario, the asking side, the ledger's facts).")

@@ -38,11 +38,13 @@ def check_info(spec: CheckSpec) -> dict:
         "summary": spec.summary,
         "rule": spec.rule,
         "random": spec.random,
-        "scenarios": list(spec.scenarios),
+        "scenarios": [s.id for s in system_info(spec.system).scenarios if spec.belongs_to(s.id)]
+                     if spec.scenarios or spec.scenario_rule else [],
         "actor": spec.actor.to_json(),
         "board": {pointer: role for pointer, role in spec.board},
         "example": spec.example,
         "compute_url": f"/api/v1/systems/{spec.system}/{spec.name}",
+        "odds_url": f"/api/v1/systems/{spec.system}/{spec.name}/odds" if spec.random else None,
         "request_schema": spec.compute_model.model_json_schema(),
     }
 
@@ -74,10 +76,12 @@ def with_transcript(body: dict) -> dict:
     client asked, and with `?changes=1` the units' new states (`piece_changes`, adjudicator.unit_changes)."""
     if not wants_transcript():
         return body
-    extra = {"transcript": transcript_of(body), "stand_ins": stand_ins(body)}
+    out = {**body, "transcript": transcript_of(body), "stand_ins": stand_ins(body)}
+    if "as_you_see_it" in body:  # fog of war: the lines for the asker's eyes only (never the log)
+        out["private_transcript"] = transcript_of({**body, **body["as_you_see_it"]})
     if request.args.get("changes", "").lower() in ("1", "true", "yes"):
-        extra["piece_changes"] = [c.to_json() for c in ruled_changes(canonical_outcome(body))]
-    return {**body, **extra}
+        out["piece_changes"] = [c.to_json() for c in ruled_changes(canonical_outcome(body))]
+    return out
 
 
 def transcript_of(body: dict) -> list[str]:

@@ -7,13 +7,15 @@ from flask import jsonify
 from adjudicator.api.body import parse_json_body
 from adjudicator.api.schemas import VerifyRequest
 from adjudicator.services import services
-from adjudicator.verify import verify_ledger, verify_receipt
+from adjudicator.verify import verify_answer, verify_ledger, verify_receipt
 
 
 def verify():
     req = parse_json_body(VerifyRequest)
     keys = services().verification_keys()
-    if req.ledger is not None:
+    if req.answer is not None:
+        report = verify_answer(req.answer, keys)
+    elif req.ledger is not None:
         report = verify_ledger(req.ledger, keys, req.receipts)
     else:
         report = verify_receipt(req.receipt, keys, req.record)

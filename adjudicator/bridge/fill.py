@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from adjudicator.boardread import reader_for
 from adjudicator.bridge.errors import BridgeError
 from adjudicator.bridge.positions import PlacedUnit, Positions
 from adjudicator.bridge.supply import resolve_scenario
@@ -43,9 +44,12 @@ class BoardFill:
     scenario: str
     turn: TurnReading
     warnings: list[str] = field(default_factory=list)
+    #: JSON pointer -> where on the board the value was seen, for what a check's board reader read
+    #: (markers, track values, a counter's side).
+    read: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {"request": self.request, "filled": self.filled, "scenario": self.scenario,
+        return {"request": self.request, "filled": self.filled, "read": self.read, "scenario": self.scenario,
                 "game_turn": self.turn.turn, "game_turn_from": self.turn.source,
                 "warnings": list(self.warnings)}
 
@@ -167,4 +171,25 @@ def fill_request(spec: CheckSpec, positions: Positions, pointed: Pointed, given:
         if value is not None:
             request[name] = value
             filled[pointer] = role
-    return BoardFill(request, filled, scenario_id, turn, warnings)
+    read = read_from_board(spec, positions, request)
+    return BoardFill(request, filled, scenario_id, turn, warnings, read)
+
+
+def read_from_board(spec: CheckSpec, positions: Positions, request: dict[str, Any]) -> dict[str, str]:
+    """Write what the check's board reader (`adjudicator.boardread`) sees into `request`:
+    {JSON pointer: where it was seen}."""
+    reader = reader_for(spec.system, spec.name)
+    if reader is None:
+        return {}
+    seen = {}
+    for pointer, read in reader(positions.view(), request).items():
+        parts = pointer.strip("/").split("/")
+        node = request
+        for part in parts[:-1]:
+            node = node.setdefault(part, {})
+            if not isinstance(node, dict):
+                break
+        else:
+            node[parts[-1]] = read.value
+            seen[pointer] = read.where
+    return seen

@@ -1,11 +1,13 @@
 """Where a piece stands: a VASSAL map name and pixel -> a hex, a box, a turn track, or unknown.
 
 Modules written by ``modgen`` name each hex map window after its ``GameMap.name``, put off-map
-boxes on a map called "Boxes" and waiting reinforcements on "<scenario name> turn track". A
+boxes on a map called "Boxes", player-aid track markers on "Tracks" (the cell a marker stands on
+is its value: ``scenarios.trackboard``) and waiting reinforcements on "<scenario name> turn track". A
 position in a saved game is a board pixel; the hex is ``grid.hex_at(x, y)`` on the same grid
-the module used, which is the scenario model's grid at the module's art scale (1, or 2 for
-double-size art). The scale is not recorded in the save, so :func:`detect_scale` picks the one
-that puts the pieces on hex centres (where VASSAL's snap leaves them).
+the module used (``GameMap.board_grid``): a scanned board's calibrated grid, or the map drawn from
+the data at the module's art scale (1, or 2 for double-size art). The scale is not recorded in
+the save, so :func:`detect_scale` picks the one that puts the pieces on hex centres (where VASSAL's
+snap leaves them); a scanned board's grid is the same at every scale.
 """
 
 from __future__ import annotations
@@ -14,14 +16,17 @@ from dataclasses import dataclass
 
 from scenarios.hexgrid import HexGrid
 from scenarios.model import Game, GameMap, Scenario
+from scenarios.trackboard import TracksLayout, tracks_layout
 
 BOXES_MAP = "Boxes"
+TRACKS_MAP = "Tracks"
 TURN_TRACK_SUFFIX = " turn track"
 #: Art scales modgen builds modules at (``modgen --scale``).
 SCALES = (1, 2)
 
 HEX = "hex"
 BOX = "box"
+TRACK = "track"  # a player-aid track's cell: `track` and `cell` say which
 TURN_TRACK = "turn-track"
 OFF_GRID = "off-grid"  # on a hex map but outside its printed hexes
 NOT_ON_A_MAP = "not-on-a-map"
@@ -40,6 +45,8 @@ class Location:
     hex: str = ""  # printed label for HEX
     on_centre: bool = False  # the pixel is exactly the hex centre
     scenario: str = ""  # Scenario.id for TURN_TRACK
+    track: str = ""  # Track.id for TRACK
+    cell: str = ""  # the cell's label for TRACK
 
     @property
     def on_map(self) -> bool:
@@ -54,6 +61,8 @@ class Location:
             out["on_centre"] = self.on_centre
         if self.kind == TURN_TRACK:
             out["scenario"] = self.scenario
+        if self.kind == TRACK:
+            out["track"], out["cell"] = self.track, self.cell
         return out
 
 
@@ -72,9 +81,14 @@ def turn_track_scenario(game: Game, vassal_map: str) -> Scenario | None:
     return next((s for s in game.scenarios.values() if s.name == name), None)
 
 
+def _on_centre(grid: HexGrid, x: int, y: int) -> bool:
+    """The pixel is where a piece stands on its hex: the centre a setup puts it on, or where the
+    engine's snap leaves a moved one (a pixel off the centre on a scanned board's fractional grid)."""
+    return (x, y) in (grid.center(grid.hex_at(x, y)), grid.snap(x, y))
+
+
 def _centre_hit(grid: HexGrid, x: int, y: int) -> bool:
-    hex = grid.hex_at(x, y)
-    return grid.is_on_map(hex) and grid.center(hex) == (x, y)
+    return grid.is_on_map(grid.hex_at(x, y)) and _on_centre(grid, x, y)
 
 
 def detect_scale(game: Game, points: list[tuple[str, int, int]]) -> tuple[int, list[str]]:
@@ -90,7 +104,7 @@ def detect_scale(game: Game, points: list[tuple[str, int, int]]) -> tuple[int, l
             game_map = hex_map_named(game, vassal_map)
             if game_map is None:
                 continue
-            grid = game_map.grid.scaled(scale)
+            grid = game_map.board_grid(scale)
             centres += _centre_hit(grid, x, y)
             inside += 0 <= x <= grid.width and 0 <= y <= grid.height
         scored.append((centres, inside, -scale, scale))
@@ -102,20 +116,34 @@ def detect_scale(game: Game, points: list[tuple[str, int, int]]) -> tuple[int, l
     return best[3], warnings
 
 
+_TRACKS: dict[tuple[str, int], TracksLayout] = {}
+
+
+def _tracks(game: Game, scale: int) -> TracksLayout:
+    key = (game.id, scale)
+    if key not in _TRACKS:
+        _TRACKS[key] = tracks_layout(game, scale)
+    return _TRACKS[key]
+
+
 def locate(game: Game, vassal_map: str | None, x: int, y: int, scale: int) -> Location:
     """Where a piece at ``(vassal_map, x, y)`` stands, in the game's terms."""
     if vassal_map is None:
         return Location(NOT_ON_A_MAP, None, x, y)
     game_map = hex_map_named(game, vassal_map)
     if game_map is not None:
-        grid = game_map.grid.scaled(scale)
+        grid = game_map.board_grid(scale)
         hex = grid.hex_at(x, y)
         if not grid.is_on_map(hex):
             return Location(OFF_GRID, vassal_map, x, y, map=game_map.id)
         return Location(HEX, vassal_map, x, y, map=game_map.id, hex=grid.label(hex),
-                        on_centre=grid.center(hex) == (x, y))
+                        on_centre=_on_centre(grid, x, y))
     if vassal_map == BOXES_MAP:
         return Location(BOX, vassal_map, x, y)
+    if vassal_map == TRACKS_MAP and game.tracks:
+        cell = _tracks(game, scale).cell_at(x, y)
+        if cell is not None:
+            return Location(TRACK, vassal_map, x, y, track=cell[0], cell=cell[1])
     scenario = turn_track_scenario(game, vassal_map)
     if scenario is not None:
         return Location(TURN_TRACK, vassal_map, x, y, scenario=scenario.id)

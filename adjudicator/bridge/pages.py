@@ -1,191 +1,229 @@
-"""The saved-game pages: upload a ``.vsav``/``.vlog``; see the units by hex and the supply
-report; resolve any position-based check from the file; download the ruling as a VASSAL log.
+"""The saved-game pages: upload a ``.vsav``/``.vlog``; see the units by hex and the supply report;
+take any check's situation from the file; get the ruling as a VASSAL log continuing the game.
 
-    GET  /systems/<system>/savedgame        the upload form
-    POST /systems/<system>/savedgame        the report: positions, supply per side, the map with
-                                            every out-of-supply unit ringed in red (or, with
-                                            ``_check``, straight to that check's page)
-    POST /systems/<system>/savedgame/check  a check from the file: the map to click attackers and
-                                            the hex attacked on, the check's own fields for what
-                                            the board cannot know; with ``_resolve`` the result
-                                            beside the request built from the file
-    POST /systems/<system>/savedgame/vlog   the uploaded game continued by the ruling (.vlog)
-    GET  /games/<game_id>/log-check         verify a log received from the opponent (form)
-    POST /games/<game_id>/log-check         its rulings against the game's ledger
+Calculations (the players' own dice, nothing recorded)::
 
-The file travels with each form as base64 (``_file``): nothing is stored between the steps.
-Page fields start with ``_`` so they never meet a check's field (those never do).
+    GET  /systems/<system>/savedgame                             the upload form
+    POST /systems/<system>/savedgame                             keep the file, go to its report
+    GET  /systems/<system>/savedgame/<sha256>                    the report: positions, supply, map
+    GET  /systems/<system>/savedgame/<sha256>/checks/<check>     a check from the file (click the map)
+    POST /systems/<system>/savedgame/<sha256>/checks/<check>     its result beside the request built
+    POST /systems/<system>/savedgame/<sha256>/checks/<check>/odds  its chances before the roll
+    POST /systems/<system>/savedgame/<sha256>/checks/<check>/vlog  the game continued by the ruling
 
-Same reading and rules as the API (:mod:`adjudicator.api.bridge`); errors are shown on the page
-with the status the API would give. Element ids for browser tests: ``savedgame-form``,
-``savedgame-error``, ``positions``, ``unit-<id>``, ``supply-<side>``, ``supply-unavailable``,
-``unidentified``, ``map-<map>``, ``oos-<unit>``.
+A recorded game (its token remembered by the browser, `adjudicator.page_tokens`)::
+
+    GET  /games/<id>/savedgame                                   the upload form
+    POST /games/<id>/savedgame                                   keep the file, go to its report
+    GET  /games/<id>/savedgame/<sha256>                          the report; record its supply
+    POST /games/<id>/savedgame/<sha256>/supply                   record the supply report
+    GET  /games/<id>/savedgame/<sha256>/checks/<check>           a check from the file; the server rolls
+    POST /games/<id>/savedgame/<sha256>/checks/<check>           record it, then the ruling's page
+    POST /games/<id>/savedgame/<sha256>/checks/<check>/odds      its chances (bound as a roll; not recorded)
+    GET  /games/<id>/records/<seq>/vlog?upload=<sha256>          the game continued by that ruling
+
+A file is uploaded once and kept for a while (`adjudicator.uploads`): every later step is an
+address, so Back and refresh work and a recorded ruling can redirect to its own page
+(post/redirect/get) whose log download still has the file. Recorded rolls go through
+`adjudicator.bridge.rulings` and `adjudicator.rulings`, the path the API takes, with a request id
+made when the form is shown: a repeat shows the ruling already recorded, never a new roll.
+
+Element ids for browser tests: ``savedgame-form``, ``savedgame-error``, ``positions``,
+``unit-<id>``, ``supply-<side>``, ``supply-unavailable``, ``unidentified``, ``map-<map>``,
+``oos-<unit>``, ``savedgame-check``, ``resolve``, ``chances``, ``result``, ``odds-<check>``,
+``savedgame-request``, ``from-board``.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
-import hashlib
 import json
 import re
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable
 
-from flask import Blueprint, Response, abort, render_template, request
+from flask import Blueprint, Response, abort, g, redirect, render_template, request, url_for
+from werkzeug.datastructures import MultiDict
 
-from adjudicator.bridge.rulings import compute_from_file as compute_from_savedgame
-from adjudicator.logcheck import check_log_of_game
-from adjudicator.rulings import recorded_response as game_check_response
+from adjudicator import rulings
+from adjudicator.api.auth import rate_limit_key
 from adjudicator.bridge.errors import BridgeError
-from adjudicator.bridge.fill import Pointed
+from adjudicator.bridge.fill import Pointed, fill_request
 from adjudicator.bridge.games import load_system_game
 from adjudicator.bridge.openapi import savedgame_checks
 from adjudicator.bridge.positions import Positions, read_positions
+from adjudicator.bridge.rulings import (
+    compute_from_file, odds_from_file, problem_from, record_from_file, record_supply, refuse_other_scenario,
+)
 from adjudicator.bridge.supply import run_supply
 from adjudicator.bridge.svg import map_svg
 from adjudicator.bridge.upload import MAX_UPLOAD_BYTES, read_upload
 from adjudicator.bridge.writeback import piece_changes, ruling_log
-from adjudicator.checks import CheckSpec, checks_for, get_check
+from adjudicator.checks import CheckSpec, canonical_side, checks_for, get_check
+from adjudicator.fog import fog_of, redact_text, reveal, seal
 from adjudicator.forms import form_fields, form_request, submitted_values, unit_choices
+from adjudicator.game_pages import new_request_id, starting_values
+from adjudicator.page_tokens import page_grant
 from adjudicator.problems import Problem
 from adjudicator.services import services
-from adjudicator.storage import GameNotFound
+from adjudicator.storage import OBSERVER, GameNotFound, TokenGrant
 from adjudicator.systems import system_info
 from adjudicator.transcript import chat_lines
+from adjudicator.uploads import Upload, system_scope
+from vassalfmt import SavedGame
 
 MULTIPART_OVERHEAD = 64 * 1024
+_SHA_RE = re.compile(r"^[0-9a-f]{64}$")
 
 
-def _form_page(system: str, error: BridgeError | None = None, status: int = 200, form=None):
-    info = system_info(system)
-    if info is None:
+# -- where a page stands: a system's calculations, or a recorded game ---------------------------------
+
+@dataclass(frozen=True)
+class Scope:
+    """The pages' context: a system (calculations) or a recorded game (its grant)."""
+
+    system: str
+    grant: TokenGrant | None = None
+
+    @property
+    def key(self) -> str:
+        return self.grant.game_id if self.grant else system_scope(self.system)
+
+    @property
+    def recorded(self) -> bool:
+        return self.grant is not None
+
+    def url(self, endpoint: str, **values: Any) -> str:
+        if self.grant:
+            return url_for(f"bridge_pages.game_{endpoint}", game_id=self.grant.game_id, **values)
+        return url_for(f"bridge_pages.system_{endpoint}", system=self.system, **values)
+
+
+def system_scope_of(system: str) -> Scope:
+    if system_info(system) is None:
         abort(404)
-    return render_template("bridge.html", info=info, error=error, form=form or {},
-                           checks=savedgame_checks(checks_for(system)),
+    return Scope(system)
+
+
+def game_scope(game_id: str, *, write: bool = True) -> Scope:
+    try:
+        services().store.game(game_id)
+    except GameNotFound:
+        abort(404)
+    grant = page_grant(game_id, write=write)
+    return Scope(grant.system, grant)
+
+
+def kept_file(scope: Scope, sha256: str) -> Upload:
+    """A file uploaded in this scope (404 when it is unknown or gone: upload it again)."""
+    found = services().uploads.get(scope.key, sha256) if _SHA_RE.match(sha256) else None
+    if found is None:
+        raise Problem(404, "Saved game not kept", "This saved game is not (or no longer) kept here: upload it "
+                      "again.", kind="unknown-upload")
+    return found
+
+
+def read_kept(scope: Scope, upload: Upload) -> tuple[SavedGame, Positions]:
+    """The kept file read and its pieces located, once per request (reading is the costly part,
+    and the server reads one upload at a time per worker)."""
+    cache = g.setdefault("savedgames_read", {})
+    if upload.sha256 not in cache:
+        try:
+            saved = read_upload(upload.data)
+            cache[upload.sha256] = (saved, read_positions(load_system_game(scope.system), saved))
+        except BridgeError as error:
+            raise problem_from(error) from None
+    return cache[upload.sha256]
+
+
+def positions_of(scope: Scope, upload: Upload) -> Positions:
+    return read_kept(scope, upload)[1]
+
+
+# -- the upload form -------------------------------------------------------------------------------------
+
+def upload_form(scope: Scope, error: BridgeError | Problem | None = None, status: int = 200):
+    info = system_info(scope.system)
+    return render_template("bridge.html", info=info, scope=scope, error=error, form=request.form or {},
+                           checks=savedgame_checks(checks_for(scope.system)),
                            max_mb=MAX_UPLOAD_BYTES // (1024 * 1024)), status
 
 
-@dataclass
-class Upload:
-    """The file a page works on: from the upload field, or carried along as base64 (`_file`)."""
-
-    data: bytes
-    name: str
-
-    @property
-    def b64(self) -> str:
-        return base64.b64encode(self.data).decode("ascii")
-
-    @property
-    def sha256(self) -> str:
-        return hashlib.sha256(self.data).hexdigest()
-
-
-def _upload() -> Upload:
+def receive(scope: Scope):
+    """Keep the uploaded file (after reading it once, so a file that is none is refused here) and
+    go to its report or straight to the check chosen."""
+    request.max_content_length = MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD  # before the body is read
     storage = request.files.get("file")
-    if storage is not None and storage.filename:
-        return Upload(storage.read(MAX_UPLOAD_BYTES + 1), storage.filename)
+    data = storage.read(MAX_UPLOAD_BYTES + 1) if storage else b""
     try:
-        data = base64.b64decode(request.form.get("_file", ""), validate=True)
-    except (binascii.Error, ValueError):
-        raise BridgeError(400, "Damaged form", "The saved game carried by the form is not valid "
-                          "base64; upload the file again.", "bad-savedgame") from None
-    return Upload(data, request.form.get("_name", ""))
+        read_positions(load_system_game(scope.system), read_upload(data))
+    except BridgeError as error:
+        page, status = upload_form(scope, error, error.status)
+        return page, status, error.headers
+    upload = services().uploads.put(scope.key, storage.filename or "", data)
+    form = request.form
+    check = form.get("_check", "")
+    if check and get_check(scope.system, check) is not None:
+        return redirect(scope.url("check", sha256=upload.sha256, check=check), 303)
+    args = {k: form.get(k, "").strip() for k in ("scenario", "side", "game_turn") if form.get(k, "").strip()}
+    return redirect(scope.url("report", sha256=upload.sha256, **args), 303)
 
 
-def _board_fields(spec: CheckSpec) -> set[str]:
-    """Top-level fields the file fills: the form leaves them out."""
-    return {pointer[1:] for pointer, _ in spec.board if pointer.count("/") == 1}
+# -- the report ------------------------------------------------------------------------------------------
 
-
-def _roles(spec: CheckSpec) -> set[str]:
-    return {role for pointer, role in spec.board if pointer.count("/") == 1}
-
-
-@dataclass
-class CheckPage:
-    """What the check-from-a-saved-game page shows."""
-
-    spec: CheckSpec
-    upload: Upload
-    positions: Positions
-    fields: list
-    values: dict
-    result: dict | None = None
-    request_json: str = ""
-    filled: dict = field(default_factory=dict)
-    warnings: list[str] = field(default_factory=list)
-    changes: list = field(default_factory=list)
-    problem: Problem | None = None
-    recorded: bool = False
-
-
-def _pointed(form) -> Pointed:
-    attackers = form.getlist("_attackers") or [
-        a for a in re.split(r"[,\s]+", form.get("_attackers_text", "")) if a]
-    return Pointed(attackers=attackers, target_hex=form.get("_target_hex", "").strip() or None,
-                   target_map=form.get("_target_map", "").strip() or None,
-                   unit=form.get("_unit", "").strip() or None)
-
-
-def _resolve(page: CheckPage, form) -> None:
-    """Resolve the page's check from the file and the form; the result or the problem."""
-    given, unreadable = form_request(page.fields, form)
-    if unreadable:
-        page.problem = Problem(422, "The form cannot be read",
-                               "; ".join(f"{e.location[0]}: {e}" for e in unreadable), kind="validation")
-        return
-    if page.spec.random and not form.get("_game_id"):
-        given["dice"] = [int(d) for d in re.findall(r"-?\d+", form.get("dice", ""))]
-    where = _pointed(form)
-    game_turn = form.get("_game_turn", "").strip() or None
-    try:
-        if form.get("_game_id") or form.get("_token"):
-            grant = services().store.grant_for(form.get("_token", "").strip())
-            if grant is None or grant.game_id != form.get("_game_id", "").strip():
-                raise Problem(403, "Not a token of this game", "That is not a side token of that game.",
-                              kind="forbidden")
-            from adjudicator.bridge.rulings import record_from_file
-            recorded, fill = record_from_file(grant, page.spec, page.positions, given, where, game_turn)
-            body = recorded.response()
-            page.recorded = True
-        else:
-            body, fill = compute_from_savedgame(page.spec, page.positions, given, where,
-                                                form.get("_scenario") or None, form.get("_side") or None,
-                                                game_turn)
-    except Problem as problem:
-        page.problem = problem
-        return
-    page.result = body
-    page.request_json = json.dumps(fill.request, indent=1, ensure_ascii=False)
-    page.filled = fill.filled
-    page.warnings = fill.warnings
-    page.changes = piece_changes(page.positions, body.get("outcome") or {})
-
-
-def _check_page(system: str, spec: CheckSpec, upload: Upload, positions: Positions, form,
-                resolve: bool):
-    board = _board_fields(spec)
-    fields = [f for f in form_fields(spec) if f.name not in board]
-    # The example's situation is not this board's: start from its required values only.
-    values = (submitted_values(fields, form) if "_resolve" in form
-              else {f.name: f.preset if f.required else f.default for f in fields})
-    page = CheckPage(spec, upload, positions, fields, values)
-    if resolve:
-        _resolve(page, form)
+def report(scope: Scope, sha256: str):
+    upload = kept_file(scope, sha256)
+    positions = positions_of(scope, upload)
     game = positions.game
-    maps = [(m, map_svg(game, m, [u for u in positions.on_map() if u.location.map == m.id]))
-            for m in _maps_to_draw(positions, None)]
-    units = unit_choices(system)
-    status = 200 if page.problem is None else page.problem.status
-    return render_template("bridge_check.html", info=system_info(system), page=page, game=game,
-                           maps=maps, form=form, roles=_roles(spec), system=system, units=units,
-                           unit_index={u.id: u for u in units},
-                           example_dice=", ".join(str(d) for d in (spec.example or {}).get("dice", []))), status
+    args = request.args
+    scenario = scope.grant.scenario if scope.grant else (args.get("scenario", "").strip() or None)
+    run, supply_error = None, None
+    try:
+        run = run_supply(game, positions, scenario, args.get("side", "").strip() or None,
+                         game_turn=args.get("game_turn", "").strip() or None)
+    except BridgeError as error:
+        supply_error = error
+    out_ids = {u for u, _ in run.out_of_supply()} if run else set()
+    in_ids = ({u.unit for r in run.reports for u in r.units if u.in_supply} if run else set())
+    name = unit_namer(scope)
+    maps = [(m, map_svg(game, m, [u for u in positions.on_map() if u.location.map == m.id], out_ids, in_ids, name))
+            for m in maps_to_draw(positions, run.scenario if run else scenario)]
+    return render_template("bridge_report.html", info=system_info(scope.system), game=game, scope=scope, name=name,
+                           unfog=text_redactor(scope, positions),
+                           positions=positions, run=run, supply_error=supply_error, out_ids=out_ids, maps=maps,
+                           upload=upload, file_name=upload.name, request_id=new_request_id(),
+                           checks=savedgame_checks(checks_for(scope.system)))
 
 
-def _maps_to_draw(positions, scenario_id: str | None) -> list:
+def viewer_of(scope: Scope) -> str | None:
+    """Whose eyes the page is for: a recorded game's side (none for its observer); in a
+    calculation, the side the page was asked to show (`?as=un`), else no one's."""
+    if scope.grant:
+        return None if scope.grant.role == OBSERVER else scope.grant.role
+    asked = request.args.get("as") or request.form.get("_side") or ""
+    return canonical_side(asked.strip()) or None
+
+
+def unit_namer(scope: Scope) -> Callable[[str], str | None]:
+    """unit id -> the id, or None for a unit whose identity the fog of war hides from the viewer
+    (`adjudicator.fog`): the pages draw it where it stands and never name it."""
+    fog = fog_of(scope.system)
+    viewer = viewer_of(scope)
+
+    def name(unit_id: str) -> str | None:
+        owner = fog.unit_owner(unit_id) if fog else None
+        return unit_id if owner is None or (fog.owner_sees and owner == viewer) else None
+    return name
+
+
+def text_redactor(scope: Scope, positions: Positions) -> Callable[[str], str]:
+    """text -> the text with the units the viewer may not see (fog of war) named by their side."""
+    name = unit_namer(scope)
+    hidden = {u.unit.id: u.unit.side for u in positions.units if name(u.unit.id) is None}
+    viewer = viewer_of(scope)
+    return lambda text: redact_text(scope.system, text, hidden, viewer) if hidden and text else text
+
+
+def maps_to_draw(positions: Positions, scenario_id: str | None) -> list:
     game = positions.game
     used = [m for m in game.maps if any(u.location.map == m for u in positions.on_map())]
     if scenario_id and scenario_id in game.scenarios:
@@ -193,128 +231,304 @@ def _maps_to_draw(positions, scenario_id: str | None) -> list:
     return [game.maps[m] for m in used]
 
 
-def make_bridge_pages_blueprint() -> Blueprint:
+# -- a check from the file -------------------------------------------------------------------------------
+
+def board_fields(spec: CheckSpec) -> set[str]:
+    """Top-level fields the file fills: the form leaves them out."""
+    return {pointer[1:] for pointer, _ in spec.board if pointer.count("/") == 1}
+
+
+def roles(spec: CheckSpec) -> set[str]:
+    return {role for pointer, role in spec.board if pointer.count("/") == 1}
+
+
+def savedgame_check_of(system: str, check: str) -> CheckSpec:
+    spec = get_check(system, check)
+    if spec is None or spec not in savedgame_checks([spec]):
+        raise Problem(404, "Not Found", f"{system} has no check {check!r} that takes a saved game's positions.",
+                      kind="unknown-check")
+    return spec
+
+
+@dataclass
+class CheckPage:
+    """What the check-from-a-saved-game page shows."""
+
+    scope: Scope
+    spec: CheckSpec
+    upload: Upload
+    positions: Positions
+    fields: list
+    values: dict
+    request_id: str = ""
+    result: dict | None = None
+    odds: dict | None = None  # the chances of the situation (the "Chances" button), instead of a result
+    request_json: str = ""
+    filled: dict = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    changes: list = field(default_factory=list)
+    problem: Problem | None = None
+    #: What the check reads from this board before anything is pointed at: {pointer: where seen}.
+    board_reads: dict = field(default_factory=dict)
+
+
+def check_page(scope: Scope, sha256: str, check: str, form=None) -> CheckPage:
+    spec = savedgame_check_of(scope.system, check)
+    if scope.grant:
+        rulings.refuse_check_of_other_scenario(spec, scope.grant)
+    upload = kept_file(scope, sha256)
+    positions = positions_of(scope, upload)
+    board = board_fields(spec)
+    fields = [f for f in form_fields(spec) if f.name not in board]
+    if form is not None:
+        values = submitted_values(fields, form)
+    elif scope.recorded:
+        values = starting_values(fields)  # never another board's example in a recorded game
+    else:
+        values = {f.name: f.preset if f.required else f.default for f in fields}
+    request_id = (form.get("request_id", "") if form is not None else "") or new_request_id()
+    page = CheckPage(scope, spec, upload, positions, fields, values, request_id)
+    page.board_reads = reads_before_pointing(page, form)
+    page.fields = without_pointers(page.fields, set(page.board_reads))
+    return page
+
+
+def without_pointers(fields: list, pointers: set[str], prefix: str = "") -> list:
+    """The form's fields less those the board gives (JSON pointers, nested objects included)."""
+    kept = []
+    for f in fields:
+        pointer = f"{prefix}/{f.name}"
+        if pointer in pointers:
+            continue
+        if f.kind == "object" and f.children:
+            f = replace(f, children=tuple(without_pointers(list(f.children), pointers, pointer)))
+        kept.append(f)
+    return kept
+
+
+def reads_before_pointing(page: CheckPage, form) -> dict[str, str]:
+    """What the check's board reader takes from this file for the asking side, shown before the
+    player points at anything (support levels, markers); {} when it needs more to go on."""
+    side = page.scope.grant.role if page.scope.grant else ((form.get("_side") if form is not None else None) or None)
+    try:
+        return fill_request(page.spec, page.positions, Pointed(), {}, scenario=page.scope.grant.scenario
+                            if page.scope.grant else None, side=side).read
+    except (BridgeError, ValueError, KeyError, TypeError):
+        return {}
+
+
+def pointed_at(form) -> Pointed:
+    attackers = form.getlist("_attackers") or [
+        a for a in re.split(r"[,\s]+", form.get("_attackers_text", "")) if a]
+    return Pointed(attackers=attackers, target_hex=form.get("_target_hex", "").strip() or None,
+                   target_map=form.get("_target_map", "").strip() or None,
+                   unit=form.get("_unit", "").strip() or None)
+
+
+def players_fields(page: CheckPage, form) -> dict[str, Any]:
+    given, unreadable = form_request(page.fields, form)
+    if unreadable:
+        raise Problem(422, "The form cannot be read",
+                      "; ".join(f"{e.location[0]}: {e}" for e in unreadable), kind="validation")
+    return given
+
+
+def compute_on_page(page: CheckPage, form) -> None:
+    """The result with the players' dice, or the problem, onto the page."""
+    try:
+        given = players_fields(page, form)
+        if page.spec.random:
+            given["dice"] = [int(d) for d in re.findall(r"-?\d+", form.get("dice", ""))]
+        body, fill = compute_from_file(page.spec, page.positions, given, pointed_at(form),
+                                       form.get("_scenario") or None, form.get("_side") or None,
+                                       form.get("_game_turn", "").strip() or None)
+    except Problem as problem:
+        page.problem = problem
+        return
+    request_shown = fill.request
+    if fog_of(page.scope.system) is not None:  # a calculation shows the viewer only what the fog lets him see
+        viewer = viewer_of(page.scope)
+        result = {k: body.get(k) for k in ("outcome", "steps", "warnings", "dice_used")}
+        sealed = seal(page.scope.system, page.spec.name, viewer or "", fill.request, result)
+        seen = reveal(page.scope.system, {"request": sealed.request, "result": sealed.result}, sealed.parts,
+                      viewer, closed=False)
+        body = {**body, **seen["result"]}
+        request_shown = seen["request"]
+    page.result = body
+    page.request_json = json.dumps(request_shown, indent=1, ensure_ascii=False)
+    page.filled = fill.filled
+    page.board_reads = fill.read
+    page.warnings = fill.warnings
+    page.changes = piece_changes(page.positions, body.get("outcome") or {})
+
+
+def odds_on_page(page: CheckPage, form) -> None:
+    """The chances of the situation the file and the form give (no dice), or the problem, onto the page."""
+    try:
+        answer, fill = odds_from_file(page.spec, page.positions, players_fields(page, form), pointed_at(form),
+                                      form.get("_scenario") or None, form.get("_side") or None,
+                                      form.get("_game_turn", "").strip() or None, page.scope.grant)
+    except Problem as problem:
+        page.problem = problem
+        return
+    page.odds = answer
+    page.request_json = json.dumps(fill.request, indent=1, ensure_ascii=False)
+    page.filled = fill.filled
+    page.board_reads = fill.read
+    page.warnings = fill.warnings
+
+
+def odds_page(scope: Scope, sha256: str, check: str):
+    page = check_page(scope, sha256, check, request.form)
+    if not page.spec.random:
+        abort(404)
+    odds_on_page(page, request.form)
+    return render_check(page, request.form, page.problem.status if page.problem else 200)
+
+
+def render_check(page: CheckPage, form=None, status: int = 200):
+    game = page.positions.game
+    name = unit_namer(page.scope)
+    maps = [(m, map_svg(game, m, [u for u in page.positions.on_map() if u.location.map == m.id], name=name))
+            for m in maps_to_draw(page.positions, page.scope.grant.scenario if page.scope.grant else None)]
+    units = unit_choices(page.scope.system)
+    response = Response(render_template(
+        "bridge_check.html", info=system_info(page.scope.system), page=page, spec=page.spec, game=game,
+        maps=maps, form=form if form is not None else MultiDict(), roles=roles(page.spec), system=page.scope.system, units=units,
+        unit_index={u.id: u for u in units}, scope=page.scope, name=name), status)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def record_check(scope: Scope, sha256: str, check: str):
+    """Roll the page's check in the recorded game, then show the ruling's own page."""
+    form = request.form
+    page = check_page(scope, sha256, check, form)
+    try:
+        given = players_fields(page, form)
+        recorded, _ = record_from_file(scope.grant, page.spec, page.positions, given, pointed_at(form),
+                                       form.get("_game_turn", "").strip() or None, page.request_id)
+    except Problem as problem:
+        page.problem = problem
+        return render_check(page, form, problem.status)
+    return redirect(url_for("game_pages.record", game_id=scope.grant.game_id, seq=recorded.record.seq,
+                            upload=sha256), 303)
+
+
+def continued_log(scope: Scope, upload: Upload, positions: Positions, body: dict, name: str) -> Response:
+    """The uploaded game continued by the ruling: its chat lines and the piece changes, as a .vlog."""
+    info = system_info(scope.system)
+    saved, _ = read_kept(scope, upload)
+    verify_url = ""
+    if body.get("game_id"):
+        base = services().config.public_url or request.host_url.rstrip("/")
+        verify_url = f"{base}/games/{body['game_id']}#record-{body['seq']}"
+    lines = chat_lines(body, system_name=info.name, verify_url=verify_url)
+    log = ruling_log(upload.data, saved, positions, lines, piece_changes(positions, body.get("outcome") or {}))
+    stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", (upload.name or scope.system).rsplit(".", 1)[0]) or scope.system
+    return Response(log, mimetype="application/zip", headers={
+        "Content-Disposition": f'attachment; filename="{stem}-{name}.vlog"', "Cache-Control": "no-store"})
+
+
+# -- the blueprint ---------------------------------------------------------------------------------------
+
+def make_bridge_pages_blueprint(config=None, limiter=None) -> Blueprint:
     bp = Blueprint("bridge_pages", __name__)
 
+    def limited(view):
+        if limiter is None or config is None:
+            return view
+        return limiter.shared_limit(config.rate_limit_anonymous, scope="pages", key_func=rate_limit_key)(view)
+
+    # calculations ----------------------------------------------------------------------------------------
+
     @bp.get("/systems/<system>/savedgame")
-    def savedgame_form(system: str):
-        return _form_page(system)
-
-    def _read(system: str) -> tuple[Upload, Positions]:
-        request.max_content_length = 2 * MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD  # base64 is longer
-        upload = _upload()
-        return upload, read_positions(load_system_game(system), read_upload(upload.data))
-
-    def _check_of(system: str) -> CheckSpec:
-        spec = get_check(system, request.form.get("_check", ""))
-        if spec is None or spec not in savedgame_checks([spec]):
-            abort(404)
-        return spec
-
-    @bp.post("/systems/<system>/savedgame/check")
-    def savedgame_check(system: str):
-        if system_info(system) is None:
-            abort(404)
-        spec = _check_of(system)
-        try:
-            upload, positions = _read(system)
-        except BridgeError as error:
-            return _form_page(system, error, error.status, request.form)
-        return _check_page(system, spec, upload, positions, request.form, "_resolve" in request.form)
-
-    @bp.post("/systems/<system>/savedgame/vlog")
-    def savedgame_vlog(system: str):
-        """The uploaded game continued by the ruling: its chat lines and the piece changes."""
-        info = system_info(system)
-        if info is None:
-            abort(404)
-        spec = _check_of(system)
-        try:
-            upload, positions = _read(system)
-            saved = read_upload(upload.data)
-        except BridgeError as error:
-            return _form_page(system, error, error.status, request.form)
-        page = CheckPage(spec, upload, positions, [], {})
-        body = _recorded_body(request.form) if request.form.get("_seq") else None
-        if body is None:
-            page.fields = [f for f in form_fields(spec) if f.name not in _board_fields(spec)]
-            _resolve(page, request.form)
-            if page.problem is not None:
-                return _check_page(system, spec, upload, positions, request.form, True)
-            body = page.result
-        verify_url = (f"{request.host_url.rstrip('/')}/games/{body['game_id']}#record-{body['seq']}"
-                      if body.get("game_id") else "")
-        lines = chat_lines(body, system_name=info.name, verify_url=verify_url)
-        log = ruling_log(upload.data, saved, positions, lines, piece_changes(positions, body.get("outcome") or {}))
-        stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", (upload.name or system).rsplit(".", 1)[0]) or system
-        return Response(log, mimetype="application/zip", headers={
-            "Content-Disposition": f'attachment; filename="{stem}-{spec.name}.vlog"'})
-
-    @bp.get("/games/<game_id>/log-check")
-    def log_check_form(game_id: str):
-        return render_template("log_check.html", game_id=game_id, report=None, error=None)
-
-    @bp.post("/games/<game_id>/log-check")
-    def log_check(game_id: str):
-        """Every adjudication line of an uploaded log against the ledger (any token of the game)."""
-        grant = services().store.grant_for(request.form.get("token", "").strip())
-        if grant is None or grant.game_id != game_id:
-            return render_template("log_check.html", game_id=game_id, report=None,
-                                   error="That is not a token of this game."), 403
-        request.max_content_length = MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD
-        storage = request.files.get("file")
-        try:
-            report = check_log_of_game(game_id, storage.read(MAX_UPLOAD_BYTES + 1) if storage else b"")
-        except Problem as problem:
-            return render_template("log_check.html", game_id=game_id, report=None,
-                                   error=f"{problem.title}: {problem.detail}"), problem.status
-        return render_template("log_check.html", game_id=game_id, report=report,
-                               file_name=storage.filename if storage else "", error=None)
+    def system_form(system: str):
+        return upload_form(system_scope_of(system))
 
     @bp.post("/systems/<system>/savedgame")
-    def savedgame_report(system: str):
-        if system_info(system) is None:
-            abort(404)
-        form = request.form
-        try:
-            game = load_system_game(system)
-            upload, positions = _read(system)
-            data = upload.data
-        except BridgeError as error:
-            return _form_page(system, error, error.status, form)
-        if form.get("_check"):
-            return _check_page(system, _check_of(system), upload, positions, form, False)
-        scenario = form.get("scenario", "").strip() or None
-        side = form.get("side", "").strip() or None
-        run, supply_error = None, None
-        try:
-            run = run_supply(game, positions, scenario, side, game_turn=form.get("game_turn", "").strip() or None)
-        except BridgeError as error:
-            supply_error = error
-        out_ids = {u for u, _ in run.out_of_supply()} if run else set()
-        in_ids = ({u.unit for r in run.reports for u in r.units if u.in_supply} if run else set())
-        maps = [(m, map_svg(game, m, [u for u in positions.on_map() if u.location.map == m.id],
-                            out_ids, in_ids))
-                for m in _maps_to_draw(positions, run.scenario if run else scenario)]
-        return render_template("bridge_report.html", info=system_info(system), game=game,
-                               positions=positions, run=run, supply_error=supply_error,
-                               out_ids=out_ids, maps=maps, file_name=upload.name, upload=upload,
-                               checks=savedgame_checks(checks_for(system)))
+    @limited
+    def system_upload(system: str):
+        return receive(system_scope_of(system))
+
+    @bp.get("/systems/<system>/savedgame/<sha256>")
+    def system_report(system: str, sha256: str):
+        return report(system_scope_of(system), sha256)
+
+    @bp.get("/systems/<system>/savedgame/<sha256>/checks/<check>")
+    def system_check(system: str, sha256: str, check: str):
+        return render_check(check_page(system_scope_of(system), sha256, check))
+
+    @bp.post("/systems/<system>/savedgame/<sha256>/checks/<check>")
+    @limited
+    def system_resolve(system: str, sha256: str, check: str):
+        page = check_page(system_scope_of(system), sha256, check, request.form)
+        compute_on_page(page, request.form)
+        return render_check(page, request.form, page.problem.status if page.problem else 200)
+
+    @bp.post("/systems/<system>/savedgame/<sha256>/checks/<check>/odds")
+    @limited
+    def system_odds(system: str, sha256: str, check: str):
+        return odds_page(system_scope_of(system), sha256, check)
+
+    @bp.post("/systems/<system>/savedgame/<sha256>/checks/<check>/vlog")
+    @limited
+    def system_vlog(system: str, sha256: str, check: str):
+        scope = system_scope_of(system)
+        page = check_page(scope, sha256, check, request.form)
+        compute_on_page(page, request.form)
+        if page.problem is not None:
+            return render_check(page, request.form, page.problem.status)
+        return continued_log(scope, page.upload, page.positions, page.result, check)
+
+    # a recorded game -------------------------------------------------------------------------------------
+
+    @bp.get("/games/<game_id>/savedgame")
+    def game_form(game_id: str):
+        return upload_form(game_scope(game_id))
+
+    @bp.post("/games/<game_id>/savedgame")
+    @limited
+    def game_upload(game_id: str):
+        return receive(game_scope(game_id))
+
+    @bp.get("/games/<game_id>/savedgame/<sha256>")
+    def game_report(game_id: str, sha256: str):
+        return report(game_scope(game_id, write=False), sha256)
+
+    @bp.post("/games/<game_id>/savedgame/<sha256>/supply")
+    @limited
+    def game_supply(game_id: str, sha256: str):
+        scope = game_scope(game_id)
+        upload = kept_file(scope, sha256)
+        positions = positions_of(scope, upload)
+        refuse_other_scenario(scope.grant, positions)
+        recorded = record_supply(scope.grant, positions, upload.data, upload.name,
+                                 request.form.get("side", "").strip() or None,
+                                 request.form.get("game_turn", "").strip() or None,
+                                 request.form.get("request_id", "").strip() or None)
+        return redirect(url_for("game_pages.record", game_id=game_id, seq=recorded.record.seq, upload=sha256), 303)
+
+    @bp.get("/games/<game_id>/savedgame/<sha256>/checks/<check>")
+    def game_check(game_id: str, sha256: str, check: str):
+        return render_check(check_page(game_scope(game_id), sha256, check))
+
+    @bp.post("/games/<game_id>/savedgame/<sha256>/checks/<check>")
+    @limited
+    def game_resolve(game_id: str, sha256: str, check: str):
+        return record_check(game_scope(game_id), sha256, check)
+
+    @bp.post("/games/<game_id>/savedgame/<sha256>/checks/<check>/odds")
+    @limited
+    def game_odds(game_id: str, sha256: str, check: str):
+        return odds_page(game_scope(game_id), sha256, check)
+
+    @bp.get("/games/<game_id>/records/<int:seq>/vlog")
+    def game_record_vlog(game_id: str, seq: int):
+        scope = game_scope(game_id, write=False)
+        upload = kept_file(scope, request.args.get("upload", ""))
+        positions = positions_of(scope, upload)
+        body = rulings.recorded_response(rulings.find_record(game_id, seq))
+        return continued_log(scope, upload, positions, body, f"record-{seq}")
 
     return bp
-
-
-def _recorded_body(form) -> dict | None:
-    """A recorded ruling, from the game's ledger (a token of the game is needed to read it)."""
-    store = services().store
-    grant = store.grant_for(form.get("_token", "").strip())
-    if grant is None or grant.game_id != form.get("_game_id", "").strip():
-        abort(403)
-    try:
-        records = store.records(grant.game_id)
-    except GameNotFound:
-        abort(404)
-    record = next((r for r in records if str(r.seq) == form.get("_seq")), None)
-    if record is None:
-        abort(404)
-    return game_check_response(record)

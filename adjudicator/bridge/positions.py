@@ -12,7 +12,9 @@ from typing import Any
 
 from adjudicator.bridge.errors import BridgeError
 from adjudicator.bridge.identify import NameIndex, identify
-from adjudicator.bridge.locate import HEX, TURN_TRACK, Location, detect_scale, locate
+from adjudicator.bridge.locate import (
+    HEX, NOT_ON_A_MAP, TRACK, TURN_TRACK, UNKNOWN_MAP, Location, detect_scale, locate,
+)
 from adjudicator.rules.positions import UnitAt
 from scenarios.model import Game, Unit
 from vassalfmt import SavedGame
@@ -123,6 +125,10 @@ class Positions:
                 out.append(scenario.id)
         return out
 
+    def view(self) -> "BoardOfPositions":
+        """The positions as a check's board reader sees them (`adjudicator.boardread.BoardView`)."""
+        return BoardOfPositions(self)
+
     def to_json(self) -> dict[str, Any]:
         candidates = self.scenario_candidates()
         return {
@@ -145,6 +151,25 @@ class Positions:
         }
 
 
+@dataclass(frozen=True)
+class BoardOfPositions:
+    """`adjudicator.boardread.BoardView` over a saved game's positions."""
+
+    positions: Positions
+
+    def track_cell(self, marker_id: str) -> str | None:
+        return next((m.location.cell for m in self.positions.markers
+                     if m.marker == marker_id and m.location.kind == TRACK), None)
+
+    def has_marker(self, marker_id: str) -> bool:
+        return any(m.marker == marker_id and m.location.kind not in (NOT_ON_A_MAP, UNKNOWN_MAP)
+                   for m in self.positions.markers)
+
+    def units_in_hex(self, hex_label: str, map_id: str | None = None) -> list[tuple[str, str]]:
+        return [(u.unit.id, u.step) for u in self.positions.on_map()
+                if u.location.hex == hex_label and (map_id is None or u.location.map == map_id)]
+
+
 def read_positions(game: Game, saved: SavedGame) -> Positions:
     """Every piece of `saved` located and identified against `game`.
 
@@ -152,7 +177,8 @@ def read_positions(game: Game, saved: SavedGame) -> Positions:
     counters against the KWB maps would give nonsense, not an answer.
     """
     _refuse_other_game(game, saved)
-    points = [(p.map_id, p.x, p.y) for p in saved.pieces if p.map_id is not None]
+    shown = shown_boards(saved)
+    points = [(shown.get(p.map_id, p.map_id), p.x, p.y) for p in saved.pieces if p.map_id is not None]
     scale, warnings = detect_scale(game, points)
     result = Positions(game=game, scale=scale, is_log=saved.is_log, module_name=saved.module_name,
                        module_version=saved.moduledata.version if saved.moduledata else "",
@@ -160,7 +186,7 @@ def read_positions(game: Game, saved: SavedGame) -> Positions:
     names = NameIndex(game)
     seen: dict[str, str] = {}
     for piece in saved.pieces:
-        location = locate(game, piece.map_id, piece.x, piece.y, scale)
+        location = locate(game, shown.get(piece.map_id, piece.map_id), piece.x, piece.y, scale)
         identity = identify(game, piece.piece, names)
         if identity.unit is not None:
             unit = identity.unit
@@ -178,6 +204,13 @@ def read_positions(game: Game, saved: SavedGame) -> Positions:
             result.unidentified.append(OtherPiece(piece.piece_id, piece.name, location,
                                                   reason=identity.reason))
     return result
+
+
+def shown_boards(saved: SavedGame) -> dict[str, str]:
+    """VASSAL map -> the one board it shows, for maps with a board of their own name: a module
+    with several game maps (or scenarios) shows the scenario's map (or turn track) as a board of
+    one map window, and the board's name is the game map's (or "<scenario> turn track")."""
+    return {vassal_map: boards[0].name for vassal_map, boards in saved.boards.items() if len(boards) == 1}
 
 
 def _refuse_other_game(game: Game, saved: SavedGame) -> None:

@@ -12,6 +12,7 @@ import hashlib
 from typing import Any
 
 from adjudicator import rulings
+from adjudicator.chances import chances
 from adjudicator.bridge.errors import BridgeError
 from adjudicator.bridge.fill import BoardFill, Pointed, fill_request
 from adjudicator.bridge.games import load_system_game
@@ -19,6 +20,7 @@ from adjudicator.bridge.positions import Positions, read_positions
 from adjudicator.bridge.supply import SupplyRun, run_supply
 from adjudicator.bridge.upload import read_upload
 from adjudicator.checks import CheckSpec, canonical_side
+from adjudicator.fog import as_seen_by
 from adjudicator.problems import Problem
 from adjudicator.storage import TokenGrant
 
@@ -27,7 +29,9 @@ SUPPLY_CHECK = "savedgame_supply"
 
 
 def problem_from(error: BridgeError) -> Problem:
-    return Problem(error.status, error.title, error.detail, kind=error.kind)
+    """The HTTP problem of a saved game that cannot be read (with its Retry-After when the server
+    was too busy to read it)."""
+    return Problem(error.status, error.title, error.detail, kind=error.kind, headers=error.headers)
 
 
 def positions_of(system: str, data: bytes) -> Positions:
@@ -66,6 +70,27 @@ def compute_from_file(spec: CheckSpec, positions: Positions, given: dict, where:
     return rulings.compute(spec, req), fill
 
 
+def odds_from_file(spec: CheckSpec, positions: Positions, given: dict, where: Pointed, scenario: str | None,
+                   side: str | None, game_turn: str | None, grant: TokenGrant | None = None
+                   ) -> tuple[dict, BoardFill]:
+    """The chances of a check's situation read from a saved game, before any die: (the odds, the request
+    built). In a recorded game the request is bound as its rolls are (`rulings.bind`); nothing is recorded."""
+    if grant is not None:
+        refuse_other_scenario(grant, positions)
+        scenario, side = grant.scenario, canonical_side(grant.role)
+    try:
+        fill = fill_request(spec, positions, where, given, scenario=scenario, side=side, game_turn=game_turn)
+    except BridgeError as error:
+        raise problem_from(error) from None
+    body = rulings.bind(spec, grant, fill.request) if grant is not None else fill.request
+    req = rulings.validate(spec.request, body)
+    fill.request = req.model_dump(mode="json")
+    if grant is not None:
+        rulings.refuse_a_peek(grant, spec.name, fill.request)
+        fill.request = as_seen_by(grant.system, spec.name, fill.request, grant.role)
+    return chances(spec, req), fill
+
+
 def record_from_file(grant: TokenGrant, spec: CheckSpec, positions: Positions, given: dict,
                      where: Pointed, game_turn: str | None, request_id: str | None = None
                      ) -> tuple[rulings.Recorded, BoardFill]:
@@ -79,8 +104,12 @@ def record_from_file(grant: TokenGrant, spec: CheckSpec, positions: Positions, g
     except BridgeError as error:
         raise problem_from(error) from None
     req = rulings.validate(spec.game_model, rulings.bind(spec, grant, fill.request))
-    fill.request = req.model_dump(mode="json", exclude={"request_id"})
-    return rulings.record(grant, spec, req), fill
+    fill.request = req.model_dump(mode="json", exclude={"request_id", "log_session"})
+    recorded = rulings.record(grant, spec, req)
+    seen = recorded.response(grant.role).get("as_you_see_it")
+    if seen is not None:  # fog of war: the request built shows the asker only what his side may see
+        fill.request = seen["request"]
+    return recorded, fill
 
 
 def supply_of_file(positions: Positions, scenario: str | None, side: str | None,

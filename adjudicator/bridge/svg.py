@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from html import escape
+from typing import Callable
 
 from markupsafe import Markup
 
@@ -21,14 +22,23 @@ OUT_OF_SUPPLY = "#d50000"
 IN_SUPPLY = "#2e7d32"
 
 
+def _anonymous(game: Game, placed: PlacedUnit) -> str:
+    side = game.sides.get(placed.unit.side)
+    return f"a {side.name if side else placed.unit.side} unit (hidden)"
+
+
 def _points(corners) -> str:
     return " ".join(f"{x:.0f},{y:.0f}" for x, y in corners)
 
 
 def map_svg(game: Game, game_map: GameMap, units: list[PlacedUnit],
-            out_of_supply: set[str] = frozenset(), in_supply: set[str] = frozenset()) -> Markup:
+            out_of_supply: set[str] = frozenset(), in_supply: set[str] = frozenset(),
+            name: Callable[[str], str | None] = lambda unit_id: unit_id) -> Markup:
     """The SVG of one map with `units` (those on this map) marked; ids for tests and links:
-    ``map-<map>``, ``hex-<map>-<label>``, ``stack-<map>-<label>``, ``oos-<unit>``."""
+    ``map-<map>``, ``hex-<map>-<label>``, ``stack-<map>-<label>``, ``oos-<unit>``.
+
+    `name(unit id)` is how the viewer may call a unit; None for a unit whose identity the fog of
+    war hides from the viewer (`adjudicator.fog`): it is drawn, not named, anywhere in the SVG."""
     grid = game_map.grid
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" id="map-{escape(game_map.id)}" '
              f'class="savedgame-map" data-map="{escape(game_map.id)}" viewBox="0 0 {grid.width} {grid.height}" '
@@ -52,8 +62,9 @@ def map_svg(game: Game, game_map: GameMap, units: list[PlacedUnit],
         nat = game.nationalities.get(top.nationality)
         fill = nat.background if nat else "#cccccc"
         text = nat.text if nat else "#000000"
-        names = ", ".join(f"{p.unit.id} ({p.step or '?'})" for p in stack)
-        units_attr = " ".join(p.unit.id for p in stack)
+        names = ", ".join(f"{p.unit.id} ({p.step or '?'})" if name(p.unit.id) else _anonymous(game, p)
+                          for p in stack)
+        units_attr = " ".join(p.unit.id for p in stack if name(p.unit.id))
         parts.append(f'<g id="stack-{escape(game_map.id)}-{escape(label)}" class="stack" '
                      f'data-hex="{escape(label)}" data-map="{escape(game_map.id)}" '
                      f'data-units="{escape(units_attr)}" tabindex="0" role="button" '
@@ -65,6 +76,8 @@ def map_svg(game: Game, game_map: GameMap, units: list[PlacedUnit],
                      f'text-anchor="middle" fill="{escape(text)}">{len(stack)}</text></g>')
         for n, placed in enumerate(stack):
             uid = placed.unit.id
+            if not name(uid):
+                continue
             if uid in out_of_supply:
                 radius = side * 0.85 + 4 * n
                 parts.append(f'<circle id="oos-{escape(uid)}" class="out-of-supply" cx="{cx}" '

@@ -2,15 +2,17 @@
 
 Supply can depend on the turn (KWB Changjin's surprise turns, SPI's first Intervention and
 Invasion turns put Communist units in supply; Fire and Ice's winter months shorten the UN's
-line), so the saved-game answers must know it. The module (modgen) gives each scenario a VASSAL
-TurnTracker, in the order of the game's scenarios; the engine saves each tracker's state as the
-command ``TURN<id>\\t<state>`` (``VASSAL.build.module.turn.TurnTracker``), ids ``TurnTracker0``,
-``TurnTracker1``... in that order (``UniqueIdManager``). The state is ``|``-separated: the level
-shown, then each level's state, whose first ``;``-separated field is the index of the list entry
-shown ("Turn 3 (...)" is entry 2). A log's later TURN commands override the saved one.
+line), so the saved-game answers must know it. The module (modgen) has one VASSAL TurnTracker
+(id ``TurnTracker0``) with a top level per scenario, in the order of the game's scenarios; the
+engine saves its state as the command ``TURN<id>\\t<state>``
+(``VASSAL.build.module.turn.TurnTracker``). The state is ``|``-separated: the level shown, then
+each level's state, whose first ``;``-separated field is the index of the list entry shown
+("Turn 3 (...)" is entry 2). Files of older modules, with a tracker per scenario
+(``TurnTracker<n>`` for scenario n, its first level counting), are read too. A log's later
+TURN commands override the saved one.
 
-A file without its scenario's TURN command is one the engine never saved (our predefined
-setups): the tracker then starts at its first entry, the scenario's first turn.
+A file without its scenario's TURN command starts the tracker at its first entry, the
+scenario's first turn.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ _TURN_COMMAND_RE = re.compile(r"^TURNTurnTracker(\d{1,4})\t(.*)$", re.S)
 
 FROM_REQUEST = "the request"
 FROM_TRACKER = "the module's turn tracker"
-FROM_TRACKER_START = "the turn tracker's start: the file records no turn, as a predefined setup"
+FROM_TRACKER_START = "the turn tracker's start: the file records no turn"
 
 
 @dataclass(frozen=True)
@@ -40,8 +42,10 @@ class TurnReading:
 
 
 def tracker_entries(commands: list[str]) -> dict[int, int]:
-    """TurnTracker index -> the index of the entry its first level shows, from the last TURN
-    command of each tracker; trackers whose state cannot be read are left out."""
+    """Scenario index -> the index of the entry its turn level shows, from the last TURN
+    command; levels whose state cannot be read are left out. A module's one tracker with a top
+    level per scenario (``TurnTracker0``, several levels) gives each level's entry; otherwise
+    tracker n is scenario n's and its first level counts."""
     shown: dict[int, int] = {}
     for command in commands:
         found = _TURN_COMMAND_RE.match(command)
@@ -49,10 +53,15 @@ def tracker_entries(commands: list[str]) -> dict[int, int]:
             continue
         try:
             levels = decode(found.group(2), "|")
-            entry = int(decode(levels[1], ";")[0])
-        except (VassalFormatError, IndexError, ValueError):
+        except VassalFormatError:
             continue
-        shown[int(found.group(1))] = entry
+        tracker = int(found.group(1))
+        by_level = tracker == 0 and len(levels) > 2
+        for index, level in enumerate(levels[1:] if by_level else levels[1:2]):
+            try:
+                shown[index if by_level else tracker] = int(decode(level, ";")[0])
+            except (VassalFormatError, IndexError, ValueError):
+                continue
     return shown
 
 

@@ -1,20 +1,43 @@
 """Reading an uploaded saved game or log: size limits first, then :func:`vassalfmt.read_saved_game`.
 
 Uploads come from strangers. :mod:`vassalfmt.zipreader` already refuses path traversal,
-too many entries, zip bombs (decompression is abandoned past the limit), encryption and
-damaged archives, and :mod:`vassalfmt.moduledata` parses XML without DTDs or entities. Here we
-choose the limits for saved games (far above any real game, far below what could hurt the
-server) and make sure *any* failure while reading is a 4xx :class:`BridgeError`: a
-``VassalFormatError`` says what is wrong; anything else the reader trips over on a hostile
-file is logged and reported as unreadable, never as a server error.
+too many entries, zip bombs (decompression is abandoned past the limit; methods VASSAL never
+writes are refused unread), encryption and damaged archives, and :mod:`vassalfmt.moduledata`
+parses XML without DTDs or entities. Here we choose the limits for saved games (far above any
+real game, far below what could hurt the server) and make sure *any* failure while reading is
+a 4xx :class:`BridgeError` (or a 503 when the server could not read it in time):
+
+- the zip: `SAVEDGAME_LIMITS` (16 MB upload, 48 MB unpacked stream);
+- the work: `SAVEDGAME_WORK` bounds pieces, commands and moves (413 ``savedgame-too-large``)
+  and the time reading may take (`UPLOAD_SECONDS`; 503 ``savedgame-too-slow`` with
+  Retry-After: within the counts a file reads in a fraction of that on an idle core, so running
+  out of time means a busy server, and the answer says to come back);
+- `MAX_PARALLEL_READS` uploads are read at once per worker process; the next waits for a slot
+  within its own time budget (503 ``server-busy`` if none frees). Reading is CPU work: two
+  hostile uploads at once must not take every core from the rolls.
+
+A ``VassalFormatError`` says what is wrong (422); anything else the reader trips over on a
+hostile file is logged and reported as unreadable, never as a server error.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import replace
 
 from adjudicator.bridge.errors import BridgeError
-from vassalfmt import SavedGame, VassalFormatError, ZipLimits, read_saved_game
+from vassalfmt import (
+    SavedGame,
+    VassalFormatError,
+    VassalLimitError,
+    VassalTimeLimit,
+    WorkLimits,
+    ZipLimits,
+    read_saved_game,
+)
 
 log = logging.getLogger(__name__)
 
@@ -28,9 +51,31 @@ SAVEDGAME_LIMITS = ZipLimits(
     max_total_bytes=64 * 1024 * 1024,
 )
 
+#: Seconds one upload may take to be read (waiting for a slot included).
+UPLOAD_SECONDS = 10.0
 
-def read_upload(data: bytes, limits: ZipLimits = SAVEDGAME_LIMITS) -> SavedGame:
-    """The saved game in `data`, or BridgeError (400 empty, 413 too large, 422 unreadable)."""
+#: The four games have at most a few hundred counters and markers; a campaign's log some tens of
+#: thousands of moves. docs/performance.md ("Hostile uploads") has the time a file at these
+#: bounds takes to read.
+SAVEDGAME_WORK = WorkLimits(
+    max_commands=200_000,
+    max_pieces=20_000,
+    max_moves=100_000,
+    seconds=UPLOAD_SECONDS,
+)
+
+#: Uploads read at the same time in one process (the others wait for a slot).
+MAX_PARALLEL_READS = 1
+RETRY_AFTER_SECONDS = 30
+
+_read_slots = threading.BoundedSemaphore(MAX_PARALLEL_READS)
+
+
+def read_upload(data: bytes, limits: ZipLimits = SAVEDGAME_LIMITS,
+                work: WorkLimits | None = None) -> SavedGame:
+    """The saved game in `data`, or BridgeError (400 empty, 413 too large, 422 unreadable,
+    503 not read in time). `work` defaults to `SAVEDGAME_WORK`."""
+    work = work or SAVEDGAME_WORK
     if not data:
         raise BridgeError(400, "No saved game",
                           "The request carried no file. Upload a .vsav or .vlog as the multipart "
@@ -39,8 +84,49 @@ def read_upload(data: bytes, limits: ZipLimits = SAVEDGAME_LIMITS) -> SavedGame:
         raise BridgeError(413, "Saved game too large",
                           f"The file has {len(data)} bytes; at most {limits.max_archive_bytes} "
                           "are accepted.", "savedgame-too-large")
+    started = time.monotonic()
+    if work.pause is None:
+        work = replace(work, pause=greenlet_pause())
+    if not _read_slots.acquire(timeout=work.seconds):
+        raise busy(f"Other saved games were being read for {work.seconds:g} s.", "server-busy")
     try:
-        return read_saved_game(data, limits)
+        if work.seconds is not None:
+            work = replace(work, seconds=max(0.0, work.seconds - (time.monotonic() - started)))
+        return _read(data, limits, work)
+    finally:
+        _read_slots.release()
+
+
+def greenlet_pause() -> Callable[[], None] | None:
+    """gevent's yield when this process runs requests as greenlets (the default server, see
+    adjudicator/gunicorn.conf.py), else None: threads and processes need none, and a real
+    sleep(0) would hand the core to other processes.
+
+    Asked at each upload, not at import: gunicorn's master imports this module before a worker
+    patches the standard library."""
+    try:
+        from gevent import monkey, sleep
+    except ImportError:
+        return None
+    return sleep if monkey.is_module_patched("time") else None
+
+
+def busy(detail: str, kind: str) -> BridgeError:
+    return BridgeError(503, "Saved game not read in time",
+                       f"{detail} The server is busy: try again in {RETRY_AFTER_SECONDS} s.", kind,
+                       headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+
+
+def _read(data: bytes, limits: ZipLimits, work: WorkLimits) -> SavedGame:
+    try:
+        return read_saved_game(data, limits, work=work)
+    except VassalTimeLimit as error:
+        raise busy(f"Reading it took longer than {UPLOAD_SECONDS:g} s ({error}).", "savedgame-too-slow") from None
+    except VassalLimitError as error:
+        raise BridgeError(413, "Saved game too large",
+                          f"{str(error)[0].upper()}{str(error)[1:]}: a saved game may hold at most "
+                          f"{work.max_pieces} pieces, {work.max_commands} commands and {work.max_moves} moves.",
+                          "savedgame-too-large") from None
     except VassalFormatError as error:
         raise BridgeError(422, "The saved game cannot be read", str(error),
                           "bad-savedgame") from None

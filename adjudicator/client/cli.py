@@ -10,7 +10,8 @@
     adjudicator-client close ID --token T                 (reveals the seed: every die can be checked)
     adjudicator-client keys [--out keys.json]             (the keys the server publishes)
     adjudicator-client verify ledger.json|receipt.json [--key keys.json]
-    adjudicator-client verify-log GAME.vlog --game ID --token T   (the log's rulings against the ledger)
+    adjudicator-client verify-log GAME.vlog [MORE.vlog ...] --game ID --token T
+                                               (a log's rulings, or a chain's in order, against the ledger)
 
 The server is ``--server`` or ``$ADJUDICATOR_URL`` (default http://127.0.0.1:8000); the token
 ``--token`` or ``$ADJUDICATOR_TOKEN``. ``--json`` prints the server's JSON unchanged. Exit
@@ -136,7 +137,7 @@ def verification_subject(document: Any) -> dict:
     if isinstance(document, dict) and "signature" in document:
         return {"receipt": document}
     if isinstance(document, dict) and isinstance(document.get("receipt"), dict):
-        return {"receipt": document["receipt"]}
+        return {"answer": document}  # its content is compared with the signed record too
     raise ClientError("the file is neither a ledger (with 'records') nor a receipt "
                       "(with 'signature') nor a recorded result (with 'receipt')", 2)
 
@@ -152,7 +153,7 @@ def cmd_verify(api: Api, args) -> tuple[dict, list[str], int]:
 
 def _verify_offline(subject: dict, key_paths: list[str]) -> dict:
     from adjudicator.keys import load_public_keys
-    from adjudicator.verify import verify_ledger, verify_receipt
+    from adjudicator.verify import verify_answer, verify_ledger, verify_receipt
 
     keys = {}
     for path in key_paths:
@@ -162,11 +163,18 @@ def _verify_offline(subject: dict, key_paths: list[str]) -> dict:
             raise ClientError(f"cannot load the public key {path}: {error}", 2) from None
     if "ledger" in subject:
         return verify_ledger(subject["ledger"], keys).to_json()
+    if "answer" in subject:
+        return verify_answer(subject["answer"], keys).to_json()
     return verify_receipt(subject["receipt"], keys).to_json()
 
 
 def cmd_verify_log(api: Api, args) -> tuple[dict, list[str], int]:
-    body = api.post_file(f"/api/v1/games/{args.game}/savedgame/log-check", Path(args.file), {}, token=True)
+    """One log, or every log of the game in order (the chain: a missing file and a re-roll named)."""
+    paths = [Path(f) for f in args.files]
+    if len(paths) == 1:
+        body = api.post_file(f"/api/v1/games/{args.game}/savedgame/log-check", paths[0], {}, token=True)
+    else:
+        body = api.post_files(f"/api/v1/games/{args.game}/savedgame/log-check", paths, token=True)
     return body, output.log_check_lines(body), 0 if body["ok"] else 1
 
 
@@ -244,8 +252,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_verify)
 
     p = sub.add_parser("verify-log", parents=[common, token],
-                       help="check every ruling in a .vlog against the game's ledger (hidden, forged, altered)")
-    p.add_argument("file", help=".vlog received from the opponent")
+                       help="check every ruling in a .vlog (or every log of the game, in order) against the "
+                            "game's ledger (hidden, re-rolled, forged, altered, not applied, a file missing)")
+    p.add_argument("files", nargs="+", metavar="file", help=".vlog received from the opponent (or every log, in order)")
     p.add_argument("--game", required=True, help="the recorded game's id")
     p.set_defaults(func=cmd_verify_log)
     return parser

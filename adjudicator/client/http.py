@@ -93,6 +93,13 @@ class Api:
         return (body, response) if with_response else body
 
 
+    def post_files(self, path: str, files: list[Path], **kwargs: Any):
+        """The answer to an upload of several files, sent as repeated `file` fields in order."""
+        parts = [("file", (file.name, read_bytes(file), "application/octet-stream")) for file in files]
+        body, _ = self.request("POST", path, files=parts, **kwargs)
+        return body
+
+
 def read_bytes(path: Path) -> bytes:
     try:
         return Path(path).read_bytes()

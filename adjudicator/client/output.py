@@ -156,15 +156,21 @@ def verify_lines(report: dict) -> list[str]:
 
 
 def log_check_lines(body: dict) -> list[str]:
-    """A log's rulings against the ledger: one line each, then what the log hides."""
-    lines = [("OK: every ruling in the log matches the ledger; none hidden." if body["ok"]
+    """A log's (or a chain's) rulings against the ledger: one line each, then what the files hide."""
+    lines = [("OK: every ruling matches the ledger; none that belongs in the files is hidden." if body["ok"]
               else "NOT OK: the log does not match the ledger.")]
-    for ruling in body["rulings"]:
-        seq = "-" if ruling["seq"] is None else ruling["seq"]
-        why = f" ({ruling['why']})" if ruling["why"] else ""
-        lines.append(f"  record {seq}: {ruling['status']}{why}")
-    lines += [f"  record {h['seq']}: hidden: {h['check']} for {h['side']} is in the ledger, not in the log"
+    lines += [f"  {b}" for b in body.get("breaks", [])]
+    for f in body.get("files", [{"name": "", "rulings": body["rulings"], "session": None}]):
+        if f.get("session"):
+            lines.append(f"  {f.get('name') or 'the log'}: log session {f['session']}")
+        for ruling in f["rulings"]:
+            seq = "-" if ruling["seq"] is None else ruling["seq"]
+            why = f" ({ruling['why']})" if ruling["why"] else ""
+            lines.append(f"  record {seq}: {ruling['status']}{why}")
+    lines += [f"  record {h['seq']}: hidden: {h['check']} for {h['side']}: {h.get('why', 'not in the log')}"
               for h in body["hidden"]]
+    lines += [f"  record {h['seq']}: {h['why']}" for h in body.get("rerolls", [])]
+    lines += [f"  record {h['seq']}: {h['why']}" for h in body.get("missing_files", [])]
     if not body["ledger"]["ok"]:
         lines += [f"  ledger: {p}" for p in body["ledger"]["problems"]]
     return lines

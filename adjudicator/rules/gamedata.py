@@ -7,11 +7,14 @@ shows as a 422, instead of a ``KeyError`` it would show as a 500.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from typing import Annotated, Any, Callable, Iterable
+
+from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler, ValidationInfo
+from pydantic_core import core_schema
 
 from adjudicator.checks import Actor
-from scenarios import load_game
-from scenarios.model import Game, Scenario, Turn
+from scenarios import DataError, load_game
+from scenarios.model import Game, Scenario, Table, Turn
 
 
 def game_in(info, game_id: str) -> Game:
@@ -21,11 +24,41 @@ def game_in(info, game_id: str) -> Game:
     return context.get("game") or load_game(game_id)
 
 
+def cite(*parts: str | Table) -> str:
+    """A step's rule citation: rule sections and tables joined by "; ", each table cited by its own
+    `source` (`Table.citation`): "7.6; stand-in tables/crt_results.csv" until a maintainer installs
+    the published table and names its section, then "7.6; Standard Rules 7.4". Repeats are dropped."""
+    said: list[str] = []
+    for part in parts:
+        text = part.citation if isinstance(part, Table) else part
+        if text and text not in said:
+            said.append(text)
+    return "; ".join(said)
+
+
+def whole_number(table: Table, key: str, column: str) -> int:
+    """A cell the rules read as a whole number; anything else is refused naming its file and line
+    (a maintainer's edit of a parameter table), not an unexplained "invalid literal"."""
+    cell = table.cell(key, column).strip()
+    try:
+        return int(cell)
+    except ValueError:
+        raise ValueError(f"game data {table.where(key)}: {column} of {key} is {cell!r}; the rules read a whole "
+                         "number there") from None
+
+
 def scenario(g: Game, scenario_id: str) -> Scenario:
     try:
         return g.scenarios[scenario_id]
     except KeyError:
         raise ValueError(f"unknown scenario {scenario_id!r}; known: {', '.join(sorted(g.scenarios))}") from None
+
+
+def with_special_rule(game: Callable[[], Game], rule: str) -> tuple[Callable[[str], bool], str]:
+    """A check's `scenario_rule`: the scenarios whose data has `[special_rules.<rule>]` (a scenario a
+    maintainer adds with it gets the check)."""
+    return (lambda scenario_id: scenario_id in game().scenarios and bool(special(game(), scenario_id, rule)),
+            f"the special rule {rule}")
 
 
 def special(g: Game, scenario_id: str, rule: str) -> dict:
@@ -39,6 +72,34 @@ def turn_record(g: Game, scenario_id: str, number: int) -> Turn:
         if t.number == number:
             return t
     raise ValueError(f"turn {number} is not a turn of {sc.name} (1-{sc.length})")
+
+
+class _ScenarioOf:
+    """A request's `scenario`: any scenario of the game's data (scenarios/<id>.toml), so a scenario a
+    maintainer adds is accepted with no code change. Its JSON schema lists them as an `enum`."""
+
+    def __init__(self, game_id: str):
+        self.game_id = game_id
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        return core_schema.with_info_after_validator_function(self.validate, core_schema.str_schema(max_length=60))
+
+    def __get_pydantic_json_schema__(self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler) -> dict:
+        json_schema = handler(schema)
+        try:
+            json_schema["enum"] = list(load_game(self.game_id).scenarios)
+        except (DataError, KeyError):  # no data, or data that does not load: validation says why
+            pass
+        return json_schema
+
+    def validate(self, value: str, info: ValidationInfo) -> str:
+        scenario(game_in(info, self.game_id), value)
+        return value
+
+
+def scenario_id(game_id: str) -> Any:
+    """The type of a request field naming a scenario of `game_id` (see _ScenarioOf)."""
+    return Annotated[str, _ScenarioOf(game_id)]
 
 
 def owner_of(game_id: str, what: str, rule: str, units: Callable[[Any], Iterable[str]]) -> Actor:

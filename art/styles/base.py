@@ -111,6 +111,11 @@ class CounterStyle:
             runs.append((part, RED if i == move_index else colour))
         return _merge_runs(runs)
 
+    def printed_extras(self, game: Game, unit: Unit) -> dict | None:
+        """Data beyond the unit's own record that its counter prints (the image cache keys
+        on it): none in the generic look."""
+        return None
+
     # -- drawing ---------------------------------------------------------------
 
     def unit_faces(self, game: Game, unit: Unit, scale: int = 1, trace: bool = False) -> list[Face]:

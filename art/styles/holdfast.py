@@ -19,7 +19,7 @@ from scenarios.model import Game, MarkerType, Unit
 
 from art.canvas import Canvas, Face, darker, mix, rgb, rotate_canvas_ccw
 from art.nato import draw_unit_symbol
-from art.styles.base import WHITE, CounterStyle, side_colour
+from art.styles.base import NEUTRAL_MARKER, WHITE, CounterStyle, side_colour
 
 EDGES = 4
 
@@ -66,8 +66,19 @@ class HoldFastStyle(CounterStyle):
         c.border(darker(block, 0.6), 1.0)
         return c.finish(f"back {side}").image
 
-    def marker_background(self, game: Game, marker: MarkerType, face_index: int) -> tuple[int, int, int]:
-        """Turn and weather labels go on blue (UN) blocks (rules 1)."""
-        side = marker.side or ("un" if "un" in game.sides else "")
-        colour = rgb(side_colour(game, side)) if side else rgb("#3a66b0")
-        return darker(colour, 0.18) if face_index % 2 else colour
+    def marker_face(self, game: Game, marker: MarkerType, index: int, text: str, scale: int,
+                    trace: bool) -> Face:
+        """A side's block (RP, support) in its colour; the turn and weather labels "should be
+        placed on blue blocks" (3): the blue block shows as a rim around a neutral label, so
+        the turn block is never taken for a UN unit."""
+        if marker.side:
+            return super().marker_face(game, marker, index, text, scale, trace)
+        block = rgb(side_colour(game, "un")) if "un" in game.sides else rgb("#3a66b0")
+        label = rgb(NEUTRAL_MARKER)
+        label = darker(label, 0.18) if index % 2 else label
+        c = Canvas(scale, darker(block, 0.25), trace)
+        c.fill(c.rect(3, 3, 72, 72), block)
+        c.fill(c.rect(8, 8, 67, 67), label, outline=darker(label, 0.4), width_units=0.8)
+        c.wrapped(text, c.rect(10, 11, 65, 64), (0, 0, 0), start=17)
+        c.border(darker(block, 0.6), 1.0)
+        return c.finish(str(index))

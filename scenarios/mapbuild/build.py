@@ -8,6 +8,7 @@ from pathlib import Path
 
 from scenarios import facts
 from scenarios.hexgrid import Hex
+from scenarios.mapbuild import derived
 from scenarios.mapbuild import calibrate as calib
 from scenarios.mapbuild import classify, honour, lines, output, overrides, places
 from scenarios.mapbuild.config import MapConfig, read_map_config
@@ -35,7 +36,15 @@ class MapBuild:
     cross_checks: list[places.CrossCheck]
     changes: list[honour.Change] = field(default_factory=list)  # hexes the book's facts changed
     verdicts: list[honour.Verdict] = field(default_factory=list)  # every fact about the map, checked
+    fixes: list[overrides.Override] = field(default_factory=list)  # the maintainer's corrections, applied
     files: dict[str, str] = field(default_factory=dict)  # suffix -> text
+
+    def stale(self) -> list[str]:
+        """The generated files (suffixes) whose committed bytes are not what this build makes; a
+        file edited by hand since it was generated is the maintainer's, not stale."""
+        return [suffix for suffix, text in self.files.items()
+                if not output.is_hand_edited(self.cfg.path(suffix))
+                and (not self.cfg.path(suffix).exists() or self.cfg.path(suffix).read_text(encoding="utf-8") != text)]
 
     def shares(self) -> dict[str, float]:
         counts = Counter(self.terrain.values())
@@ -104,6 +113,7 @@ def build_map(game_dir: Path, map_id: str) -> MapBuild:
     fixes = overrides.read_overrides(cfg.path(".overrides.csv"), cal.grid, cfg.legend)
     terrain, sides = overrides.apply_overrides(fixes, terrain, sides)
     paths = lines.path_lines(cal, cfg.geo.path_kinds, {h for h, t in terrain.items() if t in water_ids})
+    paths = overrides.apply_path_overrides(fixes, paths)
     verdicts: list[honour.Verdict] = []
     if gm is not None:
         finished = honour.built_map(gm, terrain, book + geo_feats, paths)
@@ -115,8 +125,8 @@ def build_map(game_dir: Path, map_id: str) -> MapBuild:
         raise BuildError("\n".join(f"{map_id}: {v.fact.where}: {v.fact.subject}: {'; '.join(v.broken)} "
                                     f"[{v.fact.source}]" for v in broken))
     result = MapBuild(cfg, cal, ground, terrain, forced, book, geo_feats, sides, paths,
-                      places.cross_check(cal, book), changes, verdicts)
-    result.files = render_files(result, len(fixes))
+                      places.cross_check(cal, book), changes, verdicts, fixes)
+    result.files = render_files(result)
     return result
 
 
@@ -125,10 +135,10 @@ def _header(cfg: MapConfig, what: str) -> list[str]:
             f"{cfg.game} {cfg.map_id}`",
             "from scenarios/geodata and this map's .geo.cfg and .overrides.csv; see docs/maps.md.",
             "stand-in: derived from geography, not copied from the published map. Correct it through",
-            f"{cfg.map_id}.overrides.csv and rebuild (or edit the terrain grid by hand and stop rebuilding)."]
+            f"{cfg.map_id}.overrides.csv and rebuild (a file edited by hand is kept, not rebuilt: docs/maps.md)."]
 
 
-def render_files(b: MapBuild, n_overrides: int) -> dict[str, str]:
+def render_files(b: MapBuild) -> dict[str, str]:
     cfg, grid = b.cfg, b.cal.grid
     return {
         ".terrain.txt": output.terrain_text(grid, b.terrain, cfg.legend, _header(cfg, "Terrain grid") + [
@@ -139,11 +149,11 @@ def render_files(b: MapBuild, n_overrides: int) -> dict[str, str]:
         ".paths.csv": output.paths_csv(grid, b.paths, _header(cfg, "Railways and roads")),
         ".geo-features.csv": output.features_csv(grid, b.geo_features, _header(cfg, "Towns from the town table") + [
             "Only towns the rulebook does not place (features.csv); loaded as extra features."]),
-        ".calibration.txt": report(b, n_overrides),
+        ".calibration.txt": report(b),
     }
 
 
-def report(b: MapBuild, n_overrides: int) -> str:
+def report(b: MapBuild) -> str:
     cfg, cal, grid = b.cfg, b.cal, b.cal.grid
     g = cfg.geo
     out = [f"Calibration report: {cfg.game}/{cfg.map_id} ({cfg.name})",
@@ -202,7 +212,8 @@ def report(b: MapBuild, n_overrides: int) -> str:
     for (kind, name), n in sorted(names.items()):
         out.append(f"  {kind} {name}: {n}")
     out.append("paths: " + (", ".join(f"{p.kind} {p.name} ({len(p.hexes)} hexes)" for p in b.paths) or "none"))
-    out.append(f"generated town features: {len(b.geo_features)}; hand overrides applied: {n_overrides}")
+    out.append(f"generated town features: {len(b.geo_features)}")
+    out += fixes_report(b)
     out += facts_report(b)
     if b.cross_checks:
         out.append("")
@@ -232,17 +243,38 @@ def facts_report(b: MapBuild) -> list[str]:
     return out
 
 
-def write_map(b: MapBuild, force: bool = False) -> list[Path]:
-    """Write the generated files; returns those whose bytes changed."""
-    if not force:
-        output.check_not_hand_edited(b.cfg.path(".terrain.txt"))
-    changed = []
+def fixes_report(b: MapBuild) -> list[str]:
+    """The maintainer's corrections (overrides.csv), each with the source it gives the map."""
+    grid = b.cal.grid
+    out = [f"hand corrections applied ({b.cfg.map_id}.overrides.csv): {len(b.fixes)}"]
+    for o in b.fixes:
+        hexes = " ".join(grid.label(h) for h in (o.chain or (o.hex_a, o.hex_b)) if h is not None)
+        what = " ".join(x for x in (o.action, hexes, o.value, o.name) if x)
+        out.append(f"  line {o.line}: {what} [{o.source or derived(o.why)}]")
+    return out
+
+
+@dataclass
+class Written:
+    """What ``write_map`` did: files whose bytes changed, and hand-edited files it left alone."""
+
+    changed: list[Path] = field(default_factory=list)
+    kept: list[Path] = field(default_factory=list)
+
+
+def write_map(b: MapBuild, force: bool = False) -> Written:
+    """Write the generated files, except one edited by hand since it was generated (unless
+    ``force``): that one is the maintainer's now and is kept as it is."""
+    written = Written()
     for suffix, text in b.files.items():
         path = b.cfg.path(suffix)
+        if not force and output.is_hand_edited(path):
+            written.kept.append(path)
+            continue
         if output.write_if_changed(path, text):
-            changed.append(path)
+            written.changed.append(path)
     if b.cal.shifted_columns != b.cfg.grid.shifted_columns:
         toml = b.cfg.directory / f"{b.cfg.map_id}.toml"
         if output.set_grid_convention(toml, b.cal.shifted_columns):
-            changed.append(toml)
-    return changed
+            written.changed.append(toml)
+    return written

@@ -39,10 +39,13 @@ def row_line_sides(cal: Calibration, row: int, columns: tuple[int, int], kind: s
 
 @dataclass(frozen=True)
 class PathLine:
+    """A generated paths.csv row: a railway, road or trail as a chain of adjacent hexes."""
+
     kind: str
     name: str
     hexes: tuple[Hex, ...]
-    why: str
+    why: str  # goes into the source text
+    source: str = ""  # a maintainer's correction taken from the published map: its source, used as it is
 
 
 # --------------------------------------------------------------------------- geometry

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, either_side, register_check, the_side
 from adjudicator.rules.fireandice import data
@@ -304,6 +304,11 @@ def stay_on_station(req: StationRequest, dice: Dice) -> CheckResult:
 # -- strategic strikes ---------------------------------------------------------------------------
 
 
+#: 10.3.3, the book's words on the one box an Airfield Strike may not choose.
+CARRIERS_SAFE = ("choose an airfield box to attack (China, North Korea, Japan or South Korea - Carriers can't be "
+                 "attacked)")
+
+
 class StrikeRequest(WeatherMixin):
     kind: Literal["infrastructure", "airfield"] = Field(description="Infrastructure Strike or Airfield Strike.")
     aircraft: list[AircraftModel] = board("attackers", min_length=1, max_length=20,
@@ -312,13 +317,24 @@ class StrikeRequest(WeatherMixin):
         default=None, description="Airfield Strike: the airfield box attacked (never the carriers).")
     macarthur_commands: bool = Field(default=False, description="MacArthur commands (UN strikes on China allowed).")
     enemy_infrastructure: int | None = Field(default=None, ge=0, le=19,
-                                             description="The enemy's Infrastructure now (limits 7.0).")
+                                             description="The enemy's Infrastructure now: the loss applied is worked "
+                                                         "out against its floor (7.0).")
     airfields_there: int | None = Field(default=None, ge=0, le=40, description=(
         "Airfield Strike: undamaged airfields and improved airfields in the struck airfield box (each hit damages "
         "one while any is left; 10.3.3)."))
     aircraft_there: int | None = Field(default=None, ge=0, le=60, description=(
         "Airfield Strike: enemy aircraft in the Damaged and Available Aircraft boxes of the struck airfield box (a hit "
         "removes one 'if there is' one; 10.3.3)."))
+
+    @field_validator("airfield_box", mode="before")
+    @classmethod
+    def _not_the_carriers(cls, value):
+        """10.3.3 names the boxes an Airfield Strike may choose and the one it may not: refused by the rule,
+        not by the list of allowed values."""
+        if isinstance(value, str) and "carrier" in value.lower():
+            raise ValueError(f"{CARRIERS_SAFE} - the 7th Fleet Carriers box is not an airfield box an Airfield "
+                             "Strike may choose (10.3.3)")
+        return value
 
     @model_validator(mode="after")
     def _valid(self, info: ValidationInfo):
@@ -331,6 +347,11 @@ class StrikeRequest(WeatherMixin):
                 raise ValueError(f"{a.unit} has no Strategic Mission value (10.3.2, 10.3.3)")
         if self.snow:
             raise ValueError("no aircraft fly in a Snow month (14.1)")
+        if self.kind == "infrastructure" and self.enemy_infrastructure is not None:
+            enemy = data.other_side(side_of(g, self.aircraft[0].unit))
+            floor, _ = data.infrastructure_limits(g, enemy)
+            if self.enemy_infrastructure < floor:
+                raise ValueError(f"the {data.SIDE_NAMES[enemy]} Infrastructure is never below {floor} (7.0)")
         if self.kind == "airfield":
             if self.airfield_box is None:
                 raise ValueError("an Airfield Strike needs airfield_box")
@@ -340,6 +361,10 @@ class StrikeRequest(WeatherMixin):
             own = ("japan", "south_korea") if side == "un" else ("china", "north_korea")
             if self.airfield_box in own:
                 raise ValueError("strike an enemy airfield box")
+            if self.airfields_there == 0:
+                raise ValueError(f"no undamaged airfield is left in the {self.airfield_box.replace('_', ' ')} box: "
+                                 "nothing to attack (10.3.3: \"The player may attack either an airfield or an "
+                                 "improved airfield of his choice\")")
         return self
 
 
@@ -376,18 +401,41 @@ def strategic_strike(req: StrikeRequest, dice: Dice) -> CheckResult:
         results.append({"aircraft": a.unit, "roll": roll, "needed": value, "hit": hit, "infrastructure": -loss,
                         "attacker_damaged": damaged})
         steps.append(Step(f"{text}; D6 {roll}: {effect}" + ("; a 6: the aircraft is damaged (not reduced)." if damaged else "."), rule))
-    outcome = {"results": results, "infrastructure_loss": infra_loss, "airfields_damaged": airfields}
+    outcome = {"results": results, "infrastructure_struck": infra_loss, "infrastructure_loss": infra_loss,
+               "airfields_damaged": airfields}
     if req.kind == "airfield" and req.aircraft_there is not None:
         outcome["aircraft_removed"] = planes_removed
+    warnings = _warnings(g)
     if req.kind == "infrastructure":
-        steps.append(Step(f"Enemy Infrastructure -{infra_loss}, effective next month (the Supply marker stays).", "7.0; 10.3.2"))
-        if req.enemy_infrastructure is not None:
-            enemy = data.other_side(side_of(g, req.aircraft[0].unit))
-            floor, _ = data.infrastructure_limits(g, enemy)
-            outcome["enemy_infrastructure"] = max(floor, req.enemy_infrastructure - infra_loss)
-            steps.append(Step(f"Infrastructure {req.enemy_infrastructure} -> {outcome['enemy_infrastructure']} "
-                              f"(never below {floor}).", "7.0"))
-    return CheckResult(outcome=outcome, steps=steps, warnings=_warnings(g))
+        enemy = data.other_side(side_of(g, req.aircraft[0].unit))
+        floor, _ = data.infrastructure_limits(g, enemy)
+        _infrastructure_applied(req.enemy_infrastructure, infra_loss, floor, enemy, outcome, steps, warnings)
+    return CheckResult(outcome=outcome, steps=steps, warnings=warnings)
+
+
+def _infrastructure_applied(now: int | None, struck: int, floor: int, enemy: str, outcome: dict, steps: list[Step],
+                            warnings: list[str]) -> None:
+    """The change the hits make to the enemy's Infrastructure (7.0: "never less than 2 for the Communists or 0
+    for the UN side"): `infrastructure_struck` is what the hits take (10.3.2), `infrastructure_loss` the change
+    the marker makes - smaller where the floor stops it.  Unknown without the enemy's Infrastructure now."""
+    who = data.SIDE_NAMES[enemy]
+    if now is None:
+        steps.append(Step(f"The hits take {struck} from the {who} Infrastructure, effective next month (the Supply "
+                          "marker stays).", "7.0; 10.3.2"))
+        if struck and floor > 0:
+            warnings.append(f"The {who} Infrastructure never goes below {floor} (7.0): the change applied may be less "
+                            f"than {struck}; give enemy_infrastructure to have it worked out.")
+        return
+    after = max(floor, now - struck)
+    outcome["enemy_infrastructure"] = after
+    outcome["infrastructure_loss"] = now - after
+    if now - after < struck:
+        why = (f"the {who} Infrastructure never goes below {floor} (7.0), so it changes by {now - after}, "
+               f"not {struck}")
+    else:
+        why = f"a change of {struck}"
+    steps.append(Step(f"The hits take {struck} (10.3.2): {who} Infrastructure {now} -> {after}, effective next month "
+                      f"(the Supply marker stays); {why}.", "7.0; 10.3.2"))
 
 
 def _airfield_hit(box: str, fields_left: int | None, planes_left: int | None) -> tuple[str, int, int]:
@@ -396,12 +444,17 @@ def _airfield_hit(box: str, fields_left: int | None, planes_left: int | None) ->
     "the airfield is damaged and placed in the Damaged Airfield box of that airfield box. In addition, if there
     is an aircraft in either the Damaged or the Available Aircraft box of this airfield it is permanently removed
     from play (owner's choice)." A count not given is described, not assumed.
+
+    Reading: once every airfield of the box is damaged (earlier hits of this strike), a hit damages
+    nothing and removes no aircraft - the aircraft goes "in addition" to the airfield, and the player
+    attacks "an airfield or an improved airfield", none of which is left (a strike on a box with none
+    is refused).  Alternative, not implemented: the aircraft is removed all the same.
     """
     if fields_left == 0:
-        field, damaged = f"no undamaged airfield is left in the {box} box to damage", 0
-    else:
-        field, damaged = (f"one airfield or improved airfield (attacker's choice) goes to the {box} box's Damaged "
-                          "Airfield box"), 1
+        return (f"no undamaged airfield is left in the {box} box, so nothing is damaged and - the aircraft being "
+                "removed only 'in addition' to a damaged airfield - no aircraft is removed"), 0, 0
+    field, damaged = (f"one airfield or improved airfield (attacker's choice) goes to the {box} box's Damaged "
+                      "Airfield box"), 1
     if planes_left is None:
         plane, removed = (f"if there is an aircraft in the {box} box's Damaged or Available Aircraft box, one is "
                           "permanently removed from play (owner's choice)"), 0
@@ -475,7 +528,8 @@ class InterdictionRequest(WeatherMixin):
 EFFECTS = {"strategic_move": "the unit or HQ may not strategically move this phase (it stays fresh)",
            "flip_fresh": "the spent unit does not flip to fresh (no OOC marker)",
            "hq_activation": "the HQ may not activate; it stays fresh and may not try again this turn",
-           "combat_support": "the combat hex gets no artillery or tank support",
+           "combat_support": "the combat hex gets no artillery or tank support (nor air: 5.3.1 \"all references to "
+                             "Artillery apply equally to air support used\")",
            "replacements": "no replacements may be used for the losses"}
 
 

@@ -16,7 +16,9 @@ Readings:
 
 from __future__ import annotations
 
+import functools
 import weakref
+from collections import deque
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -231,6 +233,14 @@ class MapFacts:
             lambda a, b: 1.0 if road_connects(gm, a, b) or a in self.cities or b in self.cities else None)
         self._gm = weakref.ref(gm)
         self._move_edges: dict[int, tuple[object, Edges]] = {}
+        self.stretches: dict[tuple[Hex, Hex], frozenset[Hex]] = {}  # station_coast's walks, by their ends
+
+    @functools.cached_property
+    def coast(self) -> frozenset[Hex]:
+        """Land hexes next to the open sea (`open_sea`), worked out on first use (11.2 only)."""
+        gm = self._gm()
+        sea = open_sea(gm)
+        return frozenset(h for h in gm.hexes() if h not in self.sea and any(n in sea for n in gm.grid.neighbours(h)))
 
     def land_neighbours(self, h: Hex) -> list[Hex]:
         """Adjacent hexes of the map that are not all-sea (where a ZoC reaches, 4.3)."""
@@ -279,51 +289,122 @@ def _forget(key: int, ref: weakref.ref) -> None:
 
 # -- the 7th Fleet's bombardment coasts (11.2) -----------------------------------------------------
 
+#: How far the 7th Fleet's water reaches inland, and how far apart two coast hexes may be and still
+#: be one coastline: a bay the hex grid closed off (an all-sea hex behind a one-hex strip of land,
+#: as 2262 behind 2162, which makes 2362 the coast hex of the 11.2 example) is the sea's; a lake
+#: farther inland is not.
+COAST_REACH = 2
+
+
+def open_sea(gm: GameMap) -> set[Hex]:
+    """The all-sea hexes the 7th Fleet sails: those joined to the map's edge through all-sea hexes,
+    and the cut-off bays within `COAST_REACH` hexes of them (not a lake inland)."""
+    sea = facts(gm).sea
+    edge = [h for h in sea if len(gm.grid.neighbours(h)) < 6]
+    reached, queue = set(edge), deque(edge)
+    while queue:
+        h = queue.popleft()
+        for n in gm.grid.neighbours(h):
+            if n in sea and n not in reached:
+                reached.add(n)
+                queue.append(n)
+    bays = {h for h in sea - reached
+            if any(n in reached for n in gm.grid.within(h, COAST_REACH))}
+    return reached | bays
+
 
 def coast_hexes(gm: GameMap) -> set[Hex]:
-    """Land hexes next to an all-sea hex."""
-    return {h for h in gm.hexes() if not is_sea(gm, h)
-            and any(n in gm and is_sea(gm, n) for n in gm.grid.neighbours(h))}
+    """Land hexes next to the open sea (`open_sea`): the map's coast hexes (11.2)."""
+    return set(facts(gm).coast)
 
 
-def station_coast(gm: GameMap, coast_from: Hex, coast_to: Hex, west: bool) -> set[Hex]:
-    """The coast hexes of a Sea Station's range (11.2: "a coast hex from hex 2476 to 4804").
+def station_coast(gm: GameMap, coast_from: Hex, coast_to: Hex) -> set[Hex]:
+    """The coast hexes "from hex <coast_from> to <coast_to>" of 11.2, walked along the coast.
 
-    Reading (the map's coastline is not in the text): the coast hexes whose row lies between the two
-    end hexes' rows and which lie on the station's side of the peninsula - west (Yellow Sea) or east
-    (Sea of Japan) of the middle of their row's land hexes.  The two ends themselves always count."""
-    low, high = sorted((coast_from.row, coast_to.row))
-    land_by_row: dict[int, list[int]] = {}
-    for h in gm.hexes():
-        if not is_sea(gm, h):
-            land_by_row.setdefault(h.row, []).append(h.col)
-    found = {h for h in (coast_from, coast_to) if h in gm}
-    for h in coast_hexes(gm):
-        if not low <= h.row <= high:
-            continue
-        cols = land_by_row[h.row]
-        middle = (min(cols) + max(cols)) / 2
-        if (h.col < middle) if west else (h.col > middle):
-            found.add(h)
-    return found
+    The walk steps from a coast hex to any within `COAST_REACH` hexes (a coastline the grid breaks -
+    a cut-off bay, an inshore island - stays one coast) and along the map's edge through land hexes
+    (where the land runs off the map, as the peninsula's tip does off the stand-in map's south edge,
+    the coast goes on beyond it).  The stretch is the shortest walk from one end to the other and
+    every coast hex nearer to its inside than to its ends (the shores of its bays and inlets); the
+    coast beyond either end is not.  An end that is not a coast hex of this map is taken at the coast
+    hex nearest to it; ends on unconnected coasts have no stretch between them (an empty set)."""
+    key = (coast_from, coast_to)
+    kept = facts(gm).stretches
+    if key not in kept:
+        kept[key] = frozenset(_walk_stretch(gm, facts(gm).coast, coast_from, coast_to))
+    return set(kept[key])
+
+
+def _coast_steps(gm: GameMap, coast: frozenset[Hex]) -> dict[Hex, list[Hex]]:
+    """Where the walk along the coast may step from each hex (see `station_coast`)."""
+    grid = gm.grid
+    sea = facts(gm).sea
+    edge_land = {h for h in gm.hexes() if h not in sea and len(grid.neighbours(h)) < 6}
+    steps = {h: [n for n in grid.within(h, COAST_REACH) if n in coast and n != h] for h in coast}
+    for h in edge_land:
+        steps.setdefault(h, [])
+        for n in grid.neighbours(h):
+            if n in edge_land or n in coast:
+                steps[h].append(n)
+                if n in coast:
+                    steps[n].append(h)
+    return steps
+
+
+def _walk_stretch(gm: GameMap, coast: frozenset[Hex], a: Hex, b: Hex) -> set[Hex]:
+    if not coast:
+        return set()
+    grid = gm.grid
+    a, b = (min(coast, key=lambda h: (grid.distance(e, h), h)) for e in (a, b))
+    steps = _coast_steps(gm, coast)
+    parent = {a: a}
+    queue = deque([a])
+    while queue and b not in parent:
+        h = queue.popleft()
+        for n in steps[h]:
+            if n not in parent:
+                parent[n] = h
+                queue.append(n)
+    if b not in parent:
+        return set()
+    walk = [b]
+    while walk[-1] != a:
+        walk.append(parent[walk[-1]])
+    # every coast hex goes to the walk hex it is nearest along the coast (walking outward from all of
+    # them at once, not along the map's edge; the ends first, so that a hex as near an end as the
+    # walk's inside is not the stretch's: the coast beyond an end is as near the end as the walk
+    # hex before it, one step of `COAST_REACH` hexes)
+    ends = {a, b}
+    walk = sorted(ends) + [h for h in walk if h not in ends]
+    source = {h: h for h in walk}
+    queue = deque(walk)
+    while queue:
+        h = queue.popleft()
+        for n in steps[h]:
+            if n in coast and n not in source:
+                source[n] = source[h]
+                queue.append(n)
+    return {h for h, s in source.items() if h in coast and (s not in ends or h in ends)}
+
+
+def stations_in_range(g: Game, gm: GameMap, combat: Hex) -> list[str]:
+    """The Sea Stations from which the 7th Fleet's bombardment reaches the combat hex (11.2)."""
+    return [r["station"] for r in data.table(g, "fleet_stations").rows
+            if in_bombardment_range(g, gm, combat, r["station"])[0]]
 
 
 def in_bombardment_range(g: Game, gm: GameMap, combat: Hex, station: str) -> tuple[bool, str]:
-    """11.2 and 5.3.2: the combat hex is within 2 hexes of a coast hex of the station's range and
-    within 2 hexes of an all-sea hex.  Returns (in range, why)."""
+    """11.2: the combat hex is within 2 hexes of a coast hex of the station's stretch of coast.
+    Returns (in range, why)."""
     t = data.table(g, "fleet_stations")
     try:
         row = t.row(station)
     except KeyError:
         raise ValueError(f"unknown Sea Station {station!r}; known: {', '.join(r['station'] for r in t.rows)}") from None
-    west = "west" in row.get("note", "").lower()
-    # the range ends need not be on a (test) map: only their rows matter
-    coast = station_coast(gm, gm.grid.parse(row["coast_from"]), gm.grid.parse(row["coast_to"]), west)
-    near_coast = sorted((h for h in coast if gm.grid.distance(combat, h) <= 2), key=lambda h: gm.grid.distance(combat, h))
-    near_sea = any(h in gm and is_sea(gm, h) for h in gm.grid.within(combat, 2))
-    if near_coast and near_sea:
-        return True, (f"{label(gm, combat)} is within 2 hexes of the {station} coast hex {label(gm, near_coast[0])} "
-                      f"({row['coast_from']} to {row['coast_to']}) and of an all-sea hex")
-    if not near_sea:
-        return False, f"{label(gm, combat)} is more than 2 hexes from an all-sea hex"
-    return False, f"{label(gm, combat)} is not within 2 hexes of the {station} coast ({row['coast_from']} to {row['coast_to']})"
+    # the ends need not be on a (test) map: the coast hex nearest each counts
+    coast = station_coast(gm, gm.grid.parse(row["coast_from"]), gm.grid.parse(row["coast_to"]))
+    near = sorted((h for h in coast if gm.grid.distance(combat, h) <= 2), key=lambda h: (gm.grid.distance(combat, h), h))
+    stretch = f"the {station} coast from {row['coast_from']} to {row['coast_to']}"
+    if near:
+        return True, f"{label(gm, combat)} is within 2 hexes of {stretch}: coast hex {label(gm, near[0])}"
+    return False, f"{label(gm, combat)} is not within 2 hexes of {stretch}"

@@ -37,6 +37,9 @@ from adjudicator.rules.fireandice import board, data, events, support
 from adjudicator.rules.fireandice.schemas import CombatType, SideCombatModel, SideId
 
 RULE = "5.0 Combat"
+#: 5.3.1, the book's words (the road option's limit, whether the map or the request's flags say so).
+ROAD_ACROSS_RIVER = ("The road advantage may not be used if the road connecting the declared attacker and the "
+                     "combat chit hex crosses a river.")
 #: The situation of the 5.6 Combat Example: the example of `combat` and `combat_support`.
 EXAMPLE_SITUATION = {"attacker": "communist", "combat_type": "Prepared Attack", "chit": "P01", "terrain": "town",
                      "road_bonus": True, "attacking": {"tank_level": 6, "artillery_level": 7, "adjacent_units": 2},
@@ -62,15 +65,16 @@ class CombatSituation(CheckRequest):
                                       description="The declaring attacker's hex (checks the road option, 5.3.1).")
     road_bonus: bool = Field(default=False,
                              description="Attacker uses the road option: road tank factor, -1 tank level after the "
-                                         "combat (5.3.1). Needs a road/railroad from the declaring hex not crossing a river.")
+                                         "combat (5.3.1). Needs a road/railroad from the declaring hex not crossing a river "
+                                         "(so not with across_river).")
     across_river: bool = Field(default=False,
                                description="The declaring and ALL supporting units attack across a river (5.4.3).")
     across_bridge: bool = Field(default=False, description="The river is crossed by a bridge (Terrain Effects Chart).")
     prepared_position: bool = Field(default=False, description="A Prepared Position marker is in the combat hex (6.2 b).")
     trenches: bool = Field(default=False, description="A Trenches marker is in the combat hex (6.2 c).")
     bombardment_in_range: bool = Field(default=False,
-                                       description="The 7th Fleet is in the station covering the combat hex and the hex "
-                                                   "is within 2 hexes of an all-sea hex (5.3.2, 11.2).")
+                                       description="The 7th Fleet is in the station covering the combat hex: the hex "
+                                                   "is within 2 hexes of that station's coast (11.2; 5.3.2).")
     fleet_station: Literal["Yellow Sea", "Sea of Japan"] | None = Field(
         default=None, description="Where the 7th Fleet is; with combat_hex the map decides whether bombardment "
                                   "reaches the combat hex (11.2), instead of bombardment_in_range.")
@@ -123,12 +127,15 @@ def situation(req: CombatSituation, g) -> dict:
             raise ValueError("fleet_station needs the combat_hex")
         bombard = board.in_bombardment_range(g, gm, combat_hex, req.fleet_station)
     elif req.bombardment_in_range and combat_hex is not None:
-        if not any(h in gm and board.is_sea(gm, h) for h in gm.grid.within(combat_hex, 2)):
-            raise ValueError(f"no bombardment: {req.combat_hex} is more than 2 hexes from an all-sea hex (5.3.2)")
+        if not board.stations_in_range(g, gm, combat_hex):
+            raise ValueError(f"no bombardment: {req.combat_hex} is not within 2 hexes of the coast either Sea Station "
+                             "covers (11.2)")
     if req.chit is not None:
         c = data.chit(g, req.chit)
         if c.cup != data.cup_for(req.combat_type):
             raise ValueError(f"chit {c.id} is from the {c.cup} cup, not the one for a {req.combat_type} (5.2.1)")
+    if req.road_bonus and req.across_river:
+        raise ValueError(f"the declaring unit attacks across a river: no road option (5.3.1: \"{ROAD_ACROSS_RIVER}\")")
     if req.road_bonus and req.declaring_hex and combat_hex is not None:
         dh = board.parse(gm, req.declaring_hex)
         if not gm.grid.are_adjacent(dh, combat_hex):
@@ -136,7 +143,7 @@ def situation(req: CombatSituation, g) -> dict:
         if not board.road_connects(gm, dh, combat_hex):
             raise ValueError("no road or railroad joins the declaring hex and the combat hex: no road option (5.3.1)")
         if board.river_between(gm, dh, combat_hex):
-            raise ValueError("the road crosses a river: no road option (5.3.1)")
+            raise ValueError(f"the road crosses a river: no road option (5.3.1: \"{ROAD_ACROSS_RIVER}\")")
     for role, s in (("attacking", req.attacking), ("defending", req.defending)):
         if s.lead_unit is not None:
             u = data.unit(g, s.lead_unit)

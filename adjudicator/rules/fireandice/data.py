@@ -134,13 +134,19 @@ class Chit:
         return f"{self.id} (D{self.die} {self.modifier:+d}, RE {self.re}, Spt {self.spt}, Adv {self.adv})"
 
 
+#: The chits read from each combat_chits table (by the table's identity; a loaded table does not change).
+_CHITS: dict[int, tuple[Table, list[Chit]]] = {}
+
+
 def chits(g: Game) -> list[Chit]:
+    """The combat chits of the game's table, read once per table (every combat reads them)."""
     t = table(g, "combat_chits")
-    found = []
-    for r in t.rows:
-        found.append(Chit(r["chit"], r["cup"], int(r["die"].strip().upper().lstrip("D")), int(r["modifier"].replace("+", "")),
-                          r["re"].strip(), r["spt"].strip(), int(r["adv"])))
-    return found
+    cached = _CHITS.get(id(t))
+    if cached is None or cached[0] is not t:
+        found = [Chit(r["chit"], r["cup"], int(r["die"].strip().upper().lstrip("D")), int(r["modifier"].replace("+", "")),
+                      r["re"].strip(), r["spt"].strip(), int(r["adv"])) for r in t.rows]
+        cached = _CHITS[id(t)] = (t, found)
+    return list(cached[1])
 
 
 def chit(g: Game, chit_id: str) -> Chit:

@@ -8,6 +8,12 @@ Every number comes from the tables: `foreign_intervention` (die, success), `inte
 (the cumulative modifiers, keyed by id; each id is tied below to the request field that says whether
 its condition holds) and `foreign_aid` (the band's gains and the rolls they trigger).
 
+A scenario may forbid the checks: 18.0 Chinese Intervention! special rule 1, "Do not check for
+Foreign Intervention in this scenario. Foreign Aid may be requested." (scenario rule
+`no_foreign_intervention`, intervention_checks = false): there no direct roll is made, and the
+Chinese, who "have intervened" (rule `chinese_already_intervened`), are never rolled for again -
+not even through Foreign Aid; the other rolls Foreign Aid calls for are made (the rule allows aid).
+
 Readings: Soviet "modified 1" = 1 or less (a modified roll below 1 also succeeds; table note).  Which
 intervention a direct roll tests is on the missing table graphic: the checks let the side name it
 (Communist: Chinese or Soviet; UN: RoC or Atomic Release).  The Communist's Foreign Aid triggers the
@@ -44,6 +50,9 @@ CONDITIONS = {
 
 
 class InterventionSituation(CheckRequest):
+    scenario: str = board("scenario", default=data.DEFAULT_SCENARIO, max_length=40,
+                          description="Scenario id (its special rules: 18.0 forbids Foreign Intervention checks; "
+                                      "19.0's automatic intervention month).")
     un_vp: int = Field(default=0, ge=0, le=21, description="The UN's victory points: the VP marker's value if it is on the UN "
                                                 "side, 0 if it is at zero or on the Communist side.")
     un_units_in_north_korea: bool = Field(default=False, description="Any UN unit is in North Korea.")
@@ -52,20 +61,36 @@ class InterventionSituation(CheckRequest):
     roc_intervened: bool = Field(default=False, description="The Republic of China has intervened.")
     atomic_release: bool = Field(default=False, description="Atomic Release has occurred.")
 
-
-class ChineseInterventionRequest(InterventionSituation):
-    un_vp: int = Field(ge=0, le=21, description="The UN's victory points: the VP marker's value if it is on the UN "
-                                                "side, 0 if it is at zero or on the Communist side.")
-    scenario: str = board("scenario", default=data.DEFAULT_SCENARIO, max_length=40,
-                          description="Scenario id (its automatic intervention month, 19.0 January 1951).")
-    month: str | None = board("month", default=None, pattern=r"^\d{4}-\d{2}$",
-                              description="The month of this Foreign Intervention subphase (YYYY-MM), if known.")
-    chinese_intervened: bool = Field(default=False, description="The Chinese have already intervened.")
-
     @model_validator(mode="after")
     def _scenario(self, info: ValidationInfo):
         data.scenario(data.game_in(info), self.scenario)
         return self
+
+
+def no_intervention_checks(g, scenario: str) -> Step | None:
+    """The scenario's rule forbidding Foreign Intervention checks (18.0 special rule 1), as a step;
+    None where checks are made."""
+    rule = data.special(g, scenario, "no_foreign_intervention")
+    if not rule or rule.get("intervention_checks", True):
+        return None
+    return Step(f"No roll: {data.scenario(g, scenario).name} - \"{rule['text']}\"", rule["source"])
+
+
+def chinese_already_in(g, scenario: str) -> Step | None:
+    """The scenario's rule that the Chinese have intervened before it starts (18.0), as a step."""
+    rule = data.special(g, scenario, "chinese_already_intervened")
+    if not rule:
+        return None
+    return Step(f"The Chinese have already intervened in {data.scenario(g, scenario).name}: "
+                f"\"{rule['text']}\"", rule["source"])
+
+
+class ChineseInterventionRequest(InterventionSituation):
+    un_vp: int = Field(ge=0, le=21, description="The UN's victory points: the VP marker's value if it is on the UN "
+                                                "side, 0 if it is at zero or on the Communist side.")
+    month: str | None = board("month", default=None, pattern=r"^\d{4}-\d{2}$",
+                              description="The month of this Foreign Intervention subphase (YYYY-MM), if known.")
+    chinese_intervened: bool = Field(default=False, description="The Chinese have already intervened.")
     trigger: Literal["direct", "foreign_aid"] = Field(
         default="direct", description="Why the roll is made: a direct Foreign Intervention roll, or a roll the "
                                       "Communist's Foreign Aid request triggered (UN at 10 or more VPs).")
@@ -122,6 +147,11 @@ def _no_roll() -> dict:
                 example={"un_vp": 14, "un_units_in_north_korea": True, "dice": [3]})
 def chinese_intervention(req: ChineseInterventionRequest, dice: Dice) -> CheckResult:
     g = data.game()
+    forbidden = no_intervention_checks(g, req.scenario)
+    if forbidden:
+        already = chinese_already_in(g, req.scenario)
+        return CheckResult(outcome={**_no_roll(), "already_intervened": already is not None},
+                           steps=[forbidden] + ([already] if already else []))
     if req.chinese_intervened:
         return CheckResult(outcome=_no_roll(), steps=[Step("No roll: the Chinese have already intervened.", RULE)])
     automatic = data.special(g, req.scenario, "chinese_intervention").get("automatic_month")
@@ -173,9 +203,13 @@ class InterventionRollRequest(InterventionSituation):
 
 
 def _direct_roll_refused(req: InterventionRollRequest, side: str) -> CheckResult | None:
-    """12.2: a direct roll only by the side without VPs, and by nobody at 0."""
+    """12.2: a direct roll only by the side without VPs, and by nobody at 0; none where the scenario
+    forbids Foreign Intervention checks (18.0 special rule 1)."""
     if req.trigger != "direct":
         return None
+    forbidden = no_intervention_checks(data.game(), req.scenario)
+    if forbidden:
+        return CheckResult(outcome={"roll_allowed": False, "success": False}, steps=[forbidden])
     own = req.un_vp if side == "un" else req.communist_vp
     if own == 0 and (req.un_vp or req.communist_vp):
         return None
@@ -206,8 +240,9 @@ def atomic_release(req: InterventionRollRequest, dice: Dice) -> CheckResult:
     if refused:
         return refused
     steps: list[Step] = []
-    result = roll_intervention(data.game(), "atomic_release", req, dice, steps)
-    if result["success"] and not req.chinese_intervened:
+    g = data.game()
+    result = roll_intervention(g, "atomic_release", req, dice, steps)
+    if result["success"] and not (req.chinese_intervened or chinese_already_in(g, req.scenario)):
         steps.append(Step("The Chinese have not intervened: they do so now.", RULE))
         result["chinese_intervene_now"] = True
     return CheckResult(outcome={"roll_allowed": True, **result}, steps=steps)
@@ -222,8 +257,9 @@ def soviet_intervention(req: InterventionRollRequest, dice: Dice) -> CheckResult
     if refused:
         return refused
     steps: list[Step] = []
-    result = roll_intervention(data.game(), "soviet", req, dice, steps)
-    warnings = [] if req.chinese_intervened else [
+    g = data.game()
+    result = roll_intervention(g, "soviet", req, dice, steps)
+    warnings = [] if req.chinese_intervened or chinese_already_in(g, req.scenario) else [
         "The Foreign Aid Table calls for the Soviet roll only after the Chinese intervened in a previous turn (12.2.2)."]
     return CheckResult(outcome={"roll_allowed": True, **result}, steps=steps, warnings=warnings)
 
@@ -280,7 +316,11 @@ def foreign_aid(req: ForeignAidRequest, dice: Dice) -> CheckResult:
     rolls = []
     text = band["intervention_rolls"].lower()
     if req.side == "communist" and "communist: chinese" in text:
-        if req.chinese_intervened:
+        already = chinese_already_in(g, req.scenario)
+        if already:
+            steps.append(Step("No Chinese Intervention roll.", "12.2.2"))
+            steps.append(already)
+        elif req.chinese_intervened:
             steps.append(Step("The Chinese have already intervened: no Chinese Intervention roll.", "12.2.2"))
         else:
             rolls.append("chinese")
@@ -288,7 +328,9 @@ def foreign_aid(req: ForeignAidRequest, dice: Dice) -> CheckResult:
         rolls.append("roc")
     if req.side == "un" and "atomic release" in text:
         rolls.append("atomic_release")
-    if "soviet" in text and req.side == "communist" and req.chinese_intervened_previous_turn:
+    # in a scenario the Chinese entered before it began, every later turn is after their intervention
+    before = req.chinese_intervened_previous_turn or chinese_already_in(g, req.scenario) is not None
+    if "soviet" in text and req.side == "communist" and before:
         rolls.append("soviet")
     results = [roll_intervention(g, key, req, dice, steps) for key in rolls]
     vp_to = "requesting" if "requesting" in band["vp"] else "enemy"

@@ -14,7 +14,8 @@ that retreats is flipped spent.  Support losses: for each retreating unit that b
 a US/UN Minor unit, entered or passed an enemy ZoC): tank -1 if tank support was used, artillery -1
 if artillery was used; for each unit that became Routed and entered or passed an enemy ZoC: tank -2
 if tank was used, artillery -1 if only 1 artillery was used, -2 if more.  SNAFU draws by the
-opponent: 1 per Disrupted unit, 2 per Routed or Bug Out unit (6.2 e, f, g) - one die each.
+opponent: 1 per Disrupted unit, 2 per Routed or Bug Out unit (6.2 e, f, g) - one die each; a unit
+both Disrupted and Bug Out draws for both cases (`snafu_cases`).
 
 Reading of the ambiguous first support-loss bullet (digest): every Disrupted retreating unit costs the
 levels; the "(if US or UN Minor unit)" clause only reminds that such units may enter enemy ZoC.  A lost
@@ -175,6 +176,48 @@ def retreat_paths(g, req: "LossesRequest") -> dict[str, bool]:
     return through
 
 
+#: SNAFU draws per case of 6.2 (e: "draws once"; f: "draws two markers ... may place one of the two"; g: a Bug Out
+#: unit is "treated as routed"), with the rule each comes from.
+SNAFU_CASES = {"disrupted": (1, "6.2 e Disrupted"), "routed": (2, "6.2 f Rout"),
+               "bug_out": (2, "6.2 g Bug Out (treated as routed: 6.2 f)")}
+
+
+def snafu_cases(state: str, bug_out: bool) -> list[str]:
+    """The 6.2 cases whose SNAFU draw a retreating unit gets (5.6: "if a unit (or units - draw for each to which
+    this applies) is disrupted, routed or bugs out, draw from the Cup of Snafu as well. See 6.2; case e, f, and/or
+    g").  Reading: each case draws, so a unit both Disrupted and Bug Out gets e's draw and g's (3 markers, one of
+    each group may be placed): e ties its draw to the Disrupted marker being placed, and nothing lifts it when a
+    Bug Out marker is placed too.  A Routed unit that bugs out draws once as routed: g's draw IS f's ("treated as
+    routed"), which it has already.  Alternative, not implemented: the worse case only (2 draws for Disrupted + Bug
+    Out)."""
+    cases = [state] if state else []
+    if bug_out and state != "routed":
+        cases.append("bug_out")
+    return cases
+
+
+def _snafu_draws(g, unit_id: str, cases: list[str], enemy: str, dice: Dice, steps: list[Step]) -> list[dict]:
+    """The opponent's draws for one retreating unit, case by case, from one cup (markers drawn stay out of it
+    until he has chosen what to place)."""
+    cup = events.snafu_cup(g)
+    drawn = []
+    for case in cases:
+        count, rule = SNAFU_CASES[case]
+        for i in range(count):
+            d = events.draw_snafu(g, enemy, dice, purpose=f"SNAFU draw {i + 1} of {count} for {unit_id} ({case})",
+                                  cup=cup)
+            cup.remove(d.marker)
+            drawn.append({"unit": unit_id, "case": case, **d.to_json()})
+        steps.append(Step(f"{case.replace('_', ' ').capitalize()}: the {data.SIDE_NAMES[enemy]} player draws {count} "
+                          f"SNAFU marker(s) for {unit_id} and may "
+                          + ("place one of the two" if count == 2 else "place it") + " on it if it applies (a marker "
+                          "not placed goes back to the cup).", rule))
+    if len(cases) > 1:
+        steps.append(Step(f"{unit_id} is {' and '.join(c.replace('_', ' ') for c in cases)}: each case draws (5.6: "
+                          "\"See 6.2; case e, f, and/or g\").", "5.6; 6.2 e, f, g"))
+    return drawn
+
+
 @register_check(system="fireandice", name="combat_losses", request=LossesRequest, random=True,
                 summary="Satisfy a combat spread: retreat consequences, support losses, VPs, SNAFU draws",
                 rule="5.6; 6.2",
@@ -226,16 +269,7 @@ def combat_losses(req: LossesRequest, dice: Dice) -> CheckResult:
                 tank_loss += t
                 artillery_loss += a
                 steps.append(Step(f"{u.id} became Routed and entered/passed an enemy ZoC: tank -{t}, artillery -{a}.", RULE))
-            draws = 2 if (state == "routed" or bug_out) else (1 if state == "disrupted" else 0)
-            cup = events.snafu_cup(g)
-            for i in range(draws):
-                d = events.draw_snafu(g, enemy, dice, purpose=f"SNAFU draw {i + 1} for {u.id}", cup=cup)
-                cup.remove(d.marker)
-                snafu.append({"unit": u.id, **d.to_json()})
-            if draws:
-                steps.append(Step(f"The {data.SIDE_NAMES[enemy]} player draws {draws} SNAFU marker(s) for {u.id} and may "
-                                  + ("place one of them" if draws == 2 else "place it") + " on it if it applies "
-                                  "(the other goes back to the cup).", "6.2 e, f, g"))
+            snafu.extend(_snafu_draws(g, u.id, snafu_cases(state, bool(bug_out)), enemy, dice, steps))
         for u_id in req.eliminate:
             steps.append(Step(f"{u_id} is eliminated (Replacements box).", RULE))
         if req.replacement_points:

@@ -297,9 +297,11 @@ def trace_side(g: Game, scenario_id: str, side: str, positions: list[UnitAt], op
         if u.nationality == "us" and u.parent and u.type != "cadre":
             cs = cadre_searches.get(u.parent)
             if cs is not None and cs.reached(index.number[h]):
-                entry.reason += f"; within {cs.cost[index.number[h]]:g} MP of its cadre {u.parent}: may use tank/artillery support (9.4)"
+                entry.reason += (f"; within {cs.cost[index.number[h]]:g} MP of its cadre {u.parent}: may use "
+                                 "tank/artillery (and air, 5.3.1) support (9.4)")
             else:
-                entry.reason += f"; NOT within 6 MP of its cadre {u.parent}: no tank/artillery support (9.4, 14.5)"
+                entry.reason += (f"; NOT within 6 MP of its cadre {u.parent}: no tank/artillery (nor air, 5.3.1) "
+                                 "support (9.4, 14.5)")
         report.units.append(entry)
     return report
 

@@ -22,6 +22,16 @@ it; Fuel Shortage / Fuel Out likewise for tank (6.1 b, c).  Tank and artillery n
 hex's LoC to a friendly HQ or cadre (5.3.1); a US declaring/defending unit needs its cadre within
 6 MP for them (9.4, 14.5); an interdicted call for support gets none (10.4.2).
 
+Air as artillery (5.3.1: "Note that all references to Artillery apply equally to air support
+used"): the engine reads "all references" as written - every rule above that takes artillery
+support away or halves it (Ammo Shortage/Out, a Disrupted defender, no LoC from the combat hex, a
+US unit beyond its cadre's 6 MP, an interdicted call) does the same to air support, and air takes
+artillery's terrain factor.  The narrower reading - air is artillery only for terrain, as 5.4.3 and
+10.4.3 restate it ("treated as artillery when applying terrain modifiers") - is not implemented:
+those restatements name one case of the rule and do not limit it.  Not carried over: 5.6's loss of
+artillery support LEVELS, since 8.1 lets only tank and artillery levels "decrease due to combat
+results" and air support used pays by its stay-on-station rolls (10.4.3).
+
 Readings: a level below its planning deduction gives 0, not a negative modifier (8.2 is silent).
 "No support of any type" includes adjacent units (6.2 i "any support of any type"; 5.5 "may not add
 any support").  Bombardment follows 5.3.2 ("bombardment support level - 2"); 11.2 says "the total
@@ -41,6 +51,8 @@ from adjudicator.rules.fireandice import data
 from adjudicator.rules.fireandice.board import TerrainEffects, terrain_effects
 
 RULE = "5.3 Combat Support; 8.2"
+#: 5.3.1, the book's words: why the rules on artillery support also take away air support.
+AIR_AS_ARTILLERY = "Note that all references to Artillery apply equally to air support used."
 
 
 @dataclass
@@ -169,7 +181,8 @@ def determine(g: Game, role: str, side: str, s: SideSupport, combat_type: str, s
         tank_ok = artillery_ok = False
         why_not = "a Disrupted defending unit may not use artillery or tank support (6.2 e)"
     if why_not:
-        r.steps.append(Step(f"{who}: no tank or artillery support: {why_not}.", RULE))
+        r.steps.append(Step(f"{who}: no tank, artillery or air support: {why_not}; air as artillery: \"{AIR_AS_ARTILLERY}\"",
+                            f"{RULE}; 5.3.1"))
 
     # tank
     tank_factor = terrain.tank if terrain.tank is not None else Fraction(1)
@@ -193,8 +206,8 @@ def determine(g: Game, role: str, side: str, s: SideSupport, combat_type: str, s
         r.steps.append(Step(f"{who}: artillery ({s.artillery_level} - {plan['artillery']}) = {r.artillery_available} x "
                             f"{terrain.terrain} {_factor_text(art_factor)}, rounded down -> {r.artillery}.", "8.2"))
         r.artillery = _marker_cut(r.artillery, markers, "ammo", who, "artillery", r.steps)
-    # air (as artillery for terrain, 5.3.1)
-    if s.use_air and s.air_level > 0:
+    # air (as artillery, 5.3.1: for terrain and for every rule that removes or halves artillery)
+    if artillery_ok and s.use_air and s.air_level > 0:
         available = max(0, s.air_level - plan["air"])
         if s.air_used is None:
             r.air = _apply(available, art_factor)
@@ -206,6 +219,11 @@ def determine(g: Game, role: str, side: str, s: SideSupport, combat_type: str, s
             r.air = _apply(used, art_factor)
             r.steps.append(Step(f"{who}: air {used} x {_factor_text(art_factor)} (as artillery) -> {r.air}.",
                                 "5.3.1; 10.4.3 Ground Support"))
+        r.air = _marker_cut(r.air, markers, "ammo", who, "air", r.steps, note=f" (5.3.1: \"{AIR_AS_ARTILLERY}\")")
+        if "ammo_out" in markers and r.air_aircraft:
+            r.air_aircraft = []  # not used: no station rolls
+    elif s.air_used is not None:
+        r.air_aircraft = []
     # bombardment (UN only, as artillery for terrain, planning always 2)
     if s.bombardment_level > 0 and s.use_bombardment:
         if side != "un":
@@ -217,8 +235,8 @@ def determine(g: Game, role: str, side: str, s: SideSupport, combat_type: str, s
                                 f"{_factor_text(art_factor)} (as artillery) -> {r.bombardment}.",
                                 "5.3.2 Bombardment; 11.2"))
         else:
-            r.steps.append(Step(f"{who}: no bombardment: the 7th Fleet is not in the station covering the combat "
-                                "hex or the hex is more than 2 hexes from an all-sea hex.", "5.3.2; 11.2"))
+            r.steps.append(Step(f"{who}: no bombardment: the combat hex is not within 2 hexes of the coast the 7th "
+                                "Fleet's Sea Station covers.", "11.2 Bombardment; 5.3.2"))
     # adjacent units
     r.adjacent = adjacent_support(g, role, s.adjacent_units, combat_type)
     if s.adjacent_units:
@@ -254,14 +272,17 @@ def _air_used(aircraft: tuple[tuple[str, int], ...], available: int, who: str, l
     return available - left, used
 
 
-def _marker_cut(value: int, markers: frozenset[str], kind: str, who: str, what: str, steps: list[Step]) -> int:
+def _marker_cut(value: int, markers: frozenset[str], kind: str, who: str, what: str, steps: list[Step],
+                note: str = "") -> int:
     """Ammo/Fuel Shortage halves the final modifier (rounded down); Out removes it (6.1 b, c)."""
     rule = "6.1 b Ammo Shortage/Ammo Out" if kind == "ammo" else "6.1 c Fuel Shortage/Fuel Out"
+    if note:
+        rule += "; 5.3.1"
     if f"{kind}_out" in markers:
-        steps.append(Step(f"{who}: {kind.capitalize()} Out - no {what} support.", rule))
+        steps.append(Step(f"{who}: {kind.capitalize()} Out - no {what} support{note}.", rule))
         return 0
     if f"{kind}_shortage" in markers:
         halved = value // 2
-        steps.append(Step(f"{who}: {kind.capitalize()} Shortage - {what} support halved: {value} -> {halved}.", rule))
+        steps.append(Step(f"{who}: {kind.capitalize()} Shortage - {what} support halved: {value} -> {halved}{note}.", rule))
         return halved
     return value

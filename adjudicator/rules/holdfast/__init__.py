@@ -17,6 +17,7 @@ Importing this package registers every check and the supply tracer.
 
 from adjudicator.rules.holdfast import (  # noqa: F401
     combat,
+    fog,
     intervention,
     movement,
     naval,

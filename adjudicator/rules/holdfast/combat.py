@@ -23,8 +23,10 @@ Readings where the book is silent or ambiguous (each also reported as a step or 
   hit number it reaches (a 5 never hits the Marines). Alternative: count hits per block separately.
 - Once the Marine block is eliminated, further Communist 6s are ordinary hits the owner allocates.
   Alternative: they are lost.
-- Support availability: armor may not support an ATTACK into a mountain hex (4), but may defend
-  there; the terrain chart's "No armor support allowed" would forbid both (terrain_effects.csv).
+- Support availability: armor may not support an ATTACK into a mountain hex (4: "Armor support may
+  not be used in **attacks** in mountain terrain", the book's emphasis), but may defend there; the
+  terrain chart's "No armor support allowed" would forbid both (terrain_effects.csv).  A step says
+  so whenever armor defends in a mountain hex.
 - Communist armor cannot defend (the Amphibious Assault example; special_rules.support).
 - Hits beyond a block's SP are lost once the block is eliminated.
 """
@@ -42,6 +44,9 @@ from adjudicator.rules.holdfast.schemas import Attacker, Block, SupportName, Wea
 from scenarios.model import Game, GameMap
 
 RULE = "9.2 Combat"
+#: 4 Armor Support, the book's words (its emphasis on "attacks"); the terrain chart (2) says only "No armor
+#: support allowed" for mountains.  The engine reads the chart as this rule's short form: armor may DEFEND there.
+ARMOR_MOUNTAIN = "Armor support may not be used in attacks in mountain terrain."
 SIX = 6
 
 
@@ -197,7 +202,8 @@ def build_situation(
                 problems.append(f"no air support in {weather} weather (7)")
             if kind == "armor" and use == "attack" and defender_terrain == "mountain" \
                     and armor_row["armor_support"].startswith("no"):
-                problems.append(f"{who} may not be used in attacks in mountain terrain (4; 2 terrain chart)")
+                problems.append(f"{who} may not be used in attacks in mountain terrain (4: \"{ARMOR_MOUNTAIN}\"; 2 "
+                                "terrain chart)")
             if kind == "naval" and not coastal:
                 problems.append(f"{who} needs a combat in a coastal hex (4; 2 Coast Hex)"
                                 + (" — give `coastal` or the defender's hex" if coastal is None else ""))
@@ -340,7 +346,8 @@ def resolve_round(g: Game, scenario_id: str, s: Situation, attacker_rolls: list[
         f"Attacker rolled {_dice_text(attacker_rolls)}: {on_def.scoring_dice} hit(s) on {s.defender.unit} "
         f"(target hit # {d_target}: {d_target} or higher)"
         + _marine_sixes_text(on_def)
-        + (f"; {on_def.lost_hits} more than it can absorb" if on_def.lost_hits else "") + ".",
+        + (f"; it absorbs {on_def.scoring_dice - on_def.lost_hits}, {on_def.lost_hits} more than it can"
+           if on_def.lost_hits else "") + ".",
         rule + "; 4 (Target Hit #)"))
     targets_text = ", ".join(f"{f.unit} {f.target}+" for f in s.attackers)
     text = (f"Defender rolled {_dice_text(defender_rolls)}: {on_att.scoring_dice} hit(s) on the attackers "
@@ -350,7 +357,8 @@ def resolve_round(g: Game, scenario_id: str, s: Situation, attacker_rolls: list[
     if allocated:
         text += "; allocation: " + ", ".join(f"{u} {n}" for u, n in allocated.items())
     if on_att.lost_hits:
-        text += f"; {on_att.lost_hits} hit(s) with no block left to absorb them"
+        text += (f"; the attackers absorb {on_att.scoring_dice - on_att.lost_hits}, {on_att.lost_hits} hit(s) have no "
+                 "block left to absorb them")
     steps.append(Step(text + ".", rule))
     if len(s.attackers) > 1 and on_att.scoring_dice - on_att.marine_sixes > 0:
         steps.append(Step(
@@ -371,6 +379,18 @@ def resolve_round(g: Game, scenario_id: str, s: Situation, attacker_rolls: list[
             f"Communist armor support is permanently reduced by {armor_lost}.", "4 Armor Support"))
     return RoundResult(attacker_rolls, defender_rolls, on_att, on_def, attackers_after, defender_after,
                        armor_lost, steps)
+
+
+def hit_counts(rnd: RoundResult) -> dict[str, int]:
+    """Hits each side scored (9.2: "A hit is scored on an opposing unit for each number that is rolled that
+    corresponds to an opposing units hit number" - what the players count at the table) and the hits its
+    blocks absorbed (SP taken: a block eliminated absorbs no more, 9.2 "reduced below 1 SP it is removed")."""
+    return {
+        "hits_scored_on_defender": rnd.on_defender.scoring_dice,
+        "hits_absorbed_by_defender": sum(rnd.on_defender.hits.values()),
+        "hits_scored_on_attackers": rnd.on_attackers.scoring_dice,
+        "hits_absorbed_by_attackers": sum(rnd.on_attackers.hits.values()),
+    }
 
 
 def _marine_sixes_text(hits: HitsOnSide) -> str:
@@ -479,7 +499,7 @@ def validated_situation(req: CombatRequest, g: Game) -> Situation:
 
 
 def pool_steps(pools: Pools, s: Situation) -> list[Step]:
-    return [
+    steps = [
         Step(f"Attacker ({s.attacker_side}) dice: " + " ".join(pools.attacker_terms) + f" = {pools.attacker}.",
              "9.2; 4 Combat Chart; 2 River Hex Line; 4 Support"),
         Step(f"Defender ({s.defender_side}) dice: " + " ".join(pools.defender_terms) + f" = {pools.defender}"
@@ -487,6 +507,12 @@ def pool_steps(pools: Pools, s: Situation) -> list[Step]:
              + (", a city" if s.defender_in_city and s.defender_terrain != "city" else "") + ").",
              "9.2; 4 Combat Chart; 2 City; 4 Support"),
     ]
+    if s.defender_terrain == "mountain" and "armor" in s.defender_support:
+        steps.append(Step(f"Reading: armor supports the defence in mountain terrain. Rule 4 limits it to attacks - "
+                          f"\"{ARMOR_MOUNTAIN}\" (\"attacks\" in bold) - and the terrain chart's \"No armor support "
+                          "allowed\" is read as that rule's short form, not as a ban on defence too.",
+                          "4 Armor Support; 2 Terrain Chart"))
+    return steps
 
 
 def run_combat(g: Game, req: CombatRequest, dice: Dice) -> CheckResult:
@@ -509,8 +535,7 @@ def run_combat(g: Game, req: CombatRequest, dice: Dice) -> CheckResult:
         "defender_dice": pools.defender,
         "attacker_rolls": a_rolls,
         "defender_rolls": d_rolls,
-        "hits_on_defender": rnd.on_defender.scoring_dice - rnd.on_defender.lost_hits,
-        "hits_on_attackers": sum(rnd.on_attackers.hits.values()),
+        **hit_counts(rnd),
         "marine_sixes": rnd.on_attackers.marine_sixes + rnd.on_defender.marine_sixes,
         "attackers": [a.to_json() for a in rnd.attackers_after],
         "defender": rnd.defender_after.to_json(),

@@ -178,7 +178,7 @@ def run_naval_assault(g: Game, req: NavalAssaultRequest, dice: Dice) -> CheckRes
         steps += rnd.steps
         a_after, d_after = rnd.attackers_after[0], rnd.defender_after
         outcome["rounds"].append({"round": number, "attacker_dice": pools.attacker, "defender_dice": pools.defender,
-                                  "attacker_rolls": a_rolls, "defender_rolls": d_rolls,
+                                  "attacker_rolls": a_rolls, "defender_rolls": d_rolls, **combat.hit_counts(rnd),
                                   "attacker": a_after.to_json(), "defender": d_after.to_json(),
                                   "support": {"un": a_support, "communist": d_support}})
         a_unit, a_sp, a_elim = a_after.block, a_after.sp, a_after.eliminated

@@ -20,7 +20,7 @@ from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board as b
 from adjudicator.rules.holdfast import board, data, supply
 from adjudicator.rules.holdfast.schemas import SideName
 from adjudicator.rules.positions import PositionModel, UnitAt
-from scenarios.model import Game
+from scenarios.model import Game, Source
 
 RULE = "12 Victory"
 
@@ -109,8 +109,10 @@ def run_victory(g: Game, req: VictoryRequest) -> CheckResult:
             steps.append(Step(f"The {winner} player has more and wins.", RULE))
         else:
             how = "draw"
-            steps.append(Step("Equal numbers: a draw (stand-in reading; the book does not say).",
-                              "campaign.toml special_rules.victory_tie"))
+            tie = Source(str(data.special(g, req.scenario, "victory_tie").get("source", "")))
+            steps.append(Step("Equal numbers: a draw" + (" (stand-in reading; the book does not say)." if tie.is_stand_in
+                                                         else "."),
+                              f"{req.scenario}.toml special_rules.victory_tie" if tie.is_stand_in else str(tie)))
             warnings += data.stand_in_warnings(g, f"scenario {req.scenario} rule victory_tie")
     outcome = {"winner": winner, "how": how, "star_city_control": control, "units_beyond_38th": counts,
                "in_supply": in_supply}

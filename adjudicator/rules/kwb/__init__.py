@@ -12,6 +12,7 @@
 - `combat`    7.1, 9.1, 12.3, 12.21 modifiers around the CRT in the game data              check `combat`
 - `shortage`  12.1.1 Pusan supply shortages                   checks `un_supply_shortage_end`, `supply_center_move`
 - `victory`   11.0 and 12.1.3 / 12.22 / 12.32 victory points and level    checks `victory`, `seoul_cleared`
+- `facts`     12.1.1 the UN supply shortage as a recorded game's ledger and a saved game's board show it
 
 The Standard Rules (sequence of play, CRT, terrain effects, support-fire procedure) are not in the
 book (1.0): the tables the engine reads for them are labelled stand-ins in scenarios/data/kwb/tables,
@@ -23,6 +24,8 @@ from adjudicator.rules.kwb import (  # noqa: F401
     bombardment,
     breakdown,
     combat,
+    facts,
+    fog,
     replacements,
     shortage,
     supply,

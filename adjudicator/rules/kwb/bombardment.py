@@ -102,12 +102,12 @@ def bombard(g: Game, req: BombardmentRequest, dice: Dice) -> CheckResult:
     index = max(0, raw - left)
     steps = [Step(f"{req.side} bombards {req.targets[0].hex} with {', '.join(req.markers)}: total value {total}, column "
                   f"{cols[raw]}" + (f"; Rough/City/Improved Position: one column left -> {cols[index]}" if left else "")
-                  + ".", "8.4 (stand-in tables/bombardment.csv)")]
+                  + ".", data.cite("8.4", t))]
     if req.side == "communist":
         steps.insert(0, Step("The target is adjacent to at least one Communist unit.", "8.4"))
     (roll,) = dice.roll(6, purpose="bombardment")
     code = t.cell(roll, cols[index])
-    steps.append(Step(f"Rolled {roll}: {code}.", "stand-in tables/bombardment.csv"))
+    steps.append(Step(f"Rolled {roll}: {code}.", t.citation))
     states = [losses.UnitState(x.unit, data.step_name(data.unit(g, x.unit), x.shown))
               for x in req.targets]
     new_units = []
@@ -160,9 +160,9 @@ def counter_fire(g: Game, req: CounterBatteryRequest, dice: Dice) -> CheckResult
     (roll,) = dice.roll(6, purpose="counter-battery")
     code = t.cell(roll, col)
     steps = [Step(f"UN counter-battery with {req.un_marker} (value {value}, column {col}) against {req.communist_marker}; "
-                  "the Communist player may never fire counter-battery.", "8.4.1 (stand-in tables/counter_battery.csv)"),
+                  "the Communist player may never fire counter-battery.", data.cite("8.4.1", t)),
              Step(f"Rolled {roll}: {code} — " + ("the Communist marker is cancelled (returned to the pool)." if code == "C"
-                                                 else "no effect."), "stand-in tables/counter_battery.csv")]
+                                                 else "no effect."), t.citation)]
     return CheckResult(outcome={"column": col, "roll": roll, "result": code, "cancelled": code == "C"},
                        steps=steps, warnings=data.table_warnings(g, "counter_battery", "support_fire_use"))
 

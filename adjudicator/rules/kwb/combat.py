@@ -34,7 +34,8 @@ Readings (noted where the book is silent):
   of supply is 2 x A halved = A exactly (no fraction arises). Alternative: halve first (round up) then
   double, 2 x ceil(A/2).
 - Losses are taken one step at a time by the units in the order listed (the list order is the
-  owner's choice); "all" (stand-in DE) sends every defender to the deadpile with no regiment draw.
+  owner's choice); "all" (stand-in DE, or any code whose row says so for either side) sends every
+  unit of that side to the deadpile with no regiment draw.
 - A declared intensive attack depletes each doubled unit by one more step after the combat result
   (a unit already on its depleted side goes down the ladder).
 """
@@ -86,6 +87,33 @@ def true_odds(attack: int, defence: int) -> str:
     if attack >= defence:
         return f"{attack // defence}:1"
     return f"1:{math.ceil(defence / attack)}"
+
+
+#: A result code's steps lost by `all` units of a side (crt_results `attacker_steps`/`defender_steps`).
+ALL = "all"
+
+
+def steps_lost(results: Table, code: str, column: str) -> int | str:
+    """Steps a result code costs one side: a number, or ALL (every unit of that side to the deadpile).
+
+    tables.toml declares the column `count|all`, so `scenarios check` refuses anything else; a value
+    that got past it anyway is named with its file and line."""
+    cell = results.cell(code, column).strip()
+    if cell == ALL:
+        return ALL
+    if cell.isdigit():
+        return int(cell)
+    raise ValueError(f"game data {results.where(code)}: {column} of {code} is {cell!r}; the rules read a "
+                     f"number of steps or '{ALL}' (scenarios check)")
+
+
+def hexes_retreated(results: Table, code: str, column: str) -> int:
+    """Hexes a result code retreats one side (crt_results `defender_retreat`/`attacker_retreat`)."""
+    cell = results.cell(code, column).strip()
+    if not cell.isdigit():
+        raise ValueError(f"game data {results.where(code)}: {column} of {code} is {cell!r}; the rules read a "
+                         "number of hexes (scenarios check)")
+    return int(cell)
 
 
 def terrain_shift(g: Game, row: str) -> int:
@@ -345,8 +373,8 @@ def resolve(g: Game, req: CombatRequest, dice: Dice) -> CheckResult:
             attack_total += sum(values)
         else:
             defence_total += sum(values)
-        steps.append(Step(f"{side} Support Fire {', '.join(markers)}: +{sum(values)} to its strength "
-                          "(stand-in use, tables/support_fire_use.csv).", "8.0; 8.1.1"))
+        steps.append(Step(f"{side} Support Fire {', '.join(markers)}: +{sum(values)} to its strength.",
+                          data.cite("8.0; 8.1.1", data.table(g, "support_fire_use"))))
     if req.attacker_support or req.defender_support:
         warnings += data.table_warnings(g, "support_fire_use")
         warnings += [f"Stand-in Support Fire marker values ({g.markers[m].source.reason})"
@@ -370,25 +398,25 @@ def resolve(g: Game, req: CombatRequest, dice: Dice) -> CheckResult:
     steps.append(Step(f"Odds {attack_total}:{defence_total} = {true_odds(attack_total, defence_total)}, rounded down in "
                       f"the defender's favour: column {cols[raw]}"
                       + (f"; {why}: {shift} column(s) left (largest shift only) -> {cols[index]}" if shift else "")
-                      + ".", "Standard Rules combat (stand-in tables/crt.csv, tables/terrain_effects.csv)"))
+                      + ".", data.cite(crt, data.table(g, "terrain_effects"))))
 
     (roll,) = dice.roll(6, purpose="combat (CRT)")
     code = crt.cell(roll, cols[index])
     row = results.row(code)
-    steps.append(Step(f"Rolled {roll} on column {cols[index]}: {code} = {row['meaning']}.", "stand-in tables/crt.csv"))
+    steps.append(Step(f"Rolled {roll} on column {cols[index]}: {code} = {row['meaning']}.", data.cite(crt, results)))
 
     # Losses (7.6 ladder): defender first, then attacker, then the declared intensive attack's depletions.
     pool = losses.GenericPool.for_game(g, {*(x.unit for x in req.attackers), *(x.unit for x in req.defenders)},
                                        req.generic_pool)
     new_units: list[losses.UnitState] = []
-    d_steps = row["defender_steps"].strip()
-    if d_steps == "all":
-        for s in defenders:
-            steps.append(Step(losses.eliminate(s, f"{code}"), "7.6; stand-in tables/crt_results.csv"))
-    else:
-        new_units += _apply_steps(g, defenders, int(d_steps or 0), pool, dice, code, steps)
     a_states = [s for _, s in attackers]
-    new_units += _apply_steps(g, a_states, int(row["attacker_steps"] or 0), pool, dice, code, steps)
+    for states, column in ((defenders, "defender_steps"), (a_states, "attacker_steps")):
+        lost = steps_lost(results, code, column)
+        if lost == ALL:
+            for s in states:
+                steps.append(Step(losses.eliminate(s, f"{code}"), data.cite("7.6", results)))
+        else:
+            new_units += _apply_steps(g, states, lost, pool, dice, code, steps)
     if req.intensive == "declared":
         for a, s in attackers:
             if not a.doubled:
@@ -405,12 +433,12 @@ def resolve(g: Game, req: CombatRequest, dice: Dice) -> CheckResult:
         burned = req.burned_supply_center
         steps.append(Step(f"Supply Center {burned} is burned: placed in the deadpile after the roll; the attackers suffer "
                           "only the combat result.", "7.1 Intensive Attack"))
-    retreat_d, retreat_a = int(row["defender_retreat"] or 0), int(row["attacker_retreat"] or 0)
+    retreat_d, retreat_a = (hexes_retreated(results, code, c) for c in ("defender_retreat", "attacker_retreat"))
     if retreat_d and any(s.alive for s in defenders):
         steps.append(Step(f"The surviving defenders retreat {retreat_d} hex(es); the attacker may advance (mobile units not "
-                          "into Rough, 5.2.3).", "5.2.3; stand-in tables/crt_results.csv"))
-    if retreat_a:
-        steps.append(Step(f"The attackers retreat {retreat_a} hex(es).", "stand-in tables/crt_results.csv"))
+                          "into Rough, 5.2.3).", data.cite("5.2.3", results)))
+    if retreat_a and any(s.alive for s in a_states):
+        steps.append(Step(f"The attackers retreat {retreat_a} hex(es).", results.citation))
     rough_target = kb.is_rough(gm, target)
     outcome = {
         "combat": True,

@@ -14,11 +14,10 @@ from __future__ import annotations
 from scenarios import load_game
 from scenarios.model import Game, GameMap, MarkerType, Table, Unit
 from adjudicator.rules import gamedata
-from adjudicator.rules.gamedata import scenario, special, turn_record  # noqa: F401  (re-exported)
+from adjudicator.rules.gamedata import cite, scenario, special, turn_record  # noqa: F401  (re-exported)
 
 GAME_ID = "kwb"
 SIDES = ("communist", "un")
-SCENARIOS = ("pusan", "seoul", "changjin")
 
 
 def game() -> Game:
@@ -51,7 +50,7 @@ def parameter(g: Game, key: str) -> str:
 
 
 def int_parameter(g: Game, key: str) -> int:
-    return int(parameter(g, key))
+    return gamedata.whole_number(g.tables["rules_parameters"], key, "value")
 
 
 # -- units ------------------------------------------------------------------------------------

@@ -7,9 +7,11 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from adjudicator.checks import board
+from adjudicator.rules.gamedata import scenario_id
 
 SideName = Literal["communist", "un"]
-ScenarioName = Literal["pusan", "seoul", "changjin"]
+#: A scenario of the game data (scenarios/*.toml): a maintainer's new scenario needs no code.
+ScenarioName = scenario_id("kwb")
 
 HEX_PATTERN = r"^\d{4}$"
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, register_check, the_side
 from adjudicator.rules.kwb import board as kb
+from adjudicator.rules.gamedata import with_special_rule
 from adjudicator.rules.kwb import data
 
 #: The Pusan Perimeter's last game-turn (its reinforcement chart; tests check it against the data).
@@ -37,7 +38,7 @@ class UnSupplyShortageEndRequest(CheckRequest):
     random=True,
     summary="End-of-turn roll to end the UN supply shortage (Pusan Perimeter)",
     rule="12.1.1",
-    scenarios=("pusan",),
+    scenario_rule=with_special_rule(data.game, "un_supply_shortage"),
     actor=the_side("un", rule="12.1.1 (at the end of each game-turn the UN rolls 1d6)"),
     example={"game_turn": 5, "dice": [4]},
 )
@@ -109,7 +110,7 @@ class SupplyCenterMoveRequest(CheckRequest):
     random=True,
     summary="Communist supply shortage: attempt to move a Supply Center (Pusan Perimeter)",
     rule="12.1.1",
-    scenarios=("pusan",),
+    scenario_rule=with_special_rule(data.game, "communist_supply_shortage"),
     actor=the_side("communist", rule="12.1.1 (the Communist player attempts to move a Supply Center)"),
     example={"supply_center": "nk-sc-2", "from_hex": "2402", "dice": [6]},
 )

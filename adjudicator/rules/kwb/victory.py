@@ -44,7 +44,20 @@ from adjudicator.rules.kwb.schemas import ScenarioName, unique
 from adjudicator.rules.positions import PositionModel, UnitAt
 from scenarios.model import Game, Table, Unit
 
-RULE = {"pusan": "12.1.3", "seoul": "12.22 VICTORY", "changjin": "12.32"}
+#: The victory scale's own section: a scenario's schedule is cited by the rest of its `[victory]` source.
+SCALE = "11.0"
+
+
+def schedule_rule(sc) -> str:
+    """The section of a scenario's victory schedule: its `[victory]` source less the 11.0 scale
+    ("12.1.3; 11.0" -> "12.1.3"), so a scenario a maintainer adds cites its own."""
+    parts = [p.strip() for p in str(sc.victory.get("source", "")).split(";")]
+    return "; ".join(p for p in parts if p and p != SCALE) or SCALE
+
+
+def scores(sc, test) -> bool:
+    """Whether any entry of the scenario's victory schedule passes `test` (what a field can score)."""
+    return any(test(e) for side in ("communist", "un") for e in sc.victory.get(side, []))
 
 
 # -- the scale -------------------------------------------------------------------------------------
@@ -153,15 +166,21 @@ def validate_victory(g: Game, req: VictoryRequest) -> None:
         if not 1 <= turn <= sc.length:
             raise ValueError(f"withdrawn_on_turn: turn {turn} is not a game-turn of {sc.name}")
     gm = data.scenario_map(g, req.scenario)
-    if req.city_hexes_occupied and req.scenario != "seoul":
-        raise ValueError("city_hexes_occupied scores only in the Battle for Seoul (12.22)")
+    if req.city_hexes_occupied and not scores(sc, lambda e: e.get("feature_kind") == "city"):
+        raise ValueError(f"city_hexes_occupied scores nothing in {sc.name}: only in a schedule that scores city hexes "
+                         "(the Battle for Seoul, 12.22)")
     for x in req.city_hexes_occupied:
         if not kb.is_city(gm, kb.parse(gm, x)):
             raise ValueError(f"{x} is not a city hex of map {gm.id}")
-    if req.seoul_cleared_on_turn is not None and req.scenario != "seoul":
-        raise ValueError("seoul_cleared_on_turn scores only in the Battle for Seoul (12.22)")
-    if req.scenario != "changjin" and (req.un_units_out_of_supply or req.withdrawn or req.optional_taken):
-        raise ValueError("un_units_out_of_supply, withdrawn and optional_taken score only in Changjin (12.32)")
+    if req.seoul_cleared_on_turn is not None and not scores(sc, lambda e: "points_formula" in e):
+        raise ValueError(f"seoul_cleared_on_turn scores nothing in {sc.name}: only in the Battle for Seoul (12.22)")
+    changjin = (("un_units_out_of_supply", lambda e: "supply line" in e.get("per", "")),
+                ("withdrawn", lambda e: "withdrawn" in e.get("per", "")),
+                ("optional_taken", lambda e: "optional_units_taken_by" in e))
+    for name, test in changjin:
+        if getattr(req, name) and not scores(sc, test):
+            raise ValueError(f"{name} scores nothing in {sc.name}: un_units_out_of_supply, withdrawn and optional_taken "
+                             "score only in Changjin (12.32)")
     optional = data.special(g, req.scenario, "optional_reinforcements")
     for uid in req.optional_taken:
         if uid not in optional.get("communist", []) + optional.get("un", []):
@@ -173,7 +192,7 @@ def validate_victory(g: Game, req: VictoryRequest) -> None:
 
 def score(g: Game, req: VictoryRequest) -> CheckResult:
     sc = data.scenario(g, req.scenario)
-    rule = RULE[req.scenario]
+    rule = schedule_rule(sc)
     steps: list[Step] = []
     totals = {"communist": 0, "un": 0}
     lines: list[dict] = []
@@ -323,9 +342,16 @@ def seoul_cleared(g: Game, req: SeoulClearedRequest) -> CheckResult:
                        steps=steps, warnings=data.map_warnings(g, gm.id))
 
 
+def _awards_seoul_clearing(scenario_id: str) -> bool:
+    """The scenarios whose victory schedule awards Seoul's clearing (12.22): the data says so, not
+    the scenario's id, so a scenario added with that award gets the check."""
+    g = data.game()
+    return scenario_id in g.scenarios and scores(g.scenarios[scenario_id], lambda e: "points_formula" in e)
+
+
 @register_check(system="kwb", name="seoul_cleared", request=SeoulClearedRequest, random=False,
                 summary="Is Seoul cleared at the end of this turn? The once-only (14 - turn) x 3 UN award",
-                rule="12.22 VICTORY", scenarios=("seoul",),
+                rule="12.22 VICTORY", scenario_rule=(_awards_seoul_clearing, "a Seoul-cleared award in its victory schedule"),
                 actor=either_side(rule="12.22 VICTORY",
                                   why="it reads the position at the end of the game-turn; no die"),
                 example={"game_turn": 10, "positions": [{"unit": "us-1-1m", "hex": "1305"}]})

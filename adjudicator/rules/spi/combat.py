@@ -139,7 +139,7 @@ class NavalGun(BaseModel):
 class CombatRequest(CheckRequest):
     """One attack on one hex (Combat (A)-(K)): strengths, odds, the defender's table, the die, losses."""
 
-    scenario: ScenarioName = board("scenario", description="Game: invasion, intervention, stalemate or campaign.")
+    scenario: ScenarioName = board("scenario", description="Game played: a scenario id of the data, e.g. 'invasion'.")
     game_turn: int | None = board("turn", default=None, ge=1, le=60,
                                   description="The Game-Turn: Intervention turns 1-3 bring "
                                   "Special Game Rules (1)-(3); Invasion turns 1-3 the stand-in rule (1).")
@@ -338,17 +338,19 @@ def resolve(g: Game, req: CombatRequest, dice: Dice) -> CheckResult:
     ratio = "defence 0" if odds.ratio is None else f"{st.attack}:{st.defence}"
     text = f"Odds {ratio} rounded down in the defender's favour: column {odds.column}."
     if odds.clamped == "below":
-        text = f"Odds {ratio} are below the table's lowest column: resolved at {odds.column} (stand-in convention)."
+        text = f"Odds {ratio} are below the table's lowest column: resolved at {odds.column}."
     elif odds.clamped == "above":
-        text = f"Odds {ratio} are above the table's highest column: resolved at {odds.column} (stand-in convention)."
-    steps.append(Step(text, "Combat (G)"))
+        text = f"Odds {ratio} are above the table's highest column: resolved at {odds.column}."
+    # Beyond its columns, the table's own convention applies (its note): cite the table.
+    steps.append(Step(text, data.cite("Combat (G)", t) if odds.clamped else "Combat (G)"))
     ok, why = position_defense_eligible(g, gm, req, rules)
     steps.append(Step(f"The defender chooses the {data.CRT_NAMES[req.table]} table. Position Defense "
                       f"{'available' if ok else 'not available'}: {why}.", "Combat (J)"))
     (roll,) = dice.roll(6, purpose=f"combat, {data.CRT_NAMES[req.table]} table at {odds.column}")
     cell = t.cell(str(roll), odds.column)
     code, retreat = parse_result(cell)
-    steps.append(Step(f"Die {roll} on the {data.CRT_NAMES[req.table]} table, column {odds.column}: {cell}.", "Combat (J)"))
+    steps.append(Step(f"Die {roll} on the {data.CRT_NAMES[req.table]} table, column {odds.column}: {cell}.",
+                      data.cite("Combat (J)", t)))
 
     attackers = [a.unit for a in req.attackers]
     defenders = [d.unit for d in req.defenders]
@@ -415,7 +417,7 @@ def resolve(g: Game, req: CombatRequest, dice: Dice) -> CheckResult:
 
 @register_check(system="spi", name="combat", request=CombatRequest, random=True,
                 summary="One attack: strengths, odds in the defender's favour, the defender's CRT, the die, losses "
-                        "in regiments (stand-in CRTs)", rule="Combat (A)-(L); Supply (A), (C); TEC; Naval Units (F)",
+                        "in regiments", rule="Combat (A)-(L); Supply (A), (C); TEC; Naval Units (F)",
                 actor=data.owner("the attacking units (the attacker announces the attack)", "Combat (D)",
                                  lambda r: [a.unit for a in r.attackers]),
                 example={"scenario": "stalemate",

@@ -15,11 +15,10 @@ from fractions import Fraction
 from scenarios import load_game
 from scenarios.model import Game, GameMap, Table, Unit
 from adjudicator.rules import gamedata
-from adjudicator.rules.gamedata import scenario, special, turn_record  # noqa: F401  (re-exported)
+from adjudicator.rules.gamedata import cite, scenario, special, turn_record  # noqa: F401  (re-exported)
 
 GAME_ID = "spi"
 SIDES = ("communist", "un")
-SCENARIOS = ("invasion", "intervention", "stalemate", "campaign")
 CRT_TABLES = {"meeting": "crt_meeting", "position": "crt_position", "pursuit": "crt_pursuit"}
 CRT_NAMES = {"meeting": "Meeting Engagement", "position": "Position Defense", "pursuit": "Pursuit"}
 
@@ -53,7 +52,7 @@ def parameter(g: Game, key: str) -> str:
 
 
 def int_parameter(g: Game, key: str) -> int:
-    return int(parameter(g, key))
+    return gamedata.whole_number(g.tables["rule_parameters"], key, "value")
 
 
 def fraction_parameter(g: Game, key: str) -> Fraction:

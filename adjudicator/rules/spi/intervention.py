@@ -37,6 +37,7 @@ from typing import Literal
 from pydantic import Field, ValidationInfo, model_validator
 
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, either_side, register_check, the_side
+from adjudicator.rules.gamedata import with_special_rule
 from adjudicator.rules.spi import data
 from scenarios.model import Game
 
@@ -67,7 +68,7 @@ def return_hexes(g: Game) -> dict[str, str]:
     random=True,
     summary="Intervention Game: when the second 10-3 returns from off the north map edge",
     rule=RULE,
-    scenarios=("intervention",),
+    scenario_rule=with_special_rule(data.game, "un_units_off_north_edge"),
     actor=the_side("un", rule=f"{RULE} (first UN Player Turn)"),
     example={"road_hex_enemy_occupied": False, "dice": [2]},
 )
@@ -247,7 +248,8 @@ def resolve_intervention(g: Game, req: ChineseInterventionRequest) -> CheckResul
 
 @register_check(system="spi", name="chinese_intervention", request=ChineseInterventionRequest, random=False,
                 summary="Campaign Game: whether the Chinese have intervened and what arrives this turn (two Armies per "
-                        "turn up to twelve, supply units)", rule=RULE_CI, scenarios=("campaign",),
+                        "turn up to twelve, supply units)", rule=RULE_CI,
+                scenario_rule=with_special_rule(data.game, "chinese_intervention"),
                 actor=either_side(rule=RULE_CI, why="what the schedule brings this Game-Turn; no die"),
                 example={"game_turn": 20, "non_korean_un_combat_north_of_38th_turn": 19})
 def chinese_intervention(req: ChineseInterventionRequest, dice: Dice) -> CheckResult:
@@ -317,7 +319,7 @@ def resolve_shock(g: Game, req: ShockEffectRequest) -> CheckResult:
 
 @register_check(system="spi", name="shock_effect", request=ShockEffectRequest, random=False,
                 summary="Campaign Game: legality and turns of the Chinese Shock Effect", rule=RULE_SHOCK,
-                scenarios=("campaign",),
+                scenario_rule=with_special_rule(data.game, "chinese_shock_effect"),
                 actor=the_side("communist",
                                rule="Campaign Game: Chinese Shock Effect (the Communist player declares it)"),
                 example={"intervention_turn": 20, "declared_turn": 22})

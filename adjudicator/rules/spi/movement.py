@@ -143,7 +143,7 @@ def halve(value: int) -> int:
 class MovementRequest(CheckRequest):
     """The Movement Point cost of one unit's move along a path, and whether its allowance covers it."""
 
-    scenario: ScenarioName = board("scenario", description="Game: invasion, intervention, stalemate or campaign.")
+    scenario: ScenarioName = board("scenario", description="Game played: a scenario id of the data, e.g. 'invasion'.")
     unit: str = board("unit", min_length=1, max_length=60, description="The moving unit's id (units.csv).")
     path: list[str] = Field(min_length=2, max_length=40, description="Hexes from the start hex to the end hex, each "
                             "adjacent to the previous (CCRR labels).")

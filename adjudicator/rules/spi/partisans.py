@@ -17,6 +17,7 @@ from pydantic import ValidationInfo, model_validator
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, either_side, register_check
 from adjudicator.rules.positions import PositionModel, UnitAt
 from adjudicator.rules.spi import board as sb
+from adjudicator.rules.gamedata import with_special_rule
 from adjudicator.rules.spi import data
 from scenarios.model import Game
 
@@ -65,7 +66,7 @@ def evaluate(g: Game, req: PartisansRequest) -> CheckResult:
 
 @register_check(system="spi", name="partisans", request=PartisansRequest, random=False,
                 summary="Campaign Game: whether two South Korean divisions must stay near Chonju/Taegu, and whether "
-                        "they do", rule=RULE, scenarios=("campaign",),
+                        "they do", rule=RULE, scenario_rule=with_special_rule(data.game, "partisans"),
                 actor=either_side(rule=RULE, why="a fact of the position; no die"),
                 example={"positions": [{"unit": "rok-d1", "hex": "2025"}, {"unit": "us-d25", "hex": "2125"}]})
 def partisans(req: PartisansRequest, dice: Dice) -> CheckResult:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from adjudicator.rules.spi import data
-from scenarios.model import Game
+from scenarios.model import Game, Source
 
 RULE_INTERVENTION = "Special Game Rules: Intervention (1)-(4)"
 RULE_SHOCK = "Campaign Game: Chinese Shock Effect"
@@ -74,8 +74,12 @@ def in_force(g: Game, scenario_id: str, game_turn: int | None, shock_effect_acti
     rule1 = data.special(g, scenario_id, "invasion_rule_1")
     if rule1 and game_turn is not None and game_turn in rule1.get("communist_always_supplied_turns", []):
         state.communist_always_supplied = True
+        source = Source(str(rule1.get("source", "")))
         state.notes.append(f"Game-Turn {game_turn}: Invasion Special Game Rule (1) as read by the data - "
                            "Communist units are in supply at all times")
-        state.warnings.append(f"Invasion Special Game Rule (1) is lost from the text: {rule1.get('source', '')}")
-        state.rule = state.rule or "Special Game Rules: Invasion (1) (stand-in reading)"
+        if source.is_stand_in:
+            state.warnings.append(f"Invasion Special Game Rule (1) is lost from the text: {source}")
+        # The data's source is the citation: a maintainer who restores the rule's text names its section.
+        state.rule = state.rule or ("Special Game Rules: Invasion (1) (stand-in reading)" if source.is_stand_in
+                                    else str(source) or "Special Game Rules: Invasion (1)")
     return state

@@ -252,7 +252,7 @@ class SupplyRequest(CheckRequest):
     """Supply status of every unit of one side at the instant it matters (Supply, Procedure)."""
 
     scenario: ScenarioName = board("scenario",
-                                   description="Game: invasion, intervention, stalemate or campaign (sources differ).")
+                                   description="Game played: a scenario id of the data, e.g. 'invasion' (sources differ).")
     side: SideName = board("side", description="The side whose units are checked.")
     positions: list[PositionModel] = board("positions", min_length=1, max_length=300, description=(
         "Every unit on the map, BOTH sides (enemy units project ZOC, friendly units screen it): unit id from "

@@ -45,7 +45,7 @@ class LastOccupied(BaseModel):
 class VictoryRequest(CheckRequest):
     """Victory levels at the end of a game, from the final position."""
 
-    scenario: ScenarioName = board("scenario", description="Game: invasion, intervention, stalemate or campaign.")
+    scenario: ScenarioName = board("scenario", description="Game played: a scenario id of the data, e.g. 'invasion'.")
     positions: list[PositionModel] = board("positions", max_length=400,
                                            description="Every unit on the map, both sides.")
     last_occupied: list[LastOccupied] = Field(default_factory=list, max_length=10, description=(

@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import javax.swing.AbstractButton;
 import javax.swing.JLabel;
+import javax.swing.JTabbedPane;
 import javax.swing.SwingUtilities;
 import javax.swing.text.Document;
 import javax.swing.text.JTextComponent;
@@ -143,7 +144,9 @@ final class Capture {
         m.put("text", sb.toString().trim());
         DIALOGS.add(m);
         if (!autoClose) continue;  // a person answers it
-        final AbstractButton button = answer(w, title);
+        final Map<String, Object> answer = answer(title);
+        final AbstractButton button = answer == null ? null : findButton(w, String.valueOf(answer.get("button")));
+        if (answer != null) m.put("typed", Fields.fill(w, answer.get("fields")));
         if (button != null) {
           m.put("answered", button.getText());
           button.doClick(0);
@@ -153,12 +156,12 @@ final class Capture {
     }
   }
 
-  private static AbstractButton answer(Window w, String title) {
+  private static Map<String, Object> answer(String title) {
     synchronized (ANSWERS) {
       for (final Map<String, Object> a : ANSWERS) {
         if (title != null && java.util.regex.Pattern.compile(String.valueOf(a.get("title"))).matcher(title).find()) {
           ANSWERS.remove(a);
-          return findButton(w, String.valueOf(a.get("button")));
+          return a;
         }
       }
     }
@@ -185,6 +188,10 @@ final class Capture {
     }
     else if (c instanceof AbstractButton) {
       return; // buttons are not content
+    }
+    else if (c instanceof JTabbedPane) {
+      final JTabbedPane tabs = (JTabbedPane) c;
+      for (int i = 0; i < tabs.getTabCount(); i++) sb.append("[tab] ").append(tabs.getTitleAt(i)).append('\n');
     }
     if (c instanceof Container) {
       for (final Component k : ((Container) c).getComponents()) collectText(k, sb);

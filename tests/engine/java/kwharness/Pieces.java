@@ -116,6 +116,8 @@ final class Pieces {
     dm.put("name", d.getDeckName());
     dm.put("map", m.getMapName());
     dm.put("location", m.locationName(d.getPosition()));
+    dm.put("x", d.getPosition().x);
+    dm.put("y", d.getPosition().y);
     dm.put("count", d.getPieceCount());
     dm.put("face_down", d.isFaceDown());
     dm.put("shuffle", d.getShuffleOption());

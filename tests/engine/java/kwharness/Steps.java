@@ -117,6 +117,7 @@ final class Steps {
     case "select": return onEdt(() -> select(step));
     case "right_click": return onEdt(() -> rightClick(step));
     case "draw": return onEdt(() -> draw(step));
+    case "move": return onEdt(() -> move(step));
     case "pref": return onEdt(() -> pref(str(step, "key"), step.get("value")));
     case "chat": return onEdt(() -> chat(str(step, "text")));
     case "call": return call(step);
@@ -126,6 +127,9 @@ final class Steps {
     case "save": return onEdt(() -> save(file(step, "file")));
     case "log_begin": return onEdt(() -> logBegin(file(step, "file")));
     case "log_end": return onEdt(this::logEnd);
+    case "toolbar": return onEdt(() -> Map.of("buttons", Toolbar.list()));
+    case "press": return onEdt(() -> Toolbar.press(str(step, "text"), step.get("item")));
+    case "maps": return onEdt(() -> Map.of("maps", Views.list()));
     case "settle": settle(); return null;
     case "person": return person(step);
     case "click": return click(step);
@@ -387,6 +391,25 @@ final class Steps {
     final List<Object> out = new ArrayList<>();
     for (final GamePiece p : drawn) out.add(Pieces.piece(p, p.getMap(), stringList(step.get("properties"))));
     return Map.of("drawn", out, "left", deck.getPieceCount());
+  }
+
+  /**
+   * Moves a piece as a drag and drop does: the map's PieceMover takes it from the drag buffer to
+   * the point (snapping it to the grid as a drop does); the move is sent and logged.
+   */
+  @SuppressWarnings("unchecked")
+  private Object move(Map<String, Object> step) {
+    final GamePiece p = Pieces.find(step.get("piece"));
+    final Map<String, Object> to = (Map<String, Object>) step.get("to");
+    if (to == null) throw new IllegalArgumentException("move needs \"to\": {\"map\", \"location\" | \"x\", \"y\"}");
+    final VASSAL.build.module.Map map = Pieces.map(str(to, "map"));
+    final DragBuffer drag = DragBuffer.getBuffer();
+    drag.clear();
+    drag.add(p);
+    final Command c = map.getPieceMover().movePieces(map, Pieces.point(map, to));
+    GameModule.getGameModule().sendAndLog(c);
+    drag.clear();
+    return Pieces.piece(p, p.getMap(), stringList(step.get("properties")));
   }
 
   // ---- module, chat, files ---------------------------------------------------------------
@@ -653,7 +676,9 @@ final class Steps {
 
   /**
    * The next dialogs whose title matches "title" (a regular expression) get their button
-   * "button" pressed instead of being closed: {"answers": [{"title", "button"}, ...]}.
+   * "button" pressed instead of being closed: {"answers": [{"title", "button", "fields"}, ...]};
+   * "fields" are typed first, each {"label": regex, "value"} (the text field after that label)
+   * or {"tab": title, "value"} (the first text field on that tab).
    */
   @SuppressWarnings("unchecked")
   private Object answer(Map<String, Object> step) {

@@ -134,14 +134,15 @@ final class BoardReader {
   }
 
   /**
-   * The game turn the scenario's turn tracker shows ("Turn 3 (...)"), or null. The module gives
-   * each scenario a tracker named "<scenario name> turn"; its text is read through the engine's
-   * own getTurnString (protected, hence reflection).
+   * The game turn the scenario's turn tracker shows ("Turn 3 (...)"), or null. The module's one
+   * tracker has a top level per scenario, named after it, and shows the level of the scenario
+   * being played (older modules: a tracker per scenario, named "<scenario name> turn"); its text
+   * is read through the engine's own getTurnString (protected, hence reflection).
    */
   static Integer turn(String scenarioName) {
     if (scenarioName == null) return null;
     for (final TurnTracker t : GameModule.getGameModule().getAllDescendantComponentsOf(TurnTracker.class)) {
-      if (!(scenarioName + " turn").equals(t.getConfigureName())) continue;
+      if (!(scenarioName + " turn").equals(t.getConfigureName()) && !scenarioName.equals(levelShown(t))) continue;
       try {
         final Method m = t.getClass().getDeclaredMethod("getTurnString");
         m.setAccessible(true);
@@ -153,6 +154,34 @@ final class BoardReader {
       }
     }
     return null;
+  }
+
+  /** The name of the top level a tracker shows (the scenario's, in this module), or null. */
+  private static String levelShown(TurnTracker t) {
+    try {
+      final java.lang.reflect.Field current = TurnTracker.class.getDeclaredField("currentLevel");
+      current.setAccessible(true);
+      final Method level = declared(t.getClass(), "getTurnLevel", int.class);
+      level.setAccessible(true);
+      final Object shown = level.invoke(t, current.getInt(t));
+      return shown == null ? null : String.valueOf(shown.getClass().getMethod("getConfigureName").invoke(shown));
+    }
+    catch (ReflectiveOperationException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  /** A method declared by a class or one of its superclasses (getDeclaredMethod sees only its own). */
+  private static Method declared(Class<?> c, String name, Class<?>... types) throws NoSuchMethodException {
+    for (Class<?> k = c; k != null; k = k.getSuperclass()) {
+      try {
+        return k.getDeclaredMethod(name, types);
+      }
+      catch (NoSuchMethodException e) {
+        // look further up
+      }
+    }
+    throw new NoSuchMethodException(name);
   }
 
   static String text(Object o) {

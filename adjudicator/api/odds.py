@@ -1,0 +1,39 @@
+"""The chances of a check before the roll (`adjudicator.odds`); nothing is rolled or recorded.
+
+    POST /systems/<system>/<check>/odds      the check's own request without dice
+    POST /games/<id>/<check>/odds            the same in a recorded game: a side's token, the request
+                                             bound as the game binds a roll (its scenario, the asking
+                                             side, what its ledger establishes); nothing is recorded
+
+Either way the answer lists every distinct outcome with its exact probability (docs/api.md "Odds").
+"""
+
+from __future__ import annotations
+
+from flask import jsonify
+
+from adjudicator import rulings
+from adjudicator.api.auth import require_grant
+from adjudicator.api.body import parse_json_body
+from adjudicator.api.systems import find_check
+from adjudicator.chances import chances, refuse_without_dice, without_dice
+from adjudicator.fog import as_seen_by
+
+
+def compute_odds(system: str, check: str):
+    spec = find_check(system, check)
+    refuse_without_dice(spec)
+    req = parse_json_body(spec.request, prepare=without_dice)
+    return jsonify(chances(spec, req))
+
+
+def game_odds(game_id: str, check: str):
+    grant = require_grant(game_id, write=True)
+    spec = rulings.game_check(grant, check)
+    refuse_without_dice(spec)
+    req = parse_json_body(spec.request, prepare=lambda body: rulings.bind(spec, grant, without_dice(body)))
+    request_json = req.model_dump(mode="json")
+    rulings.refuse_a_peek(grant, spec.name, request_json)
+    return jsonify(chances(spec, req) | {"game_id": game_id,
+                                         "request": as_seen_by(grant.system, spec.name, request_json, grant.role)})
+

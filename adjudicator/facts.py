@@ -1,0 +1,66 @@
+"""What a recorded game's own ledger and scenario establish: facts no player states again.
+
+The Pusan Perimeter opens with the UN supply shortage in force (KWB 12.1.1) and it ends only by
+the UN's end-of-turn roll; a recorded game holds that roll. So in a recorded game the shortage is
+not a box a player ticks: it is read from the scenario and the ledger, filled in where a request
+leaves it out, and a request that says otherwise is refused with the record that decides it.
+
+A rules package registers a *facts* function per system: (the scenario id, the game's ledger
+records as (seq, body), oldest first) -> `GameFacts`. The recorded-check path (`adjudicator.rulings.
+bind`) applies them; the roll pages start their forms from them. This module is a leaf.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+
+def _always(request: dict[str, Any]) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A request field's value in this game, and why (with the rule and the record).
+
+    `applies` says whether the fact bears on a given request (e.g. only on the UN's own
+    bombardments); by default on every request with the field."""
+
+    value: Any
+    why: str
+    applies: Callable[[dict[str, Any]], bool] = _always
+
+
+@dataclass
+class GameFacts:
+    #: Request field name -> its value in this game (applied to every check that has the field).
+    values: dict[str, Fact] = field(default_factory=dict)
+    #: Check name -> why it cannot be asked any more in this game (e.g. a roll that has done its work).
+    closed_checks: dict[str, str] = field(default_factory=dict)
+
+
+#: (scenario id, the ledger as (seq, record body) pairs, oldest first) -> the game's facts.
+FactsFunction = Callable[[str, list[tuple[int, dict[str, Any]]]], GameFacts]
+
+_FACTS: dict[str, tuple[FactsFunction, frozenset[str], frozenset[str]]] = {}
+
+
+def register_facts(system: str, fields: tuple[str, ...], checks: tuple[str, ...] = ()):
+    """Register `function` as `system`'s facts; `fields` are the request fields it may fill and
+    `checks` the checks it may close (so a check with neither needs no ledger read)."""
+    def decorator(function: FactsFunction) -> FactsFunction:
+        _FACTS[system] = (function, frozenset(fields), frozenset(checks))
+        return function
+    return decorator
+
+
+def concerns(system: str, check: str, field_names) -> bool:
+    """Whether `system`'s facts may bear on a check with these request fields."""
+    entry = _FACTS.get(system)
+    return entry is not None and (check in entry[2] or bool(entry[1] & set(field_names)))
+
+
+def facts_of(system: str, scenario: str, records: list[dict[str, Any]]) -> GameFacts:
+    entry = _FACTS.get(system)
+    return entry[0](scenario, records) if entry else GameFacts()

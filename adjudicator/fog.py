@@ -1,0 +1,275 @@
+"""Fog of war in the ledger: what a recorded ruling shows, and to whom.
+
+HoldFast Korea: "The only time the opposing player may see the label side of an enemy unit is when
+both sides reveal the type of unit for combat." KWB 12.21: the Scratch Units are drawn unseen, even
+by their owner, and revealed when their hex is attacked. Fire and Ice 12.1.3: an Objective
+marker's value is hidden until revealed. A ruling names such units (a supply report lists every
+block it traced), yet the ledger is read by both players and an observer, and the chat lines of a
+ruling go into the log the opponent receives.
+
+So a game registers its `Fog`: which units are hidden and from whom, which checks reveal which of
+them (a combat reveals its combatants), which outcome values the acting side alone sees. When a
+ruling is recorded, `seal` replaces each hidden part of its request and result by a *salted
+commitment* — `{"hidden": sha256(salt + canonical value), "side": owner, "hex": ...}`, or the text
+"a Communist block" in a step — and keeps the value and its salt apart (`Part`). The record's hash
+and signature cover the commitments, so the ledger verifies for everyone without showing them.
+A draw no one may see (an Objective marker's value) has its outcome and its dice sealed too.
+`reveal` puts back the parts a viewer may see: a side its own hidden parts at once; everyone all
+of them once the game is closed (the closing record publishes every part, and the verifier checks
+each against its commitment). This module is a leaf: the rules packages register into it.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import re
+import secrets
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from adjudicator.canonical import canonical_bytes
+
+HIDDEN = "hidden"
+#: A result's key listing the commitments of its texts sealed whole (steps, warnings).
+SEALED = "sealed"
+TEXTS = ("steps", "warnings")
+#: Keys of a hidden unit's object that stay public: where it stands is on the board for all to see.
+PUBLIC_KEYS = ("hex", "map", "location")
+#: The owner of a part no player sees before the game closes (KWB's Scratch Units, the full steps).
+NO_ONE = ""
+
+
+@dataclass(frozen=True)
+class Fog:
+    """What a game hides."""
+
+    rule: str  # the rule, in its words or by number, for the steps and the docs
+    noun: str  # what a hidden unit is called in words: "block", "Scratch Unit"
+    unit_owner: Callable[[str], str | None]  # unit id -> its side if its identity is hidden, else None
+    owner_sees: bool = True  # False: hidden from its owner too (drawn unseen)
+    #: check name -> request fields whose units the rules reveal to both sides (its outcome too).
+    revealed_by: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: checks whose draw no one may see before it is revealed: their outcome and their dice are
+    #: sealed (Fire and Ice's Objective markers, drawn at random and placed face down).
+    secret_draws: tuple[str, ...] = ()
+
+
+_FOG: dict[str, Fog] = {}
+
+
+def register_fog(system: str, fog: Fog) -> Fog:
+    _FOG[system] = fog
+    return fog
+
+
+def fog_of(system: str) -> Fog | None:
+    return _FOG.get(system)
+
+
+@dataclass(frozen=True)
+class Part:
+    """One hidden value of a record: its commitment, who may see it before the game closes, the
+    salt and the value (canonical JSON's value)."""
+
+    commitment: str
+    owner: str
+    salt: str
+    value: Any
+
+    def to_json(self) -> dict[str, Any]:
+        return {"commitment": self.commitment, "owner": self.owner, "salt": self.salt, "value": self.value}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Part":
+        return cls(data["commitment"], data["owner"], data["salt"], data["value"])
+
+
+def commitment_of(salt: str, value: Any) -> str:
+    """SHA-256 over the salt's text and the value's canonical JSON (docs/api.md "Fog of war")."""
+    return hashlib.sha256(salt.encode("ascii") + canonical_bytes(value)).hexdigest()
+
+
+@dataclass
+class Sealed:
+    request: dict[str, Any]
+    result: dict[str, Any]
+    parts: list[Part] = field(default_factory=list)
+
+
+class _Sealer:
+    def __init__(self, fog: Fog):
+        self.fog = fog
+        self.parts: list[Part] = []
+        self.hidden_units: dict[str, str] = {}  # unit id -> owner, of what was sealed
+
+    def part(self, value: Any, owner: str) -> Part:
+        salt = secrets.token_hex(16)
+        made = Part(commitment_of(salt, value), owner, salt, copy.deepcopy(value))
+        self.parts.append(made)
+        return made
+
+    def owner_for_viewing(self, side: str) -> str:
+        return side if self.fog.owner_sees else NO_ONE
+
+    def walk(self, node: Any) -> Any:
+        if isinstance(node, dict):
+            unit = node.get("unit") if isinstance(node.get("unit"), str) else node.get("block")
+            side = self.fog.unit_owner(unit) if isinstance(unit, str) else None
+            if side is not None:
+                self.hidden_units[unit] = side
+                made = self.part(node, self.owner_for_viewing(side))
+                return {HIDDEN: made.commitment, "side": side, **{k: node[k] for k in PUBLIC_KEYS if k in node}}
+            return {key: self.walk(value) for key, value in node.items()}
+        if isinstance(node, list):
+            return [self.walk(item) for item in node]
+        if isinstance(node, str):
+            side = self.fog.unit_owner(node)
+            if side is not None:
+                self.hidden_units[node] = side
+                return f"{HIDDEN}:{self.part(node, self.owner_for_viewing(side)).commitment}"
+        return node
+
+
+def seal(system: str, check: str, acting_side: str, request: dict[str, Any], result: dict[str, Any]) -> Sealed:
+    """The record's public request and result, and its hidden parts (nothing for a game without fog)."""
+    fog = _FOG.get(system)
+    if fog is None:
+        return Sealed(request, result, [])
+    sealer = _Sealer(fog)
+    revealed = set(fog.revealed_by.get(check, ()))
+    public_request = {key: (value if key in revealed else sealer.walk(value)) for key, value in request.items()}
+    public_result = dict(result)
+    outcome = result.get("outcome")
+    if isinstance(outcome, dict):
+        public_outcome = dict(outcome) if check in fog.revealed_by else sealer.walk(outcome)
+        if check in fog.secret_draws:
+            public_outcome = {key: {HIDDEN: sealer.part(value, NO_ONE).commitment} for key, value in outcome.items()}
+            public_result["dice_used"] = [{**die, "value": f"{HIDDEN}:{sealer.part(die.get('value'), NO_ONE).commitment}"}
+                                          for die in result.get("dice_used") or []]
+        public_result["outcome"] = public_outcome
+    names = sealer.hidden_units
+    for key in TEXTS:
+        texts = result.get(key) or []
+        public = [_redacted(item, names, fog, viewer=None) for item in texts]
+        if public != texts:
+            public_result[key] = public
+            made = sealer.part({key: texts}, NO_ONE)  # the full texts: everyone's once the game closes
+            public_result.setdefault(SEALED, {})[key] = made.commitment
+    return Sealed(public_request, public_result, sealer.parts)
+
+
+def _redacted(item: Any, hidden: dict[str, str], fog: Fog, viewer: str | None) -> Any:
+    """A step (or warning) with every hidden unit the viewer may not see named only by its side."""
+    if isinstance(item, dict) and isinstance(item.get("text"), str):
+        return {**item, "text": _redacted(item["text"], hidden, fog, viewer)}
+    if not isinstance(item, str):
+        return item
+    text = item
+    for unit, side in sorted(hidden.items(), key=lambda pair: -len(pair[0])):
+        if viewer is not None and fog.owner_sees and side == viewer:
+            continue
+        text = re.sub(rf"(?<![\w-]){re.escape(unit)}(?![\w-])(?:\s*\(\d+\s*SP\))?",
+                      f"a {_side_words(side)} {fog.noun}", text)
+    return text
+
+
+def unseen_by(system: str, check: str, request: dict[str, Any], viewer: str | None) -> list[str]:
+    """The units whose identity the viewer may not see that a question asked before the roll
+    (its chances) would give away: those in the fields the roll itself would reveal (a combat's
+    combatants), or, for a check that reveals none, in any field."""
+    fog = _FOG.get(system)
+    if fog is None:
+        return []
+    fields = fog.revealed_by.get(check) or tuple(request)
+    sealer = _Sealer(fog)
+    for name in fields:
+        sealer.walk(request.get(name))
+    return sorted(unit for unit, side in sealer.hidden_units.items() if not (fog.owner_sees and side == viewer))
+
+
+def as_seen_by(system: str, check: str, request: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+    """A request as the viewer may see it (each hidden unit it may not see sealed)."""
+    if _FOG.get(system) is None:
+        return request
+    sealed = seal(system, check, viewer or "", request, {})
+    return reveal(system, {"request": sealed.request, "result": sealed.result}, sealed.parts, viewer,
+                  closed=False)["request"]
+
+
+def redact_text(system: str, text: str, hidden: dict[str, str], viewer: str | None) -> str:
+    """`text` with each of `hidden` (unit id -> its side) the viewer may not see named only by its
+    side ("a Communist block")."""
+    fog = _FOG.get(system)
+    return _redacted(text, hidden, fog, viewer) if fog else text
+
+
+def _side_words(side: str) -> str:
+    return "UN" if side == "un" else side.replace("_", " ").capitalize()
+
+
+def visible_to(part: Part, viewer: str | None, closed: bool) -> bool:
+    """Whether `viewer` (a side, or None for an observer) may see `part` now."""
+    return closed or (viewer is not None and part.owner != NO_ONE and part.owner == viewer)
+
+
+def reveal(system: str, body: dict[str, Any], parts: list[Part], viewer: str | None, closed: bool) -> dict[str, Any]:
+    """A record's body as `viewer` may see it: the parts it may see put back in place, and its
+    steps with the units it may see named (all of them once the game is closed)."""
+    fog = _FOG.get(system)
+    if fog is None or not parts:
+        return body
+    known = {p.commitment: p for p in parts if visible_to(p, viewer, closed)}
+    out = copy.deepcopy(body)
+    out["request"] = _put_back(body.get("request"), known)
+    result = dict(body.get("result") or {})
+    result["outcome"] = _put_back(result.get("outcome"), known)
+    result["dice_used"] = _put_back(result.get("dice_used"), known)
+    hidden = {unit: side for unit in _unit_ids(parts) if (side := fog.unit_owner(unit)) is not None}
+    sealed = result.get(SEALED) or {}
+    for part in parts:
+        for key in TEXTS:
+            if isinstance(part.value, dict) and set(part.value) == {key} and sealed.get(key) == part.commitment:
+                full = part.value[key]
+                result[key] = full if closed else [_redacted(item, hidden, fog, viewer) for item in full]
+    out["result"] = result
+    return out
+
+
+def _unit_ids(parts: list[Part]) -> set[str]:
+    """The units whose identity the parts hold (a unit's object, or its id)."""
+    found = set()
+    for part in parts:
+        value = part.value
+        if isinstance(value, dict):
+            unit = value.get("unit") if isinstance(value.get("unit"), str) else value.get("block")
+            if isinstance(unit, str):
+                found.add(unit)
+        elif isinstance(value, str):
+            found.add(value)
+    return found
+
+
+def _put_back(node: Any, known: dict[str, Part]) -> Any:
+    if isinstance(node, dict):
+        if isinstance(node.get(HIDDEN), str) and node[HIDDEN] in known:
+            return copy.deepcopy(known[node[HIDDEN]].value)
+        return {key: _put_back(value, known) for key, value in node.items()}
+    if isinstance(node, list):
+        return [_put_back(item, known) for item in node]
+    if isinstance(node, str) and node.startswith(f"{HIDDEN}:") and node[len(HIDDEN) + 1:] in known:
+        return copy.deepcopy(known[node[len(HIDDEN) + 1:]].value)
+    return node
+
+
+def check_parts(body: dict[str, Any], parts: list[Part]) -> list[str]:
+    """Problems with revealed parts against their record's body: each part's commitment must be
+    its salt's and value's, and must stand in the body (the record's hash covers it)."""
+    problems = []
+    text = canonical_bytes(body).decode("utf-8")
+    for part in parts:
+        if commitment_of(part.salt, part.value) != part.commitment:
+            problems.append(f"a revealed part does not match its commitment {part.commitment[:16]}")
+        elif part.commitment not in text:
+            problems.append(f"a revealed part's commitment {part.commitment[:16]} is not in the record")
+    return problems

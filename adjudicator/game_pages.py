@@ -1,0 +1,343 @@
+"""The pages of a recorded game: the ledger, rolling a check, a ruling, closing, checking a log.
+
+    GET  /games/<id>                  the ledger with every receipt verified (or the token form)
+    POST /games/<id>                  enter a token: remembered for this game (page_tokens)
+    POST /games/<id>/logout           forget it
+    GET  /games/<id>/checks/<check>   a check's form; the server rolls (a side's token)
+    POST /games/<id>/checks/<check>   roll and record it, then go to the ruling's own page
+    POST /games/<id>/checks/<check>/odds  the form's chances before the roll (nothing recorded)
+    GET  /games/<id>/records/<seq>    one ruling: result, steps, receipt, its verification
+    GET  /games/<id>/close            asks first; POST closes the game (reveals the seed)
+    GET  /games/<id>/ledger.json      the ledger to keep and verify offline
+    GET  /games/<id>/log-check        a log received from the opponent against the ledger (POST)
+
+Every roll goes through `adjudicator.rulings`, the path the API takes: the same grant, the same
+refusals, the same ledger. Every form that records carries a request id made when the form is
+shown, and a recorded ruling answers with a redirect to its own page (post/redirect/get): a
+double click, a refresh or the Back button shows the ruling already recorded, never a new roll.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+
+from adjudicator import rulings
+from adjudicator.api.auth import rate_limit_key
+from adjudicator.bridge.upload import MAX_UPLOAD_BYTES
+from adjudicator.chances import chances
+from adjudicator.checks import CheckSpec, get_check, side_label
+from adjudicator.config import Config
+from adjudicator.fog import Part, reveal
+from adjudicator.forms import (
+    FieldError, FormField, form_fields, form_request, submitted_values, unit_choices, validate_form,
+)
+from adjudicator.ledger import ledger_document
+from adjudicator.logcheck import check_log_of_game
+from adjudicator.page_tokens import forget, game_path, page_grant, page_token, remember
+from adjudicator.problems import Problem
+from adjudicator.services import services
+from adjudicator.storage import OBSERVER, GameNotFound, TokenGrant
+from adjudicator.systems import system_info
+from adjudicator.transcript import chat_lines
+from adjudicator.verify import verify_answer, verify_ledger
+
+#: Board roles a recorded game fixes itself: its scenario, and the asking side (the token's).
+GAME_BOUND_ROLES = ("scenario", "side")
+MULTIPART_OVERHEAD = 64 * 1024
+
+
+def new_request_id() -> str:
+    """A request id for one showing of a form: a repeat of that form is the same request."""
+    return "page-" + secrets.token_hex(12)
+
+
+def game_or_404(game_id: str) -> dict[str, Any]:
+    try:
+        return services().store.game(game_id)
+    except GameNotFound:
+        abort(404)
+
+
+def login_redirect(game_id: str) -> Response:
+    """To the game's token form, coming back here afterwards."""
+    return redirect(url_for("game_pages.game", game_id=game_id, next=request.full_path.rstrip("?")), 303)
+
+
+def grant_or_login(game_id: str, *, write: bool) -> TokenGrant | Response:
+    """This browser's grant for the game, or the redirect to the token form when it has none."""
+    game_or_404(game_id)
+    if page_token() is None:
+        return login_redirect(game_id)
+    return page_grant(game_id, write=write)
+
+
+def roll_fields(spec: CheckSpec) -> list[FormField]:
+    """A check's form in a recorded game: the game fixes its scenario and the asking side."""
+    bound = {pointer[1:] for pointer, role in spec.board if pointer.count("/") == 1 and role in GAME_BOUND_ROLES}
+    return [f for f in form_fields(spec) if f.name not in bound]
+
+
+def starting_values(fields: list[FormField]) -> dict[str, Any]:
+    """What a recorded game's form starts with: the schema's defaults, never the example's
+    situation (another board's values would be recorded as this game's)."""
+    return {f.name: f.default for f in fields}
+
+
+@dataclass
+class RollPage:
+    """What the roll form of a recorded game shows."""
+
+    grant: TokenGrant
+    spec: CheckSpec
+    fields: list[FormField]
+    values: dict[str, Any]
+    request_id: str
+    errors: list[FieldError] = field(default_factory=list)
+    problem: Problem | None = None
+    #: Field -> (value, why) of what the game's own ledger and scenario establish (adjudicator.facts).
+    facts: dict[str, tuple[Any, str]] = field(default_factory=dict)
+    #: The chances of the form's situation, when the player asked for them (adjudicator.odds).
+    odds: dict[str, Any] | None = None
+
+    def errors_for(self, name: str) -> list[str]:
+        return [e.next_to_field for e in self.errors if e.field == name]
+
+
+def render_roll(page: RollPage, status: int = 200):
+    info = system_info(page.grant.system)
+    units = unit_choices(page.grant.system)
+    response = Response(render_template(
+        "game_check.html", page=page, spec=page.spec, info=info, grant=page.grant, system=page.grant.system,
+        units=units, unit_index={u.id: u for u in units}, side_label=side_label), status)
+    response.headers["Cache-Control"] = "no-store"  # a form's request id is for one showing
+    return response
+
+
+def roll(game_id: str, check: str, form) -> Response:
+    """Record the submitted form (or show it again with its problems)."""
+    grant = page_grant(game_id, write=True)
+    spec = rulings.game_check(grant, check)
+    fields = roll_fields(spec)
+    request_id = (form.get("request_id") or "").strip() or new_request_id()
+    values, unreadable = form_request(fields, form)
+    page = RollPage(grant, spec, fields, submitted_values(fields, form), request_id)
+    try:
+        body = rulings.bind(spec, grant, {**values, "request_id": request_id})
+        req, page.errors = validate_form(spec.game_model, fields, body, unreadable)
+        if req is None:
+            return render_roll(page, 422)
+        recorded = rulings.record(grant, spec, req)
+    except Problem as problem:
+        page.problem = problem
+        return render_roll(page, problem.status)
+    return redirect(url_for("game_pages.record", game_id=game_id, seq=recorded.record.seq), 303)
+
+
+def chances_of_form(game_id: str, check: str, form) -> Response:
+    """The chances of the submitted form's situation, bound as a roll in this game is; nothing
+    is recorded, and the form keeps its request id for the roll that may follow."""
+    grant = page_grant(game_id, write=True)
+    spec = rulings.game_check(grant, check)
+    if not spec.random:
+        abort(404)
+    fields = roll_fields(spec)
+    values, unreadable = form_request(fields, form)
+    page = RollPage(grant, spec, fields, submitted_values(fields, form),
+                    (form.get("request_id") or "").strip() or new_request_id())
+    try:
+        req, page.errors = validate_form(spec.request, fields, rulings.bind(spec, grant, values), unreadable)
+        if req is None:
+            return render_roll(page, 422)
+        rulings.refuse_a_peek(grant, spec.name, req.model_dump(mode="json"))
+        page.odds = chances(spec, req)
+    except Problem as problem:
+        page.problem = problem
+        return render_roll(page, problem.status)
+    return render_roll(page)
+
+
+def record_view(game_id: str, seq: int, grant: TokenGrant) -> dict[str, Any]:
+    """One ruling as its page shows it to this viewer: the answer as the viewer may see it (fog of
+    war), its verification (of the record as everyone sees it), its chat lines (the log's)."""
+    found = rulings.find_record(game_id, seq)
+    body = found.body if isinstance(found.body, dict) else {}
+    is_ruling = not str(body.get("check", "")).startswith("game.")
+    answer = rulings.recorded_response(found) if is_ruling else None
+    info = system_info(grant.system)
+    report = verify_answer(answer, services().verification_keys()) if answer else None
+    lines = chat_lines(answer, system_name=info.name if info else "") if answer else []
+    shown = answer
+    if answer is not None:
+        closed = services().store.game(game_id)["status"] == "closed"
+        parts = rulings.record_parts(game_id, seq)
+        seen = reveal(grant.system, body, parts, viewer(grant), closed)
+        shown = {**answer, **{k: seen["result"].get(k) for k in ("outcome", "steps", "warnings", "dice_used")},
+                 "request": seen["request"]}
+    return {"record": found, "answer": shown, "report": report, "lines": lines, "info": info}
+
+
+def viewer(grant: TokenGrant) -> str | None:
+    """The side whose eyes a page is for (none for an observer): what the fog of war lets it see."""
+    return None if grant.role == OBSERVER else grant.role
+
+
+def ledger_as_seen(document: dict[str, Any], grant: TokenGrant) -> dict[str, Any]:
+    """The ledger document with each record's body as this viewer may see it (fog of war)."""
+    closed = document["game"]["status"] == "closed"
+    parts: dict[int, list[Part]] = {}
+    for seq, part in services().store.hidden_parts(grant.game_id):
+        parts.setdefault(seq, []).append(Part.from_json(part))
+    if not parts:
+        return document
+    records = [{**r, "body": reveal(grant.system, r["body"], parts[r["seq"]], viewer(grant), closed)}
+               if r["seq"] in parts else r for r in document["records"]]
+    return {**document, "records": records}
+
+
+def make_game_pages_blueprint(config: Config, limiter) -> Blueprint:
+    bp = Blueprint("game_pages", __name__)
+    per_client = limiter.shared_limit(config.rate_limit_anonymous, scope="pages", key_func=rate_limit_key)
+
+    @bp.get("/games/<game_id>")
+    def game(game_id: str):
+        game_or_404(game_id)
+        if page_token() is None:
+            return render_template("game_login.html", game_id=game_id, next=request.args.get("next", ""))
+        try:
+            grant = page_grant(game_id, write=False)
+        except Problem:  # a remembered token that no longer opens this game: ask again
+            page = render_template("game_login.html", game_id=game_id, next="",
+                                   error="The token this browser remembered does not open this game.")
+            return forget(Response(page, 403), game_id)
+        svc = services()
+        document = ledger_document(svc.store.game(game_id), svc.store.records(game_id))
+        report = verify_ledger(document, svc.verification_keys())
+        problems: dict[int | None, list[str]] = {}
+        for finding in report.problems:
+            problems.setdefault(finding.seq, []).append(finding.message)
+        response = Response(render_template(
+            "game.html", document=ledger_as_seen(document, grant), report=report, role=grant.role, grant=grant, problems=problems,
+            info=system_info(document["game"]["system"]), checks=game_checks_of(grant),
+            may_roll=grant.role != OBSERVER and document["game"]["status"] == "open"))
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    @bp.post("/games/<game_id>")
+    @per_client
+    def login(game_id: str):
+        game_or_404(game_id)
+        token = request.form.get("token", "").strip()
+        try:
+            rulings.authorize(token, game_id, write=False)
+        except Problem:
+            return render_template("game_login.html", game_id=game_id, next=request.form.get("next", ""),
+                                   error="That is not a token of this game."), 403
+        target = request.form.get("next", "")
+        if not target.startswith(game_path(game_id)) or "//" in target:
+            target = url_for("game_pages.game", game_id=game_id)
+        return remember(redirect(target, 303), game_id, token)
+
+    @bp.post("/games/<game_id>/logout")
+    def logout(game_id: str):
+        return forget(redirect(url_for("game_pages.game", game_id=game_id), 303), game_id)
+
+    @bp.get("/games/<game_id>/checks/<check>")
+    def roll_form(game_id: str, check: str):
+        grant = grant_or_login(game_id, write=True)
+        if isinstance(grant, Response):
+            return grant
+        spec = rulings.game_check(grant, check)
+        rulings.refuse_check_of_other_scenario(spec, grant)
+        fields = roll_fields(spec)
+        page = RollPage(grant, spec, fields, starting_values(fields), new_request_id())
+        found = rulings.game_facts(spec, grant)
+        if spec.name in found.closed_checks:
+            page.problem = Problem(422, "Nothing to roll any more", found.closed_checks[spec.name],
+                                   kind="check-closed")
+        for name, fact in found.values.items():
+            if name in page.values:
+                page.values[name] = fact.value
+                page.facts[name] = (fact.value, fact.why)
+        return render_roll(page)
+
+    @bp.post("/games/<game_id>/checks/<check>")
+    @per_client
+    def roll_check(game_id: str, check: str):
+        game_or_404(game_id)
+        return roll(game_id, check, request.form)
+
+    @bp.post("/games/<game_id>/checks/<check>/odds")
+    @per_client
+    def roll_chances(game_id: str, check: str):
+        game_or_404(game_id)
+        return chances_of_form(game_id, check, request.form)
+
+    @bp.get("/games/<game_id>/records/<int:seq>")
+    def record(game_id: str, seq: int):
+        grant = grant_or_login(game_id, write=False)
+        if isinstance(grant, Response):
+            return grant
+        view = record_view(game_id, seq, grant)
+        upload = request.args.get("upload", "")
+        return render_template("record.html", game_id=game_id, grant=grant, upload=upload, **view)
+
+    @bp.get("/games/<game_id>/close")
+    def close_form(game_id: str):
+        grant = grant_or_login(game_id, write=True)
+        if isinstance(grant, Response):
+            return grant
+        return render_template("game_close.html", game=services().store.game(game_id), grant=grant)
+
+    @bp.post("/games/<game_id>/close")
+    @per_client
+    def close(game_id: str):
+        grant = page_grant(game_id, write=True)
+        if request.form.get("confirm") != "close":
+            return render_template("game_close.html", game=services().store.game(game_id), grant=grant,
+                                   error="Tick the box to confirm: closing cannot be undone."), 422
+        svc = services()
+        svc.store.close_game(game_id, grant.role, svc.signing_key)
+        return redirect(url_for("game_pages.game", game_id=game_id), 303)
+
+    @bp.get("/games/<game_id>/ledger.json")
+    def ledger_file(game_id: str):
+        grant = grant_or_login(game_id, write=False)
+        if isinstance(grant, Response):
+            return grant
+        store = services().store
+        document = ledger_document(store.game(game_id), store.records(game_id))
+        return Response(json.dumps(document, indent=1), mimetype="application/json", headers={
+            "Content-Disposition": f'attachment; filename="ledger-{game_id}.json"', "Cache-Control": "no-store"})
+
+    @bp.get("/games/<game_id>/log-check")
+    def log_check_form(game_id: str):
+        grant = grant_or_login(game_id, write=False)
+        if isinstance(grant, Response):
+            return grant
+        return render_template("log_check.html", game_id=game_id, report=None, error=None)
+
+    @bp.post("/games/<game_id>/log-check")
+    @per_client
+    def log_check(game_id: str):
+        """Every adjudication line of an uploaded log against the ledger (any token of the game)."""
+        request.max_content_length = 2 * MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD  # before the body is read
+        page_grant(game_id, write=False)
+        files = [(f.filename or "", f.read(MAX_UPLOAD_BYTES + 1)) for f in request.files.getlist("file") if f]
+        try:
+            report = check_log_of_game(game_id, files if len(files) > 1 else (files[0][1] if files else b""))
+        except Problem as problem:
+            return render_template("log_check.html", game_id=game_id, report=None,
+                                   error=f"{problem.title}: {problem.detail}"), problem.status
+        return render_template("log_check.html", game_id=game_id, report=report,
+                               file_name=", ".join(name for name, _ in files), error=None)
+
+    return bp
+
+
+def game_checks_of(grant: TokenGrant) -> list[CheckSpec]:
+    return [spec for name in rulings.game_checks(grant) if (spec := get_check(grant.system, name)) is not None]

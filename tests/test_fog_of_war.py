@@ -1,0 +1,165 @@
+"""Rulings keep the fog of war (issue 34).
+
+HoldFast Korea: "The only time the opposing player may see the label side of an enemy unit is when
+both sides reveal the type of unit for combat." KWB 12.21: Scratch Units are drawn unseen, even by
+their owner, and revealed when their hex is attacked. Fire and Ice 12.1.3: Objective marker values
+are hidden until revealed.
+
+Each hidden part of a recorded ruling is a salted commitment in the ledger: the chat lines (what
+goes into the log the opponent receives), the ledger and the game page read with the opponent's or
+the observer's token show no hidden identity before the rules reveal it; its owner sees his own at
+once; everything is revealed, and verifies, when the game is closed.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+
+import pytest
+
+from adjudicator.page_tokens import COOKIE
+from adjudicator.testing import bearer, make_app, new_game
+
+UN_BLOCKS = ["rok-1", "rok-6"]
+COMMUNIST_BLOCKS = ["nkpa-1", "nkpa-3"]
+SUPPLY = {"side": "un", "positions": [{"unit": "nkpa-1", "hex": "0818", "step": "3"},
+                                      {"unit": "nkpa-3", "hex": "1018", "step": "2"},
+                                      {"unit": "rok-1", "hex": "0920", "step": "2"},
+                                      {"unit": "rok-6", "hex": "1220", "step": "3"}]}
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    return make_app(tmp_path_factory.mktemp("fog")).test_client()
+
+
+def ledger(client, game, role):
+    return client.get(f"/api/v1/games/{game['game_id']}/ledger", headers=bearer(game["tokens"][role])).get_json()
+
+
+def names_any(text: str, units: list[str]) -> list[str]:
+    return [u for u in units if re.search(rf"(?<![\w-]){re.escape(u)}(?![\w-])", text)]
+
+
+def game_page(client, game, role) -> str:
+    page = client.application.test_client()
+    page.set_cookie(COOKIE, game["tokens"][role], path=f"/games/{game['game_id']}")
+    return page.get(f"/games/{game['game_id']}").get_data(as_text=True)
+
+
+def test_a_holdfast_supply_ruling_shows_each_side_only_its_own_blocks(client):
+    game = new_game(client, "holdfast")
+    answer = client.post(f"/api/v1/games/{game['game_id']}/supply?transcript=1", json=SUPPLY,
+                         headers=bearer(game["tokens"]["un"])).get_json()
+    public = json.dumps({k: answer[k] for k in ("request", "outcome", "steps", "warnings")})
+    assert names_any(public, UN_BLOCKS + COMMUNIST_BLOCKS) == []  # the record as everyone sees it
+    assert names_any("\n".join(answer["transcript"]), UN_BLOCKS + COMMUNIST_BLOCKS) == []  # the log's lines
+    mine = json.dumps(answer["as_you_see_it"]) + "\n".join(answer["private_transcript"])
+    assert set(names_any(mine, UN_BLOCKS)) == set(UN_BLOCKS) and names_any(mine, COMMUNIST_BLOCKS) == []
+    assert client.post("/api/v1/verify", json={"answer": answer}).get_json()["ok"]
+
+    for role, own, others in (("communist", COMMUNIST_BLOCKS, UN_BLOCKS), ("un", UN_BLOCKS, COMMUNIST_BLOCKS),
+                              ("observer", [], UN_BLOCKS + COMMUNIST_BLOCKS)):
+        document = ledger(client, game, role)
+        seen = json.dumps(document)
+        assert names_any(seen, others) == [], role
+        assert set(names_any(seen, own)) == set(own), role
+        page = game_page(client, game, role)
+        assert names_any(page, others) == [], role
+        assert client.post("/api/v1/verify", json={"ledger": document}).get_json()["ok"]
+
+
+def test_a_combat_reveals_its_blocks_to_both(client):
+    game = new_game(client, "holdfast")
+    combat = json.loads(open("docs/examples/holdfast/combat.json").read())
+    combat.pop("dice", None)
+    answer = client.post(f"/api/v1/games/{game['game_id']}/combat?transcript=1", json=combat,
+                         headers=bearer(game["tokens"]["communist"])).get_json()
+    fighting = [a["unit"] for a in combat["attackers"]] + [combat["defender"]["unit"]]
+    assert set(names_any("\n".join(answer["transcript"]), fighting)) == set(fighting)
+    assert set(names_any(json.dumps(ledger(client, game, "un")), fighting)) == set(fighting)
+
+
+def test_closing_reveals_everything_and_it_verifies(client):
+    game = new_game(client, "holdfast")
+    client.post(f"/api/v1/games/{game['game_id']}/supply", json=SUPPLY, headers=bearer(game["tokens"]["un"]))
+    client.post(f"/api/v1/games/{game['game_id']}/close", headers=bearer(game["tokens"]["communist"]))
+    document = ledger(client, game, "observer")
+    report = client.post("/api/v1/verify", json={"ledger": document}).get_json()
+    assert report["ok"], report["problems"]
+    revealed = document["records"][-1]["body"]["result"]["revealed"]
+    assert set(names_any(json.dumps(revealed), UN_BLOCKS + COMMUNIST_BLOCKS)) == set(UN_BLOCKS + COMMUNIST_BLOCKS)
+    page = game_page(client, game, "observer")
+    assert set(names_any(page, UN_BLOCKS + COMMUNIST_BLOCKS)) == set(UN_BLOCKS + COMMUNIST_BLOCKS)
+    tampered = json.loads(json.dumps(document))
+    tampered["records"][-1]["body"]["result"]["revealed"][0]["value"]["hex"] = "0101"
+    report = client.post("/api/v1/verify", json={"ledger": tampered}).get_json()
+    assert not report["ok"] and {p["code"] for p in report["problems"]} >= {"revealed_mismatch"}
+
+
+def test_kwb_scratch_units_stay_unseen_even_by_their_owner(client):
+    game = new_game(client, "kwb", "seoul")
+    positions = [{"unit": "nk-scratch-a-1", "hex": "1205"}, {"unit": "nk-1", "hex": "1305"},
+                 {"unit": "us-1-1m", "hex": "1405"}]
+    answer = client.post(f"/api/v1/games/{game['game_id']}/supply?transcript=1",
+                         json={"side": "communist", "positions": positions},
+                         headers=bearer(game["tokens"]["communist"])).get_json()
+    assert "status" not in answer or answer.get("status") == 201, answer
+    for role in ("communist", "un", "observer"):
+        assert "nk-scratch-a-1" not in json.dumps(ledger(client, game, role)), role
+    assert "nk-scratch-a-1" not in json.dumps(answer["as_you_see_it"]) + "\n".join(answer["transcript"])
+    assert "nk-1" in json.dumps(answer["as_you_see_it"])  # the rest of the Communist order of battle is his
+
+
+def test_fire_and_ice_objective_draws_are_sealed_dice_and_all(client):
+    game = new_game(client, "fireandice")
+    answer = client.post(f"/api/v1/games/{game['game_id']}/objective_draw?transcript=1",
+                         json={"side": "communist", "count": 3},
+                         headers=bearer(game["tokens"]["communist"])).get_json()
+    assert all(isinstance(v, dict) and "hidden" in v for v in answer["outcome"].values())
+    assert all(str(d["value"]).startswith("hidden:") for d in answer["dice_used"])
+    assert not re.search(r"= values: \d", "\n".join(answer["transcript"]))
+    client.post(f"/api/v1/games/{game['game_id']}/close", headers=bearer(game["tokens"]["un"]))
+    report = client.post("/api/v1/verify", json={"ledger": ledger(client, game, "observer")}).get_json()
+    assert report["ok"] and report["dice_recomputed"] == 3, report
+
+
+def test_the_saved_game_pages_do_not_name_the_enemys_blocks(client, modules):
+    data = modules[("holdfast", 1)][2]["setups/campaign.vsav"]
+    game = new_game(client, "holdfast", "campaign")
+    browser = client.application.test_client()
+    browser.post(f"/games/{game['game_id']}", data={"token": game["tokens"]["un"]})
+    kept = browser.post(f"/games/{game['game_id']}/savedgame", data={"file": (io.BytesIO(data), "c.vsav")},
+                        content_type="multipart/form-data")
+    report = browser.get(kept.headers["Location"]).get_data(as_text=True)
+    from scenarios import load_game
+
+    units = load_game("holdfast").units
+    communist = [u for u, unit in units.items() if unit.side == "communist"]
+    un = [u for u, unit in units.items() if unit.side == "un"]
+    assert names_any(report, communist) == []
+    assert names_any(report, un)  # his own blocks are his to see
+    sha = kept.headers["Location"].rsplit("/", 1)[-1].split("?")[0]
+    check = browser.get(f"/games/{game['game_id']}/savedgame/{sha}/checks/combat").get_data(as_text=True)
+    # The unit pickers list the game's counter manifest (what blocks exist, as the box does): it
+    # says nothing of where any block stands, so it is left out of the comparison.
+    check = re.sub(r'<datalist.*?</datalist>|<script type="application/json".*?</script>', "", check, flags=re.S)
+    assert names_any(check, communist) == []
+    assert names_any(check, un)
+
+
+def test_chances_are_not_a_peek_behind_the_fog(client):
+    """The odds of a combat on a Scratch Unit would give its strength away before the attack reveals
+    it: a recorded game refuses them; the chances of a situation the asker may see are given."""
+    game = new_game(client, "kwb", "seoul")
+    combat = {"attacking_side": "un", "attackers": [{"unit": "us-1-1m", "hex": "1405"}],
+              "defenders": [{"unit": "nk-scratch-a-1", "hex": "1305"}]}
+    refused = client.post(f"/api/v1/games/{game['game_id']}/combat/odds", json=combat,
+                          headers=bearer(game["tokens"]["un"]))
+    assert refused.status_code == 422 and refused.get_json()["type"].endswith(":fog-of-war"), refused.get_json()
+    open_combat = {**combat, "defenders": [{"unit": "nk-1", "hex": "1305"}]}
+    given = client.post(f"/api/v1/games/{game['game_id']}/combat/odds", json=open_combat,
+                        headers=bearer(game["tokens"]["un"]))
+    assert given.status_code == 200, given.get_json()

@@ -1,0 +1,198 @@
+"""The replay of logs the real VASSAL 3.7.26 engine wrote (issue 31), in all four games.
+
+One engine run per game (tests/replay_play.py): the side moving first, through the Adjudicator
+extension against a real adjudicator (gunicorn, a SQLite file), creates a recorded game, begins a
+log, moves a unit, types "checkpoint A" and saves, asks a combat and a supply report, draws from a
+pile where the game has one, loses a step by hand, moves again, asks another supply report, types
+"checkpoint B" and saves; after each save the harness lists every piece as each side sees it.
+
+The opponent then opens the log on the replay page in headless Chromium and steps through it with
+the arrow key: at the start and at each checkpoint the board drawn is the engine's own position at
+that point, as the opponent's side sees it (his units by hex and step, the other side's hidden ones
+by hex), and every unit shown stands where the engine's saved file (a.vsav, b.vsav) has it; every
+ruling is verified (or, where the combat ordered a loss the player did not flip, named not applied).
+Then the same log as a cheating player would send it — ruling 2 taken out, a line of ruling 3
+edited, a ruling the ledger never made put in before ruling 1 — and each verdict shows where it
+happened. Skipped without VASSAL_ENGINE_JAR.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from modgen.buildfile import main_map_name
+import requests
+
+from adjudicator.bridge import load_system_game
+from bench.server import Gunicorn
+from replay_play import CHECKPOINTS, Turn, turn_steps
+from test_pages_browser import browser  # noqa: F401 (fixture)
+from test_replay import rewrite, units_of_file
+from test_replay_browser import board_of, press, step_shown, upload
+from test_savedgame_browser import log_in
+from tests.engine.play import player_fields
+
+pytestmark = [pytest.mark.engine, pytest.mark.browser]
+
+GAMES = ["kwb", "spi", "holdfast", "fireandice"]
+#: The file the engine saved at each checkpoint (tests/replay_play.py).
+SAVES = {CHECKPOINTS[0]: "a.vsav", CHECKPOINTS[1]: "b.vsav"}
+
+#: The board as the page draws it for the hidden pieces: hex -> how many the viewer may not see.
+HIDDEN_JS = """
+const out = {};
+for (const g of document.querySelectorAll('svg g.rstack')) {
+  if (Number(g.dataset.hidden)) out[g.dataset.hex] = Number(g.dataset.hidden);
+}
+return out;
+"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    running = Gunicorn(workdir=tmp_path_factory.mktemp("replay-adjudicator")).start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def played(engine, engine_module, server, tmp_path_factory):
+    """game id -> (the turn's steps, the engine's run), each game played once when first asked."""
+    systems = {s["id"]: s for s in requests.get(server.url + "/api/v1/systems", timeout=30).json()["systems"]}
+    done: dict[str, tuple[Turn, object]] = {}
+
+    def play(game_id: str):
+        if game_id not in done:
+            files = tmp_path_factory.mktemp(f"replay-{game_id}")
+            turn = turn_steps(game_id, server.url, player_fields(systems[game_id], "combat"), files)
+            run = engine(engine_module(game_id), turn.steps, timeout=300, prefs_dir=files / "prefs")
+            assert run.ok, run.failure()
+            done[game_id] = (turn, run)
+        return done[game_id]
+    return play
+
+
+def engine_board(game, listing: dict) -> tuple[dict[str, tuple[str, str]], Counter]:
+    """(unit -> (hex, step) of the units the viewer sees, hex -> hidden pieces) from the engine's list."""
+    hex_maps = {m.name for m in game.maps.values()} | {main_map_name(game)}  # the main map shows the scenario's
+    seen, hidden = {}, Counter()
+    for piece in listing["pieces"]:
+        if piece["map"] not in hex_maps:
+            continue
+        if piece["obscured"]:
+            hidden[piece["location"]] += 1
+            continue
+        unit = piece["properties"].get("UnitId")
+        if unit:
+            level = int(piece["properties"].get("Step_Level") or 1)
+            seen[unit] = (piece["location"], game.units[unit].steps[level - 1].name)
+    return seen, hidden
+
+
+def log_in_afresh(driver, base: str, game_id: str, token: str) -> None:
+    """Forget the token this browser remembers for the game (its cookie's path is the game's), then log in."""
+    driver.get(f"{base}/games/{game_id}")
+    driver.delete_all_cookies()
+    log_in(driver, base, game_id, token)
+
+
+def replay_data(driver) -> dict:
+    return driver.execute_script("return JSON.parse(document.getElementById('replay-data').textContent)")
+
+
+def assert_board_is(driver, game, listing: dict, where: str) -> None:
+    seen, hidden = engine_board(game, listing)
+    assert board_of(driver) == seen, where
+    assert Counter(driver.execute_script(HIDDEN_JS)) == hidden, where
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_engines_log_replays_step_by_step_as_the_engine_saved_it(played, browser, server, tmp_path, game_id):
+    from selenium.webdriver.common.keys import Keys
+
+    turn, run = played(game_id)
+    created = run.result(turn.at["create"])["returned"]
+    viewer = turn.defending_side
+    game = load_system_game(game_id)
+    name = game.sides[viewer].name
+    log_in_afresh(browser, server.url, created["game_id"], created["tokens_for_others"][viewer])
+    upload(browser, server.url, f"/games/{created['game_id']}/replay", turn.files / "turn.vlog")
+    data = replay_data(browser)
+    checkpoints = {text: next(i for i, s in enumerate(data["steps"]) if any(text in c for c in s.get("c", [])))
+                   for text in CHECKPOINTS}
+    assert_board_is(browser, game, run.result(turn.at[f"start as {name}"]), "start")
+    boards = {"start": board_of(browser)}
+    for step in range(1, len(data["steps"])):
+        press(browser, Keys.ARROW_RIGHT)
+        assert step_shown(browser) == step
+        for text, at in checkpoints.items():
+            if at == step:
+                assert_board_is(browser, game, run.result(turn.at[f"{text} as {name}"]), text)
+                boards[text] = board_of(browser)
+                saved = units_of_file(game_id, (turn.files / SAVES[text]).read_bytes())  # the engine's own save
+                assert {u: saved.get(u) for u in boards[text]} == boards[text], text
+    # the comparisons above meant something: the side moving first moved (his units the viewer may see)
+    moved = {u for u in boards["start"] if boards["start"][u] != boards[CHECKPOINTS[1]].get(u)}
+    assert moved or game_id == "holdfast", "no move seen"  # HoldFast: the mover's blocks are hidden from the viewer
+    rulings = data["rulings"]
+    assert [r["seq"] for r in rulings] == [1, 2, 3]
+    assert {r["status"] for r in rulings} <= {"verified", "not-applied"}  # a loss the player did not flip: named
+    assert rulings[0]["status"] == "verified" or "ordered" in rulings[0]["why"]
+    assert [r["status"] for r in rulings[1:]] == ["verified", "verified"]
+    kinds = {s["k"] for s in data["steps"]}
+    assert {"move", "ruling"} <= kinds and data["summary"]["moves"] >= 2
+    if "draw" in turn.at:
+        assert "draw" in kinds
+
+
+def cheat(data: bytes, game_id: str, answers: list[dict]) -> bytes:
+    """The engine's log as a cheating player sends it: ruling 2's entry taken out, ruling 3's
+    second line edited, and a ruling the ledger never made (record 42) before ruling 1."""
+    from vassalfmt.commands import chat_command
+
+    first, second, third = answers
+    fake = [line.replace(f"#{first['seq']}]", "#42]").replace(f"record {first['seq']} hash", "record 42 hash")
+            for line in first["lines"]]
+
+    def change(fields: list[str]) -> list[str]:
+        out = []
+        for field in fields:
+            if second["lines"][-1] in field:
+                continue
+            if first["lines"][0] in field:
+                out.append("LOG\t" + chat_command(fake[0]))
+                out += ["LOG\t" + chat_command(line) for line in fake[1:]]
+            if third["lines"][1] in field:
+                field = field.replace(third["lines"][1], third["lines"][1] + " (as I remember it)")
+            out.append(field)
+        return out
+    return rewrite(data, change)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_tampered_a_hidden_and_a_forged_ruling_each_shown_where_it_happened(played, browser, server, tmp_path,
+                                                                             game_id):
+    turn, run = played(game_id)
+    created = run.result(turn.at["create"])["returned"]
+    answers = [run.result(turn.at[name])["returned"] for name in ("combat", "supply 1", "supply 2")]
+    path = tmp_path / "cheat.vlog"
+    path.write_bytes(cheat((turn.files / "turn.vlog").read_bytes(), game_id, answers))
+    log_in_afresh(browser, server.url, created["game_id"], created["tokens_for_others"]["observer"])
+    upload(browser, server.url, f"/games/{created['game_id']}/replay", path)
+    assert browser.find_element("id", "replay-verdict").get_attribute("data-ok") == "no"
+    seen = []
+    for _ in range(4):
+        press(browser, "n")
+        box = browser.find_element("css selector", "#replay-step section.ruling")
+        seen.append((box.get_attribute("data-status"), box.get_attribute("data-seq"), step_shown(browser),
+                     browser.find_element("id", "replay-step").text))
+    assert [(s, q) for s, q, _, _ in seen][:1] == [("forged", "42")]
+    assert seen[1][1] == "1" and seen[1][0] in ("verified", "not-applied")
+    assert [(s, q) for s, q, _, _ in seen][2:] == [("hidden", "2"), ("altered", "3")]
+    forged, first, hidden, altered = seen
+    assert forged[2] < first[2] < hidden[2] < altered[2]
+    assert f"between step {first[2]} and step {altered[2]}" in hidden[3]
+    assert "(as I remember it)" in altered[3] and "the ledger says" in altered[3].lower()
+    assert "no ruling 42" in forged[3]
