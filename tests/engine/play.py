@@ -196,7 +196,7 @@ def end_log() -> list[dict]:
 
 def connect_dialog(url: str) -> list[dict]:
     """Adjudicator > Connect..., the address typed, OK, and OK on the answer."""
-    return [{"do": "toolbar", "button": "Adjudicator", "path": ["Connect..."]},
+    return [{"do": "toolbar_click", "button": "Adjudicator", "path": ["Connect..."]},
             {"do": "type", "window": "Adjudicator: connect", "field": "Adjudicator server address:", "text": url},
             {"do": "click", "window": "Adjudicator: connect", "on": "OK"},
             {"do": "wait_window", "window": "checks of"},

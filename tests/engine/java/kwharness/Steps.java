@@ -136,10 +136,10 @@ final class Steps {
     case "click_if": return clickIf(step);
     case "type": return type(step);
     case "choose": return choose(step);
-    case "toolbar": return toolbar(step);
+    case "toolbar_click": return toolbarClick(step);
     case "menu": person().menu(stringList(step.get("path"))); return null;
     case "main_menu": person().mainMenu(stringList(step.get("path"))); return null;
-    case "press": person().press(str(step, "key")); return null;
+    case "press_key": person().press(str(step, "key")); return null;
     case "wait_window": return waitWindow(step);
     case "read_window": return onEdt(() -> readWindow(str(step, "window")));
     case "file_answer": chooser.answerNext(file(step, "file")); return Map.of("file", str(step, "file"));
@@ -515,7 +515,7 @@ final class Steps {
   }
 
   /** Clicks a toolbar button of the main window (by its text) and, with "path", through the menu it opens. */
-  private Object toolbar(Map<String, Object> step) throws Exception {
+  private Object toolbarClick(Map<String, Object> step) throws Exception {
     final String button = str(step, "button");
     final Component c = (Component) Person.waitFor(() -> Person.walk(GameModule.getGameModule().getToolBar(),
       k -> k instanceof javax.swing.AbstractButton && k.isShowing() && button.equals(((javax.swing.AbstractButton) k).getText())),
