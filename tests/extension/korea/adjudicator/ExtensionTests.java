@@ -364,6 +364,22 @@ public final class ExtensionTests {
     check(!PlayedGame.none().known() && !PlayedGame.none().recorded(), "a game that says nothing");
     equal("korea.adjudicator.game\t{\"scenario\":\"pusan\",\"game_id\":\"\",\"stand_ins_stated\":[]}",
           PlayedGame.none().withScenario("pusan").encode(), "what the module generator writes into a setup (modgen.extension.game_state_command)");
+
+    // the chain of logs: each log begun continues the session the position was logged in
+    final String a = "ab".repeat(16);
+    final PlayedGame first = g.withNewSession("s1", a);
+    check(first.session.parent == null && first.session.file == 1 && first.chain.isEmpty(), "the first log continues the setup");
+    final PlayedGame second = PlayedGame.decode(first.encode()).withNewSession("s2", "cd".repeat(16));
+    check("s1".equals(second.session.parent) && second.session.file == 2, "the second continues the first, read from the game's state");
+    final PlayedGame third = PlayedGame.decode(second.encode()).withNewSession("s3", "ef".repeat(16));
+    equal(List.of("s1", "s2"), third.chain, "the sessions before, oldest first");
+    equal("g1", third.gameId, "the recorded game kept");
+    equal("[ADJ session s3] log of game g1, file 3, begun at position " + "ef".repeat(16) + ", after s1 s2",
+          LogSessions.line(third.gameId, third.session, third.chain), "the log's first line (adjudicator.transcript.session_line)");
+    equal("[ADJ session s1] log of game g1, file 1, begun at position " + a + ", after the setup",
+          LogSessions.line(first.gameId, first.session, first.chain), "a first log's line");
+    equal(Map.of("id", "s2", "parent", "s1", "start", "cd".repeat(16), "file", 2L), second.session.toJson(), "a ruling's log_session");
+    check(LogSessions.newId().matches("[a-z0-9]{12}") && !LogSessions.newId().equals(LogSessions.newId()), "session ids");
   }
 
   private static void ruling() {
@@ -374,6 +390,10 @@ public final class ExtensionTests {
     equal(List.of("nk-6 was eliminated in record 3"), r.notices, "notices");
     check(r.changes.get(0).eliminated && r.changes.get(1).sp == 2, "changes");
     refused(() -> Ruling.of(Json.parseObject("{\"seq\": 1}")), "an answer without a transcript");
+    equal(List.of(), r.privateLines, "no private lines in a game without hidden units");
+    final Ruling fog = Ruling.of(Json.parseObject("{\"transcript\": [\"[ADJ g#2] 1. a UN block in 0920\"],"
+      + " \"private_transcript\": [\"[ADJ g#2] 1. ROK 1 in 0920\"], \"seq\": 2}"));
+    equal(List.of("[ADJ g#2] 1. ROK 1 in 0920"), fog.privateLines, "the lines as the asking side sees them");
     final List<String> wrapped = Lines.wrap("Adjudicator: " + "word; ".repeat(60));
     check(wrapped.size() > 1 && wrapped.stream().allMatch(l -> l.length() <= Lines.WRAP) && wrapped.get(1).startsWith("… "), "long text wrapped: " + wrapped);
   }

@@ -28,6 +28,8 @@ public class GameModule {
 
   public GameState getGameState() { return null; }
 
+  public VASSAL.command.Logger getLogger() { return null; }
+
   public VASSAL.build.module.PlayerRoster getPlayerRoster() { return null; }
 
   public PlayerWindow getPlayerWindow() { return null; }

@@ -54,22 +54,29 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
   private PlayedGame played = PlayedGame.none();
   /** The recorded game the last game played was (so the next one can say it is not). */
   private String endedRecordedGame = "";
+  /** The log session whose line this player's log already shows. */
+  private String announcedSession = "";
   private JButton button;
 
-  /** The recorded game checks go to now: its id, scenario, the side whose token is used, the token, the server. */
+  /**
+   * The recorded game checks go to now: its id, scenario, the side whose token is used, the
+   * token, the server, and the log session a check asked now is made in (null: no log is kept).
+   */
   static final class Active {
     final String gameId;
     final String scenario;
     final String side;
     final String token;
     final String server;
+    final Map<String, Object> logSession;
 
-    Active(String gameId, String scenario, String side, String token, String server) {
+    Active(String gameId, String scenario, String side, String token, String server, Map<String, Object> logSession) {
       this.gameId = gameId;
       this.scenario = scenario;
       this.side = side;
       this.token = token;
       this.server = server;
+      this.logSession = logSession;
     }
   }
 
@@ -130,13 +137,37 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
       final Active a = active();
       if (a != null) endedRecordedGame = a.gameId;
       played = PlayedGame.none();
+      announcedSession = "";
     }
   }
 
-  /** What this game says it is, written into every save and at the start of every log. */
+  /**
+   * What this game says it is, written into every save and at the start of every log. Asked
+   * while a log begins, it begins a new log session (LogSessions), whose line the log then begins with.
+   */
   @Override
   public Command getRestoreCommand() {
+    if (LogSessions.beginning()) {
+      played = played.withNewSession(LogSessions.newId(), LogSessions.positionDigest());
+      SwingUtilities.invokeLater(this::announceSession);  // once the engine has taken the log's beginning
+    }
     return new PlayedGame.Change(this, played);
+  }
+
+  /**
+   * The log's first line names its session and the sessions before it, once the game is a
+   * recorded game (it may become one later in the log: then at that moment). Event thread.
+   */
+  void announceSession() {
+    final PlayedGame.LogSession session = played.session;
+    if (session == null || !played.recorded() || session.id.equals(announcedSession) || !LogSessions.logging()) return;
+    announcedSession = session.id;
+    Chat.post(List.of(LogSessions.line(played.gameId, session, played.chain)));
+  }
+
+  /** The log session a ruling asked now is made in, or null when no log is kept. Event thread. */
+  Map<String, Object> logSession() {
+    return played.session != null && LogSessions.logging() ? played.session.toJson() : null;
   }
 
   @Override
@@ -193,7 +224,7 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
     }
   }
 
-  /** The recorded game checks go to now, or null: the game names one and this player holds a token of it. */
+  /** The recorded game checks go to now, or null: the game names one and this player holds a token of it. Event thread. */
   Active active() {
     if (!played.recorded()) return null;
     final Settings.Kept kept = Settings.game(played.gameId);
@@ -202,7 +233,8 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
     String side = vassalSide != null && kept.tokens.containsKey(vassalSide) ? vassalSide : null;
     if (side == null) side = kept.tokens.keySet().iterator().next();
     final String scenario = played.known() ? played.scenario : kept.scenario;
-    return new Active(played.gameId, scenario, side, kept.tokens.get(side), kept.server.isEmpty() ? Settings.server() : kept.server);
+    return new Active(played.gameId, scenario, side, kept.tokens.get(side), kept.server.isEmpty() ? Settings.server() : kept.server,
+                      logSession());
   }
 
   /** The scenario being played, or null when the game does not say (never a default). */
@@ -292,6 +324,7 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
         Chat.say("this game is recorded game " + gameId + " (" + scenarioName(chosenScenario) + ") at " + publicUrl
                  + ": the server rolls and records its checks. " + info.sideName(chosenSide) + " plays; the other sides join "
                  + "with their own tokens (Adjudicator > Join recorded game).");
+        announceSession();
         return null;
       });
       return ok("game_id", gameId, "scenario", chosenScenario, "side", chosenSide, "your_token", mine,
@@ -344,6 +377,7 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
           Chat.say("this game is recorded game " + id + " (" + scenarioName(scenario) + ") at " + publicUrl
                    + ": the server rolls and records its checks.");
         }
+        announceSession();
         Chat.local("joined recorded game " + id + " as " + info.sideName(role) + ".");
         return null;
       });
@@ -416,15 +450,17 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
       if (c == null) throw new Server.Problem(0, "No such check", info.game + " has no check '" + checkName + "'.");
       final long started = System.nanoTime();
       final Active[] recorded = new Active[1];
+      final String[] side = new String[1];
       final Map<String, Object> request = onEventThread(() -> {
         final GamePiece target = pieceId.isEmpty() ? null : BoardReader.pieceById(pieceId);
         if (!pieceId.isEmpty() && target == null) throw new IllegalArgumentException("no piece with id " + pieceId);
         recorded[0] = active();
+        side[0] = askingSide();
         return boardPart(c, reader.context(target, BoardReader.selection()));
       });
       if (!playerJson.isBlank()) request.putAll(Json.parseObject(playerJson));
       final long read = System.nanoTime();
-      final Ruling ruling = send(c, request, "vassal-" + UUID.randomUUID(), Settings.timeoutMs(), recorded[0]);
+      final Ruling ruling = send(c, request, "vassal-" + UUID.randomUUID(), Settings.timeoutMs(), recorded[0], side[0]);
       final long answered = System.nanoTime();
       onEventThread(() -> {
         Asking.deliver(this, ruling, false);
@@ -434,7 +470,8 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
       ms.put("board", (read - started) / 1e6);
       ms.put("server", (answered - read) / 1e6);
       ms.put("chat", (System.nanoTime() - answered) / 1e6);
-      return ok("lines", ruling.lines, "seq", ruling.seq, "request", request, "ms", ms, "notices", ruling.notices);
+      return ok("lines", ruling.lines, "private_lines", ruling.privateLines, "seq", ruling.seq, "request", request, "ms", ms,
+                "notices", ruling.notices);
     }
     catch (Server.Problem p) {
       return failed(p);
@@ -466,16 +503,20 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
   /**
    * Sends a check: to the recorded game when one is active (the server rolls; the request id
    * makes a repeat return the same record, never a new roll), else as a calculation. A lost
-   * connection is asked once more with the same id; a timeout is the player's to repeat. Off
-   * the event thread.
+   * connection is asked once more with the same id; a timeout is the player's to repeat. A
+   * recorded check carries the log session it is asked in; a calculation says the side asking
+   * ({@code side}, null: none), which in a game with hidden units decides what the ruling's
+   * private lines show. Off the event thread.
    */
-  Ruling send(Catalog.Check c, Map<String, Object> request, String requestId, int timeoutMs, Active recorded) throws Server.Problem {
+  Ruling send(Catalog.Check c, Map<String, Object> request, String requestId, int timeoutMs, Active recorded, String side)
+      throws Server.Problem {
     final Map<String, Object> answer;
     if (recorded != null) {
       final Server server = new Server(recorded.server, timeoutMs);
       final Map<String, Object> body = new LinkedHashMap<>(request);
       body.remove("dice");
       body.put("request_id", requestId);
+      if (recorded.logSession != null) body.put("log_session", recorded.logSession);
       final String path = "/api/v1/games/" + path(recorded.gameId) + "/" + path(c.name) + "?transcript=1&changes=1";
       Map<String, Object> first;
       try {
@@ -489,7 +530,8 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
     }
     else {
       answer = new Server(Settings.server(), timeoutMs).post("/api/v1/systems/" + path(info.game) + "/" + path(c.name)
-                                                               + "?transcript=1&changes=1", request, null);
+                                                               + "?transcript=1&changes=1" + (side == null ? "" : "&side=" + path(side)),
+                                                             request, null);
     }
     try {
       return Ruling.of(answer);

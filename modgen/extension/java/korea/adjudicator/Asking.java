@@ -72,11 +72,12 @@ final class Asking {
     final String requestId = lastRequestId;
     final int timeout = Settings.timeoutMs();
     final Adjudicator.Active recorded = adjudicator.active();
+    final String side = adjudicator.askingSide();
     form.waiting(recorded != null ? recorded.server : Settings.server(), timeout / 1000);
     new SwingWorker<Ruling, Void>() {
       @Override
       protected Ruling doInBackground() throws Exception {
-        return adjudicator.send(check, request, requestId, timeout, recorded);
+        return adjudicator.send(check, request, requestId, timeout, recorded, side);
       }
 
       @Override
@@ -105,6 +106,7 @@ final class Asking {
    */
   static void deliver(Adjudicator adjudicator, Ruling ruling, boolean offerChanges) {
     Chat.post(ruling.lines);
+    showPrivately(ruling);
     for (final String notice : ruling.notices) Chat.say("notice: " + notice);
     final List<String> fresh = adjudicator.played().notStated(ruling.standIns);
     if (!fresh.isEmpty()) {
@@ -117,6 +119,22 @@ final class Asking {
                                     JOptionPane.WARNING_MESSAGE);
     }
     if (offerChanges && !ruling.changes.isEmpty()) offerChanges(ruling);
+  }
+
+  /**
+   * Fog of war: the ruling as this player may see it (his own hidden units named) where it
+   * differs from the lines everyone sees: shown here only, never sent or logged, so the log the
+   * opponent receives names none of them.
+   */
+  private static void showPrivately(Ruling ruling) {
+    final List<String> differs = new ArrayList<>();
+    for (final String line : ruling.privateLines) {
+      if (!ruling.lines.contains(line)) differs.add(line);
+    }
+    if (differs.isEmpty()) return;
+    Chat.local("as your side sees it (on your screen only, not in the log):");
+    // without the ruling's tag: no reader of the chat takes these lines for the ruling's own
+    for (final String line : differs) Chat.local("  " + line.replaceFirst("^\\[ADJ [^\\]]*\\] ?", ""));
   }
 
   /** "Apply the ruling to the board?" with what it would do to each piece; Yes runs the pieces' own commands. */

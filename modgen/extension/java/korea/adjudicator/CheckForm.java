@@ -228,7 +228,7 @@ final class CheckForm {
     frame.setToolTipText(f.description.isEmpty() ? null : f.description);
     final GridBagConstraints at = constraints();
     if (f.kind == FormFields.Kind.OBJECT) {
-      if (f.fixed != null) frame.setBorder(BorderFactory.createTitledBorder(f.label + ": " + unitName(f.fixed.get(0))));
+      if (f.fixed != null) frame.setBorder(BorderFactory.createTitledBorder(f.label + ": " + Unseen.unitName(f.fixed.get(0))));
       at.gridy = -1;
       addFields(frame, at, f.members, pointer);
       return frame;
@@ -300,7 +300,7 @@ final class CheckForm {
       for (int i = 0; i < rows.size(); i++) {
         at.gridx = 0;
         if (field.fixed != null) {  // a unit the board named: its name, then what the player says of it
-          panel.add(new JLabel(unitName(field.fixed.get(i))), at);
+          panel.add(new JLabel(Unseen.unitName(field.fixed.get(i))), at);
           at.gridx++;
         }
         for (final Map.Entry<String, JComponent> e : rows.get(i).entrySet()) {
@@ -531,21 +531,13 @@ final class CheckForm {
   static String summary(Map<String, Object> filled) {
     final StringBuilder sb = new StringBuilder();
     for (final Map.Entry<String, Object> e : filled.entrySet()) {
-      String v = Json.write(e.getValue());
+      String v = Json.write(Unseen.shown(e.getValue()));
       if (e.getValue() instanceof List && ((List<?>) e.getValue()).size() > 6) {
         v = ((List<?>) e.getValue()).size() + " units";
       }
       sb.append(e.getKey()).append(": ").append(v).append('\n');
     }
     return sb.toString().strip();
-  }
-
-  /** A board unit as the form names it: its counter's name where the piece is on the board, and its hex. */
-  private static String unitName(Map<String, Object> unit) {
-    final String id = String.valueOf(unit.getOrDefault("unit", unit.getOrDefault("block", "?")));
-    final VASSAL.counters.GamePiece piece = BoardReader.pieceOfUnit(id);
-    final String name = piece == null ? id : piece.getName();
-    return unit.get("hex") == null ? name : name + " (" + unit.get("hex") + ")";
   }
 
   private static String html(String s) {

@@ -5,7 +5,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What the server ruled, as the extension uses it: the transcript's chat lines, the record's
+ * What the server ruled, as the extension uses it: the transcript's chat lines (and, in a game with
+ * hidden units, the lines as this player's side may see them), the record's
  * number (a recorded game), the units' new states (to offer applying them to the board), the
  * stand-ins the ruling used (stated once per game) and the server's notices (e.g. a unit the
  * game's ledger already removed), which are shown to the player before anything else.
@@ -26,14 +27,17 @@ final class Ruling {
     }
   }
 
-  final List<String> lines;
+  final List<String> lines;         // the transcript everyone may see: posted to the chat and the log
+  final List<String> privateLines;  // fog of war: as this player's side may see it (shown to him only)
   final Object seq;
   final List<Change> changes;
   final List<String> standIns;
   final List<String> notices;
 
-  Ruling(List<String> lines, Object seq, List<Change> changes, List<String> standIns, List<String> notices) {
+  Ruling(List<String> lines, List<String> privateLines, Object seq, List<Change> changes, List<String> standIns,
+         List<String> notices) {
     this.lines = lines;
+    this.privateLines = privateLines;
     this.seq = seq;
     this.changes = changes;
     this.standIns = standIns;
@@ -52,7 +56,7 @@ final class Ruling {
                              c.get("step") instanceof String ? (String) c.get("step") : null,
                              c.get("sp") instanceof Number ? ((Number) c.get("sp")).intValue() : null));
     }
-    return new Ruling(lines, answer.get("seq"), changes, strings(answer.get("stand_ins")), strings(answer.get("notices")));
+    return new Ruling(lines, strings(answer.get("private_transcript")), answer.get("seq"), changes, strings(answer.get("stand_ins")), strings(answer.get("notices")));
   }
 
   private static List<String> strings(Object o) {
