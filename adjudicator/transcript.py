@@ -41,7 +41,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from adjudicator.checks import side_label
 from adjudicator.unit_changes import UnitChange, ruled_changes
@@ -247,36 +247,33 @@ def _change_text(change: UnitChange, before: dict[str, int], names: UnitNames) -
 
 def _states_before(request: Any) -> dict[str, Any]:
     """The step (or SP) each unit of a request stood at when the check was asked: unit -> state."""
-    found: dict[str, Any] = {}
-    if isinstance(request, list):
-        for item in request:
-            found.update(_states_before(item))
-    elif isinstance(request, dict):
-        unit = request.get("unit") or request.get("block")
-        if isinstance(unit, str):
-            if isinstance(request.get("step"), str):
-                found[unit] = request["step"] or None
-            elif isinstance(request.get("sp"), int) and not isinstance(request.get("sp"), bool):
-                found[unit] = request["sp"]
-        for value in request.values():
-            if isinstance(value, (dict, list)):
-                found.update(_states_before(value))
-    return {u: s for u, s in found.items() if s is not None}
+    def state(unit: dict) -> Any:
+        if isinstance(unit.get("step"), str):
+            return unit["step"] or None
+        sp = unit.get("sp")
+        return sp if isinstance(sp, int) and not isinstance(sp, bool) else None
+    return _per_unit(request, state)
 
 
 def _sp_before(outcome: Any) -> dict[str, int]:
     """Block games name a block's SP before and after: unit -> SP before."""
-    found: dict[str, int] = {}
-    if isinstance(outcome, list):
-        for item in outcome:
-            found.update(_sp_before(item))
-    elif isinstance(outcome, dict):
-        unit = outcome.get("unit") or outcome.get("block")
-        if isinstance(unit, str) and isinstance(outcome.get("sp_before"), int):
-            found[unit] = outcome["sp_before"]
-        for value in outcome.values():
-            if isinstance(value, (dict, list)):
-                found.update(_sp_before(value))
+    return {u: sp for u, sp in _per_unit(outcome, lambda unit: unit.get("sp_before")).items() if isinstance(sp, int)}
+
+
+def _per_unit(tree: Any, value_of: Callable[[dict], Any]) -> dict[str, Any]:
+    """unit -> value_of(its object), for every object naming a unit (`unit` or `block`) anywhere
+    in `tree` where that is not None; a unit named again later keeps the later value."""
+    found: dict[str, Any] = {}
+    if isinstance(tree, list):
+        for item in tree:
+            found.update(_per_unit(item, value_of))
+    elif isinstance(tree, dict):
+        unit = tree.get("unit") or tree.get("block")
+        if isinstance(unit, str) and (value := value_of(tree)) is not None:
+            found[unit] = value
+        for child in tree.values():
+            if isinstance(child, (dict, list)):
+                found.update(_per_unit(child, value_of))
     return found
 
 

@@ -16,6 +16,7 @@ from adjudicator.transcript import (
     stand_in_label,
     stand_ins,
 )
+from vassalfmt import SavedGame
 
 ROLL = "/api/v1/games/{}/probe_roll"
 COMPUTE = "/api/v1/systems/kwb/probe_roll"
@@ -229,10 +230,15 @@ def test_a_log_written_before_version_2_still_verifies_and_its_alterations_are_f
     with client.application.app_context():
         keys = services().verification_keys()
         for lines in (old, new):
-            report = check_log(lines, ledger, keys)
+            report = check_log(as_log(lines), None, ledger, keys)
             assert [r.status for r in report.rulings] == ["verified"] and report.ok
         altered = [line.replace("= hit: ", "= hit: no, ") for line in old]
-        assert [r.status for r in check_log(altered, ledger, keys).rulings] == ["altered"]
+        assert [r.status for r in check_log(as_log(altered), None, ledger, keys).rulings] == ["altered"]
+
+
+def as_log(lines: list[str]) -> SavedGame:
+    """A log holding these chat lines (what the log check reads of it without the game's units)."""
+    return SavedGame(other_commands=[f"CHAT{line}" for line in lines], is_log=True)
 
 
 def test_a_check_answers_the_units_new_states_when_asked(client):
