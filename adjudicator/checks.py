@@ -117,7 +117,17 @@ BOARD_ROLES: dict[str, str] = {
           "level the context unit's; in a list item, that unit's",
     "map": "the map a unit stands on (games with several maps): at top level the context unit's; in a "
            "list item, that unit's",
+    "track:<track id>:<marker id>": "the cell of a player-aid track a marker stands on (HoldFast's Weather "
+                                    "marker on the Weather Track), as the field's choice of that name",
 }
+
+#: A track role: `track:<track id>:<marker id>` (see BOARD_ROLES).
+_TRACK_ROLE_RE = re.compile(r"^track:[a-z0-9_-]+:[a-z0-9_-]+$")
+
+
+def track_marker(role: str) -> str | None:
+    """The marker id of a track role, or None for any other role."""
+    return role.rsplit(":", 1)[1] if _TRACK_ROLE_RE.match(role) else None
 
 #: Roles of whole collections of units: top-level fields only. `positions` is always a list;
 #: `attackers` and `defenders` are a list, or one unit object where a check takes a single unit.
@@ -126,7 +136,7 @@ BOARD_LIST_ROLES = frozenset({"positions", "attackers", "defenders"})
 
 def board(role: str, default: Any = ..., **field_args: Any) -> Any:
     """A pydantic `Field` the board can fill (see BOARD_ROLES); otherwise like `Field`."""
-    if role not in BOARD_ROLES:
+    if role not in BOARD_ROLES and track_marker(role) is None:
         raise ValueError(f"unknown board role {role!r}; known: {', '.join(BOARD_ROLES)}")
     extra = dict(field_args.pop("json_schema_extra", None) or {})
     extra["x-board"] = role
@@ -175,8 +185,10 @@ def _check_board_roles(request: type[BaseModel]) -> tuple[tuple[str, str], ...]:
     schema = request.model_json_schema()
     found = tuple(board_fields(schema))
     for pointer, role in found:
-        if role not in BOARD_ROLES:
+        if role not in BOARD_ROLES and track_marker(role) is None:
             raise ValueError(f"{request.__name__}{pointer}: unknown board role {role!r}")
+        if track_marker(role) is not None and pointer.count("/") != 1:
+            raise ValueError(f"{request.__name__}{pointer}: a track role is a top-level field's")
         if role in BOARD_LIST_ROLES and pointer.count("/") != 1:
             raise ValueError(f"{request.__name__}{pointer}: {role!r} is a top-level list role")
         if role == "positions" and _json_type(schema, pointer) != "array":

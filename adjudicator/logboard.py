@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.bridge.identify import NameIndex, identify
-from adjudicator.bridge.writeback import named_states
+from adjudicator.unit_changes import named_units
 from scenarios.model import Game
 from vassalfmt import SavedGame, VassalFormatError, parse_piece
 from vassalfmt.commands import CHAT_PREFIX, AddPiece, ChangePiece, OtherCommand, RemovePiece, parse_command, split_commands
@@ -108,10 +108,10 @@ def _unit_step(game: Game, names: NameIndex, type_: str, state: str) -> tuple[st
 def ordered_changes(game: Game, outcome: dict[str, Any], steps_now: dict[str, Step]) -> list[OrderedChange]:
     """The changes a ruling's outcome orders to units on the board (`steps_now`: unit -> step).
 
-    Read the way the write-back reads an outcome (`named_states`); a unit already showing the
+    Read the way the write-back reads an outcome (`adjudicator.unit_changes.named_units`); a unit already showing the
     step, or not on the board, needs nothing."""
     out: dict[str, OrderedChange] = {}
-    for unit_id, step, sp in named_states(outcome):
+    for unit_id, step, sp in named_units(outcome):
         if unit_id not in steps_now or steps_now[unit_id] is None:
             continue
         unit = game.units.get(unit_id)

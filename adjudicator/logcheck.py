@@ -153,7 +153,7 @@ def _judge(entry: TranscriptEntry, game_id: str, records: dict[int, dict], syste
                          f"{record['hash'][:len(entry.hash_prefix) or 16]}")
     response = recorded_response(Record(game_id, record["seq"], record["prev_hash"], record["hash"],
                                           record["body"], record["receipt"]))
-    want = comparable_lines(response, system_name=system_name)
+    want = comparable_lines(response, system_name=system_name, version=entry.version)
     got = entry.comparable()
     if got != want:
         return LogRuling(ALTERED, game_id, entry.seq, first, _first_difference(got, want))

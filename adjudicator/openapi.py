@@ -57,7 +57,15 @@ TRANSCRIPT_PARAM = {
     "in": "query",
     "required": False,
     "description": "1: add `transcript`, the ruling as tagged chat lines (what the VASSAL extension "
-    "posts and a written-back log holds; docs/api.md, \"Transcript\").",
+    "posts and a written-back log holds; docs/api.md, \"Transcript\"), and `stand_ins`.",
+    "schema": {"type": "string", "enum": ["0", "1", "true", "false", "yes", "no"]},
+}
+
+CHANGES_PARAM = {
+    "name": "changes",
+    "in": "query",
+    "required": False,
+    "description": "1 (with transcript=1): add `piece_changes`, the units the outcome names a new state of.",
     "schema": {"type": "string", "enum": ["0", "1", "true", "false", "yes", "no"]},
 }
 
@@ -197,7 +205,7 @@ def build_openapi(checks: list[CheckSpec] | None = None) -> dict[str, Any]:
                 f"{spec.summary} [{spec.system}, rule {spec.rule}] (compute mode)",
                 {"200": {"description": "The result; nothing is stored", **_json(ref(s.CheckResponse))}},
                 body=_body(ref(spec.compute_model, "validation")),
-                tags=[f"compute: {spec.system}"], params=[TRANSCRIPT_PARAM],
+                tags=[f"compute: {spec.system}"], params=[TRANSCRIPT_PARAM, CHANGES_PARAM],
                 description="Supply the dice rolled elsewhere in `dice`, in the order the check "
                 "uses them." if spec.random else None,
             )
@@ -214,7 +222,7 @@ def build_openapi(checks: list[CheckSpec] | None = None) -> dict[str, Any]:
                     "200": {"description": "request_id seen before: the recorded result", **_json(ref(s.GameCheckResponse))},
                 },
                 body=_body(schema),
-                tags=["games"], secured=True, params=[GAME_ID_PARAM, TRANSCRIPT_PARAM],
+                tags=["games"], secured=True, params=[GAME_ID_PARAM, TRANSCRIPT_PARAM, CHANGES_PARAM],
             )
         }
 

@@ -77,6 +77,21 @@ def compute(spec: CheckSpec, req: BaseModel) -> dict[str, Any]:
     return response_head(spec) | result.to_json()
 
 
+def calculation_as_seen(spec: CheckSpec, req: BaseModel, body: dict[str, Any],
+                        viewer: str | None) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """A calculation in a game with hidden units (fog of war), as everyone may see it and as
+    `viewer` (a side, or None) may: what a recorded ruling's record and `as_you_see_it` would
+    show. Its chat lines go into the log the opponent receives, so they are the first; None for
+    a game without fog. The answer's own fields stay whole: the caller sent every value."""
+    if fog_of(spec.system) is None:
+        return None
+    head = response_head(spec)
+    result = {key: value for key, value in body.items() if key not in head}
+    sealed = seal(spec.system, spec.name, viewer or "", req.model_dump(mode="json", exclude={"dice"}), result)
+    seen = reveal(spec.system, {"request": sealed.request, "result": sealed.result}, sealed.parts, viewer, closed=False)
+    return head | sealed.result, head | seen["result"]
+
+
 def response_head(spec: CheckSpec) -> dict[str, Any]:
     return {"system": spec.system, "check": spec.name, "rule": spec.rule}
 

@@ -12,22 +12,50 @@ so a log can be read back (`parse_transcript`) and each recorded ruling checked 
 ledger: the lines `chat_lines` renders from the ledger record must be the lines in the log,
 except the `verify:` line, whose address depends on the server name the players used.
 
-Lines are plain text, one per outcome field, die group, step and warning, without control
-characters (a VASSAL command string cannot carry newlines or ESC). Object keys are rendered in
-sorted order at every level: the ledger stores results as canonical JSON (sorted keys), and a
-ruling must read the same from the live response and from the ledger.
+A ruling reads like one (version 2, the lines `chat_lines` writes now):
+
+    [ADJ g#4] RULING Combat for Communist: NK 83 attacks US 27/25 at 1:3, rolled 2: AD — NK 83 depleted
+    [ADJ g#4] 1. NK 83 (1105, full) attacks with 3 ... [7.0]          the steps, in order, each with its rule
+    [ADJ g#4] = attack strength: 3; odds: 1:3; roll: 2                the outcome's details, sorted
+    [ADJ g#4] = defenders: US 27/25 (step full)                       (lists and objects a line each)
+    [ADJ g#4] dice: combat (CRT) d6 2                                 the dice by purpose
+    [ADJ g#4] warning: ...                                            warnings that are not stand-ins
+    [ADJ g#4] receipt: record 4 hash 0123456789abcdef signed k1       (or "not recorded: ...")
+    [ADJ g#4] verify: https://server/games/g#record-4
+
+The first line (``RULING ...``, the version marker) says what happened; units are named as their
+counters read ("NK 83", from the game's units), a long list is wrapped over several lines
+(``… `` continues a line). Stand-in data (``stand_ins``) is not repeated under every ruling: the
+extension states it once per game. Rulings written before version 2 (the first line
+"<game>: <check> (<rules>)", outcome lines first, every warning) are still read and compared
+against that rendering (`comparable_lines(..., version=1)`), so older logs keep verifying.
+
+Lines are plain text without control characters (a VASSAL command string cannot carry newlines
+or ESC). Everything a line says is read from the outcome in sorted key order at every level: the
+ledger stores results as canonical JSON (sorted keys), and a ruling must read the same from the
+live response and from the ledger.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from functools import lru_cache
+from typing import Any, Callable, Iterable
 
 from adjudicator.checks import side_label
+from adjudicator.unit_changes import UnitChange, ruled_changes
 
 COMPUTE_TAG = "[ADJ compute]"
 HASH_PREFIX_LENGTH = 16
+#: The version `chat_lines` writes; 1 is the rendering before rulings had a headline.
+VERSION = 2
+#: A version-2 ruling's first line starts with this (version 1's starts with the game's name).
+RULING_MARK = "RULING "
+#: A line longer than this is wrapped (at "; " between list items, else between words).
+WRAP = 160
+#: At most this many unit changes in a headline ("and 4 more").
+HEADLINE_CHANGES = 6
 
 _TAG_RE = re.compile(r"\[ADJ (?:compute|(?P<game>[A-Za-z0-9_-]{1,64})#(?P<seq>\d{1,9}))\] ?")
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f]+")
@@ -35,6 +63,18 @@ _SPACES_RE = re.compile(r" {2,}")
 _VERIFY_PREFIX = "verify: "
 _RECEIPT_PREFIX = "receipt: "
 _NOT_RECORDED = "not recorded: "
+_CONTINUED = "… "
+_STAND_IN_RE = re.compile(r"\bstand-in\b", re.IGNORECASE)
+
+#: Outcome members that say what a check decided, in the order a headline gives them (each game
+#: names its results differently; the first few present are the headline when no attack is).
+HEADLINE_FACTS = (
+    "winner", "spread", "victory", "level", "result", "weather", "intervenes", "intervened", "success", "hit",
+    "legal", "allowed", "cleared", "shortage_ended", "in_force", "compliant", "denied", "fits",
+    "moves_normally", "cancelled", "in_supply", "out_of_supply", "with_loc", "without_loc", "effect",
+    "text", "max_markers", "markers", "rebuilt", "occupies_port", "to_pusan", "total",
+)
+HEADLINE_FACT_COUNT = 3
 
 
 def tag_for(result: dict[str, Any]) -> str:
@@ -44,9 +84,26 @@ def tag_for(result: dict[str, Any]) -> str:
     return COMPUTE_TAG
 
 
-def chat_lines(result: dict[str, Any], *, system_name: str = "", verify_url: str = "") -> list[str]:
-    """The ruling of a check response (compute or game mode) as tagged chat lines."""
+def chat_lines(result: dict[str, Any], *, system_name: str = "", verify_url: str = "",
+               version: int = VERSION) -> list[str]:
+    """The ruling of a check response (compute or game mode) as tagged chat lines, as `version`
+    renders it (the current one unless an older log is being compared)."""
+    body = _lines_v1(result, system_name) if version == 1 else _lines_v2(result)
     tag = tag_for(result)
+    if tag != COMPUTE_TAG:
+        receipt = result.get("receipt") or {}
+        signed = f" signed {receipt['kid']}" if isinstance(receipt, dict) and receipt.get("kid") else ""
+        body.append(f"{_RECEIPT_PREFIX}record {result['seq']} hash {str(result.get('hash', ''))[:HASH_PREFIX_LENGTH]}"
+                    f"{signed}")
+        if verify_url:
+            body.append(f"{_VERIFY_PREFIX}{verify_url}")
+    else:
+        body.append(f"{_NOT_RECORDED}computed from the players' own dice")
+    return [f"{tag} {_clean(line)}" for line in body]
+
+
+def _lines_v1(result: dict[str, Any], system_name: str) -> list[str]:
+    """The rendering before version 2: a title, the outcome's fields, dice, steps, every warning."""
     who = f" for {side_label(result['side'])}" if result.get("side") else ""
     title = system_name or result.get("system", "")
     rule = f" ({result['rule']})" if result.get("rule") else ""
@@ -60,17 +117,289 @@ def chat_lines(result: dict[str, Any], *, system_name: str = "", verify_url: str
         rule = f" [{step['rule']}]" if step.get("rule") else ""
         body.append(f"{number}. {step.get('text', '')}{rule}")
     body += [f"warning: {warning}" for warning in result.get("warnings") or []]
-    if tag != COMPUTE_TAG:
-        receipt = result.get("receipt") or {}
-        signed = f" signed {receipt['kid']}" if isinstance(receipt, dict) and receipt.get("kid") else ""
-        body.append(f"{_RECEIPT_PREFIX}record {result['seq']} hash {str(result.get('hash', ''))[:HASH_PREFIX_LENGTH]}"
-                    f"{signed}")
-        if verify_url:
-            body.append(f"{_VERIFY_PREFIX}{verify_url}")
-    else:
-        body.append(f"{_NOT_RECORDED}computed from the players' own dice")
-    return [f"{tag} {_clean(line)}" for line in body]
+    return body
 
+
+def _lines_v2(result: dict[str, Any]) -> list[str]:
+    """A headline, the steps with their rules, the outcome's details, dice, warnings that are not
+    stand-ins; units named as their counters read, long lines wrapped."""
+    names = UnitNames.of(result.get("system", ""))
+    body = [RULING_MARK + headline(result, names)]
+    for number, step in enumerate(result.get("steps") or [], start=1):
+        rule = f" [{step['rule']}]" if step.get("rule") else ""
+        body += _wrap(names.text(f"{number}. {step.get('text', '')}{rule}"))
+    outcome = _canonical(result.get("outcome") or {})
+    shown = [key for key in sorted(outcome) if not _empty(outcome[key])]
+    plain = [f"{_words(key)}: {readable(outcome[key])}" for key in shown if not isinstance(outcome[key], (dict, list))]
+    if plain:
+        body += _wrap(names.text("= " + "; ".join(plain)))
+    for key in shown:
+        if isinstance(outcome[key], (dict, list)):
+            body += _wrap(names.text(f"= {_words(key)}: {readable(outcome[key])}"))
+    dice = dice_text(result.get("dice_used") or [])
+    if dice:
+        body += _wrap(names.text(f"dice: {dice}"))
+    for warning in result.get("warnings") or []:
+        if not is_stand_in(warning):
+            body += _wrap(names.text(f"warning: {warning}"))
+    return body
+
+
+# -- the headline --------------------------------------------------------------------------------
+
+def headline(result: dict[str, Any], names: UnitNames | None = None) -> str:
+    """One sentence saying what happened: "Combat for Communist: NK 83 attacks US 27/25 at 1:3,
+    rolled 2: AD — NK 83 depleted"; for other checks their deciding facts ("Weather: weather
+    snow, roll 5")."""
+    names = names or UnitNames.of(result.get("system", ""))
+    outcome = _canonical(result.get("outcome") or {})
+    request = _canonical(result.get("request") or {})
+    check = _words(result.get("check", "")) or "ruling"
+    side = result.get("side") or (outcome.get("side") if isinstance(outcome.get("side"), str) else "")
+    who = f" for {side_label(side)}" if side else ""  # the side asking; a calculation: the side reported on
+    attack = _attack(outcome, request, names)
+    summary = attack if attack else _facts(outcome)
+    changes = _changes_text(outcome, request, names)
+    if changes:
+        summary = f"{summary} — {changes}" if summary else changes
+    title = check[:1].upper() + check[1:] + who
+    return f"{title}: {summary}" if summary else title
+
+
+def _attack(outcome: dict, request: dict, names: UnitNames) -> str:
+    """ "NK 83 attacks US 27/25 at 1:3, rolled 2: AD (attacker depleted)", or "" for a check that
+    is no attack of units on units."""
+    attackers = _unit_ids(outcome.get("attackers")) or _unit_ids(request.get("attackers"))
+    defenders = (_unit_ids(outcome.get("defenders")) or _unit_ids(outcome.get("defender"))
+                 or _unit_ids(request.get("defenders")) or _unit_ids(request.get("defender")))
+    target = next((request[k] for k in ("target_hex", "defender_hex", "combat_hex") if isinstance(request.get(k), str)), "")
+    if not attackers or not (defenders or target):
+        return ""
+    verb = "attacks" if len(attackers) == 1 else "attack"
+    text = f"{names.join(attackers)} {verb} {names.join(defenders) if defenders else 'hex ' + target}"
+    odds, column = outcome.get("odds"), outcome.get("column")
+    if isinstance(odds, str) and odds:
+        text += f" at {odds}" + (f" (column {column})" if isinstance(column, str) and column and column != odds else "")
+    elif isinstance(column, str) and column:
+        text += f" on column {column}"
+    roll = outcome.get("roll")
+    if isinstance(roll, int) and not isinstance(roll, bool):
+        text += f", rolled {roll}"
+    elif isinstance(outcome.get("attacker_rolls"), list) and isinstance(outcome.get("defender_rolls"), list):
+        text += (f", rolled {' '.join(map(str, outcome['attacker_rolls'])) or 'nothing'} against "
+                 f"{' '.join(map(str, outcome['defender_rolls'])) or 'nothing'}")
+    decided = outcome.get("result")
+    if isinstance(decided, str) and decided:
+        meaning = outcome.get("meaning")
+        text += f": {decided}" + (f" ({meaning})" if isinstance(meaning, str) and meaning and meaning != decided else "")
+    else:
+        hits = [f"{_words(k)} {outcome[k]}" for k in ("hits_on_defender", "hits_on_attackers")
+                if isinstance(outcome.get(k), int) and not isinstance(outcome.get(k), bool)]
+        if hits:
+            text += ": " + ", ".join(hits)
+    return text
+
+
+def _facts(outcome: dict) -> str:
+    """The deciding facts of a check that is no attack: the first few of HEADLINE_FACTS present,
+    else the first plain values of the outcome."""
+    keys = [k for k in HEADLINE_FACTS if _plain(outcome.get(k))]
+    if not keys:
+        keys = [k for k in sorted(outcome) if _plain(outcome[k])]
+    if "roll" in outcome and _plain(outcome["roll"]) and "roll" not in keys[:HEADLINE_FACT_COUNT]:
+        keys = keys[:HEADLINE_FACT_COUNT - 1] + ["roll"]
+    return ", ".join(f"{_words(k)} {readable(outcome[k])}" for k in keys[:HEADLINE_FACT_COUNT])
+
+
+def _changes_text(outcome: dict, request: dict, names: UnitNames) -> str:
+    """What the ruling does to units: "NK 83 depleted, US 24 eliminated (replaced by NK 7)"; a
+    unit shown at full strength, or at the step or strength it had (the request says, in a
+    recorded game), is left out."""
+    before = {**_states_before(request), **_sp_before(outcome)}
+    said = []
+    replacements = set()
+    for change in ruled_changes(outcome):
+        if change.unit in replacements:
+            continue
+        text = _change_text(change, before, names)
+        if text:
+            said.append(text)
+        if change.replaced_by:
+            replacements.add(change.replaced_by)
+    if len(said) > HEADLINE_CHANGES:
+        said = said[:HEADLINE_CHANGES] + [f"and {len(said) - HEADLINE_CHANGES} more"]
+    return ", ".join(said)
+
+
+def _change_text(change: UnitChange, before: dict[str, int], names: UnitNames) -> str:
+    name = names.name(change.unit)
+    if change.eliminated:
+        replaced = f" (replaced by {names.name(change.replaced_by)})" if change.replaced_by else ""
+        return f"{name} eliminated{replaced}"
+    if change.sp is not None:
+        if before.get(change.unit) == change.sp:
+            return ""
+        return f"{name} to {change.sp} SP"
+    if change.step and change.step != before.get(change.unit, names.full_step(change.unit)):
+        return f"{name} {change.step}"
+    return ""
+
+
+def _states_before(request: Any) -> dict[str, Any]:
+    """The step (or SP) each unit of a request stood at when the check was asked: unit -> state."""
+    def state(unit: dict) -> Any:
+        if isinstance(unit.get("step"), str):
+            return unit["step"] or None
+        sp = unit.get("sp")
+        return sp if isinstance(sp, int) and not isinstance(sp, bool) else None
+    return _per_unit(request, state)
+
+
+def _sp_before(outcome: Any) -> dict[str, int]:
+    """Block games name a block's SP before and after: unit -> SP before."""
+    return {u: sp for u, sp in _per_unit(outcome, lambda unit: unit.get("sp_before")).items() if isinstance(sp, int)}
+
+
+def _per_unit(tree: Any, value_of: Callable[[dict], Any]) -> dict[str, Any]:
+    """unit -> value_of(its object), for every object naming a unit (`unit` or `block`) anywhere
+    in `tree` where that is not None; a unit named again later keeps the later value."""
+    found: dict[str, Any] = {}
+    if isinstance(tree, list):
+        for item in tree:
+            found.update(_per_unit(item, value_of))
+    elif isinstance(tree, dict):
+        unit = tree.get("unit") or tree.get("block")
+        if isinstance(unit, str) and (value := value_of(tree)) is not None:
+            found[unit] = value
+        for child in tree.values():
+            if isinstance(child, (dict, list)):
+                found.update(_per_unit(child, value_of))
+    return found
+
+
+def _unit_ids(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        unit = value.get("unit") or value.get("block")
+        return [unit] if isinstance(unit, str) else []
+    if isinstance(value, list):
+        return [u for item in value for u in _unit_ids(item)]
+    return []
+
+
+# -- units as their counters read ------------------------------------------------------------------
+
+class UnitNames:
+    """A game's unit ids and the names their counters read: nationality and designation ("NK 83",
+    "US 27/25"), with the size where that alone is ambiguous, and the long name (or the id) where
+    that still is."""
+
+    def __init__(self, names: dict[str, str], full_steps: dict[str, str]):
+        self.names = names
+        self.full_steps = full_steps
+        ids = sorted(names, key=len, reverse=True)
+        self.pattern = re.compile(r"(?<![\w/-])(" + "|".join(map(re.escape, ids)) + r")(?![\w-])") if ids else None
+
+    @staticmethod
+    @lru_cache(maxsize=None)
+    def of(system: str) -> UnitNames:
+        try:
+            from scenarios import load_game
+
+            game = load_game(system)
+        except Exception:  # an unknown system (a probe check): ids stay ids
+            return UnitNames({}, {})
+        return UnitNames(counter_names(game), {u.id: u.steps[0].name for u in game.units.values() if u.steps})
+
+    def name(self, unit_id: str) -> str:
+        return self.names.get(unit_id, unit_id)
+
+    def full_step(self, unit_id: str) -> str:
+        return self.full_steps.get(unit_id, "")
+
+    def join(self, unit_ids: list[str]) -> str:
+        return ", ".join(self.name(u) for u in unit_ids)
+
+    def text(self, line: str) -> str:
+        """`line` with every unit id in it replaced by its counter's name."""
+        if self.pattern is None:
+            return line
+        return self.pattern.sub(lambda m: self.names[m.group(1)], line)
+
+
+def counter_names(game) -> dict[str, str]:
+    """unit id -> the name its counter reads, unique within the game."""
+
+    def nationality(unit) -> str:
+        nat = game.nationalities.get(unit.nationality)
+        return (nat.letter or nat.id.upper()) if nat else unit.nationality.upper()
+
+    def plain(unit) -> str:
+        if unit.designation.strip() in ("", "-", "?"):
+            return unit.name or unit.id
+        return f"{nationality(unit)} {unit.designation}"
+
+    def sized(unit) -> str:
+        return f"{plain(unit)} {unit.size}".strip()
+
+    out: dict[str, str] = {}
+    def long(unit) -> str:
+        return unit.name or sized(unit)
+
+    for attempt in (plain, sized, long):
+        counts: dict[str, int] = {}
+        for unit in game.units.values():
+            if unit.id not in out:
+                counts[attempt(unit)] = counts.get(attempt(unit), 0) + 1
+        for unit in game.units.values():
+            if unit.id not in out and counts[attempt(unit)] == 1:
+                out[unit.id] = attempt(unit)
+    for unit in game.units.values():
+        if unit.id not in out:
+            out[unit.id] = f"{plain(unit)} ({unit.id})" if plain(unit) != unit.id else unit.id
+    return out
+
+
+# -- stand-ins ---------------------------------------------------------------------------------------
+
+def is_stand_in(warning: str) -> bool:
+    """A warning that says the ruling used stand-in data (stated once per game, not per ruling)."""
+    return bool(_STAND_IN_RE.search(warning))
+
+
+def stand_ins(result: dict[str, Any]) -> list[str]:
+    """The stand-ins a ruling used, each as a short label: "table crt (kwb/tables.toml:34)"."""
+    names = UnitNames.of(result.get("system", ""))
+    return list(dict.fromkeys(names.text(stand_in_label(w)) for w in result.get("warnings") or [] if is_stand_in(w)))
+
+
+def stand_in_label(warning: str) -> str:
+    """ "Stand-in table crt (kwb/tables.toml:34): the combat ..." -> "table crt (kwb/tables.toml:34)"."""
+    text = _clean(warning)
+    head, rest = _split_outside_brackets(text, ": ")
+    head = re.sub(r"^(Uses a stand-in|Stand-in used|Stand-in)\s*", "", head, flags=re.IGNORECASE).strip()
+    if head.startswith("(") and head.endswith(")"):
+        inner = head[1:-1]
+        what, _, where = inner.partition(", ")
+        if where:  # "(table aircraft, fireandice/tables.toml:117)"
+            head = f"{what} ({where})"
+        else:  # "(holdfast/tables.toml:53): table weather: ..."
+            head = f"{rest.partition(': ')[0]} ({inner})"
+    return head or text[:80]
+
+
+def _split_outside_brackets(text: str, separator: str) -> tuple[str, str]:
+    """`text` split at the first `separator` not inside parentheses."""
+    depth = 0
+    for i, char in enumerate(text):
+        depth += (char == "(") - (char == ")")
+        if depth == 0 and text.startswith(separator, i):
+            return text[:i], text[i + len(separator):]
+    return text, ""
+
+
+# -- reading rulings back ---------------------------------------------------------------------------
 
 def dice_text(dice: list[dict[str, Any]]) -> str:
     """Dice grouped by purpose, in the order rolled: "attacker combat dice d6 5 6 2; ..."."""
@@ -130,6 +459,11 @@ class TranscriptEntry:
         return self.game_id is not None
 
     @property
+    def version(self) -> int:
+        """How the ruling was rendered: 2 (a RULING headline first) or 1 (older logs)."""
+        return VERSION if self.lines and self.lines[0].startswith(RULING_MARK) else 1
+
+    @property
     def hash_prefix(self) -> str:
         for line in self.lines:
             found = re.match(r"receipt: record \d+ hash ([0-9a-f]+)", line)
@@ -166,10 +500,11 @@ def parse_transcript(texts: Iterable[str]) -> list[TranscriptEntry]:
     return entries
 
 
-def comparable_lines(result: dict[str, Any], *, system_name: str = "") -> list[str]:
-    """What a log must show for this response (tags stripped, verify line left out)."""
+def comparable_lines(result: dict[str, Any], *, system_name: str = "", version: int = VERSION) -> list[str]:
+    """What a log must show for this response (tags stripped, verify line left out), as `version`
+    renders it: compare a ruling read from a log with ``version=entry.version``."""
     return TranscriptEntry(None, None, [_TAG_RE.sub("", line, count=1) for line in
-                                        chat_lines(result, system_name=system_name)]).comparable()
+                                        chat_lines(result, system_name=system_name, version=version)]).comparable()
 
 
 def _closed(lines: list[str], next_line: str) -> bool:
@@ -184,6 +519,42 @@ def _closed(lines: list[str], next_line: str) -> bool:
     if last.startswith(_NOT_RECORDED) or last.startswith(_VERIFY_PREFIX):
         return True
     return last.startswith(_RECEIPT_PREFIX) and not next_line.startswith(_VERIFY_PREFIX)
+
+
+# -- small helpers ----------------------------------------------------------------------------------
+
+def _wrap(line: str) -> list[str]:
+    """A line of at most WRAP characters, or several: cut after a "; " between list items, else
+    between words; the continuations start with "… "."""
+    line = _clean(line)
+    out = []
+    while len(line) > WRAP:
+        cut = line.rfind("; ", WRAP // 2, WRAP)
+        cut = cut + 1 if cut > 0 else line.rfind(" ", WRAP // 2, WRAP)
+        if cut <= 0:
+            cut = WRAP
+        out.append(line[:cut].rstrip())
+        line = _CONTINUED + line[cut:].strip()
+    out.append(line)
+    return out
+
+
+def canonical_outcome(result: dict[str, Any]) -> dict[str, Any]:
+    """A response's outcome in the ledger's key order (so a live answer and a record read alike)."""
+    return _canonical(result.get("outcome") or {})
+
+
+def _canonical(value: Any) -> Any:
+    """A JSON value with every object's keys in sorted order (as the ledger stores results)."""
+    if isinstance(value, dict):
+        return {k: _canonical(value[k]) for k in sorted(value)}
+    if isinstance(value, list):
+        return [_canonical(v) for v in value]
+    return value
+
+
+def _plain(value: Any) -> bool:
+    return isinstance(value, (str, int, float, bool)) and value != ""
 
 
 def _words(name: str) -> str:

@@ -16,6 +16,7 @@ import random
 from dataclasses import dataclass, field
 
 from art.maps import STACK_DEPTH
+from modgen import extension
 from modgen.buildfile import (
     TURN_TRACKER_ID,
     VIEW_X,
@@ -119,6 +120,7 @@ def build_setup(game: Game, scenario: Scenario, images: ModuleImages, gpids: dic
     report.pooled = _fill_pools(writer, game, scenario, images, gpids, pools)
     for command in scenario_state(game, scenario, images):
         writer.add_command(command)
+    writer.add_command(extension.game_state_command(scenario.id))  # the game says its scenario (Adjudicator extension)
     return writer.to_bytes(module), report
 
 

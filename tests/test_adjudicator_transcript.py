@@ -5,12 +5,18 @@ import pytest
 from adjudicator.testing import a_side, bearer, make_app, new_game, probe_check
 from adjudicator.transcript import (
     COMPUTE_TAG,
+    RULING_MARK,
+    WRAP,
     chat_lines,
     comparable_lines,
     dice_text,
+    headline,
     parse_transcript,
     readable,
+    stand_in_label,
+    stand_ins,
 )
+from vassalfmt import SavedGame
 
 ROLL = "/api/v1/games/{}/probe_roll"
 COMPUTE = "/api/v1/systems/kwb/probe_roll"
@@ -43,10 +49,27 @@ def test_dice_are_grouped_by_purpose_in_rolling_order():
 
 
 def test_compute_ruling_lines_carry_the_compute_tag_and_no_control_characters():
+    result = {"system": "kwb", "check": "probe_roll", "rule": "Probe 1", "outcome": {"hit": True, "total": 6},
+              "steps": [{"text": "Rolled\n6\x1b", "rule": "P1"}], "warnings": ["stand-in", "a die was re-read"],
+              "dice_used": [{"sides": 6, "purpose": "probe die", "value": 6}]}
+    lines = chat_lines(result, system_name="Korean War Battles")
+    assert lines == [
+        "[ADJ compute] RULING Probe roll: hit yes, total 6",
+        "[ADJ compute] 1. Rolled 6 [P1]",
+        "[ADJ compute] = hit: yes; total: 6",
+        "[ADJ compute] dice: probe die d6 6",
+        "[ADJ compute] warning: a die was re-read",  # a stand-in is stated once per game, not here
+        "[ADJ compute] not recorded: computed from the players' own dice",
+    ]
+    assert all(COMPUTE_TAG in line for line in lines)
+    assert stand_ins(result) == ["stand-in"]
+
+
+def test_the_rendering_before_version_2_is_kept_for_older_logs():
     result = {"system": "kwb", "check": "probe_roll", "rule": "Probe 1", "outcome": {"hit": True},
               "steps": [{"text": "Rolled\n6\x1b", "rule": "P1"}], "warnings": ["stand-in"],
               "dice_used": [{"sides": 6, "purpose": "probe die", "value": 6}]}
-    lines = chat_lines(result, system_name="Korean War Battles")
+    lines = chat_lines(result, system_name="Korean War Battles", version=1)
     assert lines == [
         "[ADJ compute] Korean War Battles: probe roll (Probe 1)",
         "[ADJ compute] = hit: yes",
@@ -62,8 +85,9 @@ def test_compute_mode_answers_with_a_transcript_only_when_asked(client):
     plain = client.post(COMPUTE, json={"target": 3, "dice": [4]}).get_json()
     assert "transcript" not in plain
     asked = client.post(COMPUTE + "?transcript=1", json={"target": 3, "dice": [4]}).get_json()
-    assert asked["transcript"][0] == "[ADJ compute] Korean War Battles: probe roll (Probe rule 1)"
-    assert "[ADJ compute] = hit: yes" in asked["transcript"]
+    assert asked["transcript"][0] == "[ADJ compute] RULING Probe roll: hit yes, total 4"
+    assert "[ADJ compute] = hit: yes; total: 4" in asked["transcript"]
+    assert asked["stand_ins"] == [] and "piece_changes" not in asked
 
 
 def test_a_recorded_ruling_is_tagged_with_game_and_record_and_matches_the_ledger(client):
@@ -73,7 +97,8 @@ def test_a_recorded_ruling_is_tagged_with_game_and_record_and_matches_the_ledger
                        headers=headers).get_json()
     tag = f"[ADJ {game['game_id']}#1]"
     assert all(line.startswith(tag + " ") for line in body["transcript"])
-    assert body["transcript"][0].endswith(f"for {body['side'].title() if body['side'] != 'un' else 'UN'}")
+    assert body["transcript"][0].startswith(f"{tag} {RULING_MARK}Probe roll for "
+                                            f"{body['side'].title() if body['side'] != 'un' else 'UN'}: ")
     assert f"receipt: record 1 hash {body['hash'][:16]} signed {body['receipt']['kid']}" in \
         " ".join(body["transcript"])
     assert body["transcript"][-1].endswith(f"/games/{game['game_id']}#record-1")
@@ -106,3 +131,124 @@ def test_consecutive_rulings_with_one_tag_are_told_apart():
     first, second = parse_transcript(lines)
     assert first.lines[1] == "= x: 1" and second.lines[1] == "= x: 2"
     assert not first.recorded and first.seq is None
+
+
+# -- version 2: a ruling that reads like one ------------------------------------------------------
+
+KWB_COMBAT = {
+    "system": "kwb", "check": "combat", "rule": "7.0", "side": "communist",
+    "outcome": {"result": "AD", "meaning": "attacker depleted", "odds": "1:3", "column": "1:3", "roll": 2,
+                "attackers": [{"unit": "nk-83-mot", "step": "depleted", "history": ["AD: flipped to depleted"]}],
+                "defenders": [{"unit": "us-27-25", "step": "full", "history": []}],
+                "attack_strength": 3, "defence_strength": 9},
+    "steps": [{"text": "nk-83-mot (1105, full) attacks us-27-25 with 3.", "rule": "7.1"},
+              {"text": "Rolled 2 on column 1:3: AD.", "rule": "stand-in tables/crt.csv"}],
+    "warnings": ["Stand-in table crt (kwb/tables.toml:34): the combat results table is in the Standard Rules.",
+                 "Stand-in values for nk-83-mot (3-4-8 / 1-2-8): depleted side not printed"],
+    "dice_used": [{"sides": 6, "purpose": "combat (CRT)", "value": 2}],
+}
+
+
+def test_a_combat_leads_with_what_happened_naming_units_as_their_counters_read():
+    assert headline(KWB_COMBAT) == ("Combat for Communist: NK 83 attacks US 27/25 at 1:3, rolled 2: "
+                                    "AD (attacker depleted) — NK 83 depleted")
+    lines = chat_lines(KWB_COMBAT)
+    assert lines[0] == "[ADJ compute] " + RULING_MARK + headline(KWB_COMBAT)
+    assert lines[1:3] == ["[ADJ compute] 1. NK 83 (1105, full) attacks US 27/25 with 3. [7.1]",
+                          "[ADJ compute] 2. Rolled 2 on column 1:3: AD. [stand-in tables/crt.csv]"]
+    assert not any("nk-83-mot" in line or "Stand-in" in line for line in lines)
+    assert stand_ins(KWB_COMBAT) == ["table crt (kwb/tables.toml:34)", "values for NK 83 (3-4-8 / 1-2-8)"]
+
+
+def test_a_unit_left_at_the_step_it_stood_at_is_no_news():
+    asked = {**KWB_COMBAT, "request": {"defenders": [{"unit": "us-27-25", "step": "depleted"}]},
+             "outcome": {**KWB_COMBAT["outcome"], "defenders": [{"unit": "us-27-25", "step": "depleted"}]}}
+    assert headline(asked).endswith("— NK 83 depleted")
+    fresh = {**asked, "request": {"defenders": [{"unit": "us-27-25", "step": ""}]}}
+    assert headline(fresh).endswith("— NK 83 depleted, US 27/25 depleted")
+
+
+def test_the_headline_reads_the_same_from_a_live_answer_and_from_the_ledgers_sorted_keys():
+    import json
+
+    ledger_order = json.loads(json.dumps(KWB_COMBAT, sort_keys=True))
+    assert chat_lines(ledger_order) == chat_lines(KWB_COMBAT)
+
+
+def test_a_block_game_states_strength_changes_and_leaves_out_untouched_units():
+    result = {"system": "holdfast", "check": "combat", "side": "communist",
+              "outcome": {"attackers": [{"unit": "nkpa-1", "sp_before": 3, "sp": 3, "eliminated": False}],
+                          "defender": {"unit": "un-2", "sp_before": 4, "sp": 2, "eliminated": False},
+                          "attacker_rolls": [5, 6], "defender_rolls": [2], "hits_on_defender": 2, "hits_on_attackers": 0}}
+    assert headline(result) == ("Combat for Communist: NKPA 1 attacks UN 2, rolled 5 6 against 2: hits on defender 2, "
+                                "hits on attackers 0 — UN 2 to 2 SP")
+
+
+def test_other_checks_lead_with_their_deciding_facts():
+    weather = {"system": "holdfast", "check": "weather", "outcome": {"weather": "snow", "roll": 5, "month": "Dec"}}
+    assert headline(weather) == "Weather: weather snow, roll 5"
+    supply = {"system": "kwb", "check": "supply", "side": "un", "outcome": {"side": "un", "in_supply": 20, "out_of_supply": 1}}
+    assert headline(supply) == "Supply for UN: in supply 20, out of supply 1"
+    calculated = {"system": "kwb", "check": "supply", "outcome": {"side": "communist", "in_supply": 3, "out_of_supply": 0}}
+    assert headline(calculated) == "Supply for Communist: in supply 3, out of supply 0"  # the side reported on
+
+
+def test_long_lists_are_wrapped_and_still_read_back_as_one_ruling():
+    units = [{"unit": f"us-{n}", "hex": f"{n:04d}", "in_supply": True} for n in range(40)]
+    result = {"system": "probe", "check": "supply", "outcome": {"units": units, "in_supply": 40}, "steps": [],
+              "warnings": [], "dice_used": [], "game_id": "g1", "seq": 3, "hash": "ab" * 32}
+    lines = chat_lines(result)
+    assert all(len(line) <= len("[ADJ g1#3] ") + WRAP for line in lines)
+    continued = [line for line in lines if line.startswith("[ADJ g1#3] … ")]
+    assert len(continued) >= 5
+    (entry,) = parse_transcript(lines)
+    assert entry.version == 2 and entry.comparable() == comparable_lines(result)
+
+
+def test_stand_in_labels_name_what_and_where():
+    assert stand_in_label("Uses a stand-in (table aircraft, fireandice/tables.toml:117): the ratings") == \
+        "table aircraft (fireandice/tables.toml:117)"
+    assert stand_in_label("Stand-in used (holdfast/tables.toml:53): table weather: the die ranges") == \
+        "table weather (holdfast/tables.toml:53)"
+    assert stand_in_label("Stand-in Support Fire marker values (not printed: the rules are absent)") == \
+        "Support Fire marker values (not printed: the rules are absent)"
+
+
+def test_a_log_written_before_version_2_still_verifies_and_its_alterations_are_found(client):
+    """A log recorded with the old rendering is compared with the old rendering (the log check
+    reads each ruling's version), a new one with the new; an altered old line is still caught."""
+    from adjudicator.logcheck import check_log
+    from adjudicator.services import services
+
+    game = new_game(client)
+    headers = bearer(a_side(game))
+    body = client.post(ROLL.format(game["game_id"]), json={"target": 4, "request_id": "r1"}, headers=headers).get_json()
+    ledger = client.get(f"/api/v1/games/{game['game_id']}/ledger", headers=headers).get_json()
+    old = chat_lines(body, system_name="Korean War Battles", version=1)
+    new = chat_lines(body, system_name="Korean War Battles")
+    assert old != new and parse_transcript(old)[0].version == 1 and parse_transcript(new)[0].version == 2
+    with client.application.app_context():
+        keys = services().verification_keys()
+        for lines in (old, new):
+            report = check_log(as_log(lines), None, ledger, keys)
+            assert [r.status for r in report.rulings] == ["verified"] and report.ok
+        altered = [line.replace("= hit: ", "= hit: no, ") for line in old]
+        assert [r.status for r in check_log(as_log(altered), None, ledger, keys).rulings] == ["altered"]
+
+
+def as_log(lines: list[str]) -> SavedGame:
+    """A log holding these chat lines (what the log check reads of it without the game's units)."""
+    return SavedGame(other_commands=[f"CHAT{line}" for line in lines], is_log=True)
+
+
+def test_a_check_answers_the_units_new_states_when_asked(client):
+    from adjudicator.checks import get_check
+
+    example = get_check("kwb", "combat").example  # an exchange: the doubled attacker is replaced
+    body = client.post("/api/v1/systems/kwb/combat?transcript=1&changes=1", json=example).get_json()
+    assert body["piece_changes"] == [
+        {"unit": "nk-6", "eliminated": True, "step": None, "sp": None, "replaced_by": "nk-reg-7"},
+        {"unit": "us-5-1m", "eliminated": False, "step": "depleted", "sp": None},
+        {"unit": "nk-reg-7", "eliminated": False, "step": "full", "sp": None},
+    ]
+    assert "piece_changes" not in client.post("/api/v1/systems/kwb/combat?transcript=1", json=example).get_json()

@@ -21,6 +21,7 @@ import pytest
 
 from adjudicator.page_tokens import COOKIE
 from adjudicator.testing import bearer, make_app, new_game
+from adjudicator.transcript import UnitNames
 
 UN_BLOCKS = ["rok-1", "rok-6"]
 COMMUNIST_BLOCKS = ["nkpa-1", "nkpa-3"]
@@ -40,7 +41,12 @@ def ledger(client, game, role):
 
 
 def names_any(text: str, units: list[str]) -> list[str]:
-    return [u for u in units if re.search(rf"(?<![\w-]){re.escape(u)}(?![\w-])", text)]
+    """The units `text` names, by id or by the name their counter reads (a transcript's words)."""
+    def named(unit: str) -> bool:
+        names = {unit} | {UnitNames.of(system).names[unit] for system in ("holdfast", "kwb", "fireandice")
+                          if unit in UnitNames.of(system).names}
+        return any(re.search(rf"(?<![\w/-]){re.escape(name)}(?![\w-])", text) for name in names)
+    return [u for u in units if named(u)]
 
 
 def game_page(client, game, role) -> str:
@@ -80,6 +86,30 @@ def test_a_combat_reveals_its_blocks_to_both(client):
     fighting = [a["unit"] for a in combat["attackers"]] + [combat["defender"]["unit"]]
     assert set(names_any("\n".join(answer["transcript"]), fighting)) == set(fighting)
     assert set(names_any(json.dumps(ledger(client, game, "un")), fighting)) == set(fighting)
+
+
+def test_a_calculation_posts_lines_everyone_may_see_and_shows_the_asker_its_own(client):
+    """A calculation's chat lines go into the log the opponent receives too: in a game with
+    hidden units they name none (`transcript`), and the asking side (`?side=`) gets its own
+    (`private_transcript`) and the changes to them; the answer's fields stay whole (the caller
+    sent every value)."""
+    asked = {**SUPPLY, "scenario": "campaign"}
+    answer = client.post("/api/v1/systems/holdfast/supply?transcript=1&changes=1&side=un", json=asked).get_json()
+    assert names_any("\n".join(answer["transcript"]), UN_BLOCKS + COMMUNIST_BLOCKS) == []
+    assert "a UN block in 0920" in "\n".join(answer["transcript"]) and "ROK 1 in 0920" in "\n".join(answer["private_transcript"])
+    assert set(names_any("\n".join(answer["private_transcript"]), UN_BLOCKS)) == set(UN_BLOCKS)
+    assert names_any("\n".join(answer["private_transcript"]), COMMUNIST_BLOCKS) == []
+    assert set(names_any(json.dumps(answer["outcome"]), UN_BLOCKS)) == set(UN_BLOCKS)
+    unseen = client.post("/api/v1/systems/holdfast/supply?transcript=1", json=asked).get_json()  # no side: no one's
+    assert names_any("\n".join(unseen["private_transcript"]), UN_BLOCKS + COMMUNIST_BLOCKS) == []
+    combat = json.loads(open("docs/examples/holdfast/combat.json").read())
+    fought = client.post("/api/v1/systems/holdfast/combat?transcript=1&side=communist",
+                         json={**combat, "dice": [3] * 13}).get_json()
+    fighting = [a["unit"] for a in combat["attackers"]] + [combat["defender"]["unit"]]
+    assert set(names_any("\n".join(fought["transcript"]), fighting)) == set(fighting)  # combat reveals them
+    plain = client.post("/api/v1/systems/spi/supply?transcript=1", json=json.loads(
+        open("docs/examples/spi/supply.json").read())).get_json()
+    assert "private_transcript" not in plain  # a game without hidden units: as before
 
 
 def test_closing_reveals_everything_and_it_verifies(client):

@@ -99,6 +99,24 @@ def test_a_combat_from_the_setup_is_rolled_into_the_ledger(client, modules, syst
     assert [(e.game_id, e.seq) for e in parse_transcript(body["transcript"])] == [(game["game_id"], 1)]
 
 
+def test_holdfast_weather_is_read_from_the_weather_track(client, modules, systems):
+    """HoldFast's weather is the Weather marker's cell on the Weather Track (3; 7): the file's,
+    whatever the player's fields said (the setup puts it on Clear)."""
+    combat = adjacent_combat("holdfast")
+    game = new_recorded_game(client, "holdfast", combat.scenario.id)
+    side = combat.game.units[combat.attackers[0]].side
+    response = upload(client, f"/api/v1/games/{game['game_id']}/savedgame/checks/combat",
+                      setup_file(modules, "holdfast", combat.scenario.id), headers=bearer(game["tokens"][side]),
+                      attackers=",".join(combat.attackers),
+                      target_hex=hex_of(combat.game, combat.scenario, combat.defender),
+                      request=json.dumps({**player_fields(systems["holdfast"], "combat"), "weather": "snow"}))
+    assert response.status_code == 201, response.get_json()
+    saved = response.get_json()["savedgame"]
+    assert saved["filled"]["/weather"] == "track:weather:weather" and saved["request"]["weather"] == "clear"
+    described = next(c for c in systems["holdfast"]["checks"] if c["name"] == "combat")
+    assert described["board"]["/weather"] == "track:weather:weather"  # the extension reads it too
+
+
 def test_compute_mode_shows_the_request_built_beside_the_result(client, modules):
     combat = adjacent_combat("kwb")
     data = setup_file(modules, "kwb", combat.scenario.id)

@@ -45,6 +45,17 @@ class CheckResponse(BaseModel):
         default=None,
         description="Only with ?transcript=1: the ruling as tagged chat lines (adjudicator.transcript).",
     )
+    stand_ins: list[str] | None = Field(
+        default=None,
+        description="Only with ?transcript=1: the stand-in data the ruling used, one short label each "
+        "(the transcript does not repeat them under every ruling).",
+    )
+    piece_changes: list[dict[str, Any]] | None = Field(
+        default=None,
+        description="Only with ?transcript=1&changes=1: each unit the outcome names a new state of: "
+        "{unit, eliminated, step, sp[, replaced_by]} (adjudicator.unit_changes), for a client that "
+        "applies the ruling to its board.",
+    )
 
 
 class Receipt(BaseModel):

@@ -6,11 +6,12 @@ from flask import jsonify, request
 
 from adjudicator import rulings
 from adjudicator.api.body import parse_json_body
-from adjudicator.checks import BOARD_ROLES, CheckSpec, all_checks, get_check
+from adjudicator.checks import BOARD_ROLES, CheckSpec, all_checks, canonical_side, get_check
 from adjudicator.problems import Problem
 from adjudicator.services import services
 from adjudicator.systems import all_systems, system_info
-from adjudicator.transcript import chat_lines
+from adjudicator.transcript import canonical_outcome, chat_lines, stand_ins
+from adjudicator.unit_changes import ruled_changes
 
 
 def systems_document() -> dict:
@@ -60,7 +61,24 @@ def find_check(system: str, check: str) -> CheckSpec:
 def compute(system: str, check: str):
     spec = find_check(system, check)
     req = parse_json_body(spec.compute_model)
-    return jsonify(with_transcript(rulings.compute(spec, req)))
+    body = rulings.compute(spec, req)
+    if wants_transcript():
+        views = rulings.calculation_as_seen(spec, req, body, canonical_side(request.args.get("side")) or None)
+        if views is not None:
+            return jsonify(with_fogged_transcript(body, *views))
+    return jsonify(with_transcript(body))
+
+
+def with_fogged_transcript(body: dict, public: dict, private: dict) -> dict:
+    """A calculation in a game with hidden units: `body` whole (the caller sent every value), its
+    chat `transcript` as everyone may see it (the extension posts it: it goes into the log the
+    opponent receives), `private_transcript` as the asking side (`?side=`) may, and with
+    `?changes=1` the changes to the units that side may see."""
+    out = {**body, "transcript": transcript_of(public), "private_transcript": transcript_of(private),
+           "stand_ins": stand_ins(body)}
+    if request.args.get("changes", "").lower() in ("1", "true", "yes"):
+        out["piece_changes"] = [c.to_json() for c in ruled_changes(canonical_outcome(private))]
+    return out
 
 
 def wants_transcript() -> bool:
@@ -71,12 +89,15 @@ def wants_transcript() -> bool:
 
 
 def with_transcript(body: dict) -> dict:
-    """`body` plus `transcript` (chat lines, adjudicator.transcript) when the client asked."""
+    """`body` plus `transcript` (chat lines) and `stand_ins` (adjudicator.transcript) when the
+    client asked, and with `?changes=1` the units' new states (`piece_changes`, adjudicator.unit_changes)."""
     if not wants_transcript():
         return body
-    out = {**body, "transcript": transcript_of(body)}
+    out = {**body, "transcript": transcript_of(body), "stand_ins": stand_ins(body)}
     if "as_you_see_it" in body:  # fog of war: the lines for the asker's eyes only (never the log)
         out["private_transcript"] = transcript_of({**body, **body["as_you_see_it"]})
+    if request.args.get("changes", "").lower() in ("1", "true", "yes"):
+        out["piece_changes"] = [c.to_json() for c in ruled_changes(canonical_outcome(body))]
     return out
 
 

@@ -21,7 +21,7 @@ from adjudicator.bridge.errors import BridgeError
 from adjudicator.bridge.positions import PlacedUnit, Positions
 from adjudicator.bridge.supply import resolve_scenario
 from adjudicator.bridge.turn import TurnReading, month_of, read_turn, requested_turn
-from adjudicator.checks import CheckSpec, canonical_side
+from adjudicator.checks import CheckSpec, canonical_side, track_marker
 from adjudicator.forms import split_nullable
 
 
@@ -83,6 +83,11 @@ class _Shapes:
         node, _ = split_nullable(self.properties.get(name, {}), self.defs)
         items, _ = split_nullable(node.get("items", {}), self.defs) if "items" in node else ({}, False)
         return node.get("type", ""), items.get("type", "")
+
+    def choices(self, name: str) -> list[Any]:
+        """A top-level field's choices (its enum), or []."""
+        node, _ = split_nullable(self.properties.get(name, {}), self.defs)
+        return list(node.get("enum") or [])
 
     def item_roles(self, name: str, in_list: bool) -> dict[str, str]:
         """property -> role of a unit object at field `name` (its items, for a list)."""
@@ -164,6 +169,8 @@ def fill_request(spec: CheckSpec, positions: Positions, pointed: Pointed, given:
             value = _units_value(shapes, name, defenders, given.get(name), warnings)
         elif role == "target_hex":
             value = pointed.target_hex
+        elif (marker := track_marker(role)) is not None:
+            value = _track_value(positions, marker, shapes.choices(name))
         elif context is not None and role in ("unit", "hex", "step", "sp", "map"):
             kind, _ = shapes.kind(name)
             value = (_unit_object(context, shapes.item_roles(name, in_list=False), given.get(name))
@@ -173,6 +180,15 @@ def fill_request(spec: CheckSpec, positions: Positions, pointed: Pointed, given:
             filled[pointer] = role
     read = read_from_board(spec, positions, request)
     return BoardFill(request, filled, scenario_id, turn, warnings, read)
+
+
+def _track_value(positions: Positions, marker: str, choices: list[Any]) -> Any:
+    """The cell a track's marker stands on, as the field's choice of that name (any case); None
+    when the marker is on no track, or its cell is none of the choices."""
+    cell = positions.view().track_cell(marker)
+    if cell is None or not choices:
+        return cell
+    return next((c for c in choices if str(c).lower() == cell.lower()), None)
 
 
 def read_from_board(spec: CheckSpec, positions: Positions, request: dict[str, Any]) -> dict[str, str]:

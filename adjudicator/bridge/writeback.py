@@ -3,13 +3,9 @@
 The log's new step replays the ruling as chat lines — the transcript the Adjudicator extension
 posts (:func:`adjudicator.transcript.chat_lines`), so a log written here and one recorded in
 VASSAL read the same and verify the same way — and applies the result to the pieces where it
-names them unambiguously:
-
-* an object with ``unit`` (or ``block``) and ``step`` naming one of that unit's steps: the
-  piece's Step layer shows that step; a step ``deadpile``/``eliminated``: the piece is removed;
-* an object with ``unit`` (or ``block``) and ``sp`` (block games): the step with that SP, or the
-  piece removed when ``eliminated`` is true;
-* lists named ``eliminated`` (unit ids): removed; ``flipped_spent``: their ``spent`` step.
+names them unambiguously: a unit the outcome names as eliminated is removed, a unit named with a step shows that step, a
+block named with an SP shows the step with that SP (:mod:`adjudicator.unit_changes` reads the
+outcome, as the VASSAL extension's "apply to the board" does).
 
 A unit that is not on the board exactly once is left alone (the chat line still says what
 happened). Everything else a ruling decides (retreats, markers, new units) stays for the players
@@ -20,14 +16,13 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 from adjudicator.bridge.identify import step_layer
 from adjudicator.bridge.positions import Positions
+from adjudicator.unit_changes import named_units
 from vassalfmt import SavedGame, continue_log
 from vassalfmt.commands import ChangePiece, RemovePiece, chat_command
-
-GONE_STEPS = frozenset({"deadpile", "eliminated", "destroyed"})
 
 
 @dataclass(frozen=True)
@@ -42,40 +37,13 @@ class PieceChange:
         return f"{self.unit}: removed" if self.step is None else f"{self.unit}: shows {self.step or 'full'}"
 
 
-def named_states(outcome: Any) -> Iterator[tuple[str, str | None, int | None]]:
-    """(unit id, step name or None, SP or None) for every unit the outcome names a state of;
-    step None and SP None together mean eliminated."""
-    if isinstance(outcome, list):
-        for item in outcome:
-            yield from named_states(item)
-        return
-    if not isinstance(outcome, dict):
-        return
-    unit = outcome.get("unit") or outcome.get("block")
-    if isinstance(unit, str):
-        step, sp = outcome.get("step"), outcome.get("sp")
-        if outcome.get("eliminated") is True or step in GONE_STEPS:
-            yield unit, None, None
-        elif isinstance(step, str):
-            yield unit, step, None
-        elif isinstance(sp, int) and not isinstance(sp, bool):
-            yield unit, "", sp
-    for key, value in outcome.items():
-        if key == "eliminated" and isinstance(value, list):
-            yield from ((u, None, None) for u in value if isinstance(u, str))
-        elif key == "flipped_spent" and isinstance(value, list):
-            yield from ((u, "spent", None) for u in value if isinstance(u, str))
-        elif isinstance(value, (dict, list)):
-            yield from named_states(value)
-
-
 def piece_changes(positions: Positions, outcome: dict[str, Any]) -> list[PieceChange]:
     """The changes a result makes to the pieces of `positions`, where it names them unambiguously."""
     on_board: dict[str, list] = {}
     for placed in positions.units:
         on_board.setdefault(placed.unit.id, []).append(placed)
     changes: dict[str, PieceChange] = {}
-    for unit_id, step, sp in named_states(outcome):
+    for unit_id, step, sp in named_units(outcome):
         pieces = on_board.get(unit_id, [])
         if len(pieces) != 1:
             continue

@@ -60,9 +60,29 @@ def sources() -> list[Path]:
 
 def component_attributes(game: Game) -> dict[str, str]:
     """The buildFile attributes of the extension's element: the game's id on the server, each
-    side's roster name by side id (the module's PlayerRoster lists the names), the default server."""
+    side's roster name by side id (the module's PlayerRoster lists the names), the default server,
+    each track's name by track id (a marker on the cell "<track name> <cell>" shows that track's
+    value) and each arm's id by the name its counters carry (the UnitType property)."""
     sides = {side.id: side.name for side in game.sides.values()}
-    return {"game": game.id, "sides": json.dumps(sides, ensure_ascii=False), "server": DEFAULT_SERVER}
+    tracks = {track.id: track.name for track in game.tracks.values()}
+    types = {utype.name: utype.id for utype in game.unit_types.values()}
+    attributes = {"game": game.id, "sides": json.dumps(sides, ensure_ascii=False), "server": DEFAULT_SERVER}
+    if tracks:
+        attributes["tracks"] = json.dumps(tracks, ensure_ascii=False)
+    if types:
+        attributes["types"] = json.dumps(types, ensure_ascii=False)
+    return attributes
+
+
+#: The command that carries what a VASSAL game says it is (korea.adjudicator.PlayedGame).
+GAME_STATE_PREFIX = "korea.adjudicator.game\t"
+
+
+def game_state_command(scenario_id: str) -> str:
+    """The command a predefined setup carries so the game says which scenario it is: the
+    extension reads it when the setup starts, and writes it into every save and log after."""
+    state = {"scenario": scenario_id, "game_id": "", "stand_ins_stated": []}
+    return GAME_STATE_PREFIX + json.dumps(state, ensure_ascii=False, separators=(",", ":"))
 
 
 #: The lines of a JDK's ``release`` file that name the compiler's build.

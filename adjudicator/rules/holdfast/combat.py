@@ -40,7 +40,7 @@ from pydantic import Field, PrivateAttr, ValidationInfo, model_validator
 
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board as board_field, register_check
 from adjudicator.rules.holdfast import board, data
-from adjudicator.rules.holdfast.schemas import Attacker, Block, SupportName, WeatherName, unique
+from adjudicator.rules.holdfast.schemas import WEATHER_MARKER, Attacker, Block, SupportName, WeatherName, unique
 from scenarios.model import Game, GameMap
 
 RULE = "9.2 Combat"
@@ -432,7 +432,7 @@ class CombatRequest(CheckRequest):
     scenario: str = board_field("scenario", default=data.DEFAULT_SCENARIO,
                                 description="Scenario id (the game has one: 'campaign').")
     turn: int = board_field("turn", ge=1, le=99, description="Game turn (support availability by turn, 4).")
-    weather: WeatherName = Field(description="This turn's weather (7): air support needs clear weather.")
+    weather: WeatherName = board_field(WEATHER_MARKER, description="This turn's weather (7): air support needs clear weather.")
     attackers: list[Attacker] = board_field("attackers", min_length=1, max_length=6,
                                             description="The attacking blocks (all of one side), each adjacent to the "
                                                         "defender.")

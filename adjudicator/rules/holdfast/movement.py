@@ -29,7 +29,7 @@ from pydantic import Field, ValidationInfo, model_validator
 
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board as board_field, register_check
 from adjudicator.rules.holdfast import board, data, supply
-from adjudicator.rules.holdfast.schemas import WeatherName
+from adjudicator.rules.holdfast.schemas import WEATHER_MARKER, WeatherName
 from adjudicator.rules.positions import PositionModel, UnitAt
 from scenarios.hexgrid import Hex
 from scenarios.model import Game, GameMap
@@ -77,7 +77,7 @@ class MovementRequest(CheckRequest):
     positions: list[PositionModel] = board_field("positions", default_factory=list, max_length=80, description=(
         "The other blocks on the map, both sides (ZOC, occupied hexes, supply). The mover may be listed at its "
         "start hex."))
-    weather: WeatherName = Field(description="This turn's weather (7: snow -1 MP).")
+    weather: WeatherName = board_field(WEATHER_MARKER, description="This turn's weather (7: snow -1 MP).")
     in_supply: bool | None = Field(default=None, description=(
         "Whether the unit is in supply when activated (9.1); null = traced from `positions` (10)."))
     after_naval_transfer: bool = Field(default=False, description=(

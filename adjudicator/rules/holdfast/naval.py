@@ -24,7 +24,7 @@ from pydantic import Field, ValidationInfo, model_validator
 
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board as board_field, register_check, the_side
 from adjudicator.rules.holdfast import board, combat, control, data
-from adjudicator.rules.holdfast.schemas import Attacker, Block, SupportName, WeatherName, unique
+from adjudicator.rules.holdfast.schemas import WEATHER_MARKER, Attacker, Block, SupportName, WeatherName, unique
 from scenarios.model import Game
 
 RULE = "9.1 UN Naval Assault"
@@ -47,7 +47,7 @@ class NavalAssaultRequest(CheckRequest):
 
     scenario: str = board_field("scenario", default=data.DEFAULT_SCENARIO, description="Scenario id.")
     turn: int = board_field("turn", ge=1, le=99, description="Game turn.")
-    weather: WeatherName = Field(description="This turn's weather (7).")
+    weather: WeatherName = board_field(WEATHER_MARKER, description="This turn's weather (7).")
     attacker: Block = board_field("attackers",
                                   description="The assaulting UN block (its hex is ignored: it comes from "
                                               "`from_port`).")

@@ -15,7 +15,7 @@ from pydantic import Field, ValidationInfo, model_validator
 
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, either_side, register_check
 from adjudicator.rules.holdfast import data
-from adjudicator.rules.holdfast.schemas import WeatherName
+from adjudicator.rules.holdfast.schemas import WEATHER_MARKER, WeatherName
 from scenarios.model import Game
 
 RULE = "6 Resource Points"
@@ -42,7 +42,7 @@ class ResourcePointsRequest(CheckRequest):
         "Turn on which the Chinese intervened (11), or null if they have not (yet)."))
     air_interdiction: int = Field(default=0, ge=0, le=2, description=(
         "Optional rule 14: air supports the UN spends on interdiction (0, 1 or 2; 1 RP each, -2 Communist RP each)."))
-    weather: WeatherName = Field(default="clear", description="This turn's weather (air interdiction needs clear).")
+    weather: WeatherName = board(WEATHER_MARKER, "clear", description="This turn's weather (air interdiction needs clear).")
 
     @model_validator(mode="after")
     def _by_the_rules(self, info: ValidationInfo):

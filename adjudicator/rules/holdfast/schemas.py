@@ -10,6 +10,8 @@ from adjudicator.checks import board
 
 SideName = Literal["communist", "un"]
 WeatherName = Literal["clear", "overcast", "snow"]
+#: The weather's board role: the Weather marker's cell on the Weather Track (3; 7).
+WEATHER_MARKER = "track:weather:weather"
 SupportName = Literal["air", "armor", "naval"]
 
 HEX_LABEL = Field(pattern=r"^\d{4}$", description="Hex label as printed on the board, e.g. '1121'.")

@@ -47,6 +47,10 @@ final class Capture {
 
   /** The step running now (-1 while the module opens). */
   static volatile int step = -1;
+  /** Dialogs are closed once recorded (false: they stay for the script to answer as a person does). */
+  static volatile boolean autoClose = true;
+  /** The dialogs recorded already (each is recorded once, when it first shows). */
+  private static final java.util.Map<Window, Boolean> SEEN = new java.util.WeakHashMap<>();
 
   private static final AtomicBoolean STOPPED = new AtomicBoolean(false);
   /** Chat lines already taken from the chat window's document. */
@@ -130,6 +134,8 @@ final class Capture {
   static void closeDialogs() {
     for (final Window w : Window.getWindows()) {
       if (w instanceof Dialog && w.isShowing()) {
+        if (!autoClose && SEEN.containsKey(w)) continue;
+        SEEN.put(w, Boolean.TRUE);
         final StringBuilder sb = new StringBuilder();
         collectText(w, sb);
         final String title = ((Dialog) w).getTitle();
@@ -137,6 +143,7 @@ final class Capture {
         m.put("title", title);
         m.put("text", sb.toString().trim());
         DIALOGS.add(m);
+        if (!autoClose) continue;  // a person answers it
         final Map<String, Object> answer = answer(title);
         final AbstractButton button = answer == null ? null : findButton(w, String.valueOf(answer.get("button")));
         if (answer != null) m.put("typed", Fields.fill(w, answer.get("fields")));

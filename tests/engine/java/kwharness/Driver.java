@@ -36,6 +36,13 @@ public final class Driver {
 
   private Driver() { }
 
+  /** The result of an earlier step (for a step that uses what an earlier one answered). */
+  @SuppressWarnings("unchecked")
+  static Object resultOf(int index) {
+    if (index < 0 || index >= RESULTS.size()) throw new IllegalArgumentException("no step " + index + " ran before this one");
+    return ((Map<String, Object>) RESULTS.get(index)).get("result");
+  }
+
   public static void main(String[] args) throws Exception {
     String module = null;
     String script = null;
@@ -164,6 +171,7 @@ public final class Driver {
     REPORT.put("log", new ArrayList<>(Capture.LOG));
     REPORT.put("bugs", new ArrayList<>(Capture.BUGS));
     REPORT.put("exit_code", code);
+    REPORT.put("clicks_not_delivered", Person.UNDELIVERED.get());
     try {
       final File tmp = new File(reportFile.getPath() + ".tmp");
       Files.writeString(tmp.toPath(), Json.write(REPORT) + "\n");

@@ -1,5 +1,6 @@
 package kwharness;
 
+import java.awt.Component;
 import java.awt.Point;
 import java.io.File;
 import java.lang.reflect.Field;
@@ -49,9 +50,16 @@ import VASSAL.counters.Properties;
  */
 final class Steps {
   private final ScriptedFileChooser chooser;
+  private Person person;
 
   Steps(ScriptedFileChooser chooser) {
     this.chooser = chooser;
+  }
+
+  /** The person at the keyboard and mouse (java.awt.Robot on the X display), made on first use. */
+  private Person person() throws Exception {
+    if (person == null) person = new Person();
+    return person;
   }
 
   interface EdtTask { Object run() throws Exception; }
@@ -70,6 +78,17 @@ final class Steps {
     });
     if (err[0] != null) throw err[0];
     return out[0];
+  }
+
+  /** Lets the event thread finish what a click or a key started (shorter than settle: a person's pace). */
+  static void settleShort() {
+    try {
+      Thread.sleep(60);
+      SwingUtilities.invokeAndWait(() -> { });
+    }
+    catch (Exception ignored) {
+      // interrupted: the next step waits anyway
+    }
   }
 
   /** Lets queued event-thread work and background loads finish. */
@@ -112,6 +131,22 @@ final class Steps {
     case "press": return onEdt(() -> Toolbar.press(str(step, "text"), step.get("item")));
     case "maps": return onEdt(() -> Map.of("maps", Views.list()));
     case "settle": settle(); return null;
+    case "person": return person(step);
+    case "click": return click(step);
+    case "click_if": return clickIf(step);
+    case "type": return type(step);
+    case "choose": return choose(step);
+    case "toolbar_click": return toolbarClick(step);
+    case "menu": person().menu(stringList(step.get("path"))); return null;
+    case "main_menu": person().mainMenu(stringList(step.get("path"))); return null;
+    case "press_key": person().press(str(step, "key")); return null;
+    case "wait_window": return waitWindow(step);
+    case "read_window": return onEdt(() -> readWindow(str(step, "window")));
+    case "file_answer": chooser.answerNext(file(step, "file")); return Map.of("file", str(step, "file"));
+    case "piece_click": return pieceClick(step);
+    case "show_map": return showMap(str(step, "map"));
+    case "sleep": Thread.sleep(((Number) step.getOrDefault("ms", 500L)).longValue()); return null;
+    case "http": return Http.request(step);
     default: throw new IllegalArgumentException("unknown step '" + what + "'");
     }
   }
@@ -126,10 +161,11 @@ final class Steps {
     final GameModule g = GameModule.getGameModule();
     for (final String key : new String[] {
       BasicLogger.PROMPT_NEW_LOG_START, BasicLogger.PROMPT_NEW_LOG_END, BasicLogger.PROMPT_LOG_COMMENT }) {
-      g.getPrefs().setValue(key, Boolean.FALSE);
+      g.getPrefs().setValue(key, prompts && !key.equals(BasicLogger.PROMPT_LOG_COMMENT));
     }
     final GameState gs = g.getGameState();
-    if (gs.isGameStarted()) gs.setModified(false);
+    if (gs.isGameStarted() && !prompts) gs.setModified(false);
+    if (prompts) return;  // a person chooses the side in the wizard
     final List<GameSetupStep> steps = new ArrayList<>();
     gs.getUnfinishedSetupSteps().forEachRemaining(steps::add);
     for (final GameSetupStep s : steps) {
@@ -248,7 +284,14 @@ final class Steps {
       final String menu = str(step, "menu");
       final KeyCommand kc = findCommand((KeyCommand[]) outer.getProperty(Properties.KEY_COMMANDS), menu);
       if (kc == null) throw new IllegalArgumentException("piece '" + p.getName() + "' has no command '" + menu + "'");
-      kc.actionPerformed(null);
+      final boolean global = kc.isGlobal();  // a menu shown for a selection marks commands for every selected piece
+      kc.setGlobal(false);
+      try {
+        kc.actionPerformed(null);
+      }
+      finally {
+        kc.setGlobal(global);
+      }
     }
     else {
       final Command c = outer.keyEvent(NamedHotKeyConfigurer.decode(str(step, "key")).getKeyStroke());
@@ -409,6 +452,149 @@ final class Steps {
     return Map.of("file", String.valueOf(out), "bytes", out == null ? 0 : out.length());
   }
 
+  // ---- a person at the keyboard and mouse ---------------------------------------------------
+
+  /**
+   * "on": true (default): from now on dialogs stay open for the script to answer with the mouse
+   * and keys, as a person does (each is still recorded once, when it first shows); false: they
+   * are recorded and closed again. "prompts": true also turns the engine's own questions around
+   * games back on (the "Start new logfile?" prompt after a setup loads).
+   */
+  private Object person(Map<String, Object> step) throws Exception {
+    person();
+    Capture.autoClose = !Boolean.TRUE.equals(step.getOrDefault("on", Boolean.TRUE));
+    if (Boolean.TRUE.equals(step.get("prompts"))) {
+      prompts = true;
+      onEdt(() -> {
+        quietPrompts();  // the log's questions on, the file comment's off
+        return null;
+      });
+    }
+    return Map.of("dialogs_stay", !Capture.autoClose, "prompts", prompts);
+  }
+
+  /** Whether the engine's questions around games are asked (person mode with "prompts"). */
+  static boolean prompts;
+
+  /** A left click on a button or field (by name, text or label) in the window matching "window" (regex; default any). */
+  private Object click(Map<String, Object> step) throws Exception {
+    final String window = (String) step.get("window");
+    final Component c = person().waitComponent(window, str(step, "on"));
+    person().click(c);
+    return Map.of("clicked", str(step, "on"));
+  }
+
+  /**
+   * A click on "on" in the window matching "window" if that window shows within "timeout"
+   * seconds (default 3): a question that only some outcomes ask. Answers whether it clicked.
+   */
+  private Object clickIf(Map<String, Object> step) throws Exception {
+    final long timeout = (long) (((Number) step.getOrDefault("timeout", 3L)).doubleValue() * 1000);
+    final long end = System.currentTimeMillis() + timeout;
+    final String window = str(step, "window");
+    while (onEdt(() -> Person.window(window)) == null) {
+      if (System.currentTimeMillis() > end) return Map.of("clicked", false);
+      Thread.sleep(50);
+    }
+    person().click(person().waitComponent(window, str(step, "on")));
+    return Map.of("clicked", true);
+  }
+
+  /** Types "text" into a field (by name or label) of the window matching "window"; "clear" (default true) replaces what is there. */
+  private Object type(Map<String, Object> step) throws Exception {
+    final Component c = person().waitComponent((String) step.get("window"), str(step, "field"));
+    person().type(c, str(step, "text"), !Boolean.FALSE.equals(step.get("clear")));
+    return Map.of("typed", str(step, "text"));
+  }
+
+  /** Chooses "item" in a list field (by name or label) of the window matching "window". */
+  private Object choose(Map<String, Object> step) throws Exception {
+    final Component c = person().waitComponent((String) step.get("window"), str(step, "field"));
+    person().choose(c, str(step, "item"));
+    return Map.of("chose", str(step, "item"));
+  }
+
+  /** Clicks a toolbar button of the main window (by its text) and, with "path", through the menu it opens. */
+  private Object toolbarClick(Map<String, Object> step) throws Exception {
+    final String button = str(step, "button");
+    final Component c = (Component) Person.waitFor(() -> Person.walk(GameModule.getGameModule().getToolBar(),
+      k -> k instanceof javax.swing.AbstractButton && k.isShowing() && button.equals(((javax.swing.AbstractButton) k).getText())),
+      "no toolbar button '" + button + "'");
+    person().waitActive(GameModule.getGameModule().getPlayerWindow());
+    for (int attempt = 0; ; attempt++) {  // a click the closing dialog before it swallowed is clicked again, as a person would
+      person().click(c);
+      if (!step.containsKey("path") || Person.openMenu(1500) != null) break;
+      if (attempt == 2) {
+        throw new IllegalStateException("the toolbar button '" + button + "' opened no menu; active window: "
+          + onEdt(() -> String.valueOf(java.awt.KeyboardFocusManager.getCurrentKeyboardFocusManager().getActiveWindow()))
+          + "; showing: " + onEdt(Person::showing));
+      }
+    }
+    if (step.containsKey("path")) person().menu(stringList(step.get("path")));
+    return null;
+  }
+
+  /** Waits until a window matching "window" shows (or, "gone": true, no longer shows); answers what it shows. */
+  private Object waitWindow(Map<String, Object> step) throws Exception {
+    final long timeout = (long) (((Number) step.getOrDefault("timeout", 30L)).doubleValue() * 1000);
+    if (Boolean.TRUE.equals(step.get("gone"))) {
+      person().waitGone(str(step, "window"), timeout);
+      return null;
+    }
+    final java.awt.Window w = person().waitWindow(str(step, "window"), timeout);
+    return onEdt(() -> Person.describe(w));
+  }
+
+  private static Object readWindow(String regex) {
+    final java.awt.Window w = Person.window(regex);
+    if (w == null) throw new IllegalStateException("no window matching /" + regex + "/; showing: " + Person.showing());
+    return Person.describe(w);
+  }
+
+  /** Opens a map's window with its toolbar button, as a person does when it is not showing (nothing when it is). */
+  private Object showMap(String name) throws Exception {
+    final VASSAL.build.module.Map map = (VASSAL.build.module.Map) onEdt(() -> Pieces.map(name));
+    if ((Boolean) onEdt(() -> map.getView().isShowing())) return Map.of("opened", false);
+    final Component button = (Component) onEdt(map::getLaunchButton);
+    person().click(button);
+    Person.waitFor(() -> map.getView().isShowing() ? Boolean.TRUE : null, "the map '" + name + "' did not open");
+    return Map.of("opened", true);
+  }
+
+  /** A real click on a piece: "right": true opens its menu (and "choose" clicks "Sub-menu/Item"); "shift" adds to the selection. */
+  private Object pieceClick(Map<String, Object> step) throws Exception {
+    final GamePiece p = (GamePiece) onEdt(() -> Pieces.find(step.get("piece")));
+    final boolean shift = Boolean.TRUE.equals(step.get("shift"));
+    if (!Boolean.TRUE.equals(step.get("right"))) {
+      person().leftClick(p, shift);
+      return onEdt(() -> Map.of("selected", KeyBuffer.getBuffer().asList().size()));
+    }
+    JPopupMenu popup = null;
+    for (int attempt = 0; popup == null; attempt++) {  // a click a closing dialog swallowed is clicked again
+      if (attempt == 3) throw new IllegalStateException("no menu opened on the right click");
+      person().rightClick(p, shift);
+      popup = Person.openMenu(1500);
+    }
+    final JPopupMenu opened = popup;
+    @SuppressWarnings("unchecked")
+    final Map<String, JMenuItem> items = (Map<String, JMenuItem>) onEdt(() -> {
+      final Map<String, JMenuItem> found = new LinkedHashMap<>();
+      menuItems(opened.getSubElements(), "", found);
+      return found;
+    });
+    final Map<String, Object> out = new LinkedHashMap<>();
+    out.put("items", new ArrayList<>(items.keySet()));
+    final List<String> disabled = new ArrayList<>();
+    onEdt(() -> {
+      for (final Map.Entry<String, JMenuItem> e : items.entrySet()) if (!e.getValue().isEnabled()) disabled.add(e.getKey());
+      return null;
+    });
+    out.put("disabled", disabled);
+    if (step.containsKey("choose")) person().menu(List.of(str(step, "choose").split("/")));
+    else person().press("ESCAPE");
+    return out;
+  }
+
   // ---- module components ---------------------------------------------------------------
 
   /**
@@ -435,12 +621,23 @@ final class Steps {
     return m.getReturnType() == void.class ? null : Map.of("returned", plain(result));
   }
 
+  /** The module's components found by class name (looked up once: a module has thousands of components). */
+  private static final Map<String, Object> COMPONENTS = new java.util.HashMap<>();
+
   private static Object component(String className) {
+    final Object known = COMPONENTS.get(className);
+    if (known != null) return known;
     for (final Object b : GameModule.getGameModule().getAllDescendantComponentsOf(AbstractBuildable.class)) {
-      if (b.getClass().getName().equals(className)) return b;
+      if (b.getClass().getName().equals(className)) {
+        COMPONENTS.put(className, b);
+        return b;
+      }
     }
     for (final Object b : GameModule.getGameModule().getBuildables()) {
-      if (b.getClass().getName().equals(className)) return b;
+      if (b.getClass().getName().equals(className)) {
+        COMPONENTS.put(className, b);
+        return b;
+      }
     }
     throw new IllegalArgumentException("the module has no component of class " + className);
   }

@@ -28,6 +28,9 @@ public final class ExtensionTests {
     schemaAndForm();
     board();
     catalog();
+    tracks();
+    playedGame();
+    ruling();
     if (args.length > 0) everyCheckOfTheServer(Path.of(args[0]));
     for (final String f : FAILURES) System.out.println("FAIL " + f);
     System.out.println("ran " + checks + " checks, " + FAILURES.size() + " failed");
@@ -124,11 +127,11 @@ public final class ExtensionTests {
     final Set<String> filled = Set.of("scenario", "side", "turn", "attackers", "defender", "positions", "combat_hex");
     final List<FormFields.Field> game = FormFields.fields(s, filled, Set.of("dice", "request_id"));
     final List<String> names = new ArrayList<>();
-    for (final FormFields.Field f : game) names.add(f.name());
-    equal(List.of("weather", "odds_shift", "support", "hq_loc", "code", "attacking.tank_level", "attacking.adjacent_units", "extra"),
-          names, "fields the player fills (board-filled and dice left out; a small object split)");
+    for (final FormFields.Field f : game) names.add(f.dotted());
+    equal(List.of("weather", "odds_shift", "support", "hq_loc", "code", "attacking", "extra"),
+          names, "fields the player fills (board-filled and dice left out)");
     final Map<String, FormFields.Field> f = new LinkedHashMap<>();
-    for (final FormFields.Field x : game) f.put(x.name(), x);
+    for (final FormFields.Field x : game) f.put(x.dotted(), x);
     equal(FormFields.Kind.CHOICE, f.get("weather").kind, "an enum is a choice");
     equal("The weather.", f.get("weather").description, "description kept");
     check(f.get("weather").required, "weather required");
@@ -136,12 +139,12 @@ public final class ExtensionTests {
     equal("0", FormFields.initialText(f.get("odds_shift")), "default shown");
     equal(FormFields.Kind.LIST, f.get("support").kind, "a list of choices");
     equal(FormFields.Kind.BOOLEAN, f.get("hq_loc").kind, "a nullable boolean");
-    equal(FormFields.Kind.JSON, f.get("extra").kind, "anything else is JSON");
-    check(f.get("attacking.tank_level").required && !f.get("attacking.adjacent_units").required, "required inside an object");
-    equal(List.of("attacking", "tank_level"), f.get("attacking.tank_level").path, "path of an object member");
+    equal(FormFields.Kind.OBJECT, f.get("attacking").kind, "an object is a group of its own fields");
+    equal(List.of("attacking.tank_level", "attacking.adjacent_units"), dotted(f.get("attacking").members), "the group's fields");
+    check(f.get("attacking").members.get(0).required && !f.get("attacking").members.get(1).required, "required inside an object");
+    equal(FormFields.Kind.JSON, f.get("extra").kind, "a list of objects without members is JSON");
     final List<FormFields.Field> compute = FormFields.fields(s, filled, Set.of("request_id"));
-    check(compute.stream().anyMatch(x -> x.name().equals("dice") && x.kind == FormFields.Kind.LIST),
-          "a calculation asks for the dice");
+    check(compute.stream().anyMatch(x -> x.dotted().equals("dice") && x.kind == FormFields.Kind.LIST), "a calculation asks for the dice");
 
     equal("mud", FormFields.parse(f.get("weather"), "mud"), "choice read");
     refused(() -> FormFields.parse(f.get("weather"), "snow"), "a value outside the enum");
@@ -156,23 +159,122 @@ public final class ExtensionTests {
     equal(true, FormFields.parse(f.get("hq_loc"), "true"), "boolean read");
     equal("P01", FormFields.parse(f.get("code"), "P01"), "pattern met");
     refused(() -> FormFields.parse(f.get("code"), "p1"), "pattern not met");
-    equal(List.of(Map.of("a", 1L)), FormFields.parse(f.get("extra"), "[{\"a\": 1}]"), "JSON read");
-    refused(() -> FormFields.parse(f.get("extra"), "[{"), "bad JSON");
-    final FormFields.Field dice = compute.stream().filter(x -> x.name().equals("dice")).findFirst().get();
+    final FormFields.Field dice = compute.stream().filter(x -> x.dotted().equals("dice")).findFirst().get();
     equal(List.of(4L, 6L), FormFields.parse(dice, "4,6"), "dice read");
     try {
       FormFields.parse(f.get("odds_shift"), "9");
     }
     catch (IllegalArgumentException e) {
-      check(e.getMessage().startsWith("Odds Shift") || e.getMessage().startsWith("odds shift"), "the error names the field: " + e.getMessage());
+      check(e.getMessage().startsWith("Odds shift"), "the error names the field: " + e.getMessage());
     }
 
-    final Map<String, Object> request = new LinkedHashMap<>();
-    FormFields.put(request, f.get("attacking.tank_level"), 3L);
-    FormFields.put(request, f.get("attacking.adjacent_units"), 1L);
-    FormFields.put(request, f.get("weather"), "clear");
-    FormFields.put(request, f.get("odds_shift"), null);
-    equal("{\"attacking\":{\"tank_level\":3,\"adjacent_units\":1},\"weather\":\"clear\"}", Json.write(request), "values put in place");
+    // what was entered, by pointer, read into the request: groups, rows, problems by place
+    final Map<String, String> typed = new LinkedHashMap<>();
+    typed.put("/weather", "clear");
+    typed.put("/attacking/tank_level", "3");
+    typed.put("/attacking/adjacent_units", "1");
+    typed.put("/extra", "[{\"x\": 1}]");
+    final Map<String, Integer> rows = Map.of();
+    final Map<String, Object> request = FormFields.read(game, entered(typed, rows));
+    equal("{\"weather\":\"clear\",\"attacking\":{\"tank_level\":3,\"adjacent_units\":1},\"extra\":[{\"x\":1}]}", Json.write(request),
+          "the request built from the entries (an optional group left empty is left out)");
+    typed.put("/attacking/tank_level", "99");
+    typed.put("/weather", "");
+    typed.put("/code", "x");
+    try {
+      FormFields.read(game, entered(typed, rows));
+      check(false, "wrong entries refused");
+    }
+    catch (FormFields.Problems wrong) {
+      equal(List.of("/weather", "/code", "/attacking/tank_level"), new ArrayList<>(wrong.byPointer.keySet()), "every wrong entry by its place");
+      equal("Tank level must be at most 9", wrong.byPointer.get("/attacking/tank_level"), "in words, with the field's label");
+    }
+
+    // the board's units whose other members the player sets: a fixed row each
+    final Schema spi = new Schema(Json.parseObject("{\"$defs\": {\"Attacker\": {\"type\": \"object\", \"properties\": {"
+      + "\"unit\": {\"type\": \"string\", \"x-board\": \"unit\"}, \"hex\": {\"type\": \"string\", \"x-board\": \"hex\"},"
+      + "\"in_supply\": {\"type\": \"boolean\", \"default\": true}, \"supply_unit\": {\"type\": \"string\", \"default\": \"\"}},"
+      + " \"required\": [\"unit\", \"hex\"]}}, \"type\": \"object\", \"properties\": {"
+      + "\"attackers\": {\"type\": \"array\", \"items\": {\"$ref\": \"#/$defs/Attacker\"}, \"x-board\": \"attackers\"},"
+      + "\"positions\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"unit\": {\"type\": \"string\", \"x-board\": \"unit\"}}},"
+      + " \"x-board\": \"positions\"}}}"));
+    final Map<String, Object> board = new LinkedHashMap<>();
+    board.put("attackers", Json.parse("[{\"unit\": \"nk-d1\", \"hex\": \"1818\"}, {\"unit\": \"nk-d2\", \"hex\": \"1817\"}]"));
+    board.put("positions", Json.parse("[{\"unit\": \"nk-d1\"}]"));
+    final List<FormFields.Field> units = FormFields.boardFields(spi, board);
+    equal(List.of("attackers"), dotted(units), "the attackers' other members are the player's; positions have none");
+    equal(List.of("in_supply", "supply_unit"), dotted(units.get(0).members), "only the members no board role fills");
+    final Map<String, Object> merged = FormFields.read(units, entered(Map.of("/attackers/0/in_supply", "true",
+      "/attackers/0/supply_unit", "nk-sup-1", "/attackers/1/in_supply", "false"), Map.of()));
+    equal("{\"attackers\":[{\"unit\":\"nk-d1\",\"hex\":\"1818\",\"in_supply\":true,\"supply_unit\":\"nk-sup-1\"},"
+          + "{\"unit\":\"nk-d2\",\"hex\":\"1817\",\"in_supply\":false}]}", Json.write(merged),
+          "each board unit keeps what the board read, with what the player set");
+
+    // a list of objects: a row each
+    final Schema listed = new Schema(Json.parseObject("{\"$defs\": {\"AirUse\": {\"type\": \"object\", \"properties\": {"
+      + "\"unit\": {\"type\": \"string\"}, \"rating\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 9}},"
+      + " \"required\": [\"unit\", \"rating\"]}}, \"type\": \"object\", \"properties\": {\"air_used\": {\"anyOf\": [{\"type\": \"array\","
+      + " \"items\": {\"$ref\": \"#/$defs/AirUse\"}, \"maxItems\": 2}, {\"type\": \"null\"}], \"default\": null},"
+      + " \"support_left\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"integer\"},"
+      + " \"propertyNames\": {\"enum\": [\"air\", \"naval\"]}}}}"));
+    final List<FormFields.Field> rowFields = FormFields.fields(listed, Set.of(), Set.of());
+    equal(FormFields.Kind.ROWS, rowFields.get(0).kind, "a list of objects is rows");
+    equal(List.of("unit", "rating"), dotted(rowFields.get(0).members), "a row's fields");
+    equal(FormFields.Kind.MAP, rowFields.get(1).kind, "a count per key is key and value rows");
+    equal(List.of("air", "naval"), rowFields.get(1).choices, "its keys");
+    final Map<String, String> rowTyped = new LinkedHashMap<>(Map.of("/air_used/0/unit", "b-29", "/air_used/0/rating", "4",
+      "/air_used/1/unit", "f-80", "/air_used/1/rating", "12", "/support_left/0/key", "air", "/support_left/0/value", "2"));
+    try {
+      FormFields.read(rowFields, entered(rowTyped, Map.of("/air_used", 2, "/support_left", 1)));
+      check(false, "a wrong entry in a row refused");
+    }
+    catch (FormFields.Problems wrong) {
+      equal(List.of("/air_used/1/rating"), new ArrayList<>(wrong.byPointer.keySet()), "the wrong entry of the second row, by its place");
+    }
+    rowTyped.put("/air_used/1/rating", "2");
+    equal("{\"air_used\":[{\"unit\":\"b-29\",\"rating\":4},{\"unit\":\"f-80\",\"rating\":2}],\"support_left\":{\"air\":2}}",
+          Json.write(FormFields.read(rowFields, entered(rowTyped, Map.of("/air_used", 2, "/support_left", 1)))), "rows and a map read");
+    equal("{}", Json.write(FormFields.read(rowFields, entered(Map.of(), Map.of()))), "optional rows left empty are left out");
+
+    // labels: the schema's own title, else the name in words; pydantic's automatic titles and class names are no titles
+    final Schema titled = new Schema(Json.parseObject("{\"$defs\": {\"SideCombatModel\": {\"title\": \"SideCombatModel\", \"type\": \"object\","
+      + " \"properties\": {\"tank_level\": {\"type\": \"integer\", \"title\": \"Tank Level\"}}}}, \"type\": \"object\", \"properties\": {"
+      + "\"attacking\": {\"$ref\": \"#/$defs/SideCombatModel\"}, \"defending\": {\"$ref\": \"#/$defs/SideCombatModel\"},"
+      + "\"attacker_hq_loc\": {\"type\": \"boolean\", \"title\": \"Attacker Hq Loc\"},"
+      + "\"center_leg_zoc\": {\"type\": \"boolean\", \"title\": \"Supply centre's leg may cross enemy ZOC\"},"
+      + "\"table\": {\"type\": \"string\", \"enum\": [\"meeting\", \"position\"], \"description\": \"The defender's choice of table.\"}},"
+      + "\"required\": [\"attacking\", \"defending\", \"table\"]}"));
+    final List<FormFields.Field> labelled = FormFields.fields(titled, Set.of(), Set.of());
+    final List<String> labels = new ArrayList<>();
+    for (final FormFields.Field x : labelled) labels.add(x.label);
+    equal(List.of("Attacking", "Defending", "Attacker HQ LOC", "Supply centre's leg may cross enemy ZOC", "Table"), labels,
+          "labels: a title a person gave, else the name in words");
+    equal("Tank level", labelled.get(0).members.get(0).label, "a member's automatic title is its name in words");
+    equal("defender", labelled.get(4).chooser, "a value the defender chooses is named so");
+    equal("", labelled.get(2).chooser, "one the asking player chooses is not");
+    equal("is required", FormFields.playersWords("Field required"), "pydantic's words made plain");
+    equal("the attacker must be adjacent", FormFields.playersWords("Value error, the attacker must be adjacent"), "a rule's refusal");
+    equal("must be less than or equal to 6", FormFields.playersWords("Input should be less than or equal to 6"), "a bound");
+  }
+
+  private static FormFields.Entered entered(Map<String, String> typed, Map<String, Integer> rows) {
+    return new FormFields.Entered() {
+      @Override
+      public String text(String pointer) {
+        return typed.getOrDefault(pointer, "");
+      }
+
+      @Override
+      public int rows(String pointer) {
+        return rows.getOrDefault(pointer, 0);
+      }
+    };
+  }
+
+  private static List<String> dotted(List<FormFields.Field> fields) {
+    final List<String> out = new ArrayList<>();
+    for (final FormFields.Field f : fields) out.add(f.dotted());
+    return out;
   }
 
   // ---- the board -------------------------------------------------------------------------
@@ -200,7 +302,7 @@ public final class ExtensionTests {
     equal("{\"unit\":\"rok-2\",\"hex\":\"0201\",\"step\":\"\"}", Json.write(filled.get("defender")),
           "a one-unit defender: the unit clicked");
     equal(List.of("nk-1", "nk-2", "rok-1", "rok-2"), ids(filled.get("positions")), "positions: every unit on a hex of the map in play");
-    equal(List.of("rok-2", "rok-1"), ids(new Board(b.units, null, null, null).defenders(ctx)), "defenders: the clicked unit first");
+    equal(List.of("rok-2", "rok-1"), ids(new Board(b.units(), null, null, null).defenders(ctx)), "defenders: the clicked unit first");
 
     final Map<String, Object> none = new Board(List.of(), null, null, null).fill(s, Board.Context.none());
     check(none.isEmpty(), "nothing known, nothing filled: " + none);
@@ -225,6 +327,77 @@ public final class ExtensionTests {
     return out;
   }
 
+  // ---- values the board shows on its tracks --------------------------------------------------
+
+  private static void tracks() {
+    final Schema s = new Schema(Json.parseObject("{\"type\": \"object\", \"properties\": {"
+      + "\"weather\": {\"type\": \"string\", \"enum\": [\"clear\", \"overcast\", \"snow\"], \"x-board\": \"track:weather\"},"
+      + "\"communist_armor_level\": {\"type\": \"integer\", \"default\": 2, \"x-board\": \"track:support-communist-armor\"},"
+      + "\"un_vp\": {\"type\": \"integer\", \"x-board\": \"track:vp:vp-un\"}}}"));
+    final List<Board.TrackMark> marks = List.of(new Board.TrackMark("weather", "weather", "Snow"),
+      new Board.TrackMark("support-communist-armor", "support-communist-armor", "1"),
+      new Board.TrackMark("vp-un", "vp", "14"), new Board.TrackMark("vp-com", "vp", "3"));
+    final Map<String, Object> filled = new Board(List.of(), "campaign", 3, "un", marks).fill(s, Board.Context.none());
+    equal("snow", filled.get("weather"), "the Weather marker's cell is the weather (the enum's own spelling)");
+    equal(1L, filled.get("communist_armor_level"), "a track's number");
+    equal(14L, filled.get("un_vp"), "one marker of a track that holds several");
+    final Map<String, Object> bare = new Board(List.of(), "campaign", 3, "un", List.of()).fill(s, Board.Context.none());
+    check(!bare.containsKey("weather"), "no marker on the track: the form asks (never a silent default)");
+  }
+
+  // ---- what the game says it is -----------------------------------------------------------------
+
+  private static void playedGame() {
+    final PlayedGame g = PlayedGame.none().withScenario("pusan").withGameId("g1").withStandIns(List.of("table crt", "map pusan"));
+    final String command = g.encode();
+    check(command.startsWith(PlayedGame.COMMAND_PREFIX) && !command.contains("\n") && !command.contains("\u001b"),
+          "one command line, no ESC: " + command);
+    final PlayedGame back = PlayedGame.decode(command);
+    equal("pusan", back.scenario, "scenario read back");
+    equal("g1", back.gameId, "recorded game read back");
+    equal(List.of("map pusan"), back.notStated(List.of("table crt", "map pusan")).isEmpty() ? List.of("map pusan") : List.of("?"),
+          "stand-ins stated are known");
+    equal(List.of("table x"), back.notStated(List.of("table crt", "table x")), "a new stand-in is not stated yet");
+    final PlayedGame later = PlayedGame.decode(PlayedGame.COMMAND_PREFIX + "{\"scenario\": \"seoul\", \"game_id\": \"\", \"session\": {\"log\": 2}}");
+    check(later.encode().contains("\"session\":{\"log\":2}"), "members a later version writes are kept: " + later.encode());
+    check(PlayedGame.decode("CHAT hello") == null && PlayedGame.decode(PlayedGame.COMMAND_PREFIX + "{") == null, "other commands are not it");
+    check(!PlayedGame.none().known() && !PlayedGame.none().recorded(), "a game that says nothing");
+    equal("korea.adjudicator.game\t{\"scenario\":\"pusan\",\"game_id\":\"\",\"stand_ins_stated\":[]}",
+          PlayedGame.none().withScenario("pusan").encode(), "what the module generator writes into a setup (modgen.extension.game_state_command)");
+
+    // the chain of logs: each log begun continues the session the position was logged in
+    final String a = "ab".repeat(16);
+    final PlayedGame first = g.withNewSession("s1", a);
+    check(first.session.parent == null && first.session.file == 1 && first.chain.isEmpty(), "the first log continues the setup");
+    final PlayedGame second = PlayedGame.decode(first.encode()).withNewSession("s2", "cd".repeat(16));
+    check("s1".equals(second.session.parent) && second.session.file == 2, "the second continues the first, read from the game's state");
+    final PlayedGame third = PlayedGame.decode(second.encode()).withNewSession("s3", "ef".repeat(16));
+    equal(List.of("s1", "s2"), third.chain, "the sessions before, oldest first");
+    equal("g1", third.gameId, "the recorded game kept");
+    equal("[ADJ session s3] log of game g1, file 3, begun at position " + "ef".repeat(16) + ", after s1 s2",
+          LogSessions.line(third.gameId, third.session, third.chain), "the log's first line (adjudicator.transcript.session_line)");
+    equal("[ADJ session s1] log of game g1, file 1, begun at position " + a + ", after the setup",
+          LogSessions.line(first.gameId, first.session, first.chain), "a first log's line");
+    equal(Map.of("id", "s2", "parent", "s1", "start", "cd".repeat(16), "file", 2L), second.session.toJson(), "a ruling's log_session");
+    check(LogSessions.newId().matches("[a-z0-9]{12}") && !LogSessions.newId().equals(LogSessions.newId()), "session ids");
+  }
+
+  private static void ruling() {
+    final Ruling r = Ruling.of(Json.parseObject("{\"transcript\": [\"[ADJ g#1] RULING x\"], \"seq\": 1, \"stand_ins\": [\"table crt\"],"
+      + " \"notices\": [\"nk-6 was eliminated in record 3\"], \"piece_changes\": [{\"unit\": \"nk-6\", \"eliminated\": true, \"step\": null, \"sp\": null},"
+      + " {\"unit\": \"un-2\", \"eliminated\": false, \"step\": null, \"sp\": 2}]}"));
+    equal(List.of("[ADJ g#1] RULING x"), r.lines, "lines");
+    equal(List.of("nk-6 was eliminated in record 3"), r.notices, "notices");
+    check(r.changes.get(0).eliminated && r.changes.get(1).sp == 2, "changes");
+    refused(() -> Ruling.of(Json.parseObject("{\"seq\": 1}")), "an answer without a transcript");
+    equal(List.of(), r.privateLines, "no private lines in a game without hidden units");
+    final Ruling fog = Ruling.of(Json.parseObject("{\"transcript\": [\"[ADJ g#2] 1. a UN block in 0920\"],"
+      + " \"private_transcript\": [\"[ADJ g#2] 1. ROK 1 in 0920\"], \"seq\": 2}"));
+    equal(List.of("[ADJ g#2] 1. ROK 1 in 0920"), fog.privateLines, "the lines as the asking side sees them");
+    final List<String> wrapped = Lines.wrap("Adjudicator: " + "word; ".repeat(60));
+    check(wrapped.size() > 1 && wrapped.stream().allMatch(l -> l.length() <= Lines.WRAP) && wrapped.get(1).startsWith("… "), "long text wrapped: " + wrapped);
+  }
+
   // ---- the catalog and the right-click entries -------------------------------------------------
 
   private static void catalog() {
@@ -246,16 +419,37 @@ public final class ExtensionTests {
     equal(Catalog.Kind.HEX, c.check("bombardment").kind(), "defenders without attackers: the hex");
     equal(Catalog.Kind.UNIT, c.check("division_breakdown").kind(), "unit");
     equal(Catalog.Kind.OTHER, c.check("victory").kind(), "nothing to point at");
-    final Board.Unit u = new Board.Unit("rok-1", "un", "Main", "0201", "", null);
-    final List<String> labels = new ArrayList<>();
-    for (final Catalog.Entry e : c.entries(new Board.Context(u, "Main", "0201", List.of()))) labels.add(e.label);
-    equal(List.of("Attack this hex with the selected units", "Supply of this side", "Bombardment in this hex", "Division breakdown for this unit"),
-          labels, "right-click entries of a unit on a hex");
-    final List<String> boxed = new ArrayList<>();
-    for (final Catalog.Entry e : c.entries(new Board.Context(u, "Boxes", null, List.of()))) boxed.add(e.label);
-    equal(List.of("Supply of this side", "Division breakdown for this unit"), boxed, "a unit off the hexes: no hex entries");
+    final Board.Unit u = new Board.Unit("rok-1", "un", "Main", "0201", "", null, new Board.Kind("infantry", "XX", List.of()));
+    final Board.Unit mine = new Board.Unit("nk-6", "communist", "Main", "0101", "", null, new Board.Kind("infantry", "XX", List.of()));
+    final Board.Unit regiment = new Board.Unit("nk-83", "communist", "Main", "0102", "", null, new Board.Kind("motorised", "III", List.of()));
+    equal(List.of("Attack this hex with the selected units", "Supply of this side", "Bombardment in this hex"),
+          labels(c.entries(new Board.Context(u, "Main", "0201", List.of(mine)), "communist")),
+          "an enemy unit, my units selected: attack, bombard, its side's supply; nothing of one unit (it is not mine)");
+    final List<Catalog.Entry> none = c.entries(new Board.Context(u, "Main", "0201", List.of()), "communist");
+    check(!none.get(0).enabled && none.get(0).label.contains("select your attacking units first"),
+          "an attack with nothing selected says what is missing: " + none.get(0).label);
+    equal(List.of("Supply of this side", "Division breakdown for this unit"),
+          labels(c.entries(new Board.Context(mine, "Main", "0101", List.of(mine)), "communist")),
+          "my own unit: no attack on it, no bombardment of it; what a check of one unit does");
+    equal(List.of("Attack this hex with the selected units", "Supply of this side", "Bombardment in this hex"),
+          labels(c.entries(new Board.Context(u, "Main", "0201", List.of(mine)), null)),
+          "no side taken: the selected units' side stands for it");
+    equal(List.of("Supply of this side", "Division breakdown for this unit"),
+          labels(c.entries(new Board.Context(mine, "Boxes", null, List.of()), "communist")), "a unit off the hexes: no hex entries");
+    final Catalog filtered = Catalog.of(Json.parseObject(systems.replace("{\"u\": {\"x-board\": \"unit\"}}",
+      "{\"u\": {\"x-board\": \"unit\", \"x-unit\": {\"size\": [\"XX\"]}}}")), "kwb");
+    equal(List.of("Supply of this side"), labels(filtered.entries(new Board.Context(regiment, "Main", "0102", List.of()), "communist")),
+          "a check of divisions (x-unit) is not offered on a regiment");
+    equal(List.of("Supply of this side", "Division breakdown for this unit"),
+          labels(filtered.entries(new Board.Context(mine, "Main", "0101", List.of()), "communist")), "but on a division");
     check(c.entries(Board.Context.none()).isEmpty(), "no unit, no entries");
     refused(() -> Catalog.of(Json.parseObject(systems), "spi"), "a game the server does not know");
+  }
+
+  private static List<String> labels(List<Catalog.Entry> entries) {
+    final List<String> out = new ArrayList<>();
+    for (final Catalog.Entry e : entries) out.add(e.label);
+    return out;
   }
 
   private static String check(String name, String properties) {
@@ -282,18 +476,31 @@ public final class ExtensionTests {
         final Set<String> offered = new HashSet<>(board);
         for (final FormFields.Field f : fields) {
           offered.add(f.path.get(0));
-          try {
-            FormFields.parse(f, FormFields.initialText(f));
-          }
-          catch (IllegalArgumentException e) {
-            check(f.required && f.defaultValue == null, c.system + "." + check.name + ": the default of " + f.name() + " does not read: " + e.getMessage());
-          }
+          checkLabels(c.system + "." + check.name, f);
         }
+        everyGroupIsAForm(c.system + "." + check.name, fields);
         for (final String required : check.schema.required(check.schema.root())) {
           check(offered.contains(required), c.system + "." + check.name + ": required " + required + " is neither the board's nor in the form");
         }
       }
     }
     check(seen > 0, "the server described checks");
+  }
+
+  /** No label is a class name or pydantic's automatic title. */
+  private static void checkLabels(String where, FormFields.Field f) {
+    check(!f.label.matches(".*[a-z][A-Z].*") && !f.label.equals(FormFields.automaticTitle(f.name)) || f.label.equals(FormFields.humanize(f.name)),
+          where + ": label '" + f.label + "' of " + f.dotted() + " is a schema name, not words");
+    for (final FormFields.Field m : f.members) checkLabels(where, m);
+  }
+
+  /** Every object is a group of its own fields (not a JSON box), to the depth the form draws. */
+  private static void everyGroupIsAForm(String where, List<FormFields.Field> fields) {
+    for (final FormFields.Field f : fields) {
+      if (f.kind == FormFields.Kind.JSON && "object".equals(Schema.type(f.property)) && !Schema.map(f.property.get("properties")).isEmpty()) {
+        check(false, where + ": the object " + f.dotted() + " is a JSON box, not a form");
+      }
+      everyGroupIsAForm(where, f.members);
+    }
   }
 }

@@ -20,9 +20,17 @@ public class GameModule {
 
   public void sendAndLog(Command c) { }
 
+  public void addCommandEncoder(VASSAL.command.CommandEncoder ce) { }
+
+  public void warn(String s) { }
+
   public Prefs getPrefs() { return null; }
 
   public GameState getGameState() { return null; }
+
+  public VASSAL.command.Logger getLogger() { return null; }
+
+  public VASSAL.build.module.PlayerRoster getPlayerRoster() { return null; }
 
   public PlayerWindow getPlayerWindow() { return null; }
 

@@ -15,4 +15,8 @@ public interface GamePiece {
   String getId();
 
   Object getProperty(Object key);
+
+  String getType();
+
+  String getState();
 }

@@ -1,29 +1,18 @@
 package korea.adjudicator;
 
 import java.awt.Component;
-import java.awt.GridLayout;
 import java.lang.reflect.InvocationTargetException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 
 import javax.swing.JButton;
-import javax.swing.JComboBox;
-import javax.swing.JLabel;
-import javax.swing.JMenu;
-import javax.swing.JMenuItem;
 import javax.swing.JOptionPane;
-import javax.swing.JPanel;
-import javax.swing.JPopupMenu;
-import javax.swing.JTextArea;
-import javax.swing.JTextField;
 import javax.swing.SwingUtilities;
 import javax.swing.SwingWorker;
 
@@ -35,65 +24,102 @@ import VASSAL.build.GameModule;
 import VASSAL.build.module.GameComponent;
 import VASSAL.build.module.PlayerRoster;
 import VASSAL.command.Command;
+import VASSAL.command.CommandEncoder;
 import VASSAL.counters.GamePiece;
 
 /**
  * The Adjudicator extension: a toolbar menu (connect, create or join a recorded game, every
- * check of the game) and right-click entries on units (PieceMenu). A check's form comes from
- * the server's description of it (Catalog, FormFields), the board fills what it knows (Board),
- * the server rules, and its transcript goes to the chat as a chat command (Chat), so it is in
- * the log and reaches an online opponent. Network calls run off the event thread with bounded
- * timeouts (Server); a failure is a dialog and nothing goes into the log.
+ * check of the game; Menu), right-click entries on units (PieceMenu), the form of a check
+ * (Asking, CheckForm), and what the VASSAL game says it is (PlayedGame, kept in the game's own
+ * state and restored with it). The server rules; its transcript goes to the chat as a chat
+ * command (Chat), so it is in the log and reaches an online opponent. Network calls run off the
+ * event thread with bounded timeouts (Server); a failure is shown and nothing goes into the log.
  *
- * The buildFile element (written by modgen) carries the game's id on the server ("game"), the
- * roster name of each side id ("sides", a JSON object) and the default server ("server").
+ * A recorded game belongs to the VASSAL game it was created or joined in: the game names it
+ * (PlayedGame.gameId), the player's preferences hold the tokens of the recorded games they play
+ * (Settings), and a check is recorded only when the game being played names a recorded game
+ * this player holds a token for. Another game, or a save of another game, names another one
+ * (or none), and the chat says so.
  *
  * The public methods below are what the menus do, without the dialogs that ask for input; the
- * end-to-end test and the benchmark drive the extension through them in the real engine. They
- * wait for the server, so they must not be called on the event thread.
+ * benchmark and scripts drive the extension through them in the real engine. They wait for the
+ * server, so they must not be called on the event thread.
  */
-public final class Adjudicator implements Buildable, GameComponent {
-  private String game = "";
-  private String defaultServer = Settings.DEFAULT_SERVER;
-  private final Map<String, String> sideNames = new LinkedHashMap<>();  // side id -> roster name
+public final class Adjudicator implements Buildable, GameComponent, CommandEncoder {
+  private ModuleInfo info = ModuleInfo.none();
+  private BoardReader reader = new BoardReader(info);
   private final PieceMenu pieceMenu = new PieceMenu(this);
   private volatile Catalog catalog;
   private volatile String catalogServer = "";
+  private PlayedGame played = PlayedGame.none();
+  /** The recorded game the last game played was (so the next one can say it is not). */
+  private String endedRecordedGame = "";
+  /** The log session whose line this player's log already shows. */
+  private String announcedSession = "";
   private JButton button;
+
+  /**
+   * The recorded game checks go to now: its id, scenario, the side whose token is used, the
+   * token, the server, and the log session a check asked now is made in (null: no log is kept).
+   */
+  static final class Active {
+    final String gameId;
+    final String scenario;
+    final String side;
+    final String token;
+    final String server;
+    final Map<String, Object> logSession;
+
+    Active(String gameId, String scenario, String side, String token, String server, Map<String, Object> logSession) {
+      this.gameId = gameId;
+      this.scenario = scenario;
+      this.side = side;
+      this.token = token;
+      this.server = server;
+      this.logSession = logSession;
+    }
+  }
 
   // ---- the component -------------------------------------------------------------------
 
   @Override
   public void build(Element e) {
     if (e == null) return;
-    game = e.getAttribute("game");
-    if (!e.getAttribute("server").isEmpty()) defaultServer = e.getAttribute("server");
-    if (!e.getAttribute("sides").isEmpty()) {
-      for (final Map.Entry<String, Object> side : Json.parseObject(e.getAttribute("sides")).entrySet()) {
-        sideNames.put(side.getKey(), String.valueOf(side.getValue()));
-      }
-    }
+    info = ModuleInfo.of(e);
+    reader = new BoardReader(info);
   }
 
   @Override
   public Element getBuildElement(Document doc) {
     final Element e = doc.createElement(getClass().getName());
-    e.setAttribute("game", game);
-    e.setAttribute("server", defaultServer);
-    e.setAttribute("sides", Json.write(sideNames));
+    info.write(e);
     return e;
   }
 
   @Override
   public void addTo(Buildable parent) {
     final GameModule g = GameModule.getGameModule();
-    Settings.register(defaultServer);
+    Settings.register(info.defaultServer);
     button = new JButton("Adjudicator");
-    button.setToolTipText("Ask the adjudicator: checks of " + game + ", recorded games");
+    button.setName("Adjudicator");
+    button.setToolTipText("Ask the adjudicator: checks of " + info.game + ", recorded games");
     button.setFocusable(false);
-    button.addActionListener(a -> showMenu());
+    button.addActionListener(a -> new Menu(this).show(button));
     g.getToolBar().add(button);
     g.getGameState().addGameComponent(this);
+    g.addCommandEncoder(this);
+    if (g.getPlayerRoster() != null) g.getPlayerRoster().addSideChangeListenerToInstance((was, now) -> sideChanged());
+    loadCatalogInBackground(null);  // the checks are there by the first right-click
+  }
+
+  /** The player took another side in VASSAL: the chat says which side checks are asked as (a token's side is the server's). */
+  private void sideChanged() {
+    final Active a = active();
+    final String now = mySide();
+    if (a == null || now == null || now.equals(a.side)) return;
+    Chat.local("you play " + info.sideName(now) + " in VASSAL, but your token of recorded game " + a.gameId + " is "
+               + info.sideName(a.side) + "'s: checks are asked as " + info.sideName(a.side) + " until you join with "
+               + info.sideName(now) + "'s token.");
   }
 
   @Override
@@ -103,16 +129,149 @@ public final class Adjudicator implements Buildable, GameComponent {
 
   @Override
   public void setup(boolean gameStarting) {
-    if (gameStarting) pieceMenu.install();
+    if (gameStarting) {
+      pieceMenu.install();
+      gameStarted();
+    }
+    else {  // a game ends (closed, or cleared before another loads: then the one that ended is kept)
+      final Active a = active();
+      if (a != null) endedRecordedGame = a.gameId;
+      played = PlayedGame.none();
+      announcedSession = "";
+    }
   }
 
-  /** Nothing of the extension is kept in saved games (the connection lives in the preferences). */
+  /**
+   * What this game says it is, written into every save and at the start of every log. Asked
+   * while a log begins, it begins a new log session (LogSessions), whose line the log then begins with.
+   */
   @Override
   public Command getRestoreCommand() {
-    return null;
+    if (LogSessions.beginning()) {
+      played = played.withNewSession(LogSessions.newId(), LogSessions.positionDigest());
+      SwingUtilities.invokeLater(this::announceSession);  // once the engine has taken the log's beginning
+    }
+    return new PlayedGame.Change(this, played);
   }
 
-  // ---- what the menus do (also called by tests) ------------------------------------------
+  /**
+   * The log's first line names its session and the sessions before it, once the game is a
+   * recorded game (it may become one later in the log: then at that moment). Event thread.
+   */
+  void announceSession() {
+    final PlayedGame.LogSession session = played.session;
+    if (session == null || !played.recorded() || session.id.equals(announcedSession) || !LogSessions.logging()) return;
+    announcedSession = session.id;
+    Chat.post(List.of(LogSessions.line(played.gameId, session, played.chain)));
+  }
+
+  /** The log session a ruling asked now is made in, or null when no log is kept. Event thread. */
+  Map<String, Object> logSession() {
+    return played.session != null && LogSessions.logging() ? played.session.toJson() : null;
+  }
+
+  @Override
+  public Command decode(String command) {
+    final PlayedGame state = PlayedGame.decode(command);
+    return state == null ? null : new PlayedGame.Change(this, state);
+  }
+
+  @Override
+  public String encode(Command c) {
+    return c instanceof PlayedGame.Change ? ((PlayedGame.Change) c).state.encode() : null;
+  }
+
+  // ---- what the game is ----------------------------------------------------------------
+
+  /** Sets what the game says it is (from its saved state, a log, or the other player). */
+  void played(PlayedGame state) {
+    played = state;
+  }
+
+  PlayedGame played() {
+    return played;
+  }
+
+  /** Changes what the game says it is: here, for the other players, and in the log. Event thread. */
+  void change(PlayedGame state) {
+    if (state.equals(played)) return;
+    final Command c = new PlayedGame.Change(this, state);
+    c.execute();
+    GameModule.getGameModule().sendAndLog(c);
+  }
+
+  /** A game has started (a setup, a save, a log, a new game): the chat says what it is to the extension. */
+  private void gameStarted() {
+    final String was = endedRecordedGame;
+    endedRecordedGame = "";
+    if (played.recorded()) {
+      final Active a = active();
+      if (a != null) {
+        Chat.local("this game is recorded game " + a.gameId + " (" + scenarioName(a.scenario) + ") at " + a.server
+                   + ": you play " + info.sideName(a.side) + "; the server rolls and records its checks.");
+      }
+      else {
+        Chat.local("this game is recorded game " + played.gameId + ": to roll in it, join it (Adjudicator > Join recorded game; "
+                   + "the game id is filled in). Until then checks are calculations.");
+      }
+    }
+    else if (!was.isEmpty()) {
+      Chat.local("this game is not recorded game " + was + ": checks are calculations with your own dice until you create "
+                 + "or join a recorded game for it.");
+    }
+    if (!played.known()) {
+      Chat.local("which scenario is this game? The checks need it: Adjudicator > Scenario of this game.");
+    }
+  }
+
+  /** The recorded game checks go to now, or null: the game names one and this player holds a token of it. Event thread. */
+  Active active() {
+    if (!played.recorded()) return null;
+    final Settings.Kept kept = Settings.game(played.gameId);
+    if (kept == null || kept.tokens.isEmpty()) return null;
+    final String vassalSide = mySide();
+    String side = vassalSide != null && kept.tokens.containsKey(vassalSide) ? vassalSide : null;
+    if (side == null) side = kept.tokens.keySet().iterator().next();
+    final String scenario = played.known() ? played.scenario : kept.scenario;
+    return new Active(played.gameId, scenario, side, kept.tokens.get(side), kept.server.isEmpty() ? Settings.server() : kept.server,
+                      logSession());
+  }
+
+  /** The scenario being played, or null when the game does not say (never a default). */
+  String scenario() {
+    return played.known() ? played.scenario : null;
+  }
+
+  /**
+   * The side a check is asked for: a side report's unit's side ("Supply of this side"); else the
+   * recorded game's (its token's); else the side taken in VASSAL; else the attackers' side.
+   */
+  String sideAsking(Catalog.Check c, Board.Context ctx) {
+    if (c.kind() == Catalog.Kind.SIDE_REPORT && ctx.unit != null) return ctx.unit.side;
+    final String mine = askingSide();
+    if (mine != null) return mine;
+    final List<Board.Unit> attackers = Board.attackers(ctx);
+    if (!attackers.isEmpty()) return attackers.get(0).side;
+    return ctx.unit == null ? null : ctx.unit.side;
+  }
+
+  /** The side this player asks as: the recorded game's token's, else the side taken in VASSAL; null when neither. */
+  String askingSide() {
+    final Active a = active();
+    return a != null ? a.side : mySide();
+  }
+
+  /** The request members the board fills for a check and a context. Event thread. */
+  Map<String, Object> boardPart(Catalog.Check c, Board.Context ctx) {
+    final String scenario = scenario();
+    final Catalog known = catalog;
+    final Integer turn = scenario == null || known == null || !c.schema.roles().contains("turn") ? null
+      : BoardReader.turn(known.scenarios.get(scenario));
+    final Board board = new Board(reader::units, scenario, turn, sideAsking(c, ctx), reader::marks);
+    return board.fill(c.schema, ctx);
+  }
+
+  // ---- what the menus do (also called by scripts) ------------------------------------------
 
   /** Sets the server address and loads its checks for this game: {ok, checks} or {ok: false, title, detail}. */
   public Map<String, Object> connect(String address) {
@@ -129,96 +288,197 @@ public final class Adjudicator implements Buildable, GameComponent {
   }
 
   /**
-   * Creates a recorded game of this module's game and scenario ("" = the predefined setup being
-   * played) for a side ("" = the side taken in VASSAL); keeps that side's token in the
-   * preferences and answers the tokens to send the other players.
+   * Creates a recorded game of this game's scenario ("" = the one the game says; it must say
+   * one) for a side ("" = the side taken in VASSAL); keeps that side's token in the preferences,
+   * binds this VASSAL game to it (logged and sent: no token) and answers the tokens: this
+   * player's own (to keep) and the others' (to send).
    */
   public Map<String, Object> createRecordedGame(String scenario, String side) {
     requireOffEventThread();
     try {
-      final String chosenScenario = scenario.isEmpty() ? onEventThread(this::scenarioOfSetup) : scenario;
+      final String chosenScenario = scenario.isEmpty() ? onEventThread(this::scenario) : scenario;
       final String chosenSide = side.isEmpty() ? onEventThread(this::mySide) : side;
-      if (chosenScenario == null) throw new Server.Problem(0, "Which scenario?", "Start a scenario's predefined setup, or name the scenario.");
+      if (chosenScenario == null) {
+        throw new Server.Problem(0, "Which scenario?", "This game does not say which scenario it is: choose it (Adjudicator > "
+                                 + "Scenario of this game), or start the scenario's predefined setup.");
+      }
       if (chosenSide == null) throw new Server.Problem(0, "Which side?", "Take a side (or name the side) before creating a recorded game.");
+      final String current = onEventThread(this::scenario);
+      if (current != null && !current.equals(chosenScenario)) {
+        throw new Server.Problem(0, "Another scenario", "This game is " + scenarioName(current) + ", not " + scenarioName(chosenScenario) + ".");
+      }
+      final Server server = server();
       final Map<String, Object> body = new LinkedHashMap<>();
-      body.put("system", game);
+      body.put("system", info.game);
       body.put("scenario", chosenScenario);
-      final Map<String, Object> created = server().post("/api/v1/games", body, null);
+      final Map<String, Object> created = server.post("/api/v1/games", body, null);
       final Map<String, Object> tokens = new LinkedHashMap<>(Schema.map(created.get("tokens")));
       final Object mine = tokens.remove(chosenSide);
-      if (!(mine instanceof String)) throw new Server.Problem(0, "No such side", game + " has no side '" + chosenSide + "' (sides: " + tokens.keySet() + ").");
+      if (!(mine instanceof String)) throw new Server.Problem(0, "No such side", info.game + " has no side '" + chosenSide + "' (sides: " + tokens.keySet() + ").");
       final String gameId = String.valueOf(created.get("game_id"));
-      Settings.setRecorded(new Settings.Recorded(gameId, (String) mine, chosenSide, chosenScenario));
-      return ok("game_id", gameId, "scenario", chosenScenario, "side", chosenSide, "tokens_for_others", tokens);
+      final Map<String, Object> about = server.get("/api/v1/games/" + path(gameId), (String) mine);
+      Settings.keep(gameId, chosenScenario, server.base(), chosenSide, (String) mine);
+      final String publicUrl = String.valueOf(about.getOrDefault("public_url", server.base()));
+      onEventThread(() -> {
+        change(played.withScenario(chosenScenario).withGameId(gameId));
+        Chat.say("this game is recorded game " + gameId + " (" + scenarioName(chosenScenario) + ") at " + publicUrl
+                 + ": the server rolls and records its checks. " + info.sideName(chosenSide) + " plays; the other sides join "
+                 + "with their own tokens (Adjudicator > Join recorded game).");
+        announceSession();
+        return null;
+      });
+      return ok("game_id", gameId, "scenario", chosenScenario, "side", chosenSide, "your_token", mine,
+                "tokens_for_others", tokens, "public_url", publicUrl);
     }
     catch (Server.Problem p) {
       return failed(p);
     }
   }
 
-  /** Joins a recorded game with a side's token (checked against the server, which names the game's scenario). */
-  public Map<String, Object> joinRecordedGame(String gameId, String token, String side) {
+  /**
+   * Joins a recorded game with a token: the server says whose token it is (its side) and of
+   * which game and scenario; an observer's token, a closed game, another game's or another
+   * scenario's are refused with the reason. Binds this VASSAL game to it when it names none.
+   */
+  public Map<String, Object> joinRecordedGame(String gameId, String token) {
     requireOffEventThread();
+    final String id = gameId.trim();
+    final String secret = token.trim();
     try {
-      final Map<String, Object> ledger = server().get("/api/v1/games/" + path(gameId.trim()) + "/ledger", token.trim());
-      final Map<String, Object> header = Schema.map(ledger.get("game"));
-      if (!game.equals(header.get("system"))) {
-        throw new Server.Problem(0, "Another game", "Recorded game " + gameId + " is of " + header.get("system") + ", not " + game + ".");
+      if (id.isEmpty() || secret.isEmpty()) throw new Server.Problem(0, "Game id and token", "Give the recorded game's id and your token.");
+      final Server server = server();
+      final Map<String, Object> about = server.get("/api/v1/games/" + path(id), secret);
+      if (!info.game.equals(about.get("system"))) {
+        throw new Server.Problem(0, "Another game", "Recorded game " + id + " is of " + about.get("system") + ", not " + info.game + ".");
       }
-      final String chosenSide = side.isEmpty() ? onEventThread(this::mySide) : side;
-      if (chosenSide == null) throw new Server.Problem(0, "Which side?", "Take a side (or name the side the token is for).");
-      Settings.setRecorded(new Settings.Recorded(gameId.trim(), token.trim(), chosenSide, String.valueOf(header.get("scenario"))));
-      return ok("game_id", gameId.trim(), "scenario", header.get("scenario"), "side", chosenSide);
+      final String role = String.valueOf(about.get("role"));
+      if ("observer".equals(role)) {
+        throw new Server.Problem(0, "An observer's token", "That token is the observer's: it can read recorded game " + id
+                                 + " but not roll in it. Join with your side's token.");
+      }
+      if (!Boolean.TRUE.equals(about.get("may_roll"))) {
+        throw new Server.Problem(0, "The game is closed", "Recorded game " + id + " is " + about.get("status") + ": no more checks are rolled in it.");
+      }
+      final String scenario = String.valueOf(about.get("scenario"));
+      final PlayedGame now = onEventThread(this::played);
+      if (now.known() && !now.scenario.equals(scenario)) {
+        throw new Server.Problem(0, "Another scenario", "Recorded game " + id + " is " + scenarioName(scenario) + "; this game is "
+                                 + scenarioName(now.scenario) + ". Load the game that belongs to it.");
+      }
+      if (now.recorded() && !now.gameId.equals(id)) {
+        throw new Server.Problem(0, "Another recorded game", "This game is recorded game " + now.gameId + ", not " + id
+                                 + ". Load the game that belongs to " + id + ", or start its scenario anew.");
+      }
+      Settings.keep(id, scenario, server.base(), role, secret);
+      final String publicUrl = String.valueOf(about.getOrDefault("public_url", server.base()));
+      onEventThread(() -> {
+        if (!now.recorded()) {
+          change(played.withScenario(scenario).withGameId(id));
+          Chat.say("this game is recorded game " + id + " (" + scenarioName(scenario) + ") at " + publicUrl
+                   + ": the server rolls and records its checks.");
+        }
+        announceSession();
+        Chat.local("joined recorded game " + id + " as " + info.sideName(role) + ".");
+        return null;
+      });
+      return ok("game_id", id, "scenario", scenario, "side", role, "public_url", publicUrl);
     }
     catch (Server.Problem p) {
-      return failed(p, token);
+      return failed(p, secret);
     }
   }
 
-  /** Forgets the recorded game (its token too): checks are calculations again. */
+  /** Forgets this player's token of the recorded game this game names (without asking: the menu asks first). */
   public Map<String, Object> leaveRecordedGame() {
-    Settings.setRecorded(null);
-    return ok();
+    try {
+      final Active a = onEventThreadAnywhere(this::active);
+      if (a == null) return ok();
+      Settings.forget(a.gameId, a.side);
+      onEventThreadAnywhere(() -> {
+        Chat.local("your token of recorded game " + a.gameId + " is forgotten: checks are calculations until you join again.");
+        return null;
+      });
+      return ok("game_id", a.gameId, "side", a.side);
+    }
+    catch (Server.Problem p) {
+      return failed(p);
+    }
+  }
+
+  /** Says which scenario this game is (when it does not say), for the other players and the log too. */
+  public Map<String, Object> setScenario(String scenario) {
+    try {
+      onEventThreadAnywhere(() -> {
+        if (played.recorded()) throw new Server.Problem(0, "A recorded game", "This game is recorded game " + played.gameId + ": its scenario is the recorded game's.");
+        change(played.withScenario(scenario));
+        Chat.say("this game is " + scenarioName(scenario) + ".");
+        return null;
+      });
+      return ok("scenario", scenario);
+    }
+    catch (Server.Problem p) {
+      return failed(p);
+    }
+  }
+
+  /** What the extension knows now: the game's scenario and recorded game, the side asking, the server. */
+  public Map<String, Object> status() {
+    try {
+      return onEventThreadAnywhere(() -> {
+        final Active a = active();
+        return ok("scenario", played.scenario, "game_id", played.gameId, "recorded", a != null, "side",
+                  a != null ? a.side : mySide(), "server", a != null ? a.server : Settings.server(),
+                  "checks_loaded", catalog != null, "stand_ins_stated", played.standInsStated);
+      });
+    }
+    catch (Server.Problem p) {
+      return failed(p);
+    }
   }
 
   /**
-   * Asks a check as its menu entry does, with the piece {@code pieceId} as the unit pointed at
-   * ("" = none) and the units selected now as the selection; {@code playerJson} holds what the
-   * player would type in the form (a JSON object of request members). Posts the ruling to the
-   * chat and answers {ok, lines, seq, request, ms: {board, server, chat}} (where the time went);
-   * a failure is a dialog and {ok: false, title, detail}.
+   * Asks a check as its menu entry does, without the form, with the piece {@code pieceId} as the
+   * unit pointed at ("" = none) and the units selected now as the selection; {@code playerJson}
+   * holds what the player would enter (a JSON object of request members). Posts the ruling and
+   * answers {ok, lines, seq, request, ms: {board, server, chat}} (where the time went); a failure
+   * is shown and {ok: false, title, detail}.
    */
   public Map<String, Object> check(String checkName, String pieceId, String playerJson) {
     requireOffEventThread();
     try {
       final Catalog.Check c = catalog().check(checkName);
-      if (c == null) throw new Server.Problem(0, "No such check", game + " has no check '" + checkName + "'.");
+      if (c == null) throw new Server.Problem(0, "No such check", info.game + " has no check '" + checkName + "'.");
       final long started = System.nanoTime();
+      final Active[] recorded = new Active[1];
+      final String[] side = new String[1];
       final Map<String, Object> request = onEventThread(() -> {
         final GamePiece target = pieceId.isEmpty() ? null : BoardReader.pieceById(pieceId);
         if (!pieceId.isEmpty() && target == null) throw new IllegalArgumentException("no piece with id " + pieceId);
-        return boardPart(c, BoardReader.context(target, BoardReader.selection()));
+        recorded[0] = active();
+        side[0] = askingSide();
+        return boardPart(c, reader.context(target, BoardReader.selection()));
       });
       if (!playerJson.isBlank()) request.putAll(Json.parseObject(playerJson));
       final long read = System.nanoTime();
-      final Ruling ruling = send(c, request);
+      final Ruling ruling = send(c, request, "vassal-" + UUID.randomUUID(), Settings.timeoutMs(), recorded[0], side[0]);
       final long answered = System.nanoTime();
       onEventThread(() -> {
-        Chat.post(ruling.lines);
+        Asking.deliver(this, ruling, false);
         return null;
       });
       final Map<String, Object> ms = new LinkedHashMap<>();
       ms.put("board", (read - started) / 1e6);
       ms.put("server", (answered - read) / 1e6);
       ms.put("chat", (System.nanoTime() - answered) / 1e6);
-      return ok("lines", ruling.lines, "seq", ruling.seq, "request", request, "ms", ms);
+      return ok("lines", ruling.lines, "private_lines", ruling.privateLines, "seq", ruling.seq, "request", request, "ms", ms,
+                "notices", ruling.notices);
     }
     catch (Server.Problem p) {
       return failed(p);
     }
   }
 
-  /** The right-click entries a unit piece offers now (their labels). */
+  /** The right-click entries a unit piece offers now (their labels; one that cannot be asked yet in brackets). */
   public List<String> menuEntries(String pieceId) {
     requireOffEventThread();
     try {
@@ -227,7 +487,9 @@ public final class Adjudicator implements Buildable, GameComponent {
         final List<String> labels = new ArrayList<>();
         final GamePiece p = BoardReader.pieceById(pieceId);
         if (p == null) return labels;
-        for (final Catalog.Entry e : c.entries(BoardReader.context(p, BoardReader.selection()))) labels.add(e.label);
+        for (final Catalog.Entry e : c.entries(reader.context(p, BoardReader.selection()), askingSide())) {
+          labels.add(e.enabled ? e.label : "[" + e.label + "]");
+        }
         return labels;
       });
     }
@@ -238,118 +500,65 @@ public final class Adjudicator implements Buildable, GameComponent {
 
   // ---- asking a check ------------------------------------------------------------------
 
-  /** What the server ruled: the transcript's lines and, for a recorded game, the record's number. */
-  private static final class Ruling {
-    final List<String> lines;
-    final Object seq;
-
-    Ruling(List<String> lines, Object seq) {
-      this.lines = lines;
-      this.seq = seq;
-    }
-  }
-
-  /** The request members the board fills for a check and a context. Event thread. */
-  private Map<String, Object> boardPart(Catalog.Check c, Board.Context ctx) {
-    final Settings.Recorded recorded = Settings.recorded();
-    final String scenario = recorded != null && !recorded.scenario.isEmpty() ? recorded.scenario : scenarioOfSetup();
-    final Integer turn = scenario == null ? null : BoardReader.turn(catalog.scenarios.get(scenario));
-    final Board board = new Board(BoardReader.units(), scenario, turn, sideAsking(c, ctx, recorded));
-    return board.fill(c.schema, ctx);
-  }
-
   /**
-   * The side a check is asked for: a side report's unit's side ("Supply of this side"); else the
-   * recorded game's side (its token's); else the side taken in VASSAL; else the attackers' side.
+   * Sends a check: to the recorded game when one is active (the server rolls; the request id
+   * makes a repeat return the same record, never a new roll), else as a calculation. A lost
+   * connection is asked once more with the same id; a timeout is the player's to repeat. A
+   * recorded check carries the log session it is asked in; a calculation says the side asking
+   * ({@code side}, null: none), which in a game with hidden units decides what the ruling's
+   * private lines show. Off the event thread.
    */
-  private String sideAsking(Catalog.Check c, Board.Context ctx, Settings.Recorded recorded) {
-    if (c.kind() == Catalog.Kind.SIDE_REPORT && ctx.unit != null) return ctx.unit.side;
-    if (recorded != null) return recorded.side;
-    final String mine = mySide();
-    if (mine != null) return mine;
-    final List<Board.Unit> attackers = Board.attackers(ctx);
-    if (!attackers.isEmpty()) return attackers.get(0).side;
-    return ctx.unit == null ? null : ctx.unit.side;
-  }
-
-  /**
-   * Sends a check: to the recorded game when one is joined (the server rolls; a request id makes
-   * a repeat after a lost answer return the same record, never a new roll), else as a
-   * calculation. Off the event thread.
-   */
-  private Ruling send(Catalog.Check c, Map<String, Object> request) throws Server.Problem {
-    final Settings.Recorded recorded = Settings.recorded();
-    final Server server = server();
+  Ruling send(Catalog.Check c, Map<String, Object> request, String requestId, int timeoutMs, Active recorded, String side)
+      throws Server.Problem {
     final Map<String, Object> answer;
     if (recorded != null) {
-      request.remove("dice");
-      request.put("request_id", "vassal-" + UUID.randomUUID());
-      final String path = "/api/v1/games/" + path(recorded.gameId) + "/" + path(c.name) + "?transcript=1";
+      final Server server = new Server(recorded.server, timeoutMs);
+      final Map<String, Object> body = new LinkedHashMap<>(request);
+      body.remove("dice");
+      body.put("request_id", requestId);
+      if (recorded.logSession != null) body.put("log_session", recorded.logSession);
+      final String path = "/api/v1/games/" + path(recorded.gameId) + "/" + path(c.name) + "?transcript=1&changes=1";
       Map<String, Object> first;
       try {
-        first = server.post(path, request, recorded.token);
+        first = server.post(path, body, recorded.token);
       }
       catch (Server.Problem p) {
-        if (p.status != 0) throw scrub(p, recorded.token);
-        first = server.post(path, request, recorded.token);  // the same request id: never a second roll
+        if (p.status != 0 || p.timedOut) throw scrub(p, recorded.token);
+        first = server.post(path, body, recorded.token);  // the same request id: never a second roll
       }
       answer = first;
     }
     else {
-      answer = server.post("/api/v1/systems/" + path(game) + "/" + path(c.name) + "?transcript=1", request, null);
+      answer = new Server(Settings.server(), timeoutMs).post("/api/v1/systems/" + path(info.game) + "/" + path(c.name)
+                                                               + "?transcript=1&changes=1" + (side == null ? "" : "&side=" + path(side)),
+                                                             request, null);
     }
-    final List<String> lines = new ArrayList<>();
-    for (final Object line : Schema.list(answer.get("transcript"))) lines.add(String.valueOf(line));
-    if (lines.isEmpty()) {
+    try {
+      return Ruling.of(answer);
+    }
+    catch (IllegalArgumentException e) {
       throw new Server.Problem(0, "No transcript", "The server answered without the ruling's chat lines (is it an older adjudicator?). Nothing was posted.");
     }
-    return new Ruling(lines, answer.get("seq"));
   }
 
-  /** The check's form, then the check in the background; the ruling or the problem when it answers. Event thread. */
+  /** The check's form, then the check; the ruling or the problem when it answers. Event thread. */
   void askInteractively(Catalog.Check c, Board.Context ctx) {
-    final Map<String, Object> filled = boardPart(c, ctx);
-    final boolean recorded = Settings.recorded() != null;
-    final Set<String> omit = new HashSet<>(List.of("request_id"));
-    if (recorded) omit.add("dice");
-    final String mode = recorded
-      ? "Recorded game " + Settings.recorded().gameId + ": the server rolls the dice and records the ruling."
-      : "A calculation: give the dice you rolled; nothing is recorded.";
-    final Map<String, Object> typed = CheckForm.ask(window(), c, filled, FormFields.fields(c.schema, filled.keySet(), omit), mode);
-    if (typed == null) return;
-    final Map<String, Object> request = new LinkedHashMap<>(filled);
-    request.putAll(typed);
-    new SwingWorker<Ruling, Void>() {
-      @Override
-      protected Ruling doInBackground() throws Exception {
-        return send(c, request);
-      }
-
-      @Override
-      protected void done() {
-        try {
-          Chat.post(get().lines);
-        }
-        catch (Exception e) {
-          showProblem(problemOf(e));
-        }
-      }
-    }.execute();
+    new Asking(this, c, ctx).start();
   }
 
   // ---- the catalog of checks -------------------------------------------------------------
 
   /** This game's checks from the server, loaded once per server address. Off the event thread. */
-  private Catalog catalog() throws Server.Problem {
+  Catalog catalog() throws Server.Problem {
     final Server server = server();
     final Catalog known = catalog;
     if (known != null && server.base().equals(catalogServer)) return known;
     final Map<String, Object> systems = server.get("/api/v1/systems", null);
     try {
-      catalog = Catalog.of(systems, game);
+      catalog = Catalog.of(systems, info.game);
     }
     catch (IllegalArgumentException e) {
-      throw new Server.Problem(0, "Unknown game", "The server at " + server.base() + " does not know " + game + ".");
+      throw new Server.Problem(0, "Unknown game", "The server at " + server.base() + " does not know " + info.game + ".");
     }
     catalogServer = server.base();
     return catalog;
@@ -359,7 +568,8 @@ public final class Adjudicator implements Buildable, GameComponent {
     return catalog;
   }
 
-  void loadCatalogInBackground() {
+  /** Loads the checks off the event thread; then runs {@code then} (event thread), or says what went wrong when a player asked. */
+  void loadCatalogInBackground(Runnable then) {
     new SwingWorker<Catalog, Void>() {
       @Override
       protected Catalog doInBackground() throws Exception {
@@ -369,187 +579,60 @@ public final class Adjudicator implements Buildable, GameComponent {
       @Override
       protected void done() {
         try {
-          final Catalog c = get();
-          JOptionPane.showMessageDialog(window(), c.checks.size() + " checks of " + c.name + " from " + catalogServer + ".",
-                                        "Adjudicator", JOptionPane.INFORMATION_MESSAGE);
+          get();
+          if (then != null) then.run();
         }
         catch (Exception e) {
-          showProblem(problemOf(e));
+          if (then != null) showProblem(problemOf(e));  // at start-up, a server not running yet is no news
         }
       }
     }.execute();
-  }
-
-  // ---- the toolbar menu ------------------------------------------------------------------
-
-  private void showMenu() {
-    final JPopupMenu menu = new JPopupMenu();
-    final Settings.Recorded recorded = Settings.recorded();
-    final JMenuItem status = new JMenuItem(recorded == null
-      ? "Calculations at " + Settings.server() + " (no recorded game)"
-      : "Recorded game " + recorded.gameId + " as " + sideName(recorded.side) + " at " + Settings.server());
-    status.setEnabled(false);
-    menu.add(status);
-    menu.add(item("Connect...", this::connectDialog));
-    menu.add(item("Create recorded game...", this::createDialog));
-    menu.add(item("Join recorded game...", this::joinDialog));
-    final JMenuItem leave = item("Leave recorded game", () -> leaveRecordedGame());
-    leave.setEnabled(recorded != null);
-    menu.add(leave);
-    menu.addSeparator();
-    final JMenu checks = new JMenu("Checks");
-    final Catalog c = catalog;
-    if (c == null) {
-      checks.add(item("Load the checks from the server", this::loadCatalogInBackground));
-    }
-    else {
-      for (final Catalog.Check check : c.checks) {
-        final JMenuItem i = item(check.words() + " (" + check.rule + ")", () -> askInteractively(check,
-          BoardReader.context(null, BoardReader.selection())));
-        i.setToolTipText(check.summary);
-        checks.add(i);
-      }
-    }
-    menu.add(checks);
-    menu.show(button, 0, button.getHeight());
-  }
-
-  private void connectDialog() {
-    final String address = (String) JOptionPane.showInputDialog(window(), "Adjudicator server address:", "Adjudicator: connect",
-                                                                JOptionPane.PLAIN_MESSAGE, null, null, Settings.server());
-    if (address == null) return;
-    inBackground(() -> connect(address), answer -> JOptionPane.showMessageDialog(window(),
-      answer.get("checks") + " checks of " + catalog.name + " at " + answer.get("server") + ".", "Adjudicator",
-      JOptionPane.INFORMATION_MESSAGE));
-  }
-
-  private void createDialog() {
-    if (!inBackgroundNeedsCatalog(this::createDialog)) return;
-    final JComboBox<String> scenario = new JComboBox<>(catalog.scenarios.keySet().toArray(new String[0]));
-    scenario.setSelectedItem(scenarioOfSetup());
-    final JComboBox<String> side = new JComboBox<>(catalog.sides.toArray(new String[0]));
-    side.setSelectedItem(mySide());
-    final JPanel form = new JPanel(new GridLayout(0, 2, 4, 4));
-    form.add(new JLabel("Scenario:"));
-    form.add(scenario);
-    form.add(new JLabel("Your side:"));
-    form.add(side);
-    if (JOptionPane.showConfirmDialog(window(), form, "Adjudicator: create a recorded game", JOptionPane.OK_CANCEL_OPTION,
-                                      JOptionPane.PLAIN_MESSAGE) != JOptionPane.OK_OPTION) return;
-    final String chosenScenario = String.valueOf(scenario.getSelectedItem());
-    final String chosenSide = String.valueOf(side.getSelectedItem());
-    inBackground(() -> createRecordedGame(chosenScenario, chosenSide), answer -> {
-      final StringBuilder text = new StringBuilder("Recorded game " + answer.get("game_id") + " created; you play "
-        + sideName(chosenSide) + ".\nSend each other player the game id and their token (keep yours to yourself):\n");
-      for (final Map.Entry<String, Object> t : Schema.map(answer.get("tokens_for_others")).entrySet()) {
-        text.append('\n').append(t.getKey()).append(": ").append(t.getValue());
-      }
-      final JTextArea area = new JTextArea(text.toString(), 8, 60);
-      area.setEditable(false);
-      JOptionPane.showMessageDialog(window(), area, "Adjudicator: recorded game created", JOptionPane.INFORMATION_MESSAGE);
-    });
-  }
-
-  private void joinDialog() {
-    if (!inBackgroundNeedsCatalog(this::joinDialog)) return;
-    final JTextField gameId = new JTextField(24);
-    final JTextField token = new JTextField(24);
-    final JComboBox<String> side = new JComboBox<>(catalog.sides.toArray(new String[0]));
-    side.setSelectedItem(mySide());
-    final JPanel form = new JPanel(new GridLayout(0, 2, 4, 4));
-    form.add(new JLabel("Game id:"));
-    form.add(gameId);
-    form.add(new JLabel("Your token:"));
-    form.add(token);
-    form.add(new JLabel("Your side:"));
-    form.add(side);
-    if (JOptionPane.showConfirmDialog(window(), form, "Adjudicator: join a recorded game", JOptionPane.OK_CANCEL_OPTION,
-                                      JOptionPane.PLAIN_MESSAGE) != JOptionPane.OK_OPTION) return;
-    final String chosenSide = String.valueOf(side.getSelectedItem());
-    inBackground(() -> joinRecordedGame(gameId.getText(), token.getText(), chosenSide), answer ->
-      JOptionPane.showMessageDialog(window(), "Joined recorded game " + answer.get("game_id") + " (" + answer.get("scenario")
-        + ") as " + sideName(chosenSide) + ".", "Adjudicator", JOptionPane.INFORMATION_MESSAGE));
-  }
-
-  /** True when the checks are loaded; otherwise loads them and opens {@code then} again afterwards. */
-  private boolean inBackgroundNeedsCatalog(Runnable then) {
-    if (catalog != null) return true;
-    inBackground(() -> {
-      try {
-        catalog();
-        return ok();
-      }
-      catch (Server.Problem p) {
-        return failed(p);
-      }
-    }, answer -> then.run());
-    return false;
-  }
-
-  /** Runs one of the public actions off the event thread; its answer (on the event thread) to {@code then} when it went well. */
-  private void inBackground(Callable<Map<String, Object>> action, java.util.function.Consumer<Map<String, Object>> then) {
-    new SwingWorker<Map<String, Object>, Void>() {
-      @Override
-      protected Map<String, Object> doInBackground() throws Exception {
-        return action.call();
-      }
-
-      @Override
-      protected void done() {
-        try {
-          final Map<String, Object> answer = get();
-          if (Boolean.TRUE.equals(answer.get("ok"))) then.accept(answer);
-        }
-        catch (Exception e) {
-          showProblem(problemOf(e));
-        }
-      }
-    }.execute();
-  }
-
-  private static JMenuItem item(String text, Runnable action) {
-    final JMenuItem i = new JMenuItem(text);
-    i.addActionListener(a -> action.run());
-    return i;
   }
 
   // ---- small helpers ---------------------------------------------------------------------
 
-  private Server server() throws Server.Problem {
-    return new Server(Settings.server());
+  ModuleInfo info() {
+    return info;
   }
 
-  /** The scenario whose predefined setup is being played (the module names each setup file after its scenario). */
-  private String scenarioOfSetup() {
-    final String file = GameModule.getGameModule().getGameFile();
-    if (file == null) return null;
-    final String name = file.replaceAll("^.*/", "").replaceAll("\\.vsav$", "");
+  BoardReader reader() {
+    return reader;
+  }
+
+  PieceMenu pieceMenu() {
+    return pieceMenu;
+  }
+
+  String gameName() {
     final Catalog c = catalog;
-    return c == null || c.scenarios.containsKey(name) ? name : null;
+    return c != null && !c.name.isEmpty() ? c.name : GameModule.getGameModule().getGameName();
+  }
+
+  String scenarioName(String id) {
+    final Catalog c = catalog;
+    return c == null ? id : c.scenarios.getOrDefault(id, id);
+  }
+
+  /** The server checks go to now: the active recorded game's, else the address set. */
+  Server server() throws Server.Problem {
+    final Active a = onEventThreadAnywhere(this::active);
+    return new Server(a != null ? a.server : Settings.server());
   }
 
   /** The side id of the side taken in VASSAL, or null (an observer). */
-  private String mySide() {
-    final String name = PlayerRoster.getMySide();
-    for (final Map.Entry<String, String> e : sideNames.entrySet()) {
-      if (e.getValue().equals(name)) return e.getKey();
-    }
-    return null;
+  String mySide() {
+    return info.sideId(PlayerRoster.getMySide());
   }
 
-  private String sideName(String id) {
-    return sideNames.getOrDefault(id, id);
-  }
-
-  private static String path(String segment) {
+  static String path(String segment) {
     return URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20");
   }
 
-  private static Component window() {
+  static Component window() {
     return GameModule.getGameModule().getPlayerWindow();
   }
 
-  private static Map<String, Object> ok(Object... pairs) {
+  static Map<String, Object> ok(Object... pairs) {
     final Map<String, Object> m = new LinkedHashMap<>();
     m.put("ok", true);
     for (int i = 0; i + 1 < pairs.length; i += 2) m.put(String.valueOf(pairs[i]), pairs[i + 1]);
@@ -557,9 +640,9 @@ public final class Adjudicator implements Buildable, GameComponent {
   }
 
   private Map<String, Object> failed(Server.Problem p, String... secrets) {
-    final Settings.Recorded recorded = Settings.recorded();
-    Server.Problem shown = recorded == null ? p : scrub(p, recorded.token);
+    Server.Problem shown = p;
     for (final String s : secrets) shown = scrub(shown, s);
+    shown = scrubTokens(shown);
     showProblem(shown);
     final Map<String, Object> m = new LinkedHashMap<>();
     m.put("ok", false);
@@ -568,26 +651,31 @@ public final class Adjudicator implements Buildable, GameComponent {
     return m;
   }
 
-  /** A problem without a token in its text (a token never appears in a dialog, the chat or a log). */
-  private static Server.Problem scrub(Server.Problem p, String token) {
-    if (token == null || token.isBlank()) return p;
-    return new Server.Problem(p.status, p.title.replace(token, "(token)"), p.detail.replace(token, "(token)"));
+  /** A problem without any token this player holds in its text (a token never appears in a dialog, the chat or a log). */
+  private static Server.Problem scrubTokens(Server.Problem p) {
+    Server.Problem out = p;
+    for (final Settings.Kept k : Settings.games().values()) {
+      for (final String t : k.tokens.values()) out = scrub(out, t);
+    }
+    return out;
   }
 
-  private static Server.Problem problemOf(Exception e) {
+  static Server.Problem scrub(Server.Problem p, String token) {
+    if (token == null || token.isBlank()) return p;
+    return new Server.Problem(p.status, p.title.replace(token, "(token)"), p.detail.replace(token, "(token)"), p.timedOut, p.errors);
+  }
+
+  Server.Problem problemOf(Exception e) {
     Throwable t = e;
     while ((t instanceof java.util.concurrent.ExecutionException || t instanceof InvocationTargetException) && t.getCause() != null) {
       t = t.getCause();
     }
-    if (t instanceof Server.Problem) {
-      final Settings.Recorded recorded = Settings.recorded();
-      return recorded == null ? (Server.Problem) t : scrub((Server.Problem) t, recorded.token);
-    }
+    if (t instanceof Server.Problem) return scrubTokens((Server.Problem) t);
     return new Server.Problem(0, "Unexpected error", t.getClass().getSimpleName() + ": " + t.getMessage());
   }
 
   /** The problem's dialog, shown without waiting for it to close. */
-  private static void showProblem(Server.Problem p) {
+  static void showProblem(Server.Problem p) {
     SwingUtilities.invokeLater(() -> JOptionPane.showMessageDialog(window(), p.detail, "Adjudicator: " + p.title,
                                                                    JOptionPane.ERROR_MESSAGE));
   }
@@ -598,8 +686,22 @@ public final class Adjudicator implements Buildable, GameComponent {
     }
   }
 
-  /** Runs work on the event thread (where the engine's pieces live) and waits for its result. */
-  private static <T> T onEventThread(Callable<T> work) throws Server.Problem {
+  /** Runs work on the event thread (where the engine's pieces live): at once when on it, else waiting for its result. */
+  static <T> T onEventThreadAnywhere(Callable<T> work) throws Server.Problem {
+    if (!SwingUtilities.isEventDispatchThread()) return onEventThread(work);
+    try {
+      return work.call();
+    }
+    catch (Server.Problem p) {
+      throw p;
+    }
+    catch (Exception e) {
+      throw new Server.Problem(0, "Cannot read the board", e.getClass().getSimpleName() + ": " + e.getMessage());
+    }
+  }
+
+  /** Runs work on the event thread and waits for its result (off the event thread). */
+  static <T> T onEventThread(Callable<T> work) throws Server.Problem {
     final List<T> result = new ArrayList<>(1);
     final List<Exception> error = new ArrayList<>(1);
     try {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * What the board knows, and how it fills a request: the units with their hex and step (read
@@ -20,14 +21,62 @@ final class Board {
     final String hex;    // location label as printed, or null when not on a hex (a box, a track)
     final String step;   // the step's name from StepNames ("" when unknown)
     final Integer sp;    // strength points of that step, when the step says it
+    final Kind kind;     // what the counter is: arm, size, flags (for what a right-click offers)
 
     Unit(String id, String side, String map, String hex, String step, Integer sp) {
+      this(id, side, map, hex, step, sp, Kind.UNKNOWN);
+    }
+
+    Unit(String id, String side, String map, String hex, String step, Integer sp, Kind kind) {
       this.id = id;
       this.side = side;
       this.map = map;
       this.hex = hex;
       this.step = step;
       this.sp = sp;
+      this.kind = kind;
+    }
+  }
+
+  /** What a unit's counter is, from the Marker properties the module gives it (UnitType, Size, Flags). */
+  static final class Kind {
+    static final Kind UNKNOWN = new Kind("", "", List.of());
+    final String type;
+    final String size;
+    final List<String> flags;
+
+    Kind(String type, String size, List<String> flags) {
+      this.type = type;
+      this.size = size;
+      this.flags = flags;
+    }
+
+    /**
+     * Whether the unit is one a check's unit field takes: the field's {@code x-unit} names the
+     * arms ("type"), sizes ("size") or flags ("flags", any of them) it accepts; all given must fit.
+     */
+    boolean fits(Map<String, Object> accepted) {
+      if (accepted.isEmpty() || this == UNKNOWN) return true;
+      final List<Object> types = Schema.list(accepted.get("type"));
+      final List<Object> sizes = Schema.list(accepted.get("size"));
+      final List<Object> wanted = Schema.list(accepted.get("flags"));
+      if (!types.isEmpty() && !types.contains(type)) return false;
+      if (!sizes.isEmpty() && !sizes.contains(size)) return false;
+      if (!wanted.isEmpty() && wanted.stream().noneMatch(flags::contains)) return false;
+      return true;
+    }
+  }
+
+  /** A marker standing on a cell of a player-aid track ("Weather Track Clear"): which marker, which track, which cell. */
+  static final class TrackMark {
+    final String marker;  // MarkerId
+    final String track;   // the track's id
+    final String cell;    // the cell's text as printed ("Clear", "14")
+
+    TrackMark(String marker, String track, String cell) {
+      this.marker = marker;
+      this.track = track;
+      this.cell = cell;
     }
   }
 
@@ -50,16 +99,39 @@ final class Board {
     }
   }
 
-  final List<Unit> units;
+  private final Supplier<List<Unit>> readUnits;    // read from the pieces only when a role needs every unit
+  private final Supplier<List<TrackMark>> readMarks;
+  private List<Unit> units;
+  private List<TrackMark> marks;
   final String scenario;  // null: unknown
   final Integer turn;     // null: unknown
   final String side;      // the side asking, null: unknown
 
   Board(List<Unit> units, String scenario, Integer turn, String side) {
-    this.units = units;
+    this(units, scenario, turn, side, List.of());
+  }
+
+  Board(List<Unit> units, String scenario, Integer turn, String side, List<TrackMark> marks) {
+    this(() -> units, scenario, turn, side, () -> marks);
+  }
+
+  Board(Supplier<List<Unit>> units, String scenario, Integer turn, String side, Supplier<List<TrackMark>> marks) {
+    this.readUnits = units;
     this.scenario = scenario;
     this.turn = turn;
     this.side = side;
+    this.readMarks = marks;
+  }
+
+  /** Every unit on the board (read once, when first needed). */
+  List<Unit> units() {
+    if (units == null) units = readUnits.get();
+    return units;
+  }
+
+  private List<TrackMark> marks() {
+    if (marks == null) marks = readMarks.get();
+    return marks;
   }
 
   /** The request members the board fills for this schema and context (top-level names). */
@@ -85,8 +157,40 @@ final class Board {
     case "defenders": return units(schema, p, defenders(ctx));
     case "target_hex": return ctx.hex;
     default:
+      if (role.startsWith(TRACK)) return trackValue(role.substring(TRACK.length()), p);
       return ctx.unit == null ? null : unitValue(schema, role, p, ctx.unit);
     }
+  }
+
+  /** The role prefix of a value a player-aid track shows: "track:<track id>" or "track:<track id>:<marker id>". */
+  static final String TRACK = "track:";
+
+  /**
+   * The cell a track's marker stands on, as the property wants it: one of its choices (matched
+   * without regard to case: the cell "Clear" is the choice "clear"), a number, or the text.
+   * Null when no marker (or more than one, and the role names none) stands on the track.
+   */
+  Object trackValue(String which, Map<String, Object> p) {
+    final String[] parts = which.split(":", 2);
+    final List<TrackMark> found = new ArrayList<>();
+    for (final TrackMark m : marks()) {
+      if (m.track.equals(parts[0]) && (parts.length == 1 || m.marker.equals(parts[1]))) found.add(m);
+    }
+    if (found.size() != 1) return null;
+    final String cell = found.get(0).cell;
+    for (final Object choice : Schema.list(p.get("enum"))) {
+      if (String.valueOf(choice).equalsIgnoreCase(cell)) return choice;
+    }
+    if (!Schema.list(p.get("enum")).isEmpty()) return null;
+    if ("integer".equals(Schema.type(p))) {
+      try {
+        return Long.valueOf(cell.trim());
+      }
+      catch (NumberFormatException e) {
+        return null;
+      }
+    }
+    return cell;
   }
 
   /** A list of units for a list property, or the first unit for a one-unit object property. */
@@ -134,7 +238,7 @@ final class Board {
   List<Unit> positions(Context ctx) {
     final String map = ctx.map != null ? ctx.map : busiestMap();
     final List<Unit> out = new ArrayList<>();
-    for (final Unit u : units) {
+    for (final Unit u : units()) {
       if (u.hex != null && u.map.equals(map)) out.add(u);
     }
     return out;
@@ -143,7 +247,7 @@ final class Board {
   private String busiestMap() {
     final Map<String, Integer> count = new LinkedHashMap<>();
     String best = null;
-    for (final Unit u : units) {
+    for (final Unit u : units()) {
       if (u.hex == null) continue;
       count.merge(u.map, 1, Integer::sum);
       if (best == null || count.get(u.map) > count.get(best)) best = u.map;
@@ -165,7 +269,7 @@ final class Board {
     final List<Unit> out = new ArrayList<>();
     if (ctx.hex == null) return out;
     if (ctx.unit != null) out.add(ctx.unit);
-    for (final Unit u : units) {
+    for (final Unit u : units()) {
       if (ctx.hex.equals(u.hex) && u.map.equals(ctx.map) && (ctx.unit == null || !u.id.equals(ctx.unit.id))) out.add(u);
     }
     return out;

@@ -3,6 +3,7 @@ package korea.adjudicator;
 import java.awt.Point;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -16,9 +17,10 @@ import VASSAL.counters.Stack;
 
 /**
  * Reads the board from the running game: each unit piece carries the Marker properties the
- * module generator writes (UnitId, SideId, StepNames) and a "Step" layer whose level
- * (Step_Level, 1-based) is the step showing; its hex is the map's own location name. Runs on
- * the event thread, like everything that touches the engine's pieces.
+ * module generator writes (UnitId, SideId, StepNames, UnitType, Size, Flags) and a "Step" layer
+ * whose level (Step_Level, 1-based) is the step showing; its hex is the map's own location name.
+ * A marker (MarkerId) standing on a track cell ("Weather Track Clear") is that track's value.
+ * Runs on the event thread, like everything that touches the engine's pieces.
  */
 final class BoardReader {
   /** A location that is a hex as the map prints it (boxes and tracks have names instead). */
@@ -26,14 +28,36 @@ final class BoardReader {
   private static final Pattern TURN = Pattern.compile("Turn (\\d+)");
   private static final Pattern SP = Pattern.compile("^\\d{1,2}$");
 
-  private BoardReader() { }
+  private final ModuleInfo module;
+
+  BoardReader(ModuleInfo module) {
+    this.module = module;
+  }
 
   /** Every unit piece in the game (in stacks too). */
-  static List<Board.Unit> units() {
+  List<Board.Unit> units() {
     final List<Board.Unit> out = new ArrayList<>();
     for (final GamePiece p : pieces()) {
       final Board.Unit u = unit(p);
       if (u != null) out.add(u);
+    }
+    return out;
+  }
+
+  /** Every marker standing on a cell of one of the module's tracks. */
+  List<Board.TrackMark> marks() {
+    final List<Board.TrackMark> out = new ArrayList<>();
+    if (module.trackNames.isEmpty()) return out;
+    for (final GamePiece p : pieces()) {
+      final String marker = text(p.getProperty("MarkerId"));
+      if (marker.isEmpty() || p.getMap() == null) continue;
+      final String location = p.getMap().locationName(p.getPosition());
+      if (location == null) continue;
+      for (final java.util.Map.Entry<String, String> t : module.trackNames.entrySet()) {
+        if (location.startsWith(t.getValue() + " ")) {
+          out.add(new Board.TrackMark(marker, t.getKey(), location.substring(t.getValue().length() + 1)));
+        }
+      }
     }
     return out;
   }
@@ -54,23 +78,39 @@ final class BoardReader {
     return null;
   }
 
+  /** The piece of a unit (by its UnitId), or null when it is not in the game. */
+  static GamePiece pieceOfUnit(String unitId) {
+    for (final GamePiece p : pieces()) {
+      if (unitId.equals(text(p.getProperty("UnitId")))) return p;
+    }
+    return null;
+  }
+
   /** The unit a piece is, or null for a piece that is no unit (a marker, a card). */
-  static Board.Unit unit(GamePiece p) {
+  Board.Unit unit(GamePiece p) {
     final String id = text(p.getProperty("UnitId"));
     if (id.isEmpty() || p.getMap() == null) return null;
     final Map map = p.getMap();
     final String location = map.locationName(p.getPosition());
     final String hex = location != null && HEX.matcher(location).matches() ? location : null;
-    final String[] names = text(p.getProperty("StepNames")).split("\\|", -1);
+    final String[] names = stepNames(p);
     final int level = number(text(p.getProperty("Step_Level")), 1);
     final String step = level >= 1 && level <= names.length ? names[level - 1] : "";
     // Block games name each step by the strength points on its top edge ("3|2|1").
     final Integer sp = SP.matcher(step).matches() ? Integer.valueOf(step) : null;
-    return new Board.Unit(id, text(p.getProperty("SideId")), map.getMapName(), hex, step, sp);
+    final String typeName = text(p.getProperty("UnitType"));
+    final Board.Kind kind = new Board.Kind(module.typeIds.getOrDefault(typeName, typeName), text(p.getProperty("Size")),
+                                           Arrays.asList(text(p.getProperty("Flags")).split("\\s+")));
+    return new Board.Unit(id, text(p.getProperty("SideId")), map.getMapName(), hex, step, sp, kind);
+  }
+
+  /** A unit piece's steps by name, in layer order ("full|depleted"). */
+  static String[] stepNames(GamePiece p) {
+    return text(p.getProperty("StepNames")).split("\\|", -1);
   }
 
   /** The context of a right-click or a call: the piece pointed at and the selected units. */
-  static Board.Context context(GamePiece target, List<GamePiece> selection) {
+  Board.Context context(GamePiece target, List<GamePiece> selection) {
     final List<Board.Unit> selected = new ArrayList<>();
     for (final GamePiece p : selection) {
       final Board.Unit u = unit(p);
@@ -144,7 +184,7 @@ final class BoardReader {
     throw new NoSuchMethodException(name);
   }
 
-  private static String text(Object o) {
+  static String text(Object o) {
     return o == null ? "" : String.valueOf(o);
   }
 

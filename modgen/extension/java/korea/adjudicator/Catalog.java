@@ -20,20 +20,38 @@ final class Catalog {
     final boolean random;
     final Schema schema;
     final String actor;  // who acts (rolls), as the server declares it: "the attacking side (...)"
+    final Map<String, Object> example;  // the check's registered example request
 
     Check(String name, String summary, String rule, boolean random, Schema schema, String actor) {
+      this(name, summary, rule, random, schema, actor, Map.of());
+    }
+
+    Check(String name, String summary, String rule, boolean random, Schema schema, String actor, Map<String, Object> example) {
       this.name = name;
       this.summary = summary;
       this.rule = rule;
       this.random = random;
       this.schema = schema;
       this.actor = actor;
+      this.example = example;
     }
 
-    /** "combat_losses" as a menu says it: "Combat losses". */
+    /** The units the check's unit field takes ({@code x-unit}: arms, sizes, flags), empty: any unit. */
+    Map<String, Object> unitsTaken() {
+      for (final Map<String, Object> p : schema.properties().values()) {
+        if ("unit".equals(Schema.role(p))) return Schema.map(p.get("x-unit"));
+      }
+      return Map.of();
+    }
+
+    /** How many dice the check's example rolls (a hint for a calculation: the number may depend on the results). */
+    int exampleDice() {
+      return Schema.list(example.get("dice")).size();
+    }
+
+    /** "combat_losses" as a menu says it: "Combat losses" ("hq_flip_cost": "HQ flip cost"). */
     String words() {
-      final String w = name.replace('_', ' ');
-      return w.isEmpty() ? w : Character.toUpperCase(w.charAt(0)) + w.substring(1);
+      return FormFields.humanize(name);
     }
 
     /** What the check is about, by the roles its schema declares (the first that fits, in this order). */
@@ -55,14 +73,20 @@ final class Catalog {
    */
   enum Kind { ATTACK, HEX, SIDE_REPORT, UNIT, OTHER }
 
-  /** A right-click entry: its text and the check it asks. */
+  /** A right-click entry: its text, the check it asks, and whether it can be asked now (else its text says what is missing). */
   static final class Entry {
     final String label;
     final Check check;
+    final boolean enabled;
 
     Entry(String label, Check check) {
+      this(label, check, true);
+    }
+
+    Entry(String label, Check check, boolean enabled) {
       this.label = label;
       this.check = check;
+      this.enabled = enabled;
     }
   }
 
@@ -97,7 +121,8 @@ final class Catalog {
         final Map<String, Object> actor = Schema.map(check.get("actor"));
         final String who = actor.isEmpty() ? "" : text(actor.get("description")) + (actor.get("rule") == null ? "" : " (" + actor.get("rule") + ")");
         checks.add(new Check(String.valueOf(check.get("name")), text(check.get("summary")), text(check.get("rule")),
-                             Boolean.TRUE.equals(check.get("random")), new Schema(Schema.map(check.get("request_schema"))), who));
+                             Boolean.TRUE.equals(check.get("random")), new Schema(Schema.map(check.get("request_schema"))), who,
+                             Schema.map(check.get("example"))));
       }
       return new Catalog(system, text(s.get("name")), sides, scenarios, checks);
     }
@@ -112,34 +137,50 @@ final class Catalog {
   }
 
   /**
-   * The checks a right-click on a unit offers, by the roles of their schemas: attacking the
-   * unit's hex with the selected units, a report for the unit's side, or the unit itself.
+   * The checks a right-click on a unit offers, by the roles of their schemas and whose unit it
+   * is: an attack on (or in) the hex of an enemy unit, with the selected units as attackers; a
+   * report for the unit's side; and what a check of one unit does (a move, a breakdown) on the
+   * asking side's own units of the kind the check takes. {@code asking} is the side asking (the
+   * recorded game's, else the one taken in VASSAL); null when unknown: then the selected units'
+   * side stands for it.
    */
-  List<Entry> entries(Board.Context ctx) {
+  List<Entry> entries(Board.Context ctx, String asking) {
     final List<Entry> out = new ArrayList<>();
     if (ctx.unit == null) return out;
+    final List<Board.Unit> attackers = Board.attackers(ctx);
+    final String mine = asking != null ? asking : attackers.isEmpty() ? null : attackers.get(0).side;
+    final boolean enemy = mine == null || !mine.equals(ctx.unit.side);
+    final boolean own = mine == null || mine.equals(ctx.unit.side);
+    boolean attackersOfOtherSide = false;
+    for (final Board.Unit a : attackers) attackersOfOtherSide |= !a.side.equals(ctx.unit.side);
     for (final Check c : checks) {
       switch (c.kind()) {
       case ATTACK:
-        if (ctx.hex != null) {
-          out.add(new Entry(c.name.equals("combat") ? "Attack this hex with the selected units"
-                              : c.words() + ": this hex, with the selected units", c));
+        if (ctx.hex != null && enemy) {
+          final String label = c.name.equals("combat") ? "Attack this hex with the selected units"
+                                                       : c.words() + ": this hex, with the selected units";
+          out.add(attackersOfOtherSide ? new Entry(label, c) : new Entry(label + " (select your attacking units first)", c, false));
         }
         break;
       case HEX:
-        if (ctx.hex != null) out.add(new Entry(c.words() + " in this hex", c));
+        if (ctx.hex != null && enemy) out.add(new Entry(c.words() + " in this hex", c));
         break;
       case SIDE_REPORT:
         out.add(new Entry(c.words() + " of this side", c));
         break;
       case UNIT:
-        out.add(new Entry(c.words() + " for this unit", c));
+        if (own && ctx.unit.kind.fits(c.unitsTaken())) out.add(new Entry(c.words() + " for this unit", c));
         break;
       default:
         break;
       }
     }
     return out;
+  }
+
+  /** The entries without regard to whose unit it is (kept for callers that know no side). */
+  List<Entry> entries(Board.Context ctx) {
+    return entries(ctx, null);
   }
 
   private static String text(Object o) {

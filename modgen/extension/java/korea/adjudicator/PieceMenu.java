@@ -69,26 +69,44 @@ final class PieceMenu {
     if (popup.getInvoker() != map.getView() || popup.getClientProperty(PieceMenu.class) != null) return;
     popup.putClientProperty(PieceMenu.class, Boolean.TRUE);
     final GamePiece target = BoardReader.clicked(map);
-    if (target == null || BoardReader.unit(target) == null) return;
-    final Board.Context ctx = BoardReader.context(target, selectedBeforeClick);
+    if (target == null || adjudicator.reader().unit(target) == null) return;
+    final Board.Context ctx = adjudicator.reader().context(target, selectedBeforeClick);
     final JMenu sub = new JMenu("Adjudicator");
     final Catalog catalog = adjudicator.loadedCatalog();
     if (catalog == null) {
-      final JMenuItem load = new JMenuItem("Load the checks from the server");
-      load.addActionListener(a -> adjudicator.loadCatalogInBackground());
+      // the checks are loaded when the module starts; a server that was not running then is asked now,
+      // and the entries open where the menu was, for the same units
+      final JMenuItem load = new JMenuItem("Load the checks from " + Settings.server());
+      final java.awt.Point at = map.getView().getMousePosition();
+      load.addActionListener(a -> adjudicator.loadCatalogInBackground(() -> showEntries(map, ctx, at)));
       sub.add(load);
     }
     else {
-      for (final Catalog.Entry entry : catalog.entries(ctx)) {
-        final JMenuItem item = new JMenuItem(entry.label);
-        item.setToolTipText(entry.check.summary);
-        item.addActionListener(a -> adjudicator.askInteractively(entry.check, ctx));
-        sub.add(item);
-      }
+      fill(sub, catalog, ctx);
       if (sub.getItemCount() == 0) return;
     }
     popup.addSeparator();
     popup.add(sub);
     popup.pack();
+  }
+
+  private void fill(JMenu sub, Catalog catalog, Board.Context ctx) {
+    for (final Catalog.Entry entry : catalog.entries(ctx, adjudicator.askingSide())) {
+      final JMenuItem item = new JMenuItem(entry.label);
+      item.setEnabled(entry.enabled);
+      item.setToolTipText(entry.check.summary);
+      item.addActionListener(a -> adjudicator.askInteractively(entry.check, ctx));
+      sub.add(item);
+    }
+  }
+
+  private void showEntries(Map map, Board.Context ctx, java.awt.Point at) {
+    final JPopupMenu popup = new JPopupMenu();
+    final JMenu sub = new JMenu("Adjudicator");
+    fill(sub, adjudicator.loadedCatalog(), ctx);
+    if (sub.getItemCount() == 0) return;
+    popup.add(sub);
+    final java.awt.Point p = at != null ? at : new java.awt.Point(20, 20);
+    popup.show(map.getView(), p.x, p.y);
   }
 }

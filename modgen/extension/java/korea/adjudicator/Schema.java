@@ -78,6 +78,13 @@ final class Schema {
     return out;
   }
 
+  /** The properties as written, before their {@code $ref}s are followed (a referenced definition's title is not the property's). */
+  Map<String, Map<String, Object>> rawProperties(Map<String, Object> node) {
+    final Map<String, Map<String, Object>> out = new LinkedHashMap<>();
+    for (final Map.Entry<String, Object> e : map(resolve(node).get("properties")).entrySet()) out.put(e.getKey(), map(e.getValue()));
+    return out;
+  }
+
   List<String> required(Map<String, Object> node) {
     final List<String> out = new ArrayList<>();
     for (final Object o : list(resolve(node).get("required"))) out.add(String.valueOf(o));

@@ -9,6 +9,8 @@ import java.net.MalformedURLException;
 import java.net.SocketTimeoutException;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -28,19 +30,34 @@ final class Server {
     final int status;    // 0: no answer
     final String title;
     final String detail;
+    final boolean timedOut;
+    final List<Map<String, Object>> errors;  // the server's field errors: {pointer, detail, code}
 
     Problem(int status, String title, String detail) {
+      this(status, title, detail, false, List.of());
+    }
+
+    Problem(int status, String title, String detail, boolean timedOut, List<Map<String, Object>> errors) {
       super(title + ": " + detail);
       this.status = status;
       this.title = title;
       this.detail = detail;
+      this.timedOut = timedOut;
+      this.errors = errors;
     }
   }
 
   private final String base;
+  private final int readTimeoutMs;
 
   /** A server at this address (http or https; a trailing slash is dropped). */
   Server(String address) throws Problem {
+    this(address, READ_TIMEOUT_MS);
+  }
+
+  /** A server at this address that is given {@code readTimeoutMs} to answer. */
+  Server(String address, int readTimeoutMs) throws Problem {
+    this.readTimeoutMs = readTimeoutMs;
     final String trimmed = address == null ? "" : address.trim().replaceAll("/+$", "");
     try {
       final URL url = new URL(trimmed);
@@ -76,7 +93,7 @@ final class Server {
     }
     try {
       c.setConnectTimeout(CONNECT_TIMEOUT_MS);
-      c.setReadTimeout(READ_TIMEOUT_MS);
+      c.setReadTimeout(readTimeoutMs);
       c.setInstanceFollowRedirects(false);
       c.setRequestMethod(method);
       c.setRequestProperty("Accept", "application/json, application/problem+json");
@@ -102,18 +119,17 @@ final class Server {
       }
     }
     catch (IOException e) {
+      c.disconnect();
       throw unreachable(e);
     }
-    finally {
-      c.disconnect();
-    }
+    // no disconnect() after a whole answer: the JDK keeps the connection for the next call (keep-alive)
   }
 
   private Problem unreachable(IOException e) {
     if (e instanceof SocketTimeoutException) {
       return new Problem(0, "The adjudicator did not answer in time",
-                         "No answer from " + base + " within " + (READ_TIMEOUT_MS / 1000) + " s. Nothing was posted; "
-                         + "a recorded check asked again is not rolled twice.");
+                         "No answer from " + base + " within " + (readTimeoutMs / 1000) + " s. Nothing was posted; "
+                         + "a recorded check asked again is not rolled twice.", true, List.of());
     }
     return new Problem(0, "Cannot reach the adjudicator",
                        "No connection to " + base + " (" + e.getClass().getSimpleName() + ": " + e.getMessage()
@@ -126,7 +142,9 @@ final class Server {
       final Map<String, Object> p = Json.parseObject(text);
       final String title = p.get("title") instanceof String ? (String) p.get("title") : "HTTP " + status;
       final String detail = p.get("detail") instanceof String ? (String) p.get("detail") : "";
-      return new Problem(status, title, detail);
+      final List<Map<String, Object>> errors = new ArrayList<>();
+      for (final Object o : Schema.list(p.get("errors"))) errors.add(Schema.map(o));
+      return new Problem(status, title, detail, false, errors);
     }
     catch (IllegalArgumentException e) {
       final String start = text.length() > 200 ? text.substring(0, 200) + "..." : text;

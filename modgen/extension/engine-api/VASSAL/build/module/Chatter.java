@@ -6,5 +6,11 @@ import VASSAL.command.Command;
 public class Chatter extends javax.swing.JPanel {
   public static class DisplayText extends Command {
     public DisplayText(Chatter c, String s) { }
+
+    @Override
+    public void executeCommand() { }
+
+    @Override
+    public Command myUndoCommand() { return null; }
   }
 }

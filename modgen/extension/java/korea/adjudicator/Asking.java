@@ -1,0 +1,162 @@
+package korea.adjudicator;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+import javax.swing.JOptionPane;
+import javax.swing.JScrollPane;
+import javax.swing.JTextArea;
+import javax.swing.SwingUtilities;
+import javax.swing.SwingWorker;
+
+/**
+ * Asking one check as a player does: the board fills what it knows, the form asks for the rest
+ * (and stays open until the ruling is posted), the request goes to the server off the event
+ * thread, and the ruling is delivered: its lines into the chat, the server's notices shown
+ * first, the stand-ins it used stated once per game, and its unit changes offered for the board.
+ *
+ * A recorded check carries a request id; asking again with the same entries after a lost or
+ * late answer sends the same id, so the server returns the recorded ruling instead of rolling
+ * again.
+ */
+final class Asking {
+  private final Adjudicator adjudicator;
+  private final Catalog.Check check;
+  private final Board.Context context;
+  private String lastRequest = "";
+  private String lastRequestId = "";
+
+  Asking(Adjudicator adjudicator, Catalog.Check check, Board.Context context) {
+    this.adjudicator = adjudicator;
+    this.check = check;
+    this.context = context;
+  }
+
+  /** Opens the check's form (event thread); returns when the form is closed. */
+  void start() {
+    final Map<String, Object> filled = adjudicator.boardPart(check, context);
+    final Adjudicator.Active recorded = adjudicator.active();
+    final Set<String> omit = new HashSet<>(List.of("request_id"));
+    if (recorded != null || !check.random) omit.add("dice");
+    final String mode = recorded != null
+      ? "Recorded game " + recorded.gameId + " as " + adjudicator.info().sideName(recorded.side)
+        + ": the server rolls the dice and records the ruling."
+      : check.random ? "A calculation: give the dice you rolled; nothing is recorded." : "A calculation: nothing is rolled or recorded.";
+    final String dice = recorded == null && check.random ? diceHint() : "";
+    final List<FormFields.Field> fields = new ArrayList<>(FormFields.boardFields(check.schema, filled));
+    fields.addAll(FormFields.fields(check.schema, filled.keySet(), omit));
+    CheckForm.open(Adjudicator.window(), check, filled, fields, mode, dice, (entered, form) -> send(filled, entered, form));
+  }
+
+  /** What a calculation's form says about the dice: the server names each missing die by its purpose. */
+  private String diceHint() {
+    final int n = check.exampleDice();
+    return "Dice: give the dice you rolled, in the order the check uses them"
+      + (n > 0 ? " (its example uses " + n + "; the number can depend on the results)" : "")
+      + ". If one is missing, the adjudicator says which die, and what for.";
+  }
+
+  private void send(Map<String, Object> filled, Map<String, Object> entered, CheckForm form) {
+    final Map<String, Object> request = new LinkedHashMap<>(filled);
+    request.putAll(entered);
+    final String body = Json.write(request);
+    if (!body.equals(lastRequest)) {
+      lastRequest = body;
+      lastRequestId = "vassal-" + UUID.randomUUID();
+    }
+    final String requestId = lastRequestId;
+    final int timeout = Settings.timeoutMs();
+    final Adjudicator.Active recorded = adjudicator.active();
+    final String side = adjudicator.askingSide();
+    form.waiting(recorded != null ? recorded.server : Settings.server(), timeout / 1000);
+    new SwingWorker<Ruling, Void>() {
+      @Override
+      protected Ruling doInBackground() throws Exception {
+        return adjudicator.send(check, request, requestId, timeout, recorded, side);
+      }
+
+      @Override
+      protected void done() {
+        final Ruling ruling;
+        try {
+          ruling = get();
+        }
+        catch (Exception e) {
+          final Server.Problem p = adjudicator.problemOf(e);
+          if (form.isOpen()) form.refused(p);
+          else Adjudicator.showProblem(p);
+          return;
+        }
+        // a recorded ruling is posted even when the form was closed meanwhile: it is in the ledger
+        form.answered();
+        deliver(adjudicator, ruling, true);
+      }
+    }.execute();
+  }
+
+  /**
+   * A ruling delivered: the server's notices first (a dialog, and in the chat for both
+   * players), the ruling's lines, the stand-ins this game has not stated yet, and, when
+   * {@code offerChanges}, the question whether to apply its unit changes to the board. Event thread.
+   */
+  static void deliver(Adjudicator adjudicator, Ruling ruling, boolean offerChanges) {
+    Chat.post(ruling.lines);
+    showPrivately(ruling);
+    for (final String notice : ruling.notices) Chat.say("notice: " + notice);
+    final List<String> fresh = adjudicator.played().notStated(ruling.standIns);
+    if (!fresh.isEmpty()) {
+      Chat.say("stand-in data (not the publisher's) used by this game's rulings: " + String.join("; ", fresh)
+               + ". What each stands in for, and why: Help > " + adjudicator.gameName() + ": module help, \"Stand-ins\".");
+      adjudicator.change(adjudicator.played().withStandIns(fresh));
+    }
+    if (!ruling.notices.isEmpty()) {
+      JOptionPane.showMessageDialog(Adjudicator.window(), String.join("\n", ruling.notices), "Adjudicator: notice",
+                                    JOptionPane.WARNING_MESSAGE);
+    }
+    if (offerChanges && !ruling.changes.isEmpty()) offerChanges(ruling);
+  }
+
+  /**
+   * Fog of war: the ruling as this player may see it (his own hidden units named) where it
+   * differs from the lines everyone sees: shown here only, never sent or logged, so the log the
+   * opponent receives names none of them.
+   */
+  private static void showPrivately(Ruling ruling) {
+    final List<String> differs = new ArrayList<>();
+    for (final String line : ruling.privateLines) {
+      if (!ruling.lines.contains(line)) differs.add(line);
+    }
+    if (differs.isEmpty()) return;
+    Chat.local("as your side sees it (on your screen only, not in the log):");
+    // without the ruling's tag: no reader of the chat takes these lines for the ruling's own
+    for (final String line : differs) Chat.local("  " + line.replaceFirst("^\\[ADJ [^\\]]*\\] ?", ""));
+  }
+
+  /** "Apply the ruling to the board?" with what it would do to each piece; Yes runs the pieces' own commands. */
+  private static void offerChanges(Ruling ruling) {
+    final List<BoardChanges.Planned> plan = BoardChanges.plan(ruling.changes);
+    final List<String> lines = new ArrayList<>();
+    boolean any = false;
+    for (final BoardChanges.Planned p : plan) {
+      lines.add(p.name() + ": " + p.does);
+      any |= p.applies();
+    }
+    if (!any) return;
+    final JTextArea text = new JTextArea(String.join("\n", lines), Math.min(10, lines.size()), 50);
+    text.setEditable(false);
+    final int answer = JOptionPane.showConfirmDialog(Adjudicator.window(), new JScrollPane(text),
+                                                     "Adjudicator: apply the ruling to the board?", JOptionPane.YES_NO_OPTION,
+                                                     JOptionPane.QUESTION_MESSAGE);
+    if (answer != JOptionPane.YES_OPTION) return;
+    final List<String> problems = BoardChanges.apply(plan);
+    if (!problems.isEmpty()) {
+      SwingUtilities.invokeLater(() -> JOptionPane.showMessageDialog(Adjudicator.window(), String.join("\n", problems),
+                                                                     "Adjudicator: not applied", JOptionPane.WARNING_MESSAGE));
+    }
+  }
+}

@@ -1,0 +1,210 @@
+package korea.adjudicator;
+
+import java.awt.GridLayout;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+
+import javax.swing.JButton;
+import javax.swing.JComboBox;
+import javax.swing.JLabel;
+import javax.swing.JMenu;
+import javax.swing.JMenuItem;
+import javax.swing.JOptionPane;
+import javax.swing.JPanel;
+import javax.swing.JPopupMenu;
+import javax.swing.JTextArea;
+import javax.swing.JTextField;
+import javax.swing.SwingWorker;
+
+/**
+ * The Adjudicator toolbar menu and the dialogs it opens: what the game is and where its checks
+ * go, the scenario of a game that does not say, connecting, creating, joining and leaving a
+ * recorded game, and every check of the game. Event thread; the waiting is done by the
+ * component's public methods, run off it.
+ */
+final class Menu {
+  private final Adjudicator adjudicator;
+
+  Menu(Adjudicator adjudicator) {
+    this.adjudicator = adjudicator;
+  }
+
+  void show(JButton button) {
+    final JPopupMenu menu = new JPopupMenu();
+    final PlayedGame played = adjudicator.played();
+    final Adjudicator.Active active = adjudicator.active();
+    final JMenuItem status = new JMenuItem(statusText(played, active));
+    status.setEnabled(false);
+    menu.add(status);
+    final JMenu scenario = new JMenu("Scenario of this game");
+    final Catalog c = adjudicator.loadedCatalog();
+    scenario.setEnabled(c != null && !played.recorded());
+    if (c != null) {
+      for (final Map.Entry<String, String> s : c.scenarios.entrySet()) {
+        scenario.add(item(s.getValue() + (s.getKey().equals(played.scenario) ? " (this game)" : ""),
+                          () -> inBackground(() -> adjudicator.setScenario(s.getKey()), answer -> { })));
+      }
+    }
+    menu.add(scenario);
+    menu.add(item("Connect...", this::connectDialog));
+    final JMenuItem create = item("Create recorded game...", this::createDialog);
+    create.setEnabled(!played.recorded());
+    menu.add(create);
+    menu.add(item("Join recorded game...", this::joinDialog));
+    final JMenuItem leave = item(active == null ? "Forget my token" : "Forget my token of recorded game " + active.gameId + "...",
+                                 () -> leaveDialog(active));
+    leave.setEnabled(active != null);
+    menu.add(leave);
+    menu.addSeparator();
+    final JMenu checks = new JMenu("Checks");
+    if (c == null) {
+      checks.add(item("Load the checks from the server", () -> adjudicator.loadCatalogInBackground(() -> { })));
+    }
+    else {
+      for (final Catalog.Check check : c.checks) {
+        final JMenuItem i = item(check.words() + " (" + check.rule + ")", () -> adjudicator.askInteractively(check,
+          adjudicator.reader().context(null, BoardReader.selection())));
+        i.setToolTipText(check.summary);
+        checks.add(i);
+      }
+    }
+    menu.add(checks);
+    menu.show(button, 0, button.getHeight());
+  }
+
+  private String statusText(PlayedGame played, Adjudicator.Active active) {
+    final String game = played.known() ? adjudicator.scenarioName(played.scenario) : "scenario unknown";
+    if (active != null) {
+      return game + ": recorded game " + active.gameId + " as " + adjudicator.info().sideName(active.side) + " at " + active.server;
+    }
+    if (played.recorded()) return game + ": recorded game " + played.gameId + " (not joined: calculations at " + Settings.server() + ")";
+    return game + ": calculations at " + Settings.server() + " (no recorded game)";
+  }
+
+  private void connectDialog() {
+    final String address = (String) JOptionPane.showInputDialog(Adjudicator.window(), "Adjudicator server address:",
+                                                                "Adjudicator: connect", JOptionPane.PLAIN_MESSAGE, null, null,
+                                                                Settings.server());
+    if (address == null) return;
+    inBackground(() -> adjudicator.connect(address), answer -> JOptionPane.showMessageDialog(Adjudicator.window(),
+      answer.get("checks") + " checks of " + adjudicator.gameName() + " at " + answer.get("server") + ".", "Adjudicator",
+      JOptionPane.INFORMATION_MESSAGE));
+  }
+
+  private void createDialog() {
+    final Catalog c = adjudicator.loadedCatalog();
+    if (c == null) {
+      adjudicator.loadCatalogInBackground(this::createDialog);
+      return;
+    }
+    final JComboBox<String> scenario = new JComboBox<>(c.scenarios.keySet().toArray(new String[0]));
+    scenario.setName("scenario");
+    scenario.setRenderer(named(c.scenarios));
+    final String known = adjudicator.scenario();
+    if (known != null) {
+      scenario.setSelectedItem(known);
+      scenario.setEnabled(false);  // the game says which scenario it is
+    }
+    else {
+      scenario.setSelectedItem(null);
+    }
+    final JComboBox<String> side = new JComboBox<>(c.sides.toArray(new String[0]));
+    side.setName("side");
+    side.setRenderer(named(adjudicator.info().sideNames));
+    side.setSelectedItem(adjudicator.mySide());
+    final JPanel form = new JPanel(new GridLayout(0, 2, 4, 4));
+    form.add(new JLabel("Scenario:"));
+    form.add(scenario);
+    form.add(new JLabel("Your side:"));
+    form.add(side);
+    if (JOptionPane.showConfirmDialog(Adjudicator.window(), form, "Adjudicator: create a recorded game", JOptionPane.OK_CANCEL_OPTION,
+                                      JOptionPane.PLAIN_MESSAGE) != JOptionPane.OK_OPTION) return;
+    final String chosenScenario = scenario.getSelectedItem() == null ? "" : String.valueOf(scenario.getSelectedItem());
+    final String chosenSide = side.getSelectedItem() == null ? "" : String.valueOf(side.getSelectedItem());
+    inBackground(() -> adjudicator.createRecordedGame(chosenScenario, chosenSide), answer -> {
+      final StringBuilder text = new StringBuilder("Recorded game " + answer.get("game_id") + " (" + adjudicator.scenarioName(
+        String.valueOf(answer.get("scenario"))) + ") created at " + answer.get("public_url") + "; you play "
+        + adjudicator.info().sideName(chosenSide) + ".\n\nYour token (keep it to yourself; you need it to roll from another "
+        + "computer):\n" + answer.get("your_token") + "\n\nSend each other player the game id and their token:\n");
+      for (final Map.Entry<String, Object> t : Schema.map(answer.get("tokens_for_others")).entrySet()) {
+        text.append('\n').append(t.getKey()).append(": ").append(t.getValue());
+      }
+      final JTextArea area = new JTextArea(text.toString(), 12, 64);
+      area.setName("tokens");
+      area.setEditable(false);
+      JOptionPane.showMessageDialog(Adjudicator.window(), area, "Adjudicator: recorded game created", JOptionPane.INFORMATION_MESSAGE);
+    });
+  }
+
+  private void joinDialog() {
+    final JTextField gameId = new JTextField(adjudicator.played().gameId, 24);
+    gameId.setName("game id");
+    final JTextField token = new JTextField(24);
+    token.setName("token");
+    final JPanel form = new JPanel(new GridLayout(0, 2, 4, 4));
+    form.add(new JLabel("Game id:"));
+    form.add(gameId);
+    form.add(new JLabel("Your token:"));
+    form.add(token);
+    form.add(new JLabel("Your side:"));
+    form.add(new JLabel("the token's (the server says whose it is)"));
+    form.add(new JLabel("Server:"));
+    form.add(new JLabel(Settings.server() + " (Adjudicator > Connect to change)"));
+    if (JOptionPane.showConfirmDialog(Adjudicator.window(), form, "Adjudicator: join a recorded game", JOptionPane.OK_CANCEL_OPTION,
+                                      JOptionPane.PLAIN_MESSAGE) != JOptionPane.OK_OPTION) return;
+    final String id = gameId.getText();
+    final String secret = token.getText();
+    inBackground(() -> adjudicator.joinRecordedGame(id, secret), answer ->
+      JOptionPane.showMessageDialog(Adjudicator.window(), "Joined recorded game " + answer.get("game_id") + " ("
+        + adjudicator.scenarioName(String.valueOf(answer.get("scenario"))) + ") as "
+        + adjudicator.info().sideName(String.valueOf(answer.get("side"))) + ".", "Adjudicator", JOptionPane.INFORMATION_MESSAGE));
+  }
+
+  /** Forgetting a token is asked first, with the token shown to copy: without it, this player cannot roll in the game. */
+  private void leaveDialog(Adjudicator.Active active) {
+    if (active == null) return;
+    final JTextArea text = new JTextArea("Forget your token of recorded game " + active.gameId + " ("
+      + adjudicator.info().sideName(active.side) + ")?\nWithout it you cannot roll in this game; copy it first if you will "
+      + "need it:\n\n" + active.token, 5, 64);
+    text.setEditable(false);
+    if (JOptionPane.showConfirmDialog(Adjudicator.window(), text, "Adjudicator: forget your token?", JOptionPane.YES_NO_OPTION,
+                                      JOptionPane.WARNING_MESSAGE) != JOptionPane.YES_OPTION) return;
+    adjudicator.leaveRecordedGame();
+  }
+
+  /** Runs one of the component's public actions off the event thread; its answer (on the event thread) to {@code then} when it went well. */
+  static void inBackground(Callable<Map<String, Object>> action, Consumer<Map<String, Object>> then) {
+    new SwingWorker<Map<String, Object>, Void>() {
+      @Override
+      protected Map<String, Object> doInBackground() throws Exception {
+        return action.call();
+      }
+
+      @Override
+      protected void done() {
+        try {
+          final Map<String, Object> answer = get();
+          if (Boolean.TRUE.equals(answer.get("ok"))) then.accept(answer);
+        }
+        catch (Exception e) {
+          Adjudicator.showProblem(new Server.Problem(0, "Unexpected error", String.valueOf(e.getMessage())));
+        }
+      }
+    }.execute();
+  }
+
+  /** A list that shows names for the ids it holds ("pusan" shows "Pusan Perimeter"). */
+  private static javax.swing.ListCellRenderer<Object> named(Map<String, String> names) {
+    final javax.swing.DefaultListCellRenderer plain = new javax.swing.DefaultListCellRenderer();
+    return (list, value, index, selected, focused) ->
+      plain.getListCellRendererComponent(list, value == null ? "" : names.getOrDefault(String.valueOf(value), String.valueOf(value)),
+                                         index, selected, focused);
+  }
+
+  static JMenuItem item(String text, Runnable action) {
+    final JMenuItem i = new JMenuItem(text);
+    i.addActionListener(a -> action.run());
+    return i;
+  }
+}

@@ -1,0 +1,64 @@
+package korea.adjudicator;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import VASSAL.counters.GamePiece;
+import VASSAL.counters.Properties;
+
+/**
+ * What a form may show of the units the board filled in: no more than the player sees on the
+ * board. A request carries every unit's identity and strength (the server needs them to rule),
+ * but a unit whose piece is masked to this player (HoldFast's enemy blocks, a drawn Scratch Unit,
+ * a face-down Objective marker: the engine's own "obscured to me") is shown by its mask's name
+ * and its hex alone, so opening a form and pressing Cancel is no peek (HoldFast, Fog of War: the
+ * label side is seen only when both sides reveal the units for combat, after the attack is
+ * announced, which OK does). Event thread (reads the pieces).
+ */
+final class Unseen {
+  private Unseen() { }
+
+  /** The piece of a unit id, when it is masked to this player; else null. */
+  private static GamePiece masked(String unitId) {
+    final GamePiece piece = BoardReader.pieceOfUnit(unitId);
+    return piece != null && Boolean.TRUE.equals(piece.getProperty(Properties.OBSCURED_TO_ME)) ? piece : null;
+  }
+
+  /** A unit as the form names it: its counter's name (its mask's, when masked to this player), and its hex. */
+  static String unitName(Map<String, Object> unit) {
+    final String id = String.valueOf(unit.getOrDefault("unit", unit.getOrDefault("block", "?")));
+    final GamePiece piece = BoardReader.pieceOfUnit(id);
+    final String name = piece == null ? id : piece.getName();  // the engine names a masked piece by its mask
+    return unit.get("hex") == null ? name : name + " (" + unit.get("hex") + ")";
+  }
+
+  /** A filled-in value as the form may show it: each unit masked to this player by its mask's name and hex only. */
+  static Object shown(Object value) {
+    if (value instanceof Map) {
+      final Map<String, Object> unit = Schema.map(value);
+      final Object id = unit.getOrDefault("unit", unit.get("block"));
+      final GamePiece piece = id instanceof String ? masked((String) id) : null;
+      if (piece != null) {
+        final Map<String, Object> out = new LinkedHashMap<>();
+        out.put("unit", piece.getName());
+        if (unit.containsKey("hex")) out.put("hex", unit.get("hex"));
+        return out;
+      }
+      final Map<String, Object> out = new LinkedHashMap<>();
+      for (final Map.Entry<String, Object> e : unit.entrySet()) out.put(e.getKey(), shown(e.getValue()));
+      return out;
+    }
+    if (value instanceof List) {
+      final List<Object> out = new ArrayList<>();
+      for (final Object o : (List<?>) value) out.add(shown(o));
+      return out;
+    }
+    if (value instanceof String) {
+      final GamePiece piece = masked((String) value);
+      return piece != null ? piece.getName() : value;
+    }
+    return value;
+  }
+}
