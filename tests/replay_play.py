@@ -15,7 +15,7 @@ from pathlib import Path
 from modgen.buildfile import main_map_name
 from scenarios.model import Game, Scenario
 from scenarios.pools import pool_contents
-from tests.engine.play import Combat, adjacent_combat, call, fighting
+from tests.engine.play import Combat, adjacent_combat, call, fighting, setup_hexes
 
 PROPS = ["UnitId", "MarkerId", "Step_Level"]
 CHECKPOINTS = ("checkpoint A", "checkpoint B")
@@ -40,27 +40,6 @@ class Turn:
     def defending_side(self) -> str:
         scenario = self.combat.scenario
         return next(s for s in self.combat.game.sides if s != scenario.first_player)
-
-
-def setup_hexes(game: Game, scenario: Scenario) -> dict[str, tuple[str, object]]:
-    """unit -> (map id, hex) of the scenario's setup on the hex maps."""
-    where = {}
-    for placement in scenario.setup:
-        if placement.is_marker or ":" in placement.location:
-            continue
-        label, _, hint = placement.location.partition("@")
-        for map_id in scenario.maps:
-            grid = game.maps[map_id].grid
-            if hint and hint != map_id:
-                continue
-            try:
-                hex_ = grid.parse(label)
-            except ValueError:
-                continue
-            if grid.is_on_map(hex_):
-                where[placement.unit] = (map_id, hex_)
-                break
-    return where
 
 
 def a_free_neighbour(game: Game, where: dict, unit: str, taken: set) -> dict:

@@ -42,11 +42,8 @@ def fighting(game: Game, unit_id: str) -> bool:
     return unit.type not in NOT_FIGHTING and not (set(unit.flags) & NOT_FIGHTING)
 
 
-def adjacent_combat(game_id: str, scenario_id: str | None = None, distance: int = 1, side: str | None = None) -> Combat:
-    """The first enemy unit that fighting units of `side` (default: the side moving first) stand
-    next to (or within ``distance`` hexes of) in the setup of the scenario (default: the game's first)."""
-    game = load_game(game_id)
-    scenario = game.scenarios[scenario_id] if scenario_id else next(iter(game.scenarios.values()))
+def setup_hexes(game: Game, scenario: Scenario) -> dict[str, tuple[str, object]]:
+    """unit -> (map id, hex) of the scenario's setup on the hex maps."""
     where = {}
     for placement in scenario.setup:
         if placement.is_marker or ":" in placement.location:
@@ -63,6 +60,15 @@ def adjacent_combat(game_id: str, scenario_id: str | None = None, distance: int 
             if grid.is_on_map(hex_):
                 where[placement.unit] = (map_id, hex_)
                 break
+    return where
+
+
+def adjacent_combat(game_id: str, scenario_id: str | None = None, distance: int = 1, side: str | None = None) -> Combat:
+    """The first enemy unit that fighting units of `side` (default: the side moving first) stand
+    next to (or within ``distance`` hexes of) in the setup of the scenario (default: the game's first)."""
+    game = load_game(game_id)
+    scenario = game.scenarios[scenario_id] if scenario_id else next(iter(game.scenarios.values()))
+    where = setup_hexes(game, scenario)
     attacking = side or scenario.first_player
     for defender, (map_id, hex_) in where.items():
         if game.units[defender].side == attacking or not fighting(game, defender):
