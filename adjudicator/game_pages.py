@@ -36,7 +36,6 @@ from adjudicator.fog import Part, reveal
 from adjudicator.forms import (
     FieldError, FormField, form_fields, form_request, submitted_values, unit_choices, validate_form,
 )
-from adjudicator.ledger import ledger_document
 from adjudicator.logcheck import check_log_of_game
 from adjudicator.page_tokens import forget, game_path, page_grant, page_token, remember
 from adjudicator.problems import Problem
@@ -214,9 +213,8 @@ def make_game_pages_blueprint(config: Config, limiter) -> Blueprint:
             page = render_template("game_login.html", game_id=game_id, next="",
                                    error="The token this browser remembered does not open this game.")
             return forget(Response(page, 403), game_id)
-        svc = services()
-        document = ledger_document(svc.store.game(game_id), svc.store.records(game_id))
-        report = verify_ledger(document, svc.verification_keys())
+        document = rulings.game_ledger(game_id)
+        report = verify_ledger(document, services().verification_keys())
         problems: dict[int | None, list[str]] = {}
         for finding in report.problems:
             problems.setdefault(finding.seq, []).append(finding.message)
@@ -309,8 +307,7 @@ def make_game_pages_blueprint(config: Config, limiter) -> Blueprint:
         grant = grant_or_login(game_id, write=False)
         if isinstance(grant, Response):
             return grant
-        store = services().store
-        document = ledger_document(store.game(game_id), store.records(game_id))
+        document = rulings.game_ledger(game_id)
         return Response(json.dumps(document, indent=1), mimetype="application/json", headers={
             "Content-Disposition": f'attachment; filename="ledger-{game_id}.json"', "Cache-Control": "no-store"})
 

@@ -49,7 +49,7 @@ from adjudicator.checks import (
 from adjudicator.dice import LedgerDice, SuppliedDice
 from adjudicator.facts import GameFacts, concerns, facts_of
 from adjudicator.fog import Part, fog_of, reveal, seal, unseen_by, visible_to
-from adjudicator.ledger import Record
+from adjudicator.ledger import Record, ledger_document
 from adjudicator.problems import Problem, validation_problem
 from adjudicator.services import services
 from adjudicator.storage import OBSERVER, GameClosed, GameNotFound, IdempotencyConflict, TokenGrant
@@ -399,6 +399,16 @@ def recorded_response(record: Record) -> dict[str, Any]:
         **({"session": body["session"]} if "session" in body else {}),
         "receipt": record.receipt,
     }
+
+
+def game_ledger(game_id: str) -> dict[str, Any]:
+    """A game's whole ledger document as stored (404 for an unknown game); what a viewer may see
+    of it is the caller's to narrow."""
+    store = services().store
+    try:
+        return ledger_document(store.game(game_id), store.records(game_id))
+    except GameNotFound:
+        raise Problem(404, "Not Found", "No such game.", kind="unknown-game") from None
 
 
 def find_record(game_id: str, seq: int) -> Record:

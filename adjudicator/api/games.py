@@ -14,7 +14,6 @@ from adjudicator.api.body import parse_json_body, refuse_oversized_body
 from adjudicator.api.schemas import CreateGameRequest
 from adjudicator.api.systems import with_transcript
 from adjudicator.fog import Part, visible_to
-from adjudicator.ledger import ledger_document
 from adjudicator.problems import Problem
 from adjudicator.services import services
 from adjudicator.storage import GameNotFound
@@ -100,10 +99,7 @@ def ledger(game_id: str):
     see: its own at once (`revealed`), everyone's in the closing record."""
     grant = require_grant(game_id, write=False)
     store = services().store
-    try:
-        document = ledger_document(store.game(game_id), store.records(game_id))
-    except GameNotFound:
-        raise Problem(404, "Not Found", "No such game.", kind="unknown-game") from None
+    document = rulings.game_ledger(game_id)
     closed = document["game"]["status"] == "closed"
     mine = [{"seq": seq, **part} for seq, part in store.hidden_parts(game_id)
             if visible_to(Part.from_json(part), grant.role, closed=False)]
