@@ -70,6 +70,14 @@ def derive_die(seed: bytes, seq: int, index: int, sides: int) -> int:
     return uniform_from_blocks(blocks(), sides)
 
 
+def check_roll_call(sides: int, count: int) -> None:
+    """What every source of dice refuses: a die the rules cannot mean, or no dice at all."""
+    if not isinstance(sides, int) or not 2 <= sides <= MAX_SIDES:
+        raise ValueError(f"rules asked for a die with {sides!r} sides")
+    if not isinstance(count, int) or count < 1:
+        raise ValueError(f"rules asked for {count!r} dice")
+
+
 class _RecordingDice:
     """Shared bookkeeping: validates each roll call and remembers every die used."""
 
@@ -77,10 +85,7 @@ class _RecordingDice:
         self.used: list[DieUsed] = []
 
     def roll(self, sides: int, count: int = 1, purpose: str = "") -> list[int]:
-        if not isinstance(sides, int) or not 2 <= sides <= MAX_SIDES:
-            raise ValueError(f"rules asked for a die with {sides!r} sides")
-        if not isinstance(count, int) or count < 1:
-            raise ValueError(f"rules asked for {count!r} dice")
+        check_roll_call(sides, count)
         values = []
         for _ in range(count):
             value = self._next(sides, purpose)

@@ -30,7 +30,7 @@ from typing import Any, Callable
 
 from adjudicator.canonical import canonical_bytes
 from adjudicator.checks import CheckResult, CheckSpec, DieUsed, run_check
-from adjudicator.dice import MAX_SIDES
+from adjudicator.dice import check_roll_call
 from adjudicator.odds.declare import Chances
 from adjudicator.odds.faces import Option, RollCall, every_face
 
@@ -63,10 +63,7 @@ class BranchDice:
         self.used: list[DieUsed] = []
 
     def roll(self, sides: int, count: int = 1, purpose: str = "") -> list[int]:
-        if not isinstance(sides, int) or not 2 <= sides <= MAX_SIDES:
-            raise ValueError(f"rules asked for a die with {sides!r} sides")
-        if not isinstance(count, int) or count < 1:
-            raise ValueError(f"rules asked for {count!r} dice")
+        check_roll_call(sides, count)
         index = len(self.calls)
         if index < len(self.prefix):
             chosen = self.prefix[index]
