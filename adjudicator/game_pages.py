@@ -27,7 +27,6 @@ from typing import Any
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 
 from adjudicator import rulings
-from adjudicator.api.auth import rate_limit_key
 from adjudicator.bridge.upload import MAX_UPLOAD_BYTES
 from adjudicator.chances import chances
 from adjudicator.checks import CheckSpec, get_check, side_label
@@ -39,6 +38,7 @@ from adjudicator.forms import (
 from adjudicator.logcheck import check_log_of_game
 from adjudicator.page_tokens import forget, game_path, page_grant, page_token, remember
 from adjudicator.problems import Problem
+from adjudicator.ratelimits import RouteLimiter, pages_limit
 from adjudicator.services import services
 from adjudicator.storage import OBSERVER, GameNotFound, TokenGrant
 from adjudicator.systems import system_info
@@ -198,9 +198,9 @@ def ledger_as_seen(document: dict[str, Any], grant: TokenGrant) -> dict[str, Any
     return {**document, "records": records}
 
 
-def make_game_pages_blueprint(config: Config, limiter) -> Blueprint:
+def make_game_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
     bp = Blueprint("game_pages", __name__)
-    per_client = limiter.shared_limit(config.rate_limit_anonymous, scope="pages", key_func=rate_limit_key)
+    per_client = pages_limit(config, limiter)
 
     @bp.get("/games/<game_id>")
     def game(game_id: str):

@@ -35,6 +35,11 @@ def _unchanged(view: Callable) -> Callable:
 RouteLimiter = Limiter | Unlimited
 
 
+def pages_limit(config: Config, limiter: RouteLimiter) -> Callable[[Callable], Callable]:
+    """The limit every page that takes a form or a file shares, per client (scope "pages")."""
+    return limiter.shared_limit(config.rate_limit_anonymous, scope="pages", key_func=rate_limit_key)
+
+
 def make_limiter(app: Flask, config: Config) -> RouteLimiter:
     if not config.ratelimit_enabled:
         return Unlimited()

@@ -45,7 +45,6 @@ from flask import Blueprint, Response, abort, g, redirect, render_template, requ
 from werkzeug.datastructures import MultiDict
 
 from adjudicator import rulings
-from adjudicator.api.auth import rate_limit_key
 from adjudicator.bridge.errors import BridgeError
 from adjudicator.bridge.fill import Pointed, fill_request
 from adjudicator.bridge.games import load_system_game
@@ -59,11 +58,13 @@ from adjudicator.bridge.svg import map_svg
 from adjudicator.bridge.upload import MAX_UPLOAD_BYTES, read_upload
 from adjudicator.bridge.writeback import piece_changes, ruling_log
 from adjudicator.checks import CheckSpec, canonical_side, checks_for, get_check
+from adjudicator.config import Config
 from adjudicator.fog import fog_of, redact_text, reveal, seal
 from adjudicator.forms import form_fields, form_request, submitted_values, unit_choices
 from adjudicator.game_pages import new_request_id, starting_values
 from adjudicator.page_tokens import page_grant
 from adjudicator.problems import Problem
+from adjudicator.ratelimits import RouteLimiter, pages_limit
 from adjudicator.services import services
 from adjudicator.storage import OBSERVER, GameNotFound, TokenGrant
 from adjudicator.systems import system_info
@@ -432,13 +433,10 @@ def continued_log(scope: Scope, upload: Upload, positions: Positions, body: dict
 
 # -- the blueprint ---------------------------------------------------------------------------------------
 
-def make_bridge_pages_blueprint(config=None, limiter=None) -> Blueprint:
+def make_bridge_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
     bp = Blueprint("bridge_pages", __name__)
 
-    def limited(view):
-        if limiter is None or config is None:
-            return view
-        return limiter.shared_limit(config.rate_limit_anonymous, scope="pages", key_func=rate_limit_key)(view)
+    limited = pages_limit(config, limiter)
 
     # calculations ----------------------------------------------------------------------------------------
 

@@ -33,26 +33,27 @@ import re
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 
-from adjudicator.api.auth import rate_limit_key
+from adjudicator import rulings
 from adjudicator.bridge.errors import BridgeError
 from adjudicator.bridge.games import load_system_game
 from adjudicator.bridge.positions import read_positions
 from adjudicator.bridge.svg import map_svg
 from adjudicator.bridge.upload import MAX_UPLOAD_BYTES, read_upload
 from adjudicator.checks import canonical_side
+from adjudicator.config import Config
 from adjudicator.dicechart import die_chart
 from adjudicator.dicestats import DiceRecord
-from adjudicator.gamedice import game_dice_record
 from adjudicator.game_pages import grant_or_login
-from adjudicator.ledger import ledger_document
+from adjudicator.gamedice import game_dice_record
 from adjudicator.logcheck import MAX_CHAIN_FILES
 from adjudicator.page_tokens import page_grant
 from adjudicator.problems import Problem
+from adjudicator.ratelimits import RouteLimiter, pages_limit
 from adjudicator.replay import report
 from adjudicator.replay.build import LedgerContext, Replay, build_replay
 from adjudicator.replay.views import Viewer
 from adjudicator.services import services
-from adjudicator.storage import OBSERVER, GameNotFound, TokenGrant
+from adjudicator.storage import OBSERVER, TokenGrant
 from adjudicator.systems import system_info
 from adjudicator.uploads import system_scope
 from scenarios.model import Game
@@ -156,12 +157,7 @@ def replay_of(system: str, files: list[tuple[str, bytes]], viewer: Viewer, scena
 
 
 def game_ledger(game_id: str) -> LedgerContext:
-    svc = services()
-    try:
-        document = ledger_document(svc.store.game(game_id), svc.store.records(game_id))
-    except GameNotFound:
-        abort(404)
-    return LedgerContext(document, svc.verification_keys())
+    return LedgerContext(rulings.game_ledger(game_id), services().verification_keys())
 
 
 def maps_svg(replay: Replay, game: Game) -> list:
@@ -200,13 +196,10 @@ def start_step() -> int:
 
 # -- the blueprint ---------------------------------------------------------------------------------------
 
-def make_replay_blueprint(config=None, limiter=None) -> Blueprint:
+def make_replay_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
     bp = Blueprint("replay_pages", __name__)
 
-    def limited(view):
-        if limiter is None or config is None:
-            return view
-        return limiter.shared_limit(config.rate_limit_anonymous, scope="pages", key_func=rate_limit_key)(view)
+    limited = pages_limit(config, limiter)
 
     # a recorded game ---------------------------------------------------------------------------------------
 
