@@ -471,7 +471,7 @@ class Scenario:
     description: str = ""
     note: str = ""
     source: Source = Source()
-    order: int = 999  # position in the rulebook; the first scenario's map is the main map
+    order: int | None = None  # its place in the lists (the scenario toml's `order`); None: after those with one
 
     @property
     def length(self) -> int:
@@ -582,6 +582,13 @@ class Game:
     # states about a hex (scenarios.facts), both checked by the loader on every map.
     terrain_bans: tuple[TerrainBan, ...] = ()
     hex_facts: list[Fact] = field(default_factory=list)
+    default_scenario_id: str = ""  # game.toml `default_scenario`; empty: the first of `scenarios`
+
+    @property
+    def default_scenario(self) -> Scenario:
+        """The scenario a game started without a setup shows: the module's main map opens on its
+        first map, its turn track and its units' view (game.toml ``default_scenario``)."""
+        return self.scenarios.get(self.default_scenario_id) or next(iter(self.scenarios.values()))
 
     def units_of(self, side: str) -> list[Unit]:
         return [u for u in self.units.values() if u.side == side]
