@@ -15,7 +15,6 @@ import os
 import re
 import tomllib
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -77,17 +76,40 @@ SCHEDULE_COLUMNS = ("turn", "action", "unit", "location", "step", "note", "sourc
 # ---------------------------------------------------------------------------
 
 
+#: The games ``load_game`` has read (read-only, so kept for the process), and the ids of the games a
+#: server process serves (``serve_games``; None: whatever DATA_ROOT holds).
+_LOADED: dict[str, Game] = {}
+_SERVED: tuple[str, ...] | None = None
+
+
 def game_ids(root: Path | None = None) -> list[str]:
-    """The games that have a data directory (sorted)."""
+    """The games that have a data directory in ``root`` (sorted); without one, the games this process
+    serves (``serve_games``), else those of DATA_ROOT."""
+    if root is None and _SERVED is not None:
+        return list(_SERVED)
     return sorted(p.parent.name for p in (root or DATA_ROOT).glob("*/game.toml"))
 
 
-@lru_cache(maxsize=None)
 def load_game(game_id: str) -> Game:
-    """The game shipped in ``scenarios/data/<game_id>`` (cached: read-only)."""
-    if game_id not in game_ids():
-        raise KeyError(f"no game {game_id!r}; games: {', '.join(game_ids()) or 'none'}")
-    return load_game_dir(DATA_ROOT / game_id)
+    """The game of ``DATA_ROOT/<game_id>``, read once per process, or the one ``serve_games`` gave."""
+    game = _LOADED.get(game_id)
+    if game is None:
+        if game_id not in game_ids():
+            raise KeyError(f"no game {game_id!r}; games: {', '.join(game_ids()) or 'none'}")
+        game = _LOADED[game_id] = load_game_dir(DATA_ROOT / game_id)
+    return game
+
+
+def serve_games(games: dict[str, Game]) -> None:
+    """From now on ``load_game`` and ``game_ids`` answer with these games, read and checked already.
+
+    For a server's master (adjudicator.served_data): it reads the data folder before it forks its
+    workers, which then serve what it read and never read the folder themselves, so data that a
+    maintainer is still editing (or broke) cannot reach a worker."""
+    global _SERVED
+    _LOADED.clear()
+    _LOADED.update(games)
+    _SERVED = tuple(sorted(games))
 
 
 def track_cells(value: Any) -> tuple[str, ...]:
@@ -280,7 +302,6 @@ class _GameReader:
         self.p = problems
         self.stand_ins: list[StandIn] = []
         self.hex_facts: list[Fact] = []
-        self.order_lines: dict[Path, int] = {}  # scenario toml -> the line of its `order`
         self.sides: dict[str, Side] = {}
         self.game_id = directory.name
 
@@ -974,21 +995,13 @@ class _GameReader:
     # -- scenarios --------------------------------------------------------------------
 
     def read_scenarios(self, units, markers, boxes, tracks, maps, sides) -> dict[str, Scenario]:
-        """Every scenario, in the order of their `order` keys; those without one after them, by id
-        (so a scenario added without one never moves the others, nor becomes the default)."""
+        """Every scenario, in the order of their `order` keys (the same order: by id); those without one
+        after them, by id (so a scenario added without one never moves the others)."""
         found: list[Scenario] = []
-        places: dict[int, Path] = {}
         for path in sorted((self.dir / "scenarios").glob("*.toml")):
             scenario = self.read_scenario(path, units, markers, boxes, tracks, maps, sides)
-            if scenario is None:
-                continue
-            found.append(scenario)
-            if scenario.order in places:
-                self.p.add(path, self.order_lines[path],
-                           f"order {scenario.order} is also {places[scenario.order].stem}'s "
-                           f"({places[scenario.order].name}): give each scenario its own place in the list")
-            elif scenario.order is not None:
-                places[scenario.order] = path
+            if scenario is not None:
+                found.append(scenario)
         result = {s.id: s for s in sorted(found, key=lambda s: (s.order is None, s.order or 0, s.id))}
         if not result:
             self.p.add(self.dir / "scenarios", 1, "no scenarios (scenarios/<id>.toml)")
@@ -1067,7 +1080,6 @@ class _GameReader:
         value = data.get("order")
         if value is None:
             return None
-        self.order_lines[path] = lines.find("order")
         if isinstance(value, bool) or not isinstance(value, int):
             self.p.add(path, lines.find("order"), f"order {value!r} must be a whole number (1, 2, ...): the "
                                                   "scenario's place in the lists")
