@@ -335,8 +335,8 @@ class GameMap:
         return hex in self.terrain
 
     def board_grid(self, scale: int = 1) -> HexGrid:
-        """The grid of the board a module shows, in its pixels: a scanned board's calibrated grid
-        (a scan is not redrawn, so the art scale does not change it), else the map drawn from the
+        """The grid of the board a module shows, in its pixels: a scanned board's (the map's grid on
+        the straightened scan, which the art scale does not resize), else the map drawn from the
         data at the art scale."""
         if self.board is not None:
             return self.board.grid
