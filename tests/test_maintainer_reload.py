@@ -139,3 +139,12 @@ def test_a_process_without_a_master_reads_the_data_itself_and_says_so(tmp_path):
     assert document["ok"] and document["last_reload"] is None
     assert document["data"]["read_by"] == "server process" and document["data"]["folder"] == str(DATA_ROOT)
     assert [g["id"] for g in document["data"]["games"]] == ["kwb", "spi", "holdfast", "fireandice"]
+
+
+def test_adjudicator_status_without_a_server_says_so(tmp_path):
+    from test_maintainer_scenario import free_port
+
+    done = subprocess.run([str(BIN / "adjudicator"), "status", "--server", f"http://127.0.0.1:{free_port()}"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stderr.startswith("adjudicator status: no status from http://127.0.0.1:")
+    assert "Traceback" not in done.stderr
