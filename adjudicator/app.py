@@ -18,6 +18,7 @@ from typing import Any, Mapping
 
 from flask import Flask, jsonify
 
+from adjudicator import served_data
 from adjudicator.api import make_api_blueprint
 from adjudicator.api.bridge import register_bridge
 from adjudicator.api.games import well_known_keys
@@ -34,7 +35,6 @@ from adjudicator.problems import register_error_handlers
 from adjudicator.ratelimits import make_limiter
 from adjudicator.replay.pages import make_replay_blueprint
 from adjudicator.rules import register_all_games
-from adjudicator import served_data
 from adjudicator.services import Services
 from adjudicator.storage import StorageUnavailable, Store, make_engine
 from adjudicator.uploads import Uploads

@@ -312,20 +312,11 @@ def _cell(model: HexGrid, hex: Hex) -> tuple[float, float]:
 def _least_squares(cells: list[tuple[float, float]], values: list[float]) -> tuple[float, float, float]:
     """``k0, ku, kv`` minimising the squares of ``value - (k0 + ku u + kv v)`` (the normal equations,
     solved by Cramer's rule; ZeroDivisionError when the cells are on one line)."""
-    n = len(cells)
-    su = sum(u for u, _ in cells)
-    sv = sum(v for _, v in cells)
-    suu = sum(u * u for u, _ in cells)
-    svv = sum(v * v for _, v in cells)
-    suv = sum(u * v for u, v in cells)
-    sw = sum(values)
-    suw = sum(u * w for (u, _), w in zip(cells, values))
-    svw = sum(v * w for (_, v), w in zip(cells, values))
-    matrix = ((n, su, sv), (su, suu, suv), (sv, suv, svv))
+    matrix = _normal(cells)
     det = _det(matrix)
-    if abs(det) < 1e-9 * max(1.0, suu * svv):
+    if abs(det) < 1e-9 * max(1.0, matrix[1][1] * matrix[2][2]):
         raise ZeroDivisionError("singular")
-    rhs = (sw, suw, svw)
+    rhs = (sum(values), sum(u * w for (u, _), w in zip(cells, values)), sum(v * w for (_, v), w in zip(cells, values)))
     return tuple(_det(tuple(tuple(rhs[i] if j == k else matrix[i][j] for j in range(3)) for i in range(3))) / det
                  for k in range(3))  # type: ignore[return-value]
 
@@ -333,10 +324,7 @@ def _least_squares(cells: list[tuple[float, float]], values: list[float]) -> tup
 def _error_gain(model: HexGrid, cells: list[tuple[float, float]]) -> tuple[float, Hex]:
     """How many pixels the fitted centre of the map's worst-placed hex moves for a pixel's error in
     the listed centres (the square root of its leverage, x' (X'X)^-1 x), and that hex."""
-    n = len(cells)
-    su, sv = sum(u for u, _ in cells), sum(v for _, v in cells)
-    matrix = ((n, su, sv), (su, sum(u * u for u, _ in cells), sum(u * v for u, v in cells)),
-              (sv, sum(u * v for u, v in cells), sum(v * v for _, v in cells)))
+    matrix = _normal(cells)
     det = _det(matrix)
     inverse = [[_cofactor(matrix, j, i) / det for j in range(3)] for i in range(3)]
     worst, far = 0.0, next(model.hexes())
@@ -346,6 +334,13 @@ def _error_gain(model: HexGrid, cells: list[tuple[float, float]]) -> tuple[float
         if leverage > worst:
             worst, far = leverage, hex
     return math.sqrt(worst), far
+
+
+def _normal(cells: list[tuple[float, float]]) -> tuple[tuple[float, float, float], ...]:
+    """X'X of the design rows (1, u, v): the normal equations' matrix."""
+    su, sv = sum(u for u, _ in cells), sum(v for _, v in cells)
+    suv = sum(u * v for u, v in cells)
+    return ((len(cells), su, sv), (su, sum(u * u for u, _ in cells), suv), (sv, suv, sum(v * v for _, v in cells)))
 
 
 def _cofactor(m, i: int, j: int) -> float:
