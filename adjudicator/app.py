@@ -18,6 +18,7 @@ from typing import Any, Mapping
 
 from flask import Flask, jsonify
 
+from adjudicator import served_data
 from adjudicator.api import make_api_blueprint
 from adjudicator.api.bridge import register_bridge
 from adjudicator.api.games import well_known_keys
@@ -37,7 +38,6 @@ from adjudicator.rules import register_all_games
 from adjudicator.services import Services
 from adjudicator.storage import StorageUnavailable, Store, make_engine
 from adjudicator.uploads import Uploads
-from scenarios import load_game
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +68,8 @@ _SETTLED = False
 
 
 def settle_game_data() -> None:
-    """Load every game's data now, and leave it out of the garbage collector's full sweeps.
+    """Load every game's data now (or take the master's), and leave it out of the garbage collector's
+    full sweeps.
 
     The data is read-only and lives as long as the process. A full collection walks every tracked
     object, and the four games are some 120,000 of them: it paused whatever request it fell in by
@@ -78,8 +79,7 @@ def settle_game_data() -> None:
     global _SETTLED
     if _SETTLED:
         return
-    for system in SYSTEM_IDS:
-        load_game(system)
+    served_data.ensure_read(SYSTEM_IDS)  # under gunicorn, the games its master read (served_data)
     gc.freeze()
     _SETTLED = True
 

@@ -1,6 +1,7 @@
 """The `adjudicator` command.
 
     adjudicator serve [--host 127.0.0.1] [--port 8000] [--workers N]
+    adjudicator status [--server URL] [--json]   (the game data a running server serves; a refused reload)
     adjudicator verify ledger.json --key pub.pem [--key old.pem] [--receipts kept.json]
     adjudicator verify ledger.json --dice-stats [--key pub.pem]   (every roll; are the dice fair?)
     adjudicator public-key [--out pub.pem]      (the server's key; never creates one)
@@ -53,8 +54,8 @@ def _serve(args: argparse.Namespace) -> int:
 def _game_data_ok() -> bool:
     """Check the games' data as `scenarios check` does, and say what the server will serve.
 
-    Each worker reads the data once, when it starts: a running server keeps the data it started
-    with. The message says so, and how to make it read edited data."""
+    Gunicorn's master reads it again (adjudicator.served_data), and on SIGHUP: a running server keeps
+    the data it read until then. The message says so, and how to make it read edited data."""
     from scenarios.loader import DATA_ROOT, check_game_dir, game_ids, load_game
 
     problems = [p for game_id in game_ids() for p in check_game_dir(DATA_ROOT / game_id)]
@@ -64,10 +65,46 @@ def _game_data_ok() -> bool:
               "(`scenarios check` lists them too); fix them, then start the server", file=sys.stderr)
         return False
     served = ", ".join(f"{g} ({len(load_game(g).scenarios)} scenarios)" for g in game_ids())
-    print(f"adjudicator serve: game data {DATA_ROOT}: {served}. Each worker reads it when it starts, so edits "
-          f"take effect only after `scenarios check` and a restart, or `kill -HUP {os.getpid()}` (new workers, "
-          "the running ones finish their requests).", file=sys.stderr)
+    print(f"adjudicator serve: game data {DATA_ROOT}: {served}. The server reads it when it starts; after "
+          f"editing it, `scenarios check`, then `kill -HUP {os.getpid()}`: the server reads it again and new "
+          "workers serve it (the running ones finish their requests). Data with a problem is refused and the "
+          "data read before stays served; `adjudicator status` says which, and why.", file=sys.stderr)
     return True
+
+
+def _status(args: argparse.Namespace) -> int:
+    """What a running server serves: its data (where from, read when) and its last reload's problems."""
+    import requests
+
+    from adjudicator.client.http import server_url
+
+    url = server_url(args.server) + "/api/v1/status"
+    try:
+        answer = requests.get(url, timeout=10)
+        answer.raise_for_status()
+        document = answer.json()
+    except (requests.RequestException, ValueError) as error:
+        print(f"adjudicator status: no status from {url}: {error}", file=sys.stderr)
+        return 2
+    print(json.dumps(document, indent=2) if args.json else "\n".join(status_lines(document)))
+    return 0 if document.get("ok") else 1
+
+
+def status_lines(document: dict) -> list[str]:
+    """The status (GET /api/v1/status) in words: the data served, then a refused reload's problems."""
+    lines = [("ok: " if document.get("ok") else "RELOAD REFUSED: ") + str(document.get("summary", ""))]
+    data = document.get("data") or {}
+    if data:
+        lines.append(f"read at {data.get('loaded_at')} by the {data.get('read_by')} from {data.get('folder')}:")
+        lines += [f"  {g.get('id')}: {', '.join(g.get('scenarios') or [])}" for g in data.get("games") or []]
+    last = document.get("last_reload")
+    if last and not last.get("taken"):
+        lines.append(f"the reload at {last.get('at')} found {len(last.get('problems') or [])} problem(s):")
+        lines += [f"  {p}" for p in last.get("problems") or []]
+        lines.append("fix them (`scenarios check` lists them too), then send the server's master SIGHUP again")
+    elif last:
+        lines.append(f"last reload: {last.get('at')}, taken")
+    return lines
 
 
 def _verify(args: argparse.Namespace) -> int:
@@ -220,6 +257,13 @@ def build_parser() -> argparse.ArgumentParser:
                                 "the server runs (or use: adjudicator-client keys)")
     public_key.add_argument("--out")
     public_key.set_defaults(func=_public_key)
+
+    status = sub.add_parser("status", help="what a running server serves: its game data (from where, read when) "
+                            "and its last reload (SIGHUP), with every problem that made it refuse one")
+    status.add_argument("--server", default=None, help="the server's URL (default $ADJUDICATOR_URL or "
+                        "http://127.0.0.1:8000)")
+    status.add_argument("--json", action="store_true", help="print the server's JSON")
+    status.set_defaults(func=_status)
 
     rotate = sub.add_parser("rotate-key", help="start signing with a new key")
     rotate.set_defaults(func=_rotate_key)

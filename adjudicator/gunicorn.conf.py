@@ -33,8 +33,21 @@ timeout = 30
 
 def on_starting(server):
     # Create the database tables and the signing key once, in the master, before workers
-    # start, so that workers never race to create them.
+    # start, so that workers never race to create them. Read and check the game data here too:
+    # the workers are forks of the master and serve what it read (adjudicator/served_data.py).
+    from adjudicator import served_data
     from adjudicator.app import prepare
     from adjudicator.config import Config
 
     prepare(Config.load())
+    served_data.start(server.log)
+
+
+def on_reload(server):
+    # SIGHUP: gunicorn has re-read this file and forks the new workers right after this hook. The
+    # data is read again first; with a problem the master keeps the data it has (each problem
+    # logged as file:line, and shown by GET /api/v1/status), so the new workers serve the previous
+    # data instead of failing to boot, which would stop the service.
+    from adjudicator import served_data
+
+    served_data.reload(server.log)

@@ -124,6 +124,7 @@ def build_openapi(checks: list[CheckSpec] | None = None) -> dict[str, Any]:
         s.KeysDocument,
         s.ProblemDetails,
         s.OddsResponse,
+        s.StatusResponse,
     ]
     request_models: list[type[BaseModel]] = [s.CreateGameRequest, s.VerifyRequest]
     for spec in checks:
@@ -190,6 +191,15 @@ def build_openapi(checks: list[CheckSpec] | None = None) -> dict[str, Any]:
                 "Public keys that sign receipts (current and rotated)",
                 {"200": {"description": "The keys", **_json(ref(s.KeysDocument))}},
                 tags=["verification"],
+            )
+        },
+        "/api/v1/status": {
+            "get": _op(
+                "The game data served: where from, read when, and the last reload (SIGHUP) with its problems",
+                {"200": {"description": "The status", **_json(ref(s.StatusResponse))}},
+                tags=["service"],
+                description="A reload whose data has problems is refused and the data read before is still "
+                "served: `ok` is then false and `last_reload.problems` lists every problem as `file:line`.",
             )
         },
         "/api/v1/openapi.json": {

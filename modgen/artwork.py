@@ -19,6 +19,7 @@ from typing import Callable
 from PIL import Image
 
 from art import render
+from art.board import board_file
 from art.counters import counter_px
 from art.maps import box_size, render_box, track_layout
 from art.tracks import cell_centre, tracks_layout
@@ -37,7 +38,7 @@ class CollectedImages(ModuleImages):
     ``modgen.build`` keeps the built setups too (None: nothing is cached)."""
 
     cache_dir: Path | None = None
-    scans: dict[str, bytes] = field(default_factory=dict)  # scanned boards by image name, as their files hold them
+    scans: dict[str, bytes] = field(default_factory=dict)  # scanned boards by image name, straightened (art.board)
 
 
 def collect_images(game: Game, scale: int = 1, cache_dir: Path | None = None,
@@ -108,9 +109,9 @@ def _plan(game: Game, scale: int, cache_dir: Path | None
                                           for i in range(len(marker.faces) or 1)]
     for game_map in game.maps.values():
         if game_map.board is not None:
-            scan = Path(game_map.board.path).read_bytes()
-            name = scan_image_name(game, game_map, scan)
-            images.scans[name] = scan
+            board, suffix = board_file(game_map.board)
+            name = scan_image_name(game, game_map, board, suffix)
+            images.scans[name] = board
         else:
             name = render.map_image_name(game, game_map)
             names.append(name)
@@ -144,12 +145,11 @@ def _plan(game: Game, scale: int, cache_dir: Path | None
     return images, names, jobs
 
 
-def scan_image_name(game: Game, game_map: GameMap, scan: bytes) -> str:
-    """A scanned board's name in the module: its own file type, and a part of its content's hash
-    (a new scan is a new image: nothing cached under the old name shows it)."""
-    assert game_map.board is not None
-    suffix = Path(game_map.board.path).suffix.lower()
-    return f"{render.safe_part(game.id)}_board_{render.safe_part(game_map.id)}_{hashlib.sha256(scan).hexdigest()[:12]}{suffix}"
+def scan_image_name(game: Game, game_map: GameMap, board: bytes, suffix: str) -> str:
+    """A scanned board's name in the module: a part of its content's hash (a new scan or calibration
+    is a new image: nothing cached under the old name shows it) and its file type."""
+    digest = hashlib.sha256(board).hexdigest()[:12]
+    return f"{render.safe_part(game.id)}_board_{render.safe_part(game_map.id)}_{digest}{suffix}"
 
 
 def _box(rect) -> tuple[int, int, int, int]:

@@ -26,7 +26,7 @@ from modgen.pieces import BOXES_MAP, TRACKS_MAP, build_prototypes, marker_piece,
 from modgen.pools import PoolPlan, deck_spec
 from modgen.setups import build_setup
 from modgen.view import start_view
-from scenarios.model import Game
+from scenarios.model import Game, Scenario
 from vassalfmt import ModuleData, build_zip
 from vassalfmt.zipwriter import write_atomic
 
@@ -76,10 +76,17 @@ def palette_entries(game: Game, images: ModuleImages, gpids: dict[str, str],
 
 
 def turn_track_boards(game: Game, images: ModuleImages) -> list[bf.ZonedBoard]:
-    """Each scenario's turn record track, a cell per turn."""
+    """Each scenario's turn record track, a cell per turn; the default scenario's first (the one a
+    game started without a setup shows)."""
     return [bf.ZonedBoard(bf.turn_track_board_name(scenario), images.turn_tracks[scenario.id].image,
                           {f"Turn {t}": cell for t, cell in sorted(images.turn_tracks[scenario.id].cells.items())})
-            for scenario in game.scenarios.values()]
+            for scenario in default_first(game)]
+
+
+def default_first(game: Game) -> list[Scenario]:
+    """The scenarios in their order, the default one (game.toml ``default_scenario``) moved first."""
+    default = game.default_scenario
+    return [default] + [s for s in game.scenarios.values() if s is not default]
 
 
 def main_map_description(game: Game) -> str:
@@ -91,10 +98,10 @@ def main_map_description(game: Game) -> str:
 
 
 def main_map_order(game: Game) -> list[str]:
-    """Maps in the order their scenarios come in the rulebook: the main map's boards (the first
-    is a game's started without a setup)."""
+    """Maps in the order their scenarios come, the default scenario's first: the main map's boards
+    (the first is a game's started without a setup)."""
     ordered: list[str] = []
-    for scenario in game.scenarios.values():
+    for scenario in default_first(game):
         ordered += [m for m in scenario.maps if m not in ordered]
     return ordered + [m for m in game.maps if m not in ordered]
 
@@ -165,7 +172,7 @@ def assemble_entries(game: Game, images: ModuleImages, version: str) -> Assemble
     bf.add_basics(root, game, HELP_FILE)
     boards = [(game.maps[m], images.maps[m]) for m in main_map_order(game)]
     main_map = bf.add_main_map(root, bf.main_map_name(game), main_map_description(game), boards, images.scale)
-    first_view = start_view(game, next(iter(game.scenarios.values())), images)
+    first_view = start_view(game, game.default_scenario, images)
     bf.add_start_view(root, main_map, first_view.x, first_view.y, first_view.zoom)
     if images.boxes_board:
         regions = {game.boxes[b].name: c for b, c in images.box_centres.items()}

@@ -56,7 +56,7 @@ def turn_track_board_name(scenario: Scenario) -> str:
 def turn_track_map_name(game: Game) -> str:
     """A one-scenario game's turn track window keeps its scenario's name."""
     if len(game.scenarios) == 1:
-        return turn_track_board_name(next(iter(game.scenarios.values())))
+        return turn_track_board_name(game.default_scenario)
     return TURN_TRACK_MAP
 
 

@@ -85,9 +85,10 @@ def cmd_sheet(args: argparse.Namespace) -> int:
 
 def cmd_board(args: argparse.Namespace) -> int:
     """Calibrate a scanned board to the hex centres listed in its map toml, draw the check picture."""
-    from art.board import render_overlay
+    from art.board import render_overlay, straighten
     from scenarios.board import BoardError, calibrate_map
     from scenarios.loader import read_game_dir
+    from scenarios.model import BoardImage, BoardPoint
 
     directory = Path(args.game) if (Path(args.game) / "game.toml").exists() else DATA_ROOT / args.game
     if not (directory / "game.toml").exists():
@@ -112,12 +113,14 @@ def cmd_board(args: argparse.Namespace) -> int:
     print(f"{'wrote' if done.changed else 'unchanged:'} the calibration in {toml}")
     overlay = Path(args.overlay or Path(args.out) / f"{directory.name}-{args.map}-board-check.png")
     overlay.parent.mkdir(parents=True, exist_ok=True)
+    board = BoardImage(str(done.image), done.fit.grid, (), to_scan=done.fit.to_scan)
+    listed = [BoardPoint(r.point.hex, *done.fit.on_board(r.point.x, r.point.y)) for r in done.fit.residuals]
     try:
-        render_overlay(done.image, done.fit.grid, [r.point for r in done.fit.residuals]).save(overlay)
+        render_overlay(straighten(board), done.fit.grid, listed).save(overlay)
     except (OSError, ValueError) as err:  # Pillow: a file it cannot decode, or cannot write there
         say(f"modgen board: the calibration is written, but no check picture: {err}")
         return 1
-    print(f"check picture (our grid and hex numbers over the scan): {overlay}")
+    print(f"check picture (the straightened scan, our grid and hex numbers over it): {overlay}")
     return 0
 
 

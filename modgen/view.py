@@ -44,7 +44,7 @@ def start_view(game: Game, scenario: Scenario, images: ModuleImages) -> StartVie
               if spot is not None and spot.map_name == main_map_name(game)]
     if not points:
         return StartView(int(grid.width // 2), int(grid.height // 2), 1.0)
-    margin = math.ceil(grid.dy)  # a hex all round (whole pixels: a scanned board's spacing is fractional)
+    margin = math.ceil(grid.dy)  # a hex all round (whole pixels: VASSAL allows a fractional spacing)
     zoom = fitting_zoom(*_extent(points, margin))
     shown = _most_in_one_window(points, VIEWPORT[0] / zoom - 2 * margin, VIEWPORT[1] / zoom - 2 * margin)
     left, top, right, bottom = _bounds(shown, margin)

@@ -1,25 +1,26 @@
-"""A scanned board: the published map's image as a map's board, its hex grid fitted to the scan.
+"""A scanned board: the published map's scan, straightened onto the map's own hex grid.
 
 Most hand-made VASSAL modules show a scan of the printed map, and a maintainer who owns the game
-has one.  Its grid is whatever the printer and the scanner made of it: an origin anywhere, a hex
-size in fractional pixels, columns a little closer or farther apart than a regular hex would put
-them.  The maintainer reads the centres of three or more hexes off the scan and lists them in the
-map's toml; ``fit`` finds the VASSAL grid (``dx``, ``dy``, ``x0``, ``y0`` in the map's own
-numbering and orientation) that puts those hexes there, and ``write_calibration`` records it in the
-toml, from where the loader builds the board's grid (``read_board``).  The module then shows the
-scan with exactly that grid, and the saved-game reader reads positions with it.
+has one.  A flatbed leaves it a little turned (the sheet not square on the glass), at its own
+resolution, perhaps a little stretched or skewed.  The maintainer reads the centres of four or
+more hexes off the scan and lists them in the map's toml; ``fit`` finds where the printed grid
+lies on the scan by least squares, as an affine map from the grid's raw cells (VASSAL's
+``HexGridNumbering.getCenterPoint``: column ``c``, row ``r`` plus half a row in odd columns)::
 
-The fit is two straight lines, because VASSAL's hex centres are (``HexGridNumbering.getCenterPoint``,
-in the grid's own frame, x and y swapped for sideways grids)::
+    scan pixel = origin + c * column + (r + (c odd) / 2) * row
 
-    x = x0 + c * dx                      c: raw column
-    y = y0 + (r + (c odd) / 2) * dy      r: raw row
+(six numbers: ``origin``, and the ``column`` and ``row`` steps as vectors on the scan), reports what
+it found (rotation, scale against the map's [grid], shear) and each listed centre's residual, and
+refuses a scan that is not one a flatbed makes (turned more than 5 degrees, scaled outside 90-110 %
+of the [grid], sheared) or a centre that does not lie where the others put it (a misread pixel, a
+wrong label), saying what is off and by how much.  ``write_calibration`` records the fit in the
+toml.  The module's board is the scan resampled (``art.board.straighten``) so that the map's own
+regular grid, with an origin and size chosen to hold the whole scan, lies on the printed hexes: the
+module's grid and the printed one agree by construction, and the hexes are the [grid]'s size, as
+the counters are drawn for.
 
-so least squares on x against c gives ``x0`` and ``dx``, and on y against r + (c odd)/2 gives
-``y0`` and ``dy``.  VASSAL's origin is whole pixels: the intercepts are rounded and the spacings
-fitted again with the rounded origin, so the grid written is the best one VASSAL can hold.
-
-Standard library only, as the rest of ``scenarios``: image sizes are read from the file headers.
+Standard library only, as the rest of ``scenarios``: image sizes are read from the file headers,
+and the resampling itself is ``art``'s (Pillow).
 """
 
 from __future__ import annotations
@@ -31,21 +32,39 @@ import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from scenarios.hexgrid import SQRT3_2, Hex, HexGrid, java_mod2
-from scenarios.model import BoardImage, BoardPoint, Source
+from scenarios.hexgrid import Hex, HexGrid, java_mod2
+from scenarios.model import Affine, BoardImage, BoardPoint, Source
+from scenarios.textfiles import Unreadable, read_text
 
 #: Image types a VASSAL board may be, by file suffix.
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif")
-#: A listed point further than this share of a hex height from the centre the grid puts there
-#: fails the fit (a mislabelled hex is a whole hex off; a careful reading a pixel or two).
-TOLERANCE = 0.25
+#: A scan as it comes off a flatbed: turned at most this much (degrees), its hexes 90-110 % of the
+#: map's [grid] hexes, its rows at most this far off square to its columns (degrees).
+MAX_ROTATION = 5.0
+SCALES = (0.90, 1.10)
+MAX_SHEAR = 5.0
+#: What the limits allow beyond themselves for the reading's own inexactness (centres read to the
+#: nearest pixel turn a fit by some hundredths of a degree): degrees, and a share of the scale.
+ROTATION_SLACK = 0.25
+SCALE_SLACK = 0.01
+#: A listed centre further than this share of a hex's height from where the fit puts it is refused
+#: (a careful reading is a pixel or so off; a mislabelled hex a whole hex).
+TOLERANCE = 0.04
+#: Three centres fix the six numbers exactly; the fourth and more check the reading.
+MIN_POINTS = 4
+#: How many times a reading error the fit may carry to the farthest hex of the map: listed hexes
+#: nearly on one line (a diagonal) leave the grid free to turn about it, and a pixel misread there
+#: moves the far corners by many.  Hexes near the map's corners carry it about once.
+MAX_SPREAD_ERROR = 2.0
 #: The keys the calibration writes into [board], in order, and the comment it puts beside them.
-CALIBRATION_KEYS = ("dx", "dy", "x0", "y0")
+CALIBRATION_KEYS = ("origin", "column", "row")
 CALIBRATED = "   # calibrated by `modgen board` from [board.points]"
 #: A TOML table header, and a key line (for writing the calibration into the maintainer's file).
 _HEADER = re.compile(r"^\s*\[\[?\s*[A-Za-z0-9_.\"-]+\s*\]\]?\s*(#.*)?$")
 _KEY = re.compile(r"^\s*([A-Za-z0-9_]+)\s*=")
 _BOARD = re.compile(r"^\s*\[\s*board\s*\]\s*(#.*)?$")
+#: Keys of the earlier calibration (an upright scan's VASSAL grid), replaced by the fit.
+_OLD_KEYS = ("dx", "dy", "x0", "y0")
 
 
 class BoardError(ValueError):
@@ -97,21 +116,78 @@ def _jpeg_size(f) -> tuple[int, int]:
 
 
 @dataclass(frozen=True)
+class ScanFit:
+    """Where the printed grid lies on the scan: raw cell (c, r) at ``origin + c * column + v * row``,
+    ``v`` = r, plus a half in odd columns.  Vectors in scan pixels, on the page (a sideways grid's
+    columns run down it)."""
+
+    origin: tuple[float, float]
+    column: tuple[float, float]
+    row: tuple[float, float]
+
+    def centre(self, model: HexGrid, hex: Hex) -> tuple[float, float]:
+        u, v = _cell(model, hex)
+        return (self.origin[0] + u * self.column[0] + v * self.row[0],
+                self.origin[1] + u * self.column[1] + v * self.row[1])
+
+
+@dataclass(frozen=True)
+class Shape:
+    """How the scan lies against the map's [grid]: turned (degrees, clockwise positive), scaled
+    (its column spacing and hex height over the [grid]'s), sheared (its rows' angle off square to
+    its columns, degrees)."""
+
+    rotation: float
+    column_scale: float
+    row_scale: float
+    shear: float
+
+    def problems(self, model: HexGrid, fit: ScanFit) -> list[str]:
+        """What is off beyond a flatbed's scan, by how much, and what to do."""
+        found = []
+        if abs(self.rotation) > MAX_ROTATION + ROTATION_SLACK:
+            way, back = ("clockwise", "anticlockwise") if self.rotation > 0 else ("anticlockwise", "clockwise")
+            found.append(f"rotation: the scan is turned {abs(self.rotation):.1f} degrees {way} (at most "
+                         f"{MAX_ROTATION:g} is straightened): turn it {abs(self.rotation):.1f} degrees {back} in "
+                         "an image editor, or lay the map square on the glass and scan it again; then read the "
+                         "centres again")
+        low, high = SCALES
+        if not all(low - SCALE_SLACK <= scale <= high + SCALE_SLACK for scale in (self.column_scale, self.row_scale)):
+            height = math.hypot(*fit.row)
+            resize = 2 / (self.column_scale + self.row_scale)
+            found.append(f"scale: the scan's hexes are {self.row_scale:.0%} of the map's high and its columns "
+                         f"{self.column_scale:.0%} as far apart ({height:.1f} px and {math.hypot(*fit.column):.1f} px "
+                         f"on the scan against [grid] hex_height {model.dy:g} and {model.dx:g}; "
+                         f"{low:.0%}-{high:.0%} is straightened): resize the scan to {resize:.0%} (or scan it "
+                         f"at {resize:.0%} of the resolution), or set hex_height = {_even(height)} in [grid] "
+                         "to draw the map at the scan's size; then read the centres again")
+        if abs(self.shear) > MAX_SHEAR + ROTATION_SLACK:
+            found.append(f"shear: the scan's rows run {abs(self.shear):.1f} degrees off square to its columns "
+                         f"(at most {MAX_SHEAR:g} is straightened; a flatbed skews far less): a listed centre is "
+                         "probably misread or mislabelled")
+        return found
+
+
+@dataclass(frozen=True)
 class Residual:
-    """How far the calibrated grid puts a listed hex's centre from where the maintainer read it."""
+    """How far the fit puts a listed hex's centre from where the maintainer read it."""
 
     point: BoardPoint
-    centre: tuple[int, int]  # the engine's centre of the hex on the calibrated grid
-    found: Hex  # the hex the engine names at the listed pixel
+    at: tuple[float, float]  # where the fit puts the hex's centre on the scan
 
     @property
     def distance(self) -> float:
-        return math.hypot(self.point.x - self.centre[0], self.point.y - self.centre[1])
+        return math.hypot(self.point.x - self.at[0], self.point.y - self.at[1])
 
 
 @dataclass(frozen=True)
 class BoardFit:
-    grid: HexGrid
+    """The fit, the board it makes (the map's grid on the straightened scan) and how it fits."""
+
+    scan: ScanFit
+    shape: Shape
+    grid: HexGrid  # the board's grid: the map's, with the straightened board's origin and size
+    to_scan: Affine  # board pixel -> scan pixel
     residuals: tuple[Residual, ...]
 
     @property
@@ -122,80 +198,172 @@ class BoardFit:
     def rms_px(self) -> float:
         return math.sqrt(sum(r.distance ** 2 for r in self.residuals) / len(self.residuals))
 
+    @property
+    def limit_px(self) -> float:
+        return TOLERANCE * math.hypot(*self.scan.row)
+
     def misses(self) -> list[str]:
-        """Listed points the grid does not put in their hex, or puts too far from its centre."""
-        limit = TOLERANCE * self.grid.dy
-        found = []
-        for r in self.residuals:
-            label = self.grid.label(r.point.hex)
-            if r.found != r.point.hex:
-                found.append(f"{label} at ({r.point.x:g}, {r.point.y:g}) lies in hex {self.grid.label(r.found)} "
-                             f"of the fitted grid ({r.distance:.1f} px from {label}'s centre {r.centre})")
-            elif r.distance > limit:
-                found.append(f"{label} at ({r.point.x:g}, {r.point.y:g}) is {r.distance:.1f} px from the fitted "
-                             f"centre {r.centre} (more than {TOLERANCE:g} of a hex, {limit:.1f} px)")
-        return found
+        """Listed centres further from the fit than a careful reading would be."""
+        return [f"{self.grid.label(r.point.hex)} at ({r.point.x:g}, {r.point.y:g}) is {r.distance:.1f} px from "
+                f"({r.at[0]:.1f}, {r.at[1]:.1f}), where the fit through the listed centres puts it (more than "
+                f"{self.limit_px:.1f} px, {TOLERANCE:.0%} of a hex): a misread centre or a wrong label"
+                for r in self.residuals if r.distance > self.limit_px]
+
+    def on_board(self, x: float, y: float) -> tuple[float, float]:
+        """A scan pixel's place on the straightened board."""
+        return self.to_scan.inverse()(x, y)
 
 
 def fit(model: HexGrid, points: list[BoardPoint], size: tuple[int, int]) -> BoardFit:
-    """The grid of ``model``'s numbering and orientation that best puts ``points`` on their hex
-    centres, on a board of ``size``; BoardError when the points cannot fix one."""
-    if len(points) < 3:
-        raise BoardError(f"{len(points)} point(s): list the centres of at least three hexes")
-    frame = [(model.to_raw(p.hex), *((p.y, p.x) if model.sideways else (p.x, p.y))) for p in points]
-    columns = [(raw.c, px) for raw, px, _ in frame]
-    rows = [(raw.r + 0.5 * (java_mod2(raw.c) != 0), py) for raw, _, py in frame]
+    """Where ``model``'s grid (the map's [grid]) lies on a scan of ``size`` by the listed centres, and
+    the straightened board; BoardError when the points cannot fix it."""
+    if len(points) < MIN_POINTS:
+        raise BoardError(f"{len(points)} point(s): list the centres of at least {MIN_POINTS} hexes (three fix "
+                         "the grid, the others check your reading), far apart near the map's corners")
+    cells = [_cell(model, p.hex) for p in points]
     across, down = ("rows", "columns") if model.sideways else ("columns", "rows")
-    if len({c for c, _ in columns}) < 2:
+    if len({model.to_raw(p.hex).c for p in points}) < 2:
         raise BoardError(f"all the points are in one of the grid's {across}: list hexes in two {across} or more")
-    if len({r for r, _ in rows}) < 2:
+    if len({model.to_raw(p.hex).r for p in points}) < 2:
         raise BoardError(f"all the points are level: list hexes of two {down} or more")
-    x0, dx = _line(columns)
-    y0, dy = _line(rows)
-    if dx <= 0 or dy <= 0:
-        raise BoardError(f"the fitted spacing is not positive (dx {dx:.2f}, dy {dy:.2f}): do the labels count "
-                         "left to right and top to bottom as the map's [grid] says?")
-    ox, oy = round(x0), round(y0)
-    grid = replace(model, dx=round(_slope(columns, ox), 4), dy=round(_slope(rows, oy), 4), x0=ox, y0=oy,
-                   width=size[0], height=size[1])
-    return BoardFit(grid, tuple(_residual(grid, p) for p in points))
-
-
-def _line(pairs: list[tuple[float, float]]) -> tuple[float, float]:
-    """Least-squares intercept and slope of v against u."""
-    n = len(pairs)
-    mu = sum(u for u, _ in pairs) / n
-    mv = sum(v for _, v in pairs) / n
-    slope = sum((u - mu) * (v - mv) for u, v in pairs) / sum((u - mu) ** 2 for u, _ in pairs)
-    return mv - slope * mu, slope
-
-
-def _slope(pairs: list[tuple[float, float]], intercept: int) -> float:
-    """Least-squares slope of v against u through a fixed intercept."""
-    return sum(u * (v - intercept) for u, v in pairs) / sum(u * u for u, _ in pairs)
-
-
-def _residual(grid: HexGrid, p: BoardPoint) -> Residual:
-    return Residual(p, grid.center(p.hex), grid.hex_at(round(p.x), round(p.y)))
+    try:
+        ox, cx, rx = _least_squares(cells, [p.x for p in points])
+        oy, cy, ry = _least_squares(cells, [p.y for p in points])
+    except ZeroDivisionError:
+        raise BoardError("the points lie on one line of hexes: list hexes off that line") from None
+    gain, far = _error_gain(model, cells)
+    if gain > MAX_SPREAD_ERROR:
+        raise BoardError(f"the listed hexes lie too nearly on one line: a centre misread by a pixel would put the "
+                         f"grid {gain:.1f} px off at {model.label(far)} (at most {MAX_SPREAD_ERROR:g}): list a hex "
+                         f"near {model.label(far)} too, and hexes near the map's other corners")
+    scan = ScanFit((ox, oy), (cx, cy), (rx, ry))
+    grid, to_scan = straightened(model, scan, size)
+    residuals = tuple(Residual(p, scan.centre(model, p.hex)) for p in points)
+    return BoardFit(scan, shape_of(model, scan), grid, to_scan, residuals)
 
 
 def calibrate(model: HexGrid, points: list[BoardPoint], size: tuple[int, int]) -> BoardFit:
-    """``fit``, failing when a point misses its hex; the message says which numbering or
-    orientation the points do fit when another one does (a wrong [grid] or a wrong label)."""
+    """``fit``, refusing a scan turned, scaled or sheared beyond a flatbed's, or a listed centre off
+    the fit; the message says what is off and by how much, and which numbering or orientation the
+    points do fit when another one does (a wrong [grid])."""
     result = fit(model, points, size)
     misses = result.misses()
-    if not misses:
+    problems = result.shape.problems(model, result.scan) if not misses else []
+    if not misses and not problems:
         return result
     hint = ""
     for name, other in _other_conventions(model):
         try:
-            if not fit(other, points, size).misses():
-                hint = f"\nthe points do fit a grid with {name}: check [grid] in the map's toml"
-                break
+            alternative = fit(other, points, size)
         except BoardError:
             continue
-    raise BoardError("the grid fitted to the points misses some of them (a wrong label, a misread "
-                     "pixel, or a scan too warped for one grid):\n  " + "\n  ".join(misses) + hint)
+        if not alternative.misses() and not alternative.shape.problems(other, alternative.scan):
+            hint = f"\nthe points do fit a grid with {name}: check [grid] in the map's toml"
+            break
+    if misses:
+        raise BoardError("a listed centre is not where the others put it:\n  " + "\n  ".join(misses) + hint)
+    raise BoardError("the scan is not one that straightening can take:\n  " + "\n  ".join(problems) + hint)
+
+
+def shape_of(model: HexGrid, scan: ScanFit) -> Shape:
+    """The scan's rotation, scales and shear against the [grid]'s regular hexes."""
+    column_ref, row_ref = ((0.0, 1.0), (1.0, 0.0)) if model.sideways else ((1.0, 0.0), (0.0, 1.0))
+    turn_column = _angle(scan.column) - _angle(column_ref)
+    turn_row = _angle(scan.row) - _angle(row_ref)
+    shear = _wrapped(turn_column - turn_row)
+    return Shape(rotation=_wrapped(turn_row + shear / 2), column_scale=math.hypot(*scan.column) / model.dx,
+                 row_scale=math.hypot(*scan.row) / model.dy, shear=shear)
+
+
+def straightened(model: HexGrid, scan: ScanFit, size: tuple[int, int]) -> tuple[HexGrid, Affine]:
+    """The board the scan is resampled into: ``model``'s grid, its origin and size chosen so that the
+    whole scan fits on the board (whole pixels, as VASSAL holds them), and each board pixel's place
+    on the scan."""
+    at_origin = _to_scan(model, scan, 0, 0)
+    to_board = at_origin.inverse()
+    corners = [to_board(x, y) for x in (-0.5, size[0] - 0.5) for y in (-0.5, size[1] - 0.5)]
+    left = math.ceil(-min(x for x, _ in corners) - 0.5)
+    top = math.ceil(-min(y for _, y in corners) - 0.5)
+    width = math.floor(max(x for x, _ in corners) + 0.5) + left + 1
+    height = math.floor(max(y for _, y in corners) + 0.5) + top + 1
+    x0, y0 = (top, left) if model.sideways else (left, top)
+    return replace(model, x0=x0, y0=y0, width=width, height=height), _to_scan(model, scan, x0, y0)
+
+
+def _to_scan(model: HexGrid, scan: ScanFit, x0: int, y0: int) -> Affine:
+    """Board pixel -> scan pixel, for the board grid of origin ``x0``, ``y0`` (the grid's frame)."""
+
+    def place(x: float, y: float) -> tuple[float, float]:
+        a, b = (y, x) if model.sideways else (x, y)
+        u, v = (a - x0) / model.dx, (b - y0) / model.dy
+        return (scan.origin[0] + u * scan.column[0] + v * scan.row[0],
+                scan.origin[1] + u * scan.column[1] + v * scan.row[1])
+
+    (c, f), (ax, dx), (by, ey) = place(0, 0), place(1, 0), place(0, 1)
+    return Affine(ax - c, by - c, c, dx - f, ey - f, f)
+
+
+def _cell(model: HexGrid, hex: Hex) -> tuple[float, float]:
+    """A hex's raw column, and its raw row plus the half row of odd columns (VASSAL's centre)."""
+    raw = model.to_raw(hex)
+    return float(raw.c), raw.r + 0.5 * (java_mod2(raw.c) != 0)
+
+
+def _least_squares(cells: list[tuple[float, float]], values: list[float]) -> tuple[float, float, float]:
+    """``k0, ku, kv`` minimising the squares of ``value - (k0 + ku u + kv v)`` (the normal equations,
+    solved by Cramer's rule; ZeroDivisionError when the cells are on one line)."""
+    matrix = _normal(cells)
+    det = _det(matrix)
+    if abs(det) < 1e-9 * max(1.0, matrix[1][1] * matrix[2][2]):
+        raise ZeroDivisionError("singular")
+    rhs = (sum(values), sum(u * w for (u, _), w in zip(cells, values)), sum(v * w for (_, v), w in zip(cells, values)))
+    return tuple(_det(tuple(tuple(rhs[i] if j == k else matrix[i][j] for j in range(3)) for i in range(3))) / det
+                 for k in range(3))  # type: ignore[return-value]
+
+
+def _error_gain(model: HexGrid, cells: list[tuple[float, float]]) -> tuple[float, Hex]:
+    """How many pixels the fitted centre of the map's worst-placed hex moves for a pixel's error in
+    the listed centres (the square root of its leverage, x' (X'X)^-1 x), and that hex."""
+    matrix = _normal(cells)
+    det = _det(matrix)
+    inverse = [[_cofactor(matrix, j, i) / det for j in range(3)] for i in range(3)]
+    worst, far = 0.0, next(model.hexes())
+    for hex in model.hexes():
+        x = (1.0, *_cell(model, hex))
+        leverage = sum(x[i] * inverse[i][j] * x[j] for i in range(3) for j in range(3))
+        if leverage > worst:
+            worst, far = leverage, hex
+    return math.sqrt(worst), far
+
+
+def _normal(cells: list[tuple[float, float]]) -> tuple[tuple[float, float, float], ...]:
+    """X'X of the design rows (1, u, v): the normal equations' matrix."""
+    su, sv = sum(u for u, _ in cells), sum(v for _, v in cells)
+    suv = sum(u * v for u, v in cells)
+    return ((len(cells), su, sv), (su, sum(u * u for u, _ in cells), suv), (sv, suv, sum(v * v for _, v in cells)))
+
+
+def _cofactor(m, i: int, j: int) -> float:
+    rows = [r for k, r in enumerate(m) if k != i]
+    (a, b), (c, d) = ([v for k, v in enumerate(r) if k != j] for r in rows)
+    return (-1) ** (i + j) * (a * d - b * c)
+
+
+def _det(m) -> float:
+    return (m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+            + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]))
+
+
+def _angle(vector: tuple[float, float]) -> float:
+    return math.degrees(math.atan2(vector[1], vector[0]))
+
+
+def _wrapped(degrees: float) -> float:
+    return (degrees + 180.0) % 360.0 - 180.0
+
+
+def _even(pixels: float) -> int:
+    return 2 * round(pixels / 2)
 
 
 def _other_conventions(model: HexGrid) -> list[tuple[str, HexGrid]]:
@@ -205,8 +373,9 @@ def _other_conventions(model: HexGrid) -> list[tuple[str, HexGrid]]:
     col_digits = (model.v_leading if model.sideways else model.h_leading) + 1
     row_digits = (model.h_leading if model.sideways else model.v_leading) + 1
     turned = HexGrid.build(first_col=model.first_col, last_col=model.last_col, first_row=model.first_row,
-                           last_row=model.last_row, shifted_columns=own, stagger=model.stagger,
-                           sideways=not model.sideways, col_digits=col_digits, row_digits=row_digits)
+                           last_row=model.last_row, hex_height=round(model.dy), shifted_columns=own,
+                           stagger=model.stagger, sideways=not model.sideways, col_digits=col_digits,
+                           row_digits=row_digits)
     return [(f'shifted_columns = "{other}"', replace(model, h_off=model.h_off - 1)),
             (f"sideways = {str(not model.sideways).lower()}", turned)]
 
@@ -247,8 +416,9 @@ def image_path(maps_dir: Path, name: object) -> Path:
 def read_board(data: dict, maps_dir: Path, grid: HexGrid, source: Source,
                command: str) -> tuple[BoardImage | None, list[tuple[tuple[str, ...], str]]]:
     """A map toml's ``[board]`` table as the map's board, checked: the image is there, the points
-    are hexes, the calibration is written and still puts every point in its hex.  Problems come
-    with the toml key they are about; ``command`` is what recalibrates (for the messages)."""
+    are hexes, the calibration is written, is a flatbed's scan and still puts every listed centre
+    where it was read.  Problems come with the toml key they are about; ``command`` is what
+    recalibrates (for the messages)."""
     problems: list[tuple[tuple[str, ...], str]] = []
     try:
         path = image_path(maps_dir, data.get("image"))
@@ -257,40 +427,56 @@ def read_board(data: dict, maps_dir: Path, grid: HexGrid, source: Source,
         return None, [(("board", "image"), f"[board] image {err}")]
     points, bad = parse_points(data.get("points") or {}, grid)
     problems += [(("board", "points"), text) for text in bad]
-    missing = [k for k in CALIBRATION_KEYS if not isinstance(data.get(k), (int, float))]
-    if missing:
-        problems.append((("board",), f"[board] is not calibrated (no {', '.join(missing)}): list three or more hex "
-                                     f"centres in [board.points] and run `{command}`"))
+    scan = _calibration(data)
+    if scan is None:
+        problems.append((("board",), f"[board] is not calibrated (no {', '.join(CALIBRATION_KEYS)} as [x, y] "
+                                     f"pixels): list {MIN_POINTS} or more hex centres in [board.points] and run "
+                                     f"`{command}`"))
         return None, problems
-    if not isinstance(data["x0"], int) or not isinstance(data["y0"], int):
-        problems.append((("board", "x0"), "[board] x0 and y0 are whole pixels (VASSAL's grid origin)"))
-        return None, problems
-    board_grid = replace(grid, dx=float(data["dx"]), dy=float(data["dy"]), x0=data["x0"], y0=data["y0"],
-                         width=size[0], height=size[1])
-    if board_grid.dx <= 0 or board_grid.dy <= 0:
-        problems.append((("board", "dx"), "[board] dx and dy must be positive"))
-        return None, problems
-    stale = BoardFit(board_grid, tuple(_residual(board_grid, p) for p in points)).misses() if points else []
-    problems += [(("board", "points"), f"[board] calibration out of date: {text}; run `{command}`") for text in stale]
-    return BoardImage(str(path), board_grid, tuple(points), source), problems
+    try:
+        board_grid, to_scan = straightened(grid, scan, size)
+    except ZeroDivisionError:
+        return None, problems + [(("board", "column"), "[board] column and row are parallel: run "
+                                                        f"`{command}`")]
+    shape = shape_of(grid, scan)
+    problems += [(("board",), f"[board] {text}") for text in shape.problems(grid, scan)]
+    result = BoardFit(scan, shape, board_grid, to_scan, tuple(Residual(p, scan.centre(grid, p.hex)) for p in points))
+    problems += [(("board", "points"), f"[board] calibration out of date: {text}; run `{command}`")
+                 for text in result.misses()]
+    return BoardImage(str(path), board_grid, tuple(points), source, to_scan), problems
 
 
-def write_calibration(toml_path: Path, grid: HexGrid) -> bool:
-    """Write ``dx, dy, x0, y0`` of the fitted grid into the toml's ``[board]`` table (replacing
-    earlier ones, else after its last key); True if the file changed.  Comments and everything
-    else in the file stay as the maintainer wrote them."""
-    values = {"dx": f"{grid.dx:.4f}".rstrip("0").rstrip("."), "dy": f"{grid.dy:.4f}".rstrip("0").rstrip("."),
-              "x0": str(grid.x0), "y0": str(grid.y0)}
-    text = toml_path.read_text(encoding="utf-8")
+def _calibration(data: dict) -> ScanFit | None:
+    """``origin``, ``column`` and ``row`` of [board], each [x, y]; None when one is missing."""
+    values = [data.get(k) for k in CALIBRATION_KEYS]
+    if not all(isinstance(v, list) and len(v) == 2 and all(isinstance(n, (int, float)) and not isinstance(n, bool)
+                                                           for n in v) for v in values):
+        return None
+    origin, column, row = (tuple(float(n) for n in v) for v in values)
+    return ScanFit(origin, column, row)  # type: ignore[arg-type]
+
+
+def write_calibration(toml_path: Path, scan: ScanFit) -> bool:
+    """Write ``origin``, ``column`` and ``row`` of the fit into the toml's ``[board]`` table
+    (replacing earlier ones, and the keys of the earlier upright calibration, else after its last
+    key); True if the file changed.  Comments and everything else stay as the maintainer wrote them."""
+    values = {"origin": _pair(scan.origin), "column": _pair(scan.column), "row": _pair(scan.row)}
+    try:
+        text = read_text(toml_path)
+    except Unreadable as err:
+        raise BoardError(str(err)) from None
     lines = text.splitlines(keepends=True)
     start = next((i for i, line in enumerate(lines) if _BOARD.match(line)), None)
     if start is None:
         raise BoardError(f"{toml_path.name}: no [board] table")
     end = next((i for i in range(start + 1, len(lines)) if _HEADER.match(lines[i])), len(lines))
     written = set()
-    for i in range(start + 1, end):
+    for i in range(end - 1, start, -1):
         m = _KEY.match(lines[i])
-        if m and m.group(1) in values:
+        if m and m.group(1) in _OLD_KEYS:
+            del lines[i]
+            end -= 1
+        elif m and m.group(1) in values:
             lines[i] = f"{m.group(1)} = {values[m.group(1)]}{CALIBRATED}\n"
             written.add(m.group(1))
     last_key = max((i for i in range(start, end) if _KEY.match(lines[i]) or i == start), default=start)
@@ -303,6 +489,9 @@ def write_calibration(toml_path: Path, grid: HexGrid) -> bool:
     return True
 
 
+def _pair(values: tuple[float, float]) -> str:
+    return "[" + ", ".join(f"{v:.4f}".rstrip("0").rstrip(".") for v in values) + "]"
+
 
 @dataclass(frozen=True)
 class Calibrated:
@@ -314,15 +503,18 @@ class Calibrated:
     changed: bool  # the toml's calibration was rewritten
 
     def report(self) -> list[str]:
-        """Lines for the maintainer: the grid, each point's residual, the check to look at."""
-        g = self.fit.grid
-        lines = [f"{self.toml.name}: [board] {self.image.name} {g.width}x{g.height} px, "
-                 f"{'sideways ' if g.sideways else ''}grid dx {g.dx:g} dy {g.dy:g} x0 {g.x0} y0 {g.y0} "
-                 f"(dx/dy {regular_ratio(g):.3f} of a regular hex's); residuals rms {self.fit.rms_px:.2f} px, "
-                 f"max {self.fit.max_px:.2f} px"]
+        """Lines for the maintainer: how the scan lies, the board it makes, each listed centre's residual."""
+        g, shape, scan = self.fit.grid, self.fit.shape, self.fit.scan
+        lines = [f"{self.toml.name}: [board] {self.image.name}: turned {abs(shape.rotation):.2f} degrees "
+                 f"{'clockwise' if shape.rotation >= 0 else 'anticlockwise'}, scale {shape.row_scale:.1%} "
+                 f"(hex height {math.hypot(*scan.row):.2f} px) by {shape.column_scale:.1%} (column spacing "
+                 f"{math.hypot(*scan.column):.2f} px) of the map's [grid], sheared {abs(shape.shear):.2f} degrees",
+                 f"straightened: a {g.width}x{g.height} px board on the map's grid (dx {g.dx:g} dy {g.dy:g}, origin "
+                 f"x0 {g.x0} y0 {g.y0}); residuals of the listed centres rms {self.fit.rms_px:.2f} px, max "
+                 f"{self.fit.max_px:.2f} px (at most {self.fit.limit_px:.1f})"]
         for r in self.fit.residuals:
-            lines.append(f"  {g.label(r.point.hex)}: listed ({r.point.x:g}, {r.point.y:g}), grid centre {r.centre}, "
-                         f"{r.distance:.2f} px")
+            lines.append(f"  {g.label(r.point.hex)}: listed ({r.point.x:g}, {r.point.y:g}), fitted "
+                         f"({r.at[0]:.1f}, {r.at[1]:.1f}), {r.distance:.2f} px")
         return lines
 
 
@@ -330,8 +522,8 @@ def calibrate_map(model: HexGrid, toml_path: Path) -> Calibrated:
     """Fit the board of a map toml (``model``: the map's grid from its [grid]) to its
     [board.points] and write the calibration into its [board]."""
     try:
-        data = tomllib.loads(toml_path.read_text(encoding="utf-8")).get("board")
-    except (OSError, tomllib.TOMLDecodeError) as err:
+        data = tomllib.loads(read_text(toml_path)).get("board")
+    except (Unreadable, tomllib.TOMLDecodeError) as err:
         raise BoardError(f"{toml_path.name}: {err}") from None
     if not isinstance(data, dict):
         raise BoardError(f"{toml_path.name}: no [board] table (image = \"<scan file>\", source, [board.points])")
@@ -343,9 +535,4 @@ def calibrate_map(model: HexGrid, toml_path: Path) -> Calibrated:
     if bad:
         raise BoardError(f"{toml_path.name}: " + "; ".join(bad))
     result = calibrate(model, points, image_size(image))
-    return Calibrated(toml_path, image, result, write_calibration(toml_path, result.grid))
-
-
-def regular_ratio(grid: HexGrid) -> float:
-    """dx / dy against a regular hex's (1.0 = regular; a scan's own may differ a little)."""
-    return grid.dx / grid.dy / SQRT3_2
+    return Calibrated(toml_path, image, result, write_calibration(toml_path, result.scan))

@@ -22,10 +22,11 @@ its pixel layout (hex width/height and origin, VASSAL's ``dx``, ``dy``,
 ``x0``, ``y0``).  The maps we draw use whole pixel sizes with an even hex height
 so that VASSAL's integer truncations give exactly the centres we compute (the
 engine computes some centres with ``(int)(dy/2)`` and others with ``dy/2``).
-A scanned board's grid has the scan's fractional sizes; ``center`` and ``raw_at``
-truncate and round as the engine does, so they still give its centres and
-labels, and ``snap`` gives where its snapping leaves a moved piece (a pixel
-off the centre at most).
+A scanned board is straightened onto the map's own grid (scenarios.board), so
+its sizes are whole too.  On any grid, fractional sizes included (a board taken
+over from another module), ``center`` and ``raw_at`` truncate and round as the
+engine does, so they give its centres and labels, and ``snap`` gives where its
+snapping leaves a moved piece (a pixel off the centre at most).
 """
 
 from __future__ import annotations
@@ -165,8 +166,8 @@ class HexGrid:
     - ``sideways``: False = flat-topped hexes in vertical columns; True =
       pointy-topped hexes in horizontal rows (VASSAL swaps x and y).
     - ``dx``, ``dy``: distance between columns and hex height, in pixels.  Whole
-      numbers for the maps we draw (``build``); fractional for a scanned board
-      calibrated to the scan (scenarios.board), as VASSAL allows (doubles).
+      numbers for the maps we draw (``build``) and the scans we straighten onto
+      them (scenarios.board); VASSAL allows fractional ones (doubles).
     - ``x0``, ``y0``: centre of raw cell (0, 0), board-local pixels (whole
       numbers: VASSAL's origin is a Point).
     - ``h_off``, ``v_off``: added to raw column/row to give label numbers.

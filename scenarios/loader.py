@@ -10,11 +10,11 @@ adjudicates from broken data.
 from __future__ import annotations
 
 import csv
+import difflib
 import os
 import re
 import tomllib
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -51,6 +51,7 @@ from scenarios.model import (
     UnitType,
 )
 from scenarios.problems import DataError, Problems, TomlLines
+from scenarios.textfiles import Unreadable, read_text
 
 #: The games' data: scenarios/data, or the folder the environment's SCENARIOS_DATA names (a maintainer's
 #: own copy, e.g. with the published tables that may not be redistributed). Read once per process.
@@ -59,6 +60,15 @@ MARKER_PREFIX = "marker:"
 COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 ID = re.compile(r"^[a-z0-9][a-z0-9_.\-]*$")
 ROLL_DICE = re.compile(r"^([1-9][0-9]?)d([0-9]{1,3})$")
+#: Every column of the files that have a fixed set, in the order docs/data-format.md gives them.
+UNITS_COLUMNS = ("id", "designation", "name", "side", "nationality", "type", "size", "steps", "flags", "parent",
+                 "count", "source", "note")
+MARKERS_COLUMNS = ("id", "name", "faces", "side", "count", "kind", "source", "note")
+FEATURES_COLUMNS = ("hex", "kind", "name", "side", "source")
+HEXSIDES_COLUMNS = ("hex_a", "hex_b", "kind", "name", "source")
+PATHS_COLUMNS = ("kind", "name", "hexes", "source")
+SETUP_COLUMNS = ("unit", "location", "step", "choice", "note", "source")
+SCHEDULE_COLUMNS = ("turn", "action", "unit", "location", "step", "note", "source")
 
 
 # ---------------------------------------------------------------------------
@@ -66,17 +76,40 @@ ROLL_DICE = re.compile(r"^([1-9][0-9]?)d([0-9]{1,3})$")
 # ---------------------------------------------------------------------------
 
 
+#: The games ``load_game`` has read (read-only, so kept for the process), and the ids of the games a
+#: server process serves (``serve_games``; None: whatever DATA_ROOT holds).
+_LOADED: dict[str, Game] = {}
+_SERVED: tuple[str, ...] | None = None
+
+
 def game_ids(root: Path | None = None) -> list[str]:
-    """The games that have a data directory (sorted)."""
+    """The games that have a data directory in ``root`` (sorted); without one, the games this process
+    serves (``serve_games``), else those of DATA_ROOT."""
+    if root is None and _SERVED is not None:
+        return list(_SERVED)
     return sorted(p.parent.name for p in (root or DATA_ROOT).glob("*/game.toml"))
 
 
-@lru_cache(maxsize=None)
 def load_game(game_id: str) -> Game:
-    """The game shipped in ``scenarios/data/<game_id>`` (cached: read-only)."""
-    if game_id not in game_ids():
-        raise KeyError(f"no game {game_id!r}; games: {', '.join(game_ids()) or 'none'}")
-    return load_game_dir(DATA_ROOT / game_id)
+    """The game of ``DATA_ROOT/<game_id>``, read once per process, or the one ``serve_games`` gave."""
+    game = _LOADED.get(game_id)
+    if game is None:
+        if game_id not in game_ids():
+            raise KeyError(f"no game {game_id!r}; games: {', '.join(game_ids()) or 'none'}")
+        game = _LOADED[game_id] = load_game_dir(DATA_ROOT / game_id)
+    return game
+
+
+def serve_games(games: dict[str, Game]) -> None:
+    """From now on ``load_game`` and ``game_ids`` answer with these games, read and checked already.
+
+    For a server's master (adjudicator.served_data): it reads the data folder before it forks its
+    workers, which then serve what it read and never read the folder themselves, so data that a
+    maintainer is still editing (or broke) cannot reach a worker."""
+    global _SERVED
+    _LOADED.clear()
+    _LOADED.update(games)
+    _SERVED = tuple(sorted(games))
 
 
 def track_cells(value: Any) -> tuple[str, ...]:
@@ -160,28 +193,32 @@ class CsvRow:
         return (self.cells.get(column) or default).strip()
 
 
-def read_csv(path: Path, problems: Problems, required: tuple[str, ...]) -> list[CsvRow]:
+def read_csv(path: Path, problems: Problems, required: tuple[str, ...],
+             columns: tuple[str, ...] | None = None) -> list[CsvRow]:
     """Rows of a CSV file with their line numbers.
 
     Blank lines and lines starting with '#' are comments, so maintainers can
     annotate a transcription in place.  One record per line (no multi-line
-    quoted cells) keeps every line number exact.
+    quoted cells) keeps every line number exact.  ``columns``: every column
+    of a file that has a fixed set (None: any beside ``required``, as a
+    table's).  A misspelt column is one problem, at the header (``_read_header``).
     """
     if not path.exists():
         problems.add(path, 1, "file is missing")
         return []
-    lines = path.read_text(encoding="utf-8").splitlines()
+    text = read_data_text(path, problems)
+    if text is None:
+        return []
     header: list[str] | None = None
     rows: list[CsvRow] = []
-    for number, text in enumerate(lines, start=1):
-        if not text.strip() or text.lstrip().startswith("#"):
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
             continue
-        cells = next(csv.reader([text]))
+        cells = next(csv.reader([line]))
         if header is None:
-            header = [c.strip() for c in cells]
-            for col in required:
-                if col not in header:
-                    problems.add(path, number, f"missing column {col!r} (header has: {', '.join(header)})")
+            header = _read_header([c.strip() for c in cells], required, columns, path, number, problems)
+            if header is None:
+                return []
             continue
         if len(cells) > len(header):
             problems.add(path, number, f"{len(cells)} cells but the header has {len(header)} columns")
@@ -192,16 +229,63 @@ def read_csv(path: Path, problems: Problems, required: tuple[str, ...]) -> list[
     return rows
 
 
+def _read_header(header: list[str], required: tuple[str, ...], columns: tuple[str, ...] | None, path: Path,
+                 line: int, problems: Problems) -> list[str] | None:
+    """The header's columns, a misspelt one read as the column it resembles (one problem for the
+    mistake, not one per row that then lacks the column); None when a required column is missing
+    altogether (one problem: the rows cannot be read)."""
+    known = columns or required
+    expected = f"the columns of this file: {', '.join(known)}" + ("" if columns is not None else ", ...")
+    strangers = [c for c in header if c not in known]
+    for column in required:
+        if column in header:
+            continue
+        meant = _resembling(column, strangers)
+        if meant is None:
+            problems.add_unreadable(Unreadable(path, line, f"missing column {column!r} (header has: "
+                                                           f"{', '.join(header)}; {expected})"))
+            return None
+        problems.add(path, line, f"column {meant!r} should be {column!r} ({expected}); read as {column!r} "
+                                 "for the rest of this check")
+        header[header.index(meant)] = column
+        strangers.remove(meant)
+    for column in strangers if columns is not None else ():
+        meant = _resembling(column, [c for c in columns if c not in header])
+        if meant is not None:
+            problems.add(path, line, f"column {column!r} should be {meant!r} ({expected}); read as {meant!r} "
+                                     "for the rest of this check")
+            header[header.index(column)] = meant
+    return header
+
+
+def _resembling(word: str, candidates: list[str]) -> str | None:
+    """The candidate ``word`` most probably stands for (a misspelling either way), if any is close."""
+    lowered = {c.lower(): c for c in candidates}
+    found = difflib.get_close_matches(word.lower(), list(lowered), n=1, cutoff=0.7)
+    return lowered[found[0]] if found else None
+
+
+def read_data_text(path: Path, problems: Problems) -> str | None:
+    """A data file's text, or None with the problem added (not UTF-8: ``scenarios.textfiles``)."""
+    try:
+        return read_text(path)
+    except Unreadable as err:
+        problems.add_unreadable(err)
+        return None
+
+
 def read_toml(path: Path, problems: Problems) -> tuple[dict[str, Any], TomlLines]:
     if not path.exists():
         problems.add(path, 1, "file is missing")
         return {}, TomlLines("")
-    text = path.read_text(encoding="utf-8")
+    text = read_data_text(path, problems)
+    if text is None:
+        return {}, TomlLines("")
     try:
         return tomllib.loads(text), TomlLines(text)
     except tomllib.TOMLDecodeError as err:
         match = re.search(r"line (\d+)", str(err))
-        problems.add(path, int(match.group(1)) if match else 1, f"TOML syntax: {err}")
+        problems.add_unreadable(Unreadable(path, int(match.group(1)) if match else 1, f"TOML syntax: {err}"))
         return {}, TomlLines(text)
 
 
@@ -288,6 +372,7 @@ class _GameReader:
         maps = self.read_maps()
         terrain_bans = self.read_terrain_bans(data, path, lines, unit_types, units, maps)
         scenarios = self.read_scenarios(units, markers, boxes, tracks, maps, sides)
+        default_scenario = self.read_default_scenario(data, path, lines, scenarios)
         return Game(
             id=str(data.get("id", self.dir.name)),
             name=str(data.get("name", "")),
@@ -317,6 +402,7 @@ class _GameReader:
             stand_ins=self.stand_ins,
             terrain_bans=terrain_bans,
             hex_facts=self.hex_facts,
+            default_scenario_id=default_scenario,
         )
 
     def read_sides(self, data: dict, path: Path, lines: TomlLines) -> dict[str, Side]:
@@ -487,7 +573,8 @@ class _GameReader:
 
     def read_units(self, sides, nationalities, unit_types, value_fields, separator, step_names) -> dict[str, Unit]:
         path = self.dir / "units.csv"
-        rows = read_csv(path, self.p, ("id", "designation", "side", "nationality", "type", "size", "steps", "source"))
+        rows = read_csv(path, self.p, ("id", "designation", "side", "nationality", "type", "size", "steps", "source"),
+                        UNITS_COLUMNS)
         units: dict[str, Unit] = {}
         for row in rows:
             uid = row.get("id")
@@ -570,7 +657,7 @@ class _GameReader:
         if not path.exists():
             return {}
         markers: dict[str, MarkerType] = {}
-        for row in read_csv(path, self.p, ("id", "name", "faces", "source")):
+        for row in read_csv(path, self.p, ("id", "name", "faces", "source"), MARKERS_COLUMNS):
             mid = row.get("id")
             if not self.check_id(mid, path, row.line, "marker"):
                 continue
@@ -812,7 +899,10 @@ class _GameReader:
             return terrain
         width = grid.last_col - grid.first_col + 1
         seen_rows: set[int] = set()
-        for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        grid_text = read_data_text(path, self.p)
+        if grid_text is None:
+            return terrain
+        for number, text in enumerate(grid_text.splitlines(), start=1):
             if not text.strip() or text.lstrip().startswith("#"):
                 continue
             parts = text.split(None, 1)
@@ -844,7 +934,7 @@ class _GameReader:
         if not path.exists():
             return []
         result = []
-        for row in read_csv(path, self.p, ("hex", "kind")):
+        for row in read_csv(path, self.p, ("hex", "kind"), FEATURES_COLUMNS):
             hex = self.parse_hex(row.get("hex"), grid, path, row.line, "feature")
             if hex is None:
                 continue
@@ -867,7 +957,7 @@ class _GameReader:
         if not path.exists():
             return []
         result = []
-        for row in read_csv(path, self.p, ("hex_a", "hex_b", "kind")):
+        for row in read_csv(path, self.p, ("hex_a", "hex_b", "kind"), HEXSIDES_COLUMNS):
             a = self.parse_hex(row.get("hex_a"), grid, path, row.line, "hexside")
             b = self.parse_hex(row.get("hex_b"), grid, path, row.line, "hexside")
             if a is None or b is None:
@@ -884,7 +974,7 @@ class _GameReader:
         if not path.exists():
             return []
         result = []
-        for row in read_csv(path, self.p, ("kind", "hexes")):
+        for row in read_csv(path, self.p, ("kind", "hexes"), PATHS_COLUMNS):
             hexes = []
             for label in row.get("hexes").split():
                 hex = self.parse_hex(label, grid, path, row.line, f"{row.get('kind')} {row.get('name')}")
@@ -905,16 +995,25 @@ class _GameReader:
     # -- scenarios --------------------------------------------------------------------
 
     def read_scenarios(self, units, markers, boxes, tracks, maps, sides) -> dict[str, Scenario]:
-        found: list[tuple[int, str, Scenario]] = []
+        """Every scenario, in the order of their `order` keys (the same order: by id); those without one
+        after them, by id (so a scenario added without one never moves the others)."""
+        found: list[Scenario] = []
         for path in sorted((self.dir / "scenarios").glob("*.toml")):
             scenario = self.read_scenario(path, units, markers, boxes, tracks, maps, sides)
             if scenario is not None:
-                found.append((scenario.order, scenario.id, scenario))
-        # Rulebook order (the `order` key), so the first scenario's map is the module's main map.
-        result = {s.id: s for _, _, s in sorted(found, key=lambda t: (t[0], t[1]))}
+                found.append(scenario)
+        result = {s.id: s for s in sorted(found, key=lambda s: (s.order is None, s.order or 0, s.id))}
         if not result:
             self.p.add(self.dir / "scenarios", 1, "no scenarios (scenarios/<id>.toml)")
         return result
+
+    def read_default_scenario(self, data: dict, path: Path, lines: TomlLines, scenarios: dict[str, Scenario]) -> str:
+        """game.toml `default_scenario`: the scenario a game opens on (empty: the first in order)."""
+        wanted = str(data.get("default_scenario", "")).strip()
+        if wanted and scenarios and wanted not in scenarios:
+            self.p.add(path, lines.find("default_scenario"), f"default_scenario {wanted!r} is not a scenario of "
+                                                              f"this game (scenarios: {', '.join(scenarios)})")
+        return wanted
 
     def read_scenario(self, path: Path, units, markers, boxes, tracks, maps, sides) -> Scenario | None:
         data, lines = read_toml(path, self.p)
@@ -972,9 +1071,20 @@ class _GameReader:
             turns=turns, setup=setup, schedule=schedule,
             special_rules=dict(data.get("special_rules") or {}), victory=dict(data.get("victory") or {}),
             supply_sources=supply, description=str(data.get("description", "")), note=str(data.get("note", "")),
-            order=int(data.get("order", 999)) if str(data.get("order", 999)).lstrip("-").isdigit() else 999,
+            order=self.read_order(data, path, lines),
             source=source,
         )
+
+    def read_order(self, data: dict, path: Path, lines: TomlLines) -> int | None:
+        """A scenario's `order`: a whole number, or None when it has none."""
+        value = data.get("order")
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.p.add(path, lines.find("order"), f"order {value!r} must be a whole number (1, 2, ...): the "
+                                                  "scenario's place in the lists")
+            return None
+        return value
 
     def read_turns(self, path: Path) -> list[Turn]:
         turns: list[Turn] = []
@@ -1081,7 +1191,7 @@ class _GameReader:
     def read_setup(self, path: Path, ctx: "_PlaceContext", sid: str) -> list[Placement]:
         result: list[Placement] = []
         seen: dict[str, int] = {}
-        for row in read_csv(path, self.p, ("unit", "location", "source")):
+        for row in read_csv(path, self.p, ("unit", "location", "source"), SETUP_COLUMNS):
             uid = row.get("unit")
             what = f"setup of {uid}"
             if uid.startswith(MARKER_PREFIX):
@@ -1110,7 +1220,7 @@ class _GameReader:
         if not path.exists():
             return []
         result: list[Arrival] = []
-        for row in read_csv(path, self.p, ("turn", "action", "unit", "source")):
+        for row in read_csv(path, self.p, ("turn", "action", "unit", "source"), SCHEDULE_COLUMNS):
             uid, action, turn = row.get("unit"), row.get("action"), row.get("turn")
             what = f"{action} of {uid}"
             if action not in ("arrive", "withdraw"):

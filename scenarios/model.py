@@ -260,19 +260,42 @@ class BoardPoint:
 
 
 @dataclass(frozen=True)
-class BoardImage:
-    """The published map's scan as a map's board, with the hex grid calibrated to it.
+class Affine:
+    """A plane's affine map, in pixels: (x, y) -> (a x + b y + c, d x + e y + f)."""
 
-    ``grid`` has the map's own numbering (so the same labels, neighbours and distances as
-    ``GameMap.grid``) and the scan's pixel layout: hex size, spacing and origin fitted to
-    ``points`` by ``modgen board`` (scenarios.board), its size the image's.  The module shows the
-    scan on this grid, and the saved-game bridge reads pixel positions with it.
+    a: float
+    b: float
+    c: float
+    d: float
+    e: float
+    f: float
+
+    def __call__(self, x: float, y: float) -> tuple[float, float]:
+        return self.a * x + self.b * y + self.c, self.d * x + self.e * y + self.f
+
+    def inverse(self) -> "Affine":
+        det = self.a * self.e - self.b * self.d
+        a, b, d, e = self.e / det, -self.b / det, -self.d / det, self.a / det
+        return Affine(a, b, -(a * self.c + b * self.f), d, e, -(d * self.c + e * self.f))
+
+
+@dataclass(frozen=True)
+class BoardImage:
+    """The published map's scan as a map's board, straightened onto the map's own hex grid.
+
+    ``points`` are the hex centres the maintainer read off the scan; ``modgen board``
+    (scenarios.board) fits where the printed grid lies on the scan (turned, scaled, sheared as the
+    scanner left it) and the module's board is the scan resampled (``to_scan``: each board pixel's
+    place on the scan) so that ``grid``, the map's regular grid with the board's origin and size,
+    lies on the printed hexes.  The module shows that board on this grid, and the saved-game
+    bridge reads pixel positions with it.
     """
 
-    path: str  # the image file (PNG, JPEG or GIF) next to the map's toml
+    path: str  # the scan (PNG, JPEG or GIF) next to the map's toml
     grid: HexGrid
     points: tuple[BoardPoint, ...]
     source: Source = Source()
+    to_scan: Affine = Affine(1, 0, 0, 0, 1, 0)  # board pixel -> scan pixel (whole-pixel indices)
 
 
 @dataclass
@@ -312,8 +335,8 @@ class GameMap:
         return hex in self.terrain
 
     def board_grid(self, scale: int = 1) -> HexGrid:
-        """The grid of the board a module shows, in its pixels: a scanned board's calibrated grid
-        (a scan is not redrawn, so the art scale does not change it), else the map drawn from the
+        """The grid of the board a module shows, in its pixels: a scanned board's (the map's grid on
+        the straightened scan, which the art scale does not resize), else the map drawn from the
         data at the art scale."""
         if self.board is not None:
             return self.board.grid
@@ -471,7 +494,7 @@ class Scenario:
     description: str = ""
     note: str = ""
     source: Source = Source()
-    order: int = 999  # position in the rulebook; the first scenario's map is the main map
+    order: int | None = None  # its place in the lists (the scenario toml's `order`); None: after those with one
 
     @property
     def length(self) -> int:
@@ -582,6 +605,13 @@ class Game:
     # states about a hex (scenarios.facts), both checked by the loader on every map.
     terrain_bans: tuple[TerrainBan, ...] = ()
     hex_facts: list[Fact] = field(default_factory=list)
+    default_scenario_id: str = ""  # game.toml `default_scenario`; empty: the first of `scenarios`
+
+    @property
+    def default_scenario(self) -> Scenario:
+        """The scenario a game started without a setup shows: the module's main map opens on its
+        first map, its turn track and its units' view (game.toml ``default_scenario``)."""
+        return self.scenarios.get(self.default_scenario_id) or next(iter(self.scenarios.values()))
 
     def units_of(self, side: str) -> list[Unit]:
         return [u for u in self.units.values() if u.side == side]

@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from scenarios.textfiles import Unreadable
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -34,11 +36,18 @@ class DataError(Exception):
 class Problems:
     root: Path | None = None
     items: list[Problem] = field(default_factory=list)
+    # the files that could not be read at all (not UTF-8, not TOML): what was read is incomplete
+    unreadable: list[Problem] = field(default_factory=list)
     # file -> how it is shown: every stand-in's location names its file (thousands per game)
     _shown: dict = field(default_factory=dict, repr=False, compare=False)
 
     def add(self, file: Path | str, line: int, message: str) -> None:
         self.items.append(Problem(self._show(file), max(line, 1), message))
+
+    def add_unreadable(self, err: Unreadable) -> None:
+        """A file that cannot be read (``scenarios.textfiles``): a problem, and remembered as such."""
+        self.add(err.path, err.line, err.message)
+        self.unreadable.append(self.items[-1])
 
     def _show(self, file: Path | str) -> str:
         shown = self._shown.get(file)
@@ -58,8 +67,11 @@ class Problems:
         return bool(self.items)
 
     def raise_if_any(self) -> None:
+        """DataError with every problem; only the unreadable files' when there are any, since what
+        else is wrong then mostly follows from what could not be read (every unit of an unreadable
+        units.csv "unknown" in every setup): one error per mistake."""
         if self.items:
-            raise DataError(list(self.items))
+            raise DataError(list(self.unreadable or self.items))
 
 
 _HEADER = re.compile(r"^\s*\[\[?\s*([A-Za-z0-9_.\-\"' ]+?)\s*\]\]?\s*(#.*)?$")

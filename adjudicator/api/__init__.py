@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from flask import Blueprint, Response
+from flask import Blueprint, Response, jsonify
 from werkzeug.routing import BaseConverter
 
+from adjudicator import served_data
 from adjudicator.api import dice, games, odds, systems, verify
 from adjudicator.api.auth import rate_limit_key
 from adjudicator.checks import RESERVED_CHECK_NAMES
@@ -25,6 +26,10 @@ if TYPE_CHECKING:  # for the annotation only (ratelimits imports api.auth)
 
 def _systems_view():
     return Response(services().systems_json, mimetype="application/json")
+
+
+def _status_view():
+    return jsonify(served_data.status())
 
 
 def _openapi_view():
@@ -45,6 +50,7 @@ def make_api_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
 
     bp.add_url_rule("/systems", "systems", _systems_view, methods=["GET"])
     bp.add_url_rule("/openapi.json", "openapi", _openapi_view, methods=["GET"])
+    bp.add_url_rule("/status", "status", _status_view, methods=["GET"])
     bp.add_url_rule(
         "/systems/<system>/<check>", "compute", anonymous(systems.compute), methods=["POST"]
     )

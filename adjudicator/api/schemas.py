@@ -258,6 +258,33 @@ class SystemsResponse(BaseModel):
     board_roles: dict[str, str] = Field(description="Every board role and what the board fills it with.")
 
 
+class ServedGameOut(BaseModel):
+    id: str
+    scenarios: list[str] = Field(description="The game's scenario ids, in their order.")
+
+
+class ServedDataOut(BaseModel):
+    folder: str = Field(description="The data folder read (scenarios/data or SCENARIOS_DATA).")
+    loaded_at: str = Field(description="When the data served was read (UTC, ISO 8601).")
+    read_by: str = Field(description="'gunicorn master' (its workers serve what it read), or 'server process' "
+                         "(no master: the app's own process read it).")
+    games: list[ServedGameOut]
+
+
+class ReloadOut(BaseModel):
+    at: str = Field(description="When the master read the data again (SIGHUP).")
+    taken: bool = Field(description="True: that data is served now. False: it had problems and the data read "
+                        "before is still served.")
+    problems: list[str] = Field(description="Every problem of the data read, as `file:line: what is wrong`.")
+
+
+class StatusResponse(BaseModel):
+    ok: bool = Field(description="False when the last reload was refused: the data served is not the folder's.")
+    summary: str
+    data: ServedDataOut | None
+    last_reload: ReloadOut | None = Field(description="The last SIGHUP's reading of the data; null before any.")
+
+
 class PublicKeyOut(BaseModel):
     kid: str
     alg: str

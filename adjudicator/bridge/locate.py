@@ -83,7 +83,7 @@ def turn_track_scenario(game: Game, vassal_map: str) -> Scenario | None:
 
 def _on_centre(grid: HexGrid, x: int, y: int) -> bool:
     """The pixel is where a piece stands on its hex: the centre a setup puts it on, or where the
-    engine's snap leaves a moved one (a pixel off the centre on a scanned board's fractional grid)."""
+    engine's snap leaves a moved one (a pixel off the centre on a grid of fractional spacing)."""
     return (x, y) in (grid.center(grid.hex_at(x, y)), grid.snap(x, y))
 
 

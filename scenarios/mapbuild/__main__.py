@@ -22,8 +22,12 @@ from scenarios.mapbuild.build import BuildError, MapBuild, build_map, write_map
 from scenarios.mapbuild.calibrate import CalibrationError
 from scenarios.mapbuild.config import ConfigError, map_ids
 from scenarios.mapbuild.overrides import OverrideError
+from scenarios.problems import DataError
+from scenarios.textfiles import Unreadable
 
-FAILURES = (BuildError, CalibrationError, ConfigError, OverrideError, adopt.AdoptError, KeyError)
+#: What stops one map's build with a message (every problem as `file:line: what is wrong`), never a traceback.
+FAILURES = (BuildError, CalibrationError, ConfigError, OverrideError, adopt.AdoptError, KeyError, DataError,
+            Unreadable)
 
 
 def game_directory(name: str) -> Path | None:

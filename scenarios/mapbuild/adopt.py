@@ -21,6 +21,7 @@ from scenarios.hexgrid import Hex, Hexside, HexGrid
 from scenarios.mapbuild import SOURCE_PREFIX
 from scenarios.mapbuild.build import MapBuild
 from scenarios.mapbuild.output import is_hand_edited
+from scenarios.textfiles import read_text
 
 HEADER = ["action", "hex_a", "hex_b", "value", "name", "note", "source"]
 ADOPTED = (".terrain.txt", ".hexsides.csv", ".paths.csv")
@@ -61,7 +62,7 @@ def adopt(b: MapBuild) -> list[Adopted]:
 
 def append_rows(overrides_path: Path, rows: list[list[str]]) -> None:
     """Add rows to overrides.csv, giving its header the ``source`` column when it lacks one."""
-    text = overrides_path.read_text(encoding="utf-8") if overrides_path.exists() else ""
+    text = read_text(overrides_path) if overrides_path.exists() else ""
     lines = text.splitlines()
     header_at = next((i for i, line in enumerate(lines) if line.strip() and not line.lstrip().startswith("#")), None)
     if header_at is None:
@@ -84,13 +85,13 @@ def _csv_text(text: str) -> list[dict[str, str]]:
 
 
 def _read_csv(path: Path) -> list[dict[str, str]]:
-    return _csv_text(path.read_text(encoding="utf-8"))
+    return _csv_text(read_text(path))
 
 
 def _read_terrain(path: Path, grid: HexGrid, legend: dict[str, str]) -> dict[Hex, str]:
     by_char = {char: tid for tid, char in legend.items()}
     terrain = {}
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, line in enumerate(read_text(path).splitlines(), start=1):
         if not line.strip() or line.startswith("#"):
             continue
         row, _, chars = line.partition(" ")

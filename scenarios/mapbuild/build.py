@@ -12,6 +12,7 @@ from scenarios.mapbuild import derived
 from scenarios.mapbuild import calibrate as calib
 from scenarios.mapbuild import classify, honour, lines, output, overrides, places
 from scenarios.mapbuild.config import MapConfig, read_map_config
+from scenarios.textfiles import read_text
 
 WATER = ("sea", "lake")
 
@@ -44,7 +45,7 @@ class MapBuild:
         file edited by hand since it was generated is the maintainer's, not stale."""
         return [suffix for suffix, text in self.files.items()
                 if not output.is_hand_edited(self.cfg.path(suffix))
-                and (not self.cfg.path(suffix).exists() or self.cfg.path(suffix).read_text(encoding="utf-8") != text)]
+                and (not self.cfg.path(suffix).exists() or read_text(self.cfg.path(suffix)) != text)]
 
     def shares(self) -> dict[str, float]:
         counts = Counter(self.terrain.values())

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from scenarios.hexgrid import HexGrid
+from scenarios.textfiles import Unreadable, read_text
 
 # Generic terrain classes the classifier produces; geo.cfg maps them to the game's ids.
 CLASSES = ("sea", "lake", "clear", "rough", "mountain", "city", "town")
@@ -159,10 +160,12 @@ class MapConfig:
 
 
 def _read(path: Path) -> dict:
+    if not path.exists():
+        raise ConfigError(f"{path}: missing")
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: missing") from None
+        return tomllib.loads(read_text(path))
+    except Unreadable as err:
+        raise ConfigError(str(err)) from None
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{path}: {err}") from None
 

@@ -21,6 +21,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from scenarios import model
+
 
 @dataclass(frozen=True)
 class Constraint:
@@ -150,7 +152,7 @@ def fit_similarity(constraints: list[Constraint], scale: float | None = None,
 
 
 @dataclass(frozen=True)
-class Affine:
+class Affine(model.Affine):
     """Board pixel -> ground km with independent axes: x = a*px + b*py + c, y = d*px + e*py + f.
 
     For printed maps whose hex rows and columns are not drawn at the same
@@ -158,20 +160,11 @@ class Affine:
     than the hex geometry implies), a similarity cannot fit; this can.
     """
 
-    a: float
-    b: float
-    c: float
-    d: float
-    e: float
-    f: float
-
     def apply(self, px: float, py: float) -> tuple[float, float]:
-        return self.a * px + self.b * py + self.c, self.d * px + self.e * py + self.f
+        return self(px, py)
 
     def invert(self, x: float, y: float) -> tuple[float, float]:
-        det = self.a * self.e - self.b * self.d
-        dx, dy = x - self.c, y - self.f
-        return (self.e * dx - self.b * dy) / det, (-self.d * dx + self.a * dy) / det
+        return self.inverse()(x, y)
 
     @property
     def mirror(self) -> bool:

@@ -28,6 +28,7 @@ from scenarios import facts, geodata
 from scenarios.hexgrid import Hex
 from scenarios.loader import read_game_dir
 from scenarios.model import Fact, Game, GameMap, HexFeature, MapPath, Source
+from scenarios.problems import DataError
 from scenarios.mapbuild import classify, derived
 from scenarios.mapbuild.places import Feature
 
@@ -47,8 +48,13 @@ class Change:
 
 
 def game_for(game_dir: Path) -> Game | None:
-    """The game's data as far as it reads (its facts do not depend on the maps being right)."""
-    game, _ = read_game_dir(game_dir)
+    """The game's data as far as it reads (its facts do not depend on the maps being right).
+
+    A file that cannot be read at all (not UTF-8, not TOML) is a DataError: the facts it states
+    would be missing, and the map built without them would break them silently."""
+    game, problems = read_game_dir(game_dir)
+    if problems.unreadable:
+        raise DataError(problems.unreadable)
     return game
 
 

@@ -20,6 +20,7 @@ from scenarios.hexgrid import Hex, HexGrid
 from scenarios.mapbuild import derived
 from scenarios.mapbuild.lines import PathLine, SideLine
 from scenarios.mapbuild.places import Feature
+from scenarios.textfiles import read_text
 
 HASH_LINE = re.compile(r"^# generated body sha256: ([0-9a-f]{16})$")
 
@@ -66,7 +67,7 @@ def is_hand_edited(path: Path) -> bool:
         return False
     recorded = None
     body = []
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in read_text(path).splitlines():
         m = HASH_LINE.match(line)
         if m:
             recorded = m.group(1)
@@ -93,7 +94,7 @@ def features_csv(grid: HexGrid, features: list[Feature], comments: list[str]) ->
 
 def write_if_changed(path: Path, text: str) -> bool:
     """Write the file; True if its bytes changed."""
-    if path.exists() and path.read_text(encoding="utf-8") == text:
+    if path.exists() and read_text(path) == text:
         return False
     path.write_text(text, encoding="utf-8", newline="\n")
     return True
@@ -101,7 +102,7 @@ def write_if_changed(path: Path, text: str) -> bool:
 
 def set_grid_convention(toml_path: Path, shifted: str) -> bool:
     """Rewrite `shifted_columns` inside [grid] of the engineer's map toml (the one key we may change)."""
-    lines = toml_path.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines = toml_read_text(path).splitlines(keepends=True)
     section = None
     for i, line in enumerate(lines):
         stripped = line.strip()

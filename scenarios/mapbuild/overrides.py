@@ -25,13 +25,17 @@ applied again by every build.
 
 from __future__ import annotations
 
-import csv
 from dataclasses import dataclass
 from pathlib import Path
 
 from scenarios.hexgrid import Hex, Hexside, HexGrid
+from scenarios.loader import read_csv
+from scenarios.problems import Problems
 from scenarios.mapbuild.lines import PathLine, SideLine
 
+#: The file's columns (docs/maps.md section 5); a row without its action, hex or note says so.
+COLUMNS = ("action", "hex_a", "hex_b", "value", "name", "note", "source")
+REQUIRED = ("action", "hex_a", "note")
 ACTIONS = ("terrain", "add_hexside", "remove_hexside", "add_path", "remove_path")
 PATH_ACTIONS = ("add_path", "remove_path")
 
@@ -61,58 +65,64 @@ class Override:
 
 
 def read_overrides(path: Path, grid: HexGrid, legend: dict[str, str]) -> list[Override]:
+    """The corrections of ``path``; OverrideError naming every bad row (and a header or encoding
+    mistake once), each as ``file:line: what is wrong``, so one run lists them all."""
     if not path.exists():
         return []
-    numbered = [(n, line) for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
-                if line.strip() and not line.lstrip().startswith("#")]
-    if not numbered:
-        return []
-    header = [h.strip() for h in next(csv.reader([numbered[0][1]]))]
-    return [_read_row(dict(zip(header, next(csv.reader([text])))), f"{path.name}:{number}", number, grid, legend)
-            for number, text in numbered[1:]]
+    problems = Problems(root=path.parent.parent.parent if path.parent.name == "maps" else path.parent)
+    rows = read_csv(path, problems, REQUIRED, COLUMNS)
+    found = []
+    for row in rows:
+        try:
+            found.append(_read_row({k: v or "" for k, v in row.cells.items()}, row.line, grid, legend))
+        except OverrideError as err:
+            problems.add(path, row.line, str(err))
+    if problems:
+        raise OverrideError("\n".join(str(p) for p in problems.items))
+    return found
 
 
-def _read_row(row: dict[str, str], where: str, number: int, grid: HexGrid, legend: dict[str, str]) -> Override:
+def _read_row(row: dict[str, str], number: int, grid: HexGrid, legend: dict[str, str]) -> Override:
     action = row.get("action", "").strip()
     if action not in ACTIONS:
-        raise OverrideError(f"{where}: action {action!r} is not one of {', '.join(ACTIONS)}")
-    a = _hex(grid, row.get("hex_a", ""), where)
+        raise OverrideError(f"action {action!r} is not one of {', '.join(ACTIONS)}")
+    a = _hex(grid, row.get("hex_a", ""))
     value = row.get("value", "").strip()
     note = row.get("note", "").strip()
     if not note:
-        raise OverrideError(f"{where}: say why in 'note'")
+        raise OverrideError("say why in 'note'")
     common = dict(line=number, action=action, hex_a=a, value=value, name=row.get("name", "").strip(), note=note,
                   source=row.get("source", "").strip())
     if action == "terrain":
         if value not in legend:
-            raise OverrideError(f"{where}: terrain {value!r} is not in the legend ({', '.join(sorted(legend))})")
+            raise OverrideError(f"terrain {value!r} is not in the legend ({', '.join(sorted(legend))})")
         return Override(hex_b=None, **common)
     if action in PATH_ACTIONS:
-        rest = [_hex(grid, label, where) for label in row.get("hex_b", "").split()]
+        rest = [_hex(grid, label) for label in row.get("hex_b", "").split()]
         if action == "add_path" and not value:
-            raise OverrideError(f"{where}: add_path needs a kind in 'value' (road, trail, rail...)")
+            raise OverrideError("add_path needs a kind in 'value' (road, trail, rail...)")
         if action == "add_path" and not rest:
-            raise OverrideError(f"{where}: add_path needs the hexes after hex_a in 'hex_b' (space-separated)")
+            raise OverrideError("add_path needs the hexes after hex_a in 'hex_b' (space-separated)")
         chain = (a, *rest)
         for x, y in zip(chain, chain[1:]):
             if grid.distance(x, y) != 1:
-                raise OverrideError(f"{where}: {grid.label(x)} and {grid.label(y)} are not adjacent")
+                raise OverrideError(f"{grid.label(x)} and {grid.label(y)} are not adjacent")
         return Override(hex_b=rest[0] if rest else None, chain=chain, **common)
-    b = _hex(grid, row.get("hex_b", ""), where)
+    b = _hex(grid, row.get("hex_b", ""))
     if grid.distance(a, b) != 1:
-        raise OverrideError(f"{where}: {grid.label(a)} and {grid.label(b)} are not adjacent")
+        raise OverrideError(f"{grid.label(a)} and {grid.label(b)} are not adjacent")
     if action == "add_hexside" and not value:
-        raise OverrideError(f"{where}: add_hexside needs a kind in 'value'")
+        raise OverrideError("add_hexside needs a kind in 'value'")
     return Override(hex_b=b, **common)
 
 
-def _hex(grid: HexGrid, label: str, where: str) -> Hex:
+def _hex(grid: HexGrid, label: str) -> Hex:
     try:
         hex = grid.parse(label)
     except ValueError:
-        raise OverrideError(f"{where}: bad hex label {label!r}") from None
+        raise OverrideError(f"bad hex label {label!r}") from None
     if not grid.is_on_map(hex):
-        raise OverrideError(f"{where}: hex {label} is off the map")
+        raise OverrideError(f"hex {label} is off the map")
     return hex
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from scenarios import geodata
 from scenarios.hexgrid import Hex
 from scenarios.mapbuild.calibrate import Calibration
+from scenarios.textfiles import read_text
 
 
 SETTLEMENT_KINDS = ("city", "major_city", "capital", "town", "village", "star_city")
@@ -33,7 +34,7 @@ def read_book_features(path: Path, cal: Calibration) -> list[Feature]:
     """Rows of a features.csv (comments skipped); rows with bad or off-map hexes are left to `scenarios check`."""
     if not path.exists():
         return []
-    lines = [line for line in path.read_text(encoding="utf-8").splitlines()
+    lines = [line for line in read_text(path).splitlines()
              if line.strip() and not line.lstrip().startswith("#")]
     out = []
     for row in csv.DictReader(lines):
