@@ -32,7 +32,7 @@ from modgen.places import Spot, locate
 from modgen.pools import PoolPlan, deck_spec
 from modgen.view import start_view
 from scenarios.model import Game, Placement, Scenario
-from scenarios.pools import MARKER_PREFIX, pool_contents
+from scenarios.pools import MARKER_PREFIX, shown_contents
 from vassalfmt import BoardPlacement, ModuleData, Piece, SavedGameWriter
 from vassalfmt.commands import board_command
 from vassalfmt.state import ListLevelState, global_property_command, scenario_notes_command, turn_tracker_command
@@ -189,7 +189,7 @@ def _fill_pools(writer: SavedGameWriter, game: Game, scenario: Scenario, images:
     per scenario (the pile shuffles at every draw anyway; this keeps the saved order from
     telling what was added last).  Returns how many pieces went into piles."""
     count = 0
-    for box_id, contents in pool_contents(game, scenario).items():
+    for box_id, contents in shown_contents(game, scenario).items():
         if not contents:
             continue
         x, y = images.box_centres[box_id]
