@@ -1,9 +1,9 @@
 """Fog of war in the ledger: what a recorded ruling shows, and to whom.
 
 HoldFast Korea: "The only time the opposing player may see the label side of an enemy unit is when
-both sides reveal the type of unit for combat." KWB 12.21: the Scratch Units are drawn unseen, even
-by their owner, and revealed when their hex is attacked. Fire and Ice 12.1.3: an Objective
-marker's value is hidden until revealed. A ruling names such units (a supply report lists every
+both sides reveal the type of unit for combat." Fire and Ice 12.1.3: an Objective marker's value is
+hidden until revealed. (KWB's Scratch Units, unseen even by their owner, never enter a ruling
+unrevealed: they are sealed draws the adjudicator settles, `adjudicator.draws`.) A ruling names such units (a supply report lists every
 block it traced), yet the ledger is read by both players and an observer, and the chat lines of a
 ruling go into the log the opponent receives.
 
@@ -36,7 +36,8 @@ SEALED = "sealed"
 TEXTS = ("steps", "warnings")
 #: Keys of a hidden unit's object that stay public: where it stands is on the board for all to see.
 PUBLIC_KEYS = ("hex", "map", "location")
-#: The owner of a part no player sees before the game closes (KWB's Scratch Units, the full steps).
+#: The owner of a part no player sees before the game closes (a secret draw, the full steps, a sealed
+#: pool's order).
 NO_ONE = ""
 
 
@@ -45,7 +46,7 @@ class Fog:
     """What a game hides."""
 
     rule: str  # the rule, in its words or by number, for the steps and the docs
-    noun: str  # what a hidden unit is called in words: "block", "Scratch Unit"
+    noun: str  # what a hidden unit is called in words: "block", "unit"
     unit_owner: Callable[[str], str | None]  # unit id -> its side if its identity is hidden, else None
     owner_sees: bool = True  # False: hidden from its owner too (drawn unseen)
     #: check name -> request fields whose units the rules reveal to both sides (its outcome too).

@@ -14,7 +14,8 @@ from pydantic_core import core_schema
 
 from adjudicator.checks import Actor
 from scenarios import DataError, load_game
-from scenarios.model import Game, Scenario, Table, Turn
+from scenarios.model import Box, Game, Scenario, Table, Turn
+from scenarios.pools import pool_contents
 
 
 def game_in(info, game_id: str) -> Game:
@@ -59,6 +60,21 @@ def with_special_rule(game: Callable[[], Game], rule: str) -> tuple[Callable[[st
     maintainer adds with it gets the check)."""
     return (lambda scenario_id: scenario_id in game().scenarios and bool(special(game(), scenario_id, rule)),
             f"the special rule {rule}")
+
+
+def placeholder_pool(g: Game, unit_id: str) -> Box | None:
+    """The sealed pool whose pieces a placeholder unit stands for (`Box.placeholders`: KWB's '? 4'
+    Scratch Units), or None for any other unit."""
+    unit = g.units.get(unit_id)
+    if unit is None:
+        return None
+    return next((b for b in g.boxes.values() if b.placeholders and unit.has(b.placeholders) and b.side == unit.side),
+                None)
+
+
+def pool_counters(g: Game, scenario_id: str, box: Box) -> list[str]:
+    """The counters a sealed pool holds in a scenario (what a placeholder may turn out to be)."""
+    return pool_contents(g, scenario(g, scenario_id)).get(box.id, [])
 
 
 def special(g: Game, scenario_id: str, rule: str) -> dict:

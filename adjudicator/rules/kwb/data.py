@@ -14,7 +14,14 @@ from __future__ import annotations
 from scenarios import load_game
 from scenarios.model import Game, GameMap, MarkerType, Table, Unit
 from adjudicator.rules import gamedata
-from adjudicator.rules.gamedata import cite, scenario, special, turn_record  # noqa: F401  (re-exported)
+from adjudicator.rules.gamedata import (  # noqa: F401  (re-exported)
+    cite,
+    placeholder_pool,
+    pool_counters,
+    scenario,
+    special,
+    turn_record,
+)
 
 GAME_ID = "kwb"
 SIDES = ("communist", "un")
