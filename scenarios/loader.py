@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from scenarios import board as boards
-from scenarios import cells, facts, pools
+from scenarios import cells, facts, pools, special_rules
 from scenarios.hexgrid import Hex, HexGrid, Hexside
 from scenarios.model import (
     DRAW_KINDS,
@@ -221,6 +221,7 @@ class _GameReader:
         self.hex_facts: list[Fact] = []
         self.sides: dict[str, Side] = {}
         self.game_id = directory.name
+        self.scenario_files: dict[str, special_rules.ScenarioFile] = {}
 
     # -- helpers ---------------------------------------------------------------
 
@@ -320,7 +321,16 @@ class _GameReader:
             hex_facts=self.hex_facts,
         )
         self.check_sealed_pools(game, data, path, lines)
+        self.check_special_rules(game)
         return game
+
+    def check_special_rules(self, game: Game) -> None:
+        """Each scenario's special rules against the game's `special_rules.toml` (scenarios.special_rules)."""
+        path = self.dir / special_rules.FILE
+        if not path.exists():
+            return
+        data, lines = read_toml(path, self.p)
+        special_rules.check(game, special_rules.kinds_of(data, path, lines, self.p), self.scenario_files, self.p)
 
     def check_sealed_pools(self, game: Game, data: dict, path: Path, lines: TomlLines) -> None:
         """A sealed pool (``placeholders``) shows each of its pieces as a placeholder counter: every
@@ -953,6 +963,7 @@ class _GameReader:
         if not data:
             return None
         sid = str(data.get("id", path.stem))
+        self.scenario_files[sid] = special_rules.ScenarioFile(path, data, lines)
         if sid != path.stem:
             self.p.add(path, lines.find("id"), f"scenario id {sid!r} differs from the file name {path.stem!r}")
         for key in ("name", "maps", "first_player", "sets_up_first"):

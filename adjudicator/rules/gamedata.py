@@ -82,6 +82,16 @@ def special(g: Game, scenario_id: str, rule: str) -> dict:
     return scenario(g, scenario_id).special_rules.get(rule, {})
 
 
+def rule_of(g: Game, scenario_id: str, rule: str) -> dict:
+    """A scenario's special rule a check applies (its data's table); ValueError naming the scenario
+    when its data has none, so a check asked for another scenario says why it does not apply."""
+    found = special(g, scenario_id, rule)
+    if not found:
+        raise ValueError(f"{scenario(g, scenario_id).name} has no special rule {rule} (scenarios/{scenario_id}.toml): "
+                         "this check does not apply to it")
+    return found
+
+
 def turn_record(g: Game, scenario_id: str, number: int) -> Turn:
     sc = scenario(g, scenario_id)
     for t in sc.turns:

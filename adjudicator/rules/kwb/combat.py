@@ -222,9 +222,10 @@ def validate_combat(g: Game, req: CombatRequest) -> None:
     # Mobile Combat Phase (2.3.1 mobile units; 5.1.4 truck-moved US/CW leg units may not attack; 12.3 Surprise)
     if req.phase == "mobile_combat":
         surprise = data.special(g, req.scenario, "surprise")
-        if (req.attacking_side == "un" and surprise and req.game_turn in surprise.get("turns", [])
-                and not surprise.get("un_mobile_phases", True)):
-            raise ValueError(f"Changjin Surprise (12.3): the UN has no Mobile Combat Phase on game-turn {req.game_turn}")
+        if req.game_turn in surprise.get("turns", []) and req.attacking_side in surprise.get("no_mobile_phases", []):
+            raise ValueError(f"Surprise ({surprise.get('source', '')}, game-turns {data.turns_text(surprise['turns'])}): "
+                             f"the {data.side_name(g, req.attacking_side)} player has no Mobile Combat Phase on "
+                             f"game-turn {req.game_turn}")
         legs = [a.unit for a in req.attackers if not data.is_mobile(g, data.unit(g, a.unit))
                 and printed_attack(g, a) > 0]
         if legs:
@@ -261,8 +262,9 @@ def validate_combat(g: Game, req: CombatRequest) -> None:
         able = [a for a in req.attackers if printed_attack(g, a) > 0]
         small = [a.unit for a in able if not data.is_division(data.unit(g, a.unit))]
         if small:
-            raise ValueError(f"Changjin (12.3): the Communist player may not combine units from more than one hex "
-                             f"unless all attacking units are division-size; not divisions: {', '.join(small)}")
+            raise ValueError(f"{data.scenario(g, req.scenario).name} ({coordination.get('source', '')}): the Communist "
+                             "player may not combine units from more than one hex unless all attacking units are "
+                             f"division-size; not divisions: {', '.join(small)}")
     # 12.21 the Han River
     for a in req.attackers:
         ah = kb.parse(gm, a.hex)

@@ -46,6 +46,19 @@ def other_side(side: str) -> str:
     return "un" if side == "communist" else "communist"
 
 
+def side_name(g: Game, side: str) -> str:
+    """A side as the rulings name it ("Communist", "UN")."""
+    return g.sides[side].name if side in g.sides else side
+
+
+def turns_text(turns) -> str:
+    """Game-turns as the steps say them: "1-2", "1, 3", "4"."""
+    turns = sorted(int(t) for t in turns)
+    if len(turns) > 1 and turns == list(range(turns[0], turns[-1] + 1)):
+        return f"{turns[0]}-{turns[-1]}"
+    return ", ".join(map(str, turns))
+
+
 def scenario_map(g: Game, scenario_id: str) -> GameMap:
     """The one map a Korean War Battles scenario is played on (12.0: 'each one is played on a separate map')."""
     return g.maps[scenario(g, scenario_id).maps[0]]

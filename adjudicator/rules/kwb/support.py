@@ -100,7 +100,8 @@ def marker_limit(g: Game, scenario_id: str, side: str, involved: list[Unit], *, 
         if not rule:
             raise ValueError(f"the UN supply shortage is a Pusan Perimeter rule (12.1.1), not {scenario_id}")
         limit = int(rule.get("max_markers_per_combat_during", 1))
-        steps.append(Step(f"The UN supply shortage is in force: at most {limit} marker per combat.", "12.1.1 UN Supply Shortages"))
+        steps.append(Step(f"The UN supply shortage is in force: at most {limit} marker per combat.",
+                          f"{rule.get('source', '')} UN Supply Shortages".strip()))
         return MarkerLimit(limit, steps)
     rok_only = side == "un" and bool(involved) and all(u.nationality == "rok" for u in involved)
     if side == "un" and not rok_only:
@@ -224,14 +225,17 @@ def allocation(g: Game, req: SupportFireAllocationRequest) -> CheckResult:
         warnings.append("8.1.1 is cut off in the text ('... is reduced by'): read as one per HQ lost "
                         "(tables/rules_parameters.csv hq_loss_allocation_reduction).")
     if req.airfields_occupied:
-        per = int(data.special(g, req.scenario, "airfields").get("allocation_reduction_per_hex_while_occupied", 1))
+        airfields = data.special(g, req.scenario, "airfields")
+        per = int(airfields.get("allocation_reduction_per_hex_while_occupied", 1))
         total -= per * len(req.airfields_occupied)
         steps.append(Step(f"Airfield hex(es) {', '.join(req.airfields_occupied)} occupied by the Communists: "
-                          f"-{per * len(req.airfields_occupied)}.", "12.1.1 Airfields"))
+                          f"-{per * len(req.airfields_occupied)}.", f"{airfields.get('source', '')} Airfields".strip()))
     if req.optional_hq_taken:
-        bonus = int(data.special(g, req.scenario, "optional_reinforcements")["un_support_bonus"]["support_un_per_turn"])
+        optional = data.special(g, req.scenario, "optional_reinforcements")
+        bonus = int(optional["un_support_bonus"]["support_un_per_turn"])
         total += bonus
-        steps.append(Step(f"The 3rd Division HQ was taken as an optional reinforcement: +{bonus}.", "12.3"))
+        steps.append(Step(f"The 3rd Division HQ was taken as an optional reinforcement: +{bonus}.",
+                          str(optional.get("source", ""))))
     total = max(0, total)
     steps.append(Step(f"Markers this turn: {total}.", "8.1"))
     return CheckResult(outcome={"chart": base, "markers": total}, steps=steps, warnings=warnings)
