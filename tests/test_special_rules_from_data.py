@@ -203,3 +203,22 @@ def test_spi_rules_that_do_not_fit_a_scenario_are_errors(spi_dir):
     assert "special rule chinese_shock_effect: rules_from: stalemate has no special rule 'communist_always_supplied' to " \
            "take" in problems, problems
     assert "special rule un_units_off_north_edge: rr_hex: '9999' is not a hex of korea" in problems
+
+
+@pytest.mark.parametrize("game", ["kwb", "spi", "holdfast", "fireandice"])
+def test_the_rules_a_game_reads_are_the_rules_it_declares_applied(game):
+    """The code and special_rules.toml agree: a special rule a rules module reads by name is declared
+    applied (so scenarios check checks what it needs), and every applied rule is read somewhere."""
+    import tomllib
+
+    declared = tomllib.loads((DATA_ROOT / game / "special_rules.toml").read_text(encoding="utf-8"))
+    applied = set(declared.get("applied", {}))
+    code = "\n".join(p.read_text(encoding="utf-8") for p in (Path("adjudicator/rules") / game).glob("*.py"))
+    constants = dict(re.findall(r'^([A-Z_]+) = "([a-z0-9_]+)"$', code, flags=re.M))
+    for names, values in re.findall(r'^((?:[A-Z_]+, )+[A-Z_]+) = \(?\s*((?:"[a-z0-9_]+",?\s*)+)', code, flags=re.M):
+        constants.update(zip(names.split(", "), re.findall(r'"([a-z0-9_]+)"', values)))
+    read = set()
+    for arg in re.findall(r'(?:special|rule_of|with_special_rule)\([^()]*?,\s*([A-Z_]+|"[a-z0-9_]+")\)', code):
+        read.add(arg.strip('"') if arg.startswith('"') else constants.get(arg, arg))
+    assert read - applied == set(), "read by the code but not declared applied"
+    assert {name for name in applied if f'"{name}"' not in code and name not in constants.values()} == set()
