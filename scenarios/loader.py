@@ -341,6 +341,11 @@ class _GameReader:
             if box is None or not box.placeholders:
                 continue
             line = lines.find("box", i, "placeholders")
+            faces = game.boxes.get(box.faces)
+            if faces is None or faces.draw:
+                self.p.add(path, lines.find("box", i, "faces"),
+                           f"box {box.id}: faces must name a box (not a pool) where the module lays the counters the "
+                           f"placeholders stand for; {box.faces!r} is none")
             shown = pools.placeholders(game, box)
             if not shown:
                 self.p.add(path, line, f"box {box.id}: no unit of side {box.side} has the flag {box.placeholders!r} "
@@ -455,7 +460,8 @@ class _GameReader:
                               self.source(item.get("source"), path, line, f"box {bid}", required=False),
                               draw=draw, returns=str(item.get("returns", "")),
                               holds=str(item.get("holds", "")), back=str(item.get("back", "")),
-                              reveal=str(item.get("reveal", "")), placeholders=str(item.get("placeholders", "")))
+                              reveal=str(item.get("reveal", "")), placeholders=str(item.get("placeholders", "")),
+                              faces=str(item.get("faces", "")))
             if item.get("placeholders") and (draw != DRAW_UNSEEN or not side):
                 self.p.add(path, lines.find("box", i, "placeholders"),
                            f"box {bid}: placeholders stand for pieces nobody may see: the box needs draw = "

@@ -165,7 +165,9 @@ class Box:
     whose pieces nobody may know, not even their owner: KWB's Scratch Units) is a unit flag: the
     module shows each piece of the pool as one of these identical counters, and which counter it
     stands for is drawn by the adjudicator, committed when a recorded game is created and told when
-    the rules reveal it (docs/draws.md).
+    the rules reveal it (docs/draws.md); ``faces`` is the box where the module lays the pool's own
+    counters, face up (all of them: which is which is the secret), for a placeholder to be turned into
+    the one revealed.
     """
 
     id: str
@@ -179,6 +181,7 @@ class Box:
     back: str = ""  # what a face-down piece of the pool shows (its back), e.g. "SNAFU"
     reveal: str = ""  # secret and unseen pools: when the owner turns a drawn piece face up
     placeholders: str = ""  # unseen pools settled by the adjudicator: the flag of the counters shown
+    faces: str = ""  # with placeholders: the box the module lays the pool's own counters in, face up
 
 
 @dataclass(frozen=True)

@@ -58,6 +58,15 @@ def sealed_pools(game: Game, scenario: Scenario) -> dict[str, list[str]]:
             if game.boxes[box_id].placeholders and contents}
 
 
+def laid_faces(game: Game, scenario: Scenario) -> dict[str, list[str]]:
+    """Box id -> the counters the module lays there face up: each sealed pool's own counters, in its
+    `faces` box (which placeholder is which of them is the adjudicator's secret, not which exist)."""
+    laid: dict[str, list[str]] = {}
+    for box_id, counters in sealed_pools(game, scenario).items():
+        laid.setdefault(game.boxes[box_id].faces, []).extend(counters)
+    return laid
+
+
 def shown_contents(game: Game, scenario: Scenario) -> dict[str, list[str]]:
     """What the module puts in each pool: `pool_contents`, except that a sealed pool holds as many
     placeholder counters as it has pieces."""

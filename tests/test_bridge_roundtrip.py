@@ -13,7 +13,7 @@ import pytest
 from adjudicator.bridge import read_positions, read_upload
 from adjudicator.bridge.locate import BOX, HEX, TURN_TRACK
 from scenarios import game_ids, load_game
-from scenarios.pools import sealed_pools, shown_contents
+from scenarios.pools import laid_faces, sealed_pools, shown_contents
 
 
 def _scenario_params():
@@ -36,7 +36,12 @@ def _check_setup(game, images, entries, scenario_id):
     markers = {m.piece_id: m for m in positions.markers}
     assert len(units) == len(positions.units), "a unit appears twice"
     expected_units = set()
-    sealed = sealed_pools(game, scenario)  # their counters are the adjudicator's: the module shows placeholders
+    sealed = sealed_pools(game, scenario)  # the module shows placeholders; the counters lie in their faces box
+    for box_id, counters in laid_faces(game, scenario).items():
+        for unit_id in counters:
+            assert units[unit_id].location.kind == BOX
+            assert (units[unit_id].location.x, units[unit_id].location.y) == images.box_centres[box_id]
+            expected_units.add(unit_id)
     for placement in scenario.setup:
         if placement.location.startswith("box:") and placement.location[4:] in sealed:
             continue

@@ -17,7 +17,7 @@ from modgen.pools import PoolPlan
 from scenarios import load_game
 from scenarios.model import DRAW_OPEN
 from scenarios.pools import pool_contents
-from vassalfmt import Obscurable, ReturnToDeck
+from vassalfmt import Obscurable, ReturnToDeck, read_saved_game
 from vassalfmt.commands import AddPiece, parse_command, split_commands
 from vassalfmt.savedgame import deobfuscate
 from vassalfmt.sequence import SequenceDecoder
@@ -74,7 +74,8 @@ def test_pool_pieces_show_the_pools_back_and_return_when_the_rules_say(modules):
 def test_the_scratch_units_are_twelve_alike_counters_that_say_nothing_of_which_is_which(modules):
     """KWB 12.21 "He selects them randomly and may not peek at them": the Seoul setup's pool holds
     twelve placeholders, each the same piece but for its id, with no mask and no value of the counter
-    it stands for; the counters themselves are in no setup (the adjudicator draws them)."""
+    it stands for; the twelve counters lie face up in their own box, apart (which placeholder is which
+    of them, the adjudicator draws)."""
     game, images, entries = modules[("kwb", 1)]
     seoul = game.scenarios["seoul"]
     deck = saved_decks(entries["setups/seoul.vsav"])[game.boxes["scratch-units"].name]
@@ -82,8 +83,10 @@ def test_the_scratch_units_are_twelve_alike_counters_that_say_nothing_of_which_i
     with zipfile.ZipFile(io.BytesIO(entries["setups/seoul.vsav"])) as archive:
         saved = deobfuscate(archive.read("savedGame"))
     counters = pool_contents(game, seoul)["scratch-units"]
-    assert len(counters) == 12 and not [c for c in counters if c in saved]  # no counter's id anywhere in the setup
     pieces = [parse_command(c.text) for c in split_commands(saved)]
+    laid = {p.piece_id: p for p in read_saved_game(entries["setups/seoul.vsav"]).pieces if p.piece_id in counters}
+    assert sorted(laid) == sorted(counters)
+    assert {(p.map_id, p.x, p.y) for p in laid.values()} == {("Boxes", *images.box_centres["scratch-faces"])}
     placed = [p for p in pieces if isinstance(p, AddPiece) and p.piece_id in deck]
     assert len(placed) == 12
     types = {re.sub(r"nk-scratch-\d+", "nk-scratch-N", p.type) for p in placed}
