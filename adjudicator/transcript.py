@@ -246,6 +246,8 @@ def _changes_text(outcome: dict, request: dict, names: UnitNames) -> str:
 
 
 def _change_text(change: UnitChange, before: dict[str, int], names: UnitNames) -> str:
+    if change.revealed_as:
+        return ""  # a placeholder turned face up: `_revealed_text` says it
     name = names.name(change.unit)
     if change.eliminated:
         replaced = f" (replaced by {names.name(change.replaced_by)})" if change.replaced_by else ""

@@ -250,3 +250,43 @@ def test_rulings_create_game_commits_the_drawn_order(app):
         created = rulings.create_game("kwb", "seoul", ("un", "communist"), shuffle=lambda c: list(reversed(ORDER)))
     parts = [p for seq, p in app.extensions["adjudicator"].store.hidden_parts(created.game_id) if seq == 0]
     assert [p["value"]["order"] for p in parts] == [list(reversed(ORDER))] and parts[0]["owner"] == ""
+
+
+# -- the board: the write-back and the log check ------------------------------------------------------
+
+def test_the_write_back_turns_the_placeholder_into_the_counter_and_the_log_check_knows_it(client, modules):
+    """A saved game with a '? 4' placeholder in 1305, attacked in a recorded game: the .vlog the pages
+    write moves the counter the ruling revealed from its box onto the placeholder's spot and takes the
+    placeholder off the board (a Dummy then goes too); the log check finds every ordered change made."""
+    from adjudicator.bridge import read_positions, read_upload
+    from adjudicator.bridge.writeback import piece_changes, ruling_log
+    from adjudicator.logboard import log_events, missing_changes, ordered_changes
+    from scenarios import load_game
+    from vassalfmt import continue_log, read_saved_game
+    from vassalfmt.commands import MovePiece, RemovePiece, parse_command, split_commands
+
+    game_data = load_game("kwb")
+    setup = modules[("kwb", 1)][2]["setups/seoul.vsav"]
+    saved = read_saved_game(setup)
+    card = saved.by_id()["nk-scratch-7"]
+    gm = game_data.maps["seoul"]
+    x, y = gm.grid.center(gm.grid.parse("1305"))
+    placed = continue_log(setup, [MovePiece("nk-scratch-7", gm.name, x, y, None, card.map_id, card.x, card.y,
+                                            None, "").encode()])
+    game = new_game(client, "kwb", "seoul")
+    ruling = post(client, game, "un", "combat", attack("nk-scratch-7")).get_json()
+    dummy = ORDER[0]
+    upload = read_upload(placed)
+    positions = read_positions(game_data, upload)
+    changes = piece_changes(positions, ruling["outcome"])
+    assert [(c.unit, c.step, c.revealed_by) for c in changes] == [
+        ("nk-scratch-7", None, dummy), (dummy, None, "")]  # turned face up, then the Dummy eliminated
+    log = ruling_log(placed, upload, positions, ruling["transcript"], changes)
+    commands = [parse_command(c.text) for c in split_commands(read_saved_game(log).command_text)]
+    moved = [c for c in commands if isinstance(c, MovePiece) and c.piece_id == dummy]
+    assert moved and (moved[-1].new_map, moved[-1].new_x, moved[-1].new_y) == (gm.name, x, y)
+    assert {c.piece_id for c in commands if isinstance(c, RemovePiece)} >= {"nk-scratch-7", dummy}
+    events, start = log_events(read_saved_game(log), game_data)
+    ordered = ordered_changes(game_data, ruling["outcome"], start)
+    assert {c.unit for c in ordered} == {"nk-scratch-7", dummy}
+    assert missing_changes(ordered, [e.piece for e in events if e.piece]) == []
