@@ -176,3 +176,27 @@ def test_chances_are_not_a_peek_behind_the_fog(client):
     assert refused.status_code == 422 and refused.get_json()["type"].endswith(":fog-of-war"), refused.get_json()
     calculated = client.post("/api/v1/systems/holdfast/combat/odds", json=combat)  # no game: nothing is hidden
     assert calculated.status_code == 200, calculated.get_json()
+
+
+def test_kwb_support_fire_draws_are_the_drawers_to_see_until_used(client):
+    """KWB 8.1 "Support Fire markers are always drawn randomly from the pool of those available": a recorded
+    draw goes into the drawer's hand; the markers and the dice that would tell them are his own to see, the
+    opponent's and the observer's ledgers show commitments only; all is revealed, and verifies, at close."""
+    from scenarios import load_game
+
+    game = new_game(client, "kwb", "pusan")
+    asked = {"side": "communist", "count": 2, "out_of_pool": {"sf-com-3": 1}}
+    answer = client.post(f"/api/v1/games/{game['game_id']}/support_fire_draw?transcript=1", json=asked,
+                         headers=bearer(game["tokens"]["communist"])).get_json()
+    assert all(isinstance(v, dict) and "hidden" in v for v in answer["outcome"].values()), answer
+    assert all(str(d["value"]).startswith("hidden:") for d in answer["dice_used"])
+    drawn = answer["as_you_see_it"]["outcome"]["markers"]
+    assert len(drawn) == 2 and "sf-com-3" not in drawn  # the one out of the pool is not drawn
+    markers = [m for m in load_game("kwb").markers if m.startswith("sf-")]
+    assert not [m for m in markers if m in "\n".join(answer["transcript"])]  # the log the UN receives
+    for role in ("un", "observer"):
+        assert not [m for m in markers if m in json.dumps(ledger(client, game, role))], role
+    assert set(drawn) <= set(json.dumps(ledger(client, game, "communist")).split('"'))
+    client.post(f"/api/v1/games/{game['game_id']}/close", headers=bearer(game["tokens"]["un"]))
+    report = client.post("/api/v1/verify", json={"ledger": ledger(client, game, "observer")}).get_json()
+    assert report["ok"] and report["dice_recomputed"] == 2, report
