@@ -12,7 +12,7 @@ from typing import Annotated, Any, Callable, Iterable
 from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler, ValidationInfo
 from pydantic_core import core_schema
 
-from adjudicator.checks import Actor
+from adjudicator.checks import Actor, Dice
 from scenarios import DataError, load_game
 from scenarios.model import Box, Game, Scenario, Table, Turn
 from scenarios.pools import pool_contents
@@ -60,6 +60,17 @@ def with_special_rule(game: Callable[[], Game], rule: str) -> tuple[Callable[[st
     maintainer adds with it gets the check)."""
     return (lambda scenario_id: scenario_id in game().scenarios and bool(special(game(), scenario_id, rule)),
             f"the special rule {rule}")
+
+
+def draw_at_random(pool: list, count: int, dice: Dice, purpose: Callable[[int, int], str]) -> list:
+    """`count` items drawn from `pool` without replacement (taken out of it), each with one die of as
+    many faces as items are left, so a draw from a cup is a recorded roll like any other;
+    `purpose(n, left)` says what the n-th die is for."""
+    drawn = []
+    for n in range(1, count + 1):
+        (face,) = dice.roll(len(pool), purpose=purpose(n, len(pool)))
+        drawn.append(pool.pop(face - 1))
+    return drawn
 
 
 def placeholder_pool(g: Game, unit_id: str) -> Box | None:

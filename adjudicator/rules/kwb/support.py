@@ -31,6 +31,7 @@ from pydantic import Field, ValidationInfo, model_validator
 
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, either_side, named_side, register_check
 from adjudicator.rules.kwb import board as kb
+from adjudicator.rules.gamedata import draw_at_random
 from adjudicator.rules.kwb import data
 from adjudicator.rules.kwb.schemas import ScenarioName, SideName
 from adjudicator.rules.positions import PositionModel, UnitAt
@@ -300,14 +301,11 @@ def marker_pool(g: Game, side: str, out: dict[str, int]) -> list[str]:
 def support_fire_draw(req: SupportFireDrawRequest, dice: Dice) -> CheckResult:
     g = data.game()
     pool = marker_pool(g, req.side, req.out_of_pool)
-    drawn, steps = [], []
-    for i in range(req.count):
-        (n,) = dice.roll(len(pool), purpose=f"Support Fire marker {i + 1} ({len(pool)} in the pool)")
-        drawn.append(pool.pop(n - 1))
-        where = ("into the hand: hidden from the opponent until it is used" if req.purpose == "draw"
-                 else "removed from the game")
-        steps.append(Step(f"Marker {i + 1} of {req.count} taken at random from the {len(pool) + 1} in the {req.side} "
-                          f"pool ({where}).", DRAW_RULE if req.purpose == "draw" else "8.1; 8.1.1; 12.1.1"))
+    size = len(pool)
+    drawn = draw_at_random(pool, req.count, dice, lambda n, left: f"Support Fire marker {n} ({left} in the pool)")
+    where = "into the hand: hidden from the opponent until it is used" if req.purpose == "draw" else "removed from the game"
+    steps = [Step(f"Marker {n} of {req.count} taken at random from the {size - n + 1} in the {req.side} pool ({where}).",
+                  DRAW_RULE if req.purpose == "draw" else "8.1; 8.1.1; 12.1.1") for n in range(1, req.count + 1)]
     stand_in = next((g.markers[m].source for m in drawn if g.markers[m].source.is_stand_in), None)
     return CheckResult(outcome={"markers": drawn}, steps=steps,
                        warnings=[f"Stand-in Support Fire marker values ({stand_in.reason})"] if stand_in else [])
