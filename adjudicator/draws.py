@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Callable, Iterator
 
 from adjudicator.fog import HIDDEN, NO_ONE, Part, commitment_of
@@ -104,8 +105,10 @@ def _game(system: str):
         return None
 
 
+@lru_cache(maxsize=None)
 def has_sealed_pools(system: str, scenario: str) -> bool:
-    """Whether a game of this scenario has sealed pools (so its rulings need settling)."""
+    """Whether a game of this scenario has sealed pools (so its rulings need settling). Cached: a
+    worker reads the data once (docs/data-format.md, a running server)."""
     game = _game(system)
     if game is None or scenario not in game.scenarios:
         return False

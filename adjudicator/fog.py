@@ -4,9 +4,9 @@ HoldFast Korea: "The only time the opposing player may see the label side of an 
 both sides reveal the type of unit for combat." Fire and Ice 12.1.3: an Objective marker's value is
 hidden until revealed; KWB 8.1: Support Fire markers are drawn at random into the drawer's hand,
 the opponent sees one when it is used. (KWB's Scratch Units, unseen even by their owner, never enter
-a ruling unrevealed: they are sealed draws the adjudicator settles, `adjudicator.draws`.) A ruling names such units (a supply report lists every
-block it traced), yet the ledger is read by both players and an observer, and the chat lines of a
-ruling go into the log the opponent receives.
+a ruling unrevealed: they are sealed draws the adjudicator settles, `adjudicator.draws`.) A ruling
+names such units (a supply report lists every block it traced), yet the ledger is read by both
+players and an observer, and the chat lines of a ruling go into the log the opponent receives.
 
 So a game registers its `Fog`: which units are hidden and from whom, which checks reveal which of
 them (a combat reveals its combatants), which outcome values the acting side alone sees. When a

@@ -35,6 +35,7 @@ from typing import Any, Callable
 
 from pydantic import BaseModel, ValidationError
 
+from adjudicator import draws
 from adjudicator.checks import (
     REQUEST_ID_PATTERN,
     CheckSpec,
@@ -46,7 +47,6 @@ from adjudicator.checks import (
     run_check,
     side_label,
 )
-from adjudicator import draws
 from adjudicator.dice import LedgerDice, SuppliedDice
 from adjudicator.facts import GameFacts, concerns, facts_of
 from adjudicator.fog import Part, fog_of, reveal, seal, unseen_by, visible_to
