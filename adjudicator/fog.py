@@ -1,11 +1,12 @@
 """Fog of war in the ledger: what a recorded ruling shows, and to whom.
 
 HoldFast Korea: "The only time the opposing player may see the label side of an enemy unit is when
-both sides reveal the type of unit for combat." KWB 12.21: the Scratch Units are drawn unseen, even
-by their owner, and revealed when their hex is attacked. Fire and Ice 12.1.3: an Objective
-marker's value is hidden until revealed. A ruling names such units (a supply report lists every
-block it traced), yet the ledger is read by both players and an observer, and the chat lines of a
-ruling go into the log the opponent receives.
+both sides reveal the type of unit for combat." Fire and Ice 12.1.3: an Objective marker's value is
+hidden until revealed; KWB 8.1: Support Fire markers are drawn at random into the drawer's hand,
+the opponent sees one when it is used. (KWB's Scratch Units, unseen even by their owner, never enter
+a ruling unrevealed: they are sealed draws the adjudicator settles, `adjudicator.draws`.) A ruling
+names such units (a supply report lists every block it traced), yet the ledger is read by both
+players and an observer, and the chat lines of a ruling go into the log the opponent receives.
 
 So a game registers its `Fog`: which units are hidden and from whom, which checks reveal which of
 them (a combat reveals its combatants), which outcome values the acting side alone sees. When a
@@ -13,7 +14,8 @@ ruling is recorded, `seal` replaces each hidden part of its request and result b
 commitment* — `{"hidden": sha256(salt + canonical value), "side": owner, "hex": ...}`, or the text
 "a Communist block" in a step — and keeps the value and its salt apart (`Part`). The record's hash
 and signature cover the commitments, so the ledger verifies for everyone without showing them.
-A draw no one may see (an Objective marker's value) has its outcome and its dice sealed too.
+A draw no one may see (an Objective marker's value), or only the drawer (a Support Fire marker), has
+its outcome and its dice sealed too.
 `reveal` puts back the parts a viewer may see: a side its own hidden parts at once; everyone all
 of them once the game is closed (the closing record publishes every part, and the verifier checks
 each against its commitment). This module is a leaf: the rules packages register into it.
@@ -36,7 +38,8 @@ SEALED = "sealed"
 TEXTS = ("steps", "warnings")
 #: Keys of a hidden unit's object that stay public: where it stands is on the board for all to see.
 PUBLIC_KEYS = ("hex", "map", "location")
-#: The owner of a part no player sees before the game closes (KWB's Scratch Units, the full steps).
+#: The owner of a part no player sees before the game closes (a secret draw, the full steps, a sealed
+#: pool's order).
 NO_ONE = ""
 
 
@@ -45,7 +48,7 @@ class Fog:
     """What a game hides."""
 
     rule: str  # the rule, in its words or by number, for the steps and the docs
-    noun: str  # what a hidden unit is called in words: "block", "Scratch Unit"
+    noun: str  # what a hidden unit is called in words: "block", "unit"
     unit_owner: Callable[[str], str | None]  # unit id -> its side if its identity is hidden, else None
     owner_sees: bool = True  # False: hidden from its owner too (drawn unseen)
     #: check name -> request fields whose units the rules reveal to both sides (its outcome too).
@@ -53,6 +56,10 @@ class Fog:
     #: checks whose draw no one may see before it is revealed: their outcome and their dice are
     #: sealed (Fire and Ice's Objective markers, drawn at random and placed face down).
     secret_draws: tuple[str, ...] = ()
+    #: checks whose draw only the drawing side sees until it is used -> the request fields sealed with
+    #: it (what would tell the drawer's hand): their outcome and dice are sealed, that side's to see
+    #: (KWB's Support Fire markers, drawn into the drawer's hand).
+    own_draws: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 _FOG: dict[str, Fog] = {}
@@ -138,14 +145,17 @@ def seal(system: str, check: str, acting_side: str, request: dict[str, Any], res
         return Sealed(request, result, [])
     sealer = _Sealer(fog)
     revealed = set(fog.revealed_by.get(check, ()))
-    public_request = {key: (value if key in revealed else sealer.walk(value)) for key, value in request.items()}
+    own = set(fog.own_draws.get(check, ()))
+    public_request = {key: ({HIDDEN: sealer.part(value, acting_side).commitment} if key in own
+                            else value if key in revealed else sealer.walk(value)) for key, value in request.items()}
     public_result = dict(result)
     outcome = result.get("outcome")
     if isinstance(outcome, dict):
         public_outcome = dict(outcome) if check in fog.revealed_by else sealer.walk(outcome)
-        if check in fog.secret_draws:
-            public_outcome = {key: {HIDDEN: sealer.part(value, NO_ONE).commitment} for key, value in outcome.items()}
-            public_result["dice_used"] = [{**die, "value": f"{HIDDEN}:{sealer.part(die.get('value'), NO_ONE).commitment}"}
+        if check in fog.secret_draws or check in fog.own_draws:
+            owner = acting_side if check in fog.own_draws else NO_ONE
+            public_outcome = {key: {HIDDEN: sealer.part(value, owner).commitment} for key, value in outcome.items()}
+            public_result["dice_used"] = [{**die, "value": f"{HIDDEN}:{sealer.part(die.get('value'), owner).commitment}"}
                                           for die in result.get("dice_used") or []]
         public_result["outcome"] = public_outcome
     names = sealer.hidden_units

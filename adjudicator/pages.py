@@ -189,8 +189,7 @@ def make_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
         if info is None or info.scenario(scenario) is None:
             return render_template("home.html", systems=[(i, checks_for(i.id)) for i in all_systems()],
                                    create_error=f"Unknown system or scenario: {system}/{scenario}"), 422
-        svc = services()
-        created = svc.store.create_game(system, scenario, info.sides, svc.signing_key)
+        created = rulings.create_game(system, scenario, info.sides)
         page = render_template("game_created.html", game=created, info=info)
         return page, 201, {"Cache-Control": "no-store"}  # the tokens are shown only here
 

@@ -35,6 +35,7 @@ from typing import Any, Callable
 
 from pydantic import BaseModel, ValidationError
 
+from adjudicator import draws
 from adjudicator.checks import (
     REQUEST_ID_PATTERN,
     CheckSpec,
@@ -52,7 +53,15 @@ from adjudicator.fog import Part, fog_of, reveal, seal, unseen_by, visible_to
 from adjudicator.ledger import Record, ledger_document
 from adjudicator.problems import Problem, validation_problem
 from adjudicator.services import services
-from adjudicator.storage import OBSERVER, GameClosed, GameNotFound, IdempotencyConflict, TokenGrant
+from adjudicator.storage import (
+    OBSERVER,
+    CreatedGame,
+    GameClosed,
+    GameNotFound,
+    IdempotencyConflict,
+    LedgerMoved,
+    TokenGrant,
+)
 from adjudicator.systems import system_info, system_label
 
 
@@ -110,6 +119,17 @@ def validate(model: type[BaseModel], body: dict[str, Any]) -> BaseModel:
             raise validation_problem(error) from None
         raise Problem(422, "The request body is invalid", "numbers must be finite (no NaN or Infinity)",
                       kind="validation") from None
+
+
+# -- a new recorded game ---------------------------------------------------------------------------
+
+def create_game(system: str, scenario: str, sides: tuple[str, ...],
+                shuffle: Callable[[list[str]], list[str]] | None = None) -> CreatedGame:
+    """A new recorded game: its record 0 commits to the seed and to the order of each sealed pool
+    of its scenario (`adjudicator.draws.commit`; `shuffle` is the draw, a test's own order)."""
+    svc = services()
+    sealed, parts = draws.commit(system, scenario, shuffle)
+    return svc.store.create_game(system, scenario, sides, svc.signing_key, sealed_draws=sealed, parts=parts)
 
 
 # -- who asks --------------------------------------------------------------------------------------
@@ -270,16 +290,33 @@ class _Refused(Exception):
         self.error = error
 
 
+#: How many times a ruling that settles a sealed draw is prepared again when another record was
+#: appended while it was being prepared (adjudicator.draws).
+SETTLE_ATTEMPTS = 5
+
+
 def record(grant: TokenGrant, spec: CheckSpec, req: BaseModel) -> Recorded:
     """Roll a validated game-mode request into the game's ledger.
 
     Only a side that acts in the check may ask (403 otherwise, nothing recorded); the grant
-    must allow writing (see `authorize`)."""
+    must allow writing (see `authorize`). In a game with sealed pools, the placeholders the check
+    reveals are settled from the ledger first (`settle_draws`)."""
     if grant.role == OBSERVER:  # every caller authorized for writing; this keeps it so
         raise Problem(403, "Forbidden", "Observer tokens are read-only.", kind="read-only-token")
     side = canonical_side(grant.role)
-    own = narrow_request(spec, req)  # once: the actor and the rules function both read it
-    refuse_other_side(spec, own, side)
+    for _ in range(SETTLE_ATTEMPTS):
+        settled, head = settle_draws(grant, spec, req)  # each time from the request as asked
+        own = narrow_request(spec, settled)  # once: the actor and the rules function both read it
+        refuse_other_side(spec, own, side)
+        try:
+            return _record(grant, spec, settled, own, head)
+        except LedgerMoved:
+            continue
+    raise Problem(409, "Conflict", "Other rulings were recorded while this one was being prepared; ask again.",
+                  kind="ledger-busy")
+
+
+def _record(grant: TokenGrant, spec: CheckSpec, req: BaseModel, own: BaseModel, head: int | None) -> Recorded:
     request_json = req.model_dump(mode="json", exclude={"request_id", "log_session"})
     log_session = getattr(req, "log_session", None)
     session = log_session.model_dump(mode="json") if log_session is not None else None
@@ -291,9 +328,31 @@ def record(grant: TokenGrant, spec: CheckSpec, req: BaseModel) -> Recorded:
             raise _Refused(error) from error
 
     try:
-        return _append(grant, spec.key, request_json, req.request_id, run, session)
+        return _append(grant, spec.key, request_json, req.request_id, run, session, expect_head=head)
     except _Refused as refused:
         raise situation_problem(refused.error) from None
+
+
+def settle_draws(grant: TokenGrant, spec: CheckSpec, req: BaseModel) -> tuple[BaseModel, int | None]:
+    """The request with each placeholder it reveals settled from the game's sealed pools
+    (`adjudicator.draws.settle`), and the last record it was settled against (None: nothing to
+    settle). A repeated request id is settled against the ledger as it stood when it was first
+    recorded, so a retry is the same request and replays its record."""
+    if not draws.has_sealed_pools(grant.system, grant.scenario):
+        return req, None
+    store = services().store
+    records = [(r.seq, r.body) for r in store.records(grant.game_id)]
+    first = next((seq for seq, body in records if req.request_id and body.get("request_id") == req.request_id), None)
+    before = [(seq, body) for seq, body in records[1:] if first is None or seq < first]
+    orders = draws.orders_of([Part.from_json(part) for seq, part in store.hidden_parts(grant.game_id) if seq == 0])
+    request_json = req.model_dump(mode="json", exclude={"request_id", "log_session"})
+    try:
+        settled = draws.settle(grant.system, spec.name, request_json, draws.pools_of(records[0][1], orders), before)
+    except draws.Refused as refused:
+        raise Problem(422, "The request names what nobody has seen", str(refused), kind="sealed-draw") from None
+    if settled != request_json:
+        req = validate(spec.game_model, {**req.model_dump(mode="json"), **settled})
+    return req, records[-1][0]
 
 
 def record_result(grant: TokenGrant, check_key: str, request_json: dict[str, Any], request_id: str | None,
@@ -309,7 +368,8 @@ def record_result(grant: TokenGrant, check_key: str, request_json: dict[str, Any
 
 
 def _append(grant: TokenGrant, check_key: str, request_json: dict[str, Any], request_id: str | None,
-            run: Callable[[bytes, int], dict], session: dict[str, Any] | None = None) -> Recorded:
+            run: Callable[[bytes, int], dict], session: dict[str, Any] | None = None,
+            expect_head: int | None = None) -> Recorded:
     svc = services()
     side = canonical_side(grant.role)
     sealed: list[Part] = []
@@ -322,7 +382,7 @@ def _append(grant: TokenGrant, check_key: str, request_json: dict[str, Any], req
     try:
         stored, replayed = svc.store.append_check(
             grant.game_id, side, check_key, request_json, request_id, svc.signing_key, run,
-            session=session, seal=sealer)
+            session=session, seal=sealer, expect_head=expect_head)
     except GameNotFound:
         raise Problem(404, "Not Found", "No such game.", kind="unknown-game") from None
     except GameClosed:
@@ -345,7 +405,16 @@ def record_parts(game_id: str, seq: int) -> list[Part]:
 
 def refuse_a_peek(grant: TokenGrant, check: str, request_json: dict[str, Any]) -> None:
     """422 when a question asked before the roll (its chances) would give away a unit the fog of
-    war hides from the asking side (`adjudicator.fog.unseen_by`)."""
+    war hides from the asking side (`adjudicator.fog.unseen_by`), or would need a placeholder the
+    ruling itself is to reveal (`adjudicator.draws.unrevealed`)."""
+    if draws.has_sealed_pools(grant.system, grant.scenario):
+        records = [(r.seq, r.body) for r in services().store.records(grant.game_id)]
+        waiting = draws.unrevealed(grant.system, check, request_json, draws.pools_of(records[0][1]), records[1:])
+        if waiting:
+            raise Problem(422, "The chances would need what is not drawn yet",
+                          f"{', '.join(waiting)}: which counter it is, the adjudicator draws when the ruling is "
+                          f"recorded ({draws.reveal_of(grant.system, check).rule}); its strength, and so the chances, "
+                          "are unknown until then.", kind="sealed-draw")
     if unseen_by(grant.system, check, request_json, grant.role):
         raise Problem(422, "The chances would show what is hidden from you",
                       f"The situation names a unit whose identity the fog of war hides from your side "

@@ -106,8 +106,9 @@ ledger_records = Table(
     UniqueConstraint("game_id", "request_id", name="uq_ledger_game_request_id"),
 )
 
-#: The hidden parts of fog-of-war rulings (adjudicator.fog): the values behind the commitments a
-#: record holds, each with its salt and the side that may see it before the game closes.
+#: The hidden parts of fog-of-war rulings (adjudicator.fog) and of record 0's sealed draws
+#: (adjudicator.draws): the values behind the commitments a record holds, each with its salt and the
+#: side that may see it before the game closes.
 hidden_parts = Table(
     "hidden_parts",
     metadata,
@@ -143,6 +144,10 @@ class GameClosed(RuntimeError):
 
 class IdempotencyConflict(RuntimeError):
     """The request_id was used before for a different request."""
+
+
+class LedgerMoved(RuntimeError):
+    """A record was appended after the one the request was prepared against (`expect_head`)."""
 
 
 class StorageUnavailable(RuntimeError):
@@ -538,15 +543,22 @@ class Store:
     # -- games and tokens ------------------------------------------------------------------
 
     @_storage_call
-    def create_game(self, system: str, scenario: str, sides: tuple[str, ...], key: SigningKey) -> CreatedGame:
+    def create_game(self, system: str, scenario: str, sides: tuple[str, ...], key: SigningKey,
+                    sealed_draws: list[dict[str, Any]] | None = None, parts: list | tuple = ()) -> CreatedGame:
+        """A new game and its record 0. `sealed_draws` (adjudicator.draws.commit) are stated in that
+        record, and `parts` (their orders, `adjudicator.fog.Part`) kept beside it as hidden parts,
+        which the closing record reveals."""
         game_id = command_line_safe_token(9)
         seed = new_seed()
         commitment = seed_commitment(seed)
         issued = {role: command_line_safe_token(32) for role in (*sides, OBSERVER)}
+        result: dict[str, Any] = {"seed_commitment": commitment, "sides": list(sides)}
+        if sealed_draws:
+            result["sealed_draws"] = sealed_draws
         body = make_body(
             check=GAME_CREATED,
             request={"system": system, "scenario": scenario},
-            result={"seed_commitment": commitment, "sides": list(sides)},
+            result=result,
             request_id=None,
             side=None,
         )
@@ -571,6 +583,10 @@ class Store:
                 [{"token_hash": hash_token(t), "game_id": game_id, "role": r} for r, t in issued.items()],
             )
             self._insert_record(conn, genesis, None, None)
+            for index, part in enumerate(parts):
+                conn.execute(insert(hidden_parts).values(
+                    game_id=game_id, seq=0, idx=index, commitment=part.commitment, owner=part.owner, salt=part.salt,
+                    value=canonical_bytes(part.value).decode("utf-8")))
         return CreatedGame(game_id, system, scenario, issued, commitment, genesis)
 
     @_storage_call
@@ -647,11 +663,14 @@ class Store:
         run: Callable[[bytes, int], dict[str, Any]],
         session: dict[str, Any] | None = None,
         seal: Callable[[dict[str, Any], dict[str, Any]], tuple[dict, dict, list]] | None = None,
+        expect_head: int | None = None,
     ) -> tuple[Record, bool]:
         """Roll and record one check in one transaction. Returns (record, replayed).
 
         `seal(request, result)`, for games with fog of war, gives the public request and result
         the record holds and the hidden parts (`adjudicator.fog.Part`) kept beside it.
+        `expect_head`: the last record the request was prepared against (a sealed draw settled by
+        the ledger, adjudicator.draws); LedgerMoved if another was appended since.
 
         `run(seed, seq)` computes the check's result with dice derived from the seed and the
         new record's sequence number. On a repeated request_id the stored record is returned
@@ -675,6 +694,8 @@ class Store:
                     return _record_from_mapping(stored), True
             if status != "open":
                 raise GameClosed(game_id)
+            if expect_head is not None and head_seq != expect_head:
+                raise LedgerMoved(game_id)
             seq = head_seq + 1
             result = run(bytes(seed), seq)
             public_request, parts = request, []

@@ -159,7 +159,8 @@ def headline(result: dict[str, Any], names: UnitNames | None = None) -> str:
     who = f" for {side_label(side)}" if side else ""  # the side asking; a calculation: the side reported on
     attack = _attack(outcome, request, names)
     summary = attack if attack else _facts(outcome)
-    changes = _changes_text(outcome, request, names)
+    changes = "; ".join(text for text in (_revealed_text(outcome, names), _changes_text(outcome, request, names))
+                        if text)
     if changes:
         summary = f"{summary} — {changes}" if summary else changes
     title = check[:1].upper() + check[1:] + who
@@ -172,6 +173,9 @@ def _attack(outcome: dict, request: dict, names: UnitNames) -> str:
     attackers = _unit_ids(outcome.get("attackers")) or _unit_ids(request.get("attackers"))
     defenders = (_unit_ids(outcome.get("defenders")) or _unit_ids(outcome.get("defender"))
                  or _unit_ids(request.get("defenders")) or _unit_ids(request.get("defender")))
+    face_down = {item.get("revealed_as"): item.get("unit") for item in outcome.get("revealed") or []
+                 if isinstance(item, dict)}
+    defenders = [face_down.get(unit, unit) for unit in defenders]  # attacked as they stood: face down
     target = next((request[k] for k in ("target_hex", "defender_hex", "combat_hex") if isinstance(request.get(k), str)), "")
     if not attackers or not (defenders or target):
         return ""
@@ -211,6 +215,16 @@ def _facts(outcome: dict) -> str:
     return ", ".join(f"{_words(k)} {readable(outcome[k])}" for k in keys[:HEADLINE_FACT_COUNT])
 
 
+def _revealed_text(outcome: dict, names: UnitNames) -> str:
+    """The face-down pieces the ruling turned face up (an outcome's `revealed`: KWB's Scratch Units,
+    adjudicator.draws): "turned face up: NK Scratch Unit 2-2-4 (nk-scratch-c-1)", each named when several."""
+    pairs = [(item["unit"], item["revealed_as"]) for item in outcome.get("revealed") or []
+             if isinstance(item, dict) and isinstance(item.get("unit"), str) and isinstance(item.get("revealed_as"), str)]
+    if len(pairs) == 1:
+        return f"turned face up: {names.name(pairs[0][1])}"
+    return ", ".join(f"{names.name(unit)} turned face up: {names.name(counter)}" for unit, counter in pairs)
+
+
 def _changes_text(outcome: dict, request: dict, names: UnitNames) -> str:
     """What the ruling does to units: "NK 83 depleted, US 24 eliminated (replaced by NK 7)"; a
     unit shown at full strength, or at the step or strength it had (the request says, in a
@@ -232,6 +246,8 @@ def _changes_text(outcome: dict, request: dict, names: UnitNames) -> str:
 
 
 def _change_text(change: UnitChange, before: dict[str, int], names: UnitNames) -> str:
+    if change.revealed_as:
+        return ""  # a placeholder turned face up: `_revealed_text` says it
     name = names.name(change.unit)
     if change.eliminated:
         replaced = f" (replaced by {names.name(change.replaced_by)})" if change.replaced_by else ""

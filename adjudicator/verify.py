@@ -9,7 +9,9 @@ Used by `POST /api/v1/verify`, the game page, and offline by `adjudicator verify
 - record 0 is the game's creation and carries the seed commitment;
 - if the seed is revealed: SHA-256(seed) matches the commitment and every die of every record
   is recomputed from the seed (the derivation of `adjudicator.dice`, restated in
-  `recompute_die` below so a reader can check it against docs/api.md).
+  `recompute_die` below so a reader can check it against docs/api.md); every hidden part the
+  closing record reveals matches its commitment, and every counter revealed from a sealed pool
+  is the next of the order record 0 committed to (`adjudicator.draws.check_reveals`).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from adjudicator.canonical import canonical_bytes
+from adjudicator.draws import check_reveals, pools_of
 from adjudicator.fog import Part, check_parts
 from adjudicator.keys import verify_signature
 from adjudicator.ledger import (
@@ -280,6 +283,7 @@ def verify_ledger(
             if isinstance(record, dict):
                 _recompute_dice(record, seed, report, sealed)
         _check_revealed(records, by_seq, report)
+        _check_sealed_draws(records, report)
 
     for receipt in receipts or []:
         seq = receipt.get("seq") if isinstance(receipt, dict) else None
@@ -365,6 +369,23 @@ def _check_revealed(records: list, by_seq: dict[int, dict[str, Any]], report: Re
             problems = ["a revealed part is malformed"]
         for problem in problems:
             report.add(seq, "revealed_mismatch", problem)
+
+
+def _check_sealed_draws(records: list, report: Report) -> None:
+    """Sealed draws (adjudicator.draws): every counter a record revealed is the next of the order
+    record 0 committed to, which the closing record reveals."""
+    bodies = [(record.get("seq"), _dict(record.get("body"))) for record in records if isinstance(record, dict)]
+    if not bodies or not pools_of(bodies[0][1]):
+        return
+    orders = {commitment: value["order"] for commitment, value in revealed_values(records).items()
+              if isinstance(value, dict) and isinstance(value.get("order"), list)}
+    try:
+        problems = check_reveals(bodies, orders)
+    except (TypeError, ValueError, AttributeError):
+        problems = [(None, "the sealed draws of record 0 or the closing record are malformed")]
+    for seq, message in problems:
+        report.add(seq if isinstance(seq, int) else None, "draw_mismatch", message)
+    report.compared.append("every counter revealed from a sealed pool, against the order record 0 committed to")
 
 
 def _recompute_dice(record: dict[str, Any], seed: bytes, report: Report, sealed: dict[str, Any] | None = None) -> None:

@@ -52,6 +52,10 @@ def cups_and_tracks_html(game: Game) -> str:
         rows = "\n".join(
             f"<li><b>{escape(b.name)}</b>: "
             + ("drawn face up for everyone" if b.draw == DRAW_OPEN else
+               "every piece is the same counter to both sides: nobody knows which counter it is until an "
+               f"adjudicator's ruling draws it, {escape(b.reveal)}; the Adjudicator extension turns the piece "
+               "when you apply that ruling"
+               if b.placeholders else
                f"a drawn piece stays hidden from the other side (it sees \"{escape(b.back or b.name)}\"); "
                f"<i>Reveal/Hide</i> (Ctrl+H) turns it face up: {escape(b.reveal)}")
             + (f"; <i>Return to ...</i> (Ctrl+U) puts it back: {escape(b.returns)}" if b.returns else "")

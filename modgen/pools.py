@@ -5,9 +5,13 @@ sitting on its box: shuffled, face down, one piece drawn at random per drag.  Ho
 shows follows the box's ``draw``:
 
 - ``open`` (combat chits, SNAFU, random regiments): turned face up for everyone as it is drawn;
-- ``secret`` and ``unseen`` (support fire, objectives, KWB scratch units): it stays masked to all
-  but the owning side, as a HoldFast block is (``sides:`` access), and only that side reveals it,
-  when the rule the box's ``reveal`` quotes says so.
+- ``secret`` and ``unseen`` (support fire, objectives): it stays masked to all but the owning
+  side, as a HoldFast block is (``sides:`` access), and only that side reveals it, when the rule
+  the box's ``reveal`` quotes says so;
+- a sealed pool (``placeholders``: KWB's scratch units, which nobody may see, not even their
+  owner) holds identical placeholder counters, drawn face up: each shows the same face to both
+  sides and nothing in the piece says which counter it stands for. The adjudicator draws that
+  when the rules reveal it, and the Adjudicator extension turns the placeholder into the counter.
 
 Every piece of a pool carries the mask (a face-down deck shows a card's mask, the pool's back)
 and, when the box says when it ``returns``, a *Return* command that puts it back in the pile.
@@ -20,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from scenarios.model import DRAW_OPEN, Box, Game
-from scenarios.pools import MARKER_PREFIX, pool_contents
+from scenarios.pools import MARKER_PREFIX, shown_contents
 from vassalfmt import DeckSpec, Obscurable, RawTrait, ReturnToDeck, Trait, access_sides, key
 from vassalfmt.sequence import encode
 
@@ -57,7 +61,8 @@ def deck_spec(game: Game, box: Box, counter: int) -> DeckSpec:
     """The pile's configuration: a side's pool only that side may draw from."""
     owners = (game.sides[box.side].name,) if box.side else ()
     return DeckSpec(box.name, width=counter + DECK_MARGIN, height=counter + DECK_MARGIN,
-                    draw_face_up=box.draw == DRAW_OPEN, restrict_access=bool(owners), owners=owners)
+                    draw_face_up=box.draw == DRAW_OPEN or bool(box.placeholders), restrict_access=bool(owners),
+                    owners=owners)
 
 
 @dataclass
@@ -72,7 +77,7 @@ class PoolPlan:
     def of(cls, game: Game, backs: dict[str, str]) -> PoolPlan:
         plan = cls(game, backs)
         for scenario in game.scenarios.values():
-            for box_id, contents in pool_contents(game, scenario).items():
+            for box_id, contents in shown_contents(game, scenario).items():
                 for entry in contents:
                     plan.member_of.setdefault(entry, game.boxes[box_id])
         for box in game.boxes.values():
@@ -85,9 +90,10 @@ class PoolPlan:
         return self.member_of.get(entry)
 
     def traits(self, entry: str) -> list[Trait]:
-        """The mask (and Return command) of a pool's piece; none for any other piece."""
+        """The mask (and Return command) of a pool's piece; none for any other piece, nor for a sealed
+        pool's placeholders (all alike: they hide nothing)."""
         box = self.pool_of(entry)
-        if box is None:
+        if box is None or box.placeholders:
             return []
         label = back_label(box)
         traits: list[Trait] = []

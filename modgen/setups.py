@@ -32,7 +32,7 @@ from modgen.places import Spot, locate
 from modgen.pools import PoolPlan, deck_spec
 from modgen.view import start_view
 from scenarios.model import Game, Placement, Scenario
-from scenarios.pools import MARKER_PREFIX, pool_contents
+from scenarios.pools import MARKER_PREFIX, laid_faces, shown_contents
 from vassalfmt import BoardPlacement, ModuleData, Piece, SavedGameWriter
 from vassalfmt.commands import board_command
 from vassalfmt.state import ListLevelState, global_property_command, scenario_notes_command, turn_tracker_command
@@ -118,6 +118,7 @@ def build_setup(game: Game, scenario: Scenario, images: ModuleImages, gpids: dic
         _place(writer, game, images, gpids, pools, placement, number, spot)
         report.placed += 1
     report.pooled = _fill_pools(writer, game, scenario, images, gpids, pools)
+    report.placed += _lay_faces(writer, game, scenario, images, gpids, pools)
     for command in scenario_state(game, scenario, images):
         writer.add_command(command)
     writer.add_command(extension.game_state_command(scenario.id))  # the game says its scenario (Adjudicator extension)
@@ -183,13 +184,26 @@ def _unit_at(game: Game, images: ModuleImages, gpids: dict[str, str], pools: Poo
                       pool_traits=pools.traits(unit.id))
 
 
+def _lay_faces(writer: SavedGameWriter, game: Game, scenario: Scenario, images: ModuleImages,
+               gpids: dict[str, str], pools: PoolPlan) -> int:
+    """Each sealed pool's own counters, face up in its `faces` box (KWB's Scratch Units): the pieces the
+    Adjudicator extension turns a placeholder into when a ruling reveals which it is. Returns how many."""
+    count = 0
+    for box_id, counters in laid_faces(game, scenario).items():
+        x, y = images.box_centres[box_id]
+        for unit_id in counters:
+            writer.add_piece(unit_id, _unit_at(game, images, gpids, pools, unit_id, "", Spot(BOXES_MAP, x, y)))
+            count += 1
+    return count
+
+
 def _fill_pools(writer: SavedGameWriter, game: Game, scenario: Scenario, images: ModuleImages,
                 gpids: dict[str, str], pools: PoolPlan) -> int:
     """Each pool's draw pile with what it holds in this scenario, in an order shuffled once
     per scenario (the pile shuffles at every draw anyway; this keeps the saved order from
     telling what was added last).  Returns how many pieces went into piles."""
     count = 0
-    for box_id, contents in pool_contents(game, scenario).items():
+    for box_id, contents in shown_contents(game, scenario).items():
         if not contents:
             continue
         x, y = images.box_centres[box_id]

@@ -19,10 +19,11 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from scenarios import board as boards
-from scenarios import cells, facts
+from scenarios import cells, facts, pools, special_rules
 from scenarios.hexgrid import Hex, HexGrid, Hexside
 from scenarios.model import (
     DRAW_KINDS,
+    DRAW_UNSEEN,
     Arrival,
     BoardImage,
     Box,
@@ -304,6 +305,7 @@ class _GameReader:
         self.hex_facts: list[Fact] = []
         self.sides: dict[str, Side] = {}
         self.game_id = directory.name
+        self.scenario_files: dict[str, special_rules.ScenarioFile] = {}
 
     # -- helpers ---------------------------------------------------------------
 
@@ -373,7 +375,7 @@ class _GameReader:
         terrain_bans = self.read_terrain_bans(data, path, lines, unit_types, units, maps)
         scenarios = self.read_scenarios(units, markers, boxes, tracks, maps, sides)
         default_scenario = self.read_default_scenario(data, path, lines, scenarios)
-        return Game(
+        game = Game(
             id=str(data.get("id", self.dir.name)),
             name=str(data.get("name", "")),
             publisher=str(data.get("publisher", "")),
@@ -404,6 +406,47 @@ class _GameReader:
             hex_facts=self.hex_facts,
             default_scenario_id=default_scenario,
         )
+        self.check_sealed_pools(game, data, path, lines)
+        self.check_special_rules(game)
+        return game
+
+    def check_special_rules(self, game: Game) -> None:
+        """Each scenario's special rules against the game's `special_rules.toml` (scenarios.special_rules)."""
+        path = self.dir / special_rules.FILE
+        if not path.exists():
+            return
+        data, lines = read_toml(path, self.p)
+        special_rules.check(game, special_rules.kinds_of(data, path, lines, self.p), self.scenario_files, self.p)
+
+    def check_sealed_pools(self, game: Game, data: dict, path: Path, lines: TomlLines) -> None:
+        """A sealed pool (``placeholders``) shows each of its pieces as a placeholder counter: every
+        scenario needs as many as its pool holds, and the placeholders are the module's, never placed
+        by a setup or a schedule (the pool's own counters are: they are what the adjudicator draws)."""
+        for i, item in enumerate(data.get("box") or []):
+            box = game.boxes.get(str(item.get("id", "")))
+            if box is None or not box.placeholders:
+                continue
+            line = lines.find("box", i, "placeholders")
+            faces = game.boxes.get(box.faces)
+            if faces is None or faces.draw:
+                self.p.add(path, lines.find("box", i, "faces"),
+                           f"box {box.id}: faces must name a box (not a pool) where the module lays the counters the "
+                           f"placeholders stand for; {box.faces!r} is none")
+            shown = pools.placeholders(game, box)
+            if not shown:
+                self.p.add(path, line, f"box {box.id}: no unit of side {box.side} has the flag {box.placeholders!r} "
+                                       "(units.csv flags)")
+                continue
+            for scenario in game.scenarios.values():
+                held = pools.pool_contents(game, scenario).get(box.id, [])
+                if len(held) > len(shown):
+                    self.p.add(path, line, f"box {box.id}: scenario {scenario.id} puts {len(held)} pieces in it, but "
+                                           f"only {len(shown)} units have the flag {box.placeholders!r} to show them")
+                placed = sorted(({p.unit for p in scenario.setup} | {a.unit for a in scenario.schedule}) & set(shown))
+                if placed:
+                    self.p.add(path, line, f"box {box.id}: scenario {scenario.id} places {', '.join(placed)}, a "
+                                           "placeholder the module shows for the pool's pieces; place the pool's "
+                                           "own counters in box:" + box.id)
 
     def read_sides(self, data: dict, path: Path, lines: TomlLines) -> dict[str, Side]:
         sides: dict[str, Side] = {}
@@ -503,7 +546,12 @@ class _GameReader:
                               self.source(item.get("source"), path, line, f"box {bid}", required=False),
                               draw=draw, returns=str(item.get("returns", "")),
                               holds=str(item.get("holds", "")), back=str(item.get("back", "")),
-                              reveal=str(item.get("reveal", "")))
+                              reveal=str(item.get("reveal", "")), placeholders=str(item.get("placeholders", "")),
+                              faces=str(item.get("faces", "")))
+            if item.get("placeholders") and (draw != DRAW_UNSEEN or not side):
+                self.p.add(path, lines.find("box", i, "placeholders"),
+                           f"box {bid}: placeholders stand for pieces nobody may see: the box needs draw = "
+                           f"\"{DRAW_UNSEEN}\" and a side")
             for key in ("returns", "reveal"):  # "stand-in: ..." rule text is listed like any stand-in
                 self.source(item.get(key), path, line, f"box {bid} {key}", required=False)
         return result
@@ -1020,6 +1068,7 @@ class _GameReader:
         if not data:
             return None
         sid = str(data.get("id", path.stem))
+        self.scenario_files[sid] = special_rules.ScenarioFile(path, data, lines)
         if sid != path.stem:
             self.p.add(path, lines.find("id"), f"scenario id {sid!r} differs from the file name {path.stem!r}")
         for key in ("name", "maps", "first_player", "sets_up_first"):

@@ -161,7 +161,13 @@ class Box:
     flag, or the markers of that kind, of the box's side that the scenario does not place
     or bring on elsewhere.  ``back`` is the label on the back of its pieces: what the players
     see (and the chat names) while a piece lies face down; ``reveal`` says, in the rulebook's
-    words, when the owner of a hidden piece turns it face up.
+    words, when the owner of a hidden piece turns it face up.  ``placeholders`` (an ``unseen`` pool
+    whose pieces nobody may know, not even their owner: KWB's Scratch Units) is a unit flag: the
+    module shows each piece of the pool as one of these identical counters, and which counter it
+    stands for is drawn by the adjudicator, committed when a recorded game is created and told when
+    the rules reveal it (docs/draws.md); ``faces`` is the box where the module lays the pool's own
+    counters, face up (all of them: which is which is the secret), for a placeholder to be turned into
+    the one revealed.
     """
 
     id: str
@@ -174,6 +180,8 @@ class Box:
     holds: str = ""  # a unit flag or a marker kind
     back: str = ""  # what a face-down piece of the pool shows (its back), e.g. "SNAFU"
     reveal: str = ""  # secret and unseen pools: when the owner turns a drawn piece face up
+    placeholders: str = ""  # unseen pools settled by the adjudicator: the flag of the counters shown
+    faces: str = ""  # with placeholders: the box the module lays the pool's own counters in, face up
 
 
 @dataclass(frozen=True)

@@ -8,13 +8,18 @@ generator turns each pool into a draw pile; the saved-game bridge finds those un
 
     pool_contents(game, game.scenarios["pusan"])
     # {"generic-pool-communist": ["nk-reg-1", ...], "support-fire-pool-un": ["marker:sf-un-1", ...]}
+
+A pool with ``placeholders`` (KWB's Scratch Units: "He selects them randomly and may not peek at
+them", 12.21) is *sealed*: nobody may know which counter is which until the rules reveal it, so
+the module shows each of its pieces as one of the identical placeholder counters
+(`shown_contents`) and the adjudicator draws the counters themselves (`sealed_pools`).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
-from scenarios.model import Game, Scenario
+from scenarios.model import Box, Game, Scenario
 
 MARKER_PREFIX = "marker:"
 #: Units that only ever stand in for a division (KWB 5.3.2 breakdown, 7.6 losses): a scenario's
@@ -36,6 +41,39 @@ def pool_contents(game: Game, scenario: Scenario) -> dict[str, list[str]]:
             contents += _held_units(game, scenario, box.holds, box.side)
             contents += _held_markers(game, scenario, box.holds, box.side)
     return pools
+
+
+def placeholders(game: Game, box: Box) -> list[str]:
+    """The identical counters the module shows for a sealed pool's pieces (units of the box's side
+    with its ``placeholders`` flag), in data order; none for any other pool."""
+    if not box.placeholders:
+        return []
+    return [u.id for u in game.units.values() if u.has(box.placeholders) and u.side == box.side]
+
+
+def sealed_pools(game: Game, scenario: Scenario) -> dict[str, list[str]]:
+    """Pool box id -> the counters it holds, for each sealed pool of the scenario that holds any:
+    what the adjudicator shuffles and commits to when a recorded game is created."""
+    return {box_id: contents for box_id, contents in pool_contents(game, scenario).items()
+            if game.boxes[box_id].placeholders and contents}
+
+
+def laid_faces(game: Game, scenario: Scenario) -> dict[str, list[str]]:
+    """Box id -> the counters the module lays there face up: each sealed pool's own counters, in its
+    `faces` box (which placeholder is which of them is the adjudicator's secret, not which exist)."""
+    laid: dict[str, list[str]] = {}
+    for box_id, counters in sealed_pools(game, scenario).items():
+        laid.setdefault(game.boxes[box_id].faces, []).extend(counters)
+    return laid
+
+
+def shown_contents(game: Game, scenario: Scenario) -> dict[str, list[str]]:
+    """What the module puts in each pool: `pool_contents`, except that a sealed pool holds as many
+    placeholder counters as it has pieces."""
+    shown = pool_contents(game, scenario)
+    for box_id, contents in sealed_pools(game, scenario).items():
+        shown[box_id] = placeholders(game, game.boxes[box_id])[:len(contents)]
+    return shown
 
 
 def _held_units(game: Game, scenario: Scenario, flag: str, side: str) -> list[str]:

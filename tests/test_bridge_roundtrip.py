@@ -13,7 +13,7 @@ import pytest
 from adjudicator.bridge import read_positions, read_upload
 from adjudicator.bridge.locate import BOX, HEX, TURN_TRACK
 from scenarios import game_ids, load_game
-from scenarios.pools import pool_contents
+from scenarios.pools import laid_faces, sealed_pools, shown_contents
 
 
 def _scenario_params():
@@ -36,7 +36,15 @@ def _check_setup(game, images, entries, scenario_id):
     markers = {m.piece_id: m for m in positions.markers}
     assert len(units) == len(positions.units), "a unit appears twice"
     expected_units = set()
+    sealed = sealed_pools(game, scenario)  # the module shows placeholders; the counters lie in their faces box
+    for box_id, counters in laid_faces(game, scenario).items():
+        for unit_id in counters:
+            assert units[unit_id].location.kind == BOX
+            assert (units[unit_id].location.x, units[unit_id].location.y) == images.box_centres[box_id]
+            expected_units.add(unit_id)
     for placement in scenario.setup:
+        if placement.location.startswith("box:") and placement.location[4:] in sealed:
+            continue
         if getattr(placement, "is_marker", False):
             marker = next(m for m in markers.values() if m.marker == placement.marker_id)
             assert marker.face == (placement.step or game.markers[placement.marker_id].faces[0])
@@ -65,7 +73,7 @@ def _check_setup(game, images, entries, scenario_id):
         assert placed.location.scenario == scenario_id
         assert placed.step == (arrival.step or game.units[arrival.unit].steps[0].name)
         expected_units.add(arrival.unit)
-    for box_id, contents in pool_contents(game, scenario).items():  # a pool's units lie in its pile
+    for box_id, contents in shown_contents(game, scenario).items():  # a pool's units lie in its pile
         for unit_id in contents:
             if unit_id in game.units and unit_id not in expected_units:
                 placed = units[unit_id]

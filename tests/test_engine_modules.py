@@ -26,11 +26,12 @@ import pytest
 
 from modgen.artwork import collect_images
 from modgen.buildfile import main_map_name, track_cell_name, turn_track_board_name, turn_track_map_name
+from modgen.pieces import unit_piece_name
 from modgen.places import locate
 from modgen.view import SMALLEST_OPENING_ZOOM, VIEWPORT, start_view
 from scenarios import load_game
 from scenarios.model import DRAW_OPEN, Box, Game, Scenario
-from scenarios.pools import pool_contents
+from scenarios.pools import pool_contents, shown_contents
 
 pytestmark = pytest.mark.engine
 
@@ -325,28 +326,32 @@ def test_the_cups_sit_on_top_of_a_boxes_board_wider_than_tall(sessions):
         assert deck["map"] == "Boxes" and deck["y"] < height // 3, deck["name"]
 
 
-def test_a_scratch_unit_is_hidden_from_the_other_side_and_observers(sessions):
+def test_a_scratch_unit_is_the_same_placeholder_to_everyone_and_names_no_counter(sessions):
+    """KWB 12.21 "He selects them randomly and may not peek at them": a drawn Scratch Unit is the '? 4'
+    placeholder to its owner, the other side and an observer alike; which counter it is, nobody knows
+    (the adjudicator draws it when its hex is attacked), and no chat line names one."""
     s = sessions("kwb")
-    own = {p["id"]: p for p in s.result("seen by the Communist")["pieces"]}
+    counters = [u for u in s.game.units.values() if u.has("scratch")]
     for drawn in s.result("four chits")["drawn"]:
-        assert not own[drawn["id"]]["obscured"] and own[drawn["id"]]["name"].startswith("NK Scratch Unit")
-        for view in ("seen by the UN", "seen by an observer"):
+        for view in ("seen by the Communist", "seen by the UN", "seen by an observer"):
             seen = {p["id"]: p for p in s.result(view)["pieces"]}[drawn["id"]]
-            assert seen["obscured"] and seen["name"] == "NK ?-4", view
-            assert seen["properties"]["Values"] == "?"
-    for line in s.run.chat():  # the pile's own name ("NK Scratch Units (...)") may appear
-        assert not re.search(r"NK Scratch Unit(?!s)|Dummy", line), line
+            assert not seen["obscured"] and seen["name"] == "NK Scratch Unit (? 4)", view
+            assert seen["properties"]["Values"] == "?-?-4" and seen["properties"]["UnitId"].startswith("nk-scratch-")
+            assert seen["properties"]["UnitId"] not in {u.id for u in counters}
+    for line in s.run.chat():
+        assert not [u.name for u in counters if u.name in line], line
 
 
 def assert_piles_face_down_and_shuffled(game: Game, scenario: Scenario, decks: dict[str, dict]) -> None:
     """Every pile the scenario fills holds all it should, shuffled and face down: each piece
-    shows the pool's back."""
-    for box_id, contents in pool_contents(game, scenario).items():
+    shows the pool's back (a sealed pool's: its placeholder, the same to everyone)."""
+    for box_id, contents in shown_contents(game, scenario).items():
         box = game.boxes[box_id]
         if contents:
             deck = decks[box.name]
             assert (deck["count"], deck["face_down"], deck["shuffle"]) == (len(contents), True, "Always"), box.id
-            assert {p["name"] for p in deck["pieces"]} == {box.back}, box.id
+            shown = {unit_piece_name(game, game.units[u]) for u in contents} if box.placeholders else {box.back}
+            assert {p["name"] for p in deck["pieces"]} == shown, box.id
 
 
 def assert_draw_is_random(deck: dict, drawn: list[dict]) -> None:
@@ -364,7 +369,7 @@ def assert_draws_show_as_the_rules_say(s: Session, draws: dict[str, Box]) -> Non
     for name, box in draws.items():
         (piece,) = s.result(name)["drawn"]
         assert not piece["obscured"], box.id
-        if box.draw == DRAW_OPEN:
+        if box.draw == DRAW_OPEN or box.placeholders:  # a placeholder is the same to everyone: nothing to hide
             assert not seen[piece["id"]]["obscured"], box.id
             continue
         assert seen[piece["id"]]["obscured"] and seen[piece["id"]]["name"] == box.back, box.id

@@ -1,9 +1,9 @@
 """Rulings keep the fog of war (issue 34).
 
 HoldFast Korea: "The only time the opposing player may see the label side of an enemy unit is when
-both sides reveal the type of unit for combat." KWB 12.21: Scratch Units are drawn unseen, even by
-their owner, and revealed when their hex is attacked. Fire and Ice 12.1.3: Objective marker values
-are hidden until revealed.
+both sides reveal the type of unit for combat." Fire and Ice 12.1.3: Objective marker values are
+hidden until revealed. (KWB's Scratch Units, unseen even by their owner, are sealed draws the
+adjudicator settles: tests/test_sealed_draws.py.)
 
 Each hidden part of a recorded ruling is a salted commitment in the ledger: the chat lines (what
 goes into the log the opponent receives), the ledger and the game page read with the opponent's or
@@ -129,20 +129,6 @@ def test_closing_reveals_everything_and_it_verifies(client):
     assert not report["ok"] and {p["code"] for p in report["problems"]} >= {"revealed_mismatch"}
 
 
-def test_kwb_scratch_units_stay_unseen_even_by_their_owner(client):
-    game = new_game(client, "kwb", "seoul")
-    positions = [{"unit": "nk-scratch-a-1", "hex": "1205"}, {"unit": "nk-1", "hex": "1305"},
-                 {"unit": "us-1-1m", "hex": "1405"}]
-    answer = client.post(f"/api/v1/games/{game['game_id']}/supply?transcript=1",
-                         json={"side": "communist", "positions": positions},
-                         headers=bearer(game["tokens"]["communist"])).get_json()
-    assert "status" not in answer or answer.get("status") == 201, answer
-    for role in ("communist", "un", "observer"):
-        assert "nk-scratch-a-1" not in json.dumps(ledger(client, game, role)), role
-    assert "nk-scratch-a-1" not in json.dumps(answer["as_you_see_it"]) + "\n".join(answer["transcript"])
-    assert "nk-1" in json.dumps(answer["as_you_see_it"])  # the rest of the Communist order of battle is his
-
-
 def test_fire_and_ice_objective_draws_are_sealed_dice_and_all(client):
     game = new_game(client, "fireandice")
     answer = client.post(f"/api/v1/games/{game['game_id']}/objective_draw?transcript=1",
@@ -181,15 +167,36 @@ def test_the_saved_game_pages_do_not_name_the_enemys_blocks(client, modules):
 
 
 def test_chances_are_not_a_peek_behind_the_fog(client):
-    """The odds of a combat on a Scratch Unit would give its strength away before the attack reveals
-    it: a recorded game refuses them; the chances of a situation the asker may see are given."""
-    game = new_game(client, "kwb", "seoul")
-    combat = {"attacking_side": "un", "attackers": [{"unit": "us-1-1m", "hex": "1405"}],
-              "defenders": [{"unit": "nk-scratch-a-1", "hex": "1305"}]}
+    """The odds of a combat on an enemy block would give its strength away before the attack reveals
+    it: a recorded game refuses them; a calculation, which hides nothing, is given them."""
+    game = new_game(client, "holdfast")
+    combat = json.loads(open("docs/examples/holdfast/combat.json").read())
     refused = client.post(f"/api/v1/games/{game['game_id']}/combat/odds", json=combat,
-                          headers=bearer(game["tokens"]["un"]))
+                          headers=bearer(game["tokens"]["communist"]))
     assert refused.status_code == 422 and refused.get_json()["type"].endswith(":fog-of-war"), refused.get_json()
-    open_combat = {**combat, "defenders": [{"unit": "nk-1", "hex": "1305"}]}
-    given = client.post(f"/api/v1/games/{game['game_id']}/combat/odds", json=open_combat,
-                        headers=bearer(game["tokens"]["un"]))
-    assert given.status_code == 200, given.get_json()
+    calculated = client.post("/api/v1/systems/holdfast/combat/odds", json=combat)  # no game: nothing is hidden
+    assert calculated.status_code == 200, calculated.get_json()
+
+
+def test_kwb_support_fire_draws_are_the_drawers_to_see_until_used(client):
+    """KWB 8.1 "Support Fire markers are always drawn randomly from the pool of those available": a recorded
+    draw goes into the drawer's hand; the markers and the dice that would tell them are his own to see, the
+    opponent's and the observer's ledgers show commitments only; all is revealed, and verifies, at close."""
+    from scenarios import load_game
+
+    game = new_game(client, "kwb", "pusan")
+    asked = {"side": "communist", "count": 2, "out_of_pool": {"sf-com-3": 1}}
+    answer = client.post(f"/api/v1/games/{game['game_id']}/support_fire_draw?transcript=1", json=asked,
+                         headers=bearer(game["tokens"]["communist"])).get_json()
+    assert all(isinstance(v, dict) and "hidden" in v for v in answer["outcome"].values()), answer
+    assert all(str(d["value"]).startswith("hidden:") for d in answer["dice_used"])
+    drawn = answer["as_you_see_it"]["outcome"]["markers"]
+    assert len(drawn) == 2 and "sf-com-3" not in drawn  # the one out of the pool is not drawn
+    markers = [m for m in load_game("kwb").markers if m.startswith("sf-")]
+    assert not [m for m in markers if m in "\n".join(answer["transcript"])]  # the log the UN receives
+    for role in ("un", "observer"):
+        assert not [m for m in markers if m in json.dumps(ledger(client, game, role))], role
+    assert set(drawn) <= set(json.dumps(ledger(client, game, "communist")).split('"'))
+    client.post(f"/api/v1/games/{game['game_id']}/close", headers=bearer(game["tokens"]["un"]))
+    report = client.post("/api/v1/verify", json={"ledger": ledger(client, game, "observer")}).get_json()
+    assert report["ok"] and report["dice_recomputed"] == 2, report

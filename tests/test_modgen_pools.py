@@ -6,6 +6,7 @@ rest: tests/test_engine_modules.py.)"""
 from __future__ import annotations
 
 import io
+import re
 import zipfile
 from collections import Counter
 
@@ -16,7 +17,7 @@ from modgen.pools import PoolPlan
 from scenarios import load_game
 from scenarios.model import DRAW_OPEN
 from scenarios.pools import pool_contents
-from vassalfmt import Obscurable, ReturnToDeck
+from vassalfmt import Obscurable, ReturnToDeck, read_saved_game
 from vassalfmt.commands import AddPiece, parse_command, split_commands
 from vassalfmt.savedgame import deobfuscate
 from vassalfmt.sequence import SequenceDecoder
@@ -48,7 +49,7 @@ def test_every_pool_is_a_face_down_shuffled_pile_and_every_setup_fills_it(module
     for box in pools:
         pile = piles[box.name]
         assert (pile.get("faceDown"), pile.get("shuffle")) == ("Always", "Always")
-        assert pile.get("drawFaceUp") == str(box.draw == DRAW_OPEN).lower()
+        assert pile.get("drawFaceUp") == str(box.draw == DRAW_OPEN or bool(box.placeholders)).lower()
     for scenario in game.scenarios.values():
         decks = saved_decks(entries[f"setups/{scenario.id}.vsav"])
         for box_id, contents in pool_contents(game, scenario).items():
@@ -62,13 +63,39 @@ def test_every_pool_is_a_face_down_shuffled_pile_and_every_setup_fills_it(module
 def test_pool_pieces_show_the_pools_back_and_return_when_the_rules_say(modules):
     game, images, _ = modules[("kwb", 1)]
     plan = PoolPlan.of(game, images.pool_backs)
-    scratch = plan.traits("nk-scratch-dummy-1")
-    mask = next(t for t in scratch if isinstance(t, Obscurable))
-    assert mask.mask_name == "NK ?-4" and mask.access.startswith("sides:") and "12.21" in mask.hide_command
-    assert not any(isinstance(t, ReturnToDeck) for t in scratch)  # 12.21: it stays on the map
+    secret = plan.traits("marker:sf-com-2")
+    mask = next(t for t in secret if isinstance(t, Obscurable))
+    assert mask.mask_name == "Com Support Fire" and mask.access.startswith("sides:") and "8.1" in mask.description
     fire = plan.traits("marker:sf-un-2")
     assert next(t for t in fire if isinstance(t, ReturnToDeck)).deck_name == game.boxes["support-fire-pool-un"].name
     assert plan.traits("nk-1") == []
+
+
+def test_the_scratch_units_are_twelve_alike_counters_that_say_nothing_of_which_is_which(modules):
+    """KWB 12.21 "He selects them randomly and may not peek at them": the Seoul setup's pool holds
+    twelve placeholders, each the same piece but for its id, with no mask and no value of the counter
+    it stands for; the twelve counters lie face up in their own box, apart (which placeholder is which
+    of them, the adjudicator draws)."""
+    game, images, entries = modules[("kwb", 1)]
+    seoul = game.scenarios["seoul"]
+    deck = saved_decks(entries["setups/seoul.vsav"])[game.boxes["scratch-units"].name]
+    assert sorted(deck) == sorted(f"nk-scratch-{n}" for n in range(1, 13))
+    with zipfile.ZipFile(io.BytesIO(entries["setups/seoul.vsav"])) as archive:
+        saved = deobfuscate(archive.read("savedGame"))
+    counters = pool_contents(game, seoul)["scratch-units"]
+    pieces = [parse_command(c.text) for c in split_commands(saved)]
+    laid = {p.piece_id: p for p in read_saved_game(entries["setups/seoul.vsav"]).pieces if p.piece_id in counters}
+    assert sorted(laid) == sorted(counters)
+    assert {(p.map_id, p.x, p.y) for p in laid.values()} == {("Boxes", *images.box_centres["scratch-faces"])}
+    placed = [p for p in pieces if isinstance(p, AddPiece) and p.piece_id in deck]
+    assert len(placed) == 12
+    types = {re.sub(r"nk-scratch-\d+", "nk-scratch-N", p.type) for p in placed}
+    assert len(types) == 1  # one definition for all twelve, but for its own id (its image's name says it too)
+    (definition,) = types
+    for values in {s.text for c in counters for s in game.units[c].steps}:
+        assert values not in definition  # 1-1-4, 2-2-4, 0-0-4 ...: not in the piece
+    assert "Dummy" not in definition and "obs;" not in definition  # no counter's name, no mask
+    assert PoolPlan.of(game, images.pool_backs).traits("nk-scratch-1") == []
 
 
 def test_fire_and_ice_combat_chits_come_from_their_table_into_their_mugs():

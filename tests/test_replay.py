@@ -337,32 +337,29 @@ def test_holdfast_each_side_sees_its_own_blocks_an_observer_none_and_everyone_al
     assert not [v for v in data["views"] if v.get("h")]
 
 
-def test_a_scratch_unit_drawn_masked_is_unseen_by_both_sides_as_the_rules_say(client, modules):
-    """KWB 12.21: the Communist player "may not peek" at his Scratch Units: VASSAL masks a drawn one to
-    his side, and the replay hides it from him too (the rules are stricter than the module)."""
-    from vassalfmt import Obscurable
-    from vassalfmt.commands import ChangePiece, MovePiece
+def test_a_scratch_unit_drawn_is_the_same_placeholder_to_everyone(client, modules):
+    """KWB 12.21: the Communist player "may not peek" at his Scratch Units: the module's pool holds
+    identical '? 4' placeholders (which counter each is, the adjudicator draws when it is attacked),
+    so a drawn one names no counter to anyone, its owner included (the twelve counters lie apart in
+    their box, face up: which exist is no secret, which is which is)."""
+    from vassalfmt.commands import MovePiece
 
     setup = modules[("kwb", 1)][2]["setups/seoul.vsav"]
     saved = read_saved_game(setup)
-    card = next(p for p in saved.pieces if p.properties.get("UnitId", "").startswith("nk-scratch"))
-    piece = card.piece
-    mask = piece.find(Obscurable)[0]
-    mask.obscured_by, mask.options = "Communist", "false|0"
-    game_map = load_system_game("kwb").maps["seoul"]
+    card = next(p for p in saved.pieces if p.properties.get("UnitId", "").startswith("nk-scratch-"))
+    game = load_system_game("kwb")
+    game_map = game.maps["seoul"]
     x, y = game_map.grid.center(game_map.grid.parse("0906"))
-    draw = [ChangePiece(card.piece_id, piece.state_string()).encode(),
-            MovePiece(card.piece_id, game_map.name, x, y, None, card.map_id, card.x, card.y, None, "").encode()]
-    log = continue_log(setup, draw)
-    game = new_game(client, "kwb", "seoul")
+    log = continue_log(setup, [MovePiece(card.piece_id, game_map.name, x, y, None, card.map_id, card.x, card.y,
+                                         None, "").encode()])
+    counters = [u for u, unit in game.units.items() if unit.has("scratch")]
+    recorded = new_game(client, "kwb", "seoul")
     for role in ("communist", "un", "observer"):
-        data, address = replay_page(client, game, role, log)
-        drawn = [s for s in state_at(data, 2).values() if s[2] == "0906"]
-        assert drawn and data["views"][drawn[0][0]].get("h") == 1, role
-        assert data["views"][drawn[0][0]]["l"] == "NK ?-4"
-        assert card.properties["UnitId"] not in client.get(address).get_data(as_text=True), role
-    in_pile = [data["views"][s[0]] for s in state_at(data, 0).values() if s[3].startswith("pile: NK Scratch")]
-    assert in_pile and all(v.get("h") for v in in_pile)
+        data, address = replay_page(client, recorded, role, log)
+        drawn = [s for s in state_at(data, 1).values() if s[2] == "0906"]
+        assert len(drawn) == 1 and not data["views"][drawn[0][0]].get("h"), role  # nothing to hide: '? 4' to all
+        assert data["views"][drawn[0][0]]["l"] == card.properties["UnitId"]  # a placeholder: nk-scratch-<n>
+        assert data["views"][drawn[0][0]]["l"] not in counters
 
 
 # -- the after-action report -----------------------------------------------------------------------------------

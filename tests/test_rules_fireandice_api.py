@@ -159,3 +159,24 @@ def test_the_game_data_spells_the_side_communist():
     game = load_game("fireandice")
     assert set(game.sides) == {"un", "communist"}
     assert {u.side for u in game.units.values()} == {"un", "communist"}
+
+
+@pytest.mark.parametrize("check, side, body", [
+    ("chinese_intervention", "communist", {"un_vp": 14, "un_units_in_north_korea": True}),
+    ("soviet_intervention", "communist", {"un_vp": 16}),
+    ("soviet_intervention", "communist", {"un_vp": 16, "trigger": "direct"}),
+    ("roc_intervention", "un", {"communist_vp": 12}),
+    ("atomic_release", "un", {"communist_vp": 16, "trigger": "direct"}),
+])
+def test_a_recorded_chinese_intervention_game_rolls_no_intervention_check(client, check, side, body):
+    """18.0 Special Rule 1, "Do not check for Foreign Intervention in this scenario": in a recorded game of
+    Chinese Intervention! no check of the Foreign Intervention Table rolls a die, and each says why."""
+    from adjudicator.testing import bearer, new_game
+
+    game = new_game(client, "fireandice", "intervention")
+    answer = client.post(f"/api/v1/games/{game['game_id']}/{check}", json=body, headers=bearer(game["tokens"][side]))
+    assert answer.status_code == 201, answer.get_json()
+    ruling = answer.get_json()
+    assert ruling["dice_used"] == [] and ruling["outcome"]["roll_allowed"] is False
+    assert ruling["steps"][0]["rule"] == "18.0 Special Rule 1"
+    assert "Do not check for Foreign Intervention in this scenario" in ruling["steps"][0]["text"]

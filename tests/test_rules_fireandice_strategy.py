@@ -246,25 +246,37 @@ def test_chinese_intervention_scenario_makes_no_intervention_check():
         resolve("chinese_intervention", [2], scenario="intervention", un_vp=14)
 
 
-@pytest.mark.parametrize("check, vps", [("roc_intervention", {"communist_vp": 12}),
+@pytest.mark.parametrize("trigger", ["direct", "foreign_aid"])
+@pytest.mark.parametrize("check, vps", [("roc_intervention", {"communist_vp": 16}),
                                         ("atomic_release", {"communist_vp": 16}),
-                                        ("soviet_intervention", {"un_vp": 16})])
-def test_chinese_intervention_scenario_refuses_every_direct_intervention_roll(check, vps):
-    """18.0 special rule 1: "Do not check for Foreign Intervention in this scenario." """
-    result = resolve(check, [], scenario="intervention", trigger="direct", **vps)
-    assert result.outcome["roll_allowed"] is False
-    assert result.steps[0].rule == "18.0 Special Rule 1" and NO_INTERVENTION in result.steps[0].text
-    assert resolve(check, [1], trigger="direct", **vps).outcome["roll_allowed"] is True  # the campaign rolls
+                                        ("soviet_intervention", {"un_vp": 16, "chinese_intervened": True})])
+def test_chinese_intervention_scenario_refuses_every_intervention_roll(check, vps, trigger):
+    """18.0 Special Rule 1: "Do not check for Foreign Intervention in this scenario." No Soviet, Republic of
+    China or Atomic Release roll either, whether asked directly or as a Foreign Aid request's: none is made,
+    citing the rule (a die that would succeed elsewhere, a 1, is one too many here)."""
+    result = resolve(check, [], scenario="intervention", trigger=trigger, **vps)
+    assert result.outcome == {"roll_allowed": False, "success": False}
+    assert [s.rule for s in result.steps] == ["18.0 Special Rule 1"] and NO_INTERVENTION in result.steps[0].text
+    with pytest.raises(ValueError, match="too many dice"):
+        resolve(check, [1], scenario="intervention", trigger=trigger, **vps)
+    rolled = resolve(check, [1], trigger=trigger, **vps)  # the campaign rolls, and a 1 succeeds
+    assert rolled.outcome["roll_allowed"] is True and rolled.outcome["success"] is True
+    invasion = resolve(check, [], scenario="invasion", trigger=trigger, **vps)  # 16.0 has the same rule, its own number
+    assert invasion.outcome["roll_allowed"] is False and invasion.steps[0].rule == "16.0 Special Rule 2"
 
 
-def test_chinese_intervention_scenario_allows_foreign_aid_without_a_chinese_roll():
-    """18.0 special rule 1: "Foreign Aid may be requested."  In the 10-14 band the Communist's aid calls for a
-    Chinese Intervention roll (12.2.2) - not in this scenario, where the Chinese have intervened."""
-    campaign = resolve("foreign_aid", [3], side="communist", un_vp=12)
-    assert [r["intervention"] for r in campaign.outcome["intervention_rolls"]] == ["chinese"]
-    aid = resolve("foreign_aid", [], scenario="intervention", side="communist", un_vp=12)
+@pytest.mark.parametrize("side, vps", [("communist", {"un_vp": 16}), ("un", {"communist_vp": 16})])
+def test_chinese_intervention_scenario_gives_foreign_aid_without_its_intervention_rolls(side, vps):
+    """18.0 Special Rule 1: "Foreign Aid may be requested." The 15-20 band calls for Chinese, Soviet (the
+    Communist's aid), Republic of China and Atomic Release (the UN's) rolls (12.2.2): none is made here."""
+    campaign = resolve("foreign_aid", [6] if side == "communist" else [6, 6], side=side,
+                       chinese_intervened_previous_turn=side == "communist",
+                       chinese_intervened=side == "communist", **vps)
+    assert campaign.outcome["intervention_rolls"]
+    aid = resolve("foreign_aid", [], scenario="intervention", side=side, **vps)
     assert aid.outcome["allowed"] is True and aid.outcome["intervention_rolls"] == []
-    assert any("have already intervened" in s.text and s.rule == "18.0 Scenario Length" for s in aid.steps)
+    assert aid.outcome["replacements"] == campaign.outcome["replacements"]  # the aid itself is given
+    assert any(s.rule == "18.0 Special Rule 1" and NO_INTERVENTION in s.text for s in aid.steps)
 
 
 def _small_game():

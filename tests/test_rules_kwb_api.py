@@ -42,7 +42,8 @@ def test_every_kwb_check_is_listed(client):
     kwb = next(s for s in systems if s["id"] == "kwb")
     assert {c["name"] for c in kwb["checks"]} == {
         "combat", "supply", "support_fire_limit", "support_fire_allocation", "bombardment", "counter_battery",
-        "division_breakdown", "replacements", "victory", "seoul_cleared", "un_supply_shortage_end", "supply_center_move"}
+        "division_breakdown", "replacements", "victory", "seoul_cleared", "un_supply_shortage_end", "supply_center_move",
+        "support_fire_draw"}
 
 
 def test_combat(client):

@@ -179,13 +179,32 @@ def test_seoul_han_river_attacks():
 
 
 def test_scratch_units_revealed_and_dummies_eliminated():
-    only_dummy = fight([], attacking_side="un", attackers=[{"unit": "us-5-1m", "hex": "0504"}],
-                       defenders=[{"unit": "nk-scratch-dummy-1", "hex": "0505"}])
+    """12.21: the '? 4' placeholder is turned face up as the counter the player drew (a calculation);
+    a Dummy is eliminated at once, and an attack on nothing else does not take place."""
+    un = {"scenario": "seoul", "attacking_side": "un", "attackers": [{"unit": "us-5-1m", "hex": "0504"}]}
+    only_dummy = fight([], **un, defenders=[{"unit": "nk-scratch-3", "hex": "0505",
+                                              "revealed_as": "nk-scratch-dummy-1"}])
     assert only_dummy.outcome["combat"] is False and only_dummy.outcome["defenders"][0]["step"] == "deadpile"
-    mixed = fight([6], attacking_side="un", attackers=[{"unit": "us-5-1m", "hex": "0504"}],
-                  defenders=[{"unit": "nk-scratch-dummy-1", "hex": "0505"}, {"unit": "nk-scratch-b-1", "hex": "0505"}])
-    assert mixed.outcome["defence_strength"] == 2
-    assert any("turned face up" in s.text for s in mixed.steps)
+    assert only_dummy.outcome["revealed"] == [{"unit": "nk-scratch-3", "revealed_as": "nk-scratch-dummy-1"}]
+    assert only_dummy.steps[0].text.startswith("nk-scratch-3 (a Scratch Unit, ? 4) is turned face up: it is "
+                                               "nk-scratch-dummy-1, 0-0-4")
+    real = fight([6], **un, defenders=[{"unit": "nk-scratch-3", "hex": "0505", "revealed_as": "nk-scratch-b-1"}])
+    assert real.outcome["defence_strength"] == 2 and real.outcome["defenders"][0]["unit"] == "nk-scratch-b-1"
+    assert any("turned face up: it is nk-scratch-b-1, 1-2-4; it stays face up" in s.text for s in real.steps)
+
+
+def test_a_face_down_scratch_unit_needs_its_counter_and_does_not_attack():
+    un = {"scenario": "seoul", "attacking_side": "un", "attackers": [{"unit": "us-5-1m", "hex": "0504"}]}
+    g = board("seoul")
+    with pytest.raises(ValueError, match=r"nk-scratch-3 is a Scratch Unit still face down .* \(revealed_as\)"):
+        fight([6], g, **un, defenders=[{"unit": "nk-scratch-3", "hex": "0505"}])
+    with pytest.raises(ValidationError, match="cannot be nk-reg-1: the NK Scratch Units"):
+        request(g, **un, defenders=[{"unit": "nk-scratch-3", "hex": "0505", "revealed_as": "nk-reg-1"}])
+    with pytest.raises(ValidationError, match=r"revealed_as is for a Scratch Unit still face down \(\? 4\); nk-31 is not one"):
+        request(g, **un, defenders=[{"unit": "nk-31", "hex": "0505", "revealed_as": "nk-scratch-a-1"}])
+    with pytest.raises(ValidationError, match="nk-scratch-3 is a Scratch Unit still face down .* does not attack"):
+        request(g, scenario="seoul", attackers=[{"unit": "nk-scratch-3", "hex": "0504"}],
+                defenders=[{"unit": "us-5-1m", "hex": "0505"}])
 
 
 # -- 7.6 the depletion ladder ----------------------------------------------------------------------

@@ -32,8 +32,7 @@ def create_game():
             kind="validation",
             errors=[{"pointer": "/scenario", "detail": f"unknown scenario; known: {known}", "code": "scenario"}],
         )
-    svc = services()
-    created = svc.store.create_game(req.system, req.scenario, info.sides, svc.signing_key)
+    created = rulings.create_game(req.system, req.scenario, info.sides)
     response = jsonify(
         {
             "game_id": created.game_id,

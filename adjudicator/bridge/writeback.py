@@ -4,8 +4,9 @@ The log's new step replays the ruling as chat lines — the transcript the Adjud
 posts (:func:`adjudicator.transcript.chat_lines`), so a log written here and one recorded in
 VASSAL read the same and verify the same way — and applies the result to the pieces where it
 names them unambiguously: a unit the outcome names as eliminated is removed, a unit named with a step shows that step, a
-block named with an SP shows the step with that SP (:mod:`adjudicator.unit_changes` reads the
-outcome, as the VASSAL extension's "apply to the board" does).
+block named with an SP shows the step with that SP, a placeholder revealed (KWB's '? 4' Scratch Units) gives its
+spot to the counter it turned out to be, moved there from its box, and leaves the board
+(:mod:`adjudicator.unit_changes` reads the outcome, as the VASSAL extension's "apply to the board" does).
 
 A unit that is not on the board exactly once is left alone (the chat line still says what
 happened). Everything else a ruling decides (retreats, markers, new units) stays for the players
@@ -20,30 +21,42 @@ from typing import Any
 
 from adjudicator.bridge.identify import step_layer
 from adjudicator.bridge.positions import Positions
-from adjudicator.unit_changes import named_units
+from adjudicator.unit_changes import named_units, revealed_changes
 from vassalfmt import SavedGame, continue_log
-from vassalfmt.commands import ChangePiece, RemovePiece, chat_command
+from vassalfmt.commands import ChangePiece, MovePiece, RemovePiece, chat_command
 
 
 @dataclass(frozen=True)
 class PieceChange:
-    """One change the ruling makes to a piece: a new step, or removal (step None)."""
+    """One change the ruling makes to a piece: a new step, removal (step None), or (a placeholder
+    revealed) removal after the counter `revealed_by` (its piece id) is moved onto its spot."""
 
     unit: str
     piece_id: str
     step: str | None  # None: removed
+    revealed_by: str = ""  # the piece id of the counter that takes this placeholder's spot
 
     def describe(self) -> str:
+        if self.revealed_by:
+            return f"{self.unit}: turned face up"
         return f"{self.unit}: removed" if self.step is None else f"{self.unit}: shows {self.step or 'full'}"
 
 
 def piece_changes(positions: Positions, outcome: dict[str, Any]) -> list[PieceChange]:
-    """The changes a result makes to the pieces of `positions`, where it names them unambiguously."""
+    """The changes a result makes to the pieces of `positions`, where it names them unambiguously;
+    placeholders revealed first, so a change to the counter that takes a spot (a Dummy eliminated)
+    comes after it is placed."""
     on_board: dict[str, list] = {}
     for placed in positions.units:
         on_board.setdefault(placed.unit.id, []).append(placed)
     changes: dict[str, PieceChange] = {}
+    for reveal in revealed_changes(outcome):
+        pieces, counters = on_board.get(reveal.unit, []), on_board.get(reveal.revealed_as, [])
+        if len(pieces) == 1 and len(counters) == 1:
+            changes[reveal.unit] = PieceChange(reveal.unit, pieces[0].piece_id, None, counters[0].piece_id)
     for unit_id, step, sp in named_units(outcome):
+        if unit_id in changes and changes[unit_id].revealed_by:
+            continue
         pieces = on_board.get(unit_id, [])
         if len(pieces) != 1:
             continue
@@ -68,6 +81,10 @@ def change_commands(saved: SavedGame, positions: Positions, changes: list[PieceC
     units = {u.piece_id: u.unit for u in positions.units}
     commands = []
     for change in changes:
+        if change.revealed_by:
+            spot, counter = pieces[change.piece_id], pieces[change.revealed_by]
+            commands.append(MovePiece(change.revealed_by, spot.map_id, spot.x, spot.y, None,
+                                      counter.map_id, counter.x, counter.y, None).encode())
         if change.step is None:
             commands.append(RemovePiece(change.piece_id).encode())
             continue

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations_with_replacement, product
 from math import factorial, prod
-from typing import Callable, Hashable, Sequence
+from typing import Any, Callable, Hashable, Sequence
 
 #: A value tuple for one roll call (one value per die of the call) and its exact probability.
 Option = tuple[tuple[int, ...], Fraction]
@@ -116,3 +116,12 @@ def replay_draws(pool_items: Sequence[Hashable], faces: Sequence[int]) -> tuple[
     left = list(pool_items)
     drawn = [left.pop(face - 1) for face in faces]
     return left, drawn
+
+
+def cup_draws(items: Callable[[Any], list], count: Callable[[Any], int]):
+    """`count(request)` draws without replacement from the cup `items(request)`, where only which
+    items were drawn counts (every roll call of the check is one of these draws)."""
+    def options(request: Any, call: RollCall) -> list[Option] | None:
+        left, drawn = replay_draws(items(request), [values[0] for values in call.before])
+        return draw(left, drawn, unordered=True, still_to_draw=count(request) - len(drawn) - 1)
+    return options

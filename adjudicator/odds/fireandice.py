@@ -63,15 +63,6 @@ def repair_rolls(request: Any, call: RollCall) -> list[Option] | None:
     return faces.one_die(call.sides, lambda face: low <= face <= high)
 
 
-def cup_draws(items: Callable[[Any], list], count: Callable[[Any], int]):
-    """`count(request)` draws without replacement from the cup `items(request)`, where only which
-    items were drawn counts (every roll call of the check is one of these draws)."""
-    def options(request: Any, call: RollCall) -> list[Option] | None:
-        left, drawn = faces.replay_draws(items(request), [values[0] for values in call.before])
-        return faces.draw(left, drawn, unordered=True, still_to_draw=count(request) - len(drawn) - 1)
-    return options
-
-
 def combat_label(d: dict) -> str:
     text = f"{side_label(d['winner'])} wins, spread {d['spread']}"
     if d["random_event"]:
@@ -130,21 +121,21 @@ declare(
     "fireandice.snafu_draw",
     distinct=lambda o: {"draws": sorted(f"{d['face']} ({side_label(d['side'])})" for d in o["draws"])},
     label=lambda d: ", ".join(d["draws"]),
-    options=cup_draws(lambda req: events.snafu_cup(data.game()), count=lambda req: req.count),
+    options=faces.cup_draws(lambda req: events.snafu_cup(data.game()), count=lambda req: req.count),
 )
 
 declare(
     "fireandice.draw_chits",
     distinct=lambda o: {"chits": sorted(c["id"] for c in o["chits"])},
     label=lambda d: ", ".join(d["chits"]),
-    options=cup_draws(lambda req: chit_cup(req.combat_type), count=lambda req: req.count),
+    options=faces.cup_draws(lambda req: chit_cup(req.combat_type), count=lambda req: req.count),
 )
 
 declare(
     "fireandice.objective_draw",
     distinct=lambda o: {"values": sorted(o["values"]), "total": sum(o["values"])},
     label=lambda d: f"{' + '.join(map(str, d['values']))} = {d['total']} VP",
-    options=cup_draws(lambda req: objective_markers(req.side, tuple(sorted(req.out_of_pool.items()))),
+    options=faces.cup_draws(lambda req: objective_markers(req.side, tuple(sorted(req.out_of_pool.items()))),
                       count=lambda req: req.count),
 )
 

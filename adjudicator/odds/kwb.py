@@ -14,7 +14,7 @@ from typing import Any
 from adjudicator.odds import faces
 from adjudicator.odds.declare import declare, fields
 from adjudicator.odds.faces import Option, RollCall
-from adjudicator.rules.kwb import data, losses
+from adjudicator.rules.kwb import data, losses, support
 
 REGIMENT_DRAW = "random unnumbered "  # losses.take_step's purpose: "random unnumbered NK regiment for nk-6"
 
@@ -112,4 +112,12 @@ declare(
     "kwb.un_supply_shortage_end",
     distinct=fields("shortage_ended"),
     label=lambda d: "the shortage ends" if d["shortage_ended"] else "the shortage continues",
+)
+
+declare(
+    "kwb.support_fire_draw",
+    distinct=lambda o: {"markers": sorted(o["markers"])},
+    label=lambda d: ", ".join(d["markers"]),
+    options=faces.cup_draws(lambda req: support.marker_pool(data.game(), req.side, req.out_of_pool),
+                            count=lambda req: req.count),
 )

@@ -7,9 +7,8 @@ back ("Communist block", "NK ?-4", "face down in UN Objectives"), never its id o
 
 Who may see a piece follows VASSAL where the module says it (a Mask trait: ``sides:`` access, the
 side that masked it, or the player who did; a card in a face-down pile is seen by no one) and the
-game's fog of war where the rules are stricter (`adjudicator.fog`: KWB's Scratch Units are hidden
-from their owner too, 12.21). A piece without a mask whose identity the fog hides is hidden as
-the fog says.
+game's fog of war where the rules are stricter (`adjudicator.fog`: a unit hidden from its owner
+too). A piece without a mask whose identity the fog hides is hidden as the fog says.
 """
 
 from __future__ import annotations

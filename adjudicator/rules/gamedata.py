@@ -12,9 +12,10 @@ from typing import Annotated, Any, Callable, Iterable
 from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler, ValidationInfo
 from pydantic_core import core_schema
 
-from adjudicator.checks import Actor
+from adjudicator.checks import Actor, Dice
 from scenarios import DataError, load_game
-from scenarios.model import Game, Scenario, Table, Turn
+from scenarios.model import Box, Game, Scenario, Table, Turn
+from scenarios.pools import pool_contents
 
 
 def game_in(info, game_id: str) -> Game:
@@ -61,9 +62,45 @@ def with_special_rule(game: Callable[[], Game], rule: str) -> tuple[Callable[[st
             f"the special rule {rule}")
 
 
+def draw_at_random(pool: list, count: int, dice: Dice, purpose: Callable[[int, int], str]) -> list:
+    """`count` items drawn from `pool` without replacement (taken out of it), each with one die of as
+    many faces as items are left, so a draw from a cup is a recorded roll like any other;
+    `purpose(n, left)` says what the n-th die is for."""
+    drawn = []
+    for n in range(1, count + 1):
+        (face,) = dice.roll(len(pool), purpose=purpose(n, len(pool)))
+        drawn.append(pool.pop(face - 1))
+    return drawn
+
+
+def placeholder_pool(g: Game, unit_id: str) -> Box | None:
+    """The sealed pool whose pieces a placeholder unit stands for (`Box.placeholders`: KWB's '? 4'
+    Scratch Units), or None for any other unit."""
+    unit = g.units.get(unit_id)
+    if unit is None:
+        return None
+    return next((b for b in g.boxes.values() if b.placeholders and unit.has(b.placeholders) and b.side == unit.side),
+                None)
+
+
+def pool_counters(g: Game, scenario_id: str, box: Box) -> list[str]:
+    """The counters a sealed pool holds in a scenario (what a placeholder may turn out to be)."""
+    return pool_contents(g, scenario(g, scenario_id)).get(box.id, [])
+
+
 def special(g: Game, scenario_id: str, rule: str) -> dict:
     """One `[special_rules.<rule>]` table of a scenario TOML ({} when the scenario has none)."""
     return scenario(g, scenario_id).special_rules.get(rule, {})
+
+
+def rule_of(g: Game, scenario_id: str, rule: str) -> dict:
+    """A scenario's special rule a check applies (its data's table); ValueError naming the scenario
+    when its data has none, so a check asked for another scenario says why it does not apply."""
+    found = special(g, scenario_id, rule)
+    if not found:
+        raise ValueError(f"{scenario(g, scenario_id).name} has no special rule {rule} (scenarios/{scenario_id}.toml): "
+                         "this check does not apply to it")
+    return found
 
 
 def turn_record(g: Game, scenario_id: str, number: int) -> Turn:

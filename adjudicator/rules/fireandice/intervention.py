@@ -8,11 +8,13 @@ Every number comes from the tables: `foreign_intervention` (die, success), `inte
 (the cumulative modifiers, keyed by id; each id is tied below to the request field that says whether
 its condition holds) and `foreign_aid` (the band's gains and the rolls they trigger).
 
-A scenario may forbid the checks: 18.0 Chinese Intervention! special rule 1, "Do not check for
-Foreign Intervention in this scenario. Foreign Aid may be requested." (scenario rule
-`no_foreign_intervention`, intervention_checks = false): there no direct roll is made, and the
-Chinese, who "have intervened" (rule `chinese_already_intervened`), are never rolled for again -
-not even through Foreign Aid; the other rolls Foreign Aid calls for are made (the rule allows aid).
+A scenario may forbid the checks: 16.0 and 17.0 Special Rule 2, 18.0 Chinese Intervention! Special
+Rule 1, "Do not check for Foreign Intervention in this scenario. Foreign Aid may be requested."
+(scenario rule `no_foreign_intervention`, intervention_checks = false): there no roll on the Foreign
+Intervention Table is made at all - Chinese, Republic of China, Atomic Release or Soviet, directly
+or because Foreign Aid calls for it - and each check says so, citing the scenario's rule; Foreign
+Aid is given without the rolls it would trigger. In 18.0 the Chinese "have intervened" (rule
+`chinese_already_intervened`).
 
 Readings: Soviet "modified 1" = 1 or less (a modified roll below 1 also succeeds; table note).  Which
 intervention a direct roll tests is on the missing table graphic: the checks let the side name it
@@ -202,14 +204,14 @@ class InterventionRollRequest(InterventionSituation):
         return self
 
 
-def _direct_roll_refused(req: InterventionRollRequest, side: str) -> CheckResult | None:
-    """12.2: a direct roll only by the side without VPs, and by nobody at 0; none where the scenario
-    forbids Foreign Intervention checks (18.0 special rule 1)."""
-    if req.trigger != "direct":
-        return None
+def _roll_refused(req: InterventionRollRequest, side: str) -> CheckResult | None:
+    """No roll where the scenario forbids Foreign Intervention checks (18.0 Special Rule 1), whatever
+    calls for it; 12.2: a direct roll only by the side without VPs, and by nobody at 0."""
     forbidden = no_intervention_checks(data.game(), req.scenario)
     if forbidden:
         return CheckResult(outcome={"roll_allowed": False, "success": False}, steps=[forbidden])
+    if req.trigger != "direct":
+        return None
     own = req.un_vp if side == "un" else req.communist_vp
     if own == 0 and (req.un_vp or req.communist_vp):
         return None
@@ -223,7 +225,7 @@ def _direct_roll_refused(req: InterventionRollRequest, side: str) -> CheckResult
                 actor=the_side("un", rule="12.2.1 (Republic of China: UN, D6)"),
                 example={"communist_vp": 12, "dice": [1]})
 def roc_intervention(req: InterventionRollRequest, dice: Dice) -> CheckResult:
-    refused = _direct_roll_refused(req, "un")
+    refused = _roll_refused(req, "un")
     if refused:
         return refused
     steps: list[Step] = []
@@ -236,7 +238,7 @@ def roc_intervention(req: InterventionRollRequest, dice: Dice) -> CheckResult:
                 actor=the_side("un", rule="12.2.1 (Atomic Release: UN, D6)"),
                 example={"communist_vp": 16, "dice": [2]})
 def atomic_release(req: InterventionRollRequest, dice: Dice) -> CheckResult:
-    refused = _direct_roll_refused(req, "un")
+    refused = _roll_refused(req, "un")
     if refused:
         return refused
     steps: list[Step] = []
@@ -253,7 +255,7 @@ def atomic_release(req: InterventionRollRequest, dice: Dice) -> CheckResult:
                 actor=the_side("communist", rule="12.2.1 (Soviet: Communist, D6)"),
                 example={"un_vp": 16, "dice": [3]})
 def soviet_intervention(req: InterventionRollRequest, dice: Dice) -> CheckResult:
-    refused = _direct_roll_refused(req, "communist")
+    refused = _roll_refused(req, "communist")
     if refused:
         return refused
     steps: list[Step] = []
@@ -315,6 +317,11 @@ def foreign_aid(req: ForeignAidRequest, dice: Dice) -> CheckResult:
                   "restored.", "12.2.2 Foreign Aid Table")]
     rolls = []
     text = band["intervention_rolls"].lower()
+    forbidden = no_intervention_checks(g, req.scenario)
+    if forbidden and text.strip() not in ("", "none"):
+        steps.append(Step(f"No roll the band calls for is made ({band['intervention_rolls']}).", "12.2.2"))
+        steps.append(forbidden)
+        text = ""
     if req.side == "communist" and "communist: chinese" in text:
         already = chinese_already_in(g, req.scenario)
         if already:

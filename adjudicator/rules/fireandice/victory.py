@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validat
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, either_side, named_side, register_check
 from adjudicator.rules.fireandice import data
 from adjudicator.rules.fireandice.schemas import SideId
+from adjudicator.rules.gamedata import draw_at_random
 
 RULE = "12.1.1 Tracking Victory Points"
 
@@ -152,12 +153,9 @@ def objective_pool(g, side: str, out: dict[str, int]) -> list[int]:
 def objective_draw(req: ObjectiveDrawRequest, dice: Dice) -> CheckResult:
     g = data.game()
     pool = objective_pool(g, req.side, req.out_of_pool)
-    drawn, steps = [], []
-    for i in range(req.count):
-        (n,) = dice.roll(len(pool), purpose=f"Objective marker draw {i + 1} ({len(pool)} in the pool)")
-        drawn.append(pool.pop(n - 1))
-        steps.append(Step(f"Draw {i + 1}: a {data.SIDE_NAMES[req.side]} Objective marker (value kept hidden until "
-                          "revealed).", "12.1.3 Placing/Removing/Claiming Objective Markers"))
+    drawn = draw_at_random(pool, req.count, dice, lambda n, left: f"Objective marker draw {n} ({left} in the pool)")
+    steps = [Step(f"Draw {n}: a {data.SIDE_NAMES[req.side]} Objective marker (value kept hidden until revealed).",
+                  "12.1.3 Placing/Removing/Claiming Objective Markers") for n in range(1, req.count + 1)]
     return CheckResult(outcome={"values": drawn},
                        steps=steps,
                        warnings=data.stand_in_warnings(g, *(f"marker {m.id}" for m in g.markers.values()

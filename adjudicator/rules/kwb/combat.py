@@ -17,7 +17,10 @@ What the Exclusive Rules do fix, and this module applies:
   attacking unit is division-size (full or depleted).
 - 12.21 Seoul, the Han River: Communist units never attack across a Han hexside; UN units only if a
   division HQ or the 2SE engineer is in one of the two hexes, and then as across an unbridged river.
-- 12.21 Scratch Units are revealed when their hex is attacked; a Dummy is eliminated at once.
+- 12.21 Scratch Units are revealed when their hex is attacked; a Dummy is eliminated at once. A
+  face-down one is a '? 4' placeholder (`revealed_as` names the counter it turns out to be: drawn by
+  the adjudicator in a recorded game, adjudicator.draws; the player's own draw in a calculation).
+  Reading: a face-down Scratch Unit does not attack (its strength is unknown, even to its owner).
 - Mobile Combat Phase: only mobile units (red MA, 2.3.1) attack (reading of the absent Standard Rules; 5.1.4
   says the truck-moved US/CW leg units may not); in Changjin the UN has no Mobile Combat Phase on the
   Surprise turns (12.3).
@@ -51,7 +54,7 @@ from pydantic import Field, ValidationInfo, model_validator
 from adjudicator.checks import CheckRequest, CheckResult, Dice, SituationError, Step, board, named_side, register_check
 from adjudicator.rules.kwb import board as kb
 from adjudicator.rules.kwb import data, losses, support
-from adjudicator.rules.kwb.schemas import Attacker, ScenarioName, SideName, UnitInCombat, unique
+from adjudicator.rules.kwb.schemas import Attacker, Defender, ScenarioName, SideName, unique
 from adjudicator.rules.positions import PositionModel, UnitAt
 from scenarios.model import Game, Table
 
@@ -124,7 +127,7 @@ def terrain_shift(g: Game, row: str) -> int:
 # -- strengths -------------------------------------------------------------------------------------
 
 
-def printed_attack(g: Game, a: UnitInCombat) -> int:
+def printed_attack(g: Game, a: Attacker) -> int:
     """The Attack Strength printed on the side of the counter showing."""
     return data.value(data.unit(g, a.unit), a.shown, "attack")
 
@@ -148,8 +151,9 @@ class CombatRequest(CheckRequest):
     attackers: list[Attacker] = board("attackers", min_length=1, max_length=12, description=(
         "Attacking units with their hex, side showing, supply state and (intensive attack) doubling. List them in "
         "the order the owner takes losses."))
-    defenders: list[UnitInCombat] = board("defenders", min_length=1, max_length=12, description=(
-        "Every unit in the defending hex (one hex), in the order the owner takes losses."))
+    defenders: list[Defender] = board("defenders", min_length=1, max_length=12, description=(
+        "Every unit in the defending hex (one hex), in the order the owner takes losses. A Scratch Unit still face "
+        "down is turned face up (12.21): see its revealed_as."))
     other_units: list[PositionModel] = Field(default_factory=list, max_length=12, description=(
         "Non-attacking units in the attacking hexes that matter: the Supply Center burned for an intensive attack, "
         "a division HQ or the 2SE engineer enabling a UN attack across the Han (12.21)."))
@@ -206,6 +210,7 @@ def validate_combat(g: Game, req: CombatRequest) -> None:
     for d in req.defenders:
         if data.unit(g, d.unit).side != defender_side:
             raise ValueError(f"defender {d.unit} is not a {defender_side} unit")
+    check_scratch_units(g, req)
     if len({d.hex for d in req.defenders}) != 1:
         raise ValueError("all defenders must stand in one hex (one attack is on one hex)")
     target = kb.parse(gm, req.defenders[0].hex)
@@ -217,9 +222,10 @@ def validate_combat(g: Game, req: CombatRequest) -> None:
     # Mobile Combat Phase (2.3.1 mobile units; 5.1.4 truck-moved US/CW leg units may not attack; 12.3 Surprise)
     if req.phase == "mobile_combat":
         surprise = data.special(g, req.scenario, "surprise")
-        if (req.attacking_side == "un" and surprise and req.game_turn in surprise.get("turns", [])
-                and not surprise.get("un_mobile_phases", True)):
-            raise ValueError(f"Changjin Surprise (12.3): the UN has no Mobile Combat Phase on game-turn {req.game_turn}")
+        if req.game_turn in surprise.get("turns", []) and req.attacking_side in surprise.get("no_mobile_phases", []):
+            raise ValueError(f"Surprise ({surprise.get('source', '')}, game-turns {data.turns_text(surprise['turns'])}): "
+                             f"the {data.side_name(g, req.attacking_side)} player has no Mobile Combat Phase on "
+                             f"game-turn {req.game_turn}")
         legs = [a.unit for a in req.attackers if not data.is_mobile(g, data.unit(g, a.unit))
                 and printed_attack(g, a) > 0]
         if legs:
@@ -256,8 +262,9 @@ def validate_combat(g: Game, req: CombatRequest) -> None:
         able = [a for a in req.attackers if printed_attack(g, a) > 0]
         small = [a.unit for a in able if not data.is_division(data.unit(g, a.unit))]
         if small:
-            raise ValueError(f"Changjin (12.3): the Communist player may not combine units from more than one hex "
-                             f"unless all attacking units are division-size; not divisions: {', '.join(small)}")
+            raise ValueError(f"{data.scenario(g, req.scenario).name} ({coordination.get('source', '')}): the Communist "
+                             "player may not combine units from more than one hex unless all attacking units are "
+                             f"division-size; not divisions: {', '.join(small)}")
     # 12.21 the Han River
     for a in req.attackers:
         ah = kb.parse(gm, a.hex)
@@ -283,6 +290,29 @@ def validate_combat(g: Game, req: CombatRequest) -> None:
         for r in req.generic_pool:
             if not data.unit(g, r).has("generic"):
                 raise ValueError(f"generic_pool names {r!r}, which is not an unnumbered regiment")
+
+
+def check_scratch_units(g: Game, req: CombatRequest) -> None:
+    """12.21: a face-down Scratch Unit (a placeholder) does not attack (reading: its strength is
+    unknown, even to its owner); a defender's `revealed_as` names a counter of its pool."""
+    for a in req.attackers:
+        if data.placeholder_pool(g, a.unit):
+            raise ValueError(f"{a.unit} is a Scratch Unit still face down (? 4): it is turned face up only when its "
+                             "hex is attacked (12.21), and until then nobody knows its strength, not even its owner "
+                             "(reading: a face-down Scratch Unit does not attack)")
+    named = [d.revealed_as for d in req.defenders if d.revealed_as]
+    if not unique(named):
+        raise ValueError("two Scratch Units cannot be revealed as the same counter")
+    for d in req.defenders:
+        pool = data.placeholder_pool(g, d.unit)
+        if d.revealed_as is None:
+            continue
+        if pool is None:
+            raise ValueError(f"revealed_as is for a Scratch Unit still face down (? 4); {d.unit} is not one")
+        counters = data.pool_counters(g, req.scenario, pool)
+        if d.revealed_as not in counters:
+            raise ValueError(f"{d.unit} cannot be {d.revealed_as}: the {pool.name} of this scenario hold "
+                             f"{', '.join(counters) or 'nothing'}")
 
 
 def _support_sides(req: CombatRequest):
@@ -317,22 +347,11 @@ def resolve(g: Game, req: CombatRequest, dice: Dice) -> CheckResult:
     target = kb.parse(gm, req.defenders[0].hex)
 
     # 12.21 Scratch Units revealed; Dummies eliminated at once.
-    defenders: list[losses.UnitState] = []
-    removed: list[losses.UnitState] = []
-    for d in req.defenders:
-        u = data.unit(g, d.unit)
-        state = losses.UnitState(d.unit, data.step_name(u, d.shown))
-        if u.has("scratch"):
-            if u.has("dummy"):
-                removed.append(state)
-                steps.append(Step(losses.eliminate(state, "Scratch Unit revealed: a Dummy"), "12.21 Scratch Units"))
-                continue
-            steps.append(Step(f"{d.unit} (Scratch Unit) is turned face up: {u.steps[0].text}; it stays revealed.",
-                              "12.21 Scratch Units"))
-        defenders.append(state)
+    defenders, removed, revealed = _revealed_defenders(g, req, steps)
     if not defenders:
         steps.append(Step("No defender remains: the attack does not take place (the hex is empty).", "12.21"))
-        return CheckResult(outcome={"combat": False, "defenders": [s.to_json() for s in removed]},
+        return CheckResult(outcome={"combat": False, "defenders": [s.to_json() for s in removed],
+                                    **({"revealed": revealed} if revealed else {})},
                            steps=steps, warnings=warnings)
 
     # 7.1 and 9.1: attack strength unit by unit.
@@ -459,7 +478,38 @@ def resolve(g: Game, req: CombatRequest, dice: Dice) -> CheckResult:
         "supply_center_burned": burned,
         "mobile_units_may_advance": not rough_target,
     }
+    if revealed:
+        outcome["revealed"] = revealed
     return CheckResult(outcome=outcome, steps=steps, warnings=list(dict.fromkeys(warnings)))
+
+
+def _revealed_defenders(g: Game, req: CombatRequest, steps: list[Step]):
+    """12.21: every Scratch Unit of the attacked hex turned face up, a Dummy eliminated at once.
+    (the defenders who fight, the Dummies removed, each placeholder with the counter it turned out
+    to be: {"unit": placeholder, "revealed_as": counter})"""
+    defenders: list[losses.UnitState] = []
+    removed: list[losses.UnitState] = []
+    revealed: list[dict[str, str]] = []
+    for d in req.defenders:
+        if d.revealed_as is None and data.placeholder_pool(g, d.unit):
+            raise ValueError(f"{d.unit} is a Scratch Unit still face down (? 4): its hex is attacked, so it is turned "
+                             "face up (12.21). Say which counter it is (revealed_as): in a recorded game the "
+                             "adjudicator draws it; in a calculation, the counter you drew.")
+        counter = d.revealed_as or d.unit
+        u = data.unit(g, counter)
+        state = losses.UnitState(counter, data.step_name(u, d.shown))
+        if d.revealed_as:
+            revealed.append({"unit": d.unit, "revealed_as": counter})
+            steps.append(Step(f"{d.unit} (a Scratch Unit, ? 4) is turned face up: it is {counter}, {u.steps[0].text}"
+                              + ("." if u.has("dummy") else "; it stays face up."), "12.21 Scratch Units"))
+        elif u.has("scratch"):
+            steps.append(Step(f"{counter} (Scratch Unit) is face up: {u.steps[0].text}.", "12.21 Scratch Units"))
+        if u.has("scratch") and u.has("dummy"):
+            removed.append(state)
+            steps.append(Step(losses.eliminate(state, "a Dummy, eliminated at once"), "12.21 Scratch Units"))
+            continue
+        defenders.append(state)
+    return defenders, removed, revealed
 
 
 def _apply_steps(g: Game, states: list[losses.UnitState], count: int, pool, dice, code: str, steps: list[Step]):

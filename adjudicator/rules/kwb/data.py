@@ -14,7 +14,14 @@ from __future__ import annotations
 from scenarios import load_game
 from scenarios.model import Game, GameMap, MarkerType, Table, Unit
 from adjudicator.rules import gamedata
-from adjudicator.rules.gamedata import cite, scenario, special, turn_record  # noqa: F401  (re-exported)
+from adjudicator.rules.gamedata import (  # noqa: F401  (re-exported)
+    cite,
+    placeholder_pool,
+    pool_counters,
+    scenario,
+    special,
+    turn_record,
+)
 
 GAME_ID = "kwb"
 SIDES = ("communist", "un")
@@ -37,6 +44,19 @@ def owner(what: str, rule: str, units):
 
 def other_side(side: str) -> str:
     return "un" if side == "communist" else "communist"
+
+
+def side_name(g: Game, side: str) -> str:
+    """A side as the rulings name it ("Communist", "UN")."""
+    return g.sides[side].name if side in g.sides else side
+
+
+def turns_text(turns) -> str:
+    """Game-turns as the steps say them: "1-2", "1, 3", "4"."""
+    turns = sorted(int(t) for t in turns)
+    if len(turns) > 1 and turns == list(range(turns[0], turns[-1] + 1)):
+        return f"{turns[0]}-{turns[-1]}"
+    return ", ".join(map(str, turns))
 
 
 def scenario_map(g: Game, scenario_id: str) -> GameMap:

@@ -1,26 +1,19 @@
-"""KWB's Scratch Units in the ledger (`adjudicator.fog`).
+"""KWB's Support Fire markers in the ledger (`adjudicator.fog`).
 
-12.21: the twelve North Korean Scratch Units are drawn at random and set up unseen, even by their
-owner, showing their hidden side (?-4), and are revealed when their hex is attacked (a Dummy is
-then eliminated). A ruling that names one before that — a supply report, a position — keeps
-which it is sealed until the game closes; a combat reveals its combatants.
+8.1 "Support Fire markers are always drawn randomly from the pool of those available": they go to the
+drawing side's hand, and the opponent sees one when it is used in a combat. A recorded draw
+(`support_fire_draw`) keeps the markers drawn, the dice that would tell them and the markers the
+request says are out of the pool (his hand among them) the drawing side's until the game closes. (The Scratch Units, unseen even by their owner, are sealed draws:
+`adjudicator.draws`; no KWB unit is hidden in a ruling.)
 """
 
 from __future__ import annotations
 
 from adjudicator.fog import Fog, register_fog
-from adjudicator.rules.kwb import data
-
-
-def _hidden_scratch_unit(unit_id: str) -> str | None:
-    unit = data.game().units.get(unit_id)
-    return unit.side if unit is not None and unit.has("scratch") else None
-
 
 FOG = register_fog("kwb", Fog(
-    rule="12.21 Scratch Units: drawn unseen, revealed when their hex is attacked",
-    noun="Scratch Unit",
-    unit_owner=_hidden_scratch_unit,
-    owner_sees=False,
-    revealed_by={"combat": ("attackers", "defenders")},
+    rule="8.1 Support Fire markers: drawn into the drawer's hand, seen by the opponent when used",
+    noun="unit",
+    unit_owner=lambda unit_id: None,  # units are face up in KWB
+    own_draws={"support_fire_draw": ("out_of_pool",)},  # the markers out of the pool: his hand among them
 ))

@@ -85,12 +85,15 @@ def check_replacements(g: Game, req: ReplacementsRequest) -> None:
             raise ValueError(f"{r.unit} is not an infantry cadre, regiment or brigade (10.1.2)")
         if u.nationality == "cw":
             raise ValueError(f"{r.unit}: Commonwealth units may not receive replacements (10.1.2)")
-        if u.nationality == "rok" and data.special(g, req.scenario, "replacements").get("rok_may_receive") is False:
-            raise ValueError(f"{r.unit}: ROK units may not take replacements in this scenario (12.21)")
+        replacements = data.special(g, req.scenario, "replacements")
+        if u.nationality == "rok" and replacements.get("rok_may_receive") is False:
+            raise ValueError(f"{r.unit}: ROK units may not take replacements in this scenario "
+                             f"({replacements.get('source', '')})")
         coordination = data.special(g, req.scenario, "poor_coordination")
         if (req.side == "communist" and u.size == "III"
                 and coordination.get("communist_may_undeplete_regiments") is False):
-            raise ValueError(f"{r.unit}: the Communist player may not undeplete infantry regiments in Changjin (12.3)")
+            raise ValueError(f"{r.unit}: the Communist player may not undeplete infantry regiments in "
+                             f"{data.scenario(g, req.scenario).name} ({coordination.get('source', '')})")
         nationalities.append(u.nationality)
     if req.side == "communist" and len(req.undeplete) > data.int_parameter(g, "replacements_communist_total"):
         raise ValueError("the Communist player may undeplete only one unit a player-turn (10.1.2)")

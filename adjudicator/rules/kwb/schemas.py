@@ -33,6 +33,13 @@ class UnitInCombat(BaseModel):
         return "" if self.step == "full" else self.step
 
 
+class Defender(UnitInCombat):
+    revealed_as: str | None = Field(default=None, min_length=1, max_length=60, description=(
+        "Only for a Scratch Unit still face down ('? 4', e.g. 'nk-scratch-7'): the counter it turns out to be when "
+        "its hex is attacked (12.21), e.g. 'nk-scratch-c-1'. In a recorded game leave it out: the adjudicator draws "
+        "it from the order it committed to when the game was created. In a calculation: the counter you drew."))
+
+
 class Attacker(UnitInCombat):
     doubled: bool = Field(default=False, description="Intensive attack (7.1, Communist only): this unit's "
                           "Attack Strength is doubled. Chosen before support fire is declared.")

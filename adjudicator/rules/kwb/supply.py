@@ -54,16 +54,35 @@ from scenarios.hexgrid import Hex, search
 from scenarios.model import Game
 
 RULE = "9.0 Supply"
+SURPRISE = "surprise"
 
 
 def _labels(gm, hexes) -> list[str]:
     return [gm.grid.label(h) for h in hexes]
 
 
-def surprise_in_effect(g: Game, scenario_id: str, game_turn: int | None) -> bool:
-    """12.3 Surprise: 'For the first two game-turns, all Chinese units are considered to be in supply'."""
-    rule = data.special(g, scenario_id, "surprise")
-    return bool(rule) and game_turn is not None and game_turn in rule.get("turns", [])
+def surprise_for(g: Game, scenario_id: str, side: str, game_turn: int | None) -> dict:
+    """The scenario's Surprise rule when it puts every unit of `side` in supply on `game_turn`, else {}:
+    12.3 'For the first two game-turns, all Chinese units are considered to be in supply regardless of
+    their individual situation'. Its turns, the sides it covers (`always_in_supply`) and its source are
+    the scenario's data."""
+    rule = data.special(g, scenario_id, SURPRISE)
+    on = game_turn is not None and game_turn in rule.get("turns", []) and side in rule.get("always_in_supply", [])
+    return rule if on else {}
+
+
+def _surprise(g: Game, scenario_id: str, side: str, game_turn: int | None, report: SupplyReport) -> None:
+    """Surprise (12.3, by the scenario's data): every unit of the side not traced in supply is in supply."""
+    rule = surprise_for(g, scenario_id, side, game_turn)
+    if not rule:
+        return
+    when = f"game-turns {data.turns_text(rule['turns'])}"
+    report.steps.append((f"Game-turn {game_turn}: Surprise is in effect ({when}): all {data.side_name(g, side)} units "
+                         "are in supply regardless of their situation.", f"{rule.get('source', '')} Surprise".strip()))
+    for entry in report.units:
+        if not entry.in_supply:
+            entry.in_supply, entry.source = True, "surprise"
+            entry.reason = f"in supply regardless: Surprise, {when} ({rule.get('source', '')})"
 
 
 def source_hexes(g: Game, scenario_id: str, side: str) -> list[Hex]:
@@ -93,6 +112,7 @@ def trace_side(g: Game, scenario_id: str, side: str, positions: list[UnitAt], op
         _trace_communist(g, scenario_id, b, blocked, options, report)
     else:
         _trace_un(g, scenario_id, b, blocked, options, report)
+    _surprise(g, scenario_id, side, options.get("game_turn"), report)
     return report
 
 
@@ -126,10 +146,6 @@ def _trace_communist(g, scenario_id, b: kb.Board, blocked, options, report: Supp
                          "in supply.", RULE))
 
     emergency = _emergency_centers(b, options.get("emergency_supply_centers", []), cut_off, report)
-    surprise = surprise_in_effect(g, scenario_id, options.get("game_turn"))
-    if surprise:
-        report.steps.append((f"Game-turn {options.get('game_turn')}: Surprise is in effect: all Chinese units are in "
-                             "supply regardless of their situation.", "12.3 Surprise"))
 
     for p in b.units_of("communist"):
         entry = UnitSupply(unit=p.at.unit, hex=p.at.hex, in_supply=False)
@@ -161,9 +177,6 @@ def _trace_communist(g, scenario_id, b: kb.Board, blocked, options, report: Supp
             near = [c.at.unit for c in cut_off if gm.grid.distance(c.hex, p.hex) <= 1]
             if near:
                 entry.reason += f"; emergency supply possible from {', '.join(near)} (9.1.1)"
-        if surprise and not entry.in_supply:
-            entry.in_supply, entry.source = True, "surprise"
-            entry.reason = "in supply regardless: Surprise, game-turns 1-2 (12.3)"
         report.units.append(entry)
 
 
@@ -238,9 +251,10 @@ def _trace_un(g, scenario_id, b: kb.Board, blocked, options, report: SupplyRepor
                             "two hexes (12.21)" if han else "") + ".", RULE))
 
     air = {kb.parse(gm, x) for x in options.get("air_supply_hexes", [])}
+    air_rule = f"{data.special(g, scenario_id, 'air_supply').get('source', '')} Air Supply".strip()
     if air:
         report.steps.append((f"Air Supply markers in {', '.join(sorted(_labels(gm, air)))}: every unit there is in supply "
-                             "until the beginning of the UN's next player-turn.", "12.3 Air Supply"))
+                             "until the beginning of the UN's next player-turn.", air_rule))
     for p in b.units_of("un"):
         entry = UnitSupply(unit=p.at.unit, hex=p.at.hex, in_supply=False)
         if found.reached(p.hex):
@@ -252,7 +266,7 @@ def _trace_un(g, scenario_id, b: kb.Board, blocked, options, report: SupplyRepor
                             f"the supply source (9.0)")
         elif p.hex in air:
             entry.in_supply, entry.source = True, "air supply"
-            entry.reason = "Air Supply marker in its hex (12.3)"
+            entry.reason = f"Air Supply marker in its hex ({air_rule})"
         else:
             entry.reason = (f"no line of at most {reach} non-Rough hexes to the road/trail net reaching the supply "
                             "source, free of enemy units and unscreened enemy ZOC (9.0)")
@@ -279,7 +293,8 @@ class SupplyRequest(CheckRequest):
         "Every unit on the map, BOTH sides (enemy units project ZOC, friendly units screen it): unit id from "
         "units.csv, hex, and `step` ('' or 'full', or 'depleted')."))
     game_turn: int | None = board("turn", default=None, ge=1, le=21, description=(
-        "The current game-turn; Changjin: turns 1-2 are Surprise, all Chinese units in supply (12.3)."))
+        "The current game-turn: on a Surprise turn (Changjin 12.3: turns 1-2) the scenario's Surprise rule puts "
+        "every unit of the sides it names in supply."))
     air_supply_hexes: list[str] = Field(default_factory=list, max_length=4, description=(
         "Changjin only: hexes holding an Air Supply marker (at most two on the map, 12.3)."))
     emergency_supply_centers: list[str] = Field(default_factory=list, max_length=8, description=(

@@ -25,10 +25,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from typing import Literal
+
 from pydantic import Field, ValidationInfo, model_validator
 
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, either_side, named_side, register_check
 from adjudicator.rules.kwb import board as kb
+from adjudicator.rules.gamedata import draw_at_random
 from adjudicator.rules.kwb import data
 from adjudicator.rules.kwb.schemas import ScenarioName, SideName
 from adjudicator.rules.positions import PositionModel, UnitAt
@@ -100,7 +103,8 @@ def marker_limit(g: Game, scenario_id: str, side: str, involved: list[Unit], *, 
         if not rule:
             raise ValueError(f"the UN supply shortage is a Pusan Perimeter rule (12.1.1), not {scenario_id}")
         limit = int(rule.get("max_markers_per_combat_during", 1))
-        steps.append(Step(f"The UN supply shortage is in force: at most {limit} marker per combat.", "12.1.1 UN Supply Shortages"))
+        steps.append(Step(f"The UN supply shortage is in force: at most {limit} marker per combat.",
+                          f"{rule.get('source', '')} UN Supply Shortages".strip()))
         return MarkerLimit(limit, steps)
     rok_only = side == "un" and bool(involved) and all(u.nationality == "rok" for u in involved)
     if side == "un" and not rok_only:
@@ -224,14 +228,17 @@ def allocation(g: Game, req: SupportFireAllocationRequest) -> CheckResult:
         warnings.append("8.1.1 is cut off in the text ('... is reduced by'): read as one per HQ lost "
                         "(tables/rules_parameters.csv hq_loss_allocation_reduction).")
     if req.airfields_occupied:
-        per = int(data.special(g, req.scenario, "airfields").get("allocation_reduction_per_hex_while_occupied", 1))
+        airfields = data.special(g, req.scenario, "airfields")
+        per = int(airfields.get("allocation_reduction_per_hex_while_occupied", 1))
         total -= per * len(req.airfields_occupied)
         steps.append(Step(f"Airfield hex(es) {', '.join(req.airfields_occupied)} occupied by the Communists: "
-                          f"-{per * len(req.airfields_occupied)}.", "12.1.1 Airfields"))
+                          f"-{per * len(req.airfields_occupied)}.", f"{airfields.get('source', '')} Airfields".strip()))
     if req.optional_hq_taken:
-        bonus = int(data.special(g, req.scenario, "optional_reinforcements")["un_support_bonus"]["support_un_per_turn"])
+        optional = data.special(g, req.scenario, "optional_reinforcements")
+        bonus = int(optional["un_support_bonus"]["support_un_per_turn"])
         total += bonus
-        steps.append(Step(f"The 3rd Division HQ was taken as an optional reinforcement: +{bonus}.", "12.3"))
+        steps.append(Step(f"The 3rd Division HQ was taken as an optional reinforcement: +{bonus}.",
+                          str(optional.get("source", ""))))
     total = max(0, total)
     steps.append(Step(f"Markers this turn: {total}.", "8.1"))
     return CheckResult(outcome={"chart": base, "markers": total}, steps=steps, warnings=warnings)
@@ -244,3 +251,61 @@ def allocation(g: Game, req: SupportFireAllocationRequest) -> CheckResult:
                 example={"scenario": "pusan", "side": "un", "game_turn": 16})
 def support_fire_allocation(req: SupportFireAllocationRequest, dice: Dice) -> CheckResult:
     return allocation(data.game(), req)
+
+
+# -- the draw itself (8.1) ------------------------------------------------------------------------
+
+DRAW_RULE = "8.1"
+
+
+class SupportFireDrawRequest(CheckRequest):
+    """Support Fire markers drawn at random from a side's pool of those available (8.1), or removed
+    from it at random (8.1.1 an HQ lost; 12.1.1 an airfield taken, the withdrawal for Inchon)."""
+
+    scenario: ScenarioName = board("scenario", description="Scenario id.")
+    side: SideName = board("side", description="Whose pool the markers are drawn from.")
+    count: int = Field(default=1, ge=1, le=8, description=(
+        "How many markers: this turn's allocation (support_fire_allocation), or the number the rule removes."))
+    out_of_pool: dict[str, int] = Field(default_factory=dict, description=(
+        "The side's markers not in the pool now, by marker id -> how many: in hand, on a combat, removed for good "
+        "(e.g. {'sf-com-2': 1})."))
+    purpose: Literal["draw", "remove"] = Field(default="draw", description=(
+        "'draw': into the drawer's hand, hidden from the opponent until used (8.1); 'remove': out of the game "
+        "(8.1.1 an HQ eliminated; 12.1.1 an airfield occupied, the withdrawal of three markers)."))
+
+    @model_validator(mode="after")
+    def _pool(self, info: ValidationInfo):
+        pool = marker_pool(data.game_in(info), self.side, self.out_of_pool)
+        if len(pool) < self.count:
+            raise ValueError(f"only {len(pool)} Support Fire markers are in the pool; {self.count} asked ({DRAW_RULE})")
+        return self
+
+
+def marker_pool(g: Game, side: str, out: dict[str, int]) -> list[str]:
+    """The side's Support Fire markers in its pool, one entry per counter (markers.csv counts), less
+    those out of it."""
+    pool = [m.id for m in g.markers.values() if m.kind == "support_fire" and m.side == side for _ in range(m.count)]
+    for marker_id, n in out.items():
+        for _ in range(n):
+            if marker_id not in pool:
+                raise ValueError(f"out_of_pool: there are not that many {marker_id} markers of the {side} in the pool")
+            pool.remove(marker_id)
+    return pool
+
+
+@register_check(system="kwb", name="support_fire_draw", request=SupportFireDrawRequest, random=True,
+                summary="Draw Support Fire markers at random from a side's pool (hidden from the opponent until used)",
+                rule="8.1, 8.1.1, 12.1.1",
+                actor=named_side("side", rule="8.1", what="the side whose pool it is (side)"),
+                example={"scenario": "pusan", "side": "communist", "count": 2, "dice": [3, 5]})
+def support_fire_draw(req: SupportFireDrawRequest, dice: Dice) -> CheckResult:
+    g = data.game()
+    pool = marker_pool(g, req.side, req.out_of_pool)
+    size = len(pool)
+    drawn = draw_at_random(pool, req.count, dice, lambda n, left: f"Support Fire marker {n} ({left} in the pool)")
+    where = "into the hand: hidden from the opponent until it is used" if req.purpose == "draw" else "removed from the game"
+    steps = [Step(f"Marker {n} of {req.count} taken at random from the {size - n + 1} in the {req.side} pool ({where}).",
+                  DRAW_RULE if req.purpose == "draw" else "8.1; 8.1.1; 12.1.1") for n in range(1, req.count + 1)]
+    stand_in = next((g.markers[m].source for m in drawn if g.markers[m].source.is_stand_in), None)
+    return CheckResult(outcome={"markers": drawn}, steps=steps,
+                       warnings=[f"Stand-in Support Fire marker values ({stand_in.reason})"] if stand_in else [])

@@ -289,6 +289,8 @@ REGIMENT_OR_LARGER = ("III", "X", "XX", "XXX")
 class SeoulClearedRequest(CheckRequest):
     """Whether Seoul is cleared at the end of a game-turn, and the once-only award (12.22 VICTORY)."""
 
+    scenario: ScenarioName = board("scenario", default="seoul", description=(
+        "Scenario id: one whose victory schedule has the clearing award (Battle for Seoul's)."))
     game_turn: int = board("turn", ge=1, le=14, description="The game-turn that is ending.")
     positions: list[PositionModel] = board("positions", min_length=1, max_length=200,
                                            description="Every unit on the Seoul map, both sides.")
@@ -300,43 +302,57 @@ class SeoulClearedRequest(CheckRequest):
     @model_validator(mode="after")
     def _by_the_rules(self, info: ValidationInfo):
         g = data.game_in(info)
-        kb.Board.from_positions(g, data.scenario_map(g, "seoul"), [UnitAt.from_model(p) for p in self.positions])
+        clearing_award(g, self.scenario)
+        kb.Board.from_positions(g, data.scenario_map(g, self.scenario), [UnitAt.from_model(p) for p in self.positions])
         if self.awarded_on_turn is not None and self.awarded_on_turn > self.game_turn:
             raise ValueError("awarded_on_turn is after the turn that is ending")
         return self
 
 
-def capital_hexes(gm) -> list:
-    """Seoul's capital city hexes: the map's city hexes named Seoul (12.22; the book prints none)."""
-    return sorted({f.hex for f in gm.features if f.kind == "city" and f.name.strip().lower() == "seoul"})
+def clearing_award(g: Game, scenario_id: str) -> dict:
+    """The scenario's clearing award (12.22: its UN victory entry with a `points_formula`); ValueError
+    when its victory schedule has none."""
+    entry = next((e for e in data.scenario(g, scenario_id).victory.get("un", []) if "points_formula" in e), None)
+    if entry is None:
+        raise ValueError(f"{data.scenario(g, scenario_id).name} has no clearing award in its victory schedule "
+                         f"(scenarios/{scenario_id}.toml): this check does not apply to it")
+    return entry
+
+
+def capital_hexes(gm, capital: str = "Seoul") -> list:
+    """The capital's city hexes: the map's city hexes named as the award's `capital` (12.22: Seoul;
+    the book prints none)."""
+    return sorted({f.hex for f in gm.features if f.kind == "city" and f.name.strip().lower() == capital.lower()})
 
 
 def seoul_cleared(g: Game, req: SeoulClearedRequest) -> CheckResult:
-    gm = data.scenario_map(g, "seoul")
+    gm = data.scenario_map(g, req.scenario)
     b = kb.Board.from_positions(g, gm, [UnitAt.from_model(p) for p in req.positions])
-    capital = capital_hexes(gm)
+    entry = clearing_award(g, req.scenario)
+    name = str(entry.get("capital", "Seoul"))
+    cited = str(data.scenario(g, req.scenario).victory.get("source", "12.22 VICTORY")).split(";")[0].strip()
+    capital = capital_hexes(gm, name)
     if not capital:
-        raise SituationError("the Seoul map has no city hexes named Seoul: the capital cannot be judged")
+        raise SituationError(f"the {gm.id} map has no city hexes named {name}: the capital cannot be judged")
     labels = [gm.grid.label(h) for h in capital]
     un_in = [gm.grid.label(h) for h in capital if b.occupied_by(h, "un")]
     red = [p.at.unit for h in capital for p in b.by_hex.get(h, [])
            if p.unit.side == "communist" and p.unit.size in REGIMENT_OR_LARGER and not data.is_supply_center(p.unit)]
     held = len(un_in) == len(capital) if req.every_hex else bool(un_in)
     cleared = held and not red
-    entry = next(e for e in data.scenario(g, "seoul").victory["un"] if "points_formula" in e)
-    steps = [Step(f"Capital city hexes (city hexes named Seoul on the map): {', '.join(labels)}. UN units in "
+    steps = [Step(f"Capital city hexes (city hexes named {name} on the map): {', '.join(labels)}. UN units in "
                   f"{', '.join(un_in) or 'none'}; Communist regiment-size or larger units there: {', '.join(red) or 'none'}.",
-                  "12.22 VICTORY"),
+                  cited),
              Step(("Cleared" if cleared else "Not cleared") + f" at the end of game-turn {req.game_turn}"
                   + (" (reading: every capital hex must hold a UN unit)." if req.every_hex
-                     else " (reading: at least one UN unit in a capital hex)."), "12.22 VICTORY")]
+                     else " (reading: at least one UN unit in a capital hex)."), cited)]
     vp = 0
     if cleared and req.awarded_on_turn is None:
         vp = seoul_clearing_vp(entry, req.game_turn)
         steps.append(Step(f"Award: ({entry['formula_turns']} - {req.game_turn}) x {entry['formula_multiplier']} = {vp} UN VP, "
-                          "once; it stays even if Seoul is lost later.", "12.22 VICTORY"))
+                          f"once; it stays even if {name} is lost later.", cited))
     elif req.awarded_on_turn is not None:
-        steps.append(Step(f"The award was already made on turn {req.awarded_on_turn}: nothing more.", "12.22 VICTORY"))
+        steps.append(Step(f"The award was already made on turn {req.awarded_on_turn}: nothing more.", cited))
     return CheckResult(outcome={"cleared": cleared, "un_vp": vp, "capital_hexes": labels, "un_in": un_in,
                                 "communist_regiments_in": red},
                        steps=steps, warnings=data.map_warnings(g, gm.id))

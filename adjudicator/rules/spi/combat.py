@@ -282,9 +282,9 @@ def strengths(g: Game, gm: GameMap, req: CombatRequest, rules: special.InForce) 
         supplied = a.in_supply or (u.side == "communist" and rules.communist_always_supplied)
         s = unit_strength(data.strength(u), supplied)
         text = f"{a.unit} {data.strength(u)}" + ("" if supplied else f" halved to {s} (out of supply)")
-        if u.side == "communist" and rules.communist_attack_doubled:
-            s *= 2
-            text += f" doubled to {s} (Intervention (3a))"
+        if u.side == "communist" and rules.communist_attack_multiplier > 1:
+            s *= rules.communist_attack_multiplier
+            text += f" multiplied by {rules.communist_attack_multiplier} to {s} ({rules.cite(special.COMBAT_SHOCK)} a)"
         attack += s
         parts.append(text)
     steps.append(Step("Attack: " + "; ".join(parts) + f" = {attack}.", "Combat, Procedure; Supply (A)"))
@@ -304,7 +304,7 @@ def strengths(g: Game, gm: GameMap, req: CombatRequest, rules: special.InForce) 
             steps.append(Step(f"{req.defender_hex} is Rough terrain: defence doubled to {defence}.", "Terrain Effects Chart"))
         else:
             steps.append(Step(f"{req.defender_hex} is Rough terrain, but no units are doubled in Rough this turn.",
-                              "Special Game Rules: Intervention (3c)"))
+                              f"{rules.cite(special.COMBAT_SHOCK)} c"))
     if req.naval_guns:
         support = sum(data.strength(data.unit(g, n.unit)) for n in req.naval_guns)
         un_attacks = data.unit(g, req.attackers[0].unit).side == "un"
@@ -358,7 +358,7 @@ def resolve(g: Game, req: CombatRequest, dice: Dice) -> CheckResult:
     doubling = loss_doubling_applies(g, req)
     if doubling and not rules.communist_loss_doubling:
         steps.append(Step("Communist losses against non-Korean UN units are NOT doubled this turn (Armies still lose "
-                          "divisions).", "Special Game Rules: Intervention (3b)"))
+                          "divisions).", f"{rules.cite(special.COMBAT_SHOCK)} b"))
         doubling = False
     elif doubling:
         steps.append(Step("Non-Korean UN units take part: Communist losses are doubled, except losses taken as "

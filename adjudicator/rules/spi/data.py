@@ -15,7 +15,7 @@ from fractions import Fraction
 from scenarios import load_game
 from scenarios.model import Game, GameMap, Table, Unit
 from adjudicator.rules import gamedata
-from adjudicator.rules.gamedata import cite, scenario, special, turn_record  # noqa: F401  (re-exported)
+from adjudicator.rules.gamedata import cite, rule_of, scenario, special, turn_record  # noqa: F401  (re-exported)
 
 GAME_ID = "spi"
 SIDES = ("communist", "un")

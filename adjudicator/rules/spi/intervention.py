@@ -39,15 +39,19 @@ from pydantic import Field, ValidationInfo, model_validator
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, either_side, register_check, the_side
 from adjudicator.rules.gamedata import with_special_rule
 from adjudicator.rules.spi import data
+from adjudicator.rules.spi.schemas import ScenarioName
 from scenarios.model import Game
 
 RULE_CI = "Campaign Game: Chinese Intervention"
 RULE_SHOCK = "Campaign Game: Chinese Shock Effect"
-CAMPAIGN = "campaign"
 RULE = "Special Game Rules: Intervention (5)"
+NORTH_EDGE, INTERVENTION, TRIGGER, SHOCK = ("un_units_off_north_edge", "chinese_intervention",
+                                            "chinese_intervention_trigger", "chinese_shock_effect")
 
 
 class NorthEdgeReturnRequest(CheckRequest):
+    scenario: ScenarioName = board("scenario", default="intervention", description=(
+        "Game played: a scenario whose data has the special rule un_units_off_north_edge (the Intervention Game's)."))
     road_hex_enemy_occupied: bool = Field(
         default=False,
         description="Only matters on a roll of 4-6: whether the road hex (the last road hex "
@@ -55,9 +59,14 @@ class NorthEdgeReturnRequest(CheckRequest):
     )
 
 
-def return_hexes(g: Game) -> dict[str, str]:
-    """The data's placement of 'the RR' and 'the road' on the north map edge (intervention.toml)."""
-    rule = data.special(g, "intervention", "un_units_off_north_edge")
+    @model_validator(mode="after")
+    def _by_the_rules(self, info: ValidationInfo):
+        data.rule_of(data.game_in(info), self.scenario, NORTH_EDGE)
+        return self
+
+
+def return_hexes(rule: dict) -> dict[str, str]:
+    """The data's placement of 'the RR' and 'the road' on the north map edge."""
     return {"rr_hex": str(rule.get("rr_hex", "")), "road_hex": str(rule.get("road_hex", ""))}
 
 
@@ -68,17 +77,19 @@ def return_hexes(g: Game) -> dict[str, str]:
     random=True,
     summary="Intervention Game: when the second 10-3 returns from off the north map edge",
     rule=RULE,
-    scenario_rule=with_special_rule(data.game, "un_units_off_north_edge"),
+    scenario_rule=with_special_rule(data.game, NORTH_EDGE),
     actor=the_side("un", rule=f"{RULE} (first UN Player Turn)"),
     example={"road_hex_enemy_occupied": False, "dice": [2]},
 )
 def north_edge_return(req: NorthEdgeReturnRequest, dice: Dice) -> CheckResult:
+    rule = data.rule_of(data.game(), req.scenario, NORTH_EDGE)
+    cited = str(rule.get("source", RULE))
     steps = [
         Step(
             "Second Movement Phase of the first UN Player Turn: a 10-3 appears automatically on "
             "the last railroad hex northeast of Iwon (the RR) and a 5-3 on the last road hex "
             "northwest of Iwon (the road); then a die is rolled for a second 10-3.",
-            RULE,
+            cited,
         )
     ]
     (roll,) = dice.roll(6, purpose="second 10-3 return roll")
@@ -88,7 +99,7 @@ def north_edge_return(req: NorthEdgeReturnRequest, dice: Dice) -> CheckResult:
             Step(
                 f"Rolled {roll} (1-3): the second 10-3 appears on the road in this Second "
                 "Movement Phase, stacked with the 5-3.",
-                RULE,
+                cited,
             )
         )
         placement = "road"
@@ -104,7 +115,7 @@ def north_edge_return(req: NorthEdgeReturnRequest, dice: Dice) -> CheckResult:
                 f"second UN Player Turn, on the {placement}"
                 + (" because the road hex is enemy-occupied." if req.road_hex_enemy_occupied
                    else "."),
-                RULE,
+                cited,
             )
         )
     return CheckResult(
@@ -113,7 +124,7 @@ def north_edge_return(req: NorthEdgeReturnRequest, dice: Dice) -> CheckResult:
             "second_10_3_arrives_now": now,
             "second_10_3_arrives": arrives,
             "second_10_3_placement": placement,
-            **return_hexes(data.game()),
+            **return_hexes(rule),
         },
         steps=steps,
         warnings=[
@@ -146,7 +157,9 @@ def shock_allowed(g: Game, what_if: int) -> bool:
 class ChineseInterventionRequest(CheckRequest):
     """What the Chinese intervention brings on one Campaign Game-Turn (Campaign Game: Chinese Intervention)."""
 
-    game_turn: int = board("turn", ge=1, le=60, description="The Campaign Game-Turn (1-52).")
+    scenario: ScenarioName = board("scenario", default="campaign", description=(
+        "Game played: a scenario whose data has the special rule chinese_intervention (the Campaign Game's)."))
+    game_turn: int = board("turn", ge=1, le=60, description="The Game-Turn (Campaign: 1-52).")
     non_korean_un_combat_north_of_38th_turn: int | None = Field(default=None, ge=1, le=60, description=(
         "The Game-Turn non-Korean UN units first took part in a combat north of the 38th parallel (None: not yet; "
         "South Korean units alone never trigger it)."))
@@ -164,7 +177,8 @@ class ChineseInterventionRequest(CheckRequest):
     @model_validator(mode="after")
     def _by_the_rules(self, info: ValidationInfo):
         g = data.game_in(info)
-        data.turn_record(g, CAMPAIGN, self.game_turn)
+        data.rule_of(g, self.scenario, INTERVENTION)
+        data.turn_record(g, self.scenario, self.game_turn)
         if self.what_if != 8 and self.first_non_korean_landing_turn is not None:
             raise ValueError("first_non_korean_landing_turn belongs to what-if 8")
         if self.what_if == 8 and self.first_non_korean_landing_turn is None:
@@ -190,20 +204,22 @@ def intervention_turn(g: Game, req: ChineseInterventionRequest) -> tuple[int | N
         turn = req.first_non_korean_landing_turn + 3
         return turn, Step(f"What-if 8: intervention on the third Game-Turn after the first non-Korean landing "
                           f"(turn {req.first_non_korean_landing_turn}): turn {turn}.", "Other Games 8")
-    trigger = data.special(g, CAMPAIGN, "chinese_intervention_trigger")
+    trigger = data.special(g, req.scenario, TRIGGER)
+    cited = str(data.rule_of(g, req.scenario, INTERVENTION).get("source", RULE_CI))
     reading = (f"The rule's opening sentence is lost in the OCR; reading used: {trigger.get('trigger', '')}, "
                f"intervention from the {trigger.get('starts', 'next Game-Turn')} (alternative: "
                f"{trigger.get('alternative', 'the same Game-Turn')}).")
     if req.non_korean_un_combat_north_of_38th_turn is None:
-        return None, Step(reading + " Not triggered yet (South Korean units alone never trigger it).", RULE_CI)
+        return None, Step(reading + " Not triggered yet (South Korean units alone never trigger it).", cited)
     delay = 0 if trigger.get("starts") == "the same Game-Turn" else 1
     turn = req.non_korean_un_combat_north_of_38th_turn + delay
     return turn, Step(reading + f" Triggered on turn {req.non_korean_un_combat_north_of_38th_turn}: the Chinese "
-                      f"intervene from turn {turn}.", RULE_CI)
+                      f"intervene from turn {turn}.", cited)
 
 
 def resolve_intervention(g: Game, req: ChineseInterventionRequest) -> CheckResult:
-    rule = data.special(g, CAMPAIGN, "chinese_intervention")
+    rule = data.rule_of(g, req.scenario, INTERVENTION)
+    cited = str(rule.get("source", RULE_CI))
     start, why = intervention_turn(g, req)
     steps = [why]
     intervened = start is not None and req.game_turn >= start
@@ -211,14 +227,14 @@ def resolve_intervention(g: Game, req: ChineseInterventionRequest) -> CheckResul
     armies = min(per_turn, total - req.armies_received) if intervened else 0
     if intervened:
         steps.append(Step(f"The Chinese have intervened: {armies} Army(ies) (25-2) arrive at {rule.get('army_entry')} "
-                          f"this turn ({req.armies_received} received of {total}; {per_turn} per turn).", RULE_CI))
-    turn = data.turn_record(g, CAMPAIGN, req.game_turn)
+                          f"this turn ({req.armies_received} received of {total}; {per_turn} per turn).", cited))
+    turn = data.turn_record(g, req.scenario, req.game_turn)
     codes = [c.strip() for c in turn.values.get("comm_reinf", "").split(",") if c.strip()]
     chart = []
     for code in codes:
         if code in ("25-2", "A1-1") and not intervened:
             steps.append(Step(f"Chart code {code} this turn: Chinese units arrive only once the Chinese have intervened "
-                              "(the data's reading of the chart notes).", RULE_CI))
+                              "(the data's reading of the chart notes).", cited))
             continue
         if code in ("A1-1", "P1-1"):
             continue  # supply units: decided below
@@ -226,7 +242,7 @@ def resolve_intervention(g: Game, req: ChineseInterventionRequest) -> CheckResul
     if intervened:
         supply = {"count": int(rule.get("supply_units_per_turn", 1)), "at": rule.get("supply_entry", "Antung")}
         steps.append(Step(f"Supply units: one per turn at {supply['at']}, no longer at Pyongyang (the chart's A1-1 is "
-                          "this unit).", RULE_CI))
+                          "this unit).", cited))
     elif not req.pyongyang_occupied_by_un and "P1-1" in codes:
         supply = {"count": 1, "at": "Pyongyang"}
         steps.append(Step("The North Koreans take their supply unit at Pyongyang (P1-1) until UN units occupy it.",
@@ -235,21 +251,21 @@ def resolve_intervention(g: Game, req: ChineseInterventionRequest) -> CheckResul
         supply = {"count": 0, "at": ""}
         steps.append(Step("No Communist supply unit: Pyongyang is UN-occupied and the Chinese have not intervened "
                           "('none are received if they have not')." if req.pyongyang_occupied_by_un else
-                          "No supply unit on the chart this turn.", RULE_CI))
+                          "No supply unit on the chart this turn.", cited))
     if chart:
-        steps.append(Step(f"Chart reinforcements this turn, in addition: {', '.join(chart)}.", RULE_CI))
+        steps.append(Step(f"Chart reinforcements this turn, in addition: {', '.join(chart)}.", cited))
     outcome = {"intervened": intervened, "intervention_turn": start, "armies_this_turn": armies,
                "armies_total_after": req.armies_received + armies, "army_entry": rule.get("army_entry") if armies else "",
                "supply_units": supply, "chart_reinforcements": chart,
                "shock_effect_latest_start": (start + 8) if start is not None and shock_allowed(g, req.what_if) else None}
-    warnings = [] if req.what_if else [str(data.special(g, CAMPAIGN, "chinese_intervention_trigger").get("source", ""))]
+    warnings = [] if req.what_if else [str(data.special(g, req.scenario, TRIGGER).get("source", ""))]
     return CheckResult(outcome=outcome, steps=steps, warnings=[w for w in warnings if w])
 
 
 @register_check(system="spi", name="chinese_intervention", request=ChineseInterventionRequest, random=False,
                 summary="Campaign Game: whether the Chinese have intervened and what arrives this turn (two Armies per "
                         "turn up to twelve, supply units)", rule=RULE_CI,
-                scenario_rule=with_special_rule(data.game, "chinese_intervention"),
+                scenario_rule=with_special_rule(data.game, INTERVENTION),
                 actor=either_side(rule=RULE_CI, why="what the schedule brings this Game-Turn; no die"),
                 example={"game_turn": 20, "non_korean_un_combat_north_of_38th_turn": 19})
 def chinese_intervention(req: ChineseInterventionRequest, dice: Dice) -> CheckResult:
@@ -262,6 +278,8 @@ def chinese_intervention(req: ChineseInterventionRequest, dice: Dice) -> CheckRe
 class ShockEffectRequest(CheckRequest):
     """Whether a Shock Effect declaration is legal and which Game-Turns it covers (Campaign Game)."""
 
+    scenario: ScenarioName = board("scenario", default="campaign", description=(
+        "Game played: a scenario whose data has the special rule chinese_shock_effect (the Campaign Game's)."))
     intervention_turn: int = Field(ge=1, le=60, description="The Game-Turn the Chinese Intervention began "
                                    "(check `chinese_intervention`).")
     declared_turn: int = Field(ge=1, le=60, description="The Game-Turn the Communist Player declares the Shock Effect "
@@ -275,40 +293,46 @@ class ShockEffectRequest(CheckRequest):
     @model_validator(mode="after")
     def _by_the_rules(self, info: ValidationInfo):
         g = data.game_in(info)
-        rule = data.special(g, CAMPAIGN, "chinese_shock_effect")
+        rule = data.rule_of(g, self.scenario, SHOCK)
+        cited = rule.get("source", RULE_SHOCK)
         for t in (self.intervention_turn, self.declared_turn, self.game_turn):
             if t is not None:
-                data.turn_record(g, CAMPAIGN, t)
+                data.turn_record(g, self.scenario, t)
         if self.used_before:
-            raise ValueError(f"the Shock Effect is used only {rule.get('uses', 1)} time(s) in the Campaign Game ({RULE_SHOCK})")
+            raise ValueError(f"the Shock Effect is used only {rule.get('uses', 1)} time(s) in a game ({cited})")
         if not shock_allowed(g, self.what_if):
             raise ValueError(f"what-if {self.what_if} forbids the Shock Effect (Other Games {self.what_if})")
         if self.declared_turn < self.intervention_turn:
             raise ValueError("the Shock Effect cannot be declared before the Chinese Intervention has begun")
         if self.declared_turn > self.intervention_turn + 8:
             raise ValueError(f"the Shock Effect must begin no later than the eighth Game-Turn after the initiation of "
-                             f"Chinese Intervention (turn {self.intervention_turn + 8}) ({RULE_SHOCK})")
+                             f"Chinese Intervention (turn {self.intervention_turn + 8}) ({cited})")
         return self
 
 
+def shock_rules_text(g: Game, shock: dict) -> str:
+    """The rules a Shock Effect puts in force, each by its own data's source (`rules`, `rules_from`)."""
+    borrowed = [data.special(g, str(shock.get("rules_from", "")), name) for name in shock.get("rules", [])]
+    return "; ".join(str(rule.get("source", name)) for name, rule in zip(shock.get("rules", []), borrowed))
+
+
 def resolve_shock(g: Game, req: ShockEffectRequest) -> CheckResult:
-    rule = data.special(g, CAMPAIGN, "chinese_shock_effect")
+    rule = data.rule_of(g, req.scenario, SHOCK)
+    cited = str(rule.get("source", RULE_SHOCK))
     duration = int(rule.get("duration_turns", 3))
     turns = list(range(req.declared_turn, req.declared_turn + duration))
     steps = [
         Step(f"Declared at the beginning of the First Movement Phase of the Communist Player Turn of turn "
-             f"{req.declared_turn} (no later than turn {req.intervention_turn + 8}): legal.", RULE_SHOCK),
+             f"{req.declared_turn} (no later than turn {req.intervention_turn + 8}): legal.", cited),
         Step("On declaring, the Communist Player removes all Communist supply units on the map; he may receive new "
-             "ones during the Shock turns.", RULE_SHOCK),
-        Step(f"Intervention Special Game Rules (1)-(4) apply on turns {', '.join(map(str, turns))}: Communist units "
-             "always in supply; no cost to leave enemy ZOCs in First Movement Phases; Communist attack strengths "
-             "doubled, their losses against non-Korean UN units not doubled, no doubling in Rough; Chinese units "
-             "enter entirely Rough hexes for 1 MP in Second Movement Phases.", "Special Game Rules: Intervention (1)-(4)"),
+             "ones during the Shock turns.", cited),
+        Step(f"{shock_rules_text(g, rule)} apply on turns {', '.join(map(str, turns))}.",
+             str(rule.get("rules_source") or cited)),
     ]
     active = req.game_turn in turns if req.game_turn is not None else None
     if active is not None:
         steps.append(Step(f"Turn {req.game_turn}: the Shock rules are {'in force' if active else 'not in force'}.",
-                          RULE_SHOCK))
+                          cited))
     return CheckResult(
         outcome={"legal": True, "shock_turns": turns, "active_on_game_turn": active,
                  "remove_communist_supply_units": True, "rules": list(rule.get("rules", []))},
@@ -319,7 +343,7 @@ def resolve_shock(g: Game, req: ShockEffectRequest) -> CheckResult:
 
 @register_check(system="spi", name="shock_effect", request=ShockEffectRequest, random=False,
                 summary="Campaign Game: legality and turns of the Chinese Shock Effect", rule=RULE_SHOCK,
-                scenario_rule=with_special_rule(data.game, "chinese_shock_effect"),
+                scenario_rule=with_special_rule(data.game, SHOCK),
                 actor=the_side("communist",
                                rule="Campaign Game: Chinese Shock Effect (the Communist player declares it)"),
                 example={"intervention_turn": 20, "declared_turn": 22})

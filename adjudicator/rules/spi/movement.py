@@ -59,7 +59,7 @@ class Mover:
 
     communist_supply: bool = False
     road_cost: Fraction = Fraction(1, 2)  # the unit's row of the Movement table (Movement (L))
-    chinese_rough_at_one: bool = False  # Intervention rule (4): entirely Rough costs 1 MP
+    chinese_entire_rough_cost: int | None = None  # Intervention rule (4): what entering entirely Rough costs
     free_zoc_exit: bool = False  # Intervention rule (2)
 
 
@@ -76,8 +76,8 @@ def enter_cost(g: Game, t: sb.Terrain, a: Hex, b: Hex, mover: Mover = ORDINARY) 
     rough = sb.is_rough(gm, b)
     if mover.communist_supply:
         cost = data.fraction_parameter(g, "communist_supply_rough_cost" if rough else "communist_supply_clear_cost")
-    elif rough and mover.chinese_rough_at_one and sb.is_entirely_rough(gm, b):
-        cost = Fraction(1)
+    elif rough and mover.chinese_entire_rough_cost is not None and sb.is_entirely_rough(gm, b):
+        cost = Fraction(mover.chinese_entire_rough_cost)
     else:
         cost = Fraction(2 if rough else 1)
     if b in t.rivers:
@@ -212,7 +212,8 @@ def plan(g: Game, req: MovementRequest) -> Plan:
     mover = Mover(
         communist_supply=u.side == "communist" and data.is_supply_unit(u),
         road_cost=road_mp,
-        chinese_rough_at_one=rules.chinese_rough_at_one and req.phase == "second" and data.is_chinese(u),
+        chinese_entire_rough_cost=(rules.chinese_entire_rough_cost if req.phase == "second" and data.is_chinese(u)
+                                   else None),
         free_zoc_exit=rules.free_zoc_exit_first_phase and req.phase == "first",
     )
     terrain = sb.Terrain.of(gm)

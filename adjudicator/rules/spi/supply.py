@@ -110,9 +110,10 @@ def _naval(report: SupplyReport, p: sb.Placed) -> None:
 def _trace_communist(g: Game, gm, board: sb.Board, rules: special.InForce, report: SupplyReport) -> None:
     mine = board.units_of("communist")
     if rules.communist_always_supplied:
-        report.steps.append(("Communist units are in supply at all times this Game-Turn.", rules.rule))
+        why = rules.cite(special.ALWAYS_SUPPLIED) or rules.rule
+        report.steps.append(("Communist units are in supply at all times this Game-Turn.", why))
         for p in mine:
-            report.units.append(UnitSupply(p.at.unit, p.at.hex, True, source="special rule", reason=rules.rule))
+            report.units.append(UnitSupply(p.at.unit, p.at.hex, True, source="special rule", reason=why))
         return
     supply_units = [p for p in mine if data.is_supply_unit(p.unit)]
     by_hex: dict[Hex, list[str]] = {}

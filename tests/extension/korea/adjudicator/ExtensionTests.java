@@ -389,6 +389,10 @@ public final class ExtensionTests {
     equal(List.of("[ADJ g#1] RULING x"), r.lines, "lines");
     equal(List.of("nk-6 was eliminated in record 3"), r.notices, "notices");
     check(r.changes.get(0).eliminated && r.changes.get(1).sp == 2, "changes");
+    check(r.changes.get(0).revealedAs == null, "no placeholder revealed");
+    final Ruling revealed = Ruling.of(Json.parseObject("{\"transcript\": [\"[ADJ g#3] RULING x\"], \"seq\": 3, \"piece_changes\": "
+      + "[{\"unit\": \"nk-scratch-7\", \"eliminated\": true, \"step\": null, \"sp\": null, \"revealed_as\": \"nk-scratch-c-1\"}]}"));
+    check("nk-scratch-c-1".equals(revealed.changes.get(0).revealedAs), "a placeholder revealed as its counter");
     refused(() -> Ruling.of(Json.parseObject("{\"seq\": 1}")), "an answer without a transcript");
     equal(List.of(), r.privateLines, "no private lines in a game without hidden units");
     final Ruling fog = Ruling.of(Json.parseObject("{\"transcript\": [\"[ADJ g#2] 1. a UN block in 0920\"],"

@@ -12,18 +12,27 @@ import java.util.Map;
  * game's ledger already removed), which are shown to the player before anything else.
  */
 final class Ruling {
-  /** One unit's new state: removed, a step by name, or an SP (block games). */
+  /**
+   * One unit's new state: removed, a step by name, or an SP (block games); or, for a placeholder a
+   * ruling reveals (KWB's '? 4' Scratch Units), the counter it turned out to be, which takes its spot.
+   */
   static final class Change {
     final String unit;
     final boolean eliminated;
-    final String step;   // null: none named
-    final Integer sp;    // null: none named
+    final String step;        // null: none named
+    final Integer sp;         // null: none named
+    final String revealedAs;  // null: no placeholder revealed
 
-    Change(String unit, boolean eliminated, String step, Integer sp) {
+    Change(String unit, boolean eliminated, String step, Integer sp, String revealedAs) {
       this.unit = unit;
       this.eliminated = eliminated;
       this.step = step;
       this.sp = sp;
+      this.revealedAs = revealedAs;
+    }
+
+    Change(String unit, boolean eliminated, String step, Integer sp) {
+      this(unit, eliminated, step, sp, null);
     }
   }
 
@@ -54,7 +63,8 @@ final class Ruling {
       if (!(c.get("unit") instanceof String)) continue;
       changes.add(new Change((String) c.get("unit"), Boolean.TRUE.equals(c.get("eliminated")),
                              c.get("step") instanceof String ? (String) c.get("step") : null,
-                             c.get("sp") instanceof Number ? ((Number) c.get("sp")).intValue() : null));
+                             c.get("sp") instanceof Number ? ((Number) c.get("sp")).intValue() : null,
+                             c.get("revealed_as") instanceof String ? (String) c.get("revealed_as") : null));
     }
     return new Ruling(lines, strings(answer.get("private_transcript")), answer.get("seq"), changes, strings(answer.get("stand_ins")), strings(answer.get("notices")));
   }

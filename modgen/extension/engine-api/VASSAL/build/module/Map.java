@@ -6,6 +6,7 @@ import java.util.List;
 
 import javax.swing.JComponent;
 
+import VASSAL.command.Command;
 import VASSAL.counters.GamePiece;
 import VASSAL.counters.PieceFinder;
 
@@ -24,4 +25,6 @@ public class Map {
   public void addLocalMouseListenerFirst(MouseListener l) { }
 
   public GamePiece findPiece(Point pt, PieceFinder finder) { return null; }
+
+  public Command placeOrMerge(GamePiece p, Point pt) { return null; }
 }
