@@ -1,6 +1,7 @@
 """The replay pages: upload a received log (or every log of a game, in order) and step through it.
 
-A recorded game (any token of the game, an observer's too; `adjudicator.page_tokens`)::
+A recorded game (any token of the game, an observer's too; `adjudicator.page_tokens`; a replay is
+the files of the token that uploaded them, `adjudicator.uploads`)::
 
     GET  /games/<id>/replay                          the upload form
     POST /games/<id>/replay                          keep the files, go to their replay
@@ -41,6 +42,7 @@ from adjudicator.bridge.svg import map_svg
 from adjudicator.bridge.upload import MAX_UPLOAD_BYTES, read_upload
 from adjudicator.checks import canonical_side
 from adjudicator.config import Config
+from adjudicator.csrf import guard
 from adjudicator.dicechart import die_chart
 from adjudicator.dicestats import DiceRecord
 from adjudicator.game_pages import grant_or_login
@@ -55,7 +57,7 @@ from adjudicator.replay.views import Viewer
 from adjudicator.services import services
 from adjudicator.storage import OBSERVER, TokenGrant
 from adjudicator.systems import system_info
-from adjudicator.uploads import system_scope
+from adjudicator.uploads import grant_scope, is_sha256, system_scope
 from scenarios.model import Game
 from vassalfmt import VassalFormatError
 
@@ -67,7 +69,6 @@ MAX_REPLAY_BYTES = 2 * MAX_UPLOAD_BYTES
 MANIFEST_NAME = "replay.json"
 #: What a replay of no recorded game is asked with: whose eyes, and the scenario (names the turns).
 SYSTEM_ARGS = ("as", "scenario")
-_SHA_RE = re.compile(r"^[0-9a-f]{64}$")
 
 
 # -- keeping the files ------------------------------------------------------------------------------
@@ -83,7 +84,7 @@ def keep_files(scope: str, files: list[tuple[str, bytes]]) -> str:
 def kept_files(scope: str, key: str) -> list[tuple[str, bytes]]:
     """The files of a kept replay, in order (404 when it is unknown or gone: upload again)."""
     uploads = services().uploads
-    found = uploads.get(scope, key) if _SHA_RE.match(key) else None
+    found = uploads.get(scope, key) if is_sha256(key) else None
     files = None
     if found is not None and found.name == MANIFEST_NAME:
         try:
@@ -99,7 +100,6 @@ def kept_files(scope: str, key: str) -> list[tuple[str, bytes]]:
 
 def received_files() -> list[tuple[str, bytes]] | BridgeError:
     """The files of the upload form, or the problem with them."""
-    request.max_content_length = MAX_REPLAY_BYTES + MULTIPART_OVERHEAD  # before the body is read
     files = [(f.filename or "", f.read(MAX_UPLOAD_BYTES + 1)) for f in request.files.getlist("file") if f]
     files = [(name, data) for name, data in files if name or data]
     if not files:
@@ -214,7 +214,7 @@ def make_replay_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
         if isinstance(scoped, Response):
             return scoped
         grant, game = scoped
-        files = kept_files(game_id, key)
+        files = kept_files(grant_scope(grant), key)
         ledger = game_ledger(game_id)
         viewer = game_viewer(grant, game, ledger.document["game"]["status"] == "closed")
         return replay_of(grant.system, files, viewer, grant.scenario, ledger), game, grant, ledger
@@ -230,6 +230,7 @@ def make_replay_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
 
     @bp.post("/games/<game_id>/replay")
     @limited
+    @guard(max_bytes=MAX_REPLAY_BYTES + MULTIPART_OVERHEAD)
     def game_upload(game_id: str):
         grant = page_grant(game_id, write=False)
         files = received_files()
@@ -238,7 +239,7 @@ def make_replay_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
             return render_template("replay_upload.html", info=system_info(grant.system), game_id=game_id,
                                    action=url_for("replay_pages.game_upload", game_id=game_id),
                                    error=problem), problem.status
-        key = keep_files(game_id, files)
+        key = keep_files(grant_scope(grant), files)
         return redirect(url_for("replay_pages.game_replay_page", game_id=game_id, key=key), 303)
 
     @bp.get("/games/<game_id>/replay/<key>")
@@ -290,6 +291,7 @@ def make_replay_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
 
     @bp.post("/systems/<system>/replay")
     @limited
+    @guard(max_bytes=MAX_REPLAY_BYTES + MULTIPART_OVERHEAD)
     def system_upload(system: str):
         game = system_game(system)
         files = received_files()
