@@ -60,7 +60,7 @@ from adjudicator.bridge.upload import MAX_UPLOAD_BYTES, read_upload
 from adjudicator.bridge.writeback import piece_changes, ruling_log
 from adjudicator.checks import CheckSpec, canonical_side, checks_for, get_check
 from adjudicator.config import Config
-from adjudicator.fog import fog_of, redact_text, reveal, seal
+from adjudicator.fog import fog_of, redact, reveal, seal
 from adjudicator.forms import form_fields, form_request, submitted_values, unit_choices
 from adjudicator.csrf import guard
 from adjudicator.game_pages import new_request_id, situation_address, starting_values
@@ -223,7 +223,7 @@ def text_redactor(scope: Scope, positions: Positions) -> Callable[[str], str]:
     name = unit_namer(scope)
     hidden = {u.unit.id: u.unit.side for u in positions.units if name(u.unit.id) is None}
     viewer = viewer_of(scope)
-    return lambda text: redact_text(scope.system, text, hidden, viewer) if hidden and text else text
+    return lambda text: redact(scope.system, text, viewer) if hidden and text else text
 
 
 def maps_to_draw(positions: Positions, scenario_id: str | None) -> list:

@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from adjudicator.fog import Fog, fog_of, redact_text
+from adjudicator.fog import Fog, fog_of, redact
 from adjudicator.logcheck import LogCheck, check_logs
 from adjudicator.replay.timeline import DRAW, MOVE, REMOVE, STEP, ADD, Step, Timeline, TimelineBuilder
 from adjudicator.replay.verdicts import BAD, HIDDEN, REROLL, RulingView, place_rulings
@@ -136,15 +136,16 @@ def hidden_units(game: Game, fog: Fog | None, viewer: Viewer) -> dict[str, str]:
 
 
 def text_redactor(system: str, game: Game, fog: Fog | None, viewer: Viewer) -> Callable[[str], str]:
-    """text -> the text with every unit the viewer may not see named by its side only."""
+    """text -> the text with every unit the viewer may not see named by its side only (`fog.redact`;
+    a log's many texts are first searched for any such unit at once, which most have none of)."""
     hidden = hidden_units(game, fog, viewer)
     if not hidden:
         return lambda text: text
     pattern = re.compile("|".join(rf"(?<![\w-]){re.escape(u)}(?![\w-])" for u in sorted(hidden, key=len, reverse=True)))
 
-    def redact(text: str) -> str:
-        return redact_text(system, text, hidden, viewer.side) if text and pattern.search(text) else text
-    return redact
+    def hide(text: str) -> str:
+        return redact(system, text, viewer.side) if text and pattern.search(text) else text
+    return hide
 
 
 def build_replay(system: str, system_name: str, game: Game, files: list[tuple[str, SavedGame]], viewer: Viewer,
