@@ -83,13 +83,18 @@ class Uploads:
     def put(self, scope: str, name: str, data: bytes) -> Upload:
         """Keep `data` in `scope` (again, if it is there already); the oldest files make room."""
         sha = hashlib.sha256(data).hexdigest()
-        name = (name or "")[-200:]
+        self.put_derived(scope, [(sha, name, data)])
+        return Upload(scope, sha, (name or "")[-200:], data)
+
+    def put_derived(self, scope: str, files: list[tuple[str, str, bytes]]) -> None:
+        """Keep files made from kept ones (a replay built from its logs), each under a key of its own
+        (a SHA-256 the maker derives), in one transaction; kept and expired as uploads are."""
         with self.store._write() as conn:
-            self._expire(conn, len(data))
-            conn.execute(delete(uploads).where(uploads.c.scope == scope, uploads.c.sha256 == sha))
-            conn.execute(insert(uploads).values(scope=scope, sha256=sha, name=name, size=len(data), data=data,
-                                                created=utc_now()))
-        return Upload(scope, sha, name, data)
+            self._expire(conn, sum(len(data) for _, _, data in files))
+            for sha, name, data in files:
+                conn.execute(delete(uploads).where(uploads.c.scope == scope, uploads.c.sha256 == sha))
+                conn.execute(insert(uploads).values(scope=scope, sha256=sha, name=(name or "")[-200:], size=len(data),
+                                                    data=data, created=utc_now()))
 
     def has(self, scope: str, sha256: str) -> bool:
         with self.store.engine.connect() as conn:
