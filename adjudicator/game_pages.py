@@ -14,9 +14,10 @@
     GET  /games/<id>/log-check        a log received from the opponent against the ledger (POST)
 
 Every roll goes through `adjudicator.rulings`, the path the API takes: the same grant, the same
-refusals, the same ledger. Every POST here is guarded against other pages' forms (`adjudicator.csrf`). Every form that records carries a request id made when the form is
-shown, and a recorded ruling answers with a redirect to its own page (post/redirect/get): a
-double click, a refresh or the Back button shows the ruling already recorded, never a new roll.
+refusals, the same ledger. Every POST here is refused unless it comes from these pages themselves
+(`adjudicator.csrf`). Every form that records carries a request id made when the form is shown, and
+a recorded ruling answers with a redirect to its own page (post/redirect/get): a double click, a
+refresh or the Back button shows the ruling already recorded, never a new roll.
 """
 
 from __future__ import annotations

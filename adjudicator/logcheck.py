@@ -34,8 +34,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from adjudicator.bridge import BridgeError, load_system_game, read_upload
-from adjudicator.bridge.upload import Budget
 from adjudicator.bridge.rulings import problem_from
+from adjudicator.bridge.upload import Budget
 from adjudicator.ledger import Record, ledger_document
 from adjudicator.logboard import LogEvent, log_events, missing_changes, ordered_changes
 from adjudicator.logsessions import EARLIER, OUTSIDE, REROLL, THIS_FILE, SessionMap, place

@@ -60,9 +60,9 @@ from adjudicator.bridge.upload import MAX_UPLOAD_BYTES, read_upload
 from adjudicator.bridge.writeback import piece_changes, ruling_log
 from adjudicator.checks import CheckSpec, canonical_side, checks_for, get_check
 from adjudicator.config import Config
+from adjudicator.csrf import guard
 from adjudicator.fog import fog_of, redact, reveal, seal
 from adjudicator.forms import form_fields, form_request, submitted_values, unit_choices
-from adjudicator.csrf import guard
 from adjudicator.game_pages import new_request_id, situation_address, starting_values
 from adjudicator.page_tokens import page_grant
 from adjudicator.problems import Problem

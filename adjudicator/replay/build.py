@@ -6,8 +6,8 @@ recorded game, its ledger document and the keys that verify it. The result is on
 the page shows at once (`page_json`, bounded whatever the log holds) and its steps in pieces of
 `PIECE_STEPS` (`pieces`), each with the board where it begins, which the browser fetches as the
 player steps. Neither holds a piece id or a hidden identity (`adjudicator.replay.views`), and every
-text a log supplies is cut (`adjudicator.logcheck.echo`). A replay is at most `MAX_REPLAY_COMMANDS` commands,
-built within the request's time budget (`adjudicator.bridge.upload.Budget`).
+text a log supplies is cut (`adjudicator.logcheck.echo`). A replay is at most `MAX_REPLAY_COMMANDS`
+commands, built within the request's time budget (`adjudicator.bridge.upload.Budget`).
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ from scenarios.model import Game
 from vassalfmt import SavedGame, VassalLimitError
 
 #: The most commands the files of one replay may hold together: a whole game's chain of turn logs
-#: (a turn is a few hundred), far from what one request could build in its budget (docs/performance.md).
+#: (a turn is a few hundred), built in about half a request's budget on a busy 2-core machine
+#: (docs/performance.md, "Replay").
 MAX_REPLAY_COMMANDS = 50_000
 #: Steps in a piece of the timeline (what the browser fetches at a time).
 PIECE_STEPS = 500
