@@ -25,6 +25,7 @@ from adjudicator.api.games import well_known_keys
 from adjudicator.api.systems import systems_document
 from adjudicator.checks import SYSTEM_IDS
 from adjudicator.config import Config
+from adjudicator.csrf import register_csrf
 from adjudicator.game_pages import make_game_pages_blueprint
 from adjudicator.headers import register_security_headers
 from adjudicator.json_provider import OrjsonProvider
@@ -103,6 +104,7 @@ def create_app(config: Config | Mapping[str, Any] | None = None, *, storage_may_
     svc.limiter = limiter
     register_error_handlers(app)
     register_security_headers(app)
+    register_csrf(app)
 
     @app.get("/ping")
     def ping():

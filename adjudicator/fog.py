@@ -33,6 +33,9 @@ from typing import Any, Callable
 from adjudicator.canonical import canonical_bytes
 
 HIDDEN = "hidden"
+#: A hidden unit's key for the commitment of its whole object, where its owner's view of it leaves
+#: out another side's units (closing the game puts the whole back).
+WHOLE = "whole"
 #: A result's key listing the commitments of its texts sealed whole (steps, warnings).
 SEALED = "sealed"
 TEXTS = ("steps", "warnings")
@@ -105,8 +108,9 @@ class Sealed:
 
 
 class _Sealer:
-    def __init__(self, fog: Fog):
+    def __init__(self, fog: Fog, shown: set[str] | frozenset[str] = frozenset()):
         self.fog = fog
+        self.shown = shown  # units the check reveals to both: never sealed, never redacted
         self.parts: list[Part] = []
         self.hidden_units: dict[str, str] = {}  # unit id -> owner, of what was sealed
 
@@ -119,15 +123,27 @@ class _Sealer:
     def owner_for_viewing(self, side: str) -> str:
         return side if self.fog.owner_sees else NO_ONE
 
+    def unit_stub(self, node: dict[str, Any], side: str) -> dict[str, Any]:
+        """What the record shows of a hidden unit's object: where it stands, its side, the commitment
+        of the object as its owner may see it (the other side's units it names, say a supply reason's
+        "blocked by nkpa-10", named by their side only), and of the whole object when that differs
+        (everyone's once the game is closed)."""
+        owner = self.owner_for_viewing(side)
+        owners_view = node if owner == NO_ONE else _hide(node, self.fog, owner, self.shown)
+        stub = {HIDDEN: self.part(owners_view, owner).commitment, "side": side,
+                **{k: node[k] for k in PUBLIC_KEYS if k in node}}
+        if owners_view != node:
+            stub[WHOLE] = self.part(node, NO_ONE).commitment
+        return stub
+
     def walk(self, node: Any) -> Any:
         if isinstance(node, dict):
             unit = node.get("unit") if isinstance(node.get("unit"), str) else node.get("block")
             side = self.fog.unit_owner(unit) if isinstance(unit, str) else None
             if side is not None:
                 self.hidden_units[unit] = side
-                made = self.part(node, self.owner_for_viewing(side))
-                return {HIDDEN: made.commitment, "side": side, **{k: node[k] for k in PUBLIC_KEYS if k in node}}
-            return {key: self.walk(value) for key, value in node.items()}
+                return self.unit_stub(node, side)
+            return {self.walk(key): self.walk(value) for key, value in node.items()}  # a key may name a unit
         if isinstance(node, list):
             return [self.walk(item) for item in node]
         if isinstance(node, str):
@@ -143,13 +159,14 @@ def seal(system: str, check: str, acting_side: str, request: dict[str, Any], res
     fog = _FOG.get(system)
     if fog is None:
         return Sealed(request, result, [])
-    sealer = _Sealer(fog)
     revealed = set(fog.revealed_by.get(check, ()))
+    outcome = result.get("outcome")
+    sealer = _Sealer(fog, shown=named_units(fog, [request.get(key) for key in revealed] +
+                                            [outcome if check in fog.revealed_by else None]))
     own = set(fog.own_draws.get(check, ()))
     public_request = {key: ({HIDDEN: sealer.part(value, acting_side).commitment} if key in own
                             else value if key in revealed else sealer.walk(value)) for key, value in request.items()}
     public_result = dict(result)
-    outcome = result.get("outcome")
     if isinstance(outcome, dict):
         public_outcome = dict(outcome) if check in fog.revealed_by else sealer.walk(outcome)
         if check in fog.secret_draws or check in fog.own_draws:
@@ -158,10 +175,9 @@ def seal(system: str, check: str, acting_side: str, request: dict[str, Any], res
             public_result["dice_used"] = [{**die, "value": f"{HIDDEN}:{sealer.part(die.get('value'), owner).commitment}"}
                                           for die in result.get("dice_used") or []]
         public_result["outcome"] = public_outcome
-    names = sealer.hidden_units
     for key in TEXTS:
         texts = result.get(key) or []
-        public = [_redacted(item, names, fog, viewer=None) for item in texts]
+        public = _hide(texts, fog, None, sealer.shown)
         if public != texts:
             public_result[key] = public
             made = sealer.part({key: texts}, NO_ONE)  # the full texts: everyone's once the game closes
@@ -169,19 +185,59 @@ def seal(system: str, check: str, acting_side: str, request: dict[str, Any], res
     return Sealed(public_request, public_result, sealer.parts)
 
 
-def _redacted(item: Any, hidden: dict[str, str], fog: Fog, viewer: str | None) -> Any:
-    """A step (or warning) with every hidden unit the viewer may not see named only by its side."""
-    if isinstance(item, dict) and isinstance(item.get("text"), str):
-        return {**item, "text": _redacted(item["text"], hidden, fog, viewer)}
-    if not isinstance(item, str):
-        return item
-    text = item
-    for unit, side in sorted(hidden.items(), key=lambda pair: -len(pair[0])):
-        if viewer is not None and fog.owner_sees and side == viewer:
-            continue
-        text = re.sub(rf"(?<![\w-]){re.escape(unit)}(?![\w-])(?:\s*\(\d+\s*SP\))?",
-                      f"a {_side_words(side)} {fog.noun}", text)
-    return text
+#: A word that may be a unit's id (ids are letters, digits and hyphens), with the strength a
+#: step may give after it ("nkpa-1 (3 SP)").
+_WORD = re.compile(r"(?<![\w-])([A-Za-z0-9][\w-]*)(?![\w-])(\s*\(\d+\s*SP\))?")
+
+
+def sees(fog: Fog, unit_side: str, viewer: str | None) -> bool:
+    """Whether `viewer` (a side, or None for an observer) may see a unit of `unit_side` the fog hides."""
+    return viewer is not None and fog.owner_sees and unit_side == viewer
+
+
+def _hide(node: Any, fog: Fog, viewer: str | None, shown: frozenset[str] | set[str]) -> Any:
+    """`node` (a text, or JSON holding texts, keys included) with every unit the viewer may not
+    see named by its side only; the units in `shown` (named in the clear) stay."""
+    if isinstance(node, str):
+        def swap(found: re.Match) -> str:
+            unit = found.group(1)
+            side = fog.unit_owner(unit)
+            if side is None or unit in shown or sees(fog, side, viewer):
+                return found.group(0)
+            return f"a {_side_words(side)} {fog.noun}"
+        return _WORD.sub(swap, node)
+    if isinstance(node, dict):
+        return {_hide(key, fog, viewer, shown): _hide(value, fog, viewer, shown) for key, value in node.items()}
+    if isinstance(node, list):
+        return [_hide(item, fog, viewer, shown) for item in node]
+    return node
+
+
+def named_units(fog: Fog, node: Any) -> set[str]:
+    """The hidden units `node` names in the clear (as a value or a key): in a sealed record, those
+    the rules revealed to both (a combat's)."""
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str) and fog.unit_owner(item) is not None:
+            found.add(item)
+    return found
+
+
+def redact(system: str, node: Any, viewer: str | None, shown: frozenset[str] | set[str] = frozenset()) -> Any:
+    """`node` — a text, or any JSON value of texts — with every unit whose identity the fog of war
+    hides from `viewer` (a side, or None for an observer) named by its side only ("a Communist
+    block"), except those in `shown` (a ruling's units the rules revealed). The one redaction
+    every rendering of a ruling passes through: its tables, steps and chat lines as a viewer sees
+    them (`reveal`), a saved game's report, a replay's texts."""
+    fog = _FOG.get(system)
+    return _hide(node, fog, viewer, shown) if fog else node
 
 
 def unseen_by(system: str, check: str, request: dict[str, Any], viewer: str | None) -> list[str]:
@@ -207,13 +263,6 @@ def as_seen_by(system: str, check: str, request: dict[str, Any], viewer: str | N
                   closed=False)["request"]
 
 
-def redact_text(system: str, text: str, hidden: dict[str, str], viewer: str | None) -> str:
-    """`text` with each of `hidden` (unit id -> its side) the viewer may not see named only by its
-    side ("a Communist block")."""
-    fog = _FOG.get(system)
-    return _redacted(text, hidden, fog, viewer) if fog else text
-
-
 def _side_words(side: str) -> str:
     return "UN" if side == "un" else side.replace("_", " ").capitalize()
 
@@ -224,47 +273,36 @@ def visible_to(part: Part, viewer: str | None, closed: bool) -> bool:
 
 
 def reveal(system: str, body: dict[str, Any], parts: list[Part], viewer: str | None, closed: bool) -> dict[str, Any]:
-    """A record's body as `viewer` may see it: the parts it may see put back in place, and its
-    steps with the units it may see named (all of them once the game is closed)."""
+    """A record's body as `viewer` may see it: the parts it may see put back in place, and in
+    everything (its own units' rows too: a supply reason names the enemy blocks that cut it) the
+    units it may not see named by their side only (`redact`); all of it once the game is closed."""
     fog = _FOG.get(system)
     if fog is None or not parts:
         return body
     known = {p.commitment: p for p in parts if visible_to(p, viewer, closed)}
     out = copy.deepcopy(body)
-    out["request"] = _put_back(body.get("request"), known)
     result = dict(body.get("result") or {})
-    result["outcome"] = _put_back(result.get("outcome"), known)
-    result["dice_used"] = _put_back(result.get("dice_used"), known)
-    hidden = {unit: side for unit in _unit_ids(parts) if (side := fog.unit_owner(unit)) is not None}
+    shown = named_units(fog, [body.get("request"), result.get("outcome")])  # in the clear: revealed by the rules
+    seen = (lambda node: node) if closed else (lambda node: _hide(node, fog, viewer, shown))
+    out["request"] = seen(_put_back(body.get("request"), known))
+    result["outcome"] = seen(_put_back(result.get("outcome"), known))
+    result["dice_used"] = seen(_put_back(result.get("dice_used"), known))
     sealed = result.get(SEALED) or {}
     for part in parts:
         for key in TEXTS:
             if isinstance(part.value, dict) and set(part.value) == {key} and sealed.get(key) == part.commitment:
-                full = part.value[key]
-                result[key] = full if closed else [_redacted(item, hidden, fog, viewer) for item in full]
+                result[key] = seen(part.value[key])
     out["result"] = result
     return out
 
 
-def _unit_ids(parts: list[Part]) -> set[str]:
-    """The units whose identity the parts hold (a unit's object, or its id)."""
-    found = set()
-    for part in parts:
-        value = part.value
-        if isinstance(value, dict):
-            unit = value.get("unit") if isinstance(value.get("unit"), str) else value.get("block")
-            if isinstance(unit, str):
-                found.add(unit)
-        elif isinstance(value, str):
-            found.add(value)
-    return found
-
-
 def _put_back(node: Any, known: dict[str, Part]) -> Any:
+    if isinstance(node, dict) and isinstance(node.get(HIDDEN), str):
+        for key in (WHOLE, HIDDEN):  # the whole object once it may be seen, else its owner's view of it
+            if isinstance(node.get(key), str) and node[key] in known:
+                return copy.deepcopy(known[node[key]].value)
     if isinstance(node, dict):
-        if isinstance(node.get(HIDDEN), str) and node[HIDDEN] in known:
-            return copy.deepcopy(known[node[HIDDEN]].value)
-        return {key: _put_back(value, known) for key, value in node.items()}
+        return {_put_back(key, known): _put_back(value, known) for key, value in node.items()}
     if isinstance(node, list):
         return [_put_back(item, known) for item in node]
     if isinstance(node, str) and node.startswith(f"{HIDDEN}:") and node[len(HIDDEN) + 1:] in known:

@@ -5,16 +5,19 @@
     POST /games/<id>/logout           forget it
     GET  /games/<id>/checks/<check>   a check's form; the server rolls (a side's token)
     POST /games/<id>/checks/<check>   roll and record it, then go to the ruling's own page
-    POST /games/<id>/checks/<check>/odds  the form's chances before the roll (nothing recorded)
+    POST /games/<id>/checks/<check>/odds  the form's Chances button: to the GET of its situation
+    GET  /games/<id>/checks/<check>/odds?<the form's fields>  the chances before the roll (nothing
+                                      recorded), with the form to roll
     GET  /games/<id>/records/<seq>    one ruling: result, steps, receipt, its verification
     GET  /games/<id>/close            asks first; POST closes the game (reveals the seed)
     GET  /games/<id>/ledger.json      the ledger to keep and verify offline
     GET  /games/<id>/log-check        a log received from the opponent against the ledger (POST)
 
 Every roll goes through `adjudicator.rulings`, the path the API takes: the same grant, the same
-refusals, the same ledger. Every form that records carries a request id made when the form is
-shown, and a recorded ruling answers with a redirect to its own page (post/redirect/get): a
-double click, a refresh or the Back button shows the ruling already recorded, never a new roll.
+refusals, the same ledger. Every POST here is refused unless it comes from these pages themselves
+(`adjudicator.csrf`). Every form that records carries a request id made when the form is shown, and
+a recorded ruling answers with a redirect to its own page (post/redirect/get): a double click, a
+refresh or the Back button shows the ruling already recorded, never a new roll.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import json
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlencode
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 
@@ -31,6 +35,8 @@ from adjudicator.bridge.upload import MAX_UPLOAD_BYTES
 from adjudicator.chances import chances
 from adjudicator.checks import CheckSpec, get_check, side_label
 from adjudicator.config import Config
+from adjudicator.csrf import FIELD as CSRF_FIELD
+from adjudicator.csrf import guard
 from adjudicator.fog import Part, reveal
 from adjudicator.forms import (
     FieldError, FormField, form_fields, form_request, submitted_values, unit_choices, validate_form,
@@ -43,6 +49,7 @@ from adjudicator.services import services
 from adjudicator.storage import OBSERVER, GameNotFound, TokenGrant
 from adjudicator.systems import system_info
 from adjudicator.transcript import chat_lines
+from adjudicator.uploads import grant_scope, is_sha256
 from adjudicator.verify import verify_answer, verify_ledger
 
 #: Board roles a recorded game fixes itself: its scenario, and the asking side (the token's).
@@ -137,6 +144,14 @@ def roll(game_id: str, check: str, form) -> Response:
     return redirect(url_for("game_pages.record", game_id=game_id, seq=recorded.record.seq), 303)
 
 
+def situation_address(path: str, form, anchor: str) -> str:
+    """`path` with a submitted form's fields as its query (less the form token): where a form's
+    chances are shown. A page reached by a redirect leaves no POST in the browser's history, so
+    Back after the roll that follows comes to this page again, never to "Confirm Form Resubmission"."""
+    pairs = [(name, value) for name, value in form.items(multi=True) if name != CSRF_FIELD]
+    return f"{path}?{urlencode(pairs)}#{anchor}"
+
+
 def chances_of_form(game_id: str, check: str, form) -> Response:
     """The chances of the submitted form's situation, bound as a roll in this game is; nothing
     is recorded, and the form keeps its request id for the roll that may follow."""
@@ -227,6 +242,7 @@ def make_game_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprin
 
     @bp.post("/games/<game_id>")
     @per_client
+    @guard(for_login=True)
     def login(game_id: str):
         game_or_404(game_id)
         token = request.form.get("token", "").strip()
@@ -241,6 +257,8 @@ def make_game_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprin
         return remember(redirect(target, 303), game_id, token)
 
     @bp.post("/games/<game_id>/logout")
+    @per_client
+    @guard
     def logout(game_id: str):
         return forget(redirect(url_for("game_pages.game", game_id=game_id), 303), game_id)
 
@@ -265,15 +283,27 @@ def make_game_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprin
 
     @bp.post("/games/<game_id>/checks/<check>")
     @per_client
+    @guard
     def roll_check(game_id: str, check: str):
         game_or_404(game_id)
         return roll(game_id, check, request.form)
 
     @bp.post("/games/<game_id>/checks/<check>/odds")
     @per_client
+    @guard
     def roll_chances(game_id: str, check: str):
+        """The form's Chances button: to the address of these chances (post/redirect/get)."""
         game_or_404(game_id)
-        return chances_of_form(game_id, check, request.form)
+        return redirect(situation_address(url_for("game_pages.chances", game_id=game_id, check=check),
+                                          request.form, "odds-roll"), 303)
+
+    @bp.get("/games/<game_id>/checks/<check>/odds")
+    def chances(game_id: str, check: str):
+        """The chances of the situation in the address: a page the Back button comes back to."""
+        grant = grant_or_login(game_id, write=True)
+        if isinstance(grant, Response):
+            return grant
+        return chances_of_form(game_id, check, request.args)
 
     @bp.get("/games/<game_id>/records/<int:seq>")
     def record(game_id: str, seq: int):
@@ -282,6 +312,8 @@ def make_game_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprin
             return grant
         view = record_view(game_id, seq, grant)
         upload = request.args.get("upload", "")
+        if not (is_sha256(upload) and services().uploads.has(grant_scope(grant), upload)):
+            upload = ""  # a file this token did not upload (or no longer kept): no download offered
         return render_template("record.html", game_id=game_id, grant=grant, upload=upload, **view)
 
     @bp.get("/games/<game_id>/close")
@@ -293,6 +325,7 @@ def make_game_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprin
 
     @bp.post("/games/<game_id>/close")
     @per_client
+    @guard
     def close(game_id: str):
         grant = page_grant(game_id, write=True)
         if request.form.get("confirm") != "close":
@@ -320,9 +353,9 @@ def make_game_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprin
 
     @bp.post("/games/<game_id>/log-check")
     @per_client
+    @guard(max_bytes=2 * MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD)
     def log_check(game_id: str):
         """Every adjudication line of an uploaded log against the ledger (any token of the game)."""
-        request.max_content_length = 2 * MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD  # before the body is read
         page_grant(game_id, write=False)
         files = [(f.filename or "", f.read(MAX_UPLOAD_BYTES + 1)) for f in request.files.getlist("file") if f]
         try:

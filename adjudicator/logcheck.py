@@ -30,11 +30,12 @@ The ledger's own chain and signatures are verified too (`verify_ledger`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from adjudicator.bridge import BridgeError, load_system_game, read_upload
 from adjudicator.bridge.rulings import problem_from
+from adjudicator.bridge.upload import Budget
 from adjudicator.ledger import Record, ledger_document
 from adjudicator.logboard import LogEvent, log_events, missing_changes, ordered_changes
 from adjudicator.logsessions import EARLIER, OUTSIDE, REROLL, THIS_FILE, SessionMap, place
@@ -43,7 +44,9 @@ from adjudicator.problems import Problem
 from adjudicator.services import services
 from adjudicator.storage import GameNotFound
 from adjudicator.systems import system_info
-from adjudicator.transcript import TranscriptEntry, comparable_lines, parse_session_line, parse_transcript
+from adjudicator.transcript import (
+    SessionLineError, TranscriptEntry, comparable_lines, parse_session_line, parse_transcript,
+)
 from adjudicator.verify import verify_ledger
 from scenarios.model import Game
 from vassalfmt import SavedGame
@@ -54,6 +57,15 @@ NOT_APPLIED = "not-applied"
 #: The most files one chain check reads (a long game by e-mail has a few dozen).
 MAX_CHAIN_FILES = 200
 STATUSES = (VERIFIED, NOT_APPLIED, FORGED, ALTERED, OTHER_GAME, UNRECORDED)
+#: An answer repeats at most this much of a line the log holds (its first line, a difference).
+MAX_ECHO_CHARS = 200
+#: An answer lists at most this many of the rulings found (all files together); the others are counted.
+MAX_LISTED_RULINGS = 1000
+#: ... and at most this many of those no ledger record stands behind (forged, another game's,
+#: computed): a log can hold any number of lines typed to look like rulings.
+MAX_UNTIED_LISTED = 20
+#: An answer names at most this many breaks of a chain.
+MAX_BREAKS_LISTED = 50
 
 
 @dataclass
@@ -66,9 +78,22 @@ class LogRuling:
     first_line: str
     why: str = ""
 
+    @property
+    def untied(self) -> bool:
+        """No ledger record stands behind it: its lines are the log's alone."""
+        return self.status in (FORGED, OTHER_GAME, UNRECORDED)
+
+    def cut(self) -> "LogRuling":
+        """As an answer shows it: what it repeats of the log cut to `MAX_ECHO_CHARS`."""
+        return replace(self, first_line=echo(self.first_line), why=echo(self.why))
+
     def to_json(self) -> dict[str, Any]:
         return {"status": self.status, "game_id": self.game_id, "seq": self.seq,
                 "first_line": self.first_line, "why": self.why}
+
+
+def echo(text: str) -> str:
+    return text if len(text) <= MAX_ECHO_CHARS else text[:MAX_ECHO_CHARS - 1] + "…"
 
 
 @dataclass
@@ -88,9 +113,11 @@ class FileReading:
     def shown(self) -> set[int]:
         return {r.seq for r in self.rulings if r.status in (VERIFIED, NOT_APPLIED, ALTERED)}
 
-    def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "session": self.session, "chain": list(self.chain), "start": self.start,
-                "session_named_by": self.named_by, "rulings": [r.to_json() for r in self.rulings],
+    def to_json(self, listed: list[LogRuling] | None = None) -> dict[str, Any]:
+        listed = self.rulings if listed is None else listed
+        return {"name": echo(self.name), "session": self.session, "chain": list(self.chain[-MAX_BREAKS_LISTED:]),
+                "chain_length": len(self.chain), "start": self.start, "session_named_by": self.named_by,
+                "rulings": [r.to_json() for r in listed], "not_listed": len(self.rulings) - len(listed),
                 "counts": {status: sum(1 for r in self.rulings if r.status == status) for status in STATUSES}}
 
 
@@ -118,11 +145,29 @@ class LogCheck:
         return (self.ledger_ok and not self.hidden and not self.rerolls and not self.missing_files
                 and not self.breaks and all(r.status in (VERIFIED, UNRECORDED) for r in self.rulings))
 
+    def listing(self) -> list[tuple[FileReading, list[LogRuling]]]:
+        """Each file with the rulings an answer lists, their texts cut: in order, at most
+        `MAX_LISTED_RULINGS` in all and `MAX_UNTIED_LISTED` of those no record stands behind; the
+        rest are counted (a log's size must not make the answer's)."""
+        left, untied_left = MAX_LISTED_RULINGS, MAX_UNTIED_LISTED
+        out = []
+        for reading in self.files:
+            listed = []
+            for ruling in reading.rulings:
+                if left and (untied_left or not ruling.untied):
+                    listed.append(ruling.cut())
+                    left -= 1
+                    untied_left -= ruling.untied
+            out.append((reading, listed))
+        return out
+
     def to_json(self) -> dict[str, Any]:
+        listing = self.listing()
         return {"game_id": self.game_id, "ok": self.ok,
-                "rulings": [r.to_json() for r in self.rulings], "hidden": self.hidden,
+                "rulings": [r.to_json() for _, listed in listing for r in listed],
+                "not_listed": sum(len(f.rulings) - len(listed) for f, listed in listing), "hidden": self.hidden,
                 "rerolls": self.rerolls, "elsewhere": self.elsewhere, "missing_files": self.missing_files,
-                "breaks": self.breaks, "files": [f.to_json() for f in self.files],
+                "breaks": self.breaks, "files": [f.to_json(listed) for f, listed in listing],
                 "ledger": {"ok": self.ledger_ok, "problems": self.ledger_problems},
                 "counts": {status: sum(1 for r in self.rulings if r.status == status) for status in STATUSES}}
 
@@ -223,6 +268,48 @@ def _summary(record: dict[str, Any], why: str = "") -> dict[str, Any]:
     return out
 
 
+def chain_breaks(readings: list[FileReading]) -> list[str]:
+    """Where files sent in order are not one game's chain in order, in words: a file that continues
+    another session than the one before it, or none (it begins a chain) though a file comes before
+    it; files in reverse order (one continues a file sent after it); a session sent twice; and
+    sessions whose lines name themselves or each other among the sessions before them (a loop)."""
+    label = {id(f): echo(f.name) or f"file {number}" for number, f in enumerate(readings, start=1)}
+    named = [f for f in readings if f.session]
+    before_sets = {id(f): set(f.chain) for f in named}
+    breaks = []
+    first_of: dict[str, FileReading] = {}
+    for f in named:
+        if f.session in first_of:
+            breaks.append(f"{label[id(f)]} is log session {f.session} again ({label[id(first_of[f.session])]} is too)")
+        first_of.setdefault(f.session, f)
+        if f.session in before_sets[id(f)]:
+            breaks.append(f"{label[id(f)]} names its own log session {f.session} among the sessions before it: a loop")
+    for number, a in enumerate(named):
+        for b in named[number + 1:]:
+            if a.session != b.session and b.session in before_sets[id(a)] and a.session in before_sets[id(b)]:
+                breaks.append(f"{label[id(a)]} and {label[id(b)]} name each other's log session ({a.session}, "
+                              f"{b.session}) among the sessions before them: a loop, not a chain of files")
+        if len(breaks) > MAX_BREAKS_LISTED:
+            break
+    for before, after in zip(readings, readings[1:]):
+        if not (before.session and after.session) or before.session == after.session:
+            continue
+        if len(breaks) > MAX_BREAKS_LISTED:
+            break
+        if after.session in before_sets[id(before)]:
+            breaks.append(f"{label[id(after)]} is sent after {label[id(before)]}, which continues it: the files "
+                          "are out of order (send the game's logs oldest first)")
+        elif not after.chain:
+            breaks.append(f"{label[id(after)]} does not continue {label[id(before)]}: it begins a game's chain of "
+                          "files (it continues no log session)")
+        elif after.chain[-1] != before.session:
+            breaks.append(f"{label[id(after)]} does not continue {label[id(before)]}: it continues log session "
+                          f"{after.chain[-1]}, not {before.session}")
+    if len(breaks) > MAX_BREAKS_LISTED:
+        breaks[MAX_BREAKS_LISTED:] = ["… and more breaks of the chain: the files are not one game's logs in order"]
+    return breaks
+
+
 def judge_files(document: dict[str, Any], readings: list[FileReading], keys) -> LogCheck:
     """Where every ruling of the ledger belongs, seen from the files sent (one, or a game's chain
     in order): shown, hidden from the file it belongs in, a re-roll, or elsewhere."""
@@ -232,10 +319,7 @@ def judge_files(document: dict[str, Any], readings: list[FileReading], keys) -> 
     sessions = SessionMap.of(records)
     shown = set().union(*(f.shown for f in readings)) if readings else set()
     placed_files = [(f.session, f.chain, f.start) for f in readings if f.session]
-    for before, after in zip(readings, readings[1:]):
-        if before.session and after.session and after.chain and after.chain[-1] != before.session:
-            result.breaks.append(f"{after.name} does not continue {before.name}: it continues log session "
-                                 f"{after.chain[-1]}, not {before.session}")
+    result.breaks = chain_breaks(readings)
     for record in records:
         if record["seq"] in shown:
             continue
@@ -264,11 +348,17 @@ def check_log(saved: SavedGame, game: Game | None, document: dict[str, Any], key
     return check_logs([(name, saved)], game, document, keys)
 
 
-def check_logs(files: list[tuple[str, SavedGame]], game: Game | None, document: dict[str, Any], keys) -> LogCheck:
-    """A log, or a game's chain of logs in order, against the ledger `document`."""
+def check_logs(files: list[tuple[str, SavedGame]], game: Game | None, document: dict[str, Any], keys,
+               budget: Budget | None = None) -> LogCheck:
+    """A log, or a game's chain of logs in order, against the ledger `document` (within the
+    request's `budget`, looked at before each file)."""
     records = {r["seq"]: r for r in document["records"]}
     sessions = SessionMap.of([r for r in document["records"] if _is_ruling(r)])
-    readings = [read_file(name, saved, game, document["game"], records, sessions) for name, saved in files]
+    readings = []
+    for name, saved in files:
+        if budget is not None:
+            budget.check(f"checking {name or 'the log'} against the ledger")
+        readings.append(read_file(name, saved, game, document["game"], records, sessions))
     return judge_files(document, readings, keys)
 
 
@@ -293,9 +383,12 @@ def check_log_of_game(game_id: str, data: bytes | list[tuple[str, bytes]]) -> Lo
     if len(files) > MAX_CHAIN_FILES:
         raise Problem(413, "Too many files", f"At most {MAX_CHAIN_FILES} files are checked at once.",
                       kind="too-many-files")
+    budget = Budget()  # one for the whole request, however many files it sends
     try:
-        saved = [(name, read_upload(content)) for name, content in files]
+        saved = [(name, read_upload(content, budget=budget)) for name, content in files]
         game = load_system_game(header["system"])
+        return check_logs(saved, game, document, svc.verification_keys(), budget)
     except BridgeError as error:
         raise problem_from(error) from None
-    return check_logs(saved, game, document, svc.verification_keys())
+    except SessionLineError as error:
+        raise Problem(422, "The log's session line cannot be read", str(error), kind="bad-session-line") from None

@@ -34,6 +34,7 @@ from adjudicator import rulings
 from adjudicator.api.auth import rate_limit_key
 from adjudicator.checks import CheckSpec, checks_for, get_check
 from adjudicator.config import Config
+from adjudicator.csrf import guard
 from adjudicator.forms import (
     FieldError, FormField, UnitChoice, example_dice, form_fields, initial_values, read_form, read_situation,
     rows_of, shown, submitted_values, unit_choices, units_json,
@@ -183,6 +184,7 @@ def make_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
 
     @bp.post("/games")
     @create
+    @guard
     def create_game_page():
         system, _, scenario = request.form.get("system_scenario", "").partition("/")
         info = system_info(system)

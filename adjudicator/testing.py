@@ -7,13 +7,18 @@ games' rules packages change under their owners.
 
 from __future__ import annotations
 
+import secrets
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from flask.testing import FlaskClient
 from pydantic import Field
+from werkzeug.datastructures import MultiDict
 
+from adjudicator import csrf
 from adjudicator.app import create_app
+from adjudicator.page_tokens import COOKIE
 from adjudicator.checks import (
     CheckRequest,
     CheckResult,
@@ -66,14 +71,18 @@ def probe_check():
 
 
 def make_app(tmp_path: Path, database_url: str | None = None, **overrides: Any):
-    """An app on a fresh SQLite file (or `database_url`) with its own signing key."""
+    """An app on a fresh SQLite file (or `database_url`) with its own signing key, whose
+    `test_client()` sends the pages' forms as the pages themselves do (`PageClient`); a test of a
+    forged request makes a plain `FlaskClient(app)`."""
     config = {
         "DATABASE_URL": database_url or f"sqlite:///{tmp_path / 'adjudicator.sqlite3'}",
         "ADJUDICATOR_KEY_PATH": str(tmp_path / "signing-key.pem"),
         "ADJUDICATOR_RATELIMIT_ENABLED": False,
     }
     config.update(overrides)
-    return create_app(config)
+    app = create_app(config)
+    app.test_client_class = PageClient
+    return app
 
 
 def make_probe_app():
@@ -110,3 +119,30 @@ def bearer(token: str) -> dict[str, str]:
 def a_side(game: dict) -> str:
     """A side token of the game (not the observer)."""
     return next(token for role, token in game["tokens"].items() if role != "observer")
+
+
+#: The address the test client asks for (werkzeug's default Host), as a browser's Origin says it.
+TEST_ORIGIN = "http://localhost"
+
+
+class PageClient(FlaskClient):
+    """A test client that sends the pages' forms as a browser showing them would: with the
+    service's Origin and the form token the page held (`adjudicator.csrf`). A plain
+    `FlaskClient(app)` sends neither, as another site's forged form would not have them."""
+
+    def post(self, path: str, *args: Any, data: Any = None, headers: dict | None = None, **kwargs: Any):
+        if isinstance(data, dict) and not path.startswith("/api/") and csrf.FIELD not in data:
+            data = data.copy() if isinstance(data, MultiDict) else dict(data)
+            data[csrf.FIELD] = self.form_token(path)
+        return super().post(path, *args, data=data, headers={"Origin": TEST_ORIGIN, **(headers or {})}, **kwargs)
+
+    def form_token(self, path: str) -> str:
+        """The token a page of `path`'s game (or of no game) shows this client."""
+        session = self.get_cookie(csrf.SESSION_COOKIE)
+        if session is None:
+            self.set_cookie(csrf.SESSION_COOKIE, secrets.token_urlsafe(32), path="/")
+            session = self.get_cookie(csrf.SESSION_COOKIE)
+        parts = path.split("?")[0].split("/")
+        login = self.get_cookie(COOKIE, path=f"/games/{parts[2]}") if parts[1:2] == ["games"] and len(parts) > 2 else None
+        return csrf.token_for(session.value, login.value if login else "")
+

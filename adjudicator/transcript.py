@@ -588,7 +588,12 @@ def _clean(text: str) -> str:
 # -- log sessions ------------------------------------------------------------------------------------
 
 SESSION_TAG = "[ADJ session "
+#: A log session's id, as the API takes it (`adjudicator.checks.SESSION_ID_PATTERN`): at most 64.
+SESSION_ID_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+#: The most sessions a line may name before its own (the API's `file` bound).
+MAX_CHAIN_SESSIONS = 100_000
 _SESSION_RE = re.compile(r"\[ADJ session (?P<id>[A-Za-z0-9_-]{1,64})\]")
+_LONG_SESSION_RE = re.compile(r"\[ADJ session ([A-Za-z0-9_-]{65,})\]")
 _SESSION_FIELDS = {
     "game": re.compile(r"\bgame (?P<v>[A-Za-z0-9_-]{1,64})"),
     "file": re.compile(r"\bfile (?P<v>\d{1,6})"),
@@ -627,12 +632,27 @@ def session_line(game_id: str, session: dict[str, Any], chain: list[str]) -> str
     return _clean(", ".join(parts))
 
 
+class SessionLineError(ValueError):
+    """A session line naming sessions outside the documented bounds (ids of 1 to 64 of
+    A-Za-z0-9_-, at most `MAX_CHAIN_SESSIONS` before it): no line the extension writes."""
+
+
 def parse_session_line(text: str) -> SessionLine | None:
+    """The session line `text` is, None when it is none; SessionLineError for one out of bounds."""
     found = _SESSION_RE.search(text)
     if not found:
+        if (long := _LONG_SESSION_RE.search(text)) is not None:
+            raise SessionLineError(f"A line names log session {long.group(1)[:24]}… of {len(long.group(1))} "
+                                   "characters: ids are at most 64. No line the Adjudicator extension writes.")
         return None
     rest = text[found.end():]
     values = {name: (m.group("v") if (m := pattern.search(rest)) else None) for name, pattern in _SESSION_FIELDS.items()}
     chain = tuple(values["after"].split()) if values["after"] and values["after"].strip() != "the setup" else ()
+    chain = tuple(c for c in chain if c not in ("the", "setup"))
+    longest = max(chain, key=len, default="")
+    if len(chain) > MAX_CHAIN_SESSIONS or (longest and not SESSION_ID_RE.fullmatch(longest)):
+        raise SessionLineError(f"Log session {found.group('id')}'s line names {len(chain)} earlier sessions, the longest "
+                               f"id of {len(longest)} characters: ids are at most 64, and at most "
+                               f"{MAX_CHAIN_SESSIONS} sessions come before one. No line the Adjudicator extension writes.")
     return SessionLine(found.group("id"), values["game"], int(values["file"]) if values["file"] else None,
-                       values["start"], tuple(c for c in chain if c not in ("the", "setup")))
+                       values["start"], chain)

@@ -7,8 +7,10 @@ uploads the file again, and a recorded ruling can redirect to its own page (post
 and still offer the log download.
 
 Files are stored in the service's database (every instance on one database sees them), in a
-*scope*: a recorded game's id (only its token holders reach them) or ``system:<id>`` for the
-calculation pages. They are not a record of anything: the ledger records what was ruled, with
+*scope*: a recorded game's side (``<game id>/<role>``: only the token that uploaded a file reaches
+it, its report, its checks, its replay and the log that continues it; the opponent and the
+observer get 404, for a side's own save names every one of its hidden blocks) or ``system:<id>``
+for the calculation pages. They are not a record of anything: the ledger records what was ruled, with
 the file's hash. Old files go first: after `MAX_AGE_SECONDS`, or when all kept files pass
 `MAX_TOTAL_BYTES`.
 """
@@ -16,6 +18,7 @@ the file's hash. Old files go first: after `MAX_AGE_SECONDS`, or when all kept f
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
@@ -24,7 +27,7 @@ from sqlalchemy import (
 )
 
 from adjudicator.ledger import utc_now
-from adjudicator.storage import Store, metadata
+from adjudicator.storage import Store, TokenGrant, metadata
 
 #: How long an uploaded file stays (a turn's work on the pages, with room to come back).
 MAX_AGE_SECONDS = 3 * 24 * 3600
@@ -44,8 +47,21 @@ uploads = Table(
 )
 
 
+_SHA_RE = re.compile(r"[0-9a-f]{64}")
+
+
+def is_sha256(text: str) -> bool:
+    """Whether `text` can name a kept file (a SHA-256 in lower-case hex)."""
+    return bool(_SHA_RE.fullmatch(text))
+
+
 def system_scope(system: str) -> str:
     return f"system:{system}"
+
+
+def grant_scope(grant: TokenGrant) -> str:
+    """The files one token of a recorded game uploaded (a side's, or the observer's)."""
+    return f"{grant.game_id}/{grant.role}"
 
 
 @dataclass(frozen=True)
@@ -67,13 +83,23 @@ class Uploads:
     def put(self, scope: str, name: str, data: bytes) -> Upload:
         """Keep `data` in `scope` (again, if it is there already); the oldest files make room."""
         sha = hashlib.sha256(data).hexdigest()
-        name = (name or "")[-200:]
+        self.put_derived(scope, [(sha, name, data)])
+        return Upload(scope, sha, (name or "")[-200:], data)
+
+    def put_derived(self, scope: str, files: list[tuple[str, str, bytes]]) -> None:
+        """Keep files made from kept ones (a replay built from its logs), each under a key of its own
+        (a SHA-256 the maker derives), in one transaction; kept and expired as uploads are."""
         with self.store._write() as conn:
-            self._expire(conn, len(data))
-            conn.execute(delete(uploads).where(uploads.c.scope == scope, uploads.c.sha256 == sha))
-            conn.execute(insert(uploads).values(scope=scope, sha256=sha, name=name, size=len(data), data=data,
-                                                created=utc_now()))
-        return Upload(scope, sha, name, data)
+            self._expire(conn, sum(len(data) for _, _, data in files))
+            for sha, name, data in files:
+                conn.execute(delete(uploads).where(uploads.c.scope == scope, uploads.c.sha256 == sha))
+                conn.execute(insert(uploads).values(scope=scope, sha256=sha, name=(name or "")[-200:], size=len(data),
+                                                    data=data, created=utc_now()))
+
+    def has(self, scope: str, sha256: str) -> bool:
+        with self.store.engine.connect() as conn:
+            return conn.execute(select(uploads.c.size).where(
+                uploads.c.scope == scope, uploads.c.sha256 == sha256)).first() is not None
 
     def get(self, scope: str, sha256: str) -> Upload | None:
         with self.store.engine.connect() as conn:

@@ -156,8 +156,9 @@ def test_a_zip_bomb_is_refused_without_unpacking_it(client):
                 entry.write(block)
     data = buffer.getvalue()
     assert len(data) < 1_000_000
-    body = assert_problem(upload(client, POSITIONS, data), 422)
+    body = assert_problem(upload(client, POSITIONS, data), 413)  # a file too large here, with what to do
     assert "too large" in body["detail"] or "zip bomb" in body["detail"]
+    assert "End Logfile" in body["detail"]
 
 
 def test_an_oversized_upload_is_413(client):

@@ -181,3 +181,86 @@ def test_the_client_checks_a_chain(client, setup, tmp_path, capsys):
                        "--server", url])
     out = capsys.readouterr().out
     assert status == 1 and f"record {abandoned['seq']}: re-roll" in out
+
+
+# -- bounds: the order of a chain, loops, the documented limits, one budget, the answer's size (issue 39) ------
+
+def test_a_reversed_chain_is_named(client, setup):
+    g, files, _ = play_a_b_a(client, setup)
+    report = g.check(files[1], files[0])
+    assert not report["ok"]
+    assert report["breaks"] == ["file2.vlog is sent after file1.vlog, which continues it: the files are out of "
+                                "order (send the game's logs oldest first)"]
+    alone = g.check(files[0], g.log(setup, session("c1", None, 1), []))  # a second file that begins a chain
+    assert any("file2.vlog does not continue file1.vlog: it begins a game's chain" in b for b in alone["breaks"])
+
+
+def test_two_files_whose_session_lines_loop_are_named(client, setup):
+    g = Game(client)
+    x, y = session("x1", "y1", 1), session("y1", "x1", 2)
+    rx, ry = g.roll("un", x), g.roll("communist", y)
+    report = g.check(g.log(setup, x, ["y1"], rx), g.log(setup, y, ["x1"], ry))
+    assert not report["ok"]
+    assert any("a loop" in b and "x1" in b and "y1" in b for b in report["breaks"]), report["breaks"]
+    selfish = g.check(g.log(setup, session("z1", "z1", 1), ["z1"]))
+    assert any("its own log session" in b for b in selfish["breaks"]), selfish["breaks"]
+
+
+def test_a_session_id_over_64_characters_is_refused(client, setup):
+    g = Game(client)
+    long_id = "s" * 5000
+    for chain, line_session in ((["a1", long_id], session("b1", None, 3)), ([], {"id": long_id, "file": 1})):
+        lines = [session_line(g.game["game_id"], line_session, chain)]
+        log = continue_log(setup, [chat_command(line) for line in lines])
+        response = client.post(f"/api/v1/games/{g.game['game_id']}/savedgame/log-check", data={
+            "file": (io.BytesIO(log), "long.vlog")}, content_type="multipart/form-data",
+            headers=bearer(g.game["tokens"]["un"]))
+        body = response.get_json()
+        assert response.status_code == 422 and body["type"].endswith(":bad-session-line"), body
+        assert "at most 64" in body["detail"] and len(body["detail"]) < 400
+
+
+def test_one_time_budget_for_the_whole_request_whatever_the_number_of_files(client, setup, monkeypatch):
+    """Each file read costs 6 s of a (fake) clock: with 20 s for the request, the fourth file is not
+    read and the answer says to send fewer files (today's 10 s per file would have read all 12)."""
+    from adjudicator.bridge import upload
+
+    now = [1000.0]
+    reads = []
+    real_read = upload._read
+
+    def slow_read(data, limits, work):
+        reads.append(work.seconds)
+        now[0] += 6.0
+        return real_read(data, limits, work)
+    monkeypatch.setattr(upload.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(upload, "_read", slow_read)
+    g, files, _ = play_a_b_a(client, setup)
+    response = client.post(f"/api/v1/games/{g.game['game_id']}/savedgame/log-check",
+                           data={"file": [(io.BytesIO(files[n % 3]), f"f{n}.vlog") for n in range(12)]},
+                           content_type="multipart/form-data", headers=bearer(g.game["tokens"]["observer"]))
+    body = response.get_json()
+    assert response.status_code == 503 and body["type"].endswith(":request-too-slow"), body
+    assert response.headers["Retry-After"] and "fewer files" in body["detail"]
+    assert len(reads) == 4 and reads[:3] == [10.0, 10.0, 8.0]  # each file within what was left of 20 s
+
+
+def test_a_log_check_answer_does_not_grow_with_what_the_log_repeats(client, setup):
+    """20,000 forged lines and one 8 MB line: the answer lists 20 of them, each cut, and counts the rest."""
+    g = Game(client)
+    forged = [f"[ADJ {g.game['game_id']}#{1000 + n}] RULING made up {n}" for n in range(20_000)]
+    huge = f"[ADJ {g.game['game_id']}#9] RULING " + "A" * 8_000_000
+    log = continue_log(setup, [chat_command(line) for line in forged + [huge]])
+    assert len(log) < 1_000_000  # the log itself is small: it compresses
+    report = g.check(log)
+    text_size = len(repr(report))
+    assert report["counts"]["forged"] == 20_001
+    assert len(report["rulings"]) == 20 and report["not_listed"] == 20_001 - 20
+    assert all(len(r["first_line"]) <= 200 and len(r["why"]) <= 200 for r in report["rulings"])
+    assert text_size < 50_000, text_size
+    page_client = client.application.test_client()
+    page_client.post(f"/games/{g.game['game_id']}", data={"token": g.game["tokens"]["un"]})
+    page = page_client.post(f"/games/{g.game['game_id']}/log-check", data={"file": (io.BytesIO(log), "f.vlog")},
+                            content_type="multipart/form-data")
+    assert page.status_code == 200 and len(page.data) < 100_000, len(page.data)
+    assert 'data-not-listed="19981"' in page.get_data(as_text=True)

@@ -101,7 +101,8 @@ def test_a_recorded_games_saved_game_chances_record_nothing(client, modules):
     form = page_form(opened, "savedgame-check")
     form.setlist("_attackers", combat.attackers)
     form["_target_hex"] = hex_of(combat.game, combat.scenario, combat.defender)
-    response = client.post(f"/games/{game['game_id']}/savedgame/{sha}/checks/combat/odds", data=form)
+    response = client.post(f"/games/{game['game_id']}/savedgame/{sha}/checks/combat/odds", data=form,
+                           follow_redirects=True)  # to the chances' own address (post/redirect/get)
     assert response.status_code == 200, response.get_data(as_text=True)[-2000:]
     page = response.get_data(as_text=True)
     assert sum(Fraction(f) for f in bars(page, "combat").values()) == 1
@@ -123,5 +124,6 @@ def test_a_recorded_games_chances_do_not_peek_behind_the_fog(client, modules):
     form = page_form(opened, "savedgame-check")
     form.setlist("_attackers", combat.attackers)
     form["_target_hex"] = hex_of(combat.game, combat.scenario, combat.defender)
-    response = client.post(f"/games/{game['game_id']}/savedgame/{sha}/checks/combat/odds", data=form)
+    response = client.post(f"/games/{game['game_id']}/savedgame/{sha}/checks/combat/odds", data=form,
+                           follow_redirects=True)  # to the chances' own address (post/redirect/get)
     assert response.status_code == 422 and 'data-kind="fog-of-war"' in response.get_data(as_text=True)

@@ -63,12 +63,23 @@ def replay_page(client, game: dict, side: str, *files: bytes, names: list[str] |
     assert response.status_code == 303, response.get_data(as_text=True)[:2000]
     page = client.get(response.headers["Location"])
     assert page.status_code == 200
-    return page_data(page.get_data(as_text=True)), response.headers["Location"]
+    return page_data(client, page.get_data(as_text=True)), response.headers["Location"]
 
 
-def page_data(html: str) -> dict:
-    found = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', html, re.S)
-    return json.loads(found.group(1))
+def page_data(client, html: str) -> dict:
+    """The page's data with every piece of its steps fetched as its script fetches them, put
+    together as one document: the looks (`views`), the board at the start (`initial`), every step,
+    every ruling."""
+    data = json.loads(re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', html, re.S).group(1))
+    config = json.loads(re.search(r'id="replay-config">(.*?)</script>', html, re.S).group(1))
+    pieces = [client.get(config["pieces"] + str(number)).get_json() for number in range(data["pieces"])]
+    views = {int(i): v for piece in pieces for i, v in piece["views"].items()}
+    rulings = {int(i): r for piece in pieces for i, r in piece["rulings"].items()}
+    data["views"] = [views.get(i) for i in range(max(views, default=-1) + 1)]
+    data["rulings"] = [rulings[i] for i in sorted(rulings)]
+    data["initial"] = pieces[0]["board"]
+    data["steps"] = [step for piece in pieces for step in piece["steps"]]
+    return data
 
 
 def state_at(data: dict, step: int) -> dict[int, list]:
@@ -322,7 +333,8 @@ def test_holdfast_each_side_sees_its_own_blocks_an_observer_none_and_everyone_al
     html_of = {}
     for role in ("un", "communist", "observer"):
         data, address = replay_page(client, game, role, log)
-        page = client.get(address).get_data(as_text=True) + client.get(address + "/report.md").get_data(as_text=True)
+        page = (client.get(address).get_data(as_text=True) + client.get(address + "/report.md").get_data(as_text=True)
+                + json.dumps(data, ensure_ascii=False))  # the page, its report and every piece of its steps
         html_of[role] = page
         own = sides.get(role, [])
         others = [u for s, units in sides.items() if s != role for u in units]
@@ -333,7 +345,7 @@ def test_holdfast_each_side_sees_its_own_blocks_an_observer_none_and_everyone_al
     client.post(f"/api/v1/games/{game['game_id']}/close", headers=bearer(game["tokens"]["un"]))
     data, address = replay_page(client, game, "observer", log)
     every = {u for units in sides.values() for u in units if writer.hex_of(u)}
-    assert names_in(client.get(address).get_data(as_text=True), every) == every
+    assert names_in(json.dumps(data), every) == every
     assert not [v for v in data["views"] if v.get("h")]
 
 
@@ -392,7 +404,7 @@ def test_without_a_recorded_game_rulings_are_shown_computed_and_unverified(clien
                            content_type="multipart/form-data")
     assert response.status_code == 303
     page = client.get(response.headers["Location"]).get_data(as_text=True)
-    data = page_data(page)
+    data = page_data(client, page)
     assert {r["status"] for r in data["rulings"]} == {"unverified", "unrecorded"}
     assert "not verified" in page.lower() and data["game"] is None
     assert data["turns"][0][0].startswith("Turn 1")
@@ -431,3 +443,120 @@ def test_a_replay_address_opens_at_a_step_and_the_game_page_links_it(client, mod
     assert json.loads(re.search(r'id="replay-config">(.*?)</script>', page).group(1))["start"] == 3
     assert f"/games/{game['game_id']}/replay" in client.get(f"/games/{game['game_id']}").get_data(as_text=True)
 
+
+
+# -- bounds: built once, a page that does not grow with the log, the work counted (issue 39) ------------------
+
+def moves_log(setup: bytes, moves: int, seed: int = 39) -> bytes:
+    """The Pusan setup continued by `moves` moves of units to a neighbouring hex."""
+    writer = LogWriter("kwb", setup)
+    rng = random.Random(seed)
+    on_map = [u for u in writer.pieces if writer.hex_of(u)]
+    for _ in range(moves):
+        unit = rng.choice(on_map)
+        grid = writer.game.maps[writer.map_of(unit)].grid
+        writer.move(unit, grid.label(rng.choice(grid.neighbours(grid.parse(writer.hex_of(unit))))))
+    return writer.log()
+
+
+def uploaded(client, game, side: str, log: bytes, name: str = "long.vlog"):
+    client.post(f"/games/{game['game_id']}", data={"token": game["tokens"][side]})
+    return client.post(f"/games/{game['game_id']}/replay", data={"file": (io.BytesIO(log), name)},
+                       content_type="multipart/form-data")
+
+
+def test_the_page_does_not_grow_with_the_log_and_its_steps_come_in_bounded_pieces(client, modules):
+    from adjudicator.replay.build import PIECE_STEPS
+
+    setup = setup_of(modules, "kwb")
+    sizes = {}
+    for moves in (600, 6000):
+        game = new_game(client, "kwb", "pusan")
+        address = uploaded(client, game, "un", moves_log(setup, moves)).headers["Location"]
+        page = client.get(address).get_data(as_text=True)
+        data = page_data(client, page)
+        assert len(data["steps"]) == moves + 1 and data["pieces"] == -(-(moves + 1) // PIECE_STEPS)
+        config = json.loads(re.search(r'id="replay-config">(.*?)</script>', page).group(1))
+        pieces = [client.get(config["pieces"] + str(n)).data for n in range(data["pieces"])]
+        sizes[moves] = (len(page.encode("utf-8")), max(len(p) for p in pieces))
+    (small_page, small_piece), (big_page, big_piece) = sizes[600], sizes[6000]
+    assert big_page < 2 * 1024 * 1024 and big_page - small_page < 40_000, sizes  # ten times the steps, the same page
+    assert big_piece < 200_000, sizes  # a piece: PIECE_STEPS steps, each of its moves
+
+
+def test_a_replay_is_built_once_per_upload_viewer_and_ledger_state(client, modules, monkeypatch):
+    from adjudicator.replay import pages
+
+    builds = []
+    real = pages.build_replay
+
+    def counted(*args, **kwargs):
+        builds.append(args[4].label)  # the viewer
+        return real(*args, **kwargs)
+    monkeypatch.setattr(pages, "build_replay", counted)
+    game = new_game(client, "kwb", "pusan")
+    address = uploaded(client, game, "communist", moves_log(setup_of(modules, "kwb"), 50)).headers["Location"]
+    assert len(builds) == 1  # by the upload
+    for path in ("", "", "/report.md", "/report.html", "?step=3"):
+        assert client.get(address + path).status_code == 200
+    page_data(client, client.get(address).get_data(as_text=True))
+    assert len(builds) == 1  # every view, report and piece from what was kept
+    roll(client, game, "un")  # the ledger moved on: its rulings are judged again, once
+    client.get(address)
+    client.get(address + "/report.md")
+    assert len(builds) == 2
+    client.post(f"/api/v1/games/{game['game_id']}/close", headers=bearer(game["tokens"]["un"]))
+    client.get(address)
+    client.get(address)
+    assert len(builds) == 3 and builds[-1].startswith("everyone")  # closed: seen by everyone, once
+
+
+def test_a_replay_over_its_bound_is_refused_with_what_to_do(client, modules, monkeypatch):
+    from adjudicator.replay import build
+
+    monkeypatch.setattr(build, "MAX_REPLAY_COMMANDS", 300)
+    game = new_game(client, "kwb", "pusan")
+    setup = setup_of(modules, "kwb")
+    assert uploaded(client, game, "un", moves_log(setup, 100)).status_code == 303
+    refused = uploaded(client, game, "un", moves_log(setup, 400))
+    page = refused.get_data(as_text=True)
+    assert refused.status_code == 413 and 'id="replay-error"' in page
+    assert "at most 300 commands" in page and "End Logfile" in page
+
+
+def test_building_the_replay_is_counted_in_the_uploads_time_budget(client, modules, monkeypatch):
+    """Reading the file fits the budget; the build after it looks at the same budget and stops."""
+    from adjudicator.bridge.upload import Budget
+    from adjudicator.replay import pages
+
+    class SpentWhileBuilding(Budget):
+        def check(self, doing: str) -> None:
+            if doing == "building the replay":
+                self.seconds = 0.0  # the reading took it all
+            super().check(doing)
+    monkeypatch.setattr(pages, "Budget", SpentWhileBuilding)
+    game = new_game(client, "kwb", "pusan")
+    refused = uploaded(client, game, "un", moves_log(setup_of(modules, "kwb"), 600))
+    assert refused.status_code == 503 and refused.headers["Retry-After"]
+    assert "Building the replay took longer than" in refused.get_data(as_text=True)
+
+
+def test_what_a_log_repeats_is_cut_in_the_page_its_pieces_and_its_report(client, modules):
+    """A 1 MB chat line and 5,000 lines made to look like rulings: cut, and the forged ones listed only
+    so far on the page (stepped to with N and P)."""
+    from adjudicator.replay.build import MAX_TABLE_RULINGS
+
+    game = new_game(client, "kwb", "pusan")
+    writer = LogWriter("kwb", setup_of(modules, "kwb"))
+    writer.chat("B" * 1_000_000)
+    for n in range(5000):
+        writer.chat(f"[ADJ {game['game_id']}#{1000 + n}] RULING made up {n} " + "C" * 500)
+    address = uploaded(client, game, "un", writer.log()).headers["Location"]
+    page = client.get(address).get_data(as_text=True)
+    assert len(page.encode("utf-8")) < 2 * 1024 * 1024 and "B" * 300 not in page and "C" * 300 not in page
+    assert page.count('data-status="forged"') <= MAX_TABLE_RULINGS + 100 and 'id="replay-rulings-more"' in page
+    data = page_data(client, page)
+    assert len(data["rulings"]) == 5000 and all(len(line) <= 200 for r in data["rulings"] for line in r["lines"])
+    assert max(len(json.dumps(s)) for s in data["steps"]) < 10_000
+    report = client.get(address + "/report.md").get_data(as_text=True)
+    assert "C" * 300 not in report and "B" * 300 not in report

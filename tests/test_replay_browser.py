@@ -34,6 +34,24 @@ return out;
 """
 
 
+#: The replay's data with every piece of its steps fetched, put together as one document (as
+#: tests/test_replay.py's `page_data` does): for execute_async_script.
+REPLAY_DATA_JS = """
+const done = arguments[arguments.length - 1];
+const data = JSON.parse(document.getElementById('replay-data').textContent);
+const config = JSON.parse(document.getElementById('replay-config').textContent);
+Promise.all([...Array(data.pieces).keys()].map(n => fetch(config.pieces + n).then(r => r.json()))).then(pieces => {
+  const rulings = {};
+  data.views = {};
+  for (const piece of pieces) { Object.assign(data.views, piece.views); Object.assign(rulings, piece.rulings); }
+  data.rulings = Object.keys(rulings).map(Number).sort((a, b) => a - b).map(i => rulings[i]);
+  data.initial = pieces[0].board;
+  data.steps = pieces.flatMap(piece => piece.steps);
+  done(data);
+});
+"""
+
+
 def board_of(driver) -> dict[str, tuple[str, str]]:
     """unit -> (hex, step) as drawn."""
     out = {}
@@ -263,3 +281,58 @@ def test_the_replay_and_the_dice_record_fit_a_phone(browser, url, app, modules, 
             assert overflow <= 1, f"{page} scrolls sideways by {overflow}px at 375px"
     finally:
         browser.set_window_size(1280, 1000)
+
+
+def test_a_long_log_is_stepped_across_its_pieces(browser, url, app, modules, tmp_path):
+    """1,200 moves: three pieces of steps, fetched as the player reaches them. At every place a
+    piece begins or ends, forward and back, at a jump into another piece, at the end and the start,
+    the board is the one the file gives there."""
+    from selenium.webdriver.common.keys import Keys
+
+    from adjudicator.replay.build import PIECE_STEPS
+
+    setup = modules[("kwb", 1)][2]["setups/pusan.vsav"]
+    writer, _ = a_turn("kwb", setup, moves=1200)
+    path = tmp_path / "long.vlog"
+    path.write_bytes(writer.log())
+    client = app.test_client()
+    game = new_game(client, "kwb", "pusan")
+    log_in(browser, url, game["game_id"], game["tokens"]["un"])
+    upload(browser, url, f"/games/{game['game_id']}/replay", path)
+
+    def board_at(step: int) -> dict:
+        return units_of_file("kwb", continue_log(setup, writer.commands[:step]))
+
+    def go(step: int) -> None:
+        box = by_id(browser, "replay-goto")
+        box.clear()
+        box.send_keys(str(step), Keys.ENTER)
+        browser.execute_script("document.activeElement.blur()")
+        shown_at(step)
+
+    def shown_at(step: int) -> None:  # a step in a piece not fetched yet is drawn once it has come
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        WebDriverWait(browser, 20).until(lambda d: step_shown(d) == step)
+
+    fetched = lambda: browser.execute_script(  # noqa: E731
+        "return performance.getEntriesByType('resource').filter(r => r.name.includes('/steps/')).length")
+    assert fetched() <= 2  # the first piece, and the next one ahead
+    press(browser, Keys.END)
+    last = len(writer.commands)
+    shown_at(last)
+    assert board_of(browser) == board_at(last)
+    for step in (PIECE_STEPS - 1, PIECE_STEPS, 2 * PIECE_STEPS + 7):
+        go(step)
+        assert step_shown(browser) == step and board_of(browser) == board_at(step), step
+    go(PIECE_STEPS)
+    press(browser, Keys.ARROW_LEFT)  # back into the piece before
+    shown_at(PIECE_STEPS - 1)
+    assert board_of(browser) == board_at(PIECE_STEPS - 1)
+    press(browser, Keys.ARROW_RIGHT, 2)  # and forward across again
+    shown_at(PIECE_STEPS + 1)
+    assert board_of(browser) == board_at(PIECE_STEPS + 1)
+    assert browser.find_elements("css selector", f"#replay-steplist li#step-{PIECE_STEPS + 1}")  # its piece's steps listed
+    press(browser, Keys.HOME)
+    shown_at(0)
+    assert board_of(browser) == units_of_file("kwb", setup)

@@ -30,7 +30,7 @@ from bench.server import Gunicorn
 from replay_play import CHECKPOINTS, Turn, turn_steps
 from test_pages_browser import browser  # noqa: F401 (fixture)
 from test_replay import rewrite, units_of_file
-from test_replay_browser import board_of, press, step_shown, upload
+from test_replay_browser import REPLAY_DATA_JS, board_of, press, step_shown, upload
 from test_savedgame_browser import log_in
 from tests.engine.play import player_fields
 
@@ -99,7 +99,7 @@ def log_in_afresh(driver, base: str, game_id: str, token: str) -> None:
 
 
 def replay_data(driver) -> dict:
-    return driver.execute_script("return JSON.parse(document.getElementById('replay-data').textContent)")
+    return driver.execute_async_script(REPLAY_DATA_JS)
 
 
 def assert_board_is(driver, game, listing: dict, where: str) -> None:

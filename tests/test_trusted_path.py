@@ -89,12 +89,17 @@ def via_savedgame_api(app, game, token, centre, pusan, request_id):
 
 
 def via_savedgame_page(app, game, token, centre, pusan, request_id):
-    owner = page_client(app, game["game_id"], game["tokens"]["communist"])  # the file is uploaded once
-    kept = owner.post(f"/games/{game['game_id']}/savedgame", data={"file": (io.BytesIO(pusan), "pusan.vsav")},
-                      content_type="multipart/form-data")
+    """The token's browser uploads the file (a kept file is its uploader's); a token that may not
+    upload asks about the acting side's copy."""
+    client = page_client(app, game["game_id"], token)
+    kept = client.post(f"/games/{game['game_id']}/savedgame", data={"file": (io.BytesIO(pusan), "pusan.vsav")},
+                       content_type="multipart/form-data")
+    if kept.status_code != 303:
+        owner = page_client(app, game["game_id"], game["tokens"]["communist"])
+        kept = owner.post(f"/games/{game['game_id']}/savedgame", data={"file": (io.BytesIO(pusan), "pusan.vsav")},
+                          content_type="multipart/form-data")
     assert kept.status_code == 303, kept.get_data(as_text=True)[:500]
     sha = re.search(r"/savedgame/([0-9a-f]{64})", kept.headers["Location"]).group(1)
-    client = page_client(app, game["game_id"], token)
     return client.post(f"/games/{game['game_id']}/savedgame/{sha}/checks/{CHECK}",
                        data={"_unit": centre[0], "request_id": request_id})
 
@@ -309,8 +314,12 @@ def test_the_roll_page_gives_the_chances_first_and_records_nothing(app):
     form = client.get(f"/games/{game['game_id']}/checks/un_supply_shortage_end").get_data(as_text=True)
     request_id = shown_request_id(form)
     assert 'id="chances"' in form
-    odds = client.post(f"/games/{game['game_id']}/checks/un_supply_shortage_end/odds",
-                       data={"game_turn": "4", "request_id": request_id})
+    asked = client.post(f"/games/{game['game_id']}/checks/un_supply_shortage_end/odds",
+                        data={"game_turn": "4", "request_id": request_id})
+    assert asked.status_code == 303  # to the chances' own address: Back after the roll finds a page, not a POST
+    address = asked.headers["Location"]
+    assert "game_turn=4" in address and "form_token" not in address
+    odds = client.get(address)
     page = odds.get_data(as_text=True)
     assert odds.status_code == 200 and 'id="odds-roll"' in page and "Nothing was recorded" in page
     assert shown_request_id(page) == request_id  # the roll that follows is still this form's one request

@@ -113,6 +113,7 @@ def test_the_70k_piece_save_is_refused_with_a_413(client):
     body = problem(post(client, many_pieces(70_000)), 413)
     assert body["type"].endswith(":savedgame-too-large")
     assert "20000 pieces" in body["detail"]
+    assert "End Logfile" in body["detail"]  # what the player can do about it
 
 
 @pytest.mark.parametrize("limits, data, words", [

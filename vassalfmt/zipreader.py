@@ -14,7 +14,9 @@ The limits make sure that a hostile or broken upload costs bounded memory and ti
   when opened, before anything is unpacked;
 * encrypted entries and CRC errors are reported, not raised as random library exceptions.
 
-Every problem is a :class:`VassalFormatError` with a sentence a user can understand.
+Every problem is a :class:`VassalFormatError` with a sentence a user can understand; one of size
+(the archive, an entry or all of them unpacked over their limit) is a :class:`VassalLimitError`:
+the file may be a real game's, too large here.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import zipfile
 import zlib
 from dataclasses import dataclass
 
-from .errors import VassalFormatError
+from .errors import VassalFormatError, VassalLimitError
 
 try:  # lzma is optional in some Python builds
     import lzma
@@ -108,7 +110,7 @@ class SafeZip:
             except OSError as exc:
                 raise VassalFormatError(f"cannot read the {self.what}: {exc.strerror}") from None
         if len(data) > limit:
-            raise VassalFormatError(
+            raise VassalLimitError(
                 f"the {self.what} is larger than {limit // (1024 * 1024)} MB and is refused")
         return data
 
@@ -128,7 +130,7 @@ class SafeZip:
         entry_limit = self.limits.max_entry_bytes
         total_left = self.limits.max_total_bytes - self._read_total
         if info.file_size > entry_limit or info.file_size > total_left:
-            raise VassalFormatError(
+            raise VassalLimitError(
                 f"the {self.what}'s {name!r} entry is too large when unpacked "
                 f"({info.file_size} bytes); refused")
         out = bytearray()
@@ -140,7 +142,7 @@ class SafeZip:
                         break
                     out += chunk
                     if len(out) > entry_limit or len(out) > total_left:
-                        raise VassalFormatError(
+                        raise VassalLimitError(
                             f"the {self.what}'s {name!r} entry unpacks to more than allowed; "
                             "refused (possible zip bomb)")
         except VassalFormatError:

@@ -168,12 +168,18 @@ LOG_CHECK = {
         "rulings": {"type": "array", "items": {"type": "object", "properties": {
             "status": {"enum": ["verified", "forged", "altered", "other-game", "unrecorded"]},
             "game_id": {"type": ["string", "null"]}, "seq": {"type": ["integer", "null"]},
-            "first_line": {"type": "string"}, "why": {"type": "string"}},
-            "required": ["status", "seq", "first_line", "why"]}},
+            "first_line": {"type": "string", "maxLength": 200}, "why": {"type": "string", "maxLength": 200}},
+            "required": ["status", "seq", "first_line", "why"]},
+            "description": "the rulings found, in order: at most 1,000, only 20 of them with no ledger record "
+                           "(forged, another game's, computed); texts the log supplies cut to 200 characters"},
+        "not_listed": {"type": "integer", "description": "rulings found and counted in `counts` but not listed"},
         "hidden": {"type": "array", "description": "ledger rulings the log does not show",
                    "items": {"type": "object"}},
+        "breaks": {"type": "array", "items": {"type": "string"},
+                   "description": "where the files sent are not one game's chain in order: a file that continues "
+                                  "another session or begins a chain, files in reverse order, a session twice, a loop"},
         "ledger": {"type": "object"},
-        "counts": {"type": "object"},
+        "counts": {"type": "object", "description": "every ruling found, by status"},
     },
     "required": ["game_id", "ok", "rulings", "hidden", "ledger"],
 }

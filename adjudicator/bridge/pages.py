@@ -19,7 +19,8 @@ A recorded game (its token remembered by the browser, `adjudicator.page_tokens`)
     POST /games/<id>/savedgame/<sha256>/supply                   record the supply report
     GET  /games/<id>/savedgame/<sha256>/checks/<check>           a check from the file; the server rolls
     POST /games/<id>/savedgame/<sha256>/checks/<check>           record it, then the ruling's page
-    POST /games/<id>/savedgame/<sha256>/checks/<check>/odds      its chances (bound as a roll; not recorded)
+    POST /games/<id>/savedgame/<sha256>/checks/<check>/odds      Chances: to the GET of the form's situation
+    GET  /games/<id>/savedgame/<sha256>/checks/<check>/odds?...  its chances (bound as a roll; not recorded)
     GET  /games/<id>/records/<seq>/vlog?upload=<sha256>          the game continued by that ruling
 
 A file is uploaded once and kept for a while (`adjudicator.uploads`): every later step is an
@@ -59,9 +60,10 @@ from adjudicator.bridge.upload import MAX_UPLOAD_BYTES, read_upload
 from adjudicator.bridge.writeback import piece_changes, ruling_log
 from adjudicator.checks import CheckSpec, canonical_side, checks_for, get_check
 from adjudicator.config import Config
-from adjudicator.fog import fog_of, redact_text, reveal, seal
+from adjudicator.csrf import guard
+from adjudicator.fog import fog_of, redact, reveal, seal
 from adjudicator.forms import form_fields, form_request, submitted_values, unit_choices
-from adjudicator.game_pages import new_request_id, starting_values
+from adjudicator.game_pages import new_request_id, situation_address, starting_values
 from adjudicator.page_tokens import page_grant
 from adjudicator.problems import Problem
 from adjudicator.ratelimits import RouteLimiter, pages_limit
@@ -69,11 +71,12 @@ from adjudicator.services import services
 from adjudicator.storage import OBSERVER, GameNotFound, TokenGrant
 from adjudicator.systems import system_info
 from adjudicator.transcript import chat_lines
-from adjudicator.uploads import Upload, system_scope
+from adjudicator.uploads import Upload, grant_scope, is_sha256, system_scope
 from vassalfmt import SavedGame
 
 MULTIPART_OVERHEAD = 64 * 1024
-_SHA_RE = re.compile(r"^[0-9a-f]{64}$")
+#: The body an upload form may send: the file and the form around it.
+UPLOAD_BODY_BYTES = MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD
 
 
 # -- where a page stands: a system's calculations, or a recorded game ---------------------------------
@@ -87,7 +90,7 @@ class Scope:
 
     @property
     def key(self) -> str:
-        return self.grant.game_id if self.grant else system_scope(self.system)
+        return grant_scope(self.grant) if self.grant else system_scope(self.system)
 
     @property
     def recorded(self) -> bool:
@@ -116,7 +119,7 @@ def game_scope(game_id: str, *, write: bool = True) -> Scope:
 
 def kept_file(scope: Scope, sha256: str) -> Upload:
     """A file uploaded in this scope (404 when it is unknown or gone: upload it again)."""
-    found = services().uploads.get(scope.key, sha256) if _SHA_RE.match(sha256) else None
+    found = services().uploads.get(scope.key, sha256) if is_sha256(sha256) else None
     if found is None:
         raise Problem(404, "Saved game not kept", "This saved game is not (or no longer) kept here: upload it "
                       "again.", kind="unknown-upload")
@@ -152,7 +155,6 @@ def upload_form(scope: Scope, error: BridgeError | Problem | None = None, status
 def receive(scope: Scope):
     """Keep the uploaded file (after reading it once, so a file that is none is refused here) and
     go to its report or straight to the check chosen."""
-    request.max_content_length = MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD  # before the body is read
     storage = request.files.get("file")
     data = storage.read(MAX_UPLOAD_BYTES + 1) if storage else b""
     try:
@@ -221,7 +223,7 @@ def text_redactor(scope: Scope, positions: Positions) -> Callable[[str], str]:
     name = unit_namer(scope)
     hidden = {u.unit.id: u.unit.side for u in positions.units if name(u.unit.id) is None}
     viewer = viewer_of(scope)
-    return lambda text: redact_text(scope.system, text, hidden, viewer) if hidden and text else text
+    return lambda text: redact(scope.system, text, viewer) if hidden and text else text
 
 
 def maps_to_draw(positions: Positions, scenario_id: str | None) -> list:
@@ -379,12 +381,14 @@ def odds_on_page(page: CheckPage, form) -> None:
     page.warnings = fill.warnings
 
 
-def odds_page(scope: Scope, sha256: str, check: str):
-    page = check_page(scope, sha256, check, request.form)
+def odds_page(scope: Scope, sha256: str, check: str, form=None):
+    """The chances of the situation `form` (the request's form) gives, on the check's page."""
+    form = request.form if form is None else form
+    page = check_page(scope, sha256, check, form)
     if not page.spec.random:
         abort(404)
-    odds_on_page(page, request.form)
-    return render_check(page, request.form, page.problem.status if page.problem else 200)
+    odds_on_page(page, form)
+    return render_check(page, form, page.problem.status if page.problem else 200)
 
 
 def render_check(page: CheckPage, form=None, status: int = 200):
@@ -446,6 +450,7 @@ def make_bridge_pages_blueprint(config: Config, limiter: RouteLimiter) -> Bluepr
 
     @bp.post("/systems/<system>/savedgame")
     @limited
+    @guard(max_bytes=UPLOAD_BODY_BYTES)
     def system_upload(system: str):
         return receive(system_scope_of(system))
 
@@ -487,6 +492,7 @@ def make_bridge_pages_blueprint(config: Config, limiter: RouteLimiter) -> Bluepr
 
     @bp.post("/games/<game_id>/savedgame")
     @limited
+    @guard(max_bytes=UPLOAD_BODY_BYTES)
     def game_upload(game_id: str):
         return receive(game_scope(game_id))
 
@@ -496,6 +502,7 @@ def make_bridge_pages_blueprint(config: Config, limiter: RouteLimiter) -> Bluepr
 
     @bp.post("/games/<game_id>/savedgame/<sha256>/supply")
     @limited
+    @guard
     def game_supply(game_id: str, sha256: str):
         scope = game_scope(game_id)
         upload = kept_file(scope, sha256)
@@ -513,13 +520,22 @@ def make_bridge_pages_blueprint(config: Config, limiter: RouteLimiter) -> Bluepr
 
     @bp.post("/games/<game_id>/savedgame/<sha256>/checks/<check>")
     @limited
+    @guard
     def game_resolve(game_id: str, sha256: str, check: str):
         return record_check(game_scope(game_id), sha256, check)
 
     @bp.post("/games/<game_id>/savedgame/<sha256>/checks/<check>/odds")
     @limited
+    @guard
     def game_odds(game_id: str, sha256: str, check: str):
-        return odds_page(game_scope(game_id), sha256, check)
+        """The Chances button: to the address of these chances (post/redirect/get, as a roll form's)."""
+        game_scope(game_id)
+        return redirect(situation_address(url_for("bridge_pages.game_chances", game_id=game_id, sha256=sha256,
+                                                  check=check), request.form, "answer"), 303)
+
+    @bp.get("/games/<game_id>/savedgame/<sha256>/checks/<check>/odds")
+    def game_chances(game_id: str, sha256: str, check: str):
+        return odds_page(game_scope(game_id), sha256, check, request.args)
 
     @bp.get("/games/<game_id>/records/<int:seq>/vlog")
     def game_record_vlog(game_id: str, seq: int):

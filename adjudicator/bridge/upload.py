@@ -15,6 +15,13 @@ a 4xx :class:`BridgeError` (or a 503 when the server could not read it in time):
 - `MAX_PARALLEL_READS` uploads are read at once per worker process; the next waits for a slot
   within its own time budget (503 ``server-busy`` if none frees). Reading is CPU work: two
   hostile uploads at once must not take every core from the rolls.
+- a request that reads several files (a chain of logs checked or replayed) has one `Budget` of
+  `REQUEST_SECONDS` for all of them and the work on them, however many there are: each file is
+  read within what is left, and the work after reading looks at it between steps (503
+  ``request-too-slow``, saying to send fewer files at once).
+
+A file refused for its size says what a player can do about it (`TOO_LARGE_HINT`): a log keeps
+every move since it began, so one begun each turn stays small.
 
 A ``VassalFormatError`` says what is wrong (422); anything else the reader trips over on a
 hostile file is logged and reported as unreadable, never as a server error.
@@ -26,7 +33,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 from adjudicator.bridge.errors import BridgeError
 from vassalfmt import (
@@ -53,6 +60,13 @@ SAVEDGAME_LIMITS = ZipLimits(
 
 #: Seconds one upload may take to be read (waiting for a slot included).
 UPLOAD_SECONDS = 10.0
+#: Seconds one request may spend on all its files together: reading them and the work on them
+#: (a chain's log check, a replay's build), whatever their number.
+REQUEST_SECONDS = 20.0
+#: What a player whose file is too large can do.
+TOO_LARGE_HINT = ("A log keeps every move since it began: end the log and begin a new one each turn "
+                  "(VASSAL: File > End Logfile, then File > Begin Logfile) and send each turn's log; "
+                  "check or replay a long game a few files at a time.")
 
 #: The four games have at most a few hundred counters and markers; a campaign's log some tens of
 #: thousands of moves. docs/performance.md ("Hostile uploads") has the time a file at these
@@ -71,11 +85,40 @@ RETRY_AFTER_SECONDS = 30
 _read_slots = threading.BoundedSemaphore(MAX_PARALLEL_READS)
 
 
+@dataclass
+class Budget:
+    """The time one request may spend on uploaded files: reading each of them, and the work on
+    them after, draw from it."""
+
+    seconds: float = REQUEST_SECONDS
+    started: float = field(default_factory=lambda: time.monotonic())
+
+    def left(self) -> float:
+        return max(0.0, self.seconds - (time.monotonic() - self.started))
+
+    def check(self, doing: str) -> None:
+        """503 once the budget is spent (`doing`: what was under way, in words); else let the other
+        requests of a gevent worker run a moment (long work must not hold them all)."""
+        if self.left() <= 0:
+            raise BridgeError(503, "Too much work for one request",
+                              f"{doing[:1].upper()}{doing[1:]} took longer than the {self.seconds:g} s one request "
+                              f"may take. Send fewer files at once (the chain's last few files), or try again in "
+                              f"{RETRY_AFTER_SECONDS} s if the server is busy. {TOO_LARGE_HINT}", "request-too-slow",
+                              headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+        pause = greenlet_pause()
+        if pause is not None:
+            pause()
+
+
 def read_upload(data: bytes, limits: ZipLimits = SAVEDGAME_LIMITS,
-                work: WorkLimits | None = None) -> SavedGame:
+                work: WorkLimits | None = None, budget: Budget | None = None) -> SavedGame:
     """The saved game in `data`, or BridgeError (400 empty, 413 too large, 422 unreadable,
-    503 not read in time). `work` defaults to `SAVEDGAME_WORK`."""
+    503 not read in time). `work` defaults to `SAVEDGAME_WORK`; with a request's `budget`, the file
+    is read within what is left of it (and within its own `UPLOAD_SECONDS`)."""
     work = work or SAVEDGAME_WORK
+    if budget is not None:
+        budget.check("reading the files")
+        work = replace(work, seconds=min(work.seconds or budget.seconds, budget.left()))
     if not data:
         raise BridgeError(400, "No saved game",
                           "The request carried no file. Upload a .vsav or .vlog as the multipart "
@@ -83,7 +126,7 @@ def read_upload(data: bytes, limits: ZipLimits = SAVEDGAME_LIMITS,
     if len(data) > limits.max_archive_bytes:
         raise BridgeError(413, "Saved game too large",
                           f"The file has {len(data)} bytes; at most {limits.max_archive_bytes} "
-                          "are accepted.", "savedgame-too-large")
+                          f"are accepted. {TOO_LARGE_HINT}", "savedgame-too-large")
     started = time.monotonic()
     if work.pause is None:
         work = replace(work, pause=greenlet_pause())
@@ -93,6 +136,10 @@ def read_upload(data: bytes, limits: ZipLimits = SAVEDGAME_LIMITS,
         if work.seconds is not None:
             work = replace(work, seconds=max(0.0, work.seconds - (time.monotonic() - started)))
         return _read(data, limits, work)
+    except BridgeError as error:
+        if budget is not None and error.kind == "savedgame-too-slow":
+            budget.check("reading the files")  # the request's budget ran out: say that, not a slow file
+        raise
     finally:
         _read_slots.release()
 
@@ -125,7 +172,8 @@ def _read(data: bytes, limits: ZipLimits, work: WorkLimits) -> SavedGame:
     except VassalLimitError as error:
         raise BridgeError(413, "Saved game too large",
                           f"{str(error)[0].upper()}{str(error)[1:]}: a saved game may hold at most "
-                          f"{work.max_pieces} pieces, {work.max_commands} commands and {work.max_moves} moves.",
+                          f"{work.max_pieces} pieces, {work.max_commands} commands and {work.max_moves} moves, "
+                          f"{limits.max_total_bytes // (1024 * 1024)} MB unpacked. {TOO_LARGE_HINT}",
                           "savedgame-too-large") from None
     except VassalFormatError as error:
         raise BridgeError(422, "The saved game cannot be read", str(error),

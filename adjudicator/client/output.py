@@ -167,6 +167,9 @@ def log_check_lines(body: dict) -> list[str]:
             seq = "-" if ruling["seq"] is None else ruling["seq"]
             why = f" ({ruling['why']})" if ruling["why"] else ""
             lines.append(f"  record {seq}: {ruling['status']}{why}")
+        if f.get("not_listed"):
+            counted = ", ".join(f"{n} {status}" for status, n in f.get("counts", {}).items() if n)
+            lines.append(f"  ... and {f['not_listed']} more, counted not listed (in all: {counted})")
     lines += [f"  record {h['seq']}: hidden: {h['check']} for {h['side']}: {h.get('why', 'not in the log')}"
               for h in body["hidden"]]
     lines += [f"  record {h['seq']}: {h['why']}" for h in body.get("rerolls", [])]

@@ -3,7 +3,8 @@
 Each move, draw, step change and removal in words, each ruling's headline with its receipt and
 its verdict, grouped by turn, and the rulings the log does not show. Markdown (forums, chat) and
 HTML (e-mail) are written from the same list, so they say the same; both are built from a
-`Replay` for one viewer, so neither names what that viewer may not see.
+`Replay` for one viewer, so neither names what that viewer may not see. What a log supplies (a
+piece's name, a ruling's lines) is cut as the replay's pieces cut it (`adjudicator.logcheck.echo`).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from html import escape
 
+from adjudicator.logcheck import echo
 from adjudicator.replay.build import VERDICT_WORDS, Replay
 from adjudicator.replay.timeline import BEGIN, CHAT, OTHER, PLAYER
 from adjudicator.replay.verdicts import BAD, RulingView
@@ -42,12 +44,13 @@ def sections(replay: Replay) -> list[Section]:
             continue  # the board as a file begins, chat, sides taken, commands that move no piece
         rulings = [replay.rulings[i] for i in step.rulings]
         if step.texts or rulings:
-            out[-1].entries.append(Entry(index, step.texts, rulings))
+            out[-1].entries.append(Entry(index, [echo(text) for text in step.texts], rulings))
     return [s for s in out if s.entries]
 
 
 def title(replay: Replay) -> str:
-    names = ", ".join(n for n in replay.file_names if n) or "a log"
+    names = ", ".join(echo(n) for n in replay.file_names[:10] if n) or "a log"
+    names += f" and {len(replay.file_names) - 10} more" if len(replay.file_names) > 10 else ""
     return f"{replay.system_name}: {names}"
 
 
@@ -65,8 +68,8 @@ def _ruling_words(ruling: RulingView) -> tuple[str, str]:
     number = f"#{ruling.seq} " if ruling.seq is not None else ""
     verdict = VERDICT_WORDS.get(ruling.status, ruling.status)
     receipt = ruling.receipt or "no receipt"
-    why = f": {ruling.why}" if ruling.why and ruling.status != "verified" else ""
-    return f"Ruling {number}— {ruling.headline}", f"{receipt} — {verdict}{why}"
+    why = f": {echo(ruling.why)}" if ruling.why and ruling.status != "verified" else ""
+    return f"Ruling {number}— {echo(ruling.headline)}", f"{echo(receipt)} — {verdict}{why}"
 
 
 def markdown(replay: Replay) -> str:

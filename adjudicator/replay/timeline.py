@@ -28,7 +28,7 @@ from adjudicator.replay.views import Identifier, Identity, PieceView, Placer, Vi
 from adjudicator.transcript import TranscriptEntry, parse_transcript
 from scenarios.model import Game
 from vassalfmt import SavedGame
-from vassalfmt.commands import CHAT_PREFIX, Command, OtherCommand, parse_board_command
+from vassalfmt.commands import CHAT_PREFIX, MAX_COMMANDS, Command, OtherCommand, parse_board_command
 from vassalfmt.logsteps import log_steps
 
 #: A piece as drawn: (view number, map id, hex label, place off the maps); None = not on the board.
@@ -123,8 +123,9 @@ class TimelineBuilder:
     """Reads files in order into one `Timeline` for one viewer."""
 
     def __init__(self, game: Game, viewer: Viewer, fog: Fog | None, scenario_id: str | None,
-                 redact: Callable[[str], str]):
+                 redact: Callable[[str], str], watch: Callable[[int], None] | None = None):
         self.game = game
+        self.watch = watch  # told the number of steps as each is added (a time budget looks at it)
         self.viewer = viewer
         self.fog = fog
         self.scenario_id = scenario_id if scenario_id in game.scenarios else None
@@ -143,13 +144,14 @@ class TimelineBuilder:
 
     # -- files ------------------------------------------------------------------------------------------
 
-    def add_file(self, name: str, saved: SavedGame) -> FileSteps:
+    def add_file(self, name: str, saved: SavedGame, max_commands: int = MAX_COMMANDS) -> FileSteps:
+        """The file's steps, added to the timeline (VassalLimitError past `max_commands` commands)."""
         game = self.game
         if self.placer is None:
             boards = shown_boards(saved)  # a map window showing one board is read as that board
             points = [(boards.get(p.map_id, p.map_id), p.x, p.y) for p in saved.pieces if p.map_id is not None]
             self.placer = Placer(game, detect_scale(game, points)[0], boards)
-        parsed = log_steps(saved.command_text)
+        parsed = log_steps(saved.command_text, max_commands=max_commands)
         self.timeline.command_count += parsed.command_count
         number = len(self.timeline.files)
         board = Board()
@@ -186,6 +188,8 @@ class TimelineBuilder:
         for group in self._groups(parsed.steps, start_chat):
             step = Step(number)
             self.timeline.steps.append(step)
+            if self.watch is not None:
+                self.watch(len(self.timeline.steps))
             for commands in group:
                 self._apply(board, commands, step)
             if step.other_commands:

@@ -1,11 +1,15 @@
 // The replay page (templates/replay.html): step through a log on the map, forward and back.
 //
-// The server sends everything in <script type="application/json" id="replay-data">: the looks of
-// the pieces as this viewer may see them ("views"), where each piece stands at the start
-// ("initial"), and for every step the pieces it changed as [piece, before, after] (a state is
-// [view, map, hex, place off the maps], null when off the board). Going forward applies "after",
-// going back applies "before" in reverse order, so a step costs what it changed; only the hexes and
-// places it touched are drawn again. No framework, no build step, nothing from the network.
+// The page carries what it shows at once in <script type="application/json" id="replay-data">: the
+// step count, the turns, the steps that hold a ruling, the maps' hex centres. The steps come in
+// pieces of `piece_steps` from the server (config.pieces + the piece's number), fetched as the
+// player reaches them: each has the board after its first step ("board": [piece, state]), the
+// looks of the pieces as this viewer may see them ("views"), its rulings, and for every step the
+// pieces it changed as [piece, before, after] (a state is [view, map, hex, place off the maps],
+// null when off the board). Going forward applies "after", going back applies "before" in reverse
+// order, so a step costs what it changed; only the hexes and places it touched are drawn again. A
+// jump to another piece draws that piece's board, then its steps up to the one asked. No framework,
+// no build step, nothing from another site.
 "use strict";
 
 (function () {
@@ -14,15 +18,16 @@
   const data = JSON.parse(blob.textContent);
   const config = JSON.parse(document.getElementById("replay-config").textContent);
   const SVG = "http://www.w3.org/2000/svg";
-  const views = data.views;
-  const steps = data.steps;
-  const rulings = data.rulings;
-  const last = steps.length - 1;
+  const views = new Map();     // view index -> look, from the pieces fetched
+  const rulings = new Map();   // ruling index -> ruling, from the pieces fetched
+  const pieces = new Map();    // piece number -> its promise (fetched once)
+  const last = data.last_step;
+  const size = data.piece_steps;
   const words = {verified: "✔ verified", altered: "✘ altered", forged: "✘ forged", "not-applied": "✘ not applied",
                  hidden: "✘ hidden", "re-roll": "✘ re-roll", "other-game": "✘ another game",
                  unverified: "not verified here", unrecorded: "computed"};
 
-  const state = new Map();     // piece -> state
+  const state = new Map();     // piece (a counter) -> state
   const byHex = new Map();     // "map|hex" -> Set of pieces
   const byPlace = new Map();   // place off the maps -> Set of pieces
   const layers = new Map();    // map -> {pieces, paths} <g> layers
@@ -96,34 +101,34 @@
     const target = layer(map);
     if (!info || !target || !info.centres[hex]) return;
     const [cx, cy] = info.centres[hex];
-    const size = info.size;
-    const pieces = [...set].map(p => views[state.get(p)[0]]);
-    const top = pieces[pieces.length - 1];
-    const names = pieces.map(v => v.t).join("; ");
+    const looks = [...set].map(p => views.get(state.get(p)[0]));
+    const top = looks[looks.length - 1];
+    const names = looks.map(v => v.t).join("; ");
     const g = svgEl("g", {"class": "rstack" + (top.h ? " hidden-piece" : ""), id: "rs-" + map + "-" + hex,
                           "data-hex": hex, "data-map": map, role: "img",
-                          "data-units": pieces.filter(v => !v.h && v.k === "unit").map(v => v.l).join(" "),
-                          "data-steps": pieces.filter(v => !v.h && v.k === "unit").map(v => v.l + "=" + (v.st || "")).join(" "),
-                          "data-labels": pieces.map(v => v.l).join("|"),
-                          "data-hidden": String(pieces.filter(v => v.h).length),
+                          "data-units": looks.filter(v => !v.h && v.k === "unit").map(v => v.l).join(" "),
+                          "data-steps": looks.filter(v => !v.h && v.k === "unit").map(v => v.l + "=" + (v.st || "")).join(" "),
+                          "data-labels": looks.map(v => v.l).join("|"),
+                          "data-hidden": String(looks.filter(v => v.h).length),
                           "aria-label": "hex " + hex + ": " + names});
     const title = svgEl("title");
     title.textContent = hex + ": " + names;
     g.appendChild(title);
-    for (let i = Math.min(pieces.length - 1, 2); i > 0; i--) {  // the pieces under it, offset
-      g.appendChild(svgEl("rect", {x: cx - size / 2 + 3 * i, y: cy - size / 2 - 3 * i, width: size, height: size,
-                                   fill: pieces[pieces.length - 1 - i].b, stroke: "#000", "stroke-width": 1}));
+    const side = info.size;
+    for (let i = Math.min(looks.length - 1, 2); i > 0; i--) {  // the pieces under it, offset
+      g.appendChild(svgEl("rect", {x: cx - side / 2 + 3 * i, y: cy - side / 2 - 3 * i, width: side, height: side,
+                                   fill: looks[looks.length - 1 - i].b, stroke: "#000", "stroke-width": 1}));
     }
-    g.appendChild(svgEl("rect", {x: cx - size / 2, y: cy - size / 2, width: size, height: size, fill: top.b,
+    g.appendChild(svgEl("rect", {x: cx - side / 2, y: cy - side / 2, width: side, height: side, fill: top.b,
                                  stroke: "#000", "stroke-width": 2}));
-    const label = svgEl("text", {x: cx, y: cy + size * 0.12, "font-size": Math.max(size * 0.28, 7),
+    const label = svgEl("text", {x: cx, y: cy + side * 0.12, "font-size": Math.max(side * 0.28, 7),
                                  "text-anchor": "middle", fill: top.f});
     label.textContent = top.l.length > 9 ? top.l.slice(0, 8) + "…" : top.l;
     g.appendChild(label);
-    if (pieces.length > 1) {
-      const count = svgEl("text", {x: cx + size / 2 - 2, y: cy - size / 2 + size * 0.3, "font-size": size * 0.3,
+    if (looks.length > 1) {
+      const count = svgEl("text", {x: cx + side / 2 - 2, y: cy - side / 2 + side * 0.3, "font-size": side * 0.3,
                                    "text-anchor": "end", fill: top.f});
-      count.textContent = String(pieces.length);
+      count.textContent = String(looks.length);
       g.appendChild(count);
     }
     target.pieces.appendChild(g);
@@ -138,7 +143,7 @@
     if (!set || !set.size) { if (old) { old.remove(); offItems.delete(name); } return; }
     const item = el("li", {"data-place": name});
     item.appendChild(el("strong", {}, name + ": "));
-    const labels = [...set].map(p => views[state.get(p)[0]]);
+    const labels = [...set].map(p => views.get(state.get(p)[0]));
     item.appendChild(document.createTextNode(labels.map(v => v.l).join(", ")));
     item.title = labels.map(v => v.t).join("; ");
     item.dataset.units = labels.filter(v => !v.h && v.k === "unit").map(v => v.l).join(" ");
@@ -206,7 +211,7 @@
   const position = document.getElementById("replay-position");
 
   function rulingBox(index) {
-    const r = rulings[index];
+    const r = rulings.get(index);
     const box = el("section", {"class": "ruling ruling-" + r.status, "data-status": r.status,
                                "data-seq": r.seq === null ? "" : String(r.seq), id: "ruling-" + index});
     const head = el("h3");
@@ -253,7 +258,7 @@
   }
 
   function renderPanel() {
-    const step = steps[current];
+    const step = stepAt(current);
     const parts = [];
     const head = el("h2", {}, "Step " + current + " of " + last);
     parts.push(head);
@@ -296,36 +301,126 @@
     return found;
   }
 
+  // -- the steps, a piece at a time ------------------------------------------------------------------
+
+  function pieceOf(index) { return Math.floor(index / size); }
+
+  function load(number) {
+    if (!pieces.has(number)) {
+      pieces.set(number, fetch(config.pieces + number, {credentials: "same-origin"}).then(response => {
+        if (!response.ok) throw new Error("piece " + number + ": " + response.status);
+        return response.json();
+      }).then(piece => {
+        for (const [index, look] of Object.entries(piece.views)) views.set(Number(index), look);
+        for (const [index, ruling] of Object.entries(piece.rulings)) rulings.set(Number(index), ruling);
+        return piece;
+      }).catch(error => { pieces.delete(number); throw error; }));
+    }
+    return pieces.get(number);
+  }
+
+  const loaded = new Map();  // piece number -> the piece, once fetched
+  function stepAt(index) {
+    const piece = loaded.get(pieceOf(index));
+    return piece.steps[index - piece.first];
+  }
+
+  async function ensure(number) {
+    if (!loaded.has(number)) loaded.set(number, await load(number));
+    return loaded.get(number);
+  }
+
   // -- moving --------------------------------------------------------------------------------------------
 
-  function goTo(target) {
+  let boardDrawn = false;  // whether a board is drawn (steps can be stepped through from it)
+
+  function clearBoard() {
+    for (const g of drawn.values()) g.remove();
+    drawn.clear();
+    for (const item of offItems.values()) item.remove();
+    offItems.clear();
+    state.clear();
+    byHex.clear();
+    byPlace.clear();
+  }
+
+  async function goTo(target) {
     target = Math.max(0, Math.min(last, target | 0));
+    const number = pieceOf(target);
+    const piece = await ensure(number);
     const dirty = new Set();
+    if (boardDrawn && Math.abs(target - current) <= size) {
+      await ensure(pieceOf(current));  // the steps between are in these two pieces: step through them
+    } else {  // far away: the target's piece's board, then its steps up to the target
+      clearBoard();
+      for (const [counter, s] of piece.board) setState(counter, s, dirty);
+      current = piece.first;
+      boardDrawn = true;
+    }
     while (current < target) {
       current += 1;
-      for (const [piece, , after] of steps[current].d || []) setState(piece, after, dirty);
+      for (const [counter, , after] of stepAt(current).d || []) setState(counter, after, dirty);
     }
     while (current > target) {
-      const changes = steps[current].d || [];
+      const changes = stepAt(current).d || [];
       for (let i = changes.length - 1; i >= 0; i--) setState(changes[i][0], changes[i][1], dirty);
       current -= 1;
     }
     redraw(dirty);
-    drawPaths(steps[current]);
+    drawPaths(stepAt(current));
     renderPanel();
+    renderStepList(piece);
     updateControls();
+    for (const near of [number + 1, number - 1]) {  // the pieces on either side, ready before they are reached
+      if (near >= 0 && near < data.pieces) load(near).catch(() => {});
+    }
   }
 
+  // One move at a time, in order: a key pressed while a piece is on its way waits for it.
+  let queue = Promise.resolve();
   function timed(action) {
     const started = performance.now();
-    action();
-    window.replayScript.push(performance.now() - started);
-    requestAnimationFrame(() => setTimeout(() => window.replayTimings.push(performance.now() - started), 0));
+    queue = queue.then(async () => {
+      const begun = performance.now();
+      await action();
+      window.replayScript.push(performance.now() - begun);
+      requestAnimationFrame(() => setTimeout(() => window.replayTimings.push(performance.now() - started), 0));
+    }).catch(() => {
+      position.textContent = "This replay has changed or is no longer kept here: reload the page.";
+    });
+    return queue;
   }
 
-  const rulingSteps = [...new Set(rulings.map(r => r.step))].sort((a, b) => a - b);
-  function nextRuling() { const s = rulingSteps.find(i => i > current); if (s !== undefined) goTo(s); }
-  function previousRuling() { const s = [...rulingSteps].reverse().find(i => i < current); if (s !== undefined) goTo(s); }
+  const rulingSteps = data.ruling_steps;
+  function nextRuling() { const s = rulingSteps.find(i => i > current); return s !== undefined ? goTo(s) : null; }
+  function previousRuling() {
+    const s = [...rulingSteps].reverse().find(i => i < current);
+    return s !== undefined ? goTo(s) : null;
+  }
+
+  const stepList = document.querySelector("#replay-steplist ol");
+  let listedPiece = -1;
+  function renderStepList(piece) {  // the steps of the piece shown, in words
+    if (listedPiece === piece.first) return;
+    listedPiece = piece.first;
+    stepList.start = piece.first;
+    stepList.replaceChildren(...piece.steps.map((step, offset) => {
+      const index = piece.first + offset;
+      const item = el("li", {id: "step-" + index, "data-kind": step.k, "data-step": String(index)});
+      item.appendChild(el("a", {href: "#step-" + index, "data-step": String(index)}, "Step " + index));
+      item.appendChild(document.createTextNode((step.t ? " · " + step.t : "") + ": " + (step.x || []).join("; ")));
+      for (const i of step.r || []) {
+        const r = rulings.get(i);
+        item.appendChild(el("span", {"class": "verdict verdict-" + r.status, "data-status": r.status},
+                            " " + (words[r.status] || r.status)));
+        item.appendChild(document.createTextNode(" " + r.headline));
+      }
+      if (!(step.x || []).length && !(step.r || []).length && (step.c || []).length) {
+        item.appendChild(document.createTextNode("chat: " + step.c.join(" / ")));
+      }
+      return item;
+    }));
+  }
 
   const controls = document.getElementById("replay-controls");
   const gotoBox = document.getElementById("replay-goto");
@@ -395,12 +490,11 @@
 
   // -- start -----------------------------------------------------------------------------------------------
 
-  const dirty = new Set();
-  for (const [piece, s] of data.initial) setState(piece, s, dirty);
-  redraw(dirty);
   controls.hidden = false;
   const fromHash = /^#(?:at|step)-(\d+)$/.exec(location.hash);
   current = 0;
-  goTo(fromHash ? Number(fromHash[1]) : config.start);
-  document.body.dataset.replayReady = "yes";
+  timed(() => goTo(fromHash ? Number(fromHash[1]) : config.start)).then(() => {
+    window.replayReadyAt = performance.now();  // ms from the navigation's start (bench/replay.py reads it)
+    document.body.dataset.replayReady = "yes";
+  });
 })();
