@@ -1,10 +1,10 @@
 """No page or download reachable from a ruling shows a viewer what the fog of war hides from him (issue 39).
 
-Systematic: every check of every game that hides something (HoldFast's blocks, KWB's Scratch
-Units, Fire and Ice's Objective draws; `adjudicator/rules/*/fog.py`) is recorded in a game of its
-own with its example situation (KWB's with a Scratch Unit added beside a unit of its side, since
-no example names one), and a saved game's supply report too. Then every viewer — each side, the
-acting one included (KWB's Scratch Units are hidden from their owner too), and the observer —
+Systematic: every check of every game that hides something (HoldFast's blocks, KWB's Support
+Fire draws, Fire and Ice's Objective draws; `adjudicator/rules/*/fog.py`) is recorded in a game of
+its own with its example situation, and a saved game's supply report too. (KWB's Scratch Units are
+identity-less placeholders whose counters the server settles from a sealed order:
+tests/test_sealed_draws.py.) Then every viewer — each side, the acting one included, and the observer —
 opens every page and download a ruling leads to: the game's ledger page, the ruling's page (its
 tables, steps, chat lines, situation), the ledger download, the dice record, the API's ledger and
 dice, and a replay of the acting side's log holding the ruling's lines. For each hidden part of
@@ -34,7 +34,7 @@ from scenarios import load_game
 FOG_GAMES = ("holdfast", "kwb", "fireandice")
 CASES = [(system, spec.name) for system in FOG_GAMES for spec in checks_for(system)]
 #: A saved game's supply report, of the side whose hidden units the setup places: (scenario, side).
-SAVEDGAME_SUPPLY = {"holdfast": ("campaign", "un"), "kwb": ("seoul", "communist")}
+SAVEDGAME_SUPPLY = {"holdfast": ("campaign", "un")}
 
 
 @pytest.fixture(scope="module")
@@ -42,34 +42,17 @@ def app(tmp_path_factory):
     return make_app(tmp_path_factory.mktemp("fog-pages"))
 
 
-def with_a_scratch_unit(system: str, body: dict) -> dict:
-    """KWB: the example with a Scratch Unit beside the first Communist unit of each list of units
-    (the same place and fields), so the ruling names a unit hidden from everyone."""
-    if system != "kwb":
-        return body
-    game = load_game("kwb")
-    scratch = sorted(u for u, unit in game.units.items() if unit.has("scratch"))
-    added = json.loads(json.dumps(body))
-    for value in added.values():
-        if isinstance(value, list) and value and all(isinstance(v, dict) and isinstance(v.get("unit"), str) for v in value):
-            model = next((v for v in value if game.units.get(v["unit"]) and game.units[v["unit"]].side == "communist"), None)
-            if model is not None and scratch:
-                value.append({**model, "unit": scratch.pop()})
-    return added
-
-
 def record_example(app, system: str, check: str) -> tuple[dict, str, dict] | None:
     """A game with the check's example recorded by the side that acts: (game, that side, answer)."""
     spec = get_check(system, check)
     client = app.test_client()
-    attempts = [with_a_scratch_unit(system, situation(spec)), situation(spec)]
-    for body in attempts:
-        game = new_game(client, system, body.get("scenario"))
-        for side in (s for s in game["tokens"] if s != "observer"):
-            response = client.post(f"/api/v1/games/{game['game_id']}/{check}?transcript=1", json=body,
-                                   headers=bearer(game["tokens"][side]))
-            if response.status_code == 201:
-                return game, side, response.get_json()
+    body = situation(spec)
+    game = new_game(client, system, body.get("scenario"))
+    for side in (s for s in game["tokens"] if s != "observer"):
+        response = client.post(f"/api/v1/games/{game['game_id']}/{check}?transcript=1", json=body,
+                               headers=bearer(game["tokens"][side]))
+        if response.status_code == 201:
+            return game, side, response.get_json()
     return None
 
 
@@ -113,7 +96,7 @@ def in_the_clear(system: str, public: dict) -> set[str]:
 
 def hidden_from(system: str, parts: list[Part], viewer: str | None, public: dict) -> tuple[set[str], list[str]]:
     """(units, commitments of values) the viewer may not see yet in a record with `parts`: every
-    unit a part names that the rules hide from him (another side's block; a Scratch Unit, from
+    unit a part names that the rules hide from him (another side's block; a draw no one may see yet, from
     everyone), unless the record names it in the clear; every value no unit of which is named."""
     fog = fog_of(system)
     units, values = set(), []
@@ -203,7 +186,7 @@ def test_no_page_of_a_ruling_shows_a_viewer_what_the_fog_hides_from_him(app, mod
     if recorded is None:
         pytest.skip(f"{system} {check}: its example cannot be recorded in a game of its scenario")
     game, acting, answer = recorded
-    parts = app.extensions["adjudicator"].store.hidden_parts(game["game_id"])
+    parts = [p for at, p in app.extensions["adjudicator"].store.hidden_parts(game["game_id"]) if at == answer["seq"]]
     if not parts:  # its ruling names nothing the fog hides, or the check reveals all it names (a combat)
         assert check in fog_of(system).revealed_by or not _names_a_hidden_unit(system, answer), \
             "a ruling naming hidden units sealed nothing"
@@ -224,9 +207,9 @@ def _names_a_hidden_unit(system: str, answer: dict) -> bool:
 
 
 def test_the_cases_cover_every_kind_of_hidden_thing(app):
-    """The systematic test above is not vacuous: blocks, Scratch Units and secret draws are sealed."""
+    """The systematic test above is not vacuous: blocks, a side's own draws and secret draws are sealed."""
     covered = set()
-    for system, check in (("holdfast", "supply"), ("kwb", "supply"), ("fireandice", "objective_draw")):
+    for system, check in (("holdfast", "supply"), ("kwb", "support_fire_draw"), ("fireandice", "objective_draw")):
         recorded = record_example(app, system, check)
         assert recorded is not None, (system, check)
         assert app.extensions["adjudicator"].store.hidden_parts(recorded[0]["game_id"]), (system, check)
