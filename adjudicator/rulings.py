@@ -346,10 +346,15 @@ def record_parts(game_id: str, seq: int) -> list[Part]:
 def refuse_a_peek(grant: TokenGrant, check: str, request_json: dict[str, Any]) -> None:
     """422 when a question asked before the roll (its chances) would give away a unit the fog of
     war hides from the asking side (`adjudicator.fog.unseen_by`)."""
-    if unseen_by(grant.system, check, request_json, grant.role):
+    refuse_a_peek_by(grant.system, check, request_json, grant.role)
+
+
+def refuse_a_peek_by(system: str, check: str, request_json: dict[str, Any], side: str | None) -> None:
+    """`refuse_a_peek` for a side (None: a viewer of no side, who sees no hidden unit)."""
+    if unseen_by(system, check, request_json, side):
         raise Problem(422, "The chances would show what is hidden from you",
                       f"The situation names a unit whose identity the fog of war hides from your side "
-                      f"({fog_of(grant.system).rule}); its chances would give its strength away. Ask for them "
+                      f"({fog_of(system).rule}); its chances would give its strength away. Ask for them "
                       "once the rules reveal it.", kind="fog-of-war")
 
 

@@ -14,7 +14,7 @@ counted in hexes on the scenario map; on a tie every nearest hex is listed (read
 
 from __future__ import annotations
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, register_check, the_side
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, UnitKinds, board, register_check, the_side
 from adjudicator.rules.kwb import board as kb
 from adjudicator.rules.gamedata import with_special_rule
 from adjudicator.rules.kwb import data
@@ -113,6 +113,7 @@ class SupplyCenterMoveRequest(CheckRequest):
     scenario_rule=with_special_rule(data.game, "communist_supply_shortage"),
     actor=the_side("communist", rule="12.1.1 (the Communist player attempts to move a Supply Center)"),
     example={"supply_center": "nk-sc-2", "from_hex": "2402", "dice": [6]},
+    units=UnitKinds(types=("supply_center",), on_map=True),
 )
 def supply_center_move(req: SupplyCenterMoveRequest, dice: Dice) -> CheckResult:
     g = data.game()

@@ -16,9 +16,10 @@ import javax.swing.SwingWorker;
 
 /**
  * Asking one check as a player does: the board fills what it knows, the form asks for the rest
- * (and stays open until the ruling is posted), the request goes to the server off the event
- * thread, and the ruling is delivered: its lines into the chat, the server's notices shown
- * first, the stand-ins it used stated once per game, and its unit changes offered for the board.
+ * (and stays open until the ruling is posted; a check with dice shows its chances before OK),
+ * the request goes to the server off the event thread, and the ruling is delivered: its lines
+ * into the chat, the server's notices shown first, the stand-ins it used stated once per game,
+ * and its unit changes offered for the board.
  *
  * A recorded check carries a request id; asking again with the same entries after a lost or
  * late answer sends the same id, so the server returns the recorded ruling instead of rolling
@@ -45,12 +46,40 @@ final class Asking {
     if (recorded != null || !check.random) omit.add("dice");
     final String mode = recorded != null
       ? "Recorded game " + recorded.gameId + " as " + adjudicator.info().sideName(recorded.side)
-        + ": the server rolls the dice and records the ruling."
+        + (check.random ? ": the server rolls the dice and records the ruling." : ": the server records the ruling (no die is rolled).")
       : check.random ? "A calculation: give the dice you rolled; nothing is recorded." : "A calculation: nothing is rolled or recorded.";
     final String dice = recorded == null && check.random ? diceHint() : "";
     final List<FormFields.Field> fields = new ArrayList<>(FormFields.boardFields(check.schema, filled));
     fields.addAll(FormFields.fields(check.schema, filled.keySet(), omit));
-    CheckForm.open(Adjudicator.window(), check, filled, fields, mode, dice, (entered, form) -> send(filled, entered, form));
+    final String asker = check.kind() == Catalog.Kind.ATTACK ? "attacker" : "";
+    CheckForm.open(Adjudicator.window(), check, filled, fields, mode, dice, asker, (entered, form) -> send(filled, entered, form),
+                   check.random ? (entered, form) -> chances(filled, entered, form) : null);
+  }
+
+  /** The Chances button: the same request without dice, asked for its odds off the event thread; shown in the form. */
+  private void chances(Map<String, Object> filled, Map<String, Object> entered, CheckForm form) {
+    final Map<String, Object> request = new LinkedHashMap<>(filled);
+    request.putAll(entered);
+    request.remove("dice");
+    final Adjudicator.Active recorded = adjudicator.active();
+    final String side = adjudicator.askingSide();
+    new SwingWorker<Map<String, Object>, Void>() {
+      @Override
+      protected Map<String, Object> doInBackground() throws Exception {
+        return adjudicator.odds(check, request, recorded, side);
+      }
+
+      @Override
+      protected void done() {
+        try {
+          final Map<String, Object> odds = get();
+          if (form.isOpen()) form.showChances(odds);
+        }
+        catch (Exception e) {
+          if (form.isOpen()) form.noChances(adjudicator.problemOf(e));
+        }
+      }
+    }.execute();
   }
 
   /** What a calculation's form says about the dice: the server names each missing die by its purpose. */
@@ -106,6 +135,7 @@ final class Asking {
    */
   static void deliver(Adjudicator adjudicator, Ruling ruling, boolean offerChanges) {
     Chat.post(ruling.lines);
+    adjudicator.delivered(ruling);
     showPrivately(ruling);
     for (final String notice : ruling.notices) Chat.say("notice: " + notice);
     final List<String> fresh = adjudicator.played().notStated(ruling.standIns);
