@@ -326,8 +326,8 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
       onEventThread(() -> {
         change(played.withScenario(chosenScenario).withGameId(gameId));
         Chat.say("this game is recorded game " + gameId + " (" + scenarioName(chosenScenario) + ") at " + publicUrl
-                 + ": the server rolls and records its checks. " + info.sideName(chosenSide) + " plays; the other sides join "
-                 + "with their own tokens (Adjudicator > Join recorded game).");
+                 + ": the server rolls and records its checks. Side " + info.sideName(chosenSide) + " is played here; the other "
+                 + "sides join with their own tokens (Adjudicator > Join recorded game).");
         announceSession();
         return null;
       });
@@ -488,8 +488,8 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
       ms.put("board", (read - started) / 1e6);
       ms.put("server", (answered - read) / 1e6);
       ms.put("chat", (System.nanoTime() - answered) / 1e6);
-      return ok("lines", ruling.lines, "private_lines", ruling.privateLines, "seq", ruling.seq, "request", request, "ms", ms,
-                "notices", ruling.notices);
+      return ok("lines", ruling.lines, "private_lines", ruling.privateLines, "details", ruling.details, "seq", ruling.seq,
+                "request", request, "ms", ms, "notices", ruling.notices);
     }
     catch (Server.Problem p) {
       return failed(p);

@@ -129,21 +129,22 @@ final class Asking {
   }
 
   /**
-   * A ruling delivered: the server's notices first (a dialog, and in the chat for both
-   * players), the ruling's lines, the stand-ins this game has not stated yet, and, when
-   * {@code offerChanges}, the question whether to apply its unit changes to the board. Event thread.
+   * A ruling delivered: the stand-ins this game has not stated yet and the lines as this
+   * player's side sees them (fog of war) first, then the ruling's lines last, so its headline is
+   * in view when it ends (its notices are among its lines; they are also shown in a dialog);
+   * and, when {@code offerChanges}, the question whether to apply its unit changes to the
+   * board. Event thread.
    */
   static void deliver(Adjudicator adjudicator, Ruling ruling, boolean offerChanges) {
-    Chat.post(ruling.lines);
-    adjudicator.delivered(ruling);
-    showPrivately(ruling);
-    for (final String notice : ruling.notices) Chat.say("notice: " + notice);
     final List<String> fresh = adjudicator.played().notStated(ruling.standIns);
     if (!fresh.isEmpty()) {
       Chat.say("stand-in data (not the publisher's) used by this game's rulings: " + String.join("; ", fresh)
                + ". What each stands in for, and why: Help > " + adjudicator.gameName() + ": module help, \"Stand-ins\".");
       adjudicator.change(adjudicator.played().withStandIns(fresh));
     }
+    showPrivately(ruling);
+    Chat.post(ruling.lines);
+    adjudicator.delivered(ruling);
     if (!ruling.notices.isEmpty()) {
       JOptionPane.showMessageDialog(Adjudicator.window(), String.join("\n", ruling.notices), "Adjudicator: notice",
                                     JOptionPane.WARNING_MESSAGE);
@@ -162,7 +163,7 @@ final class Asking {
       if (!ruling.lines.contains(line)) differs.add(line);
     }
     if (differs.isEmpty()) return;
-    Chat.local("as your side sees it (on your screen only, not in the log):");
+    Chat.local("the ruling below, as your side sees it (on your screen only, not in the log):");
     // without the ruling's tag: no reader of the chat takes these lines for the ruling's own
     for (final String line : differs) Chat.local("  " + line.replaceFirst("^\\[ADJ [^\\]]*\\] ?", ""));
   }

@@ -75,6 +75,7 @@ final class CheckForm {
   private final JScrollPane chancesPane = new JScrollPane(chancesShown);
   private final JPanel body = new JPanel(new GridBagLayout());
   private final String asker;  // the asking player's part in the check ("attacker"), "" when not known
+  private Rectangle screen;
   private Timer waiting;
 
   private CheckForm(Window owner, Catalog.Check check, Map<String, Object> filled, List<FormFields.Field> fields,
@@ -116,19 +117,23 @@ final class CheckForm {
     final JButton cancel = new JButton("Cancel");
     cancel.addActionListener(a -> close());
     ok.addActionListener(a -> submit(submit));
-    final JPanel buttons = new JPanel(new FlowLayout(FlowLayout.RIGHT));
+    final JPanel buttons = new JPanel(new BorderLayout());
+    final JPanel left = new JPanel(new FlowLayout(FlowLayout.LEFT));
+    final JPanel right = new JPanel(new FlowLayout(FlowLayout.RIGHT));
     status.setName("status");
     if (chances != null) {
       chancesButton.setName("chances");
       chancesButton.setToolTipText("Each outcome with its probability and the expected losses, before anything is rolled");
       chancesButton.addActionListener(a -> askChances(chances));
       chancesNote.setName("chances note");
-      buttons.add(chancesButton);
-      buttons.add(chancesNote);
+      left.add(chancesButton);
+      left.add(chancesNote);
     }
-    buttons.add(status);
-    buttons.add(ok);
-    buttons.add(cancel);
+    right.add(status);
+    right.add(ok);
+    right.add(cancel);
+    buttons.add(left, BorderLayout.CENTER);
+    buttons.add(right, BorderLayout.EAST);
     chancesShown.setName("chances shown");
     chancesShown.setVerticalAlignment(JLabel.TOP);
     chancesPane.setBorder(BorderFactory.createTitledBorder("Chances (before the roll; nothing rolled or recorded)"));
@@ -140,8 +145,20 @@ final class CheckForm {
     dialog.getContentPane().add(scroll, BorderLayout.CENTER);
     dialog.getContentPane().add(south, BorderLayout.SOUTH);
     dialog.getRootPane().setDefaultButton(ok);
+    this.screen = screen;
     dialog.pack();
     dialog.setLocationRelativeTo(owner);
+    keepOnScreen(dialog, screen);
+  }
+
+  /** Lays the form out again after it changed (a problem shown, rows added, chances), never larger than the screen. */
+  private void repack() {
+    dialog.pack();
+    if (screen == null) return;  // still being built
+    final Rectangle b = dialog.getBounds();
+    if (b.width > screen.width || b.height > screen.height) {
+      dialog.setSize(Math.min(b.width, screen.width), Math.min(b.height, screen.height));
+    }
     keepOnScreen(dialog, screen);
   }
 
@@ -224,7 +241,7 @@ final class CheckForm {
       topProblem.setText("<html><b>" + html(title) + "</b><br>" + html(text) + "</html>");
       topProblem.setVisible(true);
     }
-    dialog.pack();
+    repack();
   }
 
   // ---- the chances -------------------------------------------------------------------------------------
@@ -245,17 +262,17 @@ final class CheckForm {
     chancesNote.setText(" ");
     chancesShown.setText(chancesHtml(odds));
     chancesPane.setVisible(true);
-    dialog.pack();
+    repack();
   }
 
   /** Why there are no chances (the fog of war, a situation the rules refuse), beside the button, in players' words. */
   void noChances(Server.Problem p) {
     chancesButton.setEnabled(true);
     chancesPane.setVisible(false);
-    chancesNote.setText("<html><font color=\"#aa0000\">" + html(p.title) + ": " + html(FormFields.playersWords(p.detail))
-                        + "</font></html>");
+    chancesNote.setText("<html><div style=\"width: 380px\"><font color=\"#aa0000\">" + html(p.title) + ": "
+                        + html(Unseen.named(FormFields.playersWords(p.detail))) + "</font></div></html>");
     chancesNote.setToolTipText(p.detail);
-    dialog.pack();
+    repack();
   }
 
   /** The odds as the pages word them: an outcome a row (its chance, exactly or its interval), the expected losses, how. */
@@ -465,7 +482,7 @@ final class CheckForm {
         panel.add(add, at);
       }
       panel.revalidate();
-      if (dialog != null) dialog.pack();
+      if (dialog != null) repack();
     }
 
     private String memberLabel(String name) {
@@ -555,7 +572,7 @@ final class CheckForm {
           topProblem.setVisible(true);
         }
       }
-      dialog.pack();
+      repack();
       return null;
     }
   }
