@@ -225,7 +225,7 @@ def kwb(engine, engine_module, server, tmp_path_factory) -> dict:
     a.add(menu_of(seoul_un, "Adjudicator/Supply of this side"))  # Seoul's board, on the main map
     a.add({"do": "wait_window", "window": "^Adjudicator: Supply"}, name="calculation form")
     a.add(*submit_form("Supply"))
-    a.add({"do": "wait_chat", "match": r"^\[ADJ compute\] RULING Supply for UN"}, name="calculation")
+    a.add({"do": "wait_chat", "match": rf"^\[ADJ compute\] {RULING_MARK}Supply for UN"}, name="calculation")
     a.add(call("status"), name="status in seoul")
     alice.run = engine(module, a.steps, timeout=900, prefs_dir=alice.prefs)
     assert alice.run.ok, explain(alice.run)
@@ -252,7 +252,7 @@ def kwb(engine, engine_module, server, tmp_path_factory) -> dict:
     b.add(menu_of(counter.defender, "Adjudicator/Attack this hex with the selected units"))
     b.add(*submit_form("Combat"))
     b.add({"do": "wait_chat", "match": r"#3\] receipt: record 3 "}, name="un attack")
-    b.add({"do": "click_if", "window": "apply the ruling", "on": "No"})
+    b.add({"do": "click_if", "window": "apply the ruling", "on": "Yes"})  # applied: his file shows what it ordered, whatever the dice
     b.add(*save_as(files / "b1.vsav"), *end_log())
     bob.run = engine(module, b.steps, timeout=600, prefs_dir=bob.prefs)
     assert bob.run.ok, explain(bob.run)
