@@ -198,17 +198,7 @@ def affected_units(result: dict[str, Any], names: UnitNames) -> list[str]:
     outcome = _canonical(result.get("outcome") or {})
     request = _canonical(result.get("request") or {})
     supply = [line for item in _supply_items(outcome) if (line := _supply_line(item, names, outcome))]
-    before = {**_states_before(request), **_sp_before(outcome)}
-    changed, replacements = [], set()
-    for change in ruled_changes(outcome):
-        if change.unit in replacements:
-            continue
-        text = _change_text(change, before, names)
-        if text:
-            changed.append(text)
-        if change.replaced_by:
-            replacements.add(change.replaced_by)
-    return supply + changed
+    return supply + _changed_units(outcome, request, names)
 
 
 def _supply_items(outcome: dict) -> list[dict]:
@@ -320,9 +310,17 @@ def _facts(outcome: dict) -> str:
 
 
 def _changes_text(outcome: dict, request: dict, names: UnitNames) -> str:
-    """What the ruling does to units: "NK 83 depleted, US 24 eliminated (replaced by NK 7)"; a
-    unit shown at full strength, or at the step or strength it had (the request says, in a
-    recorded game), is left out."""
+    """What the ruling does to units in one phrase: "NK 83 depleted, US 24 eliminated (replaced by NK 7)"."""
+    said = _changed_units(outcome, request, names)
+    if len(said) > HEADLINE_CHANGES:
+        said = said[:HEADLINE_CHANGES] + [f"and {len(said) - HEADLINE_CHANGES} more"]
+    return ", ".join(said)
+
+
+def _changed_units(outcome: dict, request: dict, names: UnitNames) -> list[str]:
+    """What the ruling does to each unit ("NK 83 depleted", "US 24 eliminated (replaced by NK 7)");
+    a unit shown at full strength, or at the step or strength it had (the request says, in a
+    recorded game), is left out, and so is the unit that replaces another."""
     before = {**_states_before(request), **_sp_before(outcome)}
     said = []
     replacements = set()
@@ -334,9 +332,7 @@ def _changes_text(outcome: dict, request: dict, names: UnitNames) -> str:
             said.append(text)
         if change.replaced_by:
             replacements.add(change.replaced_by)
-    if len(said) > HEADLINE_CHANGES:
-        said = said[:HEADLINE_CHANGES] + [f"and {len(said) - HEADLINE_CHANGES} more"]
-    return ", ".join(said)
+    return said
 
 
 def _change_text(change: UnitChange, before: dict[str, int], names: UnitNames) -> str:
