@@ -107,7 +107,7 @@ def chat_lines(result: dict[str, Any], *, system_name: str = "", verify_url: str
     if version == 1:
         body = _lines_v1(result, system_name)
     elif version == 2:
-        body = _lines_v2(result)
+        body = _lines_v2(result, UnitNames.of(result.get("system", "")).as_written_in_version_2())
     else:
         body = _lines_v3(result, tail=2 if tag != COMPUTE_TAG else 1)
     if tag != COMPUTE_TAG:
@@ -140,10 +140,9 @@ def _lines_v1(result: dict[str, Any], system_name: str) -> list[str]:
     return body
 
 
-def _lines_v2(result: dict[str, Any]) -> list[str]:
+def _lines_v2(result: dict[str, Any], names: UnitNames) -> list[str]:
     """A headline, the steps with their rules, the outcome's details, dice, warnings that are not
     stand-ins; units named as their counters read, long lines wrapped."""
-    names = UnitNames.of(result.get("system", ""))
     body = [RULING_MARK_V2 + headline(result, names)]
     for number, step in enumerate(result.get("steps") or [], start=1):
         rule = f" [{step['rule']}]" if step.get("rule") else ""
@@ -189,7 +188,7 @@ def detail_lines(result: dict[str, Any]) -> list[str]:
     """The whole ruling as lines a player reads (no tags): the headline, every step with its rule,
     the outcome's details, the dice, the warnings that are not stand-ins. What the ruling's page
     shows, for the asker's ruling window; never posted to the chat."""
-    return _lines_v2(result)
+    return _lines_v2(result, UnitNames.of(result.get("system", "")))
 
 
 def affected_units(result: dict[str, Any], names: UnitNames) -> list[str]:
@@ -399,9 +398,10 @@ class UnitNames:
     "US 27/25"), with the size where that alone is ambiguous, and the long name (or the id) where
     that still is."""
 
-    def __init__(self, names: dict[str, str], full_steps: dict[str, str]):
+    def __init__(self, names: dict[str, str], full_steps: dict[str, str], parts: bool = True):
         self.names = names
         self.full_steps = full_steps
+        self.parts = parts
         ids = sorted(names, key=len, reverse=True)
         self.pattern = re.compile(r"(?<![\w/-])(" + "|".join(map(re.escape, ids)) + r")(/[\w-]+)?(?![\w-])") if ids else None
 
@@ -416,9 +416,14 @@ class UnitNames:
             return UnitNames({}, {})
         return UnitNames(counter_names(game), {u.id: u.steps[0].name for u in game.units.values() if u.steps})
 
+    def as_written_in_version_2(self) -> UnitNames:
+        """These names as version 2 of the rendering wrote them (a part of a broken-down unit as
+        "US 2/5-3"), so a version-2 log still compares equal."""
+        return UnitNames(self.names, self.full_steps, parts=False)
+
     def name(self, unit_id: str) -> str:
         """The counter's name; a part left by breaking a unit down ("us-d2/5-3", SPI) as "5-3 of US 2"."""
-        if unit_id not in self.names and "/" in unit_id:
+        if self.parts and unit_id not in self.names and "/" in unit_id:
             root, part = unit_id.split("/", 1)
             if root in self.names:
                 return f"{part} of {self.names[root]}"
@@ -434,6 +439,8 @@ class UnitNames:
         """`line` with every unit id in it replaced by its counter's name."""
         if self.pattern is None:
             return line
+        if not self.parts:
+            return self.pattern.sub(lambda m: self.names[m.group(1)] + (m.group(2) or ""), line)
         return self.pattern.sub(lambda m: self.name(m.group(1) + (m.group(2) or "")), line)
 
 

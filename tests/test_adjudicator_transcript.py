@@ -304,3 +304,15 @@ def test_a_check_answers_the_units_new_states_when_asked(client):
         {"unit": "nk-reg-7", "eliminated": False, "step": "full", "sp": None},
     ]
     assert "piece_changes" not in client.post("/api/v1/systems/kwb/combat?transcript=1", json=example).get_json()
+
+
+def test_a_part_of_a_broken_down_unit_is_named_by_its_counter_and_version_2_reads_as_it_did():
+    """SPI breaks a division down into parts ("rok-d6/3-3"): the short ruling names the part by its
+    counter ("3-3 of S 6"), never by the internal id; a version-2 log keeps its own words, so it
+    still compares equal."""
+    result = {"system": "spi", "check": "combat", "outcome": {"result": "A1", "eliminated": ["rok-d6/3-3"]},
+              "steps": [{"text": "rok-d6 (10-3) broken down into 3 x 3-3", "rule": "Combat (J)"}], "dice_used": []}
+    lines = chat_lines(result)
+    assert lines[1] == "[ADJ compute] 3-3 of S 6 eliminated" and "rok-d6" not in "\n".join(lines)
+    assert chat_lines(result, version=2)[:2] == ["[ADJ compute] RULING Combat: result A1 — rok-d6/3-3 eliminated",
+                                                 "[ADJ compute] 1. S 6 (10-3) broken down into 3 x 3-3 [Combat (J)]"]
