@@ -57,6 +57,7 @@ from tests.engine.play import (
     player_fields,
     save_as,
     select,
+    setup_hexes,
     sign_in,
     start_scenario,
     submit_form,
@@ -209,6 +210,10 @@ def kwb(engine, engine_module, server, tmp_path_factory) -> dict:
     a.add({"do": "toolbar_click", "button": "Adjudicator", "path": ["The last ruling in full..."]})
     a.add({"do": "wait_window", "window": "the ruling in full"}, name="ruling window")
     a.add({"do": "click", "window": "the ruling in full", "on": "Close"})
+    a.add({"do": "wait_window", "window": "the ruling in full", "gone": True})
+    a.add({"do": "chat_click", "match": r"#1\] RULING", "on": "Combat for"})  # a click on the ruling in the chat
+    a.add({"do": "wait_window", "window": "the ruling in full"}, name="ruling window by a click")
+    a.add({"do": "click", "window": "the ruling in full", "on": "Close"})
     a.add({"do": "toolbar_click", "button": "Adjudicator", "path": ["Replay a log in the browser"]})
     a.add({"do": "wait_window", "window": "open in your browser"}, name="replay")
     a.add({"do": "click", "window": "open in your browser", "on": "OK"})
@@ -359,6 +364,7 @@ def test_the_ruling_is_one_click_from_its_page_its_whole_text_and_the_replay(kwb
     assert clicked["line"] == f"[ADJ {game_id}#1] verify: {page}" and page in alice.result("address clicked")["text"]
     window = alice.result("ruling window")["text"]
     assert window.startswith("RULING Combat for Communist: ") and "[7." in window  # every step with its rule
+    assert alice.result("ruling window by a click")["text"] == window
     assert f"{PUBLIC}/games/{game_id}/replay" in alice.result("replay")["text"]
 
 
@@ -635,6 +641,10 @@ def spi(engine, engine_module, server, tmp_path_factory) -> dict:
     s.add({"do": "click_if", "window": "apply the ruling", "on": "Yes"}, name="apply")
     s.add({"do": "pieces", "properties": ["UnitId"]}, name="board")
     un_unit = next(u for u in ("rok-r17", "rok-r13") if u != combat.defender)
+    s.add(menu_of(un_unit), name="enemy's menu")
+    own = next(u for u in setup_hexes(combat.game, combat.scenario)
+               if combat.game.units[u].side == combat.side and u not in combat.attackers)
+    s.add(menu_of(own), name="own unit's menu")
     s.add(menu_of(un_unit, "Adjudicator/Supply of this side"))
     s.add({"do": "wait_window", "window": "^Adjudicator: Supply"}, name="supply form")
     s.add(*submit_form("Supply"))
@@ -668,6 +678,8 @@ def test_spi_labels_read_as_the_rulebook_and_the_uns_supply_fits_the_chat_pane(s
     assert len(supply.lines) <= SHORT_LINES
     items = run.result(s.at["intervention checks"])["items"]
     assert items and not [i for i in items if i.startswith(("Chinese intervention", "Shock effect"))], items
+    assert "Adjudicator/Movement cost for this unit" in run.result(s.at["own unit's menu"])["items"]
+    assert "Adjudicator/Movement cost for this unit" not in run.result(s.at["enemy's menu"])["items"]  # not the enemy's unit
 
 
 def test_a_calculated_elimination_is_applied_through_the_pieces_own_command(spi):
