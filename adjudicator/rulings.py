@@ -415,10 +415,15 @@ def refuse_a_peek(grant: TokenGrant, check: str, request_json: dict[str, Any]) -
                           f"{', '.join(waiting)}: which counter it is, the adjudicator draws when the ruling is "
                           f"recorded ({draws.reveal_of(grant.system, check).rule}); its strength, and so the chances, "
                           "are unknown until then.", kind="sealed-draw")
-    if unseen_by(grant.system, check, request_json, grant.role):
+    refuse_a_peek_by(grant.system, check, request_json, grant.role)
+
+
+def refuse_a_peek_by(system: str, check: str, request_json: dict[str, Any], side: str | None) -> None:
+    """`refuse_a_peek` for a side (None: a viewer of no side, who sees no hidden unit)."""
+    if unseen_by(system, check, request_json, side):
         raise Problem(422, "The chances would show what is hidden from you",
                       f"The situation names a unit whose identity the fog of war hides from your side "
-                      f"({fog_of(grant.system).rule}); its chances would give its strength away. Ask for them "
+                      f"({fog_of(system).rule}); its chances would give its strength away. Ask for them "
                       "once the rules reveal it.", kind="fog-of-war")
 
 

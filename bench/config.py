@@ -80,6 +80,7 @@ class Targets:
     compute_over_ping: float = 0.8
     p99_ms: float = 25.0
     odds_p99_ms: float = 100.0  # issue 32: every check's chances for its book examples
+    click_to_ruling_p95_ms: float = 250.0  # issue 42: the robot's click on OK to the ruling's last chat line
 
 
 TARGETS = Targets()

@@ -267,14 +267,14 @@ def test_a_log_is_checked_against_the_ledger_hidden_forged_and_altered_rulings(c
     assert [h["seq"] for h in honest_but_hiding["hidden"]] == [2] and not honest_but_hiding["ok"]
 
     lines = [c[len("CHAT"):] for c in read_saved_game(log).other_commands if c.startswith("CHAT")]
-    altered = [line.replace("= attacker dice:", "= attacker dice: 9 and") if "= attacker dice:" in line else line
+    altered = [line.replace("dice: attacker combat dice d6 ", "dice: attacker combat dice d6 6 ") if "] dice: " in line else line
                for line in lines]
     forged = [f"[ADJ {game['game_id']}#7] HoldFast Korea: combat", f"[ADJ {game['game_id']}#7] = hits on defender: 4",
               f"[ADJ {game['game_id']}#7] receipt: record 7 hash 0123456789abcdef"]
     tampered = continue_log(data, [chat_command(line) for line in altered + forged])
     report = upload(client, url, tampered, headers=bearer(observer)).get_json()
     assert [(r["seq"], r["status"]) for r in report["rulings"]] == [(1, "altered"), (7, "forged")]
-    assert "attacker dice" in report["rulings"][0]["why"]
+    assert "attacker combat dice" in report["rulings"][0]["why"]
     assert report["ledger"]["ok"] and not report["ok"]
 
     assert upload(client, url, b"not a zip", headers=bearer(observer)).status_code == 422

@@ -29,8 +29,10 @@ import pytest
 import requests
 
 from adjudicator.checks import get_check
+from adjudicator.results import percent
 from adjudicator.transcript import (
     RULING_MARK,
+    SHORT_LINES,
     UnitNames,
     comparable_lines,
     parse_session_line,
@@ -39,6 +41,7 @@ from adjudicator.transcript import (
 )
 from adjudicator.unit_changes import ruled_changes
 from bench.server import Gunicorn
+from modgen.pieces import unit_piece_name
 from scenarios import load_game
 from tests.engine.play import (
     Script,
@@ -54,6 +57,7 @@ from tests.engine.play import (
     player_fields,
     save_as,
     select,
+    setup_hexes,
     sign_in,
     start_scenario,
     submit_form,
@@ -125,7 +129,7 @@ def assert_rulings_are_the_ledgers(chat: list[str], document: dict, seqs: list[i
     records = {r["seq"]: r for r in document["records"]}
     for ruling in rulings:
         record = records[ruling.seq]
-        assert ruling.version == 2 and ruling.lines[0].startswith(RULING_MARK)
+        assert ruling.version == 3 and ruling.lines[0].startswith(RULING_MARK) and len(ruling.lines) <= SHORT_LINES
         assert ruling.hash_prefix and record["hash"].startswith(ruling.hash_prefix)
         assert ruling.comparable() == comparable_lines(as_answered(record, game_id))
         assert ruling.lines[-1] == f"verify: {PUBLIC}/games/{game_id}#record-{ruling.seq}"
@@ -170,6 +174,9 @@ def kwb(engine, engine_module, server, tmp_path_factory) -> dict:
     # a unit of Alice's the combat cannot have eliminated (its supply is asked after the combat)
     supplied = next(p.unit for p in attack.scenario.setup if not p.is_marker and p.unit.startswith("nk-")
                     and p.unit not in attack.attackers and ":" not in p.location)
+    # a division of Alice's away from the fight: selected by mistake with the attackers, then taken out of the form
+    division = next(u for u in ("nk-6", "nk-12", "nk-15") if u not in attack.attackers and u != supplied)
+    form = "^Adjudicator: Combat"
 
     alice = Session(files, files / "alice-prefs")
     a = alice.script
@@ -183,12 +190,33 @@ def kwb(engine, engine_module, server, tmp_path_factory) -> dict:
     a.add({"do": "click", "window": "recorded game created", "on": "OK"})
     a.add(menu_of(attack.defender), name="enemy menu, nothing selected")
     a.add(menu_of(attack.attackers[0]), name="own unit's menu")
-    a.add(*select(*attack.attackers))
+    a.add(menu_of(division), name="own division's menu")
+    a.add({"do": "toolbar_click", "button": "Adjudicator", "path": ["Checks"], "read": True}, name="checks menu")
+    a.add(*select(*attack.attackers, division))
     a.add(menu_of(attack.defender, "Adjudicator/Attack this hex with the selected units"))
-    a.add({"do": "wait_window", "window": "^Adjudicator: Combat"}, name="combat form")
+    a.add({"do": "wait_window", "window": form}, name="combat form")
+    a.add({"do": "click", "window": form, "on": f"/attackers/{len(attack.attackers)}/remove"})
+    a.add({"do": "click", "window": form, "on": "chances"})
+    a.add({"do": "wait_window", "window": f"(?s){form}.*Expected losses"}, name="chances")
     a.add(*submit_form("Combat"))
     a.add({"do": "wait_chat", "match": r"#1\] receipt: record 1 "})
     a.add({"do": "click_if", "window": "apply the ruling", "on": "Yes"}, name="apply 1")
+    a.add({"do": "toolbar_click", "button": "Adjudicator", "path": ["Open this ruling's page"]})
+    a.add({"do": "wait_window", "window": "open in your browser"}, name="ruling page")
+    a.add({"do": "click", "window": "open in your browser", "on": "OK"})
+    a.add({"do": "chat_click", "match": r"#1\] verify: ", "on": "https://"}, name="clicked in the chat")
+    a.add({"do": "wait_window", "window": "open in your browser"}, name="address clicked")
+    a.add({"do": "click", "window": "open in your browser", "on": "OK"})
+    a.add({"do": "toolbar_click", "button": "Adjudicator", "path": ["The last ruling in full..."]})
+    a.add({"do": "wait_window", "window": "the ruling in full"}, name="ruling window")
+    a.add({"do": "click", "window": "the ruling in full", "on": "Close"})
+    a.add({"do": "wait_window", "window": "the ruling in full", "gone": True})
+    a.add({"do": "chat_click", "match": r"#1\] RULING", "on": "Combat for"})  # a click on the ruling in the chat
+    a.add({"do": "wait_window", "window": "the ruling in full"}, name="ruling window by a click")
+    a.add({"do": "click", "window": "the ruling in full", "on": "Close"})
+    a.add({"do": "toolbar_click", "button": "Adjudicator", "path": ["Replay a log in the browser"]})
+    a.add({"do": "wait_window", "window": "open in your browser"}, name="replay")
+    a.add({"do": "click", "window": "open in your browser", "on": "OK"})
     a.add({"do": "pieces", "properties": ["UnitId", "Step_Level"]}, name="board after 1")
     a.add(*save_as(files / "a1.vsav"), *end_log())
     a.add(*open_game(files / "a1.vsav", files / "a2.vlog"), name="reloaded")
@@ -202,7 +230,7 @@ def kwb(engine, engine_module, server, tmp_path_factory) -> dict:
     a.add(menu_of(seoul_un, "Adjudicator/Supply of this side"))  # Seoul's board, on the main map
     a.add({"do": "wait_window", "window": "^Adjudicator: Supply"}, name="calculation form")
     a.add(*submit_form("Supply"))
-    a.add({"do": "wait_chat", "match": r"^\[ADJ compute\] RULING Supply for UN"}, name="calculation")
+    a.add({"do": "wait_chat", "match": rf"^\[ADJ compute\] {RULING_MARK}Supply for UN"}, name="calculation")
     a.add(call("status"), name="status in seoul")
     alice.run = engine(module, a.steps, timeout=900, prefs_dir=alice.prefs)
     assert alice.run.ok, explain(alice.run)
@@ -220,9 +248,7 @@ def kwb(engine, engine_module, server, tmp_path_factory) -> dict:
     b.add({"do": "wait_window", "window": "join a recorded game"}, name="join dialog")
     b.add({"do": "type", "window": "join a recorded game", "field": "token", "text": tokens["observer"]})
     b.add({"do": "click", "window": "join a recorded game", "on": "OK"})
-    b.add({"do": "wait_window", "window": "An observer's token"}, name="observer refused")
-    b.add({"do": "click", "window": "An observer's token", "on": "OK"})
-    b.add({"do": "toolbar_click", "button": "Adjudicator", "path": ["Join recorded game..."]})
+    b.add({"do": "wait_window", "window": "(?s)join a recorded game.*An observer's token"}, name="observer refused")
     b.add({"do": "type", "window": "join a recorded game", "field": "token", "text": tokens["un"]})
     b.add({"do": "click", "window": "join a recorded game", "on": "OK"})
     b.add({"do": "wait_window", "window": "Joined recorded game"}, name="joined")
@@ -231,7 +257,7 @@ def kwb(engine, engine_module, server, tmp_path_factory) -> dict:
     b.add(menu_of(counter.defender, "Adjudicator/Attack this hex with the selected units"))
     b.add(*submit_form("Combat"))
     b.add({"do": "wait_chat", "match": r"#3\] receipt: record 3 "}, name="un attack")
-    b.add({"do": "click_if", "window": "apply the ruling", "on": "No"})
+    b.add({"do": "click_if", "window": "apply the ruling", "on": "Yes"})  # applied: his file shows what it ordered, whatever the dice
     b.add(*save_as(files / "b1.vsav"), *end_log())
     bob.run = engine(module, b.steps, timeout=600, prefs_dir=bob.prefs)
     assert bob.run.ok, explain(bob.run)
@@ -253,7 +279,7 @@ def kwb(engine, engine_module, server, tmp_path_factory) -> dict:
     again.run = engine(module, c.steps, timeout=900, prefs_dir=again.prefs)
     assert again.run.ok, explain(again.run)
     return {"alice": alice, "bob": bob, "again": again, "game_id": game_id, "tokens": tokens, "attack": attack,
-            "counter": counter, "files": files}
+            "counter": counter, "files": files, "division": division}
 
 
 def test_the_scenario_is_the_games_own_through_the_log_prompt_a_save_and_a_reload(kwb, server):
@@ -284,10 +310,62 @@ def test_the_right_click_offers_what_fits_the_unit_and_its_owner(kwb):
     own = alice.result("own unit's menu")["items"]
     assert "Adjudicator/Supply of this side" in own
     assert not [i for i in own if "Attack" in i or "in this hex" in i]  # nothing attacks one's own unit
+    assert "Adjudicator/Division breakdown for this unit" not in own  # a regiment is no division (applies.units)
+    assert "Adjudicator/Division breakdown for this unit" in alice.result("own division's menu")["items"]
     enemy = alice.result("enemy menu, nothing selected")
     attack = "Adjudicator/Attack this hex with the selected units (select your attacking units first)"
     assert attack in enemy["items"] and attack in enemy["disabled"]
     assert not [i for i in enemy["items"] if i.endswith("for this unit")]  # a check of one unit is for one's own
+
+
+def test_the_toolbar_offers_the_checks_of_the_scenario_the_player_may_ask(kwb):
+    """Pusan as Communist: the Communist's own shortage roll is there; the UN's rolls (its supply
+    shortage's end, counter-battery) and another scenario's check (Seoul cleared) are not."""
+    items = kwb["alice"].result("checks menu")["items"]
+    assert any(i.startswith("Supply center move (") for i in items) and any(i.startswith("Combat (") for i in items)
+    assert not [i for i in items if i.startswith(("UN supply shortage end", "Counter battery", "Seoul cleared"))], items
+
+
+def test_the_chances_are_shown_in_the_form_before_the_roll_as_the_pages_show_them(kwb, server):
+    """The combat form's Chances button: each outcome with its probability and the expected
+    losses of both sides, the server's own odds of the very request then recorded (the division
+    selected by mistake and removed from the form is in neither)."""
+    alice, game_id = kwb["alice"], kwb["game_id"]
+    shown = as_read(alice.result("chances")["text"])
+    record = ledger(server, game_id, kwb["tokens"]["observer"])["records"][1]
+    request = {k: v for k, v in record["body"]["request"].items() if k not in ("request_id", "log_session")}
+    odds = requests.post(f"{server.url}/api/v1/systems/kwb/combat/odds", json=request, timeout=60).json()
+    assert odds["outcomes"]
+    for outcome in odds["outcomes"][:24]:
+        row = re.escape(outcome["label"]) + r" (≈ )?" + re.escape(percent(outcome["probability"]))
+        assert re.search(row, shown), (outcome, shown)
+    for loss in odds["expected_losses"]:
+        assert f"{loss['side_label']} {loss['expected']:.2f}" in shown
+    assert "Expected losses" in shown and as_read(odds["method"]) in shown
+    game = load_game("kwb")
+    division = rf"(?<![\w/]){re.escape(unit_piece_name(game, game.units[kwb['division']]))}(?![\w/])"
+    assert re.search(division, alice.result("combat form")["text"]) and not re.search(division, shown)  # removed
+
+
+def as_read(html: str) -> str:
+    """A label's HTML as a person reads it: tags and entities gone, spaces collapsed."""
+    text = re.sub(r"<[^>]+>", " ", html).replace("&nbsp;", " ").replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+    return re.sub(r"\s+", " ", text)
+
+
+def test_the_ruling_is_one_click_from_its_page_its_whole_text_and_the_replay(kwb):
+    """Adjudicator > Open this ruling's page, a click on the verify address in the chat, the
+    ruling window, and Replay a log in the browser (the harness shows the address a browser
+    would be given: korea.adjudicator.browser=off)."""
+    alice, game_id = kwb["alice"], kwb["game_id"]
+    page = f"{PUBLIC}/games/{game_id}#record-1"
+    assert page in alice.result("ruling page")["text"]
+    clicked = alice.result("clicked in the chat")
+    assert clicked["line"] == f"[ADJ {game_id}#1] verify: {page}" and page in alice.result("address clicked")["text"]
+    window = alice.result("ruling window")["text"]
+    assert window.startswith("RULING Combat for Communist: ") and "[7." in window  # every step with its rule
+    assert alice.result("ruling window by a click")["text"] == window
+    assert f"{PUBLIC}/games/{game_id}/replay" in alice.result("replay")["text"]
 
 
 def test_rulings_read_like_rulings_and_are_the_ledgers_own_lines(kwb, server):
@@ -302,7 +380,7 @@ def test_rulings_read_like_rulings_and_are_the_ledgers_own_lines(kwb, server):
     assert_rulings_are_the_ledgers(again.run.chat(), document, [4, 5])
     first = next(line for line in alice.run.chat() if line.startswith(f"[ADJ {game_id}#1] "))
     names = "NK 83 attacks US 27/25" if kwb["attack"].attackers == ["nk-83-mot"] else " attacks "
-    assert first.startswith(f"[ADJ {game_id}#1] RULING Combat for Communist: ") and names in first
+    assert first.startswith(f"[ADJ {game_id}#1] {RULING_MARK}Combat for Communist: ") and names in first
     combat = [r for r in document["records"] if r["body"]["check"] == "kwb.combat"][0]["body"]["request"]
     assert [u["unit"] for u in combat["attackers"]] == kwb["attack"].attackers  # the units selected before the click
     stated = [line for s in (alice, bob, again) for line in s.run.chat() if "stand-in data" in line]
@@ -334,7 +412,20 @@ def test_a_change_of_game_drops_the_recorded_game_and_calculates(kwb, server):
     form = alice.result("calculation form")["text"]
     assert "A calculation: nothing is rolled or recorded." in form and "Dice" not in form  # supply rolls no dice
     (line,) = [l for l in alice.run.chat() if l.startswith("[ADJ compute] RULING")]
-    assert line.startswith("[ADJ compute] RULING Supply for UN:")
+    assert line.startswith(f"[ADJ compute] {RULING_MARK}Supply for UN:")
+
+
+def test_a_supply_ruling_is_its_totals_and_the_units_out_of_supply_in_the_chat_panes_lines(kwb, server):
+    """The recorded supply report in the chat: at most SHORT_LINES lines, its totals first, then
+    only the units out of supply; its form does not say a die is rolled (none is)."""
+    alice, game_id = kwb["alice"], kwb["game_id"]
+    form = alice.result("supply form")["text"]
+    assert "the server records the ruling (no die is rolled)" in form and "rolls the dice" not in form
+    (ruling,) = [r for r in parse_transcript(alice.run.chat()) if r.seq == 2]
+    assert len(ruling.lines) <= SHORT_LINES and re.match(r"RULING » Supply for Communist: in supply \d+, out of supply \d+",
+                                                        ruling.lines[0])
+    units = [line for line in ruling.lines[1:] if not line.startswith(("receipt: ", "verify: ", "dice: "))]
+    assert all(line.endswith(("out of supply", "isolated")) for line in units), units
 
 
 def test_the_second_player_joins_with_his_own_token_and_his_side_is_the_tokens(kwb, server):
@@ -342,7 +433,8 @@ def test_the_second_player_joins_with_his_own_token_and_his_side_is_the_tokens(k
     assert any(f"this game is recorded game {game_id}: to roll in it, join it" in line for line in bob.run.chat())
     join = bob.result("join dialog")
     assert f"Game id:\n{game_id}" in join["text"]  # filled in from the game Bob loaded
-    assert "That token is the observer's" in bob.result("observer refused")["text"]
+    refused = bob.result("observer refused")["text"]
+    assert "That token is the observer's" in refused and kwb["tokens"]["observer"] in refused  # the dialog kept what was typed
     assert f"Joined recorded game {game_id} (Pusan Perimeter) as United Nations." in bob.result("joined")["text"]
     assert kept_games(bob.prefs)[game_id]["tokens"].keys() == {"un"}
     assert any(f"this game is recorded game {game_id}" in line and "you play Communist" in line
@@ -418,7 +510,7 @@ def test_logs_and_saves_carry_the_rulings_and_no_token(kwb, server):
     for session in (kwb["alice"], kwb["bob"], kwb["again"]):
         seen = "\n".join(session.run.chat())
         others = "\n".join(f"{d['title']}\n{d['text']}" for d in session.run.report["dialogs"]
-                           if "recorded game created" not in str(d["title"]))
+                           if not re.search("recorded game created|join a recorded game", str(d["title"])))
         for token in tokens:
             assert token not in written and token not in seen and token not in others
 
@@ -436,6 +528,7 @@ def fireandice(engine, engine_module, server, tmp_path_factory) -> dict:
     s.add(*sign_in("Alice"))
     s.add(*start_scenario(combat.scenario.name, combat.attacking_side, files / "fi.vlog"))
     s.add(call("connect", proxy.url), call("createRecordedGame", "", ""), name="created")
+    s.add(menu_of(combat.attackers[0]), name="ground unit's menu")
     s.add(*select(combat.attackers[0]))
     s.add(menu_of(combat.defender, "Adjudicator/Combat in this hex"))
     s.add({"do": "wait_window", "window": form}, name="form")
@@ -446,7 +539,7 @@ def fireandice(engine, engine_module, server, tmp_path_factory) -> dict:
         s.add({"do": "type", "window": form, "field": field, "text": text})
     s.add({"do": "click", "window": form, "on": "/road_bonus"})
     s.add({"do": "click", "window": form, "on": "OK"})
-    s.add({"do": "wait_window", "window": "(?s)^Adjudicator: Combat.*unknown combat chit"}, name="refused")
+    s.add({"do": "wait_window", "window": "(?s)^Adjudicator: Combat.*is not one of the game's combat chits"}, name="refused")
     s.add({"do": "type", "window": form, "field": "/attacking/tank_level", "text": "66"})
     s.add({"do": "click", "window": form, "on": "OK"})
     s.add({"do": "wait_window", "window": "(?s)^Adjudicator: Combat.*must be at most 19"}, name="caught here")
@@ -459,6 +552,10 @@ def fireandice(engine, engine_module, server, tmp_path_factory) -> dict:
     s.add({"do": "wait_window", "window": form, "gone": True, "timeout": 60})
     s.add({"do": "wait_chat", "match": r"#1\] receipt: record 1 "}, name="ruling")
     s.add({"do": "click_if", "window": "apply the ruling", "on": "No"})
+    s.add(menu_of(combat.attackers[0], "Adjudicator/Supply of this side"))
+    s.add({"do": "wait_window", "window": "^Adjudicator: Supply"})
+    s.add(*submit_form("Supply"))
+    s.add({"do": "wait_chat", "match": r"#2\] receipt: record 2 "}, name="supply")
     s.add(*end_log())
     try:
         run = engine(engine_module("fireandice"), s.steps, timeout=600, prefs_dir=files / "prefs")
@@ -481,18 +578,32 @@ def test_the_fire_and_ice_combat_form_is_filled_field_by_field(fireandice, serve
         {"tank_level": 6, "artillery_level": 7, "adjacent_units": 2}
     assert {k: request["defending"][k] for k in ("tank_level", "artillery_level", "adjacent_units")} == \
         {"tank_level": 5, "artillery_level": 4, "adjacent_units": 1}
-    assert_rulings_are_the_ledgers(run.chat(), document, [1])
-    assert_rulings_are_the_ledgers(chat_texts(fireandice["files"] / "fi.vlog"), document, [1])
+    assert_rulings_are_the_ledgers(run.chat(), document, [1, 2])
+    assert_rulings_are_the_ledgers(chat_texts(fireandice["files"] / "fi.vlog"), document, [1, 2])
+
+
+def test_fire_and_ice_menus_and_supply_fit_the_unit_and_the_chat_pane(fireandice):
+    """A ground division is offered no aircraft's check (Interdiction, Stay on station) and no
+    rebuild (a unit off the map's); the whole side's supply report fits the chat pane."""
+    run, s = fireandice["run"], fireandice["script"]
+    items = run.result(s.at["ground unit's menu"])["items"]
+    assert "Adjudicator/Supply of this side" in items
+    assert not [i for i in items if re.search("Interdiction|Stay on station|Rebuild", i)], items
+    (supply,) = [r for r in parse_transcript(run.chat()) if r.seq == 2]
+    assert len(supply.lines) <= SHORT_LINES and supply.lines[0].startswith(f"{RULING_MARK}Supply for ")
 
 
 def test_a_refusal_keeps_the_form_open_with_the_problem_in_players_words(fireandice):
     run, s = fireandice["run"], fireandice["script"]
     refused = run.result(s.at["refused"])["text"]
-    assert "unknown combat chit 'Z99'" in refused and "Value error" not in refused and "(body)" not in refused
+    # beside the chit's field, in words, with the chits the game has
+    assert "Chit: 'Z99' is not one of the game's combat chits. Allowed: H01, H02," in refused
+    assert "Value error" not in refused and "(body)" not in refused and "request body" not in refused
     assert "Chit\nZ99" in refused  # what was typed is still there
     caught = run.result(s.at["caught here"])["text"]
     assert "Tank level\n66\nTank level must be at most 19" in caught  # beside the field, before anything is sent
-    assert not [line for line in run.chat()[:-1] if "[ADJ" in line and "#2]" in line]
+    combats = [r.seq for r in parse_transcript(run.chat()) if r.recorded and r.lines[0].startswith(f"{RULING_MARK}Combat")]
+    assert combats == [1]  # the refused request recorded nothing
 
 
 def test_a_server_that_does_not_answer_is_waited_for_visibly_and_asked_again_without_a_second_roll(fireandice, server):
@@ -502,7 +613,7 @@ def test_a_server_that_does_not_answer_is_waited_for_visibly_and_asked_again_wit
     gave_up = run.result(s.at["no answer"])["text"]
     assert f"No answer from {proxy.url} within 12 s" in gave_up and "not rolled twice" in gave_up
     assert len(proxy.withheld) == 1
-    rulings = [r for r in parse_transcript(run.chat()) if r.recorded]
+    rulings = [r for r in parse_transcript(run.chat()) if r.recorded and r.lines[0].startswith(f"{RULING_MARK}Combat")]
     assert [r.seq for r in rulings] == [1]  # posted once; the ledger has one combat (previous test)
 
 
@@ -529,6 +640,17 @@ def spi(engine, engine_module, server, tmp_path_factory) -> dict:
     s.add({"do": "wait_chat", "match": r"^\[ADJ compute\] not recorded"}, name="ruling")
     s.add({"do": "click_if", "window": "apply the ruling", "on": "Yes"}, name="apply")
     s.add({"do": "pieces", "properties": ["UnitId"]}, name="board")
+    un_unit = next(u for u in ("rok-r17", "rok-r13") if u != combat.defender)
+    s.add(menu_of(un_unit), name="enemy's menu")
+    own = next(u for u in setup_hexes(combat.game, combat.scenario)
+               if combat.game.units[u].side == combat.side and u not in combat.attackers)
+    s.add(menu_of(own), name="own unit's menu")
+    s.add(menu_of(un_unit, "Adjudicator/Supply of this side"))
+    s.add({"do": "wait_window", "window": "^Adjudicator: Supply"}, name="supply form")
+    s.add(*submit_form("Supply"))
+    s.add({"do": "wait_chat", "match": rf"^\[ADJ compute\] {RULING_MARK}Supply for UN"}, name="supply")
+    s.add(*close_game(), *start_scenario("Intervention Game", combat.attacking_side, None))
+    s.add({"do": "toolbar_click", "button": "Adjudicator", "path": ["Checks"], "read": True}, name="intervention checks")
     run = engine(engine_module("spi"), s.steps, timeout=600, prefs_dir=files / "prefs")
     assert run.ok, explain(run)
     return {"run": run, "script": s, "combat": combat}
@@ -541,8 +663,23 @@ def test_the_defenders_choice_is_asked_for_and_never_sent_silently(spi):
     assert "Dice: give the dice you rolled" in form and "its example uses 1" in form
     assert "In supply" in form  # the attacking units' own fields, beside the units the board names
     assert "Table is required" in run.result(s.at["no table"])["text"]
-    lines = [line for line in run.chat() if line.startswith("[ADJ compute]")]
-    assert lines[0].startswith("[ADJ compute] RULING Combat: ") and any("table: meeting" in line for line in lines)
+    (combat, *_) = [r for r in parse_transcript(run.chat()) if not r.recorded]
+    assert combat.lines[0].startswith(f"{RULING_MARK}Combat: ") and any("Meeting Engagement" in line for line in combat.lines)
+
+
+def test_spi_labels_read_as_the_rulebook_and_the_uns_supply_fits_the_chat_pane(spi):
+    """SPI: the supply form's labels are the schema's titles in the rulebook's words; the UN's
+    whole-side supply report (94 chat lines before) is its totals and the units out of supply;
+    the Intervention Game's checks do not offer the Campaign Game's Chinese Intervention."""
+    run, s = spi["run"], spi["script"]
+    form = run.result(s.at["supply form"])["text"]
+    assert "Seoul (Soul) taken by the Communists" in form and "Soul Taken By Communists" not in form
+    (supply,) = [r for r in parse_transcript(run.chat()) if not r.recorded and "Supply for UN" in r.lines[0]]
+    assert len(supply.lines) <= SHORT_LINES
+    items = run.result(s.at["intervention checks"])["items"]
+    assert items and not [i for i in items if i.startswith(("Chinese intervention", "Shock effect"))], items
+    assert "Adjudicator/Movement cost for this unit" in run.result(s.at["own unit's menu"])["items"]
+    assert "Adjudicator/Movement cost for this unit" not in run.result(s.at["enemy's menu"])["items"]  # not the enemy's unit
 
 
 def test_a_calculated_elimination_is_applied_through_the_pieces_own_command(spi):
@@ -581,7 +718,8 @@ def test_the_methods_ask_checks_in_a_recorded_game(holdfast, server):
     assert [r["body"]["check"] for r in document["records"]] == ["game.created", "holdfast.combat", "holdfast.supply"]
     for name, seq in (("combat", 1), ("supply", 2)):
         answer = run.result(s.at[name])["returned"]
-        assert answer["ok"] and answer["seq"] == seq and run.step(s.at[name])["chat"][:len(answer["lines"])] == answer["lines"]
+        chat = run.step(s.at[name])["chat"]
+        assert answer["ok"] and answer["seq"] == seq and chat[-len(answer["lines"]):] == answer["lines"]  # the ruling last
     assert_rulings_are_the_ledgers(chat_texts(holdfast["files"] / "game.vlog"), document, [1, 2])
     refused = run.result(s.at["refused"])["returned"]
     assert refused["ok"] is False and refused["title"] == "The request body is invalid"
@@ -616,26 +754,32 @@ def named(text: str, blocks: dict[str, str]) -> list[str]:
 
 def test_a_supply_ruling_in_the_log_names_no_block_and_shows_the_player_his_own(holdfast):
     """HoldFast, Fog of War: the log the opponent receives names no block of either side; the
-    player who asked sees his own blocks' lines on his screen only."""
+    player who asked is shown his own blocks (the whole ruling, for his ruling window: never
+    logged) and no other."""
     run, s, combat = holdfast["run"], holdfast["script"], holdfast["combat"]
     answer = run.result(s.at["supply"])["returned"]
     logged = "\n".join(chat_texts(holdfast["files"] / "game.vlog"))
     supply_lines = "\n".join(answer["lines"])
     assert named(supply_lines, block_names(combat)) == [] and supply_lines in logged
     mine = block_names(combat, combat.side or combat.scenario.first_player)
-    assert named("\n".join(answer["private_lines"]), mine)  # his own blocks, by name
+    details = "\n".join(answer["details"])
+    assert named(details, mine) and named(details, block_names(combat)) == named(details, mine)  # his own, by name
     assert named("\n".join(answer["private_lines"]), block_names(combat)) == named("\n".join(answer["private_lines"]), mine)
-    shown = "\n".join(run.step(s.at["supply"])["chat"])
-    assert "as your side sees it (on your screen only, not in the log)" in shown
     assert "as your side sees it" not in logged
 
 
 @pytest.fixture(scope="module")
 def holdfast_form(engine, engine_module, server, tmp_path_factory) -> dict:
-    """A player opens the attack form on a hidden enemy block, reads it, and cancels."""
+    """A player opens the attack form on a hidden enemy block, reads it, asks its chances (refused:
+    they would show the block), and cancels; then joins a recorded game with the observer's token
+    (refused, the dialog keeps what was typed) and with the other side's token (joined, warned)."""
     files = tmp_path_factory.mktemp("holdfast-form")
     combat = adjacent_combat("holdfast")
+    created = requests.post(f"{server.url}/api/v1/games", json={"system": "holdfast", "scenario": combat.scenario.id},
+                            timeout=30).json()
+    other = next(side for side in created["tokens"] if side not in ("observer", combat.side))
     form = "^Adjudicator: Combat"
+    join = "join a recorded game"
     s = Script()
     s.add(*sign_in("Alice"))
     s.add(*start_scenario(combat.scenario.name, combat.attacking_side, None))
@@ -643,11 +787,22 @@ def holdfast_form(engine, engine_module, server, tmp_path_factory) -> dict:
     s.add(*select(*combat.attackers))
     s.add(menu_of(combat.defender, "Adjudicator/Attack this hex with the selected units"), name="menu")
     s.add({"do": "wait_window", "window": form}, name="form")
+    s.add({"do": "click", "window": form, "on": "chances"})
+    s.add({"do": "wait_window", "window": f"(?s){form}.*hidden from you"}, name="no chances")
     s.add({"do": "click", "window": form, "on": "Cancel"})
     s.add({"do": "wait_window", "window": form, "gone": True})
+    s.add({"do": "toolbar_click", "button": "Adjudicator", "path": ["Join recorded game..."]})
+    s.add({"do": "type", "window": join, "field": "game id", "text": created["game_id"]})
+    s.add({"do": "type", "window": join, "field": "token", "text": created["tokens"]["observer"]})
+    s.add({"do": "click", "window": join, "on": "OK"})
+    s.add({"do": "wait_window", "window": f"(?s){join}.*An observer's token"}, name="refused join")
+    s.add({"do": "type", "window": join, "field": "token", "text": created["tokens"][other]})
+    s.add({"do": "click", "window": join, "on": "OK"})
+    s.add({"do": "wait_window", "window": "not the side you took"}, name="joined as the other side")
+    s.add({"do": "click", "window": "not the side you took", "on": "OK"})
     run = engine(engine_module("holdfast"), s.steps, timeout=600, prefs_dir=files / "prefs")
     assert run.ok, explain(run)
-    return {"run": run, "script": s, "combat": combat}
+    return {"run": run, "script": s, "combat": combat, "created": created, "other": other}
 
 
 def test_the_attack_form_shows_no_more_of_a_hidden_block_than_the_board(holdfast_form):
@@ -658,8 +813,31 @@ def test_the_attack_form_shows_no_more_of_a_hidden_block_than_the_board(holdfast
     enemy = block_names(combat, combat.game.units[combat.defender].side)
     assert named(text, enemy) == [], text
     assert f"{combat.game.sides[combat.game.units[combat.defender].side].name} block" in text  # its mask's name
-    assert set(named(text, block_names(combat, combat.side or combat.scenario.first_player))) >= set(combat.attackers)
+    game = combat.game
+    assert all(unit_piece_name(game, game.units[a]) in text for a in combat.attackers)  # his own, by their pieces' names
+    assert not [u for u in enemy if unit_piece_name(game, game.units[u]) in text]
     assert not [line for line in run.chat() if "[ADJ" in line]  # nothing asked, nothing recorded
+    no_chances = run.result(s.at["no chances"])["text"]  # the chances would show the block's strength: refused
+    assert "The chances would show what is hidden from you" in no_chances and named(no_chances, enemy) == []
+
+
+def test_the_attackers_menu_and_form_fit_him(holdfast_form):
+    """The Communist attacker: no naval assault offered (the UN's alone), and the hit order he
+    chooses himself is not said to be another player's choice."""
+    run, s = holdfast_form["run"], holdfast_form["script"]
+    assert not [i for i in run.result(s.at["menu"])["items"] if "Naval assault" in i]
+    form = run.result(s.at["form"])["text"]
+    assert "Attacker hit order" in form and "the attacker's choice" not in form
+
+
+def test_a_refused_join_keeps_what_was_typed_and_another_sides_token_is_named(holdfast_form):
+    run, s, created, other = holdfast_form["run"], holdfast_form["script"], holdfast_form["created"], holdfast_form["other"]
+    refused = run.result(s.at["refused join"])["text"]
+    assert "That token is the observer's" in refused
+    assert created["game_id"] in refused and created["tokens"]["observer"] in refused  # kept, to correct
+    joined = run.result(s.at["joined as the other side"])["text"]
+    assert f"Joined recorded game {created['game_id']}" in joined
+    assert re.search(r"This token is .+'s, but you took .+ in VASSAL: your checks are asked as ", joined), joined
 
 
 def test_a_stopped_server_gives_a_dialog_and_nothing_in_the_log(holdfast, engine, engine_module, server):

@@ -10,7 +10,7 @@ from adjudicator.checks import BOARD_ROLES, CheckSpec, all_checks, canonical_sid
 from adjudicator.problems import Problem
 from adjudicator.services import services
 from adjudicator.systems import all_systems, system_info
-from adjudicator.transcript import canonical_outcome, chat_lines, stand_ins
+from adjudicator.transcript import canonical_outcome, chat_lines, detail_lines, stand_ins
 from adjudicator.unit_changes import ruled_changes
 
 
@@ -32,14 +32,16 @@ def systems_document() -> dict:
 
 
 def check_info(spec: CheckSpec) -> dict:
+    scenarios = ([s.id for s in system_info(spec.system).scenarios if spec.belongs_to(s.id)]
+                 if spec.scenarios or spec.scenario_rule else [])
     return {
         "name": spec.name,
         "key": spec.key,
         "summary": spec.summary,
         "rule": spec.rule,
         "random": spec.random,
-        "scenarios": [s.id for s in system_info(spec.system).scenarios if spec.belongs_to(s.id)]
-                     if spec.scenarios or spec.scenario_rule else [],
+        "scenarios": scenarios,
+        "applies": applies(spec, scenarios),
         "actor": spec.actor.to_json(),
         "board": {pointer: role for pointer, role in spec.board},
         "example": spec.example,
@@ -47,6 +49,15 @@ def check_info(spec: CheckSpec) -> dict:
         "odds_url": f"/api/v1/systems/{spec.system}/{spec.name}/odds" if spec.random else None,
         "request_schema": spec.compute_model.model_json_schema(),
     }
+
+
+def applies(spec: CheckSpec, scenarios: list[str]) -> dict:
+    """When a player may be offered the check (a menu on a piece, a page's list): the scenarios it
+    belongs to (null: every one), the sides that may ask it (null: either, as the request says),
+    whether it is the owner's check of the units it names, and which units a check about one unit
+    takes (`CheckSpec.units`). The rules stay the judge: the check refuses what does not fit."""
+    return {"scenarios": scenarios or None, "sides": list(spec.actor.only) if spec.actor.only is not None else None,
+            "owner_of_units": spec.actor.owner_of_units, "units": spec.units.to_json() if spec.units else None}
 
 
 def find_check(system: str, check: str) -> CheckSpec:
@@ -75,7 +86,7 @@ def with_fogged_transcript(body: dict, public: dict, private: dict) -> dict:
     opponent receives), `private_transcript` as the asking side (`?side=`) may, and with
     `?changes=1` the changes to the units that side may see."""
     out = {**body, "transcript": transcript_of(public), "private_transcript": transcript_of(private),
-           "stand_ins": stand_ins(body)}
+           "details": detail_lines(private), "stand_ins": stand_ins(body)}
     if request.args.get("changes", "").lower() in ("1", "true", "yes"):
         out["piece_changes"] = [c.to_json() for c in ruled_changes(canonical_outcome(private))]
     return out
@@ -89,13 +100,16 @@ def wants_transcript() -> bool:
 
 
 def with_transcript(body: dict) -> dict:
-    """`body` plus `transcript` (chat lines) and `stand_ins` (adjudicator.transcript) when the
-    client asked, and with `?changes=1` the units' new states (`piece_changes`, adjudicator.unit_changes)."""
+    """`body` plus `transcript` (chat lines), `details` (the whole ruling as lines, for the asker's
+    eyes: never posted) and `stand_ins` (adjudicator.transcript) when the client asked, and with
+    `?changes=1` the units' new states (`piece_changes`, adjudicator.unit_changes)."""
     if not wants_transcript():
         return body
-    out = {**body, "transcript": transcript_of(body), "stand_ins": stand_ins(body)}
+    out = {**body, "transcript": transcript_of(body), "details": detail_lines(body), "stand_ins": stand_ins(body)}
     if "as_you_see_it" in body:  # fog of war: the lines for the asker's eyes only (never the log)
-        out["private_transcript"] = transcript_of({**body, **body["as_you_see_it"]})
+        seen = {**body, **body["as_you_see_it"]}
+        out["private_transcript"] = transcript_of(seen)
+        out["details"] = detail_lines(seen)
     if request.args.get("changes", "").lower() in ("1", "true", "yes"):
         out["piece_changes"] = [c.to_json() for c in ruled_changes(canonical_outcome(body))]
     return out

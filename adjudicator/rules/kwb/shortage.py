@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from pydantic import ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, register_check, the_side
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, UnitKinds, board, register_check, the_side
 from adjudicator.rules.gamedata import rule_of, with_special_rule
 from adjudicator.rules.kwb import board as kb
 from adjudicator.rules.kwb import data
@@ -138,6 +138,7 @@ class SupplyCenterMoveRequest(CheckRequest):
     scenario_rule=with_special_rule(data.game, COMMUNIST_SHORTAGE),
     actor=the_side("communist", rule="12.1.1 (the Communist player attempts to move a Supply Center)"),
     example={"supply_center": "nk-sc-2", "from_hex": "2402", "dice": [6]},
+    units=UnitKinds(types=("supply_center",), on_map=True),
 )
 def supply_center_move(req: SupplyCenterMoveRequest, dice: Dice) -> CheckResult:
     g = data.game()

@@ -5,11 +5,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What the server ruled, as the extension uses it: the transcript's chat lines (and, in a game with
- * hidden units, the lines as this player's side may see them), the record's
- * number (a recorded game), the units' new states (to offer applying them to the board), the
- * stand-ins the ruling used (stated once per game) and the server's notices (e.g. a unit the
- * game's ledger already removed), which are shown to the player before anything else.
+ * What the server ruled, as the extension uses it: the transcript's chat lines (the short
+ * ruling everyone sees; in a game with hidden units also the lines as this player's side may
+ * see them), the whole ruling (its steps, rules and details: the ruling window, never posted),
+ * the record's number and page (a recorded game: the verify address), the units' new states
+ * (to offer applying them to the board), the stand-ins the ruling used (stated once per game)
+ * and the server's notices (e.g. a unit the game's ledger already removed), which are shown to
+ * the player before anything else.
  */
 final class Ruling {
   /**
@@ -36,8 +38,13 @@ final class Ruling {
     }
   }
 
+  static final String VERIFY = "verify: ";
+  /** A ruling's tag at the start of a chat line (adjudicator.transcript). */
+  static final java.util.regex.Pattern TAG = java.util.regex.Pattern.compile("^\\[ADJ [^\\]]*\\]");
+
   final List<String> lines;         // the transcript everyone may see: posted to the chat and the log
   final List<String> privateLines;  // fog of war: as this player's side may see it (shown to him only)
+  final List<String> details;       // the whole ruling, as this player may see it (the ruling window)
   final Object seq;
   final List<Change> changes;
   final List<String> standIns;
@@ -45,8 +52,14 @@ final class Ruling {
 
   Ruling(List<String> lines, List<String> privateLines, Object seq, List<Change> changes, List<String> standIns,
          List<String> notices) {
+    this(lines, privateLines, List.of(), seq, changes, standIns, notices);
+  }
+
+  Ruling(List<String> lines, List<String> privateLines, List<String> details, Object seq, List<Change> changes,
+         List<String> standIns, List<String> notices) {
     this.lines = lines;
     this.privateLines = privateLines;
+    this.details = details;
     this.seq = seq;
     this.changes = changes;
     this.standIns = standIns;
@@ -66,7 +79,28 @@ final class Ruling {
                              c.get("sp") instanceof Number ? ((Number) c.get("sp")).intValue() : null,
                              c.get("revealed_as") instanceof String ? (String) c.get("revealed_as") : null));
     }
-    return new Ruling(lines, strings(answer.get("private_transcript")), answer.get("seq"), changes, strings(answer.get("stand_ins")), strings(answer.get("notices")));
+    return new Ruling(lines, strings(answer.get("private_transcript")), strings(answer.get("details")), answer.get("seq"), changes,
+                      strings(answer.get("stand_ins")), strings(answer.get("notices")));
+  }
+
+  /** The ruling's page (its verify address, at the server's public address), or null for a calculation. */
+  String page() {
+    for (final String line : lines) {
+      final int at = line.indexOf("] " + VERIFY);
+      if (at >= 0) return line.substring(at + 2 + VERIFY.length()).trim();
+    }
+    return null;
+  }
+
+  /** The tag a chat line starts with ("[ADJ g#4]", "[ADJ compute]"), or "". */
+  static String tag(String line) {
+    final java.util.regex.Matcher m = TAG.matcher(line);
+    return m.find() ? m.group() : "";
+  }
+
+  /** The first line without its tag: what the ruling says happened. */
+  String headline() {
+    return TAG.matcher(lines.get(0)).replaceFirst("").trim();
   }
 
   private static List<String> strings(Object o) {

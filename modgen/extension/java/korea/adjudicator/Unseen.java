@@ -34,6 +34,25 @@ final class Unseen {
     return unit.get("hex") == null ? name : name + " (" + unit.get("hex") + ")";
   }
 
+  /**
+   * A text (a refusal of the server's) with each unit id of a piece on the board replaced by the
+   * name its counter shows this player ("nk-83-mot" -> "NK 83"; a masked one: its mask's name).
+   */
+  static String named(String text) {
+    if (text == null || text.isEmpty()) return text;
+    final Map<String, String> names = new LinkedHashMap<>();
+    for (final GamePiece p : BoardReader.pieces()) {
+      final String id = BoardReader.text(p.getProperty("UnitId"));
+      if (!id.isEmpty() && text.contains(id)) names.put(id, p.getName());
+    }
+    String out = text;
+    for (final String id : names.keySet().stream().sorted((a, b) -> b.length() - a.length()).toList()) {
+      out = out.replaceAll("(?<![\\w/-])" + java.util.regex.Pattern.quote(id) + "(?![\\w-])",
+                           java.util.regex.Matcher.quoteReplacement(names.get(id)));
+    }
+    return out;
+  }
+
   /** A filled-in value as the form may show it: each unit masked to this player by its mask's name and hex only. */
   static Object shown(Object value) {
     if (value instanceof Map) {
