@@ -100,8 +100,8 @@ def test_combats_reveal_the_committed_order_one_by_one(client, app):
     assert ruling["request"]["defenders"][0]["revealed_as"] == "nk-scratch-dummy-2"
     assert ruling["outcome"]["revealed"] == [{"unit": "nk-scratch-7", "revealed_as": "nk-scratch-dummy-2"}]
     assert ruling["outcome"]["combat"] is False and ruling["outcome"]["defenders"][0]["step"] == "deadpile"
-    assert ruling["transcript"][0].endswith("— turned face up: NK Scratch Unit (Dummy) (nk-scratch-dummy-2); "
-                                            "NK Scratch Unit (Dummy) (nk-scratch-dummy-2) eliminated")
+    assert ruling["transcript"][0].endswith("— turned face up: NK Scratch Unit (Dummy) (nk-scratch-dummy-2)")
+    assert any(line.endswith("NK Scratch Unit (Dummy) (nk-scratch-dummy-2) eliminated") for line in ruling["transcript"][1:])
     second = post(client, game, "un", "combat", attack("nk-scratch-2", "1306")).get_json()
     assert second["outcome"]["revealed"] == [{"unit": "nk-scratch-2", "revealed_as": "nk-scratch-c-1"}]
     assert "turned face up: NK Scratch Unit 2-2-4 (nk-scratch-c-1)" in second["transcript"][0]
@@ -149,7 +149,7 @@ def test_a_calculation_takes_the_counter_the_player_drew(client):
     drawn = client.post("/api/v1/systems/kwb/combat?transcript=1", json=body).get_json()
     assert drawn["outcome"]["revealed"] == [{"unit": "nk-scratch-4", "revealed_as": "nk-scratch-b-2"}]
     assert drawn["outcome"]["defence_strength"] == 2  # 1-2-4
-    assert drawn["transcript"][0].startswith("[ADJ compute] RULING Combat: US 1/1M attacks NK Scratch Unit (? 4) "
+    assert drawn["transcript"][0].startswith("[ADJ compute] RULING » Combat: US 1/1M attacks NK Scratch Unit (? 4) "
                                              "(nk-scratch-4) at 3:1")
     assert "— turned face up: NK Scratch Unit 1-2-4 (nk-scratch-b-2)" in drawn["transcript"][0]
 
