@@ -33,6 +33,8 @@ from adjudicator.canonical import canonical_bytes
 HIDDEN = "hidden"
 #: A result's key listing the commitments of its texts sealed whole (steps, warnings).
 SEALED = "sealed"
+#: A result's notices (adjudicator.ledger_board): each naming a hidden unit is sealed whole.
+NOTICES = "notices"
 TEXTS = ("steps", "warnings")
 #: Keys of a hidden unit's object that stay public: where it stands is on the board for all to see.
 PUBLIC_KEYS = ("hex", "map", "location")
@@ -148,6 +150,10 @@ def seal(system: str, check: str, acting_side: str, request: dict[str, Any], res
             public_result["dice_used"] = [{**die, "value": f"{HIDDEN}:{sealer.part(die.get('value'), NO_ONE).commitment}"}
                                           for die in result.get("dice_used") or []]
         public_result["outcome"] = public_outcome
+    if result.get(NOTICES):  # a notice about a unit the check reveals stays public; the others are sealed
+        shown = _units_in([request.get(name) for name in revealed]) if check in fog.revealed_by else set()
+        public_result[NOTICES] = [n if isinstance(n, dict) and n.get("unit") in shown else sealer.walk(n)
+                                  for n in result[NOTICES]]
     names = sealer.hidden_units
     for key in TEXTS:
         texts = result.get(key) or []
@@ -157,6 +163,17 @@ def seal(system: str, check: str, acting_side: str, request: dict[str, Any], res
             made = sealer.part({key: texts}, NO_ONE)  # the full texts: everyone's once the game closes
             public_result.setdefault(SEALED, {})[key] = made.commitment
     return Sealed(public_request, public_result, sealer.parts)
+
+
+def _units_in(node: Any) -> set[str]:
+    """The units objects (``unit`` or ``block``) and the strings of `node` name."""
+    if isinstance(node, list):
+        return set().union(*(_units_in(item) for item in node)) if node else set()
+    if isinstance(node, dict):
+        unit = node.get("unit") if isinstance(node.get("unit"), str) else node.get("block")
+        found = {unit} if isinstance(unit, str) else set()
+        return found.union(*(_units_in(value) for value in node.values()))
+    return {node} if isinstance(node, str) else set()
 
 
 def _redacted(item: Any, hidden: dict[str, str], fog: Fog, viewer: str | None) -> Any:
@@ -225,6 +242,8 @@ def reveal(system: str, body: dict[str, Any], parts: list[Part], viewer: str | N
     result = dict(body.get("result") or {})
     result["outcome"] = _put_back(result.get("outcome"), known)
     result["dice_used"] = _put_back(result.get("dice_used"), known)
+    if NOTICES in result:
+        result[NOTICES] = _put_back(result[NOTICES], known)
     hidden = {unit: side for unit in _unit_ids(parts) if (side := fog.unit_owner(unit)) is not None}
     sealed = result.get(SEALED) or {}
     for part in parts:
@@ -251,15 +270,29 @@ def _unit_ids(parts: list[Part]) -> set[str]:
 
 
 def _put_back(node: Any, known: dict[str, Part]) -> Any:
+    return put_back(node, {commitment: part.value for commitment, part in known.items()})
+
+
+def put_back(node: Any, values: dict[str, Any]) -> Any:
+    """`node` with every sealed part whose commitment `values` has (commitment -> value) put back."""
     if isinstance(node, dict):
-        if isinstance(node.get(HIDDEN), str) and node[HIDDEN] in known:
-            return copy.deepcopy(known[node[HIDDEN]].value)
-        return {key: _put_back(value, known) for key, value in node.items()}
+        if isinstance(node.get(HIDDEN), str) and node[HIDDEN] in values:
+            return copy.deepcopy(values[node[HIDDEN]])
+        return {key: put_back(value, values) for key, value in node.items()}
     if isinstance(node, list):
-        return [_put_back(item, known) for item in node]
-    if isinstance(node, str) and node.startswith(f"{HIDDEN}:") and node[len(HIDDEN) + 1:] in known:
-        return copy.deepcopy(known[node[len(HIDDEN) + 1:]].value)
+        return [put_back(item, values) for item in node]
+    if isinstance(node, str) and node.startswith(f"{HIDDEN}:") and node[len(HIDDEN) + 1:] in values:
+        return copy.deepcopy(values[node[len(HIDDEN) + 1:]])
     return node
+
+
+def has_sealed(node: Any) -> bool:
+    """Whether `node` (a record's body) holds a sealed part."""
+    if isinstance(node, dict):
+        return isinstance(node.get(HIDDEN), str) or any(has_sealed(v) for v in node.values())
+    if isinstance(node, list):
+        return any(has_sealed(v) for v in node)
+    return isinstance(node, str) and node.startswith(f"{HIDDEN}:")
 
 
 def check_parts(body: dict[str, Any], parts: list[Part]) -> list[str]:

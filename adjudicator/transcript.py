@@ -15,6 +15,7 @@ except the `verify:` line, whose address depends on the server name the players 
 A ruling reads like one (version 2, the lines `chat_lines` writes now):
 
     [ADJ g#4] RULING Combat for Communist: NK 83 attacks US 27/25 at 1:3, rolled 2: AD — NK 83 depleted
+    [ADJ g#4] notice: US 27/25 was eliminated by record #3; ...       the record's notices, if any
     [ADJ g#4] 1. NK 83 (1105, full) attacks with 3 ... [7.0]          the steps, in order, each with its rule
     [ADJ g#4] = attack strength: 3; odds: 1:3; roll: 2                the outcome's details, sorted
     [ADJ g#4] = defenders: US 27/25 (step full)                       (lists and objects a line each)
@@ -23,7 +24,9 @@ A ruling reads like one (version 2, the lines `chat_lines` writes now):
     [ADJ g#4] receipt: record 4 hash 0123456789abcdef signed k1       (or "not recorded: ...")
     [ADJ g#4] verify: https://server/games/g#record-4
 
-The first line (``RULING ...``, the version marker) says what happened; units are named as their
+The first line (``RULING ...``, the version marker) says what happened; the record's notices follow
+(`adjudicator.ledger_board`: a unit the ledger eliminated named again, the same situation asked
+again; a notice about a unit the fog of war hides says only whose unit it is and where); units are named as their
 counters read ("NK 83", from the game's units), a long list is wrapped over several lines
 (``… `` continues a line). Stand-in data (``stand_ins``) is not repeated under every ruling: the
 extension states it once per game. Rulings written before version 2 (the first line
@@ -44,7 +47,7 @@ from functools import lru_cache
 from typing import Any, Callable, Iterable
 
 from adjudicator.checks import side_label
-from adjudicator.unit_changes import UnitChange, ruled_changes
+from adjudicator.unit_changes import MOVED, REPLACED, RETURNED, UnitChange, ruled_changes
 
 COMPUTE_TAG = "[ADJ compute]"
 HASH_PREFIX_LENGTH = 16
@@ -61,6 +64,7 @@ _TAG_RE = re.compile(r"\[ADJ (?:compute|(?P<game>[A-Za-z0-9_-]{1,64})#(?P<seq>\d
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f]+")
 _SPACES_RE = re.compile(r" {2,}")
 _VERIFY_PREFIX = "verify: "
+NOTICE_PREFIX = "notice: "
 _RECEIPT_PREFIX = "receipt: "
 _NOT_RECORDED = "not recorded: "
 _CONTINUED = "… "
@@ -125,6 +129,8 @@ def _lines_v2(result: dict[str, Any]) -> list[str]:
     stand-ins; units named as their counters read, long lines wrapped."""
     names = UnitNames.of(result.get("system", ""))
     body = [RULING_MARK + headline(result, names)]
+    for notice in notice_texts(result):
+        body += _wrap(NOTICE_PREFIX + notice)
     for number, step in enumerate(result.get("steps") or [], start=1):
         rule = f" [{step['rule']}]" if step.get("rule") else ""
         body += _wrap(names.text(f"{number}. {step.get('text', '')}{rule}"))
@@ -233,6 +239,13 @@ def _changes_text(outcome: dict, request: dict, names: UnitNames) -> str:
 
 def _change_text(change: UnitChange, before: dict[str, int], names: UnitNames) -> str:
     name = names.name(change.unit)
+    if change.kind == RETURNED:
+        return ""  # the check's own facts say it ("rebuilt ...")
+    if change.kind == MOVED:
+        return f"{name} to {change.hex}"
+    swapped = [p.sp for p in change.replacements if p.sp is not None]
+    if change.kind == REPLACED and swapped and len(swapped) == len(change.replacements):
+        return "" if before.get(change.unit) == swapped[-1] else f"{name} to {swapped[-1]} SP"  # a block swapped
     if change.eliminated:
         replaced = f" (replaced by {names.name(change.replaced_by)})" if change.replaced_by else ""
         return f"{name} eliminated{replaced}"
@@ -286,6 +299,18 @@ def _unit_ids(value: Any) -> list[str]:
     if isinstance(value, list):
         return [u for item in value for u in _unit_ids(item)]
     return []
+
+
+def notice_texts(result: dict[str, Any]) -> list[str]:
+    """A ruling's notices (its record's `notices`, adjudicator.ledger_board) as everyone may read
+    them: a sealed one (about a unit the fog of war hides) says only whose unit it is and where."""
+    out = []
+    for notice in result.get("notices") or []:
+        if isinstance(notice, dict) and isinstance(notice.get("hidden"), str):
+            out.append(f"about {readable(notice)}: sealed until the game closes (its owner reads it)")
+        elif isinstance(notice, dict) and isinstance(notice.get("text"), str):
+            out.append(notice["text"])
+    return out
 
 
 # -- units as their counters read ------------------------------------------------------------------
@@ -576,6 +601,7 @@ _SESSION_RE = re.compile(r"\[ADJ session (?P<id>[A-Za-z0-9_-]{1,64})\]")
 _SESSION_FIELDS = {
     "game": re.compile(r"\bgame (?P<v>[A-Za-z0-9_-]{1,64})"),
     "file": re.compile(r"\bfile (?P<v>\d{1,6})"),
+    "side": re.compile(r", played by (?P<v>[a-z][a-z0-9_]{0,31})(?=,|$)"),
     "start": re.compile(r"\bposition (?P<v>[0-9a-f]{16,64})"),
     "after": re.compile(r"\bafter (?P<v>[A-Za-z0-9_ -]*)$"),
 }
@@ -591,6 +617,7 @@ class SessionLine:
     file: int | None = None
     start: str | None = None
     chain: tuple[str, ...] = ()
+    side: str | None = None  # the side that played the file (lines before sides were named: None)
 
     @property
     def parent(self) -> str | None:
@@ -600,11 +627,13 @@ class SessionLine:
 def session_line(game_id: str, session: dict[str, Any], chain: list[str]) -> str:
     """The chat line naming a log session (what the extension posts when a log begins):
 
-        [ADJ session k3f9x2] log of game G, file 3, begun at position 9a1b…, after k1a2b3 k2c4d5
+        [ADJ session k3f9x2] log of game G, file 3, played by un, begun at position 9a1b…, after k1a2b3 k2c4d5
     """
     parts = [f"{SESSION_TAG}{session['id']}] log of game {game_id}"]
     if session.get("file"):
         parts.append(f"file {session['file']}")
+    if session.get("side"):
+        parts.append(f"played by {session['side']}")
     if session.get("start"):
         parts.append(f"begun at position {session['start']}")
     parts.append("after " + " ".join(chain) if chain else "after the setup")
@@ -619,4 +648,4 @@ def parse_session_line(text: str) -> SessionLine | None:
     values = {name: (m.group("v") if (m := pattern.search(rest)) else None) for name, pattern in _SESSION_FIELDS.items()}
     chain = tuple(values["after"].split()) if values["after"] and values["after"].strip() != "the setup" else ()
     return SessionLine(found.group("id"), values["game"], int(values["file"]) if values["file"] else None,
-                       values["start"], tuple(c for c in chain if c not in ("the", "setup")))
+                       values["start"], tuple(c for c in chain if c not in ("the", "setup")), values["side"])
