@@ -26,10 +26,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from adjudicator.bridge.locate import BOX, HEX, detect_scale, locate
+from adjudicator.bridge.locate import detect_scale
 from adjudicator.bridge.positions import shown_boards
-from adjudicator.replay.board import Board, Where
-from adjudicator.replay.views import Identifier
+from adjudicator.replay.board import Board
+from adjudicator.replay.views import Identifier, Place, Placer
 from adjudicator.unit_changes import ELIMINATED, MOVED, REPLACED, STEP, UnitChange
 from scenarios.boxboard import is_dead_pile_of
 from scenarios.model import Game
@@ -79,16 +79,13 @@ def is_eliminated(game: Game, unit: str, shown: Shown) -> bool:
 
 
 class PieceReader:
-    """Where a unit piece stands in the game's terms, each place located once."""
+    """Which unit a piece is and where it stands in the game's terms (`adjudicator.replay.views`)."""
 
     def __init__(self, game: Game, saved: SavedGame):
-        self.game = game
-        self.boards = shown_boards(saved)  # a map window showing one board is read as that board
-        points = [(self.boards.get(p.map_id, p.map_id), p.x, p.y) for p in saved.pieces if p.map_id is not None]
-        self.scale = detect_scale(game, points)[0]
+        boards = shown_boards(saved)  # a map window showing one board is read as that board
+        points = [(boards.get(p.map_id, p.map_id), p.x, p.y) for p in saved.pieces if p.map_id is not None]
+        self.placer = Placer(game, detect_scale(game, points)[0], boards)
         self.identify = Identifier(game)
-        self.pile_boxes = {box.name: box.id for box in game.boxes.values()}  # a cup's pile is named as its box
-        self._places: dict[Where, tuple[str, str, str]] = {}
 
     def shown(self, board: Board, piece_id: str) -> tuple[str, Shown] | None:
         """(unit id, how it stands) of a unit piece on `board`; None for any other piece."""
@@ -98,21 +95,12 @@ class PieceReader:
         identity = self.identify.of(record.type, record.state)
         if identity.unit is None:
             return None
-        map_id, hex_, box = self.place(where)
-        return identity.unit.id, Shown(identity.step or "", map_id, hex_, box)
+        return identity.unit.id, shown_at(identity.step or "", self.placer.of(where))
 
-    def place(self, where: Where) -> tuple[str, str, str]:
-        """(map, hex, box) of a place."""
-        found = self._places.get(where)
-        if found is None:
-            if where.pile:
-                found = ("", "", self.pile_boxes.get(where.pile, ""))
-            else:
-                location = locate(self.game, self.boards.get(where.map, where.map), where.x, where.y, self.scale)
-                found = ((location.map, location.hex, "") if location.kind == HEX
-                         else ("", "", location.box) if location.kind == BOX else ("", "", ""))
-            self._places[where] = found
-        return found
+
+def shown_at(step: str, place: Place) -> Shown:
+    """A unit piece showing `step` at `place`."""
+    return Shown(step, place.map, place.hex, place.box)
 
 
 def log_events(saved: SavedGame, game: Game) -> tuple[list[LogEvent], dict[str, Shown]]:
