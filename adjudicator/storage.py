@@ -484,6 +484,10 @@ class Store:
         group_commit = path is not None and engine.get_execution_options().get(GROUP_COMMIT_OPTION, False)
         self._sync_wal: Callable[[], None] = WalSync(path) if group_commit else _no_sync
         self._token_cache: dict[str, TokenGrant] = {}
+        #: A new game's secret seed, by its system and scenario: always fresh random bytes, except
+        #: where a test chooses the dice of its games (adjudicator.testing.choose_seeds; no
+        #: configuration or request of the service reaches it).
+        self.new_seed: Callable[[str, str], bytes] = lambda system, scenario: new_seed()
         self._cache_lock = threading.Lock()
         #: The driver's own error base class (the roll path uses the bare DBAPI connection).
         self._dbapi_error = getattr(engine.dialect.dbapi, "Error", sqlite3.Error)
@@ -540,7 +544,7 @@ class Store:
     @_storage_call
     def create_game(self, system: str, scenario: str, sides: tuple[str, ...], key: SigningKey) -> CreatedGame:
         game_id = command_line_safe_token(9)
-        seed = new_seed()
+        seed = self.new_seed(system, scenario)
         commitment = seed_commitment(seed)
         issued = {role: command_line_safe_token(32) for role in (*sides, OBSERVER)}
         body = make_body(
