@@ -47,6 +47,7 @@ class RulingView:
     check: str = ""
     side: str = ""
     time: str = ""
+    notices: list[str] = field(default_factory=list)  # the record's notices, as everyone may read them
 
     @property
     def headline(self) -> str:
@@ -62,6 +63,8 @@ class RulingView:
                "hash": self.hash, "check": self.check, "side": self.side, "time": self.time}
         if self.ledger_lines:
             out["ledger_lines"] = self.ledger_lines
+        if self.notices:
+            out["notices"] = self.notices
         return out
 
 
@@ -102,6 +105,7 @@ def _shown(entry: TranscriptEntry, at: int, judged: LogRuling | None, recorded_g
                     if not recorded_game else "not judged")
         return view
     view.status, view.why = judged.status, redact(judged.why)
+    view.notices = [redact(text) for text in judged.notices]
     record = records.get(entry.seq) if judged.status != "other-game" else None
     if record is not None:
         _fill_from_record(view, record)
