@@ -10,7 +10,7 @@ from adjudicator.checks import BOARD_ROLES, CheckSpec, all_checks, canonical_sid
 from adjudicator.problems import Problem
 from adjudicator.services import services
 from adjudicator.systems import all_systems, system_info
-from adjudicator.transcript import canonical_outcome, chat_lines, stand_ins
+from adjudicator.transcript import canonical_outcome, chat_lines, notice_texts, stand_ins
 from adjudicator.unit_changes import ruled_changes
 from adjudicator.unit_owners import owners_of
 
@@ -97,6 +97,8 @@ def with_transcript(body: dict) -> dict:
     out = {**body, "transcript": transcript_of(body), "stand_ins": stand_ins(body)}
     if "as_you_see_it" in body:  # fog of war: the lines for the asker's eyes only (never the log)
         out["private_transcript"] = transcript_of({**body, **body["as_you_see_it"]})
+    if "notices" in body:  # the ledger's notices in words, as the asker may read them
+        out["notice_texts"] = notice_texts(body["as_you_see_it"] if "notices" in body.get("as_you_see_it", {}) else body)
     if wants_changes():
         asker = body.get("side") or canonical_side(request.args.get("side")) or ""
         seen = {**body, **body["as_you_see_it"]} if "as_you_see_it" in body else body  # the asker's own hidden units named
