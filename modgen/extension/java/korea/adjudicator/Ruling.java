@@ -7,23 +7,69 @@ import java.util.Map;
 /**
  * What the server ruled, as the extension uses it: the transcript's chat lines (and, in a game with
  * hidden units, the lines as this player's side may see them), the record's
- * number (a recorded game), the units' new states (to offer applying them to the board), the
- * stand-ins the ruling used (stated once per game) and the server's notices (e.g. a unit the
- * game's ledger already removed), which are shown to the player before anything else.
+ * number (a recorded game), what it does to the board (to offer applying it), the stand-ins the
+ * ruling used (stated once per game) and the server's notices (a unit the game's ledger already
+ * eliminated named again, the same situation asked again), which are shown to the player before
+ * anything else; the transcript's own "notice:" lines carry them into the log.
  */
 final class Ruling {
-  /** One unit's new state: removed, a step by name, or an SP (block games). */
+  static final String STEP = "step";
+  static final String ELIMINATED = "eliminated";
+  static final String REPLACED = "replaced";
+  static final String MOVED = "moved";
+  static final String RETURNED = "returned";
+
+  /** A unit a replacement puts on the board, at a step or SP (both null: as its counter comes). */
+  static final class Placed {
+    final String unit;
+    final String step;
+    final Integer sp;
+
+    Placed(String unit, String step, Integer sp) {
+      this.unit = unit;
+      this.step = step;
+      this.sp = sp;
+    }
+  }
+
+  /**
+   * One change to one unit (the server's piece_changes, adjudicator.unit_changes): its kind, the
+   * step or SP shown (step), the hex ordered (moved), the units placed in its stead (replaced),
+   * and the side that makes it on the board.
+   */
   static final class Change {
+    final String kind;
     final String unit;
     final boolean eliminated;
-    final String step;   // null: none named
+    final String step;   // null: none named; "": the first step (full strength)
     final Integer sp;    // null: none named
+    final String hex;    // moved: the hex
+    final List<Placed> replacements;
+    final String appliedBy;  // a side id, "" when not said
 
-    Change(String unit, boolean eliminated, String step, Integer sp) {
+    Change(String kind, String unit, boolean eliminated, String step, Integer sp, String hex, List<Placed> replacements,
+           String appliedBy) {
+      this.kind = kind;
       this.unit = unit;
       this.eliminated = eliminated;
       this.step = step;
       this.sp = sp;
+      this.hex = hex;
+      this.replacements = replacements;
+      this.appliedBy = appliedBy;
+    }
+
+    /** One entry of piece_changes; an older server's entries (no kind) read as a step or an elimination. */
+    static Change of(Map<String, Object> c) {
+      final boolean eliminated = Boolean.TRUE.equals(c.get("eliminated"));
+      final String kind = c.get("kind") instanceof String ? (String) c.get("kind") : eliminated ? ELIMINATED : STEP;
+      final List<Placed> placed = new ArrayList<>();
+      for (final Object o : Schema.list(c.get("replacements"))) {
+        final Map<String, Object> p = Schema.map(o);
+        if (p.get("unit") instanceof String) placed.add(new Placed((String) p.get("unit"), text(p.get("step")), number(p.get("sp"))));
+      }
+      return new Change(kind, (String) c.get("unit"), eliminated, text(c.get("step")), number(c.get("sp")), text(c.get("hex")),
+                        placed, c.get("applied_by") instanceof String ? (String) c.get("applied_by") : "");
     }
   }
 
@@ -48,15 +94,26 @@ final class Ruling {
   static Ruling of(Map<String, Object> answer) {
     final List<String> lines = strings(answer.get("transcript"));
     if (lines.isEmpty()) throw new IllegalArgumentException("no transcript");
-    final List<Change> changes = new ArrayList<>();
-    for (final Object o : Schema.list(answer.get("piece_changes"))) {
+    return new Ruling(lines, strings(answer.get("private_transcript")), answer.get("seq"), changes(answer.get("piece_changes")),
+                      strings(answer.get("stand_ins")), strings(answer.get("notice_texts")));
+  }
+
+  /** The changes of a piece_changes list. */
+  static List<Change> changes(Object pieceChanges) {
+    final List<Change> out = new ArrayList<>();
+    for (final Object o : Schema.list(pieceChanges)) {
       final Map<String, Object> c = Schema.map(o);
-      if (!(c.get("unit") instanceof String)) continue;
-      changes.add(new Change((String) c.get("unit"), Boolean.TRUE.equals(c.get("eliminated")),
-                             c.get("step") instanceof String ? (String) c.get("step") : null,
-                             c.get("sp") instanceof Number ? ((Number) c.get("sp")).intValue() : null));
+      if (c.get("unit") instanceof String) out.add(Change.of(c));
     }
-    return new Ruling(lines, strings(answer.get("private_transcript")), answer.get("seq"), changes, strings(answer.get("stand_ins")), strings(answer.get("notices")));
+    return out;
+  }
+
+  private static String text(Object o) {
+    return o instanceof String ? (String) o : null;
+  }
+
+  private static Integer number(Object o) {
+    return o instanceof Number ? ((Number) o).intValue() : null;
   }
 
   private static List<String> strings(Object o) {
