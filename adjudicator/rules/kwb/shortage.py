@@ -118,7 +118,7 @@ def supply_center_move(req: SupplyCenterMoveRequest, dice: Dice) -> CheckResult:
     g = data.game()
     symbols = list(data.scenario(g, "pusan").supply_sources["communist"])
     breakdown_on = [int(x) for x in data.special(g, "pusan", "communist_supply_shortage").get("breakdown_on", [6])]
-    what = req.supply_center or "a Supply Center"
+    what = req.supply_center or "a Supply Center"  # named: a breakdown's placement is a move the board makes
     where = f" in {req.from_hex}" if req.from_hex else ""
     steps = [
         Step(
@@ -150,17 +150,16 @@ def supply_center_move(req: SupplyCenterMoveRequest, dice: Dice) -> CheckResult:
                         + ", ".join(symbols) + ".")
     if nearest:
         warnings += data.map_warnings(g, data.scenario_map(g, "pusan").id)
-    return CheckResult(
-        outcome={
-            "roll": roll,
-            "moves_normally": not breakdown,
-            "placed_in_nearest_supply_symbol_hex": breakdown,
-            "supply_symbol_hexes": symbols if breakdown else [],
-            "nearest_supply_symbol_hexes": nearest,
-        },
-        steps=steps,
-        warnings=warnings,
-    )
+    outcome = {
+        "roll": roll,
+        "moves_normally": not breakdown,
+        "placed_in_nearest_supply_symbol_hex": breakdown,
+        "supply_symbol_hexes": symbols if breakdown else [],
+        "nearest_supply_symbol_hexes": nearest,
+    }
+    if breakdown and req.supply_center and len(nearest) == 1:  # the rules name the hex: the board follows it
+        outcome["supply_center_placed"] = {"unit": req.supply_center, "to_hex": nearest[0]}
+    return CheckResult(outcome=outcome, steps=steps, warnings=warnings)
 
 
 def _distance(g, a: str, b: str) -> int:
