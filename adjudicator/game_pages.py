@@ -42,8 +42,7 @@ from adjudicator.ratelimits import RouteLimiter, pages_limit
 from adjudicator.services import services
 from adjudicator.storage import OBSERVER, GameNotFound, TokenGrant
 from adjudicator.systems import system_info
-from adjudicator.fog import fog_of
-from adjudicator.transcript import chat_lines, headline, notice_texts
+from adjudicator.transcript import chat_lines, headline, hidden_unit_words, notice_texts
 from adjudicator.verify import verify_answer, verify_ledger
 
 #: Board roles a recorded game fixes itself: its scenario, and the asking side (the token's).
@@ -177,7 +176,7 @@ def record_view(game_id: str, seq: int, grant: TokenGrant) -> dict[str, Any]:
         parts = rulings.record_parts(game_id, seq)
         seen = reveal(grant.system, body, parts, viewer(grant), closed)
         shown = {**answer, **{k: seen["result"].get(k) for k in ("outcome", "steps", "warnings", "dice_used")},
-                 "request": seen["request"], "notices": notice_texts(seen["result"])}
+                 "request": seen["request"], "notices": notice_texts(seen["result"], grant.system)}
     return {"record": found, "answer": shown, "report": report, "lines": lines, "info": info}
 
 
@@ -221,7 +220,7 @@ def ledger_rows(document: dict[str, Any]) -> dict[int, LedgerRow]:
         result = body.get("result") if isinstance(body.get("result"), dict) else {}
         shown = _hidden_named(system, {**result, "system": system, "check": check.partition(".")[2],
                                        "side": body.get("side"), "request": body.get("request") or {}})
-        rows[record["seq"]] = LedgerRow(headline(shown), notice_texts(result))
+        rows[record["seq"]] = LedgerRow(headline(shown), notice_texts(result, system))
     return rows
 
 
@@ -230,11 +229,7 @@ def _hidden_named(system: str, node: Any) -> Any:
     kind and where it stands ("a UN block in 0520"); never its commitment."""
     if isinstance(node, dict):
         if isinstance(node.get(HIDDEN), str):
-            fog = fog_of(system)
-            noun = fog.noun if fog is not None else "unit"
-            side = f"{side_label(node['side'])} " if isinstance(node.get("side"), str) else ""
-            where = f" in {node['hex']}" if isinstance(node.get("hex"), str) and node["hex"] else ""
-            return {"unit": f"a {side}{noun}{where}"}
+            return {"unit": hidden_unit_words(system, node)}
         return {key: _hidden_named(system, value) for key, value in node.items()}
     if isinstance(node, list):
         return [_hidden_named(system, item) for item in node]

@@ -195,7 +195,7 @@ def _judge(entry: TranscriptEntry, game_id: str, records: dict[int, dict], syste
                                           record["body"], record["receipt"]))
     want = comparable_lines(response, system_name=system_name, version=entry.version)
     got = entry.comparable()
-    notices = notice_texts(record["body"]["result"])
+    notices = notice_texts(record["body"]["result"], record["body"]["check"].partition(".")[0])
     if got != want:
         return LogRuling(ALTERED, game_id, entry.seq, first, _first_difference(got, want), notices)
     return LogRuling(VERIFIED, game_id, entry.seq, first, notices=notices)

@@ -47,6 +47,7 @@ from functools import lru_cache
 from typing import Any, Callable, Iterable
 
 from adjudicator.checks import side_label
+from adjudicator.fog import fog_of
 from adjudicator.unit_changes import MOVED, REPLACED, RETURNED, UnitChange, ruled_changes
 
 COMPUTE_TAG = "[ADJ compute]"
@@ -301,16 +302,28 @@ def _unit_ids(value: Any) -> list[str]:
     return []
 
 
-def notice_texts(result: dict[str, Any]) -> list[str]:
+def notice_texts(result: dict[str, Any], system: str = "") -> list[str]:
     """A ruling's notices (its record's `notices`, adjudicator.ledger_board) as everyone may read
-    them: a sealed one (about a unit the fog of war hides) says only whose unit it is and where."""
+    them: a sealed one (about a unit the fog of war hides) says only whose unit it is and where
+    ("about a UN block in 0518")."""
     out = []
     for notice in result.get("notices") or []:
         if isinstance(notice, dict) and isinstance(notice.get("hidden"), str):
-            out.append(f"about {readable(notice)}: sealed until the game closes (its owner reads it)")
+            out.append(f"about {hidden_unit_words(system or result.get('system', ''), notice)}: sealed until the "
+                       "game closes (its owner reads it)")
         elif isinstance(notice, dict) and isinstance(notice.get("text"), str):
             out.append(notice["text"])
     return out
+
+
+def hidden_unit_words(system: str, sealed: dict[str, Any]) -> str:
+    """A unit the fog of war hides, as the viewer may see it: its side, what the game calls it and
+    where it stands ("a UN block in 0518"), never its commitment."""
+    fog = fog_of(system)
+    noun = fog.noun if fog is not None else "unit"
+    side = f"{side_label(sealed['side'])} " if isinstance(sealed.get("side"), str) else ""
+    where = f" in {sealed['hex']}" if isinstance(sealed.get("hex"), str) and sealed["hex"] else ""
+    return f"a {side}{noun}{where}"
 
 
 # -- units as their counters read ------------------------------------------------------------------

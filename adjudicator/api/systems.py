@@ -98,7 +98,8 @@ def with_transcript(body: dict) -> dict:
     if "as_you_see_it" in body:  # fog of war: the lines for the asker's eyes only (never the log)
         out["private_transcript"] = transcript_of({**body, **body["as_you_see_it"]})
     if "notices" in body:  # the ledger's notices in words, as the asker may read them
-        out["notice_texts"] = notice_texts(body["as_you_see_it"] if "notices" in body.get("as_you_see_it", {}) else body)
+        seen = body["as_you_see_it"] if "notices" in body.get("as_you_see_it", {}) else body
+        out["notice_texts"] = notice_texts(seen, body["system"])
     if wants_changes():
         asker = body.get("side") or canonical_side(request.args.get("side")) or ""
         seen = {**body, **body["as_you_see_it"]} if "as_you_see_it" in body else body  # the asker's own hidden units named

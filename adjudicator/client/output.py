@@ -87,7 +87,7 @@ def check_lines(body: dict) -> list[str]:
     lines = [f"{body.get('system')}.{body.get('check')} (rule {body.get('rule')})"
              + (f", asked by the {side_label(body['side'])} player" if body.get("side") else "")]
     seen = body.get("as_you_see_it") or {}
-    lines += [f"  NOTICE: {text}" for text in notice_texts(seen if "notices" in seen else body)]
+    lines += [f"  NOTICE: {text}" for text in notice_texts(seen if "notices" in seen else body, body.get("system", ""))]
     for key, value in (body.get("outcome") or {}).items():
         lines.append(f"  {key}: {_text(value)}")
     for n, step in enumerate(body.get("steps", []), start=1):
