@@ -125,11 +125,17 @@ def seed_rolling(seq: int, sides: int, allowed: Iterable[int], indexes: Iterable
 def seed_where(spec: CheckSpec, request: dict[str, Any], wanted: Callable[[dict[str, Any]], bool],
                seq: int = 1) -> bytes:
     """A seed whose record `seq`, asking `spec` with `request`, has an outcome `wanted` says yes to."""
-    req = spec.request.model_validate_json(json.dumps(request))
+    return seed_for((spec, request, wanted, seq))
+
+
+def seed_for(*wishes: tuple[CheckSpec, dict[str, Any], Callable[[dict[str, Any]], bool], int]) -> bytes:
+    """A seed that grants every wish: (check, request, outcome wanted, the record it is asked as)."""
+    asked = [(spec, spec.request.model_validate_json(json.dumps(request)), wanted, seq)
+             for spec, request, wanted, seq in wishes]
     for seed in candidate_seeds():
-        if wanted(run_check(spec, req, LedgerDice(seed, seq)).to_json()["outcome"]):
+        if all(wanted(run_check(spec, req, LedgerDice(seed, seq)).to_json()["outcome"]) for spec, req, wanted, seq in asked):
             return seed
-    raise LookupError(f"no test seed gives {spec.key} the outcome wanted")
+    raise LookupError(f"no test seed gives {', '.join(spec.key for spec, *_ in wishes)} the outcomes wanted")
 
 
 def seed_chooser(seeds: dict[str, bytes]) -> Callable[[str, str], bytes]:

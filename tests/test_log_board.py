@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from adjudicator.bridge import read_positions, read_upload
-from adjudicator.bridge.fill import Pointed, fill_request
+from adjudicator.bridge.fill import Pointed
 from adjudicator.bridge.identify import step_layer
 from adjudicator.bridge.locate import BOXES_MAP
 from adjudicator.bridge.writeback import piece_changes, ruling_log
@@ -30,7 +30,7 @@ from adjudicator.unit_changes import ELIMINATED, MOVED, REPLACED, STEP, ruled_ch
 from adjudicator.unit_owners import owners_of
 from scenarios import load_game
 from scenarios.boxboard import boxes_layout, dead_pile
-from tests.engine.play import adjacent_combat, player_fields, setup_hexes
+from tests.engine.play import adjacent_combat, board_request, player_fields, setup_hexes
 from vassalfmt import continue_log, read_saved_game
 from vassalfmt.commands import ChangePiece, MovePiece, RemovePiece, chat_command
 
@@ -169,10 +169,7 @@ def table(app, client, modules, game_id: str, scenario: str) -> Table:
 def file_request(game_id: str, scenario: str, setup: bytes, check: str, pointed: Pointed, given: dict,
                  side: str) -> dict:
     """The check's request as the saved-game pages build it from the setup."""
-    game = load_game(game_id)
-    fill = fill_request(get_check(game_id, check), read_positions(game, read_upload(setup)), pointed, given,
-                        scenario=scenario, side=side, game_turn=None)
-    return fill.request
+    return board_request(game_id, scenario, setup, check, side, pointed.attackers, pointed.target_hex, given)
 
 
 def kinds(outcome: dict, side: str, game_id: str) -> dict[str, str]:
@@ -206,7 +203,7 @@ def combat_request(app, client, modules, systems, game_id: str, intensive: bool 
     if intensive:
         request = {**request, "intensive": "declared",
                    "attackers": [{**a, "doubled": True} for a in request["attackers"]]}
-    return t, {k: v for k, v in request.items() if k != "dice"}, side
+    return t, request, side
 
 
 def combat_table(app, client, modules, systems, game_id: str, wanted, **fight) -> tuple[Table, dict, str]:

@@ -17,7 +17,7 @@ from werkzeug.datastructures import MultiDict
 
 from adjudicator.testing import bearer, make_app
 from adjudicator.transcript import parse_transcript
-from tests.engine.play import adjacent_combat, player_fields
+from tests.engine.play import adjacent_combat, board_request, player_fields
 from vassalfmt import read_saved_game
 
 GAMES = ["kwb", "spi", "holdfast", "fireandice"]
@@ -239,18 +239,13 @@ def test_the_page_resolves_and_downloads_the_ruling_as_a_log(app, modules, syste
 def holdfast_combat(modules, systems) -> tuple:
     """The holdfast setup's combat: (the combat, the setup's bytes, the attacking side, the check's
     request the file builds for it)."""
-    from adjudicator.bridge import read_positions, read_upload
-    from adjudicator.bridge.fill import Pointed, fill_request
-    from adjudicator.checks import get_check
-
     combat = adjacent_combat("holdfast")
     data = setup_file(modules, "holdfast", combat.scenario.id)
     side = combat.game.units[combat.attackers[0]].side
-    where = Pointed(attackers=list(combat.attackers), target_hex=hex_of(combat.game, combat.scenario, combat.defender))
-    fill = fill_request(get_check("holdfast", "combat"), read_positions(combat.game, read_upload(data)), where,
-                        player_fields(systems["holdfast"], "combat"), scenario=combat.scenario.id, side=side,
-                        game_turn=None)
-    return combat, data, side, fill.request
+    request = board_request("holdfast", combat.scenario.id, data, "combat", side, combat.attackers,
+                            hex_of(combat.game, combat.scenario, combat.defender),
+                            player_fields(systems["holdfast"], "combat"))
+    return combat, data, side, request
 
 
 def _recorded_combats(app, client, modules, systems, count: int, wanted):
