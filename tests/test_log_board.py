@@ -444,3 +444,29 @@ def test_an_a_b_a_b_chain_with_a_kill_passes_end_to_end(app, client, modules, sy
     assert [r["status"] for r in report["rulings"]] == ["verified"] * 4
     without_the_kill = t.log([chat_command(session_line(game_id, {**sessions[0], "side": "communist"}, []))], lines(kill))
     assert not t.check(without_the_kill, *files[1:])["ok"]
+
+
+# -- the two halves agree on the boxes ------------------------------------------------------------------
+
+@pytest.mark.parametrize("game_id", ["kwb", "spi", "holdfast", "fireandice"])
+def test_the_box_the_modules_eliminate_sends_a_unit_to_is_read_as_its_dead_pile(modules, game_id):
+    """The module's "Eliminate" (a SendToLocation in each side's prototype, written by modgen) and
+    the saved-game reader (adjudicator.bridge.locate) lay out the Boxes board by one geometry
+    (scenarios.boxboard): where Eliminate puts a unit is read back as its side's dead pile."""
+    from lxml import etree
+
+    from adjudicator.bridge.locate import BOX, locate
+    from vassalfmt import SendToLocation, parse_piece
+    from vassalfmt.commands import parse_command
+
+    game, _, entries = modules[(game_id, 1)]
+    root = etree.fromstring(entries["buildFile.xml"])
+    read = {}
+    for element in root.iter("VASSAL.build.module.PrototypeDefinition"):
+        command = parse_command(element.text)
+        for trait in parse_piece(command.type, command.state).find(SendToLocation):
+            if trait.command_name == "Eliminate":
+                read[element.get("name")] = locate(game, trait.map_id, int(trait.x), int(trait.y), 1)
+    for side in game.sides.values():
+        where = read[f"{side.name} side"]
+        assert where.kind == BOX and where.box == dead_pile(game, side.id).id, (side.id, where)

@@ -297,6 +297,8 @@ def kwb(engine, engine_module, server, tmp_path_factory) -> dict:
     c.add(menu_of(supplied, "Adjudicator/Supply of this side"))
     c.add(*submit_form("Supply"))
     c.add({"do": "wait_chat", "match": r"#5\] receipt: record 5 "}, name="re-roll")
+    c.add({"do": "wait_window", "window": "Adjudicator: notice"}, name="notice")  # the server: asked again
+    c.add({"do": "click", "window": "Adjudicator: notice", "on": "OK"})
     c.add(*end_log())
     again.run = engine(module, c.steps, timeout=900, prefs_dir=again.prefs)
     assert again.run.ok, explain(again.run)
@@ -389,7 +391,7 @@ def test_a_ruling_applied_by_hand_with_the_modules_own_command(kwb, server):
     assert alice.result("not by the dialog")["clicked"]
     board = {p["properties"]["UnitId"]: p for p in alice.result("board after 1")["pieces"] if p["properties"]["UnitId"]}
     assert board[attacker]["properties"]["Step_Level"] == "2"
-    assert any(line.startswith("* Step loss:") for line in chat_texts(kwb["files"] / "a1.vlog"))
+    assert any("* Step loss: " in line for line in chat_texts(kwb["files"] / "a1.vlog"))  # the module's own report
     report = log_check(server, game_id, kwb["tokens"]["un"], kwb["files"] / "a1.vlog")
     assert [(r["seq"], r["status"]) for r in report["rulings"]] == [(1, "verified")] and report["ok"]
 
@@ -466,9 +468,13 @@ def test_the_log_check_tells_the_files_before_from_a_re_roll(kwb, server):
         assert report["ok"] and report["hidden"] == [] and report["rerolls"] == [], (name, report)
         assert all(r["status"] == "verified" for r in report["rulings"]), (name, report)
     chain = log_check(server, game_id, token, *(files / f"{n}.vlog" for n in ("a1", "a2", "b1", "a3")))
-    assert chain["ok"] and [r["seq"] for r in chain["rulings"]] == [1, 2, 3, 4]  # A, A, B, A: a kill in it, honest
+    assert [(r["seq"], r["status"]) for r in chain["rulings"]] == [(1, "verified"), (2, "verified"), (3, "verified"),
+                                                                  (4, "verified")]  # A, A, B, A, Bob's kill in it
+    assert chain["hidden"] == [] and chain["owed"] == [] and chain["breaks"] == [] and chain["missing_files"] == []
+    assert [r["seq"] for r in chain["rerolls"]] == [5] and not chain["ok"]  # honest but for Alice's re-roll
     record_5 = ledger(server, game_id, kwb["tokens"]["observer"])["records"][5]["body"]["result"]["notices"]
     assert record_5 == [{"kind": "repeat", "record": 4, "text": "asked again: the same situation as record #4"}]
+    assert "asked again: the same situation as record #4" in kwb["again"].result("notice")["text"]  # shown to Alice
     assert f"[ADJ {game_id}#5] notice: asked again: the same situation as record #4" in chat_texts(files / "a3x.vlog")
     sent = log_check(server, game_id, token, *(files / f"{n}.vlog" for n in ("a1", "a2", "b1", "a3x")))
     assert [r["seq"] for r in sent["rerolls"]] == [4] and sent["hidden"] == [] and not sent["ok"]
@@ -736,30 +742,6 @@ def test_the_attack_form_shows_no_more_of_a_hidden_block_than_the_board(holdfast
     assert not [line for line in run.chat() if "[ADJ" in line]  # nothing asked, nothing recorded
 
 
-def test_a_stopped_server_gives_a_dialog_and_nothing_in_the_log(holdfast, engine, engine_module, server):
-    """After the server stops, the same player (same preferences: the game names its recorded
-    game) asks a combat: a dialog says the adjudicator cannot be reached; the log gets nothing."""
-    files, combat = holdfast["files"], holdfast["combat"]
-    server.stop()
-    run = engine(engine_module("holdfast"), [
-        {"do": "load", "file": str(files / "game.vsav")},
-        {"do": "log_begin", "file": str(files / "after.vlog")},
-        {"do": "chat", "text": "asking for the combat"},
-        {"do": "select", "pieces": [{"id": a} for a in combat.attackers]},
-        call("check", "combat", combat.defender, "{}"),
-        {"do": "log_end"},
-    ], timeout=120, prefs_dir=files / "prefs")
-    assert run.ok, run.failure()
-    answer = run.result(4)["returned"]
-    assert answer["ok"] is False and answer["title"] == "Cannot reach the adjudicator"
-    (dialog,) = run.step(4)["dialogs"]
-    assert dialog["title"] == "Adjudicator: Cannot reach the adjudicator" and server.url in dialog["text"]
-    assert run.step(4)["chat"] == []
-    logged = chat_texts(files / "after.vlog")
-    assert any("asking for the combat" in line for line in logged)
-    assert parse_transcript(logged) == []  # no ruling (the log's session line names the log, no more)
-
-
 # -- HoldFast, two players: a hidden block eliminated, applied by its owner ----------------------------
 
 @pytest.fixture(scope="module")
@@ -838,3 +820,28 @@ def test_a_hidden_block_eliminated_is_applied_by_its_owner_in_his_next_file(hold
     assert chain["ok"] and [(o["status"], o["file"]) for o in chain["owed"]] == [("applied", 2)], chain
     his = log_check(server, game_id, observer, files / "b1.vlog")
     assert his["ok"] and [o["status"] for o in his["owed"]] == ["applied"]
+
+
+def test_a_stopped_server_gives_a_dialog_and_nothing_in_the_log(holdfast, engine, engine_module, server):
+    """(Last: it stops the module's server.) After the server stops, the same player (same preferences: the game names its recorded
+    game) asks a combat: a dialog says the adjudicator cannot be reached; the log gets nothing."""
+    files, combat = holdfast["files"], holdfast["combat"]
+    server.stop()
+    run = engine(engine_module("holdfast"), [
+        {"do": "load", "file": str(files / "game.vsav")},
+        {"do": "log_begin", "file": str(files / "after.vlog")},
+        {"do": "chat", "text": "asking for the combat"},
+        {"do": "select", "pieces": [{"id": a} for a in combat.attackers]},
+        call("check", "combat", combat.defender, "{}"),
+        {"do": "log_end"},
+    ], timeout=120, prefs_dir=files / "prefs")
+    assert run.ok, run.failure()
+    answer = run.result(4)["returned"]
+    assert answer["ok"] is False and answer["title"] == "Cannot reach the adjudicator"
+    (dialog,) = run.step(4)["dialogs"]
+    assert dialog["title"] == "Adjudicator: Cannot reach the adjudicator" and server.url in dialog["text"]
+    assert run.step(4)["chat"] == []
+    logged = chat_texts(files / "after.vlog")
+    assert any("asking for the combat" in line for line in logged)
+    assert parse_transcript(logged) == []  # no ruling (the log's session line names the log, no more)
+
