@@ -244,13 +244,6 @@ def situation_digest(check: str, request: dict[str, Any], side: str | None) -> s
     return canonical_digest({"check": check, "request": situation, "side": side})
 
 
-def fold_records(system: str, records: list[tuple[int, dict[str, Any]]]) -> tuple[LedgerBoard, dict[int, Derived]]:
-    """A board folded over (seq, full body) records in order, and what each record derived."""
-    board = LedgerBoard(system)
-    derived = {seq: board.fold(seq, body) for seq, body in records}
-    return board, derived
-
-
 # -- reading units out of requests and outcomes --------------------------------------------------------
 
 def _claims(request: Any) -> Iterator[Claim]:

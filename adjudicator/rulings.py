@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -58,6 +59,7 @@ from adjudicator.problems import Problem, validation_problem
 from adjudicator.services import services
 from adjudicator.storage import OBSERVER, GameClosed, GameNotFound, IdempotencyConflict, TokenGrant
 from adjudicator.systems import system_info, system_label
+from adjudicator.transcript import unit_ids
 
 
 # -- computed rulings ------------------------------------------------------------------------------
@@ -374,6 +376,7 @@ def _append(grant: TokenGrant, check_key: str, request_json: dict[str, Any], req
 #: The most games whose ledger board a process keeps (each is folded again from its records when
 #: it was dropped).
 MAX_BOARDS = 256
+_BOARDS_LOCK = threading.Lock()
 #: Board roles of the request fields whose units fight: an eliminated one makes the request impossible.
 FIGHTING_ROLES = ("attackers", "defenders")
 
@@ -381,16 +384,7 @@ FIGHTING_ROLES = ("attackers", "defenders")
 def combatants(spec: CheckSpec, request_json: dict[str, Any]) -> frozenset[str]:
     """The units of the request's fields that attack or defend (their board roles say)."""
     names = [pointer[1:] for pointer, role in spec.board if role in FIGHTING_ROLES and pointer.count("/") == 1]
-    return frozenset(u for name in names for u in _unit_ids(request_json.get(name)))
-
-
-def _unit_ids(node: Any) -> list[str]:
-    if isinstance(node, list):
-        return [u for item in node for u in _unit_ids(item)]
-    if isinstance(node, dict):
-        unit = node.get("unit") if isinstance(node.get("unit"), str) else node.get("block")
-        return [unit] if isinstance(unit, str) else []
-    return [node] if isinstance(node, str) else []
+    return frozenset(u for name in names for u in unit_ids(request_json.get(name)))
 
 
 def ledger_board_before(grant: TokenGrant, seq: int) -> LedgerBoard:
@@ -399,7 +393,8 @@ def ledger_board_before(grant: TokenGrant, seq: int) -> LedgerBoard:
     under the ledger's write lock (`Store.append_check`'s `run`): no record comes in meanwhile."""
     svc = services()
     boards: dict[str, LedgerBoard] = svc.ledger_boards
-    board = boards.pop(grant.game_id, None)
+    with _BOARDS_LOCK:  # other games' rulings may be recorded meanwhile (PostgreSQL locks per game)
+        board = boards.pop(grant.game_id, None)
     if board is None or board.head >= seq:
         board = LedgerBoard(grant.system)
     records = svc.store.records(grant.game_id, after=board.head)
@@ -411,9 +406,10 @@ def ledger_board_before(grant: TokenGrant, seq: int) -> LedgerBoard:
             break
         body = reveal(grant.system, found.body, parts[found.seq], None, closed=True) if found.seq in parts else found.body
         board.fold(found.seq, body)
-    boards[grant.game_id] = board  # the most recently used last
-    while len(boards) > MAX_BOARDS:
-        boards.pop(next(iter(boards)))
+    with _BOARDS_LOCK:
+        boards[grant.game_id] = board  # the most recently used last
+        while len(boards) > MAX_BOARDS:
+            boards.pop(next(iter(boards)))
     return board
 
 

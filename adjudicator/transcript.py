@@ -176,9 +176,9 @@ def headline(result: dict[str, Any], names: UnitNames | None = None) -> str:
 def _attack(outcome: dict, request: dict, names: UnitNames) -> str:
     """ "NK 83 attacks US 27/25 at 1:3, rolled 2: AD (attacker depleted)", or "" for a check that
     is no attack of units on units."""
-    attackers = _unit_ids(outcome.get("attackers")) or _unit_ids(request.get("attackers"))
-    defenders = (_unit_ids(outcome.get("defenders")) or _unit_ids(outcome.get("defender"))
-                 or _unit_ids(request.get("defenders")) or _unit_ids(request.get("defender")))
+    attackers = unit_ids(outcome.get("attackers")) or unit_ids(request.get("attackers"))
+    defenders = (unit_ids(outcome.get("defenders")) or unit_ids(outcome.get("defender"))
+                 or unit_ids(request.get("defenders")) or unit_ids(request.get("defender")))
     target = next((request[k] for k in ("target_hex", "defender_hex", "combat_hex") if isinstance(request.get(k), str)), "")
     if not attackers or not (defenders or target):
         return ""
@@ -291,14 +291,15 @@ def _per_unit(tree: Any, value_of: Callable[[dict], Any]) -> dict[str, Any]:
     return found
 
 
-def _unit_ids(value: Any) -> list[str]:
+def unit_ids(value: Any) -> list[str]:
+    """The units a request or outcome member names: an id, an object's ``unit`` (or ``block``), a list of either."""
     if isinstance(value, str):
         return [value]
     if isinstance(value, dict):
         unit = value.get("unit") or value.get("block")
         return [unit] if isinstance(unit, str) else []
     if isinstance(value, list):
-        return [u for item in value for u in _unit_ids(item)]
+        return [u for item in value for u in unit_ids(item)]
     return []
 
 
