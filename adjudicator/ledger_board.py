@@ -110,6 +110,7 @@ class Derived:
     notices: list[Notice] = field(default_factory=list)
     kept_eliminated: set[str] = field(default_factory=set)
     restored: set[str] = field(default_factory=set)
+    situation: str = ""  # the request's situation digest (`situation_digest`)
 
     def eliminated_units(self) -> list[Notice]:
         return [n for n in self.notices if n.kind == ELIMINATED_NOTICE]
@@ -161,7 +162,8 @@ class LedgerBoard:
             raise RestoredByError(
                 f"record{'s' if len(unused) > 1 else ''} #{', #'.join(map(str, unused))} brought back none of the units "
                 "this request names that the ledger eliminated (a record after the elimination that names the unit)")
-        repeat = self._repeat_of(check, request, side, {c.unit for c in claims})
+        out.situation = situation_digest(check, request, side)
+        repeat = self._repeat_of(out.situation, {c.unit for c in claims})
         if repeat is not None:
             out.notices.append(Notice(REPEAT_NOTICE, repeat, f"asked again: the same situation as record #{repeat}"))
         return out
@@ -180,25 +182,27 @@ class LedgerBoard:
             return self.names.full_step(unit) or step
         return step
 
-    def _repeat_of(self, check: str, request: dict[str, Any], side: str | None, units: set[str]) -> int | None:
-        earlier = self.situations.get(situation_digest(check, request, side))
+    def _repeat_of(self, situation: str, units: set[str]) -> int | None:
+        earlier = self.situations.get(situation)
         if earlier is None or any(self.last_changed.get(u, 0) > earlier for u in units):
             return None
         return earlier
 
     # -- folding a record ----------------------------------------------------------------------------
 
-    def fold(self, seq: int, body: dict[str, Any]) -> Derived:
-        """Take record `seq` (its body with full values) into the board; returns what it derived."""
+    def fold(self, seq: int, body: dict[str, Any], derived: Derived | None = None) -> Derived:
+        """Take record `seq` (its body with full values) into the board; returns what it derived
+        (`derived`: what `derive` said of its request just before, when the caller has it)."""
         self.head = max(self.head, seq)
         check = str(body.get("check", ""))
         if check.startswith("game."):
             return Derived()
         request = body.get("request") if isinstance(body.get("request"), dict) else {}
-        try:
-            derived = self.derive(seq, check, request, body.get("side"))
-        except RestoredByError:  # the server refuses these; a ledger holding one was written otherwise
-            derived = Derived()
+        if derived is None:
+            try:
+                derived = self.derive(seq, check, request, body.get("side"))
+            except RestoredByError:  # the server refuses these; a ledger holding one was written otherwise
+                derived = Derived(situation=situation_digest(check, request, body.get("side")))
         result = body.get("result") if isinstance(body.get("result"), dict) else {}
         for unit in derived.restored:
             self.units[unit] = UnitState(by=seq)
@@ -209,7 +213,7 @@ class LedgerBoard:
                 continue
             self._apply(seq, change, stated.get(change.unit))
         self.mentions[seq] = set(stated) | set(_mentioned(result.get("outcome")))
-        self.situations[situation_digest(check, request, body.get("side"))] = seq
+        self.situations[derived.situation] = seq
         return derived
 
     def _apply(self, seq: int, change, stated: Claim | None) -> None:

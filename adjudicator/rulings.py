@@ -54,7 +54,7 @@ from adjudicator.dice import LedgerDice, SuppliedDice
 from adjudicator.facts import GameFacts, concerns, facts_of
 from adjudicator.fog import Part, fog_of, reveal, seal, unseen_by, visible_to
 from adjudicator.ledger import Record, ledger_document
-from adjudicator.ledger_board import RESTORED_BY, LedgerBoard, Notice, RestoredByError
+from adjudicator.ledger_board import RESTORED_BY, Derived, LedgerBoard, Notice, RestoredByError
 from adjudicator.problems import Problem, validation_problem
 from adjudicator.services import services
 from adjudicator.storage import OBSERVER, GameClosed, GameNotFound, IdempotencyConflict, TokenGrant
@@ -329,6 +329,7 @@ def _append(grant: TokenGrant, check_key: str, request_json: dict[str, Any], req
             fighting: frozenset[str] = frozenset()) -> Recorded:
     svc = services()
     side = canonical_side(grant.role)
+    read: list[Derived] = []  # what the board said of the request (folded with the record it becomes)
 
     def read_against_ledger(seed: bytes, seq: int) -> dict:
         """The ruling with its notices; refused (nothing recorded) for an eliminated unit that
@@ -342,6 +343,7 @@ def _append(grant: TokenGrant, check_key: str, request_json: dict[str, Any], req
                 kind="restored-by", errors=[{"pointer": f"/{RESTORED_BY}", "detail": error.detail,
                                              "code": "restored-by"}])) from None
         refuse_eliminated_fighters(grant, board, [n for n in derived.eliminated_units() if n.unit in fighting])
+        read[:] = [derived]
         # always a list, empty too: a record without one was written before notices existed
         return {**run(seed, seq), "notices": [n.to_json() for n in derived.notices]}
 
@@ -370,7 +372,10 @@ def _append(grant: TokenGrant, check_key: str, request_json: dict[str, Any], req
         ) from None
     if replayed and sealer is not None:
         sealed = record_parts(grant.game_id, stored.seq)
-    return Recorded(stored, replayed, tuple(sealed))
+    recorded = Recorded(stored, replayed, tuple(sealed))
+    if not replayed:
+        _fold_appended(grant, recorded, read[0])
+    return recorded
 
 
 #: The most games whose ledger board a process keeps (each is folded again from its records when
@@ -388,29 +393,44 @@ def combatants(spec: CheckSpec, request_json: dict[str, Any]) -> frozenset[str]:
 
 
 def ledger_board_before(grant: TokenGrant, seq: int) -> LedgerBoard:
-    """The game's ledger board folded up to record `seq - 1`: kept per process and caught up with
-    the records appended since (by any process), each with its hidden parts put back. Call it
-    under the ledger's write lock (`Store.append_check`'s `run`): no record comes in meanwhile."""
+    """The game's ledger board folded up to record `seq - 1`: kept per process (each record this
+    process appends folded in as it is recorded) and caught up with the records appended since by
+    other processes, each with its hidden parts put back. Call it under the ledger's write lock
+    (`Store.append_check`'s `run`): no record comes in meanwhile."""
     svc = services()
     boards: dict[str, LedgerBoard] = svc.ledger_boards
     with _BOARDS_LOCK:  # other games' rulings may be recorded meanwhile (PostgreSQL locks per game)
         board = boards.pop(grant.game_id, None)
     if board is None or board.head >= seq:
         board = LedgerBoard(grant.system)
-    records = svc.store.records(grant.game_id, after=board.head)
-    parts: dict[int, list[Part]] = {}
-    for at, part in svc.store.hidden_parts(grant.game_id, after=board.head):
-        parts.setdefault(at, []).append(Part.from_json(part))
-    for found in records:
-        if found.seq >= seq:
-            break
-        body = reveal(grant.system, found.body, parts[found.seq], None, closed=True) if found.seq in parts else found.body
-        board.fold(found.seq, body)
+    if board.head < seq - 1:  # records this process has not folded (another worker's, or a new board)
+        parts: dict[int, list[Part]] = {}
+        if fog_of(grant.system) is not None:
+            for at, part in svc.store.hidden_parts(grant.game_id, after=board.head):
+                parts.setdefault(at, []).append(Part.from_json(part))
+        for found in svc.store.records(grant.game_id, after=board.head):
+            if found.seq >= seq:
+                break
+            board.fold(found.seq, _full_body(grant.system, found.body, parts.get(found.seq, [])))
     with _BOARDS_LOCK:
         boards[grant.game_id] = board  # the most recently used last
         while len(boards) > MAX_BOARDS:
             boards.pop(next(iter(boards)))
     return board
+
+
+def _full_body(system: str, body: dict[str, Any], parts: list[Part]) -> dict[str, Any]:
+    """A record's body with its hidden parts put back (what the ledger's board folds)."""
+    return reveal(system, body, parts, None, closed=True) if parts else body
+
+
+def _fold_appended(grant: TokenGrant, recorded: Recorded, derived: Derived) -> None:
+    """The record just appended folded into this process's board of its game, when the board
+    stands right before it: the next ruling then reads the board without reading the ledger."""
+    with _BOARDS_LOCK:
+        board = services().ledger_boards.get(grant.game_id)
+        if board is not None and board.head == recorded.record.seq - 1:
+            board.fold(recorded.record.seq, _full_body(grant.system, recorded.record.body, list(recorded.parts)), derived)
 
 
 def refuse_eliminated_fighters(grant: TokenGrant, board: LedgerBoard, fighters: list[Notice]) -> None:
