@@ -30,7 +30,7 @@ from adjudicator.bridge.locate import detect_scale
 from adjudicator.bridge.positions import shown_boards
 from adjudicator.replay.board import Board
 from adjudicator.replay.views import Identifier, Place, Placer
-from adjudicator.unit_changes import ELIMINATED, MOVED, REPLACED, STEP, UnitChange
+from adjudicator.unit_changes import ELIMINATED, MOVED, ON_BOARD, REPLACED, STEP, UnitChange
 from scenarios.boxboard import is_dead_pile_of
 from scenarios.model import Game
 from vassalfmt import SavedGame, VassalFormatError
@@ -176,7 +176,7 @@ def ordered_changes(game: Game, changes: list[UnitChange], units_now: dict[str, 
     out = []
     for change in changes:
         before = units_now.get(change.unit)
-        if before is None or before.deleted or change.kind not in (STEP, ELIMINATED, REPLACED, MOVED):
+        if before is None or before.deleted or change.kind not in ON_BOARD:
             continue
         if change.kind == STEP and target_step(game, change) is None:
             continue  # a step its counter does not have: nothing a piece can show

@@ -52,7 +52,7 @@ from adjudicator.systems import system_info
 from adjudicator.transcript import (
     TranscriptEntry, canonical_outcome, comparable_lines, notice_texts, parse_session_line, parse_transcript,
 )
-from adjudicator.unit_changes import ELIMINATED, MOVED, REPLACED, STEP, UnitChange, ruled_changes
+from adjudicator.unit_changes import ON_BOARD, UnitChange, ruled_changes
 from adjudicator.unit_owners import owners_of
 from adjudicator.verify import verify_ledger
 from scenarios.model import Game
@@ -63,8 +63,7 @@ VERIFIED, FORGED, ALTERED, OTHER_GAME, UNRECORDED = "verified", "forged", "alter
 NOT_APPLIED = "not-applied"
 #: What became of a change the opponent owes (his hidden piece): made, still to come, or missing.
 OWED_APPLIED, OWED_PENDING = "applied", "pending"
-#: The kinds of change a log can show (a unit returned to play is placed later, by its owner).
-BOARD_KINDS = (STEP, ELIMINATED, REPLACED, MOVED)
+
 #: The most files one chain check reads (a long game by e-mail has a few dozen).
 MAX_CHAIN_FILES = 200
 STATUSES = (VERIFIED, NOT_APPLIED, FORGED, ALTERED, OTHER_GAME, UNRECORDED)
@@ -348,7 +347,7 @@ def judge_owed(game: Game, readings: list[FileReading], records: list[dict[str, 
             if reading.side is None or reading.session is None:
                 continue
             for change in board_changes(record, game.id):
-                if change.kind not in BOARD_KINDS or change.applied_by != reading.side \
+                if change.kind not in ON_BOARD or change.applied_by != reading.side \
                         or change.applied_by == record["body"].get("side") or change.unit not in reading.start_units \
                         or not _next_file_of_owner(reading, record, sessions, readings[:number]):
                     continue

@@ -57,7 +57,8 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterator
 
 STEP, ELIMINATED, REPLACED, MOVED, RETURNED = "step", "eliminated", "replaced", "moved", "returned"
-KINDS = (STEP, ELIMINATED, REPLACED, MOVED, RETURNED)
+#: Kinds a piece shows now (a unit returned to play is placed later, by its owner).
+ON_BOARD = (STEP, ELIMINATED, REPLACED, MOVED)
 #: Kinds that take the unit off the board.
 GONE_KINDS = frozenset({ELIMINATED, REPLACED})
 GONE_STEPS = frozenset({"deadpile", "eliminated", "destroyed"})
@@ -152,13 +153,6 @@ def ruled_changes(outcome: Any, owners: Owners | None = None, asker: str = "") -
             change = _owned(change, owners, asker)
         out.append(change)
     return out
-
-
-def named_units(outcome: Any) -> Iterator[tuple[str, str | None, int | None]]:
-    """(unit id, step name or None, SP or None) for every unit the outcome names a state of, in
-    the order met; step None and SP None together mean the unit leaves the board."""
-    for change in _walk(outcome):
-        yield change.unit, change.step, change.sp
 
 
 def _placed_as(placed: Placed, changes: dict[str, UnitChange]) -> Placed:

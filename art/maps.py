@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from scenarios.boxboard import BOX_SLOTS, BOX_TITLE, box_size  # noqa: F401 (box_size: the tiles' size, re-exported)
+from scenarios.boxboard import BOX_TITLE, box_size  # box_size: the tiles' size, also asked of art.maps
 from scenarios.hexgrid import Hex, HexGrid
 from scenarios.model import Box, Game, GameMap, Scenario
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import copy
 import io
-import json
 from dataclasses import dataclass, field
 
 import pytest

@@ -33,7 +33,7 @@ from adjudicator.bridge.locate import BOXES_MAP, HEX
 from adjudicator.bridge.positions import PlacedUnit, Positions
 from adjudicator.checks import side_label
 from adjudicator.transcript import canonical_outcome
-from adjudicator.unit_changes import ELIMINATED, MOVED, REPLACED, STEP, Placed, UnitChange, ruled_changes
+from adjudicator.unit_changes import MOVED, ON_BOARD, STEP, Placed, UnitChange, ruled_changes
 from adjudicator.unit_owners import owners_of
 from scenarios.boxboard import boxes_layout
 from vassalfmt import SavedGame, continue_log
@@ -79,7 +79,7 @@ def piece_changes(positions: Positions, outcome: dict[str, Any], asker: str = ""
     out: list[PieceChange] = []
     for change in ruled_changes(canonical_outcome({"outcome": outcome}), owners_of(game.id), asker):
         pieces = on_board.get(change.unit, [])
-        if len(pieces) != 1 or change.kind not in (STEP, ELIMINATED, REPLACED, MOVED):
+        if len(pieces) != 1 or change.kind not in ON_BOARD:
             continue
         piece = pieces[0]
         if change.applied_by and asker and change.applied_by != asker:
