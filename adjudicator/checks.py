@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, Protocol
+from typing import Annotated, Any, Callable, Iterable, Iterator, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
@@ -487,6 +487,14 @@ def _derive_models(system: str, name: str, request: type[CheckRequest], random: 
                                             "Adjudicator extension sends it): the log check then knows "
                                             "which file must show the ruling."),
         ),
+        restored_by=(
+            list[Annotated[int, Field(ge=1, le=10_000_000)]] | None,
+            Field(default=None, max_length=20,
+                  description="Record numbers of the rulings that brought back units this request names "
+                              "which the game's ledger eliminated (a rebuild the ledger does not read as one). "
+                              "Without one, an eliminated unit named again gets a notice, and one that "
+                              "attacks or defends is refused (the ruling's answer names the record)."),
+        ),
     )
     return compute, game
 
@@ -596,6 +604,15 @@ def get_check_by_key(key: str) -> CheckSpec | None:
     """Look a check up by its recorded name, e.g. "kwb.un_supply_shortage_end"."""
     system, _, name = key.partition(".")
     return get_check(system, name)
+
+
+def recorded_request(request: BaseModel) -> dict[str, Any]:
+    """The request as a ledger record holds it: the check's members and `restored_by` when given
+    (the request id and the log session are kept beside it)."""
+    dumped = request.model_dump(mode="json", exclude={"request_id", "log_session"})
+    if dumped.get("restored_by") is None:
+        dumped.pop("restored_by", None)
+    return dumped
 
 
 def narrow_request(spec: CheckSpec, request: BaseModel) -> CheckRequest:

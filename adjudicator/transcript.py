@@ -23,21 +23,25 @@ the ruling ends:
     [ADJ g#4] receipt: record 4 hash 0123456789abcdef signed k1       (or "not recorded: ...")
     [ADJ g#4] verify: https://server/games/g#record-4                 the whole ruling: steps, rules, details
 
-A supply report's headline is its totals ("Supply for Communist: in supply 41, out of supply 2"),
-then a line per unit out of supply or isolated (never one per unit in supply). Units past the
-room left are counted on one line ("and 5 more units out of supply"). The dice and the result are
-in these lines and the receipt binds them to the ledger record, so the opponent's log check
-compares them as it compares the whole; the steps with their rules, the outcome's details and the
-warnings are the ruling's page (the verify address) and, for the asker, `detail_lines` (the
-`details` of a check's answer: the extension's ruling window).
+The notices are the record's (`adjudicator.ledger_board`: a unit the ledger eliminated named again,
+a step it contradicts, the same situation asked again); one about a unit the fog of war hides says
+only whose unit it is and where (`notice_texts`). A supply report's headline is its totals
+("Supply for Communist: in supply 41, out of supply 2"), then a line per unit out of supply or
+isolated (never one per unit in supply). Units past the room left are counted on one line ("and 5
+more units out of supply"). The dice and the result are in these lines and the receipt binds them
+to the ledger record, so the opponent's log check compares them as it compares the whole; the
+steps with their rules, the outcome's details and the warnings are the ruling's page (the verify
+address) and, for the asker, `detail_lines` (the `details` of a check's answer: the extension's
+ruling window).
 
 Units are named as their counters read ("NK 83", from the game's units). Stand-in data
 (``stand_ins``) is not repeated under every ruling: the extension states it once per game.
 Rulings written by earlier versions are still read and compared against their own rendering
 (`comparable_lines(..., version=entry.version)`), so older logs keep verifying: version 2 (its
-first line ``RULING <headline>``; then every step with its rule, the outcome's details, the dice,
-warnings that are not stand-ins; long lines wrapped, ``… `` continuing a line) and version 1 (the
-first line "<game>: <check> (<rules>)", outcome lines first, every warning).
+first line ``RULING <headline>``; then the record's notices, every step with its rule, the
+outcome's details, the dice, warnings that are not stand-ins; long lines wrapped, ``… ``
+continuing a line; a record from before notices has none, so its lines are as they were) and
+version 1 (the first line "<game>: <check> (<rules>)", outcome lines first, every warning).
 
 Lines are plain text without control characters (a VASSAL command string cannot carry newlines
 or ESC). Everything a line says is read from the outcome in sorted key order at every level: the
@@ -53,7 +57,8 @@ from functools import lru_cache
 from typing import Any, Callable, Iterable
 
 from adjudicator.checks import side_label
-from adjudicator.unit_changes import UnitChange, ruled_changes
+from adjudicator.fog import fog_of
+from adjudicator.unit_changes import MOVED, REPLACED, RETURNED, UnitChange, ruled_changes
 
 COMPUTE_TAG = "[ADJ compute]"
 HASH_PREFIX_LENGTH = 16
@@ -144,6 +149,8 @@ def _lines_v2(result: dict[str, Any], names: UnitNames) -> list[str]:
     """A headline, the steps with their rules, the outcome's details, dice, warnings that are not
     stand-ins; units named as their counters read, long lines wrapped."""
     body = [RULING_MARK_V2 + headline(result, names)]
+    for notice in notice_texts(result):
+        body += _wrap(NOTICE_PREFIX + notice)
     for number, step in enumerate(result.get("steps") or [], start=1):
         rule = f" [{step['rule']}]" if step.get("rule") else ""
         body += _wrap(names.text(f"{number}. {step.get('text', '')}{rule}"))
@@ -230,18 +237,6 @@ def _overflow_words(result: dict[str, Any]) -> str:
     return "changed"
 
 
-def notice_texts(result: dict[str, Any]) -> list[str]:
-    """A ruling's notices (its record's `notices`) as everyone may read them: a sealed one (about
-    a unit the fog of war hides) says only whose unit it is and where."""
-    out = []
-    for notice in result.get("notices") or []:
-        if isinstance(notice, dict) and isinstance(notice.get("hidden"), str):
-            out.append(f"about {readable(notice)}: sealed until the game closes (its owner reads it)")
-        elif isinstance(notice, dict) and isinstance(notice.get("text"), str):
-            out.append(notice["text"])
-    return out
-
-
 # -- the headline --------------------------------------------------------------------------------
 
 def headline(result: dict[str, Any], names: UnitNames | None = None, changes: bool = True) -> str:
@@ -267,9 +262,9 @@ def headline(result: dict[str, Any], names: UnitNames | None = None, changes: bo
 def _attack(outcome: dict, request: dict, names: UnitNames) -> str:
     """ "NK 83 attacks US 27/25 at 1:3, rolled 2: AD (attacker depleted)", or "" for a check that
     is no attack of units on units."""
-    attackers = _unit_ids(outcome.get("attackers")) or _unit_ids(request.get("attackers"))
-    defenders = (_unit_ids(outcome.get("defenders")) or _unit_ids(outcome.get("defender"))
-                 or _unit_ids(request.get("defenders")) or _unit_ids(request.get("defender")))
+    attackers = unit_ids(outcome.get("attackers")) or unit_ids(request.get("attackers"))
+    defenders = (unit_ids(outcome.get("defenders")) or unit_ids(outcome.get("defender"))
+                 or unit_ids(request.get("defenders")) or unit_ids(request.get("defender")))
     face_down = {item.get("revealed_as"): item.get("unit") for item in outcome.get("revealed") or []
                  if isinstance(item, dict)}
     defenders = [face_down.get(unit, unit) for unit in defenders]  # attacked as they stood: face down
@@ -352,6 +347,13 @@ def _change_text(change: UnitChange, before: dict[str, int], names: UnitNames) -
     if change.revealed_as:
         return ""  # a placeholder turned face up: `_revealed_text` says it
     name = names.name(change.unit)
+    if change.kind == RETURNED:
+        return ""  # the check's own facts say it ("rebuilt ...")
+    if change.kind == MOVED:
+        return f"{name} to {change.hex}"
+    swapped = [p.sp for p in change.replacements if p.sp is not None]
+    if change.kind == REPLACED and swapped and len(swapped) == len(change.replacements):
+        return "" if before.get(change.unit) == swapped[-1] else f"{name} to {swapped[-1]} SP"  # a block swapped
     if change.eliminated:
         replaced = f" (replaced by {names.name(change.replaced_by)})" if change.replaced_by else ""
         return f"{name} eliminated{replaced}"
@@ -396,15 +398,40 @@ def _per_unit(tree: Any, value_of: Callable[[dict], Any]) -> dict[str, Any]:
     return found
 
 
-def _unit_ids(value: Any) -> list[str]:
+def unit_ids(value: Any) -> list[str]:
+    """The units a request or outcome member names: an id, an object's ``unit`` (or ``block``), a list of either."""
     if isinstance(value, str):
         return [value]
     if isinstance(value, dict):
         unit = value.get("unit") or value.get("block")
         return [unit] if isinstance(unit, str) else []
     if isinstance(value, list):
-        return [u for item in value for u in _unit_ids(item)]
+        return [u for item in value for u in unit_ids(item)]
     return []
+
+
+def notice_texts(result: dict[str, Any], system: str = "") -> list[str]:
+    """A ruling's notices (its record's `notices`, adjudicator.ledger_board) as everyone may read
+    them: a sealed one (about a unit the fog of war hides) says only whose unit it is and where
+    ("about a UN block in 0518")."""
+    out = []
+    for notice in result.get("notices") or []:
+        if isinstance(notice, dict) and isinstance(notice.get("hidden"), str):
+            out.append(f"about {hidden_unit_words(system or result.get('system', ''), notice)}: sealed until the "
+                       "game closes (its owner reads it)")
+        elif isinstance(notice, dict) and isinstance(notice.get("text"), str):
+            out.append(notice["text"])
+    return out
+
+
+def hidden_unit_words(system: str, sealed: dict[str, Any]) -> str:
+    """A unit the fog of war hides, as the viewer may see it: its side, what the game calls it and
+    where it stands ("a UN block in 0518"), never its commitment."""
+    fog = fog_of(system)
+    noun = fog.noun if fog is not None else "unit"
+    side = f"{side_label(sealed['side'])} " if isinstance(sealed.get("side"), str) else ""
+    where = f" in {sealed['hex']}" if isinstance(sealed.get("hex"), str) and sealed["hex"] else ""
+    return f"a {side}{noun}{where}"
 
 
 # -- units as their counters read ------------------------------------------------------------------
@@ -715,6 +742,7 @@ _LONG_SESSION_RE = re.compile(r"\[ADJ session ([A-Za-z0-9_-]{65,})\]")
 _SESSION_FIELDS = {
     "game": re.compile(r"\bgame (?P<v>[A-Za-z0-9_-]{1,64})"),
     "file": re.compile(r"\bfile (?P<v>\d{1,6})"),
+    "side": re.compile(r", played by (?P<v>[a-z][a-z0-9_]{0,31})(?=,|$)"),
     "start": re.compile(r"\bposition (?P<v>[0-9a-f]{16,64})"),
     "after": re.compile(r"\bafter (?P<v>[A-Za-z0-9_ -]*)$"),
 }
@@ -730,6 +758,7 @@ class SessionLine:
     file: int | None = None
     start: str | None = None
     chain: tuple[str, ...] = ()
+    side: str | None = None  # the side that played the file (lines before sides were named: None)
 
     @property
     def parent(self) -> str | None:
@@ -739,11 +768,13 @@ class SessionLine:
 def session_line(game_id: str, session: dict[str, Any], chain: list[str]) -> str:
     """The chat line naming a log session (what the extension posts when a log begins):
 
-        [ADJ session k3f9x2] log of game G, file 3, begun at position 9a1b…, after k1a2b3 k2c4d5
+        [ADJ session k3f9x2] log of game G, file 3, played by un, begun at position 9a1b…, after k1a2b3 k2c4d5
     """
     parts = [f"{SESSION_TAG}{session['id']}] log of game {game_id}"]
     if session.get("file"):
         parts.append(f"file {session['file']}")
+    if session.get("side"):
+        parts.append(f"played by {session['side']}")
     if session.get("start"):
         parts.append(f"begun at position {session['start']}")
     parts.append("after " + " ".join(chain) if chain else "after the setup")
@@ -773,4 +804,4 @@ def parse_session_line(text: str) -> SessionLine | None:
                                f"id of {len(longest)} characters: ids are at most 64, and at most "
                                f"{MAX_CHAIN_SESSIONS} sessions come before one. No line the Adjudicator extension writes.")
     return SessionLine(found.group("id"), values["game"], int(values["file"]) if values["file"] else None,
-                       values["start"], chain)
+                       values["start"], chain, values["side"])

@@ -29,7 +29,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from art.render import block_back_image_name
-from scenarios.model import Box, Game, MarkerType, Unit
+from scenarios.boxboard import dead_pile
+from scenarios.model import Game, MarkerType, Unit
 from vassalfmt import (
     AreaOfEffect,
     BasicPiece,
@@ -113,16 +114,6 @@ def unit_piece_name(game: Game, unit: Unit) -> str:
         return unit.name if unit.name.startswith(prefix) else f"{prefix} {unit.name}"
     arm = game.unit_types[unit.type].name
     return " ".join(p for p in (prefix, unit.designation, arm, unit.size) if p)
-
-
-def dead_pile(game: Game, side: str) -> Box | None:
-    for box in game.boxes.values():
-        if box.kind == "deadpile" and box.side == side:
-            return box
-    for box in game.boxes.values():
-        if box.kind == "deadpile" and not box.side:
-            return box
-    return None
 
 
 def build_prototypes(game: Game, box_centres: dict[str, tuple[int, int]]) -> list[Prototype]:

@@ -298,11 +298,14 @@ def test_a_check_answers_the_units_new_states_when_asked(client):
 
     example = get_check("kwb", "combat").example  # an exchange: the doubled attacker is replaced
     body = client.post("/api/v1/systems/kwb/combat?transcript=1&changes=1", json=example).get_json()
-    assert body["piece_changes"] == [
-        {"unit": "nk-6", "eliminated": True, "step": None, "sp": None, "replaced_by": "nk-reg-7"},
-        {"unit": "us-5-1m", "eliminated": False, "step": "depleted", "sp": None},
-        {"unit": "nk-reg-7", "eliminated": False, "step": "full", "sp": None},
-    ]
+    assert body["piece_changes"] == [  # the regiment drawn is part of the division's replacement
+        {"kind": "replaced", "unit": "nk-6", "eliminated": True, "step": None, "sp": None, "applied_by": "communist",
+         "dead_pile": "deadpile-communist", "replaced_by": "nk-reg-7",
+         "replacements": [{"unit": "nk-reg-7", "step": "full", "sp": None}]},
+        {"kind": "step", "unit": "us-5-1m", "eliminated": False, "step": "depleted", "sp": None, "applied_by": "un"},
+    ]  # a calculation asked by no side: each change is its unit's owner's to make
+    asked = client.post("/api/v1/systems/kwb/combat?transcript=1&changes=1&side=communist", json=example).get_json()
+    assert [c["applied_by"] for c in asked["piece_changes"]] == ["communist", "communist"]  # nothing is hidden here
     assert "piece_changes" not in client.post("/api/v1/systems/kwb/combat?transcript=1", json=example).get_json()
 
 

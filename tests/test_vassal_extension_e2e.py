@@ -13,7 +13,14 @@ pieces and the forms (tests/engine/play.py, docs/engine-harness.md). What is pla
 * Fire and Ice's Chinese Intervention: the combat form filled field by field, a refusal shown in
   the form, a server that accepts the check and never answers, and the same check asked again.
 * SPI's Campaign Game: the defender's choice of table, the attacking units' own fields, dice.
-* HoldFast: a combat and a supply report through the extension's methods, and a stopped server.
+* HoldFast: a combat and a supply report through the extension's methods, and a stopped server;
+  and two players: the Communist attack eliminates a UN block hidden from him (the apply dialog says
+  it is its owner's), the UN player loads the file and applies it with "Apply the rulings' changes
+  to my pieces", and the log check finds it in his next file.
+
+The dice are chosen (adjudicator.testing): the server is the tests' app, whose games' seeds make
+each combat rule what the test is about (the KWB attack kills, the UN counter-attack flips the
+attacker, the HoldFast attack eliminates the defender), asserted from the ledger afterwards.
 
 After each: the chat, the game's ledger (which verifies) and the .vlog read back with vassalfmt.
 """
@@ -30,6 +37,7 @@ import requests
 
 from adjudicator.checks import get_check
 from adjudicator.results import percent
+from adjudicator.testing import make_app, seed_for, seeds_env
 from adjudicator.transcript import (
     RULING_MARK,
     SHORT_LINES,
@@ -46,6 +54,8 @@ from scenarios import load_game
 from tests.engine.play import (
     Script,
     adjacent_combat,
+    board_request,
+    hex_label,
     call,
     close_game,
     connect_dialog,
@@ -72,9 +82,43 @@ PUBLIC = "https://adjudicator.example.test"  # what the server says its address 
 STATE = "korea.adjudicator.game\t"
 
 
+def kwb_rulings(modules) -> tuple:
+    """Pusan's two combats as the board asks them: Alice's (Communist) and Bob's counter-attack."""
+    setup = modules[("kwb", 1)][2]["setups/pusan.vsav"]
+    attack, counter = adjacent_combat("kwb", "pusan"), adjacent_combat("kwb", "pusan", side="un")
+    alice = board_request("kwb", "pusan", setup, "combat", "communist", attack.attackers, hex_label(attack, attack.defender))
+    bob = board_request("kwb", "pusan", setup, "combat", "un", counter.attackers, hex_label(counter, counter.defender))
+    return alice, bob
+
+
+def holdfast_attack(modules, systems) -> dict:
+    combat = adjacent_combat("holdfast")
+    setup = modules[("holdfast", 1)][2][f"setups/{combat.scenario.id}.vsav"]
+    return board_request("holdfast", combat.scenario.id, setup, "combat", combat.game.units[combat.attackers[0]].side,
+                         combat.attackers, hex_label(combat, combat.defender), player_fields(systems["holdfast"], "combat"))
+
+
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    running = Gunicorn(workdir=tmp_path_factory.mktemp("adjudicator"), extra_env={"ADJUDICATOR_PUBLIC_URL": PUBLIC}).start()
+def chosen_dice(modules, tmp_path_factory) -> dict[str, bytes]:
+    """The seeds of the games the server creates: Pusan's record 1 (Alice's attack) depletes her
+    attacker (AD), record 3 (Bob's counter-attack at 1:4) sends his depleted ROK division to the
+    deadpile and a random ROK regiment in its place (7.6); HoldFast's record 1 eliminates the
+    defender's block and leaves the attacker's."""
+    systems = {s["id"]: s for s in make_app(tmp_path_factory.mktemp("dice")).test_client()
+               .get("/api/v1/systems").get_json()["systems"]}
+    combat, hold = get_check("kwb", "combat"), get_check("holdfast", "combat")
+    alice, bob = kwb_rulings(modules)
+    kwb = seed_for((combat, alice, lambda o: o["result"] == "AD" and o["attackers"][0]["step"] == "depleted", 1),
+                   (combat, bob, lambda o: bool(o["attackers"][0]["replaced_by"]), 3))
+    holdfast = seed_for((hold, holdfast_attack(modules, systems),
+                         lambda o: o["defender"]["eliminated"] and all(a["sp"] == a["sp_before"] for a in o["attackers"]), 1))
+    return {"kwb/pusan": kwb, "holdfast/campaign": holdfast}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, chosen_dice):
+    running = Gunicorn(workdir=tmp_path_factory.mktemp("adjudicator"), app="adjudicator.testing:make_test_app()",
+                       extra_env={"ADJUDICATOR_PUBLIC_URL": PUBLIC, **seeds_env(chosen_dice)}).start()
     yield running
     running.stop()
 
@@ -200,7 +244,8 @@ def kwb(engine, engine_module, server, tmp_path_factory) -> dict:
     a.add({"do": "wait_window", "window": f"(?s){form}.*Expected losses"}, name="chances")
     a.add(*submit_form("Combat"))
     a.add({"do": "wait_chat", "match": r"#1\] receipt: record 1 "})
-    a.add({"do": "click_if", "window": "apply the ruling", "on": "Yes"}, name="apply 1")
+    a.add({"do": "click_if", "window": "apply the ruling", "on": "No"}, name="not by the dialog")
+    a.add(menu_of(attack.attackers[0], "Step loss"), name="by hand")  # the module's own command, from the piece's menu
     a.add({"do": "toolbar_click", "button": "Adjudicator", "path": ["Open this ruling's page"]})
     a.add({"do": "wait_window", "window": "open in your browser"}, name="ruling page")
     a.add({"do": "click", "window": "open in your browser", "on": "OK"})
@@ -256,8 +301,11 @@ def kwb(engine, engine_module, server, tmp_path_factory) -> dict:
     b.add(*select(*counter.attackers))
     b.add(menu_of(counter.defender, "Adjudicator/Attack this hex with the selected units"))
     b.add(*submit_form("Combat"))
+    b.add({"do": "pieces", "properties": ["UnitId", "Step_Level"]}, name="board before 3")
     b.add({"do": "wait_chat", "match": r"#3\] receipt: record 3 "}, name="un attack")
-    b.add({"do": "click_if", "window": "apply the ruling", "on": "Yes"})  # applied: his file shows what it ordered, whatever the dice
+    b.add({"do": "click_if", "window": "apply the ruling", "on": "Yes"}, name="apply 3")
+    b.add({"do": "wait_chat", "match": r"placed in"}, name="placed")
+    b.add({"do": "pieces", "properties": ["UnitId", "Step_Level"]}, name="board after 3")
     b.add(*save_as(files / "b1.vsav"), *end_log())
     bob.run = engine(module, b.steps, timeout=600, prefs_dir=bob.prefs)
     assert bob.run.ok, explain(bob.run)
@@ -275,6 +323,8 @@ def kwb(engine, engine_module, server, tmp_path_factory) -> dict:
     c.add(menu_of(supplied, "Adjudicator/Supply of this side"))
     c.add(*submit_form("Supply"))
     c.add({"do": "wait_chat", "match": r"#5\] receipt: record 5 "}, name="re-roll")
+    c.add({"do": "wait_window", "window": "Adjudicator: notice"}, name="notice")  # the server: asked again
+    c.add({"do": "click", "window": "Adjudicator: notice", "on": "OK"})
     c.add(*end_log())
     again.run = engine(module, c.steps, timeout=900, prefs_dir=again.prefs)
     assert again.run.ok, explain(again.run)
@@ -388,22 +438,40 @@ def test_rulings_read_like_rulings_and_are_the_ledgers_own_lines(kwb, server):
 
 
 def test_a_ruling_is_applied_to_the_board_when_the_player_says_yes(kwb, server):
+    """Bob's counter-attack sends his depleted ROK division to the deadpile and a random ROK
+    regiment in its place (7.6, the chosen dice): Yes eliminates the division (the module's
+    Eliminate, to the UN dead pile) and moves the regiment's counter out of the cup onto its spot."""
+    bob, game_id = kwb["bob"], kwb["game_id"]
+    record = ledger(server, game_id, kwb["tokens"]["observer"])["records"][3]
+    division = kwb["counter"].attackers[0]
+    (change,) = [c for c in ruled_changes(record["body"]["result"]["outcome"]) if c.unit == division]
+    assert change.kind == "replaced" and change.replaced_by
+    assert bob.result("apply 3")["clicked"]
+    before = {p["properties"]["UnitId"]: p for p in bob.result("board before 3")["pieces"] if p["properties"]["UnitId"]}
+    board = {p["properties"]["UnitId"]: p for p in bob.result("board after 3")["pieces"] if p["properties"]["UnitId"]}
+    said = (bob.step("apply 3")["chat"], record["body"]["result"]["outcome"])
+    assert board[division]["map"] == "Boxes", said  # the module's Eliminate: to the dead pile
+    regiment = board[change.replaced_by]
+    assert regiment["map"] == before[division]["map"] and (regiment["x"], regiment["y"]) == \
+        (before[division]["x"], before[division]["y"]), said  # out of the cup, onto the division's spot
+    report = log_check(server, game_id, kwb["tokens"]["un"], kwb["files"] / "b1.vlog")
+    assert [(r["seq"], r["status"]) for r in report["rulings"]] == [(3, "verified")] and report["ok"]
+
+
+def test_a_ruling_applied_by_hand_with_the_modules_own_command(kwb, server):
+    """Alice answers No to the dialog and flips her attacker with its own "Step loss": the log holds
+    the module's command, and the log check verifies it as it would the dialog's."""
     alice, game_id = kwb["alice"], kwb["game_id"]
     record = ledger(server, game_id, kwb["tokens"]["observer"])["records"][1]
-    changes = {c.unit: c for c in ruled_changes(record["body"]["result"]["outcome"])}
+    attacker = kwb["attack"].attackers[0]
+    assert [(c.unit, c.kind, c.step) for c in ruled_changes(record["body"]["result"]["outcome"]) if c.unit == attacker] \
+        == [(attacker, "step", "depleted")]  # the chosen dice
+    assert alice.result("not by the dialog")["clicked"]
     board = {p["properties"]["UnitId"]: p for p in alice.result("board after 1")["pieces"] if p["properties"]["UnitId"]}
-    steps = {u.id: [s.name for s in u.steps] for u in load_game("kwb").units.values()}
-    before = {u["unit"]: u.get("step") or steps[u["unit"]][0] for u in record["body"]["request"]["attackers"]
-              + record["body"]["request"]["defenders"]}
-    asked = alice.result("apply 1")["clicked"]
-    moved = {u: c for u, c in changes.items() if u in before and (c.eliminated or c.step != before[u])}
-    assert asked == bool(moved)  # the question comes when the ruling changes a unit on the board
-    said = (alice.step("apply 1")["chat"], record["body"]["result"]["outcome"], board.get(next(iter(moved), ""), {}))
-    for unit, change in moved.items():
-        if change.eliminated:
-            assert board[unit]["map"] == "Boxes", said  # the module's Eliminate: to the dead pile
-        else:
-            assert steps[unit][int(board[unit]["properties"]["Step_Level"]) - 1] == change.step, said
+    assert board[attacker]["properties"]["Step_Level"] == "2"
+    assert any("* Step loss: " in line for line in chat_texts(kwb["files"] / "a1.vlog"))  # the module's own report
+    report = log_check(server, game_id, kwb["tokens"]["un"], kwb["files"] / "a1.vlog")
+    assert [(r["seq"], r["status"]) for r in report["rulings"]] == [(1, "verified")] and report["ok"]
 
 
 def test_a_change_of_game_drops_the_recorded_game_and_calculates(kwb, server):
@@ -470,9 +538,11 @@ def test_each_log_begins_with_its_session_and_the_sessions_before_it(kwb, server
     assert one["a3"].chain == one["a3x"].chain == (ids["a1"], ids["a2"], ids["b1"])
     assert one["a3"].start == one["a3x"].start  # Bob's save, loaded twice: the same position
     assert one["a2"].start != one["a1"].start  # the first ruling was applied to the board in between
+    assert [one[n].side for n in LOGS] == ["communist", "communist", "un", "communist", "communist"]
     for name, line in one.items():  # written as the server writes it
         text = next(t for t in chat_texts(files / f"{name}.vlog") if parse_session_line(t))
-        assert text == session_line(game_id, {"id": line.id, "file": line.file, "start": line.start}, list(line.chain))
+        assert text == session_line(game_id, {"id": line.id, "file": line.file, "start": line.start, "side": line.side},
+                                    list(line.chain))
     document = ledger(server, game_id, kwb["tokens"]["observer"])
     asked_in = {r["seq"]: r["body"]["session"]["id"] for r in document["records"][1:]}
     assert asked_in == {1: ids["a1"], 2: ids["a2"], 3: ids["b1"], 4: ids["a3"], 5: ids["a3x"]}
@@ -485,9 +555,19 @@ def test_the_log_check_tells_the_files_before_from_a_re_roll(kwb, server):
     hidden); the whole chain verifies but for the session begun a second time from Bob's save,
     which is named a re-roll whichever of the two Alice sends."""
     files, game_id, token = kwb["files"], kwb["game_id"], kwb["tokens"]["un"]
-    for name in ("a1", "a2", "b1"):
+    for name in ("a1", "a2", "b1"):  # a1 holds the kill, applied through the dialog's Eliminate
         report = log_check(server, game_id, token, files / f"{name}.vlog")
         assert report["ok"] and report["hidden"] == [] and report["rerolls"] == [], (name, report)
+        assert all(r["status"] == "verified" for r in report["rulings"]), (name, report)
+    chain = log_check(server, game_id, token, *(files / f"{n}.vlog" for n in ("a1", "a2", "b1", "a3")))
+    assert [(r["seq"], r["status"]) for r in chain["rulings"]] == [(1, "verified"), (2, "verified"), (3, "verified"),
+                                                                  (4, "verified")]  # A, A, B, A, Bob's kill in it
+    assert chain["hidden"] == [] and chain["owed"] == [] and chain["breaks"] == [] and chain["missing_files"] == []
+    assert [r["seq"] for r in chain["rerolls"]] == [5] and not chain["ok"]  # honest but for Alice's re-roll
+    record_5 = ledger(server, game_id, kwb["tokens"]["observer"])["records"][5]["body"]["result"]["notices"]
+    assert record_5 == [{"kind": "repeat", "record": 4, "text": "asked again: the same situation as record #4"}]
+    assert "asked again: the same situation as record #4" in kwb["again"].result("notice")["text"]  # shown to Alice
+    assert f"[ADJ {game_id}#5] notice: asked again: the same situation as record #4" in chat_texts(files / "a3x.vlog")
     sent = log_check(server, game_id, token, *(files / f"{n}.vlog" for n in ("a1", "a2", "b1", "a3x")))
     assert [r["seq"] for r in sent["rerolls"]] == [4] and sent["hidden"] == [] and not sent["ok"]
     assert "re-roll" in sent["rerolls"][0]["why"]
@@ -840,8 +920,88 @@ def test_a_refused_join_keeps_what_was_typed_and_another_sides_token_is_named(ho
     assert re.search(r"This token is .+'s, but you took .+ in VASSAL: your checks are asked as ", joined), joined
 
 
+# -- HoldFast, two players: a hidden block eliminated, applied by its owner ----------------------------
+
+@pytest.fixture(scope="module")
+def holdfast_owner(engine, engine_module, server, tmp_path_factory) -> dict:
+    """Alice (Communist) attacks a UN block hidden from her through the right-click menu; the ruling
+    eliminates it (the chosen dice); the apply dialog says the change is its owner's. Bob (UN) loads
+    her save, joins, and applies it with Adjudicator > Apply the rulings' changes to my pieces."""
+    files = tmp_path_factory.mktemp("holdfast-owner")
+    module = engine_module("holdfast")
+    combat = adjacent_combat("holdfast")
+    un = combat.game.sides["un"].name
+
+    alice = Session(files, files / "alice-prefs")
+    a = alice.script
+    a.add(*sign_in("Alice"))
+    a.add(*start_scenario(combat.scenario.name, combat.attacking_side, files / "a1.vlog"))
+    a.add(*connect_dialog(server.url))
+    a.add({"do": "toolbar_click", "button": "Adjudicator", "path": ["Create recorded game..."]})
+    a.add({"do": "wait_window", "window": "create a recorded game"})
+    a.add({"do": "click", "window": "create a recorded game", "on": "OK"})
+    a.add({"do": "wait_window", "window": "recorded game created"}, name="created")
+    a.add({"do": "click", "window": "recorded game created", "on": "OK"})
+    a.add(*select(*combat.attackers))
+    a.add(menu_of(combat.defender, "Adjudicator/Attack this hex with the selected units"))
+    a.add({"do": "wait_window", "window": "^Adjudicator: Combat"})
+    a.add(*submit_form("Combat"))
+    a.add({"do": "wait_chat", "match": r"#1\] receipt: record 1 "}, name="attack")
+    a.add({"do": "wait_window", "window": "not yours to apply"}, name="owner's change")
+    a.add({"do": "click", "window": "not yours to apply", "on": "OK"})
+    a.add(*save_as(files / "a1.vsav"), *end_log())
+    alice.run = engine(module, a.steps, timeout=600, prefs_dir=alice.prefs)
+    assert alice.run.ok, explain(alice.run)
+    created = alice.result("created")["text"]
+    tokens = dict(line.split(": ", 1) for line in created.splitlines() if line.startswith(("un: ", "observer: ")))
+    game_id = next(iter(kept_games(alice.prefs)))
+
+    bob = Session(files, files / "bob-prefs")
+    b = bob.script
+    b.add(*sign_in("Bob"))
+    b.add(*open_game(files / "a1.vsav", files / "b1.vlog", side=un))
+    b.add({"do": "pieces", "properties": ["UnitId"]}, name="board before")
+    b.add(*connect_dialog(server.url))
+    b.add({"do": "toolbar_click", "button": "Adjudicator", "path": ["Join recorded game..."]})
+    b.add({"do": "type", "window": "join a recorded game", "field": "token", "text": tokens["un"]})
+    b.add({"do": "click", "window": "join a recorded game", "on": "OK"})
+    b.add({"do": "wait_window", "window": "Joined recorded game"})
+    b.add({"do": "click", "window": "Joined recorded game", "on": "OK"})
+    b.add({"do": "toolbar_click", "button": "Adjudicator", "path": ["Apply the rulings' changes to my pieces..."]})
+    b.add({"do": "wait_window", "window": "apply the rulings' changes to your pieces"}, name="apply dialog")
+    b.add({"do": "click", "window": "apply the rulings' changes to your pieces", "on": "Yes"})
+    b.add({"do": "wait_chat", "match": r"\* Eliminate:"}, name="eliminated")
+    b.add({"do": "pieces", "properties": ["UnitId"]}, name="board after")
+    b.add(*save_as(files / "b1.vsav"), *end_log())
+    bob.run = engine(module, b.steps, timeout=600, prefs_dir=bob.prefs)
+    assert bob.run.ok, explain(bob.run)
+    return {"alice": alice, "bob": bob, "files": files, "combat": combat, "game_id": game_id, "tokens": tokens}
+
+
+def test_a_hidden_block_eliminated_is_applied_by_its_owner_in_his_next_file(holdfast_owner, server):
+    alice, bob, files = holdfast_owner["alice"], holdfast_owner["bob"], holdfast_owner["files"]
+    game_id, combat, observer = holdfast_owner["game_id"], holdfast_owner["combat"], holdfast_owner["tokens"]["observer"]
+    record = ledger(server, game_id, observer)["records"][1]["body"]
+    assert record["result"]["outcome"]["defender"]["unit"] == combat.defender  # the chosen dice: it is eliminated
+    assert record["result"]["outcome"]["defender"]["eliminated"]
+    said = alice.result("owner's change")["text"]
+    assert "to be applied by its owner (the UN (ROK, US and UN) player)" in said
+    assert any("in his next file" in line for line in chat_texts(files / "a1.vlog"))  # both players read who makes it
+    before = {p["properties"]["UnitId"]: p for p in bob.result("board before")["pieces"]}
+    after = {p["properties"]["UnitId"]: p for p in bob.result("board after")["pieces"]}
+    assert before[combat.defender]["map"] != "Boxes" and after[combat.defender]["map"] == "Boxes"  # its dead pile
+    assert combat.defender in bob.result("apply dialog")["text"] or "eliminated" in bob.result("apply dialog")["text"]
+
+    alone = log_check(server, game_id, observer, files / "a1.vlog")
+    assert alone["ok"] and [(o["unit"], o["status"]) for o in alone["owed"]] == [(combat.defender, "pending")]
+    chain = log_check(server, game_id, observer, files / "a1.vlog", files / "b1.vlog")
+    assert chain["ok"] and [(o["status"], o["file"]) for o in chain["owed"]] == [("applied", 2)], chain
+    his = log_check(server, game_id, observer, files / "b1.vlog")
+    assert his["ok"] and [o["status"] for o in his["owed"]] == ["applied"]
+
+
 def test_a_stopped_server_gives_a_dialog_and_nothing_in_the_log(holdfast, engine, engine_module, server):
-    """After the server stops, the same player (same preferences: the game names its recorded
+    """(Last: it stops the module's server.) After the server stops, the same player (same preferences: the game names its recorded
     game) asks a combat: a dialog says the adjudicator cannot be reached; the log gets nothing."""
     files, combat = holdfast["files"], holdfast["combat"]
     server.stop()
@@ -862,3 +1022,4 @@ def test_a_stopped_server_gives_a_dialog_and_nothing_in_the_log(holdfast, engine
     logged = chat_texts(files / "after.vlog")
     assert any("asking for the combat" in line for line in logged)
     assert parse_transcript(logged) == []  # no ruling (the log's session line names the log, no more)
+

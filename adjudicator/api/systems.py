@@ -10,8 +10,9 @@ from adjudicator.checks import BOARD_ROLES, CheckSpec, all_checks, canonical_sid
 from adjudicator.problems import Problem
 from adjudicator.services import services
 from adjudicator.systems import all_systems, system_info
-from adjudicator.transcript import canonical_outcome, chat_lines, detail_lines, stand_ins
+from adjudicator.transcript import canonical_outcome, chat_lines, detail_lines, notice_texts, stand_ins
 from adjudicator.unit_changes import ruled_changes
+from adjudicator.unit_owners import owners_of
 
 
 def systems_document() -> dict:
@@ -87,8 +88,8 @@ def with_fogged_transcript(body: dict, public: dict, private: dict) -> dict:
     `?changes=1` the changes to the units that side may see."""
     out = {**body, "transcript": transcript_of(public), "private_transcript": transcript_of(private),
            "details": detail_lines(private), "stand_ins": stand_ins(body)}
-    if request.args.get("changes", "").lower() in ("1", "true", "yes"):
-        out["piece_changes"] = [c.to_json() for c in ruled_changes(canonical_outcome(private))]
+    if wants_changes():
+        out["piece_changes"] = piece_changes(body["system"], private, canonical_side(request.args.get("side")) or "")
     return out
 
 
@@ -110,9 +111,24 @@ def with_transcript(body: dict) -> dict:
         seen = {**body, **body["as_you_see_it"]}
         out["private_transcript"] = transcript_of(seen)
         out["details"] = detail_lines(seen)
-    if request.args.get("changes", "").lower() in ("1", "true", "yes"):
-        out["piece_changes"] = [c.to_json() for c in ruled_changes(canonical_outcome(body))]
+    if "notices" in body:  # the ledger's notices in words, as the asker may read them
+        seen = body["as_you_see_it"] if "notices" in body.get("as_you_see_it", {}) else body
+        out["notice_texts"] = notice_texts(seen, body["system"])
+    if wants_changes():
+        asker = body.get("side") or canonical_side(request.args.get("side")) or ""
+        seen = {**body, **body["as_you_see_it"]} if "as_you_see_it" in body else body  # the asker's own hidden units named
+        out["piece_changes"] = piece_changes(body["system"], seen, asker)
     return out
+
+
+def wants_changes() -> bool:
+    """`?changes=1`: the client (the VASSAL extension) wants the ruling's changes to the units."""
+    return request.args.get("changes", "").lower() in ("1", "true", "yes")
+
+
+def piece_changes(system: str, body: dict, asker: str) -> list[dict]:
+    """What the ruling does to the board (`adjudicator.unit_changes`), each change with who makes it."""
+    return [c.to_json() for c in ruled_changes(canonical_outcome(body), owners_of(system), asker)]
 
 
 def transcript_of(body: dict) -> list[str]:

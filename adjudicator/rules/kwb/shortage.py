@@ -146,7 +146,7 @@ def supply_center_move(req: SupplyCenterMoveRequest, dice: Dice) -> CheckResult:
     cited = f"{rule.get('source', '')} Communist Supply Shortages".strip()
     symbols = list(data.scenario(g, req.scenario).supply_sources["communist"])
     breakdown_on = [int(x) for x in rule.get("breakdown_on", [6])]
-    what = req.supply_center or "a Supply Center"
+    what = req.supply_center or "a Supply Center"  # named: a breakdown's placement is a move the board makes
     where = f" in {req.from_hex}" if req.from_hex else ""
     steps = [
         Step(
@@ -179,17 +179,16 @@ def supply_center_move(req: SupplyCenterMoveRequest, dice: Dice) -> CheckResult:
                         + ", ".join(symbols) + ".")
     if nearest:
         warnings += data.map_warnings(g, gm.id)
-    return CheckResult(
-        outcome={
-            "roll": roll,
-            "moves_normally": not breakdown,
-            "placed_in_nearest_supply_symbol_hex": breakdown,
-            "supply_symbol_hexes": symbols if breakdown else [],
-            "nearest_supply_symbol_hexes": nearest,
-        },
-        steps=steps,
-        warnings=warnings,
-    )
+    outcome = {
+        "roll": roll,
+        "moves_normally": not breakdown,
+        "placed_in_nearest_supply_symbol_hex": breakdown,
+        "supply_symbol_hexes": symbols if breakdown else [],
+        "nearest_supply_symbol_hexes": nearest,
+    }
+    if breakdown and req.supply_center and len(nearest) == 1:  # the rules name the hex: the board follows it
+        outcome["supply_center_placed"] = {"unit": req.supply_center, "to_hex": nearest[0]}
+    return CheckResult(outcome=outcome, steps=steps, warnings=warnings)
 
 
 def _distance(gm, a: str, b: str) -> int:

@@ -394,10 +394,10 @@ public final class ExtensionTests {
     final PlayedGame third = PlayedGame.decode(second.encode()).withNewSession("s3", "ef".repeat(16));
     equal(List.of("s1", "s2"), third.chain, "the sessions before, oldest first");
     equal("g1", third.gameId, "the recorded game kept");
-    equal("[ADJ session s3] log of game g1, file 3, begun at position " + "ef".repeat(16) + ", after s1 s2",
-          LogSessions.line(third.gameId, third.session, third.chain), "the log's first line (adjudicator.transcript.session_line)");
+    equal("[ADJ session s3] log of game g1, file 3, played by un, begun at position " + "ef".repeat(16) + ", after s1 s2",
+          LogSessions.line(third.gameId, third.session, third.chain, "un"), "the log's first line (adjudicator.transcript.session_line)");
     equal("[ADJ session s1] log of game g1, file 1, begun at position " + a + ", after the setup",
-          LogSessions.line(first.gameId, first.session, first.chain), "a first log's line");
+          LogSessions.line(first.gameId, first.session, first.chain, null), "a first log's line, its side not known");
     equal(Map.of("id", "s2", "parent", "s1", "start", "cd".repeat(16), "file", 2L), second.session.toJson(), "a ruling's log_session");
     check(LogSessions.newId().matches("[a-z0-9]{12}") && !LogSessions.newId().equals(LogSessions.newId()), "session ids");
   }
@@ -415,15 +415,29 @@ public final class ExtensionTests {
     equal("https://x.test/a", ChatLinks.urlAt("see https://x.test/a.", 8), "its trailing full stop left out");
     equal(null, ChatLinks.urlAt("[ADJ g#4] verify: https://x.test/games/g#record-4", 3), "a click beside it");
     final Ruling r = Ruling.of(Json.parseObject("{\"transcript\": [\"[ADJ g#1] RULING x\"], \"seq\": 1, \"stand_ins\": [\"table crt\"],"
-      + " \"notices\": [\"nk-6 was eliminated in record 3\"], \"piece_changes\": [{\"unit\": \"nk-6\", \"eliminated\": true, \"step\": null, \"sp\": null},"
-      + " {\"unit\": \"un-2\", \"eliminated\": false, \"step\": null, \"sp\": 2}]}"));
+      + " \"notices\": [{\"kind\": \"eliminated\", \"record\": 3, \"unit\": \"nk-6\", \"text\": \"NK 6 was eliminated by record #3\"}],"
+      + " \"notice_texts\": [\"NK 6 was eliminated by record #3\"], \"piece_changes\": [{\"unit\": \"nk-6\", \"eliminated\": true, \"step\": null, \"sp\": null},"
+      + " {\"unit\": \"un-2\", \"eliminated\": false, \"step\": null, \"sp\": 2},"
+      + " {\"kind\": \"replaced\", \"unit\": \"rok-3\", \"eliminated\": true, \"step\": null, \"sp\": null, \"applied_by\": \"un\","
+      + " \"dead_pile\": \"deadpile-un\", \"replaced_by\": \"rok-reg-2\", \"replacements\": [{\"unit\": \"rok-reg-2\", \"step\": \"full\", \"sp\": null}]},"
+      + " {\"kind\": \"moved\", \"unit\": \"nk-sc-2\", \"eliminated\": false, \"step\": null, \"sp\": null, \"applied_by\": \"communist\", \"hex\": \"2505\"}]}"));
     equal(List.of("[ADJ g#1] RULING x"), r.lines, "lines");
-    equal(List.of("nk-6 was eliminated in record 3"), r.notices, "notices");
-    check(r.changes.get(0).eliminated && r.changes.get(1).sp == 2, "changes");
+    equal(List.of("NK 6 was eliminated by record #3"), r.notices, "notices: their words, as the asker may read them");
+    check(r.changes.get(0).eliminated && Ruling.ELIMINATED.equals(r.changes.get(0).kind), "an older server's elimination (no kind)");
+    check(r.changes.get(1).sp == 2 && Ruling.STEP.equals(r.changes.get(1).kind), "an older server's step (no kind)");
+    final Ruling.Change replaced = r.changes.get(2);
+    check(Ruling.REPLACED.equals(replaced.kind) && "un".equals(replaced.appliedBy) && replaced.replacements.size() == 1
+          && "rok-reg-2".equals(replaced.replacements.get(0).unit) && "full".equals(replaced.replacements.get(0).step), "a replacement");
+    check(Ruling.MOVED.equals(r.changes.get(3).kind) && "2505".equals(r.changes.get(3).hex), "a move the rules order");
     check(r.changes.get(0).revealedAs == null, "no placeholder revealed");
-    final Ruling revealed = Ruling.of(Json.parseObject("{\"transcript\": [\"[ADJ g#3] RULING x\"], \"seq\": 3, \"piece_changes\": "
+    final Ruling revealed = Ruling.of(Json.parseObject("{\"transcript\": [\"[ADJ g#3] RULING » x\"], \"seq\": 3, \"piece_changes\": "
+      + "[{\"kind\": \"revealed\", \"unit\": \"nk-scratch-7\", \"eliminated\": true, \"step\": null, \"sp\": null, "
+      + "\"applied_by\": \"un\", \"revealed_as\": \"nk-scratch-c-1\"}]}"));
+    check(Ruling.REVEALED.equals(revealed.changes.get(0).kind) && "nk-scratch-c-1".equals(revealed.changes.get(0).revealedAs),
+          "a placeholder revealed as its counter");
+    final Ruling older = Ruling.of(Json.parseObject("{\"transcript\": [\"[ADJ g#3] RULING » x\"], \"seq\": 3, \"piece_changes\": "
       + "[{\"unit\": \"nk-scratch-7\", \"eliminated\": true, \"step\": null, \"sp\": null, \"revealed_as\": \"nk-scratch-c-1\"}]}"));
-    check("nk-scratch-c-1".equals(revealed.changes.get(0).revealedAs), "a placeholder revealed as its counter");
+    check(Ruling.REVEALED.equals(older.changes.get(0).kind), "a reveal from a server before kinds");
     refused(() -> Ruling.of(Json.parseObject("{\"seq\": 1}")), "an answer without a transcript");
     equal(List.of(), r.privateLines, "no private lines in a game without hidden units");
     final Ruling fog = Ruling.of(Json.parseObject("{\"transcript\": [\"[ADJ g#2] 1. a UN block in 0920\"],"

@@ -166,7 +166,7 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
     final PlayedGame.LogSession session = played.session;
     if (session == null || !played.recorded() || session.id.equals(announcedSession) || !LogSessions.logging()) return;
     announcedSession = session.id;
-    Chat.post(List.of(LogSessions.line(played.gameId, session, played.chain)));
+    Chat.post(List.of(LogSessions.line(played.gameId, session, played.chain, askingSide())));
   }
 
   /** The log session a ruling asked now is made in, or null when no log is kept. Event thread. */
@@ -494,6 +494,60 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
     catch (Server.Problem p) {
       return failed(p);
     }
+  }
+
+  /**
+   * The changes the recorded game's rulings order to this player's pieces that only he can make
+   * (his pieces were hidden from the side that asked: the opponent's ruling eliminated his block),
+   * as the server lists them (GET /games/{id}/board-changes): {ok, rulings: [{seq, headline,
+   * piece_changes}]}. Off the event thread.
+   */
+  public Map<String, Object> owedChanges() {
+    requireOffEventThread();
+    try {
+      final Active a = onEventThread(this::active);
+      if (a == null) throw new Server.Problem(0, "Not a recorded game", "This game is no recorded game you hold a token of: "
+                                              + "no ruling of the server changes your pieces.");
+      final Map<String, Object> answer = new Server(a.server).get("/api/v1/games/" + path(a.gameId) + "/board-changes", a.token);
+      return ok("game_id", a.gameId, "rulings", Schema.list(answer.get("rulings")));
+    }
+    catch (Server.Problem p) {
+      return failed(p);
+    }
+  }
+
+  /**
+   * Adjudicator > Apply the rulings' changes to my pieces: the changes the server lists
+   * ({@link #owedChanges()}) planned against the board (those already made are "already so") and
+   * offered in one dialog; Yes runs the pieces' own commands. Event thread.
+   */
+  void applyOwedChangesInteractively() {
+    new SwingWorker<Map<String, Object>, Void>() {
+      @Override
+      protected Map<String, Object> doInBackground() {
+        return owedChanges();
+      }
+
+      @Override
+      protected void done() {
+        final Map<String, Object> answer;
+        try {
+          answer = get();
+        }
+        catch (Exception e) {
+          showProblem(problemOf(e));
+          return;
+        }
+        if (!Boolean.TRUE.equals(answer.get("ok"))) return;  // its dialog is shown
+        final List<Ruling.Change> changes = new ArrayList<>();
+        for (final Object r : Schema.list(answer.get("rulings"))) changes.addAll(Ruling.changes(Schema.map(r).get("piece_changes")));
+        if (changes.isEmpty() || !Asking.offerChanges(Adjudicator.this, changes, "apply the rulings' changes to your pieces?")) {
+          JOptionPane.showMessageDialog(window(), "No ruling of recorded game " + answer.get("game_id")
+                                        + " has a change to your pieces left to make.", "Adjudicator: nothing to apply",
+                                        JOptionPane.INFORMATION_MESSAGE);
+        }
+      }
+    }.execute();
   }
 
   /** The right-click entries a unit piece offers now (their labels; one that cannot be asked yet in brackets). */

@@ -18,8 +18,9 @@ import javax.swing.SwingWorker;
  * Asking one check as a player does: the board fills what it knows, the form asks for the rest
  * (and stays open until the ruling is posted; a check with dice shows its chances before OK),
  * the request goes to the server off the event thread, and the ruling is delivered: its lines
- * into the chat, the server's notices shown first, the stand-ins it used stated once per game,
- * and its unit changes offered for the board.
+ * into the chat (the server's notices among them, and shown in a dialog), the stand-ins it used
+ * stated once per game, and its changes to the board offered (a change to a piece hidden from
+ * the player said to be its owner's).
  *
  * A recorded check carries a request id; asking again with the same entries after a lost or
  * late answer sends the same id, so the server returns the recorded ruling instead of rolling
@@ -149,7 +150,7 @@ final class Asking {
       JOptionPane.showMessageDialog(Adjudicator.window(), String.join("\n", ruling.notices), "Adjudicator: notice",
                                     JOptionPane.WARNING_MESSAGE);
     }
-    if (offerChanges && !ruling.changes.isEmpty()) offerChanges(ruling);
+    if (offerChanges && !ruling.changes.isEmpty()) offerChanges(adjudicator, ruling.changes, "apply the ruling to the board?");
   }
 
   /**
@@ -168,26 +169,41 @@ final class Asking {
     for (final String line : differs) Chat.local("  " + line.replaceFirst("^\\[ADJ [^\\]]*\\] ?", ""));
   }
 
-  /** "Apply the ruling to the board?" with what it would do to each piece; Yes runs the pieces' own commands. */
-  private static void offerChanges(Ruling ruling) {
-    final List<BoardChanges.Planned> plan = BoardChanges.plan(ruling.changes);
+  /**
+   * "Apply the ruling to the board?" with what it would do to each piece; Yes runs the pieces' own
+   * commands. A change to a piece hidden from this player is said to be its owner's (and the chat
+   * tells both players), never silently skipped. Whether anything was shown (false: nothing to
+   * apply). Event thread.
+   */
+  static boolean offerChanges(Adjudicator adjudicator, List<Ruling.Change> changes, String question) {
+    final List<BoardChanges.Planned> plan = BoardChanges.plan(changes, adjudicator.askingSide(), adjudicator.info()::sideName);
     final List<String> lines = new ArrayList<>();
+    final List<String> owners = new ArrayList<>();
     boolean any = false;
     for (final BoardChanges.Planned p : plan) {
       lines.add(p.name() + ": " + p.does);
       any |= p.applies();
+      if (p.does.startsWith("to be applied by")) owners.add(p.name() + " " + p.does.replace(": the piece is hidden from you", ""));
     }
-    if (!any) return;
+    if (!owners.isEmpty()) Chat.say("the ruling's change to " + String.join("; ", owners) + " in his next file");
+    if (!any) {
+      if (!owners.isEmpty()) {
+        JOptionPane.showMessageDialog(Adjudicator.window(), String.join("\n", lines), "Adjudicator: not yours to apply",
+                                      JOptionPane.INFORMATION_MESSAGE);
+      }
+      return !owners.isEmpty();
+    }
     final JTextArea text = new JTextArea(String.join("\n", lines), Math.min(10, lines.size()), 50);
     text.setEditable(false);
     final int answer = JOptionPane.showConfirmDialog(Adjudicator.window(), new JScrollPane(text),
-                                                     "Adjudicator: apply the ruling to the board?", JOptionPane.YES_NO_OPTION,
+                                                     "Adjudicator: " + question, JOptionPane.YES_NO_OPTION,
                                                      JOptionPane.QUESTION_MESSAGE);
-    if (answer != JOptionPane.YES_OPTION) return;
+    if (answer != JOptionPane.YES_OPTION) return true;
     final List<String> problems = BoardChanges.apply(plan);
     if (!problems.isEmpty()) {
       SwingUtilities.invokeLater(() -> JOptionPane.showMessageDialog(Adjudicator.window(), String.join("\n", problems),
                                                                      "Adjudicator: not applied", JOptionPane.WARNING_MESSAGE));
     }
+    return true;
   }
 }

@@ -57,6 +57,10 @@ final class Menu {
                                  () -> leaveDialog(active));
     leave.setEnabled(active != null);
     menu.add(leave);
+    final JMenuItem owed = item("Apply the rulings' changes to my pieces...", adjudicator::applyOwedChangesInteractively);
+    owed.setToolTipText("Changes the opponent's rulings order to your pieces that were hidden from him (only you can make them)");
+    owed.setEnabled(active != null);
+    menu.add(owed);
     menu.addSeparator();
     final Ruling last = adjudicator.lastRuling();
     final JMenuItem full = item("The last ruling in full...", () -> RulingWindow.show(last));
