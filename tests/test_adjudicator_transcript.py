@@ -228,11 +228,12 @@ def test_a_supply_report_is_its_totals_and_the_units_out_of_supply_within_the_ch
 
 
 def test_notices_stay_in_the_lines_everyone_sees_and_the_units_make_room():
-    result = {**KWB_COMBAT, "notices": [{"text": "US 27/25 was eliminated by record #3"}, {"hidden": "x", "side": "un"}],
+    result = {**KWB_COMBAT, "notices": [{"text": "US 27/25 was eliminated by record #3"},
+                                        {"hidden": "x", "side": "un", "hex": "0518"}],
               "game_id": "g1", "seq": 4, "hash": "cd" * 32}
     lines = chat_lines(result, verify_url="https://x.test/games/g1#record-4")
-    assert lines[1:3] == ["[ADJ g1#4] notice: US 27/25 was eliminated by record #3",
-                          "[ADJ g1#4] notice: about a hidden UN unit: sealed until the game closes (its owner reads it)"]
+    assert lines[1:3] == ["[ADJ g1#4] notice: US 27/25 was eliminated by record #3",  # a sealed one: whose and where
+                          "[ADJ g1#4] notice: about a UN unit in 0518: sealed until the game closes (its owner reads it)"]
     assert lines[3] == "[ADJ g1#4] NK 83 depleted" and len(lines) <= SHORT_LINES
 
 
