@@ -16,8 +16,9 @@ one-level prototypes:
 Block games (HoldFast) put a Mask on every unit, outside everything but a
 guard on its key: blocks stand upright facing their owner, so the other side
 sees only the block's back (``block_mask``, ``modgen.pools.owner_only_reveal``).
-The pieces of a cup or random pool carry its mask instead (``modgen.pools``):
-KWB's scratch units are hidden from the other side that way.
+The pieces of a cup or random pool carry its mask instead (``modgen.pools``);
+a sealed pool's placeholders (KWB's '? 4' scratch units) carry none: they are
+all alike, and the adjudicator settles which counter each one is.
 
 The Marker properties are what ``adjudicator``'s saved-game bridge reads:
 UnitId, Side, Nationality, UnitType, Size, Designation, StepNames and

@@ -11,8 +11,8 @@ import VASSAL.counters.Properties;
 /**
  * What a form may show of the units the board filled in: no more than the player sees on the
  * board. A request carries every unit's identity and strength (the server needs them to rule),
- * but a unit whose piece is masked to this player (HoldFast's enemy blocks, a drawn Scratch Unit,
- * a face-down Objective marker: the engine's own "obscured to me") is shown by its mask's name
+ * but a unit whose piece is masked to this player (HoldFast's enemy blocks, a face-down Objective
+ * marker: the engine's own "obscured to me") is shown by its mask's name
  * and its hex alone, so opening a form and pressing Cancel is no peek (HoldFast, Fog of War: the
  * label side is seen only when both sides reveal the units for combat, after the attack is
  * announced, which OK does). Event thread (reads the pieces).
