@@ -51,8 +51,8 @@ from adjudicator.services import services
 from adjudicator.storage import GameNotFound
 from adjudicator.systems import system_info
 from adjudicator.transcript import (
-    SessionLineError, TranscriptEntry, canonical_outcome, comparable_lines, notice_texts, parse_session_line,
-    parse_transcript,
+    SessionLineError, TranscriptEntry, canonical_outcome, notice_texts, parse_session_line, parse_transcript,
+    written_lines,
 )
 from adjudicator.unit_changes import ON_BOARD, UnitChange, ruled_changes
 from adjudicator.unit_owners import owners_of
@@ -237,11 +237,11 @@ def _judge(entry: TranscriptEntry, game_id: str, records: dict[int, dict], syste
                          f"{record['hash'][:len(entry.hash_prefix) or 16]}")
     response = recorded_response(Record(game_id, record["seq"], record["prev_hash"], record["hash"],
                                           record["body"], record["receipt"]))
-    want = comparable_lines(response, system_name=system_name, version=entry.version)
+    wanted = written_lines(response, system_name=system_name, version=entry.version)
     got = entry.comparable()
     notices = notice_texts(record["body"]["result"], record["body"]["check"].partition(".")[0])
-    if got != want:
-        return LogRuling(ALTERED, game_id, entry.seq, first, _first_difference(got, want), notices)
+    if got not in wanted:
+        return LogRuling(ALTERED, game_id, entry.seq, first, _first_difference(got, wanted[0]), notices)
     return LogRuling(VERIFIED, game_id, entry.seq, first, notices=notices)
 
 

@@ -34,14 +34,17 @@ steps with their rules, the outcome's details and the warnings are the ruling's 
 address) and, for the asker, `detail_lines` (the `details` of a check's answer: the extension's
 ruling window).
 
-Units are named as their counters read ("NK 83", from the game's units). Stand-in data
+Units are named as their counters read ("NK 83", from the game's units; identical counters, such
+as KWB's four "NK SC", share that name: never an id no counter prints). Stand-in data
 (``stand_ins``) is not repeated under every ruling: the extension states it once per game.
 Rulings written by earlier versions are still read and compared against their own rendering
 (`comparable_lines(..., version=entry.version)`), so older logs keep verifying: version 2 (its
 first line ``RULING <headline>``; then the record's notices, every step with its rule, the
 outcome's details, the dice, warnings that are not stand-ins; long lines wrapped, ``… ``
 continuing a line; a record from before notices has none, so its lines are as they were) and
-version 1 (the first line "<game>: <check> (<rules>)", outcome lines first, every warning).
+version 1 (the first line "<game>: <check> (<rules>)", outcome lines first, every warning). Logs of
+versions 2 and 3 written when identical counters were still named with their ids verify too
+(`written_lines`).
 
 Lines are plain text without control characters (a VASSAL command string cannot carry newlines
 or ESC). Everything a line says is read from the outcome in sorted key order at every level: the
@@ -105,16 +108,17 @@ def tag_for(result: dict[str, Any]) -> str:
 
 
 def chat_lines(result: dict[str, Any], *, system_name: str = "", verify_url: str = "",
-               version: int = VERSION) -> list[str]:
+               version: int = VERSION, names: UnitNames | None = None) -> list[str]:
     """The ruling of a check response (compute or game mode) as tagged chat lines, as `version`
-    renders it (the current one unless an older log is being compared)."""
+    renders it (the current one unless an older log is being compared); `names`: the units' names
+    (the counters' names by default)."""
     tag = tag_for(result)
     if version == 1:
         body = _lines_v1(result, system_name)
     elif version == 2:
-        body = _lines_v2(result, UnitNames.of(result.get("system", "")).as_written_in_version_2())
+        body = _lines_v2(result, (names or UnitNames.of(result.get("system", ""))).as_written_in_version_2())
     else:
-        body = _lines_v3(result, tail=2 if tag != COMPUTE_TAG else 1)
+        body = _lines_v3(result, tail=2 if tag != COMPUTE_TAG else 1, names=names)
     if tag != COMPUTE_TAG:
         receipt = result.get("receipt") or {}
         signed = f" signed {receipt['kid']}" if isinstance(receipt, dict) and receipt.get("kid") else ""
@@ -171,11 +175,11 @@ def _lines_v2(result: dict[str, Any], names: UnitNames) -> list[str]:
     return body
 
 
-def _lines_v3(result: dict[str, Any], tail: int) -> list[str]:
+def _lines_v3(result: dict[str, Any], tail: int, names: UnitNames | None = None) -> list[str]:
     """The short ruling: the headline, the notices, a line per unit the ruling changes (a supply
     report: per unit out of supply or isolated), the dice; at most SHORT_LINES with the `tail`
     lines `chat_lines` adds (the receipt and the verify address, or "not recorded")."""
-    names = UnitNames.of(result.get("system", ""))
+    names = names or UnitNames.of(result.get("system", ""))
     units = affected_units(result, names)
     body = [RULING_MARK + _clean(headline(result, names, changes=not units))]
     body += [_clean(NOTICE_PREFIX + notice) for notice in notice_texts(result)]
@@ -309,7 +313,7 @@ def _facts(outcome: dict) -> str:
 
 def _revealed_text(outcome: dict, names: UnitNames) -> str:
     """The face-down pieces the ruling turned face up (an outcome's `revealed`: KWB's Scratch Units,
-    adjudicator.draws): "turned face up: NK Scratch Unit 2-2-4 (nk-scratch-c-1)", each named when several."""
+    adjudicator.draws): "turned face up: NK Scratch Unit 2-2-4", each named when several."""
     pairs = [(item["unit"], item["revealed_as"]) for item in outcome.get("revealed") or []
              if isinstance(item, dict) and isinstance(item.get("unit"), str) and isinstance(item.get("revealed_as"), str)]
     if len(pairs) == 1:
@@ -441,10 +445,12 @@ class UnitNames:
     "US 27/25"), with the size where that alone is ambiguous, and the long name (or the id) where
     that still is."""
 
-    def __init__(self, names: dict[str, str], full_steps: dict[str, str], parts: bool = True):
+    def __init__(self, names: dict[str, str], full_steps: dict[str, str], parts: bool = True,
+                 game: Any = None):
         self.names = names
         self.full_steps = full_steps
         self.parts = parts
+        self.game = game
         ids = sorted(names, key=len, reverse=True)
         self.pattern = re.compile(r"(?<![\w/-])(" + "|".join(map(re.escape, ids)) + r")(/[\w-]+)?(?![\w-])") if ids else None
 
@@ -457,12 +463,20 @@ class UnitNames:
             game = load_game(system)
         except Exception:  # an unknown system (a probe check): ids stay ids
             return UnitNames({}, {})
-        return UnitNames(counter_names(game), {u.id: u.steps[0].name for u in game.units.values() if u.steps})
+        return UnitNames(counter_names(game), {u.id: u.steps[0].name for u in game.units.values() if u.steps},
+                         game=game)
 
     def as_written_in_version_2(self) -> UnitNames:
         """These names as version 2 of the rendering wrote them (a part of a broken-down unit as
         "US 2/5-3"), so a version-2 log still compares equal."""
-        return UnitNames(self.names, self.full_steps, parts=False)
+        return UnitNames(self.names, self.full_steps, parts=False, game=self.game)
+
+    def with_ids_of_identical_counters(self) -> UnitNames:
+        """These names as versions 2 and 3 first wrote them: identical counters each with its id
+        ("NK SC (nk-sc-1)"), so the logs they wrote still compare equal."""
+        if self.game is None:
+            return self
+        return UnitNames(counter_names(self.game, ids_of_identical=True), self.full_steps, self.parts, self.game)
 
     def name(self, unit_id: str) -> str:
         """The counter's name; a part left by breaking a unit down ("us-d2/5-3", SPI) as "5-3 of US 2"."""
@@ -487,8 +501,12 @@ class UnitNames:
         return self.pattern.sub(lambda m: self.name(m.group(1) + (m.group(2) or "")), line)
 
 
-def counter_names(game) -> dict[str, str]:
-    """unit id -> the name its counter reads, unique within the game."""
+def counter_names(game, ids_of_identical: bool = False) -> dict[str, str]:
+    """unit id -> the name its counter reads: its nationality and designation, with its size where
+    that alone is ambiguous, its long name where that still is. Counters that read alike even so
+    (the identical counters of a game: KWB's four "NK SC", SPI's Chinese regiments) share their
+    name: a player tells them apart by where they stand, never by an id no counter prints
+    (`ids_of_identical`: with the id in brackets, as rulings first named them)."""
 
     def nationality(unit) -> str:
         nat = game.nationalities.get(unit.nationality)
@@ -516,7 +534,7 @@ def counter_names(game) -> dict[str, str]:
                 out[unit.id] = attempt(unit)
     for unit in game.units.values():
         if unit.id not in out:
-            out[unit.id] = f"{plain(unit)} ({unit.id})" if plain(unit) != unit.id else unit.id
+            out[unit.id] = f"{plain(unit)} ({unit.id})" if ids_of_identical and plain(unit) != unit.id else plain(unit)
     return out
 
 
@@ -661,11 +679,23 @@ def parse_transcript(texts: Iterable[str]) -> list[TranscriptEntry]:
     return entries
 
 
-def comparable_lines(result: dict[str, Any], *, system_name: str = "", version: int = VERSION) -> list[str]:
+def comparable_lines(result: dict[str, Any], *, system_name: str = "", version: int = VERSION,
+                     names: UnitNames | None = None) -> list[str]:
     """What a log must show for this response (tags stripped, verify line left out), as `version`
     renders it: compare a ruling read from a log with ``version=entry.version``."""
-    return TranscriptEntry(None, None, [_TAG_RE.sub("", line, count=1) for line in
-                                        chat_lines(result, system_name=system_name, version=version)]).comparable()
+    return TranscriptEntry(None, None, [_TAG_RE.sub("", line, count=1) for line in chat_lines(
+        result, system_name=system_name, version=version, names=names)]).comparable()
+
+
+def written_lines(result: dict[str, Any], *, system_name: str = "", version: int = VERSION) -> list[list[str]]:
+    """Every way a log may rightly show this response as `version` wrote it (`comparable_lines`):
+    versions 2 and 3 first named identical counters with their ids ("NK SC (nk-sc-1)"), as their
+    logs still read; now they are named as the counters read ("NK SC")."""
+    lines = [comparable_lines(result, system_name=system_name, version=version)]
+    if version >= 2:
+        older = UnitNames.of(result.get("system", "")).with_ids_of_identical_counters()
+        lines.append(comparable_lines(result, system_name=system_name, version=version, names=older))
+    return lines
 
 
 def _closed(lines: list[str], next_line: str) -> bool:
