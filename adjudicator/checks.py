@@ -38,7 +38,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 SYSTEM_IDS = ("kwb", "spi", "holdfast", "fireandice")
 
 #: Names taken by game endpoints (`/games/<id>/ledger`, `/games/<id>/close`).
-RESERVED_CHECK_NAMES = frozenset({"ledger", "close", "verify", "dice"})
+RESERVED_CHECK_NAMES = frozenset({"ledger", "close", "verify", "dice", "rulings"})
 
 _NAME_RE = re.compile(r"^[a-z][a-z0-9_]{0,47}$")
 
