@@ -774,6 +774,7 @@ _SESSION_FIELDS = {
     "file": re.compile(r"\bfile (?P<v>\d{1,6})"),
     "side": re.compile(r", played by (?P<v>[a-z][a-z0-9_]{0,31})(?=,|$)"),
     "start": re.compile(r"\bposition (?P<v>[0-9a-f]{16,64})"),
+    "live": re.compile(r", live session (?P<v>[A-Za-z0-9_-]{1,64})(?=,|$)"),
     "after": re.compile(r"\bafter (?P<v>[A-Za-z0-9_ -]*)$"),
 }
 
@@ -789,6 +790,9 @@ class SessionLine:
     start: str | None = None
     chain: tuple[str, ...] = ()
     side: str | None = None  # the side that played the file (lines before sides were named: None)
+    #: The live session the log was kept in (players at one board in a VASSAL server room; every
+    #: player's log of it names the same id), None for a log kept alone (play by e-mail).
+    live: str | None = None
 
     @property
     def parent(self) -> str | None:
@@ -799,6 +803,10 @@ def session_line(game_id: str, session: dict[str, Any], chain: list[str]) -> str
     """The chat line naming a log session (what the extension posts when a log begins):
 
         [ADJ session k3f9x2] log of game G, file 3, played by un, begun at position 9a1b…, after k1a2b3 k2c4d5
+
+    A log kept in live play names its live session before the sessions before it ("…, begun at
+    position 9a1b…, live session m4n5p6, after …"); a log begun before the game went live says so
+    in a second line of the same session when it does.
     """
     parts = [f"{SESSION_TAG}{session['id']}] log of game {game_id}"]
     if session.get("file"):
@@ -807,6 +815,8 @@ def session_line(game_id: str, session: dict[str, Any], chain: list[str]) -> str
         parts.append(f"played by {session['side']}")
     if session.get("start"):
         parts.append(f"begun at position {session['start']}")
+    if session.get("live"):
+        parts.append(f"live session {session['live']}")
     parts.append("after " + " ".join(chain) if chain else "after the setup")
     return _clean(", ".join(parts))
 
@@ -834,4 +844,4 @@ def parse_session_line(text: str) -> SessionLine | None:
                                f"id of {len(longest)} characters: ids are at most 64, and at most "
                                f"{MAX_CHAIN_SESSIONS} sessions come before one. No line the Adjudicator extension writes.")
     return SessionLine(found.group("id"), values["game"], int(values["file"]) if values["file"] else None,
-                       values["start"], chain, values["side"])
+                       values["start"], chain, values["side"], values["live"])
