@@ -9,7 +9,9 @@ import org.w3c.dom.Element;
  * What the module generator wrote about this game into the extension's buildFile element: the
  * game's id on the server ("game"), the roster name of each side id ("sides"), the name of each
  * player-aid track id ("tracks": a marker on "Weather Track Clear" shows the track "weather" at
- * "Clear"), the id of each arm by the name its counters carry ("types"), and the default server.
+ * "Clear"), the id of each arm by the name its counters carry ("types"), each scenario's name by
+ * its id ("scenarios": the menu names the game's scenario before any server is reached), and the
+ * default server.
  */
 final class ModuleInfo {
   final String game;
@@ -17,14 +19,21 @@ final class ModuleInfo {
   final Map<String, String> sideNames;   // side id -> roster name
   final Map<String, String> trackNames;  // track id -> track name
   final Map<String, String> typeIds;     // arm name (UnitType property) -> arm id
+  final Map<String, String> scenarioNames;  // scenario id -> its name
 
   ModuleInfo(String game, String defaultServer, Map<String, String> sideNames, Map<String, String> trackNames,
              Map<String, String> typeIds) {
+    this(game, defaultServer, sideNames, trackNames, typeIds, Map.of());
+  }
+
+  ModuleInfo(String game, String defaultServer, Map<String, String> sideNames, Map<String, String> trackNames,
+             Map<String, String> typeIds, Map<String, String> scenarioNames) {
     this.game = game;
     this.defaultServer = defaultServer;
     this.sideNames = sideNames;
     this.trackNames = trackNames;
     this.typeIds = typeIds;
+    this.scenarioNames = scenarioNames;
   }
 
   static ModuleInfo none() {
@@ -34,7 +43,7 @@ final class ModuleInfo {
   static ModuleInfo of(Element e) {
     final String server = e.getAttribute("server").isEmpty() ? Settings.DEFAULT_SERVER : e.getAttribute("server");
     return new ModuleInfo(e.getAttribute("game"), server, strings(e.getAttribute("sides")), strings(e.getAttribute("tracks")),
-                          strings(e.getAttribute("types")));
+                          strings(e.getAttribute("types")), strings(e.getAttribute("scenarios")));
   }
 
   void write(Element e) {
@@ -43,6 +52,7 @@ final class ModuleInfo {
     e.setAttribute("sides", Json.write(sideNames));
     if (!trackNames.isEmpty()) e.setAttribute("tracks", Json.write(trackNames));
     if (!typeIds.isEmpty()) e.setAttribute("types", Json.write(typeIds));
+    if (!scenarioNames.isEmpty()) e.setAttribute("scenarios", Json.write(scenarioNames));
   }
 
   /** The side id of a roster side name, or null. */
