@@ -1,0 +1,221 @@
+package kwharness;
+
+import java.awt.Component;
+import java.awt.Point;
+import java.awt.Rectangle;
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+import javax.swing.AbstractButton;
+import javax.swing.JTextField;
+import javax.swing.JTree;
+import javax.swing.SwingUtilities;
+import javax.swing.tree.DefaultMutableTreeNode;
+import javax.swing.tree.TreePath;
+
+import VASSAL.build.GameModule;
+import VASSAL.build.module.ServerConnection;
+import VASSAL.chat.ChatServerConnection;
+import VASSAL.chat.Player;
+import VASSAL.chat.Room;
+import VASSAL.chat.ServerAddressBook;
+import VASSAL.chat.ui.ChatServerControls;
+
+/**
+ * Live play in a room of a VASSAL server (VASSAL.chat.node.Server, run by the test on loopback),
+ * and the steps that let several engine runs, each its own Player, wait for one another. The
+ * Server controls are used as a person uses them: the address book's private server entry set to
+ * the test's host and port (what its edit dialog does), then a click on Connect, a room typed in
+ * "New Game" with Enter, a double-click on a room in the room tree, a click on Disconnect. What
+ * happens in the room is waited for, never slept on: a room holding so many players, a signal
+ * another run raised (a file in the folder the test gives all runs, -Dkwharness.signals), a
+ * chat line (wait_chat), a piece's state (wait_piece).
+ */
+final class Rooms {
+  private final Person person;
+
+  Rooms(Person person) {
+    this.person = person;
+  }
+
+  private static ChatServerControls controls() {
+    final ChatServerControls c = GameModule.getGameModule().getServerControls();
+    if (c == null) throw new IllegalStateException("the module has no Server controls");
+    return c;
+  }
+
+  private static ChatServerConnection client() {
+    final ServerConnection s = GameModule.getGameModule().getServer();
+    if (!(s instanceof ChatServerConnection)) throw new IllegalStateException("the module's server has no rooms: " + s);
+    return (ChatServerConnection) s;
+  }
+
+  /** The Server controls on the screen (their toolbar button clicked when they are not). */
+  private void showControls() throws Exception {
+    if ((Boolean) Steps.onEdt(() -> controls().getControls().isShowing())) return;
+    final Component launch = (Component) Steps.onEdt(() -> {
+      final java.lang.reflect.Field f = ChatServerControls.class.getDeclaredField("launch");
+      f.setAccessible(true);
+      return f.get(controls());
+    });
+    person.click(launch);
+    Person.waitFor(() -> controls().getControls().isShowing() ? Boolean.TRUE : null, "the Server controls did not open");
+  }
+
+  /** A button of the Server controls' toolbar by its tooltip ("Connect", "Disconnect"). */
+  private static AbstractButton toolbarButton(String tip) {
+    return (AbstractButton) Person.walk(controls().getToolbar(), k -> k instanceof AbstractButton
+      && tip.equals(((AbstractButton) k).getToolTipText()) && k.isShowing());
+  }
+
+  /** server_connect {host, port}: the private server's address set, then Connect clicked; waits until connected. */
+  Object connect(Map<String, Object> step) throws Exception {
+    final String host = Steps.str(step, "host");
+    final String port = Steps.str(step, "port");
+    Steps.onEdt(() -> {
+      final Properties p = new Properties();
+      p.setProperty("type", "private");
+      p.setProperty("description", "Loopback");
+      p.setProperty("nodeHost", host);
+      p.setProperty("nodePort", port);
+      ServerAddressBook.getInstance().setCurrentServer(p);
+      return null;
+    });
+    showControls();
+    final AbstractButton connect = (AbstractButton) Person.waitFor(() -> {
+      final AbstractButton b = toolbarButton("Connect");
+      return b != null && b.isEnabled() ? b : null;
+    }, "no enabled Connect button in the Server controls");
+    person.click(connect);
+    Person.waitFor(() -> client().isConnected() ? Boolean.TRUE : null, "not connected to " + host + ":" + port);
+    return Map.of("connected", true);
+  }
+
+  /** server_disconnect: Disconnect clicked (the room connection down, as a lost one); waits until it is. */
+  Object disconnect() throws Exception {
+    showControls();
+    final AbstractButton button = (AbstractButton) Person.waitFor(() -> {
+      final AbstractButton b = toolbarButton("Disconnect");
+      return b != null && b.isEnabled() ? b : null;
+    }, "no enabled Disconnect button in the Server controls");
+    person.click(button);
+    Person.waitFor(() -> client().isConnected() ? null : Boolean.TRUE, "still connected");
+    return Map.of("connected", false);
+  }
+
+  /** room_create {name}: the name typed in "New Game", Enter; waits until this player is in it. */
+  Object create(String name) throws Exception {
+    showControls();
+    final JTextField field = (JTextField) Steps.onEdt(() -> {
+      final java.lang.reflect.Field f = ChatServerControls.class.getDeclaredField("newRoom");
+      f.setAccessible(true);
+      return f.get(controls());
+    });
+    person.type(field, name, true);
+    person.press("ENTER");
+    return waitInRoom(name, 30_000);
+  }
+
+  /** room_join {name}: a double-click on the room in the room tree; waits until this player is in it. */
+  Object join(String name) throws Exception {
+    showControls();
+    final JTree tree = (JTree) Steps.onEdt(() -> {
+      final java.lang.reflect.Field f = ChatServerControls.class.getDeclaredField("roomTree");
+      f.setAccessible(true);
+      return f.get(controls());
+    });
+    Person.waitFor(() -> rowOf(tree, name) >= 0 ? Boolean.TRUE : null, "no room '" + name + "' in the room tree");
+    person.doubleClickAt(tree, () -> (Point) Steps.onEdt(() -> {
+      final int row = rowOf(tree, name);
+      if (row < 0) throw new IllegalStateException("the room '" + name + "' left the room tree");
+      tree.scrollRowToVisible(row);
+      final Rectangle r = tree.getRowBounds(row);
+      final Point p = new Point(r.x + Math.min(r.width / 2, 40), r.y + r.height / 2);
+      SwingUtilities.convertPointToScreen(p, tree);
+      return p;
+    }));
+    return waitInRoom(name, 30_000);
+  }
+
+  private static int rowOf(JTree tree, String name) {
+    for (int row = 0; row < tree.getRowCount(); row++) {
+      final TreePath path = tree.getPathForRow(row);
+      final Object node = path.getLastPathComponent();
+      final Object user = node instanceof DefaultMutableTreeNode ? ((DefaultMutableTreeNode) node).getUserObject() : null;
+      if (user instanceof Room && name.equals(((Room) user).getName())) return row;
+    }
+    return -1;
+  }
+
+  private Object waitInRoom(String name, long timeoutMs) throws Exception {
+    final long end = System.currentTimeMillis() + timeoutMs;
+    while (true) {
+      final Object in = Steps.onEdt(() -> {
+        final Room r = client().isConnected() ? client().getRoom() : null;
+        return r != null && name.equals(r.getName()) ? Boolean.TRUE : null;
+      });
+      if (in != null) return room();
+      if (System.currentTimeMillis() > end) throw new IllegalStateException("not in room '" + name + "' within " + timeoutMs / 1000 + " s");
+      Thread.sleep(50);
+    }
+  }
+
+  /** wait_room {players, timeout}: waits until this player's room holds that many players (him included). */
+  Object waitPlayers(Map<String, Object> step) throws Exception {
+    final int want = ((Number) step.get("players")).intValue();
+    final long end = System.currentTimeMillis() + (long) (((Number) step.getOrDefault("timeout", 30L)).doubleValue() * 1000);
+    while (true) {
+      @SuppressWarnings("unchecked")
+      final Map<String, Object> now = (Map<String, Object>) room();
+      if (((List<?>) now.get("players")).size() == want) return now;
+      if (System.currentTimeMillis() > end) throw new IllegalStateException("the room holds " + now.get("players") + ", not " + want + " players");
+      Thread.sleep(50);
+    }
+  }
+
+  /** The room this player is in now and who is in it. */
+  static Object room() throws Exception {
+    return Steps.onEdt(() -> {
+      final Map<String, Object> out = new LinkedHashMap<>();
+      final Room r = client().isConnected() ? client().getRoom() : null;
+      out.put("room", r == null ? null : r.getName());
+      final List<String> players = new java.util.ArrayList<>();
+      if (r != null && r.getPlayerList() != null) for (final Player p : r.getPlayerList()) players.add(p.getName());
+      out.put("players", players);
+      return out;
+    });
+  }
+
+  // ---- several runs at once --------------------------------------------------------------
+
+  private static File signals() {
+    final String dir = System.getProperty("kwharness.signals", "");
+    if (dir.isEmpty()) throw new IllegalStateException("no signals folder: run with -Dkwharness.signals (harness.run_engines)");
+    return new File(dir);
+  }
+
+  /** signal {name, text}: raises a signal the other runs can wait for (a file, written whole). */
+  static Object signal(String name, String text) throws Exception {
+    final File f = new File(signals(), name);
+    final File tmp = new File(signals(), "." + name + ".tmp");
+    Files.writeString(tmp.toPath(), text == null ? "" : text, StandardCharsets.UTF_8);
+    Files.move(tmp.toPath(), f.toPath(), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    return Map.of("signal", name);
+  }
+
+  /** wait_signal {name, timeout}: waits until another run raised it; answers what it said. */
+  static Object waitSignal(String name, double timeoutSeconds) throws Exception {
+    final File f = new File(signals(), name);
+    final long end = System.currentTimeMillis() + (long) (timeoutSeconds * 1000);
+    while (!f.isFile()) {
+      if (System.currentTimeMillis() > end) throw new IllegalStateException("no signal '" + name + "' within " + timeoutSeconds + " s");
+      Thread.sleep(50);
+    }
+    return Map.of("signal", name, "text", Files.readString(f.toPath(), StandardCharsets.UTF_8));
+  }
+}
