@@ -232,7 +232,9 @@ def test_a_hidden_block_left_unapplied_on_the_board_is_read_against_the_ledger(t
     communist, un = bearer(game["tokens"]["communist"]), bearer(game["tokens"]["un"])
     first = client.post(f"{url}/combat?transcript=1&changes=1", json=ROK_CAP_ATTACKED, headers=communist).get_json()
     assert first["outcome"]["defender"]["sp"] == 1 and first["notices"] == []
-    assert ("rok-cap", 1, "un") in [(c["unit"], c["sp"], c["applied_by"]) for c in first["piece_changes"]]
+    # the attacker, left as it stood, is no change: nothing to apply, no owner asked (a combat names every block)
+    assert [(c["unit"], c["sp"], c["applied_by"]) for c in first["piece_changes"]] == [("rok-cap", 1, "un")]
+    assert first["outcome"]["attackers"][0]["sp"] == 3
 
     stale = {**ROK_CAP_ATTACKED, "defender": {"unit": "rok-cap", "sp": 2}}
     second = client.post(f"{url}/combat?transcript=1", json=stale, headers=communist).get_json()

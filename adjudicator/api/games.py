@@ -18,7 +18,7 @@ from adjudicator.problems import Problem
 from adjudicator.services import services
 from adjudicator.storage import OBSERVER, GameNotFound
 from adjudicator.transcript import canonical_outcome, headline
-from adjudicator.unit_changes import ruled_changes
+from adjudicator.unit_changes import changing, ruled_changes
 from adjudicator.unit_owners import owners_of
 from adjudicator.systems import system_info
 
@@ -173,8 +173,8 @@ def board_changes(game_id: str):
         seen = reveal(grant.system, body, parts.get(record["seq"], []), side, closed) if record["seq"] in parts else body
         answer = {**seen["result"], "system": grant.system, "check": body["check"].partition(".")[2],
                   "side": body.get("side"), "request": seen["request"]}
-        mine = [c for c in ruled_changes(canonical_outcome(answer), owners_of(grant.system), body.get("side") or "")
-                if c.applied_by == side]
+        mine = [c for c in changing(ruled_changes(canonical_outcome(answer), owners_of(grant.system), body.get("side") or ""),
+                                    seen["request"]) if c.applied_by == side]
         if mine:
             owed.append({"seq": record["seq"], "side": body.get("side"), "headline": headline(answer),
                          "piece_changes": [c.to_json() for c in mine]})

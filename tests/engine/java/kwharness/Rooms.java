@@ -130,6 +130,7 @@ final class Rooms {
       return f.get(controls());
     });
     Person.waitFor(() -> rowOf(tree, name) >= 0 ? Boolean.TRUE : null, "no room '" + name + "' in the room tree");
+    waitSynchronisationAllowed(name);
     person.doubleClickAt(tree, () -> (Point) Steps.onEdt(() -> {
       final int row = rowOf(tree, name);
       if (row < 0) throw new IllegalStateException("the room '" + name + "' left the room tree");
@@ -140,6 +141,27 @@ final class Rooms {
       return p;
     }));
     return waitInRoom(name, 30_000);
+  }
+
+  /**
+   * The engine refuses a second synchronisation with a room within 15 s of the last
+   * (SynchAction.TOO_SOON: "Too soon to send another synchronization request"); a person coming
+   * back that quickly waits as its message says. Waits until the engine would synchronise.
+   */
+  private static void waitSynchronisationAllowed(String room) throws Exception {
+    final Class<?> synch = Class.forName("VASSAL.chat.ui.SynchAction");
+    final java.lang.reflect.Field lastRoom = synch.getDeclaredField("lastRoom");
+    final java.lang.reflect.Field lastSync = synch.getDeclaredField("lastSync");
+    lastRoom.setAccessible(true);
+    lastSync.setAccessible(true);
+    final long end = System.currentTimeMillis() + 30_000;
+    while (true) {
+      final Room last = (Room) lastRoom.get(null);
+      final long since = System.currentTimeMillis() - lastSync.getLong(null);
+      if (last == null || !room.equals(last.getName()) || since > 15_500) return;
+      if (System.currentTimeMillis() > end) throw new IllegalStateException("the engine still refuses to synchronise");
+      Thread.sleep(100);
+    }
   }
 
   private static int rowOf(JTree tree, String name) {

@@ -1,0 +1,340 @@
+"""Live play (issue 44): two and three real VASSAL 3.7.26 Players at once in one room of VASSAL's own
+server, run locally from the engine jar, each Player on its own display with its own preferences (a
+computer each), driven with real mouse and key events (docs/engine-harness.md, "Several Players at
+once"). A real adjudicator (gunicorn on loopback, the tests' app: every game's dice are chosen).
+
+HoldFast (the Campaign Game), one live sitting:
+
+* Alice (Communist) starts the scenario with a log, joins the recorded game, makes a room; Bob (UN)
+  joins the room (the engine synchronises his game to hers), takes his side, begins his own log,
+  and joins the recorded game at the server the game names (his own address is another: he is shown
+  both); Alice's chat tells her that the UN player joined;
+* Alice attacks ROK Cap, a UN block hidden from her: the ruling (#1) takes it to 1 SP; the block is
+  not hers to change, so Bob's extension asks him at once, he applies it, both see it applied;
+* Bob asks his side's supply (#2); his connection drops; Alice asks hers (#3) while he is away; he
+  comes back (a second synchronisation) and begins his second log, where #3 is delivered from the
+  ledger;
+* Bob attacks with ROK Cap (#4: nothing happens), does not like it, synchronises again and asks the
+  same attack from the same position in a third log (#5: a re-roll made during live play, with the
+  notice "asked again"); the 6th NKPA's loss is Alice's to apply, and she does, asked at the board;
+* Carol joins late: her own adjudicator address is a wrong one; the game tells her its server, the
+  join dialog shows both; she lists the rulings so far and opens one.
+
+Then each player's log alone and the pair as one live session pass the log check; Bob's chain
+without his second log names #4 a re-roll though Alice's log shows it.
+
+Fire and Ice or SPI, two players: see `test_spi_two_players_at_one_board_both_logs_pass`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import requests
+
+from adjudicator.checks import get_check
+from adjudicator.testing import make_app, seed_for, seeds_env
+from adjudicator.transcript import parse_session_line, parse_transcript
+from bench.server import Gunicorn
+from tests.engine.harness import Player, run_engines
+from tests.engine.play import (
+    Script, adjacent_combat, board_request, end_log, hex_label, log_prompt, menu_of, player_fields, select, sign_in,
+    start_scenario, submit_form, take_side,
+)
+from tests.engine.servers import VassalServer
+from tests.test_vassal_extension_e2e import chat_texts, explain
+from vassalfmt import read_saved_game
+
+pytestmark = pytest.mark.engine
+
+ROOM = "HoldFast at one board"
+WRONG_ADDRESS = "http://127.0.0.1:9"  # Carol's own adjudicator address: nothing answers there
+
+
+def hold_requests(modules, systems) -> tuple[dict, dict]:
+    """Alice's attack (the 6th NKPA on ROK Cap, hidden from her) and Bob's (ROK Cap, then at 1 SP, on
+    the 6th NKPA) as the board asks them."""
+    attack, counter = adjacent_combat("holdfast"), adjacent_combat("holdfast", side="un")
+    setup = modules[("holdfast", 1)][2][f"setups/{attack.scenario.id}.vsav"]
+    fields = player_fields(systems["holdfast"], "combat")
+    alice = board_request("holdfast", attack.scenario.id, setup, "combat", "communist", attack.attackers,
+                          hex_label(attack, attack.defender), fields)
+    bob = board_request("holdfast", counter.scenario.id, setup, "combat", "un", counter.attackers,
+                        hex_label(counter, counter.defender), fields)
+    bob["attackers"][0]["sp"] = 1  # ROK Cap after ruling #1, applied by its owner
+    return alice, bob
+
+
+@pytest.fixture(scope="module")
+def systems(tmp_path_factory) -> dict:
+    return {s["id"]: s for s in make_app(tmp_path_factory.mktemp("systems")).test_client()
+            .get("/api/v1/systems").get_json()["systems"]}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, modules, systems):
+    """The adjudicator, its public address the one players reach it at (no proxy in between). The
+    Campaign Game's dice: #1 takes ROK Cap from 2 to 1 SP and spares the attacker; #4 (ROK Cap's
+    attack) changes nothing; #5, the same attack asked again, costs the 6th NKPA 1 SP."""
+    combat = get_check("holdfast", "combat")
+    alice, bob = hold_requests(modules, systems)
+
+    def unchanged(blocks) -> bool:
+        return all(b["sp"] == b["sp_before"] for b in blocks)
+
+    holdfast = seed_for(
+        (combat, alice, lambda o: o["defender"]["sp"] == 1 and not o["defender"]["eliminated"] and unchanged(o["attackers"]), 1),
+        (combat, bob, lambda o: unchanged([o["defender"]]) and unchanged(o["attackers"]), 4),
+        (combat, bob, lambda o: o["defender"]["sp"] == 2 and unchanged(o["attackers"]), 5))
+    running = Gunicorn(workdir=tmp_path_factory.mktemp("adjudicator"), app="adjudicator.testing:make_test_app()",
+                       extra_env=seeds_env({"holdfast/campaign": holdfast})).start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def vassal():
+    running = VassalServer().start()
+    yield running
+    running.stop()
+
+
+def ledger(server, game_id: str, token: str) -> dict:
+    return requests.get(f"{server.url}/api/v1/games/{game_id}/ledger", headers={"Authorization": f"Bearer {token}"},
+                        timeout=30).json()
+
+
+def log_check(server, game_id: str, token: str, *paths: Path) -> dict:
+    files = [("file", (p.name, p.read_bytes(), "application/octet-stream")) for p in paths]
+    answer = requests.post(f"{server.url}/api/v1/games/{game_id}/savedgame/log-check", files=files,
+                           headers={"Authorization": f"Bearer {token}"}, timeout=120)
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def join_dialog(token: str, game_id: str | None = None, name: str = "") -> list[dict]:
+    """Adjudicator > Join recorded game..., read as it opens (the server it names), the token typed, OK."""
+    steps = [{"do": "toolbar_click", "button": "Adjudicator", "path": ["Join recorded game..."]},
+             {"do": "wait_window", "window": "join a recorded game", "name": name}]
+    if game_id:
+        steps.append({"do": "type", "window": "join a recorded game", "field": "game id", "text": game_id})
+    return steps + [{"do": "type", "window": "join a recorded game", "field": "token", "text": token},
+                    {"do": "click", "window": "join a recorded game", "on": "OK"},
+                    {"do": "wait_window", "window": "Joined recorded game"},
+                    {"do": "click", "window": "Joined recorded game", "on": "OK"}]
+
+
+def add(script: Script, steps: list[dict]) -> None:
+    """Steps, the one carrying "name" marked under that name (what the test reads back)."""
+    for step in steps:
+        name = step.pop("name", "")
+        script.add(step, name=name)
+
+
+def status_line() -> dict:
+    """The Adjudicator menu read (its first item says what the game is and where its checks go)."""
+    return {"do": "toolbar_click", "button": "Adjudicator", "path": [], "read": True}
+
+
+def synchronise(log: Path, saved: bool) -> list[dict]:
+    """Back in the room: a double-click on it (the engine synchronises this game to the room's; a
+    log being kept is ended, "Save now?" Yes), then the new game's "Start new Logfile?" Yes."""
+    steps = [{"do": "room_join", "name": ROOM}]
+    if saved:
+        steps += [{"do": "wait_window", "window": "Unsaved log"}, {"do": "click", "window": "Unsaved log", "on": "Yes"}]
+    return steps + log_prompt(log)
+
+
+@pytest.fixture(scope="module")
+def sitting(engine, engine_module, server, vassal, tmp_path_factory) -> dict:
+    files = tmp_path_factory.mktemp("live-holdfast")
+    module = engine_module("holdfast")
+    attack = adjacent_combat("holdfast")
+    attacker, block = attack.attackers[0], attack.defender
+    game = attack.game
+    un, communist = game.sides["un"].name, game.sides["communist"].name
+    created = requests.post(f"{server.url}/api/v1/games", json={"system": "holdfast", "scenario": attack.scenario.id},
+                            timeout=30).json()
+    tokens, game_id = created["tokens"], created["game_id"]
+    at = {"host": "127.0.0.1", "port": vassal.port}
+    form = "^Adjudicator: Combat"
+
+    a = Script()
+    add(a, [*sign_in("Alice"), *start_scenario(attack.scenario.name, communist, files / "a1.vlog"),
+            {"do": "toolbar_click", "button": "Adjudicator", "path": ["Connect..."]},
+            {"do": "type", "window": "Adjudicator: connect", "field": "Adjudicator server address:", "text": server.url},
+            {"do": "click", "window": "Adjudicator: connect", "on": "OK"},
+            {"do": "wait_window", "window": "checks of"}, {"do": "click", "window": "checks of", "on": "OK"},
+            *join_dialog(tokens["communist"], game_id),
+            {"do": "server_connect", **at}, {"do": "room_create", "name": ROOM}, {"do": "signal", "name": "room"},
+            {"do": "wait_chat", "match": r"Adjudicator: the UN .* player joined recorded game", "timeout": 300,
+             "name": "bob joined"},
+            *select(attacker), menu_of(block, "Adjudicator/Attack this hex with the selected units"),
+            {"do": "wait_window", "window": form}, *submit_form("Combat"),
+            {"do": "wait_chat", "match": r"#1\] receipt: record 1 ", "name": "ruling 1"},
+            {"do": "wait_window", "window": "not yours to apply", "name": "owner's"},
+            {"do": "click", "window": "not yours to apply", "on": "OK"},
+            {"do": "wait_chat", "match": r"the UN .* player applied the change of ruling #1 to his pieces", "timeout": 120},
+            {"do": "wait_piece", "piece": {"id": block}, "properties": {"Step_Level": "2"}, "name": "block applied"},
+            {"do": "wait_chat", "match": r"#2\] receipt: record 2 ", "timeout": 120},
+            {"do": "wait_room", "players": 1, "timeout": 120, "name": "bob away"},
+            menu_of(attacker, "Adjudicator/Supply of this side"),
+            {"do": "wait_window", "window": "^Adjudicator: Supply"}, *submit_form("Supply"),
+            {"do": "wait_chat", "match": r"#3\] receipt: record 3 "},
+            {"do": "click_if", "window": "apply the ruling", "on": "Yes", "timeout": 3},
+            {"do": "signal", "name": "asked-3"},
+            {"do": "wait_room", "players": 2, "timeout": 180},
+            {"do": "wait_chat", "match": r"#5\] receipt: record 5 ", "timeout": 300},
+            {"do": "wait_window", "window": r"apply the UN .* player's ruling #5 to your pieces", "timeout": 120,
+             "name": "asked to apply"},
+            {"do": "click", "window": r"apply the UN .* player's ruling #5", "on": "Yes"},
+            {"do": "wait_chat", "match": r"the Communist .* player applied the change of ruling #5"},
+            {"do": "wait_signal", "name": "carol-done", "timeout": 600},
+            *end_log()])
+
+    b = Script()
+    add(b, [*sign_in("Bob"), {"do": "wait_signal", "name": "room", "timeout": 300},
+            {"do": "server_connect", **at}, {"do": "room_join", "name": ROOM},
+            *take_side(un), *log_prompt(files / "b1.vlog"),
+            {**status_line(), "name": "bob's menu"},
+            *join_dialog(tokens["un"], name="bob's join dialog"),
+            {"do": "wait_window", "window": r"apply the Communist .* player's ruling #1 to your pieces", "timeout": 180,
+             "name": "owner asked"},
+            {"do": "click", "window": r"apply the Communist .* player's ruling #1", "on": "Yes"},
+            {"do": "wait_chat", "match": r"the UN .* player applied the change of ruling #1"},
+            menu_of(block, "Adjudicator/Supply of this side"),
+            {"do": "wait_window", "window": "^Adjudicator: Supply"}, *submit_form("Supply"),
+            {"do": "wait_chat", "match": r"#2\] receipt: record 2 ", "name": "ruling 2"},
+            {"do": "click_if", "window": "apply the ruling", "on": "Yes", "timeout": 3},
+            {"do": "server_disconnect"},
+            {"do": "wait_signal", "name": "asked-3", "timeout": 300},
+            {"do": "server_connect", **at}, *synchronise(files / "b2.vlog", saved=True),
+            {"do": "wait_chat", "match": r"#3\] RULING", "timeout": 60, "name": "caught up"},
+            *select(block), menu_of(attacker, "Adjudicator/Attack this hex with the selected units"),
+            {"do": "wait_window", "window": form}, *submit_form("Combat"),
+            {"do": "wait_chat", "match": r"#4\] receipt: record 4 ", "name": "ruling 4"},
+            {"do": "server_disconnect"}, {"do": "server_connect", **at},  # back to the position before: a re-roll
+            *synchronise(files / "b3.vlog", saved=True),
+            *select(block), menu_of(attacker, "Adjudicator/Attack this hex with the selected units"),
+            {"do": "wait_window", "window": form}, *submit_form("Combat"),
+            {"do": "wait_chat", "match": r"#5\] receipt: record 5 ", "name": "ruling 5"},
+            {"do": "wait_window", "window": "Adjudicator: notice", "name": "asked again"},
+            {"do": "click", "window": "Adjudicator: notice", "on": "OK"},
+            {"do": "wait_chat", "match": r"the Communist .* player applied the change of ruling #5", "timeout": 120},
+            {"do": "signal", "name": "bob-done"},
+            {"do": "wait_signal", "name": "carol-done", "timeout": 600},
+            *end_log()])
+
+    c = Script()
+    add(c, [*sign_in("Carol"), {"do": "pref", "key": "adjudicatorServer", "value": WRONG_ADDRESS},
+            {"do": "wait_signal", "name": "bob-done", "timeout": 900},
+            {"do": "server_connect", **at}, {"do": "room_join", "name": ROOM},
+            *take_side("<observer>"), *log_prompt(None),
+            {**status_line(), "name": "carol's menu"},
+            *join_dialog(tokens["un"], name="carol's join dialog"),
+            {"do": "toolbar_click", "button": "Adjudicator", "path": ["Rulings of this game..."]},
+            {"do": "wait_window", "window": "rulings of recorded game", "name": "rulings"},
+            {"do": "click", "window": "rulings of recorded game", "on": "Open"},
+            {"do": "wait_window", "window": "the ruling in full", "name": "one ruling"},
+            {"do": "click", "window": "the ruling in full", "on": "Close"},
+            {"do": "signal", "name": "carol-done"}])
+
+    alice, bob, carol = run_engines([Player(module, a.steps, files / "alice", 1200), Player(module, b.steps, files / "bob", 1200),
+                                     Player(module, c.steps, files / "carol", 1200)], files / "signals")
+    for who, run in (("Alice", alice), ("Bob", bob), ("Carol", carol)):
+        assert run.ok, f"{who}: {explain(run)}"
+    return {"files": files, "game_id": game_id, "tokens": tokens, "attack": attack,
+            "alice": (alice, a), "bob": (bob, b), "carol": (carol, c)}
+
+
+def result(sitting, who: str, name: str):
+    run, script = sitting[who]
+    return run.result(script.at[name])
+
+
+def test_the_join_uses_the_games_own_server_and_tells_the_creator(sitting, server):
+    said = result(sitting, "alice", "bob joined")["matched"][0]["text"]
+    assert "joined recorded game " + sitting["game_id"] in said
+    menu = result(sitting, "bob", "bob's menu")["items"][0]
+    assert menu.startswith(f"{sitting['attack'].scenario.name}: recorded game {sitting['game_id']} at {server.url}")
+    shown = result(sitting, "bob", "bob's join dialog")["text"]
+    assert sitting["game_id"] in shown  # the game id filled in from the game
+    assert f"This game says its recorded game lives at {server.url}; your address" in shown
+    assert f"is http://127.0.0.1:8000" in shown  # his own, never used silently
+
+
+def test_a_hidden_block_is_applied_by_its_owner_at_the_board_and_both_see_it(sitting):
+    said = result(sitting, "alice", "owner's")["text"]
+    assert "to be applied by its owner (the UN (ROK, US and UN) player)" in said
+    alice = sitting["alice"][0].chat()
+    assert any("asked of him now at the board, pending until he applies it" in line for line in alice)
+    asked = result(sitting, "bob", "owner asked")["text"]
+    assert "apply the Communist (NKPA and CPA) player's ruling #1 to your pieces?" in asked and "1 x Step loss" in asked
+    assert result(sitting, "alice", "block applied")["properties"]["Step_Level"] == "2"  # on her board too
+    assert any(re.search(r"the UN .* player applied the change of ruling #1 to his pieces\.$", line) for line in alice)
+
+
+def test_a_ruling_made_while_one_was_away_reaches_him_when_he_is_back(sitting):
+    assert result(sitting, "alice", "bob away")["players"] == ["Alice"]
+    bob = sitting["bob"][0].chat()
+    assert any("ruling #3 of recorded game" in line and "was posted while you were not at the board" in line for line in bob)
+    third = [line for line in chat_texts(sitting["files"] / "b2.vlog") if "#3]" in line]
+    assert third and third[0].endswith(third[0].split("] ", 1)[1]) and "RULING" in third[0]  # in his second log
+
+
+def test_a_late_joiner_lists_the_rulings_so_far_at_the_games_server(sitting, server):
+    menu = result(sitting, "carol", "carol's menu")["items"][0]
+    scenario = sitting["attack"].scenario.name
+    assert menu == (f"{scenario}: recorded game {sitting['game_id']} at {server.url} (not joined: calculations at "
+                    f"{WRONG_ADDRESS})")  # the scenario's name, not its id; the game's server, said
+    shown = result(sitting, "carol", "carol's join dialog")["text"]
+    assert f"lives at {server.url}; your address (Adjudicator > Connect) is {WRONG_ADDRESS}" in shown
+    listed = result(sitting, "carol", "rulings")["text"]
+    rows = [line for line in listed.splitlines() if line.startswith("#")]
+    assert [row.split(" ", 1)[0] for row in rows] == ["#1", "#2", "#3", "#4", "#5"], listed
+    assert rows[0].startswith("#1 (Communist (NKPA and CPA)): Combat for Communist:")
+    assert "RULING" not in listed and "(rok-cap)" not in listed
+    whole = result(sitting, "carol", "one ruling")["text"]
+    assert "Combat for UN" in whole  # the last ruling, opened from the list
+
+
+def test_each_players_log_passes_alone_and_as_one_live_session_and_the_re_roll_is_named(sitting, server):
+    files, game_id, observer = sitting["files"], sitting["game_id"], sitting["tokens"]["observer"]
+    document = ledger(server, game_id, observer)
+    rulings = [r for r in document["records"] if not r["body"]["check"].startswith("game.")]
+    assert [(r["seq"], r["body"]["side"]) for r in rulings] == [(1, "communist"), (2, "un"), (3, "communist"), (4, "un"),
+                                                                 (5, "un")]
+    sessions = {r["seq"]: r["body"]["session"] for r in rulings}
+    live = {s["live"] for s in sessions.values()}
+    assert len(live) == 1 and None not in live  # one sitting, every player's log of it names it
+    assert sessions[1]["id"] == sessions[3]["id"]  # Alice's log: hers alone, whatever Bob's extension sent
+    assert len({sessions[2]["id"], sessions[4]["id"], sessions[5]["id"]}) == 3 and sessions[2]["id"] != sessions[1]["id"]
+    lines = {path: [parse_session_line(t) for t in chat_texts(files / path) if parse_session_line(t)]
+             for path in ("a1.vlog", "b1.vlog", "b2.vlog", "b3.vlog")}
+    assert lines["a1.vlog"][0].id == sessions[1]["id"] and lines["a1.vlog"][-1].live in live  # said when it went live
+    assert lines["b1.vlog"][0].parent == sessions[1]["id"] and lines["b1.vlog"][0].file == 2
+
+    alice_log = [e.seq for e in parse_transcript(chat_texts(files / "a1.vlog")) if e.recorded]
+    assert alice_log == [1, 2, 3, 4, 5]  # every ruling at the board reached her log, Bob's too
+    for files_sent in (["a1.vlog"], ["b1.vlog"], ["a1.vlog", "b1.vlog"], ["b1.vlog", "a1.vlog"]):
+        report = log_check(server, game_id, observer, *(files / f for f in files_sent))
+        assert report["ok"], (files_sent, json.dumps(report)[:3000])
+        assert report["rerolls"] == [] and report["breaks"] == [] and report["hidden"] == []
+    chain = log_check(server, game_id, observer, files / "a1.vlog", files / "b1.vlog", files / "b3.vlog")
+    assert not chain["ok"] and [r["seq"] for r in chain["rerolls"]] == [4], chain["rerolls"]
+    assert "though a partner's log shows it" in chain["rerolls"][0]["why"]
+    assert chain["breaks"] == []
+    fog = "\n".join(line for line in chat_texts(files / "a1.vlog") if "#2]" in line)  # Bob's supply, in Alice's log
+    assert not re.search(r"\b\d SP\b", fog)
+
+
+def test_the_game_state_sent_live_never_carries_a_players_log_session(sitting):
+    files = sitting["files"]
+    for path in ("a1.vlog", "b1.vlog", "b2.vlog", "b3.vlog"):
+        states = [c for c in read_saved_game(files / path).other_commands if c.startswith("korea.adjudicator.game\t")]
+        first, later = json.loads(states[0].split("\t", 1)[1]), [json.loads(s.split("\t", 1)[1]) for s in states[1:]]
+        assert "log_session" in first, path  # the log's beginning: its own session
+        assert all("log_session" not in s for s in later), path  # changes sent live: no one's session
