@@ -115,10 +115,10 @@ def log_check(server, game_id: str, token: str, *paths: Path) -> dict:
     return answer.json()
 
 
-def join_dialog(token: str, game_id: str | None = None, name: str = "") -> list[dict]:
+def join_dialog(token: str, game_id: str | None = None, mark: str = "") -> list[dict]:
     """Adjudicator > Join recorded game..., read as it opens (the server it names), the token typed, OK."""
     steps = [{"do": "toolbar_click", "button": "Adjudicator", "path": ["Join recorded game..."]},
-             {"do": "wait_window", "window": "join a recorded game", "name": name}]
+             {"do": "wait_window", "window": "join a recorded game", "mark": mark}]
     if game_id:
         steps.append({"do": "type", "window": "join a recorded game", "field": "game id", "text": game_id})
     return steps + [{"do": "type", "window": "join a recorded game", "field": "token", "text": token},
@@ -128,10 +128,10 @@ def join_dialog(token: str, game_id: str | None = None, name: str = "") -> list[
 
 
 def add(script: Script, steps: list[dict]) -> None:
-    """Steps, the one carrying "name" marked under that name (what the test reads back)."""
+    """Steps, each carrying "mark" marked under it (what the test reads back)."""
     for step in steps:
-        name = step.pop("name", "")
-        script.add(step, name=name)
+        mark = step.pop("mark", "")
+        script.add(step, name=mark)
 
 
 def status_line() -> dict:
@@ -171,16 +171,16 @@ def sitting(engine, engine_module, server, vassal, tmp_path_factory) -> dict:
             *join_dialog(tokens["communist"], game_id),
             {"do": "server_connect", **at}, {"do": "room_create", "name": ROOM}, {"do": "signal", "name": "room"},
             {"do": "wait_chat", "match": r"Adjudicator: the UN .* player joined recorded game", "timeout": 300,
-             "name": "bob joined"},
+             "mark": "bob joined"},
             *select(attacker), menu_of(block, "Adjudicator/Attack this hex with the selected units"),
             {"do": "wait_window", "window": form}, *submit_form("Combat"),
-            {"do": "wait_chat", "match": r"#1\] receipt: record 1 ", "name": "ruling 1"},
-            {"do": "wait_window", "window": "not yours to apply", "name": "owner's"},
+            {"do": "wait_chat", "match": r"#1\] receipt: record 1 ", "mark": "ruling 1"},
+            {"do": "wait_window", "window": "not yours to apply", "mark": "owner's"},
             {"do": "click", "window": "not yours to apply", "on": "OK"},
             {"do": "wait_chat", "match": r"the UN .* player applied the change of ruling #1 to his pieces", "timeout": 120},
-            {"do": "wait_piece", "piece": {"id": block}, "properties": {"Step_Level": "2"}, "name": "block applied"},
+            {"do": "wait_piece", "piece": {"id": block}, "properties": {"Step_Level": "2"}, "mark": "block applied"},
             {"do": "wait_chat", "match": r"#2\] receipt: record 2 ", "timeout": 120},
-            {"do": "wait_room", "players": 1, "timeout": 120, "name": "bob away"},
+            {"do": "wait_room", "players": 1, "timeout": 120, "mark": "bob away"},
             menu_of(attacker, "Adjudicator/Supply of this side"),
             {"do": "wait_window", "window": "^Adjudicator: Supply"}, *submit_form("Supply"),
             {"do": "wait_chat", "match": r"#3\] receipt: record 3 "},
@@ -189,7 +189,7 @@ def sitting(engine, engine_module, server, vassal, tmp_path_factory) -> dict:
             {"do": "wait_room", "players": 2, "timeout": 180},
             {"do": "wait_chat", "match": r"#5\] receipt: record 5 ", "timeout": 300},
             {"do": "wait_window", "window": r"apply the UN .* player's ruling #5 to your pieces", "timeout": 120,
-             "name": "asked to apply"},
+             "mark": "asked to apply"},
             {"do": "click", "window": r"apply the UN .* player's ruling #5", "on": "Yes"},
             {"do": "wait_chat", "match": r"the Communist .* player applied the change of ruling #5"},
             {"do": "wait_signal", "name": "carol-done", "timeout": 600},
@@ -199,30 +199,32 @@ def sitting(engine, engine_module, server, vassal, tmp_path_factory) -> dict:
     add(b, [*sign_in("Bob"), {"do": "wait_signal", "name": "room", "timeout": 300},
             {"do": "server_connect", **at}, {"do": "room_join", "name": ROOM},
             *take_side(un), *log_prompt(files / "b1.vlog"),
-            {**status_line(), "name": "bob's menu"},
-            *join_dialog(tokens["un"], name="bob's join dialog"),
+            {**status_line(), "mark": "bob's menu"},
+            *join_dialog(tokens["un"], mark="bob's join dialog"),
             {"do": "wait_window", "window": r"apply the Communist .* player's ruling #1 to your pieces", "timeout": 180,
-             "name": "owner asked"},
+             "mark": "owner asked"},
             {"do": "click", "window": r"apply the Communist .* player's ruling #1", "on": "Yes"},
             {"do": "wait_chat", "match": r"the UN .* player applied the change of ruling #1"},
             menu_of(block, "Adjudicator/Supply of this side"),
             {"do": "wait_window", "window": "^Adjudicator: Supply"}, *submit_form("Supply"),
-            {"do": "wait_chat", "match": r"#2\] receipt: record 2 ", "name": "ruling 2"},
+            {"do": "wait_chat", "match": r"#2\] receipt: record 2 ", "mark": "ruling 2"},
             {"do": "click_if", "window": "apply the ruling", "on": "Yes", "timeout": 3},
             {"do": "server_disconnect"},
             {"do": "wait_signal", "name": "asked-3", "timeout": 300},
             {"do": "server_connect", **at}, *synchronise(files / "b2.vlog", saved=True),
-            {"do": "wait_chat", "match": r"#3\] RULING", "timeout": 60, "name": "caught up"},
+            {"do": "wait_chat", "match": r"#3\] RULING", "timeout": 60, "mark": "caught up"},
             *select(block), menu_of(attacker, "Adjudicator/Attack this hex with the selected units"),
             {"do": "wait_window", "window": form}, *submit_form("Combat"),
-            {"do": "wait_chat", "match": r"#4\] receipt: record 4 ", "name": "ruling 4"},
+            {"do": "wait_chat", "match": r"#4\] receipt: record 4 ", "mark": "ruling 4"},
             {"do": "server_disconnect"}, {"do": "server_connect", **at},  # back to the position before: a re-roll
             *synchronise(files / "b3.vlog", saved=True),
             *select(block), menu_of(attacker, "Adjudicator/Attack this hex with the selected units"),
             {"do": "wait_window", "window": form}, *submit_form("Combat"),
-            {"do": "wait_chat", "match": r"#5\] receipt: record 5 ", "name": "ruling 5"},
-            {"do": "wait_window", "window": "Adjudicator: notice", "name": "asked again"},
+            {"do": "wait_chat", "match": r"#5\] receipt: record 5 ", "mark": "ruling 5"},
+            {"do": "wait_window", "window": "Adjudicator: notice", "mark": "asked again"},
             {"do": "click", "window": "Adjudicator: notice", "on": "OK"},
+            {"do": "wait_window", "window": "not yours to apply"},  # the 6th NKPA's loss: Alice's block
+            {"do": "click", "window": "not yours to apply", "on": "OK"},
             {"do": "wait_chat", "match": r"the Communist .* player applied the change of ruling #5", "timeout": 120},
             {"do": "signal", "name": "bob-done"},
             {"do": "wait_signal", "name": "carol-done", "timeout": 600},
@@ -233,12 +235,12 @@ def sitting(engine, engine_module, server, vassal, tmp_path_factory) -> dict:
             {"do": "wait_signal", "name": "bob-done", "timeout": 900},
             {"do": "server_connect", **at}, {"do": "room_join", "name": ROOM},
             *take_side("<observer>"), *log_prompt(None),
-            {**status_line(), "name": "carol's menu"},
-            *join_dialog(tokens["un"], name="carol's join dialog"),
+            {**status_line(), "mark": "carol's menu"},
+            *join_dialog(tokens["un"], mark="carol's join dialog"),
             {"do": "toolbar_click", "button": "Adjudicator", "path": ["Rulings of this game..."]},
-            {"do": "wait_window", "window": "rulings of recorded game", "name": "rulings"},
+            {"do": "wait_window", "window": "rulings of recorded game", "mark": "rulings"},
             {"do": "click", "window": "rulings of recorded game", "on": "Open"},
-            {"do": "wait_window", "window": "the ruling in full", "name": "one ruling"},
+            {"do": "wait_window", "window": "the ruling in full", "mark": "one ruling"},
             {"do": "click", "window": "the ruling in full", "on": "Close"},
             {"do": "signal", "name": "carol-done"}])
 
