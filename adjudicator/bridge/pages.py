@@ -46,6 +46,8 @@ from flask import Blueprint, Response, abort, g, redirect, render_template, requ
 from werkzeug.datastructures import MultiDict
 
 from adjudicator import rulings
+from adjudicator.artwork import artwork_of
+from adjudicator.boardview import board_json, saved_game_stacks
 from adjudicator.bridge.errors import BridgeError
 from adjudicator.bridge.fill import Pointed, fill_request
 from adjudicator.bridge.games import load_system_game
@@ -55,7 +57,6 @@ from adjudicator.bridge.rulings import (
     compute_from_file, odds_from_file, problem_from, record_from_file, record_supply, refuse_other_scenario,
 )
 from adjudicator.bridge.supply import run_supply
-from adjudicator.bridge.svg import map_svg
 from adjudicator.bridge.upload import MAX_UPLOAD_BYTES, read_upload
 from adjudicator.bridge.writeback import piece_changes, ruling_log
 from adjudicator.checks import CheckSpec, canonical_side, checks_for, get_check
@@ -67,6 +68,7 @@ from adjudicator.game_pages import new_request_id, situation_address, starting_v
 from adjudicator.page_tokens import page_grant
 from adjudicator.problems import Problem
 from adjudicator.ratelimits import RouteLimiter, pages_limit
+from adjudicator.replay.views import Viewer
 from adjudicator.services import services
 from adjudicator.storage import OBSERVER, GameNotFound, TokenGrant
 from adjudicator.systems import system_info
@@ -188,8 +190,8 @@ def report(scope: Scope, sha256: str):
     out_ids = {u for u, _ in run.out_of_supply()} if run else set()
     in_ids = ({u.unit for r in run.reports for u in r.units if u.in_supply} if run else set())
     name = unit_namer(scope)
-    maps = [(m, map_svg(game, m, [u for u in positions.on_map() if u.location.map == m.id], out_ids, in_ids, name))
-            for m in maps_to_draw(positions, run.scenario if run else scenario)]
+    maps = boards(scope, upload, run.scenario if run else scenario,
+                  {"out-of-supply": sorted(u for u in out_ids if name(u)), "in-supply": sorted(u for u in in_ids if name(u))})
     return render_template("bridge_report.html", info=system_info(scope.system), game=game, scope=scope, name=name,
                            unfog=text_redactor(scope, positions),
                            positions=positions, run=run, supply_error=supply_error, out_ids=out_ids, maps=maps,
@@ -224,6 +226,18 @@ def text_redactor(scope: Scope, positions: Positions) -> Callable[[str], str]:
     hidden = {u.unit.id: u.unit.side for u in positions.units if name(u.unit.id) is None}
     viewer = viewer_of(scope)
     return lambda text: redact(scope.system, text, viewer) if hidden and text else text
+
+
+def boards(scope: Scope, upload: Upload, scenario_id: str | None, marks: dict[str, list[str]] | None = None) -> list:
+    """(map, board data) of each map the file or the scenario uses, with the file's stacks as the
+    page's viewer may see them (`adjudicator.boardview`)."""
+    saved, positions = read_kept(scope, upload)
+    game = positions.game
+    side = viewer_of(scope)
+    viewer = Viewer(side, game.sides[side].name) if side in game.sides else Viewer()
+    stacks = saved_game_stacks(positions, saved, unit_namer(scope), viewer)
+    art = artwork_of(game)
+    return [(m, board_json(art, m, stacks.get(m.id, []), marks)) for m in maps_to_draw(positions, scenario_id)]
 
 
 def maps_to_draw(positions: Positions, scenario_id: str | None) -> list:
@@ -394,8 +408,7 @@ def odds_page(scope: Scope, sha256: str, check: str, form=None):
 def render_check(page: CheckPage, form=None, status: int = 200):
     game = page.positions.game
     name = unit_namer(page.scope)
-    maps = [(m, map_svg(game, m, [u for u in page.positions.on_map() if u.location.map == m.id], name=name))
-            for m in maps_to_draw(page.positions, page.scope.grant.scenario if page.scope.grant else None)]
+    maps = boards(page.scope, page.upload, page.scope.grant.scenario if page.scope.grant else None)
     units = unit_choices(page.scope.system)
     response = Response(render_template(
         "bridge_check.html", info=system_info(page.scope.system), page=page, spec=page.spec, game=game,
