@@ -83,7 +83,7 @@
     const defs = svgEl("defs");
     const marker = svgEl("marker", {id: "arrow-" + map, viewBox: "0 0 10 10", refX: "8", refY: "5",
                                     markerWidth: "5", markerHeight: "5", orient: "auto-start-reverse"});
-    marker.appendChild(svgEl("path", {d: "M 0 0 L 10 5 L 0 10 z", fill: "#c62828"}));
+    marker.appendChild(svgEl("path", {d: "M 0 0 L 10 5 L 0 10 z", fill: "#e65100", stroke: "#fff", "stroke-width": "1"}));
     defs.appendChild(marker);
     board.svg.insertBefore(defs, board.svg.firstChild);
     markers.add(map);
@@ -123,7 +123,8 @@
     for (const {look, count} of groups.values()) {
       const one = el("span", {"class": "off-look", title: look.t + (count > 1 ? " ×" + count : "")});
       if (look.i) one.appendChild(el("img", {src: data.art + look.i, alt: "", width: "30", height: "30"}));
-      one.appendChild(document.createTextNode(look.l + (count > 1 ? " ×" + count : "")));
+      const words = look.k === "marker" ? look.t : look.l;  // a marker by its name, a unit by its id
+      one.appendChild(document.createTextNode(words + (count > 1 ? " ×" + count : "")));
       list.appendChild(one);
     }
     item.appendChild(list);
@@ -159,14 +160,17 @@
       const points = path.map(h => board.centres[h]).filter(Boolean);
       if (points.length < 2) continue;
       arrowHead(board, map);
-      const line = svgEl("polyline", {"class": "move-path", points: points.map(p => p.join(",")).join(" "),
-                                      fill: "none", stroke: "#c62828", "stroke-width": 5,
-                                      "marker-end": "url(#arrow-" + map + ")", "data-piece": String(piece),
-                                      "data-path": path.join(" ")});
-      const earlier = points.length > 2 ? svgEl("polyline", {"class": "move-trail", fill: "none", stroke: "#c62828",
-        "stroke-width": 3, "stroke-dasharray": "8 6", points: points.slice(0, -1).map(p => p.join(",")).join(" ")}) : null;
-      if (earlier) board.layers.paths.appendChild(earlier);
-      board.layers.paths.appendChild(line);
+      // A white casing under the line, so it stands out over the map's own red roads.
+      const last = points.slice(-2).map(p => p.join(",")).join(" ");
+      const earlier = points.length > 2 ? points.slice(0, -1).map(p => p.join(",")).join(" ") : "";
+      if (earlier) {
+        board.layers.paths.appendChild(svgEl("polyline", {"class": "move-casing", points: earlier}));
+        board.layers.paths.appendChild(svgEl("polyline", {"class": "move-trail", points: earlier}));
+      }
+      board.layers.paths.appendChild(svgEl("polyline", {"class": "move-casing", points: last}));
+      board.layers.paths.appendChild(svgEl("polyline", {"class": "move-path", points: last,
+                                                        "marker-end": "url(#arrow-" + map + ")", "data-piece": String(piece),
+                                                        "data-path": path.join(" ")}));
     }
   }
 
@@ -408,10 +412,10 @@
     document.getElementById("replay-end").disabled = current === last;
     document.getElementById("replay-next-ruling").disabled = !rulingSteps.some(i => i > current);
     document.getElementById("replay-prev-ruling").disabled = !rulingSteps.some(i => i < current);
-    if (turnBox) {
-      let chosen = turnBox.options[0];
-      for (const option of turnBox.options) if (Number(option.value) <= current) chosen = option;
-      turnBox.value = chosen.value;
+    if (turnBox) {  // the turn in force at this step (none before the tracker first shows one)
+      let chosen = -1;
+      [...turnBox.options].forEach((option, index) => { if (Number(option.value) <= current) chosen = index; });
+      turnBox.selectedIndex = chosen;
     }
     if (currentItem) currentItem.classList.remove("current");
     currentItem = document.getElementById("step-" + current);
