@@ -119,7 +119,8 @@ def render_roll(page: RollPage, status: int = 200):
     units = unit_choices(page.grant.system)
     response = Response(render_template(
         "game_check.html", page=page, spec=page.spec, info=info, grant=page.grant, system=page.grant.system,
-        units=units, unit_index={u.id: u for u in units}, side_label=side_label), status)
+        units=units, unit_index={u.id: u for u in units}, side_label=side_label,
+        withheld=rulings.chances_withheld(page.spec)), status)
     response.headers["Cache-Control"] = "no-store"  # a form's request id is for one showing
     return response
 

@@ -74,6 +74,7 @@ from adjudicator.storage import OBSERVER, GameNotFound, TokenGrant
 from adjudicator.systems import system_info
 from adjudicator.transcript import chat_lines
 from adjudicator.uploads import Upload, grant_scope, is_sha256, system_scope
+from adjudicator.wording import field_path_words, read_from_file
 from vassalfmt import SavedGame
 
 MULTIPART_OVERHEAD = 64 * 1024
@@ -410,10 +411,14 @@ def render_check(page: CheckPage, form=None, status: int = 200):
     name = unit_namer(page.scope)
     maps = boards(page.scope, page.upload, page.scope.grant.scenario if page.scope.grant else None)
     units = unit_choices(page.scope.system)
+    every_field = form_fields(page.spec)
     response = Response(render_template(
         "bridge_check.html", info=system_info(page.scope.system), page=page, spec=page.spec, game=game,
         maps=maps, form=form if form is not None else MultiDict(), roles=roles(page.spec), system=page.scope.system, units=units,
-        unit_index={u.id: u for u in units}, scope=page.scope, name=name), status)
+        unit_index={u.id: u for u in units}, scope=page.scope, name=name,
+        read_words=read_from_file(page.spec, game, every_field),
+        field_words=lambda pointer: field_path_words(every_field, pointer),
+        withheld=rulings.chances_withheld(page.spec) if page.scope.recorded else ""), status)
     response.headers["Cache-Control"] = "no-store"
     return response
 
