@@ -21,7 +21,7 @@ ROLE_WORDS = {
     "scenario": "the scenario",
     "turn": "the game turn, from the turn tracker",
     "month": "the month, from the turn tracker",
-    "side": "{label}: the side asking (yours in a recorded game; else the one chosen below, or the attackers')",
+    "side": "{label}: the side asking (the one chosen below, or the attacking units')",
     "positions": "where every unit stands, with the step it shows",
     "attackers": "{label}: the units you pick on the map, each with its hex and the step it shows",
     "defenders": "{label}: the units in the hex you pick, with the steps they show",
@@ -67,9 +67,11 @@ def _named(identifier: str) -> str:
     return f"“{humanize(identifier)}”"
 
 
-def read_from_file(spec: CheckSpec, game: Game, fields: list[FormField]) -> list[str]:
-    """What the saved game gives this check, in a player's words, one item per field it fills."""
+def read_from_file(spec: CheckSpec, game: Game, fields: list[FormField], recorded: bool = False) -> list[str]:
+    """What the saved game gives this check, in a player's words, one item per field it fills (in a
+    recorded game the scenario is the game's and the side the token's)."""
     labels = {f.name: f.label for f in fields}
+    words = dict(ROLE_WORDS, **({"scenario": "the game's scenario", "side": "{label}: your side"} if recorded else {}))
     out = []
     for pointer, role in spec.board:
         if pointer.count("/") != 1:
@@ -82,7 +84,7 @@ def read_from_file(spec: CheckSpec, game: Game, fields: list[FormField]) -> list
             where = track.name if track else humanize(role.split(":")[1])
             out.append(f"{label}: where the {humanize(marker).lower()} marker stands on the {where}")
         else:
-            out.append(ROLE_WORDS.get(role, "{label}").format(label=label))
+            out.append(words.get(role, "{label}").format(label=label))
     return out
 
 

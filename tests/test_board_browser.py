@@ -65,11 +65,21 @@ def shots() -> Path:
 
 
 def screenshot(driver, shots: Path, name: str) -> None:
-    """The whole page, not only the window's part of it."""
-    import base64
+    """The whole page, not only the window's part of it: the window made as tall as the page for the
+    picture. (Chromium's own whole-page capture upsets the page's elements for the next click.)"""
+    from selenium.webdriver.support.ui import WebDriverWait
 
-    shot = driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True})
-    (shots / f"{name}.png").write_bytes(base64.b64decode(shot["data"]))
+    size = driver.get_window_size()
+    inner = driver.execute_script("return [window.innerWidth, window.innerHeight]")
+    height = driver.execute_script("return document.documentElement.scrollHeight")
+    driver.set_window_size(size["width"], min(max(height + 140, size["height"]), 5000))
+    try:
+        driver.save_screenshot(str(shots / f"{name}.png"))
+    finally:
+        driver.set_window_size(size["width"], size["height"])
+        # Until the page has its window back: a click meanwhile may land on a layout being redone.
+        WebDriverWait(driver, 10).until(lambda d: d.execute_script(
+            "return new Promise(done => requestAnimationFrame(() => done([window.innerWidth, window.innerHeight])))") == inner)
 
 
 def pieces_drawn(driver) -> list[dict]:

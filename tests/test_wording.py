@@ -69,5 +69,5 @@ def test_the_saved_game_check_says_what_the_file_gives_in_words(client):
     response = client.post("/systems/kwb/savedgame", data={"file": (io.BytesIO(data), "t.vsav"), "_check": "combat"},
                            content_type="multipart/form-data", follow_redirects=True)
     block = html.fromstring(response.get_data(as_text=True)).get_element_by_id("from-board").text_content()
-    assert "From the file: the scenario; Attacking side: the side asking" in block
+    assert "From the file: the scenario; Attacking side: the side asking (the one chosen below" in block
     assert "the game turn, from the turn tracker" in block and "(side)" not in block and "`" not in block

@@ -416,7 +416,7 @@ def render_check(page: CheckPage, form=None, status: int = 200):
         "bridge_check.html", info=system_info(page.scope.system), page=page, spec=page.spec, game=game,
         maps=maps, form=form if form is not None else MultiDict(), roles=roles(page.spec), system=page.scope.system, units=units,
         unit_index={u.id: u for u in units}, scope=page.scope, name=name,
-        read_words=read_from_file(page.spec, game, every_field),
+        read_words=read_from_file(page.spec, game, every_field, page.scope.recorded),
         field_words=lambda pointer: field_path_words(every_field, pointer),
         withheld=rulings.chances_withheld(page.spec) if page.scope.recorded else ""), status)
     response.headers["Cache-Control"] = "no-store"

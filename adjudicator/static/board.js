@@ -132,6 +132,11 @@
       this.frame.scrollTop = y * this.zoom - box.height / 2;
     }
 
+    /** Centre the view on a hex (the page's own picks, when it opens with them). */
+    centreOnHex(hex) {
+      if (this.centres[hex]) this.centreOn(this.centres[hex]);
+    }
+
     /** Scroll so that an element of the board is in sight (the replay follows what changed). */
     show(element) {
       const box = element.getBoundingClientRect(), view = this.frame.getBoundingClientRect();

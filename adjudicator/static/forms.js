@@ -125,4 +125,17 @@ document.addEventListener("change", event => {
 document.addEventListener("input", event => {
   if (event.target.matches("#target-hex")) markPicks();
 });
-document.addEventListener("DOMContentLoaded", markPicks);
+// A page that opens with picks (a form sent back with its answer) shows them: the board centred on
+// the hex attacked, or on the first attacking unit.
+document.addEventListener("DOMContentLoaded", () => {
+  markPicks();
+  if (!window.KoreaBoards) return;
+  const hex = document.getElementById("target-hex");
+  const attacker = document.querySelector("input[name=_attackers]:checked");
+  const spot = hex && hex.value.trim() ? hex.value.trim() : attacker && attacker.closest("[data-hex]") ?
+    attacker.closest("[data-hex]").dataset.hex : "";
+  const chooser = document.getElementById("target-map");
+  for (const [map, board] of window.KoreaBoards) {
+    if (spot && (!chooser || !chooser.value || chooser.value === map)) board.centreOnHex(spot);
+  }
+});
