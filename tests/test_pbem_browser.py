@@ -27,12 +27,11 @@ pytestmark = pytest.mark.browser
 GAMES = ["kwb", "spi", "holdfast", "fireandice"]
 
 
-def click_and_wait(driver, element, element_id: str):
-    """Click what leads to another page (an element, or its id), and the element of that page.
+def click_and_wait(driver, selector: str, element_id: str):
+    """Click what leads to another page (a CSS selector), and the element of that page.
 
-    Given an id, the element is found again should Chromium lose it between finding and clicking
-    (it does, now and then, on a page opened at a #fragment: "Node ... does not belong to the
-    document")."""
+    The element is found again should Chromium lose it between finding and clicking (it does, now
+    and then, just after a page loads: "Node ... does not belong to the document")."""
     from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
     from selenium.webdriver.support import expected_conditions as ec
     from selenium.webdriver.support.ui import WebDriverWait
@@ -40,10 +39,10 @@ def click_and_wait(driver, element, element_id: str):
     html = driver.find_element("tag name", "html")
     for attempt in range(3):
         try:
-            (by_id(driver, element) if isinstance(element, str) else element).click()
+            driver.find_element("css selector", selector).click()
             break
         except (StaleElementReferenceException, WebDriverException):
-            if not isinstance(element, str) or attempt == 2:
+            if attempt == 2:
                 raise
     WebDriverWait(driver, 30).until(ec.staleness_of(html))
     return wait_for(driver, element_id)
@@ -65,21 +64,21 @@ def test_a_game_played_by_e_mail_in_the_browser(browser, url, modules, tmp_path,
     # 2. Create the game on the home page; the tokens are shown once.
     browser.get(f"{url}/")
     Select(by_id(browser, "system-scenario")).select_by_value(f"{system}/{combat.scenario.id}")
-    click_and_wait(browser, by_id(browser, "create-submit"), "tokens")
+    click_and_wait(browser, "#create-submit", "tokens")
     tokens = {cell.get_attribute("data-role"): cell.text
               for cell in by_id(browser, "tokens").find_elements(By.CSS_SELECTOR, "code[data-role]")}
     game_id = browser.find_element(By.TAG_NAME, "h1").text.split()[1]
     opponent = next(role for role in tokens if role not in (side, "observer"))
 
     # 3. Open the game page as the attacking side.
-    click_and_wait(browser, by_id(browser, f"open-as-{side}"), "ledger")
+    click_and_wait(browser, f"#open-as-{side}", "ledger")
     assert "Ledger verified" in by_id(browser, "verification").text
 
     # 5. From a saved game: the module's setup, and the combat.
-    click_and_wait(browser, by_id(browser, "savedgame-link"), "savedgame-form")
+    click_and_wait(browser, "#savedgame-link", "savedgame-form")
     by_id(browser, "savedgame-file").send_keys(str(setup_path(modules, tmp_path, system, combat.scenario.id)))
     Select(by_id(browser, "savedgame-check")).select_by_value("combat")
-    click_and_wait(browser, by_id(browser, "savedgame-submit"), "savedgame-check")
+    click_and_wait(browser, "#savedgame-submit", "savedgame-check")
     WebDriverWait(browser, 20).until(lambda d: d.execute_script("return document.documentElement.dataset.boardsReady"))
 
     # 6. Point at the board: the attacking units, then the hex attacked.
@@ -103,11 +102,11 @@ def test_a_game_played_by_e_mail_in_the_browser(browser, url, modules, tmp_path,
         assert not browser.find_elements(By.ID, "chances")
         assert "hidden from you" in by_id(browser, "chances-withheld").text
     else:
-        click_and_wait(browser, by_id(browser, "chances"), "odds-combat")
+        click_and_wait(browser, "#chances", "odds-combat")
         screenshot(browser, shots, f"{system}-pbem-6-chances")
 
     # 7. Roll: the ruling's own page.
-    click_and_wait(browser, "resolve", "verification")
+    click_and_wait(browser, "#resolve", "verification")
     assert "/records/1" in browser.current_url and "Verified" in by_id(browser, "verification").text
     screenshot(browser, shots, f"{system}-pbem-7-ruling")
 
@@ -122,10 +121,10 @@ def test_a_game_played_by_e_mail_in_the_browser(browser, url, modules, tmp_path,
     browser.delete_all_cookies()
     browser.get(f"{url}/games/{game_id}")
     by_id(browser, "token").send_keys(tokens[opponent])
-    click_and_wait(browser, by_id(browser, "game-login").find_element(By.CSS_SELECTOR, "button"), "ledger")
-    click_and_wait(browser, by_id(browser, "replay-link"), "replay-form")
+    click_and_wait(browser, "#game-login button", "ledger")
+    click_and_wait(browser, "#replay-link", "replay-form")
     by_id(browser, "replay-files").send_keys(str(path))
-    click_and_wait(browser, by_id(browser, "replay-submit"), "replay-data")
+    click_and_wait(browser, "#replay-submit", "replay-data")
     WebDriverWait(browser, 20).until(lambda d: d.execute_script("return document.body.dataset.replayReady") == "yes")
     assert by_id(browser, "replay-verdict").get_attribute("data-ok") == "yes"
     browser.find_element(By.CSS_SELECTOR, "#replay-rulings a[data-step]").click()
@@ -133,7 +132,7 @@ def test_a_game_played_by_e_mail_in_the_browser(browser, url, modules, tmp_path,
     screenshot(browser, shots, f"{system}-pbem-9-replay")
     browser.get(f"{url}/games/{game_id}/log-check")
     by_id(browser, "log-file").send_keys(str(path))
-    click_and_wait(browser, by_id(browser, "log-check-form").find_element(By.CSS_SELECTOR, "button"), "log-report")
+    click_and_wait(browser, "#log-check-form button", "log-report")
     assert "Every ruling matches the ledger" in by_id(browser, "log-verdict").text
 
     # 10. The ledger.
@@ -142,9 +141,9 @@ def test_a_game_played_by_e_mail_in_the_browser(browser, url, modules, tmp_path,
     screenshot(browser, shots, f"{system}-pbem-10-ledger")
 
     # 11. Close the game: the seed revealed, every die recomputed.
-    click_and_wait(browser, by_id(browser, "close-link"), "close-form")
+    click_and_wait(browser, "#close-link", "close-form")
     by_id(browser, "close-confirm").click()
-    click_and_wait(browser, by_id(browser, "close-submit"), "ledger")
+    click_and_wait(browser, "#close-submit", "ledger")
     assert by_id(browser, "game-status").text == "closed"
     assert "dice recomputed from the revealed seed" in by_id(browser, "verification").text
     screenshot(browser, shots, f"{system}-pbem-11-closed")
