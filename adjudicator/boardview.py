@@ -49,7 +49,8 @@ def board_json(artwork: Artwork, game_map: GameMap, stacks: list[dict[str, Any]]
     return {"map": game_map.id, "name": game_map.name, "image": artwork.url(artwork.board_names[game_map.id]),
             "art": artwork.base_url(), "width": grid.width, "height": grid.height, "counter": counter_px(PAGE_SCALE),
             "offset": STACK_OFFSET, "hex_height": min(grid.dx, grid.dy) if grid.sideways else grid.dy,
-            "label_top": round(label_top, 1), "label_px": max(7, round(grid.dy * 0.13)),
+            "scan": game_map.board is not None, "label_top": round(label_top, 1),
+            "label_px": max(7, round(grid.dy * 0.13)),
             "centres": centres, "corners": corners, "stacks": stacks or [], "marks": marks or {}}
 
 

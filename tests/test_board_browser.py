@@ -206,22 +206,28 @@ def test_the_check_page_draws_each_unit_as_its_counter_on_its_hex_and_picks_by_c
     browser.execute_script("arguments[0].focus()", target)
     target.send_keys(Keys.ENTER)
     assert by_id(browser, "target-hex").get_attribute("value") == defender_hex
+    assert browser.execute_script("return document.activeElement.closest('g.stack') !== null")
 
-    # Hex numbers: the one under the pointer in the toolbar, and over every hex in view.
+    # Hex numbers: the one under the pointer in the toolbar; over every hex in view once the map is
+    # zoomed out so far that its own print of them reads small (at 100% the drawn map's print is there).
     grid = game.maps[placed[attacker].location.map].board_grid(1)
-    labels = browser.execute_script(
-        "return [...document.querySelectorAll('.board-labels text')].map(t => [t.textContent,"
-        " Number(t.getAttribute('x')), Number(t.getAttribute('y'))])")
+    labels_js = ("return [...document.querySelectorAll('.board-labels text')].map(t => [t.textContent,"
+                 " Number(t.getAttribute('x')), Number(t.getAttribute('y'))])")
+    browser.find_element(By.CSS_SELECTOR, "figure.board .board-zoom-actual").click()
+    assert browser.execute_script(labels_js) == []
+    browser.find_element(By.CSS_SELECTOR, "figure.board .board-zoom-out").click()
+    labels = browser.execute_script(labels_js)
     assert len(labels) > 10
     for label, x, y in labels:
         cx, cy = grid.center(grid.parse(label))
         assert x == cx and cy - grid.dy / 2 <= y <= cy, label  # at the top of its own hex
+    screenshot(browser, shots, f"{system}-check-zoomed-out")
+    stack = in_sight(browser, stack)
     stack_hex = stack.get_attribute("data-hex")
     hover(browser, stack)
     readout = browser.find_element(By.CSS_SELECTOR, ".board-readout").text
     assert readout.startswith(f"Hex {stack_hex}")
     assert browser.find_element(By.CSS_SELECTOR, ".board-top .hover-label").text == stack_hex
-    assert browser.execute_script("return document.activeElement.closest('g.stack') !== null")
 
 
 def test_a_scratch_unit_shows_its_placeholder_and_nothing_else(browser, url, tmp_path, shots):

@@ -2,8 +2,9 @@
 // piece its own counter picture where VASSAL puts it, stacked as the module stacks (each piece 4 px right
 // and up of the one under it). Hovering a stack (or Tab to it) spreads its pieces side by side above it at
 // their printed size, as VASSAL's mouse-over stack viewer does; the hex under the pointer is named in the
-// toolbar and outlined; hex numbers are drawn over the hexes in view; the toolbar, Ctrl+wheel and + - 0
-// zoom, a drag or the scroll bars pan.
+// toolbar and outlined; hex numbers are drawn over the hexes in view wherever the map's own print of them
+// would read small (zoomed out, or a scanned board); the toolbar, Ctrl+wheel and + - 0 zoom, a drag or the
+// scroll bars pan.
 //
 // A click on a stack (or Enter on it) picks the stack, a click on a piece of the spread (or ← → then
 // Enter) picks that piece, a click on a hex with no stack picks the hex: the board sends a "board-pick"
@@ -57,6 +58,8 @@
       this.hoverLabel = this.layers.top.appendChild(svgEl("text", {"class": "hover-label", "text-anchor": "middle"}));
       this.spreadOf = null;
       this.active = -1;               // the piece of the spread chosen from the keyboard
+      this.labels = new Map();        // hex -> its number drawn over the map (drawLabels)
+      this.labelSize = "";
       for (const [unitClass, units] of Object.entries(data.marks || {})) this.unitMarks.set(unitClass, new Set(units));
       for (const stack of data.stacks || []) this.drawStack(stack.hex, stack.pieces);
       this.bind();
@@ -147,20 +150,39 @@
 
     // -- hex numbers -----------------------------------------------------------------------------------
 
+    /** The numbers of the hexes in view (and a hex's height around it): those scrolled into view are
+     *  added, those out of it removed, the rest left as they are (a step of the replay that scrolls
+     *  the map redraws a few). */
     drawLabels() {
       const layer = this.layers.labels;
-      if (!this.labelsBox.checked || this.zoom < LABELS_FROM) { layer.replaceChildren(); return; }
+      // A drawn map prints its own numbers where these go: they are drawn over it only where the print
+      // reads smaller than LABEL_PX (zoomed out); a scanned board's numbers are always drawn.
+      const printed = !this.data.scan && this.zoom * this.data.label_px >= LABEL_PX;
+      if (!this.labelsBox.checked || this.zoom < LABELS_FROM || printed) {
+        layer.replaceChildren();
+        this.labels = new Map();
+        return;
+      }
+      // As large as the map prints them, and never smaller on the screen than LABEL_PX.
+      const size = Math.max(LABEL_PX / this.zoom, this.data.label_px).toFixed(2);
+      if (size !== this.labelSize) { layer.replaceChildren(); this.labels = new Map(); this.labelSize = size; }
       const box = this.frame.getBoundingClientRect(), svg = this.svg.getBoundingClientRect();
       const left = (box.left - svg.left) / this.zoom, top = (box.top - svg.top) / this.zoom;
       const right = left + box.width / this.zoom, bottom = top + box.height / this.zoom;
-      // As large as the map prints them, and never smaller on the screen than LABEL_PX.
-      const margin = this.data.hex_height, size = Math.max(LABEL_PX / this.zoom, this.data.label_px);
-      const labels = [];
+      const margin = this.data.hex_height;
+      const seen = new Set();
       for (const [label, [cx, cy]] of this.hexes) {
         if (cx < left - margin || cx > right + margin || cy < top - margin || cy > bottom + margin) continue;
-        labels.push(svgEl("text", {x: cx, y: cy + this.data.label_top, "font-size": size.toFixed(2), "data-hex": label}, label));
+        seen.add(label);
+        if (!this.labels.has(label)) {
+          const text = svgEl("text", {x: cx, y: cy + this.data.label_top, "font-size": size, "data-hex": label}, label);
+          this.labels.set(label, text);
+          layer.appendChild(text);
+        }
       }
-      layer.replaceChildren(...labels);
+      for (const [label, text] of this.labels) {
+        if (!seen.has(label)) { text.remove(); this.labels.delete(label); }
+      }
     }
 
     // -- stacks --------------------------------------------------------------------------------------
@@ -347,10 +369,12 @@
       root.querySelector(".board-zoom-whole").addEventListener("click", () => this.whole());
       this.labelsBox.addEventListener("change", () => this.drawLabels());
       let labelFrame = 0;
-      this.frame.addEventListener("scroll", () => {
+      const labelsLater = () => {
         cancelAnimationFrame(labelFrame);
         labelFrame = requestAnimationFrame(() => this.drawLabels());
-      }, {passive: true});
+      };
+      this.frame.addEventListener("scroll", labelsLater, {passive: true});
+      new ResizeObserver(labelsLater).observe(this.frame);  // a window made larger shows more hexes
       this.frame.addEventListener("wheel", event => {
         if (!event.ctrlKey && !event.metaKey) return;
         event.preventDefault();
@@ -450,5 +474,6 @@
     boards.set(root.dataset.map, new Board(root, JSON.parse(blob.textContent)));
   }
   window.KoreaBoards = boards;
+  window.boardsReadyAt = performance.now();  // ms from the navigation's start to every stack drawn (bench/savedgame.py)
   document.documentElement.dataset.boardsReady = "yes";
 })();
