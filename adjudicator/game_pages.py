@@ -31,7 +31,11 @@ from urllib.parse import urlencode
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 
 from adjudicator import rulings
-from adjudicator.bridge.upload import MAX_UPLOAD_BYTES
+from adjudicator.boardview import file_boards, picks
+from adjudicator.bridge.errors import BridgeError
+from adjudicator.bridge.games import load_system_game
+from adjudicator.bridge.positions import read_positions
+from adjudicator.bridge.upload import MAX_UPLOAD_BYTES, read_upload
 from adjudicator.chances import chances
 from adjudicator.checks import CheckSpec, get_check, side_label
 from adjudicator.config import Config
@@ -196,6 +200,24 @@ def record_view(game_id: str, seq: int, grant: TokenGrant) -> dict[str, Any]:
     return {"record": found, "answer": shown, "report": report, "lines": lines, "info": info}
 
 
+def record_boards(grant: TokenGrant, sha256: str, answer: dict[str, Any]) -> list:
+    """The boards of the saved game a ruling was taken from, as this viewer may see them, with what
+    the ruling named marked: its attacking units and the hex attacked (`adjudicator.boardview`)."""
+    kept = services().uploads.get(grant_scope(grant), sha256)
+    spec = get_check(grant.system, str(answer.get("check", "")))
+    if kept is None or spec is None:
+        return []
+    try:
+        game = load_system_game(grant.system)
+        saved = read_upload(kept.data)
+        positions = read_positions(game, saved)
+    except BridgeError:
+        return []
+    attackers, hex_label, map_id = picks(spec, answer.get("request") or {})
+    hex_marks = {m: {"target": hex_label} for m in game.maps if hex_label and map_id in ("", m)}
+    return file_boards(positions, saved, viewer(grant), grant.scenario, {"attacker": attackers}, hex_marks)
+
+
 def viewer(grant: TokenGrant) -> str | None:
     """The side whose eyes a page is for (none for an observer): what the fog of war lets it see."""
     return None if grant.role == OBSERVER else grant.role
@@ -315,7 +337,8 @@ def make_game_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprin
         upload = request.args.get("upload", "")
         if not (is_sha256(upload) and services().uploads.has(grant_scope(grant), upload)):
             upload = ""  # a file this token did not upload (or no longer kept): no download offered
-        return render_template("record.html", game_id=game_id, grant=grant, upload=upload, **view)
+        boards = record_boards(grant, upload, view["answer"]) if upload and view["answer"] else []
+        return render_template("record.html", game_id=game_id, grant=grant, upload=upload, boards=boards, **view)
 
     @bp.get("/games/<game_id>/close")
     def close_form(game_id: str):

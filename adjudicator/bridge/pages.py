@@ -46,8 +46,7 @@ from flask import Blueprint, Response, abort, g, redirect, render_template, requ
 from werkzeug.datastructures import MultiDict
 
 from adjudicator import rulings
-from adjudicator.artwork import artwork_of
-from adjudicator.boardview import board_json, saved_game_stacks
+from adjudicator.boardview import file_boards, seen_name
 from adjudicator.bridge.errors import BridgeError
 from adjudicator.bridge.fill import Pointed, fill_request
 from adjudicator.bridge.games import load_system_game
@@ -68,7 +67,6 @@ from adjudicator.game_pages import new_request_id, situation_address, starting_v
 from adjudicator.page_tokens import page_grant
 from adjudicator.problems import Problem
 from adjudicator.ratelimits import RouteLimiter, pages_limit
-from adjudicator.replay.views import Viewer
 from adjudicator.services import services
 from adjudicator.storage import OBSERVER, GameNotFound, TokenGrant
 from adjudicator.systems import system_info
@@ -210,15 +208,8 @@ def viewer_of(scope: Scope) -> str | None:
 
 
 def unit_namer(scope: Scope) -> Callable[[str], str | None]:
-    """unit id -> the id, or None for a unit whose identity the fog of war hides from the viewer
-    (`adjudicator.fog`): the pages draw it where it stands and never name it."""
-    fog = fog_of(scope.system)
-    viewer = viewer_of(scope)
-
-    def name(unit_id: str) -> str | None:
-        owner = fog.unit_owner(unit_id) if fog else None
-        return unit_id if owner is None or (fog.owner_sees and owner == viewer) else None
-    return name
+    """unit id -> the id, or None for a unit whose identity the fog of war hides from the viewer."""
+    return seen_name(scope.system, viewer_of(scope))
 
 
 def text_redactor(scope: Scope, positions: Positions) -> Callable[[str], str]:
@@ -233,20 +224,7 @@ def boards(scope: Scope, upload: Upload, scenario_id: str | None, marks: dict[st
     """(map, board data) of each map the file or the scenario uses, with the file's stacks as the
     page's viewer may see them (`adjudicator.boardview`)."""
     saved, positions = read_kept(scope, upload)
-    game = positions.game
-    side = viewer_of(scope)
-    viewer = Viewer(side, game.sides[side].name) if side in game.sides else Viewer()
-    stacks = saved_game_stacks(positions, saved, unit_namer(scope), viewer)
-    art = artwork_of(game)
-    return [(m, board_json(art, m, stacks.get(m.id, []), marks)) for m in maps_to_draw(positions, scenario_id)]
-
-
-def maps_to_draw(positions: Positions, scenario_id: str | None) -> list:
-    game = positions.game
-    used = [m for m in game.maps if any(u.location.map == m for u in positions.on_map())]
-    if scenario_id and scenario_id in game.scenarios:
-        used += [m for m in game.scenarios[scenario_id].maps if m not in used]
-    return [game.maps[m] for m in used]
+    return file_boards(positions, saved, viewer_of(scope), scenario_id, marks)
 
 
 # -- a check from the file -------------------------------------------------------------------------------

@@ -62,6 +62,7 @@
       this.labelSize = "";
       for (const [unitClass, units] of Object.entries(data.marks || {})) this.unitMarks.set(unitClass, new Set(units));
       for (const stack of data.stacks || []) this.drawStack(stack.hex, stack.pieces);
+      for (const [hexClass, hex] of Object.entries(data.hex_marks || {})) this.markHex(hexClass, hex);
       this.bind();
       this.setZoom(1);
       this.centreOn(this.focus());
@@ -92,8 +93,10 @@
       return this.data.corners.map(([dx, dy]) => (cx + dx) + "," + (cy + dy)).join(" ");
     }
 
-    /** Where the stacks are (the view opens on them): their centres' middle, or the map's. */
+    /** Where the view opens: on the hex the page marks, else the stacks' middle, else the map's. */
     focus() {
+      const marked = Object.values(this.data.hex_marks || {}).find(hex => this.centres[hex]);
+      if (marked) return this.centres[marked];
       const points = [...this.stacks.keys()].map(hex => this.centres[hex]).filter(Boolean);
       if (!points.length) return [this.data.width / 2, this.data.height / 2];
       const xs = points.map(p => p[0]), ys = points.map(p => p[1]);

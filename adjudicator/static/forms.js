@@ -106,7 +106,7 @@ document.addEventListener("board-pick", event => {
 });
 
 function markPicks() {
-  if (!window.KoreaBoards) return;
+  if (!window.KoreaBoards || !document.getElementById("savedgame-check")) return;  // a page with no picks to make
   const attackers = [...document.querySelectorAll("input[name=_attackers]:checked")].map(b => b.value);
   const hex = document.getElementById("target-hex");
   const chooser = document.getElementById("target-map");
@@ -129,7 +129,7 @@ document.addEventListener("input", event => {
 // the hex attacked, or on the first attacking unit.
 document.addEventListener("DOMContentLoaded", () => {
   markPicks();
-  if (!window.KoreaBoards) return;
+  if (!window.KoreaBoards || !document.getElementById("savedgame-check")) return;
   const hex = document.getElementById("target-hex");
   const attacker = document.querySelector("input[name=_attackers]:checked");
   const spot = hex && hex.value.trim() ? hex.value.trim() : attacker && attacker.closest("[data-hex]") ?
