@@ -230,6 +230,34 @@ def test_the_check_page_draws_each_unit_as_its_counter_on_its_hex_and_picks_by_c
     assert browser.find_element(By.CSS_SELECTOR, ".board-top .hover-label").text == stack_hex
 
 
+@pytest.mark.parametrize("system", GAMES)
+def test_the_report_draws_the_file_and_rings_what_is_out_of_supply(browser, url, modules, tmp_path, shots, system):
+    """The saved game's report: every unit where the module puts it, each unit the supply report
+    finds out of supply ringed in red on the board."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    scenario = next(iter(load_system_game(system).scenarios))
+    browser.get(f"{url}/systems/{system}/savedgame")
+    by_id(browser, "savedgame-file").send_keys(str(setup_path(modules, tmp_path, system, scenario)))
+    Select(by_id(browser, "savedgame-check")).select_by_value("")
+    by_id(browser, "savedgame-submit").click()
+    wait_for(browser, "positions")
+    WebDriverWait(browser, 20).until(lambda d: d.execute_script("return document.documentElement.dataset.boardsReady"))
+    assert_where_the_module_puts_them(load_system_game(system), pieces_drawn(browser))
+    out = []
+    for section in browser.find_elements(By.CSS_SELECTOR, "section.supply"):
+        prefix = section.get_attribute("id") + "-"
+        out += [row.get_attribute("id").removeprefix(prefix)
+                for row in section.find_elements(By.CSS_SELECTOR, "tr[data-in-supply=false][id]")]
+    ringed = [ring.get_attribute("id").removeprefix("oos-")
+              for ring in browser.find_elements(By.CSS_SELECTOR, "rect.ring[id^=oos-]")]
+    assert sorted(ringed) == sorted(out)
+    for ring in browser.find_elements(By.CSS_SELECTOR, "rect.ring[id^=oos-]"):
+        assert ring.value_of_css_property("visibility") == "visible"
+    screenshot(browser, shots, f"{system}-report")
+
+
 def test_a_scratch_unit_shows_its_placeholder_and_nothing_else(browser, url, tmp_path, shots):
     """KWB 12.21: nobody may know which Scratch Unit a '? 4' counter is; the board shows the
     placeholder the file holds as itself, the one counter every placeholder shares the look of."""

@@ -207,6 +207,15 @@ def viewer_of(scope: Scope) -> str | None:
     return canonical_side(asked.strip()) or None
 
 
+def seen_as_choices(scope: Scope, game) -> list[tuple[str, str]] | None:
+    """A calculation of a game that hides units: whose eyes the board may be seen with (`?as=`):
+    ("", no side's) and each side; None where nothing is hidden, or in a recorded game (the token's)."""
+    fog = fog_of(scope.system)
+    if scope.recorded or fog is None or all(fog.unit_owner(u) is None for u in game.units):
+        return None
+    return [("", "no side's eyes")] + [(side, f"the {s.name} player's") for side, s in game.sides.items()]
+
+
 def unit_namer(scope: Scope) -> Callable[[str], str | None]:
     """unit id -> the id, or None for a unit whose identity the fog of war hides from the viewer."""
     return seen_name(scope.system, viewer_of(scope))
@@ -396,7 +405,9 @@ def render_check(page: CheckPage, form=None, status: int = 200):
         unit_index={u.id: u for u in units}, scope=page.scope, name=name,
         read_words=read_from_file(page.spec, game, every_field, page.scope.recorded),
         field_words=lambda pointer: field_path_words(every_field, pointer),
-        withheld=rulings.chances_withheld(page.spec) if page.scope.recorded else ""), status)
+        withheld=rulings.chances_withheld(page.spec) if page.scope.recorded else "",
+        seen_as=seen_as_choices(page.scope, game),
+        seen_as_arg={"as": request.args["as"]} if request.args.get("as") and not page.scope.recorded else {}), status)
     response.headers["Cache-Control"] = "no-store"
     return response
 

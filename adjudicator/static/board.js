@@ -23,6 +23,7 @@
   const LABEL_PX = 11;           // hex numbers, on screen
   const LABELS_FROM = 0.5;       // hex numbers are drawn from this zoom on (fewer pixels would be a blur)
   const DRAG_PX = 5;             // a press that moves less is a click
+  const OPEN_ZOOM_AT_LEAST = 0.5; // a board opens zoomed out this far at most to show all its stacks
 
   function svgEl(tag, attrs, text) {
     const node = document.createElementNS(SVG, tag);
@@ -64,8 +65,27 @@
       for (const stack of data.stacks || []) this.drawStack(stack.hex, stack.pieces);
       for (const [hexClass, hex] of Object.entries(data.hex_marks || {})) this.markHex(hexClass, hex);
       this.bind();
-      this.setZoom(1);
-      this.centreOn(this.focus());
+      this.open();
+    }
+
+    /** The first view: on the hex the page marks at 100%; else on the stacks, zoomed out (to half size
+     *  at most) until they all show; else the map's middle. */
+    open() {
+      const marked = Object.values(this.data.hex_marks || {}).find(hex => this.centres[hex]);
+      const points = [...this.stacks.keys()].map(hex => this.centres[hex]).filter(Boolean);
+      let zoom = 1, centre = [this.data.width / 2, this.data.height / 2];
+      if (marked) {
+        centre = this.centres[marked];
+      } else if (points.length) {
+        const xs = points.map(p => p[0]), ys = points.map(p => p[1]), room = this.size * 1.5;
+        const box = this.frame.getBoundingClientRect();
+        const width = Math.max(...xs) - Math.min(...xs) + room, height = Math.max(...ys) - Math.min(...ys) + room;
+        zoom = Math.max(OPEN_ZOOM_AT_LEAST, Math.min(1, box.width / width, box.height / height));
+        zoom = ZOOMS.filter(z => z <= zoom + 1e-6).pop();  // one of the toolbar's steps
+        centre = [(Math.min(...xs) + Math.max(...xs)) / 2, (Math.min(...ys) + Math.max(...ys)) / 2];
+      }
+      this.setZoom(zoom);
+      this.centreOn(centre);
     }
 
     // -- geometry ------------------------------------------------------------------------------------
@@ -91,16 +111,6 @@
     hexPoints(hex) {
       const [cx, cy] = this.centres[hex];
       return this.data.corners.map(([dx, dy]) => (cx + dx) + "," + (cy + dy)).join(" ");
-    }
-
-    /** Where the view opens: on the hex the page marks, else the stacks' middle, else the map's. */
-    focus() {
-      const marked = Object.values(this.data.hex_marks || {}).find(hex => this.centres[hex]);
-      if (marked) return this.centres[marked];
-      const points = [...this.stacks.keys()].map(hex => this.centres[hex]).filter(Boolean);
-      if (!points.length) return [this.data.width / 2, this.data.height / 2];
-      const xs = points.map(p => p[0]), ys = points.map(p => p[1]);
-      return [(Math.min(...xs) + Math.max(...xs)) / 2, (Math.min(...ys) + Math.max(...ys)) / 2];
     }
 
     // -- zoom and pan --------------------------------------------------------------------------------
