@@ -21,10 +21,10 @@ from typing import Any, Callable
 from adjudicator.artwork import PAGE_SCALE, Artwork, artwork_of
 from adjudicator.bridge.locate import HEX
 from adjudicator.bridge.positions import Positions
-from adjudicator.replay.views import Identity, Viewer, mask_hides, masks_of, view_of
-from adjudicator.replay.board import Where
 from adjudicator.checks import CheckSpec
 from adjudicator.fog import fog_of
+from adjudicator.replay.board import Where
+from adjudicator.replay.views import Identity, Viewer, mask_hides, masks_of, view_of
 from art.counters import counter_px
 from scenarios.model import GameMap
 from vassalfmt import SavedGame
@@ -119,8 +119,8 @@ def saved_game_stacks(positions: Positions, saved: SavedGame, name: Callable[[st
     """map id -> its stacks ({"hex", "pieces": [look, ...]}), the units and markers of a saved game
     on the hexes, bottom first as the file stacks them, each as the viewer may see it.
 
-    `name(unit id)` is None for a unit the fog of war hides from the viewer (the page's own rule,
-    `adjudicator.bridge.pages.unit_namer`); a marker is hidden when its mask hides it from him."""
+    `name(unit id)` is None for a unit the fog of war hides from the viewer (`seen_name`); a marker
+    is hidden when its mask hides it from him."""
     game = positions.game
     pieces = {p.piece_id: (order, p) for order, p in enumerate(saved.pieces)}
     found: dict[tuple[str, str], list[tuple[int, dict]]] = defaultdict(list)

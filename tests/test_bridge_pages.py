@@ -149,3 +149,27 @@ def test_upload_in_headless_chromium(tmp_path, units, vsav, monkeypatch):
             assert driver.find_element(By.ID, "scenario").text == SCENARIO
         finally:
             driver.quit()
+
+
+def test_a_board_names_no_unit_the_viewer_may_not_see(tmp_path, modules):
+    """HoldFast's setup seen as the UN player: his blocks are their counters, each Communist block
+    its side's back only — no id, step or picture of its own in the page's board data."""
+    from art.render import block_back_image_name
+
+    game, _, entries = modules[("holdfast", 1)]
+    client = make_app(tmp_path).test_client()
+    page = client.post("/systems/holdfast/savedgame", data={"file": (io.BytesIO(entries["setups/campaign.vsav"]),
+                                                                     "campaign.vsav"), "_check": "combat"},
+                       content_type="multipart/form-data")
+    text = client.get(page.headers["Location"] + "?as=un").get_data(as_text=True)
+    looks = [look for stack in board_data(text, "korea")["stacks"] for look in stack["pieces"]]
+    mine = [look for look in looks if look.get("s") == "un"]
+    theirs = [look for look in looks if look.get("s") == "communist"]
+    assert mine and theirs and len(mine) + len(theirs) == len(looks)
+    assert all(not look.get("h") and look["l"] in game.units and look["i"].startswith(f"holdfast_{look['l']}_")
+               for look in mine)
+    back = block_back_image_name(game, "communist")
+    assert all(look.get("h") == 1 and look["i"] == back and "st" not in look for look in theirs)
+    communist = [u for u in game.units.values() if u.side == "communist"]
+    shown = json.dumps(theirs)
+    assert not [u.id for u in communist if f'"{u.id}"' in shown or u.name in shown]
