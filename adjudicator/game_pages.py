@@ -52,7 +52,10 @@ from adjudicator.ratelimits import RouteLimiter, pages_limit
 from adjudicator.services import services
 from adjudicator.storage import OBSERVER, GameNotFound, TokenGrant
 from adjudicator.systems import system_info
-from adjudicator.transcript import chat_lines, headline, hidden_unit_words, notice_texts
+from adjudicator.ledger import GAME_CLOSED, GAME_CREATED
+from adjudicator.transcript import (
+    UnitNames, affected_units, chat_lines, first_line, headline, hidden_unit_words, notice_texts,
+)
 from adjudicator.uploads import grant_scope, is_sha256
 from adjudicator.verify import verify_answer, verify_ledger
 
@@ -197,7 +200,37 @@ def record_view(game_id: str, seq: int, grant: TokenGrant) -> dict[str, Any]:
         seen = reveal(grant.system, body, parts, viewer(grant), closed)
         shown = {**answer, **{k: seen["result"].get(k) for k in ("outcome", "steps", "warnings", "dice_used")},
                  "request": seen["request"], "notices": notice_texts(seen["result"], grant.system)}
-    return {"record": found, "answer": shown, "report": report, "lines": lines, "info": info}
+    words = ruling_words(shown) if shown is not None else (game_record_words(body), [])
+    if shown is not None:
+        shown = {**shown, "steps": steps_in_names(shown)}
+    return {"record": found, "answer": shown, "report": report, "lines": lines, "info": info,
+            "headline": words[0], "unit_lines": words[1]}
+
+
+def ruling_words(answer: dict[str, Any]) -> tuple[str, list[str]]:
+    """A ruling as its page opens: the chat's first line (its headline: the units by their counters'
+    names, the result), and a line for each unit it changes ("NK 83 depleted")."""
+    return first_line(answer), affected_units(answer, UnitNames.of(answer.get("system", "")))
+
+
+def steps_in_names(answer: dict[str, Any]) -> list[dict[str, Any]]:
+    """The ruling's steps with each unit id as its counter reads ("nk-83-mot" -> "NK 83"), as the
+    chat names them."""
+    names = UnitNames.of(answer.get("system", ""))
+    return [{**step, "text": names.text(step["text"])} if isinstance(step, dict) and isinstance(step.get("text"), str)
+            else step for step in answer.get("steps") or []]
+
+
+def game_record_words(body: dict[str, Any]) -> str:
+    """A record of the game itself, in words: its creation (the seed committed) or its close (the
+    seed revealed)."""
+    result = body.get("result") if isinstance(body.get("result"), dict) else {}
+    commitment, seed = str(result.get("seed_commitment", "")), str(result.get("seed", ""))
+    if body.get("check") == GAME_CREATED:
+        return f"The game was created: its dice seed committed to (SHA-256 {commitment[:16]}…)"
+    if body.get("check") == GAME_CLOSED:
+        return f"The game was closed: its dice seed revealed ({seed[:16]}…), so every die can be recomputed"
+    return str(body.get("check", "a record of the game"))
 
 
 def record_boards(grant: TokenGrant, sha256: str, answer: dict[str, Any]) -> list:
@@ -254,6 +287,7 @@ def ledger_rows(document: dict[str, Any]) -> dict[int, LedgerRow]:
         body = record.get("body") if isinstance(record.get("body"), dict) else {}
         check = str(body.get("check", ""))
         if check.startswith("game."):
+            rows[record["seq"]] = LedgerRow(game_record_words(body), [])
             continue
         result = body.get("result") if isinstance(body.get("result"), dict) else {}
         shown = _hidden_named(system, {**result, "system": system, "check": check.partition(".")[2],

@@ -11,6 +11,7 @@ The server rolls from the game's seed: nothing here depends on what the dice say
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -30,9 +31,10 @@ GAMES = ["kwb", "spi", "holdfast", "fireandice"]
 def click_and_wait(driver, selector: str, element_id: str):
     """Click what leads to another page (a CSS selector), and the element of that page.
 
-    The element is found again should Chromium lose it between finding and clicking (it does, now
-    and then, just after a page loads: "Node ... does not belong to the document")."""
-    from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+    Chromium now and then reports a click that did navigate as failed ("Node ... does not belong to
+    the document": the page it clicked on is gone); the click is tried again only when the page it
+    was made on is still there."""
+    from selenium.common.exceptions import WebDriverException
     from selenium.webdriver.support import expected_conditions as ec
     from selenium.webdriver.support.ui import WebDriverWait
 
@@ -41,7 +43,9 @@ def click_and_wait(driver, selector: str, element_id: str):
         try:
             driver.find_element("css selector", selector).click()
             break
-        except (StaleElementReferenceException, WebDriverException):
+        except WebDriverException:
+            if ec.staleness_of(html)(driver):
+                break
             if attempt == 2:
                 raise
     WebDriverWait(driver, 30).until(ec.staleness_of(html))
@@ -105,9 +109,21 @@ def test_a_game_played_by_e_mail_in_the_browser(browser, url, modules, tmp_path,
         click_and_wait(browser, "#chances", "odds-combat")
         screenshot(browser, shots, f"{system}-pbem-6-chances")
 
-    # 7. Roll: the ruling's own page.
+    # 7. Roll: the ruling's own page, opening with the chat's first line; then each unit's fate, the
+    # steps with their rules, the whole table.
     click_and_wait(browser, "#resolve", "verification")
     assert "/records/1" in browser.current_url and "Verified" in by_id(browser, "verification").text
+    chat = by_id(browser, "transcript").get_attribute("textContent").splitlines()
+    first = re.sub(r"^\[ADJ [^\]]*\] RULING » ", "", chat[0])
+    assert first != chat[0] and first.startswith("Combat for ")
+    assert browser.find_element(By.CSS_SELECTOR, "main > :first-child").get_attribute("id") == "headline"
+    assert by_id(browser, "headline").text == first
+    order = browser.execute_script(
+        "return ['headline', 'unit-changes', 'steps-record', 'outcome-record', 'receipt'].map("
+        "id => [...document.querySelectorAll('main *')].indexOf(document.getElementById(id)))")
+    assert order == sorted(order) and -1 not in order, order
+    units = [li.text for li in by_id(browser, "unit-changes").find_elements(By.TAG_NAME, "li")]
+    assert units == [line.split("] ", 1)[1] for line in chat[1:1 + len(units)]]  # as the chat says each
     screenshot(browser, shots, f"{system}-pbem-7-ruling")
 
     # 8. The log that continues the game, with the ruling in its chat.
@@ -135,9 +151,13 @@ def test_a_game_played_by_e_mail_in_the_browser(browser, url, modules, tmp_path,
     click_and_wait(browser, "#log-check-form button", "log-report")
     assert "Every ruling matches the ledger" in by_id(browser, "log-verdict").text
 
-    # 10. The ledger.
+    # 10. The ledger: each record by its headline (the ruling's with what it did to units), none by a hash.
     browser.get(f"{url}/games/{game_id}")
-    assert by_id(browser, "record-1")
+    headlines = {row.get_attribute("id"): row.find_element(By.CSS_SELECTOR, "strong.headline").text
+                 for row in browser.find_elements(By.CSS_SELECTOR, "#ledger > tbody > tr")}
+    assert headlines["record-0"].startswith("The game was created")
+    assert headlines["record-1"].startswith(first)
+    assert not [h for h in headlines.values() if re.search(r"[0-9a-f]{32}", h)]
     screenshot(browser, shots, f"{system}-pbem-10-ledger")
 
     # 11. Close the game: the seed revealed, every die recomputed.
