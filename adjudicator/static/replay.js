@@ -474,6 +474,8 @@
   const fromHash = /^#(?:at|step)-(\d+)$/.exec(location.hash);
   current = 0;
   timed(() => goTo(fromHash ? Number(fromHash[1]) : config.start)).then(() => {
+    for (const board of boards.values()) board.open();  // on the pieces the step shows, all in sight
+    follow(document.querySelector("g.rstack.changed"));
     window.replayReadyAt = performance.now();  // ms from the navigation's start (bench/replay.py reads it)
     document.body.dataset.replayReady = "yes";
   });
