@@ -45,6 +45,7 @@ from adjudicator.fog import HIDDEN, Part, reveal
 from adjudicator.forms import (
     FieldError, FormField, form_fields, form_request, submitted_values, unit_choices, validate_form,
 )
+from adjudicator.ledger import GAME_CLOSED, GAME_CREATED
 from adjudicator.logcheck import check_log_of_game
 from adjudicator.page_tokens import forget, game_path, page_grant, page_token, remember
 from adjudicator.problems import Problem
@@ -52,7 +53,6 @@ from adjudicator.ratelimits import RouteLimiter, pages_limit
 from adjudicator.services import services
 from adjudicator.storage import OBSERVER, GameNotFound, TokenGrant
 from adjudicator.systems import system_info
-from adjudicator.ledger import GAME_CLOSED, GAME_CREATED
 from adjudicator.transcript import (
     UnitNames, affected_units, chat_lines, first_line, headline, hidden_unit_words, notice_texts,
 )
@@ -185,7 +185,9 @@ def chances_of_form(game_id: str, check: str, form) -> Response:
 
 def record_view(game_id: str, seq: int, grant: TokenGrant) -> dict[str, Any]:
     """One ruling as its page shows it to this viewer: the answer as the viewer may see it (fog of
-    war), its verification (of the record as everyone sees it), its chat lines (the log's)."""
+    war), its verification (of the record as everyone sees it), its chat lines (the log's), and the
+    words it opens with (its headline and a line per unit it changes; a record of the game's own, in
+    words)."""
     found = rulings.find_record(game_id, seq)
     body = found.body if isinstance(found.body, dict) else {}
     is_ruling = not str(body.get("check", "")).startswith("game.")

@@ -16,9 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from adjudicator.bridge.identify import NameIndex, identify
-from adjudicator.pictures import back_picture, marker_picture, unit_picture
 from adjudicator.bridge.locate import BOX, HEX, NOT_ON_A_MAP, OFF_GRID, TRACK, TURN_TRACK, UNKNOWN_MAP, locate
 from adjudicator.fog import Fog
+from adjudicator.pictures import back_picture, marker_picture, unit_picture
 from adjudicator.replay.board import Where
 from scenarios.model import Game, MarkerType, Unit
 from vassalfmt import Obscurable, VassalFormatError, parse_piece

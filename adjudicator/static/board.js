@@ -131,10 +131,11 @@
       this.drawLabels();
     }
 
+    /** The toolbar's next zoom in (direction 1) or out (-1) from the zoom shown, if there is one. */
     step(direction, anchor) {
-      const index = ZOOMS.findIndex(z => z >= this.zoom - 1e-6);
-      const next = ZOOMS[Math.max(0, Math.min(ZOOMS.length - 1, (index < 0 ? ZOOMS.length - 1 : index) + direction))];
-      if (next !== this.zoom) this.setZoom(next, anchor);
+      const next = direction > 0 ? ZOOMS.find(z => z > this.zoom + 1e-6)
+                                 : [...ZOOMS].reverse().find(z => z < this.zoom - 1e-6);
+      if (next !== undefined) this.setZoom(next, anchor);
     }
 
     whole() {
