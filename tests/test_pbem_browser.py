@@ -33,7 +33,8 @@ def click_and_wait(driver, selector: str, element_id: str):
 
     Chromium now and then reports a click that did navigate as failed ("Node ... does not belong to
     the document": the page it clicked on is gone); the click is tried again only when the page it
-    was made on is still there."""
+    was made on is still there. While the page changes Chromium may also answer a question about the
+    old page with an "unhandled inspector error": the wait asks again rather than fail on it."""
     from selenium.common.exceptions import WebDriverException
     from selenium.webdriver.support import expected_conditions as ec
     from selenium.webdriver.support.ui import WebDriverWait
@@ -48,7 +49,7 @@ def click_and_wait(driver, selector: str, element_id: str):
                 break
             if attempt == 2:
                 raise
-    WebDriverWait(driver, 30).until(ec.staleness_of(html))
+    WebDriverWait(driver, 30, ignored_exceptions=(WebDriverException,)).until(ec.staleness_of(html))
     return wait_for(driver, element_id)
 
 

@@ -58,13 +58,14 @@ def open_check_page(driver, url: str, game_id: str, path, recorded_game: str | N
     driver.get(f"{url}{page}")
     by_id(driver, "savedgame-file").send_keys(str(path))
     Select(by_id(driver, "savedgame-check")).select_by_value("combat")
+    from selenium.common.exceptions import WebDriverException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as ec
     from selenium.webdriver.support.ui import WebDriverWait
 
     form_page = driver.find_element(By.TAG_NAME, "html")
     by_id(driver, "savedgame-submit").click()
-    WebDriverWait(driver, 30).until(ec.staleness_of(form_page))  # the check's page, not the form still showing
+    WebDriverWait(driver, 30, ignored_exceptions=(WebDriverException,)).until(ec.staleness_of(form_page))  # the check's page, not the form still showing
     wait_for(driver, "savedgame-check")
 
 
