@@ -54,17 +54,23 @@ ROOM = "HoldFast at one board"
 WRONG_ADDRESS = "http://127.0.0.1:9"  # Carol's own adjudicator address: nothing answers there
 
 
+def combats() -> tuple:
+    """Alice's attack (the 4th NKPA on the ROK 1st, a UN block hidden from her) and Bob's (ROK Cap
+    on the 6th NKPA), as the Campaign Game's setup places them."""
+    counter = adjacent_combat("holdfast", side="un")
+    return adjacent_combat("holdfast", skip=tuple(counter.attackers)), counter
+
+
 def hold_requests(modules, systems) -> tuple[dict, dict]:
-    """Alice's attack (the 6th NKPA on ROK Cap, hidden from her) and Bob's (ROK Cap, then at 1 SP, on
-    the 6th NKPA) as the board asks them."""
-    attack, counter = adjacent_combat("holdfast"), adjacent_combat("holdfast", side="un")
+    """Alice's attack and Bob's (ROK Cap then at 1 SP, after his supply ruling) as the board asks them."""
+    attack, counter = combats()
     setup = modules[("holdfast", 1)][2][f"setups/{attack.scenario.id}.vsav"]
     fields = player_fields(systems["holdfast"], "combat")
     alice = board_request("holdfast", attack.scenario.id, setup, "combat", "communist", attack.attackers,
                           hex_label(attack, attack.defender), fields)
     bob = board_request("holdfast", counter.scenario.id, setup, "combat", "un", counter.attackers,
                         hex_label(counter, counter.defender), fields)
-    bob["attackers"][0]["sp"] = 1  # ROK Cap after ruling #1, applied by its owner
+    bob["attackers"][0]["sp"] = 1  # ROK Cap after ruling #2 (out of supply: 2 -> 1 SP)
     return alice, bob
 
 
@@ -77,7 +83,7 @@ def systems(tmp_path_factory) -> dict:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory, modules, systems):
     """The adjudicator, its public address the one players reach it at (no proxy in between). The
-    Campaign Game's dice: #1 takes ROK Cap from 2 to 1 SP and spares the attacker; #4 (ROK Cap's
+    Campaign Game's dice: #1 takes the ROK 1st from 2 to 1 SP and spares the attacker; #4 (ROK Cap's
     attack) changes nothing; #5, the same attack asked again, costs the 6th NKPA 1 SP."""
     combat = get_check("holdfast", "combat")
     alice, bob = hold_requests(modules, systems)
@@ -86,7 +92,8 @@ def server(tmp_path_factory, modules, systems):
         return all(b["sp"] == b["sp_before"] for b in blocks)
 
     holdfast = seed_for(
-        (combat, alice, lambda o: o["defender"]["sp"] == 1 and not o["defender"]["eliminated"] and unchanged(o["attackers"]), 1),
+        (combat, alice, lambda o: o["defender"]["sp"] == o["defender"]["sp_before"] - 1 and not o["defender"]["eliminated"]
+         and unchanged(o["attackers"]), 1),
         (combat, bob, lambda o: unchanged([o["defender"]]) and unchanged(o["attackers"]), 4),
         (combat, bob, lambda o: o["defender"]["sp"] == 2 and unchanged(o["attackers"]), 5))
     running = Gunicorn(workdir=tmp_path_factory.mktemp("adjudicator"), app="adjudicator.testing:make_test_app()",
@@ -140,9 +147,11 @@ def status_line() -> dict:
 
 
 def synchronise(log: Path, saved: bool) -> list[dict]:
-    """Back in the room: a double-click on it (the engine synchronises this game to the room's; a
-    log being kept is ended, "Save now?" Yes), then the new game's "Start new Logfile?" Yes."""
-    steps = [{"do": "room_join", "name": ROOM}]
+    """Back in the room: a double-click on it (the engine synchronises this game to the room's; the
+    game he changed is not saved, "Save Game?" No; the log being kept is ended, "Save now?" Yes),
+    then the new game's "Start new Logfile?" Yes."""
+    steps = [{"do": "room_join", "name": ROOM},
+             {"do": "click_if", "window": "Game modified", "on": "No", "timeout": 5}]
     if saved:
         steps += [{"do": "wait_window", "window": "Unsaved log"}, {"do": "click", "window": "Unsaved log", "on": "Yes"}]
     return steps + log_prompt(log)
@@ -152,8 +161,9 @@ def synchronise(log: Path, saved: bool) -> list[dict]:
 def sitting(engine, engine_module, server, vassal, tmp_path_factory) -> dict:
     files = tmp_path_factory.mktemp("live-holdfast")
     module = engine_module("holdfast")
-    attack = adjacent_combat("holdfast")
-    attacker, block = attack.attackers[0], attack.defender
+    attack, counter = combats()
+    attacker, block = attack.attackers[0], attack.defender  # Alice's 4th NKPA, Bob's ROK 1st
+    cap, sixth = counter.attackers[0], counter.defender  # Bob's ROK Cap, Alice's 6th NKPA
     game = attack.game
     un, communist = game.sides["un"].name, game.sides["communist"].name
     created = requests.post(f"{server.url}/api/v1/games", json={"system": "holdfast", "scenario": attack.scenario.id},
@@ -178,7 +188,8 @@ def sitting(engine, engine_module, server, vassal, tmp_path_factory) -> dict:
             {"do": "wait_window", "window": "not yours to apply", "mark": "owner's"},
             {"do": "click", "window": "not yours to apply", "on": "OK"},
             {"do": "wait_chat", "match": r"the UN .* player applied the change of ruling #1 to his pieces", "timeout": 120},
-            {"do": "wait_piece", "piece": {"id": block}, "properties": {"Step_Level": "2"}, "mark": "block applied"},
+            {"do": "wait_piece", "piece": {"id": block}, "location": hex_label(attack, block),
+             "properties": {"Step_Level": "3"}, "mark": "block applied"},  # 2 -> 1 SP: the block's third edge
             {"do": "wait_chat", "match": r"#2\] receipt: record 2 ", "timeout": 120},
             {"do": "wait_room", "players": 1, "timeout": 120, "mark": "bob away"},
             menu_of(attacker, "Adjudicator/Supply of this side"),
@@ -208,17 +219,19 @@ def sitting(engine, engine_module, server, vassal, tmp_path_factory) -> dict:
             menu_of(block, "Adjudicator/Supply of this side"),
             {"do": "wait_window", "window": "^Adjudicator: Supply"}, *submit_form("Supply"),
             {"do": "wait_chat", "match": r"#2\] receipt: record 2 ", "mark": "ruling 2"},
-            {"do": "click_if", "window": "apply the ruling", "on": "Yes", "timeout": 3},
+            {"do": "wait_window", "window": "apply the ruling"},  # ROK Cap out of supply: 2 -> 1 SP, his own
+            {"do": "click", "window": "apply the ruling", "on": "Yes"},
+            {"do": "wait_piece", "piece": {"id": cap}, "properties": {"Step_Level": "3"}},
             {"do": "server_disconnect"},
             {"do": "wait_signal", "name": "asked-3", "timeout": 300},
             {"do": "server_connect", **at}, *synchronise(files / "b2.vlog", saved=True),
             {"do": "wait_chat", "match": r"#3\] RULING", "timeout": 60, "mark": "caught up"},
-            *select(block), menu_of(attacker, "Adjudicator/Attack this hex with the selected units"),
+            *select(cap), menu_of(sixth, "Adjudicator/Attack this hex with the selected units"),
             {"do": "wait_window", "window": form}, *submit_form("Combat"),
             {"do": "wait_chat", "match": r"#4\] receipt: record 4 ", "mark": "ruling 4"},
             {"do": "server_disconnect"}, {"do": "server_connect", **at},  # back to the position before: a re-roll
             *synchronise(files / "b3.vlog", saved=True),
-            *select(block), menu_of(attacker, "Adjudicator/Attack this hex with the selected units"),
+            *select(cap), menu_of(sixth, "Adjudicator/Attack this hex with the selected units"),
             {"do": "wait_window", "window": form}, *submit_form("Combat"),
             {"do": "wait_chat", "match": r"#5\] receipt: record 5 ", "mark": "ruling 5"},
             {"do": "wait_window", "window": "Adjudicator: notice", "mark": "asked again"},
@@ -246,8 +259,8 @@ def sitting(engine, engine_module, server, vassal, tmp_path_factory) -> dict:
 
     alice, bob, carol = run_engines([Player(module, a.steps, files / "alice", 1200), Player(module, b.steps, files / "bob", 1200),
                                      Player(module, c.steps, files / "carol", 1200)], files / "signals")
-    for who, run in (("Alice", alice), ("Bob", bob), ("Carol", carol)):
-        assert run.ok, f"{who}: {explain(run)}"
+    failed = [f"{who}: {explain(run)}" for who, run in (("Alice", alice), ("Bob", bob), ("Carol", carol)) if not run.ok]
+    assert not failed, "\n".join(failed)
     return {"files": files, "game_id": game_id, "tokens": tokens, "attack": attack,
             "alice": (alice, a), "bob": (bob, b), "carol": (carol, c)}
 
@@ -275,7 +288,7 @@ def test_a_hidden_block_is_applied_by_its_owner_at_the_board_and_both_see_it(sit
     assert any("asked of him now at the board, pending until he applies it" in line for line in alice)
     asked = result(sitting, "bob", "owner asked")["text"]
     assert "apply the Communist (NKPA and CPA) player's ruling #1 to your pieces?" in asked and "1 x Step loss" in asked
-    assert result(sitting, "alice", "block applied")["properties"]["Step_Level"] == "2"  # on her board too
+    assert result(sitting, "alice", "block applied")["properties"]["Step_Level"] == "3"  # on her board too
     assert any(re.search(r"the UN .* player applied the change of ruling #1 to his pieces\.$", line) for line in alice)
 
 

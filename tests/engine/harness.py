@@ -208,7 +208,10 @@ class EngineRun:
     def failure(self) -> str:
         """A one-paragraph account of why the run did not succeed (for assertion messages)."""
         if self.report.get("timeout"):
-            return "the engine run timed out"
+            return f"the engine run timed out at step {self.report.get('running_step')}"
+        if self.report.get("partner_failed"):
+            return (f"stopped at step {self.report.get('running_step')}: another Player run with it "
+                    f"{self.report['partner_failed']}")
         if not self.report.get("module_opened"):
             return f"the module did not open: {self.report.get('bugs')}"
         failed = self.report.get("failed_step")
@@ -235,12 +238,15 @@ def run_engine(module_path: str | os.PathLike, steps: list[dict[str, Any]], time
         script = work_dir / "steps.json"
         script.write_text(json.dumps(steps), encoding="utf-8")
         report_file = work_dir / "report.json"
-        env = dict(os.environ, DISPLAY=_display(slot))
+        # The AWT toolkit's X event thread sleeps in poll() up to 250 ms when idle, and a Robot's
+        # waitForIdle (after every click and key) waits on it several times over: 3-10 s a step.
+        # Woken every 10 ms instead, a person's step takes what the engine needs.
+        env = {"_AWT_MAX_POLL_TIMEOUT": "10", **os.environ, "DISPLAY": _display(slot)}
         command = [
             "java", "-Xmx1g", "-Djava.awt.headless=false", f"-Dlogback.configurationFile={LOGBACK_CONFIG}",
             f"-DVASSAL.conf={conf}", f"-DVASSAL.cache={work_dir / 'cache'}",
             "-Dkorea.adjudicator.browser=off",  # the Adjudicator extension shows an address instead of opening a browser
-            *([f"-Dkwharness.signals={Path(signals).resolve()}"] if signals else []),
+            *([f"-Dkwharness.signals={Path(signals).resolve()}", f"-Dkwharness.player={slot}"] if signals else []),
             *java_options,
             "-cp", os.pathsep.join(map(str, [classes, *jars])), "kwharness.Driver",
             "--module", str(Path(module_path).resolve()), "--script", str(script),

@@ -362,6 +362,12 @@ final class Person {
     Steps.settleShort();
   }
 
+  /** A right click at a place within a component (a player's name in a room tree), once the pointer is seen there. */
+  void rightClickAt(Component c, Where where) throws Exception {
+    if (!pointAt(c, where)) throw new IllegalStateException("the pointer cannot be put over " + describeComponent(c));
+    pressHere(InputEvent.BUTTON3_DOWN_MASK);
+  }
+
   private void pressHere(int button) throws Exception {
     lastPress = System.nanoTime();
     robot.mousePress(button);

@@ -131,16 +131,85 @@ final class Rooms {
     });
     Person.waitFor(() -> rowOf(tree, name) >= 0 ? Boolean.TRUE : null, "no room '" + name + "' in the room tree");
     waitSynchronisationAllowed(name);
-    person.doubleClickAt(tree, () -> (Point) Steps.onEdt(() -> {
-      final int row = rowOf(tree, name);
-      if (row < 0) throw new IllegalStateException("the room '" + name + "' left the room tree");
-      tree.scrollRowToVisible(row);
-      final Rectangle r = tree.getRowBounds(row);
+    person.doubleClickAt(tree, rowPoint(tree, () -> rowOf(tree, name), "the room '" + name + "'"));
+    waitInRoom(name, 30_000);
+    @SuppressWarnings("unchecked")
+    final Map<String, Object> out = new LinkedHashMap<>((Map<String, Object>) room());
+    out.put("synchronised", synchronise());
+    return out;
+  }
+
+  /** Where a person clicks a row of a tree (found again each time: the tree changes as players come and go). */
+  private static Person.Where rowPoint(JTree tree, java.util.function.IntSupplier row, String what) {
+    return () -> (Point) Steps.onEdt(() -> {
+      final int at = row.getAsInt();
+      if (at < 0) throw new IllegalStateException(what + " left the tree");
+      tree.scrollRowToVisible(at);
+      final Rectangle r = tree.getRowBounds(at);
       final Point p = new Point(r.x + Math.min(r.width / 2, 40), r.y + r.height / 2);
       SwingUtilities.convertPointToScreen(p, tree);
       return p;
-    }));
-    return waitInRoom(name, 30_000);
+    });
+  }
+
+  /**
+   * The game of a room joined comes to a player who does not own it: the engine asks the owner for
+   * it once the server's next room list arrives (closing his own game first: its questions, "Save
+   * Game?", "Unsaved log", are the script's to answer). VASSAL 3.7.26's NodeClient.joinRoom sends
+   * the join before it marks the synchronisation as awaited (pendingSynchToRoom), so on loopback the
+   * server's list can come first: the engine then waits for the next list, which comes whenever any
+   * player next enters or leaves a room, a synchronisation at a moment nobody chose. A person who
+   * sees nothing come does what the room's message tells him: a right click on the owner's name,
+   * Synchronize; the harness then drops the engine's stale mark, so that no second synchronisation
+   * surprises him later. Answers "engine", "by hand" or "" (he owns the room: nothing comes).
+   */
+  private String synchronise() throws Exception {
+    final ChatServerConnection c = client();
+    final ChatServerConnection node = c instanceof VASSAL.chat.HybridClient ? ((VASSAL.chat.HybridClient) c).getDelegate() : c;
+    if (!(node instanceof VASSAL.chat.node.NodeClient)) return "";
+    if ((Boolean) Steps.onEdt(() -> ((VASSAL.chat.node.NodeClient) node).isOwner())) return "";
+    final java.lang.reflect.Field pending = VASSAL.chat.node.NodeClient.class.getDeclaredField("pendingSynchToRoom");
+    pending.setAccessible(true);
+    final long end = System.currentTimeMillis() + 3000;
+    while (System.currentTimeMillis() < end) {
+      if (pending.get(node) == null || (Boolean) Steps.onEdt(Rooms::synchronising)) return "engine";
+      Thread.sleep(50);
+    }
+    pending.set(node, null);
+    final JTree players = controls().getCurrentRoom();
+    person.rightClickAt(players, rowPoint(players, () -> ownerRow(players), "the room's owner"));
+    person.menu(List.of("Synchronize"));
+    return "by hand";
+  }
+
+  /** The engine is at it: it closed this player's game, or asks him a question before it does. */
+  private static boolean synchronising() {
+    if (!GameModule.getGameModule().getGameState().isGameStarted()) return true;
+    for (final java.awt.Window w : java.awt.Window.getWindows()) {
+      if (w instanceof java.awt.Dialog && w.isShowing() && ((java.awt.Dialog) w).isModal()) return true;
+    }
+    return false;
+  }
+
+  /** The row of the room owner's name in the current room's tree (else of the first other player), or -1. */
+  private static int ownerRow(JTree tree) {
+    final Room room = client().getRoom();
+    String owner = null;
+    for (final Room r : client().getAvailableRooms()) {
+      if (r instanceof VASSAL.chat.node.NodeRoom && room != null && r.getName().equals(room.getName())) {
+        owner = ((VASSAL.chat.node.NodeRoom) r).getOwner();
+      }
+    }
+    final Player me = client().getUserInfo();
+    int other = -1;
+    for (int row = 0; row < tree.getRowCount(); row++) {
+      final Object node = tree.getPathForRow(row).getLastPathComponent();
+      final Object user = node instanceof DefaultMutableTreeNode ? ((DefaultMutableTreeNode) node).getUserObject() : null;
+      if (!(user instanceof Player) || (me != null && me.getId().equals(((Player) user).getId()))) continue;
+      if (((Player) user).getId().equals(owner)) return row;
+      if (other < 0) other = row;
+    }
+    return other;
   }
 
   /**
@@ -228,6 +297,60 @@ final class Rooms {
     Files.writeString(tmp.toPath(), text == null ? "" : text, StandardCharsets.UTF_8);
     Files.move(tmp.toPath(), f.toPath(), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     return Map.of("signal", name);
+  }
+
+  /** The name this run goes by among those run with it (-Dkwharness.player: its slot). */
+  private static String me() {
+    return System.getProperty("kwharness.player", "0");
+  }
+
+  /**
+   * This run failed (a step, or its timeout): the others run with it are told (a signal
+   * "failed-<player>"), so none waits out its timeouts for a partner that will never come.
+   */
+  static void failed(String why) {
+    if (System.getProperty("kwharness.signals", "").isEmpty()) return;
+    try {
+      signal("failed-" + me(), "player " + me() + " " + why);
+    }
+    catch (Exception e) {
+      System.err.println("kw-harness: cannot signal the failure: " + e);
+    }
+  }
+
+  /** Calls {@code stop} with the reason once another run made with this one failed (a daemon thread; no signals folder: never). */
+  static void watchPartners(java.util.function.Consumer<String> stop) {
+    if (System.getProperty("kwharness.signals", "").isEmpty()) return;
+    final Thread t = new Thread(() -> {
+      try {
+        while (true) {
+          final File[] found = signals().listFiles((d, n) -> n.startsWith("failed-") && !n.equals("failed-" + me()));
+          if (found != null && found.length > 0) {
+            stop.accept(Files.readString(found[0].toPath(), StandardCharsets.UTF_8));
+            return;
+          }
+          Thread.sleep(200);
+        }
+      }
+      catch (Exception e) {
+        System.err.println("kw-harness: stopped watching the other runs: " + e);
+      }
+    }, "kw-harness-partners");
+    t.setDaemon(true);
+    t.start();
+  }
+
+  /** A line per step as it starts, in "progress-<player>" of the signals folder: where a long run of several Players is, while it runs. */
+  static void progress(int index, Map<String, Object> step) {
+    if (System.getProperty("kwharness.signals", "").isEmpty()) return;
+    final String line = java.time.LocalTime.now() + " step " + index + " " + Json.write(step) + "\n";
+    try {
+      Files.writeString(new File(signals(), "progress-" + me()).toPath(), line, StandardCharsets.UTF_8,
+                        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+    }
+    catch (Exception e) {
+      System.err.println("kw-harness: cannot write progress: " + e);
+    }
   }
 
   /** wait_signal {name, timeout}: waits until another run raised it; answers what it said. */

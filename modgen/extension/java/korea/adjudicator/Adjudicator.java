@@ -483,6 +483,12 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
         if (!warning.isEmpty()) Chat.local(warning);
         return null;
       });
+      try {
+        catalog();  // the checks of the game's own server (the address set may be another's, or none)
+      }
+      catch (Server.Problem p) {
+        // the first right-click offers to load them
+      }
       return ok("game_id", id, "scenario", scenario, "side", role, "public_url", publicUrl, "warning", warning);
     }
     catch (Server.Problem p) {
@@ -989,8 +995,13 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
 
   /** The server checks go to now: the active recorded game's, else the address set. */
   Server server() throws Server.Problem {
-    final Active a = onEventThreadAnywhere(this::active);
-    return new Server(a != null ? a.server : Settings.server());
+    return new Server(onEventThreadAnywhere(this::serverAddress));
+  }
+
+  /** The address of {@link #server()}, as the menus name it. Event thread. */
+  String serverAddress() {
+    final Active a = active();
+    return a != null ? a.server : Settings.server();
   }
 
   /** The side id of the side taken in VASSAL, or null (an observer). */
