@@ -247,7 +247,7 @@ def sitting(engine, engine_module, server, vassal, tmp_path_factory) -> dict:
     add(c, [*sign_in("Carol"), {"do": "pref", "key": "adjudicatorServer", "value": WRONG_ADDRESS},
             {"do": "wait_signal", "name": "bob-done", "timeout": 900},
             {"do": "server_connect", **at}, {"do": "room_join", "name": ROOM},
-            *take_side("<observer>"), *log_prompt(None),
+            *log_prompt(None),  # both sides are held: the engine asks no side, she observes
             {**status_line(), "mark": "carol's menu"},
             *join_dialog(tokens["un"], mark="carol's join dialog"),
             {"do": "toolbar_click", "button": "Adjudicator", "path": ["Rulings of this game..."]},
@@ -263,6 +263,11 @@ def sitting(engine, engine_module, server, vassal, tmp_path_factory) -> dict:
     assert not failed, "\n".join(failed)
     return {"files": files, "game_id": game_id, "tokens": tokens, "attack": attack,
             "alice": (alice, a), "bob": (bob, b), "carol": (carol, c)}
+
+
+def chat_of(sitting, who: str) -> str:
+    """What a player's chat showed, a long line's wrapped parts ("… ") joined again."""
+    return "\n".join(sitting[who][0].chat()).replace("\n… ", " ")
 
 
 def result(sitting, who: str, name: str):
@@ -284,18 +289,19 @@ def test_the_join_uses_the_games_own_server_and_tells_the_creator(sitting, serve
 def test_a_hidden_block_is_applied_by_its_owner_at_the_board_and_both_see_it(sitting):
     said = result(sitting, "alice", "owner's")["text"]
     assert "to be applied by its owner (the UN (ROK, US and UN) player)" in said
-    alice = sitting["alice"][0].chat()
-    assert any("asked of him now at the board, pending until he applies it" in line for line in alice)
-    asked = result(sitting, "bob", "owner asked")["text"]
-    assert "apply the Communist (NKPA and CPA) player's ruling #1 to your pieces?" in asked and "1 x Step loss" in asked
+    alice = chat_of(sitting, "alice")
+    assert "asked of him now at the board, pending until he applies it" in alice
+    asked = result(sitting, "bob", "owner asked")
+    assert asked["title"] == "Adjudicator: apply the Communist (NKPA and CPA) player's ruling #1 to your pieces?"
+    assert "ROK 1st Division (2)(UN (ROK, US and UN) block): 1 (1 x Step loss)" in asked["text"]  # his own block, named
     assert result(sitting, "alice", "block applied")["properties"]["Step_Level"] == "3"  # on her board too
-    assert any(re.search(r"the UN .* player applied the change of ruling #1 to his pieces\.$", line) for line in alice)
+    assert re.search(r"the UN .* player applied the change of ruling #1 to his pieces\.$", alice, re.M)
 
 
 def test_a_ruling_made_while_one_was_away_reaches_him_when_he_is_back(sitting):
     assert result(sitting, "alice", "bob away")["players"] == ["Alice"]
-    bob = sitting["bob"][0].chat()
-    assert any("ruling #3 of recorded game" in line and "was posted while you were not at the board" in line for line in bob)
+    bob = chat_of(sitting, "bob")
+    assert re.search(r"ruling #3 of recorded game \S+ was posted while you were not at the board", bob)
     third = [line for line in chat_texts(sitting["files"] / "b2.vlog") if "#3]" in line]
     assert third and third[0].endswith(third[0].split("] ", 1)[1]) and "RULING" in third[0]  # in his second log
 

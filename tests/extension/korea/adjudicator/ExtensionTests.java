@@ -431,7 +431,7 @@ public final class ExtensionTests {
     equal("https://x.test/games/g#record-4", recorded.page(), "a recorded ruling's page: its verify address");
     equal(List.of("1. a step [7.0]"), recorded.details, "the whole ruling, for the ruling window");
     equal("[ADJ g#4]", Ruling.tag(recorded.lines.get(1)), "a line's tag");
-    equal("RULING » Combat: rolled 2", recorded.headline(), "the headline without its tag");
+    equal("Combat: rolled 2", recorded.headline(), "the headline without its tag and the chat's mark");
     equal(null, Ruling.of(Json.parseObject("{\"transcript\": [\"[ADJ compute] RULING » x\"]}")).page(), "a calculation has no page");
     equal("https://x.test/games/g#record-4", ChatLinks.urlAt("[ADJ g#4] verify: https://x.test/games/g#record-4", 30),
           "an address clicked in the chat");
