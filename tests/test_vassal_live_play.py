@@ -41,8 +41,8 @@ from adjudicator.transcript import parse_session_line, parse_transcript
 from bench.server import Gunicorn
 from tests.engine.harness import Player, run_engines
 from tests.engine.play import (
-    Script, adjacent_combat, board_request, end_log, hex_label, log_prompt, menu_of, player_fields, select, sign_in,
-    start_scenario, submit_form, take_side,
+    Script, adjacent_combat, board_request, connect_dialog, end_log, hex_label, log_prompt, menu_of, player_fields,
+    select, setup_hexes, sign_in, start_scenario, submit_form, take_side,
 )
 from tests.engine.servers import VassalServer
 from tests.test_vassal_extension_e2e import chat_texts, explain
@@ -74,6 +74,14 @@ def hold_requests(modules, systems) -> tuple[dict, dict]:
     return alice, bob
 
 
+def spi_request(modules, systems) -> dict:
+    """Alice's attack in SPI's Campaign Game (the defender's choice: the Meeting Engagement table)."""
+    attack = adjacent_combat("spi", "campaign")
+    setup = modules[("spi", 1)][2][f"setups/{attack.scenario.id}.vsav"]
+    return board_request("spi", attack.scenario.id, setup, "combat", attack.side, attack.attackers,
+                         hex_label(attack, attack.defender), {**player_fields(systems["spi"], "combat"), "table": "meeting"})
+
+
 @pytest.fixture(scope="module")
 def systems(tmp_path_factory) -> dict:
     return {s["id"]: s for s in make_app(tmp_path_factory.mktemp("systems")).test_client()
@@ -84,7 +92,8 @@ def systems(tmp_path_factory) -> dict:
 def server(tmp_path_factory, modules, systems):
     """The adjudicator, its public address the one players reach it at (no proxy in between). The
     Campaign Game's dice: #1 takes the ROK 1st from 2 to 1 SP and spares the attacker; #4 (ROK Cap's
-    attack) changes nothing; #5, the same attack asked again, costs the 6th NKPA 1 SP."""
+    attack) changes nothing; #5, the same attack asked again, costs the 6th NKPA 1 SP. SPI's
+    Campaign Game: #1 eliminates the defending regiment, and the attacker loses nothing."""
     combat = get_check("holdfast", "combat")
     alice, bob = hold_requests(modules, systems)
 
@@ -96,8 +105,12 @@ def server(tmp_path_factory, modules, systems):
          and unchanged(o["attackers"]), 1),
         (combat, bob, lambda o: unchanged([o["defender"]]) and unchanged(o["attackers"]), 4),
         (combat, bob, lambda o: o["defender"]["sp"] == 2 and unchanged(o["attackers"]), 5))
+    spi = seed_for((get_check("spi", "combat"), spi_request(modules, systems),
+                    lambda o: len((o["defender_losses"] or {}).get("eliminated", [])) == 1
+                    and not o["defender_losses"]["remaining"] and not o["attacker_losses"]
+                    and not o["defender_retreat_hexes"], 1))
     running = Gunicorn(workdir=tmp_path_factory.mktemp("adjudicator"), app="adjudicator.testing:make_test_app()",
-                       extra_env=seeds_env({"holdfast/campaign": holdfast})).start()
+                       extra_env=seeds_env({"holdfast/campaign": holdfast, "spi/campaign": spi})).start()
     yield running
     running.stop()
 
@@ -146,11 +159,11 @@ def status_line() -> dict:
     return {"do": "toolbar_click", "button": "Adjudicator", "path": [], "read": True}
 
 
-def synchronise(log: Path, saved: bool) -> list[dict]:
+def synchronise(log: Path, saved: bool, room: str = ROOM) -> list[dict]:
     """Back in the room: a double-click on it (the engine synchronises this game to the room's; the
     game he changed is not saved, "Save Game?" No; the log being kept is ended, "Save now?" Yes),
     then the new game's "Start new Logfile?" Yes."""
-    steps = [{"do": "room_join", "name": ROOM},
+    steps = [{"do": "room_join", "name": room},
              {"do": "click_if", "window": "Game modified", "on": "No", "timeout": 5}]
     if saved:
         steps += [{"do": "wait_window", "window": "Unsaved log"}, {"do": "click", "window": "Unsaved log", "on": "Yes"}]
@@ -174,11 +187,7 @@ def sitting(engine, engine_module, server, vassal, tmp_path_factory) -> dict:
 
     a = Script()
     add(a, [*sign_in("Alice"), *start_scenario(attack.scenario.name, communist, files / "a1.vlog"),
-            {"do": "toolbar_click", "button": "Adjudicator", "path": ["Connect..."]},
-            {"do": "type", "window": "Adjudicator: connect", "field": "Adjudicator server address:", "text": server.url},
-            {"do": "click", "window": "Adjudicator: connect", "on": "OK"},
-            {"do": "wait_window", "window": "checks of"}, {"do": "click", "window": "checks of", "on": "OK"},
-            *join_dialog(tokens["communist"], game_id),
+            *connect_dialog(server.url), *join_dialog(tokens["communist"], game_id),
             {"do": "server_connect", **at}, {"do": "room_create", "name": ROOM}, {"do": "signal", "name": "room"},
             {"do": "wait_chat", "match": r"Adjudicator: the UN .* player joined recorded game", "timeout": 300,
              "mark": "bob joined"},
@@ -359,3 +368,86 @@ def test_the_game_state_sent_live_never_carries_a_players_log_session(sitting):
         first, later = json.loads(states[0].split("\t", 1)[1]), [json.loads(s.split("\t", 1)[1]) for s in states[1:]]
         assert "log_session" in first, path  # the log's beginning: its own session
         assert all("log_session" not in s for s in later), path  # changes sent live: no one's session
+
+
+# -- SPI's Campaign Game: two players, one drops and returns -----------------------------------------
+
+SPI_ROOM = "SPI at one board"
+
+
+@pytest.fixture(scope="module")
+def spi_sitting(engine, engine_module, server, vassal, tmp_path_factory) -> dict:
+    """Alice (Communist) attacks a ROK regiment (#1: eliminated, applied by her, the regiment not
+    hidden in SPI) while Bob watches it leave his board; Bob asks his side's supply (#2) and drops;
+    Alice asks hers (#3); Bob comes back, synchronises, begins his second log and gets #3 from the
+    ledger."""
+    files = tmp_path_factory.mktemp("live-spi")
+    attack = adjacent_combat("spi", "campaign")
+    attacker, regiment = attack.attackers[0], attack.defender
+    game = attack.game
+    own = next(u for u in setup_hexes(game, attack.scenario) if game.units[u].side == "un" and u != regiment)  # Bob's
+    created = requests.post(f"{server.url}/api/v1/games", json={"system": "spi", "scenario": attack.scenario.id},
+                            timeout=30).json()
+    tokens, game_id = created["tokens"], created["game_id"]
+    at = {"host": "127.0.0.1", "port": vassal.port}
+    form = "^Adjudicator: Combat"
+
+    a = Script()
+    add(a, [*sign_in("Alice"), *start_scenario(attack.scenario.name, game.sides["communist"].name, files / "a1.vlog"),
+            *connect_dialog(server.url), *join_dialog(tokens["communist"], game_id),
+            {"do": "server_connect", **at}, {"do": "room_create", "name": SPI_ROOM}, {"do": "signal", "name": "room"},
+            {"do": "wait_chat", "match": rf"Adjudicator: the {game.sides['un'].name} player joined recorded game", "timeout": 300},
+            *select(attacker), menu_of(regiment, "Adjudicator/Attack this hex with the selected units"),
+            {"do": "wait_window", "window": form}, {"do": "choose", "window": form, "field": "/table", "item": "meeting"},
+            *submit_form("Combat"),
+            {"do": "wait_chat", "match": r"#1\] receipt: record 1 "},
+            {"do": "wait_window", "window": "apply the ruling"}, {"do": "click", "window": "apply the ruling", "on": "Yes"},
+            {"do": "wait_chat", "match": r"#2\] receipt: record 2 ", "timeout": 120},
+            {"do": "wait_room", "players": 1, "timeout": 120},
+            menu_of(attacker, "Adjudicator/Supply of this side"),
+            {"do": "wait_window", "window": "^Adjudicator: Supply"}, *submit_form("Supply"),
+            {"do": "wait_chat", "match": r"#3\] receipt: record 3 "},
+            {"do": "click_if", "window": "apply the ruling", "on": "Yes", "timeout": 3},
+            {"do": "signal", "name": "asked-3"},
+            {"do": "wait_signal", "name": "bob-done", "timeout": 600},
+            *end_log()])
+
+    b = Script()
+    add(b, [*sign_in("Bob"), {"do": "wait_signal", "name": "room", "timeout": 300},
+            {"do": "server_connect", **at}, {"do": "room_join", "name": SPI_ROOM},
+            *take_side(game.sides["un"].name), *log_prompt(files / "b1.vlog"),
+            *join_dialog(tokens["un"]),
+            {"do": "wait_piece", "piece": {"id": regiment}, "map": "Boxes", "timeout": 180, "mark": "eliminated"},
+            menu_of(own, "Adjudicator/Supply of this side"),
+            {"do": "wait_window", "window": "^Adjudicator: Supply"}, *submit_form("Supply"),
+            {"do": "wait_chat", "match": r"#2\] receipt: record 2 "},
+            {"do": "click_if", "window": "apply the ruling", "on": "Yes", "timeout": 3},
+            {"do": "server_disconnect"},
+            {"do": "wait_signal", "name": "asked-3", "timeout": 300},
+            {"do": "server_connect", **at}, *synchronise(files / "b2.vlog", saved=True, room=SPI_ROOM),
+            {"do": "wait_chat", "match": r"#3\] RULING", "timeout": 60},
+            {"do": "signal", "name": "bob-done"},
+            *end_log()])
+
+    alice, bob = run_engines([Player(engine_module("spi"), a.steps, files / "alice", 900),
+                              Player(engine_module("spi"), b.steps, files / "bob", 900)], files / "signals")
+    failed = [f"{who}: {explain(run)}" for who, run in (("Alice", alice), ("Bob", bob)) if not run.ok]
+    assert not failed, "\n".join(failed)
+    return {"files": files, "game_id": game_id, "tokens": tokens, "attack": attack, "alice": (alice, a), "bob": (bob, b)}
+
+
+def test_spi_two_players_at_one_board_both_logs_pass(spi_sitting, server):
+    files, game_id, observer = spi_sitting["files"], spi_sitting["game_id"], spi_sitting["tokens"]["observer"]
+    assert result(spi_sitting, "bob", "eliminated")["map"] == "Boxes"  # Alice's Eliminate reached his board
+    assert re.search(r"ruling #3 of recorded game \S+ was posted while you were not at the board", chat_of(spi_sitting, "bob"))
+    assert [e.seq for e in parse_transcript(chat_texts(files / "b2.vlog")) if e.recorded] == [3]  # in his second log
+    rulings = [r for r in ledger(server, game_id, observer)["records"] if not r["body"]["check"].startswith("game.")]
+    assert [(r["seq"], r["body"]["side"]) for r in rulings] == [(1, "communist"), (2, "un"), (3, "communist")]
+    assert len({r["body"]["session"]["live"] for r in rulings}) == 1 and rulings[0]["body"]["session"]["live"]
+    for files_sent in (["a1.vlog"], ["b1.vlog"], ["b2.vlog"], ["a1.vlog", "b1.vlog", "b2.vlog"]):
+        report = log_check(server, game_id, observer, *(files / f for f in files_sent))
+        assert report["ok"], (files_sent, json.dumps(report)[:3000])
+        assert report["rerolls"] == [] and report["breaks"] == [] and report["hidden"] == []
+    for path in ("a1.vlog", "b1.vlog", "b2.vlog"):
+        states = [c for c in read_saved_game(files / path).other_commands if c.startswith("korea.adjudicator.game\t")]
+        assert all("log_session" not in json.loads(c.split("\t", 1)[1]) for c in states[1:]), path
