@@ -131,11 +131,12 @@ final class Rooms {
     });
     Person.waitFor(() -> rowOf(tree, name) >= 0 ? Boolean.TRUE : null, "no room '" + name + "' in the room tree");
     waitSynchronisationAllowed(name);
+    final boolean hadGame = (Boolean) Steps.onEdt(() -> GameModule.getGameModule().getGameState().isGameStarted());
     person.doubleClickAt(tree, rowPoint(tree, () -> rowOf(tree, name), "the room '" + name + "'"));
     waitInRoom(name, 30_000);
     @SuppressWarnings("unchecked")
     final Map<String, Object> out = new LinkedHashMap<>((Map<String, Object>) room());
-    out.put("synchronised", synchronise());
+    out.put("synchronised", synchronise(hadGame));
     return out;
   }
 
@@ -163,7 +164,7 @@ final class Rooms {
    * Synchronize; the harness then drops the engine's stale mark, so that no second synchronisation
    * surprises him later. Answers "engine", "by hand" or "" (he owns the room: nothing comes).
    */
-  private String synchronise() throws Exception {
+  private String synchronise(boolean hadGame) throws Exception {
     final ChatServerConnection c = client();
     final ChatServerConnection node = c instanceof VASSAL.chat.HybridClient ? ((VASSAL.chat.HybridClient) c).getDelegate() : c;
     if (!(node instanceof VASSAL.chat.node.NodeClient)) return "";
@@ -172,7 +173,7 @@ final class Rooms {
     pending.setAccessible(true);
     final long end = System.currentTimeMillis() + 3000;
     while (System.currentTimeMillis() < end) {
-      if (pending.get(node) == null || (Boolean) Steps.onEdt(Rooms::synchronising)) return "engine";
+      if (pending.get(node) == null || (Boolean) Steps.onEdt(() -> synchronising(hadGame))) return "engine";
       Thread.sleep(50);
     }
     pending.set(node, null);
@@ -182,9 +183,9 @@ final class Rooms {
     return "by hand";
   }
 
-  /** The engine is at it: it closed this player's game, or asks him a question before it does. */
-  private static boolean synchronising() {
-    if (!GameModule.getGameModule().getGameState().isGameStarted()) return true;
+  /** The engine is at it: it closed the game this player had, or asks him a question before it does. */
+  private static boolean synchronising(boolean hadGame) {
+    if (hadGame && !GameModule.getGameModule().getGameState().isGameStarted()) return true;
     for (final java.awt.Window w : java.awt.Window.getWindows()) {
       if (w instanceof java.awt.Dialog && w.isShowing() && ((java.awt.Dialog) w).isModal()) return true;
     }
