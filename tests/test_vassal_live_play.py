@@ -9,21 +9,22 @@ HoldFast (the Campaign Game), one live sitting:
   joins the room (the engine synchronises his game to hers), takes his side, begins his own log,
   and joins the recorded game at the server the game names (his own address is another: he is shown
   both); Alice's chat tells her that the UN player joined;
-* Alice attacks ROK Cap, a UN block hidden from her: the ruling (#1) takes it to 1 SP; the block is
-  not hers to change, so Bob's extension asks him at once, he applies it, both see it applied;
-* Bob asks his side's supply (#2); his connection drops; Alice asks hers (#3) while he is away; he
-  comes back (a second synchronisation) and begins his second log, where #3 is delivered from the
-  ledger;
+* Alice attacks the ROK 1st, a UN block hidden from her: the ruling (#1) takes it to 1 SP; the
+  block is not hers to change, so Bob's extension asks him at once, he applies it, both see it applied;
+* Bob asks his side's supply (#2: ROK Cap, out of supply, loses 1 SP, his own to apply); his
+  connection drops; Alice asks hers (#3) while he is away; he comes back (a second
+  synchronisation: "Save Game?" No, the log saved) and begins his second log, where #3 is
+  delivered from the ledger;
 * Bob attacks with ROK Cap (#4: nothing happens), does not like it, synchronises again and asks the
   same attack from the same position in a third log (#5: a re-roll made during live play, with the
   notice "asked again"); the 6th NKPA's loss is Alice's to apply, and she does, asked at the board;
 * Carol joins late: her own adjudicator address is a wrong one; the game tells her its server, the
   join dialog shows both; she lists the rulings so far and opens one.
 
-Then each player's log alone and the pair as one live session pass the log check; Bob's chain
-without his second log names #4 a re-roll though Alice's log shows it.
+Then each player's log alone, the pair as one live session and the whole chain pass the log check;
+Bob's chain without his second log names #4 a re-roll though Alice's log shows it.
 
-Fire and Ice or SPI, two players: see `test_spi_two_players_at_one_board_both_logs_pass`.
+SPI (the Campaign Game), two players, one drops and returns: `spi_sitting`.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ from tests.engine.play import (
     select, setup_hexes, sign_in, start_scenario, submit_form, take_side,
 )
 from tests.engine.servers import VassalServer
-from tests.test_vassal_extension_e2e import chat_texts, explain
+from tests.test_vassal_extension_e2e import chat_texts, explain, log_check
 from vassalfmt import read_saved_game
 
 pytestmark = pytest.mark.engine
@@ -127,12 +128,10 @@ def ledger(server, game_id: str, token: str) -> dict:
                         timeout=30).json()
 
 
-def log_check(server, game_id: str, token: str, *paths: Path) -> dict:
-    files = [("file", (p.name, p.read_bytes(), "application/octet-stream")) for p in paths]
-    answer = requests.post(f"{server.url}/api/v1/games/{game_id}/savedgame/log-check", files=files,
-                           headers={"Authorization": f"Bearer {token}"}, timeout=120)
-    assert answer.status_code == 200, answer.text
-    return answer.json()
+def recorded_game(server, system: str, scenario: str) -> tuple[dict, str]:
+    """A recorded game made through the API (its tokens, its id): the players join it from VASSAL."""
+    created = requests.post(f"{server.url}/api/v1/games", json={"system": system, "scenario": scenario}, timeout=30).json()
+    return created["tokens"], created["game_id"]
 
 
 def join_dialog(token: str, game_id: str | None = None, mark: str = "") -> list[dict]:
@@ -179,9 +178,7 @@ def sitting(engine, engine_module, server, vassal, tmp_path_factory) -> dict:
     cap, sixth = counter.attackers[0], counter.defender  # Bob's ROK Cap, Alice's 6th NKPA
     game = attack.game
     un, communist = game.sides["un"].name, game.sides["communist"].name
-    created = requests.post(f"{server.url}/api/v1/games", json={"system": "holdfast", "scenario": attack.scenario.id},
-                            timeout=30).json()
-    tokens, game_id = created["tokens"], created["game_id"]
+    tokens, game_id = recorded_game(server, "holdfast", attack.scenario.id)
     at = {"host": "127.0.0.1", "port": vassal.port}
     form = "^Adjudicator: Combat"
 
@@ -349,7 +346,8 @@ def test_each_players_log_passes_alone_and_as_one_live_session_and_the_re_roll_i
 
     alice_log = [e.seq for e in parse_transcript(chat_texts(files / "a1.vlog")) if e.recorded]
     assert alice_log == [1, 2, 3, 4, 5]  # every ruling at the board reached her log, Bob's too
-    for files_sent in (["a1.vlog"], ["b1.vlog"], ["a1.vlog", "b1.vlog"], ["b1.vlog", "a1.vlog"]):
+    for files_sent in (["a1.vlog"], ["b1.vlog"], ["a1.vlog", "b1.vlog"], ["b1.vlog", "a1.vlog"],
+                       ["a1.vlog", "b1.vlog", "b2.vlog", "b3.vlog"]):
         report = log_check(server, game_id, observer, *(files / f for f in files_sent))
         assert report["ok"], (files_sent, json.dumps(report)[:3000])
         assert report["rerolls"] == [] and report["breaks"] == [] and report["hidden"] == []
@@ -386,9 +384,7 @@ def spi_sitting(engine, engine_module, server, vassal, tmp_path_factory) -> dict
     attacker, regiment = attack.attackers[0], attack.defender
     game = attack.game
     own = next(u for u in setup_hexes(game, attack.scenario) if game.units[u].side == "un" and u != regiment)  # Bob's
-    created = requests.post(f"{server.url}/api/v1/games", json={"system": "spi", "scenario": attack.scenario.id},
-                            timeout=30).json()
-    tokens, game_id = created["tokens"], created["game_id"]
+    tokens, game_id = recorded_game(server, "holdfast", attack.scenario.id)
     at = {"host": "127.0.0.1", "port": vassal.port}
     form = "^Adjudicator: Combat"
 
