@@ -169,7 +169,13 @@ def headline(result: dict[str, Any], names: UnitNames | None = None) -> str:
 
 def _attack(outcome: dict, request: dict, names: UnitNames) -> str:
     """ "NK 83 attacks US 27/25 at 1:3, rolled 2: AD (attacker depleted)", or "" for a check that
-    is no attack of units on units."""
+    is no attack of units on units. An outcome naming the one unit that declared and the one that
+    defended, with their hexes (Fire and Ice), says it so: "NK 2 (3042) attacks ROK 6 (3043): ..."."""
+    declaring, defending = outcome.get("declaring_unit"), outcome.get("defending_unit")
+    if isinstance(declaring, dict) and isinstance(defending, dict):
+        text = f"{_placed(declaring, names)} attacks {_placed(defending, names)}"
+        decided = outcome.get("result")
+        return f"{text}: {decided}" if isinstance(decided, str) and decided else text
     attackers = _unit_ids(outcome.get("attackers")) or _unit_ids(request.get("attackers"))
     defenders = (_unit_ids(outcome.get("defenders")) or _unit_ids(outcome.get("defender"))
                  or _unit_ids(request.get("defenders")) or _unit_ids(request.get("defender")))
@@ -202,6 +208,12 @@ def _attack(outcome: dict, request: dict, names: UnitNames) -> str:
         if hits:
             text += ": " + ", ".join(hits)
     return text
+
+
+def _placed(item: dict, names: UnitNames) -> str:
+    """ "NK 2 (3042)": a unit object named as its counter reads, with its hex when it has one."""
+    where = item.get("hex")
+    return names.name(str(item.get("unit"))) + (f" ({where})" if isinstance(where, str) and where else "")
 
 
 def _facts(outcome: dict) -> str:

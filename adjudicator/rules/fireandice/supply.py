@@ -50,7 +50,7 @@ from pydantic import Field, ValidationInfo, model_validator
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board as board_field, either_side, register_check
 from adjudicator.rules.fireandice import board, data
 from adjudicator.rules.gamedata import hexes
-from adjudicator.rules.fireandice.schemas import SideId
+from adjudicator.rules.fireandice.schemas import Month, SideId
 from adjudicator.rules.positions import PositionModel, SupplyReport, UnitAt, UnitSupply, register_supply_tracer
 from scenarios.hexgrid import Hex, breadth_first_indexed, search_indexed
 from scenarios.model import Game, GameMap
@@ -339,7 +339,7 @@ class SupplyRequest(CheckRequest):
     positions: list[PositionModel] = board_field("positions", max_length=300,
                                                  description="Units and HQs of BOTH sides on the map.")
     winter: bool = Field(default=False, description="A winter turn: UN LoC to an HQ is only 8 MP (14.1).")
-    month: str | None = board_field("month", default=None, pattern=r"^\d{4}-\d{2}$",
+    month: Month | None = board_field("month", default=None,
                                     description="Month (YYYY-MM); a winter month on the Game Turn Record Track "
                                                 "sets winter.")
     supply_sources: list[str] = Field(default_factory=list, max_length=100,

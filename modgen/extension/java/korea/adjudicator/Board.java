@@ -105,6 +105,7 @@ final class Board {
   private List<TrackMark> marks;
   final String scenario;  // null: unknown
   final Integer turn;     // null: unknown
+  final String month;     // the month of that turn (YYYY-MM), as the server's scenario gives it; null: unknown
   final String side;      // the side asking, null: unknown
 
   Board(List<Unit> units, String scenario, Integer turn, String side) {
@@ -116,9 +117,14 @@ final class Board {
   }
 
   Board(Supplier<List<Unit>> units, String scenario, Integer turn, String side, Supplier<List<TrackMark>> marks) {
+    this(units, scenario, turn, null, side, marks);
+  }
+
+  Board(Supplier<List<Unit>> units, String scenario, Integer turn, String month, String side, Supplier<List<TrackMark>> marks) {
     this.readUnits = units;
     this.scenario = scenario;
     this.turn = turn;
+    this.month = month;
     this.side = side;
     this.readMarks = marks;
   }
@@ -151,6 +157,7 @@ final class Board {
     switch (role) {
     case "scenario": return scenario;
     case "turn": return turn == null ? null : Long.valueOf(turn);
+    case "month": return month;
     case "side": return side;
     case "positions": return units(schema, p, positions(ctx));
     case "attackers": return units(schema, p, attackers(ctx));
