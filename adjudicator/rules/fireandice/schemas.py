@@ -35,10 +35,23 @@ def hex_terrains(g: Game) -> list[str]:
     return [t.id for t in first.terrain_types.values() if not t.water]
 
 
+def invasion_boxes(g: Game) -> list[str]:
+    """The Invasion boxes (11.3.1; table invasion_boxes), by id."""
+    return [r["box"] for r in g.tables["invasion_boxes"].rows]
+
+
+def invasion_ports(g: Game) -> list[str]:
+    """The hexes of the Invasion boxes' ports (11.3.1; table invasion_boxes)."""
+    return [r["port_hex"] for r in g.tables["invasion_boxes"].rows]
+
+
 #: A month of the Game Turn Record Track, as a choice (YYYY-MM).
 Month = choice_of("fireandice", months, "a month of the Game Turn Record Track")
 #: A combat chit of either mug (its id in table combat_chits), as a choice.
 ChitId = choice_of("fireandice", chit_ids, "a combat chit of the game (table combat_chits)")
+#: An Invasion box, as a choice; its port's hex, as a choice.
+InvasionBox = choice_of("fireandice", invasion_boxes, "an Invasion box (table invasion_boxes)")
+InvasionPort = choice_of("fireandice", invasion_ports, "the port hex of an Invasion box (table invasion_boxes)")
 #: The terrain of a combat hex: a Terrain Effects Chart row a land hex can be, as a choice.
 HexTerrain = choice_of("fireandice", hex_terrains, "a terrain of a land hex (Terrain Effects Chart)")
 

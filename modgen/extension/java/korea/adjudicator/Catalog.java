@@ -54,13 +54,18 @@ final class Catalog {
       return FormFields.humanize(name);
     }
 
-    /** What the check is about, by the roles its schema declares (the first that fits, in this order). */
+    /**
+     * What the check is about, by the roles its schema declares (the first that fits, in this
+     * order): a check naming the unit pointed at is about that unit even when it reads the whole
+     * board too (Fire and Ice's combat losses, asked on a losing unit, take every position for
+     * its retreat).
+     */
     Kind kind() {
       final List<String> r = schema.roles();
       if (r.contains("attackers") && (r.contains("defenders") || r.contains("target_hex"))) return Kind.ATTACK;
       if (r.contains("target_hex") || r.contains("defenders")) return Kind.HEX;
-      if (r.contains("positions") && r.contains("side")) return Kind.SIDE_REPORT;
       if (r.contains("unit")) return Kind.UNIT;
+      if (r.contains("positions") && r.contains("side")) return Kind.SIDE_REPORT;
       return Kind.OTHER;
     }
   }
