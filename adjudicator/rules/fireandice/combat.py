@@ -58,7 +58,6 @@ SUPPORT_MARKERS = (
     ("communist_artillery_level", "communist", "artillery", "com-artillery"),
     ("communist_air_level", "communist", "air", "com-air"),
 )
-TRACK_RULE = "Support Level Track (2.2, 8.1)"
 #: Glossary "Spent", the book's words; and the one thing a spent unit may do in a combat (5.3.3, 9.3).
 SPENT = ("HQ or unit that has ended its activation this game turn and is no longer available to be active, until "
          "it is flipped to its fresh side")
@@ -69,12 +68,13 @@ CONVENIENCE_FLIP = ("For more convenience during play, HQs and units are flipped
 
 
 def _level(side: str, kind: str, marker: str):
-    name = "UN" if side == "un" else "Communist"
+    """A level field: the cell its marker stands on, on the Support Level Track (markers.csv's names)."""
     words = {"tank": "Tank Support", "artillery": "Artillery Support", "air": "Air Support",
-             "bombardment": "US Navy Bombardment"}[kind]
-    rule = {"tank": "8.1", "artillery": "8.1", "air": "10.4.3", "bombardment": "5.3.2; 11.2"}[kind]
-    return board_field(f"track:support:{marker}", default=0, ge=0, le=19, title=f"{name} {words} level",
-                       description=f"Where the {name} {words} marker stands on the {TRACK_RULE} ({rule}).")
+             "bombardment": "Navy Bombardment"}[kind]
+    name = f"{'UN' if side == 'un' else 'Communist'} {words}" if kind != "bombardment" else f"US {words}"
+    rule = {"tank": "2.2, 8.1", "artillery": "2.2, 8.1", "air": "2.2, 10.4.3", "bombardment": "2.2, 5.3.2, 11.2"}[kind]
+    return board_field(f"track:support:{marker}", default=0, ge=0, le=19, title=f"{name} level",
+                       description=f"Where the {name} marker stands on the Support Level Track ({rule}).")
 
 
 class CombatSituation(CheckRequest):
