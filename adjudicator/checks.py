@@ -28,8 +28,9 @@ called by the app factory and the test suite's conftest); reading the registry b
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Protocol
+from typing import Annotated, Any, Callable, Iterable, Iterator, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
@@ -260,6 +261,31 @@ class CheckResult:
         }
 
 
+class Refusal(ValueError):
+    """A rules check's refusal of one value of the request, said beside its field: the field's
+    JSON pointer below the place the check ran (a model validator runs at the request's top:
+    "/chit"), and the values it allows where the game's data names them (its chits, its
+    markers). Raise it where a lookup knows the values (`Refusal(..., allowed=ids)`) and place it
+    with `at_field`; `adjudicator.problems.validation_problem` answers each as a field error
+    with its `allowed` values, which the pages and the VASSAL form show beside the field."""
+
+    def __init__(self, message: str, pointer: str = "", allowed: Iterable[str] = ()):
+        super().__init__(message)
+        self.pointer = pointer
+        self.allowed = tuple(allowed)
+
+
+@contextmanager
+def at_field(pointer: str) -> Iterator[None]:
+    """A ValueError raised inside is a `Refusal` of the field at `pointer` ("/attacker_support/1")."""
+    try:
+        yield
+    except Refusal as refusal:
+        raise Refusal(str(refusal), refusal.pointer or pointer, refusal.allowed) from None
+    except ValueError as error:
+        raise Refusal(str(error), pointer) from None
+
+
 class SituationError(ValueError):
     """Raised by a rules function when the situation it was given cannot occur by the rules.
 
@@ -308,6 +334,11 @@ class Actor:
     rule: str
     who: Callable[[Any], Iterable[str] | None]
     side_field: str | None = None
+    #: The sides that may ever act, whatever the request says (`the_side`); None: it depends on the request.
+    only: tuple[str, ...] | None = None
+    #: The owner of the units the request names acts (`adjudicator.rules.gamedata.owner_of`): a check
+    #: about a unit is its owner's, never the other side's.
+    owner_of_units: bool = False
 
     def sides(self, request: Any) -> frozenset[str] | None:
         """The sides that may act on `request` (a check's own request model); None = either."""
@@ -331,7 +362,36 @@ def named_side(field_name: str, rule: str, what: str = "") -> Actor:
 
 def the_side(side: str, rule: str) -> Actor:
     """A side the rules name outright ("The Communist player rolls ...")."""
-    return Actor(f"the {side_label(side)} player", rule, lambda request: (side,))
+    return Actor(f"the {side_label(side)} player", rule, lambda request: (side,), only=(side,))
+
+
+@dataclass(frozen=True)
+class UnitKinds:
+    """The units a check about one unit takes (the unit a player points at: a division broken
+    down, an aircraft on a mission), in the game data's words: a unit fits when it is of one of
+    the `types`, `sizes` and `nationalities` given and has one of the `flags` given (each left
+    empty: any); `on_map` True takes only a unit on a hex of the map, False only one off it (in
+    a box), None either. The catalog declares it (`GET /systems`, `applies.units`), so the
+    module's menus and the pages offer the check on those units alone; the check's own
+    validation stays the judge."""
+
+    types: tuple[str, ...] = ()
+    sizes: tuple[str, ...] = ()
+    flags: tuple[str, ...] = ()
+    nationalities: tuple[str, ...] = ()
+    on_map: bool | None = None
+
+    def fits(self, unit: Any, on_map: bool | None = None) -> bool:
+        """Whether a unit of the game's data (scenarios.model.Unit) fits, standing on the map or not
+        (None: not known)."""
+        return ((not self.types or unit.type in self.types) and (not self.sizes or unit.size in self.sizes)
+                and (not self.flags or bool(set(self.flags) & set(unit.flags)))
+                and (not self.nationalities or unit.nationality in self.nationalities)
+                and (self.on_map is None or on_map is None or on_map == self.on_map))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"types": list(self.types), "sizes": list(self.sizes), "flags": list(self.flags),
+                "nationalities": list(self.nationalities), "on_map": self.on_map}
 
 
 _HOW_TO_DECLARE_ACTOR = (
@@ -367,6 +427,8 @@ class CheckSpec:
     scenario_rule: Callable[[str], bool] | None = None
     #: The rule the data names, in words, for messages ("its special rule un_supply_shortage").
     scenario_rule_text: str = ""
+    #: The units a check about one unit takes (None: any unit the check's validation accepts).
+    units: UnitKinds | None = None
 
     def belongs_to(self, scenario: str) -> bool:
         """Whether the check is part of `scenario` (by its ids, or by the scenario's data)."""
@@ -425,6 +487,14 @@ def _derive_models(system: str, name: str, request: type[CheckRequest], random: 
                                             "Adjudicator extension sends it): the log check then knows "
                                             "which file must show the ruling."),
         ),
+        restored_by=(
+            list[Annotated[int, Field(ge=1, le=10_000_000)]] | None,
+            Field(default=None, max_length=20,
+                  description="Record numbers of the rulings that brought back units this request names "
+                              "which the game's ledger eliminated (a rebuild the ledger does not read as one). "
+                              "Without one, an eliminated unit named again gets a notice, and one that "
+                              "attacks or defends is refused (the ruling's answer names the record)."),
+        ),
     )
     return compute, game
 
@@ -441,6 +511,7 @@ def register_check(
     scenarios: tuple[str, ...] = (),
     scenario_rule: tuple[Callable[[str], bool], str] | None = None,
     example: dict[str, Any] | None = None,
+    units: UnitKinds | None = None,
 ) -> Callable[[Callable[[Any, Dice], CheckResult]], Callable[[Any, Dice], CheckResult]]:
     """Register a rules function as check `name` of game `system`.
 
@@ -449,7 +520,8 @@ def register_check(
     game of another scenario refuses it. `scenario_rule` says it from the data instead: (scenario
     id -> whether the scenario has the rule, the rule in words), so a scenario a maintainer adds
     with that special rule gets the check without a code change. `example` is a valid compute-mode request (see
-    `CheckSpec.example`).
+    `CheckSpec.example`). `units` says which units a check about one unit (a top-level field of
+    board role `unit`) takes (see `UnitKinds`).
     """
     if system not in SYSTEM_IDS:
         raise ValueError(f"unknown system {system!r}; known: {', '.join(SYSTEM_IDS)}")
@@ -468,6 +540,8 @@ def register_check(
     if not isinstance(actor, Actor):
         raise ValueError(f"check {system}.{name}: {_HOW_TO_DECLARE_ACTOR}")
     board_fields_found = _check_board_roles(request)
+    if units is not None and not any(role == "unit" and pointer.count("/") == 1 for pointer, role in board_fields_found):
+        raise ValueError(f"check {system}.{name}: `units` is for a check about one unit (a top-level field of board role 'unit')")
 
     def decorator(function):
         if (system, name) in _REGISTRY:
@@ -489,6 +563,7 @@ def register_check(
             game_model=game_model,
             example=example,
             board=board_fields_found,
+            units=units,
         )
         return function
 
@@ -529,6 +604,15 @@ def get_check_by_key(key: str) -> CheckSpec | None:
     """Look a check up by its recorded name, e.g. "kwb.un_supply_shortage_end"."""
     system, _, name = key.partition(".")
     return get_check(system, name)
+
+
+def recorded_request(request: BaseModel) -> dict[str, Any]:
+    """The request as a ledger record holds it: the check's members and `restored_by` when given
+    (the request id and the log session are kept beside it)."""
+    dumped = request.model_dump(mode="json", exclude={"request_id", "log_session"})
+    if dumped.get("restored_by") is None:
+        dumped.pop("restored_by", None)
+    return dumped
 
 
 def narrow_request(spec: CheckSpec, request: BaseModel) -> CheckRequest:

@@ -38,6 +38,8 @@ HIDDEN = "hidden"
 WHOLE = "whole"
 #: A result's key listing the commitments of its texts sealed whole (steps, warnings).
 SEALED = "sealed"
+#: A result's notices (adjudicator.ledger_board): each naming a hidden unit is sealed whole.
+NOTICES = "notices"
 TEXTS = ("steps", "warnings")
 #: Keys of a hidden unit's object that stay public: where it stands is on the board for all to see.
 PUBLIC_KEYS = ("hex", "map", "location")
@@ -175,6 +177,9 @@ def seal(system: str, check: str, acting_side: str, request: dict[str, Any], res
             public_result["dice_used"] = [{**die, "value": f"{HIDDEN}:{sealer.part(die.get('value'), owner).commitment}"}
                                           for die in result.get("dice_used") or []]
         public_result["outcome"] = public_outcome
+    if result.get(NOTICES):  # a notice about a unit the check reveals stays public; the others are sealed
+        public_result[NOTICES] = [n if isinstance(n, dict) and n.get("unit") in sealer.shown else sealer.walk(n)
+                                  for n in result[NOTICES]]
     for key in TEXTS:
         texts = result.get(key) or []
         public = _hide(texts, fog, None, sealer.shown)
@@ -287,6 +292,8 @@ def reveal(system: str, body: dict[str, Any], parts: list[Part], viewer: str | N
     out["request"] = seen(_put_back(body.get("request"), known))
     result["outcome"] = seen(_put_back(result.get("outcome"), known))
     result["dice_used"] = seen(_put_back(result.get("dice_used"), known))
+    if NOTICES in result:
+        result[NOTICES] = seen(_put_back(result[NOTICES], known))
     sealed = result.get(SEALED) or {}
     for part in parts:
         for key in TEXTS:
@@ -297,17 +304,32 @@ def reveal(system: str, body: dict[str, Any], parts: list[Part], viewer: str | N
 
 
 def _put_back(node: Any, known: dict[str, Part]) -> Any:
+    return put_back(node, {commitment: part.value for commitment, part in known.items()})
+
+
+def put_back(node: Any, values: dict[str, Any]) -> Any:
+    """`node` with every sealed part whose commitment `values` has (commitment -> value) put back:
+    a hidden unit's whole object where `values` has it, else its owner's view of it."""
     if isinstance(node, dict) and isinstance(node.get(HIDDEN), str):
         for key in (WHOLE, HIDDEN):  # the whole object once it may be seen, else its owner's view of it
-            if isinstance(node.get(key), str) and node[key] in known:
-                return copy.deepcopy(known[node[key]].value)
+            if isinstance(node.get(key), str) and node[key] in values:
+                return copy.deepcopy(values[node[key]])
     if isinstance(node, dict):
-        return {_put_back(key, known): _put_back(value, known) for key, value in node.items()}
+        return {put_back(key, values): put_back(value, values) for key, value in node.items()}
     if isinstance(node, list):
-        return [_put_back(item, known) for item in node]
-    if isinstance(node, str) and node.startswith(f"{HIDDEN}:") and node[len(HIDDEN) + 1:] in known:
-        return copy.deepcopy(known[node[len(HIDDEN) + 1:]].value)
+        return [put_back(item, values) for item in node]
+    if isinstance(node, str) and node.startswith(f"{HIDDEN}:") and node[len(HIDDEN) + 1:] in values:
+        return copy.deepcopy(values[node[len(HIDDEN) + 1:]])
     return node
+
+
+def has_sealed(node: Any) -> bool:
+    """Whether `node` (a record's body) holds a sealed part."""
+    if isinstance(node, dict):
+        return isinstance(node.get(HIDDEN), str) or any(has_sealed(v) for v in node.values())
+    if isinstance(node, list):
+        return any(has_sealed(v) for v in node)
+    return isinstance(node, str) and node.startswith(f"{HIDDEN}:")
 
 
 def check_parts(body: dict[str, Any], parts: list[Part]) -> list[str]:

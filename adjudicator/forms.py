@@ -49,12 +49,34 @@ ACRONYMS = frozenset({
 })
 
 
+#: Words a label made from a name spells as the rulebooks do ("vps_spent" -> "VPs spent").
+SPELLED = {
+    "vps": "VPs", "hqs": "HQs", "macarthur": "MacArthur", "korea": "Korea", "korean": "Korean",
+    "china": "China", "chinese": "Chinese", "soviet": "Soviet", "pyongyang": "Pyongyang", "seoul": "Seoul",
+    "pusan": "Pusan", "communist": "Communist", "communists": "Communists", "january": "January",
+}
+
+
 def humanize(name: str) -> str:
     """A label from a snake_case name: "un_supply_shortage" -> "UN supply shortage"."""
-    words = [w.upper() if w in ACRONYMS else w for w in name.split("_") if w]
+    words = [w.upper() if w in ACRONYMS and w not in SPELLED else SPELLED.get(w, w) for w in name.split("_") if w]
     if words and not words[0].isupper():
         words[0] = words[0][:1].upper() + words[0][1:]
     return " ".join(words)
+
+
+def automatic_title(name: str) -> str:
+    """The title pydantic writes for a field without one ("what_if" -> "What If"): not a label."""
+    return name.replace("_", " ").title()
+
+
+def label(name: str, prop: dict) -> str:
+    """A field's label: the schema's own title in the rulebook's words (a check's schema gives one
+    where a name in words would not read right: "MacArthur commands"), else its name in words."""
+    title = prop.get("title")
+    if isinstance(title, str) and title.strip() and title != automatic_title(name):
+        return title
+    return humanize(name)
 
 
 @dataclass(frozen=True)
@@ -193,7 +215,7 @@ def _field(name: str, prop: dict, defs: dict, required: bool, given: dict, depth
         inner = {**inner, "enum": items["enum"]}
     return FormField(
         name=name,
-        label=humanize(name),
+        label=label(name, prop),
         kind=kind,
         description=prop.get("description") or inner.get("description", ""),
         required=required,

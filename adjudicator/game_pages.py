@@ -37,7 +37,7 @@ from adjudicator.checks import CheckSpec, get_check, side_label
 from adjudicator.config import Config
 from adjudicator.csrf import FIELD as CSRF_FIELD
 from adjudicator.csrf import guard
-from adjudicator.fog import Part, reveal
+from adjudicator.fog import HIDDEN, Part, reveal
 from adjudicator.forms import (
     FieldError, FormField, form_fields, form_request, submitted_values, unit_choices, validate_form,
 )
@@ -48,7 +48,7 @@ from adjudicator.ratelimits import RouteLimiter, pages_limit
 from adjudicator.services import services
 from adjudicator.storage import OBSERVER, GameNotFound, TokenGrant
 from adjudicator.systems import system_info
-from adjudicator.transcript import chat_lines
+from adjudicator.transcript import chat_lines, headline, hidden_unit_words, notice_texts
 from adjudicator.uploads import grant_scope, is_sha256
 from adjudicator.verify import verify_answer, verify_ledger
 
@@ -191,7 +191,7 @@ def record_view(game_id: str, seq: int, grant: TokenGrant) -> dict[str, Any]:
         parts = rulings.record_parts(game_id, seq)
         seen = reveal(grant.system, body, parts, viewer(grant), closed)
         shown = {**answer, **{k: seen["result"].get(k) for k in ("outcome", "steps", "warnings", "dice_used")},
-                 "request": seen["request"]}
+                 "request": seen["request"], "notices": notice_texts(seen["result"], grant.system)}
     return {"record": found, "answer": shown, "report": report, "lines": lines, "info": info}
 
 
@@ -211,6 +211,46 @@ def ledger_as_seen(document: dict[str, Any], grant: TokenGrant) -> dict[str, Any
     records = [{**r, "body": reveal(grant.system, r["body"], parts[r["seq"]], viewer(grant), closed)}
                if r["seq"] in parts else r for r in document["records"]]
     return {**document, "records": records}
+
+
+@dataclass(frozen=True)
+class LedgerRow:
+    """A record of the ledger as its row reads: what was ruled, in one sentence, and its notices."""
+
+    headline: str
+    notices: list[str]
+
+
+def ledger_rows(document: dict[str, Any]) -> dict[int, LedgerRow]:
+    """seq -> its row, for a ledger document as its viewer may see it: each ruling by its headline
+    (units by their counters' names; a unit the fog hides from the viewer by its side and hex,
+    "a UN block in 0520") and its notices."""
+    system = document["game"]["system"]
+    rows = {}
+    for record in document["records"]:
+        body = record.get("body") if isinstance(record.get("body"), dict) else {}
+        check = str(body.get("check", ""))
+        if check.startswith("game."):
+            continue
+        result = body.get("result") if isinstance(body.get("result"), dict) else {}
+        shown = _hidden_named(system, {**result, "system": system, "check": check.partition(".")[2],
+                                       "side": body.get("side"), "request": body.get("request") or {}})
+        rows[record["seq"]] = LedgerRow(headline(shown), notice_texts(result, system))
+    return rows
+
+
+def _hidden_named(system: str, node: Any) -> Any:
+    """`node` with each sealed unit (adjudicator.fog) named as the viewer may see it: its side, its
+    kind and where it stands ("a UN block in 0520"); never its commitment."""
+    if isinstance(node, dict):
+        if isinstance(node.get(HIDDEN), str):
+            return {"unit": hidden_unit_words(system, node)}
+        return {key: _hidden_named(system, value) for key, value in node.items()}
+    if isinstance(node, list):
+        return [_hidden_named(system, item) for item in node]
+    if isinstance(node, str) and node.startswith(f"{HIDDEN}:"):
+        return "a hidden unit"
+    return node
 
 
 def make_game_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
@@ -233,8 +273,9 @@ def make_game_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprin
         problems: dict[int | None, list[str]] = {}
         for finding in report.problems:
             problems.setdefault(finding.seq, []).append(finding.message)
+        seen = ledger_as_seen(document, grant)
         response = Response(render_template(
-            "game.html", document=ledger_as_seen(document, grant), report=report, role=grant.role, grant=grant, problems=problems,
+            "game.html", document=seen, rows=ledger_rows(seen), report=report, role=grant.role, grant=grant, problems=problems,
             info=system_info(document["game"]["system"]), checks=game_checks_of(grant),
             may_roll=grant.role != OBSERVER and document["game"]["status"] == "open"))
         response.headers["Cache-Control"] = "no-store"

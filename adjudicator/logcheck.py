@@ -11,9 +11,12 @@ module's Adjudicator extension, or written by the saved-game page) carries its t
 * each recorded ruling in the log with the ledger record of that number: the same record hash
   and the same lines (outcome, dice, steps) as the ledger renders them (`chat_lines`) — else it
   is **forged** (no such record, another hash) or **altered** (the lines differ);
-* what each verified ruling did to the board: the pieces must show the steps it ordered (a
-  unit flipped or removed) before the next ruling — else it is **not applied**
-  (`adjudicator.logboard`);
+* what each verified ruling did to the board: the pieces must show what it ordered (a step, a unit
+  in its dead pile or deleted, a replacement placed, a hex; `adjudicator.unit_changes`) before
+  the next ruling — else it is **not applied** (`adjudicator.logboard`). A change only the
+  opponent can make (his piece is hidden from the asker: a HoldFast block) is **owed** by him: it
+  is expected in his next file of the chain, where its absence is the fault; until that file is
+  sent it is listed as pending ("to be applied by the UN player in his next file");
 * ledger rulings the log does not show: where they belong (`adjudicator.logsessions`). A log
   kept by the Adjudicator extension names its log session and the sessions before it, and each
   ruling asked from VASSAL names its session: a ruling of this file's session it does not show is
@@ -37,7 +40,10 @@ from adjudicator.bridge import BridgeError, load_system_game, read_upload
 from adjudicator.bridge.rulings import problem_from
 from adjudicator.bridge.upload import Budget
 from adjudicator.ledger import Record, ledger_document
-from adjudicator.logboard import LogEvent, log_events, missing_changes, ordered_changes
+from adjudicator.checks import side_label
+from adjudicator.logboard import (
+    LogEvent, OrderedChange, PieceEvent, Shown, applied, log_events, missing_changes, ordered_changes, reached,
+)
 from adjudicator.logsessions import EARLIER, OUTSIDE, REROLL, THIS_FILE, SessionMap, place
 from adjudicator.rulings import recorded_response
 from adjudicator.problems import Problem
@@ -45,8 +51,11 @@ from adjudicator.services import services
 from adjudicator.storage import GameNotFound
 from adjudicator.systems import system_info
 from adjudicator.transcript import (
-    SessionLineError, TranscriptEntry, comparable_lines, parse_session_line, parse_transcript,
+    SessionLineError, TranscriptEntry, canonical_outcome, comparable_lines, notice_texts, parse_session_line,
+    parse_transcript,
 )
+from adjudicator.unit_changes import ON_BOARD, UnitChange, ruled_changes
+from adjudicator.unit_owners import owners_of
 from adjudicator.verify import verify_ledger
 from scenarios.model import Game
 from vassalfmt import SavedGame
@@ -54,6 +63,9 @@ from vassalfmt.commands import CHAT_PREFIX
 
 VERIFIED, FORGED, ALTERED, OTHER_GAME, UNRECORDED = "verified", "forged", "altered", "other-game", "unrecorded"
 NOT_APPLIED = "not-applied"
+#: What became of a change the opponent owes (his hidden piece): made, still to come, or missing.
+OWED_APPLIED, OWED_PENDING = "applied", "pending"
+
 #: The most files one chain check reads (a long game by e-mail has a few dozen).
 MAX_CHAIN_FILES = 200
 STATUSES = (VERIFIED, NOT_APPLIED, FORGED, ALTERED, OTHER_GAME, UNRECORDED)
@@ -77,6 +89,9 @@ class LogRuling:
     seq: int | None
     first_line: str
     why: str = ""
+    #: The record's notices, as everyone may read them (adjudicator.ledger_board): an eliminated unit
+    #: named again, the same situation asked again.
+    notices: list[str] = field(default_factory=list)
 
     @property
     def untied(self) -> bool:
@@ -85,11 +100,12 @@ class LogRuling:
 
     def cut(self) -> "LogRuling":
         """As an answer shows it: what it repeats of the log cut to `MAX_ECHO_CHARS`."""
-        return replace(self, first_line=echo(self.first_line), why=echo(self.why))
+        return replace(self, first_line=echo(self.first_line), why=echo(self.why),
+                       notices=[echo(text) for text in self.notices])
 
     def to_json(self) -> dict[str, Any]:
         return {"status": self.status, "game_id": self.game_id, "seq": self.seq,
-                "first_line": self.first_line, "why": self.why}
+                "first_line": self.first_line, "why": self.why, "notices": self.notices}
 
 
 def echo(text: str) -> str:
@@ -108,6 +124,25 @@ class FileReading:
     chain: tuple[str, ...] = ()
     start: str | None = None
     named_by: str = ""  # "its first line" or "its rulings"
+    #: The side that played the file: its first line says (the extension writes it), else the side
+    #: of the rulings asked in its session; None when neither tells.
+    side: str | None = None
+    #: The units as the file begins and its piece events in order (what an owed change is judged on).
+    start_units: dict[str, Shown] = field(default_factory=dict, repr=False)
+    piece_events: list[PieceEvent] = field(default_factory=list, repr=False)
+    #: Changes of this file's verified rulings only the opponent can make, not made here: (seq, change).
+    owed: list[tuple[int, OrderedChange]] = field(default_factory=list, repr=False)
+
+    def ever_reached(self, game: Game, change: OrderedChange) -> bool:
+        """Whether the pieces show the change at some moment of the file (its start included)."""
+        units = dict(self.start_units)
+        if reached(game, change, units):
+            return True
+        for event in self.piece_events:
+            units[event.unit] = event.shown
+            if reached(game, change, units):
+                return True
+        return False
 
     @property
     def shown(self) -> set[int]:
@@ -117,7 +152,7 @@ class FileReading:
         listed = self.rulings if listed is None else listed
         return {"name": echo(self.name), "session": self.session, "chain": list(self.chain[-MAX_BREAKS_LISTED:]),
                 "chain_length": len(self.chain), "start": self.start, "session_named_by": self.named_by,
-                "rulings": [r.to_json() for r in listed], "not_listed": len(self.rulings) - len(listed),
+                "side": self.side, "rulings": [r.to_json() for r in listed], "not_listed": len(self.rulings) - len(listed),
                 "counts": {status: sum(1 for r in self.rulings if r.status == status) for status in STATUSES}}
 
 
@@ -133,6 +168,9 @@ class LogCheck:
     elsewhere: list[dict[str, Any]] = field(default_factory=list)  # earlier, later, outside: not judged here
     missing_files: list[dict[str, Any]] = field(default_factory=list)
     breaks: list[str] = field(default_factory=list)  # a file that does not continue the one before it
+    #: Changes only the opponent can make (his hidden pieces), each with what became of it:
+    #: applied, pending (his next file is not among those sent) or not-applied (it does not show it).
+    owed: list[dict[str, Any]] = field(default_factory=list)
     ledger_ok: bool = True
     ledger_problems: list[str] = field(default_factory=list)
 
@@ -143,7 +181,8 @@ class LogCheck:
     @property
     def ok(self) -> bool:
         return (self.ledger_ok and not self.hidden and not self.rerolls and not self.missing_files
-                and not self.breaks and all(r.status in (VERIFIED, UNRECORDED) for r in self.rulings))
+                and not self.breaks and all(r.status in (VERIFIED, UNRECORDED) for r in self.rulings)
+                and all(o["status"] != NOT_APPLIED for o in self.owed))
 
     def listing(self) -> list[tuple[FileReading, list[LogRuling]]]:
         """Each file with the rulings an answer lists, their texts cut: in order, at most
@@ -167,7 +206,7 @@ class LogCheck:
                 "rulings": [r.to_json() for _, listed in listing for r in listed],
                 "not_listed": sum(len(f.rulings) - len(listed) for f, listed in listing), "hidden": self.hidden,
                 "rerolls": self.rerolls, "elsewhere": self.elsewhere, "missing_files": self.missing_files,
-                "breaks": self.breaks, "files": [f.to_json(listed) for f, listed in listing],
+                "breaks": self.breaks, "owed": self.owed, "files": [f.to_json(listed) for f, listed in listing],
                 "ledger": {"ok": self.ledger_ok, "problems": self.ledger_problems},
                 "counts": {status: sum(1 for r in self.rulings if r.status == status) for status in STATUSES}}
 
@@ -200,9 +239,10 @@ def _judge(entry: TranscriptEntry, game_id: str, records: dict[int, dict], syste
                                           record["body"], record["receipt"]))
     want = comparable_lines(response, system_name=system_name, version=entry.version)
     got = entry.comparable()
+    notices = notice_texts(record["body"]["result"], record["body"]["check"].partition(".")[0])
     if got != want:
-        return LogRuling(ALTERED, game_id, entry.seq, first, _first_difference(got, want))
-    return LogRuling(VERIFIED, game_id, entry.seq, first)
+        return LogRuling(ALTERED, game_id, entry.seq, first, _first_difference(got, want), notices)
+    return LogRuling(VERIFIED, game_id, entry.seq, first, notices=notices)
 
 
 def read_file(name: str, saved: SavedGame, game: Game | None, header: dict[str, Any],
@@ -214,29 +254,55 @@ def read_file(name: str, saved: SavedGame, game: Game | None, header: dict[str, 
     info = system_info(header["system"])
     system_name = info.name if info else header["system"]
     if game is not None:
-        events, steps_now = log_events(saved, game)
+        events, units_now = log_events(saved, game)
+        reading.start_units = dict(units_now)
+        reading.piece_events = [e.piece for e in events if e.piece is not None]
     else:
         events = [LogEvent(chat=c[len(CHAT_PREFIX):]) for c in saved.other_commands if c.startswith(CHAT_PREFIX)]
-        steps_now = {}
+        units_now = {}
     chat_at = [index for index, event in enumerate(events) if event.chat is not None]
     texts = [events[i].chat for i in chat_at]
     entries = parse_transcript(texts)
-    done = 0  # events applied to steps_now so far
+    done = 0  # events applied to units_now so far
     for number, entry in enumerate(entries):
         ruling = _judge(entry, header["id"], records, system_name)
         end = chat_at[entry.last]
-        done = _advance(events, done, end, steps_now)
+        done = _advance(events, done, end, units_now)
         if game is not None and ruling.status == VERIFIED:
             following = chat_at[entries[number + 1].first] if number + 1 < len(entries) else len(events)
-            window = [e.piece for e in events[end:following] if e.piece is not None]
-            ordered = ordered_changes(game, records[entry.seq]["body"]["result"].get("outcome") or {}, steps_now)
-            missing = missing_changes(ordered, window)
-            if missing:
-                ruling = LogRuling(NOT_APPLIED, ruling.game_id, ruling.seq, ruling.first_line,
-                                   f"the ruling ordered {'; '.join(missing)}")
+            after = applied(units_now, [e.piece for e in events[end:following] if e.piece is not None])
+            ruling = _judge_board(ruling, reading, game, records[entry.seq], units_now, after)
         reading.rulings.append(ruling)
     _name_session(reading, texts, header["id"], records, sessions)
     return reading
+
+
+def board_changes(record: dict[str, Any], system: str) -> list[UnitChange]:
+    """What a ledger record's ruling does to the board, each change with who makes it."""
+    body = record["body"]
+    return ruled_changes(canonical_outcome(body.get("result") or {}), owners_of(system), body.get("side") or "")
+
+
+def _judge_board(ruling: LogRuling, reading: FileReading, game: Game, record: dict[str, Any],
+                 units_now: dict[str, Shown], after: dict[str, Shown]) -> LogRuling:
+    """A verified ruling judged on the pieces: its changes the asker makes must show in `after`
+    (the board up to the next ruling); those only the opponent can make are owed by him."""
+    asker = record["body"].get("side") or ""
+    ordered = ordered_changes(game, board_changes(record, game.id), units_now)
+    mine = [o for o in ordered if o.change.applied_by in ("", asker)]
+    for owed in ordered:
+        if owed not in mine and not reached(game, owed, after):
+            reading.owed.append((ruling.seq, owed))
+    missing = missing_changes(game, mine, after)
+    if missing:
+        return LogRuling(NOT_APPLIED, ruling.game_id, ruling.seq, ruling.first_line,
+                         f"the ruling ordered {'; '.join(missing)}", ruling.notices)
+    owed_here = [o for seq, o in reading.owed if seq == ruling.seq]
+    if owed_here:
+        who = side_label(owed_here[0].change.applied_by)
+        ruling.why = (f"{'; '.join(o.describe() for o in owed_here)}: to be applied by the {who} player in his next "
+                      "file (his piece is hidden from the asker)")
+    return ruling
 
 
 def _name_session(reading: FileReading, texts: list[str], game_id: str, records: dict[int, dict],
@@ -248,6 +314,8 @@ def _name_session(reading: FileReading, texts: list[str], game_id: str, records:
         first = lines[0]
         reading.session, reading.chain, reading.start, reading.named_by = first.id, first.chain, first.start, \
             "its first line"
+        known = sessions.sessions.get(first.id)
+        reading.side = first.side or (known.side if known else None)
         return
     asked_in = {records[seq]["body"]["session"]["id"] for seq in reading.shown
                 if isinstance(records[seq]["body"].get("session"), dict)}
@@ -256,6 +324,7 @@ def _name_session(reading: FileReading, texts: list[str], game_id: str, records:
         known = sessions.sessions.get(session)
         reading.session, reading.chain, reading.named_by = session, sessions.chain_of(session), "its rulings"
         reading.start = known.start if known else None
+        reading.side = known.side if known else None
 
 
 def _summary(record: dict[str, Any], why: str = "") -> dict[str, Any]:
@@ -310,7 +379,7 @@ def chain_breaks(readings: list[FileReading]) -> list[str]:
     return breaks
 
 
-def judge_files(document: dict[str, Any], readings: list[FileReading], keys) -> LogCheck:
+def judge_files(document: dict[str, Any], readings: list[FileReading], keys, game: Game | None = None) -> LogCheck:
     """Where every ruling of the ledger belongs, seen from the files sent (one, or a game's chain
     in order): shown, hidden from the file it belongs in, a re-roll, or elsewhere."""
     header = document["game"]
@@ -337,10 +406,77 @@ def judge_files(document: dict[str, Any], readings: list[FileReading], keys) -> 
             result.missing_files.append(_summary(record, f"{placement.why}: that file is not among those sent"))
         else:
             result.elsewhere.append(_summary(record, placement.why))
+    if game is not None:
+        result.owed = judge_owed(game, readings, records, sessions)
     report = verify_ledger(document, keys)
     result.ledger_ok = report.ok
     result.ledger_problems = [f.message for f in report.problems]
     return result
+
+
+def judge_owed(game: Game, readings: list[FileReading], records: list[dict[str, Any]],
+               sessions: SessionMap) -> list[dict[str, Any]]:
+    """What became of each change only the opponent can make: applied in his next file of those
+    sent (or already where the asker applied it, the piece revealed), not applied there, or
+    pending (his next file is not among those sent)."""
+    out: list[dict[str, Any]] = []
+    shown = {r.seq for f in readings for r in f.rulings if r.status in (VERIFIED, NOT_APPLIED)}
+    for number, reading in enumerate(readings):
+        for seq, owed in reading.owed:
+            out.append(_owed_verdict(game, readings, number, seq, owed))
+    for record in records:  # rulings of files not sent, owed by the side of a file that was
+        if record["seq"] in shown:
+            continue
+        changes = board_changes(record, game.id)
+        for number, reading in enumerate(readings):
+            if reading.side is None or reading.session is None:
+                continue
+            for change in changes:
+                if change.kind not in ON_BOARD or change.applied_by != reading.side \
+                        or change.applied_by == record["body"].get("side") or change.unit not in reading.start_units \
+                        or not _next_file_of_owner(reading, record, sessions, readings[:number]):
+                    continue
+                owed = OrderedChange(change, Shown())
+                out.append(_owed_entry(record["seq"], owed, reading, number,
+                                       OWED_APPLIED if reading.ever_reached(game, owed) else NOT_APPLIED))
+    return out
+
+
+def _owed_verdict(game: Game, readings: list[FileReading], number: int, seq: int, owed: OrderedChange
+                  ) -> dict[str, Any]:
+    owner = owed.change.applied_by
+    for later in range(number + 1, len(readings)):
+        reading = readings[later]
+        if reading.side == owner:
+            return _owed_entry(seq, owed, reading, later,
+                               OWED_APPLIED if reading.ever_reached(game, owed) else NOT_APPLIED)
+    entry = _owed_entry(seq, owed, readings[number], number, OWED_PENDING)
+    entry["why"] = echo(f"{owed.describe()}: to be applied by the {side_label(owner)} player in his next file")
+    return entry
+
+
+def _owed_entry(seq: int, owed: OrderedChange, reading: FileReading, number: int, status: str) -> dict[str, Any]:
+    who = side_label(owed.change.applied_by)
+    file = reading.name or f"file {number + 1}"
+    why = {OWED_APPLIED: f"{owed.describe()}: applied by the {who} player in {file}",
+           NOT_APPLIED: f"{owed.describe()}: the {who} player's next file ({file}) does not show it"}.get(status, "")
+    return {"seq": seq, "unit": owed.unit, "kind": owed.change.kind, "owner": owed.change.applied_by,
+            "file": number + 1, "status": status, "why": echo(why)}
+
+
+def _next_file_of_owner(reading: FileReading, record: dict[str, Any], sessions: SessionMap,
+                        before: list[FileReading]) -> bool:
+    """Whether `reading` is its side's first file after the log session `record` was asked in:
+    that session is in its chain, and no session after it in the chain, nor a file sent before
+    it, is that side's."""
+    session = record["body"].get("session")
+    sid = session.get("id") if isinstance(session, dict) else None
+    if not sid or sid not in reading.chain:
+        return False
+    after = reading.chain[reading.chain.index(sid) + 1:]
+    if any(sessions.sessions.get(s) and sessions.sessions[s].side == reading.side for s in after):
+        return False
+    return not any(f.side == reading.side and f.session in after for f in before)
 
 
 def check_log(saved: SavedGame, game: Game | None, document: dict[str, Any], keys, name: str = "") -> LogCheck:
@@ -359,14 +495,14 @@ def check_logs(files: list[tuple[str, SavedGame]], game: Game | None, document: 
         if budget is not None:
             budget.check(f"checking {name or 'the log'} against the ledger")
         readings.append(read_file(name, saved, game, document["game"], records, sessions))
-    return judge_files(document, readings, keys)
+    return judge_files(document, readings, keys, game)
 
 
-def _advance(events: list[LogEvent], done: int, upto: int, steps_now: dict) -> int:
-    """Apply the piece events before index `upto` to `steps_now`; returns the new count done."""
+def _advance(events: list[LogEvent], done: int, upto: int, units_now: dict[str, Shown]) -> int:
+    """Apply the piece events before index `upto` to `units_now`; returns the new count done."""
     for event in events[done:upto]:
         if event.piece is not None:
-            steps_now[event.piece.unit] = event.piece.step
+            units_now[event.piece.unit] = event.piece.shown
     return max(done, upto)
 
 

@@ -119,6 +119,7 @@ def build_openapi(checks: list[CheckSpec] | None = None) -> dict[str, Any]:
         s.LedgerDocument,
         s.CloseResponse,
         s.DiceResponse,
+        s.BoardChangesResponse,
         s.VerifyResponse,
         s.SystemsResponse,
         s.KeysDocument,
@@ -168,6 +169,14 @@ def build_openapi(checks: list[CheckSpec] | None = None) -> dict[str, Any]:
                 "The game's dice record: every server roll, and each die type tested against a fair die "
                 "(any token of the game)",
                 {"200": {"description": "The dice record", **_json(ref(s.DiceResponse))}},
+                tags=["games"], secured=True, params=[GAME_ID_PARAM],
+            )
+        },
+        "/api/v1/games/{game_id}/board-changes": {
+            "get": _op(
+                "The changes the game's rulings order to this token's side's pieces that only it can make "
+                "(its pieces hidden from the side that asked): what the VASSAL extension applies for their owner",
+                {"200": {"description": "The rulings and their changes", **_json(ref(s.BoardChangesResponse))}},
                 tags=["games"], secured=True, params=[GAME_ID_PARAM],
             )
         },

@@ -16,6 +16,7 @@ from flask import Flask, Response, render_template, request
 from pydantic import ValidationError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
+from adjudicator.checks import Refusal
 from adjudicator.storage import StorageUnavailable
 
 PROBLEM_JSON = "application/problem+json"
@@ -89,15 +90,26 @@ def _words(item: dict) -> str:
     return message
 
 
+def _entry(item: dict) -> dict[str, Any]:
+    """One field error: where (a rules check's Refusal placed below the validator's place), what, and
+    what the field allows."""
+    refusal = (item.get("ctx") or {}).get("error")
+    pointer = _pointer(item["loc"])
+    entry: dict[str, Any] = {"pointer": pointer, "detail": _words(item), "code": item["type"]}
+    if isinstance(refusal, Refusal):
+        entry["pointer"] = pointer + refusal.pointer
+        if refusal.allowed:
+            entry["allowed"] = list(refusal.allowed)
+    return entry
+
+
 def validation_problem(error: ValidationError, title: str = "The request body is invalid") -> Problem:
-    """422 with one entry per field error (pointer, detail, code); 400 if the JSON itself is bad."""
-    details = error.errors(include_url=False, include_context=False, include_input=False)
+    """422 with one entry per field error (pointer, detail, code, and `allowed`: the values a rules
+    check's `Refusal` names); 400 if the JSON itself is bad."""
+    details = error.errors(include_url=False, include_context=True, include_input=False)
     if any(item["type"] == "json_invalid" for item in details):
         return Problem(400, "Malformed JSON", details[0]["msg"], kind="malformed-json")
-    errors = [
-        {"pointer": _pointer(item["loc"]), "detail": _words(item), "code": item["type"]}
-        for item in details
-    ]
+    errors = [_entry(item) for item in details]
     detail = "; ".join(f"{e['pointer']}: {e['detail']}" if e["pointer"] else e["detail"] for e in errors[:5])
     return Problem(422, title, detail, kind="validation", errors=errors)
 

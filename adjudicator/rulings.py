@@ -19,7 +19,9 @@ A recorded ruling, in this order::
                                                      leaves it out; what the game's ledger
                                                      establishes (adjudicator.facts); the schema
     recorded = record(grant, spec, req)              only the side that acts; one record per
-                                                     request id (a repeat returns the record)
+                                                     request id (a repeat returns the record);
+                                                     read against the ledger's board (notices;
+                                                     an eliminated unit cannot fight: 422)
     recorded.response()                              the answer, built from the stored record alone
 
 `record_result` records a result computed outside the check registry (a saved game's supply
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -44,6 +47,7 @@ from adjudicator.checks import (
     checks_for,
     get_check,
     narrow_request,
+    recorded_request,
     run_check,
     side_label,
 )
@@ -51,6 +55,7 @@ from adjudicator.dice import LedgerDice, SuppliedDice
 from adjudicator.facts import GameFacts, Refused, concerns, facts_of, follow_up_of
 from adjudicator.fog import Part, fog_of, reveal, seal, unseen_by, visible_to
 from adjudicator.ledger import Record, ledger_document
+from adjudicator.ledger_board import RESTORED_BY, Derived, LedgerBoard, Notice, RestoredByError
 from adjudicator.problems import Problem, validation_problem
 from adjudicator.services import services
 from adjudicator.storage import (
@@ -63,6 +68,7 @@ from adjudicator.storage import (
     TokenGrant,
 )
 from adjudicator.systems import system_info, system_label
+from adjudicator.transcript import unit_ids
 
 
 # -- computed rulings ------------------------------------------------------------------------------
@@ -293,6 +299,8 @@ class Recorded:
             answer["yours"] = [p.to_json() for p in mine]
             answer["as_you_see_it"] = {"request": seen["request"], **{k: seen["result"].get(k) for k in
                                                                       ("outcome", "steps", "warnings")}}
+            if "notices" in seen["result"]:
+                answer["as_you_see_it"]["notices"] = seen["result"]["notices"]
         return answer
 
 
@@ -307,6 +315,14 @@ class _Refused(Exception):
 #: How many times a ruling that settles a sealed draw is prepared again when another record was
 #: appended while it was being prepared (adjudicator.draws).
 SETTLE_ATTEMPTS = 5
+
+
+class _RefusedByLedger(Exception):
+    """Carries the ledger board's refusal (a problem) out of the ledger transaction."""
+
+    def __init__(self, problem: Problem):
+        super().__init__(problem.detail)
+        self.problem = problem
 
 
 def record(grant: TokenGrant, spec: CheckSpec, req: BaseModel) -> Recorded:
@@ -331,7 +347,7 @@ def record(grant: TokenGrant, spec: CheckSpec, req: BaseModel) -> Recorded:
 
 
 def _record(grant: TokenGrant, spec: CheckSpec, req: BaseModel, own: BaseModel, head: int | None) -> Recorded:
-    request_json = req.model_dump(mode="json", exclude={"request_id", "log_session"})
+    request_json = recorded_request(req)
     log_session = getattr(req, "log_session", None)
     session = log_session.model_dump(mode="json") if log_session is not None else None
 
@@ -342,7 +358,8 @@ def _record(grant: TokenGrant, spec: CheckSpec, req: BaseModel, own: BaseModel, 
             raise _Refused(error) from error
 
     try:
-        return _append(grant, spec.key, request_json, req.request_id, run, session, expect_head=head)
+        return _append(grant, spec.key, request_json, req.request_id, run, session, combatants(spec, request_json),
+                       expect_head=head)
     except _Refused as refused:
         raise situation_problem(refused.error) from None
 
@@ -383,9 +400,27 @@ def record_result(grant: TokenGrant, check_key: str, request_json: dict[str, Any
 
 def _append(grant: TokenGrant, check_key: str, request_json: dict[str, Any], request_id: str | None,
             run: Callable[[bytes, int], dict], session: dict[str, Any] | None = None,
-            expect_head: int | None = None) -> Recorded:
+            fighting: frozenset[str] = frozenset(), expect_head: int | None = None) -> Recorded:
     svc = services()
     side = canonical_side(grant.role)
+    read: list[Derived] = []  # what the board said of the request (folded with the record it becomes)
+
+    def read_against_ledger(seed: bytes, seq: int) -> dict:
+        """The ruling with its notices; refused (nothing recorded) for an eliminated unit that
+        fights. Runs under the ledger's write lock, so the board is the records before `seq`."""
+        board = ledger_board_before(grant, seq)
+        try:
+            derived = board.derive(seq, check_key, request_json, side)
+        except RestoredByError as error:
+            raise _RefusedByLedger(Problem(
+                422, "The request names a ruling that brought nothing back", f"/{RESTORED_BY}: {error.detail}.",
+                kind="restored-by", errors=[{"pointer": f"/{RESTORED_BY}", "detail": error.detail,
+                                             "code": "restored-by"}])) from None
+        refuse_eliminated_fighters(grant, board, [n for n in derived.eliminated_units() if n.unit in fighting])
+        read[:] = [derived]
+        # always a list, empty too: a record without one was written before notices existed
+        return {**run(seed, seq), "notices": [n.to_json() for n in derived.notices]}
+
     sealed: list[Part] = []
     sealer = None
     if fog_of(grant.system) is not None:
@@ -395,8 +430,10 @@ def _append(grant: TokenGrant, check_key: str, request_json: dict[str, Any], req
             return done.request, done.result, done.parts
     try:
         stored, replayed = svc.store.append_check(
-            grant.game_id, side, check_key, request_json, request_id, svc.signing_key, run,
+            grant.game_id, side, check_key, request_json, request_id, svc.signing_key, read_against_ledger,
             session=session, seal=sealer, expect_head=expect_head)
+    except _RefusedByLedger as refused:
+        raise refused.problem from None
     except GameNotFound:
         raise Problem(404, "Not Found", "No such game.", kind="unknown-game") from None
     except GameClosed:
@@ -409,7 +446,84 @@ def _append(grant: TokenGrant, check_key: str, request_json: dict[str, Any], req
         ) from None
     if replayed and sealer is not None:
         sealed = record_parts(grant.game_id, stored.seq)
-    return Recorded(stored, replayed, tuple(sealed))
+    recorded = Recorded(stored, replayed, tuple(sealed))
+    if not replayed:
+        _fold_appended(grant, recorded, read[0])
+    return recorded
+
+
+#: The most games whose ledger board a process keeps (each is folded again from its records when
+#: it was dropped).
+MAX_BOARDS = 256
+_BOARDS_LOCK = threading.Lock()
+#: Board roles of the request fields whose units fight: an eliminated one makes the request impossible.
+FIGHTING_ROLES = ("attackers", "defenders")
+
+
+def combatants(spec: CheckSpec, request_json: dict[str, Any]) -> frozenset[str]:
+    """The units of the request's fields that attack or defend (their board roles say)."""
+    names = [pointer[1:] for pointer, role in spec.board if role in FIGHTING_ROLES and pointer.count("/") == 1]
+    return frozenset(u for name in names for u in unit_ids(request_json.get(name)))
+
+
+def ledger_board_before(grant: TokenGrant, seq: int) -> LedgerBoard:
+    """The game's ledger board folded up to record `seq - 1`: kept per process (each record this
+    process appends folded in as it is recorded) and caught up with the records appended since by
+    other processes, each with its hidden parts put back. Call it under the ledger's write lock
+    (`Store.append_check`'s `run`): no record comes in meanwhile."""
+    svc = services()
+    boards: dict[str, LedgerBoard] = svc.ledger_boards
+    with _BOARDS_LOCK:  # other games' rulings may be recorded meanwhile (PostgreSQL locks per game)
+        board = boards.pop(grant.game_id, None)
+    if board is None or board.head >= seq:
+        board = LedgerBoard(grant.system)
+    if board.head < seq - 1:  # records this process has not folded (another worker's, or a new board)
+        parts: dict[int, list[Part]] = {}
+        if fog_of(grant.system) is not None:
+            for at, part in svc.store.hidden_parts(grant.game_id, after=board.head):
+                parts.setdefault(at, []).append(Part.from_json(part))
+        for found in svc.store.records(grant.game_id, after=board.head):
+            if found.seq >= seq:
+                break
+            board.fold(found.seq, _full_body(grant.system, found.body, parts.get(found.seq, [])))
+    with _BOARDS_LOCK:
+        boards[grant.game_id] = board  # the most recently used last
+        while len(boards) > MAX_BOARDS:
+            boards.pop(next(iter(boards)))
+    return board
+
+
+def _full_body(system: str, body: dict[str, Any], parts: list[Part]) -> dict[str, Any]:
+    """A record's body with its hidden parts put back (what the ledger's board folds)."""
+    return reveal(system, body, parts, None, closed=True) if parts else body
+
+
+def _fold_appended(grant: TokenGrant, recorded: Recorded, derived: Derived) -> None:
+    """The record just appended folded into this process's board of its game, when the board
+    stands right before it: the next ruling then reads the board without reading the ledger."""
+    with _BOARDS_LOCK:
+        board = services().ledger_boards.get(grant.game_id)
+        if board is not None and board.head == recorded.record.seq - 1:
+            board.fold(recorded.record.seq, _full_body(grant.system, recorded.record.body, list(recorded.parts)), derived)
+
+
+def refuse_eliminated_fighters(grant: TokenGrant, board: LedgerBoard, fighters: list[Notice]) -> None:
+    """422 for units the ledger eliminated that the request has attack or defend: the rules make
+    that impossible. A unit the fog of war hides from the asker is named only by its side and hex."""
+    if not fighters:
+        return
+    fog = fog_of(grant.system)
+    said = []
+    for notice in fighters:
+        owner = fog.unit_owner(notice.unit) if fog is not None else None
+        hidden = owner is not None and not (fog.owner_sees and owner == canonical_side(grant.role))
+        name = (f"a {side_label(owner)} {fog.noun}" + (f" in {notice.hex}" if notice.hex else "")) if hidden \
+            else board.names.name(notice.unit)
+        said.append(f"{name} was eliminated by record #{notice.record}")
+    detail = (f"{'; '.join(said)}: an eliminated unit cannot attack or defend. If a later ruling brought it back, "
+              f"name that ruling in {RESTORED_BY} (its record number); else leave the unit out. Nothing was recorded.")
+    raise _RefusedByLedger(Problem(422, "The ledger has eliminated a unit of this combat", detail,
+                                   kind="eliminated-unit", records=sorted({n.record for n in fighters})))
 
 
 def record_parts(game_id: str, seq: int) -> list[Part]:
@@ -429,10 +543,15 @@ def refuse_a_peek(grant: TokenGrant, check: str, request_json: dict[str, Any]) -
                           f"{', '.join(waiting)}: which counter it is, the adjudicator draws when the ruling is "
                           f"recorded ({draws.reveal_of(grant.system, check).rule}); its strength, and so the chances, "
                           "are unknown until then.", kind="sealed-draw")
-    if unseen_by(grant.system, check, request_json, grant.role):
+    refuse_a_peek_by(grant.system, check, request_json, grant.role)
+
+
+def refuse_a_peek_by(system: str, check: str, request_json: dict[str, Any], side: str | None) -> None:
+    """`refuse_a_peek` for a side (None: a viewer of no side, who sees no hidden unit)."""
+    if unseen_by(system, check, request_json, side):
         raise Problem(422, "The chances would show what is hidden from you",
                       f"The situation names a unit whose identity the fog of war hides from your side "
-                      f"({fog_of(grant.system).rule}); its chances would give its strength away. Ask for them "
+                      f"({fog_of(system).rule}); its chances would give its strength away. Ask for them "
                       "once the rules reveal it.", kind="fog-of-war")
 
 

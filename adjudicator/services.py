@@ -31,6 +31,9 @@ class Services:
     #: Saved games uploaded to the pages.
     uploads: Uploads | None = None
     openapi: dict = field(default_factory=dict)
+    #: Each game's ledger board as its rulings left it (adjudicator.ledger_board), kept up to date
+    #: by the recorded-check path under the ledger's write lock (rulings.ledger_board_before).
+    ledger_boards: dict = field(default_factory=dict)
 
     @property
     def published_keys(self) -> list[PublicKeyInfo]:

@@ -489,6 +489,10 @@ class Store:
         group_commit = path is not None and engine.get_execution_options().get(GROUP_COMMIT_OPTION, False)
         self._sync_wal: Callable[[], None] = WalSync(path) if group_commit else _no_sync
         self._token_cache: dict[str, TokenGrant] = {}
+        #: A new game's secret seed, by its system and scenario: always fresh random bytes, except
+        #: where a test chooses the dice of its games (adjudicator.testing.choose_seeds; no
+        #: configuration or request of the service reaches it).
+        self.new_seed: Callable[[str, str], bytes] = lambda system, scenario: new_seed()
         self._cache_lock = threading.Lock()
         #: The driver's own error base class (the roll path uses the bare DBAPI connection).
         self._dbapi_error = getattr(engine.dialect.dbapi, "Error", sqlite3.Error)
@@ -549,7 +553,7 @@ class Store:
         record, and `parts` (their orders, `adjudicator.fog.Part`) kept beside it as hidden parts,
         which the closing record reveals."""
         game_id = command_line_safe_token(9)
-        seed = new_seed()
+        seed = self.new_seed(system, scenario)
         commitment = seed_commitment(seed)
         issued = {role: command_line_safe_token(32) for role in (*sides, OBSERVER)}
         result: dict[str, Any] = {"seed_commitment": commitment, "sides": list(sides)}
@@ -622,18 +626,21 @@ class Store:
         return _game_header(row)
 
     @_storage_call
-    def records(self, game_id: str) -> list[Record]:
+    def records(self, game_id: str, after: int = -1) -> list[Record]:
+        """The game's records (those after record `after` only, when given), in order."""
         with self.engine.connect() as conn:
             rows = conn.execute(
-                select(ledger_records).where(ledger_records.c.game_id == game_id).order_by(ledger_records.c.seq)
+                select(ledger_records).where(ledger_records.c.game_id == game_id, ledger_records.c.seq > after)
+                .order_by(ledger_records.c.seq)
             ).all()
         self._sync_wal()  # show nothing that is not durable yet (GROUP mode)
         return [_record_from_row(row) for row in rows]
 
-    def hidden_parts(self, game_id: str) -> list[tuple[int, dict[str, Any]]]:
-        """Every hidden part of the game's records: (seq, {commitment, owner, salt, value})."""
+    def hidden_parts(self, game_id: str, after: int = -1) -> list[tuple[int, dict[str, Any]]]:
+        """Every hidden part of the game's records (after record `after` only, when given):
+        (seq, {commitment, owner, salt, value})."""
         with self.engine.connect() as conn:
-            rows = conn.execute(select(hidden_parts).where(hidden_parts.c.game_id == game_id)
+            rows = conn.execute(select(hidden_parts).where(hidden_parts.c.game_id == game_id, hidden_parts.c.seq > after)
                                 .order_by(hidden_parts.c.seq, hidden_parts.c.idx)).all()
         return [(row.seq, {"commitment": row.commitment, "owner": row.owner, "salt": row.salt,
                            "value": json.loads(row.value)}) for row in rows]

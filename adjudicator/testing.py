@@ -3,14 +3,23 @@
 The service tests exercise a small *probe* check registered only for the test, so that they
 test the service (ledger, receipts, idempotency, errors, pages) and keep working while the
 games' rules packages change under their owners.
+
+A test fixes the dice it needs: a recorded game's dice follow from its seed (`adjudicator.dice`),
+so a test chooses the seed of the games it creates (`choose_seeds`, or for a gunicorn server
+`make_test_app` with ``ADJUDICATOR_TEST_SEEDS``) — one found by `seed_rolling` (dice of a record
+in a range) or `seed_where` (a check's outcome). Only this module sets a store's seed chooser: no
+setting or request of the service reaches it.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import secrets
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Iterable
 
 from flask.testing import FlaskClient
 from pydantic import Field
@@ -22,13 +31,16 @@ from adjudicator.page_tokens import COOKIE
 from adjudicator.checks import (
     CheckRequest,
     CheckResult,
+    CheckSpec,
     Dice,
     Step,
     either_side,
     get_check,
     register_check,
+    run_check,
     unregister_check,
 )
+from adjudicator.dice import LedgerDice, derive_die
 
 PROBE_SYSTEM = "kwb"
 PROBE_CHECK = "probe_roll"
@@ -92,6 +104,81 @@ def make_probe_app():
     """
     _register_probe()
     return create_app()
+
+
+# -- chosen dice ----------------------------------------------------------------------------------
+
+#: ``ADJUDICATOR_TEST_SEEDS`` (for `make_test_app` only): a JSON object of seeds (hex) by the games
+#: they are for: "<system>/<scenario>", "<system>" or "*".
+TEST_SEEDS_ENV = "ADJUDICATOR_TEST_SEEDS"
+#: How many candidate seeds a search tries before it gives up (a wish the dice cannot grant).
+SEED_TRIES = 20_000
+
+
+def candidate_seeds(tries: int = SEED_TRIES) -> Iterable[bytes]:
+    """The seeds a search tries, always the same ones in the same order (a test is deterministic)."""
+    for number in range(tries):
+        yield hashlib.sha256(f"adjudicator test seed {number}".encode("ascii")).digest()
+
+
+def seed_rolling(seq: int, sides: int, allowed: Iterable[int], indexes: Iterable[int] = range(6)) -> bytes:
+    """A seed whose record `seq` rolls, on a die of `sides` at each of `indexes` (the dice of the
+    record, in order), a value in `allowed`: whichever of them a check rolls for what it decides."""
+    allowed, indexes = set(allowed), list(indexes)
+    for seed in candidate_seeds():
+        if all(derive_die(seed, seq, index, sides) in allowed for index in indexes):
+            return seed
+    raise LookupError(f"no test seed rolls {sorted(allowed)} on d{sides} at dice {indexes} of record {seq}")
+
+
+def seed_where(spec: CheckSpec, request: dict[str, Any], wanted: Callable[[dict[str, Any]], bool],
+               seq: int = 1) -> bytes:
+    """A seed whose record `seq`, asking `spec` with `request`, has an outcome `wanted` says yes to."""
+    return seed_for((spec, request, wanted, seq))
+
+
+def seed_for(*wishes: tuple[CheckSpec, dict[str, Any], Callable[[dict[str, Any]], bool], int]) -> bytes:
+    """A seed that grants every wish: (check, request, outcome wanted, the record it is asked as)."""
+    asked = [(spec, spec.request.model_validate_json(json.dumps(request)), wanted, seq)
+             for spec, request, wanted, seq in wishes]
+    for seed in candidate_seeds():
+        if all(wanted(run_check(spec, req, LedgerDice(seed, seq)).to_json()["outcome"]) for spec, req, wanted, seq in asked):
+            return seed
+    raise LookupError(f"no test seed gives {', '.join(spec.key for spec, *_ in wishes)} the outcomes wanted")
+
+
+def seed_chooser(seeds: dict[str, bytes]) -> Callable[[str, str], bytes]:
+    """A store's seed chooser (`Store.new_seed`) giving the games of a key of `seeds` ("<system>/
+    <scenario>", "<system>" or "*") that seed; any other game a fresh random one."""
+    from adjudicator.dice import new_seed
+
+    def choose(system: str, scenario: str) -> bytes:
+        for key in (f"{system}/{scenario}", system, "*"):
+            if key in seeds:
+                return seeds[key]
+        return new_seed()
+
+    return choose
+
+
+def choose_seeds(app, seeds: dict[str, bytes]) -> None:
+    """The games `app` creates from now on get these seeds (see `seed_chooser`)."""
+    app.extensions["adjudicator"].store.new_seed = seed_chooser(seeds)
+
+
+def seeds_env(seeds: dict[str, bytes]) -> dict[str, str]:
+    """The environment that gives a `make_test_app` server these seeds."""
+    return {TEST_SEEDS_ENV: json.dumps({key: seed.hex() for key, seed in seeds.items()})}
+
+
+def make_test_app():
+    """A gunicorn app for the tests (`gunicorn 'adjudicator.testing:make_test_app()'`): the
+    service configured from the environment, the probe check registered, and the seeds of the
+    games it creates chosen by ``ADJUDICATOR_TEST_SEEDS`` (see `seed_chooser`)."""
+    app = make_probe_app()
+    chosen = json.loads(os.environ.get(TEST_SEEDS_ENV) or "{}")
+    choose_seeds(app, {key: bytes.fromhex(value) for key, value in chosen.items()})
+    return app
 
 
 def first_scenario(client, system: str) -> str:

@@ -12,23 +12,36 @@ so a log can be read back (`parse_transcript`) and each recorded ruling checked 
 ledger: the lines `chat_lines` renders from the ledger record must be the lines in the log,
 except the `verify:` line, whose address depends on the server name the players used.
 
-A ruling reads like one (version 2, the lines `chat_lines` writes now):
+A ruling reads as it lands in VASSAL's chat pane, which shows about nine lines (version 3, the
+lines `chat_lines` writes now): at most SHORT_LINES lines, so the headline is still in view when
+the ruling ends:
 
-    [ADJ g#4] RULING Combat for Communist: NK 83 attacks US 27/25 at 1:3, rolled 2: AD — NK 83 depleted
-    [ADJ g#4] 1. NK 83 (1105, full) attacks with 3 ... [7.0]          the steps, in order, each with its rule
-    [ADJ g#4] = attack strength: 3; odds: 1:3; roll: 2                the outcome's details, sorted
-    [ADJ g#4] = defenders: US 27/25 (step full)                       (lists and objects a line each)
+    [ADJ g#4] RULING » Combat for Communist: NK 83 attacks US 27/25 at 1:3, rolled 2: AD (attacker depleted)
+    [ADJ g#4] notice: US 27/25 was eliminated by record #3            the record's notices, if any (never cut)
+    [ADJ g#4] NK 83 depleted                                          one line per unit the ruling changes
     [ADJ g#4] dice: combat (CRT) d6 2                                 the dice by purpose
-    [ADJ g#4] warning: ...                                            warnings that are not stand-ins
     [ADJ g#4] receipt: record 4 hash 0123456789abcdef signed k1       (or "not recorded: ...")
-    [ADJ g#4] verify: https://server/games/g#record-4
+    [ADJ g#4] verify: https://server/games/g#record-4                 the whole ruling: steps, rules, details
 
-The first line (``RULING ...``, the version marker) says what happened; units are named as their
-counters read ("NK 83", from the game's units), a long list is wrapped over several lines
-(``… `` continues a line). Stand-in data (``stand_ins``) is not repeated under every ruling: the
-extension states it once per game. Rulings written before version 2 (the first line
-"<game>: <check> (<rules>)", outcome lines first, every warning) are still read and compared
-against that rendering (`comparable_lines(..., version=1)`), so older logs keep verifying.
+The notices are the record's (`adjudicator.ledger_board`: a unit the ledger eliminated named again,
+a step it contradicts, the same situation asked again); one about a unit the fog of war hides says
+only whose unit it is and where (`notice_texts`). A supply report's headline is its totals
+("Supply for Communist: in supply 41, out of supply 2"), then a line per unit out of supply or
+isolated (never one per unit in supply). Units past the room left are counted on one line ("and 5
+more units out of supply"). The dice and the result are in these lines and the receipt binds them
+to the ledger record, so the opponent's log check compares them as it compares the whole; the
+steps with their rules, the outcome's details and the warnings are the ruling's page (the verify
+address) and, for the asker, `detail_lines` (the `details` of a check's answer: the extension's
+ruling window).
+
+Units are named as their counters read ("NK 83", from the game's units). Stand-in data
+(``stand_ins``) is not repeated under every ruling: the extension states it once per game.
+Rulings written by earlier versions are still read and compared against their own rendering
+(`comparable_lines(..., version=entry.version)`), so older logs keep verifying: version 2 (its
+first line ``RULING <headline>``; then the record's notices, every step with its rule, the
+outcome's details, the dice, warnings that are not stand-ins; long lines wrapped, ``… ``
+continuing a line; a record from before notices has none, so its lines are as they were) and
+version 1 (the first line "<game>: <check> (<rules>)", outcome lines first, every warning).
 
 Lines are plain text without control characters (a VASSAL command string cannot carry newlines
 or ESC). Everything a line says is read from the outcome in sorted key order at every level: the
@@ -44,14 +57,20 @@ from functools import lru_cache
 from typing import Any, Callable, Iterable
 
 from adjudicator.checks import side_label
-from adjudicator.unit_changes import UnitChange, ruled_changes
+from adjudicator.fog import fog_of
+from adjudicator.unit_changes import MOVED, REPLACED, RETURNED, UnitChange, ruled_changes
 
 COMPUTE_TAG = "[ADJ compute]"
 HASH_PREFIX_LENGTH = 16
-#: The version `chat_lines` writes; 1 is the rendering before rulings had a headline.
-VERSION = 2
+#: The version `chat_lines` writes: 3, the short ruling; 2 the whole ruling; 1 the rendering before
+#: rulings had a headline.
+VERSION = 3
+#: A version-3 ruling's first line starts with this.
+RULING_MARK = "RULING » "
 #: A version-2 ruling's first line starts with this (version 1's starts with the game's name).
-RULING_MARK = "RULING "
+RULING_MARK_V2 = "RULING "
+#: The most chat lines a ruling takes (version 3): VASSAL's chat pane shows about nine.
+SHORT_LINES = 8
 #: A line longer than this is wrapped (at "; " between list items, else between words).
 WRAP = 160
 #: At most this many unit changes in a headline ("and 4 more").
@@ -61,6 +80,7 @@ _TAG_RE = re.compile(r"\[ADJ (?:compute|(?P<game>[A-Za-z0-9_-]{1,64})#(?P<seq>\d
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f]+")
 _SPACES_RE = re.compile(r" {2,}")
 _VERIFY_PREFIX = "verify: "
+NOTICE_PREFIX = "notice: "
 _RECEIPT_PREFIX = "receipt: "
 _NOT_RECORDED = "not recorded: "
 _CONTINUED = "… "
@@ -88,8 +108,13 @@ def chat_lines(result: dict[str, Any], *, system_name: str = "", verify_url: str
                version: int = VERSION) -> list[str]:
     """The ruling of a check response (compute or game mode) as tagged chat lines, as `version`
     renders it (the current one unless an older log is being compared)."""
-    body = _lines_v1(result, system_name) if version == 1 else _lines_v2(result)
     tag = tag_for(result)
+    if version == 1:
+        body = _lines_v1(result, system_name)
+    elif version == 2:
+        body = _lines_v2(result, UnitNames.of(result.get("system", "")).as_written_in_version_2())
+    else:
+        body = _lines_v3(result, tail=2 if tag != COMPUTE_TAG else 1)
     if tag != COMPUTE_TAG:
         receipt = result.get("receipt") or {}
         signed = f" signed {receipt['kid']}" if isinstance(receipt, dict) and receipt.get("kid") else ""
@@ -120,11 +145,12 @@ def _lines_v1(result: dict[str, Any], system_name: str) -> list[str]:
     return body
 
 
-def _lines_v2(result: dict[str, Any]) -> list[str]:
+def _lines_v2(result: dict[str, Any], names: UnitNames) -> list[str]:
     """A headline, the steps with their rules, the outcome's details, dice, warnings that are not
     stand-ins; units named as their counters read, long lines wrapped."""
-    names = UnitNames.of(result.get("system", ""))
-    body = [RULING_MARK + headline(result, names)]
+    body = [RULING_MARK_V2 + headline(result, names)]
+    for notice in notice_texts(result):
+        body += _wrap(NOTICE_PREFIX + notice)
     for number, step in enumerate(result.get("steps") or [], start=1):
         rule = f" [{step['rule']}]" if step.get("rule") else ""
         body += _wrap(names.text(f"{number}. {step.get('text', '')}{rule}"))
@@ -145,12 +171,78 @@ def _lines_v2(result: dict[str, Any]) -> list[str]:
     return body
 
 
+def _lines_v3(result: dict[str, Any], tail: int) -> list[str]:
+    """The short ruling: the headline, the notices, a line per unit the ruling changes (a supply
+    report: per unit out of supply or isolated), the dice; at most SHORT_LINES with the `tail`
+    lines `chat_lines` adds (the receipt and the verify address, or "not recorded")."""
+    names = UnitNames.of(result.get("system", ""))
+    units = affected_units(result, names)
+    body = [RULING_MARK + _clean(headline(result, names, changes=not units))]
+    body += [_clean(NOTICE_PREFIX + notice) for notice in notice_texts(result)]
+    dice = dice_text(result.get("dice_used") or [])
+    room = SHORT_LINES - len(body) - tail - (1 if dice else 0)
+    if len(units) > room:
+        shown = max(room - 1, 0)
+        left = len(units) - shown
+        units = units[:shown] + [f"and {left} more unit{'s' if left != 1 else ''} {_overflow_words(result)}"]
+    body += [_clean(line) for line in units]
+    if dice:
+        body.append(_clean(names.text(f"dice: {dice}")))
+    return body
+
+
+def detail_lines(result: dict[str, Any]) -> list[str]:
+    """The whole ruling as lines a player reads (no tags): the headline, every step with its rule,
+    the outcome's details, the dice, the warnings that are not stand-ins. What the ruling's page
+    shows, for the asker's ruling window; never posted to the chat."""
+    return _lines_v2(result, UnitNames.of(result.get("system", "")))
+
+
+def affected_units(result: dict[str, Any], names: UnitNames) -> list[str]:
+    """A line per unit the ruling changes ("NK 83 depleted"), or, for a report of units' supply,
+    per unit out of supply or isolated ("NK 3 (2104) out of supply")."""
+    outcome = _canonical(result.get("outcome") or {})
+    request = _canonical(result.get("request") or {})
+    supply = [line for item in _supply_items(outcome) if (line := _supply_line(item, names, outcome))]
+    return supply + _changed_units(outcome, request, names)
+
+
+def _supply_items(outcome: dict) -> list[dict]:
+    """The units a supply report rules on: its `units` whose items say `in_supply`."""
+    units = outcome.get("units")
+    if not isinstance(units, list):
+        return []
+    return [u for u in units if isinstance(u, dict) and isinstance(u.get("in_supply"), bool)]
+
+
+def _supply_line(item: dict, names: UnitNames, outcome: dict) -> str:
+    """ "NK 3 (2104) out of supply", "... isolated"; "" for a unit in supply and not isolated."""
+    states = []
+    if item.get("in_supply") is False:
+        states.append("without LoC" if "without_loc" in outcome else "out of supply")
+    if item.get("isolated") is True:
+        states.append("isolated")
+    if not states:
+        return ""
+    unit = item.get("unit") or item.get("block")
+    who = names.name(unit) if isinstance(unit, str) else readable(item if item.get("hidden") else "a unit")
+    where = f" ({item['hex']})" if isinstance(item.get("hex"), str) and isinstance(unit, str) else ""
+    return f"{who}{where} {' and '.join(states)}"
+
+
+def _overflow_words(result: dict[str, Any]) -> str:
+    outcome = result.get("outcome") or {}
+    if _supply_items(outcome):
+        return "without LoC" if "without_loc" in outcome else "out of supply"
+    return "changed"
+
+
 # -- the headline --------------------------------------------------------------------------------
 
-def headline(result: dict[str, Any], names: UnitNames | None = None) -> str:
+def headline(result: dict[str, Any], names: UnitNames | None = None, changes: bool = True) -> str:
     """One sentence saying what happened: "Combat for Communist: NK 83 attacks US 27/25 at 1:3,
     rolled 2: AD — NK 83 depleted"; for other checks their deciding facts ("Weather: weather
-    snow, roll 5")."""
+    snow, roll 5"). Without `changes`, what it does to units is left to lines of their own."""
     names = names or UnitNames.of(result.get("system", ""))
     outcome = _canonical(result.get("outcome") or {})
     request = _canonical(result.get("request") or {})
@@ -159,10 +251,10 @@ def headline(result: dict[str, Any], names: UnitNames | None = None) -> str:
     who = f" for {side_label(side)}" if side else ""  # the side asking; a calculation: the side reported on
     attack = _attack(outcome, request, names)
     summary = attack if attack else _facts(outcome)
-    changes = "; ".join(text for text in (_revealed_text(outcome, names), _changes_text(outcome, request, names))
-                        if text)
-    if changes:
-        summary = f"{summary} — {changes}" if summary else changes
+    said = "; ".join(text for text in (_revealed_text(outcome, names),
+                                       _changes_text(outcome, request, names) if changes else "") if text)
+    if said:
+        summary = f"{summary} — {said}" if summary else said
     title = check[:1].upper() + check[1:] + who
     return f"{title}: {summary}" if summary else title
 
@@ -176,9 +268,9 @@ def _attack(outcome: dict, request: dict, names: UnitNames) -> str:
         text = f"{_placed(declaring, names)} attacks {_placed(defending, names)}"
         decided = outcome.get("result")
         return f"{text}: {decided}" if isinstance(decided, str) and decided else text
-    attackers = _unit_ids(outcome.get("attackers")) or _unit_ids(request.get("attackers"))
-    defenders = (_unit_ids(outcome.get("defenders")) or _unit_ids(outcome.get("defender"))
-                 or _unit_ids(request.get("defenders")) or _unit_ids(request.get("defender")))
+    attackers = unit_ids(outcome.get("attackers")) or unit_ids(request.get("attackers"))
+    defenders = (unit_ids(outcome.get("defenders")) or unit_ids(outcome.get("defender"))
+                 or unit_ids(request.get("defenders")) or unit_ids(request.get("defender")))
     face_down = {item.get("revealed_as"): item.get("unit") for item in outcome.get("revealed") or []
                  if isinstance(item, dict)}
     defenders = [face_down.get(unit, unit) for unit in defenders]  # attacked as they stood: face down
@@ -238,9 +330,17 @@ def _revealed_text(outcome: dict, names: UnitNames) -> str:
 
 
 def _changes_text(outcome: dict, request: dict, names: UnitNames) -> str:
-    """What the ruling does to units: "NK 83 depleted, US 24 eliminated (replaced by NK 7)"; a
-    unit shown at full strength, or at the step or strength it had (the request says, in a
-    recorded game), is left out."""
+    """What the ruling does to units in one phrase: "NK 83 depleted, US 24 eliminated (replaced by NK 7)"."""
+    said = _changed_units(outcome, request, names)
+    if len(said) > HEADLINE_CHANGES:
+        said = said[:HEADLINE_CHANGES] + [f"and {len(said) - HEADLINE_CHANGES} more"]
+    return ", ".join(said)
+
+
+def _changed_units(outcome: dict, request: dict, names: UnitNames) -> list[str]:
+    """What the ruling does to each unit ("NK 83 depleted", "US 24 eliminated (replaced by NK 7)");
+    a unit shown at full strength, or at the step or strength it had (the request says, in a
+    recorded game), is left out, and so is the unit that replaces another."""
     before = {**_states_before(request), **_sp_before(outcome)}
     said = []
     replacements = set()
@@ -252,15 +352,20 @@ def _changes_text(outcome: dict, request: dict, names: UnitNames) -> str:
             said.append(text)
         if change.replaced_by:
             replacements.add(change.replaced_by)
-    if len(said) > HEADLINE_CHANGES:
-        said = said[:HEADLINE_CHANGES] + [f"and {len(said) - HEADLINE_CHANGES} more"]
-    return ", ".join(said)
+    return said
 
 
 def _change_text(change: UnitChange, before: dict[str, int], names: UnitNames) -> str:
     if change.revealed_as:
         return ""  # a placeholder turned face up: `_revealed_text` says it
     name = names.name(change.unit)
+    if change.kind == RETURNED:
+        return ""  # the check's own facts say it ("rebuilt ...")
+    if change.kind == MOVED:
+        return f"{name} to {change.hex}"
+    swapped = [p.sp for p in change.replacements if p.sp is not None]
+    if change.kind == REPLACED and swapped and len(swapped) == len(change.replacements):
+        return "" if before.get(change.unit) == swapped[-1] else f"{name} to {swapped[-1]} SP"  # a block swapped
     if change.eliminated:
         replaced = f" (replaced by {names.name(change.replaced_by)})" if change.replaced_by else ""
         return f"{name} eliminated{replaced}"
@@ -305,15 +410,40 @@ def _per_unit(tree: Any, value_of: Callable[[dict], Any]) -> dict[str, Any]:
     return found
 
 
-def _unit_ids(value: Any) -> list[str]:
+def unit_ids(value: Any) -> list[str]:
+    """The units a request or outcome member names: an id, an object's ``unit`` (or ``block``), a list of either."""
     if isinstance(value, str):
         return [value]
     if isinstance(value, dict):
         unit = value.get("unit") or value.get("block")
         return [unit] if isinstance(unit, str) else []
     if isinstance(value, list):
-        return [u for item in value for u in _unit_ids(item)]
+        return [u for item in value for u in unit_ids(item)]
     return []
+
+
+def notice_texts(result: dict[str, Any], system: str = "") -> list[str]:
+    """A ruling's notices (its record's `notices`, adjudicator.ledger_board) as everyone may read
+    them: a sealed one (about a unit the fog of war hides) says only whose unit it is and where
+    ("about a UN block in 0518")."""
+    out = []
+    for notice in result.get("notices") or []:
+        if isinstance(notice, dict) and isinstance(notice.get("hidden"), str):
+            out.append(f"about {hidden_unit_words(system or result.get('system', ''), notice)}: sealed until the "
+                       "game closes (its owner reads it)")
+        elif isinstance(notice, dict) and isinstance(notice.get("text"), str):
+            out.append(notice["text"])
+    return out
+
+
+def hidden_unit_words(system: str, sealed: dict[str, Any]) -> str:
+    """A unit the fog of war hides, as the viewer may see it: its side, what the game calls it and
+    where it stands ("a UN block in 0518"), never its commitment."""
+    fog = fog_of(system)
+    noun = fog.noun if fog is not None else "unit"
+    side = f"{side_label(sealed['side'])} " if isinstance(sealed.get("side"), str) else ""
+    where = f" in {sealed['hex']}" if isinstance(sealed.get("hex"), str) and sealed["hex"] else ""
+    return f"a {side}{noun}{where}"
 
 
 # -- units as their counters read ------------------------------------------------------------------
@@ -323,11 +453,12 @@ class UnitNames:
     "US 27/25"), with the size where that alone is ambiguous, and the long name (or the id) where
     that still is."""
 
-    def __init__(self, names: dict[str, str], full_steps: dict[str, str]):
+    def __init__(self, names: dict[str, str], full_steps: dict[str, str], parts: bool = True):
         self.names = names
         self.full_steps = full_steps
+        self.parts = parts
         ids = sorted(names, key=len, reverse=True)
-        self.pattern = re.compile(r"(?<![\w/-])(" + "|".join(map(re.escape, ids)) + r")(?![\w-])") if ids else None
+        self.pattern = re.compile(r"(?<![\w/-])(" + "|".join(map(re.escape, ids)) + r")(/[\w-]+)?(?![\w-])") if ids else None
 
     @staticmethod
     @lru_cache(maxsize=None)
@@ -340,7 +471,17 @@ class UnitNames:
             return UnitNames({}, {})
         return UnitNames(counter_names(game), {u.id: u.steps[0].name for u in game.units.values() if u.steps})
 
+    def as_written_in_version_2(self) -> UnitNames:
+        """These names as version 2 of the rendering wrote them (a part of a broken-down unit as
+        "US 2/5-3"), so a version-2 log still compares equal."""
+        return UnitNames(self.names, self.full_steps, parts=False)
+
     def name(self, unit_id: str) -> str:
+        """The counter's name; a part left by breaking a unit down ("us-d2/5-3", SPI) as "5-3 of US 2"."""
+        if self.parts and unit_id not in self.names and "/" in unit_id:
+            root, part = unit_id.split("/", 1)
+            if root in self.names:
+                return f"{part} of {self.names[root]}"
         return self.names.get(unit_id, unit_id)
 
     def full_step(self, unit_id: str) -> str:
@@ -353,7 +494,9 @@ class UnitNames:
         """`line` with every unit id in it replaced by its counter's name."""
         if self.pattern is None:
             return line
-        return self.pattern.sub(lambda m: self.names[m.group(1)], line)
+        if not self.parts:
+            return self.pattern.sub(lambda m: self.names[m.group(1)] + (m.group(2) or ""), line)
+        return self.pattern.sub(lambda m: self.name(m.group(1) + (m.group(2) or "")), line)
 
 
 def counter_names(game) -> dict[str, str]:
@@ -488,8 +631,10 @@ class TranscriptEntry:
 
     @property
     def version(self) -> int:
-        """How the ruling was rendered: 2 (a RULING headline first) or 1 (older logs)."""
-        return VERSION if self.lines and self.lines[0].startswith(RULING_MARK) else 1
+        """How the ruling was rendered: 3 (the short ruling, ``RULING » `` first), 2 (the whole
+        ruling, ``RULING `` first) or 1 (older logs)."""
+        first = self.lines[0] if self.lines else ""
+        return 3 if first.startswith(RULING_MARK) else 2 if first.startswith(RULING_MARK_V2) else 1
 
     @property
     def hash_prefix(self) -> str:
@@ -609,6 +754,7 @@ _LONG_SESSION_RE = re.compile(r"\[ADJ session ([A-Za-z0-9_-]{65,})\]")
 _SESSION_FIELDS = {
     "game": re.compile(r"\bgame (?P<v>[A-Za-z0-9_-]{1,64})"),
     "file": re.compile(r"\bfile (?P<v>\d{1,6})"),
+    "side": re.compile(r", played by (?P<v>[a-z][a-z0-9_]{0,31})(?=,|$)"),
     "start": re.compile(r"\bposition (?P<v>[0-9a-f]{16,64})"),
     "after": re.compile(r"\bafter (?P<v>[A-Za-z0-9_ -]*)$"),
 }
@@ -624,6 +770,7 @@ class SessionLine:
     file: int | None = None
     start: str | None = None
     chain: tuple[str, ...] = ()
+    side: str | None = None  # the side that played the file (lines before sides were named: None)
 
     @property
     def parent(self) -> str | None:
@@ -633,11 +780,13 @@ class SessionLine:
 def session_line(game_id: str, session: dict[str, Any], chain: list[str]) -> str:
     """The chat line naming a log session (what the extension posts when a log begins):
 
-        [ADJ session k3f9x2] log of game G, file 3, begun at position 9a1b…, after k1a2b3 k2c4d5
+        [ADJ session k3f9x2] log of game G, file 3, played by un, begun at position 9a1b…, after k1a2b3 k2c4d5
     """
     parts = [f"{SESSION_TAG}{session['id']}] log of game {game_id}"]
     if session.get("file"):
         parts.append(f"file {session['file']}")
+    if session.get("side"):
+        parts.append(f"played by {session['side']}")
     if session.get("start"):
         parts.append(f"begun at position {session['start']}")
     parts.append("after " + " ".join(chain) if chain else "after the setup")
@@ -667,4 +816,4 @@ def parse_session_line(text: str) -> SessionLine | None:
                                f"id of {len(longest)} characters: ids are at most 64, and at most "
                                f"{MAX_CHAIN_SESSIONS} sessions come before one. No line the Adjudicator extension writes.")
     return SessionLine(found.group("id"), values["game"], int(values["file"]) if values["file"] else None,
-                       values["start"], chain)
+                       values["start"], chain, values["side"])

@@ -1,78 +1,218 @@
-"""What a ruling does to the units it names: eliminated, showing another step, at another strength.
+"""What a ruling does to the board: one typed description, read by every client that shows or
+applies a ruling — the VASSAL extension's "apply to the board" (the answer's ``piece_changes``),
+the `.vlog` write-back, the log check (did the player do it?), the ledger's own view of the units
+(`adjudicator.ledger_board`) and the ruling's headline.
 
-A rules function's outcome names unit states in a few shapes, which every client that shows or
-applies a ruling reads the same way (the `.vlog` write-back, the VASSAL extension through the
-response's ``piece_changes``, the ruling's headline):
+A change has a kind:
 
-* an object with ``unit`` (or ``block``) and ``step`` naming one of that unit's steps; a step
-  ``deadpile``/``eliminated``/``destroyed``, or ``eliminated: true``, is the unit removed;
-* an object with ``unit`` (or ``block``) and ``sp`` (block games): that strength;
-* lists named ``eliminated`` (unit ids): removed; ``flipped_spent``: their ``spent`` step;
-* a list named ``revealed`` of objects ``{"unit": placeholder, "revealed_as": counter}``: a hidden
-  identity revealed (KWB's Scratch Units, `adjudicator.draws`): the placeholder leaves the board and
-  the counter it turned out to be takes its spot, face up. These come first, so a change to the
-  counter itself (a Dummy eliminated at once) follows its placing.
+==============  ===================================================================================
+``step``        the unit shows another step (``step``, by its name) or strength (``sp``, blocks)
+``eliminated``  the unit goes to its side's dead pile (``dead_pile``, a box id), as the module's own
+                Eliminate command sends it; a piece deleted from the game counts as eliminated too
+``replaced``    the unit goes out (to ``dead_pile``) and its ``replacements`` (units, each at a step
+                or SP) are placed in the hex it stood in (KWB 7.6: a depleted division replaced by a
+                random unnumbered regiment; HoldFast 3: an army's block swapped for its reduced one)
+``moved``       the unit goes to ``hex``, a hex the rules order (not one the player chooses)
+``returned``    the unit comes back into play (rebuilt): nothing to do on the board now; its owner
+                places it when the rules say (a reinforcement)
+``revealed``    a placeholder turned face up (KWB 12.21: a '? 4' Scratch Unit, `adjudicator.draws`):
+                the placeholder is deleted (no dead pile: it was never a unit) and the counter it
+                turned out to be (``revealed_as``, its one replacement, a spare lying face up in
+                the pool's box) is placed on its spot; a change to the counter itself (a Dummy
+                eliminated at once) follows as a change of its own
+==============  ===================================================================================
 
-An object's ``replaced_by`` names the unit that takes an eliminated unit's place (KWB's intensive
-attack). Only the outcome is read: where the units stand is the board's business.
+and says who makes it on the board: ``applied_by``, the side asking, or the unit's owner where
+the board hides the piece from the asker (a HoldFast block: the module masks it, and only its
+owner's commands reach a masked piece), so the owner applies it in his next file.
+
+Rules functions name unit states in their outcomes in a few shapes, read here (`_walk`):
+
+* an object with ``unit`` (or ``block``) and ``step`` naming one of its steps: that step; a step
+  ``deadpile``/``eliminated``/``destroyed``, or ``eliminated: true``, is an elimination, with
+  ``replaced_by`` (a unit id, or a list) a replacement, with ``destination`` (a box id) a dead
+  pile other than the side's (HoldFast's "removed" Marines);
+* an object with ``unit`` and ``sp`` (block games): that strength; with ``swapped: true`` and
+  ``block`` another block, the unit replaced by that block at that strength;
+* an object with ``unit`` and ``to_hex``: the unit moved to that hex;
+* lists named ``eliminated`` (unit ids): eliminated; ``flipped_spent``: their ``spent`` step;
+  ``undepleted``: their first step (full strength: step ``""``); ``rebuilt`` (an id or a list):
+  returned;
+* a list named ``revealed`` of objects ``{"unit": placeholder, "revealed_as": counter}``: each
+  placeholder revealed. These come first, so the counter's own change follows its placing.
+
+A step ``""`` is the unit's first step (full strength), whatever its counter calls it.
+
+A unit named as another's replacement is part of that change, not a change of its own. Where units
+stand is the board's business: the readers find the pieces.
+
+Adding a kind (a division broken down into regiments, ...): a constant and its line in the
+table above; the outcome shape that names it, read in `_walk` (or first, as `revealed_changes`
+reads a reveal); any field it needs in `UnitChange` and in `to_json` (new keys only: the
+extension ignores those it does not know, and reads ``kind``); then each reader says what it
+means: ``BoardChanges.java``
+(the commands that apply it), ``bridge/writeback.py`` (the commands it writes),
+``logboard.reached`` (what the log must show), ``ledger_board`` (the unit's state after it) and
+``transcript._change_text`` (its words). A kind a reader does not know is left alone by it.
+
+This module is a leaf: the game's facts it needs (a unit's side, a side's dead pile, what the
+board hides) come in as an `Owners` (`adjudicator.unit_owners.owners_of` builds one).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Iterator
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Iterator
 
+STEP, ELIMINATED, REPLACED, MOVED, RETURNED = "step", "eliminated", "replaced", "moved", "returned"
+REVEALED = "revealed"
+#: Kinds a piece shows now (a unit returned to play is placed later, by its owner).
+ON_BOARD = (STEP, ELIMINATED, REPLACED, MOVED, REVEALED)
+#: Kinds that take the unit off the board.
+GONE_KINDS = frozenset({ELIMINATED, REPLACED, REVEALED})
+#: Kinds that send the unit to a dead pile (a placeholder revealed is deleted instead).
+TO_DEAD_PILE = frozenset({ELIMINATED, REPLACED})
 GONE_STEPS = frozenset({"deadpile", "eliminated", "destroyed"})
 
 
 @dataclass(frozen=True)
-class UnitChange:
-    """One unit's state after a ruling: removed (``step`` and ``sp`` None), a step, or an SP."""
+class Placed:
+    """A unit a replacement puts on the board, at a step or SP (both None: as its counter comes)."""
 
     unit: str
     step: str | None = None
     sp: int | None = None
-    replaced_by: str = ""
-    revealed_as: str = ""  # a placeholder revealed: the counter that takes its spot
+
+    def to_json(self) -> dict[str, Any]:
+        return {"unit": self.unit, "step": self.step, "sp": self.sp}
+
+
+@dataclass(frozen=True)
+class UnitChange:
+    """One change a ruling makes to one unit on the board (see the module's table of kinds)."""
+
+    kind: str
+    unit: str
+    step: str | None = None  # STEP: the step's name
+    sp: int | None = None  # STEP: the strength (block games)
+    dead_pile: str = ""  # ELIMINATED, REPLACED: the box the unit goes to ("": the side's, or none known)
+    replacements: tuple[Placed, ...] = ()  # REPLACED; REVEALED: the one counter revealed
+    hex: str = ""  # MOVED
+    applied_by: str = ""  # the side that makes the change on the board ("": not known)
 
     @property
     def eliminated(self) -> bool:
-        return self.step is None and self.sp is None
+        """The unit leaves the board (eliminated, replaced, or a placeholder revealed)."""
+        return self.kind in GONE_KINDS
+
+    @property
+    def replaced_by(self) -> str:
+        """A replacement's first unit ("" for none): what the answers said before `replacements`."""
+        return self.replacements[0].unit if self.replacements and self.kind == REPLACED else ""
+
+    @property
+    def revealed_as(self) -> str:
+        """A placeholder revealed: the counter that takes its spot ("" for other kinds)."""
+        return self.replacements[0].unit if self.replacements and self.kind == REVEALED else ""
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"unit": self.unit, "eliminated": self.eliminated, "step": self.step, "sp": self.sp}
-        if self.replaced_by:
-            out["replaced_by"] = self.replaced_by
-        if self.revealed_as:
+        """The answer's ``piece_changes`` entry. ``unit``, ``eliminated``, ``step``, ``sp`` and
+        ``replaced_by`` are as before kinds existed (clients that read only those keep working);
+        a placeholder revealed has ``revealed_as`` (its counter) and no dead pile."""
+        out: dict[str, Any] = {"kind": self.kind, "unit": self.unit, "eliminated": self.eliminated,
+                               "step": self.step, "sp": self.sp, "applied_by": self.applied_by}
+        if self.kind in TO_DEAD_PILE:
+            out["dead_pile"] = self.dead_pile
+        if self.kind == REVEALED:
             out["revealed_as"] = self.revealed_as
+        elif self.replacements:
+            out["replaced_by"] = self.replaced_by
+            out["replacements"] = [p.to_json() for p in self.replacements]
+        if self.kind == MOVED:
+            out["hex"] = self.hex
         return out
 
 
-def named_units(outcome: Any) -> Iterator[tuple[str, str | None, int | None]]:
-    """(unit id, step name or None, SP or None) for every unit the outcome names a state of, in
-    the order met; step None and SP None together mean eliminated."""
-    for change in _walk(outcome):
-        yield change.unit, change.step, change.sp
+@dataclass(frozen=True)
+class Owners:
+    """What a game says about who changes a piece and where an eliminated one goes."""
+
+    side_of: Callable[[str], str | None]  # unit id -> its side (None: not a unit of the game)
+    dead_pile_of: Callable[[str], str]  # side id -> its dead pile's box id ("" if none)
+    hidden_owner: Callable[[str], str | None]  # unit id -> its side when the board hides its piece from the other side
+
+    def applier(self, unit: str, asker: str) -> str:
+        """Who makes a change to `unit` on the board: its owner when its piece is hidden from the
+        asker, else the asker (a calculation with no side: the unit's owner)."""
+        owner = self.hidden_owner(unit)
+        if owner is not None and owner != asker:
+            return owner
+        return asker or self.side_of(unit) or ""
 
 
-def ruled_changes(outcome: Any) -> list[UnitChange]:
-    """One change per unit the outcome names (the last state named wins), in the order first met.
-    Walk a canonical (sorted-key) outcome to get the same order from a live answer and a ledger record."""
+def ruled_changes(outcome: Any, owners: Owners | None = None, asker: str = "") -> list[UnitChange]:
+    """One change per unit the outcome names (the last state named wins), in the order first met;
+    with `owners`, each says who applies it (`asker`: the side that asked) and where an
+    eliminated unit goes. Walk a canonical (sorted-key) outcome to get the same order from a live
+    answer and a ledger record."""
     changes: dict[str, UnitChange] = {c.unit: c for c in revealed_changes(outcome)}
     for change in _walk(outcome):
         kept = changes.get(change.unit)
-        if kept is not None and kept.replaced_by and not change.replaced_by:
-            change = UnitChange(change.unit, change.step, change.sp, kept.replaced_by)
+        if kept is not None and kept.kind == REVEALED:
+            continue  # a placeholder's one change is its reveal
+        if kept is not None and kept.replacements and not change.replacements and change.eliminated:
+            change = replace(change, kind=REPLACED, replacements=kept.replacements)
         changes[change.unit] = change
-    return list(changes.values())
+    placed = {p.unit for c in changes.values() if c.kind == REPLACED for p in c.replacements}
+    out = []
+    for change in changes.values():
+        if change.unit in placed and not change.eliminated:
+            continue  # a replacement coming in: part of the change that brings it
+        if change.kind == REPLACED:
+            change = replace(change, replacements=tuple(_placed_as(p, changes) for p in change.replacements))
+        if owners is not None:
+            change = _owned(change, owners, asker)
+        out.append(change)
+    return out
 
 
 def revealed_changes(outcome: Any) -> list[UnitChange]:
     """The placeholders a ruling reveals (its outcome's ``revealed``), each leaving the board for the
     counter it turned out to be."""
     items = outcome.get("revealed") if isinstance(outcome, dict) else None
-    return [UnitChange(item["unit"], revealed_as=item["revealed_as"]) for item in items or []
-            if isinstance(item, dict) and isinstance(item.get("unit"), str) and isinstance(item.get("revealed_as"), str)]
+    out = []
+    for item in items if isinstance(items, list) else []:
+        if isinstance(item, dict) and isinstance(item.get("unit"), str) and isinstance(item.get("revealed_as"), str):
+            out.append(UnitChange(REVEALED, item["unit"], replacements=(Placed(item["revealed_as"]),)))
+    return out
+
+
+def _placed_as(placed: Placed, changes: dict[str, UnitChange]) -> Placed:
+    """A replacement with the step or SP the outcome names for it elsewhere (KWB lists the
+    regiment drawn with its step)."""
+    own = changes.get(placed.unit)
+    if own is not None and own.kind == STEP and placed.step is None and placed.sp is None:
+        return Placed(placed.unit, own.step, own.sp)
+    return placed
+
+
+def _owned(change: UnitChange, owners: Owners, asker: str) -> UnitChange:
+    dead_pile = change.dead_pile
+    if change.kind in TO_DEAD_PILE and not dead_pile:
+        dead_pile = owners.dead_pile_of(owners.side_of(change.unit) or "")
+    return replace(change, applied_by=owners.applier(change.unit, asker), dead_pile=dead_pile)
+
+
+def _ids(value: Any) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return (value,) if value else ()
+    if isinstance(value, list):
+        return tuple(v for v in value if isinstance(v, str) and v)
+    return ()
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _walk(outcome: Any) -> Iterator[UnitChange]:
@@ -82,22 +222,41 @@ def _walk(outcome: Any) -> Iterator[UnitChange]:
         return
     if not isinstance(outcome, dict):
         return
-    unit = outcome.get("unit") or outcome.get("block")
-    if isinstance(unit, str):
-        step, sp = outcome.get("step"), outcome.get("sp")
-        replaced = outcome.get("replaced_by") if isinstance(outcome.get("replaced_by"), str) else ""
-        if outcome.get("eliminated") is True or step in GONE_STEPS:
-            yield UnitChange(unit, replaced_by=replaced)
-        elif isinstance(step, str):
-            yield UnitChange(unit, step=step)
-        elif isinstance(sp, int) and not isinstance(sp, bool):
-            yield UnitChange(unit, sp=sp)
+    change = _change_of(outcome)
+    if change is not None:
+        yield change
     for key, value in outcome.items():
         if key == "eliminated" and isinstance(value, list):
-            yield from (UnitChange(u) for u in value if isinstance(u, str))
+            yield from (UnitChange(ELIMINATED, u) for u in _ids(value))
         elif key == "flipped_spent" and isinstance(value, list):
-            yield from (UnitChange(u, step="spent") for u in value if isinstance(u, str))
+            yield from (UnitChange(STEP, u, step="spent") for u in _ids(value))
+        elif key == "undepleted" and isinstance(value, list):
+            yield from (UnitChange(STEP, u, step="") for u in _ids(value))
+        elif key == "rebuilt" and isinstance(value, (str, list)):
+            yield from (UnitChange(RETURNED, u) for u in _ids(value))
         elif key == "revealed" and isinstance(value, list):
-            yield from revealed_changes({"revealed": value})
+            continue  # read first, by `revealed_changes`
         elif isinstance(value, (dict, list)):
             yield from _walk(value)
+
+
+def _change_of(node: dict[str, Any]) -> UnitChange | None:
+    """The change one object of an outcome names for its unit, if it names one."""
+    unit = node.get("unit") or node.get("block")
+    if not isinstance(unit, str):
+        return None
+    step, sp = node.get("step"), _int(node.get("sp"))
+    if node.get("eliminated") is True or step in GONE_STEPS:
+        destination = node.get("destination") if isinstance(node.get("destination"), str) else ""
+        replacements = tuple(Placed(u) for u in _ids(node.get("replaced_by")))
+        return UnitChange(REPLACED if replacements else ELIMINATED, unit, dead_pile=destination,
+                          replacements=replacements)
+    if isinstance(node.get("to_hex"), str) and node["to_hex"]:
+        return UnitChange(MOVED, unit, hex=node["to_hex"])
+    if node.get("swapped") is True and isinstance(node.get("block"), str) and node["block"] != unit:
+        return UnitChange(REPLACED, unit, replacements=(Placed(node["block"], sp=sp),))
+    if isinstance(step, str):
+        return UnitChange(STEP, unit, step=step)
+    if sp is not None:
+        return UnitChange(STEP, unit, sp=sp)
+    return None

@@ -11,7 +11,10 @@ Used by `POST /api/v1/verify`, the game page, and offline by `adjudicator verify
   is recomputed from the seed (the derivation of `adjudicator.dice`, restated in
   `recompute_die` below so a reader can check it against docs/api.md); every hidden part the
   closing record reveals matches its commitment, and every counter revealed from a sealed pool
-  is the next of the order record 0 committed to (`adjudicator.draws.check_reveals`).
+  is the next of the order record 0 committed to (`adjudicator.draws.check_reveals`);
+- every record's notices (an eliminated unit named again, the same situation asked again) are
+  what the records before it give (`adjudicator.ledger_board`, folded here again). Where the fog
+  of war seals parts of the records, that waits for the game's close, whose record reveals them.
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from adjudicator.canonical import canonical_bytes
 from adjudicator.draws import check_reveals, pools_of
-from adjudicator.fog import Part, check_parts
+from adjudicator.fog import Part, check_parts, has_sealed, put_back
+from adjudicator.ledger_board import LedgerBoard, Notice
 from adjudicator.keys import verify_signature
 from adjudicator.ledger import (
     GAME_CLOSED,
@@ -172,6 +176,8 @@ def record_of_answer(answer: dict[str, Any]) -> dict[str, Any] | None:
         body["session"] = answer["session"]
     if "sealed" in answer:  # fog of war: the commitments of texts sealed whole
         body["result"]["sealed"] = answer["sealed"]
+    if "notices" in answer:  # what the ledger said of the request (adjudicator.ledger_board)
+        body["result"]["notices"] = answer["notices"]
     return {"seq": answer["seq"], "prev_hash": answer["prev_hash"], "hash": answer.get("hash"), "body": body}
 
 
@@ -285,6 +291,8 @@ def verify_ledger(
         _check_revealed(records, by_seq, report)
         _check_sealed_draws(records, report)
 
+    _check_notices(game, records, report, revealed_values(records) if seed is not None else None)
+
     for receipt in receipts or []:
         seq = receipt.get("seq") if isinstance(receipt, dict) else None
         record = by_seq.get(seq) if isinstance(seq, int) else None
@@ -349,6 +357,42 @@ def revealed_values(records: list) -> dict[str, Any]:
     """commitment -> value of every part the closing record reveals (fog of war)."""
     revealed = _dict(_dict(_dict(records[-1]).get("body")).get("result")).get("revealed")
     return {_dict(p).get("commitment"): _dict(p).get("value") for p in revealed} if isinstance(revealed, list) else {}
+
+
+def _check_notices(game: dict[str, Any], records: list, report: Report, revealed: dict[str, Any] | None) -> None:
+    """Each record's notices must be the ones the records before it give (`adjudicator.ledger_board`):
+    kind, record referred to and unit are compared (the text follows the counters' names); a record
+    without a `notices` list was written before notices existed and is not compared. Sealed
+    parts are put back from the closing record's revelations; a ledger with sealed parts and none
+    revealed yet is not judged."""
+    bodies = [(r.get("seq"), _dict(r.get("body"))) for r in records if isinstance(r, dict) and isinstance(r.get("seq"), int)]
+    system = game.get("system") or next((str(b.get("check", "")).partition(".")[0] for _, b in bodies
+                                         if not str(b.get("check", "")).startswith("game.")), "")
+    if any(has_sealed(body) for _, body in bodies):
+        if not revealed:
+            report.compared.append("notices: re-derived once the game is closed (the fog of war seals units until then)")
+            return
+        bodies = [(seq, put_back(body, revealed)) for seq, body in bodies]
+    board = LedgerBoard(system)
+    count = 0
+    for seq, body in bodies:
+        derived = sorted(n.key() for n in board.fold(seq, body).notices)
+        stored = _dict(body.get("result")).get("notices")
+        if stored is None:
+            continue  # a record written before notices existed (or no ruling): nothing to compare
+        count += len(stored) if isinstance(stored, list) else 0
+        found = sorted(_notice_key(n) for n in stored) if isinstance(stored, list) else None
+        if found != derived:
+            said = "; ".join(f"{kind} (record #{record}{', ' + unit if unit else ''})" for kind, record, unit in derived)
+            report.add(seq, "notice_mismatch", f"record {seq}'s notices are not what the records before it give"
+                       f" ({said or 'none'})")
+    report.compared.append(f"notices: {count} re-derived from the records before each")
+
+
+def _notice_key(notice: Any) -> tuple[str, int, str]:
+    n = _dict(notice)
+    record = n.get("record") if isinstance(n.get("record"), int) else -1
+    return Notice(str(n.get("kind", "")), record, "", str(n.get("unit", ""))).key()
 
 
 def _check_revealed(records: list, by_seq: dict[int, dict[str, Any]], report: Report) -> None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
+from scenarios.boxboard import BOX_TITLE, box_size  # box_size: the tiles' size, also asked of art.maps
 from scenarios.hexgrid import Hex, HexGrid
 from scenarios.model import Box, Game, GameMap, Scenario
 
@@ -279,20 +280,10 @@ def _star(draw, x: float, y: float, r: float, colour) -> None:
 
 # -- off-map boards -----------------------------------------------------------------------
 
-BOX_SLOTS = (5, 3)  # counters across and down that a box board holds
-BOX_TITLE = 22
-
-
-def box_size(scale: int = 1, counter: int = 75) -> tuple[int, int]:
-    """The size of every ``render_box`` picture (the boxes board is laid out without drawing)."""
-    pad = 8 * scale
-    slot = counter * scale + pad
-    return BOX_SLOTS[0] * slot + pad, BOX_SLOTS[1] * slot + pad + BOX_TITLE * scale
-
-
 def render_box(game: Game, box: Box, scale: int = 1, counter: int = 75) -> Image.Image:
-    """A titled off-map box (dead pile, replacement box, sea box...) big
-    enough for ``BOX_SLOTS`` counters, in its side's colour."""
+    """A titled off-map box (dead pile, replacement box, sea box...) big enough for
+    ``BOX_SLOTS`` counters (``scenarios.boxboard``: the size everyone lays boxes out by), in its
+    side's colour."""
     from art.styles.base import NEUTRAL_MARKER, side_colour
 
     w, h = box_size(scale, counter)

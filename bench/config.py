@@ -24,7 +24,11 @@ class CheckChoice:
     scenario: str
 
 
-#: HoldFast Korea combat (9.2): a real rules engine with dice pools and hit allocation.
+#: HoldFast Korea combat (9.2): a real rules engine with dice pools and hit allocation. Game mode
+#: asks it again and again in the same games, so it is a combat no roll can end with a block
+#: eliminated (the game's ledger refuses a combat of a block its rulings eliminated,
+#: `adjudicator.ledger_board`): the NKPA block attacks across a river (2 dice against the ROK
+#: block's 3 SP), the ROK block rolls its 2 dice against the NKPA block's 3 SP.
 HOLDFAST_COMBAT = CheckChoice(
     system="holdfast",
     name="combat",
@@ -32,7 +36,7 @@ HOLDFAST_COMBAT = CheckChoice(
     body={
         "turn": 1,
         "weather": "clear",
-        "attackers": [{"unit": "nkpa-1", "sp": 3, "across_river": False}],
+        "attackers": [{"unit": "nkpa-1", "sp": 3, "across_river": True}],
         "defender": {"unit": "rok-1", "sp": 3},
         "defender_terrain": "clear",
         "coastal": False,
@@ -80,6 +84,7 @@ class Targets:
     compute_over_ping: float = 0.8
     p99_ms: float = 25.0
     odds_p99_ms: float = 100.0  # issue 32: every check's chances for its book examples
+    click_to_ruling_p95_ms: float = 250.0  # issue 42: the robot's click on OK to the ruling's last chat line
 
 
 TARGETS = Targets()

@@ -35,6 +35,8 @@ class Gunicorn:
     workers: int = 2
     extra_env: dict[str, str] = field(default_factory=dict)
     port: int = field(default_factory=free_port)
+    #: The WSGI app gunicorn serves (tests: "adjudicator.testing:make_test_app()", chosen dice).
+    app: str = "adjudicator.wsgi:app"
     process: subprocess.Popen | None = None
 
     @property
@@ -63,7 +65,7 @@ class Gunicorn:
         log = open(self.workdir / "gunicorn.log", "ab")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "adjudicator" / "gunicorn.conf.py"),
-             "--bind", f"127.0.0.1:{self.port}", "--workers", str(self.workers), "adjudicator.wsgi:app"],
+             "--bind", f"127.0.0.1:{self.port}", "--workers", str(self.workers), self.app],
             cwd=ROOT, env=self.env(), stdout=log, stderr=log, start_new_session=True,
         )
         log.close()

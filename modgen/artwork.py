@@ -10,7 +10,6 @@ board, and the centre of every box and turn cell is kept for setups and the
 from __future__ import annotations
 
 import hashlib
-import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -21,16 +20,11 @@ from PIL import Image
 from art import render
 from art.board import board_file
 from art.counters import counter_px
-from art.maps import box_size, render_box, track_layout
+from art.maps import render_box, track_layout
 from art.tracks import cell_centre, tracks_layout
 from modgen.images import ModuleImages, TracksBoard, TurnTrack
+from scenarios.boxboard import BoxesLayout, boxes_in_board_order, boxes_layout
 from scenarios.model import Game, GameMap
-
-#: The boxes board is laid out about this much wider than tall (a window's shape), not one long
-#: column a player scrolls down.
-BOXES_ASPECT = 1.6
-BOX_GAP = 12
-
 
 @dataclass
 class CollectedImages(ModuleImages):
@@ -156,45 +150,19 @@ def _box(rect) -> tuple[int, int, int, int]:
     return round(rect.left), round(rect.top), round(rect.right), round(rect.bottom)
 
 
-@dataclass(frozen=True)
-class BoxesLayout:
-    """Where each box tile sits on the boxes board (top-left corners) and its size."""
-
-    positions: dict[str, tuple[int, int]]
-    centres: dict[str, tuple[int, int]]
-    size: tuple[int, int]
-
-
-def layout_boxes(tile_sizes: dict[str, tuple[int, int]]) -> BoxesLayout:
-    """Tiles in rows, in the given order, each in a cell as big as the largest; as many
-    columns as make the board about ``BOXES_ASPECT`` times wider than tall."""
-    cell_w = max(w for w, _ in tile_sizes.values()) + BOX_GAP
-    cell_h = max(h for _, h in tile_sizes.values()) + BOX_GAP
-    columns = min(len(tile_sizes), max(1, round(math.sqrt(BOXES_ASPECT * len(tile_sizes) * cell_h / cell_w))))
-    rows = math.ceil(len(tile_sizes) / columns)
-    positions: dict[str, tuple[int, int]] = {}
-    centres: dict[str, tuple[int, int]] = {}
-    for index, (box_id, (width, height)) in enumerate(tile_sizes.items()):
-        x = BOX_GAP + (index % columns) * cell_w
-        y = BOX_GAP + (index // columns) * cell_h
-        positions[box_id] = (x, y)
-        centres[box_id] = (x + width // 2, y + height // 2 + 10)
-    return BoxesLayout(positions, centres, (columns * cell_w + BOX_GAP, rows * cell_h + BOX_GAP))
-
-
 def boxes_board_job(game: Game, scale: int = 1) -> tuple[render.ImageJob | None, BoxesLayout | None]:
     """The job that draws the "Boxes" board, and its layout (None, None: the game has no boxes).
 
     The tiles are drawn straight onto the board in the job, never encoded on their own
     (they are not in the module), and the layout needs only their size, known without
     drawing, so a rebuild takes the board from the cache without drawing anything. The
-    key is made of every tile's data and this file's code: an edited layout or composer
-    never reuses an old board.
+    key is made of every tile's data, this file's code and the geometry's
+    (``scenarios.boxboard``): an edited layout or composer never reuses an old board.
     """
-    if not game.boxes:
+    layout = boxes_layout(game, scale)
+    if layout is None:
         return None, None
-    boxes = sorted(game.boxes.values(), key=lambda box: not box.draw)  # the cups and pools first, on top
-    layout = layout_boxes({box.id: box_size(scale) for box in boxes})
+    boxes = boxes_in_board_order(game)
 
     def draw() -> list[Image.Image]:
         board = Image.new("RGB", layout.size, (255, 255, 255))
@@ -210,5 +178,8 @@ def boxes_board_job(game: Game, scale: int = 1) -> tuple[render.ImageJob | None,
 
 @lru_cache(maxsize=1)
 def _composer_fingerprint() -> str:
-    """A hash of this file: an edited layout or composer never reuses an old board."""
-    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+    """A hash of this file and of the board's geometry: an edited layout or composer never reuses
+    an old board."""
+    from scenarios import boxboard
+
+    return hashlib.sha256(Path(__file__).read_bytes() + Path(boxboard.__file__).read_bytes()).hexdigest()

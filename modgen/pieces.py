@@ -16,8 +16,9 @@ one-level prototypes:
 Block games (HoldFast) put a Mask on every unit, outside everything but a
 guard on its key: blocks stand upright facing their owner, so the other side
 sees only the block's back (``block_mask``, ``modgen.pools.owner_only_reveal``).
-The pieces of a cup or random pool carry its mask instead (``modgen.pools``):
-KWB's scratch units are hidden from the other side that way.
+The pieces of a cup or random pool carry its mask instead (``modgen.pools``);
+a sealed pool's placeholders (KWB's '? 4' scratch units) carry none: they are
+all alike, and the adjudicator settles which counter each one is.
 
 The Marker properties are what ``adjudicator``'s saved-game bridge reads:
 UnitId, Side, Nationality, UnitType, Size, Designation, StepNames and
@@ -29,7 +30,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from art.render import block_back_image_name
-from scenarios.model import Box, Game, MarkerType, Unit
+from scenarios.boxboard import dead_pile
+from scenarios.model import Game, MarkerType, Unit
 from vassalfmt import (
     AreaOfEffect,
     BasicPiece,
@@ -113,16 +115,6 @@ def unit_piece_name(game: Game, unit: Unit) -> str:
         return unit.name if unit.name.startswith(prefix) else f"{prefix} {unit.name}"
     arm = game.unit_types[unit.type].name
     return " ".join(p for p in (prefix, unit.designation, arm, unit.size) if p)
-
-
-def dead_pile(game: Game, side: str) -> Box | None:
-    for box in game.boxes.values():
-        if box.kind == "deadpile" and box.side == side:
-            return box
-    for box in game.boxes.values():
-        if box.kind == "deadpile" and not box.side:
-            return box
-    return None
 
 
 def build_prototypes(game: Game, box_centres: dict[str, tuple[int, int]]) -> list[Prototype]:

@@ -6,9 +6,12 @@ from adjudicator.testing import a_side, bearer, make_app, new_game, probe_check
 from adjudicator.transcript import (
     COMPUTE_TAG,
     RULING_MARK,
+    RULING_MARK_V2,
+    SHORT_LINES,
     WRAP,
     chat_lines,
     comparable_lines,
+    detail_lines,
     dice_text,
     headline,
     parse_transcript,
@@ -54,6 +57,15 @@ def test_compute_ruling_lines_carry_the_compute_tag_and_no_control_characters():
               "dice_used": [{"sides": 6, "purpose": "probe die", "value": 6}]}
     lines = chat_lines(result, system_name="Korean War Battles")
     assert lines == [
+        "[ADJ compute] RULING » Probe roll: hit yes, total 6",  # the result and the dice; the steps are details
+        "[ADJ compute] dice: probe die d6 6",
+        "[ADJ compute] not recorded: computed from the players' own dice",
+    ]
+    assert detail_lines(result) == ["RULING Probe roll: hit yes, total 6", "1. Rolled 6 [P1]", "= hit: yes; total: 6",
+                                    "dice: probe die d6 6", "warning: a die was re-read"]
+    assert all(COMPUTE_TAG in line for line in lines)
+    lines = chat_lines(result, system_name="Korean War Battles", version=2)
+    assert lines == [
         "[ADJ compute] RULING Probe roll: hit yes, total 6",
         "[ADJ compute] 1. Rolled 6 [P1]",
         "[ADJ compute] = hit: yes; total: 6",
@@ -85,8 +97,9 @@ def test_compute_mode_answers_with_a_transcript_only_when_asked(client):
     plain = client.post(COMPUTE, json={"target": 3, "dice": [4]}).get_json()
     assert "transcript" not in plain
     asked = client.post(COMPUTE + "?transcript=1", json={"target": 3, "dice": [4]}).get_json()
-    assert asked["transcript"][0] == "[ADJ compute] RULING Probe roll: hit yes, total 4"
-    assert "[ADJ compute] = hit: yes; total: 4" in asked["transcript"]
+    assert asked["transcript"] == ["[ADJ compute] RULING » Probe roll: hit yes, total 4", "[ADJ compute] dice: probe die d6 4",
+                                   "[ADJ compute] not recorded: computed from the players' own dice"]
+    assert "= hit: yes; total: 4" in asked["details"]  # the whole ruling, for the asker's ruling window
     assert asked["stand_ins"] == [] and "piece_changes" not in asked
 
 
@@ -129,11 +142,11 @@ def test_consecutive_rulings_with_one_tag_are_told_apart():
               "dice_used": []}
     lines = chat_lines(result) + chat_lines({**result, "outcome": {"x": 2}})
     first, second = parse_transcript(lines)
-    assert first.lines[1] == "= x: 1" and second.lines[1] == "= x: 2"
+    assert first.lines[0].endswith("x 1") and second.lines[0].endswith("x 2")
     assert not first.recorded and first.seq is None
 
 
-# -- version 2: a ruling that reads like one ------------------------------------------------------
+# -- a ruling that reads like one ------------------------------------------------------------------
 
 KWB_COMBAT = {
     "system": "kwb", "check": "combat", "rule": "7.0", "side": "communist",
@@ -153,10 +166,14 @@ def test_a_combat_leads_with_what_happened_naming_units_as_their_counters_read()
     assert headline(KWB_COMBAT) == ("Combat for Communist: NK 83 attacks US 27/25 at 1:3, rolled 2: "
                                     "AD (attacker depleted) — NK 83 depleted")
     lines = chat_lines(KWB_COMBAT)
-    assert lines[0] == "[ADJ compute] " + RULING_MARK + headline(KWB_COMBAT)
-    assert lines[1:3] == ["[ADJ compute] 1. NK 83 (1105, full) attacks US 27/25 with 3. [7.1]",
+    assert lines == ["[ADJ compute] " + RULING_MARK + "Combat for Communist: NK 83 attacks US 27/25 at 1:3, rolled 2: "
+                     "AD (attacker depleted)", "[ADJ compute] NK 83 depleted", "[ADJ compute] dice: combat (CRT) d6 2",
+                     "[ADJ compute] not recorded: computed from the players' own dice"]
+    whole = chat_lines(KWB_COMBAT, version=2)
+    assert whole[0] == "[ADJ compute] " + RULING_MARK_V2 + headline(KWB_COMBAT)
+    assert whole[1:3] == ["[ADJ compute] 1. NK 83 (1105, full) attacks US 27/25 with 3. [7.1]",
                           "[ADJ compute] 2. Rolled 2 on column 1:3: AD. [stand-in tables/crt.csv]"]
-    assert not any("nk-83-mot" in line or "Stand-in" in line for line in lines)
+    assert not any("nk-83-mot" in line or "Stand-in" in line for line in lines + whole)
     assert stand_ins(KWB_COMBAT) == ["table crt (kwb/tables.toml:34)", "values for NK 83 (3-4-8 / 1-2-8)"]
 
 
@@ -193,16 +210,43 @@ def test_other_checks_lead_with_their_deciding_facts():
     assert headline(calculated) == "Supply for Communist: in supply 3, out of supply 0"  # the side reported on
 
 
-def test_long_lists_are_wrapped_and_still_read_back_as_one_ruling():
+def test_a_supply_report_is_its_totals_and_the_units_out_of_supply_within_the_chat_panes_lines():
+    units = [{"unit": f"us-{n}", "hex": f"{n:04d}", "in_supply": n >= 12} for n in range(40)]
+    result = {"system": "probe", "check": "supply", "side": "un",
+              "outcome": {"units": units, "in_supply": 28, "out_of_supply": 12}, "steps": [],
+              "warnings": [], "dice_used": [], "game_id": "g1", "seq": 3, "hash": "ab" * 32}
+    lines = chat_lines(result, verify_url="https://x.test/games/g1#record-3")
+    assert len(lines) == SHORT_LINES and lines[0] == "[ADJ g1#3] RULING » Supply for UN: in supply 28, out of supply 12"
+    assert lines[1:5] == [f"[ADJ g1#3] us-{n} ({n:04d}) out of supply" for n in range(4)]
+    assert lines[5] == "[ADJ g1#3] and 8 more units out of supply"  # never a line per unit in supply
+    assert lines[6].startswith("[ADJ g1#3] receipt: record 3 hash abab") and lines[7].startswith("[ADJ g1#3] verify: ")
+    (entry,) = parse_transcript(lines)
+    assert entry.version == 3 and entry.comparable() == comparable_lines(result)
+    few = {**result, "outcome": {"units": units[10:], "in_supply": 28, "out_of_supply": 2}}
+    assert chat_lines(few)[1:3] == ["[ADJ g1#3] us-10 (0010) out of supply", "[ADJ g1#3] us-11 (0011) out of supply"]
+    assert len(chat_lines(few)) == 4
+
+
+def test_notices_stay_in_the_lines_everyone_sees_and_the_units_make_room():
+    result = {**KWB_COMBAT, "notices": [{"text": "US 27/25 was eliminated by record #3"},
+                                        {"hidden": "x", "side": "un", "hex": "0518"}],
+              "game_id": "g1", "seq": 4, "hash": "cd" * 32}
+    lines = chat_lines(result, verify_url="https://x.test/games/g1#record-4")
+    assert lines[1:3] == ["[ADJ g1#4] notice: US 27/25 was eliminated by record #3",  # a sealed one: whose and where
+                          "[ADJ g1#4] notice: about a UN unit in 0518: sealed until the game closes (its owner reads it)"]
+    assert lines[3] == "[ADJ g1#4] NK 83 depleted" and len(lines) <= SHORT_LINES
+
+
+def test_long_lists_are_wrapped_in_the_whole_ruling_and_still_read_back_as_one_ruling():
     units = [{"unit": f"us-{n}", "hex": f"{n:04d}", "in_supply": True} for n in range(40)]
     result = {"system": "probe", "check": "supply", "outcome": {"units": units, "in_supply": 40}, "steps": [],
               "warnings": [], "dice_used": [], "game_id": "g1", "seq": 3, "hash": "ab" * 32}
-    lines = chat_lines(result)
+    lines = chat_lines(result, version=2)
     assert all(len(line) <= len("[ADJ g1#3] ") + WRAP for line in lines)
     continued = [line for line in lines if line.startswith("[ADJ g1#3] … ")]
     assert len(continued) >= 5
     (entry,) = parse_transcript(lines)
-    assert entry.version == 2 and entry.comparable() == comparable_lines(result)
+    assert entry.version == 2 and entry.comparable() == comparable_lines(result, version=2)
 
 
 def test_stand_in_labels_name_what_and_where():
@@ -214,9 +258,9 @@ def test_stand_in_labels_name_what_and_where():
         "Support Fire marker values (not printed: the rules are absent)"
 
 
-def test_a_log_written_before_version_2_still_verifies_and_its_alterations_are_found(client):
-    """A log recorded with the old rendering is compared with the old rendering (the log check
-    reads each ruling's version), a new one with the new; an altered old line is still caught."""
+def test_logs_of_every_rendering_still_verify_and_their_alterations_are_found(client):
+    """A log recorded with an older rendering is compared with that rendering (the log check reads
+    each ruling's version), a new one with the new; an altered line of any of them is caught."""
     from adjudicator.logcheck import check_log
     from adjudicator.services import services
 
@@ -225,15 +269,24 @@ def test_a_log_written_before_version_2_still_verifies_and_its_alterations_are_f
     body = client.post(ROLL.format(game["game_id"]), json={"target": 4, "request_id": "r1"}, headers=headers).get_json()
     ledger = client.get(f"/api/v1/games/{game['game_id']}/ledger", headers=headers).get_json()
     old = chat_lines(body, system_name="Korean War Battles", version=1)
+    whole = chat_lines(body, system_name="Korean War Battles", version=2)
     new = chat_lines(body, system_name="Korean War Battles")
-    assert old != new and parse_transcript(old)[0].version == 1 and parse_transcript(new)[0].version == 2
+    assert [parse_transcript(lines)[0].version for lines in (old, whole, new)] == [1, 2, 3]
+    roll = body["dice_used"][0]["value"]
     with client.application.app_context():
         keys = services().verification_keys()
-        for lines in (old, new):
+        for lines in (old, whole, new):
             report = check_log(as_log(lines), None, ledger, keys)
             assert [r.status for r in report.rulings] == ["verified"] and report.ok
-        altered = [line.replace("= hit: ", "= hit: no, ") for line in old]
-        assert [r.status for r in check_log(as_log(altered), None, ledger, keys).rulings] == ["altered"]
+        altered_old = [line.replace("= hit: ", "= hit: no, ") for line in old]
+        altered_die = [line.replace(f"d6 {roll}", f"d6 {roll % 6 + 1}") for line in new]
+        altered_result = [line.replace(f"total {roll}", f"total {roll % 6 + 1}") for line in new]
+        assert altered_die != new and altered_result != new
+        for altered in (altered_old, altered_die, altered_result):
+            (ruling,) = check_log(as_log(altered), None, ledger, keys).rulings
+            assert ruling.status == "altered", altered
+        (ruling,) = check_log(as_log(new[:1] + new[2:]), None, ledger, keys).rulings  # the dice left out
+        assert ruling.status == "altered" and "the ledger says 'dice: probe die d6" in ruling.why
 
 
 def as_log(lines: list[str]) -> SavedGame:
@@ -246,9 +299,24 @@ def test_a_check_answers_the_units_new_states_when_asked(client):
 
     example = get_check("kwb", "combat").example  # an exchange: the doubled attacker is replaced
     body = client.post("/api/v1/systems/kwb/combat?transcript=1&changes=1", json=example).get_json()
-    assert body["piece_changes"] == [
-        {"unit": "nk-6", "eliminated": True, "step": None, "sp": None, "replaced_by": "nk-reg-7"},
-        {"unit": "us-5-1m", "eliminated": False, "step": "depleted", "sp": None},
-        {"unit": "nk-reg-7", "eliminated": False, "step": "full", "sp": None},
-    ]
+    assert body["piece_changes"] == [  # the regiment drawn is part of the division's replacement
+        {"kind": "replaced", "unit": "nk-6", "eliminated": True, "step": None, "sp": None, "applied_by": "communist",
+         "dead_pile": "deadpile-communist", "replaced_by": "nk-reg-7",
+         "replacements": [{"unit": "nk-reg-7", "step": "full", "sp": None}]},
+        {"kind": "step", "unit": "us-5-1m", "eliminated": False, "step": "depleted", "sp": None, "applied_by": "un"},
+    ]  # a calculation asked by no side: each change is its unit's owner's to make
+    asked = client.post("/api/v1/systems/kwb/combat?transcript=1&changes=1&side=communist", json=example).get_json()
+    assert [c["applied_by"] for c in asked["piece_changes"]] == ["communist", "communist"]  # nothing is hidden here
     assert "piece_changes" not in client.post("/api/v1/systems/kwb/combat?transcript=1", json=example).get_json()
+
+
+def test_a_part_of_a_broken_down_unit_is_named_by_its_counter_and_version_2_reads_as_it_did():
+    """SPI breaks a division down into parts ("rok-d6/3-3"): the short ruling names the part by its
+    counter ("3-3 of S 6"), never by the internal id; a version-2 log keeps its own words, so it
+    still compares equal."""
+    result = {"system": "spi", "check": "combat", "outcome": {"result": "A1", "eliminated": ["rok-d6/3-3"]},
+              "steps": [{"text": "rok-d6 (10-3) broken down into 3 x 3-3", "rule": "Combat (J)"}], "dice_used": []}
+    lines = chat_lines(result)
+    assert lines[1] == "[ADJ compute] 3-3 of S 6 eliminated" and "rok-d6" not in "\n".join(lines)
+    assert chat_lines(result, version=2)[:2] == ["[ADJ compute] RULING Combat: result A1 — rok-d6/3-3 eliminated",
+                                                 "[ADJ compute] 1. S 6 (10-3) broken down into 3 x 3-3 [Combat (J)]"]

@@ -96,12 +96,13 @@ def test_a_calculation_posts_lines_everyone_may_see_and_shows_the_asker_its_own(
     asked = {**SUPPLY, "scenario": "campaign"}
     answer = client.post("/api/v1/systems/holdfast/supply?transcript=1&changes=1&side=un", json=asked).get_json()
     assert names_any("\n".join(answer["transcript"]), UN_BLOCKS + COMMUNIST_BLOCKS) == []
-    assert "a UN block in 0920" in "\n".join(answer["transcript"]) and "ROK 1 in 0920" in "\n".join(answer["private_transcript"])
-    assert set(names_any("\n".join(answer["private_transcript"]), UN_BLOCKS)) == set(UN_BLOCKS)
-    assert names_any("\n".join(answer["private_transcript"]), COMMUNIST_BLOCKS) == []
+    assert answer["transcript"][0].endswith("Supply for UN: in supply 2, out of supply 0")  # no line per unit in supply
+    assert "ROK 1 in 0920" in "\n".join(answer["details"])  # the whole ruling, as the asker may see it
+    assert set(names_any("\n".join(answer["details"]), UN_BLOCKS)) == set(UN_BLOCKS)
+    assert names_any("\n".join(answer["details"] + answer["private_transcript"]), COMMUNIST_BLOCKS) == []
     assert set(names_any(json.dumps(answer["outcome"]), UN_BLOCKS)) == set(UN_BLOCKS)
     unseen = client.post("/api/v1/systems/holdfast/supply?transcript=1", json=asked).get_json()  # no side: no one's
-    assert names_any("\n".join(unseen["private_transcript"]), UN_BLOCKS + COMMUNIST_BLOCKS) == []
+    assert names_any("\n".join(unseen["private_transcript"] + unseen["details"]), UN_BLOCKS + COMMUNIST_BLOCKS) == []
     combat = json.loads(open("docs/examples/holdfast/combat.json").read())
     fought = client.post("/api/v1/systems/holdfast/combat?transcript=1&side=communist",
                          json={**combat, "dice": [3] * 13}).get_json()

@@ -197,7 +197,7 @@ def kwb_turn(client, modules):
     writer.move(unit, grid.label(grid.neighbours(grid.parse(writer.hex_of(unit)))[0]))
     writer.ruling(r1["transcript"])
     writer.chat("and now the second ruling (not shown)")
-    altered = [line.replace("; roll: ", "; roll: 1", 1) for line in r3["transcript"]]
+    altered = [line.replace(", roll ", ", roll 1", 1) for line in r3["transcript"]]  # the headline's roll
     writer.ruling(altered)
     forged = [line.replace(f"#{r4['seq']}]", "#42]").replace(f"record {r4['seq']} hash", "record 42 hash")
               for line in r4["transcript"]]

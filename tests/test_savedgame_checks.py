@@ -17,7 +17,7 @@ from werkzeug.datastructures import MultiDict
 
 from adjudicator.testing import bearer, make_app
 from adjudicator.transcript import parse_transcript
-from tests.engine.play import adjacent_combat, player_fields
+from tests.engine.play import adjacent_combat, board_request, player_fields
 from vassalfmt import read_saved_game
 
 GAMES = ["kwb", "spi", "holdfast", "fireandice"]
@@ -184,12 +184,18 @@ def _page_form(page_html: str, form_id: str) -> MultiDict:
 
 def test_the_page_resolves_and_downloads_the_ruling_as_a_log(app, modules, systems):
     """Upload, point, roll in a recorded game, download: the log continues the game with the
-    ruling's chat lines (as the ledger renders them) and the pieces the result names changed."""
+    ruling's chat lines (as the ledger renders them) and the pieces the result names changed;
+    the defender's block, hidden from the attacker, is left to its owner (VASSAL lets no other
+    side's command reach it), who applies the elimination in his next file."""
+    from adjudicator.checks import get_check
+    from adjudicator.testing import choose_seeds, seed_where
+
     client = app.test_client()
-    combat = adjacent_combat("holdfast")
-    data = setup_file(modules, "holdfast", combat.scenario.id)
+    combat, data, side, request = holdfast_combat(modules, systems)
+    eliminated = seed_where(get_check("holdfast", "combat"), request,
+                            lambda outcome: bool(outcome["defender"]) and outcome["defender"]["eliminated"])
+    choose_seeds(app, {"holdfast": eliminated})
     game = new_recorded_game(client, "holdfast", combat.scenario.id)
-    side = combat.game.units[combat.attackers[0]].side
     log_in(client, game, side)
     sha = kept_upload(client, f"/games/{game['game_id']}/savedgame", data, name="campaign.vsav", _check="combat")
     opened = client.get(f"/games/{game['game_id']}/savedgame/{sha}/checks/combat")
@@ -215,33 +221,64 @@ def test_the_page_resolves_and_downloads_the_ruling_as_a_log(app, modules, syste
     (ruling,) = parse_transcript(chats)
     assert back.is_log and (ruling.game_id, ruling.seq) == (game["game_id"], 1)
     assert record["hash"].startswith(ruling.hash_prefix) and ruling.hash_prefix
-    outcome = record["body"]["result"]["outcome"]
+    defender = record["body"]["result"]["outcome"]["defender"]
+    assert defender["unit"] == combat.defender and defender["eliminated"]
     before = {p.piece_id: p for p in read_saved_game(data).pieces}
     after = {p.piece_id: p for p in back.pieces}
-    defender = outcome["defender"]
-    if defender and defender.get("eliminated"):
-        assert not any(p.properties.get("UnitId") == defender["unit"] for p in after.values())
-    elif defender and defender["sp"] != defender["sp_before"]:
-        piece = next(p for p in after.values() if p.properties.get("UnitId") == defender["unit"])
-        assert piece.properties != before[piece.piece_id].properties  # its Step layer moved
+    piece = next(p for p in after.values() if p.properties.get("UnitId") == combat.defender)
+    assert (piece.map_id, piece.x, piece.y) == (before[piece.piece_id].map_id, before[piece.piece_id].x,
+                                                before[piece.piece_id].y)  # left where it stood, for its owner
+    report = upload(client, f"/api/v1/games/{game['game_id']}/savedgame/log-check", log.data,
+                    headers=bearer(game["tokens"]["observer"])).get_json()
+    assert report["ok"] and [(o["seq"], o["unit"], o["status"]) for o in report["owed"]] == \
+        [(1, combat.defender, "pending")]
+    assert "in his next file" in report["owed"][0]["why"] and report["rulings"][0]["status"] == "verified"
 
 
-# -- a log received from the opponent, against the ledger ----------------------------------------
 
-def _recorded_combats(client, modules, systems, count: int):
-    """A holdfast game with `count` combats of the setup's units rolled from the file: (game, side,
-    setup bytes)."""
+def holdfast_combat(modules, systems) -> tuple:
+    """The holdfast setup's combat: (the combat, the setup's bytes, the attacking side, the check's
+    request the file builds for it)."""
     combat = adjacent_combat("holdfast")
     data = setup_file(modules, "holdfast", combat.scenario.id)
-    game = new_recorded_game(client, "holdfast", combat.scenario.id)
     side = combat.game.units[combat.attackers[0]].side
+    request = board_request("holdfast", combat.scenario.id, data, "combat", side, combat.attackers,
+                            hex_of(combat.game, combat.scenario, combat.defender),
+                            player_fields(systems["holdfast"], "combat"))
+    return combat, data, side, request
+
+
+def _recorded_combats(app, client, modules, systems, count: int, wanted):
+    """A holdfast game with `count` combats of the setup's units rolled from the file, its dice
+    chosen so that the first one's outcome is `wanted`: (game, side, setup bytes)."""
+    from adjudicator.checks import get_check
+    from adjudicator.testing import choose_seeds, seed_where
+
+    combat, data, side, request = holdfast_combat(modules, systems)
+    choose_seeds(app, {"holdfast": seed_where(get_check("holdfast", "combat"), request, wanted)})
+    game = new_recorded_game(client, "holdfast", combat.scenario.id)
     for _ in range(count):
         response = upload(client, f"/api/v1/games/{game['game_id']}/savedgame/checks/combat", data,
                           headers=bearer(game["tokens"][side]), attackers=",".join(combat.attackers),
                           target_hex=hex_of(combat.game, combat.scenario, combat.defender),
                           request=json.dumps(player_fields(systems["holdfast"], "combat")))
-        assert response.status_code == 201
+        assert response.status_code == 201, response.get_json()
     return game, side, data
+
+
+def attacker_loses(side: str):
+    """`wanted` for a combat whose attacker's own blocks lose SP (a change the attacker applies)."""
+    from adjudicator.unit_changes import ruled_changes
+    from adjudicator.unit_owners import owners_of
+
+    return lambda outcome: any(c.applied_by == side and c.kind != "returned"
+                               for c in ruled_changes(outcome, owners_of("holdfast"), side))
+
+
+def nobody_eliminated(outcome) -> bool:
+    from adjudicator.unit_changes import ruled_changes
+
+    return not any(c.eliminated for c in ruled_changes(outcome))
 
 
 def _log_of(client, game, side, data, seq: int) -> bytes:
@@ -253,11 +290,12 @@ def _log_of(client, game, side, data, seq: int) -> bytes:
     return response.data
 
 
-def test_a_log_is_checked_against_the_ledger_hidden_forged_and_altered_rulings(client, modules, systems):
+def test_a_log_is_checked_against_the_ledger_hidden_forged_and_altered_rulings(app, client, modules, systems):
     from vassalfmt import continue_log
     from vassalfmt.commands import chat_command
 
-    game, side, data = _recorded_combats(client, modules, systems, 2)  # the second: a reroll
+    # the second: a reroll (allowed: the first eliminates no block, so both may fight again)
+    game, side, data = _recorded_combats(app, client, modules, systems, 2, nobody_eliminated)
     log = _log_of(client, game, side, data, 1)
     observer = game["tokens"]["observer"]
     url = f"/api/v1/games/{game['game_id']}/savedgame/log-check"
@@ -267,14 +305,14 @@ def test_a_log_is_checked_against_the_ledger_hidden_forged_and_altered_rulings(c
     assert [h["seq"] for h in honest_but_hiding["hidden"]] == [2] and not honest_but_hiding["ok"]
 
     lines = [c[len("CHAT"):] for c in read_saved_game(log).other_commands if c.startswith("CHAT")]
-    altered = [line.replace("= attacker dice:", "= attacker dice: 9 and") if "= attacker dice:" in line else line
+    altered = [line.replace("dice: attacker combat dice d6 ", "dice: attacker combat dice d6 6 ") if "] dice: " in line else line
                for line in lines]
     forged = [f"[ADJ {game['game_id']}#7] HoldFast Korea: combat", f"[ADJ {game['game_id']}#7] = hits on defender: 4",
               f"[ADJ {game['game_id']}#7] receipt: record 7 hash 0123456789abcdef"]
     tampered = continue_log(data, [chat_command(line) for line in altered + forged])
     report = upload(client, url, tampered, headers=bearer(observer)).get_json()
     assert [(r["seq"], r["status"]) for r in report["rulings"]] == [(1, "altered"), (7, "forged")]
-    assert "attacker dice" in report["rulings"][0]["why"]
+    assert "attacker combat dice" in report["rulings"][0]["why"]
     assert report["ledger"]["ok"] and not report["ok"]
 
     assert upload(client, url, b"not a zip", headers=bearer(observer)).status_code == 422
@@ -285,7 +323,7 @@ def test_the_log_check_page_and_the_client_command(app, client, modules, systems
     from adjudicator.client.cli import main
     from test_bridge_helpers import running_server
 
-    game, side, data = _recorded_combats(client, modules, systems, 1)
+    game, side, data = _recorded_combats(app, client, modules, systems, 1, nobody_eliminated)
     log = _log_of(client, game, side, data, 1)
     log_in(client, game, "observer")
     page = upload(client, f"/games/{game['game_id']}/log-check", log, name="from-opponent.vlog")
@@ -301,21 +339,20 @@ def test_the_log_check_page_and_the_client_command(app, client, modules, systems
     assert status == 0 and "record 1: verified" in capsys.readouterr().out
 
 
-def test_a_log_that_drops_what_a_ruling_did_to_the_pieces_is_not_ok(client, modules, systems):
+def test_a_log_that_drops_what_a_ruling_did_to_the_pieces_is_not_ok(app, client, modules, systems):
     """The ruling's lines alone are not the ruling: a log that keeps them but not the step loss
     or removal the ruling ordered (the flip deleted from the .vlog) is reported, by name."""
     from vassalfmt import continue_log
     from vassalfmt.commands import chat_command
 
-    game, side, data = _recorded_combats(client, modules, systems, 6)
+    combat = adjacent_combat("holdfast")
+    side = combat.game.units[combat.attackers[0]].side
+    game, side, data = _recorded_combats(app, client, modules, systems, 1, attacker_loses(side))
     setup_units = {p.properties.get("UnitId"): p.piece.state_string() for p in read_saved_game(data).pieces}
-    for seq in range(1, 7):  # the first ruling that changes a piece
-        log = _log_of(client, game, side, data, seq)
-        after = {p.properties.get("UnitId"): p.piece.state_string() for p in read_saved_game(log).pieces}
-        if after != setup_units:
-            break
-    else:
-        pytest.fail("six combats and not one changed a piece")
+    seq = 1
+    log = _log_of(client, game, side, data, seq)
+    after = {p.properties.get("UnitId"): p.piece.state_string() for p in read_saved_game(log).pieces}
+    assert after != setup_units  # the write-back changed the attacker's own block
     url = f"/api/v1/games/{game['game_id']}/savedgame/log-check"
     observer = bearer(game["tokens"]["observer"])
     honest = upload(client, url, log, headers=observer).get_json()

@@ -1,10 +1,13 @@
 """The ruling written back as a VASSAL log (issue #15), proved in the real VASSAL 3.7.26 engine.
 
 For each game: a combat from the module's own setup is rolled in a recorded game through the
-saved-game API, the page writes the log ("Download as VASSAL log"), and the engine opens it and
-steps through it to its end: no warning, error or dialog; the chat shows the ruling's lines as
-the ledger renders them; the pieces the result names show their new step or are gone. One
-engine run per game (about 10 s each); skipped without VASSAL_ENGINE_JAR.
+saved-game API, its dice chosen so the ruling changes the asker's own pieces (KWB: the attacker
+depleted; SPI: a unit eliminated; HoldFast: the attacker's block loses SP; Fire and Ice's combat
+names no unit's state), the page writes the log ("Download as VASSAL log"), and the engine opens
+it and steps through it to its end: no warning, error or dialog; the chat shows the ruling's lines
+as the ledger renders them; the pieces the result names show their new step, or lie in their dead
+pile on the Boxes map (the move the module's Eliminate makes). One engine run per game (about 10 s
+each); skipped without VASSAL_ENGINE_JAR.
 """
 
 from __future__ import annotations
@@ -15,10 +18,13 @@ import json
 import pytest
 
 from adjudicator.bridge import load_system_game, read_positions, read_upload
-from adjudicator.bridge.writeback import piece_changes
-from adjudicator.testing import bearer, make_app
+from adjudicator.bridge.writeback import LEFT, SHOW_STEP, TO_DEAD_PILE, piece_changes
+from adjudicator.checks import get_check
+from adjudicator.testing import bearer, choose_seeds, make_app, seed_where
+from adjudicator.unit_changes import ruled_changes
+from adjudicator.unit_owners import owners_of
 from adjudicator.transcript import comparable_lines, parse_transcript
-from tests.engine.play import adjacent_combat, player_fields
+from tests.engine.play import adjacent_combat, board_request, hex_label, player_fields
 from vassalfmt import read_saved_game
 
 pytestmark = pytest.mark.engine
@@ -31,12 +37,23 @@ def client(tmp_path_factory):
     return make_app(tmp_path_factory.mktemp("vlog-engine")).test_client()
 
 
+def asker_changes(game_id: str, side: str):
+    """`wanted` for a combat that changes a piece of the asker's own (one he applies himself)."""
+    return lambda outcome: any(c.applied_by == side and c.kind in ("step", "eliminated")
+                               for c in ruled_changes(outcome, owners_of(game_id), side))
+
+
 def ruling_log(client, game_id: str, setup: bytes) -> tuple[bytes, dict]:
     """(the .vlog the page writes for a recorded combat, the check response)."""
     systems = {s["id"]: s for s in client.get("/api/v1/systems").get_json()["systems"]}
     combat = adjacent_combat(game_id)
-    game = client.post("/api/v1/games", json={"system": game_id, "scenario": combat.scenario.id}).get_json()
     side = combat.game.units[combat.attackers[0]].side
+    if game_id != "fireandice":  # its combat names no unit's state (its losses are another check)
+        request = board_request(game_id, combat.scenario.id, setup, "combat", side, combat.attackers,
+                                hex_label(combat, combat.defender), player_fields(systems[game_id], "combat"))
+        choose_seeds(client.application, {game_id: seed_where(get_check(game_id, "combat"), request,
+                                                              asker_changes(game_id, side))})
+    game = client.post("/api/v1/games", json={"system": game_id, "scenario": combat.scenario.id}).get_json()
     target = next(p for p in combat.scenario.setup if p.unit == combat.defender).location.partition("@")[0]
     answer = client.post(f"/api/v1/games/{game['game_id']}/savedgame/checks/combat",
                          data={"file": (io.BytesIO(setup), "setup.vsav"), "attackers": ",".join(combat.attackers),
@@ -68,7 +85,9 @@ def test_the_log_replays_the_ruling_in_vassal(engine, engine_module, modules, cl
     expected = comparable_lines(answer, system_name=game.name)
     (ruling,) = parse_transcript(in_log)
     assert back.is_log and ruling.comparable() == expected
-    changes = piece_changes(read_positions(game, read_upload(setup)), answer["outcome"])
+    changes = piece_changes(read_positions(game, read_upload(setup)), answer["outcome"], answer["side"])
+    written = [c for c in changes if c.does != LEFT]
+    assert game_id == "fireandice" or any(c.does in (SHOW_STEP, TO_DEAD_PILE) for c in written)  # the chosen dice
 
     run = engine(engine_module(game_id), [
         {"do": "replay", "file": str(path)},
@@ -77,14 +96,14 @@ def test_the_log_replays_the_ruling_in_vassal(engine, engine_module, modules, cl
     assert run.ok, run.failure()
     assert run.problems() == []  # no warning, error, bug report or dialog
     replay = run.step(0)
-    assert replay["result"]["commands_stepped"] == len(in_log) + len(changes)
+    assert replay["result"]["commands_stepped"] == len(in_log) + len(written)
     shown = [line for line in replay["chat"] if "[ADJ " in line]
     assert [entry.comparable() for entry in parse_transcript(shown)] == [expected]
     pieces = {p["properties"].get("UnitId"): p for p in run.result(1)["pieces"]}
     units = game.units
-    for change in changes:
-        if change.step is None:
-            assert change.unit not in pieces
-        else:
+    for change in written:
+        if change.does == TO_DEAD_PILE:
+            assert pieces[change.unit]["map"] == "Boxes"  # in its dead pile, as the module's Eliminate puts it
+        elif change.does == SHOW_STEP:
             level = [s.name for s in units[change.unit].steps].index(change.step) + 1
             assert pieces[change.unit]["properties"]["Step_Level"] == str(level)

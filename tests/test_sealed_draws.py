@@ -100,8 +100,8 @@ def test_combats_reveal_the_committed_order_one_by_one(client, app):
     assert ruling["request"]["defenders"][0]["revealed_as"] == "nk-scratch-dummy-2"
     assert ruling["outcome"]["revealed"] == [{"unit": "nk-scratch-7", "revealed_as": "nk-scratch-dummy-2"}]
     assert ruling["outcome"]["combat"] is False and ruling["outcome"]["defenders"][0]["step"] == "deadpile"
-    assert ruling["transcript"][0].endswith("— turned face up: NK Scratch Unit (Dummy) (nk-scratch-dummy-2); "
-                                            "NK Scratch Unit (Dummy) (nk-scratch-dummy-2) eliminated")
+    assert ruling["transcript"][0].endswith("— turned face up: NK Scratch Unit (Dummy) (nk-scratch-dummy-2)")
+    assert any(line.endswith("NK Scratch Unit (Dummy) (nk-scratch-dummy-2) eliminated") for line in ruling["transcript"][1:])
     second = post(client, game, "un", "combat", attack("nk-scratch-2", "1306")).get_json()
     assert second["outcome"]["revealed"] == [{"unit": "nk-scratch-2", "revealed_as": "nk-scratch-c-1"}]
     assert "turned face up: NK Scratch Unit 2-2-4 (nk-scratch-c-1)" in second["transcript"][0]
@@ -149,7 +149,7 @@ def test_a_calculation_takes_the_counter_the_player_drew(client):
     drawn = client.post("/api/v1/systems/kwb/combat?transcript=1", json=body).get_json()
     assert drawn["outcome"]["revealed"] == [{"unit": "nk-scratch-4", "revealed_as": "nk-scratch-b-2"}]
     assert drawn["outcome"]["defence_strength"] == 2  # 1-2-4
-    assert drawn["transcript"][0].startswith("[ADJ compute] RULING Combat: US 1/1M attacks NK Scratch Unit (? 4) "
+    assert drawn["transcript"][0].startswith("[ADJ compute] RULING » Combat: US 1/1M attacks NK Scratch Unit (? 4) "
                                              "(nk-scratch-4) at 3:1")
     assert "— turned face up: NK Scratch Unit 1-2-4 (nk-scratch-b-2)" in drawn["transcript"][0]
 
@@ -256,11 +256,17 @@ def test_rulings_create_game_commits_the_drawn_order(app):
 
 def test_the_write_back_turns_the_placeholder_into_the_counter_and_the_log_check_knows_it(client, modules):
     """A saved game with a '? 4' placeholder in 1305, attacked in a recorded game: the .vlog the pages
-    write moves the counter the ruling revealed from its box onto the placeholder's spot and takes the
-    placeholder off the board (a Dummy then goes too); the log check finds every ordered change made."""
+    write takes the placeholder off the board (deleted: it was never a unit, so no dead pile) and
+    moves the counter the ruling revealed from its box onto the placeholder's spot, then the Dummy
+    to its dead pile (eliminated at once); the log check finds every ordered change made, and a log
+    that only holds the ruling's lines not made."""
     from adjudicator.bridge import read_positions, read_upload
-    from adjudicator.bridge.writeback import piece_changes, ruling_log
-    from adjudicator.logboard import log_events, missing_changes, ordered_changes
+    from adjudicator.bridge.locate import BOXES_MAP
+    from adjudicator.bridge.writeback import PLACE, REMOVE, TO_DEAD_PILE, piece_changes, ruling_log
+    from adjudicator.logboard import applied, log_events, missing_changes, ordered_changes
+    from adjudicator.transcript import canonical_outcome
+    from adjudicator.unit_changes import ELIMINATED, REVEALED, ruled_changes
+    from adjudicator.unit_owners import owners_of
     from scenarios import load_game
     from vassalfmt import continue_log, read_saved_game
     from vassalfmt.commands import MovePiece, RemovePiece, parse_command, split_commands
@@ -274,19 +280,27 @@ def test_the_write_back_turns_the_placeholder_into_the_counter_and_the_log_check
     placed = continue_log(setup, [MovePiece("nk-scratch-7", gm.name, x, y, None, card.map_id, card.x, card.y,
                                             None, "").encode()])
     game = new_game(client, "kwb", "seoul")
-    ruling = post(client, game, "un", "combat", attack("nk-scratch-7")).get_json()
+    ruling = post(client, game, "un", "combat", {**attack("nk-scratch-7")}, query="?transcript=1&changes=1").get_json()
     dummy = ORDER[0]
+    assert [(c["kind"], c["unit"], c.get("revealed_as")) for c in ruling["piece_changes"]] == [
+        (REVEALED, "nk-scratch-7", dummy), (ELIMINATED, dummy, None)]  # turned face up, then the Dummy eliminated
+    assert "dead_pile" not in ruling["piece_changes"][0] and ruling["piece_changes"][0]["applied_by"] == "un"
     upload = read_upload(placed)
     positions = read_positions(game_data, upload)
-    changes = piece_changes(positions, ruling["outcome"])
-    assert [(c.unit, c.step, c.revealed_by) for c in changes] == [
-        ("nk-scratch-7", None, dummy), (dummy, None, "")]  # turned face up, then the Dummy eliminated
+    changes = piece_changes(positions, ruling["outcome"], "un")
+    assert [(c.unit, c.does) for c in changes] == [("nk-scratch-7", REMOVE), (dummy, PLACE), (dummy, TO_DEAD_PILE)]
     log = ruling_log(placed, upload, positions, ruling["transcript"], changes)
     commands = [parse_command(c.text) for c in split_commands(read_saved_game(log).command_text)]
     moved = [c for c in commands if isinstance(c, MovePiece) and c.piece_id == dummy]
-    assert moved and (moved[-1].new_map, moved[-1].new_x, moved[-1].new_y) == (gm.name, x, y)
-    assert {c.piece_id for c in commands if isinstance(c, RemovePiece)} >= {"nk-scratch-7", dummy}
+    assert [(m.new_map, m.new_x, m.new_y) for m in moved][0] == (gm.name, x, y)  # onto the placeholder's spot...
+    assert moved[1].new_map == BOXES_MAP and (moved[1].old_map, moved[1].old_x, moved[1].old_y) == (gm.name, x, y)
+    assert {c.piece_id for c in commands if isinstance(c, RemovePiece)} == {"nk-scratch-7"}  # ...then the dead pile
+    board = ruled_changes(canonical_outcome(ruling), owners_of("kwb"), "un")
     events, start = log_events(read_saved_game(log), game_data)
-    ordered = ordered_changes(game_data, ruling["outcome"], start)
+    ordered = ordered_changes(game_data, board, start)
     assert {c.unit for c in ordered} == {"nk-scratch-7", dummy}
-    assert missing_changes(ordered, [e.piece for e in events if e.piece]) == []
+    assert missing_changes(game_data, ordered, applied(start, [e.piece for e in events if e.piece])) == []
+    lines_only = continue_log(placed, [])  # the ruling's lines without its changes: not applied
+    _, start = log_events(read_saved_game(lines_only), game_data)
+    missing = missing_changes(game_data, ordered_changes(game_data, board, start), start)
+    assert len(missing) == 2 and missing[0].startswith(f"nk-scratch-7 turned face up: {dummy} in its place")

@@ -13,10 +13,13 @@ from adjudicator.api.auth import require_grant
 from adjudicator.api.body import parse_json_body, refuse_oversized_body
 from adjudicator.api.schemas import CreateGameRequest
 from adjudicator.api.systems import with_transcript
-from adjudicator.fog import Part, visible_to
+from adjudicator.fog import Part, reveal, visible_to
 from adjudicator.problems import Problem
 from adjudicator.services import services
-from adjudicator.storage import GameNotFound
+from adjudicator.storage import OBSERVER, GameNotFound
+from adjudicator.transcript import canonical_outcome, headline
+from adjudicator.unit_changes import ruled_changes
+from adjudicator.unit_owners import owners_of
 from adjudicator.systems import system_info
 
 
@@ -105,6 +108,35 @@ def ledger(game_id: str):
     if mine and not closed:
         document["revealed"] = mine
     return jsonify(document)
+
+
+def board_changes(game_id: str):
+    """The changes the game's rulings order to this token's side's pieces that only it can make:
+    its pieces the board hides from the side that asked (adjudicator.unit_changes, `applied_by`),
+    named as this side sees them. What the Adjudicator extension offers to apply ("Apply the
+    rulings' changes to my pieces"): a ruling the opponent asked changed a block of yours."""
+    grant = require_grant(game_id, write=False)
+    side = None if grant.role == OBSERVER else grant.role
+    store = services().store
+    document = rulings.game_ledger(game_id)
+    closed = document["game"]["status"] == "closed"
+    parts: dict[int, list[Part]] = {}
+    for seq, part in store.hidden_parts(game_id):
+        parts.setdefault(seq, []).append(Part.from_json(part))
+    owed = []
+    for record in document["records"]:
+        body = record["body"]
+        if side is None or str(body["check"]).startswith("game.") or body.get("side") in (None, side):
+            continue
+        seen = reveal(grant.system, body, parts.get(record["seq"], []), side, closed) if record["seq"] in parts else body
+        answer = {**seen["result"], "system": grant.system, "check": body["check"].partition(".")[2],
+                  "side": body.get("side"), "request": seen["request"]}
+        mine = [c for c in ruled_changes(canonical_outcome(answer), owners_of(grant.system), body.get("side") or "")
+                if c.applied_by == side]
+        if mine:
+            owed.append({"seq": record["seq"], "side": body.get("side"), "headline": headline(answer),
+                         "piece_changes": [c.to_json() for c in mine]})
+    return jsonify({"game_id": game_id, "side": side, "rulings": owed})
 
 
 def close_game(game_id: str):

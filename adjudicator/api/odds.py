@@ -10,20 +10,27 @@ Either way the answer lists every distinct outcome with its exact probability (d
 
 from __future__ import annotations
 
-from flask import jsonify
+from flask import jsonify, request
 
 from adjudicator import rulings
 from adjudicator.api.auth import require_grant
 from adjudicator.api.body import parse_json_body
 from adjudicator.api.systems import find_check
 from adjudicator.chances import chances, refuse_without_dice, without_dice
+from adjudicator.checks import canonical_side
 from adjudicator.fog import as_seen_by
 
 
 def compute_odds(system: str, check: str):
+    """A calculation's chances. With `?side=` (the VASSAL extension sends the side asking, empty
+    for none) they are refused where they would show that side a unit the fog of war hides from
+    it: the extension fills a form from every piece, the enemy's hidden blocks too."""
     spec = find_check(system, check)
     refuse_without_dice(spec)
     req = parse_json_body(spec.request, prepare=without_dice)
+    if "side" in request.args:
+        rulings.refuse_a_peek_by(spec.system, spec.name, req.model_dump(mode="json"),
+                                 canonical_side(request.args["side"]) or None)
     return jsonify(chances(spec, req))
 
 

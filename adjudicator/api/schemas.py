@@ -52,9 +52,20 @@ class CheckResponse(BaseModel):
     )
     piece_changes: list[dict[str, Any]] | None = Field(
         default=None,
-        description="Only with ?transcript=1&changes=1: each unit the outcome names a new state of: "
-        "{unit, eliminated, step, sp[, replaced_by]} (adjudicator.unit_changes), for a client that "
-        "applies the ruling to its board.",
+        description="Only with ?transcript=1&changes=1: what the ruling does to the board, one change "
+        "per unit: {kind (step, eliminated, replaced, moved, returned), unit, eliminated, step, sp, "
+        "applied_by[, dead_pile][, replaced_by, replacements][, hex]} (adjudicator.unit_changes), for a "
+        "client that applies the ruling to its board.",
+    )
+    notices: list[dict[str, Any]] | None = Field(
+        default=None,
+        description="A recorded ruling's notices: what the game's ledger says of its request (a unit the "
+        "ledger eliminated named again, a step it contradicts, the same situation asked again): "
+        "{kind, record, text[, unit, hex]}; sealed like any hidden part where the fog of war hides the unit.",
+    )
+    notice_texts: list[str] | None = Field(
+        default=None,
+        description="Only with ?transcript=1: the notices in words, as the asking side may read them.",
     )
 
 
@@ -125,6 +136,23 @@ class LedgerDocument(BaseModel):
     format: str
     game: GameHeader
     records: list[LedgerRecord]
+
+
+class OwedRuling(BaseModel):
+    """A ruling the other side asked that changes pieces only this side can change."""
+
+    seq: int
+    side: str | None
+    headline: str
+    piece_changes: list[dict[str, Any]]
+
+
+class BoardChangesResponse(BaseModel):
+    """The changes the game's rulings order to this side's pieces hidden from the side that asked."""
+
+    game_id: str
+    side: str | None
+    rulings: list[OwedRuling]
 
 
 class RollOut(BaseModel):

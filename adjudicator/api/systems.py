@@ -10,8 +10,9 @@ from adjudicator.checks import BOARD_ROLES, CheckSpec, all_checks, canonical_sid
 from adjudicator.problems import Problem
 from adjudicator.services import services
 from adjudicator.systems import all_systems, system_info
-from adjudicator.transcript import canonical_outcome, chat_lines, stand_ins
+from adjudicator.transcript import canonical_outcome, chat_lines, detail_lines, notice_texts, stand_ins
 from adjudicator.unit_changes import ruled_changes
+from adjudicator.unit_owners import owners_of
 
 
 def systems_document() -> dict:
@@ -41,14 +42,16 @@ def scenario_json(scenario) -> dict:
 
 
 def check_info(spec: CheckSpec) -> dict:
+    scenarios = ([s.id for s in system_info(spec.system).scenarios if spec.belongs_to(s.id)]
+                 if spec.scenarios or spec.scenario_rule else [])
     return {
         "name": spec.name,
         "key": spec.key,
         "summary": spec.summary,
         "rule": spec.rule,
         "random": spec.random,
-        "scenarios": [s.id for s in system_info(spec.system).scenarios if spec.belongs_to(s.id)]
-                     if spec.scenarios or spec.scenario_rule else [],
+        "scenarios": scenarios,
+        "applies": applies(spec, scenarios),
         "actor": spec.actor.to_json(),
         "board": {pointer: role for pointer, role in spec.board},
         "example": spec.example,
@@ -56,6 +59,15 @@ def check_info(spec: CheckSpec) -> dict:
         "odds_url": f"/api/v1/systems/{spec.system}/{spec.name}/odds" if spec.random else None,
         "request_schema": spec.compute_model.model_json_schema(),
     }
+
+
+def applies(spec: CheckSpec, scenarios: list[str]) -> dict:
+    """When a player may be offered the check (a menu on a piece, a page's list): the scenarios it
+    belongs to (null: every one), the sides that may ask it (null: either, as the request says),
+    whether it is the owner's check of the units it names, and which units a check about one unit
+    takes (`CheckSpec.units`). The rules stay the judge: the check refuses what does not fit."""
+    return {"scenarios": scenarios or None, "sides": list(spec.actor.only) if spec.actor.only is not None else None,
+            "owner_of_units": spec.actor.owner_of_units, "units": spec.units.to_json() if spec.units else None}
 
 
 def find_check(system: str, check: str) -> CheckSpec:
@@ -84,9 +96,9 @@ def with_fogged_transcript(body: dict, public: dict, private: dict) -> dict:
     opponent receives), `private_transcript` as the asking side (`?side=`) may, and with
     `?changes=1` the changes to the units that side may see."""
     out = {**body, "transcript": transcript_of(public), "private_transcript": transcript_of(private),
-           "stand_ins": stand_ins(body)}
-    if request.args.get("changes", "").lower() in ("1", "true", "yes"):
-        out["piece_changes"] = [c.to_json() for c in ruled_changes(canonical_outcome(private))]
+           "details": detail_lines(private), "stand_ins": stand_ins(body)}
+    if wants_changes():
+        out["piece_changes"] = piece_changes(body["system"], private, canonical_side(request.args.get("side")) or "")
     return out
 
 
@@ -98,16 +110,34 @@ def wants_transcript() -> bool:
 
 
 def with_transcript(body: dict) -> dict:
-    """`body` plus `transcript` (chat lines) and `stand_ins` (adjudicator.transcript) when the
-    client asked, and with `?changes=1` the units' new states (`piece_changes`, adjudicator.unit_changes)."""
+    """`body` plus `transcript` (chat lines), `details` (the whole ruling as lines, for the asker's
+    eyes: never posted) and `stand_ins` (adjudicator.transcript) when the client asked, and with
+    `?changes=1` the units' new states (`piece_changes`, adjudicator.unit_changes)."""
     if not wants_transcript():
         return body
-    out = {**body, "transcript": transcript_of(body), "stand_ins": stand_ins(body)}
+    out = {**body, "transcript": transcript_of(body), "details": detail_lines(body), "stand_ins": stand_ins(body)}
     if "as_you_see_it" in body:  # fog of war: the lines for the asker's eyes only (never the log)
-        out["private_transcript"] = transcript_of({**body, **body["as_you_see_it"]})
-    if request.args.get("changes", "").lower() in ("1", "true", "yes"):
-        out["piece_changes"] = [c.to_json() for c in ruled_changes(canonical_outcome(body))]
+        seen = {**body, **body["as_you_see_it"]}
+        out["private_transcript"] = transcript_of(seen)
+        out["details"] = detail_lines(seen)
+    if "notices" in body:  # the ledger's notices in words, as the asker may read them
+        seen = body["as_you_see_it"] if "notices" in body.get("as_you_see_it", {}) else body
+        out["notice_texts"] = notice_texts(seen, body["system"])
+    if wants_changes():
+        asker = body.get("side") or canonical_side(request.args.get("side")) or ""
+        seen = {**body, **body["as_you_see_it"]} if "as_you_see_it" in body else body  # the asker's own hidden units named
+        out["piece_changes"] = piece_changes(body["system"], seen, asker)
     return out
+
+
+def wants_changes() -> bool:
+    """`?changes=1`: the client (the VASSAL extension) wants the ruling's changes to the units."""
+    return request.args.get("changes", "").lower() in ("1", "true", "yes")
+
+
+def piece_changes(system: str, body: dict, asker: str) -> list[dict]:
+    """What the ruling does to the board (`adjudicator.unit_changes`), each change with who makes it."""
+    return [c.to_json() for c in ruled_changes(canonical_outcome(body), owners_of(system), asker)]
 
 
 def transcript_of(body: dict) -> list[str]:

@@ -1,7 +1,8 @@
 """Where a piece stands: a VASSAL map name and pixel -> a hex, a box, a turn track, or unknown.
 
 Modules written by ``modgen`` name each hex map window after its ``GameMap.name``, put off-map
-boxes on a map called "Boxes", player-aid track markers on "Tracks" (the cell a marker stands on
+boxes on a map called "Boxes" (the box a piece lies in is ``scenarios.boxboard``'s: a unit sent to
+its side's dead pile by the module's Eliminate lies in that box), player-aid track markers on "Tracks" (the cell a marker stands on
 is its value: ``scenarios.trackboard``) and waiting reinforcements on "<scenario name> turn track". A
 position in a saved game is a board pixel; the hex is ``grid.hex_at(x, y)`` on the same grid
 the module used (``GameMap.board_grid``): a scanned board's calibrated grid, or the map drawn from
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 
 from scenarios.hexgrid import HexGrid
 from scenarios.model import Game, GameMap, Scenario
+from scenarios.boxboard import BoxesLayout, boxes_layout
 from scenarios.trackboard import TracksLayout, tracks_layout
 
 BOXES_MAP = "Boxes"
@@ -47,6 +49,7 @@ class Location:
     scenario: str = ""  # Scenario.id for TURN_TRACK
     track: str = ""  # Track.id for TRACK
     cell: str = ""  # the cell's label for TRACK
+    box: str = ""  # Box.id for BOX ("" between the boxes)
 
     @property
     def on_map(self) -> bool:
@@ -63,6 +66,8 @@ class Location:
             out["scenario"] = self.scenario
         if self.kind == TRACK:
             out["track"], out["cell"] = self.track, self.cell
+        if self.kind == BOX and self.box:
+            out["box"] = self.box
         return out
 
 
@@ -126,6 +131,16 @@ def _tracks(game: Game, scale: int) -> TracksLayout:
     return _TRACKS[key]
 
 
+_BOXES: dict[tuple[str, int], BoxesLayout | None] = {}
+
+
+def _boxes(game: Game, scale: int) -> BoxesLayout | None:
+    key = (game.id, scale)
+    if key not in _BOXES:
+        _BOXES[key] = boxes_layout(game, scale)
+    return _BOXES[key]
+
+
 def locate(game: Game, vassal_map: str | None, x: int, y: int, scale: int) -> Location:
     """Where a piece at ``(vassal_map, x, y)`` stands, in the game's terms."""
     if vassal_map is None:
@@ -139,7 +154,8 @@ def locate(game: Game, vassal_map: str | None, x: int, y: int, scale: int) -> Lo
         return Location(HEX, vassal_map, x, y, map=game_map.id, hex=grid.label(hex),
                         on_centre=_on_centre(grid, x, y))
     if vassal_map == BOXES_MAP:
-        return Location(BOX, vassal_map, x, y)
+        layout = _boxes(game, scale)
+        return Location(BOX, vassal_map, x, y, box=(layout.box_at(x, y) or "") if layout else "")
     if vassal_map == TRACKS_MAP and game.tracks:
         cell = _tracks(game, scale).cell_at(x, y)
         if cell is not None:

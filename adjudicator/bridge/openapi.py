@@ -14,7 +14,8 @@ REF = "#/components/schemas/{}"
 
 LOCATION = {
     "type": "object",
-    "description": "Where a piece stands. kind: hex (map, hex, on_centre), box (the Boxes map), "
+    "description": "Where a piece stands. kind: hex (map, hex, on_centre), box (the Boxes map; box: the id of "
+    "the box it lies in, a side's dead pile among them), "
     "turn-track (scenario), off-grid (on a hex map, outside the printed hexes), unknown-map, "
     "not-on-a-map. x/y are VASSAL map pixels.",
     "properties": {
@@ -22,7 +23,7 @@ LOCATION = {
         "vassal_map": {"type": ["string", "null"]},
         "x": {"type": "integer"}, "y": {"type": "integer"},
         "map": {"type": "string"}, "hex": {"type": "string"}, "on_centre": {"type": "boolean"},
-        "scenario": {"type": "string"},
+        "scenario": {"type": "string"}, "box": {"type": "string"},
     },
     "required": ["kind", "vassal_map", "x", "y"],
 }

@@ -362,7 +362,7 @@ def compute_on_page(page: CheckPage, form) -> None:
     page.filled = fill.filled
     page.board_reads = fill.read
     page.warnings = fill.warnings
-    page.changes = piece_changes(page.positions, body.get("outcome") or {})
+    page.changes = piece_changes(page.positions, body.get("outcome") or {}, body.get("side") or viewer_of(page.scope) or "")
 
 
 def odds_on_page(page: CheckPage, form) -> None:
@@ -420,8 +420,11 @@ def record_check(scope: Scope, sha256: str, check: str):
                             upload=sha256), 303)
 
 
-def continued_log(scope: Scope, upload: Upload, positions: Positions, body: dict, name: str) -> Response:
-    """The uploaded game continued by the ruling: its chat lines and the piece changes, as a .vlog."""
+def continued_log(scope: Scope, upload: Upload, positions: Positions, body: dict, name: str,
+                  outcome_seen: dict | None = None) -> Response:
+    """The uploaded game continued by the ruling: its chat lines and the piece changes, as a .vlog
+    (`outcome_seen`: the outcome as the asker sees it, his own hidden units named: their changes
+    are his to apply)."""
     info = system_info(scope.system)
     saved, _ = read_kept(scope, upload)
     verify_url = ""
@@ -429,7 +432,9 @@ def continued_log(scope: Scope, upload: Upload, positions: Positions, body: dict
         base = services().config.public_url or request.host_url.rstrip("/")
         verify_url = f"{base}/games/{body['game_id']}#record-{body['seq']}"
     lines = chat_lines(body, system_name=info.name, verify_url=verify_url)
-    log = ruling_log(upload.data, saved, positions, lines, piece_changes(positions, body.get("outcome") or {}))
+    outcome = outcome_seen if outcome_seen is not None else body.get("outcome") or {}
+    changes = piece_changes(positions, outcome, body.get("side") or viewer_of(scope) or "")
+    log = ruling_log(upload.data, saved, positions, lines, changes)
     stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", (upload.name or scope.system).rsplit(".", 1)[0]) or scope.system
     return Response(log, mimetype="application/zip", headers={
         "Content-Disposition": f'attachment; filename="{stem}-{name}.vlog"', "Cache-Control": "no-store"})
@@ -542,7 +547,9 @@ def make_bridge_pages_blueprint(config: Config, limiter: RouteLimiter) -> Bluepr
         scope = game_scope(game_id, write=False)
         upload = kept_file(scope, request.args.get("upload", ""))
         positions = positions_of(scope, upload)
-        body = rulings.recorded_response(rulings.find_record(game_id, seq))
-        return continued_log(scope, upload, positions, body, f"record-{seq}")
+        found = rulings.find_record(game_id, seq)
+        seen = rulings.Recorded(found, True, tuple(rulings.record_parts(game_id, seq))).response(viewer_of(scope))
+        outcome = (seen.get("as_you_see_it") or {}).get("outcome")
+        return continued_log(scope, upload, positions, rulings.recorded_response(found), f"record-{seq}", outcome)
 
     return bp

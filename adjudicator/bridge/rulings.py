@@ -19,7 +19,7 @@ from adjudicator.bridge.games import load_system_game
 from adjudicator.bridge.positions import Positions, read_positions
 from adjudicator.bridge.supply import SupplyRun, run_supply
 from adjudicator.bridge.upload import read_upload
-from adjudicator.checks import CheckSpec, canonical_side
+from adjudicator.checks import CheckSpec, canonical_side, recorded_request
 from adjudicator.fog import as_seen_by
 from adjudicator.problems import Problem
 from adjudicator.storage import TokenGrant
@@ -104,7 +104,7 @@ def record_from_file(grant: TokenGrant, spec: CheckSpec, positions: Positions, g
     except BridgeError as error:
         raise problem_from(error) from None
     req = rulings.validate(spec.game_model, rulings.bind(spec, grant, fill.request))
-    fill.request = req.model_dump(mode="json", exclude={"request_id", "log_session"})
+    fill.request = recorded_request(req)
     recorded = rulings.record(grant, spec, req)
     seen = recorded.response(grant.role).get("as_you_see_it")
     if seen is not None:  # fog of war: the request built shows the asker only what his side may see

@@ -2,15 +2,28 @@
 
 The log's new step replays the ruling as chat lines — the transcript the Adjudicator extension
 posts (:func:`adjudicator.transcript.chat_lines`), so a log written here and one recorded in
-VASSAL read the same and verify the same way — and applies the result to the pieces where it
-names them unambiguously: a unit the outcome names as eliminated is removed, a unit named with a step shows that step, a
-block named with an SP shows the step with that SP, a placeholder revealed (KWB's '? 4' Scratch Units) gives its
-spot to the counter it turned out to be, moved there from its box, and leaves the board
-(:mod:`adjudicator.unit_changes` reads the outcome, as the VASSAL extension's "apply to the board" does).
+VASSAL read the same and verify the same way — and applies what the ruling does to the board
+(:mod:`adjudicator.unit_changes`) as the module's own commands do, where it names the pieces
+unambiguously:
 
-A unit that is not on the board exactly once is left alone (the chat line still says what
-happened). Everything else a ruling decides (retreats, markers, new units) stays for the players
-to move, as they would after a die roll at the table.
+* a step: the piece's Step layer at that step (Step loss / Restore step; a block's SP is the step
+  showing it);
+* an elimination: the piece moved to the centre of its dead pile box on the Boxes map, the move
+  the module's Eliminate makes (a game without boxes: the piece removed);
+* a replacement: the unit so eliminated, and a spare counter of each replacement unit the file
+  holds off the hex maps (in a box or a cup) moved onto the hex the unit stood in; with no spare
+  counter in the file the page says so, and the players place one;
+* a move the rules order: the piece moved to that hex's centre;
+* a placeholder revealed (KWB's '? 4' Scratch Units, `adjudicator.draws`): the placeholder
+  removed (the module's own Delete: it was never a unit, so no dead pile) and the counter it
+  turned out to be moved from its box onto the placeholder's spot, as a replacement is placed; a
+  change to the counter itself (a Dummy eliminated at once) follows, from there.
+
+A change only the opponent can make (his piece is hidden from the asker: the module masks it and
+lets no command of another side reach it) is left to him, as VASSAL would; the page says who
+makes it. A unit that is not on the board exactly once is left alone (the chat line still says
+what happened). Everything else a ruling decides (retreats, markers, new units) stays for the
+players to move, as they would after a die roll at the table.
 """
 
 from __future__ import annotations
@@ -20,82 +33,155 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.bridge.identify import step_layer
-from adjudicator.bridge.positions import Positions
-from adjudicator.unit_changes import named_units, revealed_changes
+from adjudicator.bridge.locate import BOXES_MAP, HEX
+from adjudicator.bridge.positions import PlacedUnit, Positions
+from adjudicator.checks import side_label
+from adjudicator.transcript import canonical_outcome
+from adjudicator.unit_changes import MOVED, ON_BOARD, REVEALED, STEP, Placed, UnitChange, ruled_changes
+from adjudicator.unit_owners import owners_of
+from scenarios.boxboard import boxes_layout
 from vassalfmt import SavedGame, continue_log
 from vassalfmt.commands import ChangePiece, MovePiece, RemovePiece, chat_command
+
+#: What the write-back does to one piece.
+SHOW_STEP, TO_DEAD_PILE, REMOVE, PLACE, MOVE, LEFT = "step", "dead-pile", "remove", "place", "move", "left"
 
 
 @dataclass(frozen=True)
 class PieceChange:
-    """One change the ruling makes to a piece: a new step, removal (step None), or (a placeholder
-    revealed) removal after the counter `revealed_by` (its piece id) is moved onto its spot."""
+    """One thing the write-back does to a piece — show a step, go to a box or a hex, be removed —
+    or, `LEFT`, leaves to the players (`why` says why)."""
 
     unit: str
     piece_id: str
-    step: str | None  # None: removed
-    revealed_by: str = ""  # the piece id of the counter that takes this placeholder's spot
+    does: str
+    step: str | None = None  # SHOW_STEP: the step shown
+    to: tuple[str | None, int, int] | None = None  # moves: (VASSAL map, x, y); map None: `beside`'s map
+    beside: str = ""  # PLACE: the piece whose spot the counter takes (the unit it replaces, the placeholder)
+    where: str = ""  # a move's destination in words: the box's name, the hex
+    why: str = ""
 
     def describe(self) -> str:
-        if self.revealed_by:
-            return f"{self.unit}: turned face up"
-        return f"{self.unit}: removed" if self.step is None else f"{self.unit}: shows {self.step or 'full'}"
+        if self.does == SHOW_STEP:
+            return f"{self.unit}: shows {self.step or 'full'}"
+        if self.does == TO_DEAD_PILE:
+            return f"{self.unit}: to {self.where}"
+        if self.does == REMOVE:
+            return f"{self.unit}: removed"
+        if self.does in (PLACE, MOVE):
+            return f"{self.unit}: {'placed' if self.does == PLACE else 'moved'} to {self.where}"
+        return f"{self.unit}: {self.why}"
 
 
-def piece_changes(positions: Positions, outcome: dict[str, Any]) -> list[PieceChange]:
-    """The changes a result makes to the pieces of `positions`, where it names them unambiguously;
-    placeholders revealed first, so a change to the counter that takes a spot (a Dummy eliminated)
-    comes after it is placed."""
-    on_board: dict[str, list] = {}
+def piece_changes(positions: Positions, outcome: dict[str, Any], asker: str = "") -> list[PieceChange]:
+    """What the write-back does for a result on the pieces of `positions` (`asker`: the side that
+    asked; its opponent's hidden pieces are his to change)."""
+    game = positions.game
+    on_board: dict[str, list[PlacedUnit]] = {}
     for placed in positions.units:
         on_board.setdefault(placed.unit.id, []).append(placed)
-    changes: dict[str, PieceChange] = {}
-    for reveal in revealed_changes(outcome):
-        pieces, counters = on_board.get(reveal.unit, []), on_board.get(reveal.revealed_as, [])
-        if len(pieces) == 1 and len(counters) == 1:
-            changes[reveal.unit] = PieceChange(reveal.unit, pieces[0].piece_id, None, counters[0].piece_id)
-    for unit_id, step, sp in named_units(outcome):
-        if unit_id in changes and changes[unit_id].revealed_by:
+    out: list[PieceChange] = []
+    for change in ruled_changes(canonical_outcome({"outcome": outcome}), owners_of(game.id), asker):
+        pieces = on_board.get(change.unit, [])
+        if len(pieces) != 1 or change.kind not in ON_BOARD:
             continue
-        pieces = on_board.get(unit_id, [])
-        if len(pieces) != 1:
-            continue
-        placed = pieces[0]
-        if step is None and sp is None:
-            changes[unit_id] = PieceChange(unit_id, placed.piece_id, None)
-            continue
-        names = [s.name for s in placed.unit.steps]
-        if sp is not None:
-            step = next((s.name for s in placed.unit.steps if s.values.get("sp") == sp), None)
-        elif step == "" and names:
-            step = names[0]
-        if step in names and step != placed.step:
-            changes[unit_id] = PieceChange(unit_id, placed.piece_id, step)
-    return list(changes.values())
+        piece = pieces[0]
+        if change.applied_by and asker and change.applied_by != asker:
+            out.append(PieceChange(change.unit, piece.piece_id, LEFT,
+                                   why=f"to be applied by the {side_label(change.applied_by)} player "
+                                       "(his piece is hidden from you)"))
+        elif change.kind == STEP:
+            out += _step(piece, change.step, change.sp)
+        elif change.kind == MOVED:
+            out += _move(positions, piece, change.hex)
+        elif change.kind == REVEALED:
+            out.append(PieceChange(change.unit, piece.piece_id, REMOVE))
+            out += [c for p in change.replacements for c in _place(positions, on_board, p, piece)]
+        else:
+            out += _eliminate(positions, piece, change)
+            out += [c for p in change.replacements for c in _place(positions, on_board, p, piece)]
+    return out
+
+
+def _step(piece: PlacedUnit, step: str | None, sp: int | None) -> list[PieceChange]:
+    steps = piece.unit.steps
+    names = [s.name for s in steps]
+    if sp is not None:
+        step = next((s.name for s in steps if s.values.get("sp") == sp), None)
+    elif step == "" and names:
+        step = names[0]
+    if step in names and step != piece.step:
+        return [PieceChange(piece.unit.id, piece.piece_id, SHOW_STEP, step=step)]
+    return []
+
+
+def _eliminate(positions: Positions, piece: PlacedUnit, change: UnitChange) -> list[PieceChange]:
+    game = positions.game
+    layout = boxes_layout(game, positions.scale)
+    box = game.boxes.get(change.dead_pile)
+    if layout is None or box is None or box.id not in layout.centres:
+        return [PieceChange(piece.unit.id, piece.piece_id, REMOVE)]
+    if piece.location.box == box.id:
+        return []  # already there
+    x, y = layout.centres[box.id]
+    return [PieceChange(piece.unit.id, piece.piece_id, TO_DEAD_PILE, to=(BOXES_MAP, x, y), where=box.name)]
+
+
+def _place(positions: Positions, on_board: dict[str, list[PlacedUnit]], placed: Placed,
+           replaced: PlacedUnit) -> list[PieceChange]:
+    """A spare counter of the replacement unit (one off the hex maps) onto the replaced unit's hex."""
+    spares = [p for p in on_board.get(placed.unit, []) if p.location.kind != HEX]
+    if not spares or replaced.location.kind != HEX:
+        why = (f"no spare counter of {placed.unit} in the file (off the hex maps): place one by hand"
+               if not spares else f"place {placed.unit} by hand: {replaced.unit.id} stood on no hex")
+        return [PieceChange(placed.unit, "", LEFT, why=why)]
+    spare = spares[0]
+    out = [PieceChange(placed.unit, spare.piece_id, PLACE, beside=replaced.piece_id, where=replaced.location.hex)]
+    return out + _step(spare, placed.step, placed.sp)
+
+
+def _move(positions: Positions, piece: PlacedUnit, hex_label: str) -> list[PieceChange]:
+    if piece.location.kind != HEX or piece.location.hex == hex_label:
+        return []
+    grid = positions.game.maps[piece.location.map].board_grid(positions.scale)
+    try:
+        x, y = grid.center(grid.parse(hex_label))
+    except (ValueError, KeyError):
+        return [PieceChange(piece.unit.id, piece.piece_id, LEFT, why=f"move it to {hex_label} by hand")]
+    return [PieceChange(piece.unit.id, piece.piece_id, MOVE, to=(None, x, y), where=hex_label)]
 
 
 def change_commands(saved: SavedGame, positions: Positions, changes: list[PieceChange]) -> list[str]:
-    """VASSAL commands for `changes`: a piece state with its Step layer at the new level, or a
-    removal. A piece without a Step layer is left alone."""
+    """VASSAL commands for `changes`: a piece state with its Step layer at the new level, a move
+    (as the engine's MovePiece writes it, from where the piece stands by then: a revealed Dummy is
+    placed, then eliminated), or a removal. A piece without a Step layer keeps its step."""
     pieces = saved.by_id()
     units = {u.piece_id: u.unit for u in positions.units}
+    states = {piece_id: piece.piece for piece_id, piece in pieces.items()}
+    spots = {piece_id: (piece.map_id, piece.x, piece.y) for piece_id, piece in pieces.items()}
     commands = []
     for change in changes:
-        if change.revealed_by:
-            spot, counter = pieces[change.piece_id], pieces[change.revealed_by]
-            commands.append(MovePiece(change.revealed_by, spot.map_id, spot.x, spot.y, None,
-                                      counter.map_id, counter.x, counter.y, None).encode())
-        if change.step is None:
+        if change.does == REMOVE:
             commands.append(RemovePiece(change.piece_id).encode())
-            continue
-        piece = copy.deepcopy(pieces[change.piece_id].piece)
-        layer = step_layer(piece)
-        if layer is None:
-            continue
-        old_state = pieces[change.piece_id].piece.state_string()
-        level = [s.name for s in units[change.piece_id].steps].index(change.step) + 1
-        layer.level = level if layer.level >= 0 else -level
-        commands.append(ChangePiece(change.piece_id, piece.state_string(), old_state).encode())
+        elif change.does in (TO_DEAD_PILE, PLACE, MOVE):
+            was = spots[change.piece_id]
+            if change.does == PLACE:  # onto the spot the unit it replaces stood on (moved away by now)
+                spot = pieces[change.beside]
+                to = (spot.map_id, spot.x, spot.y)
+            else:
+                to = (change.to[0] or was[0], change.to[1], change.to[2])
+            commands.append(MovePiece(change.piece_id, to[0], to[1], to[2], None, was[0], was[1], was[2],
+                                      None).encode())
+            spots[change.piece_id] = to
+        elif change.does == SHOW_STEP:
+            piece = copy.deepcopy(states[change.piece_id])
+            layer = step_layer(piece)
+            if layer is None:
+                continue
+            level = [s.name for s in units[change.piece_id].steps].index(change.step) + 1
+            layer.level = level if layer.level >= 0 else -level
+            commands.append(ChangePiece(change.piece_id, piece.state_string(), states[change.piece_id].state_string()).encode())
+            states[change.piece_id] = piece
     return commands
 
 

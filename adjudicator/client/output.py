@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.checks import side_label
-from adjudicator.transcript import readable
+from adjudicator.transcript import notice_texts, readable
 from adjudicator.verify import report_lines
 
 
@@ -86,6 +86,8 @@ def _text(value: Any) -> str:
 def check_lines(body: dict) -> list[str]:
     lines = [f"{body.get('system')}.{body.get('check')} (rule {body.get('rule')})"
              + (f", asked by the {side_label(body['side'])} player" if body.get("side") else "")]
+    seen = body.get("as_you_see_it") or {}
+    lines += [f"  NOTICE: {text}" for text in notice_texts(seen if "notices" in seen else body, body.get("system", ""))]
     for key, value in (body.get("outcome") or {}).items():
         lines.append(f"  {key}: {_text(value)}")
     for n, step in enumerate(body.get("steps", []), start=1):
@@ -148,6 +150,7 @@ def ledger_lines(body: dict) -> list[str]:
         dice = " ".join(f"d{d['sides']}={d['value']}" for d in (b.get("result") or {}).get("dice_used", []) or [])
         lines.append(f"  {record['seq']:>4}  {b.get('time', '')}  {b.get('side') or '':<10} "
                      f"{b.get('check')}" + (f"  [{dice}]" if dice else ""))
+        lines += [f"        notice: {text}" for text in notice_texts(b.get("result") or {}, game.get("system", ""))]
     return lines
 
 
@@ -167,6 +170,7 @@ def log_check_lines(body: dict) -> list[str]:
             seq = "-" if ruling["seq"] is None else ruling["seq"]
             why = f" ({ruling['why']})" if ruling["why"] else ""
             lines.append(f"  record {seq}: {ruling['status']}{why}")
+            lines += [f"    notice: {text}" for text in ruling.get("notices") or []]
         if f.get("not_listed"):
             counted = ", ".join(f"{n} {status}" for status, n in f.get("counts", {}).items() if n)
             lines.append(f"  ... and {f['not_listed']} more, counted not listed (in all: {counted})")
@@ -174,6 +178,7 @@ def log_check_lines(body: dict) -> list[str]:
               for h in body["hidden"]]
     lines += [f"  record {h['seq']}: {h['why']}" for h in body.get("rerolls", [])]
     lines += [f"  record {h['seq']}: {h['why']}" for h in body.get("missing_files", [])]
+    lines += [f"  record {o['seq']}: {o['status']}: {o['why']}" for o in body.get("owed", [])]
     if not body["ledger"]["ok"]:
         lines += [f"  ledger: {p}" for p in body["ledger"]["problems"]]
     return lines

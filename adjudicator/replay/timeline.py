@@ -15,7 +15,7 @@ generated setup names each piece by its unit, and an id would tell a hidden bloc
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from html import unescape
 from typing import Callable
 
@@ -23,6 +23,7 @@ from adjudicator.bridge.locate import detect_scale
 from adjudicator.bridge.positions import shown_boards
 from adjudicator.bridge.turn import read_turn
 from adjudicator.fog import Fog
+from adjudicator.logboard import Shown, shown_at
 from adjudicator.replay.board import Board
 from adjudicator.replay.views import Identifier, Identity, PieceView, Placer, Viewer, hidden_from, view_of
 from adjudicator.transcript import TranscriptEntry, parse_transcript
@@ -53,10 +54,10 @@ class Move:
 
 @dataclass
 class UnitEvent:
-    """A unit's step changed, or the unit left the board (`step` None): what a ruling orders."""
+    """A unit's piece stands otherwise (another step, hex or box, or deleted): what a ruling orders."""
 
     unit: str
-    step: str | None
+    shown: Shown
     piece: int
 
 
@@ -103,7 +104,7 @@ class FileSteps:
     first_step: int  # index of its "begin" step in the timeline
     entries: list[TranscriptEntry]
     entry_steps: list[int]  # timeline index of each entry's step
-    start_units: dict[str, str | None] = field(default_factory=dict)  # unit -> its step as the file begins
+    start_units: dict[str, Shown] = field(default_factory=dict)  # unit -> how it stands as the file begins
 
 
 @dataclass
@@ -138,7 +139,7 @@ class TimelineBuilder:
         self._state: dict[int, State] = {}
         self._identity: dict[int, Identity] = {}
         self._seen: set[int] = set()  # pieces that stood on the board at some time
-        self._unit_steps: dict[str, str | None] = {}
+        self._unit_steps: dict[str, Shown] = {}
         self._turn_commands: list[str] = []
         self._trails: dict[tuple[int, int], list[str]] = {}  # (file, piece) -> hexes it moved through
 
@@ -311,8 +312,8 @@ class TimelineBuilder:
         self._unit_steps = {}
         for pid in board.pieces:
             identity = self._identity.get(self._number(pid))
-            if identity is not None and identity.unit is not None:
-                self._unit_steps[identity.unit.id] = identity.step
+            if identity is not None and identity.unit is not None and (where := board.where(pid)) is not None:
+                self._unit_steps[identity.unit.id] = shown_at(identity.step or "", self.placer.of(where))
 
     def _unit_events(self, board: Board, touched: list[str], step: Step) -> None:
         for pid in touched:
@@ -321,10 +322,16 @@ class TimelineBuilder:
             if identity is None or identity.unit is None:
                 continue
             unit = identity.unit.id
-            now = identity.step if pid in board.pieces else None
-            if self._unit_steps.get(unit, "absent") != now:
-                if unit in self._unit_steps or now is not None:
-                    step.unit_events.append(UnitEvent(unit, now, number))
+            where = board.where(pid) if pid in board.pieces else None
+            was = self._unit_steps.get(unit)
+            if where is not None:
+                now = shown_at(identity.step or "", self.placer.of(where))
+            elif was is not None:
+                now = replace(was, deleted=True)
+            else:
+                continue
+            if was != now:
+                step.unit_events.append(UnitEvent(unit, now, number))
                 self._unit_steps[unit] = now
 
     def _describe(self, number: int, before: State, after: State, step: Step) -> None:

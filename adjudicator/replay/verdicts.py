@@ -8,8 +8,9 @@ the shown rulings recorded before and after it (by record number, which is the l
 time), or at the end when none was recorded after it. With no recorded game (a calculation's
 replay) nothing is judged: a recorded tag is shown "unverified", a computed ruling as computed.
 
-It also marks the units' step changes after each verified ruling: the change the ruling ordered,
-or one no ruling of the log ordered (`adjudicator.logboard.ordered_changes`).
+It also marks the units' changes after each verified ruling (a step, a trip to the dead pile, a
+replacement placed): the change the ruling ordered, or one no ruling of the log ordered
+(`adjudicator.logboard.ordered_changes`).
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from adjudicator.ledger import Record
-from adjudicator.logboard import OrderedChange, ordered_changes
-from adjudicator.logcheck import ALTERED, NOT_APPLIED, VERIFIED, LogCheck, LogRuling
+from adjudicator.logboard import OrderedChange, Shown, ordered_changes, reached
+from adjudicator.logcheck import ALTERED, NOT_APPLIED, VERIFIED, LogCheck, LogRuling, board_changes
 from adjudicator.replay.timeline import RULING, Step, Timeline
 from adjudicator.rulings import recorded_response
 from adjudicator.transcript import TranscriptEntry, comparable_lines
@@ -46,6 +47,7 @@ class RulingView:
     check: str = ""
     side: str = ""
     time: str = ""
+    notices: list[str] = field(default_factory=list)  # the record's notices, as everyone may read them
 
     @property
     def headline(self) -> str:
@@ -61,6 +63,8 @@ class RulingView:
                "hash": self.hash, "check": self.check, "side": self.side, "time": self.time}
         if self.ledger_lines:
             out["ledger_lines"] = self.ledger_lines
+        if self.notices:
+            out["notices"] = self.notices
         return out
 
 
@@ -101,6 +105,7 @@ def _shown(entry: TranscriptEntry, at: int, judged: LogRuling | None, recorded_g
                     if not recorded_game else "not judged")
         return view
     view.status, view.why = judged.status, redact(judged.why)
+    view.notices = [redact(text) for text in judged.notices]
     record = records.get(entry.seq) if judged.status != "other-game" else None
     if record is not None:
         _fill_from_record(view, record)
@@ -181,8 +186,8 @@ def _mark_ordered(timeline: Timeline, game: Game, rulings: list[RulingView], rec
                   labels: Callable[[int, Step], str | None]) -> None:
     """Notes on the units' step changes: ordered by the verified ruling before them, or by none."""
     by_step = {r.step: r for r in rulings if r.status in (VERIFIED, NOT_APPLIED) and r.seq in records}
-    units: dict[str, str | None] = {}
-    ordered: dict[str, OrderedChange] = {}
+    units: dict[str, Shown] = {}
+    ordered: dict[str, OrderedChange] = {}  # unit (the changed one, or a replacement) -> the change
     source: RulingView | None = None
     current_file = -1
     for index, step in enumerate(timeline.steps):
@@ -191,20 +196,22 @@ def _mark_ordered(timeline: Timeline, game: Game, rulings: list[RulingView], rec
             units = dict(timeline.files[step.file].start_units)
             ordered, source = {}, None
         for event in step.unit_events:
-            units[event.unit] = event.step
+            units[event.unit] = event.shown
             label = labels(event.piece, step)
             if label is None:
                 continue  # a change the viewer does not see
             change = ordered.get(event.unit)
-            if change is not None and change.step == event.step:
+            if change is not None and source is not None and reached(game, change, units):
                 step.marks.append(f"{label}: as ruling #{source.seq} ordered")
+            elif change is not None:
+                step.marks.append(f"{label}: part of what ruling #{source.seq} ordered")
             else:
                 step.marks.append(f"{label}: no ruling of this log ordered this change")
         if step.rulings:
             ruling = by_step.get(index)
             if ruling is not None:
-                outcome = (records[ruling.seq]["body"].get("result") or {}).get("outcome") or {}
-                ordered = {c.unit: c for c in ordered_changes(game, outcome, units)}
+                changes = ordered_changes(game, board_changes(records[ruling.seq], game.id), units)
+                ordered = {unit: c for c in changes for unit in (c.unit, *(p.unit for p in c.change.replacements))}
                 source = ruling
             elif any(r.status not in (HIDDEN, REROLL) for r in (rulings[i] for i in step.rulings)):
                 ordered, source = {}, None

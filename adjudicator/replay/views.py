@@ -197,6 +197,7 @@ class Place:
     map: str = ""  # GameMap id, for a hex
     hex: str = ""
     off: str = ""  # the place off the hex maps, in words ("" on a hex)
+    box: str = ""  # the box it lies in (Box id), on the Boxes map
 
 
 class Placer:
@@ -216,14 +217,15 @@ class Placer:
 
     def _place(self, where: Where) -> Place:
         game = self.game
-        if where.pile:
-            return Place(off=f"pile: {where.pile}")
+        if where.pile:  # a cup's pile is named as its box
+            return Place(off=f"pile: {where.pile}", box=next((b.id for b in game.boxes.values() if b.name == where.pile), ""))
         location = locate(game, self.boards.get(where.map, where.map), where.x, where.y, self.scale)
         kind = location.kind
         if kind == HEX:
             return Place(location.map, location.hex)
         if kind == BOX:
-            return Place(off="the Boxes (off-map boxes)")
+            box = game.boxes.get(location.box)
+            return Place(off=box.name if box else "the Boxes (off-map boxes)", box=location.box)
         if kind == TRACK:
             track = game.tracks.get(location.track)
             return Place(off=f"{track.name if track else location.track}: {location.cell}")

@@ -186,7 +186,7 @@ def owner_of(game_id: str, what: str, rule: str, units: Callable[[Any], Iterable
         owners = {g.units[u].side for u in units(request) if u in g.units}
         return owners if len(owners) == 1 else set()
 
-    return Actor(f"the owner of {what}", rule, who)
+    return Actor(f"the owner of {what}", rule, who, owner_of_units=True)
 
 
 def hexes(count: int) -> str:

@@ -219,6 +219,7 @@
     head.appendChild(document.createTextNode(" " + (r.seq !== null ? "#" + r.seq + " " : "") + r.headline));
     box.appendChild(head);
     if (r.why && r.status !== "verified") box.appendChild(el("p", {"class": "why"}, r.why));
+    (r.notices || []).forEach((text) => box.appendChild(el("p", {"class": "notice"}, "notice: " + text)));
     if (r.time && (r.status === "hidden" || r.status === "re-roll")) box.appendChild(el("p", {}, "Recorded " + r.time));
     if (r.receipt) {
       const receipt = el("p", {"class": "receipt"});

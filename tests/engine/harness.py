@@ -226,7 +226,9 @@ def run_engine(module_path: str | os.PathLike, steps: list[dict[str, Any]], time
         env = dict(os.environ, DISPLAY=_display.get())
         command = [
             "java", "-Xmx1g", "-Djava.awt.headless=false", f"-Dlogback.configurationFile={LOGBACK_CONFIG}",
-            f"-DVASSAL.conf={conf}", f"-DVASSAL.cache={work_dir / 'cache'}", *java_options,
+            f"-DVASSAL.conf={conf}", f"-DVASSAL.cache={work_dir / 'cache'}",
+            "-Dkorea.adjudicator.browser=off",  # the Adjudicator extension shows an address instead of opening a browser
+            *java_options,
             "-cp", os.pathsep.join(map(str, [classes, *jars])), "kwharness.Driver",
             "--module", str(Path(module_path).resolve()), "--script", str(script),
             "--report", str(report_file), "--timeout", str(int(timeout)),

@@ -81,6 +81,27 @@ def adjacent_combat(game_id: str, scenario_id: str | None = None, distance: int 
     raise LookupError(f"{game_id}: no enemy units stand within {distance} hex(es) in {scenario.id}")
 
 
+def hex_label(combat: Combat, unit_id: str) -> str:
+    """The hex a unit of the combat's setup stands in, as printed."""
+    map_id, hex_ = setup_hexes(combat.game, combat.scenario)[unit_id]
+    return combat.game.maps[map_id].grid.label(hex_)
+
+
+def board_request(game_id: str, scenario: str, setup: bytes, check: str, side: str, attackers: list[str] = (),
+                  target_hex: str | None = None, given: dict | None = None) -> dict:
+    """A check's request as the board builds it from a saved game (the saved-game pages' fill,
+    by the same board roles the extension fills by), without dice: what a player's click sends."""
+    from adjudicator.bridge import read_positions, read_upload
+    from adjudicator.bridge.fill import Pointed, fill_request
+    from adjudicator.checks import get_check
+
+    game = load_game(game_id)
+    fill = fill_request(get_check(game_id, check), read_positions(game, read_upload(setup)),
+                        Pointed(attackers=list(attackers), target_hex=target_hex), dict(given or {}),
+                        scenario=scenario, side=side, game_turn=None)
+    return {key: value for key, value in fill.request.items() if key != "dice"}
+
+
 def player_fields(system: dict, check: str) -> dict:
     """What a player types in a check's form, from one system of GET /api/v1/systems: the check's
     example values of the required fields the board does not fill (and no dice: in a recorded

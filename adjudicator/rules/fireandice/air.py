@@ -293,6 +293,7 @@ class StationRequest(CheckRequest):
 @register_check(system="fireandice", name="stay_on_station", request=StationRequest, random=True,
                 summary="Stay-on-station roll after a tactical mission", rule="10.4; 10.4.3",
                 actor=data.owner("the aircraft", "10.4", lambda r: [r.aircraft.unit]),
+                units=data.AIRCRAFT,
                 example={"aircraft": {"unit": "un-air-18fb"}, "mission": "ground_support", "dice": [3]})
 def stay_on_station(req: StationRequest, dice: Dice) -> CheckResult:
     g = data.game()
@@ -536,6 +537,7 @@ EFFECTS = {"strategic_move": "the unit or HQ may not strategically move this pha
 @register_check(system="fireandice", name="interdiction", request=InterdictionRequest, random=True,
                 summary="Interdiction of an enemy strategic move or LoC-dependent action", rule="10.4.2",
                 actor=data.owner("the interdicting aircraft", "10.4.2", lambda r: [r.aircraft.unit]),
+                units=data.AIRCRAFT,
                 example={"aircraft": {"unit": "un-air-3bomb"}, "action": "combat_support", "dice": [2, 1]})
 def interdiction(req: InterdictionRequest, dice: Dice) -> CheckResult:
     g = data.game()

@@ -32,7 +32,7 @@ from typing import Literal
 from pydantic import Field, ValidationInfo, model_validator
 
 from adjudicator.checks import (
-    CheckRequest, CheckResult, Dice, Step, board as board_field, either_side, named_side, register_check,
+    CheckRequest, CheckResult, Dice, Refusal, Step, at_field, board as board_field, either_side, named_side, register_check,
 )
 from adjudicator.rules.fireandice import board, data, events, support
 from adjudicator.rules.fireandice.schemas import ChitId, CombatType, HexTerrain, SideCombatModel, SideId, UnitInCombat
@@ -308,9 +308,11 @@ def situation(req: CombatSituation, g) -> dict:
             raise ValueError(f"no bombardment: {req.combat_hex} is not within 2 hexes of the coast either Sea Station "
                              "covers (11.2)")
     if req.chit is not None:
-        c = data.chit(g, req.chit)
-        if c.cup != data.cup_for(req.combat_type):
-            raise ValueError(f"chit {c.id} is from the {c.cup} cup, not the one for a {req.combat_type} (5.2.1)")
+        with at_field("/chit"):
+            c = data.chit(g, req.chit)
+            if c.cup != data.cup_for(req.combat_type):
+                raise Refusal(f"chit {c.id} is from the {c.cup} cup, not the one for a {req.combat_type} (5.2.1)",
+                              allowed=[x.id for x in data.cup(g, req.combat_type)])
     if req.road_bonus and req.across_river:
         raise ValueError(f"the declaring unit attacks across a river: no road option (5.3.1: \"{ROAD_ACROSS_RIVER}\")")
     declaring_hex = who.hexes.get(who.declaring or "", "")

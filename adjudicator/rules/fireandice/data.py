@@ -15,11 +15,19 @@ from fractions import Fraction
 
 from scenarios import load_game
 from scenarios.model import Game, Table, Unit
+from adjudicator.checks import Refusal, UnitKinds
 from adjudicator.rules import gamedata
 from adjudicator.transcript import counter_names
 from adjudicator.rules.gamedata import scenario, special  # noqa: F401  (re-exported)
 
 GAME_ID = "fireandice"
+
+#: The units a check of one ground unit takes: an HQ or a combat unit on the map (no aircraft).
+GROUND_UNITS = UnitKinds(types=("infantry", "cadre", "cavalry", "marine", "taskforce", "airborne", "hq"), on_map=True)
+#: The units a check of one aircraft takes (an aircraft stands in the air boxes, not on a hex).
+AIRCRAFT = UnitKinds(flags=("aircraft",))
+#: The units a check of an eliminated unit takes: one in a box (the Replacements box), off the map.
+OFF_THE_MAP = UnitKinds(on_map=False)
 SIDES = ("un", "communist")
 SIDE_NAMES = {"un": "UN", "communist": "Communist"}
 DEFAULT_SCENARIO = "campaign"
@@ -183,7 +191,7 @@ def chit(g: Game, chit_id: str) -> Chit:
     for c in chits(g):
         if c.id == chit_id:
             return c
-    raise ValueError(f"unknown combat chit {chit_id!r}; known: {', '.join(c.id for c in chits(g))}")
+    raise Refusal(f"{chit_id!r} is not one of the game's combat chits", allowed=[c.id for c in chits(g)])
 
 
 def cup_for(combat_type: str) -> str:

@@ -57,7 +57,7 @@ class InterventionSituation(CheckRequest):
                                       "19.0's automatic intervention month).")
     un_vp: int = Field(default=0, ge=0, le=21, description="The UN's victory points: the VP marker's value if it is on the UN "
                                                 "side, 0 if it is at zero or on the Communist side.")
-    un_units_in_north_korea: bool = Field(default=False, description="Any UN unit is in North Korea.")
+    un_units_in_north_korea: bool = Field(default=False, title="UN units in North Korea", description="Any UN unit is in North Korea.")
     chinese_airfield_struck: bool = Field(default=False, description="Any Chinese airfield has been attacked by an "
                                                                      "Airfield Strike (10.3.3).")
     roc_intervened: bool = Field(default=False, description="The Republic of China has intervened.")

@@ -66,6 +66,7 @@ class DeclareCombatRequest(CheckRequest):
                 summary="Declaring combat: its MP cost (1/2/3/all), whether the unit can pay it, and the cup",
                 rule="4.5; 5.2; 6.2 j",
                 actor=data.owner("the declaring unit", "4.5", lambda r: [r.unit]),
+                units=data.GROUND_UNITS,
                 example={"unit": "nk-3", "combat_type": "Prepared Attack", "mp_spent": 1.5})
 def declare_combat(req: DeclareCombatRequest, dice: Dice) -> CheckResult:
     return run_declare_combat(data.game(), req)
@@ -157,6 +158,7 @@ class StrategicMoveRequest(CheckRequest):
                 summary="Strategic movement: 10 MP, the farthest-row limit, 2 hexes from the enemy, Bug Out",
                 rule="4.8; 10.4.2",
                 actor=data.owner("the moving HQ or unit", "4.8", lambda r: [r.unit]),
+                units=data.GROUND_UNITS,
                 example={"unit": "rok-1", "path": ["2252", "2251", "2250"],
                          "positions": [{"unit": "rok-2", "hex": "2240"}, {"unit": "nk-1", "hex": "2230"}]})
 def strategic_movement(req: StrategicMoveRequest, dice: Dice) -> CheckResult:

@@ -60,6 +60,7 @@ class RebuildRequest(CheckRequest):
                 summary="Rebuild an eliminated unit: 1 replacement point and another unit to the Destroyed box",
                 rule="13.2",
                 actor=data.owner("the unit rebuilt", "13.2", lambda r: [r.unit]),
+                units=data.OFF_THE_MAP,
                 example={"unit": "nk-1",
                          "destroyed_unit": "nk-2",
                          "replacement_kind": "nk",

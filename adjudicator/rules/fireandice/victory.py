@@ -37,7 +37,7 @@ class VictoryRequest(CheckRequest):
     macarthur_commands: bool = Field(default=False, description="MacArthur commands the UN (14.4).")
     vp_check: bool = Field(default=False, description="This is the End Phase Victory Point Check (21 VPs win).")
     scenario_end: bool = Field(default=False, description="The scenario's last End Phase: apply its victory conditions.")
-    ports_communist_controlled: bool = Field(default=False, description="All Invasion boxes' ports are Communist "
+    ports_communist_controlled: bool = Field(default=False, title="Every Invasion box's port Communist controlled", description="All Invasion boxes' ports are Communist "
                                                                           "controlled (13.1: automatic Communist victory).")
 
     @model_validator(mode="after")

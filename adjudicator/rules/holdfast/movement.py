@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from pydantic import Field, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board as board_field, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, UnitKinds, board as board_field, register_check
 from adjudicator.rules.holdfast import board, data, supply
 from adjudicator.rules.holdfast.schemas import WEATHER_MARKER, WeatherName
 from adjudicator.rules.positions import PositionModel, UnitAt
@@ -194,6 +194,7 @@ def run_movement(g: Game, req: MovementRequest) -> CheckResult:
 @register_check(system="holdfast", name="movement", request=MovementRequest, random=False,
                 summary="MP cost and legality of a unit's move along a path", rule="9.1",
                 actor=data.owner("the moving block", "9.1", lambda r: [r.unit]),
+                units=UnitKinds(on_map=True),
                 example={"unit": "rok-1",
                          "path": ["0920", "1020"],
                          "weather": "clear",

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 from pydantic import Field, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, named_side, register_check, the_side
+from adjudicator.checks import (
+    CheckRequest, CheckResult, Dice, Refusal, Step, at_field, board, named_side, register_check, the_side,
+)
 from adjudicator.rules.kwb import board as kb
 from adjudicator.rules.kwb import data, losses, support
 from adjudicator.rules.kwb.schemas import ScenarioName, SideName, UnitInCombat, unique
@@ -63,8 +65,9 @@ class BombardmentRequest(CheckRequest):
         enemy = data.other_side(self.side)
         if not unique(self.markers):
             raise ValueError("a marker is listed twice")
-        for m in self.markers:
-            data.support_fire_value(g, m, self.side)
+        for i, m in enumerate(self.markers):
+            with at_field(f"/markers/{i}"):
+                data.support_fire_value(g, m, self.side)
         if len({t.hex for t in self.targets}) != 1:
             raise ValueError("a bombardment is on one hex")
         for t in self.targets:
@@ -146,9 +149,11 @@ class CounterBatteryRequest(CheckRequest):
         g = data.game_in(info)
         try:
             data.support_fire_value(g, self.un_marker, "un")
-        except ValueError as err:
-            raise ValueError(f"{err} (the Communist player may not conduct counter-battery fire, 8.4.1)") from None
-        data.support_fire_value(g, self.communist_marker, "communist")
+        except Refusal as err:
+            raise Refusal(f"{err} (the Communist player may not conduct counter-battery fire, 8.4.1)", "/un_marker",
+                          err.allowed) from None
+        with at_field("/communist_marker"):
+            data.support_fire_value(g, self.communist_marker, "communist")
         return self
 
 

@@ -19,9 +19,13 @@ from typing import Literal
 
 from pydantic import Field, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, UnitKinds, board, register_check
 from adjudicator.rules.kwb import data, losses
 from scenarios.model import Game
+
+
+#: The arms of the divisions that break down (data.is_division: a division-size unit that is no HQ).
+DIVISION_TYPES = ("infantry", "tank", "marine", "motorised", "airborne", "engineer", "police")
 
 
 class BreakdownRequest(CheckRequest):
@@ -67,6 +71,7 @@ def break_down(g: Game, req: BreakdownRequest, dice: Dice) -> CheckResult:
                 summary="Break a division down into three random unnumbered regiments", rule="5.3.2",
                 actor=data.owner("the division (its owner breaks it down in his Movement Phase)", "5.3.2",
                                  lambda r: [r.division]),
+                units=UnitKinds(types=DIVISION_TYPES, sizes=("XX",), nationalities=losses.LADDER_NATIONALITIES, on_map=True),
                 example={"division": "prc-58", "dice": [18, 17, 16]})
 def division_breakdown(req: BreakdownRequest, dice: Dice) -> CheckResult:
     return break_down(data.game(), req, dice)

@@ -51,7 +51,9 @@ from typing import Literal
 
 from pydantic import Field, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, SituationError, Step, board, named_side, register_check
+from adjudicator.checks import (
+    CheckRequest, CheckResult, Dice, SituationError, Step, at_field, board, named_side, register_check,
+)
 from adjudicator.rules.kwb import board as kb
 from adjudicator.rules.kwb import data, losses, support
 from adjudicator.rules.kwb.schemas import Attacker, Defender, ScenarioName, SideName, unique
@@ -275,9 +277,11 @@ def validate_combat(g: Game, req: CombatRequest) -> None:
                 raise ValueError(f"{a.unit} attacks across a Han River hexside without a division HQ or the 2SE engineer "
                                  "in either hex (12.21); list the HQ/engineer in other_units")
     # support-fire markers (8.1.1, 12.1.1)
-    for side, markers in ((req.attacking_side, req.attacker_support), (defender_side, req.defender_support)):
-        for m in markers:
-            data.support_fire_value(g, m, side)
+    for side, field, markers in ((req.attacking_side, "attacker_support", req.attacker_support),
+                                 (defender_side, "defender_support", req.defender_support)):
+        for i, m in enumerate(markers):
+            with at_field(f"/{field}/{i}"):
+                data.support_fire_value(g, m, side)
     if req.un_supply_shortage and not data.special(g, req.scenario, "un_supply_shortage"):
         raise ValueError("the UN supply shortage is a Pusan Perimeter rule (12.1.1)")
     for side, markers, flag in _support_sides(req):

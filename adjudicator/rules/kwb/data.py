@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from scenarios import load_game
 from scenarios.model import Game, GameMap, MarkerType, Table, Unit
+from adjudicator.checks import Refusal
 from adjudicator.rules import gamedata
 from adjudicator.rules.gamedata import (  # noqa: F401  (re-exported)
     cite,
@@ -147,13 +148,18 @@ def marker(g: Game, marker_id: str) -> MarkerType:
         raise ValueError(f"unknown Korean War Battles marker {marker_id!r}") from None
 
 
+def support_fire_markers(g: Game, side: str) -> list[str]:
+    """The ids of `side`'s Support Fire markers."""
+    return [m.id for m in g.markers.values() if m.kind == "support_fire" and m.side == side]
+
+
 def support_fire_value(g: Game, marker_id: str, side: str) -> int:
     """The value printed on a Support Fire marker (its first face), which must be `side`'s."""
-    m = marker(g, marker_id)
-    if m.kind != "support_fire":
-        raise ValueError(f"{marker_id} is not a Support Fire marker")
+    m = g.markers.get(marker_id)
+    if m is None or m.kind != "support_fire":
+        raise Refusal(f"{marker_id!r} is not a Support Fire marker", allowed=support_fire_markers(g, side))
     if m.side != side:
-        raise ValueError(f"{marker_id} is a {m.side} Support Fire marker, not {side}")
+        raise Refusal(f"{marker_id} is a {m.side} Support Fire marker, not {side}", allowed=support_fire_markers(g, side))
     return int(m.faces[0])
 
 

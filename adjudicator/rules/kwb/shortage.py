@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from pydantic import ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, register_check, the_side
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, UnitKinds, board, register_check, the_side
 from adjudicator.rules.gamedata import rule_of, with_special_rule
 from adjudicator.rules.kwb import board as kb
 from adjudicator.rules.kwb import data
@@ -138,6 +138,7 @@ class SupplyCenterMoveRequest(CheckRequest):
     scenario_rule=with_special_rule(data.game, COMMUNIST_SHORTAGE),
     actor=the_side("communist", rule="12.1.1 (the Communist player attempts to move a Supply Center)"),
     example={"supply_center": "nk-sc-2", "from_hex": "2402", "dice": [6]},
+    units=UnitKinds(types=("supply_center",), on_map=True),
 )
 def supply_center_move(req: SupplyCenterMoveRequest, dice: Dice) -> CheckResult:
     g = data.game()
@@ -145,7 +146,7 @@ def supply_center_move(req: SupplyCenterMoveRequest, dice: Dice) -> CheckResult:
     cited = f"{rule.get('source', '')} Communist Supply Shortages".strip()
     symbols = list(data.scenario(g, req.scenario).supply_sources["communist"])
     breakdown_on = [int(x) for x in rule.get("breakdown_on", [6])]
-    what = req.supply_center or "a Supply Center"
+    what = req.supply_center or "a Supply Center"  # named: a breakdown's placement is a move the board makes
     where = f" in {req.from_hex}" if req.from_hex else ""
     steps = [
         Step(
@@ -178,17 +179,16 @@ def supply_center_move(req: SupplyCenterMoveRequest, dice: Dice) -> CheckResult:
                         + ", ".join(symbols) + ".")
     if nearest:
         warnings += data.map_warnings(g, gm.id)
-    return CheckResult(
-        outcome={
-            "roll": roll,
-            "moves_normally": not breakdown,
-            "placed_in_nearest_supply_symbol_hex": breakdown,
-            "supply_symbol_hexes": symbols if breakdown else [],
-            "nearest_supply_symbol_hexes": nearest,
-        },
-        steps=steps,
-        warnings=warnings,
-    )
+    outcome = {
+        "roll": roll,
+        "moves_normally": not breakdown,
+        "placed_in_nearest_supply_symbol_hex": breakdown,
+        "supply_symbol_hexes": symbols if breakdown else [],
+        "nearest_supply_symbol_hexes": nearest,
+    }
+    if breakdown and req.supply_center and len(nearest) == 1:  # the rules name the hex: the board follows it
+        outcome["supply_center_placed"] = {"unit": req.supply_center, "to_hex": nearest[0]}
+    return CheckResult(outcome=outcome, steps=steps, warnings=warnings)
 
 
 def _distance(gm, a: str, b: str) -> int:

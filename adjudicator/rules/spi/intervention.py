@@ -160,18 +160,20 @@ class ChineseInterventionRequest(CheckRequest):
     scenario: ScenarioName = board("scenario", default="campaign", description=(
         "Game played: a scenario whose data has the special rule chinese_intervention (the Campaign Game's)."))
     game_turn: int = board("turn", ge=1, le=60, description="The Game-Turn (Campaign: 1-52).")
-    non_korean_un_combat_north_of_38th_turn: int | None = Field(default=None, ge=1, le=60, description=(
+    non_korean_un_combat_north_of_38th_turn: int | None = Field(
+        default=None, ge=1, le=60, title="Turn non-Korean UN units first fought north of the 38th parallel", description=(
         "The Game-Turn non-Korean UN units first took part in a combat north of the 38th parallel (None: not yet; "
         "South Korean units alone never trigger it)."))
-    what_if: WhatIf = Field(default=0, description=(
+    what_if: WhatIf = Field(default=0, title="What-if situation (Other Games)", description=(
         "Other Games situation replacing the trigger: 7 (intervene if any UN units are on the map on Invasion "
         "turn 8) or 8 (third Game-Turn after the first landing of a non-Korean unit); 0 = the standard rule."))
-    un_units_on_map_turn_8: bool = Field(default=False, description="What-if 7: UN units were on the map on turn 8.")
-    first_non_korean_landing_turn: int | None = Field(default=None, ge=1, le=60, description=(
+    un_units_on_map_turn_8: bool = Field(default=False, title="UN units on the map on turn 8", description="What-if 7: UN units were on the map on turn 8.")
+    first_non_korean_landing_turn: int | None = Field(default=None, ge=1, le=60, title="Turn of the first non-Korean UN landing",
+                                                      description=(
         "What-if 8: the Game-Turn the first non-Korean UN unit landed."))
     armies_received: int = Field(default=0, ge=0, le=12, description=(
         "Chinese Armies (25-2) already received under this rule (up to twelve in all)."))
-    pyongyang_occupied_by_un: bool = Field(default=False, description=(
+    pyongyang_occupied_by_un: bool = Field(default=False, title="Pyongyang occupied by the UN", description=(
         "Whether UN units have occupied Pyongyang (NK supply units arrive there until then)."))
 
     @model_validator(mode="after")
@@ -288,7 +290,7 @@ class ShockEffectRequest(CheckRequest):
                                   description="Optional: the current Game-Turn, to say "
                                   "whether the Shock rules are in force on it.")
     used_before: bool = Field(default=False, description="The Shock Effect was already used in this Campaign Game.")
-    what_if: WhatIf = Field(default=0, description="What-if situation in play (7 and 8 forbid the Shock Effect).")
+    what_if: WhatIf = Field(default=0, title="What-if situation (Other Games)", description="What-if situation in play (7 and 8 forbid the Shock Effect).")
 
     @model_validator(mode="after")
     def _by_the_rules(self, info: ValidationInfo):

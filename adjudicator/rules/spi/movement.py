@@ -41,7 +41,7 @@ from typing import Literal
 
 from pydantic import Field, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, UnitKinds, board, register_check
 from adjudicator.rules.positions import PositionModel, UnitAt
 from adjudicator.rules.spi import board as sb
 from adjudicator.rules.spi import data, special
@@ -371,6 +371,7 @@ def run_movement(g: Game, req: MovementRequest) -> CheckResult:
                 summary="Movement Point cost of a move (terrain, roads, rivers, leaving enemy ZOC, stacking) or rail move "
                         "against the allowance", rule="Movement (A)-(O); Terrain Effects Chart; Zones of Control (A)",
                 actor=data.owner("the moving unit", "Movement (A)", lambda r: [r.unit]),
+                units=UnitKinds(on_map=True),
                 example={"scenario": "stalemate", "unit": "nk-d1", "path": ["0101", "0201"]})
 def movement_cost(req: MovementRequest, dice: Dice) -> CheckResult:
     return run_movement(data.game(), req)

@@ -267,7 +267,7 @@ class SupplyRequest(CheckRequest):
         "UN units supplied by air this Game-Turn: at most six regiments (two divisions), Supply (G)."))
     paradrop_this_turn: bool = Field(default=False, description=(
         "The 187th paradropped this turn: air supply capacity is one division (Parachute Troops)."))
-    soul_taken_by_communists: bool = Field(default=False, description=(
+    soul_taken_by_communists: bool = Field(default=False, title="Seoul (Soul) taken by the Communists", description=(
         "Invasion/Campaign: the Communists have taken Soul at some point; it is no longer a UN supply base (rule (2))."))
 
     @model_validator(mode="after")

@@ -55,6 +55,12 @@ final class Capture {
   private static final AtomicBoolean STOPPED = new AtomicBoolean(false);
   /** Chat lines already taken from the chat window's document. */
   private static int chatLinesSeen;
+  /** When the harness started: times in the report are milliseconds since then (System.nanoTime). */
+  static final long EPOCH = System.nanoTime();
+  /** Each insert into the chat window's document: {nanoTime, the text inserted}, in order. */
+  private static final List<Object[]> CHAT_INSERTS = Collections.synchronizedList(new ArrayList<>());
+  private static int chatInsertsUsed;
+  private static Document listened;
 
   private Capture() { }
 
@@ -198,10 +204,19 @@ final class Capture {
     }
   }
 
-  /** Takes the chat window's new lines; must run on the event thread. */
+  /** Milliseconds since the harness started, for a System.nanoTime() reading. */
+  static double ms(long nanos) {
+    return (nanos - EPOCH) / 1e6;
+  }
+
+  /**
+   * Takes the chat window's new lines, each with the time its text went into the window's
+   * document ("at_ms": a listener on the document stamps every insert); must run on the event thread.
+   */
   static void takeChat() {
     final GameModule g = GameModule.getGameModule();
     if (g == null || g.getChatter() == null) return;
+    listen(g.getChatter());
     final StringBuilder sb = new StringBuilder();
     collectDocText(g.getChatter(), sb);
     final List<String> lines = new ArrayList<>();
@@ -211,9 +226,60 @@ final class Capture {
     for (int i = chatLinesSeen; i < lines.size(); i++) {
       final Map<String, Object> m = entry();
       m.put("text", lines.get(i));
+      final Long at = insertedAt(lines.get(i));
+      if (at != null) m.put("at_ms", ms(at));
       CHAT.add(m);
     }
     chatLinesSeen = Math.max(chatLinesSeen, lines.size());
+  }
+
+  /** The time of the first insert (from the last one used on) whose text holds the line; null when none does. */
+  private static Long insertedAt(String line) {
+    synchronized (CHAT_INSERTS) {
+      for (int i = chatInsertsUsed; i < CHAT_INSERTS.size(); i++) {
+        if (((String) CHAT_INSERTS.get(i)[1]).contains(line)) {
+          chatInsertsUsed = i;
+          return (Long) CHAT_INSERTS.get(i)[0];
+        }
+      }
+    }
+    return null;
+  }
+
+  /** Stamps every insert into the chat window's conversation (its first text pane) with its time. */
+  private static void listen(Component chatter) {
+    final javax.swing.JTextPane pane = firstTextPane(chatter);
+    if (pane == null || pane.getDocument() == listened) return;
+    listened = pane.getDocument();
+    listened.addDocumentListener(new javax.swing.event.DocumentListener() {
+      @Override
+      public void insertUpdate(javax.swing.event.DocumentEvent e) {
+        final long now = System.nanoTime();
+        try {
+          CHAT_INSERTS.add(new Object[] {now, e.getDocument().getText(e.getOffset(), e.getLength())});
+        }
+        catch (javax.swing.text.BadLocationException ignored) {
+          CHAT_INSERTS.add(new Object[] {now, ""});
+        }
+      }
+
+      @Override
+      public void removeUpdate(javax.swing.event.DocumentEvent e) { }
+
+      @Override
+      public void changedUpdate(javax.swing.event.DocumentEvent e) { }
+    });
+  }
+
+  private static javax.swing.JTextPane firstTextPane(Component c) {
+    if (c instanceof javax.swing.JTextPane) return (javax.swing.JTextPane) c;
+    if (c instanceof Container) {
+      for (final Component k : ((Container) c).getComponents()) {
+        final javax.swing.JTextPane found = firstTextPane(k);
+        if (found != null) return found;
+      }
+    }
+    return null;
   }
 
   private static void collectDocText(Component c, StringBuilder sb) {

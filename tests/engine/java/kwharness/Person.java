@@ -59,6 +59,8 @@ final class Person {
 
   /** The last mouse movement the toolkit delivered (its word for what is under the pointer, and where). */
   static volatile java.awt.event.MouseEvent LAST_MOVED;
+  /** When the robot last pressed a mouse button (System.nanoTime). */
+  private static volatile long lastPress;
 
   // ---- windows ----------------------------------------------------------------------------------
 
@@ -233,15 +235,17 @@ final class Person {
    * is, or a grab a closed list left behind takes the events: seen on these machines under load),
    * the component's own Swing method does what the click would (a button's doClick, a field's
    * focus), and the report counts it (clicks_not_delivered); no click is ever made blind.
+   * Answers when the robot pressed the mouse for the click that was heard (System.nanoTime), or
+   * -1 when the component's own method did it.
    */
-  void click(Component c) throws Exception {
+  long click(Component c) throws Exception {
     if (!pointAt(c)) {
       pressWithoutMouse(c);
-      return;
+      return -1;
     }
     if (!(c instanceof AbstractButton) || c instanceof JMenu) {  // a menu opens, it fires nothing
       pressHere(InputEvent.BUTTON1_DOWN_MASK);
-      return;
+      return lastPress;
     }
     final AbstractButton button = (AbstractButton) c;
     final java.util.concurrent.atomic.AtomicBoolean pressed = new java.util.concurrent.atomic.AtomicBoolean();
@@ -257,11 +261,13 @@ final class Person {
         final long end = System.currentTimeMillis() + 1000;
         while (!pressed.get() && System.currentTimeMillis() < end && (Boolean) Steps.onEdt(button::isShowing)) Thread.sleep(20);
       }
-      if (!pressed.get() && (Boolean) Steps.onEdt(button::isShowing)) {
+      if (pressed.get()) return lastPress;
+      if ((Boolean) Steps.onEdt(button::isShowing)) {
         pressWithoutMouse(button);
         final long wait = System.currentTimeMillis() + 2000;
         while (!pressed.get() && System.currentTimeMillis() < wait) Thread.sleep(20);
       }
+      return -1;
     }
     finally {
       Steps.onEdt(() -> {
@@ -330,7 +336,15 @@ final class Person {
   }
 
   /** A press and release where the pointer is. */
+  /** A left click at a place within a component, once the pointer is seen there; when the robot pressed (System.nanoTime). */
+  long clickAt(Component c, Where where) throws Exception {
+    if (!pointAt(c, where)) throw new IllegalStateException("the pointer cannot be put over " + describeComponent(c));
+    pressHere(InputEvent.BUTTON1_DOWN_MASK);
+    return lastPress;
+  }
+
   private void pressHere(int button) throws Exception {
+    lastPress = System.nanoTime();
     robot.mousePress(button);
     robot.delay(20);
     robot.mouseRelease(button);

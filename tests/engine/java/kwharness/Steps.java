@@ -144,6 +144,7 @@ final class Steps {
     case "read_window": return onEdt(() -> readWindow(str(step, "window")));
     case "file_answer": chooser.answerNext(file(step, "file")); return Map.of("file", str(step, "file"));
     case "piece_click": return pieceClick(step);
+    case "chat_click": return chatClick(step);
     case "show_map": return showMap(str(step, "map"));
     case "sleep": Thread.sleep(((Number) step.getOrDefault("ms", 500L)).longValue()); return null;
     case "http": return Http.request(step);
@@ -480,8 +481,11 @@ final class Steps {
   private Object click(Map<String, Object> step) throws Exception {
     final String window = (String) step.get("window");
     final Component c = person().waitComponent(window, str(step, "on"));
-    person().click(c);
-    return Map.of("clicked", str(step, "on"));
+    final long pressed = person().click(c);
+    final Map<String, Object> out = new java.util.LinkedHashMap<>();
+    out.put("clicked", str(step, "on"));
+    if (pressed >= 0) out.put("pressed_at_ms", Capture.ms(pressed));  // the robot's press (a benchmark's start)
+    return out;
   }
 
   /**
@@ -498,6 +502,59 @@ final class Steps {
     }
     person().click(person().waitComponent(window, str(step, "on")));
     return Map.of("clicked", true);
+  }
+
+  /**
+   * A click on the chat window's text: on "on" (a text) in the last line matching "match" (a
+   * regex), the chat scrolled to show it. Answers the line clicked and when the robot pressed.
+   */
+  private Object chatClick(Map<String, Object> step) throws Exception {
+    final Pattern match = Pattern.compile(str(step, "match"));
+    final String on = str(step, "on");
+    final Object[] found = (Object[]) onEdt(() -> {
+      final javax.swing.JTextPane pane = chatPane(GameModule.getGameModule().getChatter());
+      final javax.swing.text.Document doc = pane.getDocument();
+      final String text = doc.getText(0, doc.getLength());
+      int start = -1;
+      String line = null;
+      for (int from = 0; from < text.length(); ) {
+        int end = text.indexOf('\n', from);
+        if (end < 0) end = text.length();
+        final String l = text.substring(from, end);
+        if (match.matcher(l).find() && l.contains(on)) {
+          start = from + l.indexOf(on) + Math.min(2, on.length() - 1);
+          line = l.strip();
+        }
+        from = end + 1;
+      }
+      if (start < 0) throw new IllegalArgumentException("no chat line matches /" + match + "/ with '" + on + "'");
+      final java.awt.Rectangle r = pane.modelToView2D(start).getBounds();
+      pane.scrollRectToVisible(r);
+      return new Object[] {pane, start, line};
+    });
+    final javax.swing.JTextPane pane = (javax.swing.JTextPane) found[0];
+    final int offset = (Integer) found[1];
+    final long pressed = person().clickAt(pane, () -> (Point) onEdt(() -> {
+      final java.awt.Rectangle r = pane.modelToView2D(offset).getBounds();
+      final Point p = new Point(r.x + 1, r.y + r.height / 2);
+      SwingUtilities.convertPointToScreen(p, pane);
+      return p;
+    }));
+    final Map<String, Object> out = new LinkedHashMap<>();
+    out.put("line", found[2]);
+    out.put("pressed_at_ms", Capture.ms(pressed));
+    return out;
+  }
+
+  private static javax.swing.JTextPane chatPane(java.awt.Component c) {
+    if (c instanceof javax.swing.JTextPane) return (javax.swing.JTextPane) c;
+    if (c instanceof java.awt.Container) {
+      for (final java.awt.Component k : ((java.awt.Container) c).getComponents()) {
+        final javax.swing.JTextPane found = chatPane(k);
+        if (found != null) return found;
+      }
+    }
+    return null;
   }
 
   /** Types "text" into a field (by name or label) of the window matching "window"; "clear" (default true) replaces what is there. */
@@ -531,7 +588,24 @@ final class Steps {
       }
     }
     if (step.containsKey("path")) person().menu(stringList(step.get("path")));
-    return null;
+    if (!Boolean.TRUE.equals(step.get("read"))) return null;
+    // "read": the menu the path ends in is read (its items, the disabled ones apart) and closed
+    Thread.sleep(200);
+    return onEdt(() -> {
+      final MenuElement[] open = MenuSelectionManager.defaultManager().getSelectedPath();
+      JPopupMenu deepest = null;
+      for (final MenuElement e : open) if (e instanceof JPopupMenu) deepest = (JPopupMenu) e;
+      if (deepest == null) throw new IllegalStateException("no menu is open to read");
+      final List<String> disabled = new ArrayList<>();
+      for (final MenuElement e : deepest.getSubElements()) {
+        if (e instanceof JMenuItem && !((JMenuItem) e).isEnabled()) disabled.add(((JMenuItem) e).getText());
+      }
+      final Map<String, Object> out = new LinkedHashMap<>();
+      out.put("items", Person.items(deepest));
+      out.put("disabled", disabled);
+      MenuSelectionManager.defaultManager().clearSelectedPath();
+      return out;
+    });
   }
 
   /** Waits until a window matching "window" shows (or, "gone": true, no longer shows); answers what it shows. */

@@ -202,13 +202,24 @@ public final class ExtensionTests {
     board.put("attackers", Json.parse("[{\"unit\": \"nk-d1\", \"hex\": \"1818\"}, {\"unit\": \"nk-d2\", \"hex\": \"1817\"}]"));
     board.put("positions", Json.parse("[{\"unit\": \"nk-d1\"}]"));
     final List<FormFields.Field> units = FormFields.boardFields(spi, board);
-    equal(List.of("attackers"), dotted(units), "the attackers' other members are the player's; positions have none");
+    equal(List.of("attackers"), dotted(units), "the attackers' other members are the player's; positions are no rows");
     equal(List.of("in_supply", "supply_unit"), dotted(units.get(0).members), "only the members no board role fills");
     final Map<String, Object> merged = FormFields.read(units, entered(Map.of("/attackers/0/in_supply", "true",
       "/attackers/0/supply_unit", "nk-sup-1", "/attackers/1/in_supply", "false"), Map.of()));
     equal("{\"attackers\":[{\"unit\":\"nk-d1\",\"hex\":\"1818\",\"in_supply\":true,\"supply_unit\":\"nk-sup-1\"},"
           + "{\"unit\":\"nk-d2\",\"hex\":\"1817\",\"in_supply\":false}]}", Json.write(merged),
           "each board unit keeps what the board read, with what the player set");
+    units.get(0).fixed.remove(0);  // the player removes the first attacker from the form (CheckForm's Remove)
+    equal("{\"attackers\":[{\"unit\":\"nk-d2\",\"hex\":\"1817\",\"in_supply\":false}]}",
+          Json.write(FormFields.read(units, entered(Map.of("/attackers/0/in_supply", "false"), Map.of()))),
+          "a unit the board took and the player removed is not asked about");
+    final Schema bare = new Schema(Json.parseObject("{\"type\": \"object\", \"properties\": {\"attackers\": {\"type\": \"array\","
+      + " \"items\": {\"type\": \"object\", \"properties\": {\"unit\": {\"type\": \"string\", \"x-board\": \"unit\"}}},"
+      + " \"minItems\": 1, \"x-board\": \"attackers\"}}}"));
+    final List<FormFields.Field> taken = FormFields.boardFields(bare, Map.of("attackers", Json.parse("[{\"unit\": \"nk-1\"}, {\"unit\": \"nk-2\"}]")));
+    equal(List.of("attackers"), dotted(taken), "attackers with nothing more to set are rows too, so one can be removed");
+    taken.get(0).fixed.remove(1);
+    equal("{\"attackers\":[{\"unit\":\"nk-1\"}]}", Json.write(FormFields.read(taken, entered(Map.of(), Map.of()))), "one left");
 
     // a list of objects: a row each
     final Schema listed = new Schema(Json.parseObject("{\"$defs\": {\"AirUse\": {\"type\": \"object\", \"properties\": {"
@@ -255,6 +266,15 @@ public final class ExtensionTests {
     equal("is required", FormFields.playersWords("Field required"), "pydantic's words made plain");
     equal("the attacker must be adjacent", FormFields.playersWords("Value error, the attacker must be adjacent"), "a rule's refusal");
     equal("must be less than or equal to 6", FormFields.playersWords("Input should be less than or equal to 6"), "a bound");
+    equal(". Allowed: P01, P02", FormFields.allowedWords(List.of("P01", "P02")), "the values a refusal allows");
+    check(FormFields.allowedWords(new ArrayList<>(java.util.Collections.nCopies(20, "x"))).endsWith(" and 8 more"), "a long list counted");
+    equal("", FormFields.allowedWords(List.of()), "none");
+    equal("Non Korean Un Combat North Of 38Th Turn", FormFields.automaticTitle("non_korean_un_combat_north_of_38th_turn"),
+          "pydantic's automatic title, as Python's str.title() writes it (no label)");
+    equal("Non Korean UN combat north of 38th turn", FormFields.label(Json.parseObject(
+      "{\"title\": \"Non Korean Un Combat North Of 38Th Turn\"}"), "non_korean_un_combat_north_of_38th_turn"), "so it is not shown");
+    equal("MacArthur commands", FormFields.humanize("macarthur_commands"), "a name in the rulebook's spelling");
+    equal("VPs spent", FormFields.humanize("vps_spent"), "VPs, not VPS");
   }
 
   private static FormFields.Entered entered(Map<String, String> typed, Map<String, Integer> rows) {
@@ -374,25 +394,50 @@ public final class ExtensionTests {
     final PlayedGame third = PlayedGame.decode(second.encode()).withNewSession("s3", "ef".repeat(16));
     equal(List.of("s1", "s2"), third.chain, "the sessions before, oldest first");
     equal("g1", third.gameId, "the recorded game kept");
-    equal("[ADJ session s3] log of game g1, file 3, begun at position " + "ef".repeat(16) + ", after s1 s2",
-          LogSessions.line(third.gameId, third.session, third.chain), "the log's first line (adjudicator.transcript.session_line)");
+    equal("[ADJ session s3] log of game g1, file 3, played by un, begun at position " + "ef".repeat(16) + ", after s1 s2",
+          LogSessions.line(third.gameId, third.session, third.chain, "un"), "the log's first line (adjudicator.transcript.session_line)");
     equal("[ADJ session s1] log of game g1, file 1, begun at position " + a + ", after the setup",
-          LogSessions.line(first.gameId, first.session, first.chain), "a first log's line");
+          LogSessions.line(first.gameId, first.session, first.chain, null), "a first log's line, its side not known");
     equal(Map.of("id", "s2", "parent", "s1", "start", "cd".repeat(16), "file", 2L), second.session.toJson(), "a ruling's log_session");
     check(LogSessions.newId().matches("[a-z0-9]{12}") && !LogSessions.newId().equals(LogSessions.newId()), "session ids");
   }
 
   private static void ruling() {
+    final Ruling recorded = Ruling.of(Json.parseObject("{\"transcript\": [\"[ADJ g#4] RULING » Combat: rolled 2\", \"[ADJ g#4] dice: d6 2\","
+      + " \"[ADJ g#4] receipt: record 4 hash ab\", \"[ADJ g#4] verify: https://x.test/games/g#record-4\"], \"details\": [\"1. a step [7.0]\"], \"seq\": 4}"));
+    equal("https://x.test/games/g#record-4", recorded.page(), "a recorded ruling's page: its verify address");
+    equal(List.of("1. a step [7.0]"), recorded.details, "the whole ruling, for the ruling window");
+    equal("[ADJ g#4]", Ruling.tag(recorded.lines.get(1)), "a line's tag");
+    equal("RULING » Combat: rolled 2", recorded.headline(), "the headline without its tag");
+    equal(null, Ruling.of(Json.parseObject("{\"transcript\": [\"[ADJ compute] RULING » x\"]}")).page(), "a calculation has no page");
+    equal("https://x.test/games/g#record-4", ChatLinks.urlAt("[ADJ g#4] verify: https://x.test/games/g#record-4", 30),
+          "an address clicked in the chat");
+    equal("https://x.test/a", ChatLinks.urlAt("see https://x.test/a.", 8), "its trailing full stop left out");
+    equal(null, ChatLinks.urlAt("[ADJ g#4] verify: https://x.test/games/g#record-4", 3), "a click beside it");
     final Ruling r = Ruling.of(Json.parseObject("{\"transcript\": [\"[ADJ g#1] RULING x\"], \"seq\": 1, \"stand_ins\": [\"table crt\"],"
-      + " \"notices\": [\"nk-6 was eliminated in record 3\"], \"piece_changes\": [{\"unit\": \"nk-6\", \"eliminated\": true, \"step\": null, \"sp\": null},"
-      + " {\"unit\": \"un-2\", \"eliminated\": false, \"step\": null, \"sp\": 2}]}"));
+      + " \"notices\": [{\"kind\": \"eliminated\", \"record\": 3, \"unit\": \"nk-6\", \"text\": \"NK 6 was eliminated by record #3\"}],"
+      + " \"notice_texts\": [\"NK 6 was eliminated by record #3\"], \"piece_changes\": [{\"unit\": \"nk-6\", \"eliminated\": true, \"step\": null, \"sp\": null},"
+      + " {\"unit\": \"un-2\", \"eliminated\": false, \"step\": null, \"sp\": 2},"
+      + " {\"kind\": \"replaced\", \"unit\": \"rok-3\", \"eliminated\": true, \"step\": null, \"sp\": null, \"applied_by\": \"un\","
+      + " \"dead_pile\": \"deadpile-un\", \"replaced_by\": \"rok-reg-2\", \"replacements\": [{\"unit\": \"rok-reg-2\", \"step\": \"full\", \"sp\": null}]},"
+      + " {\"kind\": \"moved\", \"unit\": \"nk-sc-2\", \"eliminated\": false, \"step\": null, \"sp\": null, \"applied_by\": \"communist\", \"hex\": \"2505\"}]}"));
     equal(List.of("[ADJ g#1] RULING x"), r.lines, "lines");
-    equal(List.of("nk-6 was eliminated in record 3"), r.notices, "notices");
-    check(r.changes.get(0).eliminated && r.changes.get(1).sp == 2, "changes");
+    equal(List.of("NK 6 was eliminated by record #3"), r.notices, "notices: their words, as the asker may read them");
+    check(r.changes.get(0).eliminated && Ruling.ELIMINATED.equals(r.changes.get(0).kind), "an older server's elimination (no kind)");
+    check(r.changes.get(1).sp == 2 && Ruling.STEP.equals(r.changes.get(1).kind), "an older server's step (no kind)");
+    final Ruling.Change replaced = r.changes.get(2);
+    check(Ruling.REPLACED.equals(replaced.kind) && "un".equals(replaced.appliedBy) && replaced.replacements.size() == 1
+          && "rok-reg-2".equals(replaced.replacements.get(0).unit) && "full".equals(replaced.replacements.get(0).step), "a replacement");
+    check(Ruling.MOVED.equals(r.changes.get(3).kind) && "2505".equals(r.changes.get(3).hex), "a move the rules order");
     check(r.changes.get(0).revealedAs == null, "no placeholder revealed");
-    final Ruling revealed = Ruling.of(Json.parseObject("{\"transcript\": [\"[ADJ g#3] RULING x\"], \"seq\": 3, \"piece_changes\": "
+    final Ruling revealed = Ruling.of(Json.parseObject("{\"transcript\": [\"[ADJ g#3] RULING » x\"], \"seq\": 3, \"piece_changes\": "
+      + "[{\"kind\": \"revealed\", \"unit\": \"nk-scratch-7\", \"eliminated\": true, \"step\": null, \"sp\": null, "
+      + "\"applied_by\": \"un\", \"revealed_as\": \"nk-scratch-c-1\"}]}"));
+    check(Ruling.REVEALED.equals(revealed.changes.get(0).kind) && "nk-scratch-c-1".equals(revealed.changes.get(0).revealedAs),
+          "a placeholder revealed as its counter");
+    final Ruling older = Ruling.of(Json.parseObject("{\"transcript\": [\"[ADJ g#3] RULING » x\"], \"seq\": 3, \"piece_changes\": "
       + "[{\"unit\": \"nk-scratch-7\", \"eliminated\": true, \"step\": null, \"sp\": null, \"revealed_as\": \"nk-scratch-c-1\"}]}"));
-    check("nk-scratch-c-1".equals(revealed.changes.get(0).revealedAs), "a placeholder revealed as its counter");
+    check(Ruling.REVEALED.equals(older.changes.get(0).kind), "a reveal from a server before kinds");
     refused(() -> Ruling.of(Json.parseObject("{\"seq\": 1}")), "an answer without a transcript");
     equal(List.of(), r.privateLines, "no private lines in a game without hidden units");
     final Ruling fog = Ruling.of(Json.parseObject("{\"transcript\": [\"[ADJ g#2] 1. a UN block in 0920\"],"
@@ -411,12 +456,16 @@ public final class ExtensionTests {
       + check("supply", "{\"p\": {\"x-board\": \"positions\"}, \"s\": {\"x-board\": \"side\"}}") + ","
       + check("bombardment", "{\"d\": {\"x-board\": \"defenders\"}, \"p\": {\"x-board\": \"positions\"}, \"s\": {\"x-board\": \"side\"}}") + ","
       + check("division_breakdown", "{\"u\": {\"x-board\": \"unit\"}}") + ","
-      + check("victory", "{\"sc\": {\"x-board\": \"scenario\"}}") + "]}]}";
+      + check("victory", "{\"sc\": {\"x-board\": \"scenario\"}}") + ","
+      + check("naval_assault", "{\"a\": {\"x-board\": \"attackers\"}, \"t\": {\"x-board\": \"target_hex\"}}",
+              "{\"scenarios\": null, \"sides\": [\"un\"], \"owner_of_units\": false, \"units\": null}") + ","
+      + check("seoul_cleared", "{\"p\": {\"x-board\": \"positions\"}}",
+              "{\"scenarios\": [\"seoul\"], \"sides\": null, \"owner_of_units\": false, \"units\": null}") + "]}]}";
     final Catalog c = Catalog.of(Json.parseObject(systems), "kwb");
     equal("Korean War Battles", c.name, "system name");
     equal(List.of("communist", "un"), c.sides, "sides");
     equal(Map.of("pusan", "Pusan Perimeter"), c.scenarios, "scenarios");
-    equal(5, c.checks.size(), "checks");
+    equal(7, c.checks.size(), "checks");
     equal("the attacking side (7.0)", c.check("combat").actor, "who acts, as the server declares it");
     equal(Catalog.Kind.ATTACK, c.check("combat").kind(), "attackers + defenders: an attack, though it has positions and side too");
     equal(Catalog.Kind.SIDE_REPORT, c.check("supply").kind(), "positions + side: a side report");
@@ -427,26 +476,43 @@ public final class ExtensionTests {
     final Board.Unit mine = new Board.Unit("nk-6", "communist", "Main", "0101", "", null, new Board.Kind("infantry", "XX", List.of()));
     final Board.Unit regiment = new Board.Unit("nk-83", "communist", "Main", "0102", "", null, new Board.Kind("motorised", "III", List.of()));
     equal(List.of("Attack this hex with the selected units", "Supply of this side", "Bombardment in this hex"),
-          labels(c.entries(new Board.Context(u, "Main", "0201", List.of(mine)), "communist")),
-          "an enemy unit, my units selected: attack, bombard, its side's supply; nothing of one unit (it is not mine)");
-    final List<Catalog.Entry> none = c.entries(new Board.Context(u, "Main", "0201", List.of()), "communist");
+          labels(c.entries(new Board.Context(u, "Main", "0201", List.of(mine)), "communist", "pusan")),
+          "an enemy unit, my units selected: attack, bombard, its side's supply; nothing of one unit (it is not mine); "
+          + "no naval assault (the UN's alone)");
+    final Board.Unit ours = new Board.Unit("us-1", "un", "Main", "0301", "", null, new Board.Kind("infantry", "XX", List.of()));
+    check(labels(c.entries(new Board.Context(mine, "Main", "0101", List.of(ours)), "un", "pusan")).contains(
+      "Naval assault: this hex, with the selected units"), "the UN is offered its naval assault");
+    final List<Catalog.Entry> none = c.entries(new Board.Context(u, "Main", "0201", List.of()), "communist", "pusan");
     check(!none.get(0).enabled && none.get(0).label.contains("select your attacking units first"),
           "an attack with nothing selected says what is missing: " + none.get(0).label);
     equal(List.of("Supply of this side", "Division breakdown for this unit"),
-          labels(c.entries(new Board.Context(mine, "Main", "0101", List.of(mine)), "communist")),
+          labels(c.entries(new Board.Context(mine, "Main", "0101", List.of(mine)), "communist", "pusan")),
           "my own unit: no attack on it, no bombardment of it; what a check of one unit does");
     equal(List.of("Attack this hex with the selected units", "Supply of this side", "Bombardment in this hex"),
-          labels(c.entries(new Board.Context(u, "Main", "0201", List.of(mine)), null)),
+          labels(c.entries(new Board.Context(u, "Main", "0201", List.of(mine)), null, "pusan")),
           "no side taken: the selected units' side stands for it");
     equal(List.of("Supply of this side", "Division breakdown for this unit"),
-          labels(c.entries(new Board.Context(mine, "Boxes", null, List.of()), "communist")), "a unit off the hexes: no hex entries");
-    final Catalog filtered = Catalog.of(Json.parseObject(systems.replace("{\"u\": {\"x-board\": \"unit\"}}",
-      "{\"u\": {\"x-board\": \"unit\", \"x-unit\": {\"size\": [\"XX\"]}}}")), "kwb");
-    equal(List.of("Supply of this side"), labels(filtered.entries(new Board.Context(regiment, "Main", "0102", List.of()), "communist")),
-          "a check of divisions (x-unit) is not offered on a regiment");
+          labels(c.entries(new Board.Context(mine, "Boxes", null, List.of()), "communist", "pusan")), "a unit off the hexes: no hex entries");
+    final Catalog filtered = Catalog.of(Json.parseObject(systems.replace("{\"u\": {\"x-board\": \"unit\"}}}, \"applies\": {\"scenarios\": null, "
+      + "\"sides\": null, \"owner_of_units\": false, \"units\": null}", "{\"u\": {\"x-board\": \"unit\"}}}, \"applies\": {\"units\": "
+      + "{\"types\": [], \"sizes\": [\"XX\"], \"flags\": [], \"nationalities\": [\"nk\", \"rok\", \"prc\"], \"on_map\": true}}")), "kwb");
+    final Board.Unit division = new Board.Unit("nk-6", "communist", "Main", "0101", "", null, new Board.Kind("infantry", "XX", List.of(), "nk"));
+    final Board.Unit usDivision = new Board.Unit("us-24", "un", "Main", "0101", "", null, new Board.Kind("infantry", "XX", List.of(), "us"));
+    equal(List.of("Supply of this side"), labels(filtered.entries(new Board.Context(regiment, "Main", "0102", List.of()), "communist", "pusan")),
+          "a check of divisions (applies.units) is not offered on a regiment");
     equal(List.of("Supply of this side", "Division breakdown for this unit"),
-          labels(filtered.entries(new Board.Context(mine, "Main", "0101", List.of()), "communist")), "but on a division");
-    check(c.entries(Board.Context.none()).isEmpty(), "no unit, no entries");
+          labels(filtered.entries(new Board.Context(division, "Main", "0101", List.of()), "communist", "pusan")), "but on a division");
+    equal(List.of("Supply of this side"), labels(filtered.entries(new Board.Context(usDivision, "Main", "0101", List.of()), "un", "pusan")),
+          "nor on a division of a nationality it does not take");
+    final Board.Unit deadDivision = new Board.Unit("nk-6", "communist", "Boxes", null, "", null, new Board.Kind("infantry", "XX", List.of(), "nk"));
+    equal(List.of("Supply of this side"), labels(filtered.entries(new Board.Context(deadDivision, "Boxes", null, List.of()), "communist", "pusan")),
+          "nor on one off the map when it takes units on the map");
+    check(c.entries(Board.Context.none(), "communist", "pusan").isEmpty(), "no unit, no entries");
+    final List<String> menu = new ArrayList<>();
+    for (final Catalog.Check x : c.offered("pusan", "communist")) menu.add(x.name);
+    equal(List.of("combat", "supply", "bombardment", "division_breakdown", "victory"), menu,
+          "the toolbar's checks: not another scenario's (Seoul cleared), not the other side's (naval assault)");
+    equal(7, c.offered(null, null).size(), "a game that does not say its scenario nor side: every check");
     refused(() -> Catalog.of(Json.parseObject(systems), "spi"), "a game the server does not know");
   }
 
@@ -457,8 +523,12 @@ public final class ExtensionTests {
   }
 
   private static String check(String name, String properties) {
+    return check(name, properties, "{\"scenarios\": null, \"sides\": null, \"owner_of_units\": false, \"units\": null}");
+  }
+
+  private static String check(String name, String properties, String applies) {
     return "{\"name\": \"" + name + "\", \"summary\": \"s\", \"rule\": \"1.0\", \"random\": true, \"request_schema\": "
-      + "{\"type\": \"object\", \"properties\": " + properties + "}, "
+      + "{\"type\": \"object\", \"properties\": " + properties + "}, \"applies\": " + applies + ", "
       + "\"actor\": {\"description\": \"the attacking side\", \"rule\": \"7.0\", \"field\": null}}";
   }
 

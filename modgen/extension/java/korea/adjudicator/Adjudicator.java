@@ -56,6 +56,8 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
   private String endedRecordedGame = "";
   /** The log session whose line this player's log already shows. */
   private String announcedSession = "";
+  /** The rulings delivered in this session, by their tag ("[ADJ g#4]"), the last one last: the ruling window's. */
+  private final Map<String, Ruling> rulings = new LinkedHashMap<>();
   private JButton button;
 
   /**
@@ -110,6 +112,7 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
     g.addCommandEncoder(this);
     if (g.getPlayerRoster() != null) g.getPlayerRoster().addSideChangeListenerToInstance((was, now) -> sideChanged());
     loadCatalogInBackground(null);  // the checks are there by the first right-click
+    ChatLinks.install(this);
   }
 
   /** The player took another side in VASSAL: the chat says which side checks are asked as (a token's side is the server's). */
@@ -131,6 +134,7 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
   public void setup(boolean gameStarting) {
     if (gameStarting) {
       pieceMenu.install();
+      ChatLinks.install(this);
       gameStarted();
     }
     else {  // a game ends (closed, or cleared before another loads: then the one that ended is kept)
@@ -162,7 +166,7 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
     final PlayedGame.LogSession session = played.session;
     if (session == null || !played.recorded() || session.id.equals(announcedSession) || !LogSessions.logging()) return;
     announcedSession = session.id;
-    Chat.post(List.of(LogSessions.line(played.gameId, session, played.chain)));
+    Chat.post(List.of(LogSessions.line(played.gameId, session, played.chain, askingSide())));
   }
 
   /** The log session a ruling asked now is made in, or null when no log is kept. Event thread. */
@@ -323,8 +327,8 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
       onEventThread(() -> {
         change(played.withScenario(chosenScenario).withGameId(gameId));
         Chat.say("this game is recorded game " + gameId + " (" + scenarioName(chosenScenario) + ") at " + publicUrl
-                 + ": the server rolls and records its checks. " + info.sideName(chosenSide) + " plays; the other sides join "
-                 + "with their own tokens (Adjudicator > Join recorded game).");
+                 + ": the server rolls and records its checks. Side " + info.sideName(chosenSide) + " is played here; the other "
+                 + "sides join with their own tokens (Adjudicator > Join recorded game).");
         announceSession();
         return null;
       });
@@ -342,6 +346,15 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
    * scenario's are refused with the reason. Binds this VASSAL game to it when it names none.
    */
   public Map<String, Object> joinRecordedGame(String gameId, String token) {
+    return join(gameId, token, true);
+  }
+
+  /**
+   * {@link #joinRecordedGame}; a refusal shown in a dialog of its own when {@code showProblem}
+   * (the menu's join dialog shows it itself, with what was typed). The answer says when the
+   * token's side is not the side taken in VASSAL ("warning").
+   */
+  Map<String, Object> join(String gameId, String token, boolean showProblem) {
     requireOffEventThread();
     final String id = gameId.trim();
     final String secret = token.trim();
@@ -372,6 +385,11 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
       }
       Settings.keep(id, scenario, server.base(), role, secret);
       final String publicUrl = String.valueOf(about.getOrDefault("public_url", server.base()));
+      final String seat = onEventThread(this::mySide);
+      final String warning = seat == null || seat.equals(role) ? ""
+        : "This token is " + info.sideName(role) + "'s, but you took " + info.sideName(seat) + " in VASSAL: your checks are "
+          + "asked as " + info.sideName(role) + " (the token's side). Take " + info.sideName(role) + " in VASSAL, or join with "
+          + info.sideName(seat) + "'s token.";
       onEventThread(() -> {
         if (!now.recorded()) {
           change(played.withScenario(scenario).withGameId(id));
@@ -379,13 +397,13 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
                    + ": the server rolls and records its checks.");
         }
         announceSession();
-        Chat.local("joined recorded game " + id + " as " + info.sideName(role) + ".");
+        Chat.local("joined recorded game " + id + " as " + info.sideName(role) + "." + (warning.isEmpty() ? "" : " " + warning));
         return null;
       });
-      return ok("game_id", id, "scenario", scenario, "side", role, "public_url", publicUrl);
+      return ok("game_id", id, "scenario", scenario, "side", role, "public_url", publicUrl, "warning", warning);
     }
     catch (Server.Problem p) {
-      return failed(p, secret);
+      return showProblem ? failed(p, secret) : refusal(scrubTokens(scrub(p, secret)));
     }
   }
 
@@ -471,12 +489,66 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
       ms.put("board", (read - started) / 1e6);
       ms.put("server", (answered - read) / 1e6);
       ms.put("chat", (System.nanoTime() - answered) / 1e6);
-      return ok("lines", ruling.lines, "private_lines", ruling.privateLines, "seq", ruling.seq, "request", request, "ms", ms,
-                "notices", ruling.notices);
+      return ok("lines", ruling.lines, "private_lines", ruling.privateLines, "details", ruling.details, "seq", ruling.seq,
+                "request", request, "ms", ms, "notices", ruling.notices);
     }
     catch (Server.Problem p) {
       return failed(p);
     }
+  }
+
+  /**
+   * The changes the recorded game's rulings order to this player's pieces that only he can make
+   * (his pieces were hidden from the side that asked: the opponent's ruling eliminated his block),
+   * as the server lists them (GET /games/{id}/board-changes): {ok, rulings: [{seq, headline,
+   * piece_changes}]}. Off the event thread.
+   */
+  public Map<String, Object> owedChanges() {
+    requireOffEventThread();
+    try {
+      final Active a = onEventThread(this::active);
+      if (a == null) throw new Server.Problem(0, "Not a recorded game", "This game is no recorded game you hold a token of: "
+                                              + "no ruling of the server changes your pieces.");
+      final Map<String, Object> answer = new Server(a.server).get("/api/v1/games/" + path(a.gameId) + "/board-changes", a.token);
+      return ok("game_id", a.gameId, "rulings", Schema.list(answer.get("rulings")));
+    }
+    catch (Server.Problem p) {
+      return failed(p);
+    }
+  }
+
+  /**
+   * Adjudicator > Apply the rulings' changes to my pieces: the changes the server lists
+   * ({@link #owedChanges()}) planned against the board (those already made are "already so") and
+   * offered in one dialog; Yes runs the pieces' own commands. Event thread.
+   */
+  void applyOwedChangesInteractively() {
+    new SwingWorker<Map<String, Object>, Void>() {
+      @Override
+      protected Map<String, Object> doInBackground() {
+        return owedChanges();
+      }
+
+      @Override
+      protected void done() {
+        final Map<String, Object> answer;
+        try {
+          answer = get();
+        }
+        catch (Exception e) {
+          showProblem(problemOf(e));
+          return;
+        }
+        if (!Boolean.TRUE.equals(answer.get("ok"))) return;  // its dialog is shown
+        final List<Ruling.Change> changes = new ArrayList<>();
+        for (final Object r : Schema.list(answer.get("rulings"))) changes.addAll(Ruling.changes(Schema.map(r).get("piece_changes")));
+        if (changes.isEmpty() || !Asking.offerChanges(Adjudicator.this, changes, "apply the rulings' changes to your pieces?")) {
+          JOptionPane.showMessageDialog(window(), "No ruling of recorded game " + answer.get("game_id")
+                                        + " has a change to your pieces left to make.", "Adjudicator: nothing to apply",
+                                        JOptionPane.INFORMATION_MESSAGE);
+        }
+      }
+    }.execute();
   }
 
   /** The right-click entries a unit piece offers now (their labels; one that cannot be asked yet in brackets). */
@@ -488,7 +560,7 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
         final List<String> labels = new ArrayList<>();
         final GamePiece p = BoardReader.pieceById(pieceId);
         if (p == null) return labels;
-        for (final Catalog.Entry e : c.entries(reader.context(p, BoardReader.selection()), askingSide())) {
+        for (final Catalog.Entry e : c.entries(reader.context(p, BoardReader.selection()), askingSide(), scenario())) {
           labels.add(e.enabled ? e.label : "[" + e.label + "]");
         }
         return labels;
@@ -497,6 +569,107 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
     catch (Server.Problem p) {
       return List.of();
     }
+  }
+
+  /**
+   * The chances of a check as the form's Chances button asks them, without the form: the board
+   * part for the piece {@code pieceId} ("" = none) and the selection, plus {@code playerJson}.
+   * Answers {ok, odds} or {ok: false, title, detail} (shown in a dialog).
+   */
+  public Map<String, Object> chances(String checkName, String pieceId, String playerJson) {
+    requireOffEventThread();
+    try {
+      final Catalog.Check c = catalog().check(checkName);
+      if (c == null) throw new Server.Problem(0, "No such check", info.game + " has no check '" + checkName + "'.");
+      final Active[] recorded = new Active[1];
+      final String[] side = new String[1];
+      final Map<String, Object> request = onEventThread(() -> {
+        final GamePiece target = pieceId.isEmpty() ? null : BoardReader.pieceById(pieceId);
+        recorded[0] = active();
+        side[0] = askingSide();
+        return boardPart(c, reader.context(target, BoardReader.selection()));
+      });
+      if (!playerJson.isBlank()) request.putAll(Json.parseObject(playerJson));
+      return ok("odds", odds(c, request, recorded[0], side[0]));
+    }
+    catch (Server.Problem p) {
+      return failed(p);
+    }
+  }
+
+  /**
+   * The odds of a request (adjudicator.odds): in a recorded game the game's own (its token: the
+   * server refuses what the fog of war hides from this side), else a calculation's, which says
+   * the side asking ({@code side}; null: none) so the server refuses a peek the same way. Off
+   * the event thread.
+   */
+  Map<String, Object> odds(Catalog.Check c, Map<String, Object> request, Active recorded, String side) throws Server.Problem {
+    final Map<String, Object> body = new LinkedHashMap<>(request);
+    body.remove("dice");
+    body.remove("request_id");
+    if (recorded != null) {
+      return new Server(recorded.server, Settings.timeoutMs()).post("/api/v1/games/" + path(recorded.gameId) + "/" + path(c.name) + "/odds",
+                                                                   body, recorded.token);
+    }
+    return new Server(Settings.server(), Settings.timeoutMs()).post("/api/v1/systems/" + path(info.game) + "/" + path(c.name)
+                                                                    + "/odds?side=" + path(side == null ? "" : side), body, null);
+  }
+
+  /** The last ruling delivered's page (its verify address), or "" (none yet, or a calculation). */
+  public String rulingPage() {
+    final Ruling last = lastRuling();
+    final String page = last == null ? null : last.page();
+    return page == null ? "" : page;
+  }
+
+  /** Opens the last ruling's page in the desktop's browser (Browser); {ok, url} or {ok: false, ...}. */
+  public Map<String, Object> openRulingPage() {
+    final String url = rulingPage();
+    if (url.isEmpty()) {
+      return failed(new Server.Problem(0, "No ruling page", "The last ruling has no page: it was a calculation, or no check was "
+                                       + "asked yet. Its lines in full: Adjudicator > The last ruling in full."));
+    }
+    Browser.open(url);
+    return ok("url", url);
+  }
+
+  /**
+   * Where a log of this game is replayed in the browser: the recorded game's replay at the
+   * server's public address (the page asks for the player's token), else the game's replay of
+   * any log at the server checks go to. Off the event thread (asks the server its public address).
+   */
+  public Map<String, Object> replayAddress() {
+    requireOffEventThread();
+    try {
+      final Active a = onEventThread(this::active);
+      if (a == null) return ok("url", Settings.server().replaceAll("/+$", "") + "/systems/" + path(info.game) + "/replay");
+      final Map<String, Object> about = new Server(a.server).get("/api/v1/games/" + path(a.gameId), a.token);
+      final String base = String.valueOf(about.getOrDefault("public_url", a.server)).replaceAll("/+$", "");
+      return ok("url", base + "/games/" + path(a.gameId) + "/replay");
+    }
+    catch (Server.Problem p) {
+      return failed(p);
+    }
+  }
+
+  /** A ruling was posted: kept for the ruling window and the chat's clicks (the last 50 of this session). Event thread. */
+  void delivered(Ruling ruling) {
+    final String tag = Ruling.tag(ruling.lines.get(0));
+    rulings.remove(tag);
+    rulings.put(tag, ruling);
+    while (rulings.size() > 50) rulings.remove(rulings.keySet().iterator().next());
+  }
+
+  /** The last ruling delivered in this session, or null. */
+  Ruling lastRuling() {
+    Ruling last = null;
+    for (final Ruling r : rulings.values()) last = r;
+    return last;
+  }
+
+  /** A ruling delivered in this session by its tag ("[ADJ g#4]"), or null. */
+  Ruling ruling(String tag) {
+    return rulings.get(tag);
   }
 
   // ---- asking a check ------------------------------------------------------------------
@@ -633,6 +806,12 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
     return GameModule.getGameModule().getPlayerWindow();
   }
 
+  /** The player's window as the owner of a window of ours. */
+  static java.awt.Window ownerWindow() {
+    final Component w = window();
+    return w instanceof java.awt.Window ? (java.awt.Window) w : w == null ? null : SwingUtilities.getWindowAncestor(w);
+  }
+
   static Map<String, Object> ok(Object... pairs) {
     final Map<String, Object> m = new LinkedHashMap<>();
     m.put("ok", true);
@@ -645,10 +824,15 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
     for (final String s : secrets) shown = scrub(shown, s);
     shown = scrubTokens(shown);
     showProblem(shown);
+    return refusal(shown);
+  }
+
+  /** {ok: false, title, detail} for a problem (no token in it). */
+  private static Map<String, Object> refusal(Server.Problem p) {
     final Map<String, Object> m = new LinkedHashMap<>();
     m.put("ok", false);
-    m.put("title", shown.title);
-    m.put("detail", shown.detail);
+    m.put("title", p.title);
+    m.put("detail", p.detail);
     return m;
   }
 

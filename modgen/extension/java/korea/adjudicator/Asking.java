@@ -16,9 +16,11 @@ import javax.swing.SwingWorker;
 
 /**
  * Asking one check as a player does: the board fills what it knows, the form asks for the rest
- * (and stays open until the ruling is posted), the request goes to the server off the event
- * thread, and the ruling is delivered: its lines into the chat, the server's notices shown
- * first, the stand-ins it used stated once per game, and its unit changes offered for the board.
+ * (and stays open until the ruling is posted; a check with dice shows its chances before OK),
+ * the request goes to the server off the event thread, and the ruling is delivered: its lines
+ * into the chat (the server's notices among them, and shown in a dialog), the stand-ins it used
+ * stated once per game, and its changes to the board offered (a change to a piece hidden from
+ * the player said to be its owner's).
  *
  * A recorded check carries a request id; asking again with the same entries after a lost or
  * late answer sends the same id, so the server returns the recorded ruling instead of rolling
@@ -45,12 +47,40 @@ final class Asking {
     if (recorded != null || !check.random) omit.add("dice");
     final String mode = recorded != null
       ? "Recorded game " + recorded.gameId + " as " + adjudicator.info().sideName(recorded.side)
-        + ": the server rolls the dice and records the ruling."
+        + (check.random ? ": the server rolls the dice and records the ruling." : ": the server records the ruling (no die is rolled).")
       : check.random ? "A calculation: give the dice you rolled; nothing is recorded." : "A calculation: nothing is rolled or recorded.";
     final String dice = recorded == null && check.random ? diceHint() : "";
     final List<FormFields.Field> fields = new ArrayList<>(FormFields.boardFields(check.schema, filled));
     fields.addAll(FormFields.fields(check.schema, filled.keySet(), omit));
-    CheckForm.open(Adjudicator.window(), check, filled, fields, mode, dice, (entered, form) -> send(filled, entered, form));
+    final String asker = check.kind() == Catalog.Kind.ATTACK ? "attacker" : "";
+    CheckForm.open(Adjudicator.window(), check, filled, fields, mode, dice, asker, (entered, form) -> send(filled, entered, form),
+                   check.random ? (entered, form) -> chances(filled, entered, form) : null);
+  }
+
+  /** The Chances button: the same request without dice, asked for its odds off the event thread; shown in the form. */
+  private void chances(Map<String, Object> filled, Map<String, Object> entered, CheckForm form) {
+    final Map<String, Object> request = new LinkedHashMap<>(filled);
+    request.putAll(entered);
+    request.remove("dice");
+    final Adjudicator.Active recorded = adjudicator.active();
+    final String side = adjudicator.askingSide();
+    new SwingWorker<Map<String, Object>, Void>() {
+      @Override
+      protected Map<String, Object> doInBackground() throws Exception {
+        return adjudicator.odds(check, request, recorded, side);
+      }
+
+      @Override
+      protected void done() {
+        try {
+          final Map<String, Object> odds = get();
+          if (form.isOpen()) form.showChances(odds);
+        }
+        catch (Exception e) {
+          if (form.isOpen()) form.noChances(adjudicator.problemOf(e));
+        }
+      }
+    }.execute();
   }
 
   /** What a calculation's form says about the dice: the server names each missing die by its purpose. */
@@ -100,25 +130,27 @@ final class Asking {
   }
 
   /**
-   * A ruling delivered: the server's notices first (a dialog, and in the chat for both
-   * players), the ruling's lines, the stand-ins this game has not stated yet, and, when
-   * {@code offerChanges}, the question whether to apply its unit changes to the board. Event thread.
+   * A ruling delivered: the stand-ins this game has not stated yet and the lines as this
+   * player's side sees them (fog of war) first, then the ruling's lines last, so its headline is
+   * in view when it ends (its notices are among its lines; they are also shown in a dialog);
+   * and, when {@code offerChanges}, the question whether to apply its unit changes to the
+   * board. Event thread.
    */
   static void deliver(Adjudicator adjudicator, Ruling ruling, boolean offerChanges) {
-    Chat.post(ruling.lines);
-    showPrivately(ruling);
-    for (final String notice : ruling.notices) Chat.say("notice: " + notice);
     final List<String> fresh = adjudicator.played().notStated(ruling.standIns);
     if (!fresh.isEmpty()) {
       Chat.say("stand-in data (not the publisher's) used by this game's rulings: " + String.join("; ", fresh)
                + ". What each stands in for, and why: Help > " + adjudicator.gameName() + ": module help, \"Stand-ins\".");
       adjudicator.change(adjudicator.played().withStandIns(fresh));
     }
+    showPrivately(ruling);
+    Chat.post(ruling.lines);
+    adjudicator.delivered(ruling);
     if (!ruling.notices.isEmpty()) {
       JOptionPane.showMessageDialog(Adjudicator.window(), String.join("\n", ruling.notices), "Adjudicator: notice",
                                     JOptionPane.WARNING_MESSAGE);
     }
-    if (offerChanges && !ruling.changes.isEmpty()) offerChanges(ruling);
+    if (offerChanges && !ruling.changes.isEmpty()) offerChanges(adjudicator, ruling.changes, "apply the ruling to the board?");
   }
 
   /**
@@ -132,31 +164,46 @@ final class Asking {
       if (!ruling.lines.contains(line)) differs.add(line);
     }
     if (differs.isEmpty()) return;
-    Chat.local("as your side sees it (on your screen only, not in the log):");
+    Chat.local("the ruling below, as your side sees it (on your screen only, not in the log):");
     // without the ruling's tag: no reader of the chat takes these lines for the ruling's own
     for (final String line : differs) Chat.local("  " + line.replaceFirst("^\\[ADJ [^\\]]*\\] ?", ""));
   }
 
-  /** "Apply the ruling to the board?" with what it would do to each piece; Yes runs the pieces' own commands. */
-  private static void offerChanges(Ruling ruling) {
-    final List<BoardChanges.Planned> plan = BoardChanges.plan(ruling.changes);
+  /**
+   * "Apply the ruling to the board?" with what it would do to each piece; Yes runs the pieces' own
+   * commands. A change to a piece hidden from this player is said to be its owner's (and the chat
+   * tells both players), never silently skipped. Whether anything was shown (false: nothing to
+   * apply). Event thread.
+   */
+  static boolean offerChanges(Adjudicator adjudicator, List<Ruling.Change> changes, String question) {
+    final List<BoardChanges.Planned> plan = BoardChanges.plan(changes, adjudicator.askingSide(), adjudicator.info()::sideName);
     final List<String> lines = new ArrayList<>();
+    final List<String> owners = new ArrayList<>();
     boolean any = false;
     for (final BoardChanges.Planned p : plan) {
       lines.add(p.name() + ": " + p.does);
       any |= p.applies();
+      if (p.does.startsWith("to be applied by")) owners.add(p.name() + " " + p.does.replace(": the piece is hidden from you", ""));
     }
-    if (!any) return;
+    if (!owners.isEmpty()) Chat.say("the ruling's change to " + String.join("; ", owners) + " in his next file");
+    if (!any) {
+      if (!owners.isEmpty()) {
+        JOptionPane.showMessageDialog(Adjudicator.window(), String.join("\n", lines), "Adjudicator: not yours to apply",
+                                      JOptionPane.INFORMATION_MESSAGE);
+      }
+      return !owners.isEmpty();
+    }
     final JTextArea text = new JTextArea(String.join("\n", lines), Math.min(10, lines.size()), 50);
     text.setEditable(false);
     final int answer = JOptionPane.showConfirmDialog(Adjudicator.window(), new JScrollPane(text),
-                                                     "Adjudicator: apply the ruling to the board?", JOptionPane.YES_NO_OPTION,
+                                                     "Adjudicator: " + question, JOptionPane.YES_NO_OPTION,
                                                      JOptionPane.QUESTION_MESSAGE);
-    if (answer != JOptionPane.YES_OPTION) return;
+    if (answer != JOptionPane.YES_OPTION) return true;
     final List<String> problems = BoardChanges.apply(plan);
     if (!problems.isEmpty()) {
       SwingUtilities.invokeLater(() -> JOptionPane.showMessageDialog(Adjudicator.window(), String.join("\n", problems),
                                                                      "Adjudicator: not applied", JOptionPane.WARNING_MESSAGE));
     }
+    return true;
   }
 }

@@ -36,34 +36,46 @@ final class Board {
       this.sp = sp;
       this.kind = kind;
     }
+
+    /**
+     * Whether the unit is one a check about one unit takes (the catalog's {@code applies.units}):
+     * of one of the "types", "sizes" and "nationalities" named, with one of the "flags" named
+     * (each empty: any), on a hex of the map or off it as "on_map" says (null: either). A unit
+     * whose counter says nothing of itself (an older module) fits.
+     */
+    boolean fits(Map<String, Object> accepted) {
+      if (accepted.isEmpty() || kind == Kind.UNKNOWN) return true;
+      if (!oneOf(accepted.get("types"), kind.type) || !oneOf(accepted.get("sizes"), kind.size)
+          || !oneOf(accepted.get("nationalities"), kind.nationality)) return false;
+      final List<Object> wanted = Schema.list(accepted.get("flags"));
+      if (!wanted.isEmpty() && wanted.stream().noneMatch(kind.flags::contains)) return false;
+      final Object onMap = accepted.get("on_map");
+      return !(onMap instanceof Boolean) || (Boolean) onMap == (hex != null);
+    }
+
+    private static boolean oneOf(Object allowed, String value) {
+      final List<Object> list = Schema.list(allowed);
+      return list.isEmpty() || list.contains(value);
+    }
   }
 
-  /** What a unit's counter is, from the Marker properties the module gives it (UnitType, Size, Flags). */
+  /** What a unit's counter is, from the Marker properties the module gives it (UnitType, Size, Flags, NationalityId). */
   static final class Kind {
-    static final Kind UNKNOWN = new Kind("", "", List.of());
+    static final Kind UNKNOWN = new Kind("", "", List.of(), "");
     final String type;
     final String size;
     final List<String> flags;
+    final String nationality;
 
     Kind(String type, String size, List<String> flags) {
+      this(type, size, flags, "");
+    }
+
+    Kind(String type, String size, List<String> flags, String nationality) {
       this.type = type;
       this.size = size;
       this.flags = flags;
-    }
-
-    /**
-     * Whether the unit is one a check's unit field takes: the field's {@code x-unit} names the
-     * arms ("type"), sizes ("size") or flags ("flags", any of them) it accepts; all given must fit.
-     */
-    boolean fits(Map<String, Object> accepted) {
-      if (accepted.isEmpty() || this == UNKNOWN) return true;
-      final List<Object> types = Schema.list(accepted.get("type"));
-      final List<Object> sizes = Schema.list(accepted.get("size"));
-      final List<Object> wanted = Schema.list(accepted.get("flags"));
-      if (!types.isEmpty() && !types.contains(type)) return false;
-      if (!sizes.isEmpty() && !sizes.contains(size)) return false;
-      if (!wanted.isEmpty() && wanted.stream().noneMatch(flags::contains)) return false;
-      return true;
+      this.nationality = nationality;
     }
   }
 

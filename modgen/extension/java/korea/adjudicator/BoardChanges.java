@@ -3,50 +3,87 @@ package korea.adjudicator;
 import java.awt.Point;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 import VASSAL.build.GameModule;
 import VASSAL.build.module.Map;
+import VASSAL.build.module.map.boardPicker.Board;
+import VASSAL.build.module.map.boardPicker.board.MapGrid;
+import VASSAL.command.Command;
 import VASSAL.counters.GamePiece;
 import VASSAL.counters.KeyCommand;
 import VASSAL.counters.Properties;
 
 /**
- * A ruling's unit changes applied to the board as a player applies them: through each piece's
- * own menu commands, so the module's reports say what happened in the chat and the moves are
- * sent and logged like any other. The module generator gives every unit "Step loss" and
- * "Restore step" (the Step layer one level on or back) and "Eliminate" (to its side's dead pile).
- * A placeholder a ruling reveals (KWB's '? 4' Scratch Units) gives its spot to the counter it turned
- * out to be, moved there from the box it lies in, and then goes by its own "Delete" (it was never a
- * unit of its own). A unit not on the board, or without the command it needs, is left alone and named.
+ * A ruling's changes (adjudicator.unit_changes) applied to the board as a player applies them:
+ * through each piece's own menu commands, so the module's reports say what happened in the chat
+ * and the moves are sent and logged like any other. The module generator gives every unit "Step
+ * loss" and "Restore step" (the Step layer one level on or back) and "Eliminate" (to its side's
+ * dead pile on the Boxes map). A replacement eliminates the unit and moves a spare counter of each
+ * replacement unit (one off the hex maps: in a box or a cup) onto the spot it stood on; a move the
+ * rules order puts the piece on that hex. A placeholder a ruling reveals (KWB's '? 4' Scratch
+ * Units) goes by its own "Delete" (it was never a unit, so no dead pile) and the counter it turned
+ * out to be is moved from the box it lies in onto its spot, as a replacement is; a change to that
+ * counter (a Dummy eliminated at once) follows from there.
+ *
+ * A piece the board hides from this player (the opponent's masked block: VASSAL lets no command
+ * of another side reach it) is its owner's to change: the plan says so ("to be applied by its
+ * owner, the UN player"), and the owner applies it from his own extension (Adjudicator > Apply
+ * the rulings' changes to my pieces). A unit not on the board, or without the command it needs,
+ * is left alone and named.
  */
 final class BoardChanges {
   static final String STEP_LOSS = "Step loss";
   static final String RESTORE_STEP = "Restore step";
   static final String ELIMINATE = "Eliminate";
   static final String DELETE = "Delete";
+  static final String BOXES_MAP = "Boxes";
+
+  /** A piece to move onto the spot another piece stands on now (a replacement), or onto a point. */
+  static final class Move {
+    final GamePiece piece;
+    final GamePiece spotOf;  // the piece whose spot it takes (read before that piece is moved away); null: `point`
+    final Map map;
+    final Point point;
+    final String where;      // in words: the hex
+    final String said;       // the chat line saying it (null: "* <piece> placed in <where> (as the ruling ordered)")
+
+    Move(GamePiece piece, GamePiece spotOf, Map map, Point point, String where) {
+      this(piece, spotOf, map, point, where, null);
+    }
+
+    Move(GamePiece piece, GamePiece spotOf, Map map, Point point, String where, String said) {
+      this.piece = piece;
+      this.spotOf = spotOf;
+      this.map = map;
+      this.point = point;
+      this.where = where;
+      this.said = said;
+    }
+  }
 
   /** What one change does to one piece, as the player is asked about it. */
   static final class Planned {
     final Ruling.Change change;
     final GamePiece piece;     // null: not on the board
-    final String does;         // "depleted (Step loss)", "eliminated", "not on the board", "already so"
+    final String does;         // "depleted (1 x Step loss)", "eliminated", "not on the board", "to be applied by ..."
     final List<String> commands;
-    final GamePiece counter;   // a placeholder revealed: the counter that takes its spot first (else null)
+    final List<Move> moves;
 
-    Planned(Ruling.Change change, GamePiece piece, String does, List<String> commands, GamePiece counter) {
+    Planned(Ruling.Change change, GamePiece piece, String does, List<String> commands, List<Move> moves) {
       this.change = change;
       this.piece = piece;
       this.does = does;
       this.commands = commands;
-      this.counter = counter;
+      this.moves = moves;
     }
 
     Planned(Ruling.Change change, GamePiece piece, String does, List<String> commands) {
-      this(change, piece, does, commands, null);
+      this(change, piece, does, commands, List.of());
     }
 
     boolean applies() {
-      return !commands.isEmpty();
+      return !commands.isEmpty() || !moves.isEmpty();
     }
 
     String name() {
@@ -56,53 +93,125 @@ final class BoardChanges {
 
   private BoardChanges() { }
 
-  /** What applying the changes would do, piece by piece. Event thread. */
-  static List<Planned> plan(List<Ruling.Change> changes) {
+  /**
+   * What applying the changes would do, piece by piece, for the player of {@code mySide} (null:
+   * no side); {@code sideName} names a side id as players read it. Event thread.
+   */
+  static List<Planned> plan(List<Ruling.Change> changes, String mySide, UnaryOperator<String> sideName) {
     final List<Planned> out = new ArrayList<>();
-    for (final Ruling.Change c : changes) out.add(plan(c));
+    final List<String> revealed = new ArrayList<>();  // counters a reveal puts on the board before their own change
+    for (final Ruling.Change c : changes) {
+      final Planned p = plan(c, mySide, sideName, revealed.contains(c.unit));
+      if (Ruling.REVEALED.equals(c.kind) && p.applies()) revealed.add(c.revealedAs);
+      out.add(p);
+    }
     return out;
   }
 
-  static Planned plan(Ruling.Change c) {
+  static Planned plan(Ruling.Change c, String mySide, UnaryOperator<String> sideName) {
+    return plan(c, mySide, sideName, false);
+  }
+
+  /** {@code placedFirst}: a reveal planned before puts the piece on the board (now in its box). */
+  private static Planned plan(Ruling.Change c, String mySide, UnaryOperator<String> sideName, boolean placedFirst) {
     final GamePiece piece = BoardReader.pieceOfUnit(c.unit);
+    if (Ruling.RETURNED.equals(c.kind)) {
+      return new Planned(c, piece, "back in play: place it when the rules say (a reinforcement)", List.of());
+    }
     if (piece == null) return new Planned(c, null, "not on the board", List.of());
-    if (c.revealedAs != null) return revealed(c, piece);
-    if (c.eliminated) return new Planned(c, piece, "eliminated", List.of(ELIMINATE));
+    if (Boolean.TRUE.equals(piece.getProperty(Properties.OBSCURED_TO_ME))) {
+      final String owner = c.appliedBy.isEmpty() || c.appliedBy.equals(mySide) ? "its owner"
+        : "its owner (the " + sideName.apply(c.appliedBy) + " player)";
+      return new Planned(c, piece, "to be applied by " + owner + ": the piece is hidden from you", List.of());
+    }
+    switch (c.kind) {
+      case Ruling.ELIMINATED:
+        return offBoard(piece) && !placedFirst ? new Planned(c, piece, "already off the board", List.of())
+          : new Planned(c, piece, "eliminated (to its dead pile)", List.of(ELIMINATE));
+      case Ruling.REPLACED:
+        return replaced(c, piece);
+      case Ruling.REVEALED:
+        return revealed(c, piece);
+      case Ruling.MOVED:
+        return moved(c, piece);
+      default:
+        return step(c, piece);
+    }
+  }
+
+  private static Planned step(Ruling.Change c, GamePiece piece) {
     final String[] names = BoardReader.stepNames(piece);
     final String wanted = c.step != null ? c.step : c.sp != null ? String.valueOf(c.sp) : null;
-    int target = -1;
+    int target = "".equals(wanted) ? 1 : -1;  // "": the first step (full strength)
     for (int i = 0; i < names.length; i++) {
       if (names[i].equals(wanted)) target = i + 1;
     }
+    final String shown = "".equals(wanted) && names.length > 0 ? names[0] : wanted;
     if (target < 0) return new Planned(c, piece, "no step '" + wanted + "' on its counter", List.of());
     final int now = currentLevel(piece);
     final List<String> commands = new ArrayList<>();
     for (int i = now; i < target; i++) commands.add(STEP_LOSS);
     for (int i = now; i > target; i--) commands.add(RESTORE_STEP);
-    if (commands.isEmpty()) return new Planned(c, piece, "already " + wanted, List.of());
-    return new Planned(c, piece, wanted + " (" + commands.size() + " x " + commands.get(0) + ")", commands);
+    if (commands.isEmpty()) return new Planned(c, piece, "already " + shown, List.of());
+    return new Planned(c, piece, shown + " (" + commands.size() + " x " + commands.get(0) + ")", commands);
   }
 
-  /** A placeholder turned face up: the counter it turned out to be onto its spot, then the placeholder off. */
+  private static Planned replaced(Ruling.Change c, GamePiece piece) {
+    if (offBoard(piece)) return new Planned(c, piece, "already off the board", List.of());
+    final List<Move> moves = new ArrayList<>();
+    final List<String> said = new ArrayList<>();
+    final String hex = hexOf(piece);
+    for (final Ruling.Placed p : c.replacements) {
+      final GamePiece spare = spareOf(p.unit);
+      if (spare == null) {
+        said.add("no spare counter of " + p.unit + " off the map: place it by hand");
+        continue;
+      }
+      moves.add(new Move(spare, piece, null, null, hex));
+      said.add(spare.getName() + " placed in its stead" + (hex != null ? " (" + hex + ")" : ""));
+    }
+    return new Planned(c, piece, "eliminated; " + String.join("; ", said), List.of(ELIMINATE), moves);
+  }
+
+  /** A placeholder turned face up: deleted, and the counter it turned out to be onto its spot. */
   private static Planned revealed(Ruling.Change c, GamePiece placeholder) {
-    final GamePiece counter = BoardReader.pieceOfUnit(c.revealedAs);
-    if (counter == null) {
-      return new Planned(c, placeholder, "turned face up: " + c.revealedAs + ", a counter not in this game: put it "
+    if (offBoard(placeholder)) {
+      return new Planned(c, placeholder, "turned face up: " + c.revealedAs + ", but it lies in a box: put the counter "
                          + "in its place by hand", List.of());
     }
-    return new Planned(c, placeholder, "turned face up: " + counter.getName(), List.of(DELETE), counter);
+    final GamePiece counter = spareOf(c.revealedAs);
+    if (counter == null) {
+      return new Planned(c, placeholder, "turned face up: " + c.revealedAs + ", a counter not in a box of this game: "
+                         + "put it in its place by hand", List.of());
+    }
+    final String hex = hexOf(placeholder);
+    final String said = placeholder.getName() + " turned face up: " + counter.getName()
+      + (hex != null ? " (" + hex + ")" : "") + ", as the ruling says";
+    return new Planned(c, placeholder, "turned face up: " + counter.getName() + " in its place", List.of(DELETE),
+                       List.of(new Move(counter, placeholder, null, null, hex, said)));
+  }
+
+  private static Planned moved(Ruling.Change c, GamePiece piece) {
+    final Map map = piece.getMap();
+    final Point point = map == null || c.hex == null ? null : pointOf(map, c.hex);
+    if (point == null) return new Planned(c, piece, "move it to " + c.hex + " by hand", List.of());
+    if (point.equals(piece.getPosition())) return new Planned(c, piece, "already in " + c.hex, List.of());
+    return new Planned(c, piece, "moved to " + c.hex, List.of(), List.of(new Move(piece, null, map, point, c.hex)));
   }
 
   /**
-   * Runs the planned commands of each piece (each sent and logged by the engine), a revealed
-   * counter first moved onto its placeholder's spot. Event thread.
+   * Runs the planned commands of each piece (each sent and logged by the engine), then its moves
+   * (a replacement onto the spot its unit stood on, read before the unit left it). Event thread.
    */
   static List<String> apply(List<Planned> plan) {
     final List<String> problems = new ArrayList<>();
     for (final Planned p : plan) {
-      if (p.counter != null && !turnFaceUp(p)) {
-        problems.add(p.name() + ": not on a map, so " + p.counter.getName() + " has no spot to take");
-        continue;
+      final List<Point> spots = new ArrayList<>();
+      final List<Map> maps = new ArrayList<>();
+      for (final Move m : p.moves) {
+        final GamePiece anchor = m.spotOf != null ? m.spotOf : m.piece;
+        maps.add(m.spotOf != null ? anchor.getMap() : m.map);
+        spots.add(m.spotOf != null ? new Point(anchor.getPosition()) : m.point);
       }
       for (final String menu : p.commands) {
         final KeyCommand kc = command(p.piece, menu);
@@ -121,20 +230,51 @@ final class BoardChanges {
           kc.setGlobal(global);
         }
       }
+      for (int i = 0; i < p.moves.size(); i++) {
+        final Move m = p.moves.get(i);
+        if (maps.get(i) == null) {
+          problems.add(m.piece.getName() + ": no map to place it on");
+          continue;
+        }
+        final Command c = maps.get(i).placeOrMerge(m.piece, spots.get(i));
+        GameModule.getGameModule().sendAndLog(c);
+        Chat.say(m.said != null ? m.said : "* " + m.piece.getName() + (m.spotOf != null ? " placed in " : " moved to ")
+                 + (m.where != null ? m.where : maps.get(i).getMapName()) + " (as the ruling ordered)");
+      }
     }
     return problems;
   }
 
-  /** The revealed counter onto the placeholder's spot (sent and logged), said in the chat. */
-  private static boolean turnFaceUp(Planned p) {
-    final Map map = p.piece.getMap();
-    if (map == null) return false;
-    final Point spot = new Point(p.piece.getPosition());
-    final String where = map.locationName(spot);
-    GameModule.getGameModule().sendAndLog(map.placeOrMerge(p.counter, spot));
-    Chat.say(p.piece.getName() + " turned face up: " + p.counter.getName() + (where != null ? " (" + where + ")" : "")
-             + ", as the ruling says");
-    return true;
+  /** A unit lying in a box (a dead pile, a reinforcement box, a cup) is off the board. */
+  private static boolean offBoard(GamePiece piece) {
+    return piece.getMap() == null || BOXES_MAP.equals(piece.getMap().getMapName());
+  }
+
+  /** A counter of the unit not on a hex map (in a box or a cup), or null. */
+  private static GamePiece spareOf(String unit) {
+    for (final GamePiece p : BoardReader.pieces()) {
+      if (unit.equals(BoardReader.text(p.getProperty("UnitId"))) && offBoard(p)) return p;
+    }
+    return null;
+  }
+
+  private static String hexOf(GamePiece piece) {
+    return piece.getMap() == null ? null : piece.getMap().locationName(piece.getPosition());
+  }
+
+  /** The centre of a hex (by its printed label) on one of the map's boards, in map pixels; null if none has it. */
+  private static Point pointOf(Map map, String hex) {
+    for (final Board b : map.getBoards()) {
+      if (b.getGrid() == null) continue;
+      try {
+        final Point p = b.getGrid().getLocation(hex);
+        if (p != null) return new Point(p.x + b.bounds().x, p.y + b.bounds().y);
+      }
+      catch (MapGrid.BadCoords e) {
+        // not a hex of this board
+      }
+    }
+    return null;
   }
 
   private static int currentLevel(GamePiece piece) {

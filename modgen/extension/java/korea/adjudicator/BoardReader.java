@@ -17,7 +17,7 @@ import VASSAL.counters.Stack;
 
 /**
  * Reads the board from the running game: each unit piece carries the Marker properties the
- * module generator writes (UnitId, SideId, StepNames, UnitType, Size, Flags) and a "Step" layer
+ * module generator writes (UnitId, SideId, StepNames, UnitType, Size, Flags, NationalityId) and a "Step" layer
  * whose level (Step_Level, 1-based) is the step showing; its hex is the map's own location name.
  * A marker (MarkerId) standing on a track cell ("Weather Track Clear") is that track's value.
  * Runs on the event thread, like everything that touches the engine's pieces.
@@ -100,7 +100,8 @@ final class BoardReader {
     final Integer sp = SP.matcher(step).matches() ? Integer.valueOf(step) : null;
     final String typeName = text(p.getProperty("UnitType"));
     final Board.Kind kind = new Board.Kind(module.typeIds.getOrDefault(typeName, typeName), text(p.getProperty("Size")),
-                                           Arrays.asList(text(p.getProperty("Flags")).split("\\s+")));
+                                           Arrays.asList(text(p.getProperty("Flags")).split("\\s+")),
+                                           text(p.getProperty("NationalityId")));
     return new Board.Unit(id, text(p.getProperty("SideId")), map.getMapName(), hex, step, sp, kind);
   }
 

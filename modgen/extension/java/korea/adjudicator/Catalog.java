@@ -7,9 +7,12 @@ import java.util.Map;
 
 /**
  * One game's checks as the server describes them (GET /api/v1/systems): names, summaries,
- * rules, whether they roll, who acts, request schemas. Every check is offered from this description, so
- * a check added on the server appears in VASSAL without a line of Java. Also decides which
- * checks a right-click on a unit offers, from the roles their schemas declare.
+ * rules, whether they roll, who acts, request schemas, and when they apply (the scenarios they
+ * belong to, the sides that may ask them, whether a check about units is their owner's, which
+ * units a check about one unit takes: the catalog's {@code applies}). Every check is offered
+ * from this description, so a check added on the server appears in VASSAL without a line of
+ * Java, and the extension holds no rules: it decides which checks a menu offers from the roles
+ * their schemas declare and from {@code applies}.
  */
 final class Catalog {
   /** One check of the game. */
@@ -21,12 +24,14 @@ final class Catalog {
     final Schema schema;
     final String actor;  // who acts (rolls), as the server declares it: "the attacking side (...)"
     final Map<String, Object> example;  // the check's registered example request
+    final Map<String, Object> applies;  // the catalog's "applies": scenarios, sides, owner_of_units, units
 
     Check(String name, String summary, String rule, boolean random, Schema schema, String actor) {
-      this(name, summary, rule, random, schema, actor, Map.of());
+      this(name, summary, rule, random, schema, actor, Map.of(), Map.of());
     }
 
-    Check(String name, String summary, String rule, boolean random, Schema schema, String actor, Map<String, Object> example) {
+    Check(String name, String summary, String rule, boolean random, Schema schema, String actor, Map<String, Object> example,
+          Map<String, Object> applies) {
       this.name = name;
       this.summary = summary;
       this.rule = rule;
@@ -34,14 +39,28 @@ final class Catalog {
       this.schema = schema;
       this.actor = actor;
       this.example = example;
+      this.applies = applies;
     }
 
-    /** The units the check's unit field takes ({@code x-unit}: arms, sizes, flags), empty: any unit. */
+    /** The units a check about one unit takes (types, sizes, flags, nationalities, on_map); empty: any unit. */
     Map<String, Object> unitsTaken() {
-      for (final Map<String, Object> p : schema.properties().values()) {
-        if ("unit".equals(Schema.role(p))) return Schema.map(p.get("x-unit"));
-      }
-      return Map.of();
+      return Schema.map(applies.get("units"));
+    }
+
+    /** Whether the check belongs to a scenario (null: not known, so it may). */
+    boolean belongsTo(String scenario) {
+      final List<Object> only = Schema.list(applies.get("scenarios"));
+      return scenario == null || only.isEmpty() || only.contains(scenario);
+    }
+
+    /** Whether a side may ask the check (null: not known, so it may). */
+    boolean askedBy(String side) {
+      return side == null || !(applies.get("sides") instanceof List) || Schema.list(applies.get("sides")).contains(side);
+    }
+
+    /** The sides that may ask the check, or null when the request decides. */
+    List<Object> sides() {
+      return applies.get("sides") instanceof List ? Schema.list(applies.get("sides")) : null;
     }
 
     /** How many dice the check's example rolls (a hint for a calculation: the number may depend on the results). */
@@ -143,7 +162,7 @@ final class Catalog {
         final String who = actor.isEmpty() ? "" : text(actor.get("description")) + (actor.get("rule") == null ? "" : " (" + actor.get("rule") + ")");
         checks.add(new Check(String.valueOf(check.get("name")), text(check.get("summary")), text(check.get("rule")),
                              Boolean.TRUE.equals(check.get("random")), new Schema(Schema.map(check.get("request_schema"))), who,
-                             Schema.map(check.get("example"))));
+                             Schema.map(check.get("example")), Schema.map(check.get("applies"))));
       }
       return new Catalog(system, text(s.get("name")), sides, scenarios, months, checks);
     }
@@ -158,14 +177,26 @@ final class Catalog {
   }
 
   /**
-   * The checks a right-click on a unit offers, by the roles of their schemas and whose unit it
-   * is: an attack on (or in) the hex of an enemy unit, with the selected units as attackers; a
-   * report for the unit's side; and what a check of one unit does (a move, a breakdown) on the
-   * asking side's own units of the kind the check takes. {@code asking} is the side asking (the
-   * recorded game's, else the one taken in VASSAL); null when unknown: then the selected units'
-   * side stands for it.
+   * The checks the toolbar's menu offers in a scenario to a side (either null: not known): those
+   * of the scenario that side may ask.
    */
-  List<Entry> entries(Board.Context ctx, String asking) {
+  List<Check> offered(String scenario, String side) {
+    final List<Check> out = new ArrayList<>();
+    for (final Check c : checks) {
+      if (c.belongsTo(scenario) && c.askedBy(side)) out.add(c);
+    }
+    return out;
+  }
+
+  /**
+   * The checks a right-click on a unit offers, by the roles of their schemas and whose unit it
+   * is, among those of the scenario the asking side may ask: an attack on (or in) the hex of an
+   * enemy unit, with the selected units as attackers; a report for the unit's side; and what a
+   * check of one unit does (a move, a breakdown) on the asking side's own units of the kind the
+   * check takes. {@code asking} is the side asking (the recorded game's, else the one taken in
+   * VASSAL); null when unknown: then the selected units' side stands for it.
+   */
+  List<Entry> entries(Board.Context ctx, String asking, String scenario) {
     final List<Entry> out = new ArrayList<>();
     if (ctx.unit == null) return out;
     final List<Board.Unit> attackers = Board.attackers(ctx);
@@ -174,7 +205,7 @@ final class Catalog {
     final boolean own = mine == null || mine.equals(ctx.unit.side);
     boolean attackersOfOtherSide = false;
     for (final Board.Unit a : attackers) attackersOfOtherSide |= !a.side.equals(ctx.unit.side);
-    for (final Check c : checks) {
+    for (final Check c : offered(scenario, mine)) {
       switch (c.kind()) {
       case ATTACK:
         if (ctx.hex != null && enemy) {
@@ -190,18 +221,13 @@ final class Catalog {
         out.add(new Entry(c.words() + " of this side", c));
         break;
       case UNIT:
-        if (own && ctx.unit.kind.fits(c.unitsTaken())) out.add(new Entry(c.words() + " for this unit", c));
+        if (own && ctx.unit.fits(c.unitsTaken())) out.add(new Entry(c.words() + " for this unit", c));
         break;
       default:
         break;
       }
     }
     return out;
-  }
-
-  /** The entries without regard to whose unit it is (kept for callers that know no side). */
-  List<Entry> entries(Board.Context ctx) {
-    return entries(ctx, null);
   }
 
   private static String text(Object o) {

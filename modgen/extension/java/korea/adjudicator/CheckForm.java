@@ -33,21 +33,31 @@ import javax.swing.SwingUtilities;
 import javax.swing.Timer;
 
 /**
- * The form of one check: what the board filled (shown, not editable) and an input for each
- * field the player fills, drawn from FormFields: every object a framed group of its own fields,
- * a list of objects as rows (Add, Remove), a count per key as key and value rows. The form stays
- * open until the ruling is posted: a wrong entry, and the server's refusal, are shown beside
- * the field they name (in players' words), what names no field above the fields; while the
- * server works the form says that it is waiting and for how long, and when the server does not
- * answer in time it says so and OK asks again (the same request: a recorded check is never
- * rolled twice). Inputs carry their JSON pointer as component name (a test finds them by it, or
- * by their label).
+ * The form of one check: what the board filled (shown, not editable; the units it took as rows
+ * a player may remove) and an input for each field the player fills, drawn from FormFields:
+ * every object a framed group of its own fields, a list of objects as rows (Add, Remove), a
+ * count per key as key and value rows. The form stays open until the ruling is posted: a wrong
+ * entry, and the server's refusal, are shown beside the field they name (in players' words,
+ * with the values allowed), what names no field above the fields; while the server works the
+ * form says that it is waiting and for how long, and when the server does not answer in time
+ * it says so and OK asks again (the same request: a recorded check is never rolled twice). A
+ * check with dice has a Chances button: each outcome with its probability and the expected
+ * losses, before OK, or beside the button why they are not shown (the fog of war). Inputs
+ * carry their JSON pointer as component name (a test finds them by it, or by their label).
  */
 final class CheckForm {
   /** What OK does with the entered request members (off the form: Asking sends them). */
   interface Submit {
     void send(Map<String, Object> entered, CheckForm form);
   }
+
+  /** What the Chances button does with the entered request members (null: the check has no chances). */
+  interface Chances {
+    void ask(Map<String, Object> entered, CheckForm form);
+  }
+
+  /** Outcomes listed in the chances; the rest are summed on one line (as the pages' 24). */
+  static final int CHANCES_SHOWN = 24;
 
   private static final Color PROBLEM = new Color(170, 0, 0);
 
@@ -59,12 +69,19 @@ final class CheckForm {
   private final JLabel topProblem = new JLabel();
   private final JLabel status = new JLabel(" ");
   private final JButton ok = new JButton("OK");
+  private final JButton chancesButton = new JButton("Chances");
+  private final JLabel chancesNote = new JLabel(" ");
+  private final JLabel chancesShown = new JLabel();
+  private final JScrollPane chancesPane = new JScrollPane(chancesShown);
   private final JPanel body = new JPanel(new GridBagLayout());
+  private final String asker;  // the asking player's part in the check ("attacker"), "" when not known
+  private Rectangle screen;
   private Timer waiting;
 
   private CheckForm(Window owner, Catalog.Check check, Map<String, Object> filled, List<FormFields.Field> fields,
-                    String mode, String dice, Submit submit) {
+                    String mode, String dice, String asker, Submit submit, Chances chances) {
     this.fields = fields;
+    this.asker = asker;
     dialog = new JDialog(owner, "Adjudicator: " + check.words(), java.awt.Dialog.ModalityType.APPLICATION_MODAL);
     dialog.setDefaultCloseOperation(JDialog.DISPOSE_ON_CLOSE);
     final GridBagConstraints at = constraints();
@@ -77,10 +94,12 @@ final class CheckForm {
     topProblem.setVisible(false);
     at.gridy++;
     body.add(topProblem, at);
-    if (!filled.isEmpty()) {
+    final Map<String, Object> summed = new LinkedHashMap<>(filled);
+    for (final FormFields.Field f : fields) if (f.fixed != null) summed.remove(f.name);  // shown as rows of their own
+    if (!summed.isEmpty()) {
       at.gridy++;
       body.add(new JLabel("From the board:"), at);
-      final JTextArea board = new JTextArea(summary(filled), Math.min(6, filled.size()), 50);
+      final JTextArea board = new JTextArea(summary(check.schema, summed), Math.min(6, summed.size()), 50);
       board.setName("board");
       board.setEditable(false);
       board.setLineWrap(true);
@@ -98,16 +117,48 @@ final class CheckForm {
     final JButton cancel = new JButton("Cancel");
     cancel.addActionListener(a -> close());
     ok.addActionListener(a -> submit(submit));
-    final JPanel buttons = new JPanel(new FlowLayout(FlowLayout.RIGHT));
+    final JPanel buttons = new JPanel(new BorderLayout());
+    final JPanel left = new JPanel(new FlowLayout(FlowLayout.LEFT));
+    final JPanel right = new JPanel(new FlowLayout(FlowLayout.RIGHT));
     status.setName("status");
-    buttons.add(status);
-    buttons.add(ok);
-    buttons.add(cancel);
+    if (chances != null) {
+      chancesButton.setName("chances");
+      chancesButton.setToolTipText("Each outcome with its probability and the expected losses, before anything is rolled");
+      chancesButton.addActionListener(a -> askChances(chances));
+      chancesNote.setName("chances note");
+      left.add(chancesButton);
+      left.add(chancesNote);
+    }
+    right.add(status);
+    right.add(ok);
+    right.add(cancel);
+    buttons.add(left, BorderLayout.CENTER);
+    buttons.add(right, BorderLayout.EAST);
+    chancesShown.setName("chances shown");
+    chancesShown.setVerticalAlignment(JLabel.TOP);
+    chancesPane.setBorder(BorderFactory.createTitledBorder("Chances (before the roll; nothing rolled or recorded)"));
+    chancesPane.setPreferredSize(new Dimension(Math.min(760, screen.width - 60), 190));
+    chancesPane.setVisible(false);
+    final JPanel south = new JPanel(new BorderLayout());
+    south.add(chancesPane, BorderLayout.CENTER);
+    south.add(buttons, BorderLayout.SOUTH);
     dialog.getContentPane().add(scroll, BorderLayout.CENTER);
-    dialog.getContentPane().add(buttons, BorderLayout.SOUTH);
+    dialog.getContentPane().add(south, BorderLayout.SOUTH);
     dialog.getRootPane().setDefaultButton(ok);
+    this.screen = screen;
     dialog.pack();
     dialog.setLocationRelativeTo(owner);
+    keepOnScreen(dialog, screen);
+  }
+
+  /** Lays the form out again after it changed (a problem shown, rows added, chances), never larger than the screen. */
+  private void repack() {
+    dialog.pack();
+    if (screen == null) return;  // still being built
+    final Rectangle b = dialog.getBounds();
+    if (b.width > screen.width || b.height > screen.height) {
+      dialog.setSize(Math.min(b.width, screen.width), Math.min(b.height, screen.height));
+    }
     keepOnScreen(dialog, screen);
   }
 
@@ -128,12 +179,17 @@ final class CheckForm {
     w.setLocation(b.x, b.y);
   }
 
-  /** Opens the form (modal: returns when it is closed); OK hands the entered members to {@code submit}. Event thread. */
+  /**
+   * Opens the form (modal: returns when it is closed); OK hands the entered members to {@code
+   * submit}, the Chances button (none when {@code chances} is null) to {@code chances}. {@code
+   * asker} is the asking player's part in the check ("attacker"; "" when not known): a value he
+   * chooses himself is not said to be another player's. Event thread.
+   */
   static void open(Component parent, Catalog.Check check, Map<String, Object> filled, List<FormFields.Field> fields,
-                   String mode, String dice, Submit submit) {
+                   String mode, String dice, String asker, Submit submit, Chances chances) {
     final Window owner = parent == null ? null : SwingUtilities.getWindowAncestor(parent) != null
       ? SwingUtilities.getWindowAncestor(parent) : parent instanceof Window ? (Window) parent : null;
-    new CheckForm(owner, check, filled, fields, mode, dice, submit).dialog.setVisible(true);
+    new CheckForm(owner, check, filled, fields, mode, dice, asker, submit, chances).dialog.setVisible(true);
   }
 
   // ---- what the asking side tells the form -----------------------------------------------------------
@@ -157,8 +213,8 @@ final class CheckForm {
   }
 
   /**
-   * The server refused (or did not answer): the problem beside each field it names, the rest
-   * above the fields; the form stays open with what was entered.
+   * The server refused (or did not answer): the problem beside each field it names, with the
+   * values it allows, the rest above the fields; the form stays open with what was entered.
    */
   void refused(Server.Problem p) {
     stopWaiting();
@@ -168,10 +224,11 @@ final class CheckForm {
     boolean placed = false;
     for (final Map<String, Object> e : p.errors) {
       final String pointer = String.valueOf(e.getOrDefault("pointer", ""));
-      final String words = FormFields.playersWords(String.valueOf(e.getOrDefault("detail", "")));
+      final String words = Unseen.named(FormFields.playersWords(String.valueOf(e.getOrDefault("detail", ""))))
+        + FormFields.allowedWords(Schema.list(e.get("allowed")));
       final String at = nearestProblemPlace(pointer);
       if (at != null) {
-        showProblem(at, labelOf(at) + " " + words);
+        showProblem(at, labelOf(at) + ": " + words);
         placed = true;
       }
       else {
@@ -179,11 +236,93 @@ final class CheckForm {
       }
     }
     if (p.errors.isEmpty() || !general.isEmpty() || !placed) {
-      final String text = general.isEmpty() ? FormFields.playersWords(p.detail) : String.join("; ", general);
-      topProblem.setText("<html><b>" + html(p.title) + "</b><br>" + html(text) + "</html>");
+      final String text = Unseen.named(general.isEmpty() ? FormFields.playersWords(p.detail) : String.join("; ", general));
+      final String title = p.title.equals("The request body is invalid") ? "The adjudicator did not accept these entries" : p.title;
+      topProblem.setText("<html><b>" + html(title) + "</b><br>" + html(text) + "</html>");
       topProblem.setVisible(true);
     }
-    dialog.pack();
+    repack();
+  }
+
+  // ---- the chances -------------------------------------------------------------------------------------
+
+  /** The Chances button: what was entered read as OK reads it (a wrong entry is shown beside its field), then asked. */
+  private void askChances(Chances chances) {
+    clearProblems();
+    final Map<String, Object> entered = readEntered();
+    if (entered == null) return;
+    chancesButton.setEnabled(false);
+    chancesNote.setText("working them out...");
+    chances.ask(entered, this);
+  }
+
+  /** The server's odds answer (adjudicator.odds: outcomes, expected losses, method), shown as the pages show them. */
+  void showChances(Map<String, Object> odds) {
+    chancesButton.setEnabled(true);
+    chancesNote.setText(" ");
+    chancesShown.setText(chancesHtml(odds));
+    chancesPane.setVisible(true);
+    repack();
+  }
+
+  /** Why there are no chances (the fog of war, a situation the rules refuse), beside the button, in players' words. */
+  void noChances(Server.Problem p) {
+    chancesButton.setEnabled(true);
+    chancesPane.setVisible(false);
+    chancesNote.setText("<html><div style=\"width: 380px\"><font color=\"#aa0000\">" + html(p.title) + ": "
+                        + html(Unseen.named(FormFields.playersWords(p.detail))) + "</font></div></html>");
+    chancesNote.setToolTipText(p.detail);
+    repack();
+  }
+
+  /** The odds as the pages word them: an outcome a row (its chance, exactly or its interval), the expected losses, how. */
+  static String chancesHtml(Map<String, Object> odds) {
+    final boolean exact = Boolean.TRUE.equals(odds.get("exact"));
+    final StringBuilder sb = new StringBuilder("<html>");
+    final Object headline = odds.get("headline");
+    if (headline instanceof String && !((String) headline).isEmpty()) sb.append("<b>").append(html((String) headline)).append("</b><br>");
+    sb.append("<table cellspacing=0 cellpadding=1>");
+    final List<Object> outcomes = Schema.list(odds.get("outcomes"));
+    double rest = 0;
+    for (int i = 0; i < outcomes.size(); i++) {
+      final Map<String, Object> o = Schema.map(outcomes.get(i));
+      final double p = o.get("probability") instanceof Number ? ((Number) o.get("probability")).doubleValue() : 0;
+      if (i >= CHANCES_SHOWN) {
+        rest += p;
+        continue;
+      }
+      final String how = o.get("fraction") instanceof String ? (String) o.get("fraction")
+        : o.get("interval") instanceof List ? percent(((Number) Schema.list(o.get("interval")).get(0)).doubleValue()) + "–"
+          + percent(((Number) Schema.list(o.get("interval")).get(1)).doubleValue()) : "";
+      sb.append("<tr><td>").append(html(String.valueOf(o.get("label")))).append("</td><td align=right>&nbsp;")
+        .append(exact ? "" : "≈ ").append(percent(p)).append("</td><td>&nbsp;").append(html(how)).append("</td></tr>");
+    }
+    sb.append("</table>");
+    if (outcomes.size() > CHANCES_SHOWN) {
+      sb.append(outcomes.size() - CHANCES_SHOWN).append(" more outcomes, ").append(percent(rest)).append(" together<br>");
+    }
+    final List<Object> losses = Schema.list(odds.get("expected_losses"));
+    if (!losses.isEmpty()) {
+      sb.append("<b>Expected losses</b>: ");
+      final List<String> parts = new ArrayList<>();
+      for (final Object l : losses) {
+        final Map<String, Object> x = Schema.map(l);
+        final double v = x.get("expected") instanceof Number ? ((Number) x.get("expected")).doubleValue() : 0;
+        parts.add(html(String.valueOf(x.get("side_label"))) + " " + String.format(java.util.Locale.ROOT, "%.2f", v) + " "
+                  + html(String.valueOf(x.getOrDefault("unit", ""))));
+      }
+      sb.append(String.join("; ", parts)).append("<br>");
+    }
+    if (odds.get("method") instanceof String) sb.append("<i>").append(html((String) odds.get("method"))).append("</i>");
+    return sb.append("</html>").toString();
+  }
+
+  /** A probability as players say it (adjudicator.results.percent): "17 %", "<1 %", ">99 %". */
+  static String percent(double p) {
+    final long shown = Math.round(p * 100);
+    if (shown == 0 && p > 0) return "&lt;1 %";
+    if (shown == 100 && p < 1) return "&gt;99 %";
+    return shown + " %";
   }
 
   // ---- the fields --------------------------------------------------------------------------------------
@@ -215,9 +354,14 @@ final class CheckForm {
     }
   }
 
-  private static String labelText(FormFields.Field f) {
-    final String who = f.chooser.isEmpty() ? "" : " (the " + f.chooser + "'s choice: ask them)";
+  private String labelText(FormFields.Field f) {
+    final String who = othersChoice(f) ? " (the " + f.chooser + "'s choice: ask them)" : "";
     return f.label + who + (f.required && f.defaultValue == null ? " *" : "");
+  }
+
+  /** Whether another player chooses this value (not the asking player himself: the attacker's hit order asked by the attacker). */
+  private boolean othersChoice(FormFields.Field f) {
+    return !f.chooser.isEmpty() && !f.chooser.equals(asker);
   }
 
   /** A framed group: an object's fields, or the rows of a list of objects or of a map. */
@@ -311,15 +455,14 @@ final class CheckForm {
           at.gridx++;
         }
         final int index = i;
-        if (field.fixed == null) {
-          final JButton remove = new JButton("Remove");
-          remove.setName(pointer + "/" + i + "/remove");
-          remove.addActionListener(a -> {
-            rows.remove(index);
-            draw();
-          });
-          panel.add(remove, at);
-        }
+        final JButton remove = new JButton("Remove");  // a unit the board took may be taken out of the check too
+        remove.setName(pointer + "/" + i + "/remove");
+        remove.addActionListener(a -> {
+          rows.remove(index);
+          if (field.fixed != null) field.fixed.remove(index);
+          draw();
+        });
+        panel.add(remove, at);
         name(i);
         at.gridy++;
         at.gridx = 0;
@@ -339,7 +482,7 @@ final class CheckForm {
         panel.add(add, at);
       }
       panel.revalidate();
-      if (dialog != null) dialog.pack();
+      if (dialog != null) repack();
     }
 
     private String memberLabel(String name) {
@@ -369,9 +512,9 @@ final class CheckForm {
     else if (f.kind == FormFields.Kind.CHOICE) {
       final JComboBox<String> combo = new JComboBox<>();
       // a value another player chooses starts empty, so it is never sent without being chosen
-      if (!f.required || f.defaultValue != null || !f.chooser.isEmpty()) combo.addItem("");
+      if (!f.required || f.defaultValue != null || othersChoice(f)) combo.addItem("");
       for (final Object choice : f.choices) combo.addItem(String.valueOf(choice));
-      combo.setSelectedItem(f.chooser.isEmpty() ? initial : "");
+      combo.setSelectedItem(othersChoice(f) ? "" : initial);
       input = combo;
     }
     else if (f.kind == FormFields.Kind.LIST && !f.choices.isEmpty()) {
@@ -411,9 +554,14 @@ final class CheckForm {
 
   private void submit(Submit submit) {
     clearProblems();
-    final Map<String, Object> entered;
+    final Map<String, Object> entered = readEntered();
+    if (entered != null) submit.send(entered, this);
+  }
+
+  /** What was entered as request members, or null with every wrong entry shown beside its field. */
+  private Map<String, Object> readEntered() {
     try {
-      entered = FormFields.read(fields, entered());
+      return FormFields.read(fields, entered());
     }
     catch (FormFields.Problems wrong) {
       for (final Map.Entry<String, String> e : wrong.byPointer.entrySet()) {
@@ -424,10 +572,9 @@ final class CheckForm {
           topProblem.setVisible(true);
         }
       }
-      dialog.pack();
-      return;
+      repack();
+      return null;
     }
-    submit.send(entered, this);
   }
 
   /** What the inputs hold, by pointer, as FormFields reads it. */
@@ -527,17 +674,39 @@ final class CheckForm {
     return at;
   }
 
-  /** The board's part of the request, one member a line (long lists shortened). */
-  static String summary(Map<String, Object> filled) {
+  /**
+   * The board's part of the request, one member a line as a player reads it: its label, units
+   * by their counters' names (a masked one by its mask) and hexes, long lists counted.
+   */
+  static String summary(Schema schema, Map<String, Object> filled) {
+    final Map<String, Map<String, Object>> raw = schema.rawProperties(schema.root());
     final StringBuilder sb = new StringBuilder();
     for (final Map.Entry<String, Object> e : filled.entrySet()) {
-      String v = Json.write(Unseen.shown(e.getValue()));
-      if (e.getValue() instanceof List && ((List<?>) e.getValue()).size() > 6) {
-        v = ((List<?>) e.getValue()).size() + " units";
-      }
-      sb.append(e.getKey()).append(": ").append(v).append('\n');
+      final Object value = e.getValue();
+      final String v;
+      if (value instanceof List && ((List<?>) value).size() > 6) v = ((List<?>) value).size() + " units";
+      else v = readable(value);
+      sb.append(FormFields.label(raw.get(e.getKey()), e.getKey())).append(": ").append(v).append('\n');
     }
     return sb.toString().strip();
+  }
+
+  /** A filled value in words: a unit by its counter's name and hex, a list of them joined, anything else as text. */
+  private static String readable(Object value) {
+    if (value instanceof List) {
+      final List<String> parts = new ArrayList<>();
+      for (final Object o : (List<?>) value) parts.add(readable(o));
+      return String.join(", ", parts);
+    }
+    if (value instanceof Map) {
+      final Map<String, Object> m = Schema.map(value);
+      if (m.get("unit") instanceof String || m.get("block") instanceof String) return Unseen.unitName(m);
+      return Json.write(Unseen.shown(value));
+    }
+    if (value instanceof String && BoardReader.pieceOfUnit((String) value) != null) {
+      return Unseen.unitName(Map.of("unit", value));
+    }
+    return String.valueOf(value);
   }
 
   private static String html(String s) {

@@ -32,6 +32,13 @@ final class FormFields {
   static final Set<String> ACRONYMS = Set.of("un", "vp", "vps", "hq", "hqs", "rp", "sp", "roc", "prc", "nk", "rok", "loc",
                                              "zoc", "mp", "crt", "id", "ids", "pbem", "snafu", "d6", "d10");
 
+  /** Words a label made from a name spells as the rulebooks do (adjudicator/forms.py SPELLED). */
+  static final Map<String, String> SPELLED = Map.ofEntries(
+    Map.entry("vps", "VPs"), Map.entry("hqs", "HQs"), Map.entry("macarthur", "MacArthur"), Map.entry("korea", "Korea"),
+    Map.entry("korean", "Korean"), Map.entry("china", "China"), Map.entry("chinese", "Chinese"), Map.entry("soviet", "Soviet"),
+    Map.entry("pyongyang", "Pyongyang"), Map.entry("seoul", "Seoul"), Map.entry("pusan", "Pusan"),
+    Map.entry("communist", "Communist"), Map.entry("communists", "Communists"), Map.entry("january", "January"));
+
   /** A request property's description saying whose choice the value is ("The defender's choice of ..."). */
   private static final Pattern CHOICE_OF = Pattern.compile("\\b(attacker|defender|attacking player|defending player)'s choice\\b",
                                                            Pattern.CASE_INSENSITIVE);
@@ -132,10 +139,11 @@ final class FormFields {
   }
 
   /**
-   * The board's units whose other members the player sets: a list (or one object) the board
+   * The board's units a player may set more of, or take out: a list (or one object) the board
    * filled from the pieces (attackers, a defender) whose items also have members no board role
-   * fills (in supply, across a river, the supply unit). Each unit is a fixed row (or group) of
-   * those members; positions, whose items have nothing more, are left out.
+   * fills (in supply, across a river, the supply unit), and the lists of attackers and defenders
+   * (a unit selected by mistake is removed from the form). Each unit is a fixed row (or group)
+   * of those members; positions (every unit on the map) are left out.
    */
   static List<Field> boardFields(Schema schema, Map<String, Object> filled) {
     final List<Field> out = new ArrayList<>();
@@ -151,7 +159,8 @@ final class FormFields {
       for (final Field m : members(schema, item, List.of(), 0)) {
         if (Schema.role(m.property) == null) members.add(m.leaf() ? m : asJson(m));
       }
-      if (members.isEmpty()) continue;
+      final String role = Schema.role(p);
+      if (members.isEmpty() && !(list && ("attackers".equals(role) || "defenders".equals(role)))) continue;
       final List<Map<String, Object>> fixed = new ArrayList<>();
       if (list) for (final Object o : (List<?>) value) fixed.add(Schema.map(o));
       else if (value instanceof Map) fixed.add(Schema.map(value));
@@ -248,13 +257,18 @@ final class FormFields {
     return humanize(name);
   }
 
-  /** pydantic's title for a field without one: each word capitalized. */
+  /**
+   * pydantic's title for a field without one, as Python's {@code str.title()} writes it: each run
+   * of letters capitalized ("of_38th_turn" -> "Of 38Th Turn").
+   */
   static String automaticTitle(String name) {
-    final List<String> words = new ArrayList<>();
-    for (final String w : name.split("_")) {
-      if (!w.isEmpty()) words.add(Character.toUpperCase(w.charAt(0)) + w.substring(1));
+    final StringBuilder out = new StringBuilder();
+    boolean afterLetter = false;
+    for (final char c : name.replace('_', ' ').toCharArray()) {
+      out.append(afterLetter ? Character.toLowerCase(c) : Character.toUpperCase(c));
+      afterLetter = Character.isLetter(c);
     }
-    return String.join(" ", words);
+    return out.toString();
   }
 
   /** A label from a snake_case name, as adjudicator/forms.py humanize: "un_supply_shortage" -> "UN supply shortage". */
@@ -262,7 +276,7 @@ final class FormFields {
     final List<String> words = new ArrayList<>();
     for (final String w : name.split("_")) {
       if (w.isEmpty()) continue;
-      words.add(ACRONYMS.contains(w) ? w.toUpperCase(Locale.ROOT) : w);
+      words.add(SPELLED.containsKey(w) ? SPELLED.get(w) : ACRONYMS.contains(w) ? w.toUpperCase(Locale.ROOT) : w);
     }
     if (!words.isEmpty() && !words.get(0).equals(words.get(0).toUpperCase(Locale.ROOT))) {
       words.set(0, Character.toUpperCase(words.get(0).charAt(0)) + words.get(0).substring(1));
@@ -508,6 +522,14 @@ final class FormFields {
     d = d.replaceFirst("^List should have ", "needs ");
     d = d.replaceFirst("^String should have ", "needs ");
     return d;
+  }
+
+  /** " Allowed: a, b, c" for the values a refusal says a field allows (at most 12 named), "" for none. */
+  static String allowedWords(List<Object> allowed) {
+    if (allowed.isEmpty()) return "";
+    final List<String> named = new ArrayList<>();
+    for (final Object a : allowed.subList(0, Math.min(12, allowed.size()))) named.add(String.valueOf(a));
+    return ". Allowed: " + String.join(", ", named) + (allowed.size() > 12 ? " and " + (allowed.size() - 12) + " more" : "");
   }
 
   /** Puts each parsed value at its field's place in the request (creating inner objects). */

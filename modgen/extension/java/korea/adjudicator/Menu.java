@@ -20,8 +20,9 @@ import javax.swing.SwingWorker;
 /**
  * The Adjudicator toolbar menu and the dialogs it opens: what the game is and where its checks
  * go, the scenario of a game that does not say, connecting, creating, joining and leaving a
- * recorded game, and every check of the game. Event thread; the waiting is done by the
- * component's public methods, run off it.
+ * recorded game, the last ruling (in full, its page in the browser), the replay of a log in the
+ * browser, and the checks of the scenario this player may ask. Event thread; the waiting is done
+ * by the component's public methods, run off it.
  */
 final class Menu {
   private final Adjudicator adjudicator;
@@ -51,18 +52,35 @@ final class Menu {
     final JMenuItem create = item("Create recorded game...", this::createDialog);
     create.setEnabled(!played.recorded());
     menu.add(create);
-    menu.add(item("Join recorded game...", this::joinDialog));
+    menu.add(item("Join recorded game...", () -> joinDialog(adjudicator.played().gameId, "", "")));
     final JMenuItem leave = item(active == null ? "Forget my token" : "Forget my token of recorded game " + active.gameId + "...",
                                  () -> leaveDialog(active));
     leave.setEnabled(active != null);
     menu.add(leave);
+    final JMenuItem owed = item("Apply the rulings' changes to my pieces...", adjudicator::applyOwedChangesInteractively);
+    owed.setToolTipText("Changes the opponent's rulings order to your pieces that were hidden from him (only you can make them)");
+    owed.setEnabled(active != null);
+    menu.add(owed);
+    menu.addSeparator();
+    final Ruling last = adjudicator.lastRuling();
+    final JMenuItem full = item("The last ruling in full...", () -> RulingWindow.show(last));
+    full.setEnabled(last != null);
+    if (last != null) full.setToolTipText(last.headline());
+    menu.add(full);
+    final String page = adjudicator.rulingPage();
+    final JMenuItem open = item("Open this ruling's page", adjudicator::openRulingPage);
+    open.setEnabled(!page.isEmpty());
+    open.setToolTipText(page.isEmpty() ? (last == null ? "No ruling yet" : "A calculation has no page: see it in full") : page);
+    menu.add(open);
+    menu.add(item("Replay a log in the browser", () -> inBackground(adjudicator::replayAddress,
+                                                                      answer -> Browser.open(String.valueOf(answer.get("url"))))));
     menu.addSeparator();
     final JMenu checks = new JMenu("Checks");
     if (c == null) {
       checks.add(item("Load the checks from the server", () -> adjudicator.loadCatalogInBackground(() -> { })));
     }
     else {
-      for (final Catalog.Check check : c.checks) {
+      for (final Catalog.Check check : c.offered(adjudicator.scenario(), adjudicator.askingSide())) {
         final JMenuItem i = item(check.words() + " (" + check.rule + ")", () -> adjudicator.askInteractively(check,
           adjudicator.reader().context(null, BoardReader.selection())));
         i.setToolTipText(check.summary);
@@ -137,10 +155,15 @@ final class Menu {
     });
   }
 
-  private void joinDialog() {
-    final JTextField gameId = new JTextField(adjudicator.played().gameId, 24);
+  /**
+   * The join dialog, with what was typed and the server's refusal of it when it is shown again
+   * ({@code problem}: "" the first time): a refused join keeps the game id and the token. A
+   * token of another side than the one taken in VASSAL joins with a warning saying so.
+   */
+  private void joinDialog(String typedId, String typedToken, String problem) {
+    final JTextField gameId = new JTextField(typedId, 24);
     gameId.setName("game id");
-    final JTextField token = new JTextField(24);
+    final JTextField token = new JTextField(typedToken, 24);
     token.setName("token");
     final JPanel form = new JPanel(new GridLayout(0, 2, 4, 4));
     form.add(new JLabel("Game id:"));
@@ -151,14 +174,51 @@ final class Menu {
     form.add(new JLabel("the token's (the server says whose it is)"));
     form.add(new JLabel("Server:"));
     form.add(new JLabel(Settings.server() + " (Adjudicator > Connect to change)"));
-    if (JOptionPane.showConfirmDialog(Adjudicator.window(), form, "Adjudicator: join a recorded game", JOptionPane.OK_CANCEL_OPTION,
+    final Object shown;
+    if (problem.isEmpty()) shown = form;
+    else {
+      final JLabel refused = new JLabel("<html><font color=\"#aa0000\">" + problem.replace("&", "&amp;").replace("<", "&lt;")
+                                        + "</font></html>");
+      refused.setName("problem");
+      shown = new Object[] {refused, form};
+    }
+    if (JOptionPane.showConfirmDialog(Adjudicator.window(), shown, "Adjudicator: join a recorded game", JOptionPane.OK_CANCEL_OPTION,
                                       JOptionPane.PLAIN_MESSAGE) != JOptionPane.OK_OPTION) return;
     final String id = gameId.getText();
     final String secret = token.getText();
-    inBackground(() -> adjudicator.joinRecordedGame(id, secret), answer ->
-      JOptionPane.showMessageDialog(Adjudicator.window(), "Joined recorded game " + answer.get("game_id") + " ("
-        + adjudicator.scenarioName(String.valueOf(answer.get("scenario"))) + ") as "
-        + adjudicator.info().sideName(String.valueOf(answer.get("side"))) + ".", "Adjudicator", JOptionPane.INFORMATION_MESSAGE));
+    new SwingWorker<Map<String, Object>, Void>() {
+      @Override
+      protected Map<String, Object> doInBackground() {
+        return adjudicator.join(id, secret, false);
+      }
+
+      @Override
+      protected void done() {
+        final Map<String, Object> answer;
+        try {
+          answer = get();
+        }
+        catch (Exception e) {
+          joinDialog(id, secret, "Unexpected error: " + e.getMessage());
+          return;
+        }
+        if (!Boolean.TRUE.equals(answer.get("ok"))) {
+          joinDialog(id, secret, answer.get("title") + ": " + answer.get("detail"));
+          return;
+        }
+        final String joined = "Joined recorded game " + answer.get("game_id") + " ("
+          + adjudicator.scenarioName(String.valueOf(answer.get("scenario"))) + ") as "
+          + adjudicator.info().sideName(String.valueOf(answer.get("side"))) + ".";
+        final String warning = String.valueOf(answer.getOrDefault("warning", ""));
+        if (warning.isEmpty()) {
+          JOptionPane.showMessageDialog(Adjudicator.window(), joined, "Adjudicator", JOptionPane.INFORMATION_MESSAGE);
+        }
+        else {
+          JOptionPane.showMessageDialog(Adjudicator.window(), joined + "\n\n" + warning, "Adjudicator: not the side you took",
+                                        JOptionPane.WARNING_MESSAGE);
+        }
+      }
+    }.execute();
   }
 
   /** Forgetting a token is asked first, with the token shown to copy: without it, this player cannot roll in the game. */

@@ -91,7 +91,7 @@ final class PieceMenu {
   }
 
   private void fill(JMenu sub, Catalog catalog, Board.Context ctx) {
-    for (final Catalog.Entry entry : catalog.entries(ctx, adjudicator.askingSide())) {
+    for (final Catalog.Entry entry : catalog.entries(ctx, adjudicator.askingSide(), adjudicator.scenario())) {
       final JMenuItem item = new JMenuItem(entry.label);
       item.setEnabled(entry.enabled);
       item.setToolTipText(entry.check.summary);

@@ -5,68 +5,158 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What the server ruled, as the extension uses it: the transcript's chat lines (and, in a game with
- * hidden units, the lines as this player's side may see them), the record's
- * number (a recorded game), the units' new states (to offer applying them to the board), the
- * stand-ins the ruling used (stated once per game) and the server's notices (e.g. a unit the
- * game's ledger already removed), which are shown to the player before anything else.
+ * What the server ruled, as the extension uses it: the transcript's chat lines (the short
+ * ruling everyone sees; in a game with hidden units also the lines as this player's side may
+ * see them), the whole ruling (its steps, rules and details: the ruling window, never posted),
+ * the record's number and page (a recorded game: the verify address), what it does to the board
+ * (to offer applying it), the stand-ins the ruling used (stated once per game) and the server's
+ * notices (a unit the game's ledger already eliminated named again, the same situation asked
+ * again), which are shown to the player before anything else; the transcript's own "notice:"
+ * lines carry them into the log.
  */
 final class Ruling {
+  static final String STEP = "step";
+  static final String ELIMINATED = "eliminated";
+  static final String REPLACED = "replaced";
+  static final String MOVED = "moved";
+  static final String RETURNED = "returned";
+  static final String REVEALED = "revealed";
+
+  /** A unit a replacement puts on the board, at a step or SP (both null: as its counter comes). */
+  static final class Placed {
+    final String unit;
+    final String step;
+    final Integer sp;
+
+    Placed(String unit, String step, Integer sp) {
+      this.unit = unit;
+      this.step = step;
+      this.sp = sp;
+    }
+  }
+
   /**
-   * One unit's new state: removed, a step by name, or an SP (block games); or, for a placeholder a
-   * ruling reveals (KWB's '? 4' Scratch Units), the counter it turned out to be, which takes its spot.
+   * One change to one unit (the server's piece_changes, adjudicator.unit_changes): its kind, the
+   * step or SP shown (step), the hex ordered (moved), the units placed in its stead (replaced),
+   * the counter a placeholder turned out to be (revealed: KWB's '? 4' Scratch Units), and the
+   * side that makes it on the board.
    */
   static final class Change {
+    final String kind;
     final String unit;
     final boolean eliminated;
-    final String step;        // null: none named
-    final Integer sp;         // null: none named
-    final String revealedAs;  // null: no placeholder revealed
+    final String step;   // null: none named; "": the first step (full strength)
+    final Integer sp;    // null: none named
+    final String hex;    // moved: the hex
+    final List<Placed> replacements;
+    final String revealedAs;  // revealed: the counter that takes the placeholder's spot (else null)
+    final String appliedBy;  // a side id, "" when not said
 
-    Change(String unit, boolean eliminated, String step, Integer sp, String revealedAs) {
+    Change(String kind, String unit, boolean eliminated, String step, Integer sp, String hex, List<Placed> replacements,
+           String revealedAs, String appliedBy) {
+      this.kind = kind;
       this.unit = unit;
       this.eliminated = eliminated;
       this.step = step;
       this.sp = sp;
+      this.hex = hex;
+      this.replacements = replacements;
       this.revealedAs = revealedAs;
+      this.appliedBy = appliedBy;
     }
 
-    Change(String unit, boolean eliminated, String step, Integer sp) {
-      this(unit, eliminated, step, sp, null);
+    /** One entry of piece_changes; an older server's entries (no kind) read as a step or an elimination. */
+    static Change of(Map<String, Object> c) {
+      final boolean eliminated = Boolean.TRUE.equals(c.get("eliminated"));
+      final String revealedAs = text(c.get("revealed_as"));
+      final String kind = c.get("kind") instanceof String ? (String) c.get("kind")
+        : revealedAs != null ? REVEALED : eliminated ? ELIMINATED : STEP;
+      final List<Placed> placed = new ArrayList<>();
+      for (final Object o : Schema.list(c.get("replacements"))) {
+        final Map<String, Object> p = Schema.map(o);
+        if (p.get("unit") instanceof String) placed.add(new Placed((String) p.get("unit"), text(p.get("step")), number(p.get("sp"))));
+      }
+      return new Change(kind, (String) c.get("unit"), eliminated, text(c.get("step")), number(c.get("sp")), text(c.get("hex")),
+                        placed, revealedAs, c.get("applied_by") instanceof String ? (String) c.get("applied_by") : "");
     }
   }
 
+  static final String VERIFY = "verify: ";
+  /** A ruling's tag at the start of a chat line (adjudicator.transcript). */
+  static final java.util.regex.Pattern TAG = java.util.regex.Pattern.compile("^\\[ADJ [^\\]]*\\]");
+
   final List<String> lines;         // the transcript everyone may see: posted to the chat and the log
   final List<String> privateLines;  // fog of war: as this player's side may see it (shown to him only)
+  final List<String> details;       // the whole ruling, as this player may see it (the ruling window)
   final Object seq;
   final List<Change> changes;
   final List<String> standIns;
-  final List<String> notices;
+  final List<String> notices;       // the notices in words, as this player may read them
 
   Ruling(List<String> lines, List<String> privateLines, Object seq, List<Change> changes, List<String> standIns,
          List<String> notices) {
+    this(lines, privateLines, List.of(), seq, changes, standIns, notices);
+  }
+
+  Ruling(List<String> lines, List<String> privateLines, List<String> details, Object seq, List<Change> changes,
+         List<String> standIns, List<String> notices) {
     this.lines = lines;
     this.privateLines = privateLines;
+    this.details = details;
     this.seq = seq;
     this.changes = changes;
     this.standIns = standIns;
     this.notices = notices;
   }
 
-  /** A check's answer (with ?transcript=1&changes=1); IllegalArgumentException without a transcript. */
+  /**
+   * A check's answer (with ?transcript=1&changes=1); IllegalArgumentException without a transcript.
+   * The notices are read in words (notice_texts): the answer's notices are objects.
+   */
   static Ruling of(Map<String, Object> answer) {
     final List<String> lines = strings(answer.get("transcript"));
     if (lines.isEmpty()) throw new IllegalArgumentException("no transcript");
-    final List<Change> changes = new ArrayList<>();
-    for (final Object o : Schema.list(answer.get("piece_changes"))) {
+    return new Ruling(lines, strings(answer.get("private_transcript")), strings(answer.get("details")), answer.get("seq"),
+                      changes(answer.get("piece_changes")), strings(answer.get("stand_ins")),
+                      strings(answer.get("notice_texts")));
+  }
+
+  /** The changes of a piece_changes list. */
+  static List<Change> changes(Object pieceChanges) {
+    final List<Change> out = new ArrayList<>();
+    for (final Object o : Schema.list(pieceChanges)) {
       final Map<String, Object> c = Schema.map(o);
-      if (!(c.get("unit") instanceof String)) continue;
-      changes.add(new Change((String) c.get("unit"), Boolean.TRUE.equals(c.get("eliminated")),
-                             c.get("step") instanceof String ? (String) c.get("step") : null,
-                             c.get("sp") instanceof Number ? ((Number) c.get("sp")).intValue() : null,
-                             c.get("revealed_as") instanceof String ? (String) c.get("revealed_as") : null));
+      if (c.get("unit") instanceof String) out.add(Change.of(c));
     }
-    return new Ruling(lines, strings(answer.get("private_transcript")), answer.get("seq"), changes, strings(answer.get("stand_ins")), strings(answer.get("notices")));
+    return out;
+  }
+
+  /** The ruling's page (its verify address, at the server's public address), or null for a calculation. */
+  String page() {
+    for (final String line : lines) {
+      final int at = line.indexOf("] " + VERIFY);
+      if (at >= 0) return line.substring(at + 2 + VERIFY.length()).trim();
+    }
+    return null;
+  }
+
+  /** The tag a chat line starts with ("[ADJ g#4]", "[ADJ compute]"), or "". */
+  static String tag(String line) {
+    final java.util.regex.Matcher m = TAG.matcher(line);
+    return m.find() ? m.group() : "";
+  }
+
+  /** The first line without its tag: what the ruling says happened. */
+  String headline() {
+    return TAG.matcher(lines.get(0)).replaceFirst("").trim();
+  }
+
+  private static String text(Object o) {
+    return o instanceof String ? (String) o : null;
+  }
+
+  private static Integer number(Object o) {
+    return o instanceof Number ? ((Number) o).intValue() : null;
   }
 
   private static List<String> strings(Object o) {

@@ -40,8 +40,9 @@ final class Shown {
       for (final String line : lines) {
         final String s = line.trim();
         if (s.isEmpty()) continue;
-        // as Chatter.doShow: a line that is not this player's own chat is of the style "other", its angle brackets escaped
-        html.append("\n<div class=\"other\">").append(s.replace("<", "&lt;").replace(">", "&gt;")).append("</div>");
+        // as Chatter.doShow: a line that is not this player's own chat is of the style "other", its angle brackets escaped;
+        // a ruling's verify address is drawn as a link (ChatLinks opens it on a click, as it does in lines the engine shows)
+        html.append("\n<div class=\"other\">").append(linked(s)).append("</div>");
       }
       kit.insertHTML(doc, doc.getLength(), html.toString(), 0, 0, null);
       ((JTextPane) paneField.get(chatter)).repaint();
@@ -51,6 +52,16 @@ final class Shown {
       unavailable = true;
       return false;
     }
+  }
+
+  /** A line's text escaped as the engine escapes it (its angle brackets), its verify address drawn as a link. */
+  static String linked(String line) {
+    final String escaped = line.replace("<", "&lt;").replace(">", "&gt;");
+    final int at = escaped.indexOf("] " + Ruling.VERIFY);
+    if (at < 0) return escaped;
+    final int start = at + 2 + Ruling.VERIFY.length();
+    final String url = escaped.substring(start).trim();
+    return escaped.substring(0, start) + "<a href=\"" + url.replace("\"", "&quot;") + "\">" + url + "</a>";
   }
 
   private static Field field(String name) throws NoSuchFieldException {

@@ -11,8 +11,8 @@ import VASSAL.counters.Properties;
 /**
  * What a form may show of the units the board filled in: no more than the player sees on the
  * board. A request carries every unit's identity and strength (the server needs them to rule),
- * but a unit whose piece is masked to this player (HoldFast's enemy blocks, a drawn Scratch Unit,
- * a face-down Objective marker: the engine's own "obscured to me") is shown by its mask's name
+ * but a unit whose piece is masked to this player (HoldFast's enemy blocks, a face-down Objective
+ * marker: the engine's own "obscured to me") is shown by its mask's name
  * and its hex alone, so opening a form and pressing Cancel is no peek (HoldFast, Fog of War: the
  * label side is seen only when both sides reveal the units for combat, after the attack is
  * announced, which OK does). Event thread (reads the pieces).
@@ -32,6 +32,25 @@ final class Unseen {
     final GamePiece piece = BoardReader.pieceOfUnit(id);
     final String name = piece == null ? id : piece.getName();  // the engine names a masked piece by its mask
     return unit.get("hex") == null ? name : name + " (" + unit.get("hex") + ")";
+  }
+
+  /**
+   * A text (a refusal of the server's) with each unit id of a piece on the board replaced by the
+   * name its counter shows this player ("nk-83-mot" -> "NK 83"; a masked one: its mask's name).
+   */
+  static String named(String text) {
+    if (text == null || text.isEmpty()) return text;
+    final Map<String, String> names = new LinkedHashMap<>();
+    for (final GamePiece p : BoardReader.pieces()) {
+      final String id = BoardReader.text(p.getProperty("UnitId"));
+      if (!id.isEmpty() && text.contains(id)) names.put(id, p.getName());
+    }
+    String out = text;
+    for (final String id : names.keySet().stream().sorted((a, b) -> b.length() - a.length()).toList()) {
+      out = out.replaceAll("(?<![\\w/-])" + java.util.regex.Pattern.quote(id) + "(?![\\w-])",
+                           java.util.regex.Matcher.quoteReplacement(names.get(id)));
+    }
+    return out;
   }
 
   /** A filled-in value as the form may show it: each unit masked to this player by its mask's name and hex only. */

@@ -2,10 +2,12 @@ package VASSAL.build.module;
 
 import java.awt.Point;
 import java.awt.event.MouseListener;
+import java.util.Collection;
 import java.util.List;
 
 import javax.swing.JComponent;
 
+import VASSAL.build.module.map.boardPicker.Board;
 import VASSAL.command.Command;
 import VASSAL.counters.GamePiece;
 import VASSAL.counters.PieceFinder;
@@ -25,6 +27,8 @@ public class Map {
   public void addLocalMouseListenerFirst(MouseListener l) { }
 
   public GamePiece findPiece(Point pt, PieceFinder finder) { return null; }
+
+  public Collection<Board> getBoards() { return null; }
 
   public Command placeOrMerge(GamePiece p, Point pt) { return null; }
 }

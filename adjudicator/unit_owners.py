@@ -1,0 +1,40 @@
+"""A game's `adjudicator.unit_changes.Owners`: each unit's side, each side's dead pile, and the
+units whose pieces the board hides from the other side.
+
+The pieces hidden are those the fog of war hides (`adjudicator.fog`): the module masks them from
+the other side (HoldFast's blocks), and VASSAL lets no command of the other side reach a masked
+piece, so a ruling's change to one is its owner's to make. (KWB's Scratch Units are no such
+pieces: identical '? 4' placeholders, the same to both sides, which the asker turns face up as a
+ruling reveals them, `adjudicator.draws`.) The dead pile is the box the module's Eliminate sends
+a unit of that side to (`scenarios.boxboard.dead_pile`).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from adjudicator.fog import fog_of
+from adjudicator.unit_changes import Owners
+from scenarios.boxboard import dead_pile
+
+
+@lru_cache(maxsize=None)
+def owners_of(system: str) -> Owners:
+    """The owners of `system`'s units (an unknown system: no unit has a side)."""
+    try:
+        from scenarios import load_game
+
+        game = load_game(system)
+    except Exception:  # a probe check's system, or data that does not load: nobody is known
+        return Owners(lambda unit: None, lambda side: "", lambda unit: None)
+    piles = {side: (box.id if (box := dead_pile(game, side)) else "") for side in game.sides}
+    fog = fog_of(system)
+
+    def side_of(unit: str) -> str | None:
+        found = game.units.get(unit)
+        return found.side if found is not None else None
+
+    def hidden_owner(unit: str) -> str | None:
+        return fog.unit_owner(unit) if fog is not None else None
+
+    return Owners(side_of, lambda side: piles.get(side, ""), hidden_owner)

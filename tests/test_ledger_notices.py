@@ -1,0 +1,218 @@
+"""The ledger's view of the board (issue 38): notices, refusals, repeated asks, the rows of the ledger.
+
+The server knows what its rulings did to the units. A recorded check that names a unit its ledger
+eliminated, or at a step it contradicts, is answered with notices — in the JSON answer, the chat
+lines, the ruling's page, the ledger's rows, the CLI — and an eliminated unit cannot attack or
+defend (422, naming the record) unless the request names the ruling that brought it back
+(`restored_by`). The same situation asked again is named. Notices are part of the record (hashed,
+signed, re-derived by the verifier) and sealed where they name a unit the fog of war hides.
+Every game's dice are chosen (adjudicator.testing).
+"""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from lxml import html
+
+from adjudicator.checks import get_check
+from adjudicator.ledger import build_record
+from adjudicator.testing import bearer, choose_seeds, make_app, seed_where
+from adjudicator.verify import verify_ledger
+
+KILL = {"scenario": "pusan", "attacking_side": "communist", "intensive": "declared",
+        "attackers": [{"unit": "nk-83-mot", "hex": "0105", "doubled": True}],
+        "defenders": [{"unit": "us-27-25", "hex": "0205", "step": "depleted"}]}
+SUPPLY = {"scenario": "pusan", "side": "communist", "game_turn": 1,
+          "positions": [{"unit": "nk-1-hq", "hex": "2501"}, {"unit": "nk-83-mot", "hex": "0105"},
+                        {"unit": "us-27-25", "hex": "0205", "step": "depleted"}]}
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    return make_app(tmp_path_factory.mktemp("ledger-notices"))
+
+
+@pytest.fixture(scope="module")
+def client(app):
+    return app.test_client()
+
+
+def eliminated(unit: str):
+    def wanted(outcome) -> bool:
+        return any(a["unit"] == unit and a["step"] == "deadpile" for a in outcome.get("attackers", []))
+    return wanted
+
+
+@pytest.fixture
+def kwb(app, client):
+    """A Pusan game whose first ruling (NK 83's intensive attack at 1:1, AD) eliminates NK 83."""
+    choose_seeds(app, {"kwb/pusan": seed_where(get_check("kwb", "combat"), KILL, eliminated("nk-83-mot"))})
+    game = client.post("/api/v1/games", json={"system": "kwb", "scenario": "pusan"}).get_json()
+    url = f"/api/v1/games/{game['game_id']}"
+    communist = bearer(game["tokens"]["communist"])
+    first = client.post(f"{url}/combat?transcript=1", json=KILL, headers=communist)
+    assert first.status_code == 201 and first.get_json()["notices"] == []
+    return game, url, communist
+
+
+def test_an_eliminated_unit_named_again_is_noticed_in_every_rendering(client, kwb, capsys):
+    game, url, communist = kwb
+    answer = client.post(f"{url}/supply?transcript=1", json=SUPPLY, headers=communist).get_json()
+    assert answer["notices"] == [{"kind": "eliminated", "record": 1, "unit": "nk-83-mot", "hex": "0105",
+                                  "text": "NK 83 was eliminated by record #1; this ruling treats it as present"}]
+    assert answer["notice_texts"] == ["NK 83 was eliminated by record #1; this ruling treats it as present"]
+    assert answer["transcript"][1] == (f"[ADJ {game['game_id']}#2] notice: NK 83 was eliminated by record #1; this "
+                                       "ruling treats it as present")  # the chat lines both players see, and the log
+    observer = bearer(game["tokens"]["observer"])
+    ledger = client.get(f"{url}/ledger", headers=observer).get_json()
+    assert ledger["records"][2]["body"]["result"]["notices"] == answer["notices"]  # in the record: hashed and signed
+    page = client.post(f"/games/{game['game_id']}", data={"token": game["tokens"]["observer"]}, follow_redirects=True)
+    row = html.fromstring(page.get_data(as_text=True)).get_element_by_id("record-2")
+    assert [li.text_content() for li in row.xpath('.//li[@class="notice"]')] == [
+        "notice: NK 83 was eliminated by record #1; this ruling treats it as present"]
+    record = html.fromstring(client.get(f"/games/{game['game_id']}/records/2").get_data(as_text=True))
+    assert "NK 83 was eliminated by record #1" in record.get_element_by_id("notices").text_content()
+    assert 'class="ok"' in html.tostring(record.get_element_by_id("verification")).decode()
+    first_row = html.fromstring(page.get_data(as_text=True)).get_element_by_id("record-1")
+    headline = first_row.xpath('.//strong[@class="headline"]')[0].text_content()
+    assert headline.startswith("Combat for Communist: NK 83 attacks US 27/25 at ") and "NK 83 eliminated" in headline
+
+    from adjudicator.client.output import check_lines, ledger_lines
+    assert "  NOTICE: NK 83 was eliminated by record #1; this ruling treats it as present" in check_lines(answer)
+    assert any("notice: NK 83 was eliminated by record #1" in line for line in ledger_lines(ledger))
+
+
+def test_an_eliminated_unit_cannot_attack_unless_a_ruling_brought_it_back(client, kwb):
+    game, url, communist = kwb
+    again = client.post(f"{url}/combat", json=KILL, headers=communist)
+    problem = again.get_json()
+    assert again.status_code == 422 and problem["type"].endswith(":eliminated-unit")
+    assert "NK 83 was eliminated by record #1" in problem["detail"] and "restored_by" in problem["detail"]
+    assert problem["records"] == [1]
+    observer = bearer(game["tokens"]["observer"])
+    assert len(client.get(f"{url}/ledger", headers=observer).get_json()["records"]) == 2  # nothing recorded
+
+    bogus = client.post(f"{url}/combat", json={**KILL, "restored_by": [1]}, headers=communist)
+    assert bogus.status_code == 422 and bogus.get_json()["type"].endswith(":restored-by")
+    assert bogus.get_json()["errors"][0]["pointer"] == "/restored_by"
+    naming = client.post(f"{url}/supply", json=SUPPLY, headers=communist).get_json()  # record 2 names NK 83
+    back = client.post(f"{url}/combat?transcript=1", json={**KILL, "restored_by": [naming["seq"]]}, headers=communist)
+    assert back.status_code == 201, back.get_json()
+    (notice,) = [n for n in back.get_json()["notices"] if n["kind"] != "repeat"]
+    assert notice == {"kind": "restored", "record": 2, "unit": "nk-83-mot", "hex": "0105",
+                      "text": "NK 83, eliminated by record #1, is back by record #2 (as this request says)"}
+    assert back.get_json()["request"]["restored_by"] == [2]  # the request names it: in the record
+
+
+def test_a_step_the_ledger_contradicts_is_noticed(app, client):
+    choose_seeds(app, {"kwb/pusan": seed_where(get_check("kwb", "combat"), {**KILL, "intensive": "none",
+                                                                          "attackers": [{"unit": "nk-83-mot", "hex": "0105"}]},
+                                               lambda o: o["result"] == "AD")})
+    game = client.post("/api/v1/games", json={"system": "kwb", "scenario": "pusan"}).get_json()
+    url, communist = f"/api/v1/games/{game['game_id']}", bearer(game["tokens"]["communist"])
+    plain = {**KILL, "intensive": "none", "attackers": [{"unit": "nk-83-mot", "hex": "0105"}]}
+    assert client.post(f"{url}/combat", json=plain, headers=communist).status_code == 201
+    answer = client.post(f"{url}/supply", json=SUPPLY, headers=communist).get_json()
+    assert [(n["kind"], n["unit"], n["text"]) for n in answer["notices"]] == [
+        ("step", "nk-83-mot", "NK 83 was left depleted by record #1; this ruling treats it as full")]
+    depleted = {**SUPPLY, "positions": [{**p, "step": "depleted"} if p["unit"] == "nk-83-mot" else p
+                                        for p in SUPPLY["positions"]]}
+    assert client.post(f"{url}/supply", json=depleted, headers=communist).get_json()["notices"] == []
+
+
+def test_the_same_situation_asked_again_is_named_and_a_retry_is_not(client, kwb):
+    game, url, communist = kwb
+    un = bearer(game["tokens"]["un"])
+    body = {"un_marker": "sf-un-3", "communist_marker": "sf-com-1"}
+    first = client.post(f"{url}/counter_battery?transcript=1", json={**body, "request_id": "cb-1"}, headers=un).get_json()
+    assert first["notices"] == []
+    retry = client.post(f"{url}/counter_battery?transcript=1", json={**body, "request_id": "cb-1"}, headers=un)
+    assert retry.status_code == 200 and retry.get_json()["seq"] == first["seq"]  # the record again, not a repeat
+    again = client.post(f"{url}/counter_battery?transcript=1", json={**body, "request_id": "cb-2"}, headers=un).get_json()
+    assert again["notices"] == [{"kind": "repeat", "record": first["seq"],
+                                 "text": f"asked again: the same situation as record #{first['seq']}"}]
+    assert f"notice: asked again: the same situation as record #{first['seq']}" in again["transcript"][1]
+    other_side = client.post(f"{url}/supply", json={**SUPPLY, "side": "un"}, headers=un).get_json()
+    assert [n["kind"] for n in other_side["notices"]] == ["eliminated"]  # another situation: no repeat
+    page = client.post(f"/games/{game['game_id']}", data={"token": game["tokens"]["observer"]}, follow_redirects=True)
+    row = html.fromstring(page.get_data(as_text=True)).get_element_by_id(f"record-{again['seq']}")
+    assert [li.text_content() for li in row.xpath('.//li[@class="notice"]')] == [
+        f"notice: asked again: the same situation as record #{first['seq']}"]  # its ledger row says so
+
+
+def test_a_ruling_between_that_changed_a_named_unit_makes_it_another_situation(app, client):
+    plain = {**KILL, "intensive": "none", "attackers": [{"unit": "nk-83-mot", "hex": "0105"}]}
+    choose_seeds(app, {"kwb/pusan": seed_where(get_check("kwb", "combat"), plain, lambda o: o["result"] == "AD",
+                                               seq=2)})
+    game = client.post("/api/v1/games", json={"system": "kwb", "scenario": "pusan"}).get_json()
+    url, communist = f"/api/v1/games/{game['game_id']}", bearer(game["tokens"]["communist"])
+    supply = client.post(f"{url}/supply", json=SUPPLY, headers=communist).get_json()
+    client.post(f"{url}/combat", json=plain, headers=communist)  # record 2 depletes NK 83
+    after = client.post(f"{url}/supply", json=SUPPLY, headers=communist).get_json()
+    assert [n["kind"] for n in after["notices"]] == ["step"] and supply["seq"] == 1  # no "asked again"
+
+
+def test_the_verifier_re_derives_every_notice_and_a_forged_one_fails(app, client, kwb):
+    game, url, communist = kwb
+    client.post(f"{url}/supply", json=SUPPLY, headers=communist)
+    ledger = client.get(f"{url}/ledger", headers=bearer(game["tokens"]["observer"])).get_json()
+    with app.app_context():
+        from adjudicator.services import services
+        keys, key = services().verification_keys(), services().signing_key
+    report = verify_ledger(ledger, keys)
+    assert report.ok and "notices: 1 re-derived from the records before each" in report.compared
+    # the server's own key signs a record whose notice says otherwise: the hash chain holds, the notice does not
+    forged = copy.deepcopy(ledger)
+    record = forged["records"][2]
+    record["body"]["result"]["notices"] = []
+    rebuilt = build_record(key, game["game_id"], 2, record["prev_hash"], record["body"])
+    forged["records"][2] = rebuilt.to_json()
+    forged["game"]["head_hash"] = rebuilt.hash
+    bad = verify_ledger(forged, keys)
+    assert [(p.seq, p.code) for p in bad.problems] == [(2, "notice_mismatch")]
+    assert "eliminated (record #1, nk-83-mot)" in bad.problems[0].message
+
+
+HOLDFAST_ATTACK = {"scenario": "campaign", "turn": 1, "weather": "clear",
+                   "attackers": [{"unit": "nkpa-6", "sp": 3, "hex": "0517"}],
+                   "defender": {"unit": "rok-cap", "sp": 1, "hex": "0518"}, "defender_terrain": "clear"}
+
+
+def test_a_notice_about_a_hidden_block_is_sealed_from_the_opponent(app, client):
+    """HoldFast: the Communist attack eliminates ROK Cap (a combat reveals its blocks). The Communist
+    then asks a supply report naming it where the board still shows it: the notice names a block
+    hidden from him, so he (and the log, and an observer) reads only "a UN block in 0518";
+    its owner reads it whole; the verifier checks it once the game is closed."""
+    request = dict(HOLDFAST_ATTACK)
+    choose_seeds(app, {"holdfast": seed_where(get_check("holdfast", "combat"), request,
+                                              lambda o: o["defender"]["eliminated"])})
+    game = client.post("/api/v1/games", json={"system": "holdfast", "scenario": "campaign"}).get_json()
+    url, communist = f"/api/v1/games/{game['game_id']}", bearer(game["tokens"]["communist"])
+    attack = client.post(f"{url}/combat?transcript=1&changes=1", json=request, headers=communist)
+    assert attack.status_code == 201, attack.get_json()
+    (change,) = [c for c in attack.get_json()["piece_changes"] if c["unit"] == "rok-cap"]
+    assert change["kind"] == "eliminated" and change["applied_by"] == "un"  # hidden from the asker: its owner's
+    supply = {"side": "communist", "positions": [{"unit": "nkpa-6", "hex": "0517", "step": "3"},
+                                                 {"unit": "rok-cap", "hex": "0518", "step": "1"}]}
+    answer = client.post(f"{url}/supply?transcript=1", json=supply, headers=communist).get_json()
+    (sealed,) = answer["notices"]
+    assert set(sealed) == {"hidden", "side", "hex"} and sealed["side"] == "un" and sealed["hex"] == "0518"
+    assert answer["notice_texts"] == ["about a UN block in 0518: sealed until the game closes (its owner reads it)"]
+    assert not any("rok-cap" in line or "ROK Cap" in line for line in answer["transcript"])
+    ledger = client.get(f"{url}/ledger", headers=bearer(game["tokens"]["un"])).get_json()
+    owner_sees = [p["value"] for p in ledger.get("revealed", []) if p["seq"] == answer["seq"] and "kind" in p["value"]]
+    assert [(v["kind"], v["unit"], v["record"]) for v in owner_sees] == [("eliminated", "rok-cap", attack.get_json()["seq"])]
+    page = client.post(f"/games/{game['game_id']}", data={"token": game["tokens"]["observer"]}, follow_redirects=True)
+    row = html.fromstring(page.get_data(as_text=True)).get_element_by_id(f"record-{answer['seq']}")
+    text = row.xpath('.//td[@class="what"]')[0].text_content()
+    assert "rok-cap" not in text and "ROK Cap" not in text and "about a UN block in 0518" in text
+    with app.app_context():
+        from adjudicator.services import services
+        keys = services().verification_keys()
+    assert any("once the game is closed" in c for c in verify_ledger(ledger, keys).compared)
+    client.post(f"{url}/close", headers=communist)
+    closed = client.get(f"{url}/ledger", headers=bearer(game["tokens"]["observer"])).get_json()
+    report = verify_ledger(closed, keys)
+    assert report.ok and "notices: 1 re-derived from the records before each" in report.compared
