@@ -58,7 +58,9 @@ from typing import Any, Callable, Iterable
 
 from adjudicator.checks import side_label
 from adjudicator.fog import fog_of
-from adjudicator.unit_changes import MOVED, REPLACED, RETURNED, UnitChange, ruled_changes
+from adjudicator.unit_changes import (
+    BROKEN_DOWN, MOVED, RECOMBINED, REPLACED, RETREAT, RETURNED, UnitChange, ruled_changes,
+)
 
 COMPUTE_TAG = "[ADJ compute]"
 HASH_PREFIX_LENGTH = 16
@@ -345,7 +347,7 @@ def _changed_units(outcome: dict, request: dict, names: UnitNames) -> list[str]:
     said = []
     replacements = set()
     for change in ruled_changes(outcome):
-        if change.unit in replacements:
+        if change.unit in replacements and change.kind != RETREAT:
             continue
         text = _change_text(change, before, names)
         if text:
@@ -362,7 +364,14 @@ def _change_text(change: UnitChange, before: dict[str, int], names: UnitNames) -
     if change.kind == RETURNED:
         return ""  # the check's own facts say it ("rebuilt ...")
     if change.kind == MOVED:
-        return f"{name} to {change.hex}"
+        return f"{name} to {change.hex}" + (f", {change.step}" if change.step else "")
+    if change.kind == BROKEN_DOWN:
+        lost = f", {names.join(list(change.lost))} lost" if change.lost else ""
+        return f"{name} broken down ({names.join([p.unit for p in change.replacements]) or 'no counter'} in its place{lost})"
+    if change.kind == RECOMBINED:
+        return f"{names.join(list(change.parts))} recombined into {name} in {change.hex}"
+    if change.kind == RETREAT:
+        return f"{name} retreats {change.hexes} hex{'es' if change.hexes != 1 else ''}"
     swapped = [p.sp for p in change.replacements if p.sp is not None]
     if change.kind == REPLACED and swapped and len(swapped) == len(change.replacements):
         return "" if before.get(change.unit) == swapped[-1] else f"{name} to {swapped[-1]} SP"  # a block swapped

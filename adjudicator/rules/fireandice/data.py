@@ -24,6 +24,8 @@ GAME_ID = "fireandice"
 
 #: The units a check of one ground unit takes: an HQ or a combat unit on the map (no aircraft).
 GROUND_UNITS = UnitKinds(types=("infantry", "cadre", "cavalry", "marine", "taskforce", "airborne", "hq"), on_map=True)
+#: The units that fight (Glossary "Unit": a counter that is not a marker or HQ): the combat losses of one of them.
+FIGHTING_UNITS = UnitKinds(types=("infantry", "cadre", "cavalry", "marine", "taskforce", "airborne"), on_map=True)
 #: The units a check of one aircraft takes (an aircraft stands in the air boxes, not on a hex).
 AIRCRAFT = UnitKinds(flags=("aircraft",))
 #: The units a check of an eliminated unit takes: one in a box (the Replacements box), off the map.

@@ -333,6 +333,7 @@ def _snafu_draws(g, unit_id: str, cases: list[str], enemy: str, dice: Dice, step
                 rule="5.6; 6.2",
                 actor=named_side("loser", rule="5.6",
                                  what="the side that lost the combat (loser): it satisfies the spread"),
+                units=data.FIGHTING_UNITS,
                 example={"loser": "communist",
                          "spread": 1,
                          "participating": ["nk-15"],
@@ -364,8 +365,9 @@ def combat_losses(req: LossesRequest, dice: Dice) -> CheckResult:
             state = "routed" if r.hexes == 3 else ("disrupted" if r.hexes == 2 else "")
             text = (f"{u.id} retreats {r.hexes} hex(es)" + (f" to {r.path[-1]}" if r.path else "")
                     + (" and is flipped spent" if fresh[r.unit] else ""))
-            if r.path:
-                moved.append({"unit": u.id, "to_hex": r.path[-1], "hexes": r.hexes})
+            if r.path:  # where it ends, spent if it was fresh (5.6): one change of the unit's piece
+                moved.append({"unit": u.id, "to_hex": r.path[-1], "hexes": r.hexes,
+                              **({"step": "spent"} if fresh[r.unit] else {})})
             if state:
                 text += f"; it is {state.capitalize()}"
             if bug_out:

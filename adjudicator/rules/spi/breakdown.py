@@ -15,12 +15,15 @@ from __future__ import annotations
 
 from pydantic import Field, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, UnitKinds, board, register_check
 from adjudicator.rules.spi import data, losses
 from adjudicator.rules.spi.schemas import HEX_PATTERN
 from scenarios.model import Game
 
 RULE = "Stacking & Unit Breakdown"
+#: The units a breakdown by choice takes: the UN's divisions and the Chinese Armies (units.csv flag divisional,
+#: their nationalities); the check refuses any other Communist unit in the book's words.
+BROKEN_DOWN_BY_CHOICE = UnitKinds(flags=("divisional",), nationalities=("us", "uk", "rok", "cpv"), on_map=True)
 
 
 class BreakdownRequest(CheckRequest):
@@ -74,6 +77,7 @@ def break_down(g: Game, req: BreakdownRequest) -> CheckResult:
                 summary="Break a unit down into its components on its hex (at the beginning of the Movement Phase)",
                 rule=RULE,
                 actor=data.owner("the unit broken down", RULE, lambda r: [r.unit]),
+                units=BROKEN_DOWN_BY_CHOICE,
                 example={"unit": "us-d2", "hex": "1506"})
 def division_breakdown(req: BreakdownRequest, dice: Dice) -> CheckResult:
     return break_down(data.game(), req)
