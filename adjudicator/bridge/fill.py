@@ -18,11 +18,13 @@ from typing import Any
 
 from adjudicator.boardread import reader_for
 from adjudicator.bridge.errors import BridgeError
+from adjudicator.bridge.locate import BOX
 from adjudicator.bridge.positions import PlacedUnit, Positions
 from adjudicator.bridge.supply import resolve_scenario
 from adjudicator.bridge.turn import TurnReading, month_of, read_turn, requested_turn
 from adjudicator.checks import CheckSpec, canonical_side, track_marker
 from adjudicator.forms import split_nullable
+from scenarios.boxboard import counters_box
 
 
 @dataclass
@@ -169,6 +171,9 @@ def fill_request(spec: CheckSpec, positions: Positions, pointed: Pointed, given:
             value = _units_value(shapes, name, defenders, given.get(name), warnings)
         elif role == "target_hex":
             value = pointed.target_hex
+        elif role == "counters_not_in_play":
+            boxes = {box.id for side in game.sides if (box := counters_box(game, side)) is not None}
+            value = [u.unit.id for u in positions.units if u.location.kind == BOX and u.location.box in boxes]
         elif (marker := track_marker(role)) is not None:
             value = _track_value(positions, marker, shapes.choices(name), shapes.kind(name)[0])
         elif context is not None and role in ("unit", "hex", "step", "sp", "map"):

@@ -32,9 +32,9 @@ class BreakdownRequest(CheckRequest):
     unit: str = board("unit", min_length=1, max_length=60,
                       description="The unit broken down: a 16-3, 20-3 or 10-3 (UN) or a Chinese 25-2 Army.")
     hex: str | None = board("hex", default=None, pattern=HEX_PATTERN, description="Its hex, as printed.")
-    counters_not_in_play: list[str] = Field(default_factory=list, max_length=300, description=(
+    counters_not_in_play: list[str] | None = board("counters_not_in_play", default=None, max_length=300, description=(
         "The counters lying in the sides' boxes of counters not in play: what the breakdown places on the hex. "
-        "Left out: every breakdown counter of the game but this unit."))
+        "Left out: every breakdown counter of the game but this unit; [] none."))
 
     @model_validator(mode="after")
     def _by_the_rules(self, info: ValidationInfo):
@@ -48,7 +48,7 @@ class BreakdownRequest(CheckRequest):
             raise ValueError(f"{self.unit} may not be broken down by choice: \"Communist units (except 25-2's) may never "
                              f"be broken down voluntarily. Such units may only break down when taking losses in combat\" "
                              f"({RULE})")
-        for other in self.counters_not_in_play:
+        for other in self.counters_not_in_play or ():
             data.unit(g, other)
         return self
 

@@ -169,10 +169,10 @@ class CombatRequest(CheckRequest):
                                             description=(
         "The attacker's choice of which of his units lose regiments first (as defender_losses_from); left out: the "
         "order the attackers are listed."))
-    counters_not_in_play: list[str] = Field(default_factory=list, max_length=300, description=(
+    counters_not_in_play: list[str] | None = board("counters_not_in_play", default=None, max_length=300, description=(
         "The counters lying in the sides' boxes of counters not in play: what a breakdown places on the hex "
         "(Stacking & Unit Breakdown). Left out: every breakdown counter of the game the request does not place "
-        "on the map."))
+        "on the map; [] none."))
 
     @model_validator(mode="after")
     def _by_the_rules(self, info: ValidationInfo):
@@ -212,7 +212,7 @@ def validate(g: Game, req: CombatRequest) -> None:
         if not unique(chosen) or not set(chosen) <= listed:
             raise ValueError(f"{role}_losses_from names the {role}'s own units of this attack, each once: "
                              f"{', '.join(x.unit for x in units)} (Combat (J))")
-    for u in req.counters_not_in_play:
+    for u in req.counters_not_in_play or ():
         data.unit(g, u)
     for d in req.defenders:
         if data.is_naval(data.unit(g, d.unit)):

@@ -96,10 +96,10 @@ class Spares:
         return chosen + [None] * (count - len(chosen))
 
 
-def spares_of(g: Game, given: list[str], in_request: set[str]) -> list[str]:
-    """The counters not in play: `given` (the board's box), else every breakdown counter of the data that the
-    request does not place on the map."""
-    if given:
+def spares_of(g: Game, given: list[str] | None, in_request: set[str]) -> list[str]:
+    """The counters not in play: `given` (the board's boxes; [] none), else (None: not known) every breakdown
+    counter of the data that the request does not place on the map."""
+    if given is not None:
         return list(given)
     return [u.id for u in g.units.values() if u.has("breakdown") and u.id not in in_request]
 
@@ -165,7 +165,7 @@ def _lose_army_division(g: Game, pieces: list[Piece], spares: Spares, report: Lo
 def take_losses(g: Game, unit_ids: list[str], crt_losses: int, doubled: bool, spares: Spares | None = None) -> LossReport:
     """Apply `crt_losses` CRT losses (D1 = 1 ...) to the units, in the order listed; breakdowns place
     counters from `spares` (default: every breakdown counter not listed)."""
-    spares = spares or Spares(g, spares_of(g, [], set(unit_ids)))
+    spares = spares or Spares(g, spares_of(g, None, set(unit_ids)))
     pieces = [Piece(uid, data.values_text(data.unit(g, uid)), data.is_army(data.unit(g, uid)))
               for uid in unit_ids if not data.is_supply_unit(data.unit(g, uid))]
     report = LossReport()

@@ -272,7 +272,8 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
     final boolean byTurn = c.schema.roles().contains("turn") || c.schema.roles().contains("month");
     final Integer turn = scenario == null || known == null || !byTurn ? null : BoardReader.turn(known.scenarios.get(scenario));
     final String month = known == null ? null : known.month(scenario, turn);
-    final Board board = new Board(reader::units, scenario, turn, month, sideAsking(c, ctx), reader::marks);
+    final Board board = new Board(reader::units, scenario, turn, month, sideAsking(c, ctx), reader::marks)
+      .withAsideBoxes(info.asideBoxes.keySet());
     return board.fill(c.schema, ctx);
   }
 
