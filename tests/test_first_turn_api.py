@@ -15,7 +15,12 @@ import json
 
 import pytest
 
-from adjudicator.testing import bearer, make_app, new_game
+from adjudicator.bridge.writeback import piece_changes, ruling_log
+from adjudicator.bridge import read_positions, read_upload
+from adjudicator.checks import get_check
+from adjudicator.testing import bearer, choose_seeds, make_app, new_game, seed_where
+from scenarios import load_game
+from tests.engine.play import board_request
 
 INVASION = ("fireandice", "invasion")
 ROK_6, NK_2 = ("rok-6", "3043"), ("nk-2", "3042")
@@ -25,8 +30,19 @@ INVASION_LEVELS = {"communist_tank_level": 6, "communist_artillery_level": 4, "c
 
 
 @pytest.fixture(scope="module")
-def client(tmp_path_factory):
-    return make_app(tmp_path_factory.mktemp("first-turn")).test_client()
+def app(tmp_path_factory):
+    return make_app(tmp_path_factory.mktemp("first-turn"))
+
+
+@pytest.fixture(scope="module")
+def client(app):
+    return app.test_client()
+
+
+def recorded_game(app, client, system: str, scenario: str, seed: bytes) -> dict:
+    """A recorded game whose dice follow from `seed` (adjudicator.testing)."""
+    choose_seeds(app, {f"{system}/{scenario}": seed})
+    return new_game(client, system, scenario)
 
 
 def setup_file(modules, game_id: str, scenario_id: str) -> bytes:
@@ -37,7 +53,7 @@ def ask(client, url: str, data: bytes, token: str | None = None, **fields):
     """A check asked from a saved game, as a player's click sends it: the file, what he points at, his fields."""
     form = {"file": (io.BytesIO(data), "game.vsav"), **{k: (json.dumps(v) if k == "request" else v)
                                                        for k, v in fields.items()}}
-    return client.post(url + "?transcript=1", data=form, content_type="multipart/form-data",
+    return client.post(url + ("&" if "?" in url else "?") + "transcript=1", data=form, content_type="multipart/form-data",
                        headers=bearer(token) if token else {})
 
 
@@ -111,3 +127,63 @@ def test_the_month_is_a_choice_and_the_turn_track_gives_it(client, modules):
     response = ask(client, "/api/v1/systems/fireandice/savedgame/checks/weather", data, request={"dice": [1]})
     assert response.status_code == 200, response.get_json()
     assert response.get_json()["savedgame"]["request"]["month"] == "1950-06"
+
+
+def test_the_losing_player_settles_the_combat_from_the_board(app, client, modules):
+    """NK 2 beats ROK 6 with a spread of 1 (the dice chosen); the UN player points at ROK 6 ("Combat losses for
+    this unit") and names it by its counter's name: the server takes the spread, the participating units and the
+    combat hex from the combat's record, and the ruling eliminates ROK 6."""
+    data = setup_file(modules, *INVASION)
+    combat = board_request(*INVASION, data, "combat", "communist", [NK_2[0]], ROK_6[1], {"combat_type": "Hasty Attack"})
+    seed = seed_where(get_check("fireandice", "combat"), combat,
+                      lambda o: o["winner_side"] == "communist" and o["spread"] == 1)
+    game = recorded_game(app, client, *INVASION, seed)
+    base = f"/api/v1/games/{game['game_id']}/savedgame/checks"
+    ruled = ask(client, f"{base}/combat", data, game["tokens"]["communist"], attackers=NK_2[0], target_hex=ROK_6[1],
+                request={"combat_type": "Hasty Attack"})
+    assert ruled.status_code == 201, ruled.get_json()
+    assert ruled.get_json()["outcome"]["spread"] == 1 and ruled.get_json()["outcome"]["loser_side"] == "un"
+    settled = ask(client, f"{base}/combat_losses?changes=1", data, game["tokens"]["un"], unit=ROK_6[0],
+                  request={"eliminate": ["ROK 6"]})
+    body = settled.get_json()
+    assert settled.status_code == 201, body
+    built = body["savedgame"]["request"]
+    assert (built["combat_record"], built["spread"], built["participating"], built["combat_hex"], built["loser"]) == \
+        (1, 1, ["rok-6"], "3043", "un")
+    assert body["savedgame"]["filled"]["/unit"] == "unit" and len(built["positions"]) > 10
+    assert body["outcome"]["eliminated"] == ["rok-6"] and body["outcome"]["combat_record"] == 1
+    again = ask(client, f"{base}/combat_losses", data, game["tokens"]["un"], unit=ROK_6[0], request={"eliminate_all": True})
+    assert again.status_code == 422 and "no combat ROK 6 fought in" in again.get_json()["detail"]
+
+
+def test_an_spi_d1_broken_down_by_the_write_back_and_checked_in_the_log(app, client, modules):
+    """The Intervention Game: CPV 38 attacks ROK 6 on the Pursuit table, D1 r2 (the dice chosen). The ruling from
+    the file breaks ROK 6 down into counters lying in the UN's box; the log the write-back makes verifies, the
+    log with the ruling's lines alone does not."""
+    intervention = ("spi", "intervention")
+    data = setup_file(modules, *intervention)
+    given = {"table": "pursuit"}
+    request = board_request(*intervention, data, "combat", "communist", ["cpv-a38"], "1706", given)
+    game = recorded_game(app, client, *intervention,
+                         seed_where(get_check("spi", "combat"), request, lambda o: o["cell"] == "D1 r2"))
+    ruled = ask(client, f"/api/v1/games/{game['game_id']}/savedgame/checks/combat?changes=1", data,
+                game["tokens"]["communist"], attackers="cpv-a38", target_hex="1706", request=given)
+    answer = ruled.get_json()
+    assert ruled.status_code == 201, answer
+    assert [c["kind"] for c in answer["piece_changes"]] == ["broken_down", "retreat", "retreat"]
+    saved = read_upload(data)
+    positions = read_positions(load_game("spi"), saved)
+    changes = piece_changes(positions, answer["outcome"], "communist")
+    assert [(c.unit, c.does) for c in changes][:4] == [("rok-d6", "to-box"), ("rok-r2", "place"), ("rok-r-1", "place"),
+                                                       ("rok-r7", "dead-pile")]
+    assert any(c.does == "left" and "retreat 2 hexes" in c.why for c in changes)
+
+    def log_check(log: bytes) -> list:
+        checked = client.post(f"/api/v1/games/{game['game_id']}/savedgame/log-check",
+                              data={"file": (io.BytesIO(log), "turn.vlog")}, content_type="multipart/form-data",
+                              headers=bearer(game["tokens"]["observer"]))
+        assert checked.status_code == 200, checked.get_json()
+        return [(r["seq"], r["status"]) for r in checked.get_json()["rulings"]]
+
+    assert log_check(ruling_log(data, saved, positions, answer["transcript"], changes)) == [(1, "verified")]
+    assert log_check(ruling_log(data, saved, positions, answer["transcript"], [])) == [(1, "not-applied")]
