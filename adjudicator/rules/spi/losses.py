@@ -81,7 +81,8 @@ class Spares:
 
     def __init__(self, g: Game, available: list[str]):
         self.g = g
-        self.left = list(available)
+        order = {unit: n for n, unit in enumerate(g.units)}  # the data's order, whatever order the board lists them in
+        self.left = sorted((u for u in dict.fromkeys(available) if u in g.units), key=order.__getitem__)
 
     def take(self, broken: Unit, component: str, count: int) -> list[str | None]:
         """`count` counters of `component` values for breaking `broken` down: its own components first,
