@@ -7,7 +7,7 @@ shows as a 422, instead of a ``KeyError`` it would show as a 500.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Callable, Iterable
+from typing import Annotated, Any, Callable, Iterable, Literal
 
 from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler, ValidationInfo
 from pydantic_core import core_schema
@@ -139,39 +139,18 @@ def scenario_id(game_id: str) -> Any:
     return Annotated[str, _ScenarioOf(game_id)]
 
 
-class _ChoiceOf:
-    """A request field whose values are rows of the game's data (a table's keys, a track's cells):
-    its JSON schema lists them as an `enum`, so a form offers them as a choice, and a value the
-    data does not have is refused naming the values it has. A maintainer who replaces the data
-    changes the choices without code."""
-
-    def __init__(self, game_id: str, values: Callable[[Game], Iterable[str]], what: str):
-        self.game_id = game_id
-        self.values = values
-        self.what = what
-
-    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
-        return core_schema.with_info_after_validator_function(self.validate, core_schema.str_schema(max_length=60))
-
-    def __get_pydantic_json_schema__(self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler) -> dict:
-        json_schema = handler(schema)
-        try:
-            json_schema["enum"] = list(self.values(load_game(self.game_id)))
-        except (DataError, KeyError, ValueError):  # data that does not load: validation says why
-            pass
-        return json_schema
-
-    def validate(self, value: str, info: ValidationInfo) -> str:
-        known = list(self.values(game_in(info, self.game_id)))
-        if value not in known:
-            raise ValueError(f"{value!r} is not {self.what}; the game has: {', '.join(known)}")
-        return value
-
-
-def choice_of(game_id: str, values: Callable[[Game], Iterable[str]], what: str) -> Any:
-    """The type of a request field taking one of `values(game)` (see _ChoiceOf); `what` names
-    them in a refusal ("a month of the Game Turn Record Track")."""
-    return Annotated[str, _ChoiceOf(game_id, values, what)]
+def choice_of(game_id: str, values: Callable[[Game], Iterable[str]]) -> Any:
+    """The type of a request field taking one of `values(game)`: rows of the game's data (a table's
+    keys, a track's cells) as a `Literal`, so its JSON schema lists them (a form offers a choice) and
+    a value the data does not have is refused naming those it has. They are read when the rules are
+    imported: each server worker imports them from the data its master serves, so a maintainer's
+    reloaded data gives the new workers its choices. Data that does not load leaves a plain string
+    (the data's own checks say what is wrong)."""
+    try:
+        found = tuple(values(load_game(game_id)))
+    except (DataError, KeyError):
+        return str
+    return Literal[found] if found else str
 
 
 def owner_of(game_id: str, what: str, rule: str, units: Callable[[Any], Iterable[str]]) -> Actor:

@@ -46,14 +46,14 @@ def invasion_ports(g: Game) -> list[str]:
 
 
 #: A month of the Game Turn Record Track, as a choice (YYYY-MM).
-Month = choice_of("fireandice", months, "a month of the Game Turn Record Track")
+Month = choice_of("fireandice", months)
 #: A combat chit of either mug (its id in table combat_chits), as a choice.
-ChitId = choice_of("fireandice", chit_ids, "a combat chit of the game (table combat_chits)")
+ChitId = choice_of("fireandice", chit_ids)
 #: An Invasion box, as a choice; its port's hex, as a choice.
-InvasionBox = choice_of("fireandice", invasion_boxes, "an Invasion box (table invasion_boxes)")
-InvasionPort = choice_of("fireandice", invasion_ports, "the port hex of an Invasion box (table invasion_boxes)")
+InvasionBox = choice_of("fireandice", invasion_boxes)
+InvasionPort = choice_of("fireandice", invasion_ports)
 #: The terrain of a combat hex: a Terrain Effects Chart row a land hex can be, as a choice.
-HexTerrain = choice_of("fireandice", hex_terrains, "a terrain of a land hex (Terrain Effects Chart)")
+HexTerrain = choice_of("fireandice", hex_terrains)
 
 
 class UnitInCombat(BaseModel):
