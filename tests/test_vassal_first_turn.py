@@ -30,6 +30,7 @@ from tests.engine.play import (
     Script, board_request, call, close_game, end_log, menu_of, open_game, save_as, select, sign_in, start_scenario,
     submit_form,
 )
+from tests.test_vassal_extension_e2e import explain
 
 pytestmark = pytest.mark.engine
 
@@ -59,15 +60,6 @@ def server(tmp_path_factory, chosen):
                        extra_env=seeds_env(chosen)).start()
     yield running
     running.stop()
-
-
-def explain(run) -> str:
-    shown = []
-    for entry in run.steps[-6:]:
-        shown.append(f"{entry.get('do')}: {entry.get('error') or ''}")
-        shown += [f"   chat: {line}" for line in entry.get("chat", [])]
-        shown += [f"   dialog: {d.get('title')}: {str(d.get('text'))[:300]}" for d in entry.get("dialogs", [])]
-    return run.failure() + "\n" + "\n".join(shown)
 
 
 def ledger(server, game_id: str, token: str) -> list[dict]:

@@ -166,19 +166,27 @@ final class BoardChanges {
   private static Planned brokenDown(Ruling.Change c, GamePiece piece) {
     if (offBoard(piece)) return new Planned(c, piece, "already off the board", List.of());
     final List<Move> moves = new ArrayList<>();
-    final List<String> said = new ArrayList<>();
     final String hex = hexOf(piece);
-    for (final Ruling.Placed p : c.replacements) {
-      final GamePiece spare = spareOf(p.unit);
-      if (spare == null) {
-        said.add("no counter of " + p.unit + " off the map: place one by hand");
-        continue;
-      }
-      moves.add(new Move(spare, piece, null, null, hex));
-      said.add(spare.getName());
+    final List<String> said = new ArrayList<>();
+    for (final java.util.Map.Entry<String, GamePiece> e : spares(c, piece, hex, moves).entrySet()) {
+      said.add(e.getValue() == null ? "no counter of " + e.getKey() + " off the map: place one by hand" : e.getValue().getName());
     }
     return new Planned(c, piece, "broken down: set aside (counters not in play); in its place" + (hex != null ? " in " + hex : "")
                        + ": " + String.join(", ", said), List.of(SET_ASIDE), moves);
+  }
+
+  /**
+   * A spare counter (one off the hex maps) of each unit a change places in a piece's stead, by unit (null: none),
+   * each one's move onto the piece's spot added to {@code moves}.
+   */
+  private static java.util.Map<String, GamePiece> spares(Ruling.Change c, GamePiece piece, String hex, List<Move> moves) {
+    final java.util.Map<String, GamePiece> found = new java.util.LinkedHashMap<>();
+    for (final Ruling.Placed p : c.replacements) {
+      final GamePiece spare = spareOf(p.unit);
+      found.put(p.unit, spare);
+      if (spare != null) moves.add(new Move(spare, piece, null, null, hex));
+    }
+    return found;
   }
 
   /** A unit recombined (SPI): its counter from the box onto the spot of its first part; the parts are set aside after. */
@@ -211,14 +219,9 @@ final class BoardChanges {
     final List<Move> moves = new ArrayList<>();
     final List<String> said = new ArrayList<>();
     final String hex = hexOf(piece);
-    for (final Ruling.Placed p : c.replacements) {
-      final GamePiece spare = spareOf(p.unit);
-      if (spare == null) {
-        said.add("no spare counter of " + p.unit + " off the map: place it by hand");
-        continue;
-      }
-      moves.add(new Move(spare, piece, null, null, hex));
-      said.add(spare.getName() + " placed in its stead" + (hex != null ? " (" + hex + ")" : ""));
+    for (final java.util.Map.Entry<String, GamePiece> e : spares(c, piece, hex, moves).entrySet()) {
+      said.add(e.getValue() == null ? "no spare counter of " + e.getKey() + " off the map: place it by hand"
+               : e.getValue().getName() + " placed in its stead" + (hex != null ? " (" + hex + ")" : ""));
     }
     return new Planned(c, piece, "eliminated; " + String.join("; ", said), List.of(ELIMINATE), moves);
   }
