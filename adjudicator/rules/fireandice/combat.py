@@ -25,8 +25,7 @@ reported, not made (repeat the check with the re-rolled die).
 
 from __future__ import annotations
 
-from dataclasses import replace
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from pydantic import Field, ValidationInfo, model_validator
