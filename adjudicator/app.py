@@ -23,6 +23,7 @@ from adjudicator.api import make_api_blueprint
 from adjudicator.api.bridge import register_bridge
 from adjudicator.api.games import well_known_keys
 from adjudicator.api.systems import systems_document
+from adjudicator.artwork import make_artwork_blueprint
 from adjudicator.checks import SYSTEM_IDS
 from adjudicator.config import Config
 from adjudicator.csrf import register_csrf
@@ -116,5 +117,6 @@ def create_app(config: Config | Mapping[str, Any] | None = None, *, storage_may_
     app.register_blueprint(make_game_pages_blueprint(config, limiter))
     register_bridge(app, config, limiter)
     app.register_blueprint(make_replay_blueprint(config, limiter))
+    app.register_blueprint(make_artwork_blueprint())
     settle_game_data()
     return app

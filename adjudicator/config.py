@@ -43,6 +43,9 @@ class Config:
     #: Where the built VASSAL modules are (`make run` builds them into dist/): the home page
     #: offers them for download. Empty: none offered.
     modules_dir: str = "dist"
+    #: Where the pictures the pages show are kept once drawn (`adjudicator.artwork`): the
+    #: content-addressed cache `art` shares with the module generator. Empty: memory only.
+    art_cache_dir: str = ".cache/art"
 
     #: environment variable -> field
     ENV = {
@@ -57,6 +60,7 @@ class Config:
         "ADJUDICATOR_RATE_LIMIT_CREATE_GAME": "rate_limit_create_game",
         "ADJUDICATOR_PUBLIC_URL": "public_url",
         "ADJUDICATOR_MODULES_DIR": "modules_dir",
+        "ADJUDICATOR_ART_CACHE": "art_cache_dir",
     }
 
     @classmethod

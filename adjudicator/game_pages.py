@@ -31,7 +31,11 @@ from urllib.parse import urlencode
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 
 from adjudicator import rulings
-from adjudicator.bridge.upload import MAX_UPLOAD_BYTES
+from adjudicator.boardview import file_boards, picks
+from adjudicator.bridge.errors import BridgeError
+from adjudicator.bridge.games import load_system_game
+from adjudicator.bridge.positions import read_positions
+from adjudicator.bridge.upload import MAX_UPLOAD_BYTES, read_upload
 from adjudicator.chances import chances
 from adjudicator.checks import CheckSpec, get_check, side_label
 from adjudicator.config import Config
@@ -41,6 +45,7 @@ from adjudicator.fog import HIDDEN, Part, reveal
 from adjudicator.forms import (
     FieldError, FormField, form_fields, form_request, submitted_values, unit_choices, validate_form,
 )
+from adjudicator.ledger import GAME_CLOSED, GAME_CREATED
 from adjudicator.logcheck import check_log_of_game
 from adjudicator.page_tokens import forget, game_path, page_grant, page_token, remember
 from adjudicator.problems import Problem
@@ -48,7 +53,9 @@ from adjudicator.ratelimits import RouteLimiter, pages_limit
 from adjudicator.services import services
 from adjudicator.storage import OBSERVER, GameNotFound, TokenGrant
 from adjudicator.systems import system_info
-from adjudicator.transcript import chat_lines, headline, hidden_unit_words, notice_texts
+from adjudicator.transcript import (
+    UnitNames, affected_units, chat_lines, first_line, headline, hidden_unit_words, notice_texts,
+)
 from adjudicator.uploads import grant_scope, is_sha256
 from adjudicator.verify import verify_answer, verify_ledger
 
@@ -119,7 +126,8 @@ def render_roll(page: RollPage, status: int = 200):
     units = unit_choices(page.grant.system)
     response = Response(render_template(
         "game_check.html", page=page, spec=page.spec, info=info, grant=page.grant, system=page.grant.system,
-        units=units, unit_index={u.id: u for u in units}, side_label=side_label), status)
+        units=units, unit_index={u.id: u for u in units}, side_label=side_label,
+        withheld=rulings.chances_withheld(page.spec)), status)
     response.headers["Cache-Control"] = "no-store"  # a form's request id is for one showing
     return response
 
@@ -177,7 +185,9 @@ def chances_of_form(game_id: str, check: str, form) -> Response:
 
 def record_view(game_id: str, seq: int, grant: TokenGrant) -> dict[str, Any]:
     """One ruling as its page shows it to this viewer: the answer as the viewer may see it (fog of
-    war), its verification (of the record as everyone sees it), its chat lines (the log's)."""
+    war), its verification (of the record as everyone sees it), its chat lines (the log's), and the
+    words it opens with (its headline and a line per unit it changes; a record of the game's own, in
+    words)."""
     found = rulings.find_record(game_id, seq)
     body = found.body if isinstance(found.body, dict) else {}
     is_ruling = not str(body.get("check", "")).startswith("game.")
@@ -192,7 +202,55 @@ def record_view(game_id: str, seq: int, grant: TokenGrant) -> dict[str, Any]:
         seen = reveal(grant.system, body, parts, viewer(grant), closed)
         shown = {**answer, **{k: seen["result"].get(k) for k in ("outcome", "steps", "warnings", "dice_used")},
                  "request": seen["request"], "notices": notice_texts(seen["result"], grant.system)}
-    return {"record": found, "answer": shown, "report": report, "lines": lines, "info": info}
+    words = ruling_words(shown) if shown is not None else (game_record_words(body), [])
+    if shown is not None:
+        shown = {**shown, "steps": steps_in_names(shown)}
+    return {"record": found, "answer": shown, "report": report, "lines": lines, "info": info,
+            "headline": words[0], "unit_lines": words[1]}
+
+
+def ruling_words(answer: dict[str, Any]) -> tuple[str, list[str]]:
+    """A ruling as its page opens: the chat's first line (its headline: the units by their counters'
+    names, the result), and a line for each unit it changes ("NK 83 depleted")."""
+    return first_line(answer), affected_units(answer, UnitNames.of(answer.get("system", "")))
+
+
+def steps_in_names(answer: dict[str, Any]) -> list[dict[str, Any]]:
+    """The ruling's steps with each unit id as its counter reads ("nk-83-mot" -> "NK 83"), as the
+    chat names them."""
+    names = UnitNames.of(answer.get("system", ""))
+    return [{**step, "text": names.text(step["text"])} if isinstance(step, dict) and isinstance(step.get("text"), str)
+            else step for step in answer.get("steps") or []]
+
+
+def game_record_words(body: dict[str, Any]) -> str:
+    """A record of the game itself, in words: its creation (the seed committed) or its close (the
+    seed revealed)."""
+    result = body.get("result") if isinstance(body.get("result"), dict) else {}
+    commitment, seed = str(result.get("seed_commitment", "")), str(result.get("seed", ""))
+    if body.get("check") == GAME_CREATED:
+        return f"The game was created: its dice seed committed to (SHA-256 {commitment[:16]}…)"
+    if body.get("check") == GAME_CLOSED:
+        return f"The game was closed: its dice seed revealed ({seed[:16]}…), so every die can be recomputed"
+    return str(body.get("check", "a record of the game"))
+
+
+def record_boards(grant: TokenGrant, sha256: str, answer: dict[str, Any]) -> list:
+    """The boards of the saved game a ruling was taken from, as this viewer may see them, with what
+    the ruling named marked: its attacking units and the hex attacked (`adjudicator.boardview`)."""
+    kept = services().uploads.get(grant_scope(grant), sha256)
+    spec = get_check(grant.system, str(answer.get("check", "")))
+    if kept is None or spec is None:
+        return []
+    try:
+        game = load_system_game(grant.system)
+        saved = read_upload(kept.data)
+        positions = read_positions(game, saved)
+    except BridgeError:
+        return []
+    attackers, hex_label, map_id = picks(spec, answer.get("request") or {})
+    hex_marks = {m: {"target": hex_label} for m in game.maps if hex_label and map_id in ("", m)}
+    return file_boards(positions, saved, viewer(grant), grant.scenario, {"attacker": attackers}, hex_marks)
 
 
 def viewer(grant: TokenGrant) -> str | None:
@@ -231,6 +289,7 @@ def ledger_rows(document: dict[str, Any]) -> dict[int, LedgerRow]:
         body = record.get("body") if isinstance(record.get("body"), dict) else {}
         check = str(body.get("check", ""))
         if check.startswith("game."):
+            rows[record["seq"]] = LedgerRow(game_record_words(body), [])
             continue
         result = body.get("result") if isinstance(body.get("result"), dict) else {}
         shown = _hidden_named(system, {**result, "system": system, "check": check.partition(".")[2],
@@ -355,7 +414,8 @@ def make_game_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprin
         upload = request.args.get("upload", "")
         if not (is_sha256(upload) and services().uploads.has(grant_scope(grant), upload)):
             upload = ""  # a file this token did not upload (or no longer kept): no download offered
-        return render_template("record.html", game_id=game_id, grant=grant, upload=upload, **view)
+        boards = record_boards(grant, upload, view["answer"]) if upload and view["answer"] else []
+        return render_template("record.html", game_id=game_id, grant=grant, upload=upload, boards=boards, **view)
 
     @bp.get("/games/<game_id>/close")
     def close_form(game_id: str):

@@ -44,6 +44,7 @@ from adjudicator.odds import odds
 from adjudicator.results import register_result_filters
 from adjudicator.services import services
 from adjudicator.systems import all_systems, system_info
+from adjudicator.wording import players_words
 
 if TYPE_CHECKING:  # for the annotation only (ratelimits imports api.auth)
     from adjudicator.ratelimits import RouteLimiter
@@ -123,6 +124,7 @@ def make_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
     register_result_filters(bp)
     register_form_globals(bp)
     bp.add_app_template_filter(inline_code, "inline_code")
+    bp.add_app_template_filter(players_words, "players_words")
     anonymous = limiter.shared_limit(config.rate_limit_anonymous, scope="anonymous", key_func=rate_limit_key)
     create = limiter.shared_limit(config.rate_limit_create_game, scope="create-game", key_func=rate_limit_key)
 

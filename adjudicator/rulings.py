@@ -555,6 +555,20 @@ def refuse_a_peek_by(system: str, check: str, request_json: dict[str, Any], side
                       "once the rules reveal it.", kind="fog-of-war")
 
 
+def chances_withheld(spec: CheckSpec) -> str:
+    """Why no side of a recorded game gets this check's chances before its roll, in a sentence (""
+    when it may ask, and `refuse_a_peek` judges the situation asked): the roll is what reveals the
+    units it names (`Fog.revealed_by`) and it always names defending units, the opponent's, whose
+    identity the fog of war hides from the asker until then (a HoldFast combat's block)."""
+    fog = fog_of(spec.system)
+    revealed = set(fog.revealed_by.get(spec.name, ())) if fog else set()
+    required = set(spec.request.model_json_schema().get("required", []))
+    if not any(pointer[1:] in revealed & required for pointer, role in spec.board if role == "defenders"):
+        return ""
+    return (f"No chances before this roll: the enemy {fog.noun} it names is hidden from you until the roll "
+            f"reveals it ({fog.rule}), and its chances would give its strength away.")
+
+
 def refuse_other_side(spec: CheckSpec, req: BaseModel, side: str) -> None:
     """403 unless `side` may act in this check (the rules package's `actor`); nothing is recorded."""
     try:

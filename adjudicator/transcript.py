@@ -179,7 +179,7 @@ def _lines_v3(result: dict[str, Any], tail: int) -> list[str]:
     lines `chat_lines` adds (the receipt and the verify address, or "not recorded")."""
     names = UnitNames.of(result.get("system", ""))
     units = affected_units(result, names)
-    body = [RULING_MARK + _clean(headline(result, names, changes=not units))]
+    body = [RULING_MARK + first_line(result)]
     body += [_clean(NOTICE_PREFIX + notice) for notice in notice_texts(result)]
     dice = dice_text(result.get("dice_used") or [])
     room = SHORT_LINES - len(body) - tail - (1 if dice else 0)
@@ -191,6 +191,14 @@ def _lines_v3(result: dict[str, Any], tail: int) -> list[str]:
     if dice:
         body.append(_clean(names.text(f"dice: {dice}")))
     return body
+
+
+def first_line(result: dict[str, Any]) -> str:
+    """The sentence a ruling's chat opens with (after its tag and mark): its headline, with what it
+    does to units when those have no lines of their own. The ruling's page and the game's ledger open
+    with it too."""
+    names = UnitNames.of(result.get("system", ""))
+    return _clean(headline(result, names, changes=not affected_units(result, names)))
 
 
 def detail_lines(result: dict[str, Any]) -> list[str]:

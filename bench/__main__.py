@@ -1,4 +1,4 @@
-"""``python -m bench [--only modules,supply,odds,http,extension,scaleout,replay] [--duration S] [--worker-class gthread --threads 4] [--no-profile]``
+"""``python -m bench [--only modules,supply,odds,http,extension,scaleout,replay,savedgame] [--duration S] [--worker-class gthread --threads 4] [--no-profile]``
 
 Runs the sections, prints a table and writes ``bench/results/<timestamp>.json``.
 Exit status 0 even when a target is missed: the table says PASS/FAIL per
@@ -13,7 +13,7 @@ import sys
 from bench.config import HttpSettings
 from bench.results import table, write_results
 
-SECTIONS = ("supply", "odds", "modules", "http", "extension", "scaleout", "replay")
+SECTIONS = ("supply", "odds", "modules", "http", "extension", "scaleout", "replay", "savedgame")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -51,6 +51,9 @@ def main(argv: list[str] | None = None) -> int:
         elif name == "replay":
             from bench.replay import run_replay
             sections.append(run_replay())
+        elif name == "savedgame":
+            from bench.savedgame import run_savedgame
+            sections.append(run_savedgame())
         elif name == "scaleout":
             from bench.scaleout import run_scaleout_bench
             sections.append(run_scaleout_bench())

@@ -8,6 +8,8 @@ missing).
 from __future__ import annotations
 
 import io
+import json
+import re
 import shutil
 import tempfile
 
@@ -50,6 +52,15 @@ def post(client, data, **form):
                        content_type="multipart/form-data", follow_redirects=True)
 
 
+def board_data(page: str, map_id: str) -> dict:
+    """The board of one map as the page gives it to its script (adjudicator.boardview)."""
+    for blob in re.findall(r'<script type="application/json" class="board-data">(.*?)</script>', page, re.S):
+        data = json.loads(blob)
+        if data["map"] == map_id:
+            return data
+    raise AssertionError(f"no board of {map_id}")
+
+
 def test_form_page(app):
     page = app.test_client().get(PAGE)
     assert page.status_code == 200
@@ -64,9 +75,10 @@ def test_report_marks_out_of_supply_units_on_the_map(app, units, vsav, monkeypat
     response = post(app.test_client(), vsav)
     assert response.status_code == 200, response.get_data(as_text=True)[:2000]
     text = response.get_data(as_text=True)
-    assert f'id="map-pusan"' in text and f'id="oos-{out_unit}"' in text
-    assert text.count('class="out-of-supply"') == sum(1 for u in units if u[2] == out_hex)
-    assert f'id="stack-pusan-{out_hex}"' in text
+    board = board_data(text, "pusan")
+    assert 'id="map-pusan"' in text
+    assert board["marks"]["out-of-supply"] == sorted(u[0] for u in units if u[2] == out_hex)
+    assert [s["hex"] for s in board["stacks"]] == sorted({u[2] for u in units})  # the script draws stack-pusan-<hex>
     for unit_id, *_ in units:
         assert f'id="unit-{unit_id}"' in text
     assert 'id="supply-un"' in text and 'id="supply-communist"' in text
@@ -76,7 +88,7 @@ def test_report_without_tracer_shows_positions_and_says_why(app, vsav, monkeypat
     remove_tracer(monkeypatch, SYSTEM)
     text = post(app.test_client(), vsav).get_data(as_text=True)
     assert 'id="supply-unavailable"' in text and "no supply tracer" in text.lower()
-    assert 'id="map-pusan"' in text and "out-of-supply" not in text.replace('"out-of-supply"', "")
+    assert 'id="map-pusan"' in text and not any(board_data(text, "pusan")["marks"].values())
 
 
 def test_a_damaged_upload_shows_the_reason_with_a_4xx(app):
@@ -125,13 +137,39 @@ def test_upload_in_headless_chromium(tmp_path, units, vsav, monkeypatch):
             driver.find_element(By.ID, "savedgame-file").send_keys(str(upload_file))
             driver.find_element(By.ID, "savedgame-submit").click()
             WebDriverWait(driver, 30).until(ec.presence_of_element_located((By.ID, "positions")))
-            ring = driver.find_element(By.ID, f"oos-{out_unit}")
-            assert ring.get_attribute("class") == "out-of-supply"
+            ring = driver.find_element(By.ID, f"oos-{out_unit}")  # drawn by the board's script
+            assert "out-of-supply" in ring.find_element(By.XPATH, "..").get_attribute("class")
+            assert ring.value_of_css_property("visibility") == "visible"
+            assert driver.find_element(By.ID, f"stack-pusan-{out_hex}").get_attribute("data-units")
             svg = driver.find_element(By.ID, "map-pusan")
-            assert svg.size["width"] > 300  # drawn and scaled to the page
+            assert svg.size["width"] > 300  # the board at 100%
             row = driver.find_element(By.ID, f"supply-{kwb().units[out_unit].side}-{out_unit}")
             assert row.get_attribute("data-in-supply") == "false"
             assert "OUT OF SUPPLY" in row.text
             assert driver.find_element(By.ID, "scenario").text == SCENARIO
         finally:
             driver.quit()
+
+
+def test_a_board_names_no_unit_the_viewer_may_not_see(tmp_path, modules):
+    """HoldFast's setup seen as the UN player: his blocks are their counters, each Communist block
+    its side's back only — no id, step or picture of its own in the page's board data."""
+    from art.render import block_back_image_name
+
+    game, _, entries = modules[("holdfast", 1)]
+    client = make_app(tmp_path).test_client()
+    page = client.post("/systems/holdfast/savedgame", data={"file": (io.BytesIO(entries["setups/campaign.vsav"]),
+                                                                     "campaign.vsav"), "_check": "combat"},
+                       content_type="multipart/form-data")
+    text = client.get(page.headers["Location"] + "?as=un").get_data(as_text=True)
+    looks = [look for stack in board_data(text, "korea")["stacks"] for look in stack["pieces"]]
+    mine = [look for look in looks if look.get("s") == "un"]
+    theirs = [look for look in looks if look.get("s") == "communist"]
+    assert mine and theirs and len(mine) + len(theirs) == len(looks)
+    assert all(not look.get("h") and look["l"] in game.units and look["i"].startswith(f"holdfast_{look['l']}_")
+               for look in mine)
+    back = block_back_image_name(game, "communist")
+    assert all(look.get("h") == 1 and look["i"] == back and "st" not in look for look in theirs)
+    communist = [u for u in game.units.values() if u.side == "communist"]
+    shown = json.dumps(theirs)
+    assert not [u.id for u in communist if f'"{u.id}"' in shown or u.name in shown]

@@ -216,3 +216,29 @@ def test_a_notice_about_a_hidden_block_is_sealed_from_the_opponent(app, client):
     closed = client.get(f"{url}/ledger", headers=bearer(game["tokens"]["observer"])).get_json()
     report = verify_ledger(closed, keys)
     assert report.ok and "notices: 1 re-derived from the records before each" in report.compared
+
+
+def test_a_placeholder_revealed_puts_its_counter_in_play_and_is_no_unit_of_the_board():
+    """KWB 12.21 (adjudicator.draws): a '? 4' Scratch Unit turned face up leaves the board, the
+    counter it turned out to be comes into play; the placeholder is not 'eliminated' (a later
+    attack on it is settled as the same counter, without a notice), and a Dummy eliminated at once
+    is eliminated."""
+    from adjudicator.ledger_board import LedgerBoard
+
+    board = LedgerBoard("kwb")
+    outcome = {"combat": True, "revealed": [{"unit": "nk-scratch-2", "revealed_as": "nk-scratch-c-1"},
+                                            {"unit": "nk-scratch-7", "revealed_as": "nk-scratch-dummy-2"}],
+               "defenders": [{"unit": "nk-scratch-dummy-2", "step": "deadpile"},
+                             {"unit": "nk-scratch-c-1", "step": "full"}]}
+    request = {"attackers": [{"unit": "us-1-1m", "hex": "1305"}],
+               "defenders": [{"unit": "nk-scratch-2", "hex": "1306", "revealed_as": "nk-scratch-c-1"},
+                             {"unit": "nk-scratch-7", "hex": "1306", "revealed_as": "nk-scratch-dummy-2"}]}
+    board.fold(1, {"check": "kwb.combat", "side": "un", "request": request, "result": {"outcome": outcome}})
+    assert "nk-scratch-2" not in board.units and "nk-scratch-7" not in board.units
+    assert board.units["nk-scratch-dummy-2"].eliminated and board.units["nk-scratch-dummy-2"].by == 1
+    assert board.units["nk-scratch-c-1"].by == 1 and not board.units["nk-scratch-c-1"].eliminated
+    again = board.derive(2, "kwb.combat", {**request, "attackers": [{"unit": "us-5-1m", "hex": "1305"}]}, "un")
+    assert again.notices == []  # the placeholders named again: settled as the same counters, no notice
+    face_up = board.derive(2, "kwb.combat", {"defenders": [{"unit": "nk-scratch-c-1", "hex": "1306", "step": "full"},
+                                                           {"unit": "nk-scratch-dummy-2", "hex": "1306"}]}, "un")
+    assert [(n.kind, n.unit, n.record) for n in face_up.notices] == [("eliminated", "nk-scratch-dummy-2", 1)]

@@ -11,7 +11,8 @@ from lxml import html
 from werkzeug.datastructures import MultiDict
 
 from adjudicator.checks import checks_for
-from adjudicator.testing import bearer, make_app
+from adjudicator.rulings import chances_withheld
+from adjudicator.testing import bearer, first_scenario, make_app
 from tests.engine.play import adjacent_combat
 from test_savedgame_checks import hex_of, kept_upload, log_in, new_recorded_game, setup_file
 
@@ -121,9 +122,41 @@ def test_a_recorded_games_chances_do_not_peek_behind_the_fog(client, modules):
     data = setup_file(modules, "holdfast", combat.scenario.id)
     sha = kept_upload(client, f"/games/{game['game_id']}/savedgame", data, name="campaign.vsav")
     opened = client.get(f"/games/{game['game_id']}/savedgame/{sha}/checks/combat").get_data(as_text=True)
+    assert 'id="chances"' not in opened  # no button that could only be refused; why, beside Roll
+    assert 'id="chances-withheld"' in opened and "hidden from you until the roll reveals it" in opened
     form = page_form(opened, "savedgame-check")
     form.setlist("_attackers", combat.attackers)
     form["_target_hex"] = hex_of(combat.game, combat.scenario, combat.defender)
     response = client.post(f"/games/{game['game_id']}/savedgame/{sha}/checks/combat/odds", data=form,
-                           follow_redirects=True)  # to the chances' own address (post/redirect/get)
-    assert response.status_code == 422 and 'data-kind="fog-of-war"' in response.get_data(as_text=True)
+                           follow_redirects=True)  # asked anyway (an old link): refused, beside the buttons
+    page = response.get_data(as_text=True)
+    assert response.status_code == 422 and 'data-kind="fog-of-war"' in page
+    assert page.index('data-kind="fog-of-war"') < page.index("</form>")
+    roll_form = client.get(f"/games/{game['game_id']}/checks/combat").get_data(as_text=True)
+    assert 'id="chances"' not in roll_form and 'id="chances-withheld"' in roll_form
+
+
+WITHHELD = [(system, spec.name) for system in ("kwb", "spi", "holdfast", "fireandice") for spec in checks_for(system)
+            if chances_withheld(spec)]
+
+
+@pytest.mark.parametrize("system, check", WITHHELD)
+def test_a_check_whose_pages_withhold_its_chances_is_refused_them_by_the_server(client, system, check):
+    """The pages offer no Chances where the fog of war always hides a unit the check names from the
+    side that asks (`rulings.chances_withheld`): the server itself refuses the example's chances to
+    every side, as it would the button's. (HoldFast's naval assault may name no defender, an empty
+    port: its page offers them, and the server judges the port picked.)"""
+    assert WITHHELD == [("holdfast", "combat")]
+    from adjudicator.checks import get_check
+    from adjudicator.examples import situation
+
+    spec = get_check(system, check)
+    body = {k: v for k, v in situation(spec).items() if k != "dice"}
+    scenario = body.get("scenario") or first_scenario(client, system)
+    game = client.post("/api/v1/games", json={"system": system, "scenario": scenario}).get_json()
+    kinds = set()
+    for side in (s for s in game["tokens"] if s != "observer"):
+        answer = client.post(f"/api/v1/games/{game['game_id']}/{check}/odds", json=body,
+                             headers=bearer(game["tokens"][side]))
+        kinds.add((answer.status_code, answer.get_json().get("type", "").rsplit(":", 1)[-1]))
+    assert (422, "fog-of-war") in kinds and all(status != 200 for status, _ in kinds), kinds

@@ -40,8 +40,14 @@ def setup_path(modules, tmp_path, game_id: str, scenario_id: str):
 def stack_of(driver, unit_id: str):
     from selenium.webdriver.common.by import By
 
-    return next(g for g in driver.find_elements(By.CSS_SELECTOR, "svg.savedgame-map g.stack")
-                if unit_id in g.get_attribute("data-units").split())
+    return in_sight(driver, next(g for g in driver.find_elements(By.CSS_SELECTOR, "svg.savedgame-map g.stack")
+                                 if unit_id in g.get_attribute("data-units").split()))
+
+
+def in_sight(driver, element):
+    """The element, the board's frame scrolled to show it (as a player pans to it)."""
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", element)
+    return element
 
 
 def open_check_page(driver, url: str, game_id: str, path, recorded_game: str | None = None) -> None:
@@ -52,13 +58,14 @@ def open_check_page(driver, url: str, game_id: str, path, recorded_game: str | N
     driver.get(f"{url}{page}")
     by_id(driver, "savedgame-file").send_keys(str(path))
     Select(by_id(driver, "savedgame-check")).select_by_value("combat")
+    from selenium.common.exceptions import WebDriverException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as ec
     from selenium.webdriver.support.ui import WebDriverWait
 
     form_page = driver.find_element(By.TAG_NAME, "html")
     by_id(driver, "savedgame-submit").click()
-    WebDriverWait(driver, 30).until(ec.staleness_of(form_page))  # the check's page, not the form still showing
+    WebDriverWait(driver, 30, ignored_exceptions=(WebDriverException,)).until(ec.staleness_of(form_page))  # the check's page, not the form still showing
     wait_for(driver, "savedgame-check")
 
 
@@ -98,8 +105,8 @@ def test_a_combat_from_an_uploaded_setup_by_clicking(browser, url, app, modules,
     browser.find_element(By.CSS_SELECTOR, "input[name=_mode][value=target]").click()
     # The defender's stack, found by its hex: an enemy block's identity is not on the page (fog of war)
     target_hex = next(p for p in combat.scenario.setup if p.unit == combat.defender).location.partition("@")[0]
-    defender = next(g for g in browser.find_elements(By.CSS_SELECTOR, "svg.savedgame-map g.stack")
-                    if g.get_attribute("data-hex") == target_hex)
+    defender = in_sight(browser, next(g for g in browser.find_elements(By.CSS_SELECTOR, "svg.savedgame-map g.stack")
+                                      if g.get_attribute("data-hex") == target_hex))
     defender.click()
     target = defender.get_attribute("data-hex")
     assert by_id(browser, "target-hex").get_attribute("value") == target

@@ -304,3 +304,30 @@ def test_the_write_back_turns_the_placeholder_into_the_counter_and_the_log_check
     _, start = log_events(read_saved_game(lines_only), game_data)
     missing = missing_changes(game_data, ordered_changes(game_data, board, start), start)
     assert len(missing) == 2 and missing[0].startswith(f"nk-scratch-7 turned face up: {dummy} in its place")
+
+
+def test_the_log_check_wants_a_real_counter_on_the_placeholders_hex_not_in_a_dead_pile():
+    """A revealed counter the ruling leaves standing must stand where its placeholder stood: sent to
+    the dead pile instead (the attacker 'applying' a kill the ruling did not order) it is not applied;
+    a Dummy the same ruling eliminates may go straight there."""
+    from adjudicator.logboard import Shown, missing_changes, ordered_changes
+    from adjudicator.unit_changes import ruled_changes
+    from scenarios import load_game
+    from scenarios.boxboard import dead_pile
+
+    game_data = load_game("kwb")
+    pile = dead_pile(game_data, "communist").id
+    real = ruled_changes({"revealed": [{"unit": "nk-scratch-2", "revealed_as": "nk-scratch-c-1"}],
+                          "defenders": [{"unit": "nk-scratch-c-1", "step": "full"}]})
+    dummy = ruled_changes({"revealed": [{"unit": "nk-scratch-7", "revealed_as": "nk-scratch-dummy-2"}],
+                           "defenders": [{"unit": "nk-scratch-dummy-2", "step": "deadpile"}]})
+    before = {"nk-scratch-2": Shown(map="seoul", hex="1306"), "nk-scratch-7": Shown(map="seoul", hex="1306"),
+              "nk-scratch-c-1": Shown(box="scratch-faces"), "nk-scratch-dummy-2": Shown(box="scratch-faces")}
+    gone = Shown(deleted=True)
+    placed = {**before, "nk-scratch-2": gone, "nk-scratch-c-1": Shown(map="seoul", hex="1306")}
+    killed = {**before, "nk-scratch-2": gone, "nk-scratch-c-1": Shown(box=pile)}
+    assert missing_changes(game_data, ordered_changes(game_data, real, before), placed) == []
+    (missing,) = missing_changes(game_data, ordered_changes(game_data, real, before), killed)
+    assert missing.startswith("nk-scratch-2 turned face up: nk-scratch-c-1 in its place")
+    straight = {**before, "nk-scratch-7": gone, "nk-scratch-dummy-2": Shown(box=pile)}
+    assert missing_changes(game_data, ordered_changes(game_data, dummy, before), straight) == []

@@ -91,6 +91,7 @@ def policy_refusals(driver) -> list[str]:
 
 @pytest.mark.browser
 def test_every_kind_of_page_works_under_the_policy(browser, url, tmp_path):  # noqa: F811
+    from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
@@ -121,7 +122,12 @@ def test_every_kind_of_page_works_under_the_policy(browser, url, tmp_path):  # n
     by_id(browser, "savedgame-file").send_keys(str(setup))
     Select(by_id(browser, "savedgame-check")).select_by_value("")
     by_id(browser, "savedgame-submit").click()
-    browser.find_element(By.CSS_SELECTOR, ".map-frame svg")  # the report, with its inline style
+    wait_for(browser, "positions")  # the report: its board drawn, zoomed and a stack spread by the script
+    stack = browser.find_element(By.CSS_SELECTOR, "figure.board g.stack")
+    browser.find_element(By.CSS_SELECTOR, "figure.board .board-zoom-in").click()
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", stack)
+    ActionChains(browser).move_to_element(stack).perform()
+    assert browser.find_elements(By.CSS_SELECTOR, "g.spread-piece")
 
     browser.get(f"{url}/api/v1/docs")
     assert policy_refusals(browser) == []

@@ -28,7 +28,10 @@ class StepOut(BaseModel):
 class DieOut(BaseModel):
     sides: int
     purpose: str
-    value: int
+    value: int | str = Field(
+        description="The face rolled; 'hidden:<commitment>' where the fog of war seals the draw from the "
+        "viewer until it is revealed (adjudicator.fog).",
+    )
 
 
 class CheckResponse(BaseModel):

@@ -14,11 +14,11 @@ Modules, by what they hold:
 * :mod:`adjudicator.bridge.locate` — map name and pixel -> map, box, turn track or hex;
 * :mod:`adjudicator.bridge.identify` — piece -> unit (properties first, then name);
 * :mod:`adjudicator.bridge.positions` — the whole saved game as :class:`Positions`;
-* :mod:`adjudicator.bridge.supply` — positions -> every side's supply report;
-* :mod:`adjudicator.bridge.svg` — the map overlay drawn on the report page.
+* :mod:`adjudicator.bridge.supply` — positions -> every side's supply report.
 
-Nothing here imports ``modgen`` or ``art``: the adjudicator depends on ``scenarios`` (and
-``vassalfmt``) only, so the geometry comes from the scenario model, never from the generator.
+The pages draw the positions on the module's own board and counters (`adjudicator.boardview`,
+`adjudicator.artwork`). Nothing here imports ``modgen``: the geometry comes from the scenario
+model, never from the generator.
 """
 
 from adjudicator.bridge.errors import BridgeError

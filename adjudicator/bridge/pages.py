@@ -46,6 +46,7 @@ from flask import Blueprint, Response, abort, g, redirect, render_template, requ
 from werkzeug.datastructures import MultiDict
 
 from adjudicator import rulings
+from adjudicator.boardview import file_boards, seen_name
 from adjudicator.bridge.errors import BridgeError
 from adjudicator.bridge.fill import Pointed, fill_request
 from adjudicator.bridge.games import load_system_game
@@ -55,7 +56,6 @@ from adjudicator.bridge.rulings import (
     compute_from_file, odds_from_file, problem_from, record_from_file, record_supply, refuse_other_scenario,
 )
 from adjudicator.bridge.supply import run_supply
-from adjudicator.bridge.svg import map_svg
 from adjudicator.bridge.upload import MAX_UPLOAD_BYTES, read_upload
 from adjudicator.bridge.writeback import piece_changes, ruling_log
 from adjudicator.checks import CheckSpec, canonical_side, checks_for, get_check
@@ -72,6 +72,7 @@ from adjudicator.storage import OBSERVER, GameNotFound, TokenGrant
 from adjudicator.systems import system_info
 from adjudicator.transcript import chat_lines
 from adjudicator.uploads import Upload, grant_scope, is_sha256, system_scope
+from adjudicator.wording import field_path_words, read_from_file
 from vassalfmt import SavedGame
 
 MULTIPART_OVERHEAD = 64 * 1024
@@ -188,8 +189,8 @@ def report(scope: Scope, sha256: str):
     out_ids = {u for u, _ in run.out_of_supply()} if run else set()
     in_ids = ({u.unit for r in run.reports for u in r.units if u.in_supply} if run else set())
     name = unit_namer(scope)
-    maps = [(m, map_svg(game, m, [u for u in positions.on_map() if u.location.map == m.id], out_ids, in_ids, name))
-            for m in maps_to_draw(positions, run.scenario if run else scenario)]
+    maps = boards(scope, upload, run.scenario if run else scenario,
+                  {"out-of-supply": sorted(u for u in out_ids if name(u)), "in-supply": sorted(u for u in in_ids if name(u))})
     return render_template("bridge_report.html", info=system_info(scope.system), game=game, scope=scope, name=name,
                            unfog=text_redactor(scope, positions),
                            positions=positions, run=run, supply_error=supply_error, out_ids=out_ids, maps=maps,
@@ -206,16 +207,18 @@ def viewer_of(scope: Scope) -> str | None:
     return canonical_side(asked.strip()) or None
 
 
-def unit_namer(scope: Scope) -> Callable[[str], str | None]:
-    """unit id -> the id, or None for a unit whose identity the fog of war hides from the viewer
-    (`adjudicator.fog`): the pages draw it where it stands and never name it."""
+def seen_as_choices(scope: Scope, game) -> list[tuple[str, str]] | None:
+    """A calculation of a game that hides units: whose eyes the board may be seen with (`?as=`):
+    ("", no side's) and each side; None where nothing is hidden, or in a recorded game (the token's)."""
     fog = fog_of(scope.system)
-    viewer = viewer_of(scope)
+    if scope.recorded or fog is None or all(fog.unit_owner(u) is None for u in game.units):
+        return None
+    return [("", "no side's eyes")] + [(side, f"the {s.name} player's") for side, s in game.sides.items()]
 
-    def name(unit_id: str) -> str | None:
-        owner = fog.unit_owner(unit_id) if fog else None
-        return unit_id if owner is None or (fog.owner_sees and owner == viewer) else None
-    return name
+
+def unit_namer(scope: Scope) -> Callable[[str], str | None]:
+    """unit id -> the id, or None for a unit whose identity the fog of war hides from the viewer."""
+    return seen_name(scope.system, viewer_of(scope))
 
 
 def text_redactor(scope: Scope, positions: Positions) -> Callable[[str], str]:
@@ -226,12 +229,11 @@ def text_redactor(scope: Scope, positions: Positions) -> Callable[[str], str]:
     return lambda text: redact(scope.system, text, viewer) if hidden and text else text
 
 
-def maps_to_draw(positions: Positions, scenario_id: str | None) -> list:
-    game = positions.game
-    used = [m for m in game.maps if any(u.location.map == m for u in positions.on_map())]
-    if scenario_id and scenario_id in game.scenarios:
-        used += [m for m in game.scenarios[scenario_id].maps if m not in used]
-    return [game.maps[m] for m in used]
+def boards(scope: Scope, upload: Upload, scenario_id: str | None, marks: dict[str, list[str]] | None = None) -> list:
+    """(map, board data) of each map the file or the scenario uses, with the file's stacks as the
+    page's viewer may see them (`adjudicator.boardview`)."""
+    saved, positions = read_kept(scope, upload)
+    return file_boards(positions, saved, viewer_of(scope), scenario_id, marks)
 
 
 # -- a check from the file -------------------------------------------------------------------------------
@@ -394,13 +396,18 @@ def odds_page(scope: Scope, sha256: str, check: str, form=None):
 def render_check(page: CheckPage, form=None, status: int = 200):
     game = page.positions.game
     name = unit_namer(page.scope)
-    maps = [(m, map_svg(game, m, [u for u in page.positions.on_map() if u.location.map == m.id], name=name))
-            for m in maps_to_draw(page.positions, page.scope.grant.scenario if page.scope.grant else None)]
+    maps = boards(page.scope, page.upload, page.scope.grant.scenario if page.scope.grant else None)
     units = unit_choices(page.scope.system)
+    every_field = form_fields(page.spec)
     response = Response(render_template(
         "bridge_check.html", info=system_info(page.scope.system), page=page, spec=page.spec, game=game,
         maps=maps, form=form if form is not None else MultiDict(), roles=roles(page.spec), system=page.scope.system, units=units,
-        unit_index={u.id: u for u in units}, scope=page.scope, name=name), status)
+        unit_index={u.id: u for u in units}, scope=page.scope, name=name,
+        read_words=read_from_file(page.spec, game, every_field, page.scope.recorded),
+        field_words=lambda pointer: field_path_words(every_field, pointer),
+        withheld=rulings.chances_withheld(page.spec) if page.scope.recorded else "",
+        seen_as=seen_as_choices(page.scope, game),
+        seen_as_arg={"as": request.args["as"]} if request.args.get("as") and not page.scope.recorded else {}), status)
     response.headers["Cache-Control"] = "no-store"
     return response
 

@@ -72,9 +72,7 @@ class Replay:
     rulings: list[RulingView]
     check: LogCheck | None = None
     game_id: str | None = None
-    maps: list[str] = field(default_factory=list)  # GameMap ids to draw, in order
-    centres: dict[str, dict[str, tuple[int, int]]] = field(default_factory=dict)
-    counter_size: dict[str, int] = field(default_factory=dict)
+    maps: list[str] = field(default_factory=list)  # GameMap ids to draw, in order (`adjudicator.boardview`)
 
     @property
     def steps(self) -> list[Step]:
@@ -140,8 +138,7 @@ class Replay:
             "last_step": len(self.steps) - 1, "piece_steps": PIECE_STEPS, "pieces": len(self.pieces_bounds()),
             "turns": [[echo(label), index] for label, index in self.turns[:MAX_TURNS_LISTED]],
             "ruling_steps": sorted({r.step for r in self.rulings}),
-            "maps": {m: {"centres": {h: list(c) for h, c in self.centres.get(m, {}).items()},
-                         "size": self.counter_size.get(m, 20)} for m in self.maps},
+            "maps": list(self.maps),
             "summary": summary, "verdict_words": self.verdict_words(),
             "bad": [_ruling_json(r) for r in self.bad[:MAX_PROBLEMS_LISTED]], "bad_total": len(self.bad),
             "table": [_ruling_json(r) for r in self.rulings[:MAX_TABLE_RULINGS]], "rulings_total": len(self.rulings),
@@ -275,13 +272,3 @@ def _maps(replay: Replay, game: Game, scenario_id: str | None) -> None:
     if scenario_id in game.scenarios:
         used += [m for m in game.scenarios[scenario_id].maps if m not in used]
     replay.maps = used
-    for map_id in used:
-        grid = game.maps[map_id].grid
-        centres = {}
-        for label in replay.timeline.hexes_used.get(map_id, ()):
-            try:
-                centres[label] = grid.center(grid.parse(label))
-            except ValueError:
-                continue
-        replay.centres[map_id] = centres
-        replay.counter_size[map_id] = round(min(grid.dx, grid.dy) * 0.55)

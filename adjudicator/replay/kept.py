@@ -29,7 +29,7 @@ from adjudicator.services import services
 
 BUILT_NAME = "replay (built)"
 #: Part of the build key: a build of an older layout is never served.
-LAYOUT = 1
+LAYOUT = 2
 
 
 def build_key(replay_key: str, viewer: dict[str, Any], ledger_head: str | None) -> str:

@@ -43,10 +43,11 @@ from typing import Any
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 
 from adjudicator import rulings
+from adjudicator.artwork import artwork_of
+from adjudicator.boardview import board_json
 from adjudicator.bridge.errors import BridgeError
 from adjudicator.bridge.games import load_system_game
 from adjudicator.bridge.positions import read_positions
-from adjudicator.bridge.svg import map_svg
 from adjudicator.bridge.upload import MAX_UPLOAD_BYTES, Budget, read_upload
 from adjudicator.checks import canonical_side
 from adjudicator.config import Config
@@ -224,17 +225,20 @@ def upload(of: ReplayOf) -> str | BridgeError:
 
 # -- answering ---------------------------------------------------------------------------------------
 
-def maps_svg(page: dict[str, Any], game: Game) -> list:
-    """The terrain of each map the replay uses, with no unit on it: the script draws the pieces."""
-    return [(game.maps[m], map_svg(game, game.maps[m], [])) for m in page["maps"] if m in game.maps]
+def boards(page: dict[str, Any], game: Game) -> list:
+    """(map, board data) of each map the replay uses, with no piece on it: the script draws the
+    pieces as the player steps."""
+    art = artwork_of(game)
+    return [(game.maps[m], board_json(art, game.maps[m])) for m in page["maps"] if m in game.maps]
 
 
 def render_replay(built: Built, game: Game, urls: dict[str, str], dice: DiceRecord | None, start: int) -> Response:
     page = built.page
     data = {key: page[key] for key in ("system", "game", "viewer", "files", "last_step", "piece_steps", "pieces",
                                        "turns", "ruling_steps", "maps", "summary")}
+    data["art"] = artwork_of(game).base_url()
     response = Response(render_template(
-        "replay.html", page=page, info=system_info(page["system"]), maps=maps_svg(page, game), data=data,
+        "replay.html", page=page, info=system_info(page["system"]), maps=boards(page, game), data=data,
         urls=urls, dice=dice, die_chart=die_chart, start=min(max(start, 0), page["last_step"])))
     response.headers["Cache-Control"] = "no-store"  # a replay is for this token's eyes
     return response

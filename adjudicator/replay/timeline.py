@@ -114,7 +114,6 @@ class Timeline:
     steps: list[Step] = field(default_factory=list)
     files: list[FileSteps] = field(default_factory=list)
     maps_used: set[str] = field(default_factory=set)
-    hexes_used: dict[str, set[str]] = field(default_factory=dict)
     start_turn: str = ""
     command_count: int = 0
     counts: Counter = field(default_factory=Counter)  # piece changes by kind (move, draw, step...)
@@ -298,7 +297,6 @@ class TimelineBuilder:
         place = self.placer.of(where)
         if place.map:
             self.timeline.maps_used.add(place.map)
-            self.timeline.hexes_used.setdefault(place.map, set()).add(place.hex)
         return (self._view(view), place.map, place.hex, place.off)
 
     def _view(self, view: PieceView) -> int:

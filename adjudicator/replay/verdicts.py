@@ -23,7 +23,7 @@ from adjudicator.logboard import OrderedChange, Shown, ordered_changes, reached
 from adjudicator.logcheck import ALTERED, NOT_APPLIED, VERIFIED, LogCheck, LogRuling, board_changes
 from adjudicator.replay.timeline import RULING, Step, Timeline
 from adjudicator.rulings import recorded_response
-from adjudicator.transcript import TranscriptEntry, comparable_lines
+from adjudicator.transcript import RULING_MARK, TranscriptEntry, comparable_lines
 from scenarios.model import Game
 
 HIDDEN, REROLL, UNVERIFIED, UNRECORDED = "hidden", "re-roll", "unverified", "unrecorded"
@@ -54,6 +54,7 @@ class RulingView:
         """The ruling in one line: what was asked, and its outcome."""
         lines = self.lines or self.ledger_lines
         head = lines[0] if lines else (f"{self.check} for {self.side}" if self.check else "a ruling")
+        head = head.removeprefix(RULING_MARK)  # the sentence, as the ruling's page and the ledger read it
         outcome = [line[2:] for line in lines if line.startswith("= ")]
         return head + (": " + "; ".join(outcome) if outcome else "")
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from adjudicator.bridge.identify import NameIndex, identify
 from adjudicator.bridge.locate import BOX, HEX, NOT_ON_A_MAP, OFF_GRID, TRACK, TURN_TRACK, UNKNOWN_MAP, locate
 from adjudicator.fog import Fog
+from adjudicator.pictures import back_picture, marker_picture, unit_picture
 from adjudicator.replay.board import Where
 from scenarios.model import Game, MarkerType, Unit
 from vassalfmt import Obscurable, VassalFormatError, parse_piece
@@ -51,6 +52,7 @@ class Mask:
     obscured_by: str | None
     access: str
     name: str
+    image: str = ""  # the picture the masked piece shows those it is hidden from
 
 
 @dataclass(frozen=True)
@@ -87,9 +89,12 @@ class PieceView:
     hidden: bool = False
     kind: str = "unit"
     step: str = ""  # the step's name, "" when hidden or not a unit
+    image: str = ""  # the module's picture of what the viewer sees (`adjudicator.pictures`), "" for none
 
     def to_json(self) -> dict:
         out = {"l": self.label, "t": self.title, "b": self.fill, "f": self.text, "k": self.kind}
+        if self.image:
+            out["i"] = self.image
         if self.side:
             out["s"] = self.side
         if self.hidden:
@@ -122,7 +127,7 @@ class Identifier:
             piece = parse_piece(type_, state)
         except VassalFormatError:
             return Identity("other", "(a piece whose definition cannot be read)")
-        masks = tuple(Mask(t.obscured_by, t.access, t.mask_name) for t in piece.find(Obscurable))
+        masks = masks_of(piece)
         identity = identify(self.game, piece, self._names)
         if identity.unit is not None:
             return Identity("unit", piece.name, unit=identity.unit, step_index=identity.step_index, masks=masks)
@@ -130,6 +135,13 @@ class Identifier:
             return Identity("marker", piece.name, marker=self.game.markers.get(identity.marker), face=identity.face,
                             masks=masks)
         return Identity("other", piece.name, masks=masks)
+
+
+def masks_of(piece) -> tuple[Mask, ...]:
+    """A piece's Mask traits: who masked it, who may see it, and what the others see."""
+    return tuple(Mask(t.obscured_by, t.access, t.mask_name,
+                      t.others_image if (t.display_style or "")[:1] == "G" and t.others_image else t.image)
+                 for t in piece.find(Obscurable))
 
 
 def mask_hides(mask: Mask, viewer: Viewer, players: dict[str, str]) -> bool:
@@ -166,14 +178,18 @@ def view_of(game: Game, identity: Identity, where: Where, hidden: bool) -> Piece
     """The piece as the viewer sees it (`hidden`: its back only)."""
     unit = identity.unit
     if hidden:
-        back = next((m.name for m in identity.masks if m.obscured_by is not None and m.name), "")
+        mask = next((m for m in identity.masks if m.obscured_by is not None), None)
+        back = mask.name if mask else ""
+        side = unit.side if unit is not None else (identity.marker.side if identity.marker else "")
+        image = back_picture(game, side, mask.image if mask else next((m.image for m in identity.masks), ""))
         if where.face_down:  # the pile shows the back its pieces' mask names (their pool's)
             label = next((m.name for m in identity.masks if m.name), "") or "face down"
-            return PieceView(label, f"{label}, face down in {where.pile}", "", HIDDEN_FILL, HIDDEN_TEXT, True, "hidden")
-        side = unit.side if unit is not None else (identity.marker.side if identity.marker else "")
+            return PieceView(label, f"{label}, face down in {where.pile}", "", HIDDEN_FILL, HIDDEN_TEXT, True, "hidden",
+                             image=image)
         side_name = game.sides[side].name if side in game.sides else ""
         label = back or (f"{side_name} unit" if side_name else "hidden")
-        return PieceView(label, f"{label} (hidden from you)", side, HIDDEN_FILL, HIDDEN_TEXT, True, "hidden")
+        return PieceView(label, f"{label} (hidden from you)", side, HIDDEN_FILL, HIDDEN_TEXT, True, "hidden",
+                         image=image)
     if unit is not None:
         nat = game.nationalities.get(unit.nationality)
         step = identity.step or ""
@@ -182,11 +198,12 @@ def view_of(game: Game, identity: Identity, where: Where, hidden: bool) -> Piece
         shown = f", {step}" if step and step != full and step != values else ""
         title = f"{identity.name or unit.name or unit.id} ({unit.id}{shown}{', ' + values if values else ''})"
         return PieceView(unit.id, title, unit.side, nat.background if nat else OTHER_FILL,
-                         nat.text if nat else "#000000", False, "unit", step)
+                         nat.text if nat else "#000000", False, "unit", step, unit_picture(game, unit, step))
     if identity.marker is not None:
         marker = identity.marker
         face = f": {identity.face}" if identity.face else ""
-        return PieceView(marker.id, f"{marker.name}{face}", marker.side, MARKER_FILL, "#000000", False, "marker")
+        return PieceView(marker.id, f"{marker.name}{face}", marker.side, MARKER_FILL, "#000000", False, "marker",
+                         image=marker_picture(game, marker, identity.face))
     return PieceView(identity.name or "piece", identity.name or "a piece", "", OTHER_FILL, "#000000", False, "other")
 
 

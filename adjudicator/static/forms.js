@@ -1,6 +1,6 @@
 // Check forms (templates/_form.html): add and remove rows of a list, show the name of the unit
-// typed or picked, offer only that unit's steps. The forms work without this script; it only
-// saves typing. No framework, no build step.
+// typed or picked, offer only that unit's steps; on a saved game's check, fill the fields from the
+// board. The forms work without this script; it only saves typing. No framework, no build step.
 "use strict";
 
 function unitsData(form) {
@@ -81,38 +81,61 @@ document.addEventListener("change", event => {
   if (event.target.matches("input.pick-unit")) refreshSteps(event.target);
 });
 
-// The saved-game check page (templates/bridge_check.html): clicking a stack on the map ticks its
-// units as attackers, or takes its hex as the hex attacked, or its top unit as the unit, as the
-// "Clicking the map picks" choice says. Enter or Space on a focused stack does the same.
-function pickOnMap(target) {
+// The saved-game check page (templates/bridge_check.html): what the board (board.js) picks goes into
+// the form's fields, as the "A click on the map picks" choice says: a stack's units (or the one counter
+// picked from it) ticked or unticked as attackers, its hex as the hex attacked, the counter as the
+// unit. The board then marks what the fields hold, whichever way they were filled in.
+document.addEventListener("board-pick", event => {
   const mode = document.querySelector("input[name=_mode]:checked");
-  const spot = target.closest("[data-hex]");
-  const svg = target.closest("svg.savedgame-map");
-  if (!mode || !spot || !svg) return;
-  const units = (spot.dataset.units || "").split(" ").filter(Boolean);
+  const {map, hex, units, unit} = event.detail;
+  if (!mode) return;
   if (mode.value === "attackers") {
     const boxes = units.map(u => document.getElementById("attacker-" + u)).filter(Boolean);
     const tick = !boxes.every(b => b.checked);
     boxes.forEach(b => { b.checked = tick; });
   } else if (mode.value === "target") {
-    const hex = document.getElementById("target-hex");
-    if (hex) hex.value = spot.dataset.hex;
-    const map = document.getElementById("target-map");
-    if (map) map.value = svg.dataset.map;
-  } else if (mode.value === "unit" && units.length) {
-    const unit = document.getElementById("context-unit");
-    if (unit) unit.value = units[units.length - 1];
+    const field = document.getElementById("target-hex");
+    if (field) field.value = hex;
+    const chooser = document.getElementById("target-map");
+    if (chooser) chooser.value = map;
+  } else if (mode.value === "unit" && (unit || units.length)) {
+    const field = document.getElementById("context-unit");
+    if (field) field.value = unit || units[units.length - 1];
   }
-  spot.classList.add("picked");
-  setTimeout(() => spot.classList.remove("picked"), 400);
+  markPicks();
+});
+
+function markPicks() {
+  if (!window.KoreaBoards || !document.getElementById("savedgame-check")) return;  // a page with no picks to make
+  const attackers = [...document.querySelectorAll("input[name=_attackers]:checked")].map(b => b.value);
+  const hex = document.getElementById("target-hex");
+  const chooser = document.getElementById("target-map");
+  const unit = document.getElementById("context-unit");
+  for (const [map, board] of window.KoreaBoards) {
+    board.markUnits("attacker", attackers);
+    board.markUnits("chosen", unit && unit.value ? [unit.value] : []);
+    const onThisMap = !chooser || !chooser.value || chooser.value === map;
+    board.markHex("target", hex && onThisMap ? hex.value.trim() : "");
+  }
 }
 
-document.addEventListener("click", event => {
-  if (event.target.closest("svg.savedgame-map")) pickOnMap(event.target);
+document.addEventListener("change", event => {
+  if (event.target.matches("input[name=_attackers], #target-map, #context-unit")) markPicks();
 });
-document.addEventListener("keydown", event => {
-  if ((event.key === "Enter" || event.key === " ") && event.target.matches && event.target.matches("svg.savedgame-map g.stack")) {
-    event.preventDefault();
-    pickOnMap(event.target);
+document.addEventListener("input", event => {
+  if (event.target.matches("#target-hex")) markPicks();
+});
+// A page that opens with picks (a form sent back with its answer) shows them: the board centred on
+// the hex attacked, or on the first attacking unit.
+document.addEventListener("DOMContentLoaded", () => {
+  markPicks();
+  if (!window.KoreaBoards || !document.getElementById("savedgame-check")) return;
+  const hex = document.getElementById("target-hex");
+  const attacker = document.querySelector("input[name=_attackers]:checked");
+  const spot = hex && hex.value.trim() ? hex.value.trim() : attacker && attacker.closest("[data-hex]") ?
+    attacker.closest("[data-hex]").dataset.hex : "";
+  const chooser = document.getElementById("target-map");
+  for (const [map, board] of window.KoreaBoards) {
+    if (spot && (!chooser || !chooser.value || chooser.value === map)) board.centreOnHex(spot);
   }
 });

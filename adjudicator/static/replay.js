@@ -1,7 +1,8 @@
 // The replay page (templates/replay.html): step through a log on the map, forward and back.
 //
 // The page carries what it shows at once in <script type="application/json" id="replay-data">: the
-// step count, the turns, the steps that hold a ruling, the maps' hex centres. The steps come in
+// step count, the turns, the steps that hold a ruling; its maps are boards (board.js), on which this
+// script draws the pieces, each its counter's picture as this viewer may see it. The steps come in
 // pieces of `piece_steps` from the server (config.pieces + the piece's number), fetched as the
 // player reaches them: each has the board after its first step ("board": [piece, state]), the
 // looks of the pieces as this viewer may see them ("views"), its rulings, and for every step the
@@ -30,7 +31,6 @@
   const state = new Map();     // piece (a counter) -> state
   const byHex = new Map();     // "map|hex" -> Set of pieces
   const byPlace = new Map();   // place off the maps -> Set of pieces
-  const layers = new Map();    // map -> {pieces, paths} <g> layers
   const drawn = new Map();     // "map|hex" -> its <g>
   let current = 0;
   window.replayTimings = [];   // ms from a key or button to the step drawn (bench/replay.py reads it)
@@ -71,70 +71,39 @@
     if (s) { state.set(piece, s); place(piece, s, dirty); } else state.delete(piece);
   }
 
-  // -- drawing -----------------------------------------------------------------------------------------
+  // -- drawing ----------------------------------------------------------------------------------------
+  // The maps are boards (board.js): the pieces are drawn there, each its counter's picture as this viewer
+  // may see it, and the paths of the moves on their own layer.
 
-  function layer(map) {
-    if (!layers.has(map)) {
-      // The pieces and paths go on their own layer over the terrain, which then never needs drawing again.
-      const svg = document.querySelector('svg.replay-overlay[data-map="' + CSS.escape(map) + '"]');
-      if (!svg) return null;
-      const paths = svgEl("g", {"class": "replay-paths"});
-      const pieces = svgEl("g", {"class": "replay-pieces"});
-      const defs = svgEl("defs");
-      const marker = svgEl("marker", {id: "arrow-" + map, viewBox: "0 0 10 10", refX: "8", refY: "5",
-                                      markerWidth: "5", markerHeight: "5", orient: "auto-start-reverse"});
-      marker.appendChild(svgEl("path", {d: "M 0 0 L 10 5 L 0 10 z", fill: "#c62828"}));
-      defs.appendChild(marker);
-      svg.append(defs, paths, pieces);
-      layers.set(map, {paths: paths, pieces: pieces, svg: svg});
-    }
-    return layers.get(map);
+  const boards = window.KoreaBoards || new Map();
+  const markers = new Set();   // maps whose board has the arrow head of the paths
+
+  function arrowHead(board, map) {
+    if (markers.has(map)) return;
+    const defs = svgEl("defs");
+    const marker = svgEl("marker", {id: "arrow-" + map, viewBox: "0 0 10 10", refX: "8", refY: "5",
+                                    markerWidth: "5", markerHeight: "5", orient: "auto-start-reverse"});
+    marker.appendChild(svgEl("path", {d: "M 0 0 L 10 5 L 0 10 z", fill: "#e65100", stroke: "#fff", "stroke-width": "1"}));
+    defs.appendChild(marker);
+    board.svg.insertBefore(defs, board.svg.firstChild);
+    markers.add(map);
   }
 
   function drawHex(key) {
     const [map, hex] = key.split("|");
-    const old = drawn.get(key);
-    if (old) { old.remove(); drawn.delete(key); }
+    const board = boards.get(map);
     const set = byHex.get(key);
-    if (!set || !set.size) return;
-    const info = data.maps[map];
-    const target = layer(map);
-    if (!info || !target || !info.centres[hex]) return;
-    const [cx, cy] = info.centres[hex];
+    if (!board) return;
+    if (!set || !set.size) { board.removeStack(hex); drawn.delete(key); return; }
     const looks = [...set].map(p => views.get(state.get(p)[0]));
-    const top = looks[looks.length - 1];
-    const names = looks.map(v => v.t).join("; ");
-    const g = svgEl("g", {"class": "rstack" + (top.h ? " hidden-piece" : ""), id: "rs-" + map + "-" + hex,
-                          "data-hex": hex, "data-map": map, role: "img",
-                          "data-units": looks.filter(v => !v.h && v.k === "unit").map(v => v.l).join(" "),
-                          "data-steps": looks.filter(v => !v.h && v.k === "unit").map(v => v.l + "=" + (v.st || "")).join(" "),
-                          "data-labels": looks.map(v => v.l).join("|"),
-                          "data-hidden": String(looks.filter(v => v.h).length),
-                          "aria-label": "hex " + hex + ": " + names});
-    const title = svgEl("title");
-    title.textContent = hex + ": " + names;
-    g.appendChild(title);
-    const side = info.size;
-    for (let i = Math.min(looks.length - 1, 2); i > 0; i--) {  // the pieces under it, offset
-      g.appendChild(svgEl("rect", {x: cx - side / 2 + 3 * i, y: cy - side / 2 - 3 * i, width: side, height: side,
-                                   fill: looks[looks.length - 1 - i].b, stroke: "#000", "stroke-width": 1}));
-    }
-    g.appendChild(svgEl("rect", {x: cx - side / 2, y: cy - side / 2, width: side, height: side, fill: top.b,
-                                 stroke: "#000", "stroke-width": 2}));
-    const label = svgEl("text", {x: cx, y: cy + side * 0.12, "font-size": Math.max(side * 0.28, 7),
-                                 "text-anchor": "middle", fill: top.f});
-    label.textContent = top.l.length > 9 ? top.l.slice(0, 8) + "…" : top.l;
-    g.appendChild(label);
-    if (looks.length > 1) {
-      const count = svgEl("text", {x: cx + side / 2 - 2, y: cy - side / 2 + side * 0.3, "font-size": side * 0.3,
-                                   "text-anchor": "end", fill: top.f});
-      count.textContent = String(looks.length);
-      g.appendChild(count);
-    }
-    target.pieces.appendChild(g);
-    drawn.set(key, g);
+    const units = looks.filter(v => !v.h && v.k === "unit");
+    const g = board.drawStack(hex, looks, {
+      "class": "rstack" + (looks[looks.length - 1].h ? " hidden-piece" : ""), id: "rs-" + map + "-" + hex,
+      "data-steps": units.map(v => v.l + "=" + (v.st || "")).join(" "), "data-labels": looks.map(v => v.l).join("|")});
+    if (g) drawn.set(key, g); else drawn.delete(key);
   }
 
+  // Off the hex maps, each place lists what lies there once per look, with how many: "Communist block ×20".
   const offmap = document.querySelector("#replay-offmap ul");
   const offItems = new Map();
   function drawPlace(name) {
@@ -143,11 +112,25 @@
     if (!set || !set.size) { if (old) { old.remove(); offItems.delete(name); } return; }
     const item = el("li", {"data-place": name});
     item.appendChild(el("strong", {}, name + ": "));
-    const labels = [...set].map(p => views.get(state.get(p)[0]));
-    item.appendChild(document.createTextNode(labels.map(v => v.l).join(", ")));
-    item.title = labels.map(v => v.t).join("; ");
-    item.dataset.units = labels.filter(v => !v.h && v.k === "unit").map(v => v.l).join(" ");
-    item.dataset.hidden = String(labels.filter(v => v.h).length);
+    const looks = [...set].map(p => views.get(state.get(p)[0]));
+    const groups = new Map();
+    for (const look of looks) {
+      const key = look.l + "|" + (look.i || "");
+      if (!groups.has(key)) groups.set(key, {look: look, count: 0});
+      groups.get(key).count += 1;
+    }
+    const list = el("span", {"class": "off-looks"});
+    for (const {look, count} of groups.values()) {
+      const one = el("span", {"class": "off-look", title: look.t + (count > 1 ? " ×" + count : "")});
+      if (look.i) one.appendChild(el("img", {src: data.art + look.i, alt: "", width: "30", height: "30"}));
+      const words = look.k === "marker" ? look.t : look.l;  // a marker by its name, a unit by its id
+      one.appendChild(document.createTextNode(words + (count > 1 ? " ×" + count : "")));
+      list.appendChild(one);
+    }
+    item.appendChild(list);
+    item.dataset.units = looks.filter(v => !v.h && v.k === "unit").map(v => v.l).join(" ");
+    item.dataset.hidden = String(looks.filter(v => v.h).length);
+    item.dataset.count = String(looks.length);
     if (old) old.replaceWith(item); else {
       const after = [...offItems.keys()].sort().find(k => k > name);
       offmap.insertBefore(item, after ? offItems.get(after) : null);
@@ -162,7 +145,7 @@
   }
 
   function drawPaths(step) {
-    for (const l of layers.values()) l.paths.replaceChildren();
+    for (const board of boards.values()) board.layers.paths.replaceChildren();
     for (const g of document.querySelectorAll("g.rstack.changed")) g.classList.remove("changed");
     for (const [, before, after] of step.d || []) {
       for (const s of [before, after]) {
@@ -172,38 +155,31 @@
     }
     follow(document.querySelector("g.rstack.changed"));
     for (const [piece, map, path] of step.m || []) {
-      const info = data.maps[map];
-      const target = layer(map);
-      if (!info || !target) continue;
-      const points = path.map(h => info.centres[h]).filter(Boolean);
+      const board = boards.get(map);
+      if (!board) continue;
+      const points = path.map(h => board.centres[h]).filter(Boolean);
       if (points.length < 2) continue;
-      const line = svgEl("polyline", {"class": "move-path", points: points.map(p => p.join(",")).join(" "),
-                                      fill: "none", stroke: "#c62828", "stroke-width": 4,
-                                      "marker-end": "url(#arrow-" + map + ")", "data-piece": String(piece),
-                                      "data-path": path.join(" ")});
-      const earlier = points.length > 2 ? svgEl("polyline", {"class": "move-trail", fill: "none", stroke: "#c62828",
-        "stroke-width": 2, "stroke-dasharray": "6 4", points: points.slice(0, -1).map(p => p.join(",")).join(" ")}) : null;
-      if (earlier) target.paths.appendChild(earlier);
-      target.paths.appendChild(line);
+      arrowHead(board, map);
+      // A white casing under the line, so it stands out over the map's own red roads.
+      const last = points.slice(-2).map(p => p.join(",")).join(" ");
+      const earlier = points.length > 2 ? points.slice(0, -1).map(p => p.join(",")).join(" ") : "";
+      if (earlier) {
+        board.layers.paths.appendChild(svgEl("polyline", {"class": "move-casing", points: earlier}));
+        board.layers.paths.appendChild(svgEl("polyline", {"class": "move-trail", points: earlier}));
+      }
+      board.layers.paths.appendChild(svgEl("polyline", {"class": "move-casing", points: last}));
+      board.layers.paths.appendChild(svgEl("polyline", {"class": "move-path", points: last,
+                                                        "marker-end": "url(#arrow-" + map + ")", "data-piece": String(piece),
+                                                        "data-path": path.join(" ")}));
     }
   }
 
-  // The map's frame scrolls to what changed when it is out of sight (a large map, zoomed in).
+  // The map's frame scrolls to what changed when it is out of sight.
   function follow(target) {
     if (!target) return;
-    const frame = target.closest(".replay-mapframe");
-    const box = target.getBoundingClientRect();
-    const view = frame.getBoundingClientRect();
-    if (box.top >= view.top && box.bottom <= view.bottom && box.left >= view.left && box.right <= view.right) return;
-    frame.scrollTop += box.top - view.top - (view.height - box.height) / 2;
-    frame.scrollLeft += box.left - view.left - (view.width - box.width) / 2;
+    const board = boards.get(target.getAttribute("data-map"));
+    if (board) board.show(target);
   }
-
-  const zoomBox = document.getElementById("replay-zoom");
-  zoomBox.addEventListener("change", () => {
-    for (const scale of document.querySelectorAll(".replay-mapscale")) scale.style.setProperty("--zoom", zoomBox.value);
-    follow(document.querySelector("g.rstack.changed"));
-  });
 
   // -- the step panel ----------------------------------------------------------------------------------
 
@@ -336,7 +312,10 @@
   let boardDrawn = false;  // whether a board is drawn (steps can be stepped through from it)
 
   function clearBoard() {
-    for (const g of drawn.values()) g.remove();
+    for (const key of drawn.keys()) {
+      const [map, hex] = key.split("|");
+      if (boards.has(map)) boards.get(map).removeStack(hex);
+    }
     drawn.clear();
     for (const item of offItems.values()) item.remove();
     offItems.clear();
@@ -434,10 +413,10 @@
     document.getElementById("replay-end").disabled = current === last;
     document.getElementById("replay-next-ruling").disabled = !rulingSteps.some(i => i > current);
     document.getElementById("replay-prev-ruling").disabled = !rulingSteps.some(i => i < current);
-    if (turnBox) {
-      let chosen = turnBox.options[0];
-      for (const option of turnBox.options) if (Number(option.value) <= current) chosen = option;
-      turnBox.value = chosen.value;
+    if (turnBox) {  // the turn in force at this step (none before the tracker first shows one)
+      let chosen = -1;
+      [...turnBox.options].forEach((option, index) => { if (Number(option.value) <= current) chosen = index; });
+      turnBox.selectedIndex = chosen;
     }
     if (currentItem) currentItem.classList.remove("current");
     currentItem = document.getElementById("step-" + current);
@@ -460,7 +439,7 @@
   gotoBox.addEventListener("change", () => timed(() => goTo(Number(gotoBox.value))));
   if (turnBox) turnBox.addEventListener("change", () => timed(() => goTo(Number(turnBox.value))));
   document.addEventListener("keydown", event => {
-    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) return;
     const tag = event.target && event.target.tagName;
     if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
     const action = {ArrowRight: actions["replay-forward"], ArrowLeft: actions["replay-back"], Home: actions["replay-start"],
@@ -495,6 +474,8 @@
   const fromHash = /^#(?:at|step)-(\d+)$/.exec(location.hash);
   current = 0;
   timed(() => goTo(fromHash ? Number(fromHash[1]) : config.start)).then(() => {
+    for (const board of boards.values()) board.open();  // on the pieces the step shows, all in sight
+    follow(document.querySelector("g.rstack.changed"));
     window.replayReadyAt = performance.now();  // ms from the navigation's start (bench/replay.py reads it)
     document.body.dataset.replayReady = "yes";
   });

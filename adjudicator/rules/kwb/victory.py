@@ -370,6 +370,6 @@ def _awards_seoul_clearing(scenario_id: str) -> bool:
                 rule="12.22 VICTORY", scenario_rule=(_awards_seoul_clearing, "a Seoul-cleared award in its victory schedule"),
                 actor=either_side(rule="12.22 VICTORY",
                                   why="it reads the position at the end of the game-turn; no die"),
-                example={"game_turn": 10, "positions": [{"unit": "us-1-1m", "hex": "1305"}]})
+                example={"scenario": "seoul", "game_turn": 10, "positions": [{"unit": "us-1-1m", "hex": "1305"}]})
 def seoul_cleared_check(req: SeoulClearedRequest, dice: Dice) -> CheckResult:
     return seoul_cleared(data.game(), req)
