@@ -124,6 +124,8 @@ BOARD_ROLES: dict[str, str] = {
           "level the context unit's; in a list item, that unit's",
     "map": "the map a unit stands on (games with several maps): at top level the context unit's; in a "
            "list item, that unit's",
+    "counters_not_in_play": "the units lying in the sides' boxes of counters not in play (SPI's: the counters a "
+                            "breakdown places on the map), as unit ids",
     "track:<track id>:<marker id>": "the cell of a player-aid track a marker stands on (HoldFast's Weather "
                                     "marker on the Weather Track), as the field's choice of that name",
 }
@@ -138,7 +140,7 @@ def track_marker(role: str) -> str | None:
 
 #: Roles of whole collections of units: top-level fields only. `positions` is always a list;
 #: `attackers` and `defenders` are a list, or one unit object where a check takes a single unit.
-BOARD_LIST_ROLES = frozenset({"positions", "attackers", "defenders"})
+BOARD_LIST_ROLES = frozenset({"positions", "attackers", "defenders", "counters_not_in_play"})
 
 
 def board(role: str, default: Any = ..., **field_args: Any) -> Any:

@@ -7,7 +7,13 @@ leaves it out, and a request that says otherwise is refused with the record that
 
 A rules package registers a *facts* function per system: (the scenario id, the game's ledger
 records as (seq, body), oldest first) -> `GameFacts`. The recorded-check path (`adjudicator.rulings.
-bind`) applies them; the roll pages start their forms from them. This module is a leaf.
+bind`) applies them; the roll pages start their forms from them.
+
+A check that settles an earlier ruling (Fire and Ice's combat losses settle a combat: 5.6 "The loser
+of the combat must fulfill the spread as losses") registers a *follow-up* for that check: (the
+ledger, the request as asked) -> what the ruling it follows establishes (the spread, the units that
+fought), so the player never types again what the ledger holds; a request naming a ruling it cannot
+follow is refused (`Refused`). This module is a leaf.
 """
 
 from __future__ import annotations
@@ -53,6 +59,34 @@ def register_facts(system: str, fields: tuple[str, ...], checks: tuple[str, ...]
         _FACTS[system] = (function, frozenset(fields), frozenset(checks))
         return function
     return decorator
+
+
+#: (the ledger as (seq, record body) pairs, oldest first; the request as asked) -> what the ruling
+#: it follows establishes for it.
+FollowUpFunction = Callable[[list[tuple[int, dict[str, Any]]], dict[str, Any]], GameFacts]
+
+_FOLLOW_UPS: dict[tuple[str, str], FollowUpFunction] = {}
+
+
+class Refused(ValueError):
+    """A request names an earlier ruling it cannot follow (not one, or already followed): 422 at `pointer`."""
+
+    def __init__(self, pointer: str, detail: str):
+        super().__init__(detail)
+        self.pointer = pointer
+        self.detail = detail
+
+
+def register_follow_up(system: str, check: str):
+    """Register `function` as what `system`'s `check` reads from the ruling it follows."""
+    def decorator(function: FollowUpFunction) -> FollowUpFunction:
+        _FOLLOW_UPS[(system, check)] = function
+        return function
+    return decorator
+
+
+def follow_up_of(system: str, check: str) -> FollowUpFunction | None:
+    return _FOLLOW_UPS.get((system, check))
 
 
 def concerns(system: str, check: str, field_names) -> bool:

@@ -45,7 +45,9 @@ from typing import Any, Iterator
 
 from adjudicator.canonical import canonical_digest
 from adjudicator.transcript import UnitNames, canonical_outcome
-from adjudicator.unit_changes import ELIMINATED, GONE_STEPS, MOVED, REPLACED, RETURNED, REVEALED, STEP, ruled_changes
+from adjudicator.unit_changes import (
+    BROKEN_DOWN, ELIMINATED, GONE_STEPS, MOVED, RECOMBINED, REPLACED, RETURNED, REVEALED, STEP, ruled_changes,
+)
 
 ELIMINATED_NOTICE, STEP_NOTICE, RESTORED_NOTICE, REPEAT_NOTICE = "eliminated", "step", "restored", "repeat"
 #: The request member naming the rulings that brought units back (a list of record numbers).
@@ -85,6 +87,7 @@ class UnitState:
     step: str | None = None
     sp: int | None = None
     by: int = 0  # the record that left it so
+    set_aside: bool = False  # out of play as a breakdown or a recombination leaves it (SPI), not eliminated
 
 
 class RestoredByError(ValueError):
@@ -156,7 +159,8 @@ class LedgerBoard:
                                               f"back by record #{back} (as this request says)", claim.unit, claim.hex))
                     continue
                 out.kept_eliminated.add(claim.unit)
-                out.notices.append(Notice(ELIMINATED_NOTICE, state.by, f"{name} was eliminated by record #{state.by}; "
+                how = "set aside (broken down or recombined)" if state.set_aside else "eliminated"
+                out.notices.append(Notice(ELIMINATED_NOTICE, state.by, f"{name} was {how} by record #{state.by}; "
                                           "this ruling treats it as present", claim.unit, claim.hex))
             elif not state.eliminated and claim.present:
                 text = self._step_text(claim, state, name)
@@ -235,7 +239,18 @@ class LedgerBoard:
         elif change.kind in (MOVED, RETURNED):
             was = self.units.get(change.unit)
             keep = was if was is not None and not was.eliminated else UnitState()
-            self._set(change.unit, UnitState(step=keep.step, sp=keep.sp, by=seq), seq)
+            step = change.step if change.kind == MOVED and change.step is not None else keep.step
+            self._set(change.unit, UnitState(step=step, sp=keep.sp, by=seq), seq)
+        elif change.kind == BROKEN_DOWN:  # set aside; its parts in play, those lost at once eliminated
+            self._set(change.unit, UnitState(eliminated=True, set_aside=True, by=seq), seq)
+            for placed in change.replacements:
+                self._set(placed.unit, UnitState(by=seq), seq)
+            for lost in change.lost:
+                self._set(lost, UnitState(eliminated=True, by=seq), seq)
+        elif change.kind == RECOMBINED:  # the whole in play, its parts set aside
+            self._set(change.unit, UnitState(by=seq), seq)
+            for part in change.parts:
+                self._set(part, UnitState(eliminated=True, set_aside=True, by=seq), seq)
 
     def _echo(self, change, stated: Claim) -> bool:
         """The outcome shows the unit as the request gave it: no change."""

@@ -14,7 +14,10 @@ hand, a drag):
   it to its side's; a drag there counts the same), or was deleted;
 * a replacement: the unit eliminated so, and each replacement unit standing on the hex it stood
   in (added there, or moved there out of a box or a cup);
-* a move the rules order: the unit on that hex;
+* a move the rules order: the unit on that hex (showing the step it names, if it names one);
+* a breakdown (SPI): the unit set aside in its side's box of counters not in play, each counter
+  that replaces it on the hex it stood in, each part lost at once in a dead pile; a
+  recombination: the whole on the hex, its parts set aside in that box;
 * a placeholder revealed (KWB's '? 4' Scratch Units): the placeholder off the board (deleted), and
   the counter it turned out to be on the hex it stood in (moved there out of its box) — or off the
   board too where the same ruling eliminates that counter (a Dummy).
@@ -33,7 +36,7 @@ from adjudicator.bridge.locate import detect_scale
 from adjudicator.bridge.positions import shown_boards
 from adjudicator.replay.board import Board
 from adjudicator.replay.views import Identifier, Place, Placer
-from adjudicator.unit_changes import ELIMINATED, MOVED, ON_BOARD, REPLACED, REVEALED, STEP, UnitChange
+from adjudicator.unit_changes import BROKEN_DOWN, ELIMINATED, MOVED, ON_BOARD, RECOMBINED, REPLACED, REVEALED, STEP, UnitChange
 from scenarios.boxboard import is_dead_pile_of
 from scenarios.model import Game
 from vassalfmt import SavedGame, VassalFormatError
@@ -173,6 +176,11 @@ class OrderedChange:
             return f"{change.unit} moved to {change.hex}"
         if change.kind == REVEALED:
             return f"{change.unit} turned face up: {change.revealed_as} in its place"
+        if change.kind == BROKEN_DOWN:
+            lost = f", {', '.join(change.lost)} lost" if change.lost else ""
+            return f"{change.unit} broken down into {', '.join(p.unit for p in change.replacements)}{lost}"
+        if change.kind == RECOMBINED:
+            return f"{', '.join(change.parts)} recombined into {change.unit} in {change.hex}"
         return f"{change.unit} to show {change.step or (f'{change.sp} SP' if change.sp is not None else 'full strength')}"
 
 
@@ -221,8 +229,15 @@ def reached(game: Game, ordered: OrderedChange, units: dict[str, Shown]) -> bool
         return now is not None and not is_eliminated(game, change.unit, now) and \
             _same_step(game, change.unit, now.step, target_step(game, change))
     if change.kind == MOVED:
-        return now is not None and not now.deleted and now.hex == change.hex
-    gone = now is None or is_eliminated(game, change.unit, now)
+        return now is not None and not now.deleted and now.hex == change.hex and \
+            (change.step is None or _same_step(game, change.unit, now.step, target_step(game, change)))
+    if change.kind == RECOMBINED:
+        return now is not None and not now.deleted and now.hex == change.hex and \
+            all(_set_aside(units.get(part), change.box) for part in change.parts)
+    if change.kind == BROKEN_DOWN and not (_set_aside(now, change.box) and all(
+            (there := units.get(lost)) is None or is_eliminated(game, lost, there) for lost in change.lost)):
+        return False
+    gone = now is None or is_eliminated(game, change.unit, now) or change.kind == BROKEN_DOWN
     if change.kind == ELIMINATED or not gone:
         return gone
     if change.kind == REVEALED and ordered.counter_leaves:
@@ -240,6 +255,11 @@ def reached(game: Game, ordered: OrderedChange, units: dict[str, Shown]) -> bool
         if wanted is not None and not _same_step(game, placed.unit, there.step, wanted):
             return False
     return True
+
+
+def _set_aside(shown: Shown | None, box: str) -> bool:
+    """A piece set aside: in the box of counters not in play (any box where the game names none)."""
+    return shown is not None and not shown.deleted and not shown.hex and (shown.box == box or not box)
 
 
 def missing_changes(game: Game, ordered: list[OrderedChange], units_after: dict[str, Shown]) -> list[str]:

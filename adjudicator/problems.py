@@ -9,6 +9,8 @@ form's address): a person typed it, so it gets an HTML page saying so, with the 
 
 from __future__ import annotations
 
+import ast
+
 import json
 from typing import Any
 
@@ -100,13 +102,28 @@ def _entry(item: dict) -> dict[str, Any]:
         entry["pointer"] = pointer + refusal.pointer
         if refusal.allowed:
             entry["allowed"] = list(refusal.allowed)
+    elif item["type"] == "literal_error":  # a choice from the data (a chit, a month): the value, the choices
+        entry["allowed"] = _choices(item["ctx"]["expected"])
+        entry["detail"] = f"{_shown(item.get('input'))} is not one of the choices"
     return entry
+
+
+def _choices(expected: str) -> list[Any]:
+    """The choices of a Literal field, as pydantic lists them ("'a', 'b' or 'c'": each a repr)."""
+    head, _, last = expected.rpartition(" or ")
+    return ast.literal_eval(f"[{head}, {last}]" if head else f"[{last}]")
+
+
+def _shown(value: Any) -> str:
+    """A refused value as the player sent it, cut short: an answer never echoes a long input back."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def validation_problem(error: ValidationError, title: str = "The request body is invalid") -> Problem:
     """422 with one entry per field error (pointer, detail, code, and `allowed`: the values a rules
     check's `Refusal` names); 400 if the JSON itself is bad."""
-    details = error.errors(include_url=False, include_context=True, include_input=False)
+    details = error.errors(include_url=False, include_context=True, include_input=True)
     if any(item["type"] == "json_invalid" for item in details):
         return Problem(400, "Malformed JSON", details[0]["msg"], kind="malformed-json")
     errors = [_entry(item) for item in details]

@@ -52,7 +52,7 @@ from adjudicator.checks import (
     side_label,
 )
 from adjudicator.dice import LedgerDice, SuppliedDice
-from adjudicator.facts import GameFacts, concerns, facts_of
+from adjudicator.facts import GameFacts, Refused, concerns, facts_of, follow_up_of
 from adjudicator.fog import Part, fog_of, reveal, seal, unseen_by, visible_to
 from adjudicator.ledger import Record, ledger_document
 from adjudicator.ledger_board import RESTORED_BY, Derived, LedgerBoard, Notice, RestoredByError
@@ -225,18 +225,32 @@ def bind(spec: CheckSpec, grant: TokenGrant, body: dict[str, Any]) -> dict[str, 
     return apply_game_facts(spec, grant, body)
 
 
-def game_facts(spec: CheckSpec, grant: TokenGrant, request_id: str | None = None) -> GameFacts:
-    """What the game's scenario and ledger establish for this check (`adjudicator.facts`).
+def game_facts(spec: CheckSpec, grant: TokenGrant, request_id: str | None = None,
+               body: dict[str, Any] | None = None) -> GameFacts:
+    """What the game's scenario and ledger establish for this check (`adjudicator.facts`), and,
+    for a request (`body`) of a check that follows an earlier ruling, what that ruling establishes.
 
     A repeated request id is judged by the ledger as it stood when it was first recorded, so a
     retry is the same request and replays its record."""
-    if not concerns(grant.system, spec.name, spec.request.model_fields):
+    follow_up = follow_up_of(grant.system, spec.name) if body is not None else None
+    general = concerns(grant.system, spec.name, spec.request.model_fields)
+    if not general and follow_up is None:
         return GameFacts()
     records = [(r.seq, r.body) for r in services().store.records(grant.game_id)]
     first = next((seq for seq, body in records if request_id and body.get("request_id") == request_id), None)
     if first is not None:
         records = [(seq, body) for seq, body in records if seq < first]
-    return facts_of(grant.system, grant.scenario, records)
+    found = facts_of(grant.system, grant.scenario, records) if general else GameFacts()
+    if follow_up is not None:
+        try:
+            followed = follow_up(records, body)
+        except Refused as refused:
+            raise Problem(422, "The request follows no such ruling", f"{refused.pointer}: {refused.detail}",
+                          kind="not-followed",
+                          errors=[{"pointer": refused.pointer, "detail": refused.detail, "code": "not-followed"}]
+                          ) from None
+        found = GameFacts({**found.values, **followed.values}, {**found.closed_checks, **followed.closed_checks})
+    return found
 
 
 def apply_game_facts(spec: CheckSpec, grant: TokenGrant, body: dict[str, Any]) -> dict[str, Any]:
@@ -246,14 +260,14 @@ def apply_game_facts(spec: CheckSpec, grant: TokenGrant, body: dict[str, Any]) -
     A field holding its schema default is taken as not stated (a form's unticked box, a client
     that sends every field): the game's value replaces it. Only a value the player chose against
     the game is refused."""
-    found = game_facts(spec, grant, body.get("request_id"))
+    found = game_facts(spec, grant, body.get("request_id"), body)
     if spec.name in found.closed_checks:
         raise Problem(422, "Nothing to roll any more", found.closed_checks[spec.name], kind="check-closed")
     for name, fact in found.values.items():
         field = spec.request.model_fields.get(name)
         if field is None or not fact.applies(body):
             continue
-        if name not in body or body[name] == field.default:  # left out, or a form's untouched default
+        if name not in body or body[name] == field.get_default(call_default_factory=True):  # left out, or untouched
             body[name] = fact.value
         given = body[name]
         if given != fact.value:

@@ -9,6 +9,7 @@ data, make `_load_game` return `scenarios.load_game(system_id)` directly and del
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -24,6 +25,19 @@ SIDES = ("un", "communist")
 class ScenarioInfo:
     id: str
     name: str
+    #: turn -> its month (YYYY-MM) where the scenario's turn record gives one (Fire and Ice): what a
+    #: board's turn track says of the month, for checks that go by month (board role `month`).
+    months: tuple[tuple[int, str], ...] = ()
+
+
+def scenario_months(scenario) -> dict[int, str]:
+    """turn -> month (YYYY-MM) of a scenario's turn record, for the turns that give one."""
+    found = {}
+    for turn in getattr(scenario, "turns", ()):
+        month = turn.values.get("month", "")
+        if re.fullmatch(r"\d{4}-\d{2}", month):
+            found[turn.number] = month
+    return found
 
 
 @dataclass(frozen=True)
@@ -107,7 +121,7 @@ def system_info(system_id: str) -> SystemInfo | None:
         id=system_id,
         name=str(game.name),
         sides=tuple(game.sides) if getattr(game, "sides", None) else SIDES,
-        scenarios=tuple(ScenarioInfo(str(s.id), str(s.name)) for s in scenarios),
+        scenarios=tuple(ScenarioInfo(str(s.id), str(s.name), tuple(scenario_months(s).items())) for s in scenarios),
     )
 
 

@@ -61,7 +61,9 @@ from typing import Any, Callable, Iterable
 
 from adjudicator.checks import side_label
 from adjudicator.fog import fog_of
-from adjudicator.unit_changes import MOVED, REPLACED, RETURNED, UnitChange, ruled_changes
+from adjudicator.unit_changes import (
+    BROKEN_DOWN, MOVED, RECOMBINED, REPLACED, RETREAT, RETURNED, UnitChange, ruled_changes,
+)
 
 COMPUTE_TAG = "[ADJ compute]"
 HASH_PREFIX_LENGTH = 16
@@ -273,7 +275,13 @@ def headline(result: dict[str, Any], names: UnitNames | None = None, changes: bo
 
 def _attack(outcome: dict, request: dict, names: UnitNames) -> str:
     """ "NK 83 attacks US 27/25 at 1:3, rolled 2: AD (attacker depleted)", or "" for a check that
-    is no attack of units on units."""
+    is no attack of units on units. An outcome naming the one unit that declared and the one that
+    defended, with their hexes (Fire and Ice), says it so: "NK 2 (3042) attacks ROK 6 (3043): ..."."""
+    declaring, defending = outcome.get("declaring_unit"), outcome.get("defending_unit")
+    if isinstance(declaring, dict) and isinstance(defending, dict):
+        text = f"{_placed(declaring, names)} attacks {_placed(defending, names)}"
+        decided = outcome.get("result")
+        return f"{text}: {decided}" if isinstance(decided, str) and decided else text
     attackers = unit_ids(outcome.get("attackers")) or unit_ids(request.get("attackers"))
     defenders = (unit_ids(outcome.get("defenders")) or unit_ids(outcome.get("defender"))
                  or unit_ids(request.get("defenders")) or unit_ids(request.get("defender")))
@@ -306,6 +314,12 @@ def _attack(outcome: dict, request: dict, names: UnitNames) -> str:
         if hits:
             text += ": " + ", ".join(hits)
     return text
+
+
+def _placed(item: dict, names: UnitNames) -> str:
+    """ "NK 2 (3042)": a unit object named as its counter reads, with its hex when it has one."""
+    where = item.get("hex")
+    return names.name(str(item.get("unit"))) + (f" ({where})" if isinstance(where, str) and where else "")
 
 
 def _facts(outcome: dict) -> str:
@@ -345,7 +359,7 @@ def _changed_units(outcome: dict, request: dict, names: UnitNames) -> list[str]:
     said = []
     replacements = set()
     for change in ruled_changes(outcome):
-        if change.unit in replacements:
+        if change.unit in replacements and change.kind != RETREAT:
             continue
         text = _change_text(change, before, names)
         if text:
@@ -362,7 +376,14 @@ def _change_text(change: UnitChange, before: dict[str, int], names: UnitNames) -
     if change.kind == RETURNED:
         return ""  # the check's own facts say it ("rebuilt ...")
     if change.kind == MOVED:
-        return f"{name} to {change.hex}"
+        return f"{name} to {change.hex}" + (f", {change.step}" if change.step else "")
+    if change.kind == BROKEN_DOWN:
+        lost = f", {names.join(list(change.lost))} lost" if change.lost else ""
+        return f"{name} broken down ({names.join([p.unit for p in change.replacements]) or 'no counter'} in its place{lost})"
+    if change.kind == RECOMBINED:
+        return f"{names.join(list(change.parts))} recombined into {name} in {change.hex}"
+    if change.kind == RETREAT:
+        return f"{name} retreats {change.hexes} hex{'es' if change.hexes != 1 else ''}"
     swapped = [p.sp for p in change.replacements if p.sp is not None]
     if change.kind == REPLACED and swapped and len(swapped) == len(change.replacements):
         return "" if before.get(change.unit) == swapped[-1] else f"{name} to {swapped[-1]} SP"  # a block swapped

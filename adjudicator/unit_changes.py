@@ -20,6 +20,16 @@ A change has a kind:
                 turned out to be (``revealed_as``, its one replacement, a spare lying face up in
                 the pool's box) is placed on its spot; a change to the counter itself (a Dummy
                 eliminated at once) follows as a change of its own
+``broken_down`` the unit is set aside in its side's box of counters not in play (``box``: SPI's
+                "remove the unit(s) to be replaced, and place the unit(s) which replace it on the
+                same hex", Stacking & Unit Breakdown) and its ``replacements``, counters lying in
+                that box, are placed on the hex it stood in; the parts ``lost`` at once (a D1's
+                regiment) go from that box to their dead pile, and a part broken down again (an
+                Army's division) stays in the box, its own parts placed in its stead
+``recombined``  the unit, a counter lying in the box of counters not in play, is placed on ``hex``
+                and its ``parts`` (the units that formed it) are set aside in that box
+``retreat``     the unit must retreat ``hexes`` hexes (SPI's Pursuit table): an order its owner
+                carries out, choosing the hexes; nothing a reader can make or check but say it
 ==============  ===================================================================================
 
 and says who makes it on the board: ``applied_by``, the side asking, or the unit's owner where
@@ -34,7 +44,12 @@ Rules functions name unit states in their outcomes in a few shapes, read here (`
   pile other than the side's (HoldFast's "removed" Marines);
 * an object with ``unit`` and ``sp`` (block games): that strength; with ``swapped: true`` and
   ``block`` another block, the unit replaced by that block at that strength;
-* an object with ``unit`` and ``to_hex``: the unit moved to that hex;
+* an object with ``unit`` and ``to_hex``: the unit moved to that hex (with ``step``, also showing
+  that step: a fresh Fire and Ice unit that retreats is flipped spent);
+* an object with ``unit`` and ``broken_down_into`` (unit ids): the unit broken down into them; with
+  ``into``, ``components`` and ``hex``: ``into`` recombined from the components on that hex; with
+  ``unit`` and ``retreat_hexes``: the unit ordered to retreat that many hexes (an order, kept beside
+  a change the unit is part of);
 * lists named ``eliminated`` (unit ids): eliminated; ``flipped_spent``: their ``spent`` step;
   ``undepleted``: their first step (full strength: step ``""``); ``rebuilt`` (an id or a list):
   returned;
@@ -46,7 +61,7 @@ A step ``""`` is the unit's first step (full strength), whatever its counter cal
 A unit named as another's replacement is part of that change, not a change of its own. Where units
 stand is the board's business: the readers find the pieces.
 
-Adding a kind (a division broken down into regiments, ...): a constant and its line in the
+Adding a kind: a constant and its line in the
 table above; the outcome shape that names it, read in `_walk` (or first, as `revealed_changes`
 reads a reveal); any field it needs in `UnitChange` and in `to_json` (new keys only: the
 extension ignores those it does not know, and reads ``kind``); then each reader says what it
@@ -66,10 +81,14 @@ from typing import Any, Callable, Iterator
 
 STEP, ELIMINATED, REPLACED, MOVED, RETURNED = "step", "eliminated", "replaced", "moved", "returned"
 REVEALED = "revealed"
-#: Kinds a piece shows now (a unit returned to play is placed later, by its owner).
-ON_BOARD = (STEP, ELIMINATED, REPLACED, MOVED, REVEALED)
+BROKEN_DOWN, RECOMBINED, RETREAT = "broken_down", "recombined", "retreat"
+#: Kinds a piece shows now (a unit returned to play is placed later, by its owner; a retreat's hexes
+#: are its owner's choice).
+ON_BOARD = (STEP, ELIMINATED, REPLACED, MOVED, REVEALED, BROKEN_DOWN, RECOMBINED)
 #: Kinds that take the unit off the board.
-GONE_KINDS = frozenset({ELIMINATED, REPLACED, REVEALED})
+GONE_KINDS = frozenset({ELIMINATED, REPLACED, REVEALED, BROKEN_DOWN})
+#: Kinds that bring counters onto the unit's hex (`replacements`): the unit's own change holds them.
+PLACING = frozenset({REPLACED, BROKEN_DOWN})
 #: Kinds that send the unit to a dead pile (a placeholder revealed is deleted instead).
 TO_DEAD_PILE = frozenset({ELIMINATED, REPLACED})
 GONE_STEPS = frozenset({"deadpile", "eliminated", "destroyed"})
@@ -97,8 +116,12 @@ class UnitChange:
     sp: int | None = None  # STEP: the strength (block games)
     dead_pile: str = ""  # ELIMINATED, REPLACED: the box the unit goes to ("": the side's, or none known)
     replacements: tuple[Placed, ...] = ()  # REPLACED; REVEALED: the one counter revealed
-    hex: str = ""  # MOVED
+    hex: str = ""  # MOVED, RECOMBINED
     applied_by: str = ""  # the side that makes the change on the board ("": not known)
+    box: str = ""  # BROKEN_DOWN, RECOMBINED: the side's box of counters not in play
+    parts: tuple[str, ...] = ()  # RECOMBINED: the units set aside
+    lost: tuple[str, ...] = ()  # BROKEN_DOWN: the parts eliminated at once (to their dead pile)
+    hexes: int = 0  # RETREAT: how many hexes
 
     @property
     def eliminated(self) -> bool:
@@ -108,7 +131,7 @@ class UnitChange:
     @property
     def replaced_by(self) -> str:
         """A replacement's first unit ("" for none): what the answers said before `replacements`."""
-        return self.replacements[0].unit if self.replacements and self.kind == REPLACED else ""
+        return self.replacements[0].unit if self.replacements and self.kind in PLACING else ""
 
     @property
     def revealed_as(self) -> str:
@@ -128,8 +151,16 @@ class UnitChange:
         elif self.replacements:
             out["replaced_by"] = self.replaced_by
             out["replacements"] = [p.to_json() for p in self.replacements]
-        if self.kind == MOVED:
+        if self.kind in (MOVED, RECOMBINED):
             out["hex"] = self.hex
+        if self.kind in (BROKEN_DOWN, RECOMBINED):
+            out["box"] = self.box
+        if self.kind == RECOMBINED:
+            out["parts"] = list(self.parts)
+        if self.kind == BROKEN_DOWN:
+            out["lost"] = list(self.lost)
+        if self.kind == RETREAT:
+            out["hexes"] = self.hexes
         return out
 
 
@@ -140,6 +171,7 @@ class Owners:
     side_of: Callable[[str], str | None]  # unit id -> its side (None: not a unit of the game)
     dead_pile_of: Callable[[str], str]  # side id -> its dead pile's box id ("" if none)
     hidden_owner: Callable[[str], str | None]  # unit id -> its side when the board hides its piece from the other side
+    counters_box_of: Callable[[str], str] = lambda side: ""  # side id -> its box of counters not in play ("" if none)
 
     def applier(self, unit: str, asker: str) -> str:
         """Who makes a change to `unit` on the board: its owner when its piece is hidden from the
@@ -160,14 +192,20 @@ def ruled_changes(outcome: Any, owners: Owners | None = None, asker: str = "") -
         kept = changes.get(change.unit)
         if kept is not None and kept.kind == REVEALED:
             continue  # a placeholder's one change is its reveal
-        if kept is not None and kept.replacements and not change.replacements and change.eliminated:
+        if kept is not None and kept.kind == REPLACED and not change.replacements and change.eliminated:
             change = replace(change, kind=REPLACED, replacements=kept.replacements)
+        if kept is not None and kept.kind in (BROKEN_DOWN, RECOMBINED) and change.kind not in (BROKEN_DOWN, RECOMBINED):
+            continue  # a unit broken down or recombined: that is its change
         changes[change.unit] = change
-    placed = {p.unit for c in changes.values() if c.kind == REPLACED for p in c.replacements}
+    for unit in list(changes):
+        if unit in changes and changes[unit].kind == BROKEN_DOWN:
+            changes[unit] = _folded(changes[unit], changes)
+    placed = {p.unit for c in changes.values() if c.kind in PLACING for p in c.replacements}
+    placed |= {p for c in changes.values() if c.kind == RECOMBINED for p in c.parts}
     out = []
     for change in changes.values():
-        if change.unit in placed and not change.eliminated:
-            continue  # a replacement coming in: part of the change that brings it
+        if change.unit in placed and not change.eliminated and change.kind != RETREAT:
+            continue  # a replacement coming in (or a part set aside): part of the change that brings it
         if change.kind == REPLACED:
             change = replace(change, replacements=tuple(_placed_as(p, changes) for p in change.replacements))
         if owners is not None:
@@ -200,6 +238,26 @@ def _stated(request: Any) -> Iterator[tuple[str, tuple[str | None, int | None]]]
                 yield from _stated(value)
 
 
+def _folded(change: UnitChange, changes: dict[str, UnitChange]) -> UnitChange:
+    """A breakdown with what befalls its parts at once: a part eliminated is `lost` (from the box to its
+    dead pile), a part broken down again stays in the box and its own parts come in its stead; their
+    changes are the breakdown's, not their own."""
+    kept, lost = [], list(change.lost)
+    for part in change.replacements:
+        own = changes.get(part.unit)
+        if own is not None and own.kind == ELIMINATED:
+            lost.append(part.unit)
+            del changes[part.unit]
+        elif own is not None and own.kind == BROKEN_DOWN:
+            del changes[part.unit]
+            again = _folded(own, changes)
+            kept += again.replacements
+            lost += again.lost
+        else:
+            kept.append(part)
+    return replace(change, replacements=tuple(kept), lost=tuple(lost))
+
+
 def revealed_changes(outcome: Any) -> list[UnitChange]:
     """The placeholders a ruling reveals (its outcome's ``revealed``), each leaving the board for the
     counter it turned out to be."""
@@ -222,9 +280,11 @@ def _placed_as(placed: Placed, changes: dict[str, UnitChange]) -> Placed:
 
 def _owned(change: UnitChange, owners: Owners, asker: str) -> UnitChange:
     dead_pile = change.dead_pile
+    side = owners.side_of(change.unit) or ""
     if change.kind in TO_DEAD_PILE and not dead_pile:
-        dead_pile = owners.dead_pile_of(owners.side_of(change.unit) or "")
-    return replace(change, applied_by=owners.applier(change.unit, asker), dead_pile=dead_pile)
+        dead_pile = owners.dead_pile_of(side)
+    box = owners.counters_box_of(side) if change.kind in (BROKEN_DOWN, RECOMBINED) else change.box
+    return replace(change, applied_by=owners.applier(change.unit, asker), dead_pile=dead_pile, box=box)
 
 
 def _ids(value: Any) -> tuple[str, ...]:
@@ -266,6 +326,9 @@ def _walk(outcome: Any) -> Iterator[UnitChange]:
 
 def _change_of(node: dict[str, Any]) -> UnitChange | None:
     """The change one object of an outcome names for its unit, if it names one."""
+    into, hex_ = node.get("into"), node.get("hex")
+    if isinstance(into, str) and isinstance(hex_, str) and "components" in node:
+        return UnitChange(RECOMBINED, into, hex=hex_, parts=_ids(node["components"]))
     unit = node.get("unit") or node.get("block")
     if not isinstance(unit, str):
         return None
@@ -276,7 +339,12 @@ def _change_of(node: dict[str, Any]) -> UnitChange | None:
         return UnitChange(REPLACED if replacements else ELIMINATED, unit, dead_pile=destination,
                           replacements=replacements)
     if isinstance(node.get("to_hex"), str) and node["to_hex"]:
-        return UnitChange(MOVED, unit, hex=node["to_hex"])
+        return UnitChange(MOVED, unit, hex=node["to_hex"], step=step if isinstance(step, str) else None)
+    if "broken_down_into" in node:
+        return UnitChange(BROKEN_DOWN, unit, replacements=tuple(Placed(u) for u in _ids(node["broken_down_into"])))
+    hexes = _int(node.get("retreat_hexes"))
+    if hexes:
+        return UnitChange(RETREAT, unit, hexes=hexes)
     if node.get("swapped") is True and isinstance(node.get("block"), str) and node["block"] != unit:
         return UnitChange(REPLACED, unit, replacements=(Placed(node["block"], sp=sp),))
     if isinstance(step, str):

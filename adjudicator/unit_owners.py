@@ -6,7 +6,8 @@ the other side (HoldFast's blocks), and VASSAL lets no command of the other side
 piece, so a ruling's change to one is its owner's to make. (KWB's Scratch Units are no such
 pieces: identical '? 4' placeholders, the same to both sides, which the asker turns face up as a
 ruling reveals them, `adjudicator.draws`.) The dead pile is the box the module's Eliminate sends
-a unit of that side to (`scenarios.boxboard.dead_pile`).
+a unit of that side to (`scenarios.boxboard.dead_pile`); the box of counters not in play, where a
+broken-down unit is set aside (`scenarios.boxboard.counters_box`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from functools import lru_cache
 
 from adjudicator.fog import fog_of
 from adjudicator.unit_changes import Owners
-from scenarios.boxboard import dead_pile
+from scenarios.boxboard import counters_box, dead_pile
 
 
 @lru_cache(maxsize=None)
@@ -28,6 +29,7 @@ def owners_of(system: str) -> Owners:
     except Exception:  # a probe check's system, or data that does not load: nobody is known
         return Owners(lambda unit: None, lambda side: "", lambda unit: None)
     piles = {side: (box.id if (box := dead_pile(game, side)) else "") for side in game.sides}
+    aside = {side: (box.id if (box := counters_box(game, side)) else "") for side in game.sides}
     fog = fog_of(system)
 
     def side_of(unit: str) -> str | None:
@@ -37,4 +39,4 @@ def owners_of(system: str) -> Owners:
     def hidden_owner(unit: str) -> str | None:
         return fog.unit_owner(unit) if fog is not None else None
 
-    return Owners(side_of, lambda side: piles.get(side, ""), hidden_owner)
+    return Owners(side_of, lambda side: piles.get(side, ""), hidden_owner, lambda side: aside.get(side, ""))

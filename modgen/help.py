@@ -10,6 +10,7 @@ from __future__ import annotations
 from html import escape
 
 from modgen.pieces import GAMES_WITH_BLOCKS
+from scenarios.boxboard import counters_box
 from scenarios.model import DRAW_OPEN, Game
 
 
@@ -41,6 +42,15 @@ def dice_html(game: Game) -> str:
         + (f": {escape(r.uses)}" if r.uses else "") + "</li>"
         for r in game.rolls)
     return f"<h2>Dice</h2>\n<p>Each button rolls in the chat, with your name.</p>\n<ul>{rows}</ul>\n" if rows else ""
+
+
+def set_aside_html(game: Game) -> str:
+    """The "Set aside" command of a game with boxes of counters not in play (SPI's breakdowns), or ""."""
+    boxes = [box for side in game.sides if (box := counters_box(game, side)) is not None]
+    if not boxes:
+        return ""
+    return ("<i>Set aside</i> (Ctrl+B, to the box of its side's counters not in play: a unit broken down, or the "
+            f"units that recombine; the counters that replace them lie there, in {' and '.join(escape(b.name) for b in boxes)}), ")
 
 
 def cups_and_tracks_html(game: Game) -> str:
@@ -99,8 +109,8 @@ stand (the <i>Scenario view</i> button goes back there), the <i>Turn</i> button 
 units stand on their setup hexes; reinforcements wait on the turn track window in the cell of the turn they
 arrive. Right-click a unit for
 <i>Step loss</i> (Ctrl+F), <i>Restore step</i> (Ctrl+R), <i>Eliminate</i> (Ctrl+E, to the dead pile in the
-<i>Boxes</i> window), <i>Show ZOC</i> (Ctrl+Z), <i>Mark moved</i> (Ctrl+M). Step changes and eliminations are
-reported in the chat.</p>
+<i>Boxes</i> window), {set_aside_html(game)}<i>Show ZOC</i> (Ctrl+Z), <i>Mark moved</i> (Ctrl+M). Step changes and
+eliminations are reported in the chat.</p>
 {dice_html(game)}{fog_of_war_html(game)}{cups_and_tracks_html(game)}<p>Large maps have an <i>Overview</i> button: a small
 view of the whole map; click it to go there.</p>
 <h2>Stand-ins (not the publisher's data)</h2>

@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from art.render import block_back_image_name
-from scenarios.boxboard import dead_pile
+from scenarios.boxboard import counters_box, dead_pile
 from scenarios.model import Game, MarkerType, Unit
 from vassalfmt import (
     AreaOfEffect,
@@ -57,6 +57,7 @@ from modgen.pools import HIDE, owner_only_reveal
 FLIP = key("Ctrl+F")
 RESTORE = key("Ctrl+R")
 ELIMINATE = key("Ctrl+E")
+SET_ASIDE = key("Ctrl+B")
 DELETE = key("DELETE")
 CLONE = key("Ctrl+C")
 MOVED = key("Ctrl+M")
@@ -122,15 +123,20 @@ def build_prototypes(game: Game, box_centres: dict[str, tuple[int, int]]) -> lis
     protos: list[Prototype] = []
     for side in game.sides.values():
         traits: list = [
-            ReportState(keys=[FLIP, RESTORE, ELIMINATE],
+            ReportState(keys=[FLIP, RESTORE, ELIMINATE, SET_ASIDE],
                         report_format="* $menuCommand$: $oldPieceName$ -> $newPieceName$ ($location$)",
-                        description="report step changes and eliminations"),
+                        description="report step changes, eliminations and counters set aside"),
         ]
         box = dead_pile(game, side.id)
         if box is not None and box.id in box_centres:
             x, y = box_centres[box.id]
             traits.append(SendToLocation(command_name="Eliminate", key=ELIMINATE, map_id=BOXES_MAP,
                                          x=str(x), y=str(y), description=f"to {box.name}"))
+        aside = counters_box(game, side.id)
+        if aside is not None and aside.id in box_centres:  # a breakdown's or recombination's counter off the map
+            x, y = box_centres[aside.id]
+            traits.append(SendToLocation(command_name="Set aside", key=SET_ASIDE, map_id=BOXES_MAP,
+                                         x=str(x), y=str(y), description=f"to {aside.name}"))
         traits += [
             Delete(command_name="Delete", key=DELETE),
             Clone(command_name="Clone", key=CLONE),

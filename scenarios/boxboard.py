@@ -100,3 +100,10 @@ def is_dead_pile_of(game: Game, box_id: str, side: str) -> bool:
     """Whether `box_id` is a dead pile a unit of `side` may lie in (its side's, or one of no side)."""
     box = game.boxes.get(box_id)
     return box is not None and box.kind == "deadpile" and box.side in (side, "")
+
+
+def counters_box(game: Game, side: str) -> Box | None:
+    """Where a side's counters not in play lie: its box that is no pool and holds units (SPI's, with the
+    counters a breakdown places, where a broken-down unit is set aside); the module's "Set aside"
+    sends a unit there. None for a game without one."""
+    return next((box for box in game.boxes.values() if box.side == side and box.holds and not box.draw), None)

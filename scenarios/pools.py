@@ -9,6 +9,9 @@ generator turns each pool into a draw pile; the saved-game bridge finds those un
     pool_contents(game, game.scenarios["pusan"])
     # {"generic-pool-communist": ["nk-reg-1", ...], "support-fire-pool-un": ["marker:sf-un-1", ...]}
 
+A box that is no pool may ``hold`` units too: those the scenario does not use lie in it face up
+(`laid_faces`), as SPI's counters not in play wait for a breakdown to place them.
+
 A pool with ``placeholders`` (KWB's Scratch Units: "He selects them randomly and may not peek at
 them", 12.21) is *sealed*: nobody may know which counter is which until the rules reveal it, so
 the module shows each of its pieces as one of the identical placeholder counters
@@ -60,11 +63,16 @@ def sealed_pools(game: Game, scenario: Scenario) -> dict[str, list[str]]:
 
 def laid_faces(game: Game, scenario: Scenario) -> dict[str, list[str]]:
     """Box id -> the counters the module lays there face up: each sealed pool's own counters, in its
-    `faces` box (which placeholder is which of them is the adjudicator's secret, not which exist)."""
+    `faces` box (which placeholder is which of them is the adjudicator's secret, not which exist), and
+    what a box that is no pool ``holds``: the units with that flag the scenario does not use elsewhere
+    (SPI's counters not in play, which a breakdown places on the map)."""
     laid: dict[str, list[str]] = {}
     for box_id, counters in sealed_pools(game, scenario).items():
         laid.setdefault(game.boxes[box_id].faces, []).extend(counters)
-    return laid
+    for box in game.boxes.values():
+        if box.holds and not box.draw:
+            laid.setdefault(box.id, []).extend(_held_units(game, scenario, box.holds, box.side))
+    return {box_id: counters for box_id, counters in laid.items() if counters}
 
 
 def shown_contents(game: Game, scenario: Scenario) -> dict[str, list[str]]:

@@ -91,33 +91,35 @@ def _upload_check(client, game, side, data, combat, request):
         content_type="multipart/form-data")
 
 
-def test_a_fire_and_ice_combat_reads_the_track_and_the_defenders_side(client, modules):
+def test_a_fire_and_ice_combat_reads_the_track_and_the_units_sides(client, modules):
     """The campaign setup: rok-1 stands spent, the support markers on their track cells. A request
-    claiming a fresh defender and the example's levels records the board's values instead."""
+    claiming the example's levels records the board's values instead: the levels are where the
+    markers stand, the units and the side each shows are the pieces'."""
     combat = adjacent_combat("fireandice")
     data = modules[("fireandice", 1)][2][f"setups/{combat.scenario.id}.vsav"]
     game = new_game(client, "fireandice", combat.scenario.id)
     side = combat.game.units[combat.attackers[0]].side
-    claimed = {"combat_type": "Prepared Attack", "defender_fresh": True,
-               "attacking": {"tank_level": 6, "artillery_level": 7, "adjacent_units": 2},
-               "defending": {"tank_level": 5, "artillery_level": 4, "adjacent_units": 1}}
+    other = "communist" if side == "un" else "un"
+    claimed = {"combat_type": "Prepared Attack", f"{side}_tank_level": 6, f"{side}_artillery_level": 7,
+               f"{other}_tank_level": 5, f"{other}_artillery_level": 4, "defending": {"adjacent_units": 1}}
     response = _upload_check(client, game, side, data, combat, claimed)
     assert response.status_code == 201, response.get_json()
     body = response.get_json()
-    recorded, read = body["request"], body["savedgame"]["read"]
+    recorded, filled = body["request"], body["savedgame"]["filled"]
     positions = client.post("/api/v1/systems/fireandice/savedgame/positions", data=data,
                             content_type="application/octet-stream").get_json()
     cells = {m["marker"]: m["location"].get("cell") for m in positions["markers"]}
     prefix = {"un": "un", "communist": "com"}
-    other = "communist" if side == "un" else "un"
-    assert recorded["attacking"]["tank_level"] == int(cells[f"{prefix[side]}-tank"])
-    assert recorded["defending"]["artillery_level"] == int(cells[f"{prefix[other]}-artillery"])
-    assert recorded["attacking"]["adjacent_units"] == 2  # what the board cannot show stays the player's
+    assert recorded[f"{side}_tank_level"] == int(cells[f"{prefix[side]}-tank"])
+    assert recorded[f"{other}_artillery_level"] == int(cells[f"{prefix[other]}-artillery"])
+    assert filled[f"/{side}_tank_level"] == f"track:support:{prefix[side]}-tank"
+    assert recorded["defending"]["adjacent_units"] == 1  # what the board cannot show stays the player's
     defender = next(u for u in positions["units"] if u["unit"] == combat.defender)
-    assert recorded["defender_fresh"] is (defender["step"] != "spent")
-    assert "/defender_fresh" in read and "Support Level Track" in read["/attacking/tank_level"]
+    assert recorded["defenders"] == [{"unit": combat.defender, "hex": defender["location"]["hex"], "step": defender["step"]}]
+    assert [a["unit"] for a in recorded["attackers"]] == combat.attackers
     if defender["step"] == "spent":
         assert all(d["sides"] == 6 for d in body["dice_used"] if "defender" in d["purpose"].lower())
+        assert body["outcome"]["flipped_spent"] == [] and body["outcome"]["defender_becomes_spent"] is False
 
 
 def test_a_pusan_saved_game_shows_the_shortage_marker(client, modules):

@@ -8,8 +8,8 @@ from adjudicator.checks import checks_for
 from adjudicator.testing import make_app
 
 COMBAT = {"attacker": "communist", "combat_type": "Prepared Attack", "chit": "P01", "terrain": "town", "road_bonus": True,
-          "attacking": {"tank_level": 6, "artillery_level": 7, "adjacent_units": 2},
-          "defending": {"tank_level": 5, "artillery_level": 4, "adjacent_units": 1}}
+          "communist_tank_level": 6, "communist_artillery_level": 7, "un_tank_level": 5, "un_artillery_level": 4,
+          "attacking": {"adjacent_units": 2}, "defending": {"adjacent_units": 1}}
 
 BODIES = {
     "combat": {**COMBAT, "dice": [1, 1, 6, 6]},

@@ -19,8 +19,31 @@ from scenarios import load_game
 from scenarios.model import Table
 
 
+LEVELS = ("tank_level", "artillery_level", "air_level", "bombardment_level")
+
+
+def on_the_track(situation: dict) -> dict:
+    """A situation written side by side (each side's levels and its declaring/defending unit) as the
+    request takes it: the levels by the side whose markers they are on the Support Level Track, the
+    declaring unit first among `attackers`, the defending unit among `defenders`."""
+    situation = dict(situation)
+    attacker = situation["attacker"]
+    defender = "communist" if attacker == "un" else "un"
+    for role, side, units in (("attacking", attacker, "attackers"), ("defending", defender, "defenders")):
+        own = dict(situation.get(role) or {})
+        for level in LEVELS:
+            if level in own:
+                situation[f"{side}_{level}"] = own.pop(level)
+        if "lead_unit" in own:
+            situation[units] = [{"unit": own.pop("lead_unit")}]
+        situation[role] = own
+    return situation
+
+
 def resolve(name, dice, **situation):
     spec = get_check("fireandice", name)
+    if "attacker" in situation and name in ("combat", "combat_support"):
+        situation = on_the_track(situation)
     supplied = SuppliedDice(dice)
     body = {"dice": dice, **situation} if spec.random else situation
     result = run_check(spec, spec.compute_model(**body), supplied)
@@ -271,7 +294,7 @@ def test_road_option_across_a_river_is_refused_by_the_map_and_by_the_flags_alike
     assert board.road_connects(gm, a, b) and board.river_between(gm, a, b)
     base = dict(attacker="un", combat_type="Hasty Attack", chit="H01", road_bonus=True,
                 attacking={"tank_level": 6}, defending={})
-    for body in ({"declaring_hex": "0321", "combat_hex": "0420"},
+    for body in ({"attackers": [{"unit": "rok-1", "hex": "0321"}], "combat_hex": "0420"},
                  {"terrain": "town", "across_river": True},
                  {"terrain": "town", "across_river": True, "across_bridge": True}):
         with pytest.raises(ValueError) as refused:

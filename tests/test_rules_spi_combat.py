@@ -173,14 +173,22 @@ def test_breakdown_equivalents_give_the_regiments():
 
 
 def test_a_16_3_losing_one_regiment_leaves_two_5_3s():
+    """Stacking & Unit Breakdown: "remove the unit(s) to be replaced, and place the unit(s) which replace it
+    on the same hex": the 2nd Division's own regiments (units.csv parent), then the unnumbered US ones."""
     rep = losses.take_losses(REAL, ["us-d2"], 1, doubled=False)
-    assert rep.eliminated == ["us-d2/5-3"] and rep.remaining == ["us-d2/5-3", "us-d2/5-3"]
+    assert [b.to_json() for b in rep.breakdowns] == [{"unit": "us-d2", "broken_down_into": ["us-r9", "us-r23", "us-r38"]}]
+    assert rep.eliminated == ["us-r9"] and rep.remaining == ["us-r23", "us-r38"]
+    spares = losses.Spares(REAL, ["us-r23", "us-r-1", "us-r-2", "rok-r-1"])  # what the box holds
+    rep = losses.take_losses(REAL, ["us-d2"], 1, doubled=False, spares=spares)
+    assert rep.breakdowns[0].parts == ["us-r23", "us-r-1", "us-r-2"] and spares.left == ["rok-r-1"]
+    short = losses.take_losses(REAL, ["us-d2"], 1, doubled=False, spares=losses.Spares(REAL, ["us-r-3"]))
+    assert short.breakdowns[0].parts == ["us-r-3", "us-d2/5-3", "us-d2/5-3"] and short.missing_counters == ["us-d2/5-3"] * 2
 
 
 def test_a_25_2_loses_a_division_and_leaves_two_10_4s():
     rep = losses.take_losses(REAL, ["cpv-a38"], 1, doubled=True)
     assert rep.divisions_from_armies == 1 and rep.regiments_lost == 0
-    assert rep.remaining == ["cpv-a38/10-4", "cpv-a38/10-4"]
+    assert rep.eliminated == ["cpv-d112"] and rep.remaining == ["cpv-d113", "cpv-d114"]
 
 
 def test_combat_k_worked_example_army_and_two_regiments_take_an_e2():
@@ -188,7 +196,7 @@ def test_combat_k_worked_example_army_and_two_regiments_take_an_e2():
     (eliminating the two regiments) and the other would be an undoubled loss of one division extracted
     from the Army.'"""
     rep = losses.take_losses(REAL, ["cpv-a38", "cpv-r-1", "cpv-r-2"], 2, doubled=True)
-    assert sorted(rep.eliminated) == ["cpv-a38/10-4", "cpv-r-1", "cpv-r-2"]
+    assert sorted(rep.eliminated) == ["cpv-d112", "cpv-r-1", "cpv-r-2"]
     assert rep.regiments_lost == 2 and rep.divisions_from_armies == 1
 
 

@@ -10,7 +10,7 @@ pieces and the forms (tests/engine/play.py, docs/engine-harness.md). What is pla
   attacks through the right-click menu, saves, reloads, asks a supply report, switches to Battle
   for Seoul as UN (a calculation now); Bob loads Alice's save, is refused with the observer's
   token, joins with his own, attacks as UN; Alice loads Bob's save and continues.
-* Fire and Ice's Chinese Intervention: the combat form filled field by field, a refusal shown in
+* Fire and Ice's Invasion: the combat form filled field by field, a refusal shown in
   the form, a server that accepts the check and never answers, and the same check asked again.
 * SPI's Campaign Game: the defender's choice of table, the attacking units' own fields, dice.
 * HoldFast: a combat and a supply report through the extension's methods, and a stopped server;
@@ -601,7 +601,7 @@ def test_logs_and_saves_carry_the_rulings_and_no_token(kwb, server):
 def fireandice(engine, engine_module, server, tmp_path_factory) -> dict:
     files = tmp_path_factory.mktemp("fireandice")
     proxy = SilentProxy(server.url, withhold=(2,)).start()  # the second check is recorded, its answer lost
-    combat = adjacent_combat("fireandice", "intervention", distance=2)
+    combat = adjacent_combat("fireandice", "invasion")
     form = "^Adjudicator: Combat"
     s = Script()
     s.add({"do": "pref", "key": "adjudicatorTimeoutSeconds", "value": "12"})  # long enough to see it wait under load
@@ -610,21 +610,19 @@ def fireandice(engine, engine_module, server, tmp_path_factory) -> dict:
     s.add(call("connect", proxy.url), call("createRecordedGame", "", ""), name="created")
     s.add(menu_of(combat.attackers[0]), name="ground unit's menu")
     s.add(*select(combat.attackers[0]))
-    s.add(menu_of(combat.defender, "Adjudicator/Combat in this hex"))
+    s.add(menu_of(combat.defender, "Adjudicator/Attack this hex with the selected units"))
     s.add({"do": "wait_window", "window": form}, name="form")
-    s.add({"do": "choose", "window": form, "field": "/combat_type", "item": "Prepared Attack"})
-    for field, text in (("/attacking/tank_level", "6"), ("/attacking/artillery_level", "7"), ("/attacking/adjacent_units", "2"),
-                        ("/defending/tank_level", "5"), ("/defending/artillery_level", "4"), ("/defending/adjacent_units", "1"),
-                        ("/chit", "Z99")):
+    s.add({"do": "choose", "window": form, "field": "/combat_type", "item": "Hasty Attack"})
+    s.add({"do": "choose", "window": form, "field": "/chit", "item": "P01"})  # a chit of the other mug
+    for field, text in (("/attacking/adjacent_units", "2"), ("/defending/adjacent_units", "1")):
         s.add({"do": "type", "window": form, "field": field, "text": text})
-    s.add({"do": "click", "window": form, "on": "/road_bonus"})
     s.add({"do": "click", "window": form, "on": "OK"})
-    s.add({"do": "wait_window", "window": "(?s)^Adjudicator: Combat.*is not one of the game's combat chits"}, name="refused")
-    s.add({"do": "type", "window": form, "field": "/attacking/tank_level", "text": "66"})
+    s.add({"do": "wait_window", "window": "(?s)^Adjudicator: Combat.*is from the prepared cup"}, name="refused")
+    s.add({"do": "type", "window": form, "field": "/attacking/adjacent_units", "text": "66"})
     s.add({"do": "click", "window": form, "on": "OK"})
-    s.add({"do": "wait_window", "window": "(?s)^Adjudicator: Combat.*must be at most 19"}, name="caught here")
-    s.add({"do": "type", "window": form, "field": "/attacking/tank_level", "text": "6"})
-    s.add({"do": "type", "window": form, "field": "/chit", "text": ""})
+    s.add({"do": "wait_window", "window": "(?s)^Adjudicator: Combat.*must be at most 6"}, name="caught here")
+    s.add({"do": "type", "window": form, "field": "/attacking/adjacent_units", "text": "2"})
+    s.add({"do": "choose", "window": form, "field": "/chit", "item": ""})
     s.add({"do": "click", "window": form, "on": "OK"})
     s.add({"do": "wait_window", "window": "(?s)^Adjudicator: Combat.*Waiting for the adjudicator at"}, name="waiting")
     s.add({"do": "wait_window", "window": "(?s)^Adjudicator: Combat.*did not answer in time", "timeout": 30}, name="no answer")
@@ -648,16 +646,19 @@ def fireandice(engine, engine_module, server, tmp_path_factory) -> dict:
 def test_the_fire_and_ice_combat_form_is_filled_field_by_field(fireandice, server):
     run, s = fireandice["run"], fireandice["script"]
     form = run.result(s.at["form"])["text"]
-    assert "SideCombatModel" not in form and "Attacking" in form and "Tank level" in form
+    assert "SideCombatModel" not in form and "Attacking" in form and "Adjacent units" in form
+    # the levels are the Support Level Track's, read from the board and shown, not typed
+    assert "Communist Tank Support level: 6" in form and "UN Tank Support level: 0" in form
     created = run.result(s.at["created"])["returned"]
     document = ledger(server, created["game_id"], created["tokens_for_others"]["observer"])
     (record,) = [r for r in document["records"] if r["body"]["check"] == "fireandice.combat"]
     request = record["body"]["request"]
-    assert request["combat_type"] == "Prepared Attack" and request["road_bonus"] is True and request["chit"] is None
-    assert {k: request["attacking"][k] for k in ("tank_level", "artillery_level", "adjacent_units")} == \
-        {"tank_level": 6, "artillery_level": 7, "adjacent_units": 2}
-    assert {k: request["defending"][k] for k in ("tank_level", "artillery_level", "adjacent_units")} == \
-        {"tank_level": 5, "artillery_level": 4, "adjacent_units": 1}
+    assert request["combat_type"] == "Hasty Attack" and request["chit"] is None
+    assert (request["communist_tank_level"], request["communist_artillery_level"], request["un_tank_level"]) == (6, 4, 0)
+    assert request["attacking"]["adjacent_units"] == 2 and request["defending"]["adjacent_units"] == 1
+    combat = fireandice["combat"]
+    assert [a["unit"] for a in request["attackers"]] == combat.attackers[:1]
+    assert [d["unit"] for d in request["defenders"]] == [combat.defender]
     assert_rulings_are_the_ledgers(run.chat(), document, [1, 2])
     assert_rulings_are_the_ledgers(chat_texts(fireandice["files"] / "fi.vlog"), document, [1, 2])
 
@@ -676,12 +677,12 @@ def test_fire_and_ice_menus_and_supply_fit_the_unit_and_the_chat_pane(fireandice
 def test_a_refusal_keeps_the_form_open_with_the_problem_in_players_words(fireandice):
     run, s = fireandice["run"], fireandice["script"]
     refused = run.result(s.at["refused"])["text"]
-    # beside the chit's field, in words, with the chits the game has
-    assert "Chit: 'Z99' is not one of the game's combat chits. Allowed: H01, H02," in refused
+    # beside the chit's field, in words, with the chits its mug has
+    assert "chit P01 is from the prepared cup, not the one for a Hasty Attack (5.2.1). Allowed: H01, H02," in refused
     assert "Value error" not in refused and "(body)" not in refused and "request body" not in refused
-    assert "Chit\nZ99" in refused  # what was typed is still there
+    assert "Combat chit\nP01" in refused  # what was chosen is still there
     caught = run.result(s.at["caught here"])["text"]
-    assert "Tank level\n66\nTank level must be at most 19" in caught  # beside the field, before anything is sent
+    assert "Adjacent units\n66\nAdjacent units must be at most 6" in caught  # beside the field, before anything is sent
     combats = [r.seq for r in parse_transcript(run.chat()) if r.recorded and r.lines[0].startswith(f"{RULING_MARK}Combat")]
     assert combats == [1]  # the refused request recorded nothing
 

@@ -284,6 +284,9 @@ class CheckInfo(BaseModel):
 class ScenarioOut(BaseModel):
     id: str
     name: str
+    months: dict[str, str] | None = Field(default=None, description=(
+        "Game turn -> its month (YYYY-MM), where the scenario's turn record gives one (Fire and Ice): a "
+        "check's `month` (board role) is the month of the turn the board's turn track shows."))
 
 
 class SystemOut(BaseModel):

@@ -25,11 +25,20 @@ def systems_document() -> dict:
                 "id": info.id,
                 "name": info.name,
                 "sides": list(info.sides),
-                "scenarios": [{"id": s.id, "name": s.name} for s in info.scenarios],
+                "scenarios": [scenario_json(s) for s in info.scenarios],
                 "checks": [check_info(spec) for spec in checks if spec.system == info.id],
             }
         )
     return {"systems": out, "board_roles": dict(BOARD_ROLES)}
+
+
+def scenario_json(scenario) -> dict:
+    """A scenario as clients read it: its id, its name and, where its turn record gives them, the
+    month of each turn (what a board's turn fills in a check's `month`)."""
+    out = {"id": scenario.id, "name": scenario.name}
+    if scenario.months:
+        out["months"] = {str(turn): month for turn, month in scenario.months}
+    return out
 
 
 def check_info(spec: CheckSpec) -> dict:

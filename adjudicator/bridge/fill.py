@@ -18,11 +18,13 @@ from typing import Any
 
 from adjudicator.boardread import reader_for
 from adjudicator.bridge.errors import BridgeError
+from adjudicator.bridge.locate import BOX
 from adjudicator.bridge.positions import PlacedUnit, Positions
 from adjudicator.bridge.supply import resolve_scenario
 from adjudicator.bridge.turn import TurnReading, month_of, read_turn, requested_turn
 from adjudicator.checks import CheckSpec, canonical_side, track_marker
 from adjudicator.forms import split_nullable
+from scenarios.boxboard import counters_box
 
 
 @dataclass
@@ -169,8 +171,11 @@ def fill_request(spec: CheckSpec, positions: Positions, pointed: Pointed, given:
             value = _units_value(shapes, name, defenders, given.get(name), warnings)
         elif role == "target_hex":
             value = pointed.target_hex
+        elif role == "counters_not_in_play":
+            boxes = {box.id for side in game.sides if (box := counters_box(game, side)) is not None}
+            value = [u.unit.id for u in positions.units if u.location.kind == BOX and u.location.box in boxes]
         elif (marker := track_marker(role)) is not None:
-            value = _track_value(positions, marker, shapes.choices(name))
+            value = _track_value(positions, marker, shapes.choices(name), shapes.kind(name)[0])
         elif context is not None and role in ("unit", "hex", "step", "sp", "map"):
             kind, _ = shapes.kind(name)
             value = (_unit_object(context, shapes.item_roles(name, in_list=False), given.get(name))
@@ -182,13 +187,18 @@ def fill_request(spec: CheckSpec, positions: Positions, pointed: Pointed, given:
     return BoardFill(request, filled, scenario_id, turn, warnings, read)
 
 
-def _track_value(positions: Positions, marker: str, choices: list[Any]) -> Any:
-    """The cell a track's marker stands on, as the field's choice of that name (any case); None
-    when the marker is on no track, or its cell is none of the choices."""
+def _track_value(positions: Positions, marker: str, choices: list[Any], kind: str = "") -> Any:
+    """The cell a track's marker stands on, as the field takes it: its choice of that name (any
+    case), or a number for a number field (a level on the Support Level Track); None when the
+    marker is on no track, or its cell is none of the choices or no number."""
     cell = positions.view().track_cell(marker)
-    if cell is None or not choices:
-        return cell
-    return next((c for c in choices if str(c).lower() == cell.lower()), None)
+    if cell is None:
+        return None
+    if choices:
+        return next((c for c in choices if str(c).lower() == cell.lower()), None)
+    if kind == "integer":
+        return int(cell) if cell.strip().lstrip("-").isdigit() else None
+    return cell
 
 
 def read_from_board(spec: CheckSpec, positions: Positions, request: dict[str, Any]) -> dict[str, str]:

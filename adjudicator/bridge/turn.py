@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 
 from adjudicator.bridge.errors import BridgeError
+from adjudicator.systems import scenario_months
 from scenarios.model import Game, Scenario
 from vassalfmt import VassalFormatError
 from vassalfmt.sequence import decode
@@ -99,6 +100,4 @@ def requested_turn(scenario: Scenario, text: str) -> TurnReading:
 
 def month_of(scenario: Scenario, turn: int) -> str | None:
     """The month (YYYY-MM) of a turn, where the scenario's turn record gives one."""
-    record = next((t for t in scenario.turns if t.number == turn), None)
-    month = record.values.get("month", "") if record else ""
-    return month if re.fullmatch(r"\d{4}-\d{2}", month) else None
+    return scenario_months(scenario).get(turn)

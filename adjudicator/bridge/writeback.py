@@ -13,7 +13,14 @@ unambiguously:
 * a replacement: the unit so eliminated, and a spare counter of each replacement unit the file
   holds off the hex maps (in a box or a cup) moved onto the hex the unit stood in; with no spare
   counter in the file the page says so, and the players place one;
-* a move the rules order: the piece moved to that hex's centre;
+* a move the rules order: the piece moved to that hex's centre (and showing the step it names: a
+  fresh Fire and Ice unit that retreats is flipped spent);
+* a breakdown (SPI): the unit's piece set aside in its side's box of counters not in play, as the
+  module's "Set aside" sends it, the counters that replace it moved from there onto its spot, and
+  the parts lost at once from there to their dead pile; a recombination: the whole's counter onto
+  the spot of one of its parts, the parts set aside;
+* a retreat the rules order (SPI's Pursuit table): left to the owner, who chooses the hexes; the
+  page says so;
 * a placeholder revealed (KWB's '? 4' Scratch Units, `adjudicator.draws`): the placeholder
   removed (the module's own Delete: it was never a unit, so no dead pile) and the counter it
   turned out to be moved from its box onto the placeholder's spot, as a replacement is placed; a
@@ -22,8 +29,8 @@ unambiguously:
 A change only the opponent can make (his piece is hidden from the asker: the module masks it and
 lets no command of another side reach it) is left to him, as VASSAL would; the page says who
 makes it. A unit that is not on the board exactly once is left alone (the chat line still says
-what happened). Everything else a ruling decides (retreats, markers, new units) stays for the
-players to move, as they would after a die roll at the table.
+what happened). Everything else a ruling decides (markers, new units) stays for the players to
+move, as they would after a die roll at the table.
 """
 
 from __future__ import annotations
@@ -37,7 +44,9 @@ from adjudicator.bridge.locate import BOXES_MAP, HEX
 from adjudicator.bridge.positions import PlacedUnit, Positions
 from adjudicator.checks import side_label
 from adjudicator.transcript import canonical_outcome
-from adjudicator.unit_changes import MOVED, ON_BOARD, REVEALED, STEP, Placed, UnitChange, ruled_changes
+from adjudicator.unit_changes import (
+    BROKEN_DOWN, ELIMINATED, MOVED, ON_BOARD, RECOMBINED, RETREAT, REVEALED, STEP, Placed, UnitChange, ruled_changes,
+)
 from adjudicator.unit_owners import owners_of
 from scenarios.boxboard import boxes_layout
 from vassalfmt import SavedGame, continue_log
@@ -45,6 +54,7 @@ from vassalfmt.commands import ChangePiece, MovePiece, RemovePiece, chat_command
 
 #: What the write-back does to one piece.
 SHOW_STEP, TO_DEAD_PILE, REMOVE, PLACE, MOVE, LEFT = "step", "dead-pile", "remove", "place", "move", "left"
+TO_BOX = "to-box"  # set aside in the box of counters not in play (a breakdown, a recombination)
 
 
 @dataclass(frozen=True)
@@ -64,7 +74,7 @@ class PieceChange:
     def describe(self) -> str:
         if self.does == SHOW_STEP:
             return f"{self.unit}: shows {self.step or 'full'}"
-        if self.does == TO_DEAD_PILE:
+        if self.does in (TO_DEAD_PILE, TO_BOX):
             return f"{self.unit}: to {self.where}"
         if self.does == REMOVE:
             return f"{self.unit}: removed"
@@ -81,8 +91,14 @@ def piece_changes(positions: Positions, outcome: dict[str, Any], asker: str = ""
     for placed in positions.units:
         on_board.setdefault(placed.unit.id, []).append(placed)
     out: list[PieceChange] = []
-    for change in ruled_changes(canonical_outcome({"outcome": outcome}), owners_of(game.id), asker):
+    owners = owners_of(game.id)
+    for change in ruled_changes(canonical_outcome({"outcome": outcome}), owners, asker):
         pieces = on_board.get(change.unit, [])
+        if change.kind == RETREAT and len(pieces) <= 1:
+            out.append(PieceChange(change.unit, pieces[0].piece_id if pieces else "", LEFT,
+                                   why=f"retreat {change.hexes} hex{'es' if change.hexes != 1 else ''}, as the "
+                                       "ruling orders: its owner moves it"))
+            continue
         if len(pieces) != 1 or change.kind not in ON_BOARD:
             continue
         piece = pieces[0]
@@ -93,7 +109,19 @@ def piece_changes(positions: Positions, outcome: dict[str, Any], asker: str = ""
         elif change.kind == STEP:
             out += _step(piece, change.step, change.sp)
         elif change.kind == MOVED:
-            out += _move(positions, piece, change.hex)
+            out += _move(positions, piece, change.hex) + _step(piece, change.step, None)
+        elif change.kind == BROKEN_DOWN:
+            out += _to_box(positions, piece, change.box)
+            out += [c for p in change.replacements for c in _place(positions, on_board, p, piece)]
+            for lost in change.lost:
+                parts = on_board.get(lost, [])
+                if len(parts) == 1:
+                    side = owners.side_of(lost) or ""
+                    out += _eliminate(positions, parts[0], UnitChange(ELIMINATED, lost, dead_pile=owners.dead_pile_of(side)))
+                else:
+                    out.append(PieceChange(lost, "", LEFT, why=f"no counter of {lost} in the file: it is lost"))
+        elif change.kind == RECOMBINED:
+            out += _recombine(positions, on_board, piece, change)
         elif change.kind == REVEALED:
             out.append(PieceChange(change.unit, piece.piece_id, REMOVE))
             out += [c for p in change.replacements for c in _place(positions, on_board, p, piece)]
@@ -125,6 +153,37 @@ def _eliminate(positions: Positions, piece: PlacedUnit, change: UnitChange) -> l
         return []  # already there
     x, y = layout.centres[box.id]
     return [PieceChange(piece.unit.id, piece.piece_id, TO_DEAD_PILE, to=(BOXES_MAP, x, y), where=box.name)]
+
+
+def _to_box(positions: Positions, piece: PlacedUnit, box_id: str) -> list[PieceChange]:
+    """The piece set aside in a box (the box of counters not in play), as the module's "Set aside" does."""
+    layout = boxes_layout(positions.game, positions.scale)
+    box = positions.game.boxes.get(box_id)
+    if layout is None or box is None or box.id not in layout.centres:
+        return [PieceChange(piece.unit.id, piece.piece_id, LEFT, why="set it aside by hand (no box of counters not "
+                                                                       "in play)")]
+    if piece.location.box == box.id:
+        return []
+    x, y = layout.centres[box.id]
+    return [PieceChange(piece.unit.id, piece.piece_id, TO_BOX, to=(BOXES_MAP, x, y), where=box.name)]
+
+
+def _recombine(positions: Positions, on_board: dict[str, list[PlacedUnit]], whole: PlacedUnit,
+               change: UnitChange) -> list[PieceChange]:
+    """The recombined unit's counter (lying off the map) onto the spot of its first part on the hex, its parts set
+    aside."""
+    parts = [on_board[p][0] for p in change.parts if len(on_board.get(p, [])) == 1]
+    on_hex = [p for p in parts if p.location.kind == HEX]
+    out = []
+    if whole.location.kind == HEX:
+        pass  # already on the map
+    elif on_hex:
+        out.append(PieceChange(whole.unit.id, whole.piece_id, PLACE, beside=on_hex[0].piece_id, where=change.hex))
+    else:
+        out.append(PieceChange(whole.unit.id, whole.piece_id, LEFT, why=f"place it in {change.hex} by hand"))
+    for part in parts:
+        out += _to_box(positions, part, change.box)
+    return out
 
 
 def _place(positions: Positions, on_board: dict[str, list[PlacedUnit]], placed: Placed,
@@ -163,7 +222,7 @@ def change_commands(saved: SavedGame, positions: Positions, changes: list[PieceC
     for change in changes:
         if change.does == REMOVE:
             commands.append(RemovePiece(change.piece_id).encode())
-        elif change.does in (TO_DEAD_PILE, PLACE, MOVE):
+        elif change.does in (TO_DEAD_PILE, TO_BOX, PLACE, MOVE):
             was = spots[change.piece_id]
             if change.does == PLACE:  # onto the spot the unit it replaces stood on (moved away by now)
                 spot = pieces[change.beside]

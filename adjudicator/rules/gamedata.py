@@ -7,7 +7,7 @@ shows as a 422, instead of a ``KeyError`` it would show as a 500.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Callable, Iterable
+from typing import Annotated, Any, Callable, Iterable, Literal
 
 from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler, ValidationInfo
 from pydantic_core import core_schema
@@ -137,6 +137,20 @@ class _ScenarioOf:
 def scenario_id(game_id: str) -> Any:
     """The type of a request field naming a scenario of `game_id` (see _ScenarioOf)."""
     return Annotated[str, _ScenarioOf(game_id)]
+
+
+def choice_of(game_id: str, values: Callable[[Game], Iterable[str]]) -> Any:
+    """The type of a request field taking one of `values(game)`: rows of the game's data (a table's
+    keys, a track's cells) as a `Literal`, so its JSON schema lists them (a form offers a choice) and
+    a value the data does not have is refused naming those it has. They are read when the rules are
+    imported: each server worker imports them from the data its master serves, so a maintainer's
+    reloaded data gives the new workers its choices. Data that does not load leaves a plain string
+    (the data's own checks say what is wrong)."""
+    try:
+        found = tuple(values(load_game(game_id)))
+    except (DataError, KeyError):
+        return str
+    return Literal[found] if found else str
 
 
 def owner_of(game_id: str, what: str, rule: str, units: Callable[[Any], Iterable[str]]) -> Actor:

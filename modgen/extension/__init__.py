@@ -30,6 +30,7 @@ from concurrent.futures import Future
 from functools import lru_cache
 from pathlib import Path
 
+from scenarios.boxboard import counters_box
 from scenarios.model import Game
 
 HERE = Path(__file__).resolve().parent
@@ -62,8 +63,10 @@ def component_attributes(game: Game) -> dict[str, str]:
     """The buildFile attributes of the extension's element: the game's id on the server, each
     side's roster name by side id (the module's PlayerRoster lists the names), the default server,
     each track's name by track id (a marker on the cell "<track name> <cell>" shows that track's
-    value), each arm's id by the name its counters carry (the UnitType property) and each
-    scenario's name by its id (the menu names the game's scenario before a server is reached)."""
+    value), each arm's id by the name its counters carry (the UnitType property), each scenario's
+    name by its id (the menu names the game's scenario before a server is reached) and each box of
+    counters not in play by its name (a unit lying there is one of the board role
+    `counters_not_in_play`)."""
     sides = {side.id: side.name for side in game.sides.values()}
     tracks = {track.id: track.name for track in game.tracks.values()}
     types = {utype.name: utype.id for utype in game.unit_types.values()}
@@ -74,6 +77,9 @@ def component_attributes(game: Game) -> dict[str, str]:
         attributes["tracks"] = json.dumps(tracks, ensure_ascii=False)
     if types:
         attributes["types"] = json.dumps(types, ensure_ascii=False)
+    aside = {box.name: box.id for side in game.sides if (box := counters_box(game, side)) is not None}
+    if aside:  # the boxes of counters not in play (SPI's breakdowns), by the name the Boxes map gives their region
+        attributes["aside"] = json.dumps(aside, ensure_ascii=False)
     return attributes
 
 

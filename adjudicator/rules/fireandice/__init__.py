@@ -4,9 +4,7 @@
 - `board`        map queries: the border, terrain costs, roads/rails/cities, rivers, ZoC
 - `support`      5.3, 8.2, 8.3 support determination of one side
 - `events`       5.5 random events, 6.1 the Cup of SNAFU                     checks `random_event`, `snafu_draw`
-- `combat`       5.0 combat                                   checks `combat`, `combat_support`, `draw_chits`
-- `board_reading` what a combat from a saved game reads from the board: the Support Level Track,
-                 the defender's fresh or spent side
+- `combat`       5.0 combat of the units on the board          checks `combat`, `combat_support`, `draw_chits`
 - `losses`       5.6 loss satisfaction and retreat consequences                      check `combat_losses`
 - `supply`       14.5 lines of communications, every unit of a side at once (tracer + check `supply`)
 - `intervention` 12.2 foreign intervention and aid   checks `chinese_intervention`, `roc_intervention`,
@@ -26,7 +24,6 @@ Importing this package registers every check and the LoC tracer.
 
 from adjudicator.rules.fireandice import (  # noqa: F401
     air,
-    board_reading,
     combat,
     commitment,
     events,

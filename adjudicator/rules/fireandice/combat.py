@@ -25,7 +25,7 @@ reported, not made (repeat the check with the re-rolled die).
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from pydantic import Field, ValidationInfo, model_validator
@@ -34,7 +34,7 @@ from adjudicator.checks import (
     CheckRequest, CheckResult, Dice, Refusal, Step, at_field, board as board_field, either_side, named_side, register_check,
 )
 from adjudicator.rules.fireandice import board, data, events, support
-from adjudicator.rules.fireandice.schemas import CombatType, SideCombatModel, SideId
+from adjudicator.rules.fireandice.schemas import ChitId, CombatType, HexTerrain, SideCombatModel, SideId, UnitInCombat
 
 RULE = "5.0 Combat"
 #: 5.3.1, the book's words (the road option's limit, whether the map or the request's flags say so).
@@ -42,31 +42,67 @@ ROAD_ACROSS_RIVER = ("The road advantage may not be used if the road connecting 
                      "combat chit hex crosses a river.")
 #: The situation of the 5.6 Combat Example: the example of `combat` and `combat_support`.
 EXAMPLE_SITUATION = {"attacker": "communist", "combat_type": "Prepared Attack", "chit": "P01", "terrain": "town",
-                     "road_bonus": True, "attacking": {"tank_level": 6, "artillery_level": 7, "adjacent_units": 2},
-                     "defending": {"tank_level": 5, "artillery_level": 4, "adjacent_units": 1}}
+                     "road_bonus": True, "communist_tank_level": 6, "communist_artillery_level": 7,
+                     "un_tank_level": 5, "un_artillery_level": 4,
+                     "attacking": {"adjacent_units": 2}, "defending": {"adjacent_units": 1}}
+
+#: The Support Level Track's markers (2.2, 8.1, 10.4.3, 11.2): the request field that holds each
+#: marker's level, the side it is, the kind of support, and the marker's id (markers.csv).
+SUPPORT_MARKERS = (
+    ("un_tank_level", "un", "tank", "un-tank"),
+    ("un_artillery_level", "un", "artillery", "un-artillery"),
+    ("un_air_level", "un", "air", "un-air"),
+    ("un_bombardment_level", "un", "bombardment", "un-bombardment"),
+    ("communist_tank_level", "communist", "tank", "com-tank"),
+    ("communist_artillery_level", "communist", "artillery", "com-artillery"),
+    ("communist_air_level", "communist", "air", "com-air"),
+)
+#: Glossary "Spent", the book's words; and the one thing a spent unit may do in a combat (5.3.3, 9.3).
+SPENT = ("HQ or unit that has ended its activation this game turn and is no longer available to be active, until "
+         "it is flipped to its fresh side")
+SPENT_MAY_SUPPORT = ("a spent unit may support a friendly active attacker if it is adjacent to the combat hex (see "
+                     "5.3). He can't do anything else.")
+CONVENIENCE_FLIP = ("For more convenience during play, HQs and units are flipped to their spent side at the beginning "
+                    "of their activation.")
+
+
+def _level(side: str, kind: str, marker: str):
+    """A level field: the cell its marker stands on, on the Support Level Track (markers.csv's names)."""
+    words = {"tank": "Tank Support", "artillery": "Artillery Support", "air": "Air Support",
+             "bombardment": "Navy Bombardment"}[kind]
+    name = f"{'UN' if side == 'un' else 'Communist'} {words}" if kind != "bombardment" else f"US {words}"
+    rule = {"tank": "2.2, 8.1", "artillery": "2.2, 8.1", "air": "2.2, 10.4.3", "bombardment": "2.2, 5.3.2, 11.2"}[kind]
+    return board_field(f"track:support:{marker}", default=0, ge=0, le=19, title=f"{name} level",
+                       description=f"Where the {name} marker stands on the Support Level Track ({rule}).")
 
 
 class CombatSituation(CheckRequest):
-    """A combat's situation: what both sides' support and the terrain make of it."""
+    """A combat's situation: the units on the board, what both sides' support and the terrain make of it."""
 
     scenario: str = board_field("scenario", default=data.DEFAULT_SCENARIO, max_length=40,
                                 description="Scenario id (its map is used).")
     attacker: SideId = board_field("side", description="The attacking side: 'un' or 'communist'.")
-    combat_type: CombatType = Field(description="Declared combat type (4.5, 5.2).")
-    chit: str | None = Field(default=None, max_length=10,
-                             description="The combat chit drawn (id in table combat_chits, e.g. 'P01'); "
-                                         "omit to draw one from the combat type's cup with a die.")
-    terrain: str | None = Field(default=None, max_length=30,
-                                description="Combat hex terrain (a Terrain Effects Chart row); default: the map's "
-                                            "terrain of combat_hex.")
+    attackers: list[UnitInCombat] = board_field("attackers", default_factory=list, max_length=7, description=(
+        "The declaring unit (the one that places the combat chit) first, then the units adjacent to the combat hex "
+        "the attacker chooses to support it (5.3.3: 'Any attacking unit (fresh or spent) adjacent to a combat hex may "
+        "support the combat'): on the board, the units selected, the declaring one first."))
+    defenders: list[UnitInCombat] = board_field("defenders", default_factory=list, max_length=6, description=(
+        "The defending unit: the unit in the combat hex (4.2: one unit per hex; HQs are not units and do not "
+        "defend)."))
+    combat_type: CombatType = Field(title="Combat declared", description=(
+        "The combat the declaring unit declares and pays for (5.2): Meeting Engagement 1 MP, Hasty Attack 2 MP, "
+        "Prepared Attack 3 MP, Deliberate Attack all movement points."))
+    chit: ChitId | None = Field(default=None, title="Combat chit", description=(
+        "The combat chit drawn and placed on the combat hex (5.2.1; table combat_chits); left out: the adjudicator "
+        "draws one from the combat type's mug with a die."))
+    terrain: HexTerrain | None = Field(default=None, title="Terrain of the combat hex", description=(
+        "The combat hex's terrain (a row of the Terrain Effects Chart); left out: the map's terrain of the combat "
+        "hex."))
     combat_hex: str | None = board_field("target_hex", default=None, pattern=r"^\d{4}$",
                                          description="The combat hex, e.g. '2542'.")
-    declaring_hex: str | None = Field(default=None, pattern=r"^\d{4}$",
-                                      description="The declaring attacker's hex (checks the road option, 5.3.1).")
-    road_bonus: bool = Field(default=False,
-                             description="Attacker uses the road option: road tank factor, -1 tank level after the "
-                                         "combat (5.3.1). Needs a road/railroad from the declaring hex not crossing a river "
-                                         "(so not with across_river).")
+    road_bonus: bool = Field(default=False, title="Road option", description=(
+        "Attacker uses the road option: road tank factor, -1 tank level after the combat (5.3.1). Needs a "
+        "road/railroad from the declaring unit's hex not crossing a river (so not with across_river)."))
     across_river: bool = Field(default=False,
                                description="The declaring and ALL supporting units attack across a river (5.4.3).")
     across_bridge: bool = Field(default=False, description="The river is crossed by a bridge (Terrain Effects Chart).")
@@ -78,13 +114,33 @@ class CombatSituation(CheckRequest):
     fleet_station: Literal["Yellow Sea", "Sea of Japan"] | None = Field(
         default=None, description="Where the 7th Fleet is; with combat_hex the map decides whether bombardment "
                                   "reaches the combat hex (11.2), instead of bombardment_in_range.")
-    attacking: SideCombatModel = Field(description="The attacking side's levels and units.")
-    defending: SideCombatModel = Field(description="The defending side's levels and units.")
+    un_tank_level: int = _level("un", "tank", "un-tank")
+    un_artillery_level: int = _level("un", "artillery", "un-artillery")
+    un_air_level: int = _level("un", "air", "un-air")
+    un_bombardment_level: int = _level("un", "bombardment", "un-bombardment")
+    communist_tank_level: int = _level("communist", "tank", "com-tank")
+    communist_artillery_level: int = _level("communist", "artillery", "com-artillery")
+    communist_air_level: int = _level("communist", "air", "com-air")
+    attacking: SideCombatModel = Field(default_factory=SideCombatModel,
+                                       description="The attacking side's choices of support and its units' state.")
+    defending: SideCombatModel = Field(default_factory=SideCombatModel,
+                                       description="The defending side's choices of support and its unit's state.")
+    defender_supporting: list[str] = Field(default_factory=list, max_length=6, title="Defender's supporting units",
+                                           description=(
+        "The defender's units adjacent to the combat hex that support it, the defender's choice (5.3.3: 'each "
+        "friendly supporting unit adjacent to the combat hex adds 2'): their counters' names ('ROK 7') or ids."))
+    declaring_unit_activated: bool = Field(default=False, title="The declaring unit is being activated now", description=(
+        "The declaring unit shows its spent side because it was flipped as its activation began (Glossary 'Spent': "
+        f"'{CONVENIENCE_FLIP}'). Otherwise a spent unit may not declare a combat."))
 
     @model_validator(mode="after")
     def _check(self, info: ValidationInfo):
         situation(self, data.game_in(info))
         return self
+
+    def level(self, side: str, kind: str) -> int:
+        """A side's support level of a kind, as its marker stands on the Support Level Track."""
+        return next((getattr(self, name) for name, s, k, _ in SUPPORT_MARKERS if s == side and k == kind), 0)
 
 
 class CombatSupportRequest(CombatSituation):
@@ -96,18 +152,135 @@ class CombatSupportRequest(CombatSituation):
 
 
 class CombatRequest(CombatSituation):
-    defender_fresh: bool = Field(default=True, description="The defending unit is fresh (may roll a D10, 5.4.1).")
-    defender_die: Literal["d10", "d6"] | None = Field(
-        default=None, description="Die the defender chooses: a fresh defender may roll a D6 and stay fresh; a spent "
-                                  "one must roll a D6. Default: D10 if fresh.")
+    defender_fresh: bool | None = Field(default=None, description=(
+        "The defending unit shows its fresh side (5.4.1); left out: as the defending unit shows it (fresh when no "
+        "defending unit is named)."))
+    defender_die: Literal["d10", "d6"] | None = Field(default=None, title="Defender's die", description=(
+        "The defender's choice (5.4.1: 'The defender rolls a D10, if fresh, or a D6, if spent. The defender may "
+        "choose to roll a D6 and stay fresh otherwise if he rolls a D10, he is spent.'). Left out: a D10 if he is "
+        "fresh, a D6 if spent."))
     attacker_replacements: int | None = Field(default=None, ge=0, le=19,
                                               description="Attacker's replacements (for the Ambush event, 5.5 A-3).")
 
     @model_validator(mode="after")
-    def _die(self):
-        if self.defender_die == "d10" and not self.defender_fresh:
-            raise ValueError("a spent defender rolls a D6 (5.4.1)")
+    def _die(self, info: ValidationInfo):
+        g = data.game_in(info)
+        lead = sides_of(self, g).lead_defender
+        shown = next((d.step or "fresh" for d in self.defenders if data.unit_named(g, d.unit).id == lead), None)
+        if self.defender_fresh is not None and shown is not None and self.defender_fresh != (shown == "fresh"):
+            raise ValueError(f"the defending unit {data.name(g, lead)} shows its {shown} side: defender_fresh cannot "
+                             f"say otherwise (5.4.1)")
+        if self.defender_die == "d10" and not fresh_defender(self, g):
+            raise ValueError("a spent defender rolls a D6 (5.4.1: 'The defender rolls a D10, if fresh, or a D6, if "
+                             "spent')")
         return self
+
+
+@dataclass(frozen=True)
+class Sides:
+    """Who fights: the declaring unit and its supporters, the defending unit(s) and theirs (unit ids),
+    each unit's hex and the side it shows, as the request names them."""
+
+    declaring: str | None
+    attacker_support: tuple[str, ...]
+    defending: tuple[str, ...]
+    defender_support: tuple[str, ...]
+    hexes: dict[str, str]
+    shown: dict[str, str]  # unit -> "fresh" / "spent"
+    headquarters: tuple[str, ...]  # HQs in the combat hex: not units, they do not defend
+
+    @property
+    def lead_defender(self) -> str | None:
+        return self.defending[0] if self.defending else None
+
+
+def sides_of(req: CombatSituation, g) -> Sides:
+    """The units the request names, by id, checked against the rules (5.2, 5.3.3, 9.3, Glossary); ValueError."""
+    defender_side = data.other_side(req.attacker)
+    hexes: dict[str, str] = {}
+    shown: dict[str, str] = {}
+    attackers = []
+    for i, item in enumerate(req.attackers):
+        u = data.unit_named(g, item.unit)
+        if u.side != req.attacker:
+            raise ValueError(f"{data.name(g, u.id)} is not a {data.SIDE_NAMES[req.attacker]} unit: it cannot attack")
+        if u.type in ("hq", "aircraft"):
+            raise ValueError(f"{data.name(g, u.id)} is no unit (Glossary 'Unit': a counter that is not a marker or HQ): "
+                             "it can neither declare nor support a combat")
+        if u.id in attackers:
+            raise ValueError(f"{data.name(g, u.id)} is named twice among the attacking units")
+        attackers.append(u.id)
+        hexes[u.id], shown[u.id] = item.hex or "", item.step or "fresh"
+    defending, headquarters = [], []
+    for item in req.defenders:
+        u = data.unit_named(g, item.unit)
+        if u.side != defender_side:
+            raise ValueError(f"{data.name(g, u.id)} in the combat hex is not a {data.SIDE_NAMES[defender_side]} unit")
+        hexes[u.id], shown[u.id] = item.hex or "", item.step or "fresh"
+        (headquarters if u.type == "hq" else defending).append(u.id)
+    if req.defenders and not defending:
+        raise ValueError(f"no {data.SIDE_NAMES[defender_side]} unit in the combat hex, only "
+                         f"{', '.join(data.name(g, h) for h in headquarters)}: an HQ is not a unit (Glossary 'Unit') "
+                         "and is not attacked")
+    supporting = []
+    for name in req.defender_supporting:
+        u = data.unit_named(g, name)
+        if u.side != defender_side or u.type in ("hq", "aircraft"):
+            raise ValueError(f"{name}: the defender's supporting units are {data.SIDE_NAMES[defender_side]} units "
+                             "(5.3.3)")
+        if u.id in defending or u.id in supporting:
+            raise ValueError(f"{data.name(g, u.id)} is named twice among the defending units")
+        supporting.append(u.id)
+    return Sides(attackers[0] if attackers else None, tuple(attackers[1:]), tuple(defending), tuple(supporting),
+                 hexes, shown, tuple(headquarters))
+
+
+def fresh_defender(req: CombatSituation, g) -> bool:
+    """Whether the defending unit is fresh (5.4.1): as the request says, else as its counter shows."""
+    if getattr(req, "defender_fresh", None) is not None:
+        return req.defender_fresh
+    who = sides_of(req, g)
+    return who.lead_defender is None or who.shown[who.lead_defender] != "spent"
+
+
+def _check_units(req: CombatSituation, g, gm, combat_hex, who: Sides) -> None:
+    """The declaring unit may declare (5.2, 9.3, Glossary 'Spent'); every unit stands where it must (5.2, 5.3.3)."""
+    if who.declaring is not None and who.shown[who.declaring] == "spent" and not req.declaring_unit_activated:
+        name = data.name(g, who.declaring)
+        where = f" ({who.hexes[who.declaring]})" if who.hexes[who.declaring] else ""
+        raise ValueError(f"{name}{where} shows its spent side and may not declare a combat: spent is \"{SPENT}\" "
+                         f"(Glossary), and \"{SPENT_MAY_SUPPORT}\" (9.3; 5.3.3). Select a fresh unit to declare; "
+                         f"{name} may support it. (If {name} was flipped to spent as its activation began - \""
+                         f"{CONVENIENCE_FLIP}\" - say that the declaring unit is being activated now.)")
+    if combat_hex is None:
+        return
+    for unit in (who.declaring, *who.attacker_support):
+        if unit is None or not who.hexes[unit]:
+            continue
+        here = board.parse(gm, who.hexes[unit])
+        if not gm.grid.are_adjacent(here, combat_hex):
+            role = "declaring unit" if unit == who.declaring else "supporting unit"
+            rule = "5.2: 'A moving unit that is adjacent to an enemy unit may declare a combat'" if unit == who.declaring \
+                else "5.3.3: 'Any attacking unit (fresh or spent) adjacent to a combat hex may support the combat'"
+            raise ValueError(f"the {role} {data.name(g, unit)} ({who.hexes[unit]}) is not adjacent to the combat hex "
+                             f"{req.combat_hex} ({rule})")
+    for unit in who.defending:
+        if who.hexes[unit] and who.hexes[unit] != req.combat_hex:
+            raise ValueError(f"the defending unit {data.name(g, unit)} stands in {who.hexes[unit]}, not in the combat "
+                             f"hex {req.combat_hex}")
+
+
+def _check_counts(req: CombatSituation, g, who: Sides) -> None:
+    """A count of supporting units given beside the units named must be their number (5.3.3)."""
+    for role, model, named in (("attacking", req.attacking, who.attacker_support),
+                               ("defending", req.defending, who.defender_support)):
+        if named and model.adjacent_units is not None and model.adjacent_units != len(named):
+            raise ValueError(f"{role}.adjacent_units says {model.adjacent_units} supporting units, but "
+                             f"{len(named)} are named ({', '.join(data.name(g, u) for u in named)})")
+
+
+def supporting_count(model: SideCombatModel, named: tuple[str, ...]) -> int:
+    return model.adjacent_units if model.adjacent_units is not None else len(named)
 
 
 def situation(req: CombatSituation, g) -> dict:
@@ -115,6 +288,9 @@ def situation(req: CombatSituation, g) -> dict:
     sc = data.scenario(g, req.scenario)
     gm = g.maps[sc.maps[0]]
     combat_hex = board.parse(gm, req.combat_hex) if req.combat_hex else None
+    who = sides_of(req, g)
+    _check_units(req, g, gm, combat_hex, who)
+    _check_counts(req, g, who)
     terrain = req.terrain or (gm.terrain_at(combat_hex) if combat_hex else None)
     if terrain is None:
         raise ValueError("give the combat hex's terrain or the combat_hex")
@@ -138,28 +314,21 @@ def situation(req: CombatSituation, g) -> dict:
                               allowed=[x.id for x in data.cup(g, req.combat_type)])
     if req.road_bonus and req.across_river:
         raise ValueError(f"the declaring unit attacks across a river: no road option (5.3.1: \"{ROAD_ACROSS_RIVER}\")")
-    if req.road_bonus and req.declaring_hex and combat_hex is not None:
-        dh = board.parse(gm, req.declaring_hex)
-        if not gm.grid.are_adjacent(dh, combat_hex):
-            raise ValueError(f"the declaring hex {req.declaring_hex} is not adjacent to the combat hex {req.combat_hex}")
+    declaring_hex = who.hexes.get(who.declaring or "", "")
+    if req.road_bonus and declaring_hex and combat_hex is not None:
+        dh = board.parse(gm, declaring_hex)
         if not board.road_connects(gm, dh, combat_hex):
-            raise ValueError("no road or railroad joins the declaring hex and the combat hex: no road option (5.3.1)")
+            raise ValueError("no road or railroad joins the declaring unit's hex and the combat hex: no road option "
+                             "(5.3.1)")
         if board.river_between(gm, dh, combat_hex):
             raise ValueError(f"the road crosses a river: no road option (5.3.1: \"{ROAD_ACROSS_RIVER}\")")
     for role, s in (("attacking", req.attacking), ("defending", req.defending)):
-        if s.lead_unit is not None:
-            u = data.unit(g, s.lead_unit)
-            side = req.attacker if role == "attacking" else data.other_side(req.attacker)
-            if u.side != side:
-                raise ValueError(f"{s.lead_unit} is not a {data.SIDE_NAMES[side]} unit")
         _check_air_used(g, s, req.attacker if role == "attacking" else data.other_side(req.attacker))
     if req.combat_type == "Deliberate Attack" and "low_morale" in req.attacking.lead_markers:
         raise ValueError("a Low Morale unit may never perform a Deliberate Attack (6.2 j)")
     if {"routed", "bug_out"} & set(req.attacking.lead_markers):
         raise ValueError("a Routed (or Bug Out) unit may not attack (6.2 f)")
-    if req.attacker == "communist" and req.attacking.bombardment_level or req.attacker == "un" and req.defending.bombardment_level:
-        raise ValueError("only the UN has bombardment support (5.3.2)")
-    return {"gm": gm, "terrain": effects, "combat_hex": combat_hex, "bombardment": bombard}
+    return {"gm": gm, "terrain": effects, "combat_hex": combat_hex, "bombardment": bombard, "who": who}
 
 
 def _check_air_used(g, s: SideCombatModel, side: str) -> None:
@@ -175,14 +344,21 @@ def _check_air_used(g, s: SideCombatModel, side: str) -> None:
             raise ValueError(f"{unit} is not a {data.SIDE_NAMES[side]} aircraft that flies Ground Support (10.4.3)")
 
 
-def side_support(g, model: SideCombatModel) -> support.SideSupport:
-    lead = g.units.get(model.lead_unit) if model.lead_unit else None
+def side_support(g, req: CombatSituation, sit: dict, role: str) -> support.SideSupport:
+    """One side's support as the Support Level Track, its choices and its units give it (5.3, 8.2, 8.3)."""
+    who: Sides = sit["who"]
+    side = req.attacker if role == "attacking" else data.other_side(req.attacker)
+    model = req.attacking if role == "attacking" else req.defending
+    lead_id = who.declaring if role == "attacking" else who.lead_defender
+    lead = g.units.get(lead_id) if lead_id else None
     task_force = bool(lead and (lead.type in ("taskforce", "airborne") or lead.has("taskforce")))
+    named = who.attacker_support if role == "attacking" else who.defender_support
     return support.SideSupport(
-        tank_level=model.tank_level, artillery_level=model.artillery_level, air_level=model.air_level,
-        bombardment_level=model.bombardment_level, use_tank=model.use_tank, use_artillery=model.use_artillery,
+        tank_level=req.level(side, "tank"), artillery_level=req.level(side, "artillery"), air_level=req.level(side, "air"),
+        bombardment_level=req.level(side, "bombardment"), use_tank=model.use_tank, use_artillery=model.use_artillery,
         use_air=model.use_air, use_bombardment=model.use_bombardment,
-        air_used=None if model.air_used is None else tuple((a.unit, a.rating) for a in model.air_used), adjacent_units=model.adjacent_units,
+        air_used=None if model.air_used is None else tuple((a.unit, a.rating) for a in model.air_used),
+        adjacent_units=supporting_count(model, named),
         lead_markers=frozenset(model.lead_markers), task_force=task_force, combat_hex_loc=model.combat_hex_loc,
         cadre_in_range=model.cadre_in_range if (lead is None or lead.nationality == "us") else True,
         support_interdicted=model.support_interdicted)
@@ -241,6 +417,46 @@ def _warnings(g, sit) -> list[str]:
     return data.stand_in_warnings(g, *names)
 
 
+def unit_steps(g, req: CombatSituation, who: Sides) -> list[Step]:
+    """Who fights, as the board shows them: the first steps of a combat's ruling (5.2, 5.3.3)."""
+    if who.declaring is None and not who.defending:
+        return []
+
+    def named(unit: str) -> str:
+        where = who.hexes.get(unit) or ""
+        return f"{data.name(g, unit)} ({where}, {who.shown[unit]})" if where else f"{data.name(g, unit)} ({who.shown[unit]})"
+
+    text = []
+    if who.declaring is not None:
+        text.append(f"{named(who.declaring)} declares a {req.combat_type}"
+                    + (f" on {req.combat_hex}" if req.combat_hex else "")
+                    + (" (being activated: flipped to spent as its activation began)"
+                       if who.shown[who.declaring] == "spent" else "") + ".")
+    if who.attacker_support:
+        text.append(f"Supporting the attack: {', '.join(named(u) for u in who.attacker_support)}.")
+    if who.defending:
+        text.append(f"Defending: {', '.join(named(u) for u in who.defending)}.")
+    if who.defender_support:
+        text.append(f"Supporting the defence: {', '.join(data.name(g, u) for u in who.defender_support)}.")
+    if who.headquarters:
+        text.append(f"{', '.join(data.name(g, h) for h in who.headquarters)} in the combat hex: an HQ is not a unit "
+                    "and does not defend.")
+    return [Step(" ".join(text), "5.2 Declaring Combat; 5.3.3")]
+
+
+def units_outcome(who: Sides) -> dict:
+    """The units of a combat, as its outcome names them: who declared and defended, where, and every
+    participating unit of each side (5.6: 'the declaring unit and the supporting units that added to the
+    roll'; the defending unit and its supporters) - what the combat's losses are taken from."""
+
+    def placed(unit: str | None) -> dict | None:
+        return None if unit is None else {"unit": unit, "hex": who.hexes.get(unit) or None}
+
+    return {"declaring_unit": placed(who.declaring), "defending_unit": placed(who.lead_defender),
+            "participants": {"attacker": [u for u in (who.declaring, *who.attacker_support) if u],
+                             "defender": [*who.defending, *who.defender_support]}}
+
+
 @register_check(system="fireandice", name="combat_support", request=CombatSupportRequest, random=False,
                 summary="Support determination of both sides of a combat (no dice)", rule="5.3; 8.2; 8.3",
                 actor=either_side(rule="5.3; 8.2", why="the support of both sides; no die"),
@@ -250,7 +466,7 @@ def combat_support(req: CombatSupportRequest, dice: Dice) -> CheckResult:
     sit = situation(req, g)
     chit, steps = resolve_chit(g, req, dice)
     steps += fleet_steps(req, sit)
-    a, d = both_supports(g, req, sit, chit, side_support(g, req.attacking), side_support(g, req.defending))
+    a, d = both_supports(g, req, sit, chit, side_support(g, req, sit, "attacking"), side_support(g, req, sit, "defending"))
     defense, tsteps = terrain_defense(g, req, sit["terrain"])
     steps += a.steps + d.steps + tsteps
     return CheckResult(outcome={"chit": chit.id, "attacker": a.to_json(), "defender": d.to_json(),
@@ -283,17 +499,23 @@ def combat(req: CombatRequest, dice: Dice) -> CheckResult:
     attacker, defender = req.attacker, data.other_side(req.attacker)
     chit, steps = resolve_chit(g, req, dice)
     steps += fleet_steps(req, sit)
-    att, dfd = side_support(g, req.attacking), side_support(g, req.defending)
+    att, dfd = side_support(g, req, sit, "attacking"), side_support(g, req, sit, "defending")
     warnings = _warnings(g, sit)
     level_changes = {"attacker": {"tank": 0, "replacements": 0}, "defender": {"tank": 0}}
 
+    who: Sides = sit["who"]
+    steps = unit_steps(g, req, who) + steps
+
     # dice (5.4.1)
-    defender_die = 10 if (req.defender_die or ("d10" if req.defender_fresh else "d6")) == "d10" else 6
+    fresh = fresh_defender(req, g)
+    defender_die = 10 if (req.defender_die or ("d10" if fresh else "d6")) == "d10" else 6
     (a_roll,) = dice.roll(chit.die, purpose=f"attacker's combat die (chit {chit.id}: D{chit.die})")
     (d_roll,) = dice.roll(defender_die, purpose=f"defender's combat die (D{defender_die})")
-    steps.append(Step(f"Attacker rolls D{chit.die}: {a_roll}. Defender rolls D{defender_die}: {d_roll}"
-                      + (" and becomes spent." if defender_die == 10 else (" and stays fresh." if req.defender_fresh else "."))
-                      , "5.4.1 Combat Dice"))
+    becomes_spent = fresh and defender_die == 10
+    after = (" and becomes spent." if becomes_spent else " and stays fresh." if fresh else
+             " (a spent defender rolls a D6).")
+    steps.append(Step(f"Attacker rolls D{chit.die}: {a_roll}. Defender rolls D{defender_die}: {d_roll}{after}",
+                      "5.4.1 Combat Dice"))
 
     # special rolls (5.4.2): quality markers, effective at once
     quality = {"attacker": set(req.attacking.quality), "defender": set(req.defending.quality)}
@@ -411,9 +633,12 @@ def combat(req: CombatRequest, dice: Dice) -> CheckResult:
                           + " rolls to stay on station (check stay_on_station).", "10.4.3"))
     return CheckResult(
         outcome={
+            **units_outcome(who),
+            "result": (f"{a_total} against {d_total}: the {data.SIDE_NAMES[winner_side]} wins, spread {spread}"),
+            "flipped_spent": [who.lead_defender] if becomes_spent and who.lead_defender else [],
             "chit": {"id": chit.id, "die": chit.die, "modifier": chit.modifier, "re": chit.re, "spt": chit.spt, "adv": chit.adv},
             "attacker_roll": a_roll, "defender_roll": d_roll, "defender_die": defender_die,
-            "defender_becomes_spent": defender_die == 10,
+            "defender_becomes_spent": becomes_spent,
             "attacker_support": a_sup.to_json(), "defender_support": d_sup.to_json(), "terrain_defense": defense,
             "attacker_total": a_total, "defender_total": d_total,
             "random_event": event_out, "quality_markers_placed": placed,

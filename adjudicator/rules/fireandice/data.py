@@ -17,12 +17,15 @@ from scenarios import load_game
 from scenarios.model import Game, Table, Unit
 from adjudicator.checks import Refusal, UnitKinds
 from adjudicator.rules import gamedata
+from adjudicator.transcript import counter_names
 from adjudicator.rules.gamedata import scenario, special  # noqa: F401  (re-exported)
 
 GAME_ID = "fireandice"
 
 #: The units a check of one ground unit takes: an HQ or a combat unit on the map (no aircraft).
 GROUND_UNITS = UnitKinds(types=("infantry", "cadre", "cavalry", "marine", "taskforce", "airborne", "hq"), on_map=True)
+#: The units that fight (Glossary "Unit": a counter that is not a marker or HQ): the combat losses of one of them.
+FIGHTING_UNITS = UnitKinds(types=("infantry", "cadre", "cavalry", "marine", "taskforce", "airborne"), on_map=True)
 #: The units a check of one aircraft takes (an aircraft stands in the air boxes, not on a hex).
 AIRCRAFT = UnitKinds(flags=("aircraft",))
 #: The units a check of an eliminated unit takes: one in a box (the Replacements box), off the map.
@@ -78,6 +81,35 @@ def unit(g: Game, unit_id: str) -> Unit:
         return g.units[unit_id]
     except KeyError:
         raise ValueError(f"unknown Fire and Ice unit {unit_id!r}") from None
+
+
+#: unit id -> the name its counter reads ("ROK 6"), per loaded game (a loaded game does not change).
+_NAMES: dict[int, tuple[Game, dict[str, str], dict[str, str]]] = {}
+
+
+def _names(g: Game) -> tuple[dict[str, str], dict[str, str]]:
+    cached = _NAMES.get(id(g))
+    if cached is None or cached[0] is not g:
+        names = counter_names(g)
+        cached = _NAMES[id(g)] = (g, names, {n.lower(): u for u, n in names.items()})
+    return cached[1], cached[2]
+
+
+def name(g: Game, unit_id: str) -> str:
+    """The name a unit's counter reads ("ROK 6"), as rulings name it."""
+    return _names(g)[0].get(unit_id, unit_id)
+
+
+def unit_named(g: Game, text: str) -> Unit:
+    """A unit by its id ('rok-6') or the name its counter reads ('ROK 6', any case): players name units as
+    they see them; ValueError for neither."""
+    if text in g.units:
+        return g.units[text]
+    found = _names(g)[1].get(" ".join(text.split()).lower())
+    if found is None:
+        raise ValueError(f"no Fire and Ice counter is named {text!r} (a counter's name, e.g. 'ROK 6', or a unit id, "
+                         "e.g. 'rok-6')")
+    return g.units[found]
 
 
 def is_us_or_minor(u: Unit) -> bool:

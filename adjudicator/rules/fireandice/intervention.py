@@ -30,7 +30,7 @@ from pydantic import AliasChoices, Field, ValidationInfo, model_validator
 
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, named_side, register_check, the_side
 from adjudicator.rules.fireandice import data
-from adjudicator.rules.fireandice.schemas import SideId
+from adjudicator.rules.fireandice.schemas import Month, SideId
 
 #: The Communist VP field; "com_vp", its name before the side was spelt "communist", still reads.
 COMMUNIST_VP = AliasChoices("communist_vp", "com_vp")
@@ -90,7 +90,7 @@ def chinese_already_in(g, scenario: str) -> Step | None:
 class ChineseInterventionRequest(InterventionSituation):
     un_vp: int = Field(ge=0, le=21, description="The UN's victory points: the VP marker's value if it is on the UN "
                                                 "side, 0 if it is at zero or on the Communist side.")
-    month: str | None = board("month", default=None, pattern=r"^\d{4}-\d{2}$",
+    month: Month | None = board("month", default=None,
                               description="The month of this Foreign Intervention subphase (YYYY-MM), if known.")
     chinese_intervened: bool = Field(default=False, description="The Chinese have already intervened.")
     trigger: Literal["direct", "foreign_aid"] = Field(

@@ -26,13 +26,13 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validat
 
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board as board_field, named_side, register_check
 from adjudicator.rules.fireandice import board, data
-from adjudicator.rules.fireandice.schemas import SideId
+from adjudicator.rules.fireandice.schemas import Month, SideId
 
 
 class SeasonMixin(CheckRequest):
     winter: bool = Field(default=False, description="A winter turn (7.0: UN costs doubled).")
     snow: bool = Field(default=False, description="A Snow month (14.1: UN costs doubled).")
-    month: str | None = board_field("month", default=None, pattern=r"^\d{4}-\d{2}$",
+    month: Month | None = board_field("month", default=None,
                                     description="Month (YYYY-MM): a winter month on the Game Turn Record Track "
                                                 "sets winter.")
 

@@ -24,11 +24,12 @@ US cadre gives the Communist +1 VP (12.1.2).  VPs the loser spends go to the ene
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board as board_field, named_side, register_check
+from adjudicator.facts import Fact, GameFacts, Refused, register_follow_up
 from adjudicator.rules.fireandice import board, data, events
 from adjudicator.rules.fireandice.schemas import SideId
 from adjudicator.rules.positions import PositionModel
@@ -38,24 +39,37 @@ RULE = "5.6 Combat Losses and Retreat"
 
 class RetreatModel(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
-    unit: str = Field(max_length=60, description="The retreating unit's id.")
+    unit: str = Field(max_length=60, description="The retreating unit: its counter's name ('ROK 6') or its id.")
     hexes: int = Field(ge=1, le=3, description="Hexes retreated (each farther from the combat hex; max 3).")
     through_enemy_zoc: bool = Field(default=False, description="It entered or passed an enemy ZoC (US/UN Minor only).")
-    fresh: bool = Field(default=False, description="It was fresh (it is flipped spent).")
+    fresh: bool | None = Field(default=None, description=(
+        "It was fresh (it is flipped spent: 5.6 'If a fresh unit retreats, flip it to its spent side'); left out: as "
+        "the board shows it (positions), else not."))
     markers: list[str] = Field(default_factory=list, max_length=6, description="Its status markers (disrupted, routed...).")
     path: list[str] = Field(default_factory=list, max_length=3,
-                            description="Optional: the hexes entered, in order (checked on the map with `combat_hex` "
-                                        "and `positions`; then through_enemy_zoc is computed).")
+                            description="The hexes entered, in order (checked on the map with `combat_hex` and "
+                                        "`positions`; then through_enemy_zoc is computed, and the unit is moved to the "
+                                        "last of them when the ruling is applied).")
 
 
 class LossesRequest(CheckRequest):
     loser: SideId = board_field("side", description="The side that lost the combat.")
-    spread: int = Field(ge=0, le=7, description="The final spread to satisfy (check `combat`).")
-    participating: list[str] = Field(min_length=1, max_length=12,
-                                     description="Unit ids of the loser's participating units (declaring/defending and "
-                                                 "supporting units that added to the roll).")
+    combat_record: int | None = Field(default=None, ge=1, title="The combat these losses settle", description=(
+        "The record (#N in the chat) of the combat ruling whose spread these losses satisfy, in a recorded game: "
+        "its spread, its participating units and the support they used are read from it. Left out: the last combat "
+        "the loser lost (the one the unit pointed at fought in) whose losses are not yet settled."))
+    unit: str | None = board_field("unit", default=None, max_length=60, description=(
+        "The unit whose menu asked ('Combat losses' on one of the losing side's units): one of the participating "
+        "units; in a recorded game, the combat is the last one it fought in."))
+    spread: int | None = Field(default=None, ge=0, le=7, description=(
+        "The final spread to satisfy (the combat's; a recorded game reads it from the combat's record)."))
+    participating: list[str] = Field(default_factory=list, max_length=12, description=(
+        "The loser's participating units: the declaring (or defending) unit and the supporting units that added to "
+        "the roll (5.6), by their counters' names ('ROK 6') or ids; a recorded game reads them from the combat's "
+        "record."))
     retreats: list[RetreatModel] = Field(default_factory=list, max_length=12, description="Retreats chosen.")
-    eliminate: list[str] = Field(default_factory=list, max_length=12, description="Units eliminated.")
+    eliminate: list[str] = Field(default_factory=list, max_length=12,
+                                 description="Units eliminated (to the Replacements box): counters' names or ids.")
     replacement_points: int = Field(default=0, ge=0, le=1, description="Replacement points spent (max 1).")
     replacement_unit_has_loc: bool = Field(default=True, description="The paying unit has an LoC to an HQ (US: cadre).")
     vps_spent: int = Field(default=0, ge=0, le=2, description="VPs spent (max 2).")
@@ -66,8 +80,9 @@ class LossesRequest(CheckRequest):
                                   "the side, or a nation's own (a unit of that nation must participate) (13.2).")
     scenario: str = board_field("scenario", default=data.DEFAULT_SCENARIO, max_length=40,
                                 description="Scenario id (its map).")
-    combat_hex: str | None = board_field("target_hex", default=None, pattern=r"^\d{4}$",
-                                         description="The combat hex (for retreat paths).")
+    combat_hex: str | None = Field(default=None, pattern=r"^\d{4}$",
+                                   description="The combat hex (for retreat paths; a recorded game reads it from the "
+                                               "combat's record).")
     positions: list[PositionModel] = board_field("positions", default_factory=list, max_length=300,
                                                  description="Units of both sides on the map (for retreat paths): the "
                                                        "retreating units' start hexes and the enemy's ZoC.")
@@ -77,30 +92,50 @@ class LossesRequest(CheckRequest):
     @model_validator(mode="after")
     def _legal(self, info: ValidationInfo):
         g = data.game_in(info)
+        by_id(g, self)
         problems(g, self)
         return self
 
 
+def by_id(g, req: LossesRequest) -> None:
+    """The units a player named by their counters' names ('ROK 6'), by id from here on (ValueError for a
+    name no counter has); a recorded request keeps the ids."""
+    req.participating = [data.unit_named(g, u).id for u in req.participating]
+    req.eliminate = [data.unit_named(g, u).id for u in req.eliminate]
+    for r in req.retreats:
+        r.unit = data.unit_named(g, r.unit).id
+    if req.unit is not None:
+        req.unit = data.unit_named(g, req.unit).id
+
+
 def problems(g, req: LossesRequest) -> None:
     """Raise ValueError for a payment the rules forbid (5.6, 6.2, 14.2, 14.4)."""
+    if req.spread is None or not req.participating:
+        raise ValueError("give the spread and the participating units of the combat these losses settle (a recorded "
+                         "game reads them from the combat's record: combat_record)")
     units = {u: data.unit(g, u) for u in req.participating}
     for u in units.values():
         if u.side != req.loser:
-            raise ValueError(f"{u.id} is not a {data.SIDE_NAMES[req.loser]} unit")
+            raise ValueError(f"{data.name(g, u.id)} is not a {data.SIDE_NAMES[req.loser]} unit")
+    if req.unit is not None and req.unit not in units:
+        raise ValueError(f"{data.name(g, req.unit)} did not take part in the combat (5.6: the losses are applied to "
+                         f"\"any units that participated in the combat\"): {', '.join(data.name(g, u) for u in units)}")
     used = [r.unit for r in req.retreats] + req.eliminate
     for u in used:
         if u not in units:
-            raise ValueError(f"{u} did not participate in the combat (5.6)")
+            raise ValueError(f"{data.name(g, u)} did not participate in the combat (5.6): the participating units are "
+                             f"{', '.join(data.name(g, p) for p in units)}")
     if len(used) != len(set(used)):
         raise ValueError("a unit may retreat or be eliminated, once")
     for r in req.retreats:
         u = units[r.unit]
         if u.has("taskforce"):
-            raise ValueError(f"{u.id}: Task Forces cannot retreat (14.2)")
+            raise ValueError(f"{data.name(g, u.id)}: Task Forces cannot retreat (14.2)")
         if {"disrupted", "routed", "bug_out"} & set(r.markers):
-            raise ValueError(f"{u.id}: Disrupted and Routed units cannot retreat (6.2 e, f)")
+            raise ValueError(f"{data.name(g, u.id)}: Disrupted and Routed units cannot retreat (6.2 e, f)")
         if r.through_enemy_zoc and not data.is_us_or_minor(u):
-            raise ValueError(f"{u.id}: only US and UN Minor Powers units may retreat into an enemy ZoC (5.6)")
+            raise ValueError(f"{data.name(g, u.id)}: only US and UN Minor Powers units may retreat into an enemy ZoC "
+                             "(5.6)")
     if req.replacement_points and req.replacement_kind is not None:
         generic = {"un": "un", "prc": "communist"}
         if req.replacement_kind in generic:
@@ -176,6 +211,81 @@ def retreat_paths(g, req: "LossesRequest") -> dict[str, bool]:
     return through
 
 
+# -- the combat these losses settle (a recorded game's ledger) ------------------------------------
+
+COMBAT, LOSSES = "fireandice.combat", "fireandice.combat_losses"
+
+
+@register_follow_up("fireandice", "combat_losses")
+def combat_settled(records: list[tuple[int, dict[str, Any]]], request: dict[str, Any]) -> GameFacts:
+    """What the combat these losses settle establishes (5.6: "The loser of the combat must fulfill the spread as
+    losses"): its spread, its loser, the loser's participating units, the combat hex and the support the loser used.
+    The combat is the record the request names (`combat_record`), else the last combat the loser lost - the last the
+    unit pointed at fought in - whose losses no ruling has settled yet. A combat recorded before combats named their
+    units gives its spread only."""
+    settled = {body["request"].get("combat_record"): seq for seq, body in records
+               if body.get("check") == LOSSES and isinstance(body.get("request"), dict)}
+    named = request.get("combat_record")
+    if named is not None:
+        body = next((b for seq, b in records if seq == named), None)
+        if body is None or body.get("check") != COMBAT:
+            check = str(body.get("check", "")) if body else ""
+            what = ("no record of this game" if body is None else f"a {check.partition('.')[2]} ruling"
+                    if check.startswith("fireandice.") else "no ruling")
+            raise Refused("/combat_record", f"record {named} is {what}, not a combat: name the combat ruling whose "
+                                            "losses these are (its record number, #N in the chat)")
+        if named in settled:
+            raise Refused("/combat_record", f"the losses of the combat of record {named} were settled by record "
+                                            f"{settled[named]} (5.6: a spread is satisfied once)")
+        return _facts_of(named, body, request)
+    g = data.game()
+    loser = request.get("loser")
+    unit = data.unit_named(g, request["unit"]).id if isinstance(request.get("unit"), str) else None
+    for seq, body in reversed(records):
+        outcome = (body.get("result") or {}).get("outcome") or {}
+        if body.get("check") != COMBAT or seq in settled or (loser and outcome.get("loser_side") != loser):
+            continue
+        if unit is not None and unit not in _participants(outcome).get(outcome.get("loser", ""), []):
+            continue
+        return _facts_of(seq, body, request)
+    if request.get("spread") is None:
+        whose = f"{data.name(g, unit)} fought in" if unit else f"the {data.SIDE_NAMES.get(loser, '')} lost"
+        raise Refused("/combat_record", f"no combat {whose} in this game waits for its losses: name the combat's "
+                                        "record, or give the spread and the participating units")
+    return GameFacts()
+
+
+def _participants(outcome: dict[str, Any]) -> dict[str, list[str]]:
+    found = outcome.get("participants")
+    return found if isinstance(found, dict) else {}
+
+
+def _facts_of(seq: int, body: dict[str, Any], request: dict[str, Any]) -> GameFacts:
+    """The losses' fields as the combat of record `seq` establishes them."""
+    outcome = (body.get("result") or {}).get("outcome") or {}
+    role = outcome.get("loser", "")
+    why = f"the combat of record {seq}"
+    facts = {"combat_record": Fact(seq, f"these losses settle {why}"),
+             "spread": Fact(outcome.get("spread"), f"{why} ended with a spread of {outcome.get('spread')} (5.6)"),
+             "loser": Fact(outcome.get("loser_side"), f"{why} was lost by the {role}")}
+    units = _participants(outcome).get(role)
+    if units:
+        given = request.get("participating")
+        g = data.game()
+        same = isinstance(given, list) and given and sorted(data.unit_named(g, u).id for u in given) == sorted(units)
+        facts["participating"] = Fact(given if same else units,
+                                      f"the {role}'s units that took part in {why} (5.6): "
+                                      f"{', '.join(data.name(g, u) for u in units)}")
+    combat_hex = (body.get("request") or {}).get("combat_hex")
+    if combat_hex:
+        facts["combat_hex"] = Fact(combat_hex, f"{why} was fought in {combat_hex}")
+    used = (outcome.get("support_used") or {}).get(role) or {}
+    for kind in ("tank", "artillery"):
+        if isinstance(used.get(kind), int):
+            facts[f"{kind}_support_used"] = Fact(used[kind], f"the {role} used {used[kind]} {kind} support in {why}")
+    return GameFacts(facts)
+
+
 #: SNAFU draws per case of 6.2 (e: "draws once"; f: "draws two markers ... may place one of the two"; g: a Bug Out
 #: unit is "treated as routed"), with the rule each comes from.
 SNAFU_CASES = {"disrupted": (1, "6.2 e Disrupted"), "routed": (2, "6.2 f Rout"),
@@ -223,6 +333,7 @@ def _snafu_draws(g, unit_id: str, cases: list[str], enemy: str, dice: Dice, step
                 rule="5.6; 6.2",
                 actor=named_side("loser", rule="5.6",
                                  what="the side that lost the combat (loser): it satisfies the spread"),
+                units=data.FIGHTING_UNITS,
                 example={"loser": "communist",
                          "spread": 1,
                          "participating": ["nk-15"],
@@ -237,6 +348,12 @@ def combat_losses(req: LossesRequest, dice: Dice) -> CheckResult:
     vp_to_com = 0
     snafu: list[dict] = []
     eliminated = list(req.participating) if req.eliminate_all else list(req.eliminate)
+    shown = {p.unit: p.step for p in req.positions}
+    fresh = {r.unit: r.fresh if r.fresh is not None else shown.get(r.unit, "spent") != "spent" for r in req.retreats}
+    moved: list[dict] = []
+    if req.combat_record is not None:
+        steps.append(Step(f"These losses settle the combat of record {req.combat_record}: spread {req.spread}, "
+                          f"participating {', '.join(data.name(g, u) for u in req.participating)}.", RULE))
     if req.eliminate_all:
         steps.append(Step(f"The loser eliminates all {len(req.participating)} participating units and ignores the rest "
                           "of the spread.", RULE))
@@ -246,7 +363,11 @@ def combat_losses(req: LossesRequest, dice: Dice) -> CheckResult:
             u = data.unit(g, r.unit)
             bug_out = on_map.get(r.unit, r.through_enemy_zoc) and data.is_us_or_minor(u)
             state = "routed" if r.hexes == 3 else ("disrupted" if r.hexes == 2 else "")
-            text = f"{u.id} retreats {r.hexes} hex(es)" + (" and is flipped spent" if r.fresh else "")
+            text = (f"{u.id} retreats {r.hexes} hex(es)" + (f" to {r.path[-1]}" if r.path else "")
+                    + (" and is flipped spent" if fresh[r.unit] else ""))
+            if r.path:  # where it ends, spent if it was fresh (5.6): one change of the unit's piece
+                moved.append({"unit": u.id, "to_hex": r.path[-1], "hexes": r.hexes,
+                              **({"step": "spent"} if fresh[r.unit] else {})})
             if state:
                 text += f"; it is {state.capitalize()}"
             if bug_out:
@@ -293,5 +414,6 @@ def combat_losses(req: LossesRequest, dice: Dice) -> CheckResult:
         "eliminated": eliminated, "task_forces_removed_permanently": task_forces_lost, "markers": markers,
         "support_level_losses": {"tank": tank_loss, "artillery": artillery_loss},
         "vp_gained": vp_change, "replacement_points_spent": req.replacement_points, "snafu_draws": snafu,
-        "flipped_spent": [r.unit for r in req.retreats if r.fresh and not req.eliminate_all],
+        "flipped_spent": [r.unit for r in req.retreats if fresh[r.unit] and not req.eliminate_all],
+        "retreated": moved if not req.eliminate_all else [], "combat_record": req.combat_record,
     }, steps=steps)

@@ -6,7 +6,9 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-from adjudicator.checks import canonical_side
+from adjudicator.checks import board, canonical_side
+from adjudicator.rules.gamedata import choice_of
+from scenarios.model import Game
 
 #: A side id; the old spelling "com" is read as "communist" (adjudicator.checks.OLD_SIDE_SPELLINGS).
 SideId = Annotated[Literal["un", "communist"], BeforeValidator(canonical_side)]
@@ -14,6 +16,58 @@ CombatType = Literal["Meeting Engagement", "Hasty Attack", "Prepared Attack", "D
 LeadMarker = Literal["ammo_shortage", "ammo_out", "fuel_shortage", "fuel_out", "ooc", "disrupted", "routed",
                      "bug_out", "low_morale"]
 Quality = Literal["elite", "poor"]
+
+
+def months(g: Game) -> list[str]:
+    """The months of the Game Turn Record Track (YYYY-MM), in order (table weather_track)."""
+    return [r["month"] for r in g.tables["weather_track"].rows]
+
+
+def chit_ids(g: Game) -> list[str]:
+    """The combat chits of both mugs (5.2.1; table combat_chits)."""
+    return [r["chit"] for r in g.tables["combat_chits"].rows]
+
+
+def hex_terrains(g: Game) -> list[str]:
+    """The terrain a land hex of the map can be (the map's legend, without the all-sea hex): the
+    Terrain Effects Chart rows a combat hex may have."""
+    first = next(iter(g.maps.values()))
+    return [t.id for t in first.terrain_types.values() if not t.water]
+
+
+def invasion_boxes(g: Game) -> list[str]:
+    """The Invasion boxes (11.3.1; table invasion_boxes), by id."""
+    return [r["box"] for r in g.tables["invasion_boxes"].rows]
+
+
+def invasion_ports(g: Game) -> list[str]:
+    """The hexes of the Invasion boxes' ports (11.3.1; table invasion_boxes)."""
+    return [r["port_hex"] for r in g.tables["invasion_boxes"].rows]
+
+
+#: A month of the Game Turn Record Track, as a choice (YYYY-MM).
+Month = choice_of("fireandice", months)
+#: A combat chit of either mug (its id in table combat_chits), as a choice.
+ChitId = choice_of("fireandice", chit_ids)
+#: An Invasion box, as a choice; its port's hex, as a choice.
+InvasionBox = choice_of("fireandice", invasion_boxes)
+InvasionPort = choice_of("fireandice", invasion_ports)
+#: The terrain of a combat hex: a Terrain Effects Chart row a land hex can be, as a choice.
+HexTerrain = choice_of("fireandice", hex_terrains)
+
+
+class UnitInCombat(BaseModel):
+    """A unit taking part in a combat as the board shows it: which counter, its hex, the side it shows
+    (fresh or spent, 2.2)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    unit: str = board("unit", min_length=1, max_length=60,
+                      description="The unit: its counter's name ('ROK 6') or its id ('rok-6').")
+    hex: str | None = board("hex", default=None, pattern=r"^\d{4}$", description="Its hex, as printed.")
+    step: Literal["", "fresh", "spent"] = board("step", default="", description=(
+        "The side it shows: fresh, or spent ('HQ or unit that has ended its activation this game turn and is no "
+        "longer available to be active', Glossary); '' = not said (fresh)."))
 
 
 class AirUse(BaseModel):
@@ -27,15 +81,11 @@ class AirUse(BaseModel):
 
 
 class SideCombatModel(BaseModel):
-    """One side of a combat: its Support Level Track and the state of its participating units."""
+    """One side of a combat: the support it chooses to use and the state of its participating units (its
+    levels are the markers on the Support Level Track: the request's top-level levels)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    tank_level: int = Field(default=0, ge=0, le=19, description="Tank support level on the Support Level Track (8.1).")
-    artillery_level: int = Field(default=0, ge=0, le=19, description="Artillery support level (8.1).")
-    air_level: int = Field(default=0, ge=0, le=19,
-                           description="Air Support marker: sum of the ground support values in the Ground Support box (10.4.3).")
-    bombardment_level: int = Field(default=0, ge=0, le=19, description="UN only: bombardment level (5.3.2, 11.2).")
     use_tank: bool = Field(default=True, description="Use tank support (support is optional, 5.3.1).")
     use_artillery: bool = Field(default=True, description="Use artillery support.")
     use_air: bool = Field(default=True, description="Use air support.")
@@ -44,12 +94,10 @@ class SideCombatModel(BaseModel):
         "available (level - planning deduction), the last one a partial value, and only they roll to stay on "
         "station. Omitted: the whole available level, aircraft not named."))
     use_bombardment: bool = Field(default=True, description="Use bombardment support (UN).")
-    adjacent_units: int = Field(default=0, ge=0, le=6,
-                                description="Friendly units adjacent to the combat hex chosen to support (not the "
-                                            "declaring unit, not units in the combat hex; not Routed units) (5.3.3, 8.3).")
-    lead_unit: str | None = Field(default=None, max_length=60,
-                                  description="The declaring (attacker) or defending unit's id: a Task Force or the 187 RCT "
-                                              "gets no support (14.2); a US unit needs its cadre in range.")
+    adjacent_units: int | None = Field(default=None, ge=0, le=6, description=(
+        "How many friendly units adjacent to the combat hex support it (not the declaring unit, not units in the "
+        "combat hex; not Routed units) (5.3.3, 8.3). Left out: the supporting units named (the attacker's selected "
+        "units after the declaring one; defender_supporting), else none."))
     lead_markers: list[LeadMarker] = Field(default_factory=list, max_length=9,
                                            description="Status markers on the declaring/defending unit (6.1, 6.2, 8.3).")
     quality: list[Quality] = Field(default_factory=list, max_length=2,

@@ -50,7 +50,7 @@ from pydantic import Field, ValidationInfo, model_validator
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board as board_field, either_side, register_check
 from adjudicator.rules.fireandice import board, data
 from adjudicator.rules.gamedata import hexes
-from adjudicator.rules.fireandice.schemas import SideId
+from adjudicator.rules.fireandice.schemas import InvasionBox, InvasionPort, Month, SideId
 from adjudicator.rules.positions import PositionModel, SupplyReport, UnitAt, UnitSupply, register_supply_tracer
 from scenarios.hexgrid import Hex, breadth_first_indexed, search_indexed
 from scenarios.model import Game, GameMap
@@ -339,15 +339,15 @@ class SupplyRequest(CheckRequest):
     positions: list[PositionModel] = board_field("positions", max_length=300,
                                                  description="Units and HQs of BOTH sides on the map.")
     winter: bool = Field(default=False, description="A winter turn: UN LoC to an HQ is only 8 MP (14.1).")
-    month: str | None = board_field("month", default=None, pattern=r"^\d{4}-\d{2}$",
+    month: Month | None = board_field("month", default=None,
                                     description="Month (YYYY-MM); a winter month on the Game Turn Record Track "
                                                 "sets winter.")
     supply_sources: list[str] = Field(default_factory=list, max_length=100,
                                       description="Extra supply-source hexes (the Communist's marked hexes, 1.0; 16.0 "
                                                   "map B north-edge roads).")
-    port_control: dict[str, SideId] = Field(default_factory=dict,
-                                            description="Invasion port hex -> controlling side (default: UN).")
-    boxes_with_units: list[str] = Field(default_factory=list, max_length=4,
+    port_control: dict[InvasionPort, SideId] = Field(default_factory=dict,
+                                                     description="Invasion port hex -> controlling side (default: UN).")
+    boxes_with_units: list[InvasionBox] = Field(default_factory=list, max_length=4,
                                         description="Invasion boxes holding a UN unit (always supply sources, 11.3.1).")
     in_invasion_boxes: list[str] = Field(default_factory=list, max_length=50,
                                          description="Units standing in an Invasion box (they have an LoC, 11.3.1).")

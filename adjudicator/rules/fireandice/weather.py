@@ -14,12 +14,13 @@ from pydantic import ValidationInfo, model_validator
 
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, either_side, register_check
 from adjudicator.rules.fireandice import data
+from adjudicator.rules.fireandice.schemas import Month
 
 RULE = "14.1 Weather"
 
 
 class WeatherRequest(CheckRequest):
-    month: str = board("month", pattern=r"^\d{4}-\d{2}$", description="The new month, YYYY-MM (e.g. '1950-12').")
+    month: Month = board("month", description="The new month on the Game Turn Record Track (YYYY-MM, e.g. '1950-12').")
 
     @model_validator(mode="after")
     def _known(self, info: ValidationInfo):

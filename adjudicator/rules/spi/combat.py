@@ -159,6 +159,20 @@ class CombatRequest(CheckRequest):
                                        "the UN side (attack or defence), six each (Naval Units (F)).")
     amphibious_assault: bool = Field(default=False, description="UN units attacking a port from an Amph unit: always "
                                      "the Position Defense table; attackers need not be adjacent (Naval Units (C)).")
+    defender_losses_from: list[str] = Field(default_factory=list, max_length=12, title="Defender's losses taken from",
+                                            json_schema_extra={"x-chosen-by": "defender"}, description=(
+        "The defender's choice of which of his units lose regiments first (Combat (J): 'units may be broken down to "
+        "remove the exact losses'; the book names no chooser, so each player takes his own): his units in the "
+        "defending hex, in that order, a division named first being broken down first. Units left out follow in "
+        "the order listed; left out altogether: the order the defenders are listed."))
+    attacker_losses_from: list[str] = Field(default_factory=list, max_length=12, title="Attacker's losses taken from",
+                                            description=(
+        "The attacker's choice of which of his units lose regiments first (as defender_losses_from); left out: the "
+        "order the attackers are listed."))
+    counters_not_in_play: list[str] | None = board("counters_not_in_play", default=None, max_length=300, description=(
+        "The counters lying in the sides' boxes of counters not in play: what a breakdown places on the hex "
+        "(Stacking & Unit Breakdown). Left out: every breakdown counter of the game the request does not place "
+        "on the map; [] none."))
 
     @model_validator(mode="after")
     def _by_the_rules(self, info: ValidationInfo):
@@ -192,6 +206,14 @@ def validate(g: Game, req: CombatRequest) -> None:
                                  "Communist attacker (Supply (C))")
             if not a.in_supply:
                 raise ValueError(f"{a.unit} names a supply unit but is marked out of supply")
+    for role, units, chosen in (("defender", req.defenders, req.defender_losses_from),
+                                ("attacker", req.attackers, req.attacker_losses_from)):
+        listed = {x.unit for x in units}
+        if not unique(chosen) or not set(chosen) <= listed:
+            raise ValueError(f"{role}_losses_from names the {role}'s own units of this attack, each once: "
+                             f"{', '.join(x.unit for x in units)} (Combat (J))")
+    for u in req.counters_not_in_play or ():
+        data.unit(g, u)
     for d in req.defenders:
         if data.is_naval(data.unit(g, d.unit)):
             raise ValueError(f"{d.unit} is a naval unit: naval and land units do not affect one another (Naval Units (D))")
@@ -326,6 +348,12 @@ def loss_doubling_applies(g: Game, req: CombatRequest) -> bool:
 # -- resolution ------------------------------------------------------------------------------------
 
 
+def in_order(units: list[str], chosen: list[str]) -> list[str]:
+    """A side's units in the order they take losses: the owner's choice first, the others as listed."""
+    return list(chosen) + [u for u in units if u not in chosen]
+
+
+
 def resolve(g: Game, req: CombatRequest, dice: Dice) -> CheckResult:
     gm = data.scenario_map(g, req.scenario)
     rules = special.in_force(g, req.scenario, req.game_turn, req.shock_effect_active)
@@ -369,10 +397,13 @@ def resolve(g: Game, req: CombatRequest, dice: Dice) -> CheckResult:
         def_loss = losses.destroy_all(defenders)
     elif code == "Ax":
         att_loss = losses.destroy_all(attackers)
+    spares = losses.Spares(g, losses.spares_of(g, req.counters_not_in_play, set(attackers + defenders)))
     if code[0] in "DE" and n:
-        def_loss = losses.take_losses(g, defenders, n, doubling and att_side == "un")
+        def_loss = losses.take_losses(g, in_order(defenders, req.defender_losses_from), n,
+                                      doubling and att_side == "un", spares)
     if code[0] in "AE" and n:
-        att_loss = losses.take_losses(g, attackers, n, doubling and att_side == "communist")
+        att_loss = losses.take_losses(g, in_order(attackers, req.attacker_losses_from), n,
+                                      doubling and att_side == "communist", spares)
     for who, rep in (("Defender", def_loss), ("Attacker", att_loss)):
         if rep is None:
             continue
@@ -403,12 +434,18 @@ def resolve(g: Game, req: CombatRequest, dice: Dice) -> CheckResult:
                           "Bridges"))
     entrenched_removed = [d.unit for d in req.defenders if d.entrenched and def_loss is not None and d.unit in def_loss.eliminated]
     warnings = data.table_warnings(g, table_id) + data.map_warnings(g, gm.id) + rules.warnings
+    missing = [name for rep in (def_loss, att_loss) if rep is not None for name in rep.missing_counters]
+    if missing:
+        warnings.append(f"No counter not in play is left for {', '.join(missing)}: place a counter of those values by "
+                        "hand (Stacking & Unit Breakdown).")
+    survivors = def_loss.remaining if def_loss is not None else defenders
+    retreats = [{"unit": u, "retreat_hexes": retreat} for u in survivors] if retreat else []
     outcome = {
         "attack_strength": st.attack, "defence_strength": st.defence, "odds": odds.column,
         "table": req.table, "position_defense_available": ok, "roll": roll, "result": code, "cell": cell,
         "defender_losses": def_loss.to_json() if def_loss else None,
         "attacker_losses": att_loss.to_json() if att_loss else None,
-        "communist_losses_doubled": doubling, "defender_retreat_hexes": retreat,
+        "communist_losses_doubled": doubling, "defender_retreat_hexes": retreat, "retreats": retreats,
         "supply_units_removed_after_combat_phase": supply_used,
         "bridge_blown": blown, "entrenched_counters_removed": entrenched_removed,
     }

@@ -362,8 +362,8 @@ def run_movement(g: Game, req: MovementRequest) -> CheckResult:
                       f"{'within it' if p.legal else 'EXCEEDS it'}.", "Movement (A), (C), (J)"))
     return CheckResult(outcome={"mode": "rail" if req.rail else "land", "step_costs": [str(c) for c in p.costs],
                                 "total": float(p.total), "allowance": float(p.allowance), "legal": p.legal,
-                                "recombines": ({"into": req.recombine_into, "components": p.recombined}
-                                               if p.recombined else None)},
+                                "recombines": ({"into": req.recombine_into, "components": p.recombined,
+                                                "hex": req.path[-1]} if p.recombined else None)},
                        steps=steps, warnings=data.map_warnings(g, data.scenario_map(g, req.scenario).id))
 
 

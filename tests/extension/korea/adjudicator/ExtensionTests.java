@@ -29,6 +29,7 @@ public final class ExtensionTests {
     board();
     catalog();
     tracks();
+    firstTurn();
     playedGame();
     ruling();
     if (args.length > 0) everyCheckOfTheServer(Path.of(args[0]));
@@ -363,6 +364,32 @@ public final class ExtensionTests {
     equal(14L, filled.get("un_vp"), "one marker of a track that holds several");
     final Map<String, Object> bare = new Board(List.of(), "campaign", 3, "un", List.of()).fill(s, Board.Context.none());
     check(!bare.containsKey("weather"), "no marker on the track: the form asks (never a silent default)");
+  }
+
+  // ---- a first turn: the month of the turn, the counters not in play, a losing unit's own check ---------
+
+  private static void firstTurn() {
+    final Catalog c = Catalog.of(Json.parseObject("{\"systems\": [{\"id\": \"fireandice\", \"name\": \"Fire and Ice\", "
+      + "\"sides\": [\"un\", \"communist\"], \"scenarios\": [{\"id\": \"invasion\", \"name\": \"Invasion\", "
+      + "\"months\": {\"1\": \"1950-06\", \"2\": \"1950-07\"}}], \"checks\": ["
+      + check("combat_losses", "{\"s\": {\"x-board\": \"side\"}, \"u\": {\"x-board\": \"unit\"}, \"p\": {\"x-board\": \"positions\"}}")
+      + "]}]}"), "fireandice");
+    equal("1950-07", c.month("invasion", 2), "the month of a turn, as the server's scenario gives it");
+    check(c.month("invasion", 9) == null && c.month(null, 1) == null, "no month for a turn the scenario does not give");
+    equal(Catalog.Kind.UNIT, c.check("combat_losses").kind(), "a check naming the unit pointed at, though it reads every position");
+    final Schema s = new Schema(Json.parseObject("{\"type\": \"object\", \"properties\": {"
+      + "\"month\": {\"type\": \"string\", \"x-board\": \"month\"},"
+      + "\"spares\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}, \"x-board\": \"counters_not_in_play\"}}}"));
+    final Board.Unit spare = new Board.Unit("rok-r7", "un", "Boxes", null, "", null, Board.Kind.UNKNOWN, "UN counters not in play");
+    final Board.Unit dead = new Board.Unit("rok-r2", "un", "Boxes", null, "", null, Board.Kind.UNKNOWN, "UN units removed from play");
+    final Board.Unit onMap = new Board.Unit("rok-d6", "un", "Main", "1706", "", null);
+    final Board b = new Board(() -> List.of(spare, dead, onMap), "invasion", 2, "1950-07", "un", List::of)
+      .withAsideBoxes(Set.of("UN counters not in play"));
+    final Map<String, Object> filled = b.fill(s, Board.Context.none());
+    equal("1950-07", filled.get("month"), "the month role: the month of the turn the tracker shows");
+    equal(List.of("rok-r7"), filled.get("spares"), "the units lying in a box of counters not in play, not in a dead pile");
+    check(!new Board(List.of(spare), null, null, null).fill(s, Board.Context.none()).containsKey("spares"),
+          "a module without such boxes leaves the field to the player");
   }
 
   // ---- what the game says it is -----------------------------------------------------------------

@@ -327,9 +327,11 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
   Map<String, Object> boardPart(Catalog.Check c, Board.Context ctx) {
     final String scenario = scenario();
     final Catalog known = catalog;
-    final Integer turn = scenario == null || known == null || !c.schema.roles().contains("turn") ? null
-      : BoardReader.turn(known.scenarios.get(scenario));
-    final Board board = new Board(reader::units, scenario, turn, sideAsking(c, ctx), reader::marks);
+    final boolean byTurn = c.schema.roles().contains("turn") || c.schema.roles().contains("month");
+    final Integer turn = scenario == null || known == null || !byTurn ? null : BoardReader.turn(known.scenarios.get(scenario));
+    final String month = known == null ? null : known.month(scenario, turn);
+    final Board board = new Board(reader::units, scenario, turn, month, sideAsking(c, ctx), reader::marks)
+      .withAsideBoxes(info.asideBoxes.keySet());
     return board.fill(c.schema, ctx);
   }
 

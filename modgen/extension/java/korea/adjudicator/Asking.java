@@ -153,8 +153,8 @@ final class Asking {
     if (offerChanges && !ruling.changes.isEmpty()) offerChanges(adjudicator, ruling.changes, "apply the ruling to the board?", ruling.seq);
   }
 
-  /** What became of an offer to apply changes. */
-  enum Offered { NOTHING, DECLINED, APPLIED }
+  /** What became of an offer to apply changes: nothing to offer, only shown (another's changes, orders), declined, applied. */
+  enum Offered { NOTHING, SHOWN, DECLINED, APPLIED }
 
   /**
    * Fog of war: the ruling as this player may see it (his own hidden units named) where it
@@ -186,9 +186,11 @@ final class Asking {
     final List<String> owners = new ArrayList<>();
     final Set<String> ownerSides = new java.util.LinkedHashSet<>();
     boolean any = false;
+    boolean orders = false;  // moves the ruling orders that its owner makes (a retreat: the hexes are his choice)
     for (final BoardChanges.Planned p : plan) {
       lines.add(p.name() + ": " + p.does);
       any |= p.applies();
+      orders |= Ruling.RETREAT.equals(p.change.kind);
       if (p.does.startsWith("to be applied by")) {
         owners.add(p.name() + " " + p.does.replace(": the piece is hidden from you", ""));
         if (!p.change.appliedBy.isEmpty()) ownerSides.add(p.change.appliedBy);
@@ -196,13 +198,19 @@ final class Asking {
     }
     if (!owners.isEmpty()) askOwners(adjudicator, owners, ownerSides, seq);
     if (!any) {
-      if (!owners.isEmpty()) {
-        JOptionPane.showMessageDialog(Adjudicator.window(), String.join("\n", lines), "Adjudicator: not yours to apply",
+      if (!owners.isEmpty() || orders) {
+        JOptionPane.showMessageDialog(Adjudicator.window(), String.join("\n", lines),
+                                      orders && owners.isEmpty() ? "Adjudicator: the ruling orders" : "Adjudicator: not yours to apply",
                                       JOptionPane.INFORMATION_MESSAGE);
       }
-      return Offered.NOTHING;
+      return !owners.isEmpty() || orders ? Offered.SHOWN : Offered.NOTHING;
     }
-    final JTextArea text = new JTextArea(String.join("\n", lines), Math.min(10, lines.size()), 50);
+    lines.add(0, "The ruling changes the pieces as listed. Apply it to the board now? (Yes: each piece's own commands "
+              + "make it, reported in the chat; No: make the changes yourself)");
+    lines.add(1, "");
+    final JTextArea text = new JTextArea(String.join("\n", lines), Math.min(12, lines.size()), 60);
+    text.setLineWrap(true);
+    text.setWrapStyleWord(true);
     text.setEditable(false);
     final int answer = JOptionPane.showConfirmDialog(Adjudicator.window(), new JScrollPane(text),
                                                      "Adjudicator: " + question, JOptionPane.YES_NO_OPTION,

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -22,12 +23,17 @@ final class Board {
     final String step;   // the step's name from StepNames ("" when unknown)
     final Integer sp;    // strength points of that step, when the step says it
     final Kind kind;     // what the counter is: arm, size, flags (for what a right-click offers)
+    final String place;  // off the hexes: the location the map names (a box's region on the Boxes map), else null
 
     Unit(String id, String side, String map, String hex, String step, Integer sp) {
       this(id, side, map, hex, step, sp, Kind.UNKNOWN);
     }
 
     Unit(String id, String side, String map, String hex, String step, Integer sp, Kind kind) {
+      this(id, side, map, hex, step, sp, kind, null);
+    }
+
+    Unit(String id, String side, String map, String hex, String step, Integer sp, Kind kind, String place) {
       this.id = id;
       this.side = side;
       this.map = map;
@@ -35,6 +41,7 @@ final class Board {
       this.step = step;
       this.sp = sp;
       this.kind = kind;
+      this.place = place;
     }
 
     /**
@@ -117,7 +124,9 @@ final class Board {
   private List<TrackMark> marks;
   final String scenario;  // null: unknown
   final Integer turn;     // null: unknown
+  final String month;     // the month of that turn (YYYY-MM), as the server's scenario gives it; null: unknown
   final String side;      // the side asking, null: unknown
+  private Set<String> asideBoxes = Set.of();  // the names of the boxes of counters not in play (ModuleInfo)
 
   Board(List<Unit> units, String scenario, Integer turn, String side) {
     this(units, scenario, turn, side, List.of());
@@ -128,11 +137,22 @@ final class Board {
   }
 
   Board(Supplier<List<Unit>> units, String scenario, Integer turn, String side, Supplier<List<TrackMark>> marks) {
+    this(units, scenario, turn, null, side, marks);
+  }
+
+  Board(Supplier<List<Unit>> units, String scenario, Integer turn, String month, String side, Supplier<List<TrackMark>> marks) {
     this.readUnits = units;
     this.scenario = scenario;
     this.turn = turn;
+    this.month = month;
     this.side = side;
     this.readMarks = marks;
+  }
+
+  /** The boxes of counters not in play, by the name of their region on the Boxes map (board role counters_not_in_play). */
+  Board withAsideBoxes(Set<String> names) {
+    asideBoxes = Set.copyOf(names);
+    return this;
   }
 
   /** Every unit on the board (read once, when first needed). */
@@ -163,15 +183,27 @@ final class Board {
     switch (role) {
     case "scenario": return scenario;
     case "turn": return turn == null ? null : Long.valueOf(turn);
+    case "month": return month;
     case "side": return side;
     case "positions": return units(schema, p, positions(ctx));
     case "attackers": return units(schema, p, attackers(ctx));
     case "defenders": return units(schema, p, defenders(ctx));
     case "target_hex": return ctx.hex;
+    case "counters_not_in_play": return countersNotInPlay();
     default:
       if (role.startsWith(TRACK)) return trackValue(role.substring(TRACK.length()), p);
       return ctx.unit == null ? null : unitValue(schema, role, p, ctx.unit);
     }
+  }
+
+  /** The ids of the units lying in the boxes of counters not in play (an empty list when the module has none). */
+  List<Object> countersNotInPlay() {
+    final List<Object> out = new ArrayList<>();
+    if (asideBoxes.isEmpty()) return null;
+    for (final Unit u : units()) {
+      if (u.hex == null && u.place != null && asideBoxes.contains(u.place)) out.add(u.id);
+    }
+    return out;
   }
 
   /** The role prefix of a value a player-aid track shows: "track:<track id>" or "track:<track id>:<marker id>". */

@@ -36,6 +36,7 @@ final class BoardChanges {
   static final String STEP_LOSS = "Step loss";
   static final String RESTORE_STEP = "Restore step";
   static final String ELIMINATE = "Eliminate";
+  static final String SET_ASIDE = "Set aside";
   static final String DELETE = "Delete";
   static final String BOXES_MAP = "Boxes";
 
@@ -104,8 +105,22 @@ final class BoardChanges {
       final Planned p = plan(c, mySide, sideName, revealed.contains(c.unit));
       if (Ruling.REVEALED.equals(c.kind) && p.applies()) revealed.add(c.revealedAs);
       out.add(p);
+      if (!p.applies()) continue;
+      if (Ruling.BROKEN_DOWN.equals(c.kind)) {  // the parts lost at once: from the box to their dead pile
+        for (final String lost : c.lost) out.add(partPlan(c, lost, "lost at once (to its dead pile)", ELIMINATE));
+      }
+      if (Ruling.RECOMBINED.equals(c.kind)) {  // the parts that formed it: set aside
+        for (final String part : c.parts) out.add(partPlan(c, part, "set aside (it recombines into " + c.unit + ")", SET_ASIDE));
+      }
     }
     return out;
+  }
+
+  /** One part of a breakdown or a recombination, changed through its own piece's command. */
+  private static Planned partPlan(Ruling.Change c, String unit, String does, String command) {
+    final GamePiece piece = BoardReader.pieceOfUnit(unit);
+    final Ruling.Change part = new Ruling.Change(c.kind, unit, false, null, null, null, List.of(), null, c.appliedBy);
+    return piece == null ? new Planned(part, null, "not on the board", List.of()) : new Planned(part, piece, does, List.of(command));
   }
 
   static Planned plan(Ruling.Change c, String mySide, UnaryOperator<String> sideName) {
@@ -117,6 +132,10 @@ final class BoardChanges {
     final GamePiece piece = BoardReader.pieceOfUnit(c.unit);
     if (Ruling.RETURNED.equals(c.kind)) {
       return new Planned(c, piece, "back in play: place it when the rules say (a reinforcement)", List.of());
+    }
+    if (Ruling.RETREAT.equals(c.kind)) {
+      return new Planned(c, piece, "retreats " + c.hexes + " hex" + (c.hexes == 1 ? "" : "es") + ", as the ruling orders: "
+                         + "move it yourself, the hexes are your choice", List.of());
     }
     if (piece == null) return new Planned(c, null, "not on the board", List.of());
     if (Boolean.TRUE.equals(piece.getProperty(Properties.OBSCURED_TO_ME))) {
@@ -134,9 +153,48 @@ final class BoardChanges {
         return revealed(c, piece);
       case Ruling.MOVED:
         return moved(c, piece);
+      case Ruling.BROKEN_DOWN:
+        return brokenDown(c, piece);
+      case Ruling.RECOMBINED:
+        return recombined(c, piece);
       default:
         return step(c, piece);
     }
+  }
+
+  /** A unit broken down (SPI): set aside in its box of counters not in play, the counters that replace it onto its spot. */
+  private static Planned brokenDown(Ruling.Change c, GamePiece piece) {
+    if (offBoard(piece)) return new Planned(c, piece, "already off the board", List.of());
+    final List<Move> moves = new ArrayList<>();
+    final String hex = hexOf(piece);
+    final List<String> said = new ArrayList<>();
+    for (final java.util.Map.Entry<String, GamePiece> e : spares(c, piece, hex, moves).entrySet()) {
+      said.add(e.getValue() == null ? "no counter of " + e.getKey() + " off the map: place one by hand" : e.getValue().getName());
+    }
+    return new Planned(c, piece, "broken down: set aside (counters not in play); in its place" + (hex != null ? " in " + hex : "")
+                       + ": " + String.join(", ", said), List.of(SET_ASIDE), moves);
+  }
+
+  /**
+   * A spare counter (one off the hex maps) of each unit a change places in a piece's stead, by unit (null: none),
+   * each one's move onto the piece's spot added to {@code moves}.
+   */
+  private static java.util.Map<String, GamePiece> spares(Ruling.Change c, GamePiece piece, String hex, List<Move> moves) {
+    final java.util.Map<String, GamePiece> found = new java.util.LinkedHashMap<>();
+    for (final Ruling.Placed p : c.replacements) {
+      final GamePiece spare = spareOf(p.unit);
+      found.put(p.unit, spare);
+      if (spare != null) moves.add(new Move(spare, piece, null, null, hex));
+    }
+    return found;
+  }
+
+  /** A unit recombined (SPI): its counter from the box onto the spot of its first part; the parts are set aside after. */
+  private static Planned recombined(Ruling.Change c, GamePiece whole) {
+    if (!offBoard(whole)) return new Planned(c, whole, "already on the map", List.of());
+    final GamePiece first = c.parts.isEmpty() ? null : BoardReader.pieceOfUnit(c.parts.get(0));
+    if (first == null || offBoard(first)) return new Planned(c, whole, "place it in " + c.hex + " by hand", List.of());
+    return new Planned(c, whole, "recombined: placed in " + c.hex, List.of(), List.of(new Move(whole, first, null, null, c.hex)));
   }
 
   private static Planned step(Ruling.Change c, GamePiece piece) {
@@ -161,14 +219,9 @@ final class BoardChanges {
     final List<Move> moves = new ArrayList<>();
     final List<String> said = new ArrayList<>();
     final String hex = hexOf(piece);
-    for (final Ruling.Placed p : c.replacements) {
-      final GamePiece spare = spareOf(p.unit);
-      if (spare == null) {
-        said.add("no spare counter of " + p.unit + " off the map: place it by hand");
-        continue;
-      }
-      moves.add(new Move(spare, piece, null, null, hex));
-      said.add(spare.getName() + " placed in its stead" + (hex != null ? " (" + hex + ")" : ""));
+    for (final java.util.Map.Entry<String, GamePiece> e : spares(c, piece, hex, moves).entrySet()) {
+      said.add(e.getValue() == null ? "no spare counter of " + e.getKey() + " off the map: place it by hand"
+               : e.getValue().getName() + " placed in its stead" + (hex != null ? " (" + hex + ")" : ""));
     }
     return new Planned(c, piece, "eliminated; " + String.join("; ", said), List.of(ELIMINATE), moves);
   }
@@ -191,12 +244,16 @@ final class BoardChanges {
                        List.of(new Move(counter, placeholder, null, null, hex, said)));
   }
 
+  /** A move the rules order (and the step it names: a fresh Fire and Ice unit that retreats is flipped spent). */
   private static Planned moved(Ruling.Change c, GamePiece piece) {
     final Map map = piece.getMap();
     final Point point = map == null || c.hex == null ? null : pointOf(map, c.hex);
-    if (point == null) return new Planned(c, piece, "move it to " + c.hex + " by hand", List.of());
-    if (point.equals(piece.getPosition())) return new Planned(c, piece, "already in " + c.hex, List.of());
-    return new Planned(c, piece, "moved to " + c.hex, List.of(), List.of(new Move(piece, null, map, point, c.hex)));
+    final Planned flip = c.step == null ? null : step(c, piece);
+    final List<String> commands = flip == null ? List.of() : flip.commands;
+    final String shown = commands.isEmpty() ? "" : ", " + flip.does;
+    if (point == null) return new Planned(c, piece, "move it to " + c.hex + " by hand" + shown, commands);
+    if (point.equals(piece.getPosition())) return new Planned(c, piece, "already in " + c.hex + shown, commands);
+    return new Planned(c, piece, "moved to " + c.hex + shown, commands, List.of(new Move(piece, null, map, point, c.hex)));
   }
 
   /**

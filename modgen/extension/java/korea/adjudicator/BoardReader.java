@@ -102,7 +102,7 @@ final class BoardReader {
     final Board.Kind kind = new Board.Kind(module.typeIds.getOrDefault(typeName, typeName), text(p.getProperty("Size")),
                                            Arrays.asList(text(p.getProperty("Flags")).split("\\s+")),
                                            text(p.getProperty("NationalityId")));
-    return new Board.Unit(id, text(p.getProperty("SideId")), map.getMapName(), hex, step, sp, kind);
+    return new Board.Unit(id, text(p.getProperty("SideId")), map.getMapName(), hex, step, sp, kind, hex == null ? location : null);
   }
 
   /** A unit piece's steps by name, in layer order ("full|depleted"). */

@@ -73,13 +73,18 @@ final class Catalog {
       return FormFields.humanize(name);
     }
 
-    /** What the check is about, by the roles its schema declares (the first that fits, in this order). */
+    /**
+     * What the check is about, by the roles its schema declares (the first that fits, in this
+     * order): a check naming the unit pointed at is about that unit even when it reads the whole
+     * board too (Fire and Ice's combat losses, asked on a losing unit, take every position for
+     * its retreat).
+     */
     Kind kind() {
       final List<String> r = schema.roles();
       if (r.contains("attackers") && (r.contains("defenders") || r.contains("target_hex"))) return Kind.ATTACK;
       if (r.contains("target_hex") || r.contains("defenders")) return Kind.HEX;
-      if (r.contains("positions") && r.contains("side")) return Kind.SIDE_REPORT;
       if (r.contains("unit")) return Kind.UNIT;
+      if (r.contains("positions") && r.contains("side")) return Kind.SIDE_REPORT;
       return Kind.OTHER;
     }
   }
@@ -113,14 +118,23 @@ final class Catalog {
   final String name;
   final List<String> sides;
   final Map<String, String> scenarios;  // id -> name, in the server's order
+  final Map<String, Map<String, String>> months;  // scenario id -> game turn -> its month (YYYY-MM), where given
   final List<Check> checks;
 
-  private Catalog(String system, String name, List<String> sides, Map<String, String> scenarios, List<Check> checks) {
+  private Catalog(String system, String name, List<String> sides, Map<String, String> scenarios,
+                  Map<String, Map<String, String>> months, List<Check> checks) {
     this.system = system;
     this.name = name;
     this.sides = sides;
     this.scenarios = scenarios;
+    this.months = months;
     this.checks = checks;
+  }
+
+  /** The month (YYYY-MM) of a scenario's game turn, as the server's scenario gives it; null when it gives none. */
+  String month(String scenario, Integer turn) {
+    if (scenario == null || turn == null) return null;
+    return months.getOrDefault(scenario, Map.of()).get(String.valueOf(turn));
   }
 
   /** This game's part of a GET /api/v1/systems answer; IllegalArgumentException when it is missing. */
@@ -131,8 +145,15 @@ final class Catalog {
       final List<String> sides = new ArrayList<>();
       for (final Object side : Schema.list(s.get("sides"))) sides.add(String.valueOf(side));
       final Map<String, String> scenarios = new LinkedHashMap<>();
+      final Map<String, Map<String, String>> months = new LinkedHashMap<>();
       for (final Object sc : Schema.list(s.get("scenarios"))) {
-        scenarios.put(String.valueOf(Schema.map(sc).get("id")), String.valueOf(Schema.map(sc).get("name")));
+        final String id = String.valueOf(Schema.map(sc).get("id"));
+        scenarios.put(id, String.valueOf(Schema.map(sc).get("name")));
+        final Map<String, String> byTurn = new LinkedHashMap<>();
+        for (final Map.Entry<String, Object> m : Schema.map(Schema.map(sc).get("months")).entrySet()) {
+          byTurn.put(m.getKey(), String.valueOf(m.getValue()));
+        }
+        months.put(id, byTurn);
       }
       final List<Check> checks = new ArrayList<>();
       for (final Object c : Schema.list(s.get("checks"))) {
@@ -143,7 +164,7 @@ final class Catalog {
                              Boolean.TRUE.equals(check.get("random")), new Schema(Schema.map(check.get("request_schema"))), who,
                              Schema.map(check.get("example")), Schema.map(check.get("applies"))));
       }
-      return new Catalog(system, text(s.get("name")), sides, scenarios, checks);
+      return new Catalog(system, text(s.get("name")), sides, scenarios, months, checks);
     }
     throw new IllegalArgumentException("the server has no game '" + system + "'");
   }

@@ -21,6 +21,9 @@ final class Ruling {
   static final String MOVED = "moved";
   static final String RETURNED = "returned";
   static final String REVEALED = "revealed";
+  static final String BROKEN_DOWN = "broken_down";
+  static final String RECOMBINED = "recombined";
+  static final String RETREAT = "retreat";
 
   /** A unit a replacement puts on the board, at a step or SP (both null: as its counter comes). */
   static final class Placed {
@@ -38,8 +41,9 @@ final class Ruling {
   /**
    * One change to one unit (the server's piece_changes, adjudicator.unit_changes): its kind, the
    * step or SP shown (step), the hex ordered (moved), the units placed in its stead (replaced),
-   * the counter a placeholder turned out to be (revealed: KWB's '? 4' Scratch Units), and the
-   * side that makes it on the board.
+   * the counter a placeholder turned out to be (revealed: KWB's '? 4' Scratch Units), a
+   * breakdown's counters placed and parts lost, a recombination's parts set aside, the hexes a
+   * retreat orders, and the side that makes it on the board.
    */
   static final class Change {
     final String kind;
@@ -47,13 +51,21 @@ final class Ruling {
     final boolean eliminated;
     final String step;   // null: none named; "": the first step (full strength)
     final Integer sp;    // null: none named
-    final String hex;    // moved: the hex
+    final String hex;    // moved, recombined: the hex
     final List<Placed> replacements;
     final String revealedAs;  // revealed: the counter that takes the placeholder's spot (else null)
     final String appliedBy;  // a side id, "" when not said
+    final List<String> lost;   // broken_down: the parts eliminated at once
+    final List<String> parts;  // recombined: the units set aside
+    final int hexes;           // retreat: how many hexes
 
     Change(String kind, String unit, boolean eliminated, String step, Integer sp, String hex, List<Placed> replacements,
            String revealedAs, String appliedBy) {
+      this(kind, unit, eliminated, step, sp, hex, replacements, revealedAs, appliedBy, List.of(), List.of(), 0);
+    }
+
+    Change(String kind, String unit, boolean eliminated, String step, Integer sp, String hex, List<Placed> replacements,
+           String revealedAs, String appliedBy, List<String> lost, List<String> parts, int hexes) {
       this.kind = kind;
       this.unit = unit;
       this.eliminated = eliminated;
@@ -63,6 +75,9 @@ final class Ruling {
       this.replacements = replacements;
       this.revealedAs = revealedAs;
       this.appliedBy = appliedBy;
+      this.lost = lost;
+      this.parts = parts;
+      this.hexes = hexes;
     }
 
     /** One entry of piece_changes; an older server's entries (no kind) read as a step or an elimination. */
@@ -76,8 +91,10 @@ final class Ruling {
         final Map<String, Object> p = Schema.map(o);
         if (p.get("unit") instanceof String) placed.add(new Placed((String) p.get("unit"), text(p.get("step")), number(p.get("sp"))));
       }
+      final Integer hexes = number(c.get("hexes"));
       return new Change(kind, (String) c.get("unit"), eliminated, text(c.get("step")), number(c.get("sp")), text(c.get("hex")),
-                        placed, revealedAs, c.get("applied_by") instanceof String ? (String) c.get("applied_by") : "");
+                        placed, revealedAs, c.get("applied_by") instanceof String ? (String) c.get("applied_by") : "",
+                        strings(c.get("lost")), strings(c.get("parts")), hexes == null ? 0 : hexes);
     }
   }
 
