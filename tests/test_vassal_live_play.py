@@ -384,7 +384,7 @@ def spi_sitting(engine, engine_module, server, vassal, tmp_path_factory) -> dict
     attacker, regiment = attack.attackers[0], attack.defender
     game = attack.game
     own = next(u for u in setup_hexes(game, attack.scenario) if game.units[u].side == "un" and u != regiment)  # Bob's
-    tokens, game_id = recorded_game(server, "holdfast", attack.scenario.id)
+    tokens, game_id = recorded_game(server, "spi", attack.scenario.id)
     at = {"host": "127.0.0.1", "port": vassal.port}
     form = "^Adjudicator: Combat"
 
