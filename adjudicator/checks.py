@@ -38,7 +38,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 SYSTEM_IDS = ("kwb", "spi", "holdfast", "fireandice")
 
 #: Names taken by game endpoints (`/games/<id>/ledger`, `/games/<id>/close`).
-RESERVED_CHECK_NAMES = frozenset({"ledger", "close", "verify", "dice"})
+RESERVED_CHECK_NAMES = frozenset({"ledger", "close", "verify", "dice", "rulings"})
 
 _NAME_RE = re.compile(r"^[a-z][a-z0-9_]{0,47}$")
 
@@ -59,7 +59,9 @@ class LogSession(BaseModel):
     new log. The extension gives each log session an id, remembers in the game's own state the
     session the loaded file was (`parent`) and how many files came before (`file`), and says
     where it began (`start`, a digest of that position). Sessions with the same parent and the
-    same start began from the same position: one of them is a re-roll.
+    same start began from the same position: one of them is a re-roll — unless they are two
+    players' logs of one live session (`live`: played at one board over a VASSAL server), kept at
+    the same time (docs/bridge.md, "The chain of logs").
     """
 
     model_config = ConfigDict(extra="forbid", strict=True)
@@ -71,6 +73,10 @@ class LogSession(BaseModel):
                               description="A digest of the position the log began from (hex).")
     file: int | None = Field(default=None, ge=1, le=100_000,
                              description="This log's place in the game's chain of files (1: the first).")
+    live: str | None = Field(default=None, pattern=SESSION_ID_PATTERN,
+                             description="The live session this log is kept in: the players at one board in a "
+                                         "room of a VASSAL server, each keeping his own log, all of them naming "
+                                         "this id (none: a log kept alone, play by e-mail).")
 
 
 #: Side ids that were once spelt differently: an old spelling on input reads as the current id.

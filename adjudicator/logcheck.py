@@ -44,15 +44,15 @@ from adjudicator.checks import side_label
 from adjudicator.logboard import (
     LogEvent, OrderedChange, PieceEvent, Shown, applied, log_events, missing_changes, ordered_changes, reached,
 )
-from adjudicator.logsessions import EARLIER, OUTSIDE, REROLL, THIS_FILE, SessionMap, place
+from adjudicator.logsessions import EARLIER, LIVE, OUTSIDE, REROLL, THIS_FILE, FileSession, SessionMap, place
 from adjudicator.rulings import recorded_response
 from adjudicator.problems import Problem
 from adjudicator.services import services
 from adjudicator.storage import GameNotFound
 from adjudicator.systems import system_info
 from adjudicator.transcript import (
-    SessionLineError, TranscriptEntry, canonical_outcome, comparable_lines, notice_texts, parse_session_line,
-    parse_transcript,
+    SessionLineError, TranscriptEntry, canonical_outcome, notice_texts, parse_session_line, parse_transcript,
+    written_lines,
 )
 from adjudicator.unit_changes import ON_BOARD, UnitChange, ruled_changes
 from adjudicator.unit_owners import owners_of
@@ -127,20 +127,28 @@ class FileReading:
     #: The side that played the file: its first line says (the extension writes it), else the side
     #: of the rulings asked in its session; None when neither tells.
     side: str | None = None
+    #: The live session the file was kept in (players at one board over a VASSAL server), or None.
+    live: str | None = None
     #: The units as the file begins and its piece events in order (what an owed change is judged on).
     start_units: dict[str, Shown] = field(default_factory=dict, repr=False)
     piece_events: list[PieceEvent] = field(default_factory=list, repr=False)
-    #: Changes of this file's verified rulings only the opponent can make, not made here: (seq, change).
+    #: Changes of this file's verified rulings only the opponent can make, not made before the next
+    #: ruling: (seq, change).
     owed: list[tuple[int, OrderedChange]] = field(default_factory=list, repr=False)
+    #: ruling seq -> how many piece events of the file come before its last line.
+    pieces_before: dict[int, int] = field(default_factory=dict, repr=False)
 
-    def ever_reached(self, game: Game, change: OrderedChange) -> bool:
-        """Whether the pieces show the change at some moment of the file (its start included)."""
+    def ever_reached(self, game: Game, change: OrderedChange, after_seq: int | None = None) -> bool:
+        """Whether the pieces show the change at some moment of the file (its start included), or,
+        with `after_seq`, at some moment after that ruling of the file (in live play the owner's
+        moves reach the asker's log too)."""
         units = dict(self.start_units)
-        if reached(game, change, units):
+        first = self.pieces_before.get(after_seq, 0) if after_seq is not None else 0
+        if after_seq is None and reached(game, change, units):
             return True
-        for event in self.piece_events:
+        for number, event in enumerate(self.piece_events):
             units[event.unit] = event.shown
-            if reached(game, change, units):
+            if number >= first and reached(game, change, units):
                 return True
         return False
 
@@ -152,7 +160,7 @@ class FileReading:
         listed = self.rulings if listed is None else listed
         return {"name": echo(self.name), "session": self.session, "chain": list(self.chain[-MAX_BREAKS_LISTED:]),
                 "chain_length": len(self.chain), "start": self.start, "session_named_by": self.named_by,
-                "side": self.side, "rulings": [r.to_json() for r in listed], "not_listed": len(self.rulings) - len(listed),
+                "side": self.side, "live": self.live, "rulings": [r.to_json() for r in listed], "not_listed": len(self.rulings) - len(listed),
                 "counts": {status: sum(1 for r in self.rulings if r.status == status) for status in STATUSES}}
 
 
@@ -237,11 +245,11 @@ def _judge(entry: TranscriptEntry, game_id: str, records: dict[int, dict], syste
                          f"{record['hash'][:len(entry.hash_prefix) or 16]}")
     response = recorded_response(Record(game_id, record["seq"], record["prev_hash"], record["hash"],
                                           record["body"], record["receipt"]))
-    want = comparable_lines(response, system_name=system_name, version=entry.version)
+    wanted = written_lines(response, system_name=system_name, version=entry.version)
     got = entry.comparable()
     notices = notice_texts(record["body"]["result"], record["body"]["check"].partition(".")[0])
-    if got != want:
-        return LogRuling(ALTERED, game_id, entry.seq, first, _first_difference(got, want), notices)
+    if got not in wanted:
+        return LogRuling(ALTERED, game_id, entry.seq, first, _first_difference(got, wanted[0]), notices)
     return LogRuling(VERIFIED, game_id, entry.seq, first, notices=notices)
 
 
@@ -268,6 +276,8 @@ def read_file(name: str, saved: SavedGame, game: Game | None, header: dict[str, 
         ruling = _judge(entry, header["id"], records, system_name)
         end = chat_at[entry.last]
         done = _advance(events, done, end, units_now)
+        if entry.seq is not None:
+            reading.pieces_before[entry.seq] = sum(1 for e in events[:end] if e.piece is not None)
         if game is not None and ruling.status == VERIFIED:
             following = chat_at[entries[number + 1].first] if number + 1 < len(entries) else len(events)
             after = applied(units_now, [e.piece for e in events[end:following] if e.piece is not None])
@@ -316,6 +326,9 @@ def _name_session(reading: FileReading, texts: list[str], game_id: str, records:
             "its first line"
         known = sessions.sessions.get(first.id)
         reading.side = first.side or (known.side if known else None)
+        # a log begun before the game went live says its live session in a later line of its session
+        reading.live = next((line.live for line in lines if line.id == first.id and line.live),
+                            known.live if known else None)
         return
     asked_in = {records[seq]["body"]["session"]["id"] for seq in reading.shown
                 if isinstance(records[seq]["body"].get("session"), dict)}
@@ -325,6 +338,12 @@ def _name_session(reading: FileReading, texts: list[str], game_id: str, records:
         reading.session, reading.chain, reading.named_by = session, sessions.chain_of(session), "its rulings"
         reading.start = known.start if known else None
         reading.side = known.side if known else None
+        reading.live = known.live if known else None
+
+
+def _session_id(record: dict[str, Any]) -> str | None:
+    session = record["body"].get("session")
+    return session.get("id") if isinstance(session, dict) else None
 
 
 def _summary(record: dict[str, Any], why: str = "") -> dict[str, Any]:
@@ -360,23 +379,45 @@ def chain_breaks(readings: list[FileReading]) -> list[str]:
                               f"{b.session}) among the sessions before them: a loop, not a chain of files")
         if len(breaks) > MAX_BREAKS_LISTED:
             break
-    for before, after in zip(readings, readings[1:]):
-        if not (before.session and after.session) or before.session == after.session:
-            continue
-        if len(breaks) > MAX_BREAKS_LISTED:
-            break
-        if after.session in before_sets[id(before)]:
-            breaks.append(f"{label[id(after)]} is sent after {label[id(before)]}, which continues it: the files "
-                          "are out of order (send the game's logs oldest first)")
-        elif not after.chain:
-            breaks.append(f"{label[id(after)]} does not continue {label[id(before)]}: it begins a game's chain of "
-                          "files (it continues no log session)")
-        elif after.chain[-1] != before.session:
-            breaks.append(f"{label[id(after)]} does not continue {label[id(before)]}: it continues log session "
-                          f"{after.chain[-1]}, not {before.session}")
+    groups = _live_groups(readings)
+    for earlier, group in zip(groups, groups[1:]):
+        before = earlier[-1]
+        known = {f.session for f in earlier if f.session}
+        ours = {f.session for f in group if f.session}
+        named_before = set().union(*(before_sets.get(id(f), set()) for f in earlier))
+        who = label[id(before)] if len(earlier) == 1 else " and ".join(label[id(f)] for f in earlier)
+        for after in group:
+            if not (after.session and before.session) or after.session in known:
+                continue
+            if len(breaks) > MAX_BREAKS_LISTED:
+                break
+            if after.chain and after.chain[-1] in ours:
+                continue  # in live play: a log begun after a partner's of the same sitting
+            if after.session in named_before:
+                breaks.append(f"{label[id(after)]} is sent after {who}, which continues it: the files "
+                              "are out of order (send the game's logs oldest first)")
+            elif not after.chain:
+                breaks.append(f"{label[id(after)]} does not continue {who}: it begins a game's chain of "
+                              "files (it continues no log session)")
+            elif after.chain[-1] not in known:
+                breaks.append(f"{label[id(after)]} does not continue {who}: it continues log session "
+                              f"{after.chain[-1]}, not {' or '.join(sorted(known))}")
     if len(breaks) > MAX_BREAKS_LISTED:
         breaks[MAX_BREAKS_LISTED:] = ["… and more breaks of the chain: the files are not one game's logs in order"]
     return breaks
+
+
+def _live_groups(readings: list[FileReading]) -> list[list[FileReading]]:
+    """The files in order, those kept at the same time in one live session (consecutive files
+    naming the same live session) as one group: the players' logs of one sitting, in any order;
+    every other file a group of its own."""
+    groups: list[list[FileReading]] = []
+    for reading in readings:
+        if groups and reading.live and groups[-1][-1].live == reading.live:
+            groups[-1].append(reading)
+        else:
+            groups.append([reading])
+    return groups
 
 
 def judge_files(document: dict[str, Any], readings: list[FileReading], keys, game: Game | None = None) -> LogCheck:
@@ -387,16 +428,22 @@ def judge_files(document: dict[str, Any], readings: list[FileReading], keys, gam
     records = [r for r in document["records"] if _is_ruling(r)]
     sessions = SessionMap.of(records)
     shown = set().union(*(f.shown for f in readings)) if readings else set()
-    placed_files = [(f.session, f.chain, f.start) for f in readings if f.session]
+    placed_files = [FileSession(f.session, f.chain, f.start, f.side, f.live) for f in readings if f.session]
     result.breaks = chain_breaks(readings)
+    in_chain = {None, *(f.id for f in placed_files)}.union(*(f.chain for f in placed_files))
     for record in records:
+        if record["seq"] in shown and _session_id(record) in in_chain:
+            continue  # shown, and of a file sent or one before it: nothing more to say
+        placement = place(record, sessions, placed_files) if placed_files else None
         if record["seq"] in shown:
+            # in live play a partner's log shows what another player re-rolled: still a re-roll
+            if placement is not None and placement.kind == REROLL:
+                result.rerolls.append(_summary(record, f"{placement.why.replace(' and is in no file sent', '')}, "
+                                                       "though a partner's log shows it"))
             continue
-        if not placed_files:  # files that name no log session: every ruling they do not show is hidden
+        if placement is None:  # files that name no log session: every ruling they do not show is hidden
             result.hidden.append(_summary(record, "not shown in the file"))
-            continue
-        placement = place(record, sessions, placed_files)
-        if placement.kind == THIS_FILE:
+        elif placement.kind == THIS_FILE:
             result.hidden.append(_summary(record, placement.why))
         elif placement.kind == REROLL:
             result.rerolls.append(_summary(record, placement.why))
@@ -404,6 +451,12 @@ def judge_files(document: dict[str, Any], readings: list[FileReading], keys, gam
             result.hidden.append(_summary(record, f"{placement.why}, and shown in no file of the chain"))
         elif placement.kind == EARLIER and len(readings) > 1:
             result.missing_files.append(_summary(record, f"{placement.why}: that file is not among those sent"))
+        elif placement.kind == LIVE and len(readings) > 1:
+            result.missing_files.append(_summary(record, f"{placement.why}: his log is not among those sent, and "
+                                                         "no file sent shows it"))
+        elif placement.kind == LIVE:
+            result.elsewhere.append(_summary(record, f"{placement.why}; this file does not show it (posted while "
+                                                     "this player's room connection was down?)"))
         else:
             result.elsewhere.append(_summary(record, placement.why))
     if game is not None:
@@ -445,6 +498,11 @@ def judge_owed(game: Game, readings: list[FileReading], records: list[dict[str, 
 def _owed_verdict(game: Game, readings: list[FileReading], number: int, seq: int, owed: OrderedChange
                   ) -> dict[str, Any]:
     owner = owed.change.applied_by
+    if readings[number].ever_reached(game, owed, after_seq=seq):  # live: the owner applied it at the board
+        entry = _owed_entry(seq, owed, readings[number], number, OWED_APPLIED)
+        entry["why"] = echo(f"{owed.describe()}: applied by the {side_label(owner)} player at the board (live play), "
+                            "as this file shows")
+        return entry
     for later in range(number + 1, len(readings)):
         reading = readings[later]
         if reading.side == owner:

@@ -120,6 +120,7 @@ def build_openapi(checks: list[CheckSpec] | None = None) -> dict[str, Any]:
         s.CloseResponse,
         s.DiceResponse,
         s.BoardChangesResponse,
+        s.RulingsResponse,
         s.VerifyResponse,
         s.SystemsResponse,
         s.KeysDocument,
@@ -178,6 +179,20 @@ def build_openapi(checks: list[CheckSpec] | None = None) -> dict[str, Any]:
                 "(its pieces hidden from the side that asked): what the VASSAL extension applies for their owner",
                 {"200": {"description": "The rulings and their changes", **_json(ref(s.BoardChangesResponse))}},
                 tags=["games"], secured=True, params=[GAME_ID_PARAM],
+            )
+        },
+        "/api/v1/games/{game_id}/rulings": {
+            "get": _op(
+                "The game's rulings after record `since`, oldest first, each its check's answer as this token's "
+                "side may see it (any token of the game): what a player who was not there catches up from",
+                {"200": {"description": "The rulings", **_json(ref(s.RulingsResponse))}},
+                tags=["games"], secured=True, params=[GAME_ID_PARAM, TRANSCRIPT_PARAM, CHANGES_PARAM,
+                                                      {"name": "since", "in": "query", "required": False,
+                                                       "description": "only the rulings after this record (0: all)",
+                                                       "schema": {"type": "integer", "minimum": 0}},
+                                                      {"name": "limit", "in": "query", "required": False,
+                                                       "description": "at most this many (1 to 100, the default)",
+                                                       "schema": {"type": "integer", "minimum": 1, "maximum": 100}}],
             )
         },
         "/api/v1/games/{game_id}/close": {

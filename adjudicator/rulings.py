@@ -349,7 +349,9 @@ def record(grant: TokenGrant, spec: CheckSpec, req: BaseModel) -> Recorded:
 def _record(grant: TokenGrant, spec: CheckSpec, req: BaseModel, own: BaseModel, head: int | None) -> Recorded:
     request_json = recorded_request(req)
     log_session = getattr(req, "log_session", None)
-    session = log_session.model_dump(mode="json") if log_session is not None else None
+    # a log kept alone (play by e-mail) is recorded as before live sessions: without `live`
+    session = log_session.model_dump(mode="json", exclude={"live"} if log_session.live is None else None) \
+        if log_session is not None else None
 
     def run(seed: bytes, seq: int) -> dict:
         try:

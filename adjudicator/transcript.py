@@ -34,14 +34,17 @@ steps with their rules, the outcome's details and the warnings are the ruling's 
 address) and, for the asker, `detail_lines` (the `details` of a check's answer: the extension's
 ruling window).
 
-Units are named as their counters read ("NK 83", from the game's units). Stand-in data
+Units are named as their counters read ("NK 83", from the game's units; identical counters, such
+as KWB's four "NK SC", share that name: never an id no counter prints). Stand-in data
 (``stand_ins``) is not repeated under every ruling: the extension states it once per game.
 Rulings written by earlier versions are still read and compared against their own rendering
 (`comparable_lines(..., version=entry.version)`), so older logs keep verifying: version 2 (its
 first line ``RULING <headline>``; then the record's notices, every step with its rule, the
 outcome's details, the dice, warnings that are not stand-ins; long lines wrapped, ``… ``
 continuing a line; a record from before notices has none, so its lines are as they were) and
-version 1 (the first line "<game>: <check> (<rules>)", outcome lines first, every warning).
+version 1 (the first line "<game>: <check> (<rules>)", outcome lines first, every warning). Logs of
+versions 2 and 3 written when identical counters were still named with their ids verify too
+(`written_lines`).
 
 Lines are plain text without control characters (a VASSAL command string cannot carry newlines
 or ESC). Everything a line says is read from the outcome in sorted key order at every level: the
@@ -107,16 +110,17 @@ def tag_for(result: dict[str, Any]) -> str:
 
 
 def chat_lines(result: dict[str, Any], *, system_name: str = "", verify_url: str = "",
-               version: int = VERSION) -> list[str]:
+               version: int = VERSION, names: UnitNames | None = None) -> list[str]:
     """The ruling of a check response (compute or game mode) as tagged chat lines, as `version`
-    renders it (the current one unless an older log is being compared)."""
+    renders it (the current one unless an older log is being compared); `names`: the units' names
+    (the counters' names by default)."""
     tag = tag_for(result)
     if version == 1:
         body = _lines_v1(result, system_name)
     elif version == 2:
-        body = _lines_v2(result, UnitNames.of(result.get("system", "")).as_written_in_version_2())
+        body = _lines_v2(result, (names or UnitNames.of(result.get("system", ""))).as_written_in_version_2())
     else:
-        body = _lines_v3(result, tail=2 if tag != COMPUTE_TAG else 1)
+        body = _lines_v3(result, tail=2 if tag != COMPUTE_TAG else 1, names=names)
     if tag != COMPUTE_TAG:
         receipt = result.get("receipt") or {}
         signed = f" signed {receipt['kid']}" if isinstance(receipt, dict) and receipt.get("kid") else ""
@@ -173,11 +177,11 @@ def _lines_v2(result: dict[str, Any], names: UnitNames) -> list[str]:
     return body
 
 
-def _lines_v3(result: dict[str, Any], tail: int) -> list[str]:
+def _lines_v3(result: dict[str, Any], tail: int, names: UnitNames | None = None) -> list[str]:
     """The short ruling: the headline, the notices, a line per unit the ruling changes (a supply
     report: per unit out of supply or isolated), the dice; at most SHORT_LINES with the `tail`
     lines `chat_lines` adds (the receipt and the verify address, or "not recorded")."""
-    names = UnitNames.of(result.get("system", ""))
+    names = names or UnitNames.of(result.get("system", ""))
     units = affected_units(result, names)
     body = [RULING_MARK + first_line(result)]
     body += [_clean(NOTICE_PREFIX + notice) for notice in notice_texts(result)]
@@ -331,7 +335,7 @@ def _facts(outcome: dict) -> str:
 
 def _revealed_text(outcome: dict, names: UnitNames) -> str:
     """The face-down pieces the ruling turned face up (an outcome's `revealed`: KWB's Scratch Units,
-    adjudicator.draws): "turned face up: NK Scratch Unit 2-2-4 (nk-scratch-c-1)", each named when several."""
+    adjudicator.draws): "turned face up: NK Scratch Unit 2-2-4", each named when several."""
     pairs = [(item["unit"], item["revealed_as"]) for item in outcome.get("revealed") or []
              if isinstance(item, dict) and isinstance(item.get("unit"), str) and isinstance(item.get("revealed_as"), str)]
     if len(pairs) == 1:
@@ -470,10 +474,12 @@ class UnitNames:
     "US 27/25"), with the size where that alone is ambiguous, and the long name (or the id) where
     that still is."""
 
-    def __init__(self, names: dict[str, str], full_steps: dict[str, str], parts: bool = True):
+    def __init__(self, names: dict[str, str], full_steps: dict[str, str], parts: bool = True,
+                 game: Any = None):
         self.names = names
         self.full_steps = full_steps
         self.parts = parts
+        self.game = game
         ids = sorted(names, key=len, reverse=True)
         self.pattern = re.compile(r"(?<![\w/-])(" + "|".join(map(re.escape, ids)) + r")(/[\w-]+)?(?![\w-])") if ids else None
 
@@ -486,12 +492,20 @@ class UnitNames:
             game = load_game(system)
         except Exception:  # an unknown system (a probe check): ids stay ids
             return UnitNames({}, {})
-        return UnitNames(counter_names(game), {u.id: u.steps[0].name for u in game.units.values() if u.steps})
+        return UnitNames(counter_names(game), {u.id: u.steps[0].name for u in game.units.values() if u.steps},
+                         game=game)
 
     def as_written_in_version_2(self) -> UnitNames:
         """These names as version 2 of the rendering wrote them (a part of a broken-down unit as
         "US 2/5-3"), so a version-2 log still compares equal."""
-        return UnitNames(self.names, self.full_steps, parts=False)
+        return UnitNames(self.names, self.full_steps, parts=False, game=self.game)
+
+    def with_ids_of_identical_counters(self) -> UnitNames:
+        """These names as versions 2 and 3 first wrote them: identical counters each with its id
+        ("NK SC (nk-sc-1)"), so the logs they wrote still compare equal."""
+        if self.game is None:
+            return self
+        return UnitNames(counter_names(self.game, ids_of_identical=True), self.full_steps, self.parts, self.game)
 
     def name(self, unit_id: str) -> str:
         """The counter's name; a part left by breaking a unit down ("us-d2/5-3", SPI) as "5-3 of US 2"."""
@@ -516,8 +530,12 @@ class UnitNames:
         return self.pattern.sub(lambda m: self.name(m.group(1) + (m.group(2) or "")), line)
 
 
-def counter_names(game) -> dict[str, str]:
-    """unit id -> the name its counter reads, unique within the game."""
+def counter_names(game, ids_of_identical: bool = False) -> dict[str, str]:
+    """unit id -> the name its counter reads: its nationality and designation, with its size where
+    that alone is ambiguous, its long name where that still is. Counters that read alike even so
+    (the identical counters of a game: KWB's four "NK SC", SPI's Chinese regiments) share their
+    name: a player tells them apart by where they stand, never by an id no counter prints
+    (`ids_of_identical`: with the id in brackets, as rulings first named them)."""
 
     def nationality(unit) -> str:
         nat = game.nationalities.get(unit.nationality)
@@ -545,7 +563,7 @@ def counter_names(game) -> dict[str, str]:
                 out[unit.id] = attempt(unit)
     for unit in game.units.values():
         if unit.id not in out:
-            out[unit.id] = f"{plain(unit)} ({unit.id})" if plain(unit) != unit.id else unit.id
+            out[unit.id] = f"{plain(unit)} ({unit.id})" if ids_of_identical and plain(unit) != unit.id else plain(unit)
     return out
 
 
@@ -690,11 +708,23 @@ def parse_transcript(texts: Iterable[str]) -> list[TranscriptEntry]:
     return entries
 
 
-def comparable_lines(result: dict[str, Any], *, system_name: str = "", version: int = VERSION) -> list[str]:
+def comparable_lines(result: dict[str, Any], *, system_name: str = "", version: int = VERSION,
+                     names: UnitNames | None = None) -> list[str]:
     """What a log must show for this response (tags stripped, verify line left out), as `version`
     renders it: compare a ruling read from a log with ``version=entry.version``."""
-    return TranscriptEntry(None, None, [_TAG_RE.sub("", line, count=1) for line in
-                                        chat_lines(result, system_name=system_name, version=version)]).comparable()
+    return TranscriptEntry(None, None, [_TAG_RE.sub("", line, count=1) for line in chat_lines(
+        result, system_name=system_name, version=version, names=names)]).comparable()
+
+
+def written_lines(result: dict[str, Any], *, system_name: str = "", version: int = VERSION) -> list[list[str]]:
+    """Every way a log may rightly show this response as `version` wrote it (`comparable_lines`):
+    versions 2 and 3 first named identical counters with their ids ("NK SC (nk-sc-1)"), as their
+    logs still read; now they are named as the counters read ("NK SC")."""
+    lines = [comparable_lines(result, system_name=system_name, version=version)]
+    if version >= 2:
+        older = UnitNames.of(result.get("system", "")).with_ids_of_identical_counters()
+        lines.append(comparable_lines(result, system_name=system_name, version=version, names=older))
+    return lines
 
 
 def _closed(lines: list[str], next_line: str) -> bool:
@@ -773,6 +803,7 @@ _SESSION_FIELDS = {
     "file": re.compile(r"\bfile (?P<v>\d{1,6})"),
     "side": re.compile(r", played by (?P<v>[a-z][a-z0-9_]{0,31})(?=,|$)"),
     "start": re.compile(r"\bposition (?P<v>[0-9a-f]{16,64})"),
+    "live": re.compile(r", live session (?P<v>[A-Za-z0-9_-]{1,64})(?=,|$)"),
     "after": re.compile(r"\bafter (?P<v>[A-Za-z0-9_ -]*)$"),
 }
 
@@ -788,6 +819,9 @@ class SessionLine:
     start: str | None = None
     chain: tuple[str, ...] = ()
     side: str | None = None  # the side that played the file (lines before sides were named: None)
+    #: The live session the log was kept in (players at one board in a VASSAL server room; every
+    #: player's log of it names the same id), None for a log kept alone (play by e-mail).
+    live: str | None = None
 
     @property
     def parent(self) -> str | None:
@@ -798,6 +832,10 @@ def session_line(game_id: str, session: dict[str, Any], chain: list[str]) -> str
     """The chat line naming a log session (what the extension posts when a log begins):
 
         [ADJ session k3f9x2] log of game G, file 3, played by un, begun at position 9a1b…, after k1a2b3 k2c4d5
+
+    A log kept in live play names its live session before the sessions before it ("…, begun at
+    position 9a1b…, live session m4n5p6, after …"); a log begun before the game went live says so
+    in a second line of the same session when it does.
     """
     parts = [f"{SESSION_TAG}{session['id']}] log of game {game_id}"]
     if session.get("file"):
@@ -806,6 +844,8 @@ def session_line(game_id: str, session: dict[str, Any], chain: list[str]) -> str
         parts.append(f"played by {session['side']}")
     if session.get("start"):
         parts.append(f"begun at position {session['start']}")
+    if session.get("live"):
+        parts.append(f"live session {session['live']}")
     parts.append("after " + " ".join(chain) if chain else "after the setup")
     return _clean(", ".join(parts))
 
@@ -833,4 +873,4 @@ def parse_session_line(text: str) -> SessionLine | None:
                                f"id of {len(longest)} characters: ids are at most 64, and at most "
                                f"{MAX_CHAIN_SESSIONS} sessions come before one. No line the Adjudicator extension writes.")
     return SessionLine(found.group("id"), values["game"], int(values["file"]) if values["file"] else None,
-                       values["start"], chain, values["side"])
+                       values["start"], chain, values["side"], values["live"])

@@ -214,6 +214,30 @@ def ruled_changes(outcome: Any, owners: Owners | None = None, asker: str = "") -
     return out
 
 
+def changing(changes: list[UnitChange], request: Any) -> list[UnitChange]:
+    """The changes that change something: a step or strength other than the one the request gave
+    the unit. A combat's outcome names every unit that fought, those it left as they stood too; such
+    an echo is nothing to apply, and never a change its owner is asked to make."""
+    stated = dict(_stated(request))
+    return [c for c in changes if not (c.kind == STEP and c.unit in stated and stated[c.unit] in ((c.step, None), (None, c.sp)))]
+
+
+def _stated(request: Any) -> Iterator[tuple[str, tuple[str | None, int | None]]]:
+    """(unit, (step, sp)) for every object of a request naming a unit (``unit`` or ``block``) at a
+    step or strength."""
+    if isinstance(request, list):
+        for item in request:
+            yield from _stated(item)
+    elif isinstance(request, dict):
+        unit = request.get("unit") if isinstance(request.get("unit"), str) else request.get("block")
+        step, sp = request.get("step"), _int(request.get("sp"))
+        if isinstance(unit, str) and (isinstance(step, str) and step or sp is not None):
+            yield unit, (step if isinstance(step, str) and step else None, sp)
+        for value in request.values():
+            if isinstance(value, (dict, list)):
+                yield from _stated(value)
+
+
 def _folded(change: UnitChange, changes: dict[str, UnitChange]) -> UnitChange:
     """A breakdown with what befalls its parts at once: a part eliminated is `lost` (from the box to its
     dead pile), a part broken down again stays in the box and its own parts come in its stead; their

@@ -320,3 +320,37 @@ def test_a_part_of_a_broken_down_unit_is_named_by_its_counter_and_version_2_read
     assert lines[1] == "[ADJ compute] 3-3 of S 6 eliminated" and "rok-d6" not in "\n".join(lines)
     assert chat_lines(result, version=2)[:2] == ["[ADJ compute] RULING Combat: result A1 — rok-d6/3-3 eliminated",
                                                  "[ADJ compute] 1. S 6 (10-3) broken down into 3 x 3-3 [Combat (J)]"]
+
+
+def test_identical_counters_are_named_as_they_read_and_logs_naming_them_by_id_still_verify(client):
+    """Issue 44: KWB's four supply centres read "NK SC", SPI's Chinese regiments "Chinese regiment":
+    a ruling names them so, never by an id no counter prints ("(nk-sc-1)"). A log written when
+    rulings still named them with their ids verifies as it did; an altered line of it does not."""
+    from adjudicator.logcheck import check_log
+    from adjudicator.services import services
+    from adjudicator.transcript import UnitNames
+
+    names = UnitNames.of("kwb")
+    assert names.name("nk-sc-1") == names.name("nk-sc-2") == "NK SC"
+    assert UnitNames.of("spi").name("cpv-r-1") == "Chinese regiment"
+    assert not [n for system in ("kwb", "holdfast", "spi", "fireandice")
+                for unit, n in UnitNames.of(system).names.items() if f"({unit})" in n]
+    assert names.with_ids_of_identical_counters().name("nk-sc-1") == "NK SC (nk-sc-1)"
+
+    game = new_game(client, "kwb", "pusan")
+    headers = bearer(game["tokens"]["communist"])
+    body = client.post(f"/api/v1/games/{game['game_id']}/supply_center_move?transcript=1",
+                       json={"supply_center": "nk-sc-1", "from_hex": "2501"}, headers=headers).get_json()
+    whole = chat_lines(body, system_name="Korean War Battles", version=2)  # its steps name the centre
+    assert "NK SC" in "\n".join(whole) and "nk-sc-1" not in "\n".join(whole)
+    ledger = client.get(f"/api/v1/games/{game['game_id']}/ledger", headers=headers).get_json()
+    as_first_written = chat_lines(body, system_name="Korean War Battles", version=2,
+                                  names=names.with_ids_of_identical_counters())
+    assert "attempts to move NK SC (nk-sc-1) in 2501" in "\n".join(as_first_written)  # its first step, whatever the roll
+    with client.application.app_context():
+        keys = services().verification_keys()
+        for lines in (whole, as_first_written):
+            report = check_log(as_log(lines), None, ledger, keys)
+            assert [r.status for r in report.rulings] == ["verified"], report.rulings
+        altered = [line.replace("NK SC", "NK SC (nk-sc-2)") for line in whole]
+        assert [r.status for r in check_log(as_log(altered), None, ledger, keys).rulings] == ["altered"]

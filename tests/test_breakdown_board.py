@@ -68,7 +68,7 @@ def test_a_d1_breaks_rok_6_down_into_counters_of_the_box_and_orders_the_pursuit_
     assert [(c["unit"], c["hexes"]) for c in answer["piece_changes"] if c["kind"] == RETREAT] == \
         [("rok-r2", 2), ("rok-r-1", 2)]
     said = "\n".join(answer["transcript"])
-    assert "S 6 broken down (S 2 III, South Korean regiment (rok-r-1) in its place, S 7 III lost)" in said
+    assert "S 6 broken down (S 2 III, South Korean regiment in its place, S 7 III lost)" in said  # identical counters by name
     assert "S 2 III retreats 2 hexes" in said
 
 

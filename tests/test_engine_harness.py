@@ -212,3 +212,48 @@ def test_masked_blocks_are_hidden_from_the_other_side_and_observers(engine, engi
     assert seen_by_un[("un", False)] > 0 and seen_by_un[("un", True)] == 0
     assert seen_by_un[("communist", True)] > 0 and seen_by_un[("communist", False)] == 0
     assert seen_by_observer[("un", False)] == seen_by_observer[("communist", False)] == 0
+
+
+def test_two_players_at_once_in_a_room_of_vassals_own_server(engine, engine_module, tmp_path):
+    """Several Players at once (live play): VASSAL's own server on loopback, two engine runs each on
+    its own display; Alice connects (Server controls), makes a room, moves a piece; Bob connects,
+    joins the room by a double-click (the engine synchronises his game to hers), sees her move and
+    her chat, and answers. They wait for each other by conditions (a signal, the room's players, a
+    chat line, a piece's place), never by sleeping. Two runs at once (about 20 s)."""
+    from tests.engine.harness import Player, run_engines
+    from tests.engine.servers import VassalServer
+
+    module = engine_module("example")
+    vassal = VassalServer().start()
+    try:
+        server = {"host": "127.0.0.1", "port": vassal.port}
+        alice = [{"do": "pref", "key": "RealName", "value": "Alice"},
+                 {"do": "setup", "name": SETUP},
+                 {"do": "server_connect", **server},
+                 {"do": "room_create", "name": "Ridge"},
+                 {"do": "signal", "name": "room", "text": "Ridge"},
+                 {"do": "wait_room", "players": 2, "timeout": 120},
+                 {"do": "move", "piece": {"properties": {"UnitId": "rd-1"}}, "to": {"map": "Example Ridge", "location": "0303"}},
+                 {"do": "chat", "text": "hello from Alice"},
+                 {"do": "wait_chat", "match": "hello from Bob", "timeout": 60},
+                 {"do": "server_disconnect"}]
+        bob = [{"do": "pref", "key": "RealName", "value": "Bob"},
+               {"do": "wait_signal", "name": "room", "timeout": 120},
+               {"do": "server_connect", **server},
+               {"do": "room_join", "name": "Ridge"},
+               {"do": "wait_room", "players": 2},
+               {"do": "wait_piece", "piece": {"properties": {"UnitId": "rd-1"}}, "location": "0303", "timeout": 60},
+               {"do": "wait_chat", "match": "hello from Alice", "timeout": 60},
+               {"do": "chat", "text": "hello from Bob"},
+               {"do": "wait_room", "players": 1, "timeout": 60}]
+        a, b = run_engines([Player(module, alice, tmp_path / "alice"), Player(module, bob, tmp_path / "bob")],
+                           tmp_path / "signals")
+    finally:
+        vassal.stop()
+    assert a.ok, a.failure()
+    assert b.ok, b.failure()
+    assert a.result(3)["room"] == "Ridge" and b.result(3)["room"] == "Ridge"
+    assert sorted(a.result(5)["players"]) == ["Alice", "Bob"]
+    assert b.result(5)["location"] == "0303"  # her move reached his board
+    assert any("hello from Bob" in line for line in a.chat()) and any("hello from Alice" in line for line in b.chat())
+    assert b.result(8)["players"] == ["Bob"]  # she left: the room shows it

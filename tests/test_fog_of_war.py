@@ -77,6 +77,29 @@ def test_a_holdfast_supply_ruling_shows_each_side_only_its_own_blocks(client):
         assert client.post("/api/v1/verify", json={"ledger": document}).get_json()["ok"]
 
 
+def test_a_supply_attrition_never_tells_the_opponent_a_hidden_blocks_strength(client):
+    """Issue 44: a UN block out of supply loses 1 SP (10); the opponent and the observer read that a UN
+    block in that hex is out of supply and loses 1 SP, never how strong it was or is now (Fog of War:
+    the label side is shown only when both reveal for combat) — in the record, the ruling's lines and
+    its page, live or by e-mail. Its owner reads both strengths."""
+    game = new_game(client, "holdfast")
+    cut_off = {"side": "un", "positions": [{"unit": "nkpa-1", "hex": "0818", "step": "3"},
+                                           {"unit": "rok-1", "hex": "0101", "step": "2"},
+                                           {"unit": "rok-6", "hex": "1220", "step": "3"}]}
+    answer = client.post(f"/api/v1/games/{game['game_id']}/supply?transcript=1&changes=1", json=cut_off,
+                         headers=bearer(game["tokens"]["un"])).get_json()
+    assert answer["outcome"]["out_of_supply"] == 1
+    public = [step["text"] for step in answer["steps"]] + answer["transcript"]
+    (attrition,) = [text for text in public if text.startswith("End of turn")]
+    assert attrition == "End of turn: a UN block is out of supply and loses 1 SP: now a UN block."
+    assert not [text for text in public if re.search(r"\d+ SP\b", text) and "loses 1 SP" not in text]
+    assert "rok-1 (2 SP) is out of supply and loses 1 SP: now rok-1 (1 SP)." in "\n".join(
+        s["text"] for s in json.loads(json.dumps(answer["as_you_see_it"]))["steps"])  # the owner's own view
+    for role in ("communist", "observer"):
+        seen = json.dumps(ledger(client, game, role)) + game_page(client, game, role)
+        assert "2 SP" not in seen and "now 1 SP" not in seen and names_any(seen, ["rok-1"]) == [], role
+
+
 def test_a_combat_reveals_its_blocks_to_both(client):
     game = new_game(client, "holdfast")
     combat = json.loads(open("docs/examples/holdfast/combat.json").read())

@@ -291,6 +291,8 @@ def kwb(engine, engine_module, server, tmp_path_factory) -> dict:
     b.add(*connect_dialog(server.url))
     b.add({"do": "toolbar_click", "button": "Adjudicator", "path": ["Join recorded game..."]})
     b.add({"do": "wait_window", "window": "join a recorded game"}, name="join dialog")
+    # the game names its server's public address, which this test's machine cannot reach: Bob's own is offered beside it
+    b.add({"do": "choose", "window": "join a recorded game", "field": "server", "item": server.url})
     b.add({"do": "type", "window": "join a recorded game", "field": "token", "text": tokens["observer"]})
     b.add({"do": "click", "window": "join a recorded game", "on": "OK"})
     b.add({"do": "wait_window", "window": "(?s)join a recorded game.*An observer's token"}, name="observer refused")
@@ -498,9 +500,11 @@ def test_a_supply_ruling_is_its_totals_and_the_units_out_of_supply_in_the_chat_p
 
 def test_the_second_player_joins_with_his_own_token_and_his_side_is_the_tokens(kwb, server):
     bob, game_id = kwb["bob"], kwb["game_id"]
-    assert any(f"this game is recorded game {game_id}: to roll in it, join it" in line for line in bob.run.chat())
+    assert any(f"this game is recorded game {game_id} at {PUBLIC}: to roll in it, join it" in line for line in bob.run.chat())
     join = bob.result("join dialog")
     assert f"Game id:\n{game_id}" in join["text"]  # filled in from the game Bob loaded
+    assert f"This game says its recorded game lives at {PUBLIC}; your address (Adjudicator > Connect) is {server.url}" \
+        in join["text"]  # the game's server and his own, both shown: his token goes to the one he chooses
     refused = bob.result("observer refused")["text"]
     assert "That token is the observer's" in refused and kwb["tokens"]["observer"] in refused  # the dialog kept what was typed
     assert f"Joined recorded game {game_id} (Pusan Perimeter) as United Nations." in bob.result("joined")["text"]
@@ -964,6 +968,7 @@ def holdfast_owner(engine, engine_module, server, tmp_path_factory) -> dict:
     b.add({"do": "pieces", "properties": ["UnitId"]}, name="board before")
     b.add(*connect_dialog(server.url))
     b.add({"do": "toolbar_click", "button": "Adjudicator", "path": ["Join recorded game..."]})
+    b.add({"do": "choose", "window": "join a recorded game", "field": "server", "item": server.url})  # as in kwb
     b.add({"do": "type", "window": "join a recorded game", "field": "token", "text": tokens["un"]})
     b.add({"do": "click", "window": "join a recorded game", "on": "OK"})
     b.add({"do": "wait_window", "window": "Joined recorded game"})

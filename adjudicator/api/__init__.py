@@ -65,6 +65,7 @@ def make_api_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
     )
     bp.add_url_rule("/games/<game_id>/dice", "game_dice", per_token(dice.game_dice), methods=["GET"])
     bp.add_url_rule("/games/<game_id>/board-changes", "board_changes", per_token(games.board_changes), methods=["GET"])
+    bp.add_url_rule("/games/<game_id>/rulings", "game_rulings", per_token(games.game_rulings), methods=["GET"])
     # Any check-like name but the game endpoints' routes here, so an unknown check gets a
     # problem naming the game's checks, and /ledger and /close keep their own methods.
     bp.record_once(lambda state: state.app.url_map.converters.setdefault("check_name", CheckNameConverter))

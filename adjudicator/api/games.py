@@ -18,7 +18,7 @@ from adjudicator.problems import Problem
 from adjudicator.services import services
 from adjudicator.storage import OBSERVER, GameNotFound
 from adjudicator.transcript import canonical_outcome, headline
-from adjudicator.unit_changes import ruled_changes
+from adjudicator.unit_changes import changing, ruled_changes
 from adjudicator.unit_owners import owners_of
 from adjudicator.systems import system_info
 
@@ -110,6 +110,48 @@ def ledger(game_id: str):
     return jsonify(document)
 
 
+#: The most rulings one answer of GET /games/<id>/rulings carries; the client asks again from `next`.
+MAX_RULINGS_LISTED = 100
+
+
+def game_rulings(game_id: str):
+    """The game's rulings after record `since` (0, the default: all of them), oldest first, each as
+    its check's answer was — `?transcript=1` adds the chat lines everyone saw (the very lines the
+    asker's VASSAL posted), the whole ruling and, with `&changes=1`, its changes to the board —
+    with the hidden parts this token's side may see (fog of war: the asker's own view of his
+    blocks, the opponent's sealed). What a player who was not there when a ruling was posted
+    catches up from (docs/vassal-extension.md, "Live play"): a ruling made while his room
+    connection was down, and every ruling so far for a player who joins late. At most `limit`
+    (1 to 100) per answer; `next` is the `since` of the next answer (null: none left)."""
+    grant = require_grant(game_id, write=False)
+    since, limit = _count_arg("since", 0, 0, 2**31), _count_arg("limit", MAX_RULINGS_LISTED, 1, MAX_RULINGS_LISTED)
+    store = services().store
+    try:
+        store.game(game_id)
+    except GameNotFound:
+        raise Problem(404, "Not Found", "No such game.", kind="unknown-game") from None
+    found = [r for r in store.records(game_id, after=since) if not str(r.body["check"]).startswith("game.")]
+    listed = found[:limit]
+    parts: dict[int, list[Part]] = {}
+    for seq, part in store.hidden_parts(game_id, after=since):
+        parts.setdefault(seq, []).append(Part.from_json(part))
+    viewer = None if grant.role == OBSERVER else grant.role
+    answers = [with_transcript(rulings.Recorded(r, True, tuple(parts.get(r.seq, ()))).response(viewer)) for r in listed]
+    return jsonify({"game_id": game_id, "since": since, "rulings": answers,
+                    "next": listed[-1].seq if len(found) > limit else None})
+
+
+def _count_arg(name: str, default: int, low: int, high: int) -> int:
+    """A whole-number query parameter within [low, high]; 400 otherwise."""
+    text = request.args.get(name)
+    if text is None or text == "":
+        return default
+    if not text.isdigit() or not low <= int(text) <= high:
+        raise Problem(400, "Bad query parameter", f"{name} must be a whole number from {low} to {high}, not {text[:20]!r}.",
+                      kind="bad-parameter")
+    return int(text)
+
+
 def board_changes(game_id: str):
     """The changes the game's rulings order to this token's side's pieces that only it can make:
     its pieces the board hides from the side that asked (adjudicator.unit_changes, `applied_by`),
@@ -131,8 +173,8 @@ def board_changes(game_id: str):
         seen = reveal(grant.system, body, parts.get(record["seq"], []), side, closed) if record["seq"] in parts else body
         answer = {**seen["result"], "system": grant.system, "check": body["check"].partition(".")[2],
                   "side": body.get("side"), "request": seen["request"]}
-        mine = [c for c in ruled_changes(canonical_outcome(answer), owners_of(grant.system), body.get("side") or "")
-                if c.applied_by == side]
+        mine = [c for c in changing(ruled_changes(canonical_outcome(answer), owners_of(grant.system), body.get("side") or ""),
+                                    seen["request"]) if c.applied_by == side]
         if mine:
             owed.append({"seq": record["seq"], "side": body.get("side"), "headline": headline(answer),
                          "piece_changes": [c.to_json() for c in mine]})

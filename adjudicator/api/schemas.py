@@ -158,6 +158,16 @@ class BoardChangesResponse(BaseModel):
     rulings: list[OwedRuling]
 
 
+class RulingsResponse(BaseModel):
+    """A game's rulings after record `since`, each its check's answer as this token's side may see it."""
+
+    game_id: str
+    since: int
+    rulings: list[dict[str, Any]] = Field(description="each as its check answered (with ?transcript=1: its chat "
+                                                        "lines, the whole ruling, and with &changes=1 its piece_changes)")
+    next: int | None = Field(description="the `since` of the next answer; null: none left")
+
+
 class RollOut(BaseModel):
     seq: int
     check: str

@@ -11,7 +11,7 @@ from adjudicator.problems import Problem
 from adjudicator.services import services
 from adjudicator.systems import all_systems, system_info
 from adjudicator.transcript import canonical_outcome, chat_lines, detail_lines, notice_texts, stand_ins
-from adjudicator.unit_changes import ruled_changes
+from adjudicator.unit_changes import changing, ruled_changes
 from adjudicator.unit_owners import owners_of
 
 
@@ -136,8 +136,10 @@ def wants_changes() -> bool:
 
 
 def piece_changes(system: str, body: dict, asker: str) -> list[dict]:
-    """What the ruling does to the board (`adjudicator.unit_changes`), each change with who makes it."""
-    return [c.to_json() for c in ruled_changes(canonical_outcome(body), owners_of(system), asker)]
+    """What the ruling does to the board (`adjudicator.unit_changes`), each change with who makes it;
+    a unit the outcome names as the request gave it (a combatant left as it stood) is no change."""
+    return [c.to_json() for c in changing(ruled_changes(canonical_outcome(body), owners_of(system), asker),
+                                          body.get("request"))]
 
 
 def transcript_of(body: dict) -> list[str]:

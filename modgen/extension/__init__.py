@@ -63,12 +63,16 @@ def component_attributes(game: Game) -> dict[str, str]:
     """The buildFile attributes of the extension's element: the game's id on the server, each
     side's roster name by side id (the module's PlayerRoster lists the names), the default server,
     each track's name by track id (a marker on the cell "<track name> <cell>" shows that track's
-    value), each arm's id by the name its counters carry (the UnitType property) and each box of counters
-    not in play by its name (a unit lying there is one of the board role `counters_not_in_play`)."""
+    value), each arm's id by the name its counters carry (the UnitType property), each scenario's
+    name by its id (the menu names the game's scenario before a server is reached) and each box of
+    counters not in play by its name (a unit lying there is one of the board role
+    `counters_not_in_play`)."""
     sides = {side.id: side.name for side in game.sides.values()}
     tracks = {track.id: track.name for track in game.tracks.values()}
     types = {utype.name: utype.id for utype in game.unit_types.values()}
-    attributes = {"game": game.id, "sides": json.dumps(sides, ensure_ascii=False), "server": DEFAULT_SERVER}
+    scenarios = {scenario.id: scenario.name for scenario in game.scenarios.values()}
+    attributes = {"game": game.id, "sides": json.dumps(sides, ensure_ascii=False), "server": DEFAULT_SERVER,
+                  "scenarios": json.dumps(scenarios, ensure_ascii=False)}
     if tracks:
         attributes["tracks"] = json.dumps(tracks, ensure_ascii=False)
     if types:

@@ -120,8 +120,9 @@ def driver_classes() -> Path:
 
 
 class _Display:
-    """One private Xvfb server for this process, started on first use (``-displayfd`` picks a
-    free display number, so parallel runs by other people on the machine never collide)."""
+    """One private Xvfb server, started on first use (``-displayfd`` picks a free display number,
+    so parallel runs by other people on the machine never collide). A process has one per engine
+    run it makes at the same time (`run_engines`): each Player its own screen, mouse and keyboard."""
 
     def __init__(self) -> None:
         self.process: subprocess.Popen | None = None
@@ -151,7 +152,15 @@ class _Display:
             self.process.wait(timeout=10)
 
 
-_display = _Display()
+_displays: dict[int, _Display] = {}
+_displays_lock = threading.Lock()
+
+
+def _display(slot: int = 0) -> str:
+    """The X display of one of the engine runs a process makes at the same time (slot 0, 1, ...)."""
+    with _displays_lock:
+        display = _displays.setdefault(slot, _Display())
+    return display.get()
 
 
 @dataclass
@@ -199,7 +208,10 @@ class EngineRun:
     def failure(self) -> str:
         """A one-paragraph account of why the run did not succeed (for assertion messages)."""
         if self.report.get("timeout"):
-            return "the engine run timed out"
+            return f"the engine run timed out at step {self.report.get('running_step')}"
+        if self.report.get("partner_failed"):
+            return (f"stopped at step {self.report.get('running_step')}: another Player run with it "
+                    f"{self.report['partner_failed']}")
         if not self.report.get("module_opened"):
             return f"the module did not open: {self.report.get('bugs')}"
         failed = self.report.get("failed_step")
@@ -210,10 +222,13 @@ class EngineRun:
 
 
 def run_engine(module_path: str | os.PathLike, steps: list[dict[str, Any]], timeout: float = 300, *,
-               prefs_dir: str | os.PathLike | None = None, java_options: tuple[str, ...] = ()) -> EngineRun:
+               prefs_dir: str | os.PathLike | None = None, java_options: tuple[str, ...] = (),
+               slot: int = 0, signals: str | os.PathLike | None = None) -> EngineRun:
     """Open ``module_path`` in the real engine, run ``steps`` in order (stopping at the first that
     fails) and return the report. ``prefs_dir`` keeps the engine's preferences between runs (a new
-    empty one otherwise). Raises EngineUnavailable when the engine cannot run here."""
+    empty one otherwise); ``slot`` picks the X display (one per run made at the same time) and
+    ``signals`` the folder runs made together signal each other in (`run_engines`). Raises
+    EngineUnavailable when the engine cannot run here."""
     classes = driver_classes()
     jars = class_path()
     with tempfile.TemporaryDirectory(prefix="kw-engine-") as work:
@@ -223,11 +238,15 @@ def run_engine(module_path: str | os.PathLike, steps: list[dict[str, Any]], time
         script = work_dir / "steps.json"
         script.write_text(json.dumps(steps), encoding="utf-8")
         report_file = work_dir / "report.json"
-        env = dict(os.environ, DISPLAY=_display.get())
+        # The AWT toolkit's X event thread sleeps in poll() up to 250 ms when idle, and a Robot's
+        # waitForIdle (after every click and key) waits on it several times over: 3-10 s a step.
+        # Woken every 10 ms instead, a person's step takes what the engine needs.
+        env = {"_AWT_MAX_POLL_TIMEOUT": "10", **os.environ, "DISPLAY": _display(slot)}
         command = [
             "java", "-Xmx1g", "-Djava.awt.headless=false", f"-Dlogback.configurationFile={LOGBACK_CONFIG}",
             f"-DVASSAL.conf={conf}", f"-DVASSAL.cache={work_dir / 'cache'}",
             "-Dkorea.adjudicator.browser=off",  # the Adjudicator extension shows an address instead of opening a browser
+            *([f"-Dkwharness.signals={Path(signals).resolve()}", f"-Dkwharness.player={slot}"] if signals else []),
             *java_options,
             "-cp", os.pathsep.join(map(str, [classes, *jars])), "kwharness.Driver",
             "--module", str(Path(module_path).resolve()), "--script", str(script),
@@ -242,3 +261,41 @@ def run_engine(module_path: str | os.PathLike, steps: list[dict[str, Any]], time
             raise EngineError(f"the engine ended (exit {done.returncode}) without a report:\n{done.stderr[-4000:]}")
         report = json.loads(report_file.read_text(encoding="utf-8"))
     return EngineRun(report=report, exit_code=done.returncode, stderr=done.stderr)
+
+
+@dataclass
+class Player:
+    """One of the Players `run_engines` runs at the same time: its module, its script, its own
+    preferences folder (a computer of its own) and how long it may take."""
+
+    module: str | os.PathLike
+    steps: list[dict[str, Any]]
+    prefs_dir: str | os.PathLike
+    timeout: float = 600
+
+
+def run_engines(players: list[Player], signals: str | os.PathLike) -> list[EngineRun]:
+    """Several Players at once, as several people at their computers (live play in a room of a
+    VASSAL server): each run is its own JVM on its own X display (slot), and they wait for one
+    another with steps that wait for a condition (wait_signal on a file in ``signals``, which every
+    run is given; wait_room, wait_chat, wait_piece), never a sleep. Returns their reports in the
+    order given, once every run ended."""
+    Path(signals).mkdir(parents=True, exist_ok=True)
+    results: list[EngineRun | BaseException | None] = [None] * len(players)
+
+    def play(number: int, player: Player) -> None:
+        try:
+            results[number] = run_engine(player.module, player.steps, player.timeout, prefs_dir=player.prefs_dir,
+                                         slot=number, signals=signals)
+        except BaseException as err:  # reported to the caller below
+            results[number] = err
+
+    threads = [threading.Thread(target=play, args=(n, p), name=f"engine-{n}") for n, p in enumerate(players)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for result in results:
+        if isinstance(result, BaseException):
+            raise result
+    return results  # type: ignore[return-value]

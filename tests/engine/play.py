@@ -63,15 +63,17 @@ def setup_hexes(game: Game, scenario: Scenario) -> dict[str, tuple[str, object]]
     return where
 
 
-def adjacent_combat(game_id: str, scenario_id: str | None = None, distance: int = 1, side: str | None = None) -> Combat:
-    """The first enemy unit that fighting units of `side` (default: the side moving first) stand
-    next to (or within ``distance`` hexes of) in the setup of the scenario (default: the game's first)."""
+def adjacent_combat(game_id: str, scenario_id: str | None = None, distance: int = 1, side: str | None = None,
+                    skip: tuple[str, ...] = ()) -> Combat:
+    """The first enemy unit (not one of `skip`) that fighting units of `side` (default: the side
+    moving first) stand next to (or within ``distance`` hexes of) in the setup of the scenario
+    (default: the game's first)."""
     game = load_game(game_id)
     scenario = game.scenarios[scenario_id] if scenario_id else next(iter(game.scenarios.values()))
     where = setup_hexes(game, scenario)
     attacking = side or scenario.first_player
     for defender, (map_id, hex_) in where.items():
-        if game.units[defender].side == attacking or not fighting(game, defender):
+        if game.units[defender].side == attacking or not fighting(game, defender) or defender in skip:
             continue
         grid = game.maps[map_id].grid
         attackers = [u for u, (m, h) in where.items() if m == map_id and game.units[u].side == attacking

@@ -1,4 +1,9 @@
-"""A server that accepts a check and never answers, for the Adjudicator extension's tests.
+"""Servers for the Adjudicator extension's engine tests: VASSAL's own server, and a server that
+accepts a check and never answers.
+
+`VassalServer` runs the engine jar's own server (VASSAL.chat.node.Server) on a free loopback port:
+the rooms live players meet in (docs/engine-harness.md, "Several Players at once"). It keeps rooms
+in memory, reports to no one (-URL null) and is stopped by its process id.
 
 `SilentProxy` stands between VASSAL and a real adjudicator: it passes every request through and
 returns the answer, except for the checks it is told to withhold (by their number, counting the
@@ -11,11 +16,52 @@ again with the same request id, get the recorded ruling instead of a second roll
 
 from __future__ import annotations
 
+import os
 import re
+import socket
+import subprocess
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import requests
+
+from tests.engine.harness import class_path
+
+
+class VassalServer:
+    """VASSAL's own server from the engine jar, on a free loopback port."""
+
+    def __init__(self):
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            self.port = sock.getsockname()[1]
+        self.process: subprocess.Popen | None = None
+
+    def start(self, timeout: float = 60) -> "VassalServer":
+        self.process = subprocess.Popen(
+            ["java", "-Xmx256m", "-cp", os.pathsep.join(map(str, class_path())), "VASSAL.chat.node.Server",
+             "-port", str(self.port), "-URL", "null"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:  # until it accepts a connection
+            if self.process.poll() is not None:
+                raise RuntimeError(f"VASSAL's server ended at start (exit {self.process.returncode})")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                    return self
+            except OSError:
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"VASSAL's server did not listen on port {self.port} within {timeout:.0f} s")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
 
 #: A check request: game mode (/api/v1/games/<id>/<check>) or compute (/api/v1/systems/<game>/<check>).
 CHECK_PATH = re.compile(r"^/api/v1/(games/[^/]+|systems/[^/]+)/[a-z_]+(\?|$)")

@@ -271,11 +271,22 @@ def run_supply(g: Game, req: SupplyRequest) -> CheckResult:
     if req.apply_attrition:
         losses = attrition(g, req.scenario, report, positions)
         outcome["attrition"] = losses
-        for a in losses:
-            steps.append(Step(f"End of turn: {a['unit']} is out of supply and loses 1 SP: "
-                              + ("eliminated (it was at 1 SP)." if a["eliminated"] else f"now {a['sp']} SP"
-                                 + (f" on block {a['block']}." if a["swapped"] else ".")), RULE))
+        steps += [Step(attrition_text(a), RULE) for a in losses]
     return CheckResult(outcome=outcome, steps=steps, warnings=report.warnings)
+
+
+def attrition_text(loss: dict) -> str:
+    """One block's end-of-turn loss in words. Its strengths stand in brackets right after the
+    block's id ("rok-1 (2 SP)"), where the fog of war's redaction (`adjudicator.fog.redact`) seals
+    them with the block: the opponent reads "a UN block is out of supply and loses 1 SP: now a UN block", never the
+    strength the rules hide (Fog of War); what is public is the loss itself (10) and an elimination
+    (the block leaves the board)."""
+    before = f"{loss['unit']} ({loss['sp_before']} SP)"
+    if loss["eliminated"]:
+        return f"End of turn: {before} is out of supply and loses {loss['hits']} SP: eliminated."
+    after = f"{loss['block']} ({loss['sp']} SP)"
+    return f"End of turn: {before} is out of supply and loses {loss['hits']} SP: now {after}" + (
+        " (its reduced block)." if loss["swapped"] else ".")
 
 
 @register_check(system="holdfast", name="supply", request=SupplyRequest, random=False,

@@ -26,7 +26,8 @@ import VASSAL.tools.DataArchive;
  *   java kwharness.Driver --module M.vmod --script steps.json --report report.json [--timeout SEC]
  *
  * Exit: 0 every step ran, 1 a step failed (the rest were skipped), 2 the module did not open,
- * 3 timeout, 64 usage. The report is written in every case but a crash of the JVM.
+ * 3 timeout, 4 another Player run with it failed (Rooms: several Players at once), 64 usage. The
+ * report is written in every case but a crash of the JVM.
  */
 public final class Driver {
   private static final Map<String, Object> REPORT = new LinkedHashMap<>();
@@ -74,6 +75,7 @@ public final class Driver {
     REPORT.put("module", new File(module).getAbsolutePath());
     REPORT.put("steps", RESULTS);
     startTimeout(timeout);
+    Rooms.watchPartners(Driver::partnerFailed);
 
     final File modFile = new File(module).getAbsoluteFile();
     final ScriptedFileChooser chooser = new ScriptedFileChooser();
@@ -111,6 +113,8 @@ public final class Driver {
       final Map<String, Object> result = new LinkedHashMap<>();
       result.put("do", step.get("do"));
       Capture.step = i;
+      REPORT.put("running_step", i);
+      Rooms.progress(i, step);
       final long started = System.nanoTime();
       try {
         result.put("result", runner.run(step));
@@ -163,8 +167,16 @@ public final class Driver {
     t.start();
   }
 
+  /** Another Player run with this one failed: nothing it does can come now, so this one stops too (exit 4). */
+  private static void partnerFailed(String why) {
+    REPORT.put("partner_failed", why);
+    finish(4);
+  }
+
   private static void finish(int code) {
     if (DONE.getAndSet(true)) return;
+    if (code != 0 && code != 4) Rooms.failed(code == 3 ? "timed out at step " + REPORT.get("running_step")
+                                              : "failed at step " + REPORT.get("failed_step"));
     Capture.stop();
     REPORT.put("chat", new ArrayList<>(Capture.CHAT));
     REPORT.put("dialogs", new ArrayList<>(Capture.DIALOGS));

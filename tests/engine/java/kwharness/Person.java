@@ -105,6 +105,11 @@ final class Person {
       sb.append(((JComboBox<?>) c).getSelectedItem()).append('\n');
       return;
     }
+    else if (c instanceof javax.swing.JList) {  // a list's rows, as a person reads them
+      final javax.swing.ListModel<?> rows = ((javax.swing.JList<?>) c).getModel();
+      for (int i = 0; i < rows.getSize(); i++) sb.append(rows.getElementAt(i)).append('\n');
+      return;
+    }
     if (c instanceof Container) for (final Component k : ((Container) c).getComponents()) collect(k, sb);
   }
 
@@ -341,6 +346,26 @@ final class Person {
     if (!pointAt(c, where)) throw new IllegalStateException("the pointer cannot be put over " + describeComponent(c));
     pressHere(InputEvent.BUTTON1_DOWN_MASK);
     return lastPress;
+  }
+
+  /** A double click at a place within a component (a room of a server's room tree), once the pointer is seen there. */
+  void doubleClickAt(Component c, Where where) throws Exception {
+    if (!pointAt(c, where)) throw new IllegalStateException("the pointer cannot be put over " + describeComponent(c));
+    lastPress = System.nanoTime();
+    for (int i = 0; i < 2; i++) {
+      robot.mousePress(InputEvent.BUTTON1_DOWN_MASK);
+      robot.delay(20);
+      robot.mouseRelease(InputEvent.BUTTON1_DOWN_MASK);
+      robot.delay(40);
+    }
+    robot.waitForIdle();
+    Steps.settleShort();
+  }
+
+  /** A right click at a place within a component (a player's name in a room tree), once the pointer is seen there. */
+  void rightClickAt(Component c, Where where) throws Exception {
+    if (!pointAt(c, where)) throw new IllegalStateException("the pointer cannot be put over " + describeComponent(c));
+    pressHere(InputEvent.BUTTON3_DOWN_MASK);
   }
 
   private void pressHere(int button) throws Exception {

@@ -62,6 +62,10 @@ final class Steps {
     return person;
   }
 
+  private Rooms rooms() throws Exception {
+    return new Rooms(person());
+  }
+
   interface EdtTask { Object run() throws Exception; }
 
   /** Runs a task on the event thread and hands back its result or its exception. */
@@ -148,6 +152,15 @@ final class Steps {
     case "show_map": return showMap(str(step, "map"));
     case "sleep": Thread.sleep(((Number) step.getOrDefault("ms", 500L)).longValue()); return null;
     case "http": return Http.request(step);
+    case "server_connect": return rooms().connect(step);
+    case "server_disconnect": return rooms().disconnect();
+    case "room_create": return rooms().create(str(step, "name"));
+    case "room_join": return rooms().join(str(step, "name"));
+    case "wait_room": return rooms().waitPlayers(step);
+    case "room": return Rooms.room();
+    case "signal": return Rooms.signal(str(step, "name"), (String) step.get("text"));
+    case "wait_signal": return Rooms.waitSignal(str(step, "name"), ((Number) step.getOrDefault("timeout", 60L)).doubleValue());
+    case "wait_piece": return waitPiece(step);
     default: throw new IllegalArgumentException("unknown step '" + what + "'");
     }
   }
@@ -792,6 +805,38 @@ final class Steps {
       if (System.currentTimeMillis() > end) {
         throw new IllegalStateException("nothing matched /" + p + "/ " + want + " time(s) within the timeout (" + hits.size() + " did)");
       }
+      Thread.sleep(50);
+    }
+  }
+
+  /**
+   * wait_piece {piece, map, location, properties, timeout}: waits until the piece (a selector) is
+   * on that map (and location) with those property values (as strings): what another player's
+   * move, received from the room, or a ruling applied does to it. Answers the piece.
+   */
+  @SuppressWarnings("unchecked")
+  private Object waitPiece(Map<String, Object> step) throws Exception {
+    final Map<String, Object> want = (Map<String, Object>) step.getOrDefault("properties", Map.of());
+    final long end = System.currentTimeMillis() + (long) (((Number) step.getOrDefault("timeout", 30L)).doubleValue() * 1000);
+    String last = "";
+    while (true) {
+      final Object seen = onEdt(() -> {
+        final GamePiece p;
+        try {
+          p = Pieces.find(step.get("piece"));
+        }
+        catch (IllegalArgumentException e) {
+          return e.getMessage();
+        }
+        final Map<String, Object> piece = Pieces.piece(p, p.getMap(), new ArrayList<>(want.keySet()));
+        if (step.containsKey("map") && !step.get("map").equals(piece.get("map"))) return piece;
+        if (step.containsKey("location") && !step.get("location").equals(piece.get("location"))) return piece;
+        if (!want.equals(piece.get("properties"))) return piece;
+        return Map.of("piece", piece);
+      });
+      if (seen instanceof Map && ((Map<String, Object>) seen).containsKey("piece")) return ((Map<String, Object>) seen).get("piece");
+      last = String.valueOf(seen);
+      if (System.currentTimeMillis() > end) throw new IllegalStateException("the piece is not so within the timeout: " + last);
       Thread.sleep(50);
     }
   }

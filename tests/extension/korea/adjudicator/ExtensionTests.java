@@ -416,9 +416,9 @@ public final class ExtensionTests {
     final String a = "ab".repeat(16);
     final PlayedGame first = g.withNewSession("s1", a);
     check(first.session.parent == null && first.session.file == 1 && first.chain.isEmpty(), "the first log continues the setup");
-    final PlayedGame second = PlayedGame.decode(first.encode()).withNewSession("s2", "cd".repeat(16));
+    final PlayedGame second = PlayedGame.decode(first.encodeWithPosition()).withNewSession("s2", "cd".repeat(16));
     check("s1".equals(second.session.parent) && second.session.file == 2, "the second continues the first, read from the game's state");
-    final PlayedGame third = PlayedGame.decode(second.encode()).withNewSession("s3", "ef".repeat(16));
+    final PlayedGame third = PlayedGame.decode(second.encodeWithPosition()).withNewSession("s3", "ef".repeat(16));
     equal(List.of("s1", "s2"), third.chain, "the sessions before, oldest first");
     equal("g1", third.gameId, "the recorded game kept");
     equal("[ADJ session s3] log of game g1, file 3, played by un, begun at position " + "ef".repeat(16) + ", after s1 s2",
@@ -427,6 +427,29 @@ public final class ExtensionTests {
           LogSessions.line(first.gameId, first.session, first.chain, null), "a first log's line, its side not known");
     equal(Map.of("id", "s2", "parent", "s1", "start", "cd".repeat(16), "file", 2L), second.session.toJson(), "a ruling's log_session");
     check(LogSessions.newId().matches("[a-z0-9]{12}") && !LogSessions.newId().equals(LogSessions.newId()), "session ids");
+
+    // live play (issue 44): a change sent to the other players never carries this player's log session
+    final String sent = second.withServer("https://adj.example.test").withLive("l1").encode();
+    check(!sent.contains("log_session") && !sent.contains("s2"), "a change sent live names no log session: " + sent);
+    final PlayedGame received = PlayedGame.decode(sent);
+    check(!received.saysPosition && received.session == null, "so the receiver's is left as it was");
+    final PlayedGame mineKept = received.withPositionOf(third);
+    equal("s3", mineKept.session.id, "the receiver keeps the position's place in his own chain");
+    equal("https://adj.example.test", mineKept.server, "the recorded game's server travels with the game");
+    equal("l1", mineKept.live, "and the sitting's live session");
+    final PlayedGame restored = PlayedGame.decode(third.encodeWithPosition());
+    check(restored.saysPosition && "s3".equals(restored.session.id), "a save, a log's start, a synchronisation say the position's");
+    check(PlayedGame.decode(PlayedGame.none().encodeWithPosition()).saysPosition
+          && PlayedGame.decode(PlayedGame.none().encodeWithPosition()).session == null, "a position never logged says so");
+    final PlayedGame live = PlayedGame.none().withGameId("g1").withLive("l1").withNewSession("s9", a);
+    equal("l1", live.session.live, "a log begun in a sitting is of its live session");
+    equal("l1", live.session.toJson().get("live"), "a ruling's log_session names its live session");
+    check(!first.session.toJson().containsKey("live"), "a log kept alone names none");
+    equal("[ADJ session s9] log of game g1, file 1, played by un, begun at position " + a + ", live session l1, after the setup",
+          LogSessions.line("g1", live.session, live.chain, "un"), "the session line names it (adjudicator.transcript.session_line)");
+    equal("l1", first.session.withLive("l1").live, "a log begun before the game went live joins its live session");
+    check(Server.same("http://a.test/", "HTTP://a.test") && !Server.same("http://a.test", "http://b.test"),
+          "the same server, a trailing slash aside");
   }
 
   private static void ruling() {
@@ -435,7 +458,7 @@ public final class ExtensionTests {
     equal("https://x.test/games/g#record-4", recorded.page(), "a recorded ruling's page: its verify address");
     equal(List.of("1. a step [7.0]"), recorded.details, "the whole ruling, for the ruling window");
     equal("[ADJ g#4]", Ruling.tag(recorded.lines.get(1)), "a line's tag");
-    equal("RULING » Combat: rolled 2", recorded.headline(), "the headline without its tag");
+    equal("Combat: rolled 2", recorded.headline(), "the headline without its tag and the chat's mark");
     equal(null, Ruling.of(Json.parseObject("{\"transcript\": [\"[ADJ compute] RULING » x\"]}")).page(), "a calculation has no page");
     equal("https://x.test/games/g#record-4", ChatLinks.urlAt("[ADJ g#4] verify: https://x.test/games/g#record-4", 30),
           "an address clicked in the chat");

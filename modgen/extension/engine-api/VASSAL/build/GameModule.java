@@ -30,6 +30,8 @@ public class GameModule {
 
   public VASSAL.command.Logger getLogger() { return null; }
 
+  public VASSAL.build.module.ServerConnection getServer() { return null; }
+
   public VASSAL.build.module.PlayerRoster getPlayerRoster() { return null; }
 
   public PlayerWindow getPlayerWindow() { return null; }

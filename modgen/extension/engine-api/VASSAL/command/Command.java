@@ -9,4 +9,6 @@ public abstract class Command {
   protected abstract void executeCommand();
 
   protected abstract Command myUndoCommand();
+
+  public boolean isLoggable() { return false; }
 }

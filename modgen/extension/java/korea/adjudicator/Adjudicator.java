@@ -52,10 +52,19 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
   private volatile Catalog catalog;
   private volatile String catalogServer = "";
   private PlayedGame played = PlayedGame.none();
+  /**
+   * This player's own log session: the log he is writing now, begun by him (null: none). Never
+   * taken from a state another player sends: in live play each player keeps his own log.
+   */
+  private PlayedGame.LogSession mine;
+  private List<String> mineChain = List.of();
   /** The recorded game the last game played was (so the next one can say it is not). */
   private String endedRecordedGame = "";
-  /** The log session whose line this player's log already shows. */
+  /** The log session (and live session) whose line this player's log already shows. */
   private String announcedSession = "";
+  /** Where this player sat at the last look (live play: a room of a VASSAL server). */
+  private Live.Seat seat = Live.Seat.NONE;
+  private final CatchUp catchUp = new CatchUp(this);
   /** The rulings delivered in this session, by their tag ("[ADJ g#4]"), the last one last: the ruling window's. */
   private final Map<String, Ruling> rulings = new LinkedHashMap<>();
   private JButton button;
@@ -113,6 +122,7 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
     if (g.getPlayerRoster() != null) g.getPlayerRoster().addSideChangeListenerToInstance((was, now) -> sideChanged());
     loadCatalogInBackground(null);  // the checks are there by the first right-click
     ChatLinks.install(this);
+    Live.listen(this::seatChanged);
   }
 
   /** The player took another side in VASSAL: the chat says which side checks are asked as (a token's side is the server's). */
@@ -135,61 +145,85 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
     if (gameStarting) {
       pieceMenu.install();
       ChatLinks.install(this);
+      Live.listen(this::seatChanged);
       gameStarted();
     }
     else {  // a game ends (closed, or cleared before another loads: then the one that ended is kept)
       final Active a = active();
       if (a != null) endedRecordedGame = a.gameId;
       played = PlayedGame.none();
+      mine = null;
+      mineChain = List.of();
       announcedSession = "";
+      catchUp.gameEnded();
     }
   }
 
   /**
-   * What this game says it is, written into every save and at the start of every log. Asked
-   * while a log begins, it begins a new log session (LogSessions), whose line the log then begins with.
+   * What this game says it is, written into every save, at the start of every log and into the
+   * state a player synchronising in a room receives, with the position's place in the chain of
+   * logs. Asked while a log begins, it begins this player's new log session (LogSessions), whose
+   * line the log then begins with.
    */
   @Override
   public Command getRestoreCommand() {
     if (LogSessions.beginning()) {
       played = played.withNewSession(LogSessions.newId(), LogSessions.positionDigest());
+      mine = played.session;
+      mineChain = played.chain;
       SwingUtilities.invokeLater(this::announceSession);  // once the engine has taken the log's beginning
     }
-    return new PlayedGame.Change(this, played);
+    else if (mine != null && LogSessions.logging()) {
+      played = played.withSession(mine, mineChain);  // a save while logging: the position is this log's
+    }
+    return new PlayedGame.Change(this, played, true);
   }
 
   /**
    * The log's first line names its session and the sessions before it, once the game is a
-   * recorded game (it may become one later in the log: then at that moment). Event thread.
+   * recorded game (it may become one later in the log: then at that moment), and again with its
+   * live session when the game goes live while the log is kept. Event thread.
    */
   void announceSession() {
-    final PlayedGame.LogSession session = played.session;
-    if (session == null || !played.recorded() || session.id.equals(announcedSession) || !LogSessions.logging()) return;
-    announcedSession = session.id;
-    Chat.post(List.of(LogSessions.line(played.gameId, session, played.chain, askingSide())));
+    if (mine == null || !played.recorded() || !LogSessions.logging()) return;
+    final String said = mine.id + " " + (mine.live == null ? "" : mine.live);
+    if (said.equals(announcedSession)) return;
+    announcedSession = said;
+    Chat.post(List.of(LogSessions.line(played.gameId, mine, mineChain, askingSide())));
+    catchUp.logDelivered();  // rulings caught up before this log began go into it, after its line
   }
 
-  /** The log session a ruling asked now is made in, or null when no log is kept. Event thread. */
+  /** The log session a ruling asked now is made in (this player's own), or null when no log is kept. Event thread. */
   Map<String, Object> logSession() {
-    return played.session != null && LogSessions.logging() ? played.session.toJson() : null;
+    return mine != null && LogSessions.logging() ? mine.toJson() : null;
   }
 
   @Override
   public Command decode(String command) {
     final PlayedGame state = PlayedGame.decode(command);
-    return state == null ? null : new PlayedGame.Change(this, state);
+    if (state != null) return new PlayedGame.Change(this, state, state.saysPosition);
+    return OwnerAsked.decode(this, command);
   }
 
   @Override
   public String encode(Command c) {
-    return c instanceof PlayedGame.Change ? ((PlayedGame.Change) c).state.encode() : null;
+    if (c instanceof PlayedGame.Change) return ((PlayedGame.Change) c).encoded();
+    return c instanceof OwnerAsked ? ((OwnerAsked) c).encoded() : null;
   }
 
   // ---- what the game is ----------------------------------------------------------------
 
-  /** Sets what the game says it is (from its saved state, a log, or the other player). */
+  /**
+   * Sets what the game says it is: from its saved state, a log or a synchronisation (with the
+   * position's place in the chain of logs), or from another player (without: it leaves this
+   * player's log session and the position's as they are). Event thread.
+   */
   void played(PlayedGame state) {
-    played = state;
+    played = state.saysPosition ? state : state.withPositionOf(played);
+    if (mine != null && !played.live.isEmpty() && !played.live.equals(mine.live)) {
+      mine = mine.withLive(played.live);  // the game went live while this log was kept: its line says so
+      announceSession();
+    }
   }
 
   PlayedGame played() {
@@ -199,15 +233,38 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
   /** Changes what the game says it is: here, for the other players, and in the log. Event thread. */
   void change(PlayedGame state) {
     if (state.equals(played)) return;
-    final Command c = new PlayedGame.Change(this, state);
+    final Command c = new PlayedGame.Change(this, state, false);
     c.execute();
     GameModule.getGameModule().sendAndLog(c);
   }
 
-  /** A game has started (a setup, a save, a log, a new game): the chat says what it is to the extension. */
+  // ---- live play -------------------------------------------------------------------------
+
+  /**
+   * The room connection changed (Live): in a game room, the room's owner names the sitting's live
+   * session when the game has none (sent to the room: every player's log of it names it); when this
+   * player comes back to the room, or another player enters it, each catches up from the ledger the
+   * rulings posted while not everyone was there (CatchUp). Event thread.
+   */
+  void seatChanged() {
+    final Live.Seat was = seat;
+    seat = Live.now();
+    if (!seat.inRoom || !GameModule.getGameModule().getGameState().isGameStarted()) return;
+    if (seat.owner && played.live.isEmpty()) change(played.withLive(LogSessions.newId()));
+    if (!was.inRoom || !was.room.equals(seat.room) || seat.players > was.players) catchUp.start();
+  }
+
+  /**
+   * A game has started (a setup, a save, a log, a new game, a synchronisation in a room): the chat
+   * says what it is to the extension. A game started outside a room is no sitting's: its live
+   * session, if the save had one, is for the next sitting to name anew.
+   */
   private void gameStarted() {
     final String was = endedRecordedGame;
     endedRecordedGame = "";
+    seat = Live.now();
+    if (!seat.inRoom && !played.live.isEmpty()) played = played.withLive("");
+    else if (seat.inRoom) catchUp.start();  // a synchronisation: what was posted while this player was away
     if (played.recorded()) {
       final Active a = active();
       if (a != null) {
@@ -215,8 +272,9 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
                    + ": you play " + info.sideName(a.side) + "; the server rolls and records its checks.");
       }
       else {
-        Chat.local("this game is recorded game " + played.gameId + ": to roll in it, join it (Adjudicator > Join recorded game; "
-                   + "the game id is filled in). Until then checks are calculations.");
+        Chat.local("this game is recorded game " + played.gameId + (played.server.isEmpty() ? "" : " at " + played.server)
+                   + ": to roll in it, join it (Adjudicator > Join recorded game; the game id" + (played.server.isEmpty() ? " is"
+                   : " and its server are") + " filled in). Until then checks are calculations.");
       }
     }
     else if (!was.isEmpty()) {
@@ -319,21 +377,22 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
       body.put("scenario", chosenScenario);
       final Map<String, Object> created = server.post("/api/v1/games", body, null);
       final Map<String, Object> tokens = new LinkedHashMap<>(Schema.map(created.get("tokens")));
-      final Object mine = tokens.remove(chosenSide);
-      if (!(mine instanceof String)) throw new Server.Problem(0, "No such side", info.game + " has no side '" + chosenSide + "' (sides: " + tokens.keySet() + ").");
+      final Object own = tokens.remove(chosenSide);
+      if (!(own instanceof String)) throw new Server.Problem(0, "No such side", info.game + " has no side '" + chosenSide + "' (sides: " + tokens.keySet() + ").");
       final String gameId = String.valueOf(created.get("game_id"));
-      final Map<String, Object> about = server.get("/api/v1/games/" + path(gameId), (String) mine);
-      Settings.keep(gameId, chosenScenario, server.base(), chosenSide, (String) mine);
+      final Map<String, Object> about = server.get("/api/v1/games/" + path(gameId), (String) own);
+      Settings.keep(gameId, chosenScenario, server.base(), chosenSide, (String) own);
+      catchUp.know(gameId, 0);
       final String publicUrl = String.valueOf(about.getOrDefault("public_url", server.base()));
       onEventThread(() -> {
-        change(played.withScenario(chosenScenario).withGameId(gameId));
+        change(played.withScenario(chosenScenario).withGameId(gameId).withServer(publicUrl));
         Chat.say("this game is recorded game " + gameId + " (" + scenarioName(chosenScenario) + ") at " + publicUrl
                  + ": the server rolls and records its checks. Side " + info.sideName(chosenSide) + " is played here; the other "
                  + "sides join with their own tokens (Adjudicator > Join recorded game).");
         announceSession();
         return null;
       });
-      return ok("game_id", gameId, "scenario", chosenScenario, "side", chosenSide, "your_token", mine,
+      return ok("game_id", gameId, "scenario", chosenScenario, "side", chosenSide, "your_token", own,
                 "tokens_for_others", tokens, "public_url", publicUrl);
     }
     catch (Server.Problem p) {
@@ -347,21 +406,40 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
    * scenario's are refused with the reason. Binds this VASSAL game to it when it names none.
    */
   public Map<String, Object> joinRecordedGame(String gameId, String token) {
-    return join(gameId, token, true);
+    return join(gameId, token, "", true);
   }
 
   /**
-   * {@link #joinRecordedGame}; a refusal shown in a dialog of its own when {@code showProblem}
-   * (the menu's join dialog shows it itself, with what was typed). The answer says when the
-   * token's side is not the side taken in VASSAL ("warning").
+   * The server a join sends the token to when the player does not choose: the recorded game's
+   * own, as the game says (a player who synchronised in a room, or loaded a file, gets it with the
+   * game), else the address set (Adjudicator > Connect). Event thread.
    */
-  Map<String, Object> join(String gameId, String token, boolean showProblem) {
+  String joinServer(String gameId) {
+    return gameId.equals(played.gameId) && !played.server.isEmpty() ? played.server : Settings.server();
+  }
+
+  /**
+   * {@link #joinRecordedGame}, at {@code address} ("": the recorded game's own server, as the game
+   * says, else the address set; the chat says which when they differ); a refusal shown in a dialog
+   * of its own when {@code showProblem} (the menu's join dialog shows it itself, with what was
+   * typed). The answer says when the token's side is not the side taken in VASSAL ("warning").
+   */
+  Map<String, Object> join(String gameId, String token, String address, boolean showProblem) {
     requireOffEventThread();
     final String id = gameId.trim();
     final String secret = token.trim();
     try {
       if (id.isEmpty() || secret.isEmpty()) throw new Server.Problem(0, "Game id and token", "Give the recorded game's id and your token.");
-      final Server server = server();
+      final String chosen = address.isBlank() ? onEventThread(() -> joinServer(id)) : address.trim();
+      final String preferred = Settings.server();
+      if (address.isBlank() && !Server.same(chosen, preferred)) {
+        onEventThread(() -> {
+          Chat.local("joining recorded game " + id + " at its own server " + chosen + " (as this game says), not at "
+                     + preferred + " (your address, Adjudicator > Connect).");
+          return null;
+        });
+      }
+      final Server server = new Server(chosen);
       final Map<String, Object> about = server.get("/api/v1/games/" + path(id), secret);
       if (!info.game.equals(about.get("system"))) {
         throw new Server.Problem(0, "Another game", "Recorded game " + id + " is of " + about.get("system") + ", not " + info.game + ".");
@@ -385,6 +463,7 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
                                  + ". Load the game that belongs to " + id + ", or start its scenario anew.");
       }
       Settings.keep(id, scenario, server.base(), role, secret);
+      catchUp.know(id, about.get("records") instanceof Number ? ((Number) about.get("records")).longValue() - 1 : 0);
       final String publicUrl = String.valueOf(about.getOrDefault("public_url", server.base()));
       final String seat = onEventThread(this::mySide);
       final String warning = seat == null || seat.equals(role) ? ""
@@ -393,14 +472,25 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
           + info.sideName(seat) + "'s token.";
       onEventThread(() -> {
         if (!now.recorded()) {
-          change(played.withScenario(scenario).withGameId(id));
+          change(played.withScenario(scenario).withGameId(id).withServer(publicUrl));
           Chat.say("this game is recorded game " + id + " (" + scenarioName(scenario) + ") at " + publicUrl
                    + ": the server rolls and records its checks.");
         }
+        else if (played.server.isEmpty()) {
+          change(played.withServer(publicUrl));  // a game of an older extension learns its server
+        }
         announceSession();
-        Chat.local("joined recorded game " + id + " as " + info.sideName(role) + "." + (warning.isEmpty() ? "" : " " + warning));
+        // to everyone at the board (the creator learns that a side joined) and into the log: no token
+        Chat.say("the " + info.sideName(role) + " player joined recorded game " + id + ".");
+        if (!warning.isEmpty()) Chat.local(warning);
         return null;
       });
+      try {
+        catalog();  // the checks of the game's own server (the address set may be another's, or none)
+      }
+      catch (Server.Problem p) {
+        // the first right-click offers to load them
+      }
       return ok("game_id", id, "scenario", scenario, "side", role, "public_url", publicUrl, "warning", warning);
     }
     catch (Server.Problem p) {
@@ -520,10 +610,28 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
 
   /**
    * Adjudicator > Apply the rulings' changes to my pieces: the changes the server lists
-   * ({@link #owedChanges()}) planned against the board (those already made are "already so") and
-   * offered in one dialog; Yes runs the pieces' own commands. Event thread.
+   * ({@link #owedChanges()}), the latest of each piece's, planned against the board (those already
+   * made are "already so") and offered in one dialog; Yes runs the pieces' own commands. Event thread.
    */
   void applyOwedChangesInteractively() {
+    offerOwed(null, null);
+  }
+
+  /**
+   * Live play: the extension of the player who asked ruling {@code seq} (side {@code asker}) asks
+   * the owner of pieces it changes that were hidden from him to apply them (OwnerAsked; CatchUp for a
+   * ruling posted while this player was away). When this player holds the owner's token of that
+   * recorded game, the ruling's changes to his pieces are offered now; the chat tells both players
+   * when he has applied them. Event thread.
+   */
+  void ownerAsked(String gameId, long seq, String owner, String asker) {
+    final Active a = active();
+    if (a == null || !a.gameId.equals(gameId) || !a.side.equals(owner)) return;
+    offerOwed(seq, asker);
+  }
+
+  /** The owed changes of every ruling ({@code onlySeq} null) or of one, offered; said in the chat when applied. */
+  private void offerOwed(Long onlySeq, String asker) {
     new SwingWorker<Map<String, Object>, Void>() {
       @Override
       protected Map<String, Object> doInBackground() {
@@ -541,12 +649,109 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
           return;
         }
         if (!Boolean.TRUE.equals(answer.get("ok"))) return;  // its dialog is shown
-        final List<Ruling.Change> changes = new ArrayList<>();
-        for (final Object r : Schema.list(answer.get("rulings"))) changes.addAll(Ruling.changes(Schema.map(r).get("piece_changes")));
-        if (changes.isEmpty() || !Asking.offerChanges(Adjudicator.this, changes, "apply the rulings' changes to your pieces?")) {
+        final Map<String, Ruling.Change> latest = new LinkedHashMap<>();  // a piece shows its last ruling's change
+        final List<String> seqs = new ArrayList<>();
+        for (final Object o : Schema.list(answer.get("rulings"))) {
+          final Map<String, Object> r = Schema.map(o);
+          if (onlySeq != null && !(r.get("seq") instanceof Number && ((Number) r.get("seq")).longValue() == onlySeq)) continue;
+          seqs.add("#" + r.get("seq"));
+          for (final Ruling.Change c : Ruling.changes(r.get("piece_changes"))) {
+            latest.remove(c.unit);
+            latest.put(c.unit, c);
+          }
+        }
+        final String question = onlySeq == null ? "apply the rulings' changes to your pieces?"
+          : "apply the " + info.sideName(asker) + " player's ruling #" + onlySeq + " to your pieces?";
+        final Asking.Offered offered = latest.isEmpty() ? Asking.Offered.NOTHING
+          : Asking.offerChanges(Adjudicator.this, new ArrayList<>(latest.values()), question, null);
+        if (offered == Asking.Offered.APPLIED) {
+          // to both (the asker sees the change pending until now) and into the log: no piece named, the fog keeps them
+          Chat.say("the " + info.sideName(active() == null ? "" : active().side) + " player applied the change"
+                   + (seqs.size() == 1 ? " of ruling " : "s of rulings ") + String.join(", ", seqs) + " to his pieces.");
+        }
+        else if (offered == Asking.Offered.NOTHING && onlySeq == null) {
           JOptionPane.showMessageDialog(window(), "No ruling of recorded game " + answer.get("game_id")
                                         + " has a change to your pieces left to make.", "Adjudicator: nothing to apply",
                                         JOptionPane.INFORMATION_MESSAGE);
+        }
+      }
+    }.execute();
+  }
+
+  /**
+   * The recorded game's rulings so far, as this player's side may see them (GET /games/{id}/rulings
+   * with his token: the fog of war applies), oldest first: {ok, game_id, rulings: [{seq, side,
+   * headline, lines}]}. What Adjudicator > Rulings of this game lists: a player who joins late reads
+   * what came before him there. Off the event thread.
+   */
+  public Map<String, Object> rulingsOfThisGame() {
+    requireOffEventThread();
+    try {
+      final GameRulings found = gameRulings();
+      final List<Object> out = new ArrayList<>();
+      for (int i = 0; i < found.rulings.size(); i++) {
+        final Ruling r = found.rulings.get(i);
+        final Map<String, Object> one = new LinkedHashMap<>();
+        one.put("seq", r.seq);
+        one.put("side", found.sides.get(i));
+        one.put("headline", r.headline());
+        one.put("lines", r.lines);
+        out.add(one);
+      }
+      return ok("game_id", found.gameId, "rulings", out);
+    }
+    catch (Server.Problem p) {
+      return failed(p);
+    }
+  }
+
+  /** A recorded game's rulings, each with the side that asked it. */
+  static final class GameRulings {
+    final String gameId;
+    final List<Ruling> rulings = new ArrayList<>();
+    final List<String> sides = new ArrayList<>();
+
+    GameRulings(String gameId) {
+      this.gameId = gameId;
+    }
+  }
+
+  private GameRulings gameRulings() throws Server.Problem {
+    final Active a = onEventThread(this::active);
+    if (a == null) throw new Server.Problem(0, "Not a recorded game", "This game is no recorded game you hold a token of: "
+                                            + "join it to list its rulings (Adjudicator > Join recorded game).");
+    final GameRulings found = new GameRulings(a.gameId);
+    final Server server = new Server(a.server, Settings.timeoutMs());
+    Object next = 0L;
+    for (int page = 0; next instanceof Number && page < 100; page++) {
+      final Map<String, Object> answer = server.get("/api/v1/games/" + path(a.gameId) + "/rulings?since="
+                                                    + ((Number) next).longValue() + "&transcript=1", a.token);
+      for (final Object o : Schema.list(answer.get("rulings"))) {
+        final Map<String, Object> r = Schema.map(o);
+        found.rulings.add(Ruling.of(r));
+        found.sides.add(String.valueOf(r.get("side")));
+      }
+      next = answer.get("next");
+    }
+    return found;
+  }
+
+  /** Adjudicator > Rulings of this game: the list in a window of its own, each ruling one click from its window. Event thread. */
+  void showRulingsInteractively() {
+    new SwingWorker<GameRulings, Void>() {
+      @Override
+      protected GameRulings doInBackground() throws Exception {
+        return gameRulings();
+      }
+
+      @Override
+      protected void done() {
+        try {
+          final GameRulings found = get();
+          RulingsWindow.show(Adjudicator.this, found.gameId, found.rulings, found.sides);
+        }
+        catch (Exception e) {
+          showProblem(problemOf(e));
         }
       }
     }.execute();
@@ -783,15 +988,22 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
     return c != null && !c.name.isEmpty() ? c.name : GameModule.getGameModule().getGameName();
   }
 
+  /** A scenario's name: the server's, else the one the module carries (no server reached yet), else its id. */
   String scenarioName(String id) {
     final Catalog c = catalog;
-    return c == null ? id : c.scenarios.getOrDefault(id, id);
+    final String carried = info.scenarioNames.getOrDefault(id, id);
+    return c == null ? carried : c.scenarios.getOrDefault(id, carried);
   }
 
   /** The server checks go to now: the active recorded game's, else the address set. */
   Server server() throws Server.Problem {
-    final Active a = onEventThreadAnywhere(this::active);
-    return new Server(a != null ? a.server : Settings.server());
+    return new Server(onEventThreadAnywhere(this::serverAddress));
+  }
+
+  /** The address of {@link #server()}, as the menus name it. Event thread. */
+  String serverAddress() {
+    final Active a = active();
+    return a != null ? a.server : Settings.server();
   }
 
   /** The side id of the side taken in VASSAL, or null (an observer). */

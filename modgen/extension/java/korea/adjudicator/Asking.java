@@ -150,8 +150,11 @@ final class Asking {
       JOptionPane.showMessageDialog(Adjudicator.window(), String.join("\n", ruling.notices), "Adjudicator: notice",
                                     JOptionPane.WARNING_MESSAGE);
     }
-    if (offerChanges && !ruling.changes.isEmpty()) offerChanges(adjudicator, ruling.changes, "apply the ruling to the board?");
+    if (offerChanges && !ruling.changes.isEmpty()) offerChanges(adjudicator, ruling.changes, "apply the ruling to the board?", ruling.seq);
   }
+
+  /** What became of an offer to apply changes: nothing to offer, only shown (another's changes, orders), declined, applied. */
+  enum Offered { NOTHING, SHOWN, DECLINED, APPLIED }
 
   /**
    * Fog of war: the ruling as this player may see it (his own hidden units named) where it
@@ -172,29 +175,35 @@ final class Asking {
   /**
    * "Apply the ruling to the board?" with what it would do to each piece; Yes runs the pieces' own
    * commands. A change to a piece hidden from this player is said to be its owner's (and the chat
-   * tells both players), never silently skipped. Whether anything was shown (false: nothing to
-   * apply). Event thread.
+   * tells both players), never silently skipped: in live play, with the owner at the board, his
+   * extension is asked to offer it to him now (OwnerAsked: the chat says it is pending until he
+   * applies it, and says so when he has); else he makes it in his next file. {@code seq}: the
+   * ruling's record (null: changes of several rulings). What became of the offer. Event thread.
    */
-  static boolean offerChanges(Adjudicator adjudicator, List<Ruling.Change> changes, String question) {
+  static Offered offerChanges(Adjudicator adjudicator, List<Ruling.Change> changes, String question, Object seq) {
     final List<BoardChanges.Planned> plan = BoardChanges.plan(changes, adjudicator.askingSide(), adjudicator.info()::sideName);
     final List<String> lines = new ArrayList<>();
     final List<String> owners = new ArrayList<>();
+    final Set<String> ownerSides = new java.util.LinkedHashSet<>();
     boolean any = false;
     boolean orders = false;  // moves the ruling orders that its owner makes (a retreat: the hexes are his choice)
     for (final BoardChanges.Planned p : plan) {
       lines.add(p.name() + ": " + p.does);
       any |= p.applies();
       orders |= Ruling.RETREAT.equals(p.change.kind);
-      if (p.does.startsWith("to be applied by")) owners.add(p.name() + " " + p.does.replace(": the piece is hidden from you", ""));
+      if (p.does.startsWith("to be applied by")) {
+        owners.add(p.name() + " " + p.does.replace(": the piece is hidden from you", ""));
+        if (!p.change.appliedBy.isEmpty()) ownerSides.add(p.change.appliedBy);
+      }
     }
-    if (!owners.isEmpty()) Chat.say("the ruling's change to " + String.join("; ", owners) + " in his next file");
+    if (!owners.isEmpty()) askOwners(adjudicator, owners, ownerSides, seq);
     if (!any) {
       if (!owners.isEmpty() || orders) {
         JOptionPane.showMessageDialog(Adjudicator.window(), String.join("\n", lines),
                                       orders && owners.isEmpty() ? "Adjudicator: the ruling orders" : "Adjudicator: not yours to apply",
                                       JOptionPane.INFORMATION_MESSAGE);
       }
-      return !owners.isEmpty() || orders;
+      return !owners.isEmpty() || orders ? Offered.SHOWN : Offered.NOTHING;
     }
     lines.add(0, "The ruling changes the pieces as listed. Apply it to the board now? (Yes: each piece's own commands "
               + "make it, reported in the chat; No: make the changes yourself)");
@@ -206,12 +215,29 @@ final class Asking {
     final int answer = JOptionPane.showConfirmDialog(Adjudicator.window(), new JScrollPane(text),
                                                      "Adjudicator: " + question, JOptionPane.YES_NO_OPTION,
                                                      JOptionPane.QUESTION_MESSAGE);
-    if (answer != JOptionPane.YES_OPTION) return true;
+    if (answer != JOptionPane.YES_OPTION) return Offered.DECLINED;
     final List<String> problems = BoardChanges.apply(plan);
     if (!problems.isEmpty()) {
       SwingUtilities.invokeLater(() -> JOptionPane.showMessageDialog(Adjudicator.window(), String.join("\n", problems),
                                                                      "Adjudicator: not applied", JOptionPane.WARNING_MESSAGE));
     }
-    return true;
+    return Offered.APPLIED;
+  }
+
+  /**
+   * A ruling's changes only their owners may make: the chat tells both players whose they are;
+   * at the board (live play, the owner in the room) his extension is asked now, else he makes them
+   * in his next file (the log check expects them there).
+   */
+  private static void askOwners(Adjudicator adjudicator, List<String> owners, Set<String> sides, Object seq) {
+    final Adjudicator.Active a = adjudicator.active();
+    final Live.Seat seat = Live.now();
+    if (a == null || !(seq instanceof Number) || !seat.inRoom || seat.players < 2) {
+      Chat.say("the ruling's change to " + String.join("; ", owners) + " in his next file");
+      return;
+    }
+    Chat.say("the ruling's change to " + String.join("; ", owners) + ": asked of him now at the board, pending until he "
+             + "applies it");
+    for (final String side : sides) new OwnerAsked(adjudicator, a.gameId, ((Number) seq).longValue(), side, a.side).send();
   }
 }

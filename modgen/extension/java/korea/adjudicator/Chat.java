@@ -24,6 +24,17 @@ final class Chat {
    * at once (Shown), as the engine would show them one by one. Must run on the event thread.
    */
   static void post(List<String> lines) {
+    final Command all = show(lines);
+    if (all != null) GameModule.getGameModule().sendAndLog(all);
+  }
+
+  /**
+   * Lines shown here as a ruling's lines are (Shown), and handed back as the command the player's
+   * log keeps: never sent. What a player catches up from the ledger (CatchUp): every player who
+   * missed a ruling catches it up for himself, so sending it would show it twice to the others.
+   * Event thread.
+   */
+  static Command show(List<String> lines) {
     final GameModule g = GameModule.getGameModule();
     Command all = null;
     final List<String> clean = new java.util.ArrayList<>();
@@ -34,9 +45,8 @@ final class Chat {
       final Command one = new Chatter.DisplayText(g.getChatter(), text);
       all = all == null ? one : all.append(one);
     }
-    if (all == null) return;
-    if (!Shown.all(g.getChatter(), clean)) all.execute();
-    g.sendAndLog(all);
+    if (all != null && !Shown.all(g.getChatter(), clean)) all.execute();
+    return all;
   }
 
   /** "Adjudicator: ..." to both players (shown, sent, logged), long text wrapped. Event thread. */

@@ -106,13 +106,16 @@ final class LogSessions {
    * The chat line a log begins with, as the server writes it (adjudicator.transcript.session_line):
    * {@code [ADJ session k3f9x2] log of game G, file 3, played by un, begun at position 9a1b..., after k1a2b3 k2c4d5}.
    * The side ({@code side}, null: not known) tells the log check whose file it is: a change only
-   * that side can make (its hidden piece) is expected in its next file.
+   * that side can make (its hidden piece) is expected in its next file. A log kept in live play
+   * names its live session ("…, live session m4n5p6, after …"): the other players' logs of the
+   * sitting are kept at the same time, not re-rolls of it.
    */
   static String line(String gameId, PlayedGame.LogSession session, List<String> chain, String side) {
     final StringBuilder s = new StringBuilder("[ADJ session ").append(session.id).append("] log of game ").append(gameId);
     s.append(", file ").append(session.file);
     if (side != null && !side.isEmpty()) s.append(", played by ").append(side);
     if (session.start != null) s.append(", begun at position ").append(session.start);
+    if (session.live != null) s.append(", live session ").append(session.live);
     s.append(chain.isEmpty() ? ", after the setup" : ", after " + String.join(" ", chain));
     return s.toString();
   }

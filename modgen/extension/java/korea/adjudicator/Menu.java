@@ -61,6 +61,11 @@ final class Menu {
     owed.setToolTipText("Changes the opponent's rulings order to your pieces that were hidden from him (only you can make them)");
     owed.setEnabled(active != null);
     menu.add(owed);
+    final JMenuItem rulings = item("Rulings of this game...", adjudicator::showRulingsInteractively);
+    rulings.setToolTipText(active == null ? "Join the recorded game to list its rulings"
+                           : "Every ruling of recorded game " + active.gameId + " so far, as your side may see them");
+    rulings.setEnabled(active != null);
+    menu.add(rulings);
     menu.addSeparator();
     final Ruling last = adjudicator.lastRuling();
     final JMenuItem full = item("The last ruling in full...", () -> RulingWindow.show(last));
@@ -96,7 +101,10 @@ final class Menu {
     if (active != null) {
       return game + ": recorded game " + active.gameId + " as " + adjudicator.info().sideName(active.side) + " at " + active.server;
     }
-    if (played.recorded()) return game + ": recorded game " + played.gameId + " (not joined: calculations at " + Settings.server() + ")";
+    if (played.recorded()) {
+      return game + ": recorded game " + played.gameId + (played.server.isEmpty() ? "" : " at " + played.server)
+        + " (not joined: calculations at " + Settings.server() + ")";
+    }
     return game + ": calculations at " + Settings.server() + " (no recorded game)";
   }
 
@@ -161,6 +169,16 @@ final class Menu {
    * token of another side than the one taken in VASSAL joins with a warning saying so.
    */
   private void joinDialog(String typedId, String typedToken, String problem) {
+    joinDialog(typedId, typedToken, problem, null);
+  }
+
+  /**
+   * The join dialog. The server the token goes to is the recorded game's own when the game says
+   * it (a player who synchronised in a room or loaded a file gets it with the game); when that is
+   * not the address this player set (Adjudicator > Connect), both are shown and he chooses (the
+   * game's first): a token is never sent to an address he was not shown.
+   */
+  private void joinDialog(String typedId, String typedToken, String problem, String chosenServer) {
     final JTextField gameId = new JTextField(typedId, 24);
     gameId.setName("game id");
     final JTextField token = new JTextField(typedToken, 24);
@@ -173,23 +191,36 @@ final class Menu {
     form.add(new JLabel("Your side:"));
     form.add(new JLabel("the token's (the server says whose it is)"));
     form.add(new JLabel("Server:"));
-    form.add(new JLabel(Settings.server() + " (Adjudicator > Connect to change)"));
-    final Object shown;
-    if (problem.isEmpty()) shown = form;
-    else {
-      final JLabel refused = new JLabel("<html><font color=\"#aa0000\">" + problem.replace("&", "&amp;").replace("<", "&lt;")
-                                        + "</font></html>");
+    final String gamesOwn = adjudicator.joinServer(typedId.trim());
+    final String yours = Settings.server();
+    final JComboBox<String> server = new JComboBox<>(Server.same(gamesOwn, yours) ? new String[] {yours}
+                                                     : new String[] {gamesOwn, yours});
+    server.setName("server");
+    if (chosenServer != null) server.setSelectedItem(chosenServer);
+    form.add(server);
+    final java.util.List<Object> shown = new java.util.ArrayList<>();
+    if (!problem.isEmpty()) {
+      final JLabel refused = new JLabel("<html><font color=\"#aa0000\">" + escaped(problem) + "</font></html>");
       refused.setName("problem");
-      shown = new Object[] {refused, form};
+      shown.add(refused);
     }
-    if (JOptionPane.showConfirmDialog(Adjudicator.window(), shown, "Adjudicator: join a recorded game", JOptionPane.OK_CANCEL_OPTION,
-                                      JOptionPane.PLAIN_MESSAGE) != JOptionPane.OK_OPTION) return;
+    if (server.getItemCount() > 1) {
+      final JLabel differs = new JLabel("<html>This game says its recorded game lives at " + escaped(gamesOwn) + "; your "
+                                        + "address (Adjudicator &gt; Connect) is " + escaped(yours) + ".<br>Your token goes to "
+                                        + "the server you choose.</html>");
+      differs.setName("server differs");
+      shown.add(differs);
+    }
+    shown.add(form);
+    if (JOptionPane.showConfirmDialog(Adjudicator.window(), shown.toArray(), "Adjudicator: join a recorded game",
+                                      JOptionPane.OK_CANCEL_OPTION, JOptionPane.PLAIN_MESSAGE) != JOptionPane.OK_OPTION) return;
     final String id = gameId.getText();
     final String secret = token.getText();
+    final String address = String.valueOf(server.getSelectedItem());
     new SwingWorker<Map<String, Object>, Void>() {
       @Override
       protected Map<String, Object> doInBackground() {
-        return adjudicator.join(id, secret, false);
+        return adjudicator.join(id, secret, address, false);
       }
 
       @Override
@@ -199,11 +230,11 @@ final class Menu {
           answer = get();
         }
         catch (Exception e) {
-          joinDialog(id, secret, "Unexpected error: " + e.getMessage());
+          joinDialog(id, secret, "Unexpected error: " + e.getMessage(), address);
           return;
         }
         if (!Boolean.TRUE.equals(answer.get("ok"))) {
-          joinDialog(id, secret, answer.get("title") + ": " + answer.get("detail"));
+          joinDialog(id, secret, answer.get("title") + ": " + answer.get("detail"), address);
           return;
         }
         final String joined = "Joined recorded game " + answer.get("game_id") + " ("
@@ -219,6 +250,10 @@ final class Menu {
         }
       }
     }.execute();
+  }
+
+  private static String escaped(String text) {
+    return text.replace("&", "&amp;").replace("<", "&lt;");
   }
 
   /** Forgetting a token is asked first, with the token shown to copy: without it, this player cannot roll in the game. */

@@ -9,8 +9,10 @@ import org.w3c.dom.Element;
  * What the module generator wrote about this game into the extension's buildFile element: the
  * game's id on the server ("game"), the roster name of each side id ("sides"), the name of each
  * player-aid track id ("tracks": a marker on "Weather Track Clear" shows the track "weather" at
- * "Clear"), the id of each arm by the name its counters carry ("types"), the boxes of counters not in
- * play by the name of their region on the Boxes map ("aside": SPI's breakdowns), and the default server.
+ * "Clear"), the id of each arm by the name its counters carry ("types"), each scenario's name by
+ * its id ("scenarios": the menu names the game's scenario before any server is reached), the boxes
+ * of counters not in play by the name of their region on the Boxes map ("aside": SPI's
+ * breakdowns), and the default server.
  */
 final class ModuleInfo {
   final String game;
@@ -18,20 +20,22 @@ final class ModuleInfo {
   final Map<String, String> sideNames;   // side id -> roster name
   final Map<String, String> trackNames;  // track id -> track name
   final Map<String, String> typeIds;     // arm name (UnitType property) -> arm id
+  final Map<String, String> scenarioNames;  // scenario id -> its name
   final Map<String, String> asideBoxes;  // box name (its region on the Boxes map) -> id, of the boxes of counters not in play
 
   ModuleInfo(String game, String defaultServer, Map<String, String> sideNames, Map<String, String> trackNames,
              Map<String, String> typeIds) {
-    this(game, defaultServer, sideNames, trackNames, typeIds, Map.of());
+    this(game, defaultServer, sideNames, trackNames, typeIds, Map.of(), Map.of());
   }
 
   ModuleInfo(String game, String defaultServer, Map<String, String> sideNames, Map<String, String> trackNames,
-             Map<String, String> typeIds, Map<String, String> asideBoxes) {
+             Map<String, String> typeIds, Map<String, String> scenarioNames, Map<String, String> asideBoxes) {
     this.game = game;
     this.defaultServer = defaultServer;
     this.sideNames = sideNames;
     this.trackNames = trackNames;
     this.typeIds = typeIds;
+    this.scenarioNames = scenarioNames;
     this.asideBoxes = asideBoxes;
   }
 
@@ -42,7 +46,7 @@ final class ModuleInfo {
   static ModuleInfo of(Element e) {
     final String server = e.getAttribute("server").isEmpty() ? Settings.DEFAULT_SERVER : e.getAttribute("server");
     return new ModuleInfo(e.getAttribute("game"), server, strings(e.getAttribute("sides")), strings(e.getAttribute("tracks")),
-                          strings(e.getAttribute("types")), strings(e.getAttribute("aside")));
+                          strings(e.getAttribute("types")), strings(e.getAttribute("scenarios")), strings(e.getAttribute("aside")));
   }
 
   void write(Element e) {
@@ -51,6 +55,7 @@ final class ModuleInfo {
     e.setAttribute("sides", Json.write(sideNames));
     if (!trackNames.isEmpty()) e.setAttribute("tracks", Json.write(trackNames));
     if (!typeIds.isEmpty()) e.setAttribute("types", Json.write(typeIds));
+    if (!scenarioNames.isEmpty()) e.setAttribute("scenarios", Json.write(scenarioNames));
     if (!asideBoxes.isEmpty()) e.setAttribute("aside", Json.write(asideBoxes));
   }
 

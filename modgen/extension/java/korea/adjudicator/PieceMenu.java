@@ -76,7 +76,7 @@ final class PieceMenu {
     if (catalog == null) {
       // the checks are loaded when the module starts; a server that was not running then is asked now,
       // and the entries open where the menu was, for the same units
-      final JMenuItem load = new JMenuItem("Load the checks from " + Settings.server());
+      final JMenuItem load = new JMenuItem("Load the checks from " + adjudicator.serverAddress());
       final java.awt.Point at = map.getView().getMousePosition();
       load.addActionListener(a -> adjudicator.loadCatalogInBackground(() -> showEntries(map, ctx, at)));
       sub.add(load);

@@ -21,9 +21,17 @@ import VASSAL.command.Command;
  * extension and a replayed log learn it too. Unknown members are kept, so a later extension can
  * add its own without losing them.
  *
- * It also names the log session the game was last logged in ({@code log_session}) and the
- * sessions before it ({@code log_chain}, oldest first): a game by e-mail is a chain of log files,
- * and the file a player loads tells the log he begins which session it continues.
+ * It also says where the recorded game lives ({@code server}: the adjudicator's public address,
+ * so a player who joins the game later, or synchronises in a VASSAL server's room, sends his token
+ * only there) and, in live play, the live session of the sitting ({@code live}: every player's log
+ * of it names it; Adjudicator, Live).
+ *
+ * The position's place in the chain of logs ({@code log_session}: the log session the game was
+ * last logged in, and {@code log_chain}: the sessions before it, oldest first) travels only in
+ * what the engine writes as the game's state — a save, the start of a log, the state a player
+ * synchronising in a room receives — so the file a player loads tells the log he begins which
+ * session it continues. A change sent live says nothing of it: each player's log session is his
+ * own (Adjudicator keeps it), and a state received from another player never replaces it.
  */
 final class PlayedGame {
   static final String COMMAND_PREFIX = "korea.adjudicator.game\t";
@@ -31,8 +39,11 @@ final class PlayedGame {
   final String scenario;             // scenario id; "" unknown
   final String gameId;               // recorded game id; "" none
   final List<String> standInsStated; // stand-in labels already stated in this game's chat
+  final String server;               // the recorded game's adjudicator (its public address); "" not said
+  final String live;                 // the live session of this sitting; "" none (not played in a room)
   final LogSession session;          // the log session this position was last logged in; null: none yet
   final List<String> chain;          // the sessions before it, oldest first
+  final boolean saysPosition;        // decoded from a state that said where the position stands (a save, a log, a synchronisation)
   private final Map<String, Object> others;  // members this version does not know, kept as they came
 
   /**
@@ -44,12 +55,23 @@ final class PlayedGame {
     final String parent;
     final String start;
     final int file;
+    final String live;  // the live session it is kept in; null: none
 
     LogSession(String id, String parent, String start, int file) {
+      this(id, parent, start, file, null);
+    }
+
+    LogSession(String id, String parent, String start, int file, String live) {
       this.id = id;
       this.parent = parent;
       this.start = start;
       this.file = file;
+      this.live = live == null || live.isEmpty() ? null : live;
+    }
+
+    /** The same session, kept in a live session from now on (the game went live while it was kept). */
+    LogSession withLive(String sitting) {
+      return new LogSession(id, parent, start, file, sitting);
     }
 
     /** As a game-mode request's {@code log_session} and in the game's state. */
@@ -59,6 +81,7 @@ final class PlayedGame {
       json.put("parent", parent);
       json.put("start", start);
       json.put("file", (long) file);
+      if (live != null) json.put("live", live);
       return json;
     }
 
@@ -68,21 +91,25 @@ final class PlayedGame {
       if (!(json.get("id") instanceof String)) return null;
       return new LogSession((String) json.get("id"), json.get("parent") instanceof String ? (String) json.get("parent") : null,
                             json.get("start") instanceof String ? (String) json.get("start") : null,
-                            json.get("file") instanceof Number ? ((Number) json.get("file")).intValue() : 1);
+                            json.get("file") instanceof Number ? ((Number) json.get("file")).intValue() : 1,
+                            json.get("live") instanceof String ? (String) json.get("live") : null);
     }
   }
 
   PlayedGame(String scenario, String gameId, List<String> standInsStated) {
-    this(scenario, gameId, standInsStated, null, List.of(), Map.of());
+    this(scenario, gameId, standInsStated, "", "", null, List.of(), false, Map.of());
   }
 
-  private PlayedGame(String scenario, String gameId, List<String> standInsStated, LogSession session, List<String> chain,
-                     Map<String, Object> others) {
+  private PlayedGame(String scenario, String gameId, List<String> standInsStated, String server, String live,
+                     LogSession session, List<String> chain, boolean saysPosition, Map<String, Object> others) {
     this.scenario = scenario == null ? "" : scenario;
     this.gameId = gameId == null ? "" : gameId;
     this.standInsStated = List.copyOf(standInsStated);
+    this.server = server == null ? "" : server;
+    this.live = live == null ? "" : live;
     this.session = session;
     this.chain = List.copyOf(chain);
+    this.saysPosition = saysPosition;
     this.others = others;
   }
 
@@ -99,28 +126,51 @@ final class PlayedGame {
   }
 
   PlayedGame withScenario(String s) {
-    return new PlayedGame(s, gameId, standInsStated, session, chain, others);
+    return new PlayedGame(s, gameId, standInsStated, server, live, session, chain, saysPosition, others);
   }
 
   PlayedGame withGameId(String id) {
-    return new PlayedGame(scenario, id, standInsStated, session, chain, others);
+    return new PlayedGame(scenario, id, standInsStated, server, live, session, chain, saysPosition, others);
+  }
+
+  /** The recorded game's adjudicator, at its public address. */
+  PlayedGame withServer(String address) {
+    return new PlayedGame(scenario, gameId, standInsStated, address, live, session, chain, saysPosition, others);
+  }
+
+  /** The live session of this sitting ("": none). */
+  PlayedGame withLive(String sitting) {
+    return new PlayedGame(scenario, gameId, standInsStated, server, sitting, session, chain, saysPosition, others);
+  }
+
+  /**
+   * This state, with the position's place in the chain of logs taken from {@code where}: what a
+   * state sent live (which says nothing of it) leaves as it was.
+   */
+  PlayedGame withPositionOf(PlayedGame where) {
+    return new PlayedGame(scenario, gameId, standInsStated, server, live, where.session, where.chain, false, others);
   }
 
   /**
    * A log begun from this position: a new session continuing the one this position was logged
-   * in (its parent), one file further along the chain.
+   * in (its parent), one file further along the chain, in this sitting's live session if any.
    */
   PlayedGame withNewSession(String id, String start) {
     final List<String> before = new ArrayList<>(chain);
     if (session != null) before.add(session.id);
-    final LogSession begun = new LogSession(id, session == null ? null : session.id, start, before.size() + 1);
-    return new PlayedGame(scenario, gameId, standInsStated, begun, before, others);
+    final LogSession begun = new LogSession(id, session == null ? null : session.id, start, before.size() + 1, live);
+    return new PlayedGame(scenario, gameId, standInsStated, server, live, begun, before, saysPosition, others);
+  }
+
+  /** The position, last logged in {@code logged} (this player's own session, kept live since) after {@code before}. */
+  PlayedGame withSession(LogSession logged, List<String> before) {
+    return new PlayedGame(scenario, gameId, standInsStated, server, live, logged, before, saysPosition, others);
   }
 
   PlayedGame withStandIns(List<String> more) {
     final LinkedHashSet<String> all = new LinkedHashSet<>(standInsStated);
     all.addAll(more);
-    return new PlayedGame(scenario, gameId, new ArrayList<>(all), session, chain, others);
+    return new PlayedGame(scenario, gameId, new ArrayList<>(all), server, live, session, chain, saysPosition, others);
   }
 
   /** The stand-ins of {@code labels} not stated yet in this game. */
@@ -132,16 +182,30 @@ final class PlayedGame {
     return out;
   }
 
+  /** What the game is, as a change sent live says it: without the log sessions (each player's own). */
   String encode() {
+    return COMMAND_PREFIX + Json.write(shared());
+  }
+
+  /**
+   * The game's state as the engine writes it (a save, a log's start, a synchronisation): with the
+   * log session the position was last logged in and the sessions before it.
+   */
+  String encodeWithPosition() {
+    final Map<String, Object> json = shared();
+    json.put("log_session", session == null ? null : session.toJson());
+    json.put("log_chain", new ArrayList<Object>(session == null ? List.of() : chain));
+    return COMMAND_PREFIX + Json.write(json);
+  }
+
+  private Map<String, Object> shared() {
     final Map<String, Object> json = new LinkedHashMap<>(others);
     json.put("scenario", scenario);
     json.put("game_id", gameId);
     json.put("stand_ins_stated", new ArrayList<Object>(standInsStated));
-    if (session != null) {
-      json.put("log_session", session.toJson());
-      json.put("log_chain", new ArrayList<Object>(chain));
-    }
-    return COMMAND_PREFIX + Json.write(json);
+    if (!server.isEmpty()) json.put("server", server);
+    if (!live.isEmpty()) json.put("live", live);
+    return json;
   }
 
   /** The state a command string carries, or null when it is no such command (or damaged). */
@@ -153,10 +217,14 @@ final class PlayedGame {
       final String gameId = text(json.remove("game_id"));
       final List<String> stated = new ArrayList<>();
       for (final Object o : Schema.list(json.remove("stand_ins_stated"))) stated.add(String.valueOf(o));
+      final String server = text(json.remove("server"));
+      final String live = text(json.remove("live"));
+      final boolean saysPosition = json.containsKey("log_session");
       final LogSession session = LogSession.of(json.remove("log_session"));
       final List<String> chain = new ArrayList<>();
       for (final Object o : Schema.list(json.remove("log_chain"))) chain.add(String.valueOf(o));
-      return new PlayedGame(scenario, gameId, stated, session, session == null ? List.of() : chain, json);
+      return new PlayedGame(scenario, gameId, stated, server, live, session, session == null ? List.of() : chain,
+                            saysPosition, json);
     }
     catch (IllegalArgumentException e) {
       return null;
@@ -169,22 +237,32 @@ final class PlayedGame {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof PlayedGame && ((PlayedGame) o).encode().equals(encode());
+    return o instanceof PlayedGame && ((PlayedGame) o).encodeWithPosition().equals(encodeWithPosition());
   }
 
   @Override
   public int hashCode() {
-    return encode().hashCode();
+    return encodeWithPosition().hashCode();
   }
 
-  /** The command that makes the game say this (executed here, sent to the other players, logged). */
+  /**
+   * The command that makes the game say this: the engine's restore command (with the position's
+   * place in the chain of logs), or a change executed here, sent to the other players and logged
+   * (without it: a player's log session is his own).
+   */
   static final class Change extends Command {
     private final Adjudicator adjudicator;
     final PlayedGame state;
+    final boolean withPosition;
 
-    Change(Adjudicator adjudicator, PlayedGame state) {
+    Change(Adjudicator adjudicator, PlayedGame state, boolean withPosition) {
       this.adjudicator = adjudicator;
       this.state = state;
+      this.withPosition = withPosition;
+    }
+
+    String encoded() {
+      return withPosition ? state.encodeWithPosition() : state.encode();
     }
 
     @Override

@@ -163,9 +163,16 @@ final class Ruling {
     return m.find() ? m.group() : "";
   }
 
-  /** The first line without its tag: what the ruling says happened. */
+  /** The chat's mark before a ruling's first line (transcript.RULING_MARK). */
+  static final String MARK = "RULING \u00bb ";
+
+  /**
+   * The first line without its tag and the chat's mark: what the ruling says happened, the
+   * sentence its page and the ledger's rows open with.
+   */
   String headline() {
-    return TAG.matcher(lines.get(0)).replaceFirst("").trim();
+    final String line = TAG.matcher(lines.get(0)).replaceFirst("").trim();
+    return line.startsWith(MARK) ? line.substring(MARK.length()) : line;
   }
 
   private static String text(Object o) {

@@ -51,6 +51,11 @@ final class Server {
   private final int readTimeoutMs;
 
   /** A server at this address (http or https; a trailing slash is dropped). */
+  /** Whether two addresses name the same server (a trailing slash aside). */
+  static boolean same(String a, String b) {
+    return a.replaceAll("/+$", "").equalsIgnoreCase(b.replaceAll("/+$", ""));
+  }
+
   Server(String address) throws Problem {
     this(address, READ_TIMEOUT_MS);
   }

@@ -54,6 +54,19 @@ final class Shown {
     }
   }
 
+  /** Everything the chat window shows now, as text ("" when it cannot be reached): what this player has seen. */
+  static String text(Chatter chatter) {
+    if (chatter == null) return "";
+    try {
+      final java.lang.reflect.Field f = docField != null ? docField : field("doc");
+      final HTMLDocument doc = (HTMLDocument) f.get(chatter);
+      return doc.getText(0, doc.getLength());
+    }
+    catch (ReflectiveOperationException | RuntimeException | javax.swing.text.BadLocationException e) {
+      return "";
+    }
+  }
+
   /** A line's text escaped as the engine escapes it (its angle brackets), its verify address drawn as a link. */
   static String linked(String line) {
     final String escaped = line.replace("<", "&lt;").replace(">", "&gt;");
