@@ -626,22 +626,24 @@ class Store:
         return _game_header(row)
 
     @_storage_call
-    def records(self, game_id: str, after: int = -1) -> list[Record]:
-        """The game's records (those after record `after` only, when given), in order."""
+    def records(self, game_id: str, after: int = -1, limit: int | None = None) -> list[Record]:
+        """The game's records (those after record `after` only, when given; the first `limit` of
+        them, when given), in order."""
+        query = (select(ledger_records).where(ledger_records.c.game_id == game_id, ledger_records.c.seq > after)
+                 .order_by(ledger_records.c.seq))
         with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(ledger_records).where(ledger_records.c.game_id == game_id, ledger_records.c.seq > after)
-                .order_by(ledger_records.c.seq)
-            ).all()
+            rows = conn.execute(query if limit is None else query.limit(limit)).all()
         self._sync_wal()  # show nothing that is not durable yet (GROUP mode)
         return [_record_from_row(row) for row in rows]
 
-    def hidden_parts(self, game_id: str, after: int = -1) -> list[tuple[int, dict[str, Any]]]:
-        """Every hidden part of the game's records (after record `after` only, when given):
-        (seq, {commitment, owner, salt, value})."""
+    def hidden_parts(self, game_id: str, after: int = -1, through: int | None = None) -> list[tuple[int, dict[str, Any]]]:
+        """Every hidden part of the game's records (after record `after` only, when given, and up
+        to record `through`): (seq, {commitment, owner, salt, value})."""
+        query = select(hidden_parts).where(hidden_parts.c.game_id == game_id, hidden_parts.c.seq > after)
+        if through is not None:
+            query = query.where(hidden_parts.c.seq <= through)
         with self.engine.connect() as conn:
-            rows = conn.execute(select(hidden_parts).where(hidden_parts.c.game_id == game_id, hidden_parts.c.seq > after)
-                                .order_by(hidden_parts.c.seq, hidden_parts.c.idx)).all()
+            rows = conn.execute(query.order_by(hidden_parts.c.seq, hidden_parts.c.idx)).all()
         return [(row.seq, {"commitment": row.commitment, "owner": row.owner, "salt": row.salt,
                            "value": json.loads(row.value)}) for row in rows]
 

@@ -130,15 +130,29 @@ def game_rulings(game_id: str):
         store.game(game_id)
     except GameNotFound:
         raise Problem(404, "Not Found", "No such game.", kind="unknown-game") from None
-    found = [r for r in store.records(game_id, after=since) if not str(r.body["check"]).startswith("game.")]
+    found = _rulings_after(store, game_id, since, limit + 1)
     listed = found[:limit]
     parts: dict[int, list[Part]] = {}
-    for seq, part in store.hidden_parts(game_id, after=since):
+    for seq, part in store.hidden_parts(game_id, after=since, through=listed[-1].seq if listed else since):
         parts.setdefault(seq, []).append(Part.from_json(part))
     viewer = None if grant.role == OBSERVER else grant.role
     answers = [with_transcript(rulings.Recorded(r, True, tuple(parts.get(r.seq, ()))).response(viewer)) for r in listed]
     return jsonify({"game_id": game_id, "since": since, "rulings": answers,
                     "next": listed[-1].seq if len(found) > limit else None})
+
+
+def _rulings_after(store, game_id: str, since: int, wanted: int) -> list:
+    """The first `wanted` rulings after record `since` (the game's own records, its creation and
+    closing, left out), read a page at a time: a catch-up costs what it lists, not the game's length."""
+    found: list = []
+    after = since
+    while len(found) < wanted:
+        page = store.records(game_id, after=after, limit=wanted)
+        found += [r for r in page if not str(r.body["check"]).startswith("game.")]
+        if len(page) < wanted:
+            break
+        after = page[-1].seq
+    return found[:wanted]
 
 
 def _count_arg(name: str, default: int, low: int, high: int) -> int:
