@@ -23,23 +23,23 @@ from adjudicator.api import make_api_blueprint
 from adjudicator.api.bridge import register_bridge
 from adjudicator.api.games import well_known_keys
 from adjudicator.api.systems import systems_document
-from adjudicator.artwork import make_artwork_blueprint
+from adjudicator.web.artwork import make_artwork_blueprint
 from adjudicator.checks import SYSTEM_IDS
 from adjudicator.config import Config
-from adjudicator.csrf import register_csrf
-from adjudicator.game_pages import make_game_pages_blueprint
-from adjudicator.headers import register_security_headers
+from adjudicator.web.csrf import register_csrf
+from adjudicator.web.game_pages import make_game_pages_blueprint
+from adjudicator.web.headers import register_security_headers
 from adjudicator.json_provider import OrjsonProvider
-from adjudicator.keys import load_or_create_signing_key
-from adjudicator.openapi import build_openapi
-from adjudicator.pages import make_pages_blueprint
+from adjudicator.ledger.keys import load_or_create_signing_key
+from adjudicator.api.openapi import build_openapi
+from adjudicator.web.pages import make_pages_blueprint
 from adjudicator.problems import register_error_handlers
 from adjudicator.ratelimits import make_limiter
-from adjudicator.replay.pages import make_replay_blueprint
+from adjudicator.web.replay_pages import make_replay_blueprint
 from adjudicator.rules import register_all_games
 from adjudicator.services import Services
-from adjudicator.storage import StorageUnavailable, Store, make_engine
-from adjudicator.uploads import Uploads
+from adjudicator.ledger.storage import StorageUnavailable, Store, make_engine
+from adjudicator.ledger.uploads import Uploads
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +91,7 @@ def create_app(config: Config | Mapping[str, Any] | None = None, *, storage_may_
     if not isinstance(config, Config):
         config = Config.load(config)
     register_all_games()
-    app = Flask(__name__)
+    app = Flask(__name__, static_folder="web/static")
     app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
     app.json = OrjsonProvider(app)
 

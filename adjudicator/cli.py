@@ -13,7 +13,7 @@
 the JSON served at /.well-known/adjudicator-keys.json). It checks the chain and every
 signature and, if the seed has been revealed, recomputes every die. With `--dice-stats` it also
 counts every server roll by check, side and die type and tests each die type's faces against a
-fair die (`adjudicator.dicestats`); the keys are then optional (without them nothing is verified).
+fair die (`adjudicator.ledger.dicestats`); the keys are then optional (without them nothing is verified).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ GUNICORN_CONF = Path(__file__).with_name("gunicorn.conf.py")
 def _serve(args: argparse.Namespace) -> int:
     from adjudicator.app import prepare
     from adjudicator.config import Config
-    from adjudicator.storage import StorageUnavailable
+    from adjudicator.ledger.storage import StorageUnavailable
 
     try:
         prepare(Config.load())  # fail fast on bad configuration, before gunicorn starts
@@ -108,10 +108,10 @@ def status_lines(document: dict) -> list[str]:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from adjudicator.dicestats import dice_record
-    from adjudicator.dicestats import report_lines as dice_lines
-    from adjudicator.keys import load_public_keys
-    from adjudicator.verify import revealed_values, report_lines, verify_ledger
+    from adjudicator.ledger.dicestats import dice_record
+    from adjudicator.ledger.dicestats import report_lines as dice_lines
+    from adjudicator.ledger.keys import load_public_keys
+    from adjudicator.ledger.verify import revealed_values, report_lines, verify_ledger
 
     if not args.key and not args.dice_stats:
         print("adjudicator verify: give the server's public key(s) with --key (or ask only for --dice-stats)",
@@ -169,7 +169,7 @@ def _own_revealed(document: dict) -> dict:
 def _public_key(args: argparse.Namespace) -> int:
     """Export the server's public key. Never creates a key: a new one would verify nothing."""
     from adjudicator.config import Config
-    from adjudicator.keys import load_signing_key, public_pem
+    from adjudicator.ledger.keys import load_signing_key, public_pem
 
     path = Path(Config.load().key_path)
     if not path.is_file():
@@ -190,8 +190,8 @@ def _public_key(args: argparse.Namespace) -> int:
 def _rotate_key(args: argparse.Namespace) -> int:
     from adjudicator.app import prepare
     from adjudicator.config import Config
-    from adjudicator.keys import rotate_signing_key
-    from adjudicator.storage import StorageUnavailable
+    from adjudicator.ledger.keys import rotate_signing_key
+    from adjudicator.ledger.storage import StorageUnavailable
 
     config = Config.load()
     try:

@@ -43,7 +43,7 @@ class Config:
     #: Where the built VASSAL modules are (`make run` builds them into dist/): the home page
     #: offers them for download. Empty: none offered.
     modules_dir: str = "dist"
-    #: Where the pictures the pages show are kept once drawn (`adjudicator.artwork`): the
+    #: Where the pictures the pages show are kept once drawn (`adjudicator.web.artwork`): the
     #: content-addressed cache `art` shares with the module generator. Empty: memory only.
     art_cache_dir: str = ".cache/art"
 

@@ -4,7 +4,7 @@ HoldFast Korea: "The only time the opposing player may see the label side of an 
 both sides reveal the type of unit for combat." Fire and Ice 12.1.3: an Objective marker's value is
 hidden until revealed; KWB 8.1: Support Fire markers are drawn at random into the drawer's hand,
 the opponent sees one when it is used. (KWB's Scratch Units, unseen even by their owner, never enter
-a ruling unrevealed: they are sealed draws the adjudicator settles, `adjudicator.draws`.) A ruling
+a ruling unrevealed: they are sealed draws the adjudicator settles, `adjudicator.ledger.draws`.) A ruling
 names such units (a supply report lists every block it traced), yet the ledger is read by both
 players and an observer, and the chat lines of a ruling go into the log the opponent receives.
 
@@ -38,7 +38,7 @@ HIDDEN = "hidden"
 WHOLE = "whole"
 #: A result's key listing the commitments of its texts sealed whole (steps, warnings).
 SEALED = "sealed"
-#: A result's notices (adjudicator.ledger_board): each naming a hidden unit is sealed whole.
+#: A result's notices (adjudicator.ledger.board): each naming a hidden unit is sealed whole.
 NOTICES = "notices"
 TEXTS = ("steps", "warnings")
 #: Keys of a hidden unit's object that stay public: where it stands is on the board for all to see.

@@ -28,7 +28,7 @@ accesslog = os.environ.get("ADJUDICATOR_ACCESS_LOG") or None
 #: Seconds for a request's headers to arrive (gevent), and for an idle kept-alive connection.
 keepalive = 5
 #: The longest request line (gunicorn's own maximum): a form's chances are shown at the address of
-#: its situation (adjudicator.game_pages.situation_address), a few KB for a combat of many units.
+#: its situation (adjudicator.web.game_pages.situation_address), a few KB for a combat of many units.
 limit_request_line = 8190
 graceful_timeout = 10
 timeout = 30

@@ -19,7 +19,7 @@ from pydantic import ValidationError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from adjudicator.checks import Refusal
-from adjudicator.storage import StorageUnavailable
+from adjudicator.ledger.storage import StorageUnavailable
 
 PROBLEM_JSON = "application/problem+json"
 #: Paths of the JSON service: their errors are always problem+json, never a page.

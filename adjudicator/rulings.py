@@ -38,7 +38,7 @@ from typing import Any, Callable
 
 from pydantic import BaseModel, ValidationError
 
-from adjudicator import draws
+from adjudicator.ledger import draws
 from adjudicator.checks import (
     REQUEST_ID_PATTERN,
     CheckSpec,
@@ -51,14 +51,14 @@ from adjudicator.checks import (
     run_check,
     side_label,
 )
-from adjudicator.dice import LedgerDice, SuppliedDice
+from adjudicator.ledger.dice import LedgerDice, SuppliedDice
 from adjudicator.facts import GameFacts, Refused, concerns, facts_of, follow_up_of
 from adjudicator.fog import Part, fog_of, reveal, seal, unseen_by, visible_to
-from adjudicator.ledger import Record, ledger_document
-from adjudicator.ledger_board import RESTORED_BY, Derived, LedgerBoard, Notice, RestoredByError
+from adjudicator.ledger.records import Record, ledger_document
+from adjudicator.ledger.board import RESTORED_BY, Derived, LedgerBoard, Notice, RestoredByError
 from adjudicator.problems import Problem, validation_problem
 from adjudicator.services import services
-from adjudicator.storage import (
+from adjudicator.ledger.storage import (
     OBSERVER,
     CreatedGame,
     GameClosed,
@@ -68,7 +68,7 @@ from adjudicator.storage import (
     TokenGrant,
 )
 from adjudicator.systems import system_info, system_label
-from adjudicator.transcript import unit_ids
+from adjudicator.words.transcript import unit_ids
 
 
 # -- computed rulings ------------------------------------------------------------------------------
@@ -132,7 +132,7 @@ def validate(model: type[BaseModel], body: dict[str, Any]) -> BaseModel:
 def create_game(system: str, scenario: str, sides: tuple[str, ...],
                 shuffle: Callable[[list[str]], list[str]] | None = None) -> CreatedGame:
     """A new recorded game: its record 0 commits to the seed and to the order of each sealed pool
-    of its scenario (`adjudicator.draws.commit`; `shuffle` is the draw, a test's own order)."""
+    of its scenario (`adjudicator.ledger.draws.commit`; `shuffle` is the draw, a test's own order)."""
     svc = services()
     sealed, parts = draws.commit(system, scenario, shuffle)
     return svc.store.create_game(system, scenario, sides, svc.signing_key, sealed_draws=sealed, parts=parts)
@@ -313,7 +313,7 @@ class _Refused(Exception):
 
 
 #: How many times a ruling that settles a sealed draw is prepared again when another record was
-#: appended while it was being prepared (adjudicator.draws).
+#: appended while it was being prepared (adjudicator.ledger.draws).
 SETTLE_ATTEMPTS = 5
 
 
@@ -368,7 +368,7 @@ def _record(grant: TokenGrant, spec: CheckSpec, req: BaseModel, own: BaseModel, 
 
 def settle_draws(grant: TokenGrant, spec: CheckSpec, req: BaseModel) -> tuple[BaseModel, int | None]:
     """The request with each placeholder it reveals settled from the game's sealed pools
-    (`adjudicator.draws.settle`), and the last record it was settled against (None: nothing to
+    (`adjudicator.ledger.draws.settle`), and the last record it was settled against (None: nothing to
     settle). A repeated request id is settled against the ledger as it stood when it was first
     recorded, so a retry is the same request and replays its record."""
     if not draws.has_sealed_pools(grant.system, grant.scenario):
@@ -536,7 +536,7 @@ def record_parts(game_id: str, seq: int) -> list[Part]:
 def refuse_a_peek(grant: TokenGrant, check: str, request_json: dict[str, Any]) -> None:
     """422 when a question asked before the roll (its chances) would give away a unit the fog of
     war hides from the asking side (`adjudicator.fog.unseen_by`), or would need a placeholder the
-    ruling itself is to reveal (`adjudicator.draws.unrevealed`)."""
+    ruling itself is to reveal (`adjudicator.ledger.draws.unrevealed`)."""
     if draws.has_sealed_pools(grant.system, grant.scenario):
         records = [(r.seq, r.body) for r in services().store.records(grant.game_id)]
         waiting = draws.unrevealed(grant.system, check, request_json, draws.pools_of(records[0][1]), records[1:])
@@ -596,7 +596,7 @@ def recorded_response(record: Record) -> dict[str, Any]:
     """A game-mode answer, built only from the stored record so a replay is identical.
 
     It carries the recorded `request` too: with it, the answer alone is the record's body, so
-    anyone holding the answer can hash it and check the signed receipt (`adjudicator.verify.
+    anyone holding the answer can hash it and check the signed receipt (`adjudicator.ledger.verify.
     verify_answer`): an edited outcome, die or step no longer matches."""
     body = record.body
     system, _, name = body["check"].partition(".")

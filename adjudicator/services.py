@@ -14,9 +14,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from flask import current_app
 
 from adjudicator.config import Config
-from adjudicator.keys import PublicKeyInfo, SigningKey
-from adjudicator.storage import Store
-from adjudicator.uploads import Uploads
+from adjudicator.ledger.keys import PublicKeyInfo, SigningKey
+from adjudicator.ledger.storage import Store
+from adjudicator.ledger.uploads import Uploads
 
 
 @dataclass
@@ -31,7 +31,7 @@ class Services:
     #: Saved games uploaded to the pages.
     uploads: Uploads | None = None
     openapi: dict = field(default_factory=dict)
-    #: Each game's ledger board as its rulings left it (adjudicator.ledger_board), kept up to date
+    #: Each game's ledger board as its rulings left it (adjudicator.ledger.board), kept up to date
     #: by the recorded-check path under the ledger's write lock (rulings.ledger_board_before).
     ledger_boards: dict = field(default_factory=dict)
 

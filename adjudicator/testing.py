@@ -4,7 +4,7 @@ The service tests exercise a small *probe* check registered only for the test, s
 test the service (ledger, receipts, idempotency, errors, pages) and keep working while the
 games' rules packages change under their owners.
 
-A test fixes the dice it needs: a recorded game's dice follow from its seed (`adjudicator.dice`),
+A test fixes the dice it needs: a recorded game's dice follow from its seed (`adjudicator.ledger.dice`),
 so a test chooses the seed of the games it creates (`choose_seeds`, or for a gunicorn server
 `make_test_app` with ``ADJUDICATOR_TEST_SEEDS``) — one found by `seed_rolling` (dice of a record
 in a range) or `seed_where` (a check's outcome). Only this module sets a store's seed chooser: no
@@ -25,9 +25,9 @@ from flask.testing import FlaskClient
 from pydantic import Field
 from werkzeug.datastructures import MultiDict
 
-from adjudicator import csrf
+from adjudicator.web import csrf
 from adjudicator.app import create_app
-from adjudicator.page_tokens import COOKIE
+from adjudicator.web.page_tokens import COOKIE
 from adjudicator.checks import (
     CheckRequest,
     CheckResult,
@@ -40,7 +40,7 @@ from adjudicator.checks import (
     run_check,
     unregister_check,
 )
-from adjudicator.dice import LedgerDice, derive_die
+from adjudicator.ledger.dice import LedgerDice, derive_die
 
 PROBE_SYSTEM = "kwb"
 PROBE_CHECK = "probe_roll"
@@ -150,7 +150,7 @@ def seed_for(*wishes: tuple[CheckSpec, dict[str, Any], Callable[[dict[str, Any]]
 def seed_chooser(seeds: dict[str, bytes]) -> Callable[[str, str], bytes]:
     """A store's seed chooser (`Store.new_seed`) giving the games of a key of `seeds` ("<system>/
     <scenario>", "<system>" or "*") that seed; any other game a fresh random one."""
-    from adjudicator.dice import new_seed
+    from adjudicator.ledger.dice import new_seed
 
     def choose(system: str, scenario: str) -> bytes:
         for key in (f"{system}/{scenario}", system, "*"):
@@ -214,7 +214,7 @@ TEST_ORIGIN = "http://localhost"
 
 class PageClient(FlaskClient):
     """A test client that sends the pages' forms as a browser showing them would: with the
-    service's Origin and the form token the page held (`adjudicator.csrf`). A plain
+    service's Origin and the form token the page held (`adjudicator.web.csrf`). A plain
     `FlaskClient(app)` sends neither, as another site's forged form would not have them."""
 
     def post(self, path: str, *args: Any, data: Any = None, headers: dict | None = None, **kwargs: Any):

@@ -1,7 +1,7 @@
 """What a ruling does to the board: one typed description, read by every client that shows or
 applies a ruling — the VASSAL extension's "apply to the board" (the answer's ``piece_changes``),
 the `.vlog` write-back, the log check (did the player do it?), the ledger's own view of the units
-(`adjudicator.ledger_board`) and the ruling's headline.
+(`adjudicator.ledger.board`) and the ruling's headline.
 
 A change has a kind:
 
@@ -15,7 +15,7 @@ A change has a kind:
 ``moved``       the unit goes to ``hex``, a hex the rules order (not one the player chooses)
 ``returned``    the unit comes back into play (rebuilt): nothing to do on the board now; its owner
                 places it when the rules say (a reinforcement)
-``revealed``    a placeholder turned face up (KWB 12.21: a '? 4' Scratch Unit, `adjudicator.draws`):
+``revealed``    a placeholder turned face up (KWB 12.21: a '? 4' Scratch Unit, `adjudicator.ledger.draws`):
                 the placeholder is deleted (no dead pile: it was never a unit) and the counter it
                 turned out to be (``revealed_as``, its one replacement, a spare lying face up in
                 the pool's box) is placed on its spot; a change to the counter itself (a Dummy

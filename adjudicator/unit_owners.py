@@ -5,7 +5,7 @@ The pieces hidden are those the fog of war hides (`adjudicator.fog`): the module
 the other side (HoldFast's blocks), and VASSAL lets no command of the other side reach a masked
 piece, so a ruling's change to one is its owner's to make. (KWB's Scratch Units are no such
 pieces: identical '? 4' placeholders, the same to both sides, which the asker turns face up as a
-ruling reveals them, `adjudicator.draws`.) The dead pile is the box the module's Eliminate sends
+ruling reveals them, `adjudicator.ledger.draws`.) The dead pile is the box the module's Eliminate sends
 a unit of that side to (`scenarios.boxboard.dead_pile`); the box of counters not in play, where a
 broken-down unit is set aside (`scenarios.boxboard.counters_box`).
 """

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 from adjudicator.checks import get_check, run_check
-from adjudicator.dice import LedgerDice
+from adjudicator.ledger.dice import LedgerDice
 from adjudicator.rules import register_all_games
 from bench.config import CheckChoice
 

@@ -27,7 +27,7 @@ class CheckChoice:
 #: HoldFast Korea combat (9.2): a real rules engine with dice pools and hit allocation. Game mode
 #: asks it again and again in the same games, so it is a combat no roll can end with a block
 #: eliminated (the game's ledger refuses a combat of a block its rulings eliminated,
-#: `adjudicator.ledger_board`): the NKPA block attacks across a river (2 dice against the ROK
+#: `adjudicator.ledger.board`): the NKPA block attacks across a river (2 dice against the ROK
 #: block's 3 SP), the ROK block rolls its 2 dice against the NKPA block's 3 SP.
 HOLDFAST_COMBAT = CheckChoice(
     system="holdfast",

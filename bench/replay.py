@@ -4,7 +4,7 @@ A real adjudicator (gunicorn on a loopback port) and a recorded Korean War Battl
 100 rulings recorded through the API, and a log our own writer makes on the module's setup
 (tests/replay_logs.py): moves to a neighbouring hex and step changes with the 100 rulings' lines
 between them, as many as make the log exactly the largest a replay accepts
-(`adjudicator.replay.build.MAX_REPLAY_COMMANDS` commands, setup included). Measured:
+(`adjudicator.logs.replay.build.MAX_REPLAY_COMMANDS` commands, setup included). Measured:
 
 - the upload: reading the log, building its replay and keeping it, in one request (its time
   budget is `adjudicator.bridge.upload.REQUEST_SECONDS`); one command more is refused (413);
@@ -92,7 +92,7 @@ def setup_commands(setup: bytes) -> int:
 def largest_log(server: Gunicorn, game: dict, setup: bytes) -> list[str]:
     """The commands that make a log of `MAX_REPLAY_COMMANDS` commands, setup included, and one more:
     moves and step changes with a ruling's lines at every hundredth of the way."""
-    from adjudicator.replay.build import MAX_REPLAY_COMMANDS
+    from adjudicator.logs.replay.build import MAX_REPLAY_COMMANDS
     from tests.replay_logs import LogWriter
 
     writer = LogWriter(GAME, setup)
@@ -123,7 +123,7 @@ def largest_log(server: Gunicorn, game: dict, setup: bytes) -> list[str]:
 
 class PageSession:
     """A requests session that sends the pages' forms as a browser does: the service's Origin and
-    the form token its page showed (adjudicator.csrf)."""
+    the form token its page showed (adjudicator.web.csrf)."""
 
     def __init__(self, base: str):
         self.base = base

@@ -6,7 +6,7 @@
    one signing key (as two machines behind a load balancer would share them).
 2. Clients roll game-mode checks on the same games, half of them through each instance, so every
    game's chain is appended to by both at once: the game row lock (SELECT ... FOR UPDATE,
-   adjudicator/storage.py) is what keeps each chain linear.
+   adjudicator/ledger/storage.py) is what keeps each chain linear.
 3. After `seconds` instance A gets SIGKILL (master and workers) mid-run; the clients of instance B
    roll on for half as long again, then stop.
 4. Through instance B only, the soak's checks (bench/soak.py `check_after_restart`): every chain verifies

@@ -38,8 +38,8 @@ from pathlib import Path
 
 import requests
 
-from adjudicator.keys import load_public_keys
-from adjudicator.verify import verify_ledger
+from adjudicator.ledger.keys import load_public_keys
+from adjudicator.ledger.verify import verify_ledger
 from bench.checks import game_path
 from bench.config import CHECK, CheckChoice
 from bench.server import Gunicorn

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from adjudicator.cli import main
-from adjudicator.keys import load_or_create_signing_key, public_pem
+from adjudicator.ledger.keys import load_or_create_signing_key, public_pem
 from adjudicator.testing import probe_check, a_side, bearer, make_app, new_game
 
 
@@ -102,7 +102,7 @@ def test_public_key_and_rotate_key_commands(tmp_path, monkeypatch, capsys):
     app = make_app(tmp_path, DATABASE_URL=f"sqlite:///{tmp_path / 'cli.sqlite3'}",
                    ADJUDICATOR_KEY_PATH=str(tmp_path / "key.pem"))
     kids = {k["kid"] for k in app.test_client().get("/.well-known/adjudicator-keys.json").get_json()["keys"]}
-    from adjudicator.keys import load_public_keys
+    from adjudicator.ledger.keys import load_public_keys
 
     assert set(load_public_keys(tmp_path / "before.pem")) | set(load_public_keys(tmp_path / "after.pem")) == kids
 

@@ -7,14 +7,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adjudicator.checks import DiceError
-from adjudicator.dice import (
+from adjudicator.ledger.dice import (
     LedgerDice,
     SuppliedDice,
     derive_die,
     seed_commitment,
     uniform_from_blocks,
 )
-from adjudicator.verify import recompute_die
+from adjudicator.ledger.verify import recompute_die
 
 SEED = bytes(range(32))
 

@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 import requests
 
-from adjudicator.keys import load_public_keys
+from adjudicator.ledger.keys import load_public_keys
 from adjudicator.testing import a_side
-from adjudicator.verify import verify_ledger
+from adjudicator.ledger.verify import verify_ledger
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adjudicator.canonical import canonical_bytes
-from adjudicator.keys import load_or_create_signing_key
-from adjudicator.ledger import build_record, make_body, record_hash, record_hash_of_encoded_body
+from adjudicator.ledger.keys import load_or_create_signing_key
+from adjudicator.ledger.records import build_record, make_body, record_hash, record_hash_of_encoded_body
 
 json_scalars = st.none() | st.booleans() | st.integers(-(10**12), 10**12) | st.text(max_size=12)
 json_values = st.recursive(

@@ -1,7 +1,7 @@
 """Group commit (ADJUDICATOR_SQLITE_SYNCHRONOUS=GROUP): commits share fsyncs, none is skipped.
 
 Power loss cannot be simulated here, so these tests check the order of events that the
-durability argument rests on (adjudicator/storage.py, `WalSync`): the commit is visible in
+durability argument rests on (adjudicator/ledger/storage.py, `WalSync`): the commit is visible in
 the database, then the write lock is released, then the WAL file is fsynced, and only then
 does the Store return. Also: readers and replays sync, and the mode works end to end.
 """
@@ -14,10 +14,10 @@ import threading
 
 import pytest
 
-from adjudicator.keys import load_or_create_signing_key
-from adjudicator.ledger import ledger_document
-from adjudicator.storage import GameClosed, Store, WalSync, WriterLock, make_engine
-from adjudicator.verify import verify_ledger
+from adjudicator.ledger.keys import load_or_create_signing_key
+from adjudicator.ledger.records import ledger_document
+from adjudicator.ledger.storage import GameClosed, Store, WalSync, WriterLock, make_engine
+from adjudicator.ledger.verify import verify_ledger
 
 
 @pytest.fixture

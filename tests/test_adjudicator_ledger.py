@@ -4,10 +4,10 @@ import copy
 
 import pytest
 
-from adjudicator.keys import load_or_create_signing_key, public_key_from_raw, rotate_signing_key
-from adjudicator.ledger import build_record, make_body, record_hash, sign_receipt
+from adjudicator.ledger.keys import load_or_create_signing_key, public_key_from_raw, rotate_signing_key
+from adjudicator.ledger.records import build_record, make_body, record_hash, sign_receipt
 from adjudicator.testing import probe_check, a_side, bearer, make_app, new_game
-from adjudicator.verify import verify_ledger, verify_receipt
+from adjudicator.ledger.verify import verify_ledger, verify_receipt
 
 
 @pytest.fixture(autouse=True)

@@ -118,7 +118,7 @@ def test_nested_fields_are_named_by_path_and_read_back_as_the_api_request():
     from werkzeug.datastructures import MultiDict
 
     from adjudicator.checks import get_check
-    from adjudicator.forms import form_request, form_fields
+    from adjudicator.words.forms import form_request, form_fields
 
     fields = form_fields(get_check("holdfast", "combat"))
     form = MultiDict({"turn": "6", "attackers.0.unit": "nkpa-1", "attackers.0.sp": "3",
@@ -150,7 +150,7 @@ def test_unreadable_and_missing_fields_are_reported_at_their_fields(client):
 
 
 def test_lists_are_entered_comma_separated(client):
-    from adjudicator.forms import LIST, form_fields
+    from adjudicator.words.forms import LIST, form_fields
     from adjudicator.checks import get_check
 
     kinds = {f.name: f.kind for f in form_fields(get_check("kwb", "bombardment"))}
@@ -165,7 +165,7 @@ def test_read_form_turns_form_text_into_the_api_request():
     from werkzeug.datastructures import MultiDict
 
     from adjudicator.checks import get_check
-    from adjudicator.forms import read_form
+    from adjudicator.words.forms import read_form
 
     spec = get_check("kwb", "victory")
     request, errors = read_form(spec, MultiDict({"scenario": "pusan", "places_occupied": "Taegu, Masan ,\nPusan"}))

@@ -5,7 +5,7 @@
 import pytest
 
 from adjudicator.checks import all_checks, get_check, run_check
-from adjudicator.dice import SuppliedDice
+from adjudicator.ledger.dice import SuppliedDice
 
 
 def resolve(system, name, dice, **situation):

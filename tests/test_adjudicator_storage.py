@@ -9,10 +9,10 @@ import threading
 
 import pytest
 
-from adjudicator.keys import load_or_create_signing_key
-from adjudicator.ledger import ledger_document
-from adjudicator.storage import GameClosed, IdempotencyConflict, Store, make_engine
-from adjudicator.verify import verify_ledger
+from adjudicator.ledger.keys import load_or_create_signing_key
+from adjudicator.ledger.records import ledger_document
+from adjudicator.ledger.storage import GameClosed, IdempotencyConflict, Store, make_engine
+from adjudicator.ledger.verify import verify_ledger
 
 BACKENDS = ["sqlite"]
 if os.environ.get("TEST_DATABASE_URL"):

@@ -3,7 +3,7 @@
 import pytest
 
 from adjudicator.testing import a_side, bearer, make_app, new_game, probe_check
-from adjudicator.transcript import (
+from adjudicator.words.transcript import (
     COMPUTE_TAG,
     RULING_MARK,
     RULING_MARK_V2,
@@ -128,7 +128,7 @@ def test_a_recorded_ruling_is_tagged_with_game_and_record_and_matches_the_ledger
 def ledger_document_record(client, game, headers, seq):
     """The game-mode response as rebuilt from the ledger alone (what a verifier has)."""
     from adjudicator.rulings import recorded_response as game_check_response
-    from adjudicator.ledger import Record
+    from adjudicator.ledger.records import Record
 
     ledger = client.get(f"/api/v1/games/{game['game_id']}/ledger", headers=headers).get_json()
     raw = next(r for r in ledger["records"] if r["seq"] == seq)
@@ -261,7 +261,7 @@ def test_stand_in_labels_name_what_and_where():
 def test_logs_of_every_rendering_still_verify_and_their_alterations_are_found(client):
     """A log recorded with an older rendering is compared with that rendering (the log check reads
     each ruling's version), a new one with the new; an altered line of any of them is caught."""
-    from adjudicator.logcheck import check_log
+    from adjudicator.logs.check import check_log
     from adjudicator.services import services
 
     game = new_game(client)
@@ -326,9 +326,9 @@ def test_identical_counters_are_named_as_they_read_and_logs_naming_them_by_id_st
     """Issue 44: KWB's four supply centres read "NK SC", SPI's Chinese regiments "Chinese regiment":
     a ruling names them so, never by an id no counter prints ("(nk-sc-1)"). A log written when
     rulings still named them with their ids verifies as it did; an altered line of it does not."""
-    from adjudicator.logcheck import check_log
+    from adjudicator.logs.check import check_log
     from adjudicator.services import services
-    from adjudicator.transcript import UnitNames
+    from adjudicator.words.transcript import UnitNames
 
     names = UnitNames.of("kwb")
     assert names.name("nk-sc-1") == names.name("nk-sc-2") == "NK SC"

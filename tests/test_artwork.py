@@ -1,14 +1,14 @@
-"""The module's pictures as the pages get them (adjudicator/artwork.py): the bytes ``art`` draws for the
+"""The module's pictures as the pages get them (adjudicator/web/artwork.py): the bytes ``art`` draws for the
 module, at addresses that never change their bytes, a scanned board as the module holds it; and which
-picture a piece shows a viewer (adjudicator/pictures.py)."""
+picture a piece shows a viewer (adjudicator/logs/replay/pictures.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from adjudicator.artwork import IMMUTABLE, Artwork
-from adjudicator.boardview import board_json
-from adjudicator.pictures import back_picture, known_backs, marker_picture, unit_picture
+from adjudicator.web.artwork import IMMUTABLE, Artwork
+from adjudicator.web.boardview import board_json
+from adjudicator.logs.replay.pictures import back_picture, known_backs, marker_picture, unit_picture
 from adjudicator.testing import make_app
 from art.board import board_file
 from art.render import block_back_image_name, counter_jobs, draw_and_encode, pool_back_image_name

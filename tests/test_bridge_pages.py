@@ -53,7 +53,7 @@ def post(client, data, **form):
 
 
 def board_data(page: str, map_id: str) -> dict:
-    """The board of one map as the page gives it to its script (adjudicator.boardview)."""
+    """The board of one map as the page gives it to its script (adjudicator.web.boardview)."""
     for blob in re.findall(r'<script type="application/json" class="board-data">(.*?)</script>', page, re.S):
         data = json.loads(blob)
         if data["map"] == map_id:

@@ -16,7 +16,7 @@ import pytest
 from adjudicator.bridge import BridgeError, read_positions, read_upload, run_supply
 from adjudicator.bridge.turn import FROM_REQUEST, FROM_TRACKER, FROM_TRACKER_START, month_of, read_turn
 from adjudicator.checks import get_check, run_check
-from adjudicator.dice import SuppliedDice
+from adjudicator.ledger.dice import SuppliedDice
 from scenarios import game_ids, load_game
 from vassalfmt.savedgame import deobfuscate, obfuscate
 from vassalfmt.state import ListLevelState, turn_tracker_command

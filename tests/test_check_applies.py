@@ -99,7 +99,7 @@ def test_a_calculations_chances_refuse_a_peek_at_a_hidden_unit(client):
 
 
 def test_labels_are_the_rulebooks_words_on_the_pages_too():
-    from adjudicator.forms import form_fields
+    from adjudicator.words.forms import form_fields
 
     labels = {f.name: f.label for f in form_fields(get_check("spi", "supply"))}
     assert labels["soul_taken_by_communists"] == "Seoul (Soul) taken by the Communists"

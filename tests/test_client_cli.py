@@ -27,7 +27,7 @@ from test_bridge_helpers import (
 from adjudicator import checks
 from adjudicator.checks import CheckRequest, CheckResult, either_side, register_check
 from adjudicator.client.cli import main
-from adjudicator.keys import public_pem
+from adjudicator.ledger.keys import public_pem
 from adjudicator.services import Services
 from adjudicator.testing import make_app
 
@@ -225,6 +225,6 @@ def test_python_dash_m_with_server_from_environment(server, vsav):
 
 def test_game_ids_and_tokens_never_look_like_options():
     """They are pasted into command lines: one starting with "-" would read as an option."""
-    from adjudicator.storage import command_line_safe_token
+    from adjudicator.ledger.storage import command_line_safe_token
 
     assert not any(command_line_safe_token(9).startswith("-") for _ in range(2000))

@@ -11,7 +11,7 @@ from collections import Counter
 import pytest
 
 from adjudicator.cli import main as adjudicator
-from adjudicator.dicestats import ALPHA, chi_square_p, dice_record, die_stats
+from adjudicator.ledger.dicestats import ALPHA, chi_square_p, dice_record, die_stats
 from adjudicator.testing import bearer, make_app, new_game
 
 #: Chi-square critical values (upper tail) from the standard table: (statistic, degrees of freedom, p).

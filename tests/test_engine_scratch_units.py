@@ -17,7 +17,7 @@ import json
 import pytest
 import requests
 
-from adjudicator import draws, storage
+from adjudicator.ledger import draws, storage
 from adjudicator.rules.kwb import combat
 from adjudicator.testing import make_app
 from adjudicator.unit_changes import ruled_changes

@@ -19,9 +19,9 @@ import re
 
 import pytest
 
-from adjudicator.page_tokens import COOKIE
+from adjudicator.web.page_tokens import COOKIE
 from adjudicator.testing import bearer, make_app, new_game
-from adjudicator.transcript import UnitNames
+from adjudicator.words.transcript import UnitNames
 
 UN_BLOCKS = ["rok-1", "rok-6"]
 COMMUNIST_BLOCKS = ["nkpa-1", "nkpa-3"]

@@ -25,9 +25,9 @@ import pytest
 from adjudicator.checks import checks_for, get_check
 from adjudicator.examples import situation
 from adjudicator.fog import Part, fog_of
-from adjudicator.page_tokens import COOKIE
+from adjudicator.web.page_tokens import COOKIE
 from adjudicator.testing import bearer, make_app, new_game
-from adjudicator.transcript import UnitNames
+from adjudicator.words.transcript import UnitNames
 from replay_logs import LogWriter
 from scenarios import load_game
 

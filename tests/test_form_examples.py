@@ -12,7 +12,7 @@ import pytest
 from lxml import html
 from werkzeug.datastructures import MultiDict
 
-from adjudicator import forms
+from adjudicator.words import forms
 from adjudicator.checks import all_checks
 from adjudicator.testing import make_app
 

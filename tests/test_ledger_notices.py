@@ -17,9 +17,9 @@ import pytest
 from lxml import html
 
 from adjudicator.checks import get_check
-from adjudicator.ledger import build_record
+from adjudicator.ledger.records import build_record
 from adjudicator.testing import bearer, choose_seeds, make_app, seed_where
-from adjudicator.verify import verify_ledger
+from adjudicator.ledger.verify import verify_ledger
 
 KILL = {"scenario": "pusan", "attacking_side": "communist", "intensive": "declared",
         "attackers": [{"unit": "nk-83-mot", "hex": "0105", "doubled": True}],
@@ -219,11 +219,11 @@ def test_a_notice_about_a_hidden_block_is_sealed_from_the_opponent(app, client):
 
 
 def test_a_placeholder_revealed_puts_its_counter_in_play_and_is_no_unit_of_the_board():
-    """KWB 12.21 (adjudicator.draws): a '? 4' Scratch Unit turned face up leaves the board, the
+    """KWB 12.21 (adjudicator.ledger.draws): a '? 4' Scratch Unit turned face up leaves the board, the
     counter it turned out to be comes into play; the placeholder is not 'eliminated' (a later
     attack on it is settled as the same counter, without a notice), and a Dummy eliminated at once
     is eliminated."""
-    from adjudicator.ledger_board import LedgerBoard
+    from adjudicator.ledger.board import LedgerBoard
 
     board = LedgerBoard("kwb")
     outcome = {"combat": True, "revealed": [{"unit": "nk-scratch-2", "revealed_as": "nk-scratch-c-1"},

@@ -27,7 +27,7 @@ from adjudicator.odds.answer import estimate
 from adjudicator.odds.book import book_examples
 from adjudicator.odds.declare import chances_of, declared, without_dice_echo
 from adjudicator.odds.explore import Explorer
-from adjudicator.dice import SuppliedDice
+from adjudicator.ledger.dice import SuppliedDice
 from adjudicator.rulings import validate
 
 EXAMPLES = book_examples()

@@ -466,7 +466,7 @@ def uploaded(client, game, side: str, log: bytes, name: str = "long.vlog"):
 
 
 def test_the_page_does_not_grow_with_the_log_and_its_steps_come_in_bounded_pieces(client, modules):
-    from adjudicator.replay.build import PIECE_STEPS
+    from adjudicator.logs.replay.build import PIECE_STEPS
 
     setup = setup_of(modules, "kwb")
     sizes = {}
@@ -485,7 +485,7 @@ def test_the_page_does_not_grow_with_the_log_and_its_steps_come_in_bounded_piece
 
 
 def test_a_replay_is_built_once_per_upload_viewer_and_ledger_state(client, modules, monkeypatch):
-    from adjudicator.replay import pages
+    from adjudicator.logs.replay import pages
 
     builds = []
     real = pages.build_replay
@@ -512,7 +512,7 @@ def test_a_replay_is_built_once_per_upload_viewer_and_ledger_state(client, modul
 
 
 def test_a_replay_over_its_bound_is_refused_with_what_to_do(client, modules, monkeypatch):
-    from adjudicator.replay import build
+    from adjudicator.logs.replay import build
 
     monkeypatch.setattr(build, "MAX_REPLAY_COMMANDS", 300)
     game = new_game(client, "kwb", "pusan")
@@ -527,7 +527,7 @@ def test_a_replay_over_its_bound_is_refused_with_what_to_do(client, modules, mon
 def test_building_the_replay_is_counted_in_the_uploads_time_budget(client, modules, monkeypatch):
     """Reading the file fits the budget; the build after it looks at the same budget and stops."""
     from adjudicator.bridge.upload import Budget
-    from adjudicator.replay import pages
+    from adjudicator.logs.replay import pages
 
     class SpentWhileBuilding(Budget):
         def check(self, doing: str) -> None:
@@ -544,7 +544,7 @@ def test_building_the_replay_is_counted_in_the_uploads_time_budget(client, modul
 def test_what_a_log_repeats_is_cut_in_the_page_its_pieces_and_its_report(client, modules):
     """A 1 MB chat line and 5,000 lines made to look like rulings: cut, and the forged ones listed only
     so far on the page (stepped to with N and P)."""
-    from adjudicator.replay.build import MAX_TABLE_RULINGS
+    from adjudicator.logs.replay.build import MAX_TABLE_RULINGS
 
     game = new_game(client, "kwb", "pusan")
     writer = LogWriter("kwb", setup_of(modules, "kwb"))

@@ -289,7 +289,7 @@ def test_a_long_log_is_stepped_across_its_pieces(browser, url, app, modules, tmp
     the board is the one the file gives there."""
     from selenium.webdriver.common.keys import Keys
 
-    from adjudicator.replay.build import PIECE_STEPS
+    from adjudicator.logs.replay.build import PIECE_STEPS
 
     setup = modules[("kwb", 1)][2]["setups/pusan.vsav"]
     writer, _ = a_turn("kwb", setup, moves=1200)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from adjudicator.checks import get_check, run_check
-from adjudicator.dice import SuppliedDice
+from adjudicator.ledger.dice import SuppliedDice
 from adjudicator.rules.fireandice.air import firing_order
 
 

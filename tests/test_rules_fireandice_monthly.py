@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from adjudicator.checks import get_check, run_check
-from adjudicator.dice import SuppliedDice
+from adjudicator.ledger.dice import SuppliedDice
 
 
 def ask(name, **situation):

@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from adjudicator.checks import get_check, run_check
-from adjudicator.dice import SuppliedDice
+from adjudicator.ledger.dice import SuppliedDice
 from adjudicator.rules.fireandice import data
 from scenarios import load_game
 from scenarios.model import Table

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adjudicator.checks import get_check, run_check
-from adjudicator.dice import SuppliedDice
+from adjudicator.ledger.dice import SuppliedDice
 from adjudicator.rules.fireandice import board
 from adjudicator.rules.fireandice.supply import trace_side
 from adjudicator.rules.positions import UnitAt, supply_tracer

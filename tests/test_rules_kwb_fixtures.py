@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import scenarios
-from adjudicator.dice import SuppliedDice
+from adjudicator.ledger.dice import SuppliedDice
 from adjudicator.rules.positions import UnitAt
 from scenarios.hexgrid import HexGrid, Hexside
 from scenarios.model import GameMap, HexFeature, HexsideFeature, MapPath, Source

@@ -4,7 +4,7 @@ Center breakdown roll (a 6 puts the Center in the nearest supply-symbol hex)."""
 import pytest
 
 from adjudicator.checks import get_check, run_check
-from adjudicator.dice import SuppliedDice
+from adjudicator.ledger.dice import SuppliedDice
 from adjudicator.rules.kwb import shortage
 from test_rules_kwb_fixtures import REAL
 

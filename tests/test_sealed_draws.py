@@ -19,10 +19,12 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator import draws, rulings
-from adjudicator.keys import load_signing_key
-from adjudicator.ledger import build_record
-from adjudicator.page_tokens import COOKIE
+from adjudicator.ledger import draws
+
+from adjudicator import rulings
+from adjudicator.ledger.keys import load_signing_key
+from adjudicator.ledger.records import build_record
+from adjudicator.web.page_tokens import COOKIE
 from adjudicator.testing import bearer, make_app, new_game
 from scenarios import load_game_dir
 from scenarios.loader import DATA_ROOT, check_game_dir
@@ -263,8 +265,8 @@ def test_the_write_back_turns_the_placeholder_into_the_counter_and_the_log_check
     from adjudicator.bridge import read_positions, read_upload
     from adjudicator.bridge.locate import BOXES_MAP
     from adjudicator.bridge.writeback import PLACE, REMOVE, TO_DEAD_PILE, piece_changes, ruling_log
-    from adjudicator.logboard import applied, log_events, missing_changes, ordered_changes
-    from adjudicator.transcript import canonical_outcome
+    from adjudicator.logs.board import applied, log_events, missing_changes, ordered_changes
+    from adjudicator.words.transcript import canonical_outcome
     from adjudicator.unit_changes import ELIMINATED, REVEALED, ruled_changes
     from adjudicator.unit_owners import owners_of
     from scenarios import load_game
@@ -310,7 +312,7 @@ def test_the_log_check_wants_a_real_counter_on_the_placeholders_hex_not_in_a_dea
     """A revealed counter the ruling leaves standing must stand where its placeholder stood: sent to
     the dead pile instead (the attacker 'applying' a kill the ruling did not order) it is not applied;
     a Dummy the same ruling eliminates may go straight there."""
-    from adjudicator.logboard import Shown, missing_changes, ordered_changes
+    from adjudicator.logs.board import Shown, missing_changes, ordered_changes
     from adjudicator.unit_changes import ruled_changes
     from scenarios import load_game
     from scenarios.boxboard import dead_pile

@@ -66,10 +66,10 @@ def test_static_files_keep_their_own_caching(client):
 def test_no_page_needs_an_inline_style_or_script(client):
     """The policy allows styles and scripts from this origin only: every template keeps them in
     static files (style attributes and <style> blocks would be refused by the browser)."""
-    from adjudicator.headers import CONTENT_SECURITY_POLICY
+    from adjudicator.web.headers import CONTENT_SECURITY_POLICY
 
     assert directives(CONTENT_SECURITY_POLICY)["style-src"] == "'self'"
-    templates = sorted((Path(__file__).parents[1] / "adjudicator" / "templates").glob("*.html"))
+    templates = sorted((Path(__file__).parents[1] / "adjudicator" / "web" / "templates").glob("*.html"))
     for template in templates:
         text = template.read_text(encoding="utf-8")
         assert "<style" not in text and ' style="' not in text, template.name

@@ -21,8 +21,8 @@ import re
 import pytest
 from flask.testing import FlaskClient
 
-from adjudicator import csrf
-from adjudicator.page_tokens import COOKIE
+from adjudicator.web import csrf
+from adjudicator.web.page_tokens import COOKIE
 from adjudicator.testing import TEST_ORIGIN, bearer, make_app, new_game
 
 CHECK = "un_supply_shortage_end"

@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import event
 
-from adjudicator.keys import public_key_from_raw
+from adjudicator.ledger.keys import public_key_from_raw
 from adjudicator.testing import bearer, make_app, new_game, probe_check, probe_url
-from adjudicator.verify import verify_ledger
+from adjudicator.ledger.verify import verify_ledger
 from bench.overload import fill_disk, mount_small_disk
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -105,7 +105,7 @@ def test_other_database_errors_stay_bugs(tmp_path):
     from sqlalchemy import text
     from sqlalchemy.exc import OperationalError
 
-    from adjudicator.storage import storage_failure
+    from adjudicator.ledger.storage import storage_failure
 
     app = make_app(tmp_path)
     store = app.extensions["adjudicator"].store

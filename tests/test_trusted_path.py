@@ -16,7 +16,7 @@ import re
 
 import pytest
 
-from adjudicator.page_tokens import COOKIE
+from adjudicator.web.page_tokens import COOKIE
 from adjudicator.testing import bearer, make_app, new_game
 
 CHECK = "supply_center_move"  # KWB, Pusan: the Communist player rolls; it takes a unit and its hex

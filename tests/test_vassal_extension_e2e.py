@@ -36,9 +36,9 @@ import pytest
 import requests
 
 from adjudicator.checks import get_check
-from adjudicator.results import percent
+from adjudicator.words.results import percent
 from adjudicator.testing import make_app, seed_for, seeds_env
-from adjudicator.transcript import (
+from adjudicator.words.transcript import (
     RULING_MARK,
     SHORT_LINES,
     UnitNames,

@@ -10,9 +10,9 @@ import pytest
 from lxml import html
 
 from adjudicator.checks import get_check
-from adjudicator.forms import form_fields
+from adjudicator.words.forms import form_fields
 from adjudicator.testing import make_app
-from adjudicator.wording import field_path_words, players_words, read_from_file
+from adjudicator.words.wording import field_path_words, players_words, read_from_file
 from scenarios import load_game
 from test_bridge_helpers import kwb, savedgame_bytes, setup_units
 

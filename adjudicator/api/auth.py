@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import request
 
 from adjudicator import rulings
-from adjudicator.storage import TokenGrant, hash_token
+from adjudicator.ledger.storage import TokenGrant, hash_token
 
 
 def bearer_token() -> str | None:

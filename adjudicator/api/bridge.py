@@ -8,7 +8,7 @@
                                                                   filled from the file
     POST /api/v1/games/<game_id>/savedgame/checks/<check>         the same, rolled into the ledger
     POST /api/v1/games/<game_id>/savedgame/log-check              a log's rulings against the
-                                                                  ledger (adjudicator.logcheck)
+                                                                  ledger (adjudicator.logs.check)
 
 A check from a saved game takes, besides the file: ``request`` (a JSON object with the fields the
 board cannot know: dice, weather, an attacker's supply state...), what the player points at —
@@ -26,7 +26,7 @@ never meet a rules check of the same name (``/systems/<system>/supply`` may be a
 
 The views read the HTTP request; the work is :mod:`adjudicator.bridge.rulings` (the request built
 from the file, then the recorded-check path every way in takes). `register_bridge` adds these
-routes, the saved-game pages (:mod:`adjudicator.bridge.pages`) and their OpenAPI paths to an app;
+routes, the saved-game pages (:mod:`adjudicator.web.savedgame_pages`) and their OpenAPI paths to an app;
 ``create_app`` calls it.
 """
 
@@ -50,7 +50,7 @@ from adjudicator.bridge.rulings import (
 )
 from adjudicator.bridge.upload import MAX_UPLOAD_BYTES
 from adjudicator.config import Config
-from adjudicator.logcheck import check_log_of_game
+from adjudicator.logs.check import check_log_of_game
 from adjudicator.problems import Problem
 from adjudicator.systems import system_info
 
@@ -209,7 +209,7 @@ def make_bridge_api_blueprint(config: Config, limiter: RouteLimiter) -> Blueprin
 def register_bridge(app: Flask, config: Config, limiter: RouteLimiter) -> None:
     """Add the saved-game API, its page and its OpenAPI paths to `app`."""
     from adjudicator.bridge.openapi import add_bridge_paths
-    from adjudicator.bridge.pages import make_bridge_pages_blueprint
+    from adjudicator.web.savedgame_pages import make_bridge_pages_blueprint
 
     app.register_blueprint(make_bridge_api_blueprint(config, limiter))
     app.register_blueprint(make_bridge_pages_blueprint(config, limiter))

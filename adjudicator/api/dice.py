@@ -6,7 +6,7 @@ from flask import jsonify
 
 from adjudicator import rulings
 from adjudicator.api.auth import require_grant
-from adjudicator.gamedice import game_dice_record
+from adjudicator.api.dice_record import game_dice_record
 
 
 def game_dice(game_id: str):

@@ -16,8 +16,8 @@ from adjudicator.api.systems import with_transcript
 from adjudicator.fog import Part, reveal, visible_to
 from adjudicator.problems import Problem
 from adjudicator.services import services
-from adjudicator.storage import OBSERVER, GameNotFound
-from adjudicator.transcript import canonical_outcome, headline
+from adjudicator.ledger.storage import OBSERVER, GameNotFound
+from adjudicator.words.transcript import canonical_outcome, headline
 from adjudicator.unit_changes import changing, ruled_changes
 from adjudicator.unit_owners import owners_of
 from adjudicator.systems import system_info

@@ -46,7 +46,7 @@ class CheckResponse(BaseModel):
     dice_used: list[DieOut]
     transcript: list[str] | None = Field(
         default=None,
-        description="Only with ?transcript=1: the ruling as tagged chat lines (adjudicator.transcript).",
+        description="Only with ?transcript=1: the ruling as tagged chat lines (adjudicator.words.transcript).",
     )
     stand_ins: list[str] | None = Field(
         default=None,

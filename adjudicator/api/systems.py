@@ -10,7 +10,7 @@ from adjudicator.checks import BOARD_ROLES, CheckSpec, all_checks, canonical_sid
 from adjudicator.problems import Problem
 from adjudicator.services import services
 from adjudicator.systems import all_systems, system_info
-from adjudicator.transcript import canonical_outcome, chat_lines, detail_lines, notice_texts, stand_ins
+from adjudicator.words.transcript import canonical_outcome, chat_lines, detail_lines, notice_texts, stand_ins
 from adjudicator.unit_changes import changing, ruled_changes
 from adjudicator.unit_owners import owners_of
 
@@ -111,7 +111,7 @@ def wants_transcript() -> bool:
 
 def with_transcript(body: dict) -> dict:
     """`body` plus `transcript` (chat lines), `details` (the whole ruling as lines, for the asker's
-    eyes: never posted) and `stand_ins` (adjudicator.transcript) when the client asked, and with
+    eyes: never posted) and `stand_ins` (adjudicator.words.transcript) when the client asked, and with
     `?changes=1` the units' new states (`piece_changes`, adjudicator.unit_changes)."""
     if not wants_transcript():
         return body

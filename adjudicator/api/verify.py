@@ -7,7 +7,7 @@ from flask import jsonify
 from adjudicator.api.body import parse_json_body
 from adjudicator.api.schemas import VerifyRequest
 from adjudicator.services import services
-from adjudicator.verify import verify_answer, verify_ledger, verify_receipt
+from adjudicator.ledger.verify import verify_answer, verify_ledger, verify_receipt
 
 
 def verify():

@@ -16,8 +16,8 @@ Modules, by what they hold:
 * :mod:`adjudicator.bridge.positions` — the whole saved game as :class:`Positions`;
 * :mod:`adjudicator.bridge.supply` — positions -> every side's supply report.
 
-The pages draw the positions on the module's own board and counters (`adjudicator.boardview`,
-`adjudicator.artwork`). Nothing here imports ``modgen``: the geometry comes from the scenario
+The pages draw the positions on the module's own board and counters (`adjudicator.web.boardview`,
+`adjudicator.web.artwork`). Nothing here imports ``modgen``: the geometry comes from the scenario
 model, never from the generator.
 """
 

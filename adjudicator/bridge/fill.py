@@ -23,7 +23,7 @@ from adjudicator.bridge.positions import PlacedUnit, Positions
 from adjudicator.bridge.supply import resolve_scenario
 from adjudicator.bridge.turn import TurnReading, month_of, read_turn, requested_turn
 from adjudicator.checks import CheckSpec, canonical_side, track_marker
-from adjudicator.forms import split_nullable
+from adjudicator.words.forms import split_nullable
 from scenarios.boxboard import counters_box
 
 

@@ -22,7 +22,7 @@ from adjudicator.bridge.upload import read_upload
 from adjudicator.checks import CheckSpec, canonical_side, recorded_request
 from adjudicator.fog import as_seen_by
 from adjudicator.problems import Problem
-from adjudicator.storage import TokenGrant
+from adjudicator.ledger.storage import TokenGrant
 
 #: The name a saved game's supply is recorded under: "<system>.savedgame_supply".
 SUPPLY_CHECK = "savedgame_supply"

@@ -1,7 +1,7 @@
 """A ruling back into VASSAL: a ``.vlog`` that continues the uploaded game.
 
 The log's new step replays the ruling as chat lines — the transcript the Adjudicator extension
-posts (:func:`adjudicator.transcript.chat_lines`), so a log written here and one recorded in
+posts (:func:`adjudicator.words.transcript.chat_lines`), so a log written here and one recorded in
 VASSAL read the same and verify the same way — and applies what the ruling does to the board
 (:mod:`adjudicator.unit_changes`) as the module's own commands do, where it names the pieces
 unambiguously:
@@ -21,7 +21,7 @@ unambiguously:
   the spot of one of its parts, the parts set aside;
 * a retreat the rules order (SPI's Pursuit table): left to the owner, who chooses the hexes; the
   page says so;
-* a placeholder revealed (KWB's '? 4' Scratch Units, `adjudicator.draws`): the placeholder
+* a placeholder revealed (KWB's '? 4' Scratch Units, `adjudicator.ledger.draws`): the placeholder
   removed (the module's own Delete: it was never a unit, so no dead pile) and the counter it
   turned out to be moved from its box onto the placeholder's spot, as a replacement is placed; a
   change to the counter itself (a Dummy eliminated at once) follows, from there.
@@ -43,7 +43,7 @@ from adjudicator.bridge.identify import step_layer
 from adjudicator.bridge.locate import BOXES_MAP, HEX
 from adjudicator.bridge.positions import PlacedUnit, Positions
 from adjudicator.checks import side_label
-from adjudicator.transcript import canonical_outcome
+from adjudicator.words.transcript import canonical_outcome
 from adjudicator.unit_changes import (
     BROKEN_DOWN, ELIMINATED, MOVED, ON_BOARD, RECOMBINED, RETREAT, REVEALED, STEP, Placed, UnitChange, ruled_changes,
 )

@@ -152,8 +152,8 @@ def cmd_verify(api: Api, args) -> tuple[dict, list[str], int]:
 
 
 def _verify_offline(subject: dict, key_paths: list[str]) -> dict:
-    from adjudicator.keys import load_public_keys
-    from adjudicator.verify import verify_answer, verify_ledger, verify_receipt
+    from adjudicator.ledger.keys import load_public_keys
+    from adjudicator.ledger.verify import verify_answer, verify_ledger, verify_receipt
 
     keys = {}
     for path in key_paths:

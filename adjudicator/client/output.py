@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.checks import side_label
-from adjudicator.transcript import notice_texts, readable
-from adjudicator.verify import report_lines
+from adjudicator.words.transcript import notice_texts, readable
+from adjudicator.ledger.verify import report_lines
 
 
 def _step(step: Any) -> str:
@@ -77,7 +77,7 @@ def supply_lines(body: dict) -> list[str]:
 
 def _text(value: Any) -> str:
     """An outcome value as text: a list of numbers or words comma-separated, anything nested as the
-    chat lines word it (adjudicator.transcript.readable)."""
+    chat lines word it (adjudicator.words.transcript.readable)."""
     if isinstance(value, list) and value and not any(isinstance(v, (list, dict)) for v in value):
         return ", ".join(readable(v) for v in value)
     return readable(value)

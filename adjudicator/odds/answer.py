@@ -19,7 +19,7 @@ from typing import Any
 from adjudicator.checks import CheckSpec, side_label
 from adjudicator.odds.declare import Chances, without_dice_echo
 from adjudicator.odds.explore import Seen, Tally
-from adjudicator.results import percent
+from adjudicator.words.results import percent
 from adjudicator.systems import system_info
 
 Z95 = 1.959964
@@ -121,7 +121,7 @@ def summary_line(outcomes: list[dict[str, Any]], headline: str, exact: bool) -> 
 def chat_line(spec: CheckSpec, summary: str) -> str:
     """The summary as one chat line: "Chances, Korean War Battles combat (before the roll): 3:1 odds, ...".
 
-    Untagged (no "[ADJ ...]", `adjudicator.transcript`): it is not a ruling, and a log's check of
+    Untagged (no "[ADJ ...]", `adjudicator.words.transcript`): it is not a ruling, and a log's check of
     its rulings against the ledger passes it by."""
     info = system_info(spec.system)
     line = f"Chances, {info.name if info else spec.system} {spec.name.replace('_', ' ')} (before the roll): {summary}"

@@ -32,9 +32,9 @@ from fractions import Fraction
 from typing import Any, Callable
 
 from adjudicator.checks import CheckSpec
-from adjudicator.forms import humanize
+from adjudicator.words.forms import humanize
 from adjudicator.odds.faces import Option, RollCall
-from adjudicator.results import plain
+from adjudicator.words.results import plain
 
 Outcome = dict[str, Any]
 #: side id -> losses of that side in one outcome (in the declaration's `loss_unit`).

@@ -30,7 +30,7 @@ from typing import Any, Callable
 
 from adjudicator.canonical import canonical_bytes
 from adjudicator.checks import CheckResult, CheckSpec, DieUsed, run_check
-from adjudicator.dice import check_roll_call
+from adjudicator.ledger.dice import check_roll_call
 from adjudicator.odds.declare import Chances
 from adjudicator.odds.faces import Option, RollCall, every_face
 

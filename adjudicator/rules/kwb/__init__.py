@@ -13,7 +13,7 @@
 - `shortage`  12.1.1 Pusan supply shortages                   checks `un_supply_shortage_end`, `supply_center_move`
 - `victory`   11.0 and 12.1.3 / 12.22 / 12.32 victory points and level    checks `victory`, `seoul_cleared`
 - `facts`     12.1.1 the UN supply shortage as a recorded game's ledger and a saved game's board show it
-- `draws`     12.21 the Scratch Units a combat reveals, drawn by the adjudicator (adjudicator.draws)
+- `draws`     12.21 the Scratch Units a combat reveals, drawn by the adjudicator (adjudicator.ledger.draws)
 - `fog`       8.1 the Support Fire markers a side draws, its own to see until used (adjudicator.fog)
 
 The Standard Rules (sequence of play, CRT, terrain effects, support-fire procedure) are not in the

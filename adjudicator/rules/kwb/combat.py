@@ -19,7 +19,7 @@ What the Exclusive Rules do fix, and this module applies:
   division HQ or the 2SE engineer is in one of the two hexes, and then as across an unbridged river.
 - 12.21 Scratch Units are revealed when their hex is attacked; a Dummy is eliminated at once. A
   face-down one is a '? 4' placeholder (`revealed_as` names the counter it turns out to be: drawn by
-  the adjudicator in a recorded game, adjudicator.draws; the player's own draw in a calculation).
+  the adjudicator in a recorded game, adjudicator.ledger.draws; the player's own draw in a calculation).
   Reading: a face-down Scratch Unit does not attack (its strength is unknown, even to its owner).
 - Mobile Combat Phase: only mobile units (red MA, 2.3.1) attack (reading of the absent Standard Rules; 5.1.4
   says the truck-moved US/CW leg units may not); in Changjin the UN has no Mobile Combat Phase on the

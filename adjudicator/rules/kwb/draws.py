@@ -1,4 +1,4 @@
-"""KWB's Scratch Units as a sealed draw (`adjudicator.draws`).
+"""KWB's Scratch Units as a sealed draw (`adjudicator.ledger.draws`).
 
 12.21: "The Communist player sets up all 12 Scratch Units at the beginning of the game, face up (? 4)
 ... He selects them randomly and may not peek at them ... When the hex containing a scratch unit is
@@ -11,7 +11,7 @@ attack (its strength is unknown, even to its owner; combat.py refuses it).
 
 from __future__ import annotations
 
-from adjudicator.draws import register_reveal
+from adjudicator.ledger.draws import register_reveal
 
 RULE = "12.21 Scratch Units: turned face up when their hex is attacked"
 

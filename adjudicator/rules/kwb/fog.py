@@ -4,7 +4,7 @@
 drawing side's hand, and the opponent sees one when it is used in a combat. A recorded draw
 (`support_fire_draw`) keeps the markers drawn, the dice that would tell them and the markers the
 request says are out of the pool (his hand among them) the drawing side's until the game closes. (The Scratch Units, unseen even by their owner, are sealed draws:
-`adjudicator.draws`; no KWB unit is hidden in a ruling.)
+`adjudicator.ledger.draws`; no KWB unit is hidden in a ruling.)
 """
 
 from __future__ import annotations

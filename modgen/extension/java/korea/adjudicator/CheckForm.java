@@ -317,7 +317,7 @@ final class CheckForm {
     return sb.append("</html>").toString();
   }
 
-  /** A probability as players say it (adjudicator.results.percent): "17 %", "<1 %", ">99 %". */
+  /** A probability as players say it (adjudicator.words.results.percent): "17 %", "<1 %", ">99 %". */
   static String percent(double p) {
     final long shown = Math.round(p * 100);
     if (shown == 0 && p > 0) return "&lt;1 %";

@@ -28,11 +28,11 @@ final class FormFields {
   /** Objects nested deeper than this are entered as JSON. */
   static final int MAX_DEPTH = 4;
 
-  /** Words written in capitals in labels made from names (adjudicator/forms.py ACRONYMS). */
+  /** Words written in capitals in labels made from names (adjudicator/words/forms.py ACRONYMS). */
   static final Set<String> ACRONYMS = Set.of("un", "vp", "vps", "hq", "hqs", "rp", "sp", "roc", "prc", "nk", "rok", "loc",
                                              "zoc", "mp", "crt", "id", "ids", "pbem", "snafu", "d6", "d10");
 
-  /** Words a label made from a name spells as the rulebooks do (adjudicator/forms.py SPELLED). */
+  /** Words a label made from a name spells as the rulebooks do (adjudicator/words/forms.py SPELLED). */
   static final Map<String, String> SPELLED = Map.ofEntries(
     Map.entry("vps", "VPs"), Map.entry("hqs", "HQs"), Map.entry("macarthur", "MacArthur"), Map.entry("korea", "Korea"),
     Map.entry("korean", "Korean"), Map.entry("china", "China"), Map.entry("chinese", "Chinese"), Map.entry("soviet", "Soviet"),
@@ -271,7 +271,7 @@ final class FormFields {
     return out.toString();
   }
 
-  /** A label from a snake_case name, as adjudicator/forms.py humanize: "un_supply_shortage" -> "UN supply shortage". */
+  /** A label from a snake_case name, as adjudicator/words/forms.py humanize: "un_supply_shortage" -> "UN supply shortage". */
   static String humanize(String name) {
     final List<String> words = new ArrayList<>();
     for (final String w : name.split("_")) {

@@ -5,7 +5,7 @@ import java.util.List;
 
 /** Text as chat lines a player reads: a long text cut into lines (the server wraps a ruling's own lines the same way). */
 final class Lines {
-  /** Lines longer than this are cut into several (adjudicator.transcript.WRAP). */
+  /** Lines longer than this are cut into several (adjudicator.words.transcript.WRAP). */
   static final int WRAP = 160;
 
   private Lines() { }

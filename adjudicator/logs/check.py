@@ -1,0 +1,588 @@
+"""Verify a log received from the opponent against the game's ledger.
+
+The API (`POST /api/v1/games/<game_id>/savedgame/log-check`), the game's log-check page and
+`adjudicator-client verify-log` all call `check_log_of_game`.
+
+VASSAL cannot stop a player from reloading a saved game and rolling again, or from typing a
+ruling into the chat. The server can: every adjudication line a ``.vlog`` holds (posted by the
+module's Adjudicator extension, or written by the saved-game page) carries its tag
+(``[ADJ <game>#<seq>]``), and the ledger holds what that record really said. `check_log` compares:
+
+* each recorded ruling in the log with the ledger record of that number: the same record hash
+  and the same lines (outcome, dice, steps) as the ledger renders them (`chat_lines`) — else it
+  is **forged** (no such record, another hash) or **altered** (the lines differ);
+* what each verified ruling did to the board: the pieces must show what it ordered (a step, a unit
+  in its dead pile or deleted, a replacement placed, a hex; `adjudicator.unit_changes`) before
+  the next ruling — else it is **not applied** (`adjudicator.logs.board`). A change only the
+  opponent can make (his piece is hidden from the asker: a HoldFast block) is **owed** by him: it
+  is expected in his next file of the chain, where its absence is the fault; until that file is
+  sent it is listed as pending ("to be applied by the UN player in his next file");
+* ledger rulings the log does not show: where they belong (`adjudicator.logs.sessions`). A log
+  kept by the Adjudicator extension names its log session and the sessions before it, and each
+  ruling asked from VASSAL names its session: a ruling of this file's session it does not show is
+  **hidden**; one of a session that began from the same position as a file of the chain is a
+  **re-roll**; earlier and later files' rulings and rulings asked outside VASSAL are listed, not
+  held against this file. Checking a game's whole chain of files in order also names a file
+  missing from it and a file that does not continue the one before. A file that names no session
+  (an older log) is judged as before: every ruling it does not show is hidden;
+* rulings tagged for another game, and compute-mode rulings (the players' own dice, nothing
+  recorded), are listed as such.
+
+The ledger's own chain and signatures are verified too (`verify_ledger`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from adjudicator.bridge import BridgeError, load_system_game, read_upload
+from adjudicator.bridge.rulings import problem_from
+from adjudicator.bridge.upload import Budget
+from adjudicator.ledger.records import Record, ledger_document
+from adjudicator.checks import side_label
+from adjudicator.logs.board import (
+    LogEvent, OrderedChange, PieceEvent, Shown, applied, log_events, missing_changes, ordered_changes, reached,
+)
+from adjudicator.logs.sessions import EARLIER, LIVE, OUTSIDE, REROLL, THIS_FILE, FileSession, SessionMap, place
+from adjudicator.rulings import recorded_response
+from adjudicator.problems import Problem
+from adjudicator.services import services
+from adjudicator.ledger.storage import GameNotFound
+from adjudicator.systems import system_info
+from adjudicator.words.transcript import (
+    SessionLineError, TranscriptEntry, canonical_outcome, notice_texts, parse_session_line, parse_transcript,
+    written_lines,
+)
+from adjudicator.unit_changes import ON_BOARD, UnitChange, ruled_changes
+from adjudicator.unit_owners import owners_of
+from adjudicator.ledger.verify import verify_ledger
+from scenarios.model import Game
+from vassalfmt import SavedGame
+from vassalfmt.commands import CHAT_PREFIX
+
+VERIFIED, FORGED, ALTERED, OTHER_GAME, UNRECORDED = "verified", "forged", "altered", "other-game", "unrecorded"
+NOT_APPLIED = "not-applied"
+#: What became of a change the opponent owes (his hidden piece): made, still to come, or missing.
+OWED_APPLIED, OWED_PENDING = "applied", "pending"
+
+#: The most files one chain check reads (a long game by e-mail has a few dozen).
+MAX_CHAIN_FILES = 200
+STATUSES = (VERIFIED, NOT_APPLIED, FORGED, ALTERED, OTHER_GAME, UNRECORDED)
+#: An answer repeats at most this much of a line the log holds (its first line, a difference).
+MAX_ECHO_CHARS = 200
+#: An answer lists at most this many of the rulings found (all files together); the others are counted.
+MAX_LISTED_RULINGS = 1000
+#: ... and at most this many of those no ledger record stands behind (forged, another game's,
+#: computed): a log can hold any number of lines typed to look like rulings.
+MAX_UNTIED_LISTED = 20
+#: An answer names at most this many breaks of a chain.
+MAX_BREAKS_LISTED = 50
+
+
+@dataclass
+class LogRuling:
+    """One adjudication found in the log and what the ledger says of it."""
+
+    status: str
+    game_id: str | None
+    seq: int | None
+    first_line: str
+    why: str = ""
+    #: The record's notices, as everyone may read them (adjudicator.ledger.board): an eliminated unit
+    #: named again, the same situation asked again.
+    notices: list[str] = field(default_factory=list)
+
+    @property
+    def untied(self) -> bool:
+        """No ledger record stands behind it: its lines are the log's alone."""
+        return self.status in (FORGED, OTHER_GAME, UNRECORDED)
+
+    def cut(self) -> "LogRuling":
+        """As an answer shows it: what it repeats of the log cut to `MAX_ECHO_CHARS`."""
+        return replace(self, first_line=echo(self.first_line), why=echo(self.why),
+                       notices=[echo(text) for text in self.notices])
+
+    def to_json(self) -> dict[str, Any]:
+        return {"status": self.status, "game_id": self.game_id, "seq": self.seq,
+                "first_line": self.first_line, "why": self.why, "notices": self.notices}
+
+
+def echo(text: str) -> str:
+    return text if len(text) <= MAX_ECHO_CHARS else text[:MAX_ECHO_CHARS - 1] + "…"
+
+
+@dataclass
+class FileReading:
+    """One file read against the ledger: its rulings judged, and the log session it is."""
+
+    name: str
+    rulings: list[LogRuling] = field(default_factory=list)
+    #: The file's log session: its id, the sessions before it, its start; None for a file that names
+    #: none (a log kept before sessions, or not kept by the extension).
+    session: str | None = None
+    chain: tuple[str, ...] = ()
+    start: str | None = None
+    named_by: str = ""  # "its first line" or "its rulings"
+    #: The side that played the file: its first line says (the extension writes it), else the side
+    #: of the rulings asked in its session; None when neither tells.
+    side: str | None = None
+    #: The live session the file was kept in (players at one board over a VASSAL server), or None.
+    live: str | None = None
+    #: The units as the file begins and its piece events in order (what an owed change is judged on).
+    start_units: dict[str, Shown] = field(default_factory=dict, repr=False)
+    piece_events: list[PieceEvent] = field(default_factory=list, repr=False)
+    #: Changes of this file's verified rulings only the opponent can make, not made before the next
+    #: ruling: (seq, change).
+    owed: list[tuple[int, OrderedChange]] = field(default_factory=list, repr=False)
+    #: ruling seq -> how many piece events of the file come before its last line.
+    pieces_before: dict[int, int] = field(default_factory=dict, repr=False)
+
+    def ever_reached(self, game: Game, change: OrderedChange, after_seq: int | None = None) -> bool:
+        """Whether the pieces show the change at some moment of the file (its start included), or,
+        with `after_seq`, at some moment after that ruling of the file (in live play the owner's
+        moves reach the asker's log too)."""
+        units = dict(self.start_units)
+        first = self.pieces_before.get(after_seq, 0) if after_seq is not None else 0
+        if after_seq is None and reached(game, change, units):
+            return True
+        for number, event in enumerate(self.piece_events):
+            units[event.unit] = event.shown
+            if number >= first and reached(game, change, units):
+                return True
+        return False
+
+    @property
+    def shown(self) -> set[int]:
+        return {r.seq for r in self.rulings if r.status in (VERIFIED, NOT_APPLIED, ALTERED)}
+
+    def to_json(self, listed: list[LogRuling] | None = None) -> dict[str, Any]:
+        listed = self.rulings if listed is None else listed
+        return {"name": echo(self.name), "session": self.session, "chain": list(self.chain[-MAX_BREAKS_LISTED:]),
+                "chain_length": len(self.chain), "start": self.start, "session_named_by": self.named_by,
+                "side": self.side, "live": self.live, "rulings": [r.to_json() for r in listed], "not_listed": len(self.rulings) - len(listed),
+                "counts": {status: sum(1 for r in self.rulings if r.status == status) for status in STATUSES}}
+
+
+@dataclass
+class LogCheck:
+    """The verdict on one log (or a chain of logs): its rulings, and where every other ruling of the
+    ledger belongs — hidden here, earlier, later, a re-roll, outside VASSAL — and the ledger's own."""
+
+    game_id: str
+    files: list[FileReading] = field(default_factory=list)
+    hidden: list[dict[str, Any]] = field(default_factory=list)  # rulings a file sent should show and does not
+    rerolls: list[dict[str, Any]] = field(default_factory=list)
+    elsewhere: list[dict[str, Any]] = field(default_factory=list)  # earlier, later, outside: not judged here
+    missing_files: list[dict[str, Any]] = field(default_factory=list)
+    breaks: list[str] = field(default_factory=list)  # a file that does not continue the one before it
+    #: Changes only the opponent can make (his hidden pieces), each with what became of it:
+    #: applied, pending (his next file is not among those sent) or not-applied (it does not show it).
+    owed: list[dict[str, Any]] = field(default_factory=list)
+    ledger_ok: bool = True
+    ledger_problems: list[str] = field(default_factory=list)
+
+    @property
+    def rulings(self) -> list[LogRuling]:
+        return [r for f in self.files for r in f.rulings]
+
+    @property
+    def ok(self) -> bool:
+        return (self.ledger_ok and not self.hidden and not self.rerolls and not self.missing_files
+                and not self.breaks and all(r.status in (VERIFIED, UNRECORDED) for r in self.rulings)
+                and all(o["status"] != NOT_APPLIED for o in self.owed))
+
+    def listing(self) -> list[tuple[FileReading, list[LogRuling]]]:
+        """Each file with the rulings an answer lists, their texts cut: in order, at most
+        `MAX_LISTED_RULINGS` in all and `MAX_UNTIED_LISTED` of those no record stands behind; the
+        rest are counted (a log's size must not make the answer's)."""
+        left, untied_left = MAX_LISTED_RULINGS, MAX_UNTIED_LISTED
+        out = []
+        for reading in self.files:
+            listed = []
+            for ruling in reading.rulings:
+                if left and (untied_left or not ruling.untied):
+                    listed.append(ruling.cut())
+                    left -= 1
+                    untied_left -= ruling.untied
+            out.append((reading, listed))
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        listing = self.listing()
+        return {"game_id": self.game_id, "ok": self.ok,
+                "rulings": [r.to_json() for _, listed in listing for r in listed],
+                "not_listed": sum(len(f.rulings) - len(listed) for f, listed in listing), "hidden": self.hidden,
+                "rerolls": self.rerolls, "elsewhere": self.elsewhere, "missing_files": self.missing_files,
+                "breaks": self.breaks, "owed": self.owed, "files": [f.to_json(listed) for f, listed in listing],
+                "ledger": {"ok": self.ledger_ok, "problems": self.ledger_problems},
+                "counts": {status: sum(1 for r in self.rulings if r.status == status) for status in STATUSES}}
+
+
+def _is_ruling(record: dict[str, Any]) -> bool:
+    return not str(record["body"].get("check", "")).startswith("game.")
+
+
+def _first_difference(got: list[str], want: list[str]) -> str:
+    for number, (a, b) in enumerate(zip(got, want), start=1):
+        if a != b:
+            return f"line {number} reads {a!r}; the ledger says {b!r}"
+    return f"the log has {len(got)} lines, the ledger's ruling {len(want)}"
+
+
+def _judge(entry: TranscriptEntry, game_id: str, records: dict[int, dict], system_name: str) -> LogRuling:
+    first = entry.lines[0] if entry.lines else ""
+    if not entry.recorded:
+        return LogRuling(UNRECORDED, None, None, first, "computed from the players' own dice: nothing recorded")
+    if entry.game_id != game_id:
+        return LogRuling(OTHER_GAME, entry.game_id, entry.seq, first, f"tagged for game {entry.game_id}")
+    record = records.get(entry.seq)
+    if record is None or not _is_ruling(record):
+        return LogRuling(FORGED, game_id, entry.seq, first, f"the ledger has no ruling {entry.seq}")
+    if not entry.hash_prefix or not record["hash"].startswith(entry.hash_prefix):
+        return LogRuling(FORGED, game_id, entry.seq, first,
+                         f"record hash {entry.hash_prefix or '(none)'} is not ledger record {entry.seq}'s "
+                         f"{record['hash'][:len(entry.hash_prefix) or 16]}")
+    response = recorded_response(Record(game_id, record["seq"], record["prev_hash"], record["hash"],
+                                          record["body"], record["receipt"]))
+    wanted = written_lines(response, system_name=system_name, version=entry.version)
+    got = entry.comparable()
+    notices = notice_texts(record["body"]["result"], record["body"]["check"].partition(".")[0])
+    if got not in wanted:
+        return LogRuling(ALTERED, game_id, entry.seq, first, _first_difference(got, wanted[0]), notices)
+    return LogRuling(VERIFIED, game_id, entry.seq, first, notices=notices)
+
+
+def read_file(name: str, saved: SavedGame, game: Game | None, header: dict[str, Any],
+              records: dict[int, dict], sessions: SessionMap) -> FileReading:
+    """Every adjudication in the log `saved` judged against the ledger's `records`; with the
+    system's `game` (its units), what each verified ruling did to the pieces as well; and the log
+    session the file is."""
+    reading = FileReading(name)
+    info = system_info(header["system"])
+    system_name = info.name if info else header["system"]
+    if game is not None:
+        events, units_now = log_events(saved, game)
+        reading.start_units = dict(units_now)
+        reading.piece_events = [e.piece for e in events if e.piece is not None]
+    else:
+        events = [LogEvent(chat=c[len(CHAT_PREFIX):]) for c in saved.other_commands if c.startswith(CHAT_PREFIX)]
+        units_now = {}
+    chat_at = [index for index, event in enumerate(events) if event.chat is not None]
+    texts = [events[i].chat for i in chat_at]
+    entries = parse_transcript(texts)
+    done = 0  # events applied to units_now so far
+    for number, entry in enumerate(entries):
+        ruling = _judge(entry, header["id"], records, system_name)
+        end = chat_at[entry.last]
+        done = _advance(events, done, end, units_now)
+        if entry.seq is not None:
+            reading.pieces_before[entry.seq] = sum(1 for e in events[:end] if e.piece is not None)
+        if game is not None and ruling.status == VERIFIED:
+            following = chat_at[entries[number + 1].first] if number + 1 < len(entries) else len(events)
+            after = applied(units_now, [e.piece for e in events[end:following] if e.piece is not None])
+            ruling = _judge_board(ruling, reading, game, records[entry.seq], units_now, after)
+        reading.rulings.append(ruling)
+    _name_session(reading, texts, header["id"], records, sessions)
+    return reading
+
+
+def board_changes(record: dict[str, Any], system: str) -> list[UnitChange]:
+    """What a ledger record's ruling does to the board, each change with who makes it."""
+    body = record["body"]
+    return ruled_changes(canonical_outcome(body.get("result") or {}), owners_of(system), body.get("side") or "")
+
+
+def _judge_board(ruling: LogRuling, reading: FileReading, game: Game, record: dict[str, Any],
+                 units_now: dict[str, Shown], after: dict[str, Shown]) -> LogRuling:
+    """A verified ruling judged on the pieces: its changes the asker makes must show in `after`
+    (the board up to the next ruling); those only the opponent can make are owed by him."""
+    asker = record["body"].get("side") or ""
+    ordered = ordered_changes(game, board_changes(record, game.id), units_now)
+    mine = [o for o in ordered if o.change.applied_by in ("", asker)]
+    for owed in ordered:
+        if owed not in mine and not reached(game, owed, after):
+            reading.owed.append((ruling.seq, owed))
+    missing = missing_changes(game, mine, after)
+    if missing:
+        return LogRuling(NOT_APPLIED, ruling.game_id, ruling.seq, ruling.first_line,
+                         f"the ruling ordered {'; '.join(missing)}", ruling.notices)
+    owed_here = [o for seq, o in reading.owed if seq == ruling.seq]
+    if owed_here:
+        who = side_label(owed_here[0].change.applied_by)
+        ruling.why = (f"{'; '.join(o.describe() for o in owed_here)}: to be applied by the {who} player in his next "
+                      "file (his piece is hidden from the asker)")
+    return ruling
+
+
+def _name_session(reading: FileReading, texts: list[str], game_id: str, records: dict[int, dict],
+                  sessions: SessionMap) -> None:
+    """The file's log session: from the line the extension begins a log with, else from the
+    session its recorded rulings were asked in."""
+    lines = [line for text in texts if (line := parse_session_line(text)) and line.game_id in (None, game_id)]
+    if lines:
+        first = lines[0]
+        reading.session, reading.chain, reading.start, reading.named_by = first.id, first.chain, first.start, \
+            "its first line"
+        known = sessions.sessions.get(first.id)
+        reading.side = first.side or (known.side if known else None)
+        # a log begun before the game went live says its live session in a later line of its session
+        reading.live = next((line.live for line in lines if line.id == first.id and line.live),
+                            known.live if known else None)
+        return
+    asked_in = {records[seq]["body"]["session"]["id"] for seq in reading.shown
+                if isinstance(records[seq]["body"].get("session"), dict)}
+    if len(asked_in) == 1:
+        (session,) = asked_in
+        known = sessions.sessions.get(session)
+        reading.session, reading.chain, reading.named_by = session, sessions.chain_of(session), "its rulings"
+        reading.start = known.start if known else None
+        reading.side = known.side if known else None
+        reading.live = known.live if known else None
+
+
+def _session_id(record: dict[str, Any]) -> str | None:
+    session = record["body"].get("session")
+    return session.get("id") if isinstance(session, dict) else None
+
+
+def _summary(record: dict[str, Any], why: str = "") -> dict[str, Any]:
+    body = record["body"]
+    session = body.get("session") if isinstance(body.get("session"), dict) else {}
+    out = {"seq": record["seq"], "check": body["check"], "side": body.get("side"), "time": body.get("time"),
+           "session": session.get("id")}
+    if why:
+        out["why"] = why
+    return out
+
+
+def chain_breaks(readings: list[FileReading]) -> list[str]:
+    """Where files sent in order are not one game's chain in order, in words: a file that continues
+    another session than the one before it, or none (it begins a chain) though a file comes before
+    it; files in reverse order (one continues a file sent after it); a session sent twice; and
+    sessions whose lines name themselves or each other among the sessions before them (a loop)."""
+    label = {id(f): echo(f.name) or f"file {number}" for number, f in enumerate(readings, start=1)}
+    named = [f for f in readings if f.session]
+    before_sets = {id(f): set(f.chain) for f in named}
+    breaks = []
+    first_of: dict[str, FileReading] = {}
+    for f in named:
+        if f.session in first_of:
+            breaks.append(f"{label[id(f)]} is log session {f.session} again ({label[id(first_of[f.session])]} is too)")
+        first_of.setdefault(f.session, f)
+        if f.session in before_sets[id(f)]:
+            breaks.append(f"{label[id(f)]} names its own log session {f.session} among the sessions before it: a loop")
+    for number, a in enumerate(named):
+        for b in named[number + 1:]:
+            if a.session != b.session and b.session in before_sets[id(a)] and a.session in before_sets[id(b)]:
+                breaks.append(f"{label[id(a)]} and {label[id(b)]} name each other's log session ({a.session}, "
+                              f"{b.session}) among the sessions before them: a loop, not a chain of files")
+        if len(breaks) > MAX_BREAKS_LISTED:
+            break
+    groups = _live_groups(readings)
+    for earlier, group in zip(groups, groups[1:]):
+        before = earlier[-1]
+        known = {f.session for f in earlier if f.session}
+        ours = {f.session for f in group if f.session}
+        named_before = set().union(*(before_sets.get(id(f), set()) for f in earlier))
+        who = label[id(before)] if len(earlier) == 1 else " and ".join(label[id(f)] for f in earlier)
+        for after in group:
+            if not (after.session and before.session) or after.session in known:
+                continue
+            if len(breaks) > MAX_BREAKS_LISTED:
+                break
+            if after.chain and after.chain[-1] in ours:
+                continue  # in live play: a log begun after a partner's of the same sitting
+            if after.session in named_before:
+                breaks.append(f"{label[id(after)]} is sent after {who}, which continues it: the files "
+                              "are out of order (send the game's logs oldest first)")
+            elif not after.chain:
+                breaks.append(f"{label[id(after)]} does not continue {who}: it begins a game's chain of "
+                              "files (it continues no log session)")
+            elif after.chain[-1] not in known:
+                breaks.append(f"{label[id(after)]} does not continue {who}: it continues log session "
+                              f"{after.chain[-1]}, not {' or '.join(sorted(known))}")
+    if len(breaks) > MAX_BREAKS_LISTED:
+        breaks[MAX_BREAKS_LISTED:] = ["… and more breaks of the chain: the files are not one game's logs in order"]
+    return breaks
+
+
+def _live_groups(readings: list[FileReading]) -> list[list[FileReading]]:
+    """The files in order, those kept at the same time in one live session (consecutive files
+    naming the same live session) as one group: the players' logs of one sitting, in any order;
+    every other file a group of its own."""
+    groups: list[list[FileReading]] = []
+    for reading in readings:
+        if groups and reading.live and groups[-1][-1].live == reading.live:
+            groups[-1].append(reading)
+        else:
+            groups.append([reading])
+    return groups
+
+
+def judge_files(document: dict[str, Any], readings: list[FileReading], keys, game: Game | None = None) -> LogCheck:
+    """Where every ruling of the ledger belongs, seen from the files sent (one, or a game's chain
+    in order): shown, hidden from the file it belongs in, a re-roll, or elsewhere."""
+    header = document["game"]
+    result = LogCheck(header["id"], files=readings)
+    records = [r for r in document["records"] if _is_ruling(r)]
+    sessions = SessionMap.of(records)
+    shown = set().union(*(f.shown for f in readings)) if readings else set()
+    placed_files = [FileSession(f.session, f.chain, f.start, f.side, f.live) for f in readings if f.session]
+    result.breaks = chain_breaks(readings)
+    in_chain = {None, *(f.id for f in placed_files)}.union(*(f.chain for f in placed_files))
+    for record in records:
+        if record["seq"] in shown and _session_id(record) in in_chain:
+            continue  # shown, and of a file sent or one before it: nothing more to say
+        placement = place(record, sessions, placed_files) if placed_files else None
+        if record["seq"] in shown:
+            # in live play a partner's log shows what another player re-rolled: still a re-roll
+            if placement is not None and placement.kind == REROLL:
+                result.rerolls.append(_summary(record, f"{placement.why.replace(' and is in no file sent', '')}, "
+                                                       "though a partner's log shows it"))
+            continue
+        if placement is None:  # files that name no log session: every ruling they do not show is hidden
+            result.hidden.append(_summary(record, "not shown in the file"))
+        elif placement.kind == THIS_FILE:
+            result.hidden.append(_summary(record, placement.why))
+        elif placement.kind == REROLL:
+            result.rerolls.append(_summary(record, placement.why))
+        elif placement.kind == OUTSIDE and len(readings) > 1:
+            result.hidden.append(_summary(record, f"{placement.why}, and shown in no file of the chain"))
+        elif placement.kind == EARLIER and len(readings) > 1:
+            result.missing_files.append(_summary(record, f"{placement.why}: that file is not among those sent"))
+        elif placement.kind == LIVE and len(readings) > 1:
+            result.missing_files.append(_summary(record, f"{placement.why}: his log is not among those sent, and "
+                                                         "no file sent shows it"))
+        elif placement.kind == LIVE:
+            result.elsewhere.append(_summary(record, f"{placement.why}; this file does not show it (posted while "
+                                                     "this player's room connection was down?)"))
+        else:
+            result.elsewhere.append(_summary(record, placement.why))
+    if game is not None:
+        result.owed = judge_owed(game, readings, records, sessions)
+    report = verify_ledger(document, keys)
+    result.ledger_ok = report.ok
+    result.ledger_problems = [f.message for f in report.problems]
+    return result
+
+
+def judge_owed(game: Game, readings: list[FileReading], records: list[dict[str, Any]],
+               sessions: SessionMap) -> list[dict[str, Any]]:
+    """What became of each change only the opponent can make: applied in his next file of those
+    sent (or already where the asker applied it, the piece revealed), not applied there, or
+    pending (his next file is not among those sent)."""
+    out: list[dict[str, Any]] = []
+    shown = {r.seq for f in readings for r in f.rulings if r.status in (VERIFIED, NOT_APPLIED)}
+    for number, reading in enumerate(readings):
+        for seq, owed in reading.owed:
+            out.append(_owed_verdict(game, readings, number, seq, owed))
+    for record in records:  # rulings of files not sent, owed by the side of a file that was
+        if record["seq"] in shown:
+            continue
+        changes = board_changes(record, game.id)
+        for number, reading in enumerate(readings):
+            if reading.side is None or reading.session is None:
+                continue
+            for change in changes:
+                if change.kind not in ON_BOARD or change.applied_by != reading.side \
+                        or change.applied_by == record["body"].get("side") or change.unit not in reading.start_units \
+                        or not _next_file_of_owner(reading, record, sessions, readings[:number]):
+                    continue
+                owed = OrderedChange(change, Shown())
+                out.append(_owed_entry(record["seq"], owed, reading, number,
+                                       OWED_APPLIED if reading.ever_reached(game, owed) else NOT_APPLIED))
+    return out
+
+
+def _owed_verdict(game: Game, readings: list[FileReading], number: int, seq: int, owed: OrderedChange
+                  ) -> dict[str, Any]:
+    owner = owed.change.applied_by
+    if readings[number].ever_reached(game, owed, after_seq=seq):  # live: the owner applied it at the board
+        entry = _owed_entry(seq, owed, readings[number], number, OWED_APPLIED)
+        entry["why"] = echo(f"{owed.describe()}: applied by the {side_label(owner)} player at the board (live play), "
+                            "as this file shows")
+        return entry
+    for later in range(number + 1, len(readings)):
+        reading = readings[later]
+        if reading.side == owner:
+            return _owed_entry(seq, owed, reading, later,
+                               OWED_APPLIED if reading.ever_reached(game, owed) else NOT_APPLIED)
+    entry = _owed_entry(seq, owed, readings[number], number, OWED_PENDING)
+    entry["why"] = echo(f"{owed.describe()}: to be applied by the {side_label(owner)} player in his next file")
+    return entry
+
+
+def _owed_entry(seq: int, owed: OrderedChange, reading: FileReading, number: int, status: str) -> dict[str, Any]:
+    who = side_label(owed.change.applied_by)
+    file = reading.name or f"file {number + 1}"
+    why = {OWED_APPLIED: f"{owed.describe()}: applied by the {who} player in {file}",
+           NOT_APPLIED: f"{owed.describe()}: the {who} player's next file ({file}) does not show it"}.get(status, "")
+    return {"seq": seq, "unit": owed.unit, "kind": owed.change.kind, "owner": owed.change.applied_by,
+            "file": number + 1, "status": status, "why": echo(why)}
+
+
+def _next_file_of_owner(reading: FileReading, record: dict[str, Any], sessions: SessionMap,
+                        before: list[FileReading]) -> bool:
+    """Whether `reading` is its side's first file after the log session `record` was asked in:
+    that session is in its chain, and no session after it in the chain, nor a file sent before
+    it, is that side's."""
+    session = record["body"].get("session")
+    sid = session.get("id") if isinstance(session, dict) else None
+    if not sid or sid not in reading.chain:
+        return False
+    after = reading.chain[reading.chain.index(sid) + 1:]
+    if any(sessions.sessions.get(s) and sessions.sessions[s].side == reading.side for s in after):
+        return False
+    return not any(f.side == reading.side and f.session in after for f in before)
+
+
+def check_log(saved: SavedGame, game: Game | None, document: dict[str, Any], keys, name: str = "") -> LogCheck:
+    """One log against the ledger (`check_logs` with one file)."""
+    return check_logs([(name, saved)], game, document, keys)
+
+
+def check_logs(files: list[tuple[str, SavedGame]], game: Game | None, document: dict[str, Any], keys,
+               budget: Budget | None = None) -> LogCheck:
+    """A log, or a game's chain of logs in order, against the ledger `document` (within the
+    request's `budget`, looked at before each file)."""
+    records = {r["seq"]: r for r in document["records"]}
+    sessions = SessionMap.of([r for r in document["records"] if _is_ruling(r)])
+    readings = []
+    for name, saved in files:
+        if budget is not None:
+            budget.check(f"checking {name or 'the log'} against the ledger")
+        readings.append(read_file(name, saved, game, document["game"], records, sessions))
+    return judge_files(document, readings, keys, game)
+
+
+def _advance(events: list[LogEvent], done: int, upto: int, units_now: dict[str, Shown]) -> int:
+    """Apply the piece events before index `upto` to `units_now`; returns the new count done."""
+    for event in events[done:upto]:
+        if event.piece is not None:
+            units_now[event.piece.unit] = event.piece.shown
+    return max(done, upto)
+
+
+def check_log_of_game(game_id: str, data: bytes | list[tuple[str, bytes]]) -> LogCheck:
+    """`check_logs` for a game's current ledger: one file's bytes, or (name, bytes) of each file of a
+    chain in order. Problems for an unknown game or a file that is none."""
+    svc = services()
+    try:
+        header = svc.store.game(game_id)
+        document = ledger_document(header, svc.store.records(game_id))
+    except GameNotFound:
+        raise Problem(404, "Not Found", "No such game.", kind="unknown-game") from None
+    files = [("", data)] if isinstance(data, bytes) else data
+    if len(files) > MAX_CHAIN_FILES:
+        raise Problem(413, "Too many files", f"At most {MAX_CHAIN_FILES} files are checked at once.",
+                      kind="too-many-files")
+    budget = Budget()  # one for the whole request, however many files it sends
+    try:
+        saved = [(name, read_upload(content, budget=budget)) for name, content in files]
+        game = load_system_game(header["system"])
+        return check_logs(saved, game, document, svc.verification_keys(), budget)
+    except BridgeError as error:
+        raise problem_from(error) from None
+    except SessionLineError as error:
+        raise Problem(422, "The log's session line cannot be read", str(error), kind="bad-session-line") from None

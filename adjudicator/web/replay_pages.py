@@ -1,0 +1,425 @@
+"""The replay pages: upload a received log (or every log of a game, in order) and step through it.
+
+A recorded game (any token of the game, an observer's too; `adjudicator.web.page_tokens`; a replay is
+the files of the token that uploaded them, `adjudicator.ledger.uploads`)::
+
+    GET  /games/<id>/replay                          the upload form
+    POST /games/<id>/replay                          keep the files, build their replay, go to it
+    GET  /games/<id>/replay/<key>                    the replay: board, steps, rulings judged, dice
+    GET  /games/<id>/replay/<key>/steps/<build>/<n>  piece n of its steps (JSON), fetched as the player steps
+    GET  /games/<id>/replay/<key>/report.md          the after-action report as Markdown
+    GET  /games/<id>/replay/<key>/report.html        ... and as HTML
+    GET  /games/<id>/dice                            the game's dice record
+
+A log of no recorded game (rulings shown as computed, unverified; ``?as=<side>`` to see as a side)::
+
+    GET/POST /systems/<system>/replay, GET /systems/<system>/replay/<key>[/report.md|.html],
+    GET /systems/<system>/replay/<key>/steps/<build>/<n>
+
+The files are kept as the saved-game pages keep theirs (`adjudicator.ledger.uploads`), each once, and the
+replay's address names a small list of them in order (`key`, the list's SHA-256): a refresh, the
+Back button and a link sent to a friend with the same token open the same replay. The replay is
+built once — by the upload, within its time budget (`adjudicator.bridge.upload.Budget`) — and kept
+(`adjudicator.logs.replay.kept`) for its viewer and the ledger's state; a page whose viewer or ledger
+has changed since (the game closed, a ruling recorded) builds it again, once. The page carries what
+it shows at once, bounded whatever the log holds; its script fetches the steps in pieces. Nothing
+is recorded in the ledger. Each viewer gets only what his side may see (`adjudicator.logs.replay.views`).
+
+Element ids for browser tests: ``replay-form``, ``replay-files``, ``replay-error``, ``replay-summary``,
+``replay-verdict``, ``replay-data`` (the JSON the script reads), ``replay-controls`` and its buttons
+(``replay-start``, ``replay-back``, ``replay-forward``, ``replay-next-ruling``, ``replay-prev-ruling``,
+``replay-end``, ``replay-turn``, ``replay-goto``), ``replay-position``, ``replay-step``,
+``replay-offmap``, ``replay-steplist``, ``replay-rulings``, ``dice-record``, ``replay-report``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+
+from adjudicator import rulings
+from adjudicator.web.artwork import artwork_of
+from adjudicator.web.boardview import board_json
+from adjudicator.bridge.errors import BridgeError
+from adjudicator.bridge.games import load_system_game
+from adjudicator.bridge.positions import read_positions
+from adjudicator.bridge.upload import MAX_UPLOAD_BYTES, Budget, read_upload
+from adjudicator.checks import canonical_side
+from adjudicator.config import Config
+from adjudicator.web.csrf import guard
+from adjudicator.web.dicechart import die_chart
+from adjudicator.ledger.dicestats import DiceRecord
+from adjudicator.web.game_pages import grant_or_login
+from adjudicator.api.dice_record import game_dice_record
+from adjudicator.logs.check import MAX_CHAIN_FILES
+from adjudicator.web.page_tokens import page_grant
+from adjudicator.problems import Problem
+from adjudicator.ratelimits import RouteLimiter, pages_limit
+from adjudicator.logs.replay.build import LedgerContext, Replay, build_replay
+from adjudicator.logs.replay.kept import Built, build_key, keep, kept_page, kept_part
+from adjudicator.logs.replay.views import Viewer
+from adjudicator.services import services
+from adjudicator.ledger.storage import OBSERVER, TokenGrant
+from adjudicator.systems import system_info
+from adjudicator.words.transcript import SessionLineError
+from adjudicator.ledger.uploads import grant_scope, is_sha256, system_scope
+from scenarios.model import Game
+from vassalfmt import SavedGame, VassalFormatError
+
+log = logging.getLogger(__name__)
+
+MULTIPART_OVERHEAD = 64 * 1024
+#: All the files of one replay together (a game's logs are a few MB at most).
+MAX_REPLAY_BYTES = 2 * MAX_UPLOAD_BYTES
+MANIFEST_NAME = "replay.json"
+#: What a replay of no recorded game is asked with: whose eyes, and the scenario (names the turns).
+SYSTEM_ARGS = ("as", "scenario")
+
+
+# -- keeping the files ------------------------------------------------------------------------------
+
+def keep_files(scope: str, files: list[tuple[str, bytes]]) -> str:
+    """Keep each file and the list of them in order; the list's SHA-256 is the replay's address."""
+    uploads = services().uploads
+    kept = [{"name": name, "sha256": uploads.put(scope, name, data).sha256} for name, data in files]
+    manifest = json.dumps({"replay": 1, "files": kept}, sort_keys=True).encode("utf-8")
+    return uploads.put(scope, MANIFEST_NAME, manifest).sha256
+
+
+def kept_files(scope: str, key: str) -> list[tuple[str, bytes]]:
+    """The files of a kept replay, in order (404 when it is unknown or gone: upload again)."""
+    uploads = services().uploads
+    found = uploads.get(scope, key) if is_sha256(key) else None
+    files = None
+    if found is not None and found.name == MANIFEST_NAME:
+        try:
+            listed = json.loads(found.data)["files"]
+            files = [(str(f["name"]), uploads.get(scope, f["sha256"])) for f in listed]
+        except (ValueError, KeyError, TypeError):
+            files = None
+    if not files or any(upload is None for _, upload in files):
+        raise Problem(404, "Replay not kept", "These files are not (or no longer) kept here: upload them again.",
+                      kind="unknown-upload")
+    return [(name, upload.data) for name, upload in files]
+
+
+def received_files() -> list[tuple[str, bytes]] | BridgeError:
+    """The files of the upload form, or the problem with them."""
+    files = [(f.filename or "", f.read(MAX_UPLOAD_BYTES + 1)) for f in request.files.getlist("file") if f]
+    files = [(name, data) for name, data in files if name or data]
+    if not files:
+        return BridgeError(400, "No log", "Choose a .vlog (or several logs of the game, in order).", "no-savedgame")
+    if len(files) > MAX_CHAIN_FILES:
+        return BridgeError(413, "Too many files", f"At most {MAX_CHAIN_FILES} files are replayed at once.",
+                           "too-many-files")
+    return files
+
+
+def read_files(game: Game, files: list[tuple[str, bytes]], budget: Budget) -> list[tuple[str, SavedGame]]:
+    """Each file read once within the request's budget; BridgeError naming a file that is no saved
+    game of this system."""
+    saved = []
+    for name, data in files:
+        try:
+            one = read_upload(data, budget=budget)
+            read_positions(game, one)
+        except BridgeError as error:
+            if error.kind == "request-too-slow":
+                raise
+            raise BridgeError(error.status, error.title, f"{name or 'A file'}: {error.detail}", error.kind,
+                              headers=error.headers) from None
+        saved.append((name, one))
+    return saved
+
+
+# -- whose eyes, and what a build depends on ---------------------------------------------------------
+
+def game_viewer(grant: TokenGrant, game: Game, closed: bool) -> Viewer:
+    """A recorded game's viewer: its side, or an observer; everyone once the game is closed."""
+    if closed:
+        return Viewer(sees_all=True)
+    if grant.role == OBSERVER or grant.role not in game.sides:
+        return Viewer()
+    return Viewer(grant.role, game.sides[grant.role].name)
+
+
+def calculation_viewer(game: Game) -> Viewer:
+    """No recorded game: an observer's eyes, or a side's when the page is asked ``?as=<side>``."""
+    side = canonical_side((request.args.get("as") or "").strip())
+    if side and side in game.sides:
+        return Viewer(side, game.sides[side].name)
+    return Viewer()
+
+
+@dataclass(frozen=True)
+class ReplayOf:
+    """What a replay is built from besides its files: where they are kept, the system, whose eyes,
+    the scenario and, for a recorded game, its id (its ledger judges the rulings)."""
+
+    scope: str
+    system: str
+    game: Game
+    viewer: Viewer
+    scenario: str | None = None
+    game_id: str | None = None
+
+    def ledger_head(self) -> str | None:
+        return services().store.game(self.game_id)["head_hash"] if self.game_id else None
+
+    def build_key(self, key: str, ledger_head: str | None) -> str:
+        viewer = {"side": self.viewer.side, "all": self.viewer.sees_all}
+        return build_key(key, viewer, ledger_head)
+
+
+def build(of: ReplayOf, saved: list[tuple[str, SavedGame]], budget: Budget) -> tuple[Replay, str | None]:
+    """The replay of the files read, and the head of the ledger it was judged against."""
+    info = system_info(of.system)
+    ledger = LedgerContext(rulings.game_ledger(of.game_id), services().verification_keys()) if of.game_id else None
+    head = ledger.document["records"][-1]["hash"] if ledger and ledger.document["records"] else None
+    try:
+        return build_replay(of.system, info.name if info else of.system, of.game, saved, of.viewer, of.scenario,
+                            ledger, budget), head
+    except SessionLineError as error:
+        raise BridgeError(422, "The log's session line cannot be read", str(error), "bad-session-line") from None
+    except BridgeError:
+        raise
+    except (VassalFormatError, ValueError, KeyError, IndexError, TypeError, RecursionError):
+        log.exception("a kept log could not be replayed")
+        raise BridgeError(422, "The log cannot be replayed", "The file is not a log this service can step through.",
+                          "bad-savedgame") from None
+
+
+def built_replay(of: ReplayOf, key: str) -> Built:
+    """The kept build of these files for this viewer and ledger state; built now, within this
+    request's budget, when it is not kept (the viewer or the ledger changed, or it expired)."""
+    found = kept_page(of.scope, of.build_key(key, of.ledger_head()))
+    if found is not None:
+        return found
+    budget = Budget()
+    try:
+        replay, head = build(of, read_files(of.game, kept_files(of.scope, key), budget), budget)
+    except BridgeError as error:
+        raise Problem(error.status, error.title, error.detail, kind=error.kind, headers=error.headers) from None
+    return keep(of.scope, of.build_key(key, head), replay)
+
+
+def upload(of: ReplayOf) -> str | BridgeError:
+    """Read, build and keep the uploaded files within one budget: the replay's key, or the problem."""
+    files = received_files()
+    if isinstance(files, BridgeError):
+        return files
+    budget = Budget()
+    try:
+        replay, head = build(of, read_files(of.game, files, budget), budget)
+    except BridgeError as error:
+        return error
+    key = keep_files(of.scope, files)
+    keep(of.scope, of.build_key(key, head), replay)
+    return key
+
+
+# -- answering ---------------------------------------------------------------------------------------
+
+def boards(page: dict[str, Any], game: Game) -> list:
+    """(map, board data) of each map the replay uses, with no piece on it: the script draws the
+    pieces as the player steps."""
+    art = artwork_of(game)
+    return [(game.maps[m], board_json(art, game.maps[m])) for m in page["maps"] if m in game.maps]
+
+
+def render_replay(built: Built, game: Game, urls: dict[str, str], dice: DiceRecord | None, start: int) -> Response:
+    page = built.page
+    data = {key: page[key] for key in ("system", "game", "viewer", "files", "last_step", "piece_steps", "pieces",
+                                       "turns", "ruling_steps", "maps", "summary")}
+    data["art"] = artwork_of(game).base_url()
+    response = Response(render_template(
+        "replay.html", page=page, info=system_info(page["system"]), maps=boards(page, game), data=data,
+        urls=urls, dice=dice, die_chart=die_chart, start=min(max(start, 0), page["last_step"])))
+    response.headers["Cache-Control"] = "no-store"  # a replay is for this token's eyes
+    return response
+
+
+def piece_response(of: ReplayOf, build_id: str, number: int) -> Response:
+    """One piece of a kept build's steps (404 when the build is not kept: the page is reloaded)."""
+    piece = kept_part(of.scope, build_id, f"piece/{number}") if is_sha256(build_id) else None
+    if piece is None:
+        raise Problem(404, "Replay not kept", "This replay has changed or is no longer kept: reload the page.",
+                      kind="unknown-upload")
+    return Response(json.dumps(piece, separators=(",", ":")), mimetype="application/json",
+                    headers={"Cache-Control": "no-store"})
+
+
+def report_response(of: ReplayOf, key: str, kind: str) -> Response:
+    built = built_replay(of, key)
+    body = kept_part(of.scope, built.key, f"report.{kind}") or ""
+    files = built.page["files"]
+    stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", (files[0] if files else "replay").rsplit(".", 1)[0])
+    if kind == "md":
+        mimetype = "text/markdown"
+    else:
+        body = render_template("replay_report.html", title=built.page["report_title"], fragment=body)
+        mimetype = "text/html"
+    return Response(body, mimetype=mimetype, headers={
+        "Content-Disposition": f'inline; filename="{stem or "replay"}-report.{kind}"', "Cache-Control": "no-store"})
+
+
+def pieces_address(first_piece: str) -> str:
+    """The address the page's script adds a piece's number to."""
+    return first_piece.rsplit("/", 1)[0] + "/"
+
+
+def start_step() -> int:
+    try:
+        return int(request.args.get("step", "0"))
+    except ValueError:
+        return 0
+
+
+# -- the blueprint ---------------------------------------------------------------------------------------
+
+def make_replay_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
+    bp = Blueprint("replay_pages", __name__)
+
+    limited = pages_limit(config, limiter)
+
+    # a recorded game ---------------------------------------------------------------------------------------
+
+    def game_scope(game_id: str) -> tuple[TokenGrant, Game] | Response:
+        grant = grant_or_login(game_id, write=False)
+        if isinstance(grant, Response):
+            return grant
+        return grant, load_system_game(grant.system)
+
+    def game_replay_of(grant: TokenGrant, game: Game) -> ReplayOf:
+        closed = services().store.game(grant.game_id)["status"] == "closed"
+        return ReplayOf(grant_scope(grant), grant.system, game, game_viewer(grant, game, closed), grant.scenario,
+                        grant.game_id)
+
+    def upload_form(game_id: str, grant: TokenGrant, error: BridgeError | None = None, status: int = 200):
+        return render_template("replay_upload.html", info=system_info(grant.system), game_id=game_id,
+                               action=url_for("replay_pages.game_upload", game_id=game_id), error=error), status
+
+    @bp.get("/games/<game_id>/replay")
+    def game_form(game_id: str):
+        scoped = game_scope(game_id)
+        if isinstance(scoped, Response):
+            return scoped
+        return upload_form(game_id, scoped[0])
+
+    @bp.post("/games/<game_id>/replay")
+    @limited
+    @guard(max_bytes=MAX_REPLAY_BYTES + MULTIPART_OVERHEAD)
+    def game_upload(game_id: str):
+        grant = page_grant(game_id, write=False)
+        key = upload(game_replay_of(grant, load_system_game(grant.system)))
+        if isinstance(key, BridgeError):
+            page, status = upload_form(game_id, grant, key, key.status)
+            return page, status, key.headers
+        return redirect(url_for("replay_pages.game_replay_page", game_id=game_id, key=key), 303)
+
+    @bp.get("/games/<game_id>/replay/<key>")
+    def game_replay_page(game_id: str, key: str):
+        scoped = game_scope(game_id)
+        if isinstance(scoped, Response):
+            return scoped
+        grant, game = scoped
+        built = built_replay(game_replay_of(grant, game), key)
+        urls = {"md": url_for("replay_pages.game_report", game_id=game_id, key=key, kind="md"),
+                "html": url_for("replay_pages.game_report", game_id=game_id, key=key, kind="html"),
+                "again": url_for("replay_pages.game_form", game_id=game_id),
+                "game": url_for("game_pages.game", game_id=game_id),
+                "records": url_for("game_pages.record", game_id=game_id, seq=0).rsplit("/", 1)[0] + "/",
+                "dice": url_for("replay_pages.game_dice_page", game_id=game_id),
+                "pieces": pieces_address(url_for("replay_pages.game_piece", game_id=game_id, key=key, build=built.key,
+                                                 number=0))}
+        dice = game_dice_record(grant, rulings.game_ledger(game_id))
+        return render_replay(built, game, urls, dice, start_step())
+
+    @bp.get("/games/<game_id>/replay/<key>/steps/<build>/<int:number>")
+    def game_piece(game_id: str, key: str, build: str, number: int):
+        scoped = game_scope(game_id)
+        if isinstance(scoped, Response):
+            return scoped
+        return piece_response(game_replay_of(*scoped), build, number)
+
+    @bp.get("/games/<game_id>/replay/<key>/report.<any(md, html):kind>")
+    def game_report(game_id: str, key: str, kind: str):
+        scoped = game_scope(game_id)
+        if isinstance(scoped, Response):
+            return scoped
+        return report_response(game_replay_of(*scoped), key, kind)
+
+    @bp.get("/games/<game_id>/dice")
+    def game_dice_page(game_id: str):
+        scoped = game_scope(game_id)
+        if isinstance(scoped, Response):
+            return scoped
+        grant, _ = scoped
+        document = rulings.game_ledger(game_id)
+        response = Response(render_template("dice.html", game_id=game_id, info=system_info(grant.system),
+                                            dice=game_dice_record(grant, document), die_chart=die_chart,
+                                            viewer=grant.role))
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    # a log of no recorded game -------------------------------------------------------------------------------
+
+    def system_game(system: str) -> Game:
+        if system_info(system) is None:
+            abort(404)
+        return load_system_game(system)
+
+    def system_replay_of(system: str, game: Game) -> ReplayOf:
+        return ReplayOf(system_scope(system), system, game, calculation_viewer(game),
+                        request.args.get("scenario", "").strip() or None)
+
+    @bp.get("/systems/<system>/replay")
+    def system_form(system: str):
+        system_game(system)
+        return render_template("replay_upload.html", info=system_info(system), game_id=None,
+                               action=url_for("replay_pages.system_upload", system=system), error=None)
+
+    @bp.post("/systems/<system>/replay")
+    @limited
+    @guard(max_bytes=MAX_REPLAY_BYTES + MULTIPART_OVERHEAD)
+    def system_upload(system: str):
+        game = system_game(system)
+        asked = {name: request.form.get(name, "").strip() for name in SYSTEM_ARGS}
+        side = canonical_side(asked["as"])
+        viewer = Viewer(side, game.sides[side].name) if side and side in game.sides else Viewer()
+        key = upload(ReplayOf(system_scope(system), system, game, viewer, asked["scenario"] or None))
+        if isinstance(key, BridgeError):
+            return render_template("replay_upload.html", info=system_info(system), game_id=None,
+                                   action=url_for("replay_pages.system_upload", system=system),
+                                   error=key), key.status, key.headers
+        return redirect(url_for("replay_pages.system_replay_page", system=system, key=key,
+                                **{k: v for k, v in asked.items() if v}), 303)
+
+    @bp.get("/systems/<system>/replay/<key>")
+    def system_replay_page(system: str, key: str):
+        game = system_game(system)
+        built = built_replay(system_replay_of(system, game), key)
+        asked = {k: request.args[k] for k in SYSTEM_ARGS if request.args.get(k)}
+        urls = {"md": url_for("replay_pages.system_report", system=system, key=key, kind="md", **asked),
+                "html": url_for("replay_pages.system_report", system=system, key=key, kind="html", **asked),
+                "again": url_for("replay_pages.system_form", system=system),
+                "pieces": pieces_address(url_for("replay_pages.system_piece", system=system, key=key, build=built.key,
+                                                 number=0))}
+        return render_replay(built, game, urls, None, start_step())
+
+    @bp.get("/systems/<system>/replay/<key>/steps/<build>/<int:number>")
+    def system_piece(system: str, key: str, build: str, number: int):
+        game = system_game(system)
+        return piece_response(system_replay_of(system, game), build, number)
+
+    @bp.get("/systems/<system>/replay/<key>/report.<any(md, html):kind>")
+    def system_report(system: str, key: str, kind: str):
+        game = system_game(system)
+        return report_response(system_replay_of(system, game), key, kind)
+
+    return bp
