@@ -36,6 +36,8 @@ class Fact:
     value: Any
     why: str
     applies: Callable[[dict[str, Any]], bool] = _always
+    #: A list the request's own must contain (the player may add to it, never leave one out).
+    includes: bool = False
 
 
 @dataclass
@@ -59,6 +61,61 @@ def register_facts(system: str, fields: tuple[str, ...], checks: tuple[str, ...]
         _FACTS[system] = (function, frozenset(fields), frozenset(checks))
         return function
     return decorator
+
+
+#: (scenario id, the ledger as (seq, record body with its hidden parts) pairs, oldest first, the
+#: ledger's board folded from them) -> the facts of one check's request.
+LedgerFactsFunction = Callable[[str, list[tuple[int, dict[str, Any]]], Any], GameFacts]
+
+_LEDGER_FACTS: dict[tuple[str, str], LedgerFactsFunction] = {}
+
+
+def register_ledger_facts(system: str, *checks: str):
+    """Register `function` as what the ledger's board establishes for `system`'s `checks` (a
+    victory check: the units the rulings eliminated, the VP they gave)."""
+    def decorator(function: LedgerFactsFunction) -> LedgerFactsFunction:
+        for check in checks:
+            _LEDGER_FACTS[(system, check)] = function
+        return function
+    return decorator
+
+
+def ledger_facts_of(system: str, check: str) -> LedgerFactsFunction | None:
+    return _LEDGER_FACTS.get((system, check))
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """Who won a game and how, as a victory ruling states it (`winner` None: a draw or a tie)."""
+
+    winner: str | None
+    result: str
+    record: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"winner": self.winner, "result": self.result, "record": self.record}
+
+
+#: (the victory ruling's request, its outcome) -> the game's result, or None when the ruling
+#: decides nothing yet (a VP track moved with no check, no automatic victory before the last turn).
+ResultFunction = Callable[[dict[str, Any], dict[str, Any]], "GameResult | None"]
+
+_RESULTS: dict[tuple[str, str], ResultFunction] = {}
+
+
+def register_result(system: str, check: str):
+    """Register how a ruling of `system`'s `check` reads as the game's result."""
+    def decorator(function: ResultFunction) -> ResultFunction:
+        _RESULTS[(system, check)] = function
+        return function
+    return decorator
+
+
+def result_of(system: str, check: str, request: dict[str, Any], outcome: dict[str, Any], seq: int) -> GameResult | None:
+    """The game's result a ruling states (None: not a victory ruling, or one that decides nothing)."""
+    function = _RESULTS.get((system, check))
+    found = function(request, outcome) if function else None
+    return GameResult(found.winner, found.result, seq) if found else None
 
 
 #: (the ledger as (seq, record body) pairs, oldest first; the request as asked) -> what the ruling

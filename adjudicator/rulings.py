@@ -52,7 +52,9 @@ from adjudicator.checks import (
     side_label,
 )
 from adjudicator.ledger.dice import LedgerDice, SuppliedDice
-from adjudicator.facts import GameFacts, Refused, concerns, facts_of, follow_up_of
+from adjudicator.facts import (
+    GameFacts, GameResult, Refused, concerns, facts_of, follow_up_of, ledger_facts_of, result_of,
+)
 from adjudicator.fog import Part, fog_of, reveal, seal, unseen_by, visible_to
 from adjudicator.ledger.records import Record, ledger_document
 from adjudicator.ledger.board import RESTORED_BY, Derived, LedgerBoard, Notice, RestoredByError
@@ -234,13 +236,18 @@ def game_facts(spec: CheckSpec, grant: TokenGrant, request_id: str | None = None
     retry is the same request and replays its record."""
     follow_up = follow_up_of(grant.system, spec.name) if body is not None else None
     general = concerns(grant.system, spec.name, spec.request.model_fields)
-    if not general and follow_up is None:
+    at_the_end = ledger_facts_of(grant.system, spec.name)
+    if not general and follow_up is None and at_the_end is None:
         return GameFacts()
     records = [(r.seq, r.body) for r in services().store.records(grant.game_id)]
     first = next((seq for seq, body in records if request_id and body.get("request_id") == request_id), None)
     if first is not None:
         records = [(seq, body) for seq, body in records if seq < first]
     found = facts_of(grant.system, grant.scenario, records) if general else GameFacts()
+    if at_the_end is not None:
+        full = full_records(grant.game_id, grant.system, records)
+        read = at_the_end(grant.scenario, full, ledger_board_of(grant.system, full))
+        found = GameFacts({**found.values, **read.values}, {**found.closed_checks, **read.closed_checks})
     if follow_up is not None:
         try:
             followed = follow_up(records, body)
@@ -266,6 +273,10 @@ def apply_game_facts(spec: CheckSpec, grant: TokenGrant, body: dict[str, Any]) -
     for name, fact in found.values.items():
         field = spec.request.model_fields.get(name)
         if field is None or not fact.applies(body):
+            continue
+        if fact.includes:  # the ledger's units are in it; the player may add others
+            given = list(body.get(name) or [])
+            body[name] = given + [v for v in fact.value if v not in given]
             continue
         if name not in body or body[name] == field.get_default(call_default_factory=True):  # left out, or untouched
             body[name] = fact.value
@@ -493,6 +504,37 @@ def ledger_board_before(grant: TokenGrant, seq: int) -> LedgerBoard:
         while len(boards) > MAX_BOARDS:
             boards.pop(next(iter(boards)))
     return board
+
+
+def full_records(game_id: str, system: str, records: list[tuple[int, dict[str, Any]]]) -> list[tuple[int, dict[str, Any]]]:
+    """A game's records (seq, body) with their hidden parts put back: what the server's own
+    readings of the ledger (its board, a victory check's facts) take."""
+    if fog_of(system) is None:
+        return records
+    parts: dict[int, list[Part]] = {}
+    for at, part in services().store.hidden_parts(game_id):
+        parts.setdefault(at, []).append(Part.from_json(part))
+    return [(seq, _full_body(system, body, parts.get(seq, []))) for seq, body in records]
+
+
+def ledger_board_of(system: str, records: list[tuple[int, dict[str, Any]]]) -> LedgerBoard:
+    """A fresh ledger board folded from records with full values (a reading, never the kept one)."""
+    board = LedgerBoard(system)
+    for seq, body in records:
+        board.fold(seq, body)
+    return board
+
+
+def game_result(game_id: str, system: str) -> GameResult | None:
+    """The game's result as its last victory ruling states it (None: no ruling decides one yet)."""
+    records = [(r.seq, r.body) for r in services().store.records(game_id)]
+    for seq, body in reversed(full_records(game_id, system, records)):
+        check_system, _, name = str(body.get("check", "")).partition(".")
+        result = body.get("result") if isinstance(body.get("result"), dict) else {}
+        found = result_of(check_system, name, body.get("request") or {}, result.get("outcome") or {}, seq)
+        if found is not None:
+            return found
+    return None
 
 
 def _full_body(system: str, body: dict[str, Any], parts: list[Part]) -> dict[str, Any]:

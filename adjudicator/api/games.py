@@ -88,7 +88,14 @@ def game_info(game_id: str):
         "may_roll": grant.role != "observer" and game["status"] == "open",
         "checks": rulings.game_checks(grant),
         "public_url": public_url(),
+        "result": _result_json(game_id, game["system"]),
     })
+
+
+def _result_json(game_id: str, system: str) -> dict | None:
+    """Who won, as the game's last victory ruling states it (null: no ruling has decided yet)."""
+    found = rulings.game_result(game_id, system)
+    return found.to_json() if found is not None else None
 
 
 def public_url() -> str:
@@ -210,6 +217,7 @@ def close_game(game_id: str):
             "seed": result["seed"],
             "seed_commitment": result["seed_commitment"],
             "record": record.to_json(),
+            "result": _result_json(game_id, grant.system),
         }
     )
 

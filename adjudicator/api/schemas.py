@@ -211,11 +211,19 @@ class DiceResponse(BaseModel):
     test: str
 
 
+class GameResultOut(BaseModel):
+    winner: str | None = Field(description="The winning side's id; null for a draw or a tie.")
+    result: str = Field(description="The result in words, as the victory ruling states it.")
+    record: int = Field(description="The victory ruling's record.")
+
+
 class CloseResponse(BaseModel):
     game_id: str
     seed: str
     seed_commitment: str
     record: LedgerRecord
+    result: GameResultOut | None = Field(default=None, description=(
+        "Who won, as the game's last victory ruling states it; null when no ruling decided the game."))
 
 
 class VerifyRequest(Strict):

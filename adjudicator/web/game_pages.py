@@ -336,7 +336,8 @@ def make_game_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprin
         response = Response(render_template(
             "game.html", document=seen, rows=ledger_rows(seen), report=report, role=grant.role, grant=grant, problems=problems,
             info=system_info(document["game"]["system"]), checks=game_checks_of(grant),
-            may_roll=grant.role != OBSERVER and document["game"]["status"] == "open"))
+            may_roll=grant.role != OBSERVER and document["game"]["status"] == "open",
+            result=rulings.game_result(game_id, grant.system), side_label=side_label))
         response.headers["Cache-Control"] = "no-store"
         return response
 
@@ -422,7 +423,8 @@ def make_game_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprin
         grant = grant_or_login(game_id, write=True)
         if isinstance(grant, Response):
             return grant
-        return render_template("game_close.html", game=services().store.game(game_id), grant=grant)
+        return render_template("game_close.html", game=services().store.game(game_id), grant=grant,
+                               result=rulings.game_result(game_id, grant.system), side_label=side_label)
 
     @bp.post("/games/<game_id>/close")
     @per_client
@@ -431,6 +433,7 @@ def make_game_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprin
         grant = page_grant(game_id, write=True)
         if request.form.get("confirm") != "close":
             return render_template("game_close.html", game=services().store.game(game_id), grant=grant,
+                                   result=rulings.game_result(game_id, grant.system), side_label=side_label,
                                    error="Tick the box to confirm: closing cannot be undone."), 422
         svc = services()
         svc.store.close_game(game_id, grant.role, svc.signing_key)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, either_side, named_side, register_check
+from adjudicator.facts import Fact, GameFacts, GameResult, register_ledger_facts, register_result
 from adjudicator.rules.fireandice import data
 from adjudicator.rules.fireandice.schemas import SideId
 from adjudicator.rules.gamedata import draw_at_random
@@ -109,6 +110,46 @@ def victory_points(req: VictoryRequest, dice: Dice) -> CheckResult:
     return CheckResult(outcome={"track": track, "holder": holder(track), "vp": abs(track),
                                 "macarthur_relieved": relieved, "macarthur_commands": macarthur, "winner": winner},
                        steps=steps, warnings=warnings)
+
+
+def _whose(track: int) -> str:
+    return data.SIDE_NAMES.get(holder(track), "nobody's")
+
+
+@register_ledger_facts("fireandice", "victory_points")
+def ledger_facts(scenario: str, records: list[tuple[int, dict]], ledger_board) -> GameFacts:
+    """The VP track is where the last ruling of it left it (12.1.1), and MacArthur, once relieved,
+    never commands again (14.4): neither is the player's to state again."""
+    last = next(((seq, body) for seq, body in reversed(records) if body.get("check") == "fireandice.victory_points"),
+                None)
+    if last is None:
+        return GameFacts()
+    seq, body = last
+    outcome = (body.get("result") or {}).get("outcome") or {}
+    values = {"track": Fact(outcome.get("track"), f"record #{seq} left the VP marker at {outcome.get('vp')} "
+                                                  f"({_whose(outcome.get('track') or 0)}) ({RULE})")}
+    relieved = next((s for s, b in records if b.get("check") == "fireandice.victory_points"
+                     and ((b.get("result") or {}).get("outcome") or {}).get("macarthur_relieved")), None)
+    if relieved is not None:
+        values["macarthur_commands"] = Fact(False, f"MacArthur was relieved by record #{relieved} (14.4 Theater "
+                                                   "Commanders)")
+    return GameFacts(values)
+
+
+@register_result("fireandice", "victory_points")
+def game_result(request: dict, outcome: dict) -> GameResult | None:
+    """12.1.1 / 13.1 / the scenario's conditions: a ruling names a winner only at a Victory Point Check
+    with 21 VPs, all ports Communist, or the scenario's end."""
+    winner = outcome.get("winner")
+    if winner is None:
+        return None
+    if request.get("ports_communist_controlled"):
+        how = "every Invasion box's port Communist controlled (13.1)"
+    elif request.get("scenario_end"):
+        how = f"the scenario's end with the VP marker at {outcome.get('vp')} ({_whose(outcome.get('track') or 0)})"
+    else:
+        how = f"{outcome.get('vp')} VPs at a Victory Point Check (12.1.1)"
+    return GameResult(winner, f"{data.SIDE_NAMES.get(winner, winner)} victory: {how}")
 
 
 # -- Objective markers (12.1.3) ---------------------------------------------------------------------

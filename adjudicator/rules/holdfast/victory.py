@@ -16,7 +16,11 @@ from __future__ import annotations
 
 from pydantic import Field, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board as board_field, either_side, register_check
+from adjudicator.checks import (
+    CheckRequest, CheckResult, Dice, Step, board as board_field, either_side, register_check, side_label,
+)
+from adjudicator.facts import GameFacts, GameResult, register_ledger_facts, register_result
+from adjudicator.rules.endgame import eliminated_fact
 from adjudicator.rules.holdfast import board, data, supply
 from adjudicator.rules.holdfast.schemas import SideName
 from adjudicator.rules.positions import PositionModel, UnitAt
@@ -40,6 +44,9 @@ class VictoryRequest(CheckRequest):
                                            description="Ports that changed to UN control (UN supply, 10).")
     communist_controlled_ports: list[str] = Field(default_factory=list, max_length=40,
                                                   description="Ports that changed to Communist control.")
+    eliminated: list[str] = Field(default_factory=list, max_length=80, description=(
+        "Blocks eliminated during the game: they hold nothing and count for nothing, wherever a position still "
+        "shows them (in a recorded game, every block its rulings eliminated)."))
 
     @model_validator(mode="after")
     def _by_the_rules(self, info: ValidationInfo):
@@ -56,7 +63,9 @@ class VictoryRequest(CheckRequest):
 def run_victory(g: Game, req: VictoryRequest) -> CheckResult:
     sc = data.scenario(g, req.scenario)
     gm = g.maps[sc.maps[0]]
-    positions = [UnitAt.from_model(p) for p in req.positions]
+    gone = set(req.eliminated)
+    positions = [UnitAt.from_model(p) for p in req.positions if p.unit not in gone]
+    left_out = [p.unit for p in req.positions if p.unit in gone]
     options = {"un_controlled_ports": req.un_controlled_ports,
                "communist_controlled_ports": req.communist_controlled_ports}
     reports = {side: supply.trace_side(g, req.scenario, side, positions, options) for side in data.SIDES}
@@ -65,6 +74,9 @@ def run_victory(g: Game, req: VictoryRequest) -> CheckResult:
     for r in reports.values():
         warnings += [w for w in r.warnings if w not in warnings]
     steps: list[Step] = []
+    if left_out:
+        steps.append(Step(f"Eliminated during the game, so neither controlling nor counted: {', '.join(left_out)}.",
+                          RULE))
 
     control: dict[str, str] = {}
     for f in gm.features:
@@ -128,3 +140,27 @@ def run_victory(g: Game, req: VictoryRequest) -> CheckResult:
                          "last_turn": True})
 def victory(req: VictoryRequest, dice: Dice) -> CheckResult:
     return run_victory(data.game(), req)
+
+
+@register_ledger_facts("holdfast", "victory")
+def ledger_facts(scenario: str, records: list[tuple[int, dict]], ledger_board) -> GameFacts:
+    """A recorded game's position: the blocks its rulings eliminated neither control a star city nor count."""
+    g = data.game()
+    gone = eliminated_fact(ledger_board, "12 Victory: in-supply units at the end", known=lambda u: u in g.units)
+    return GameFacts({"eliminated": gone} if gone is not None else {})
+
+
+@register_result("holdfast", "victory")
+def game_result(request: dict, outcome: dict) -> GameResult | None:
+    """12: an automatic victory, or after the last turn the most in-supply units beyond the 38th (a draw when equal)."""
+    how, winner = outcome.get("how"), outcome.get("winner")
+    if how is None:
+        return None
+    if how == "draw":
+        counts = outcome.get("units_beyond_38th") or {}
+        return GameResult(None, f"a draw: {counts.get('communist')} in-supply units beyond the 38th Parallel each")
+    if how == "automatic":
+        return GameResult(winner, f"{side_label(winner)} automatic victory: every star city controlled")
+    counts = outcome.get("units_beyond_38th") or {}
+    return GameResult(winner, f"{side_label(winner)} victory after the last turn: in-supply units beyond the 38th "
+                              f"Parallel, Communist {counts.get('communist')}, UN {counts.get('un')}")

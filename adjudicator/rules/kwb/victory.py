@@ -38,6 +38,8 @@ from typing import Literal
 from pydantic import Field, ValidationInfo, model_validator
 
 from adjudicator.checks import CheckRequest, CheckResult, Dice, SituationError, Step, board, either_side, register_check
+from adjudicator.facts import Fact, GameFacts, GameResult, register_ledger_facts, register_result
+from adjudicator.rules.endgame import eliminated_fact
 from adjudicator.rules.kwb import board as kb
 from adjudicator.rules.kwb import data
 from adjudicator.rules.kwb.schemas import ScenarioName, unique
@@ -373,3 +375,37 @@ def _awards_seoul_clearing(scenario_id: str) -> bool:
                 example={"scenario": "seoul", "game_turn": 10, "positions": [{"unit": "us-1-1m", "hex": "1305"}]})
 def seoul_cleared_check(req: SeoulClearedRequest, dice: Dice) -> CheckResult:
     return seoul_cleared(data.game(), req)
+
+
+# -- what the ledger establishes at the end, and the result ---------------------------------------
+
+
+@register_ledger_facts("kwb", "victory", "seoul_cleared")
+def ledger_facts(scenario: str, records: list[tuple[int, dict]], ledger_board) -> GameFacts:
+    """A recorded game's victory: every unit its rulings eliminated is in the deadpile (the player
+    adds what the ledger never ruled on: a burned Supply Center), and the Seoul clearing award a
+    ruling made (12.22 "only once") is that ruling's turn."""
+    g = data.game()
+    values: dict[str, Fact] = {}
+    gone = eliminated_fact(ledger_board, "11.0: units in the deadpile at the end", known=lambda u: u in g.units)
+    if gone is not None:
+        values["deadpile"] = gone
+    for seq, body in records:
+        outcome = (body.get("result") or {}).get("outcome") or {}
+        if body.get("check") == "kwb.seoul_cleared" and outcome.get("cleared") and outcome.get("un_vp"):
+            turn = (body.get("request") or {}).get("game_turn")
+            why = f"record #{seq} found Seoul cleared at the end of game-turn {turn} and made the award (12.22 VICTORY)"
+            values["seoul_cleared_on_turn"] = Fact(turn, why)
+            values["awarded_on_turn"] = Fact(turn, why)
+            break
+    return GameFacts(values)
+
+
+@register_result("kwb", "victory")
+def game_result(request: dict, outcome: dict) -> GameResult | None:
+    """11.0: the level names the side ("Decisive UN Victory", "Pyrrhic Communist victory")."""
+    level = str(outcome.get("level") or "")
+    if not level:
+        return None
+    winner = "communist" if "communist" in level.lower() else "un" if " un " in f" {level.lower()} " else None
+    return GameResult(winner, f"{level}: Communist {outcome.get('communist_vp')} VP, UN {outcome.get('un_vp')} VP")

@@ -25,7 +25,9 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, either_side, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, either_side, register_check, side_label
+from adjudicator.facts import GameFacts, GameResult, register_ledger_facts, register_result
+from adjudicator.rules.endgame import eliminated_fact
 from adjudicator.rules.positions import PositionModel, UnitAt
 from adjudicator.rules.spi import board as sb
 from adjudicator.rules.spi import data
@@ -52,6 +54,9 @@ class VictoryRequest(CheckRequest):
         "Who last occupied each objective place that is empty now (needed for 'occupy, or be the last to occupy')."))
     un_port_held_throughout: str = Field(default="", max_length=40, description=(
         "Invasion Game: the Korean port the UN held for the whole game, if any ('' = none)."))
+    eliminated: list[str] = Field(default_factory=list, max_length=400, description=(
+        "Units eliminated during the game: they hold nothing, wherever a position still shows them (in a "
+        "recorded game, every unit its rulings eliminated)."))
 
     @model_validator(mode="after")
     def _by_the_rules(self, info: ValidationInfo):
@@ -74,7 +79,10 @@ class Evaluation:
         self.g = g
         self.req = req
         self.map = data.scenario_map(g, req.scenario)
-        self.board = sb.Board.from_positions(g, self.map, [UnitAt.from_model(p) for p in req.positions])
+        gone = set(req.eliminated)
+        self.left_out = [p.unit for p in req.positions if p.unit in gone]
+        self.board = sb.Board.from_positions(g, self.map, [UnitAt.from_model(p) for p in req.positions
+                                                           if p.unit not in gone])
         self.last = {lo.place.lower(): lo.side for lo in req.last_occupied}
         self.lines: dict[str, sb.Line] = {}
 
@@ -135,6 +143,8 @@ def evaluate(g: Game, req: VictoryRequest) -> CheckResult:
     levels = list(victory.get("levels", ["marginal", "tactical", "strategic"]))
     ev = Evaluation(g, req)
     steps: list[Step] = []
+    if ev.left_out:
+        steps.append(Step(f"Eliminated during the game, so holding nothing: {', '.join(ev.left_out)}.", RULE))
     achieved: dict[str, int] = {}
     detail: dict[str, dict] = {}
     for side in data.SIDES:
@@ -177,3 +187,22 @@ def evaluate(g: Game, req: VictoryRequest) -> CheckResult:
                                            {"place": "Soul", "side": "un"}]})
 def victory(req: VictoryRequest, dice: Dice) -> CheckResult:
     return evaluate(data.game(), req)
+
+
+@register_ledger_facts("spi", "victory")
+def ledger_facts(scenario: str, records: list[tuple[int, dict]], ledger_board) -> GameFacts:
+    """A recorded game's final position: the units its rulings eliminated hold nothing."""
+    g = data.game()
+    gone = eliminated_fact(ledger_board, "Victory Conditions: units in Korea at the end", known=lambda u: u in g.units)
+    return GameFacts({"eliminated": gone} if gone is not None else {})
+
+
+@register_result("spi", "victory")
+def game_result(request: dict, outcome: dict) -> GameResult | None:
+    """Victory Conditions: the side with the higher level wins, named by the disparity; equal levels tie."""
+    winner = outcome.get("winner")
+    if winner is None:
+        return GameResult(None, "a tie: no one's victory")
+    levels = outcome.get("levels") or {}
+    return GameResult(winner, f"{side_label(winner)} {outcome.get('victory')} victory (UN level {levels.get('un')}, "
+                              f"Communist level {levels.get('communist')})")
