@@ -37,6 +37,7 @@ from adjudicator.web.pages import make_pages_blueprint
 from adjudicator.problems import register_error_handlers
 from adjudicator.api.ratelimits import make_limiter
 from adjudicator.web.replay_pages import make_replay_blueprint
+from adjudicator.web.report_pages import make_report_blueprint
 from adjudicator.rules import register_all_games
 from adjudicator.services import Services
 from adjudicator.ledger.storage import StorageUnavailable, Store, make_engine
@@ -119,6 +120,7 @@ def create_app(config: Config | Mapping[str, Any] | None = None, *, storage_may_
     register_bridge(app, config, limiter)
     app.register_blueprint(make_bridge_pages_blueprint(config, limiter))
     app.register_blueprint(make_replay_blueprint(config, limiter))
+    app.register_blueprint(make_report_blueprint(config, limiter))
     app.register_blueprint(make_artwork_blueprint())
     settle_game_data()
     return app

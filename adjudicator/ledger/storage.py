@@ -131,6 +131,18 @@ signing_keys = Table(
     Column("retired", String(32)),
 )
 
+#: A side's consent to its closed game's after-action report being public (`Store.publish_report`):
+#: the report's public link opens once a side has given it. Kept beside the ledger, never in it: the
+#: closed chain takes no record after its last.
+report_consents = Table(
+    "report_consents",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), nullable=False),
+    Column("side", String(32), nullable=False),
+    Column("time", String(32), nullable=False),
+    PrimaryKeyConstraint("game_id", "side", name="pk_report_consents"),
+)
+
 OBSERVER = "observer"
 
 
@@ -140,6 +152,10 @@ class GameNotFound(LookupError):
 
 class GameClosed(RuntimeError):
     pass
+
+
+class GameOpen(RuntimeError):
+    """What only a closed game may do (publish its report) asked of an open one."""
 
 
 class IdempotencyConflict(RuntimeError):
@@ -529,6 +545,27 @@ class Store:
                         retired=None,
                     )
                 )
+
+    @_storage_call
+    def publish_report(self, game_id: str, side: str) -> None:
+        """Record `side`'s consent to the closed game's report being public (once; again is a no-op).
+        Raises GameNotFound, or GameOpen for a game still open (its fog and its dice are not done)."""
+        with self._write() as conn:
+            game = self._lock_game(conn, game_id)
+            if game.status != "closed":
+                raise GameOpen(game_id)
+            found = conn.execute(select(report_consents.c.side).where(
+                report_consents.c.game_id == game_id, report_consents.c.side == side)).first()
+            if found is None:
+                conn.execute(insert(report_consents).values(game_id=game_id, side=side, time=utc_now()))
+
+    @_storage_call
+    def report_consents(self, game_id: str) -> list[dict[str, str]]:
+        """The sides that made the game's report public, and when, oldest first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(report_consents).where(report_consents.c.game_id == game_id)
+                                .order_by(report_consents.c.time, report_consents.c.side)).all()
+        return [{"side": row.side, "time": row.time} for row in rows]
 
     @_storage_call
     def public_keys(self) -> list[PublicKeyInfo]:
