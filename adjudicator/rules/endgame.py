@@ -15,19 +15,22 @@ from typing import Any
 from adjudicator.facts import Fact
 
 
-def eliminated_by_rulings(board: Any) -> dict[str, int]:
-    """Unit id -> the record that eliminated it, for every unit the ledger's board holds eliminated
-    (a unit set aside by a breakdown or a recombination is not: it is in play as its parts)."""
+def eliminated_by_rulings(board: Any, set_aside: bool = False) -> dict[str, int]:
+    """Unit id -> the record that eliminated it, for every unit the ledger's board holds eliminated;
+    with `set_aside`, also every unit a breakdown or a recombination set aside (not on the map as
+    itself: its parts stand in its stead, SPI)."""
     return {unit: state.by for unit, state in sorted(board.units.items())
-            if state.eliminated and not state.set_aside}
+            if state.eliminated and (set_aside or not state.set_aside)}
 
 
-def eliminated_fact(board: Any, rule: str, known=lambda unit: True) -> Fact | None:
-    """The units the rulings eliminated as a fact that a list field includes (None when none did).
-    `known`: the units the check can score (a placeholder the ledger revealed is none of them)."""
-    gone = {u: seq for u, seq in eliminated_by_rulings(board).items() if known(u)}
+def eliminated_fact(board: Any, rule: str, known=lambda unit: True, set_aside: bool = False) -> Fact | None:
+    """The units the rulings eliminated (and with `set_aside`, set aside) as a fact that a list
+    field includes (None when there are none). `known`: the units the check can score (a
+    placeholder the ledger revealed is none of them)."""
+    gone = {u: seq for u, seq in eliminated_by_rulings(board, set_aside).items() if known(u)}
     if not gone:
         return None
     names = board.names
     said = ", ".join(f"{names.name(u)} (record #{seq})" for u, seq in gone.items())
-    return Fact(list(gone), f"the rulings eliminated {said} ({rule})", includes=True)
+    how = "eliminated or set aside" if set_aside else "eliminated"
+    return Fact(list(gone), f"the rulings {how} {said} ({rule})", includes=True)

@@ -36,7 +36,7 @@ from adjudicator.fog import Part, reveal
 from adjudicator.ledger.dicestats import DiceRecord, dice_record
 from adjudicator.services import services
 from adjudicator.systems import system_info
-from adjudicator.unit_changes import ELIMINATED, REPLACED, STEP, ruled_changes
+from adjudicator.unit_changes import BROKEN_DOWN, ELIMINATED, REPLACED, STEP, ruled_changes
 from adjudicator.web.game_pages import ledger_rows
 from adjudicator.bridge.errors import BridgeError
 from adjudicator.bridge.games import load_system_game
@@ -235,12 +235,18 @@ def _losses(system: str, data, records: list[dict[str, Any]], turn_of: dict[int,
         if str(body.get("check", "")).startswith("game.") or not result:
             continue
         stated = dict(_stated(body.get("request")))
+        turn = turn_of.get(record["seq"], "")
         for change in ruled_changes(canonical_outcome(result)):
             unit = data.units.get(change.unit)
-            if unit is None or not _a_loss(change, names, stated):
+            if unit is None:
                 continue
-            out.setdefault(unit.side, []).append(Loss(unit.side, names.name(change.unit), _loss_words(change, names),
-                                                      record["seq"], turn_of.get(record["seq"], "")))
+            if change.kind == BROKEN_DOWN:  # SPI: the parts lost at once go to the dead pile
+                out.setdefault(unit.side, []).extend(
+                    Loss(unit.side, names.name(part), f"eliminated (of {names.name(change.unit)}, broken down)",
+                         record["seq"], turn) for part in change.lost)
+            elif _a_loss(change, names, stated):
+                out.setdefault(unit.side, []).append(Loss(unit.side, names.name(change.unit),
+                                                          _loss_words(change, names), record["seq"], turn))
     return out
 
 

@@ -32,7 +32,7 @@ def _lines(report: Report, base: str, bold, link, heading, item) -> list[str]:
     out += ["", heading("Losses")]
     for side, label in report.sides:
         losses = report.losses.get(side, [])
-        out.append(f"{bold(label)}: " + (f"{sum(1 for x in losses if x.what == 'eliminated')} eliminated, "
+        out.append(f"{bold(label)}: " + (f"{sum(1 for x in losses if x.what.startswith('eliminated'))} eliminated, "
                                          f"{len(losses)} in all" if losses else "no loss ruled"))
         out += [item(f"{x.unit} {x.what} (" + (f"turn {x.turn}, " if x.turn else "") + f"#{x.seq})") for x in losses]
     out += ["", heading("Dice"), report.dice.summary]

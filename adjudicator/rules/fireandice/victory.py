@@ -118,8 +118,8 @@ def _whose(track: int) -> str:
 
 @register_ledger_facts("fireandice", "victory_points")
 def ledger_facts(scenario: str, records: list[tuple[int, dict]], ledger_board) -> GameFacts:
-    """The VP track is where the last ruling of it left it (12.1.1), and MacArthur, once relieved,
-    never commands again (14.4): neither is the player's to state again."""
+    """The VP track is where the last ruling of it left it (12.1.1), and so is the UN's commander:
+    MacArthur, once relieved, never commands again (14.4): neither is the player's to state again."""
     last = next(((seq, body) for seq, body in reversed(records) if body.get("check") == "fireandice.victory_points"),
                 None)
     if last is None:
@@ -133,6 +133,9 @@ def ledger_facts(scenario: str, records: list[tuple[int, dict]], ledger_board) -
     if relieved is not None:
         values["macarthur_commands"] = Fact(False, f"MacArthur was relieved by record #{relieved} (14.4 Theater "
                                                    "Commanders)")
+    elif outcome.get("macarthur_commands"):
+        values["macarthur_commands"] = Fact(True, f"record #{seq} left MacArthur in command; only the marker "
+                                                  "flipping to red relieves him (14.4 Theater Commanders)")
     return GameFacts(values)
 
 

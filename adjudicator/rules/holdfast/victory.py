@@ -40,6 +40,9 @@ class VictoryRequest(CheckRequest):
         "Star cities (hex -> side) whose control changed since the start; others keep their starting control (2)."))
     last_turn: bool = Field(default=False, description=(
         "True after the last turn's UN player turn: decide by in-supply units beyond the 38th."))
+    game_turn: int | None = board_field("turn", default=None, ge=1, le=60, description=(
+        "The turn the turn track shows: after the UN player turn of the scenario's last turn, the end-of-game "
+        "count decides (as last_turn)."))
     un_controlled_ports: list[str] = Field(default_factory=list, max_length=40,
                                            description="Ports that changed to UN control (UN supply, 10).")
     communist_controlled_ports: list[str] = Field(default_factory=list, max_length=40,
@@ -56,6 +59,9 @@ class VictoryRequest(CheckRequest):
         for hex in self.star_city_control:
             if hex not in stars:
                 raise ValueError(f"{hex} is not a star city (star cities: {', '.join(sorted(stars))})")
+        length = data.scenario(g, self.scenario).length
+        if self.game_turn is not None and self.game_turn > length:
+            raise ValueError(f"game_turn {self.game_turn}: the scenario has {length} turns")
         supply.positions_board(g, gm, [UnitAt.from_model(p) for p in self.positions])
         return self
 
@@ -97,12 +103,16 @@ def run_victory(g: Game, req: VictoryRequest) -> CheckResult:
     how = None
     if control and all(c == req.side for c in control.values()):
         winner, how = req.side, "automatic"
-        steps.append(Step(f"The {req.side} player controls every star city at the end of his turn: automatic "
+        steps.append(Step(f"The {side_label(req.side)} player controls every star city at the end of his turn: automatic "
                           "victory.", RULE))
     else:
-        steps.append(Step(f"No automatic victory: the {req.side} player does not control every star city.", RULE))
+        steps.append(Step(f"No automatic victory: the {side_label(req.side)} player does not control every star city.", RULE))
     counts = None
-    if winner is None and req.last_turn:
+    at_the_end = req.last_turn or (req.game_turn == sc.length and req.side != sc.first_player)
+    if at_the_end and not req.last_turn:
+        steps.append(Step(f"Turn {req.game_turn} is the scenario's last and the {side_label(req.side)} player's turn "
+                          "ends it: the game is over.", RULE))
+    if winner is None and at_the_end:
         north = board.north_of_38th(g, gm, data.special(g, req.scenario, "parallel_38"))
         if north.warning:
             warnings.append(north.warning)
@@ -118,7 +128,7 @@ def run_victory(g: Game, req: VictoryRequest) -> CheckResult:
         if counts["communist"] != counts["un"]:
             winner = max(counts, key=counts.get)
             how = "end of game"
-            steps.append(Step(f"The {winner} player has more and wins.", RULE))
+            steps.append(Step(f"The {side_label(winner)} player has more and wins.", RULE))
         else:
             how = "draw"
             tie = Source(str(data.special(g, req.scenario, "victory_tie").get("source", "")))

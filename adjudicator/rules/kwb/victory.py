@@ -138,6 +138,9 @@ class VictoryRequest(CheckRequest):
     withdrawn: list[str] = Field(default_factory=list, max_length=40, description="Changjin: UN units withdrawn off the south edge.")
     optional_taken: list[str] = Field(default_factory=list, max_length=7, description=(
         "Changjin: optional reinforcements taken (unit ids, either side)."))
+    game_turn: int | None = board("turn", default=None, ge=1, le=40, description=(
+        "The game-turn the turn track shows: at the scenario's last, the score is the game's result; before it, "
+        "the score so far (11.0 'at the end of the scenario')."))
 
     @model_validator(mode="after")
     def _by_the_rules(self, info: ValidationInfo):
@@ -161,6 +164,8 @@ def validate_victory(g: Game, req: VictoryRequest) -> None:
     for p in req.places_occupied:
         if p not in allowed:
             raise ValueError(f"{p!r} scores nothing in {sc.name}; places: {', '.join(allowed) or 'none'}")
+    if req.game_turn is not None and req.game_turn > sc.length:
+        raise ValueError(f"game_turn {req.game_turn}: {sc.name} has {sc.length} game-turns")
     withdrawal = data.special(g, req.scenario, "withdrawal")
     for uid, turn in req.withdrawn_on_turn.items():
         if uid not in withdrawal.get("units", []):
@@ -215,6 +220,9 @@ def score(g: Game, req: VictoryRequest) -> CheckResult:
     steps.append(Step(f"Victory level: {band['level']} (band '{band['printed']}'). Resolution of the printed scale: "
                       "a difference in no band (31) takes the band above; one in two bands (10) takes the lower.", "11.0"))
     warnings = list(notes)
+    if req.game_turn is not None and req.game_turn < sc.length:
+        warnings.append(f"Game-turn {req.game_turn} is before {sc.name}'s last ({sc.length}): this is the score so far; "
+                        "the victory level is decided at the end of the scenario (11.0).")
     if req.city_hexes_occupied:
         warnings += data.map_warnings(g, data.scenario_map(g, req.scenario).id)
     return CheckResult(outcome={"communist_vp": totals["communist"], "un_vp": totals["un"], "difference": difference,

@@ -54,14 +54,20 @@ class VictoryRequest(CheckRequest):
         "Who last occupied each objective place that is empty now (needed for 'occupy, or be the last to occupy')."))
     un_port_held_throughout: str = Field(default="", max_length=40, description=(
         "Invasion Game: the Korean port the UN held for the whole game, if any ('' = none)."))
+    game_turn: int | None = board("turn", default=None, ge=1, le=60, description=(
+        "The game turn the turn track shows: at the scenario's last, the levels are the game's result; before "
+        "it, the position so far."))
     eliminated: list[str] = Field(default_factory=list, max_length=400, description=(
-        "Units eliminated during the game: they hold nothing, wherever a position still shows them (in a "
-        "recorded game, every unit its rulings eliminated)."))
+        "Units eliminated during the game (or set aside by a breakdown): they hold nothing, wherever a position "
+        "still shows them (in a recorded game, every unit its rulings eliminated or set aside)."))
 
     @model_validator(mode="after")
     def _by_the_rules(self, info: ValidationInfo):
         g = data.game_in(info)
         gm = data.scenario_map(g, self.scenario)
+        length = data.scenario(g, self.scenario).length
+        if self.game_turn is not None and self.game_turn > length:
+            raise ValueError(f"game_turn {self.game_turn}: the scenario has {length} game turns")
         sb.Board.from_positions(g, gm, [UnitAt.from_model(p) for p in self.positions])
         for lo in self.last_occupied:
             sb.place_hexes(gm, lo.place)
@@ -169,12 +175,16 @@ def evaluate(g: Game, req: VictoryRequest) -> CheckResult:
         steps.append(Step(f"UN level '{level_name(levels, achieved['un'])}', Communist level "
                           f"'{level_name(levels, achieved['communist'])}': {winner} wins a {result} victory (named by "
                           "the disparity of achievements).", RULE))
+    length = data.scenario(g, req.scenario).length
+    early = ([f"Game turn {req.game_turn} is before the scenario's last ({length}): these are the levels of the "
+              "position so far, not the game's result."] if req.game_turn is not None and req.game_turn < length else [])
     return CheckResult(
         outcome={"levels": {s: level_name(levels, n) for s, n in achieved.items()}, "conditions": detail,
                  "winner": winner, "victory": result},
         steps=steps,
-        warnings=["Victory Conditions' general paragraph survives as interleaved OCR columns: the comparison by "
-                  "disparity is the data's re-assembly (scenario [victory] comparison)."] + data.map_warnings(g, ev.map.id))
+        warnings=early + ["Victory Conditions' general paragraph survives as interleaved OCR columns: the comparison by "
+                          "disparity is the data's re-assembly (scenario [victory] comparison)."]
+        + data.map_warnings(g, ev.map.id))
 
 
 @register_check(system="spi", name="victory", request=VictoryRequest, random=False,
@@ -191,9 +201,11 @@ def victory(req: VictoryRequest, dice: Dice) -> CheckResult:
 
 @register_ledger_facts("spi", "victory")
 def ledger_facts(scenario: str, records: list[tuple[int, dict]], ledger_board) -> GameFacts:
-    """A recorded game's final position: the units its rulings eliminated hold nothing."""
+    """A recorded game's final position: the units its rulings eliminated hold nothing, nor does a
+    division a breakdown set aside (its regiments stand in its stead)."""
     g = data.game()
-    gone = eliminated_fact(ledger_board, "Victory Conditions: units in Korea at the end", known=lambda u: u in g.units)
+    gone = eliminated_fact(ledger_board, "Victory Conditions: units in Korea at the end", known=lambda u: u in g.units,
+                           set_aside=True)
     return GameFacts({"eliminated": gone} if gone is not None else {})
 
 
