@@ -858,6 +858,28 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
     }
   }
 
+  /**
+   * The after-action report of the recorded game this player joined, at the server's public
+   * address (the page asks for the player's token; once the game is closed a side may make it
+   * public); a calculation has no report. Off the event thread (asks the server its public address).
+   */
+  public Map<String, Object> reportAddress() {
+    requireOffEventThread();
+    try {
+      final Active a = onEventThread(this::active);
+      if (a == null) {
+        return failed(new Server.Problem(0, "No recorded game", "The after-action report is a recorded game's: join the "
+                                         + "game first (Adjudicator > Join recorded game...)."));
+      }
+      final Map<String, Object> about = new Server(a.server).get("/api/v1/games/" + path(a.gameId), a.token);
+      final String base = String.valueOf(about.getOrDefault("public_url", a.server)).replaceAll("/+$", "");
+      return ok("url", base + "/games/" + path(a.gameId) + "/report");
+    }
+    catch (Server.Problem p) {
+      return failed(p);
+    }
+  }
+
   /** A ruling was posted: kept for the ruling window and the chat's clicks (the last 50 of this session). Event thread. */
   void delivered(Ruling ruling) {
     final String tag = Ruling.tag(ruling.lines.get(0));

@@ -20,8 +20,8 @@ import javax.swing.SwingWorker;
 /**
  * The Adjudicator toolbar menu and the dialogs it opens: what the game is and where its checks
  * go, the scenario of a game that does not say, connecting, creating, joining and leaving a
- * recorded game, the last ruling (in full, its page in the browser), the replay of a log in the
- * browser, and the checks of the scenario this player may ask. Event thread; the waiting is done
+ * recorded game, the last ruling (in full, its page in the browser), the replay of a log and the
+ * game's after-action report in the browser, and the checks of the scenario this player may ask. Event thread; the waiting is done
  * by the component's public methods, run off it.
  */
 final class Menu {
@@ -79,6 +79,12 @@ final class Menu {
     menu.add(open);
     menu.add(item("Replay a log in the browser", () -> inBackground(adjudicator::replayAddress,
                                                                       answer -> Browser.open(String.valueOf(answer.get("url"))))));
+    final JMenuItem report = item("Write the after-action report", () -> inBackground(adjudicator::reportAddress,
+                                                                    answer -> Browser.open(String.valueOf(answer.get("url")))));
+    report.setEnabled(active != null);
+    report.setToolTipText(active == null ? "Join the recorded game to write its report"
+                          : "The game turn by turn, its losses, dice and result, to read or post on a forum (opens in your browser)");
+    menu.add(report);
     menu.addSeparator();
     final JMenu checks = new JMenu("Checks");
     if (c == null) {
