@@ -45,7 +45,7 @@ def report_of(client, game) -> tuple[str, str]:
     page = client.get(f"/games/{game['game_id']}/report")
     assert page.status_code == 200
     text = client.get(f"/games/{game['game_id']}/report.md")
-    assert text.status_code == 200 and text.mimetype == "text/markdown"
+    assert text.status_code == 200 and text.mimetype == "text/plain"
     return page.get_data(as_text=True), text.get_data(as_text=True)
 
 

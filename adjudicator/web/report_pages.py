@@ -72,7 +72,8 @@ def make_report_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
         made, _ = found
         as_bbcode = request.args.get("bbcode") == "1"
         text = bbcode(made, base_url()) if as_bbcode else markdown(made, base_url())
-        return Response(text, mimetype="text/plain" if as_bbcode else "text/markdown", headers={
+        # text/plain: a browser shows it to copy into the forum's box (text/markdown it would download)
+        return Response(text, mimetype="text/plain", headers={
             "Cache-Control": "no-store",
             "Content-Disposition": f'inline; filename="aar-{game_id}.{"txt" if as_bbcode else "md"}"'})
 
