@@ -248,3 +248,28 @@ def test_the_report_is_for_the_games_logins_until_a_side_publishes_the_closed_ga
     assert "UN won" in stranger.get(f"{path}.md").get_data(as_text=True)
     bbcode = stranger.get(f"{path}.md?bbcode=1").get_data(as_text=True)
     assert bbcode.startswith("[size=14][b]After-action report") and "[list]" in bbcode and "[/url]" in bbcode
+
+
+def test_the_report_draws_the_last_saved_game_a_ruling_checked(app, client):
+    """A player records the supply of his saved game through the pages (the file is kept for his
+    login): the report shows that board, named by the ruling that checked it; a login of the other
+    side, whose fog the file would lift while the game is open, is shown none."""
+    import io
+
+    from test_bridge_helpers import SCENARIO, SYSTEM, kwb, savedgame_bytes, setup_units
+
+    game = new_game(client, SYSTEM, SCENARIO)
+    login(client, game, "communist")
+    vsav = savedgame_bytes(kwb(), setup_units(kwb(), SCENARIO, 12))
+    kept = client.post(f"/games/{game['game_id']}/savedgame", data={"file": (io.BytesIO(vsav), "turn-3.vsav")},
+                       content_type="multipart/form-data")
+    assert kept.status_code == 303
+    sha = kept.headers["Location"].split("/savedgame/", 1)[1].split("?")[0]
+    supply = client.post(f"/games/{game['game_id']}/savedgame/{sha}/supply",
+                         data={"side": "communist", "game_turn": "3", "request_id": "t3-supply"})
+    assert supply.status_code == 303
+    page, markdown = report_of(client, game)
+    assert 'id="report-board"' in page and "turn-3.vsav" in page and 'id="board-pusan"' in page
+    assert "## The board at the end" in markdown and "[map pusan](" in markdown
+    login(client, game, "un")
+    assert 'id="report-board"' not in report_of(client, game)[0]

@@ -10,14 +10,15 @@ from __future__ import annotations
 from adjudicator.web.report import Report
 
 
-def _lines(report: Report, base: str, bold, link, heading, item) -> list[str]:
-    """The report's lines in a markup given as functions: bold(text), link(text, url), heading(text), item(text)."""
+def _lines(report: Report, base: str, bold, link, heading, item, plain=lambda t: t) -> list[str]:
+    """The report's lines in a markup given as functions: bold(text), link(text, url), heading(text),
+    item(text), and plain(text) for the words the rulings and the data make (shown as written)."""
     game = f"{base}/games/{report.game_id}"
     out = [heading(f"After-action report: {report.system_name}, {report.scenario_name}"), "",
            f"{bold('Sides')}: {' vs '.join(label for _, label in report.sides)}",
            f"{bold('Played')}: {report.created[:10]} to {(report.closed or 'still open')[:10]}",
            f"{bold('Turns played')}: {report.turns_played}" + (f" of {report.last_turn}" if report.last_turn else ""),
-           f"{bold('Result')}: {report.result_words}"
+           f"{bold('Result')}: {plain(report.result_words)}"
            + (f" ({link('the victory ruling', f'{game}/records/{report.result.record}')})" if report.result else ""),
            ""]
     if report.fog_kept:
@@ -25,8 +26,8 @@ def _lines(report: Report, base: str, bold, link, heading, item) -> list[str]:
     out.append(heading("Turn by turn"))
     for section in report.turns:
         out += ["", bold(section.label)]
-        out += [item(f"{link(f'#{r.seq}', f'{game}/records/{r.seq}')} {report.side_label(r.side)}: {r.headline}"
-                     + "".join(f" (notice: {n})" for n in r.notices)) for r in section.rulings]
+        out += [item(f"{link(f'#{r.seq}', f'{game}/records/{r.seq}')} {report.side_label(r.side)}: {plain(r.headline)}"
+                     + "".join(f" (notice: {plain(n)})" for n in r.notices)) for r in section.rulings]
     if not report.turns:
         out.append("No ruling yet.")
     out += ["", heading("Losses")]
@@ -34,7 +35,7 @@ def _lines(report: Report, base: str, bold, link, heading, item) -> list[str]:
         losses = report.losses.get(side, [])
         out.append(f"{bold(label)}: " + (f"{sum(1 for x in losses if x.what.startswith('eliminated'))} eliminated, "
                                          f"{len(losses)} in all" if losses else "no loss ruled"))
-        out += [item(f"{x.unit} {x.what} (" + (f"turn {x.turn}, " if x.turn else "") + f"#{x.seq})") for x in losses]
+        out += [item(f"{plain(x.unit)} {plain(x.what)} (" + (f"turn {x.turn}, " if x.turn else "") + f"#{x.seq})") for x in losses]
     out += ["", heading("Dice"), report.dice.summary]
     for die in report.dice.dice:
         faces = ", ".join(f"{face}: {n}" for face, n in enumerate(die.counts, start=1))
@@ -57,7 +58,7 @@ def _lines(report: Report, base: str, bold, link, heading, item) -> list[str]:
 
 def markdown(report: Report, base: str) -> str:
     return "\n".join(_lines(report, base, bold=lambda t: f"**{_md(t)}**", link=lambda t, u: f"[{_md(t)}]({u})",
-                            heading=lambda t: f"## {t}", item=lambda t: f"- {t}")) + "\n"
+                            heading=lambda t: f"## {_md(t)}", item=lambda t: f"- {t}", plain=_md)) + "\n"
 
 
 def bbcode(report: Report, base: str) -> str:
