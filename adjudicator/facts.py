@@ -38,6 +38,13 @@ class Fact:
     applies: Callable[[dict[str, Any]], bool] = _always
     #: A list the request's own must contain (the player may add to it, never leave one out).
     includes: bool = False
+    #: What a form may show the asking player of `value` where the fog of war hides part of it
+    #: (None: all of it); the recorded request still takes the whole value, sealed as the fog says.
+    shown: Any = None
+
+    @property
+    def shown_value(self) -> Any:
+        return self.value if self.shown is None else self.shown
 
 
 @dataclass
@@ -64,8 +71,8 @@ def register_facts(system: str, fields: tuple[str, ...], checks: tuple[str, ...]
 
 
 #: (scenario id, the ledger as (seq, record body with its hidden parts) pairs, oldest first, the
-#: ledger's board folded from them) -> the facts of one check's request.
-LedgerFactsFunction = Callable[[str, list[tuple[int, dict[str, Any]]], Any], GameFacts]
+#: ledger's board folded from them, the asking side) -> the facts of one check's request.
+LedgerFactsFunction = Callable[[str, list[tuple[int, dict[str, Any]]], Any, "str | None"], GameFacts]
 
 _LEDGER_FACTS: dict[tuple[str, str], LedgerFactsFunction] = {}
 

@@ -246,7 +246,7 @@ def game_facts(spec: CheckSpec, grant: TokenGrant, request_id: str | None = None
     found = facts_of(grant.system, grant.scenario, records) if general else GameFacts()
     if at_the_end is not None:
         full = full_records(grant.game_id, grant.system, records)
-        read = at_the_end(grant.scenario, full, ledger_board_of(grant.system, full))
+        read = at_the_end(grant.scenario, full, ledger_board_of(grant.system, full), canonical_side(grant.role))
         found = GameFacts({**found.values, **read.values}, {**found.closed_checks, **read.closed_checks})
     if follow_up is not None:
         try:

@@ -49,6 +49,11 @@ def report_of(client, game) -> tuple[str, str]:
     return page.get_data(as_text=True), text.get_data(as_text=True)
 
 
+def facts_shown(form: str) -> str:
+    """What a roll form says the game established (its "From this game" list)."""
+    return form.split('id="game-facts"', 1)[1].split("</div>", 1)[0]
+
+
 def assert_report_sections(page: str, markdown: str) -> None:
     for section in ("report-headline", "report-result", "report-turns", "report-losses", "report-dice",
                     "report-verify", "report-export", "report-publish"):
@@ -183,6 +188,13 @@ def test_holdfast_last_turn_counts_only_blocks_the_rulings_left(app, client):
     assert ruled["outcome"]["units_beyond_38th"] == {"communist": 0, "un": 0}
     assert (ruled["outcome"]["winner"], ruled["outcome"]["how"]) == (None, "draw")
     assert any("stand-in" in step["text"] for step in ruled["steps"])
+
+    login(client, game, "communist")  # the attacker never learnt which block he eliminated (fog of war)
+    told = facts_shown(client.get(f"/games/{game['game_id']}/checks/victory").get_data(as_text=True))
+    assert "1 block hidden from you" in told and "rok-2" not in told and "ROK 2" not in told
+    login(client, game, "un")  # its owner is told
+    assert "ROK 2 (record #1)" in facts_shown(
+        client.get(f"/games/{game['game_id']}/checks/victory").get_data(as_text=True))
 
     recorded_close = client.post(f"/api/v1/games/{game['game_id']}/close", headers=bearer(game["tokens"]["un"]))
     assert recorded_close.get_json()["result"]["winner"] is None

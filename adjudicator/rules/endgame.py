@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.facts import Fact
+from adjudicator.fog import fog_of
 
 
 def eliminated_by_rulings(board: Any, set_aside: bool = False) -> dict[str, int]:
@@ -23,14 +24,22 @@ def eliminated_by_rulings(board: Any, set_aside: bool = False) -> dict[str, int]
             if state.eliminated and (set_aside or not state.set_aside)}
 
 
-def eliminated_fact(board: Any, rule: str, known=lambda unit: True, set_aside: bool = False) -> Fact | None:
+def eliminated_fact(board: Any, rule: str, known=lambda unit: True, set_aside: bool = False,
+                    system: str = "", side: str | None = None) -> Fact | None:
     """The units the rulings eliminated (and with `set_aside`, set aside) as a fact that a list
     field includes (None when there are none). `known`: the units the check can score (a
-    placeholder the ledger revealed is none of them)."""
+    placeholder the ledger revealed is none of them). Where `system`'s fog of war hides a unit from
+    the asking `side`, the fact names it to him only as one of a count (`Fact.shown` leaves it out:
+    the recorded request carries it, sealed)."""
     gone = {u: seq for u, seq in eliminated_by_rulings(board, set_aside).items() if known(u)}
     if not gone:
         return None
+    fog = fog_of(system) if system else None
+    seen = [u for u in gone if fog is None or fog.unit_owner(u) in (None, side)]
     names = board.names
-    said = ", ".join(f"{names.name(u)} (record #{seq})" for u, seq in gone.items())
+    said = ", ".join(f"{names.name(u)} (record #{gone[u]})" for u in seen)
+    hidden = len(gone) - len(seen)
+    if hidden:
+        said = (f"{said} and " if said else "") + f"{hidden} {fog.noun}{'s' if hidden > 1 else ''} hidden from you"
     how = "eliminated or set aside" if set_aside else "eliminated"
-    return Fact(list(gone), f"the rulings {how} {said} ({rule})", includes=True)
+    return Fact(list(gone), f"the rulings {how} {said} ({rule})", includes=True, shown=seen if hidden else None)

@@ -89,6 +89,14 @@ def grant_or_login(game_id: str, *, write: bool) -> TokenGrant | Response:
     return page_grant(game_id, write=write)
 
 
+def fact_words(fact) -> Any:
+    """A fact's value as its line on a roll form says it: a list the request must include is
+    named by its reason (units by their counters' names), never by ids."""
+    if fact.includes:
+        return "every one the ledger holds, whatever else you add"
+    return fact.shown_value
+
+
 def roll_fields(spec: CheckSpec) -> list[FormField]:
     """A check's form in a recorded game: the game fixes its scenario and the asking side."""
     bound = {pointer[1:] for pointer, role in spec.board if pointer.count("/") == 1 and role in GAME_BOUND_ROLES}
@@ -112,8 +120,9 @@ class RollPage:
     request_id: str
     errors: list[FieldError] = field(default_factory=list)
     problem: Problem | None = None
-    #: Field -> (value, why) of what the game's own ledger and scenario establish (adjudicator.facts).
-    facts: dict[str, tuple[Any, str]] = field(default_factory=dict)
+    #: Field -> (value, why, includes) of what the game's own ledger and scenario establish
+    #: (adjudicator.facts; includes: a list the request must contain, the player may add to it).
+    facts: dict[str, tuple[Any, str, bool]] = field(default_factory=dict)
     #: The chances of the form's situation, when the player asked for them (adjudicator.odds).
     odds: dict[str, Any] | None = None
 
@@ -377,9 +386,9 @@ def make_game_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprin
             page.problem = Problem(422, "Nothing to roll any more", found.closed_checks[spec.name],
                                    kind="check-closed")
         for name, fact in found.values.items():
-            if name in page.values:
-                page.values[name] = fact.value
-                page.facts[name] = (fact.value, fact.why)
+            if name in page.values:  # what the fog lets this player see of it (the server adds the rest)
+                page.values[name] = fact.shown_value
+                page.facts[name] = (fact_words(fact), fact.why, fact.includes)
         return render_roll(page)
 
     @bp.post("/games/<game_id>/checks/<check>")

@@ -117,7 +117,7 @@ def _whose(track: int) -> str:
 
 
 @register_ledger_facts("fireandice", "victory_points")
-def ledger_facts(scenario: str, records: list[tuple[int, dict]], ledger_board) -> GameFacts:
+def ledger_facts(scenario: str, records: list[tuple[int, dict]], ledger_board, side: str | None) -> GameFacts:
     """The VP track is where the last ruling of it left it (12.1.1), and so is the UN's commander:
     MacArthur, once relieved, never commands again (14.4): neither is the player's to state again."""
     last = next(((seq, body) for seq, body in reversed(records) if body.get("check") == "fireandice.victory_points"),

@@ -153,10 +153,11 @@ def victory(req: VictoryRequest, dice: Dice) -> CheckResult:
 
 
 @register_ledger_facts("holdfast", "victory")
-def ledger_facts(scenario: str, records: list[tuple[int, dict]], ledger_board) -> GameFacts:
+def ledger_facts(scenario: str, records: list[tuple[int, dict]], ledger_board, side: str | None) -> GameFacts:
     """A recorded game's position: the blocks its rulings eliminated neither control a star city nor count."""
     g = data.game()
-    gone = eliminated_fact(ledger_board, "12 Victory: in-supply units at the end", known=lambda u: u in g.units)
+    gone = eliminated_fact(ledger_board, "12 Victory: in-supply units at the end", known=lambda u: u in g.units,
+                           system="holdfast", side=side)
     return GameFacts({"eliminated": gone} if gone is not None else {})
 
 

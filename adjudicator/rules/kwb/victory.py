@@ -389,13 +389,14 @@ def seoul_cleared_check(req: SeoulClearedRequest, dice: Dice) -> CheckResult:
 
 
 @register_ledger_facts("kwb", "victory", "seoul_cleared")
-def ledger_facts(scenario: str, records: list[tuple[int, dict]], ledger_board) -> GameFacts:
+def ledger_facts(scenario: str, records: list[tuple[int, dict]], ledger_board, side: str | None) -> GameFacts:
     """A recorded game's victory: every unit its rulings eliminated is in the deadpile (the player
     adds what the ledger never ruled on: a burned Supply Center), and the Seoul clearing award a
     ruling made (12.22 "only once") is that ruling's turn."""
     g = data.game()
     values: dict[str, Fact] = {}
-    gone = eliminated_fact(ledger_board, "11.0: units in the deadpile at the end", known=lambda u: u in g.units)
+    gone = eliminated_fact(ledger_board, "11.0: units in the deadpile at the end", known=lambda u: u in g.units,
+                           system="kwb", side=side)
     if gone is not None:
         values["deadpile"] = gone
     for seq, body in records:

@@ -200,12 +200,12 @@ def victory(req: VictoryRequest, dice: Dice) -> CheckResult:
 
 
 @register_ledger_facts("spi", "victory")
-def ledger_facts(scenario: str, records: list[tuple[int, dict]], ledger_board) -> GameFacts:
+def ledger_facts(scenario: str, records: list[tuple[int, dict]], ledger_board, side: str | None) -> GameFacts:
     """A recorded game's final position: the units its rulings eliminated hold nothing, nor does a
     division a breakdown set aside (its regiments stand in its stead)."""
     g = data.game()
     gone = eliminated_fact(ledger_board, "Victory Conditions: units in Korea at the end", known=lambda u: u in g.units,
-                           set_aside=True)
+                           set_aside=True, system="spi", side=side)
     return GameFacts({"eliminated": gone} if gone is not None else {})
 
 
