@@ -118,6 +118,11 @@ def register_result(system: str, check: str):
     return decorator
 
 
+def result_checks(system: str) -> list[str]:
+    """The checks of `system` whose rulings name the game's result (its victory checks)."""
+    return sorted(check for s, check in _RESULTS if s == system)
+
+
 def result_of(system: str, check: str, request: dict[str, Any], outcome: dict[str, Any], seq: int) -> GameResult | None:
     """The game's result a ruling states (None: not a victory ruling, or one that decides nothing)."""
     function = _RESULTS.get((system, check))

@@ -116,6 +116,8 @@ def test_kwb_seoul_victory_from_the_ledger_and_its_report(app, client):
     assert info["result"] == {"winner": "un", "result": "Decisive UN Victory: Communist 0 VP, UN 13 VP",
                               "record": ruled["seq"]}
     login(client, game, "un")
+    ledger_page = client.get(f"/games/{game['game_id']}").get_data(as_text=True)
+    assert 'id="victory-link-victory"' in ledger_page and 'id="game-winner">UN<' in ledger_page
     page, markdown = report_of(client, game)
     assert_report_sections(page, markdown)
     assert 'id="report-winner">UN<' in page and "Turn 10" in page and "Turn 14" in page

@@ -41,6 +41,7 @@ from adjudicator.checks import CheckSpec, get_check, side_label
 from adjudicator.config import Config
 from adjudicator.web.csrf import FIELD as CSRF_FIELD
 from adjudicator.web.csrf import guard
+from adjudicator.facts import result_checks
 from adjudicator.fog import HIDDEN, Part, reveal
 from adjudicator.words.forms import (
     FieldError, FormField, form_fields, form_request, submitted_values, unit_choices, validate_form,
@@ -346,7 +347,8 @@ def make_game_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprin
             "game.html", document=seen, rows=ledger_rows(seen), report=report, role=grant.role, grant=grant, problems=problems,
             info=system_info(document["game"]["system"]), checks=game_checks_of(grant),
             may_roll=grant.role != OBSERVER and document["game"]["status"] == "open",
-            result=rulings.game_result(game_id, grant.system), side_label=side_label))
+            result=rulings.game_result(game_id, grant.system), side_label=side_label,
+            victory_checks=[c for c in result_checks(grant.system) if c in rulings.game_checks(grant)]))
         response.headers["Cache-Control"] = "no-store"
         return response
 
