@@ -49,6 +49,10 @@ def report_of(client, game) -> tuple[str, str]:
     return page.get_data(as_text=True), text.get_data(as_text=True)
 
 
+#: The address the test client asks for (werkzeug's default Host), as the Markdown's links say it.
+BASE = "http://localhost"
+
+
 def facts_shown(form: str) -> str:
     """What a roll form says the game established (its "From this game" list)."""
     return form.split('id="game-facts"', 1)[1].split("</div>", 1)[0]
@@ -285,5 +289,13 @@ def test_the_report_draws_the_last_saved_game_a_ruling_checked(app, client):
     page, markdown = report_of(client, game)
     assert 'id="report-board"' in page and "turn-3.vsav" in page and 'id="board-pusan"' in page
     assert "## The board at the end" in markdown and "[map pusan](" in markdown
+    assert 'id="report-turn-boards"' not in page  # one turn: its board is the one drawn
+    later = client.post(f"/games/{game['game_id']}/savedgame/{sha}/supply",
+                        data={"side": "communist", "game_turn": "4", "request_id": "t4-supply"})
+    assert later.status_code == 303
+    page, markdown = report_of(client, game)
+    turns = page.split('id="report-turn-boards"', 1)[1].split("</p>", 1)[0]
+    assert f"records/1?upload={sha}" in turns and f"records/2?upload={sha}" in turns
+    assert f"[turn 3]({BASE}/games/{game['game_id']}/records/1?upload={sha}#record-board)" in markdown
     login(client, game, "un")
     assert 'id="report-board"' not in report_of(client, game)[0]

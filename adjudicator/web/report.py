@@ -49,6 +49,8 @@ from adjudicator.words.transcript import UnitNames, canonical_outcome
 
 #: The request roles that say which turn a ruling belongs to.
 TURN_ROLES = ("turn", "month")
+#: The turn fields of a result recorded outside the check registry (`bridge.rulings.record_supply`).
+RECORDED_TURN_FIELDS = ("game_turn", "turn")
 #: Beyond this many standard deviations of the mean, a side's dice "ran" high or low.
 LUCK_NOTABLE = 1.0
 
@@ -102,6 +104,7 @@ class Report:
     dice: DiceRecord
     dice_by_side: list[SideDice]
     boards: "FinalBoard | None" = None
+    turn_boards: list = field(default_factory=list)  # TurnBoard, one per turn
     published_by: list[dict[str, str]] = field(default_factory=list)
     fog_kept: bool = False
 
@@ -141,6 +144,7 @@ def build_report(game_id: str, system: str, viewer: str | None) -> Report:
         losses=_losses(system, data, seen["records"], turn_of),
         dice=dice, dice_by_side=_dice_by_side(data.sides, seen["records"], seen_values(game_id, viewer, closed)),
         boards=final_boards(game_id, system, data, game["scenario"], seen["records"], viewer, closed),
+        turn_boards=turn_boards(game_id, system, seen["records"], viewer),
         published_by=services().store.report_consents(game_id), fog_kept=not closed and seen is not document)
 
 
@@ -154,6 +158,34 @@ class FinalBoard:
     boards: list  # (map, board) as `boardview.file_boards` gives them
 
 
+@dataclass(frozen=True)
+class TurnBoard:
+    """A turn's last saved game a ruling checked, kept for this viewer: its record's page draws it."""
+
+    turn: str
+    seq: int
+    sha256: str
+
+
+def _savedgame_sha(body: dict[str, Any]) -> str | None:
+    request = body.get("request") if isinstance(body.get("request"), dict) else {}
+    saved = request.get("savedgame")
+    sha = saved.get("sha256") if isinstance(saved, dict) else None
+    return sha if isinstance(sha, str) and is_sha256(sha) else None
+
+
+def turn_boards(game_id: str, system: str, records: list[dict[str, Any]], viewer: str | None) -> list[TurnBoard]:
+    """Each turn's last saved game a ruling checked whose file this viewer's login uploaded and is
+    still kept (the record page draws a board only from the viewer's own uploads)."""
+    scope, found = f"{game_id}/{viewer or OBSERVER}", {}
+    for record in records:
+        body = record.get("body") if isinstance(record.get("body"), dict) else {}
+        sha = _savedgame_sha(body)
+        if sha and services().uploads.has(scope, sha):
+            found[_turn_of(system, body)] = TurnBoard(_turn_of(system, body), record["seq"], sha)
+    return list(found.values())
+
+
 def final_boards(game_id: str, system: str, data, scenario: str, records: list[dict[str, Any]], viewer: str | None,
                  closed: bool) -> FinalBoard | None:
     """The board of the last ruling taken from a saved game (its request names the file's SHA-256)
@@ -162,9 +194,8 @@ def final_boards(game_id: str, system: str, data, scenario: str, records: list[d
     scopes = [f"{game_id}/{r}" for r in ([*data.sides, OBSERVER] if closed else [viewer or OBSERVER])]
     for record in reversed(records):
         body = record.get("body") if isinstance(record.get("body"), dict) else {}
-        saved = (body.get("request") or {}).get("savedgame") if isinstance(body.get("request"), dict) else None
-        sha = saved.get("sha256") if isinstance(saved, dict) else None
-        if not (isinstance(sha, str) and is_sha256(sha)):
+        sha = _savedgame_sha(body)
+        if sha is None:
             continue
         kept = next((k for scope in scopes if (k := services().uploads.get(scope, sha)) is not None), None)
         if kept is None:
@@ -194,8 +225,8 @@ def _turn_of(system: str, body: dict[str, Any]) -> str:
     """The turn (or month) a ruling's request names, '' when it names none."""
     spec = get_check(system, str(body.get("check", "")).partition(".")[2])
     request = body.get("request") if isinstance(body.get("request"), dict) else {}
-    if spec is None:
-        return ""
+    if spec is None:  # a result recorded outside the registry (a saved game's supply): its own turn field
+        return next((str(request[k]) for k in RECORDED_TURN_FIELDS if request.get(k) not in (None, "")), "")
     for pointer, role in spec.board:
         if role in TURN_ROLES and pointer.count("/") == 1 and request.get(pointer[1:]) not in (None, ""):
             return str(request[pointer[1:]])

@@ -48,6 +48,10 @@ def _lines(report: Report, base: str, bold, link, heading, item, plain=lambda t:
                 f"({link(f'#{report.boards.seq}', f'{game}/records/{report.boards.seq}')}): "
                 + ", ".join(link(f"map {m.id}", f"{base}{b['image']}" if b["image"].startswith("/") else b["image"])
                             for m, b in report.boards.boards)]
+        if len(report.turn_boards) > 1:
+            out.append("Each turn's board: " + ", ".join(
+                link(f"turn {t.turn}" if t.turn else "before a turn was named",
+                     f"{game}/records/{t.seq}?upload={t.sha256}#record-board") for t in report.turn_boards))
     out += ["", heading("Verify it"),
             f"Every ruling above is signed and chained. Download {link('the ledger', f'{game}/ledger.json')} and "
             f"{link('the public keys', f'{base}/.well-known/adjudicator-keys.json')}, then run "
