@@ -221,7 +221,8 @@ def test_fireandice_track_and_macarthur_from_the_ledger(app, client):
     from blue to red while MacArthur commands: he is relieved. Record 3 is asked with no track and no
     commander: the ledger says the track is Communist 2 (-2) and MacArthur no longer commands, so the
     UN's 3 count once: -2 + 3 = UN 1. It is the scenario's end: "the side with more victory points
-    wins" — the UN, with 1. A request stating the track at 0 is refused with record 2."""
+    wins" — the UN, with 1 (record 3 is asked on turn 38, the campaign's last: its last End Phase).
+    A request stating the track at 0 is refused with record 2."""
     game = new_game(client, "fireandice", "campaign")
     recorded(roll(client, game, "un", "victory_points",
                   {"track": 0, "macarthur_commands": True, "gains": [{"side": "un", "vp": 5}]}))
@@ -229,8 +230,7 @@ def test_fireandice_track_and_macarthur_from_the_ledger(app, client):
     assert second["outcome"]["track"] == -2 and second["outcome"]["macarthur_relieved"]
     stale = roll(client, game, "un", "victory_points", {"track": 0, "gains": [{"side": "un", "vp": 3}]})
     assert stale.status_code == 422 and "record #2" in stale.get_json()["detail"]
-    last = recorded(roll(client, game, "un", "victory_points",
-                         {"gains": [{"side": "un", "vp": 3}], "scenario_end": True}))
+    last = recorded(roll(client, game, "un", "victory_points", {"gains": [{"side": "un", "vp": 3}], "game_turn": 38}))
     assert last["request"]["track"] == -2 and last["request"]["macarthur_commands"] is False
     assert last["outcome"]["track"] == 1 and last["outcome"]["winner"] == "un"
 
@@ -238,6 +238,7 @@ def test_fireandice_track_and_macarthur_from_the_ledger(app, client):
     page, markdown = report_of(client, game)
     assert_report_sections(page, markdown)
     assert "**Result**: UN won: UN victory: the scenario's end with the VP marker at 1 (UN)" in markdown
+    assert "**Turns played**: 38 of 38" in markdown and "**Turn 38**" in markdown
 
 
 # -- the report's access and publication ----------------------------------------------------------

@@ -38,12 +38,17 @@ class VictoryRequest(CheckRequest):
     macarthur_commands: bool = Field(default=False, description="MacArthur commands the UN (14.4).")
     vp_check: bool = Field(default=False, description="This is the End Phase Victory Point Check (21 VPs win).")
     scenario_end: bool = Field(default=False, description="The scenario's last End Phase: apply its victory conditions.")
+    game_turn: int | None = board("turn", default=None, ge=1, le=60, description=(
+        "The turn the Game Turn Record Track shows: at the scenario's last, this is its last End Phase "
+        "(as scenario_end)."))
     ports_communist_controlled: bool = Field(default=False, title="Every Invasion box's port Communist controlled", description="All Invasion boxes' ports are Communist "
                                                                           "controlled (13.1: automatic Communist victory).")
 
     @model_validator(mode="after")
     def _scenario(self, info: ValidationInfo):
-        data.scenario(data.game_in(info), self.scenario)
+        length = data.scenario(data.game_in(info), self.scenario).length
+        if self.game_turn is not None and self.game_turn > length:
+            raise ValueError(f"game_turn {self.game_turn}: the scenario has {length} turns")
         return self
 
 
@@ -95,7 +100,11 @@ def victory_points(req: VictoryRequest, dice: Dice) -> CheckResult:
             winner = who
             steps.append(Step(f"{abs(track)} VPs at a Victory Point Check: the {data.SIDE_NAMES[winner]} wins at once.",
                               "12.1.1; 3.0 C c ii"))
-    if winner is None and req.scenario_end:
+    scenario_end = req.scenario_end or req.game_turn == sc.length
+    if scenario_end and not req.scenario_end:
+        steps.append(Step(f"Turn {req.game_turn} is the scenario's last: this is its last End Phase.",
+                          v.get("source", "scenario victory conditions")))
+    if winner is None and scenario_end:
         if v.get("otherwise_winner"):
             winner = v["otherwise_winner"]
         elif track == 0:
@@ -108,7 +117,8 @@ def victory_points(req: VictoryRequest, dice: Dice) -> CheckResult:
                           + (f"the {data.SIDE_NAMES[winner]} wins." if winner else "no winner stated."),
                           v.get("source", "scenario victory conditions")))
     return CheckResult(outcome={"track": track, "holder": holder(track), "vp": abs(track),
-                                "macarthur_relieved": relieved, "macarthur_commands": macarthur, "winner": winner},
+                                "macarthur_relieved": relieved, "macarthur_commands": macarthur, "winner": winner,
+                                "scenario_end": scenario_end},
                        steps=steps, warnings=warnings)
 
 
@@ -148,7 +158,7 @@ def game_result(request: dict, outcome: dict) -> GameResult | None:
         return None
     if request.get("ports_communist_controlled"):
         how = "every Invasion box's port Communist controlled (13.1)"
-    elif request.get("scenario_end"):
+    elif request.get("scenario_end") or outcome.get("scenario_end"):
         how = f"the scenario's end with the VP marker at {outcome.get('vp')} ({_whose(outcome.get('track') or 0)})"
     else:
         how = f"{outcome.get('vp')} VPs at a Victory Point Check (12.1.1)"
