@@ -28,6 +28,8 @@ class ScenarioInfo:
     #: turn -> its month (YYYY-MM) where the scenario's turn record gives one (Fire and Ice): what a
     #: board's turn track says of the month, for checks that go by month (board role `month`).
     months: tuple[tuple[int, str], ...] = ()
+    #: How many turns the scenario lasts (0: not known): its last is when its victory is ruled.
+    turns: int = 0
 
 
 def scenario_months(scenario) -> dict[int, str]:
@@ -121,7 +123,8 @@ def system_info(system_id: str) -> SystemInfo | None:
         id=system_id,
         name=str(game.name),
         sides=tuple(game.sides) if getattr(game, "sides", None) else SIDES,
-        scenarios=tuple(ScenarioInfo(str(s.id), str(s.name), tuple(scenario_months(s).items())) for s in scenarios),
+        scenarios=tuple(ScenarioInfo(str(s.id), str(s.name), tuple(scenario_months(s).items()),
+                                     len(getattr(s, "turns", ()) or ())) for s in scenarios),
     )
 
 

@@ -265,6 +265,9 @@ def kwb(engine, engine_module, server, tmp_path_factory) -> dict:
     a.add({"do": "toolbar_click", "button": "Adjudicator", "path": ["Write the after-action report"]})
     a.add({"do": "wait_window", "window": "open in your browser"}, name="report")
     a.add({"do": "click", "window": "open in your browser", "on": "OK"})
+    a.add({"do": "toolbar_click", "button": "Adjudicator", "path": ["Rule the game's victory..."]})  # turn 1 of 21
+    a.add({"do": "wait_window", "window": "^Adjudicator: Victory"}, name="victory form")
+    a.add({"do": "click", "window": "^Adjudicator: Victory", "on": "Cancel"})
     a.add({"do": "pieces", "properties": ["UnitId", "Step_Level"]}, name="board after 1")
     a.add(*save_as(files / "a1.vsav"), *end_log())
     a.add(*open_game(files / "a1.vsav", files / "a2.vlog"), name="reloaded")
@@ -411,7 +414,8 @@ def as_read(html: str) -> str:
 def test_the_ruling_is_one_click_from_its_page_its_whole_text_and_the_replay(kwb):
     """Adjudicator > Open this ruling's page, a click on the verify address in the chat, the
     ruling window, Replay a log in the browser and Write the after-action report (the harness
-    shows the address a browser would be given: korea.adjudicator.browser=off)."""
+    shows the address a browser would be given: korea.adjudicator.browser=off); Rule the game's
+    victory opens the victory check's form."""
     alice, game_id = kwb["alice"], kwb["game_id"]
     page = f"{PUBLIC}/games/{game_id}#record-1"
     assert page in alice.result("ruling page")["text"]
@@ -422,6 +426,7 @@ def test_the_ruling_is_one_click_from_its_page_its_whole_text_and_the_replay(kwb
     assert alice.result("ruling window by a click")["text"] == window
     assert f"{PUBLIC}/games/{game_id}/replay" in alice.result("replay")["text"]
     assert f"{PUBLIC}/games/{game_id}/report" in alice.result("report")["text"]  # Write the after-action report
+    assert "Game turn" in alice.result("victory form")["text"]  # Rule the game's victory: the check's form, its turn
 
 
 def test_rulings_read_like_rulings_and_are_the_ledgers_own_lines(kwb, server):

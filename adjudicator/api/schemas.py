@@ -287,6 +287,8 @@ class CheckInfo(BaseModel):
     odds_url: str | None = Field(description="Checks with dice: where to ask their chances before the roll "
                                  "(the request without dice).")
     request_schema: dict[str, Any]
+    ends_game: bool = Field(default=False, description=(
+        "The game's victory check: its ruling names the game's result (GET /api/v1/games/<id> `result`)."))
 
 
 class ScenarioOut(BaseModel):
@@ -295,6 +297,8 @@ class ScenarioOut(BaseModel):
     months: dict[str, str] | None = Field(default=None, description=(
         "Game turn -> its month (YYYY-MM), where the scenario's turn record gives one (Fire and Ice): a "
         "check's `month` (board role) is the month of the turn the board's turn track shows."))
+    turns: int | None = Field(default=None, description=(
+        "How many turns the scenario lasts: at its last, the game's victory check rules its end."))
 
 
 class SystemOut(BaseModel):

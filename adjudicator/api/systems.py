@@ -7,6 +7,7 @@ from flask import jsonify, request
 from adjudicator import rulings
 from adjudicator.api.body import parse_json_body
 from adjudicator.checks import BOARD_ROLES, CheckSpec, all_checks, canonical_side, get_check
+from adjudicator.facts import result_checks
 from adjudicator.problems import Problem
 from adjudicator.services import services
 from adjudicator.systems import all_systems, system_info
@@ -34,10 +35,12 @@ def systems_document() -> dict:
 
 def scenario_json(scenario) -> dict:
     """A scenario as clients read it: its id, its name and, where its turn record gives them, the
-    month of each turn (what a board's turn fills in a check's `month`)."""
+    month of each turn (what a board's turn fills in a check's `month`) and how many turns it lasts."""
     out = {"id": scenario.id, "name": scenario.name}
     if scenario.months:
         out["months"] = {str(turn): month for turn, month in scenario.months}
+    if scenario.turns:
+        out["turns"] = scenario.turns
     return out
 
 
@@ -53,6 +56,7 @@ def check_info(spec: CheckSpec) -> dict:
         "scenarios": scenarios,
         "applies": applies(spec, scenarios),
         "actor": spec.actor.to_json(),
+        "ends_game": spec.name in result_checks(spec.system),
         "board": {pointer: role for pointer, role in spec.board},
         "example": spec.example,
         "compute_url": f"/api/v1/systems/{spec.system}/{spec.name}",

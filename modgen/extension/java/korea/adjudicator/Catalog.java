@@ -25,6 +25,7 @@ final class Catalog {
     final String actor;  // who acts (rolls), as the server declares it: "the attacking side (...)"
     final Map<String, Object> example;  // the check's registered example request
     final Map<String, Object> applies;  // the catalog's "applies": scenarios, sides, owner_of_units, units
+    boolean endsGame;  // the game's victory check (the catalog's "ends_game"): its ruling names the result
 
     Check(String name, String summary, String rule, boolean random, Schema schema, String actor) {
       this(name, summary, rule, random, schema, actor, Map.of(), Map.of());
@@ -120,6 +121,7 @@ final class Catalog {
   final Map<String, String> scenarios;  // id -> name, in the server's order
   final Map<String, Map<String, String>> months;  // scenario id -> game turn -> its month (YYYY-MM), where given
   final List<Check> checks;
+  final Map<String, Integer> turns = new LinkedHashMap<>();  // scenario id -> how many turns it lasts, where given
 
   private Catalog(String system, String name, List<String> sides, Map<String, String> scenarios,
                   Map<String, Map<String, String>> months, List<Check> checks) {
@@ -129,6 +131,19 @@ final class Catalog {
     this.scenarios = scenarios;
     this.months = months;
     this.checks = checks;
+  }
+
+  /** The game's victory check a side may ask in a scenario (the catalog's "ends_game"), or null. */
+  Check victory(String scenario, String side) {
+    for (final Check c : checks) {
+      if (c.endsGame && c.belongsTo(scenario) && c.askedBy(side)) return c;
+    }
+    return null;
+  }
+
+  /** Whether a scenario's turn is its last (false when either is not known). */
+  boolean lastTurn(String scenario, Integer turn) {
+    return scenario != null && turn != null && turn.equals(turns.get(scenario));
   }
 
   /** The month (YYYY-MM) of a scenario's game turn, as the server's scenario gives it; null when it gives none. */
@@ -160,11 +175,18 @@ final class Catalog {
         final Map<String, Object> check = Schema.map(c);
         final Map<String, Object> actor = Schema.map(check.get("actor"));
         final String who = actor.isEmpty() ? "" : text(actor.get("description")) + (actor.get("rule") == null ? "" : " (" + actor.get("rule") + ")");
-        checks.add(new Check(String.valueOf(check.get("name")), text(check.get("summary")), text(check.get("rule")),
-                             Boolean.TRUE.equals(check.get("random")), new Schema(Schema.map(check.get("request_schema"))), who,
-                             Schema.map(check.get("example")), Schema.map(check.get("applies"))));
+        final Check made = new Check(String.valueOf(check.get("name")), text(check.get("summary")), text(check.get("rule")),
+                                     Boolean.TRUE.equals(check.get("random")), new Schema(Schema.map(check.get("request_schema"))),
+                                     who, Schema.map(check.get("example")), Schema.map(check.get("applies")));
+        made.endsGame = Boolean.TRUE.equals(check.get("ends_game"));
+        checks.add(made);
       }
-      return new Catalog(system, text(s.get("name")), sides, scenarios, months, checks);
+      final Catalog catalog = new Catalog(system, text(s.get("name")), sides, scenarios, months, checks);
+      for (final Object sc : Schema.list(s.get("scenarios"))) {
+        final Object turns = Schema.map(sc).get("turns");
+        if (turns instanceof Number) catalog.turns.put(String.valueOf(Schema.map(sc).get("id")), ((Number) turns).intValue());
+      }
+      return catalog;
     }
     throw new IllegalArgumentException("the server has no game '" + system + "'");
   }

@@ -99,6 +99,15 @@ final class Menu {
       }
     }
     menu.add(checks);
+    final Catalog.Check victory = c == null ? null : c.victory(adjudicator.scenario(), adjudicator.askingSide());
+    if (victory != null) {
+      final String scenarioId = adjudicator.scenario();
+      final boolean lastTurn = c.lastTurn(scenarioId, BoardReader.turn(c.scenarios.get(scenarioId)));
+      final JMenuItem end = item("Rule the game's victory..." + (lastTurn ? " (the scenario's last turn)" : ""),
+                                 () -> adjudicator.askInteractively(victory, adjudicator.reader().context(null, BoardReader.selection())));
+      end.setToolTipText(victory.summary + (lastTurn ? "" : " (before the last turn: the score so far)"));
+      menu.add(end);
+    }
     menu.show(button, 0, button.getHeight());
   }
 
