@@ -300,3 +300,13 @@ def test_the_report_draws_the_last_saved_game_a_ruling_checked(app, client):
     assert f"[turn 3]({BASE}/games/{game['game_id']}/records/1?upload={sha}#record-board)" in markdown
     login(client, game, "un")
     assert 'id="report-board"' not in report_of(client, game)[0]
+
+
+def test_the_catalog_names_each_games_victory_check_and_its_scenarios_lengths(client):
+    """What the VASSAL extension offers as "Rule the game's victory...": the one check per game whose
+    rulings name the result, and how many turns each scenario lasts (its last is when to ask)."""
+    systems = {s["id"]: s for s in client.get("/api/v1/systems").get_json()["systems"]}
+    ending = {sid: [c["name"] for c in s["checks"] if c["ends_game"]] for sid, s in systems.items()}
+    assert ending == {"kwb": ["victory"], "spi": ["victory"], "holdfast": ["victory"], "fireandice": ["victory_points"]}
+    turns = {sc["id"]: sc["turns"] for sc in systems["kwb"]["scenarios"]}
+    assert turns["seoul"] == 14 and turns["pusan"] == 21
