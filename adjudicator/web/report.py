@@ -116,6 +116,13 @@ class Report:
         won = f"{side_label(self.result.winner)} won" if self.result.winner else "Nobody won"
         return f"{won}: {self.result.result}."
 
+    @property
+    def turns_words(self) -> str:
+        """"14 of 14"; or, when no ruling named a turn, that, with the scenario's length."""
+        if self.turns_played == "not stated":
+            return "not named by any ruling" + (f" (the scenario lasts {self.last_turn})" if self.last_turn else "")
+        return self.turns_played + (f" of {self.last_turn}" if self.last_turn and self.turns_played.isdigit() else "")
+
     def side_label(self, side: str) -> str:
         return dict(self.sides).get(side, side_label(side) if side else "the game")
 

@@ -17,7 +17,7 @@ def _lines(report: Report, base: str, bold, link, heading, item, plain=lambda t:
     out = [heading(f"After-action report: {report.system_name}, {report.scenario_name}"), "",
            f"{bold('Sides')}: {' vs '.join(label for _, label in report.sides)}",
            f"{bold('Played')}: {report.created[:10]} to {(report.closed or 'still open')[:10]}",
-           f"{bold('Turns played')}: {report.turns_played}" + (f" of {report.last_turn}" if report.last_turn else ""),
+           f"{bold('Turns played')}: {report.turns_words}",
            f"{bold('Result')}: {plain(report.result_words)}"
            + (f" ({link('the victory ruling', f'{game}/records/{report.result.record}')})" if report.result else ""),
            ""]
