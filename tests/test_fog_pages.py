@@ -6,8 +6,8 @@ its own with its example situation, and a saved game's supply report too. (KWB's
 identity-less placeholders whose counters the server settles from a sealed order:
 tests/test_sealed_draws.py.) Then every viewer — each side, the acting one included, and the observer —
 opens every page and download a ruling leads to: the game's ledger page, the ruling's page (its
-tables, steps, chat lines, situation), the ledger download, the dice record, the API's ledger and
-dice, and a replay of the acting side's log holding the ruling's lines. For each hidden part of
+tables, steps, chat lines, situation), the ledger download, the dice record, the after-action
+report and its Markdown, the API's ledger and dice, and a replay of the acting side's log holding the ruling's lines. For each hidden part of
 the record the viewer may not see yet: no unit it hides is named, by id or by the name its counter
 reads; a value it hides (an Objective draw, its dice) is shown only as its commitment.
 
@@ -129,7 +129,7 @@ def opened_by(app, game: dict, role: str, seq: int, replay: bytes | None) -> dic
     api = app.test_client()
     out = {}
     for address in (f"/games/{gid}", f"/games/{gid}/records/{seq}", f"/games/{gid}/ledger.json",
-                    f"/games/{gid}/dice"):
+                    f"/games/{gid}/dice", f"/games/{gid}/report", f"/games/{gid}/report.md"):
         response = browser.get(address)
         assert response.status_code == 200, (address, response.status_code)
         out[address] = response.get_data(as_text=True)
@@ -176,7 +176,8 @@ def assert_nothing_hidden_is_shown(app, system, game, acting, seq, replay):
         for address, text in opened_by(app, game, role, seq, replay if role != acting else None).items():
             assert named(text, names) == [], (role, address)
             for commitment in values:
-                assert commitment in text or address.endswith(("/dice", "report.md", "report.html")) or "/replay/" in address, \
+                assert commitment in text or address.endswith(("/dice", "/report", "report.md", "report.html")) \
+                    or "/replay/" in address, \
                     (role, address, "a hidden value is shown in place of its commitment")
 
 
