@@ -94,8 +94,8 @@ def wanted(game_id: str, turn: Turn, side: str, request: dict):
 
     def already_so(change) -> bool:
         now = shown.get(change.unit, {})
-        return change.kind == STEP and change.unit in shown and (change.step is None or change.step == now.get("step")) \
-            and (change.sp is None or change.sp == now.get("sp"))
+        return change.kind == STEP and change.unit in shown and change.step in (None, now.get("step")) \
+            and change.sp in (None, now.get("sp"))
 
     if VERDICTS[game_id] == "not-applied":
         return lambda o: [(c.unit, c.kind) for c in changes(o)] == [(turn.combat.defender, ELIMINATED)]
@@ -109,7 +109,8 @@ def chosen(modules) -> dict[str, bytes]:
     from adjudicator.testing import make_app, seed_where
 
     with tempfile.TemporaryDirectory() as folder:
-        systems = {s["id"]: s for s in make_app(Path(folder)).test_client().get("/api/v1/systems").get_json()["systems"]}
+        listed = make_app(Path(folder)).test_client().get("/api/v1/systems").get_json()["systems"]
+    systems = {s["id"]: s for s in listed}
     seeds = {}
     for game_id in GAMES:
         turn, side, request = combat_request(game_id, modules, systems)

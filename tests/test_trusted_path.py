@@ -233,8 +233,8 @@ def test_the_record_page_shows_the_ruling_verified(app):
 
     store = app.extensions["adjudicator"].store
     with store.engine.begin() as conn:
-        body = json.loads(conn.execute(sqlalchemy.text("SELECT body FROM ledger_records WHERE game_id = :g AND seq = 1"),
-                                       {"g": game["game_id"]}).scalar_one())
+        body = json.loads(conn.execute(sqlalchemy.text(
+            "SELECT body FROM ledger_records WHERE game_id = :g AND seq = 1"), {"g": game["game_id"]}).scalar_one())
         body["result"]["outcome"]["roll"] = 5
         conn.execute(sqlalchemy.text("UPDATE ledger_records SET body = :b WHERE game_id = :g AND seq = 1"),
                      {"b": json.dumps(body, sort_keys=True, separators=(",", ":")), "g": game["game_id"]})
