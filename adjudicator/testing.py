@@ -162,11 +162,12 @@ def unchosen_seeds() -> Callable[[str, str], bytes]:
     return choose
 
 
-def seed_chooser(seeds: dict[str, bytes]) -> Callable[[str, str], bytes]:
+def seed_chooser(seeds: dict[str, bytes],
+                 otherwise: Callable[[str, str], bytes] | None = None) -> Callable[[str, str], bytes]:
     """A store's seed chooser (`Store.new_seed`) giving the games of a key of `seeds` ("<system>/
-    <scenario>", "<system>" or "*") that seed; any other game one of `unchosen_seeds` (never the
-    server's own random seed: a test's run is reproducible)."""
-    otherwise = unchosen_seeds()
+    <scenario>", "<system>" or "*") that seed; any other game one of `otherwise` (`unchosen_seeds`:
+    never the server's own random seed, so a test's run is reproducible)."""
+    otherwise = otherwise or unchosen_seeds()
 
     def choose(system: str, scenario: str) -> bytes:
         for key in (f"{system}/{scenario}", system, "*"):
@@ -177,9 +178,15 @@ def seed_chooser(seeds: dict[str, bytes]) -> Callable[[str, str], bytes]:
     return choose
 
 
+#: Where an app keeps its `unchosen_seeds`, whose count goes on across `choose_seeds` calls.
+UNCHOSEN_SEEDS = "adjudicator.testing:unchosen-seeds"
+
+
 def choose_seeds(app, seeds: dict[str, bytes]) -> None:
-    """The games `app` creates from now on get these seeds (see `seed_chooser`)."""
-    app.extensions["adjudicator"].store.new_seed = seed_chooser(seeds)
+    """The games `app` creates from now on get these seeds (see `seed_chooser`); the others go on
+    getting the app's own `unchosen_seeds`."""
+    otherwise = app.extensions.setdefault(UNCHOSEN_SEEDS, unchosen_seeds())
+    app.extensions["adjudicator"].store.new_seed = seed_chooser(seeds, otherwise)
 
 
 def seeds_env(seeds: dict[str, bytes]) -> dict[str, str]:
