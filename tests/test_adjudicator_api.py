@@ -212,7 +212,8 @@ def test_create_game_returns_tokens_and_commitment(client):
 
 def test_a_test_apps_unchosen_seeds_are_the_same_every_run_and_differ_by_game(tmp_path):
     """A test that chooses no dice still rolls the same dice every run: the n-th game of every app made
-    by `make_app` commits to the same seed, and no two games of one app share one, a seed chosen for other games in between or not."""
+    by `make_app` commits to the same seed, and no two games of one app share one (a seed chosen for
+    other games in between or not)."""
     first, second = (make_app(tmp_path / name).test_client() for name in ("first", "second"))
     commitments = [[new_game(client)["seed_commitment"] for _ in range(3)] for client in (first, second)]
     assert commitments[0] == commitments[1] and len(set(commitments[0])) == 3
