@@ -52,23 +52,26 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _game_data_ok() -> bool:
-    """Check the games' data as `scenarios check` does, and say what the server will serve.
+    """Check the games' data as the server's master will (adjudicator.served_data: every game read and
+    checked, none the rules know missing), and say what the server will serve.
 
-    Gunicorn's master reads it again (adjudicator.served_data), and on SIGHUP: a running server keeps
-    the data it read until then. The message says so, and how to make it read edited data."""
-    from scenarios.loader import DATA_ROOT, check_game_dir, game_ids, load_game
+    Gunicorn's master reads it again, and on SIGHUP: a running server keeps the data it read until then.
+    The message says so, and how to make it read edited data."""
+    from adjudicator.served_data import read_all
+    from scenarios.loader import DATA_ROOT
 
-    problems = [p for game_id in game_ids() for p in check_game_dir(DATA_ROOT / game_id)]
+    games, problems, _ = read_all()
     if problems:
         print("\n".join(problems), file=sys.stderr)
         print(f"adjudicator serve: the game data in {DATA_ROOT} has {len(problems)} problem(s), listed above "
               "(`scenarios check` lists them too); fix them, then start the server", file=sys.stderr)
         return False
-    served = ", ".join(f"{g} ({len(load_game(g).scenarios)} scenarios)" for g in game_ids())
+    served = ", ".join(f"{g} ({len(game.scenarios)} scenarios)" for g, game in games.items())
     print(f"adjudicator serve: game data {DATA_ROOT}: {served}. The server reads it when it starts; after "
           f"editing it, `scenarios check`, then `kill -HUP {os.getpid()}`: the server reads it again and new "
-          "workers serve it (the running ones finish their requests). Data with a problem is refused and the "
-          "data read before stays served; `adjudicator status` says which, and why.", file=sys.stderr)
+          "workers serve it (the running ones finish their requests). Data with a problem (a game missing is "
+          "one) is refused and the data read before stays served; `adjudicator status` says which, and why.",
+          file=sys.stderr)
     return True
 
 

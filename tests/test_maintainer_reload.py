@@ -17,6 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import requests
 
 from scenarios.loader import DATA_ROOT
@@ -107,7 +108,7 @@ def test_a_reload_with_broken_data_keeps_serving_the_data_before_and_says_why(tm
         set_crt_row(data, 3, "DR")  # fixed: a code it defines
         taken = hang_up(server)
         assert taken["ok"] is True and taken["last_reload"] == {"at": taken["last_reload"]["at"], "taken": True,
-                                                                "problems": []}
+                                                                "problems": [], "missing": []}
         assert taken["data"]["loaded_at"] == taken["last_reload"]["at"] != first["data"]["loaded_at"]
         server.wait_for(lambda: result(server) == "DR")
         said = adjudicator_status(server)
@@ -148,3 +149,93 @@ def test_adjudicator_status_without_a_server_says_so(tmp_path):
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and done.stderr.startswith("adjudicator status: no status from http://127.0.0.1:")
     assert "Traceback" not in done.stderr
+
+
+HOLDFAST_COMBAT = {"turn": 6, "weather": "clear", "attackers": [{"unit": "nkpa-1", "sp": 3, "across_river": True}],
+                   "defender": {"unit": "un-2", "sp": 4}, "defender_terrain": "city", "coastal": True,
+                   "attacker_support": ["armor"], "defender_support": ["air", "naval"],
+                   "dice": [5, 6, 1, 1] + [6, 2, 2, 2, 2, 2, 2, 2, 2]}
+
+
+def holdfast_combat(server: Served) -> int:
+    """Defender's strength points after a HoldFast combat with fixed dice (the game's data served)."""
+    answer = requests.post(server.url + "/api/v1/systems/holdfast/combat", json=HOLDFAST_COMBAT, timeout=10)
+    assert answer.status_code == 200, answer.text
+    return answer.json()["outcome"]["defender"]["sp"]
+
+
+def test_a_reload_that_would_drop_a_game_is_refused_and_names_it(tmp_path):
+    """issue 52: a game's game.toml gone, its folder moved away, the whole data folder moved or emptied:
+    each SIGHUP refused like broken data (before, taken as good: every check of the game answered 500,
+    or the new workers failed to boot and gunicorn stopped)."""
+    data = tmp_path / "data"
+    shutil.copytree(DATA_ROOT, data)
+    server = Served(data, tmp_path)
+    try:
+        first = status(server)
+        assert holdfast_combat(server) == 2
+        steps = [
+            (lambda: (data / "holdfast" / "game.toml").rename(data / "holdfast" / "game.toml.bak"),
+             "holdfast/game.toml: missing: its folder has no game.toml; the server serves game 'holdfast'",
+             lambda: (data / "holdfast" / "game.toml.bak").rename(data / "holdfast" / "game.toml")),
+            (lambda: (data / "holdfast").rename(tmp_path / "holdfast-away"),
+             "holdfast/game.toml: missing: the data folder has no folder holdfast/ (moved or renamed?)",
+             lambda: (tmp_path / "holdfast-away").rename(data / "holdfast")),
+            (lambda: data.rename(tmp_path / "data-away"),
+             "holdfast/game.toml: missing: the data folder does not exist (moved or renamed?)",
+             lambda: (tmp_path / "data-away").rename(data)),
+            (lambda: [d.rename(tmp_path / f"away-{d.name}") for d in list(data.iterdir())],
+             "holdfast/game.toml: missing: the data folder has no game in it (no <game>/game.toml)",
+             lambda: [d.rename(data / d.name.removeprefix("away-")) for d in tmp_path.glob("away-*")]),
+        ]
+        for break_it, problem, mend in steps:
+            break_it()
+            refused = hang_up(server)
+            mend()
+            assert refused["ok"] is False and refused["last_reload"]["taken"] is False, problem
+            assert refused["data"]["loaded_at"] == first["data"]["loaded_at"]
+            assert any(p.startswith(problem) for p in refused["last_reload"]["problems"]), refused
+            whole = "no game in it" in problem or "does not exist" in problem
+            assert refused["last_reload"]["missing"] == (["kwb", "spi", "holdfast", "fireandice"] if whole
+                                                         else ["holdfast"])
+            assert "game(s) missing: " + ("kwb, spi, holdfast, fireandice" if whole else "holdfast") \
+                in refused["summary"]
+            assert holdfast_combat(server) == 2  # the game read at the start, served by the new worker
+            said = adjudicator_status(server)
+            assert said.returncode == 1 and said.stdout.startswith("RELOAD REFUSED: "), said.stdout
+            assert f"  {problem}" in said.stdout
+        log = server.log.read_text()
+        assert "reload refused: holdfast/game.toml: missing" in log
+        assert "Shutting down" not in log and "Worker failed to boot" not in log and "Traceback" not in log
+        assert "KeyError" not in log
+
+        taken = hang_up(server)  # everything back where it was
+        assert taken["ok"] is True and taken["last_reload"]["taken"] and taken["last_reload"]["missing"] == []
+        assert holdfast_combat(server) == 2
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("folder", ["empty", "absent"])
+def test_serve_on_a_folder_without_games_says_so_and_starts_nothing(tmp_path, folder):
+    data = tmp_path / "data"
+    if folder == "empty":
+        data.mkdir()
+    env = {**os.environ, "SCENARIOS_DATA": str(data), "DATABASE_URL": f"sqlite:///{tmp_path / 'g.sqlite3'}",
+           "ADJUDICATOR_KEY_PATH": str(tmp_path / "key.pem")}
+    done = subprocess.run([str(BIN / "adjudicator"), "serve", "--port", "1"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1, done.stderr
+    why = "the data folder has no game in it" if folder == "empty" else "the data folder does not exist"
+    for game in ("kwb", "spi", "holdfast", "fireandice"):
+        assert f"{game}/game.toml: missing: {why}" in done.stderr
+    assert "4 problem(s), listed above" in done.stderr
+    assert "Traceback" not in done.stderr and "Booting worker" not in done.stderr
+
+    # gunicorn itself with the service's configuration: its master refuses the same, before any worker
+    env["ADJUDICATOR_BIND"] = "127.0.0.1:0"
+    done = subprocess.run([sys.executable, "-m", "gunicorn", "-c", str(Path("adjudicator/gunicorn.conf.py").resolve()),
+                           "adjudicator.wsgi:app"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0
+    assert f"fireandice/game.toml: missing: {why}" in done.stderr
+    assert "Traceback" not in done.stderr and "Booting worker" not in done.stderr

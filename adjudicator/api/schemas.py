@@ -320,6 +320,9 @@ class ReloadOut(BaseModel):
     taken: bool = Field(description="True: that data is served now. False: it had problems and the data read "
                         "before is still served.")
     problems: list[str] = Field(description="Every problem of the data read, as `file:line: what is wrong`.")
+    missing: list[str] = Field(default_factory=list, description="The games the server serves (or its rules "
+                               "know) whose data the folder lacked (no `<game>/game.toml`): each is one of the "
+                               "problems, and the reason the reload was refused.")
 
 
 class StatusResponse(BaseModel):
