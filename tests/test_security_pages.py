@@ -220,3 +220,43 @@ def test_a_kept_saved_game_and_everything_from_it_is_its_uploaders_only(app, set
         posted = other.post(f"/games/{gid}/savedgame/{sha}/checks/combat", data={"request_id": "page-x"})
         assert posted.status_code in (403, 404), role  # the observer may not roll at all; the opponent has no such file
     assert ledger_seqs(app, game) == [0, 1]
+
+
+def test_a_calculation_pages_upload_is_its_browsers_only(app, setup):
+    """issue 52: the ledger publishes each recorded file's SHA-256; a player who also checked that file
+    on a calculation page kept it there. Its report (`?as=un`: a side's eyes), checks, the log
+    continuing a check and a replay of it open for the browser that uploaded it, for no one else
+    who knows the hash: a logged-in opponent, a stranger, a browser with no cookie at all."""
+    game = new_game(app.test_client(), "kwb", "pusan")
+    gid = game["game_id"]
+    player = logged_in(app, game, "un")
+    kept = player.post(f"/games/{gid}/savedgame", data={"file": (io.BytesIO(setup), "mine.vsav")},
+                       content_type="multipart/form-data")
+    sha = re.search(r"/savedgame/([0-9a-f]{64})", kept.headers["Location"]).group(1)
+    assert player.post(f"/games/{gid}/savedgame/{sha}/supply", data={"request_id": "page-supply-9"}).status_code == 303
+    ledger = app.test_client().get(f"/api/v1/games/{gid}/ledger", headers=bearer(game["tokens"]["communist"]))
+    assert sha in ledger.get_data(as_text=True)  # the opponent reads it: what he starts from
+
+    calculation = player.post("/systems/kwb/savedgame", data={"file": (io.BytesIO(setup), "mine.vsav")},
+                              content_type="multipart/form-data")
+    assert calculation.status_code == 303 and f"/systems/kwb/savedgame/{sha}" in calculation.headers["Location"]
+    replayed = player.post("/systems/kwb/replay", data={"file": (io.BytesIO(setup), "mine.vsav"), "as": "un"},
+                           content_type="multipart/form-data")
+    assert replayed.status_code == 303, replayed.get_data(as_text=True)[:500]
+    replay = replayed.headers["Location"].split("?", 1)[0]
+    addresses = [f"/systems/kwb/savedgame/{sha}?as=un", f"/systems/kwb/savedgame/{sha}",
+                 f"/systems/kwb/savedgame/{sha}/checks/combat?as=un", replay, f"{replay}/report.md"]
+    for address in addresses:
+        assert player.get(address).status_code == 200, address
+    vlog = {"_attackers_text": "", "dice": "3"}
+    others = {"opponent": logged_in(app, game, "communist"), "stranger": app.test_client(),
+              "no cookie": FlaskClient(app, app.response_class, use_cookies=False)}
+    others["stranger"].get("/systems/kwb/savedgame")  # a page with a form: it has a session of its own
+    for who, other in others.items():
+        for address in addresses:
+            response = other.get(address)
+            assert response.status_code == 404, (who, address, response.status_code)
+            assert "kwb-" not in response.get_data(as_text=True), (who, address)  # no unit of the file
+        for check in ("combat", "combat/odds", "combat/vlog"):
+            posted = other.post(f"/systems/kwb/savedgame/{sha}/checks/{check}", data=vlog)
+            assert posted.status_code == 404, (who, check, posted.status_code)

@@ -24,7 +24,8 @@ recorded a roll in the player's name (issue 39). So every state-changing request
    constant time.
 
 Calculations (``/systems/<system>/<check>`` and its chances, a saved game's calculation) record
-nothing, keep nothing and use no cookie: they are not guarded. The JSON API never reads a cookie
+nothing and use no login: they are not guarded, except an upload, which is kept for the browser
+that sent it (`browser_key`, from its session cookie). The JSON API never reads a cookie
 (bearer tokens only), so it is not guarded either and works from any client.
 
 Hand-written, not Flask-WTF's CSRFProtect: CSRFProtect checks no Origin (its Referer check is for
@@ -116,6 +117,15 @@ def _session() -> str:
     if "new_session" not in g:
         g.new_session = secrets.token_urlsafe(32)
     return g.new_session
+
+
+def browser_key() -> str:
+    """A name of this browser for what the service keeps for it alone (a calculation page's upload,
+    `adjudicator.ledger.uploads.browser_scope`): a digest of its session cookie, 24 hex digits. A
+    request without the cookie is a new browser (its session is made and set as a form's is): it
+    finds nothing kept. The digest, not the cookie, goes into the database."""
+    message = b"adjudicator kept files\0"
+    return hmac.new(_session().encode("utf-8"), message, hashlib.sha256).hexdigest()[:24]
 
 
 def token_for(session: str, login_token: str) -> str:

@@ -60,7 +60,7 @@ from adjudicator.bridge.upload import MAX_UPLOAD_BYTES, read_upload
 from adjudicator.bridge.writeback import piece_changes, ruling_log
 from adjudicator.checks import CheckSpec, canonical_side, checks_for, get_check
 from adjudicator.config import Config
-from adjudicator.web.csrf import guard
+from adjudicator.web.csrf import browser_key, guard
 from adjudicator.fog import fog_of, redact, reveal, seal
 from adjudicator.words.forms import form_fields, form_request, submitted_values, unit_choices
 from adjudicator.web.game_pages import new_request_id, situation_address, starting_values
@@ -71,7 +71,7 @@ from adjudicator.services import services
 from adjudicator.ledger.storage import OBSERVER, GameNotFound, TokenGrant
 from adjudicator.systems import system_info
 from adjudicator.words.transcript import chat_lines
-from adjudicator.ledger.uploads import Upload, grant_scope, is_sha256, system_scope
+from adjudicator.ledger.uploads import Upload, browser_scope, grant_scope, is_sha256
 from adjudicator.words.wording import field_path_words, read_from_file
 from vassalfmt import SavedGame
 
@@ -84,14 +84,15 @@ UPLOAD_BODY_BYTES = MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD
 
 @dataclass(frozen=True)
 class Scope:
-    """The pages' context: a system (calculations) or a recorded game (its grant)."""
+    """The pages' context: a system (calculations, this browser's files) or a recorded game (its grant)."""
 
     system: str
     grant: TokenGrant | None = None
 
     @property
     def key(self) -> str:
-        return grant_scope(self.grant) if self.grant else system_scope(self.system)
+        """Where its files are kept: the grant's, or (a calculation) this browser's."""
+        return grant_scope(self.grant) if self.grant else browser_scope(self.system, browser_key())
 
     @property
     def recorded(self) -> bool:
