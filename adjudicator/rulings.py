@@ -53,7 +53,7 @@ from adjudicator.checks import (
 )
 from adjudicator.ledger.dice import LedgerDice, SuppliedDice
 from adjudicator.facts import GameFacts, Refused, concerns, facts_of, follow_up_of
-from adjudicator.fog import Part, fog_of, reveal, seal, unseen_by, visible_to
+from adjudicator.fog import Part, fog_of, named_units, reveal, seal, unseen_by, visible_to
 from adjudicator.ledger.records import Record, ledger_document
 from adjudicator.ledger.board import RESTORED_BY, Derived, LedgerBoard, Notice, RestoredByError
 from adjudicator.problems import Problem, validation_problem
@@ -406,6 +406,7 @@ def _append(grant: TokenGrant, check_key: str, request_json: dict[str, Any], req
     svc = services()
     side = canonical_side(grant.role)
     read: list[Derived] = []  # what the board said of the request (folded with the record it becomes)
+    unknown: list[str] = []  # fighters eliminated where the asker could not see it: not refused (see below)
 
     def read_against_ledger(seed: bytes, seq: int) -> dict:
         """The ruling with its notices; refused (nothing recorded) for an eliminated unit that
@@ -418,7 +419,9 @@ def _append(grant: TokenGrant, check_key: str, request_json: dict[str, Any], req
                 422, "The request names a ruling that brought nothing back", f"/{RESTORED_BY}: {error.detail}.",
                 kind="restored-by", errors=[{"pointer": f"/{RESTORED_BY}", "detail": error.detail,
                                              "code": "restored-by"}])) from None
-        refuse_eliminated_fighters(grant, board, [n for n in derived.eliminated_units() if n.unit in fighting])
+        fighters = [n for n in derived.eliminated_units() if n.unit in fighting]
+        unknown[:] = [n.unit for n in fighters if elimination_unseen(grant, n)]
+        refuse_eliminated_fighters(grant, board, [n for n in fighters if n.unit not in unknown])
         read[:] = [derived]
         # always a list, empty too: a record without one was written before notices existed
         return {**run(seed, seq), "notices": [n.to_json() for n in derived.notices]}
@@ -427,7 +430,7 @@ def _append(grant: TokenGrant, check_key: str, request_json: dict[str, Any], req
     sealer = None
     if fog_of(grant.system) is not None:
         def sealer(request: dict[str, Any], result: dict[str, Any]):
-            done = seal(grant.system, check_key.partition(".")[2], side, request, result)
+            done = seal(grant.system, check_key.partition(".")[2], side, request, result, owners_notices=unknown)
             sealed[:] = done.parts
             return done.request, done.result, done.parts
     try:
@@ -507,6 +510,21 @@ def _fold_appended(grant: TokenGrant, recorded: Recorded, derived: Derived) -> N
         board = services().ledger_boards.get(grant.game_id)
         if board is not None and board.head == recorded.record.seq - 1:
             board.fold(recorded.record.seq, _full_body(grant.system, recorded.record.body, list(recorded.parts)), derived)
+
+
+def elimination_unseen(grant: TokenGrant, notice: Notice) -> bool:
+    """Whether the asker cannot know that the ruling `notice` names eliminated this unit: the fog of
+    war hides the unit from him, and that record names it only sealed (its owner's own supply ruling,
+    say). Refused, the request told him what the fog hides, for nothing recorded: a block he names
+    was eliminated, by which record. So it goes on as for a unit not eliminated (the same answer);
+    its notice ("eliminated by record #n; this ruling treats it as present") is sealed for the owner
+    (`seal`'s `owners_notices`), and the ledger keeps the unit eliminated (its changes not folded)."""
+    fog = fog_of(grant.system)
+    owner = fog.unit_owner(notice.unit) if fog is not None else None
+    if owner is None or (fog.owner_sees and owner == canonical_side(grant.role)):
+        return False
+    eliminating = services().store.record(grant.game_id, notice.record)
+    return eliminating is None or notice.unit not in named_units(fog, eliminating.body)
 
 
 def refuse_eliminated_fighters(grant: TokenGrant, board: LedgerBoard, fighters: list[Notice]) -> None:
