@@ -260,3 +260,80 @@ def test_a_calculation_pages_upload_is_its_browsers_only(app, setup):
         for check in ("combat", "combat/odds", "combat/vlog"):
             posted = other.post(f"/systems/kwb/savedgame/{sha}/checks/{check}", data=vlog)
             assert posted.status_code == 404, (who, check, posted.status_code)
+
+
+# -- cookies another port cannot stand in for (issue 52) ---------------------------------------------------
+
+def role_shown(client, gid: str, **kwargs) -> str | None:
+    """The role the game's page says this browser is, None when it asks for a token."""
+    page = client.get(f"/games/{gid}", **kwargs).get_data(as_text=True)
+    found = re.search(r'<strong id="role">([a-z]+)</strong>', page)
+    assert found or 'id="game-login"' in page, page[:500]
+    return found.group(1) if found else None
+
+
+def test_a_login_cookie_another_page_set_is_no_login(app):
+    """A page on another port of the host sets the game's login cookie in the player's browser (cookies
+    are the host's, whatever the port): the observer token, raw or as the attacker's own browser held it
+    (tied to his session). Neither is a login here: the page asks for a token, never shows the observer's
+    game; the player's own login, tied to his session, works."""
+    game = new_game(app.test_client(), "kwb", "pusan")
+    gid = game["game_id"]
+    victim = logged_in(app, game, "un")
+    assert role_shown(victim, gid) == "un"
+    attacker = logged_in(app, game, "observer")
+    held = attacker.get_cookie(COOKIE, path=f"/games/{gid}").value  # what the attacker's login cookie holds
+    assert held.startswith(game["tokens"]["observer"] + ".")
+    for planted in (game["tokens"]["observer"], held):
+        victim.set_cookie(COOKIE, planted, path=f"/games/{gid}")
+        assert role_shown(victim, gid) is None, planted
+        response = victim.get(f"/games/{gid}/checks/{CHECK}")
+        assert response.status_code == 303 and "next=" in response.headers["Location"]
+    victim.log_in(gid, game["tokens"]["un"])
+    assert role_shown(victim, gid) == "un"
+
+
+def test_over_https_the_cookies_are_host_prefixed_host_only_and_secure(tmp_path):
+    """Over HTTPS the session and the login cookies are `__Host-` cookies (Secure, Path=/, no Domain): a
+    browser keeps them only from an HTTPS response of this host, so no page of a plain-HTTP port or a
+    subdomain can set or replace them; a plain-named cookie such a page sets is not read."""
+    app = make_app(tmp_path)
+    game = new_game(app.test_client(), "kwb", "pusan")
+    gid = game["game_id"]
+    base = "https://localhost"
+    browser = FlaskClient(app, app.response_class, use_cookies=True)
+    form = browser.get(f"/games/{gid}", base_url=base)
+    (session,) = [h for h in form.headers.getlist("Set-Cookie") if h.startswith("__Host-adj_session=")]
+    attributes = {a.strip().split("=")[0].lower() for a in session.split(";")[1:]}
+    assert {"secure", "httponly", "path"} <= attributes and "domain" not in attributes and "Path=/;" in session + ";"
+    token = re.search(rf'name="{csrf.FIELD}" value="([0-9a-f]+)"', form.get_data(as_text=True)).group(1)
+    login = FlaskClient.post(browser, f"/games/{gid}", base_url=base, headers={"Origin": base},
+                             data={"token": game["tokens"]["un"], csrf.FIELD: token})
+    assert login.status_code == 303
+    (cookie,) = [h for h in login.headers.getlist("Set-Cookie") if h.startswith(f"__Host-adj_token-{gid}=")]
+    assert "Secure" in cookie and "Path=/;" in cookie + ";" and "Domain" not in cookie
+    assert role_shown(browser, gid, base_url=base) == "un"
+    # what a plain-HTTP page of the host could set: plain names, read by no HTTPS page
+    other = FlaskClient(app, app.response_class, use_cookies=True)
+    http_login = logged_in(app, game, "observer")
+    other.set_cookie("adj_session", http_login.get_cookie("adj_session").value, path="/")
+    other.set_cookie(COOKIE, http_login.get_cookie(COOKIE, path=f"/games/{gid}").value, path=f"/games/{gid}")
+    assert role_shown(http_login, gid) == "observer"  # the pair works where it was made, over HTTP
+    assert role_shown(other, gid, base_url=base) is None  # not over HTTPS
+
+
+def test_the_origins_scheme_is_compared(tmp_path):
+    """A page of http://host is another origin than the service at https://host (and the reverse):
+    before, the Host was read by the Origin's own scheme and such a page's form passed."""
+    app = make_app(tmp_path)
+    game = new_game(app.test_client(), "kwb", "pusan")
+    gid = game["game_id"]
+    for served, foreign in (("https://localhost", "http://localhost"), ("http://localhost", "https://localhost")):
+        browser = FlaskClient(app, app.response_class, use_cookies=True)
+        form = browser.get(f"/games/{gid}", base_url=served).get_data(as_text=True)
+        token = re.search(rf'name="{csrf.FIELD}" value="([0-9a-f]+)"', form).group(1)
+        data = {"token": game["tokens"]["un"], csrf.FIELD: token}
+        refused = FlaskClient.post(browser, f"/games/{gid}", base_url=served, headers={"Origin": foreign}, data=data)
+        assert refused.status_code == 403 and 'data-kind="cross-origin-request"' in refused.get_data(as_text=True)
+        accepted = FlaskClient.post(browser, f"/games/{gid}", base_url=served, headers={"Origin": served}, data=data)
+        assert accepted.status_code == 303, served

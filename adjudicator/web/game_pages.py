@@ -84,7 +84,7 @@ def login_redirect(game_id: str) -> Response:
 def grant_or_login(game_id: str, *, write: bool) -> TokenGrant | Response:
     """This browser's grant for the game, or the redirect to the token form when it has none."""
     game_or_404(game_id)
-    if page_token() is None:
+    if page_token(game_id) is None:
         return login_redirect(game_id)
     return page_grant(game_id, write=write)
 
@@ -319,7 +319,7 @@ def make_game_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprin
     @bp.get("/games/<game_id>")
     def game(game_id: str):
         game_or_404(game_id)
-        if page_token() is None:
+        if page_token(game_id) is None:
             return render_template("game_login.html", game_id=game_id, next=request.args.get("next", ""))
         try:
             grant = page_grant(game_id, write=False)
