@@ -43,7 +43,10 @@ class CheckNameConverter(BaseConverter):
 
 
 def make_api_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
+    from adjudicator.ratelimits import odds_limited  # here: ratelimits imports api.auth
+
     bp = Blueprint("api", __name__, url_prefix="/api/v1")
+    chances = odds_limited(config, limiter)
     per_token = limiter.limit(config.rate_limit_token, key_func=rate_limit_key)
     anonymous = limiter.shared_limit(config.rate_limit_anonymous, scope="anonymous", key_func=rate_limit_key)
     create = limiter.shared_limit(config.rate_limit_create_game, scope="create-game", key_func=rate_limit_key)
@@ -54,7 +57,8 @@ def make_api_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
     bp.add_url_rule(
         "/systems/<system>/<check>", "compute", anonymous(systems.compute), methods=["POST"]
     )
-    bp.add_url_rule("/systems/<system>/<check>/odds", "compute_odds", anonymous(odds.compute_odds), methods=["POST"])
+    bp.add_url_rule("/systems/<system>/<check>/odds", "compute_odds", anonymous(chances(odds.compute_odds)),
+                    methods=["POST"])
     bp.add_url_rule("/games", "create_game", create(games.create_game), methods=["POST"])
     bp.add_url_rule("/games/<game_id>", "game_info", per_token(games.game_info), methods=["GET"])
     bp.add_url_rule(
@@ -72,7 +76,7 @@ def make_api_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
     bp.add_url_rule(
         "/games/<game_id>/<check_name:check>", "game_check", per_token(games.game_check), methods=["POST"],
     )
-    bp.add_url_rule("/games/<game_id>/<check_name:check>/odds", "game_odds", per_token(odds.game_odds),
+    bp.add_url_rule("/games/<game_id>/<check_name:check>/odds", "game_odds", per_token(chances(odds.game_odds)),
                     methods=["POST"])
     bp.add_url_rule("/verify", "verify", anonymous(verify.verify), methods=["POST"])
     return bp

@@ -49,7 +49,7 @@ from adjudicator.ledger.records import GAME_CLOSED, GAME_CREATED
 from adjudicator.logs.check import check_log_of_game
 from adjudicator.web.page_tokens import forget, game_path, page_grant, page_token, remember
 from adjudicator.problems import Problem
-from adjudicator.ratelimits import RouteLimiter, pages_limit
+from adjudicator.ratelimits import RouteLimiter, odds_limited, pages_limit
 from adjudicator.services import services
 from adjudicator.ledger.storage import OBSERVER, GameNotFound, TokenGrant
 from adjudicator.systems import system_info
@@ -398,6 +398,7 @@ def make_game_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprin
                                           request.form, "odds-roll"), 303)
 
     @bp.get("/games/<game_id>/checks/<check>/odds")
+    @odds_limited(config, limiter)
     def chances(game_id: str, check: str):
         """The chances of the situation in the address: a page the Back button comes back to."""
         grant = grant_or_login(game_id, write=True)

@@ -127,6 +127,7 @@ def make_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
     bp.add_app_template_filter(players_words, "players_words")
     anonymous = limiter.shared_limit(config.rate_limit_anonymous, scope="anonymous", key_func=rate_limit_key)
     create = limiter.shared_limit(config.rate_limit_create_game, scope="create-game", key_func=rate_limit_key)
+    from adjudicator.ratelimits import odds_limited  # here: ratelimits imports api.auth
 
     @bp.get("/")
     def home():
@@ -176,6 +177,7 @@ def make_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
 
     @bp.post("/systems/<system>/<check>/odds")
     @anonymous
+    @odds_limited(config, limiter)
     def system_check_odds(system: str, check: str):
         spec = get_check(system, check)
         if spec is None or not spec.random:

@@ -66,7 +66,7 @@ from adjudicator.words.forms import form_fields, form_request, submitted_values,
 from adjudicator.web.game_pages import new_request_id, situation_address, starting_values
 from adjudicator.web.page_tokens import page_grant
 from adjudicator.problems import Problem
-from adjudicator.ratelimits import RouteLimiter, pages_limit
+from adjudicator.ratelimits import RouteLimiter, odds_limited, pages_limit
 from adjudicator.services import services
 from adjudicator.ledger.storage import OBSERVER, GameNotFound, TokenGrant
 from adjudicator.systems import system_info
@@ -454,6 +454,7 @@ def make_bridge_pages_blueprint(config: Config, limiter: RouteLimiter) -> Bluepr
     bp = Blueprint("bridge_pages", __name__)
 
     limited = pages_limit(config, limiter)
+    chances_limited = odds_limited(config, limiter)
 
     # calculations ----------------------------------------------------------------------------------------
 
@@ -484,6 +485,7 @@ def make_bridge_pages_blueprint(config: Config, limiter: RouteLimiter) -> Bluepr
 
     @bp.post("/systems/<system>/savedgame/<sha256>/checks/<check>/odds")
     @limited
+    @chances_limited
     def system_odds(system: str, sha256: str, check: str):
         return odds_page(system_scope_of(system), sha256, check)
 
@@ -547,6 +549,7 @@ def make_bridge_pages_blueprint(config: Config, limiter: RouteLimiter) -> Bluepr
                                                   check=check), request.form, "answer"), 303)
 
     @bp.get("/games/<game_id>/savedgame/<sha256>/checks/<check>/odds")
+    @chances_limited
     def game_chances(game_id: str, sha256: str, check: str):
         return odds_page(game_scope(game_id), sha256, check, request.args)
 
