@@ -83,7 +83,7 @@ def _status(args: argparse.Namespace) -> int:
 
     url = server_url(args.server) + "/api/v1/status"
     try:
-        answer = requests.get(url, timeout=10)
+        answer = requests.get(url, timeout=10, headers=_maintainer_header())
         answer.raise_for_status()
         document = answer.json()
     except (requests.RequestException, ValueError) as error:
@@ -91,6 +91,20 @@ def _status(args: argparse.Namespace) -> int:
         return 2
     print(json.dumps(document, indent=2) if args.json else "\n".join(status_lines(document)))
     return 0 if document.get("ok") else 1
+
+
+def _maintainer_header() -> dict[str, str]:
+    """The maintainer's token when this machine holds the server's signing key (ADJUDICATOR_KEY_PATH):
+    the status then names the data folder's full path; without it, its last part only."""
+    from adjudicator import served_data
+    from adjudicator.config import Config
+    from adjudicator.ledger.keys import load_signing_key
+
+    try:
+        key = load_signing_key(Config.load().key_path)
+    except (OSError, ValueError):
+        return {}
+    return {"Authorization": f"Bearer {served_data.maintainer_token(key)}"}
 
 
 def status_lines(document: dict) -> list[str]:

@@ -153,24 +153,38 @@ def ensure_read(system_ids: tuple[str, ...]) -> Served:
     return _served
 
 
-def status() -> dict[str, Any]:
-    """The status document (GET /api/v1/status, schema `StatusResponse`)."""
+#: What the server's signing key signs to make the maintainer's credential for the status's paths
+#: (Ed25519 signatures are deterministic: `adjudicator status` on the server's machine, reading the
+#: same key file, makes the same one).
+MAINTAINER_MESSAGE = b"adjudicator status: the data folder's path"
+
+
+def maintainer_token(signing_key) -> str:
+    """The bearer token that shows the status with the data folder's full path."""
+    return signing_key.sign(MAINTAINER_MESSAGE)
+
+
+def status(with_paths: bool = False) -> dict[str, Any]:
+    """The status document (GET /api/v1/status, schema `StatusResponse`). The data folder is named
+    by its last part only, unless `with_paths` (the maintainer's token): a machine's paths are no
+    player's business, and say where to aim."""
     served = _served
     if served is None:
         return {"ok": False, "summary": "no game data read yet", "data": None, "last_reload": None}
+    folder = served.folder if with_paths else Path(served.folder).name
     last = served.last_reload
     if last is None:
-        summary = f"serving the game data read at {served.loaded_at} from {served.folder}"
+        summary = f"serving the game data read at {served.loaded_at} from {folder}"
     elif last.taken:
-        summary = f"serving the game data read at {served.loaded_at} (reload) from {served.folder}"
+        summary = f"serving the game data read at {served.loaded_at} (reload) from {folder}"
     else:
         summary = (f"the reload at {last.at} was refused ({len(last.problems)} problem(s) in the data, listed"
                    + (f"; game(s) missing: {', '.join(last.missing)}" if last.missing else "")
-                   + f"); serving the game data read at {served.loaded_at} from {served.folder}")
+                   + f"); serving the game data read at {served.loaded_at} from {folder}")
     return {
         "ok": last is None or last.taken,
         "summary": summary,
-        "data": {"folder": served.folder, "loaded_at": served.loaded_at, "read_by": served.read_by,
+        "data": {"folder": folder, "loaded_at": served.loaded_at, "read_by": served.read_by,
                  "games": [{"id": g, "scenarios": list(s)} for g, s in served.games.items()]},
         "last_reload": None if last is None else {"at": last.at, "taken": last.taken,
                                                   "problems": list(last.problems), "missing": list(last.missing)},

@@ -9,6 +9,7 @@ The maintainer fixes the table and sends SIGHUP again: the new data is served.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -62,9 +63,12 @@ def hang_up(server: Served) -> dict:
     return seen
 
 
-def adjudicator_status(server: Served) -> subprocess.CompletedProcess:
+def adjudicator_status(server: Served, maintainer: bool = False) -> subprocess.CompletedProcess:
+    """`adjudicator status`; as the maintainer on the server's machine (its signing key readable: the
+    status names the data folder's full path), or from elsewhere."""
+    env = {**os.environ, "ADJUDICATOR_KEY_PATH": server.env["ADJUDICATOR_KEY_PATH"] if maintainer else "absent.pem"}
     return subprocess.run([str(BIN / "adjudicator"), "status", "--server", server.url], capture_output=True,
-                          text=True, timeout=60)
+                          text=True, timeout=60, env=env)
 
 
 def booted_workers(server: Served) -> list[int]:
@@ -78,7 +82,10 @@ def test_a_reload_with_broken_data_keeps_serving_the_data_before_and_says_why(tm
     try:
         first = status(server)
         assert first["ok"] and first["last_reload"] is None
-        assert first["data"]["read_by"] == "gunicorn master" and first["data"]["folder"] == str(data)
+        assert first["data"]["read_by"] == "gunicorn master" and first["data"]["folder"] == "data"
+        assert str(tmp_path) not in json.dumps(first)  # no path of the machine for anyone who asks
+        said = adjudicator_status(server, maintainer=True)  # on the server's machine, with its key
+        assert said.returncode == 0 and f"from {data}:" in said.stdout, said.stdout
         assert {"id": "kwb", "scenarios": ["pusan", "seoul", "changjin"]} in first["data"]["games"]
         assert result(server) == "NE"
 
@@ -136,9 +143,19 @@ def test_gunicorn_started_on_broken_data_stops_with_every_problem_and_no_traceba
 def test_a_process_without_a_master_reads_the_data_itself_and_says_so(tmp_path):
     from adjudicator.testing import make_app
 
-    document = make_app(tmp_path).test_client().get("/api/v1/status").get_json()
+    app = make_app(tmp_path)
+    document = app.test_client().get("/api/v1/status").get_json()
     assert document["ok"] and document["last_reload"] is None
-    assert document["data"]["read_by"] == "server process" and document["data"]["folder"] == str(DATA_ROOT)
+    assert document["data"]["read_by"] == "server process" and document["data"]["folder"] == DATA_ROOT.name
+    assert str(DATA_ROOT) not in json.dumps(document)
+    with app.app_context():
+        from adjudicator import served_data
+        from adjudicator.services import services
+        token = served_data.maintainer_token(services().signing_key)
+    full = app.test_client().get("/api/v1/status", headers={"Authorization": f"Bearer {token}"}).get_json()
+    assert full["data"]["folder"] == str(DATA_ROOT) and str(DATA_ROOT) in full["summary"]
+    forged = app.test_client().get("/api/v1/status", headers={"Authorization": "Bearer " + token[:-2] + "AA"})
+    assert forged.get_json()["data"]["folder"] == DATA_ROOT.name
     assert [g["id"] for g in document["data"]["games"]] == ["kwb", "spi", "holdfast", "fireandice"]
 
 

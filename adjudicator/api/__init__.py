@@ -8,6 +8,7 @@ everything that is not a check request.
 
 from __future__ import annotations
 
+import hmac
 from typing import TYPE_CHECKING
 
 from flask import Blueprint, Response, jsonify
@@ -15,7 +16,7 @@ from werkzeug.routing import BaseConverter
 
 from adjudicator import served_data
 from adjudicator.api import dice, games, odds, systems, verify
-from adjudicator.api.auth import rate_limit_key
+from adjudicator.api.auth import bearer_token, rate_limit_key
 from adjudicator.checks import RESERVED_CHECK_NAMES
 from adjudicator.config import Config
 from adjudicator.services import services
@@ -29,7 +30,10 @@ def _systems_view():
 
 
 def _status_view():
-    return jsonify(served_data.status())
+    """The status; the data folder's full path only for the maintainer's token (`served_data`)."""
+    token = bearer_token() or ""
+    expected = served_data.maintainer_token(services().signing_key)
+    return jsonify(served_data.status(with_paths=hmac.compare_digest(token.encode(), expected.encode())))
 
 
 def _openapi_view():

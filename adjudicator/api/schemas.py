@@ -308,7 +308,9 @@ class ServedGameOut(BaseModel):
 
 
 class ServedDataOut(BaseModel):
-    folder: str = Field(description="The data folder read (scenarios/data or SCENARIOS_DATA).")
+    folder: str = Field(description="The data folder read (scenarios/data or SCENARIOS_DATA): its last part "
+                        "only, its full path for the maintainer's token (`adjudicator status` on the server's "
+                        "machine, which holds its signing key).")
     loaded_at: str = Field(description="When the data served was read (UTC, ISO 8601).")
     read_by: str = Field(description="'gunicorn master' (its workers serve what it read), or 'server process' "
                          "(no master: the app's own process read it).")
