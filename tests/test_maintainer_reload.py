@@ -16,6 +16,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -256,3 +257,38 @@ def test_serve_on_a_folder_without_games_says_so_and_starts_nothing(tmp_path, fo
     assert done.returncode != 0
     assert f"fireandice/game.toml: missing: {why}" in done.stderr
     assert "Traceback" not in done.stderr and "Booting worker" not in done.stderr
+
+
+def test_each_server_has_its_own_control_socket_or_none(tmp_path):
+    """issue 52: gunicorn's control socket defaulted to one path per user (every server on a machine took
+    it over from the last one started). None unless ADJUDICATOR_CONTROL_SOCKET names one of its own.
+    The master starts it before its loop reads signals: a SIGHUP handled means it was decided."""
+    from test_maintainer_scenario import free_port
+
+    logs = {}
+    for name, own in (("plain", ""), ("own", str(tmp_path / "own.ctl"))):
+        env = {key: value for key, value in os.environ.items() if key != "ADJUDICATOR_CONTROL_SOCKET"}
+        env.update({"DATABASE_URL": f"sqlite:///{tmp_path / (name + '.sqlite3')}", "ADJUDICATOR_CONTROL_SOCKET": own,
+                    "ADJUDICATOR_KEY_PATH": str(tmp_path / "key.pem"), "ADJUDICATOR_BIND": f"127.0.0.1:{free_port()}"})
+        log = tmp_path / f"{name}.log"
+        with open(log, "wb") as out:
+            process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c",
+                                        str(Path("adjudicator/gunicorn.conf.py").resolve()), "adjudicator.wsgi:app"],
+                                       cwd=tmp_path, env=env, stdout=out, stderr=out, start_new_session=True)
+        try:
+            until(process, lambda: "Booting worker" in log.read_text())
+            os.kill(process.pid, signal.SIGHUP)  # the master this test started
+            until(process, lambda: "Handling signal: hup" in log.read_text())
+        finally:
+            os.killpg(process.pid, signal.SIGTERM)  # the group this test started, by its id
+            process.wait(timeout=30)
+        logs[name] = log.read_text()
+    assert "Control socket" not in logs["plain"], logs["plain"]
+    assert f"Control socket listening at {tmp_path / 'own.ctl'}" in logs["own"], logs["own"]
+
+
+def until(process: subprocess.Popen, done, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not done():
+        assert process.poll() is None and time.monotonic() < deadline, "the server stopped or hung"
+        time.sleep(0.2)
