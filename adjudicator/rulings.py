@@ -41,6 +41,7 @@ from pydantic import BaseModel, ValidationError
 from adjudicator.ledger import draws
 from adjudicator.checks import (
     REQUEST_ID_PATTERN,
+    CheckResult,
     CheckSpec,
     DiceError,
     canonical_side,
@@ -78,18 +79,29 @@ def compute(spec: CheckSpec, req: BaseModel) -> dict[str, Any]:
 
     422 problems for dice that do not fit and for situations the rules refuse."""
     dice = SuppliedDice(getattr(req, "dice", []))
+    result = None
     try:
         result = run_check(spec, req, dice)
         dice.finish()
     except DiceError as error:
         pointer = "/dice" if error.index is None else f"/dice/{error.index}"
+        detail = str(error) + (why_no_roll(result) if result is not None else "")
         raise Problem(
-            422, "The supplied dice do not fit this check", str(error), kind="dice",
-            errors=[{"pointer": pointer, "detail": str(error), "code": "dice"}],
+            422, "The supplied dice do not fit this check", detail, kind="dice",
+            errors=[{"pointer": pointer, "detail": detail, "code": "dice"}],
         ) from None
     except ValueError as error:  # SituationError, or a rules module's own ValueError
         raise situation_problem(error) from None
     return response_head(spec) | result.to_json()
+
+
+def why_no_roll(result: CheckResult) -> str:
+    """Why a check that ran used fewer dice than were sent, from its own steps: those that say no roll
+    is made (a scenario's rule that forbids the roll, a roll already made), with their rules. Before,
+    the answer said only "too many dice supplied", and the player could not tell the rule from a typo."""
+    said = [f"{step.text} ({step.rule})" if step.rule else step.text
+            for step in result.steps if "no roll" in step.text.lower()]
+    return f". No roll is made here: {' '.join(said)}" if said else ""
 
 
 def calculation_as_seen(spec: CheckSpec, req: BaseModel, body: dict[str, Any],
