@@ -145,9 +145,14 @@ def _reread(log) -> None:
 
 
 def ensure_read(system_ids: tuple[str, ...]) -> Served:
-    """What this process serves: its master's data, or (no master read it) the games read here."""
+    """What this process serves: its master's data, or (no master read it) the games read here;
+    DataUnavailable, naming each, when a game of `system_ids` has no data."""
     if _served is None:
-        games = {g: load_game(g) for g in system_ids if g in game_ids()}
+        found = game_ids()
+        lacking = [g for g in system_ids if g not in found]
+        if lacking:  # else every check of such a game answered 500 (KeyError: no game)
+            raise DataUnavailable("; ".join(missing_games(DATA_ROOT, found, lacking)))
+        games = {g: load_game(g) for g in system_ids}
         _set(Served(str(DATA_ROOT), now(), THIS_PROCESS, _scenarios(games)))
     assert _served is not None
     return _served

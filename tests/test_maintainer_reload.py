@@ -292,3 +292,21 @@ def until(process: subprocess.Popen, done, seconds: float = 60) -> None:
     while not done():
         assert process.poll() is None and time.monotonic() < deadline, "the server stopped or hung"
         time.sleep(0.2)
+
+
+def test_a_process_without_a_master_will_not_start_without_a_game(tmp_path, monkeypatch):
+    """`flask run` or a test's app on a folder that lacks a game the rules know: the app is not made,
+    and says which game (before, it was, and each check of that game answered 500 KeyError)."""
+    from adjudicator import served_data
+    from scenarios import loader
+
+    data = tmp_path / "data"
+    shutil.copytree(DATA_ROOT, data)
+    shutil.rmtree(data / "spi")
+    monkeypatch.setattr(served_data, "DATA_ROOT", data)
+    monkeypatch.setattr(loader, "DATA_ROOT", data)
+    monkeypatch.setattr(served_data, "_served", None)
+    monkeypatch.setattr(loader, "_SERVED", None)
+    with pytest.raises(served_data.DataUnavailable) as refused:
+        served_data.ensure_read(("kwb", "spi"))
+    assert str(refused.value).startswith("spi/game.toml: missing: the data folder has no folder spi/")
