@@ -280,6 +280,16 @@ class Uploader(threading.Thread):
                 self.answers.append((name, 0, type(error).__name__, time.monotonic() - started))
 
 
+def run_for(clients: list[threading.Thread], stop: threading.Event, seconds: float, join_seconds: float) -> None:
+    """Start the hostile clients, let them run `seconds`, stop them and wait for each."""
+    for client in clients:
+        client.start()
+    stop.wait(seconds)
+    stop.set()
+    for client in clients:
+        client.join(timeout=join_seconds)
+
+
 def run_uploads(workdir: Path, uploaders: int = 2, seconds: float = 30.0, scale: float = 1.0,
                 bounds: Bounds = Bounds(), choice: CheckChoice = CHECK, extra_env: dict | None = None) -> Report:
     files = hostile_files(scale)
@@ -289,12 +299,7 @@ def run_uploads(workdir: Path, uploaders: int = 2, seconds: float = 30.0, scale:
 
     def upload(stop: threading.Event) -> None:
         clients.extend(Uploader(server.url, files, stop, i) for i in range(uploaders))
-        for client in clients:
-            client.start()
-        stop.wait(seconds)
-        stop.set()
-        for client in clients:
-            client.join(timeout=bounds.max_upload_seconds + 60)
+        run_for(clients, stop, seconds, bounds.max_upload_seconds + 60)
 
     try:
         play_while(server, seconds, bounds, choice, report, during=upload)
@@ -360,12 +365,7 @@ def run_odds(workdir: Path, flooders: int = 20, seconds: float = 20.0, bounds: B
 
     def flood(stop: threading.Event) -> None:
         clients.extend(OddsFlooder(server.url, choice, stop) for _ in range(flooders))
-        for client in clients:
-            client.start()
-        stop.wait(seconds)
-        stop.set()
-        for client in clients:
-            client.join(timeout=35)
+        run_for(clients, stop, seconds, 35)
 
     try:
         play_while(server, seconds, bounds, choice, report, during=flood)

@@ -186,15 +186,23 @@ def test_a_cookie_alone_never_authorizes_the_json_api(app):
 
 # -- a kept upload is its uploader's ------------------------------------------------------------------
 
-def test_a_kept_saved_game_and_everything_from_it_is_its_uploaders_only(app, setup):
+def supply_from_a_kept_save(app, setup: bytes, request_id: str):
+    """A new game whose UN player uploads his save to its pages and records its supply report from it:
+    (game, his browser, the file's SHA-256, the recording's redirect)."""
     game = new_game(app.test_client(), "kwb", "pusan")
     gid = game["game_id"]
     owner = logged_in(app, game, "un")
     kept = owner.post(f"/games/{gid}/savedgame", data={"file": (io.BytesIO(setup), "mine.vsav")},
                       content_type="multipart/form-data")
     sha = re.search(r"/savedgame/([0-9a-f]{64})", kept.headers["Location"]).group(1)
-    recorded = owner.post(f"/games/{gid}/savedgame/{sha}/supply", data={"request_id": "page-supply-1"})
+    recorded = owner.post(f"/games/{gid}/savedgame/{sha}/supply", data={"request_id": request_id})
     assert recorded.status_code == 303
+    return game, owner, sha, recorded
+
+
+def test_a_kept_saved_game_and_everything_from_it_is_its_uploaders_only(app, setup):
+    game, owner, sha, recorded = supply_from_a_kept_save(app, setup, "page-supply-1")
+    gid = game["game_id"]
     record_page = recorded.headers["Location"]  # /games/<id>/records/1?upload=<sha>
     replayed = owner.post(f"/games/{gid}/replay", data={"file": (io.BytesIO(setup), "mine.vsav")},
                           content_type="multipart/form-data")
@@ -227,13 +235,8 @@ def test_a_calculation_pages_upload_is_its_browsers_only(app, setup):
     on a calculation page kept it there. Its report (`?as=un`: a side's eyes), checks, the log
     continuing a check and a replay of it open for the browser that uploaded it, for no one else
     who knows the hash: a logged-in opponent, a stranger, a browser with no cookie at all."""
-    game = new_game(app.test_client(), "kwb", "pusan")
+    game, player, sha, _ = supply_from_a_kept_save(app, setup, "page-supply-9")
     gid = game["game_id"]
-    player = logged_in(app, game, "un")
-    kept = player.post(f"/games/{gid}/savedgame", data={"file": (io.BytesIO(setup), "mine.vsav")},
-                       content_type="multipart/form-data")
-    sha = re.search(r"/savedgame/([0-9a-f]{64})", kept.headers["Location"]).group(1)
-    assert player.post(f"/games/{gid}/savedgame/{sha}/supply", data={"request_id": "page-supply-9"}).status_code == 303
     ledger = app.test_client().get(f"/api/v1/games/{gid}/ledger", headers=bearer(game["tokens"]["communist"]))
     assert sha in ledger.get_data(as_text=True)  # the opponent reads it: what he starts from
 
