@@ -38,7 +38,7 @@ class Config:
     rate_limit_anonymous: str = "60/second"
     rate_limit_create_game: str = "60/hour"
     #: Chances before a roll, per client address, on every route that computes them (API and pages).
-    #: Empty: set from what a worker computes (`adjudicator.ratelimits.odds_limit`).
+    #: Empty: set from what a worker computes (`adjudicator.api.ratelimits.odds_limit`).
     rate_limit_odds: str = ""
     #: The address players reach the service at (e.g. https://adj.example.org), used in the
     #: verify links of rulings; empty: the address each request came to.

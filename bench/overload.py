@@ -353,10 +353,10 @@ class OddsFlooder(threading.Thread):
 def run_odds(workdir: Path, flooders: int = 20, seconds: float = 20.0, bounds: Bounds = Bounds(),
              choice: CheckChoice = CHECK, extra_env: dict | None = None) -> Report:
     """`flooders` connections from one address ask chances without pause while a player rolls. The
-    per-client odds limit (adjudicator.ratelimits.odds_limit) must refuse the excess with 429
+    per-client odds limit (adjudicator.api.ratelimits.odds_limit) must refuse the excess with 429
     problem+json and Retry-After, and leave the player's rolls answered within the bounds."""
     from adjudicator.config import Config
-    from adjudicator.ratelimits import odds_limit
+    from adjudicator.api.ratelimits import odds_limit
 
     env = {"ADJUDICATOR_RATELIMIT_ENABLED": "true", **(extra_env or {})}
     server = Gunicorn(workdir, extra_env=env).start()

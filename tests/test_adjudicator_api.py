@@ -239,6 +239,7 @@ def test_reused_request_id_with_other_body_is_409(client):
     assert assert_problem(response, 409)["type"].endswith("idempotency-conflict")
 
 
+@pytest.mark.slow
 def test_without_request_id_every_call_is_a_new_roll(client):
     game = new_game(client)
     url, headers = ROLL.format(game["game_id"]), bearer(a_side(game))
@@ -256,6 +257,7 @@ def test_token_of_one_game_never_works_on_another(client):
     assert ledger.status_code == 200 and len(ledger.get_json()["records"]) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("header", [None, "Bearer", "Bearer not-a-token", "Basic dXNlcjpwYXNz"])
 def test_missing_or_wrong_token_is_401(client, header):
     game = new_game(client)

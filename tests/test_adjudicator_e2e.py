@@ -21,6 +21,8 @@ from adjudicator.ledger.keys import load_public_keys
 from adjudicator.testing import a_side
 from adjudicator.ledger.verify import verify_ledger
 
+pytestmark = pytest.mark.server  # starts a real server process
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -86,6 +86,7 @@ def rolled(client):
     return game, values
 
 
+@pytest.mark.slow
 def test_the_api_and_the_page_count_the_ledgers_dice(client, rolled):
     game, values = rolled
     answer = client.get(f"/api/v1/games/{game['game_id']}/dice", headers=bearer(game["tokens"]["observer"]))

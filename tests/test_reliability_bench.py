@@ -36,6 +36,8 @@ from bench.wrk import Target, lua_script, run_wrk  # noqa: E402
 from scenarios import load_game, load_game_dir  # noqa: E402
 from scenarios.hexgrid import search  # noqa: E402
 
+pytestmark = pytest.mark.slow  # long: make test only, not make test-fast
+
 
 def fire_and_ice():
     game = load_game("fireandice")

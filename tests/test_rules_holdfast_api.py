@@ -25,6 +25,7 @@ def ok(response):
     return body
 
 
+@pytest.mark.slow
 def test_combat(client):
     body = ok(post(client, "combat", {
         "turn": 6, "weather": "clear", "attackers": [{"unit": "nkpa-1", "sp": 3, "across_river": True}],

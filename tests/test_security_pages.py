@@ -89,6 +89,7 @@ FOREIGN = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("why, headers", FOREIGN, ids=[f[0] for f in FOREIGN])
 def test_every_state_changing_request_from_another_origin_is_refused_and_records_nothing(app, setup, why, headers):
     game = new_game(app.test_client(), "kwb", "pusan")
@@ -152,6 +153,7 @@ def test_the_pages_own_form_is_recorded(app, headers):
     assert ledger_seqs(app, game) == [0, 1]
 
 
+@pytest.mark.slow
 def test_behind_a_proxy_the_public_address_is_the_services_origin(tmp_path):
     """A reverse proxy that rewrites Host: the browser's Origin is the public address
     (ADJUDICATOR_PUBLIC_URL), not the Host the service sees; the same host under another scheme is not it."""
@@ -230,6 +232,7 @@ def test_a_kept_saved_game_and_everything_from_it_is_its_uploaders_only(app, set
     assert ledger_seqs(app, game) == [0, 1]
 
 
+@pytest.mark.slow
 def test_a_calculation_pages_upload_is_its_browsers_only(app, setup):
     """issue 52: the ledger publishes each recorded file's SHA-256; a player who also checked that file
     on a calculation page kept it there. Its report (`?as=un`: a side's eyes), checks, the log

@@ -137,6 +137,7 @@ def ledger_seqs(app, game) -> list[int]:
     return [r["seq"] for r in ledger["records"]]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", list(EXPECTED))
 def test_every_way_in_refuses_a_token_that_may_not_roll_alike(app, games, centre, pusan, kind):
     game = games["kwb"]
@@ -147,6 +148,7 @@ def test_every_way_in_refuses_a_token_that_may_not_roll_alike(app, games, centre
     assert ledger_seqs(app, game) == before  # nothing recorded anywhere
 
 
+@pytest.mark.slow
 def test_every_way_in_records_the_acting_side_once_per_request(app, games, centre, pusan):
     game = new_game(app.test_client(), "kwb", "pusan")
     token = game["tokens"]["communist"]

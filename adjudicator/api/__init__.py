@@ -22,7 +22,7 @@ from adjudicator.config import Config
 from adjudicator.services import services
 
 if TYPE_CHECKING:  # for the annotation only (ratelimits imports api.auth)
-    from adjudicator.ratelimits import RouteLimiter
+    from adjudicator.api.ratelimits import RouteLimiter
 
 
 def _systems_view():
@@ -47,7 +47,7 @@ class CheckNameConverter(BaseConverter):
 
 
 def make_api_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
-    from adjudicator.ratelimits import odds_limited  # here: ratelimits imports api.auth
+    from adjudicator.api.ratelimits import odds_limited  # here: ratelimits imports api.auth
 
     bp = Blueprint("api", __name__, url_prefix="/api/v1")
     chances = odds_limited(config, limiter)

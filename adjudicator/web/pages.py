@@ -46,8 +46,10 @@ from adjudicator.services import services
 from adjudicator.systems import all_systems, system_info
 from adjudicator.words.wording import players_words
 
+from adjudicator.api.ratelimits import odds_limited
+
 if TYPE_CHECKING:  # for the annotation only (ratelimits imports api.auth)
-    from adjudicator.ratelimits import RouteLimiter
+    from adjudicator.api.ratelimits import RouteLimiter
 
 
 @dataclass
@@ -127,7 +129,6 @@ def make_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
     bp.add_app_template_filter(players_words, "players_words")
     anonymous = limiter.shared_limit(config.rate_limit_anonymous, scope="anonymous", key_func=rate_limit_key)
     create = limiter.shared_limit(config.rate_limit_create_game, scope="create-game", key_func=rate_limit_key)
-    from adjudicator.ratelimits import odds_limited  # here: ratelimits imports api.auth
 
     @bp.get("/")
     def home():
