@@ -202,6 +202,7 @@ def supply_from_a_kept_save(app, setup: bytes, request_id: str):
     return game, owner, sha, recorded
 
 
+@pytest.mark.slow
 def test_a_kept_saved_game_and_everything_from_it_is_its_uploaders_only(app, setup):
     game, owner, sha, recorded = supply_from_a_kept_save(app, setup, "page-supply-1")
     gid = game["game_id"]
