@@ -418,7 +418,7 @@ def _append(grant: TokenGrant, check_key: str, request_json: dict[str, Any], req
     svc = services()
     side = canonical_side(grant.role)
     read: list[Derived] = []  # what the board said of the request (folded with the record it becomes)
-    unknown: list[str] = []  # fighters eliminated where the asker could not see it: not refused (see below)
+    unknown: list[str] = []  # units whose notices tell what the asker could not see (`notice_unseen`)
 
     def read_against_ledger(seed: bytes, seq: int) -> dict:
         """The ruling with its notices; refused (nothing recorded) for an eliminated unit that
@@ -431,9 +431,9 @@ def _append(grant: TokenGrant, check_key: str, request_json: dict[str, Any], req
                 422, "The request names a ruling that brought nothing back", f"/{RESTORED_BY}: {error.detail}.",
                 kind="restored-by", errors=[{"pointer": f"/{RESTORED_BY}", "detail": error.detail,
                                              "code": "restored-by"}])) from None
-        fighters = [n for n in derived.eliminated_units() if n.unit in fighting]
-        unknown[:] = [n.unit for n in fighters if elimination_unseen(grant, n)]
-        refuse_eliminated_fighters(grant, board, [n for n in fighters if n.unit not in unknown])
+        unknown[:] = sorted({n.unit for n in derived.notices if n.unit and notice_unseen(grant, n)})
+        refuse_eliminated_fighters(grant, board, [n for n in derived.eliminated_units()
+                                                 if n.unit in fighting and n.unit not in unknown])
         read[:] = [derived]
         # always a list, empty too: a record without one was written before notices existed
         return {**run(seed, seq), "notices": [n.to_json() for n in derived.notices]}
@@ -524,19 +524,21 @@ def _fold_appended(grant: TokenGrant, recorded: Recorded, derived: Derived) -> N
             board.fold(recorded.record.seq, _full_body(grant.system, recorded.record.body, list(recorded.parts)), derived)
 
 
-def elimination_unseen(grant: TokenGrant, notice: Notice) -> bool:
-    """Whether the asker cannot know that the ruling `notice` names eliminated this unit: the fog of
-    war hides the unit from him, and that record names it only sealed (its owner's own supply ruling,
-    say). Refused, the request told him what the fog hides, for nothing recorded: a block he names
-    was eliminated, by which record. So it goes on as for a unit not eliminated (the same answer);
-    its notice ("eliminated by record #n; this ruling treats it as present") is sealed for the owner
-    (`seal`'s `owners_notices`), and the ledger keeps the unit eliminated (its changes not folded)."""
+def notice_unseen(grant: TokenGrant, notice: Notice) -> bool:
+    """Whether a notice tells the asker what he could not see: the fog of war hides its unit from him,
+    and the record it names shows that unit only sealed (its owner's own supply ruling, say).
+
+    Such a notice is sealed for the owner even where the check reveals the unit (`seal`'s
+    `owners_notices`): "ROK 6 was left at 2 SP by record #1" would give away what the supply ruling
+    sealed. And an eliminated fighter among them is not refused: "a UN block in 0101 was eliminated by
+    record #1", for nothing recorded, told him which block it was. The request goes on as for a unit
+    not eliminated (the same answer); the ledger keeps the unit eliminated (its changes not folded)."""
     fog = fog_of(grant.system)
     owner = fog.unit_owner(notice.unit) if fog is not None else None
     if owner is None or (fog.owner_sees and owner == canonical_side(grant.role)):
         return False
-    eliminating = services().store.record(grant.game_id, notice.record)
-    return eliminating is None or notice.unit not in named_units(fog, eliminating.body)
+    named = services().store.record(grant.game_id, notice.record)
+    return named is None or notice.unit not in named_units(fog, named.body)
 
 
 def refuse_eliminated_fighters(grant: TokenGrant, board: LedgerBoard, fighters: list[Notice]) -> None:

@@ -295,3 +295,26 @@ def test_a_unit_whose_elimination_the_asker_saw_is_still_refused(client):
     refused = client.post(f"{url}/combat", json=attack, headers=un)
     assert refused.status_code == 422 and refused.get_json()["type"].endswith(":eliminated-unit")
     assert "ROK 1 was eliminated by record #1" in refused.get_json()["detail"], refused.get_json()
+
+
+def test_a_step_its_owners_ruling_left_is_noticed_to_its_owner_only(client):
+    """issue 52: the UN's own supply ruling takes ROK 6 from 3 SP to 2 (out of supply, 10); everyone reads
+    that a UN block lost 1 SP, not which. The Communist's combat then names ROK 6 at 3 SP: the combat
+    reveals ROK 6, but the notice that the ledger left it at 2 SP by record #1 is its owner's (sealed),
+    not a public line telling the Communist what the supply ruling sealed."""
+    game = new_game(client, "holdfast")
+    url = f"/api/v1/games/{game['game_id']}"
+    cut_off = {"side": "un", "positions": [{"unit": "nkpa-1", "hex": "0818", "step": "3"},
+                                           {"unit": "rok-6", "hex": "0101", "step": "3"}]}
+    assert client.post(f"{url}/supply", json=cut_off, headers=bearer(game["tokens"]["un"])).status_code == 201
+    attack = {"scenario": "campaign", "turn": 1, "weather": "clear", "defender_terrain": "clear",
+              "attackers": [{"unit": "nkpa-1", "sp": 3, "hex": "0201"}], "defender": {"unit": "rok-6", "sp": 3, "hex": "0101"}}
+    answer = client.post(f"{url}/combat?transcript=1", json=attack, headers=bearer(game["tokens"]["communist"]))
+    assert answer.status_code == 201, answer.get_json()
+    body = answer.get_json()
+    (sealed,) = body["notices"]
+    assert set(sealed) == {"hidden", "side", "hex"} and sealed["side"] == "un"
+    assert "by record #1" not in json.dumps(body) + "\n".join(body["transcript"])
+    owner = client.get(f"{url}/ledger", headers=bearer(game["tokens"]["un"])).get_json()
+    told = [p["value"] for p in owner.get("revealed", []) if p["seq"] == body["seq"] and "kind" in p["value"]]
+    assert [(v["kind"], v["unit"], v["record"]) for v in told] == [("step", "rok-6", 1)]
