@@ -129,6 +129,8 @@ def reload(log) -> None:
 
 
 def _reread(log) -> None:
+    """Read the folder again: take it, or keep the data served and record why (`Reload`). Every game
+    the rules know and every game served so far must be in it."""
     assert _served is not None, "the master reads the data when it starts"
     games, problems, lacking = read_all(DATA_ROOT, SYSTEM_IDS + tuple(_served.games))
     attempt = Reload(now(), tuple(problems), tuple(lacking))
