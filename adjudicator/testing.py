@@ -28,6 +28,7 @@ from werkzeug.datastructures import MultiDict
 
 from adjudicator.web import csrf
 from adjudicator.app import create_app
+from adjudicator.web.cookies import seal_login
 from adjudicator.web.page_tokens import COOKIE
 from adjudicator.checks import (
     CheckRequest,
@@ -248,11 +249,20 @@ class PageClient(FlaskClient):
 
     def form_token(self, path: str) -> str:
         """The token a page of `path`'s game (or of no game) shows this client."""
+        parts = path.split("?")[0].split("/")
+        login = self.get_cookie(COOKIE, path=f"/games/{parts[2]}") if parts[1:2] == ["games"] and len(parts) > 2 else None
+        return csrf.token_for(self.session(), login.value if login else "")
+
+    def session(self) -> str:
+        """This client's session cookie (plain HTTP's name), made as a page would when it has none."""
         session = self.get_cookie(csrf.SESSION_COOKIE)
         if session is None:
             self.set_cookie(csrf.SESSION_COOKIE, secrets.token_urlsafe(32), path="/")
             session = self.get_cookie(csrf.SESSION_COOKIE)
-        parts = path.split("?")[0].split("/")
-        login = self.get_cookie(COOKIE, path=f"/games/{parts[2]}") if parts[1:2] == ["games"] and len(parts) > 2 else None
-        return csrf.token_for(session.value, login.value if login else "")
+        return session.value
+
+    def log_in(self, game_id: str, token: str) -> None:
+        """Hold the game's login as the page's token form leaves it (plain HTTP): the token tied to this
+        client's session (`adjudicator.web.cookies`), without posting the form."""
+        self.set_cookie(COOKIE, seal_login(self.session(), token), path=f"/games/{game_id}")
 

@@ -46,7 +46,7 @@ def page_client(app, game_id: str, token: str | None):
     """A browser holding `token` for the game's pages (set as the game's cookie, as login does)."""
     client = app.test_client()
     if token is not None:
-        client.set_cookie(COOKIE, token, path=f"/games/{game_id}")
+        client.log_in(game_id, token)
     return client
 
 
