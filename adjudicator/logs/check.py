@@ -192,6 +192,18 @@ class LogCheck:
                 and not self.breaks and all(r.status in (VERIFIED, UNRECORDED) for r in self.rulings)
                 and all(o["status"] != NOT_APPLIED for o in self.owed))
 
+    @property
+    def notice_count(self) -> int:
+        """How many notices the rulings the files show carry: while one stands, the answer is not
+        "every ruling matches" however well the lines do."""
+        return sum(len(r.notices) for r in self.rulings)
+
+    def notice_list(self, listing: list[tuple[FileReading, list[LogRuling]]] | None = None) -> list[dict[str, Any]]:
+        """Every notice of the rulings listed, one entry each: the record, the file (1-based), the text."""
+        listing = self.listing() if listing is None else listing
+        return [{"seq": r.seq, "file": number, "text": text}
+                for number, (_, listed) in enumerate(listing, start=1) for r in listed for text in r.notices]
+
     def listing(self) -> list[tuple[FileReading, list[LogRuling]]]:
         """Each file with the rulings an answer lists, their texts cut: in order, at most
         `MAX_LISTED_RULINGS` in all and `MAX_UNTIED_LISTED` of those no record stands behind; the
@@ -215,6 +227,7 @@ class LogCheck:
                 "not_listed": sum(len(f.rulings) - len(listed) for f, listed in listing), "hidden": self.hidden,
                 "rerolls": self.rerolls, "elsewhere": self.elsewhere, "missing_files": self.missing_files,
                 "breaks": self.breaks, "owed": self.owed, "files": [f.to_json(listed) for f, listed in listing],
+                "notices": self.notice_list(listing),
                 "ledger": {"ok": self.ledger_ok, "problems": self.ledger_problems},
                 "counts": {status: sum(1 for r in self.rulings if r.status == status) for status in STATUSES}}
 

@@ -102,6 +102,7 @@ class Replay:
             "removed": counts[REMOVE], "placed": counts[ADD], "rulings": len(shown),
             "verdicts": {status: n for status, n in self.verdicts.items()},
             "ok": not self.bad and (self.check is None or self.check.ok),
+            "notices": sum(len(r.notices) for r in shown),  # while one stands, not "every ruling is the one"
         }
         if self.check is not None:
             out["ledger_ok"] = self.check.ledger_ok
