@@ -44,7 +44,9 @@ from adjudicator.checks import side_label
 from adjudicator.logs.board import (
     LogEvent, OrderedChange, PieceEvent, Shown, applied, log_events, missing_changes, ordered_changes, reached,
 )
-from adjudicator.logs.sessions import EARLIER, LIVE, OUTSIDE, REROLL, THIS_FILE, FileSession, SessionMap, place
+from adjudicator.logs.sessions import (
+    EARLIER, LIVE, OUTSIDE, REROLL, THIS_FILE, FileSession, SessionMap, place, session_words,
+)
 from adjudicator.rulings import recorded_response
 from adjudicator.problems import Problem
 from adjudicator.services import services
@@ -414,7 +416,8 @@ def chain_breaks(readings: list[FileReading]) -> list[str]:
                               "files (it continues no log session)")
             elif after.chain[-1] not in known:
                 breaks.append(f"{label[id(after)]} does not continue {who}: it continues log session "
-                              f"{after.chain[-1]}, not {' or '.join(sorted(known))}")
+                              f"{after.chain[-1]}, not {' or '.join(sorted(known))} (add the file of log session "
+                              f"{after.chain[-1]} between them)")
     if len(breaks) > MAX_BREAKS_LISTED:
         breaks[MAX_BREAKS_LISTED:] = ["… and more breaks of the chain: the files are not one game's logs in order"]
     return breaks
@@ -462,14 +465,10 @@ def judge_files(document: dict[str, Any], readings: list[FileReading], keys, gam
             result.rerolls.append(_summary(record, placement.why))
         elif placement.kind == OUTSIDE and len(readings) > 1:
             result.hidden.append(_summary(record, f"{placement.why}, and shown in no file of the chain"))
-        elif placement.kind == EARLIER and len(readings) > 1:
-            result.missing_files.append(_summary(record, f"{placement.why}: that file is not among those sent"))
-        elif placement.kind == LIVE and len(readings) > 1:
-            result.missing_files.append(_summary(record, f"{placement.why}: his log is not among those sent, and "
-                                                         "no file sent shows it"))
+        elif placement.kind in (EARLIER, LIVE) and len(readings) > 1:
+            result.missing_files.append(_summary(record, _missing_words(record, placement, sessions)))
         elif placement.kind == LIVE:
-            result.elsewhere.append(_summary(record, f"{placement.why}; this file does not show it (posted while "
-                                                     "this player's room connection was down?)"))
+            result.elsewhere.append(_summary(record, _live_elsewhere_words(record, placement, readings[0], sessions)))
         else:
             result.elsewhere.append(_summary(record, placement.why))
     if game is not None:
@@ -478,6 +477,29 @@ def judge_files(document: dict[str, Any], readings: list[FileReading], keys, gam
     result.ledger_ok = report.ok
     result.ledger_problems = [f.message for f in report.problems]
     return result
+
+
+def _missing_words(record: dict[str, Any], placement, sessions: SessionMap) -> str:
+    """Why a ruling is held against a file not sent, and which file to add."""
+    sid = _session_id(record) or ""
+    which = session_words(sid, sessions)
+    if placement.kind == EARLIER:
+        return f"{placement.why}: that file is not among those sent; add {which} to them, in its place in the chain"
+    return (f"{placement.why}: his log is not among those sent, and no file sent shows it; add {which} "
+            "to the files sent")
+
+
+def _live_elsewhere_words(record: dict[str, Any], placement, reading: FileReading, sessions: SessionMap) -> str:
+    """A ruling of the sitting this one file does not show: in the same player's other log of the
+    sitting (send both), or in the partner's, posted while this player's connection was down."""
+    side = record["body"].get("side")
+    which = session_words(_session_id(record) or "", sessions)
+    if side and side == reading.side:
+        return (f"{placement.why}; this file does not show it: it is in this player's other log of the sitting "
+                f"({which}); send both files, in the order they were begun, to check them together")
+    who = f"the {side_label(side)} player's" if side else "the other player's"
+    return (f"{placement.why}; this file does not show it (posted while this player's room connection was down?): "
+            f"send {who} log of the sitting ({which}) with this one to check it")
 
 
 def judge_owed(game: Game, readings: list[FileReading], records: list[dict[str, Any]],
