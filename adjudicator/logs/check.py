@@ -44,6 +44,7 @@ from adjudicator.checks import side_label
 from adjudicator.logs.board import (
     LogEvent, OrderedChange, PieceEvent, Shown, applied, log_events, missing_changes, ordered_changes, reached,
 )
+from adjudicator.logs.history import BEGINS, RETURNS, FileHistory, Rewind, file_history, find_rewinds
 from adjudicator.logs.sessions import (
     EARLIER, LIVE, OUTSIDE, REROLL, THIS_FILE, FileSession, SessionMap, place, session_words,
 )
@@ -94,6 +95,9 @@ class LogRuling:
     #: The record's notices, as everyone may read them (adjudicator.ledger.board): an eliminated unit
     #: named again, the same situation asked again.
     notices: list[str] = field(default_factory=list)
+    #: Asked again after the game was taken back over a ruling made (adjudicator.logs.history): a re-roll,
+    #: in words ("" when it is none).
+    rewind: str = ""
 
     @property
     def untied(self) -> bool:
@@ -103,11 +107,11 @@ class LogRuling:
     def cut(self) -> "LogRuling":
         """As an answer shows it: what it repeats of the log cut to `MAX_ECHO_CHARS`."""
         return replace(self, first_line=echo(self.first_line), why=echo(self.why),
-                       notices=[echo(text) for text in self.notices])
+                       notices=[echo(text) for text in self.notices], rewind=echo(self.rewind))
 
     def to_json(self) -> dict[str, Any]:
         return {"status": self.status, "game_id": self.game_id, "seq": self.seq,
-                "first_line": self.first_line, "why": self.why, "notices": self.notices}
+                "first_line": self.first_line, "why": self.why, "notices": self.notices, "rewind": self.rewind}
 
 
 def echo(text: str) -> str:
@@ -139,6 +143,11 @@ class FileReading:
     owed: list[tuple[int, OrderedChange]] = field(default_factory=list, repr=False)
     #: ruling seq -> how many piece events of the file come before its last line.
     pieces_before: dict[int, int] = field(default_factory=dict, repr=False)
+    #: Rulings of the file whose changes the asker applies and the file shows applied: the position
+    #: they were asked at is one the game had *before* them (adjudicator.logs.history).
+    changed_board: set[int] = field(default_factory=set, repr=False)
+    #: The positions the file's board stood at, and where each of its rulings was asked.
+    history: FileHistory | None = field(default=None, repr=False)
 
     def ever_reached(self, game: Game, change: OrderedChange, after_seq: int | None = None) -> bool:
         """Whether the pieces show the change at some moment of the file (its start included), or,
@@ -287,6 +296,7 @@ def read_file(name: str, saved: SavedGame, game: Game | None, header: dict[str, 
     texts = [events[i].chat for i in chat_at]
     entries = parse_transcript(texts)
     done = 0  # events applied to units_now so far
+    asked: list[tuple[int, int]] = []  # (seq, index of its first line in events) of the rulings shown
     for number, entry in enumerate(entries):
         ruling = _judge(entry, header["id"], records, system_name)
         end = chat_at[entry.last]
@@ -295,9 +305,14 @@ def read_file(name: str, saved: SavedGame, game: Game | None, header: dict[str, 
             reading.pieces_before[entry.seq] = sum(1 for e in events[:end] if e.piece is not None)
         if game is not None and ruling.status == VERIFIED:
             following = chat_at[entries[number + 1].first] if number + 1 < len(entries) else len(events)
-            after = applied(units_now, [e.piece for e in events[end:following] if e.piece is not None])
-            ruling = _judge_board(ruling, reading, game, records[entry.seq], units_now, after)
+            window = [e.piece for e in events[end:following] if e.piece is not None]
+            ruling = _judge_board(ruling, reading, game, records[entry.seq], units_now, window)
+        if ruling.status in (VERIFIED, NOT_APPLIED, ALTERED):
+            asked.append((ruling.seq, chat_at[entry.first]))
         reading.rulings.append(ruling)
+    if game is not None:
+        reading.history = file_history(reading.start_units, events,
+                                       [(seq, at, seq in reading.changed_board) for seq, at in asked])
     _name_session(reading, texts, header["id"], records, sessions)
     return reading
 
@@ -309,9 +324,12 @@ def board_changes(record: dict[str, Any], system: str) -> list[UnitChange]:
 
 
 def _judge_board(ruling: LogRuling, reading: FileReading, game: Game, record: dict[str, Any],
-                 units_now: dict[str, Shown], after: dict[str, Shown]) -> LogRuling:
-    """A verified ruling judged on the pieces: its changes the asker makes must show in `after`
-    (the board up to the next ruling); those only the opponent can make are owed by him."""
+                 units_now: dict[str, Shown], window: list[PieceEvent]) -> LogRuling:
+    """A verified ruling judged on the pieces: its changes the asker makes must show on the board
+    as it stands before the next ruling (`window`: the piece events up to it); those only the
+    opponent can make are owed by him. A ruling whose changes the board showed at some moment of
+    the window (applied, even if undone after) is one the board moved on from (`changed_board`)."""
+    after = applied(units_now, window)
     asker = record["body"].get("side") or ""
     ordered = ordered_changes(game, board_changes(record, game.id), units_now)
     mine = [o for o in ordered if o.change.applied_by in ("", asker)]
@@ -319,6 +337,8 @@ def _judge_board(ruling: LogRuling, reading: FileReading, game: Game, record: di
         if owed not in mine and not reached(game, owed, after):
             reading.owed.append((ruling.seq, owed))
     missing = missing_changes(game, mine, after)
+    if mine and (not missing or _reached_once(game, mine, units_now, window)):
+        reading.changed_board.add(ruling.seq)
     if missing:
         return LogRuling(NOT_APPLIED, ruling.game_id, ruling.seq, ruling.first_line,
                          f"the ruling ordered {'; '.join(missing)}", ruling.notices)
@@ -328,6 +348,16 @@ def _judge_board(ruling: LogRuling, reading: FileReading, game: Game, record: di
         ruling.why = (f"{'; '.join(o.describe() for o in owed_here)}: to be applied by the {who} player in his next "
                       "file (his piece is hidden from the asker)")
     return ruling
+
+
+def _reached_once(game: Game, changes: list[OrderedChange], units: dict[str, Shown], window: list[PieceEvent]) -> bool:
+    """Whether the pieces showed every change at some moment of the window."""
+    state = dict(units)
+    for event in window:
+        state[event.unit] = event.shown
+        if all(reached(game, change, state) for change in changes):
+            return True
+    return False
 
 
 def _name_session(reading: FileReading, texts: list[str], game_id: str, records: dict[int, dict],
@@ -473,10 +503,58 @@ def judge_files(document: dict[str, Any], readings: list[FileReading], keys, gam
             result.elsewhere.append(_summary(record, placement.why))
     if game is not None:
         result.owed = judge_owed(game, readings, records, sessions)
+        by_seq = {r["seq"]: r for r in records}
+        named = {r["seq"] for r in result.rerolls}  # a re-roll the log sessions already name is named once
+        result.rerolls += rewound_rulings(readings, by_seq, named)
     report = verify_ledger(document, keys)
     result.ledger_ok = report.ok
     result.ledger_problems = [f.message for f in report.problems]
     return result
+
+
+def rewound_rulings(readings: list[FileReading], records: dict[int, dict[str, Any]], named: set[int]
+                    ) -> list[dict[str, Any]]:
+    """The rulings the files show that were asked after the game was taken back over a ruling made
+    (`adjudicator.logs.history`), each a re-roll in words; the ruling's verdict says so too. Those
+    whose rewound rulings are all `named` re-rolls already (by their log sessions) are left out."""
+    rewinds = [r for r in find_rewinds([f.history for f in readings], records) if not set(r.rewound) <= named]
+    out = []
+    for rewind in rewinds:
+        why = _rewind_words(rewind, readings)
+        entry = _summary(records[rewind.seq], why)
+        entry.update({"rewound": list(rewind.rewound), "rewound_in": [_shown_in(s, readings) for s in rewind.rewound],
+                      "file": rewind.file + 1, "shown": True})
+        out.append(entry)
+        for ruling in readings[rewind.file].rulings:
+            if ruling.seq == rewind.seq and ruling.status in (VERIFIED, NOT_APPLIED, ALTERED):
+                ruling.rewind = why
+    return out
+
+
+def _file_label(readings: list[FileReading], number: int) -> str:
+    name = echo(readings[number].name)
+    return name or ("this file" if len(readings) == 1 else f"file {number + 1}")
+
+
+def _shown_in(seq: int, readings: list[FileReading]) -> str:
+    number = next(n for n, f in enumerate(readings) if seq in f.shown)
+    return _file_label(readings, number)
+
+
+def _rewind_words(rewind: Rewind, readings: list[FileReading]) -> str:
+    """A rewind in words: which file went back where, over which rulings, shown in which file."""
+    file = _file_label(readings, rewind.file)
+    rulings = ", ".join(f"#{seq} (in {_shown_in(seq, readings)})" for seq in rewind.rewound)
+    plural = "s" if len(rewind.rewound) > 1 else ""
+    if rewind.how == BEGINS:
+        return (f"re-roll: {file} begins from a position the game had before record{plural} {rulings} was made "
+                "(a save or an autosave taken before it, loaded again), and asks again")
+    if rewind.how == RETURNS:
+        return (f"re-roll: {file} goes back to a position the game had before record{plural} {rulings} was made "
+                "(VASSAL's Undo, or the pieces put back), and asks again")
+    (seq,) = rewind.rewound
+    return (f"re-roll: the same situation as record #{seq} (in {_shown_in(seq, readings)}), asked again from the "
+            f"position it was asked at: {file} comes back to it (a save loaded again, or Undo) with no ruling between")
 
 
 def _missing_words(record: dict[str, Any], placement, sessions: SessionMap) -> str:

@@ -95,7 +95,7 @@ class Replay:
 
     def summary(self) -> dict[str, Any]:
         counts = self.timeline.counts
-        shown = [r for r in self.rulings if r.status not in (HIDDEN, REROLL)]
+        shown = [r for r in self.rulings if r.status not in (HIDDEN, REROLL) or r.lines]  # a rewind's re-roll is shown
         out = {
             "files": len(self.file_names), "steps": len(self.steps) - 1, "commands": self.timeline.command_count,
             "moves": counts[MOVE], "draws": counts[DRAW], "step_changes": counts[STEP],
