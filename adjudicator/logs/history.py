@@ -168,8 +168,10 @@ def _rewind_of(seq: int, number: int, index: int, digest: int, history: FileHist
     seen = list(earlier.get(digest, ())) + [_seen(history.moments[k], base) for k in own.get(digest, ()) if k < index]
     if seen:
         best = max(min(s, seq - 1) for s in seen)
-        made = set(shown_before) | {s for s, at in asked_here if at < index}
-        rewound = tuple(sorted(s for s in made if best < s < seq))
+        rewound: tuple[int, ...] = ()
+        if best < seq - 1:  # rulings may have been made since the board last stood so
+            made = set(shown_before) | {s for s, at in asked_here if at < index}
+            rewound = tuple(sorted(s for s in made if best < s < seq))
         if rewound:
             start = earlier.get(history.moments[0].digest, ())
             if start and max(min(s, seq - 1) for s in start) < rewound[0]:
