@@ -32,6 +32,7 @@ public final class ExtensionTests {
     firstTurn();
     playedGame();
     ruling();
+    askedBefore();
     if (args.length > 0) everyCheckOfTheServer(Path.of(args[0]));
     for (final String f : FAILURES) System.out.println("FAIL " + f);
     System.out.println("ran " + checks + " checks, " + FAILURES.size() + " failed");
@@ -450,6 +451,16 @@ public final class ExtensionTests {
     equal("l1", first.session.withLive("l1").live, "a log begun before the game went live joins its live session");
     check(Server.same("http://a.test/", "HTTP://a.test") && !Server.same("http://a.test", "http://b.test"),
           "the same server, a trailing slash aside");
+  }
+
+  /** The chances of a situation the ledger has seen (the API's optional asked_before) warn before the roll. */
+  private static void askedBefore() {
+    final String odds = "{\"outcomes\": [{\"label\": \"NE\", \"probability\": 1.0, \"fraction\": \"1/1\"}], \"exact\": true";
+    final String warned = CheckForm.chancesHtml(Json.parseObject(odds + ", \"asked_before\": {\"record\": 3, \"rolled\": true, "
+      + "\"text\": \"This situation was asked as record #3 (Combat: NE); asking again rolls again, and both players will see it.\"}}"));
+    check(warned.contains("This situation was asked as record #3 (Combat: NE); asking again rolls again")
+          && warned.contains("Open record #3 from Adjudicator &gt; Rulings of this game"), "a repeat warned: " + warned);
+    check(!CheckForm.chancesHtml(Json.parseObject(odds + "}")).contains("asked as record"), "a new situation: no warning");
   }
 
   private static void ruling() {
