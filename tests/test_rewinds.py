@@ -317,3 +317,30 @@ def test_the_cli_and_the_pages_name_the_re_roll(app, client, setup, tmp_path, ca
     assert replay.get_element_by_id("replay-verdict").get("data-ok") == "no"
     (problem,) = replay.xpath('//ul[@id="replay-problems"]/li[@data-status="re-roll"]')
     assert problem.get("data-seq") == "2" and "before record #1" in problem.text_content()
+
+
+
+def test_a_position_that_comes_back_by_a_later_rulings_change_is_no_rewind(app, client, setup):
+    """The board a ruling is asked on may be one the game had before earlier rulings when a later
+    ruling's change brought it back (a step lost, then restored by a replacement). Going back in
+    time would take that later ruling back too: where the board shows what the last ruling taken
+    back ordered, nothing was taken back. The UN replacement (#1) undepletes US 27/25 (at setup
+    depleted): on a board showing it full, #1 is no ruling taken back; showing it depleted, it is."""
+    from adjudicator.bridge import load_system_game
+    from adjudicator.logs.check import FileReading, _last_still_shown
+    from adjudicator.logs.history import BEGINS, FileHistory, Rewind
+    from adjudicator.logs.board import Shown
+
+    play = Play(app, client, setup)
+    replaced = play.ask("replacements", {"scenario": "pusan", "side": "un", "undeplete": [
+        {"unit": "us-27-25", "hex": "0205", "in_supply": True}]}, side="un")
+    ledger = client.get(f"/api/v1/games/{play.id}/ledger", headers=bearer(play.game["tokens"]["observer"])).get_json()
+    records = {r["seq"]: r for r in ledger["records"]}
+    game = load_system_game("kwb")
+    depleted, full = Shown("depleted", "pusan", "0205"), Shown("", "pusan", "0205")
+
+    def still_shown(board: Shown) -> bool:
+        earlier = FileReading("a", history=FileHistory(units_at={replaced["seq"]: {"us-27-25": depleted}}))
+        later = FileReading("b", history=FileHistory(units_at={99: {"us-27-25": board}}))
+        return _last_still_shown(game, Rewind(99, 1, (replaced["seq"],), BEGINS), [earlier, later], records)
+    assert still_shown(full) and not still_shown(depleted)  # full: nothing taken back; depleted: #1 taken back

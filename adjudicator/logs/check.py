@@ -505,19 +505,20 @@ def judge_files(document: dict[str, Any], readings: list[FileReading], keys, gam
         result.owed = judge_owed(game, readings, records, sessions)
         by_seq = {r["seq"]: r for r in records}
         named = {r["seq"] for r in result.rerolls}  # a re-roll the log sessions already name is named once
-        result.rerolls += rewound_rulings(readings, by_seq, named)
+        result.rerolls += rewound_rulings(game, readings, by_seq, named)
     report = verify_ledger(document, keys)
     result.ledger_ok = report.ok
     result.ledger_problems = [f.message for f in report.problems]
     return result
 
 
-def rewound_rulings(readings: list[FileReading], records: dict[int, dict[str, Any]], named: set[int]
+def rewound_rulings(game: Game, readings: list[FileReading], records: dict[int, dict[str, Any]], named: set[int]
                     ) -> list[dict[str, Any]]:
     """The rulings the files show that were asked after the game was taken back over a ruling made
     (`adjudicator.logs.history`), each a re-roll in words; the ruling's verdict says so too. Those
     whose rewound rulings are all `named` re-rolls already (by their log sessions) are left out."""
-    rewinds = [r for r in find_rewinds([f.history for f in readings], records) if not set(r.rewound) <= named]
+    rewinds = [r for r in find_rewinds([f.history for f in readings], records)
+               if not set(r.rewound) <= named and not _last_still_shown(game, r, readings, records)]
     out = []
     for rewind in rewinds:
         why = _rewind_words(rewind, readings)
@@ -529,6 +530,22 @@ def rewound_rulings(readings: list[FileReading], records: dict[int, dict[str, An
             if ruling.seq == rewind.seq and ruling.status in (VERIFIED, NOT_APPLIED, ALTERED):
                 ruling.rewind = why
     return out
+
+
+def _last_still_shown(game: Game, rewind: Rewind, readings: list[FileReading], records: dict[int, dict[str, Any]]
+                      ) -> bool:
+    """Whether the board the ruling was asked on still shows what the last ruling it would take back
+    ordered (the asker's own changes): then the position came back by a later ruling's changes (a
+    step lost, then restored), not by going back in time, which takes every later ruling back too."""
+    last = max(rewind.rewound)
+    before = next((f.history.units_at[last] for f in readings if f.history and last in f.history.units_at), None)
+    now = readings[rewind.file].history.units_at.get(rewind.seq) if readings[rewind.file].history else None
+    if before is None or now is None:
+        return False
+    asker = records[last]["body"].get("side") or ""
+    mine = [o for o in ordered_changes(game, board_changes(records[last], game.id), before)
+            if o.change.applied_by in ("", asker)]
+    return bool(mine) and all(reached(game, change, now) for change in mine)
 
 
 def _file_label(readings: list[FileReading], number: int) -> str:

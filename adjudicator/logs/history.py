@@ -79,6 +79,8 @@ class Asked:
 class FileHistory:
     moments: list[Moment] = field(default_factory=list)
     asked: list[Asked] = field(default_factory=list)
+    #: Each ruling's board as it was asked (unit -> how it stands): what a rewind is judged on.
+    units_at: dict[int, dict[str, Shown]] = field(default_factory=dict, repr=False)
 
 
 def file_history(start: dict[str, Shown], events: list[LogEvent], rulings: list[tuple[int, int, bool]]
@@ -95,6 +97,7 @@ def file_history(start: dict[str, Shown], events: list[LogEvent], rulings: list[
         if index in at:
             seq, changed = at[index]
             history.asked.append(Asked(seq, len(history.moments) - 1))
+            history.units_at[seq] = dict(units)
             if not changed:
                 history.moments[-1].seen_after = seq
             last = seq
