@@ -469,6 +469,12 @@ public final class ExtensionTests {
     equal("https://x.test/games/g#record-4", recorded.page(), "a recorded ruling's page: its verify address");
     equal(List.of("1. a step [7.0]"), recorded.details, "the whole ruling, for the ruling window");
     equal("[ADJ g#4]", Ruling.tag(recorded.lines.get(1)), "a line's tag");
+    final Ruling noticed = Ruling.of(Json.parseObject("{\"transcript\": [\"[ADJ g#5] RULING » Combat: rolled 2\", "
+      + "\"[ADJ g#5] notice: asked again: the same situation as record #4\"], \"seq\": 5}"));
+    equal(List.of("notice: asked again: the same situation as record #4"), noticed.notices(), "a ruling's notices");
+    equal("<html>#5 (UN): Combat: rolled 2<br>&nbsp;&nbsp;<font color=\"#8d6e00\">notice: asked again: the same situation "
+          + "as record #4</font></html>", RulingsWindow.row(noticed, "UN"), "Rulings of this game: a notice under its ruling");
+    equal("#4 (UN): Combat: rolled 2", RulingsWindow.row(recorded, "UN"), "a ruling without notices: one line");
     equal("Combat: rolled 2", recorded.headline(), "the headline without its tag and the chat's mark");
     equal(null, Ruling.of(Json.parseObject("{\"transcript\": [\"[ADJ compute] RULING » x\"]}")).page(), "a calculation has no page");
     equal("https://x.test/games/g#record-4", ChatLinks.urlAt("[ADJ g#4] verify: https://x.test/games/g#record-4", 30),
