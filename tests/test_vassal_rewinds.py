@@ -8,7 +8,8 @@ Game As while the log runs), attacks (#1) and flips NK 83 as the ruling orders (
 the log. Then she loads that save, begins a new log and attacks again (#2): the log check of her two
 files names #2 a re-roll of #1, shown in her first file. In a second game she attacks (#1), flips NK 83,
 presses VASSAL's Undo (the flip taken back) and attacks again (#2): her one file names #2 a re-roll.
-Skipped without VASSAL_ENGINE_JAR.
+And the observer's token, joined in VASSAL, lists the game's rulings (read-only). Skipped without
+VASSAL_ENGINE_JAR.
 """
 
 from __future__ import annotations
@@ -103,3 +104,31 @@ def test_undo_back_over_a_ruling_is_named(engine, engine_module, server, tmp_pat
     rewinds = [(r["seq"], r["rewound"]) for r in report["rerolls"] if r.get("shown")]
     assert rewinds == [(2, [1])], report
     assert "goes back to a position the game had before record #1" in report["rerolls"][0]["why"]
+
+
+def test_the_observers_token_reads_the_games_rulings_in_vassal(engine, engine_module, server, tmp_path):
+    """Carol, a late joiner with the observer's token, loads Alice's save: Join keeps her token (it
+    reads, it rolls nothing), Rulings of this game lists Alice's ruling with its notices, and a
+    check she asks is a calculation: nothing is recorded."""
+    module = engine_module("kwb")
+    alice = [*opening(server.url, tmp_path / "a1.vlog"), *attack_steps(), *attack_steps()[1:2],
+             {"do": "save", "file": str(tmp_path / "a1.vsav")}, {"do": "log_end"}]
+    run = engine(module, alice, timeout=300, prefs_dir=tmp_path / "alice")
+    assert run.ok, run.failure()
+    created = run.result(3)["returned"]
+    observer = created["tokens_for_others"]["observer"]
+    carol = [{"do": "load", "file": str(tmp_path / "a1.vsav")}, call("connect", server.url),
+             call("joinRecordedGame", created["game_id"], observer),
+             call("rulingsOfThisGame"),
+             call("check", "supply", "nk-83-mot", "{}")]
+    seen = engine(module, carol, timeout=300, prefs_dir=tmp_path / "carol")
+    assert seen.ok, seen.failure()
+    joined = seen.result(2)["returned"]
+    assert joined["ok"] and joined["side"] == "observer", joined
+    listed = seen.result(3)["returned"]
+    assert listed["ok"] and [r["seq"] for r in listed["rulings"]] == [1, 2], listed
+    assert any("notice: asked again: the same situation as record #1" in line for line in listed["rulings"][1]["lines"])
+    assert any("as its observer" in line for line in seen.chat())
+    records = requests.get(f"{server.url}/api/v1/games/{created['game_id']}/ledger",
+                           headers={"Authorization": f"Bearer {observer}"}, timeout=30).json()["records"]
+    assert len(records) == 3  # the game's own record and Alice's two: the observer's check recorded nothing
