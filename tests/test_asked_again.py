@@ -119,3 +119,26 @@ def test_the_saved_game_pages_roll_warns_too(app, modules):
     again["_resolve"] = "1"
     rolled = client.post(url, data=again)
     assert rolled.status_code == 303 and rolled.headers["Location"].split("?")[0].endswith("/records/2")
+
+
+def test_the_saved_game_pages_chances_warn_and_let_the_roll_follow(app, modules):
+    from test_savedgame_checks import _page_form, kept_upload
+
+    game = new_game(app.test_client(), "kwb", "pusan")
+    client = pages(app, game, "communist")
+    setup = modules[("kwb", 1)][2]["setups/pusan.vsav"]
+    sha = kept_upload(client, f"/games/{game['game_id']}/savedgame", setup, name="pusan.vsav", _check="combat")
+    url = f"/games/{game['game_id']}/savedgame/{sha}/checks/combat"
+    form = _page_form(client.get(url).get_data(as_text=True), "savedgame-check")
+    form.setlist("_attackers", ["nk-83-mot"])
+    form["_target_hex"] = "0205"
+    fresh = html.fromstring(client.get(f"{url}/odds", query_string=form).get_data(as_text=True))
+    assert fresh.xpath('//section[@id="answer"]') and not fresh.xpath('//*[@id="asked-before"]')  # chances, no warning
+    assert client.post(url, data={**form.to_dict(flat=False), "_resolve": "1"}).status_code == 303
+    form["request_id"] = "page-odds-2"
+    chances = html.fromstring(client.get(f"{url}/odds", query_string=form).get_data(as_text=True))
+    assert chances.get_element_by_id("asked-before").get("data-record") == "1"
+    again = _page_form(html.tostring(chances).decode(), "savedgame-check")
+    assert again["again"] == "1" and chances.get_element_by_id("resolve").text_content() == "Roll again"
+    again["_resolve"] = "1"
+    assert client.post(url, data=again).status_code == 303  # warned on the chances: the roll follows

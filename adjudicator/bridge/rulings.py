@@ -86,10 +86,14 @@ def odds_from_file(spec: CheckSpec, positions: Positions, given: dict, where: Po
     body = rulings.bind(spec, grant, fill.request) if grant is not None else fill.request
     req = rulings.validate(spec.request, body)
     fill.request = req.model_dump(mode="json")
+    answer = chances(spec, req)
     if grant is not None:
         rulings.refuse_a_peek(grant, spec.name, fill.request)
         fill.request = as_seen_by(grant.system, spec.name, fill.request, grant.role)
-    return chances(spec, req), fill
+        repeat = asked_before(grant, spec, req)
+        if repeat is not None:  # asked already: said before the roll, as the game's chances say it
+            answer["asked_before"] = repeat.to_json()
+    return answer, fill
 
 
 def record_from_file(grant: TokenGrant, spec: CheckSpec, positions: Positions, given: dict,
