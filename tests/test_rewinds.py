@@ -344,3 +344,32 @@ def test_a_position_that_comes_back_by_a_later_rulings_change_is_no_rewind(app, 
         later = FileReading("b", history=FileHistory(units_at={99: {"us-27-25": board}}))
         return _last_still_shown(game, Rewind(99, 1, (replaced["seq"],), BEGINS), [earlier, later], records)
     assert still_shown(full) and not still_shown(depleted)  # full: nothing taken back; depleted: #1 taken back
+
+
+TURN_2 = "TURNTurnTracker0\t0|1;0;0;true;0\\;0\\;0\\;true"  # the Pusan turn tracker a turn on
+
+
+def a_turn_then_the_same_attack(play: Play, setup: bytes, turn_moves_on: bool) -> tuple[dict, dict, dict]:
+    """#1 "no effect", the log ended; a new log where it ended (a turn on, or not) asks it again."""
+    first = play.writer(setup)
+    hq_to(first, "2502")
+    one = play.attack()
+    first.ruling(one["transcript"])
+    later = play.writer(saved_at_end(first.log()))
+    if turn_moves_on:
+        later.commands.append(TURN_2)
+    two = play.attack()
+    applied(later, two)
+    return one, two, play.check(("a1.vlog", first.log()), ("a2.vlog", later.log()))
+
+
+def test_the_same_situation_a_turn_later_is_no_re_roll(app, client, setup):
+    """The turn trackers are part of a position: the same "no effect" attack asked again from the
+    same units a turn later (a new log begun where the last ended) is the game going on."""
+    _, _, report = a_turn_then_the_same_attack(Play(app, client, setup, first="NE"), setup, turn_moves_on=True)
+    assert rewinds_of(report) == [] and report["ok"], report
+
+
+def test_the_same_situation_asked_again_in_the_same_turn_is_a_re_roll(app, client, setup):
+    one, two, report = a_turn_then_the_same_attack(Play(app, client, setup, first="NE"), setup, turn_moves_on=False)
+    assert rewinds_of(report) == [(two["seq"], [one["seq"]], ["a1.vlog"])]

@@ -6,8 +6,9 @@ of a log, or an autosave), or Undo back over it, and ask again. The ledger keeps
 files show where the game stood. From the files sent (each file's opening state and every command
 in it, read as `adjudicator.logs.board` reads them: each unit's step and the hex or box it is in),
 a file's history is the list of positions its board stood at, in order (`Moment`), and the
-position each of its rulings was asked at. A position is a digest of every unit as it stands (the
-digests of each unit's state combined, so following a log costs one digest per piece event).
+position each of its rulings was asked at. A position is a digest of every unit as it stands and of
+the turn trackers' states (the game turn and phase: the same units a turn later are another
+position), the digests of each combined, so following a log costs one digest per event.
 
 Each moment knows the last ruling made before the board stood so (`began_after`) and the last
 ruling after which it still stood so (`seen_after`): a ruling asked there that changed nothing the
@@ -93,6 +94,8 @@ def file_history(start: dict[str, Shown], events: list[LogEvent], rulings: list[
     history = FileHistory([Moment(digest, None, None)])
     at = {index: (seq, changed) for seq, index, changed in rulings}
     last: int | None = None
+    turns: dict[str, str] = {}  # tracker -> its state
+    opening = True  # the file's opening state: its turn trackers' states are part of where it begins
     for index, event in enumerate(events):
         if index in at:
             seq, changed = at[index]
@@ -101,6 +104,18 @@ def file_history(start: dict[str, Shown], events: list[LogEvent], rulings: list[
             if not changed:
                 history.moments[-1].seen_after = seq
             last = seq
+        if event.turn is not None:
+            tracker, _, state = event.turn.partition("\t")
+            if tracker in turns:
+                digest ^= unit_digest(f"\x1eturn {tracker}", Shown(turns[tracker]))
+            turns[tracker] = state
+            digest ^= unit_digest(f"\x1eturn {tracker}", Shown(state))
+            if opening:
+                history.moments[0].digest = digest
+            elif digest != history.moments[-1].digest:
+                history.moments.append(Moment(digest, last, last))
+            continue
+        opening = False
         if event.piece is None:
             continue
         was = units.get(event.piece.unit)
