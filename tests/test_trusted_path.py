@@ -67,7 +67,7 @@ def answer(response) -> tuple[str, object]:
 
 
 def rolled_again_if_warned(client, url: str, data: dict, response):
-    """A page that held a roll because the situation was asked already (adjudicator.asked_again:
+    """A page that held a roll because the situation was asked already (adjudicator.odds.asked_again:
     409, "this situation was asked as record #N") sent again as the player's "Roll again" does:
     with the record he was warned of."""
     warned = re.search(r'name="again" id="again" value="(\d+)"', response.get_data(as_text=True)) \

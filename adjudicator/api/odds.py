@@ -14,7 +14,7 @@ from flask import jsonify, request
 
 from adjudicator import rulings
 from adjudicator.api.auth import require_grant
-from adjudicator.asked_again import asked_before
+from adjudicator.odds.asked_again import asked_before
 from adjudicator.api.body import parse_json_body
 from adjudicator.api.systems import find_check
 from adjudicator.chances import chances, refuse_without_dice, without_dice

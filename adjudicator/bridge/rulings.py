@@ -12,7 +12,7 @@ import hashlib
 from typing import Any
 
 from adjudicator import rulings
-from adjudicator.asked_again import asked_before
+from adjudicator.odds.asked_again import asked_before
 from adjudicator.chances import chances
 from adjudicator.bridge.errors import BridgeError
 from adjudicator.bridge.fill import BoardFill, Pointed, fill_request

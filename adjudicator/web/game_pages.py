@@ -36,7 +36,7 @@ from adjudicator.bridge.errors import BridgeError
 from adjudicator.bridge.games import load_system_game
 from adjudicator.bridge.positions import read_positions
 from adjudicator.bridge.upload import MAX_UPLOAD_BYTES, read_upload
-from adjudicator.asked_again import AGAIN_FIELD, AskedBefore, asked_before
+from adjudicator.odds.asked_again import AGAIN_FIELD, AskedBefore, asked_before
 from adjudicator.chances import chances
 from adjudicator.checks import CheckSpec, get_check, side_label
 from adjudicator.config import Config
@@ -117,7 +117,7 @@ class RollPage:
     facts: dict[str, tuple[Any, str]] = field(default_factory=dict)
     #: The chances of the form's situation, when the player asked for them (adjudicator.odds).
     odds: dict[str, Any] | None = None
-    #: The record the form's situation was asked as (adjudicator.asked_again): warned before the roll.
+    #: The record the form's situation was asked as (adjudicator.odds.asked_again): warned before the roll.
     asked_before: AskedBefore | None = None
 
     def errors_for(self, name: str) -> list[str]:
