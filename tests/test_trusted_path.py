@@ -66,6 +66,15 @@ def answer(response) -> tuple[str, object]:
     return response.status_code, kind.group(1) if kind else None
 
 
+def rolled_again_if_warned(client, url: str, data: dict, response):
+    """A page that held a roll because the situation was asked already (adjudicator.odds.asked_again:
+    409, "this situation was asked as record #N") sent again as the player's "Roll again" does:
+    with the record he was warned of."""
+    warned = re.search(r'name="again" id="again" value="(\d+)"', response.get_data(as_text=True)) \
+        if response.status_code == 409 else None
+    return client.post(url, data={**data, "again": warned.group(1)}) if warned else response
+
+
 def via_api(app, game, token, centre, pusan, request_id):
     unit, hex_ = centre
     headers = bearer(token) if token else {}
@@ -76,8 +85,9 @@ def via_api(app, game, token, centre, pusan, request_id):
 def via_page(app, game, token, centre, pusan, request_id):
     unit, hex_ = centre
     client = page_client(app, game["game_id"], token)
-    return client.post(f"/games/{game['game_id']}/checks/{CHECK}",
-                       data={"supply_center": unit, "from_hex": hex_, "request_id": request_id})
+    url, data = f"/games/{game['game_id']}/checks/{CHECK}", {"supply_center": unit, "from_hex": hex_,
+                                                             "request_id": request_id}
+    return rolled_again_if_warned(client, url, data, client.post(url, data=data))
 
 
 def via_savedgame_api(app, game, token, centre, pusan, request_id):
@@ -100,8 +110,9 @@ def via_savedgame_page(app, game, token, centre, pusan, request_id):
                           content_type="multipart/form-data")
     assert kept.status_code == 303, kept.get_data(as_text=True)[:500]
     sha = re.search(r"/savedgame/([0-9a-f]{64})", kept.headers["Location"]).group(1)
-    return client.post(f"/games/{game['game_id']}/savedgame/{sha}/checks/{CHECK}",
-                       data={"_unit": centre[0], "request_id": request_id})
+    url, data = f"/games/{game['game_id']}/savedgame/{sha}/checks/{CHECK}", {"_unit": centre[0],
+                                                                              "request_id": request_id}
+    return rolled_again_if_warned(client, url, data, client.post(url, data=data))
 
 
 WAYS = {"api": via_api, "page": via_page, "savedgame-api": via_savedgame_api, "savedgame-page": via_savedgame_page}
@@ -196,8 +207,9 @@ def test_the_roll_page_is_one_request_however_often_it_is_sent(app):
     again = shown_request_id(client.get(f"/games/{game['game_id']}/checks/un_supply_shortage_end")
                              .get_data(as_text=True))
     assert again != request_id
-    second = client.post(f"/games/{game['game_id']}/checks/un_supply_shortage_end",
-                         data={"game_turn": "1", "request_id": again})  # turn 1 never ends the shortage
+    url = f"/games/{game['game_id']}/checks/un_supply_shortage_end"
+    second = rolled_again_if_warned(client, url, {"game_turn": "1", "request_id": again}, client.post(
+        url, data={"game_turn": "1", "request_id": again}))  # asked already: held, then rolled again as chosen
     assert second.headers["Location"].endswith("/records/2")
     changed = client.post(f"/games/{game['game_id']}/checks/un_supply_shortage_end",
                           data={"game_turn": "2", "request_id": again})  # the same form, edited after rolling

@@ -36,6 +36,7 @@ from adjudicator.bridge.errors import BridgeError
 from adjudicator.bridge.games import load_system_game
 from adjudicator.bridge.positions import read_positions
 from adjudicator.bridge.upload import MAX_UPLOAD_BYTES, read_upload
+from adjudicator.odds.asked_again import AGAIN_FIELD, AskedBefore, asked_before
 from adjudicator.chances import chances
 from adjudicator.checks import CheckSpec, get_check, side_label
 from adjudicator.config import Config
@@ -116,6 +117,8 @@ class RollPage:
     facts: dict[str, tuple[Any, str]] = field(default_factory=dict)
     #: The chances of the form's situation, when the player asked for them (adjudicator.odds).
     odds: dict[str, Any] | None = None
+    #: The record the form's situation was asked as (adjudicator.odds.asked_again): warned before the roll.
+    asked_before: AskedBefore | None = None
 
     def errors_for(self, name: str) -> list[str]:
         return [e.next_to_field for e in self.errors if e.field == name]
@@ -145,6 +148,10 @@ def roll(game_id: str, check: str, form) -> Response:
         req, page.errors = validate_form(spec.game_model, fields, body, unreadable)
         if req is None:
             return render_roll(page, 422)
+        page.asked_before = asked_before(grant, spec, req)
+        if page.asked_before is not None and page.asked_before.rolled \
+                and form.get(AGAIN_FIELD) != str(page.asked_before.record):
+            return render_roll(page, 409)  # asked already: the player chooses to roll again or open the record
         recorded = rulings.record(grant, spec, req)
     except Problem as problem:
         page.problem = problem
@@ -177,6 +184,7 @@ def chances_of_form(game_id: str, check: str, form) -> Response:
             return render_roll(page, 422)
         rulings.refuse_a_peek(grant, spec.name, req.model_dump(mode="json"))
         page.odds = chances(spec, req)
+        page.asked_before = asked_before(grant, spec, req)
     except Problem as problem:
         page.problem = problem
         return render_roll(page, problem.status)

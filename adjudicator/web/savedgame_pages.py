@@ -420,7 +420,8 @@ def record_check(scope: Scope, sha256: str, check: str):
     try:
         given = players_fields(page, form)
         recorded, _ = record_from_file(scope.grant, page.spec, page.positions, given, pointed_at(form),
-                                       form.get("_game_turn", "").strip() or None, page.request_id)
+                                       form.get("_game_turn", "").strip() or None, page.request_id,
+                                       warn_repeat=True, again=form.get("again"))
     except Problem as problem:
         page.problem = problem
         return render_check(page, form, problem.status)
