@@ -176,3 +176,37 @@ def test_read_form_turns_form_text_into_the_api_request():
     assert errors == [] and request.places_occupied == ["Taegu", "Masan", "Pusan"]
     request, errors = read_form(spec, MultiDict({"scenario": "pusan", "seoul_cleared_on_turn": "nan"}))
     assert request is None and [(e.field, e.message) for e in errors] == [("seoul_cleared_on_turn", "'nan' is not a number")]
+
+
+def test_the_game_page_shows_its_ledger_a_page_at_a_time(client, monkeypatch):
+    """issue 52: at ~1,000 records the one game page was 1.58 MB. The newest LEDGER_PAGE_ROWS rows
+    (here 5 of 12), "older" and "newer" links between the pages; the verification covers them all;
+    a record's page links to the ledger page that holds it."""
+    from adjudicator.web import game_pages
+
+    monkeypatch.setattr(game_pages, "LEDGER_PAGE_ROWS", 5)
+    game = new_game(client, "kwb", "pusan")
+    gid = game["game_id"]
+    for n in range(11):
+        answer = client.post(f"/api/v1/games/{gid}/probe_roll", json={"target": 4, "request_id": f"r{n}"},
+                             headers=bearer(game["tokens"]["un"]))
+        assert answer.status_code == 201
+    assert client.post(f"/games/{gid}", data={"token": game["tokens"]["observer"]}).status_code == 303
+
+    def rows(address: str) -> tuple[list[int], str]:
+        page = html(client.get(address))
+        return [int(seq) for seq in re.findall(r'<tr id="record-(\d+)"', page)], page
+
+    seen, page = rows(f"/games/{gid}")
+    assert seen == [7, 8, 9, 10, 11] and "Ledger verified: 12 records" in page
+    assert 'id="ledger-newer-top"' not in page
+    older = re.search(r'id="ledger-older-top" href="([^"]+)"', page).group(1).replace("&amp;", "&")
+    assert older == f"/games/{gid}?before=7"
+    seen, page = rows(older)
+    assert seen == [2, 3, 4, 5, 6]
+    assert re.search(r'id="ledger-newer-top" href="([^"]+)"', page).group(1) == f"/games/{gid}"
+    seen, page = rows(f"/games/{gid}?before=2")
+    assert seen == [0, 1] and 'id="ledger-older-top"' not in page
+    assert re.search(r'id="ledger-newer-top" href="([^"]+)"', page).group(1) == f"/games/{gid}?before=7"
+    record = html(client.get(f"/games/{gid}/records/3"))
+    assert f'href="/games/{gid}?before=4#record-3"' in record

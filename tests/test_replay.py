@@ -254,32 +254,35 @@ def test_a_ruling_of_another_game_and_an_honest_log(client, modules):
     assert [r["status"] for r in data["rulings"]] == ["verified", "verified"] and data["summary"]["ok"]
 
 
-def ordering_combat(client, modules):
-    """A KWB combat from the setup, rolled through the saved-game API until its ruling orders a unit to
-    lose a step or leave the board (the dice decide); the game, the answer and the changes."""
-    from tests.engine.play import adjacent_combat
+def ordering_combat(app, client, modules):
+    """A KWB combat from the setup, rolled through the saved-game API on dice chosen so that its ruling
+    orders a unit to lose a step or leave the board; the game, the answer and the changes."""
+    from adjudicator.checks import get_check
+    from adjudicator.testing import choose_seeds, seed_where
+    from tests.engine.play import adjacent_combat, board_request
 
     setup = setup_of(modules, "kwb")
     combat = adjacent_combat("kwb")
     target = next(p for p in combat.scenario.setup if p.unit == combat.defender).location.partition("@")[0]
     positions = read_positions(load_system_game("kwb"), read_upload(setup))
-    for _ in range(30):
-        game = new_game(client, "kwb", combat.scenario.id)
-        side = combat.game.units[combat.attackers[0]].side
-        answer = client.post(f"/api/v1/games/{game['game_id']}/savedgame/checks/combat?transcript=1",
-                             data={"file": (io.BytesIO(setup), "setup.vsav"), "attackers": ",".join(combat.attackers),
-                                   "target_hex": target, "request": "{}"},
-                             content_type="multipart/form-data", headers=bearer(game["tokens"][side]))
-        assert answer.status_code == 201, answer.get_json()
-        changes = [c for c in piece_changes(positions, answer.get_json()["outcome"]) if c.step is not None]
-        if changes:
-            return game, answer.get_json(), changes
-    pytest.fail("30 combats ordered no step loss")
+    side = combat.game.units[combat.attackers[0]].side
+    request = board_request("kwb", combat.scenario.id, setup, "combat", side, combat.attackers, target, {})
+    orders_a_step = lambda outcome: any(c.step is not None for c in piece_changes(positions, outcome))  # noqa: E731
+    choose_seeds(app, {f"kwb/{combat.scenario.id}": seed_where(get_check("kwb", "combat"), request, orders_a_step)})
+    game = new_game(client, "kwb", combat.scenario.id)
+    answer = client.post(f"/api/v1/games/{game['game_id']}/savedgame/checks/combat?transcript=1",
+                         data={"file": (io.BytesIO(setup), "setup.vsav"), "attackers": ",".join(combat.attackers),
+                               "target_hex": target, "request": "{}"},
+                         content_type="multipart/form-data", headers=bearer(game["tokens"][side]))
+    assert answer.status_code == 201, answer.get_json()
+    changes = [c for c in piece_changes(positions, answer.get_json()["outcome"]) if c.step is not None]
+    assert changes, answer.get_json()["outcome"]  # the dice chosen for it: a step loss ordered
+    return game, answer.get_json(), changes
 
 
 @pytest.mark.slow
-def test_a_ruling_whose_step_loss_the_log_does_not_carry_is_not_applied(client, modules):
-    game, answer, changes = ordering_combat(client, modules)
+def test_a_ruling_whose_step_loss_the_log_does_not_carry_is_not_applied(app, client, modules):
+    game, answer, changes = ordering_combat(app, client, modules)
     writer = LogWriter("kwb", setup_of(modules, "kwb"))
     writer.ruling(answer["transcript"])
     data, _ = replay_page(client, game, "observer", writer.log())

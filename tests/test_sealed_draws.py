@@ -24,7 +24,6 @@ from adjudicator.ledger import draws
 from adjudicator import rulings
 from adjudicator.ledger.keys import load_signing_key
 from adjudicator.ledger.records import build_record
-from adjudicator.web.page_tokens import COOKIE
 from adjudicator.testing import bearer, make_app, new_game
 from scenarios import load_game_dir
 from scenarios.loader import DATA_ROOT, check_game_dir
@@ -58,7 +57,7 @@ def ledger(client, game, role):
 
 def game_page(client, game, role) -> str:
     page = client.application.test_client()
-    page.set_cookie(COOKIE, game["tokens"][role], path=f"/games/{game['game_id']}")
+    page.log_in(game["game_id"], game["tokens"][role])
     return page.get(f"/games/{game['game_id']}").get_data(as_text=True)
 
 

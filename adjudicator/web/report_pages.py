@@ -34,7 +34,7 @@ def report_of(game_id: str) -> tuple[Report, TokenGrant | None] | Response:
     """The report for this browser: its login's view, the public view of a published closed game,
     or the redirect to the token form."""
     game = game_or_404(game_id)
-    if page_token() is None and game["status"] == "closed" and services().store.report_consents(game_id):
+    if page_token(game_id) is None and game["status"] == "closed" and services().store.report_consents(game_id):
         return build_report(game_id, game["system"], None), None
     grant = grant_or_login(game_id, write=False)
     if isinstance(grant, Response):
