@@ -130,6 +130,9 @@ def test_kwb_seoul_victory_from_the_ledger_and_its_report(app, client):
     assert "- NK 31 eliminated (#1)" in markdown
     closed = client.post(f"/api/v1/games/{game['game_id']}/close", headers=bearer(game["tokens"]["un"]))
     assert closed.get_json()["result"]["winner"] == "un"
+    ledger = client.get(f"/api/v1/games/{game['game_id']}/ledger", headers=bearer(game["tokens"]["un"])).get_json()
+    verified = client.post("/api/v1/verify", json={"ledger": ledger}).get_json()
+    assert verified["ok"] and verified["seed_revealed"], verified  # the report's "verify it" holds
 
 
 # -- SPI Korea ------------------------------------------------------------------------------------
