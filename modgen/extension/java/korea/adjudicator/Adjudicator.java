@@ -910,7 +910,7 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
   public Map<String, Object> reportAddress() {
     requireOffEventThread();
     try {
-      final Active a = onEventThread(this::active);
+      final Active a = onEventThread(this::reading);  // the observer's token reads it too
       if (a == null) {
         return failed(new Server.Problem(0, "No recorded game", "The after-action report is a recorded game's: join the "
                                          + "game first (Adjudicator > Join recorded game...)."));

@@ -83,8 +83,8 @@ final class Menu {
                                                                       answer -> Browser.open(String.valueOf(answer.get("url"))))));
     final JMenuItem report = item("Write the after-action report", () -> inBackground(adjudicator::reportAddress,
                                                                     answer -> Browser.open(String.valueOf(answer.get("url")))));
-    report.setEnabled(active != null);
-    report.setToolTipText(active == null ? "Join the recorded game to write its report"
+    report.setEnabled(reading != null);
+    report.setToolTipText(reading == null ? "Join the recorded game to write its report"
                           : "The game turn by turn, its losses, dice and result, to read or post on a forum (opens in your browser)");
     menu.add(report);
     menu.addSeparator();
