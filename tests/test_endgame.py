@@ -125,7 +125,7 @@ def test_kwb_seoul_victory_from_the_ledger_and_its_report(app, client):
     page, markdown = report_of(client, game)
     assert_report_sections(page, markdown)
     assert 'id="report-winner">UN<' in page and "Turn 10" in page and "Turn 14" in page
-    assert "**Turns played**: 14 of 14" in markdown
+    assert "**Turns played**: 14 of 14  \n" in markdown  # its own line (two spaces: a Markdown line break)
     assert "**Result**: UN won: Decisive UN Victory" in markdown
     assert "- NK 31 eliminated (#1)" in markdown
     closed = client.post(f"/api/v1/games/{game['game_id']}/close", headers=bearer(game["tokens"]["un"]))

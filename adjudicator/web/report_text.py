@@ -10,14 +10,15 @@ from __future__ import annotations
 from adjudicator.web.report import Report
 
 
-def _lines(report: Report, base: str, bold, link, heading, item, plain=lambda t: t) -> list[str]:
+def _lines(report: Report, base: str, bold, link, heading, item, plain=lambda t: t, br="") -> list[str]:
     """The report's lines in a markup given as functions: bold(text), link(text, url), heading(text),
-    item(text), and plain(text) for the words the rulings and the data make (shown as written)."""
+    item(text), and plain(text) for the words the rulings and the data make (shown as written);
+    `br` ends a line that must stay a line of its own (Markdown's two spaces)."""
     game = f"{base}/games/{report.game_id}"
     out = [heading(f"After-action report: {report.system_name}, {report.scenario_name}"), "",
-           f"{bold('Sides')}: {' vs '.join(label for _, label in report.sides)}",
-           f"{bold('Played')}: {report.created[:10]} to {(report.closed or 'still open')[:10]}",
-           f"{bold('Turns played')}: {report.turns_words}",
+           f"{bold('Sides')}: {' vs '.join(label for _, label in report.sides)}{br}",
+           f"{bold('Played')}: {report.created[:10]} to {(report.closed or 'still open')[:10]}{br}",
+           f"{bold('Turns played')}: {report.turns_words}{br}",
            f"{bold('Result')}: {plain(report.result_words)}"
            + (f" ({link('the victory ruling', f'{game}/records/{report.result.record}')})" if report.result else ""),
            ""]
@@ -33,6 +34,7 @@ def _lines(report: Report, base: str, bold, link, heading, item, plain=lambda t:
     out += ["", heading("Losses")]
     for side, label in report.sides:
         losses = report.losses.get(side, [])
+        out.append("")  # a paragraph of its own, not a line of the list before it
         out.append(f"{bold(label)}: " + (f"{sum(1 for x in losses if x.what.startswith('eliminated'))} eliminated, "
                                          f"{len(losses)} in all" if losses else "no loss ruled"))
         out += [item(f"{plain(x.unit)} {plain(x.what)} (" + (f"turn {x.turn}, " if x.turn else "") + f"#{x.seq})") for x in losses]
@@ -41,7 +43,7 @@ def _lines(report: Report, base: str, bold, link, heading, item, plain=lambda t:
         faces = ", ".join(f"{face}: {n}" for face, n in enumerate(die.counts, start=1))
         out.append(item(f"d{die.sides}, {die.rolls} rolls ({faces}): {die.verdict}"))
     out += [item(side.luck) for side in report.dice_by_side]
-    out.append(f"Every roll: {link('the dice record', f'{game}/dice')}")
+    out += ["", f"Every roll: {link('the dice record', f'{game}/dice')}"]
     if report.boards is not None:
         out += ["", heading("The board at the end"),
                 f"From the saved game {report.boards.name} a ruling checked "
@@ -62,7 +64,7 @@ def _lines(report: Report, base: str, bold, link, heading, item, plain=lambda t:
 
 def markdown(report: Report, base: str) -> str:
     return "\n".join(_lines(report, base, bold=lambda t: f"**{_md(t)}**", link=lambda t, u: f"[{_md(t)}]({u})",
-                            heading=lambda t: f"## {_md(t)}", item=lambda t: f"- {t}", plain=_md)) + "\n"
+                            heading=lambda t: f"## {_md(t)}", item=lambda t: f"- {t}", plain=_md, br="  ")) + "\n"
 
 
 def bbcode(report: Report, base: str) -> str:
