@@ -3,6 +3,7 @@
 import pytest
 
 from adjudicator.testing import a_side, bearer, make_app, new_game, probe_check
+from adjudicator.logs.transcript import comparable_lines, parse_transcript
 from adjudicator.words.transcript import (
     COMPUTE_TAG,
     RULING_MARK,
@@ -10,11 +11,9 @@ from adjudicator.words.transcript import (
     SHORT_LINES,
     WRAP,
     chat_lines,
-    comparable_lines,
     detail_lines,
     dice_text,
     headline,
-    parse_transcript,
     readable,
     stand_in_label,
     stand_ins,
@@ -328,7 +327,7 @@ def test_identical_counters_are_named_as_they_read_and_logs_naming_them_by_id_st
     rulings still named them with their ids verifies as it did; an altered line of it does not."""
     from adjudicator.logs.check import check_log
     from adjudicator.services import services
-    from adjudicator.words.transcript import UnitNames
+    from adjudicator.words.names import UnitNames
 
     names = UnitNames.of("kwb")
     assert names.name("nk-sc-1") == names.name("nk-sc-2") == "NK SC"

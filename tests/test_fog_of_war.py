@@ -21,7 +21,7 @@ import pytest
 
 from adjudicator.web.page_tokens import COOKIE
 from adjudicator.testing import bearer, make_app, new_game
-from adjudicator.words.transcript import UnitNames
+from adjudicator.words.names import UnitNames
 
 UN_BLOCKS = ["rok-1", "rok-6"]
 COMMUNIST_BLOCKS = ["nkpa-1", "nkpa-3"]

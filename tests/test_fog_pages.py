@@ -27,7 +27,7 @@ from adjudicator.examples import situation
 from adjudicator.fog import Part, fog_of
 from adjudicator.web.page_tokens import COOKIE
 from adjudicator.testing import bearer, make_app, new_game
-from adjudicator.words.transcript import UnitNames
+from adjudicator.words.names import UnitNames
 from replay_logs import LogWriter
 from scenarios import load_game
 

@@ -16,7 +16,7 @@ from lxml import html
 from werkzeug.datastructures import MultiDict
 
 from adjudicator.testing import bearer, make_app
-from adjudicator.words.transcript import parse_transcript
+from adjudicator.logs.transcript import parse_transcript
 from tests.engine.play import adjacent_combat, board_request, player_fields
 from vassalfmt import read_saved_game
 

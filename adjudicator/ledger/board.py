@@ -44,7 +44,8 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from adjudicator.canonical import canonical_digest
-from adjudicator.words.transcript import UnitNames, canonical_outcome
+from adjudicator.words.names import UnitNames
+from adjudicator.words.transcript import canonical_outcome
 from adjudicator.unit_changes import (
     BROKEN_DOWN, ELIMINATED, GONE_STEPS, MOVED, RECOMBINED, REPLACED, RETURNED, REVEALED, STEP, ruled_changes,
 )

@@ -50,10 +50,9 @@ from adjudicator.problems import Problem
 from adjudicator.services import services
 from adjudicator.ledger.storage import GameNotFound
 from adjudicator.systems import system_info
-from adjudicator.words.transcript import (
-    SessionLineError, TranscriptEntry, canonical_outcome, notice_texts, parse_session_line, parse_transcript,
-    written_lines,
-)
+from adjudicator.logs.session_line import SessionLineError, parse_session_line
+from adjudicator.logs.transcript import TranscriptEntry, parse_transcript, written_lines
+from adjudicator.words.transcript import canonical_outcome, notice_texts
 from adjudicator.unit_changes import ON_BOARD, UnitChange, ruled_changes
 from adjudicator.unit_owners import owners_of
 from adjudicator.ledger.verify import verify_ledger

@@ -53,9 +53,8 @@ from adjudicator.ratelimits import RouteLimiter, pages_limit
 from adjudicator.services import services
 from adjudicator.ledger.storage import OBSERVER, GameNotFound, TokenGrant
 from adjudicator.systems import system_info
-from adjudicator.words.transcript import (
-    UnitNames, affected_units, chat_lines, first_line, headline, hidden_unit_words, notice_texts,
-)
+from adjudicator.words.names import UnitNames, hidden_unit_words
+from adjudicator.words.transcript import affected_units, chat_lines, first_line, headline, notice_texts
 from adjudicator.ledger.uploads import grant_scope, is_sha256
 from adjudicator.ledger.verify import verify_answer, verify_ledger
 

@@ -26,7 +26,7 @@ from adjudicator.fog import Fog
 from adjudicator.logs.board import Shown, shown_at
 from adjudicator.logs.replay.board import Board
 from adjudicator.logs.replay.views import Identifier, Identity, PieceView, Placer, Viewer, hidden_from, view_of
-from adjudicator.words.transcript import TranscriptEntry, parse_transcript
+from adjudicator.logs.transcript import TranscriptEntry, parse_transcript
 from scenarios.model import Game
 from vassalfmt import SavedGame
 from vassalfmt.commands import CHAT_PREFIX, MAX_COMMANDS, Command, OtherCommand, parse_board_command

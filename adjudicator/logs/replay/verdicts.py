@@ -23,7 +23,8 @@ from adjudicator.logs.board import OrderedChange, Shown, ordered_changes, reache
 from adjudicator.logs.check import ALTERED, NOT_APPLIED, VERIFIED, LogCheck, LogRuling, board_changes
 from adjudicator.logs.replay.timeline import RULING, Step, Timeline
 from adjudicator.rulings import recorded_response
-from adjudicator.words.transcript import RULING_MARK, TranscriptEntry, comparable_lines
+from adjudicator.logs.transcript import TranscriptEntry, comparable_lines
+from adjudicator.words.transcript import RULING_MARK
 from scenarios.model import Game
 
 HIDDEN, REROLL, UNVERIFIED, UNRECORDED = "hidden", "re-roll", "unverified", "unrecorded"

@@ -1,0 +1,127 @@
+"""Units named as players read them: the one place a unit id becomes words.
+
+A unit is named as its counter reads ("NK 83", "US 27/25": nationality and designation, with the
+size where that alone is ambiguous, the long name where that still is; `counter_names`), and a unit
+the fog of war hides as the viewer may see it: its side, what the game calls it and where it
+stands ("a UN block in 0518"; `hidden_unit_words`), never its commitment. Identical counters (KWB's
+four "NK SC") share their name: a player tells them apart by where they stand, never by an id no
+counter prints. Every surface a player reads (chat lines, pages, the CLI, refusals) names units
+through here; ids stay in the JSON for programs.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from adjudicator.checks import side_label
+from adjudicator.fog import fog_of
+
+
+class UnitNames:
+    """A game's unit ids and the names their counters read: nationality and designation ("NK 83",
+    "US 27/25"), with the size where that alone is ambiguous, and the long name (or the id) where
+    that still is."""
+
+    def __init__(self, names: dict[str, str], full_steps: dict[str, str], parts: bool = True,
+                 game: Any = None):
+        self.names = names
+        self.full_steps = full_steps
+        self.parts = parts
+        self.game = game
+        ids = sorted(names, key=len, reverse=True)
+        self.pattern = re.compile(r"(?<![\w/-])(" + "|".join(map(re.escape, ids)) + r")(/[\w-]+)?(?![\w-])") if ids else None
+
+    @staticmethod
+    @lru_cache(maxsize=None)
+    def of(system: str) -> UnitNames:
+        try:
+            from scenarios import load_game
+
+            game = load_game(system)
+        except Exception:  # an unknown system (a probe check): ids stay ids
+            return UnitNames({}, {})
+        return UnitNames(counter_names(game), {u.id: u.steps[0].name for u in game.units.values() if u.steps},
+                         game=game)
+
+    def as_written_in_version_2(self) -> UnitNames:
+        """These names as version 2 of the rendering wrote them (a part of a broken-down unit as
+        "US 2/5-3"), so a version-2 log still compares equal."""
+        return UnitNames(self.names, self.full_steps, parts=False, game=self.game)
+
+    def with_ids_of_identical_counters(self) -> UnitNames:
+        """These names as versions 2 and 3 first wrote them: identical counters each with its id
+        ("NK SC (nk-sc-1)"), so the logs they wrote still compare equal."""
+        if self.game is None:
+            return self
+        return UnitNames(counter_names(self.game, ids_of_identical=True), self.full_steps, self.parts, self.game)
+
+    def name(self, unit_id: str) -> str:
+        """The counter's name; a part left by breaking a unit down ("us-d2/5-3", SPI) as "5-3 of US 2"."""
+        if self.parts and unit_id not in self.names and "/" in unit_id:
+            root, part = unit_id.split("/", 1)
+            if root in self.names:
+                return f"{part} of {self.names[root]}"
+        return self.names.get(unit_id, unit_id)
+
+    def full_step(self, unit_id: str) -> str:
+        return self.full_steps.get(unit_id, "")
+
+    def join(self, unit_ids: list[str]) -> str:
+        return ", ".join(self.name(u) for u in unit_ids)
+
+    def text(self, line: str) -> str:
+        """`line` with every unit id in it replaced by its counter's name."""
+        if self.pattern is None:
+            return line
+        if not self.parts:
+            return self.pattern.sub(lambda m: self.names[m.group(1)] + (m.group(2) or ""), line)
+        return self.pattern.sub(lambda m: self.name(m.group(1) + (m.group(2) or "")), line)
+
+
+def counter_names(game, ids_of_identical: bool = False) -> dict[str, str]:
+    """unit id -> the name its counter reads: its nationality and designation, with its size where
+    that alone is ambiguous, its long name where that still is. Counters that read alike even so
+    (the identical counters of a game: KWB's four "NK SC", SPI's Chinese regiments) share their
+    name: a player tells them apart by where they stand, never by an id no counter prints
+    (`ids_of_identical`: with the id in brackets, as rulings first named them)."""
+
+    def nationality(unit) -> str:
+        nat = game.nationalities.get(unit.nationality)
+        return (nat.letter or nat.id.upper()) if nat else unit.nationality.upper()
+
+    def plain(unit) -> str:
+        if unit.designation.strip() in ("", "-", "?"):
+            return unit.name or unit.id
+        return f"{nationality(unit)} {unit.designation}"
+
+    def sized(unit) -> str:
+        return f"{plain(unit)} {unit.size}".strip()
+
+    out: dict[str, str] = {}
+    def long(unit) -> str:
+        return unit.name or sized(unit)
+
+    for attempt in (plain, sized, long):
+        counts: dict[str, int] = {}
+        for unit in game.units.values():
+            if unit.id not in out:
+                counts[attempt(unit)] = counts.get(attempt(unit), 0) + 1
+        for unit in game.units.values():
+            if unit.id not in out and counts[attempt(unit)] == 1:
+                out[unit.id] = attempt(unit)
+    for unit in game.units.values():
+        if unit.id not in out:
+            out[unit.id] = f"{plain(unit)} ({unit.id})" if ids_of_identical and plain(unit) != unit.id else plain(unit)
+    return out
+
+
+def hidden_unit_words(system: str, sealed: dict[str, Any]) -> str:
+    """A unit the fog of war hides, as the viewer may see it: its side, what the game calls it and
+    where it stands ("a UN block in 0518"), never its commitment."""
+    fog = fog_of(system)
+    noun = fog.noun if fog is not None else "unit"
+    side = f"{side_label(sealed['side'])} " if isinstance(sealed.get("side"), str) else ""
+    where = f" in {sealed['hex']}" if isinstance(sealed.get("hex"), str) and sealed["hex"] else ""
+    return f"a {side}{noun}{where}"
