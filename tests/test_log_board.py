@@ -24,7 +24,7 @@ from adjudicator.bridge.locate import BOXES_MAP
 from adjudicator.bridge.writeback import piece_changes, ruling_log
 from adjudicator.checks import get_check
 from adjudicator.testing import bearer, choose_seeds, make_app, seed_where
-from adjudicator.logs.session_line import session_line
+from tests.session_lines import session_line
 from adjudicator.unit_changes import ELIMINATED, MOVED, REPLACED, STEP, ruled_changes
 from adjudicator.unit_owners import owners_of
 from scenarios import load_game

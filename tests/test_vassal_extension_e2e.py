@@ -38,7 +38,8 @@ import requests
 from adjudicator.checks import get_check
 from adjudicator.words.results import percent
 from adjudicator.testing import make_app, seed_for, seeds_env
-from adjudicator.logs.session_line import parse_session_line, session_line
+from adjudicator.logs.session_line import parse_session_line
+from tests.session_lines import session_line
 from adjudicator.logs.transcript import comparable_lines, parse_transcript
 from adjudicator.words.names import UnitNames
 from adjudicator.words.transcript import RULING_MARK, SHORT_LINES

@@ -2,11 +2,14 @@
 
     [ADJ session k3f9x2] log of game G, file 3, played by un, begun at position 9a1b…, after k1a2b3 k2c4d5
 
-It says which log session the file is, of which recorded game, which side played it, the digest
-of the position it began from, the live session it was kept in (live play), and the sessions
-(files) before it, oldest first. The extension writes it (`LogSessions.line`, Java); this module
-is its one specification: `parse_session_line` reads it, and a test runs the extension's writer
-and reads its lines back here. The log check reads the chain of files with it
+It says which log session the file is, of which recorded game, which side played it ("played by"
+is left out where the side is not known), the digest of the position it began from, the live
+session it was kept in (live play: "…, begun at position 9a1b…, live session m4n5p6, after …"; a
+log begun before the game went live says so in a second line of the same session when it does),
+and the sessions (files) before it, oldest first ("after the setup" for none). Only the extension
+writes it (`LogSessions.line`, Java); this module is its one specification: `parse_session_line`
+reads it, and tests/test_extension_java.py runs the extension's writer and reads its lines back
+here. The log check reads the chain of files with it
 (`adjudicator.logs.sessions`, `adjudicator.logs.check`).
 """
 
@@ -14,7 +17,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
 
 SESSION_TAG = "[ADJ session "
 #: A log session's id, as the API takes it (`adjudicator.checks.SESSION_ID_PATTERN`): at most 64.
@@ -51,28 +53,6 @@ class SessionLine:
     @property
     def parent(self) -> str | None:
         return self.chain[-1] if self.chain else None
-
-
-def session_line(game_id: str, session: dict[str, Any], chain: list[str]) -> str:
-    """The chat line naming a log session (what the extension posts when a log begins):
-
-        [ADJ session k3f9x2] log of game G, file 3, played by un, begun at position 9a1b…, after k1a2b3 k2c4d5
-
-    A log kept in live play names its live session before the sessions before it ("…, begun at
-    position 9a1b…, live session m4n5p6, after …"); a log begun before the game went live says so
-    in a second line of the same session when it does.
-    """
-    parts = [f"{SESSION_TAG}{session['id']}] log of game {game_id}"]
-    if session.get("file"):
-        parts.append(f"file {session['file']}")
-    if session.get("side"):
-        parts.append(f"played by {session['side']}")
-    if session.get("start"):
-        parts.append(f"begun at position {session['start']}")
-    if session.get("live"):
-        parts.append(f"live session {session['live']}")
-    parts.append("after " + " ".join(chain) if chain else "after the setup")
-    return ", ".join(parts)
 
 
 class SessionLineError(ValueError):
