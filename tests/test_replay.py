@@ -485,7 +485,7 @@ def test_the_page_does_not_grow_with_the_log_and_its_steps_come_in_bounded_piece
 
 
 def test_a_replay_is_built_once_per_upload_viewer_and_ledger_state(client, modules, monkeypatch):
-    from adjudicator.logs.replay import pages
+    from adjudicator.web import replay_pages as pages
 
     builds = []
     real = pages.build_replay
@@ -527,7 +527,7 @@ def test_a_replay_over_its_bound_is_refused_with_what_to_do(client, modules, mon
 def test_building_the_replay_is_counted_in_the_uploads_time_budget(client, modules, monkeypatch):
     """Reading the file fits the budget; the build after it looks at the same budget and stops."""
     from adjudicator.bridge.upload import Budget
-    from adjudicator.logs.replay import pages
+    from adjudicator.web import replay_pages as pages
 
     class SpentWhileBuilding(Budget):
         def check(self, doing: str) -> None:
