@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from adjudicator.canonical import canonical_bytes
+from adjudicator.checks import side_label
 
 HIDDEN = "hidden"
 #: A hidden unit's key for the commitment of its whole object, where its owner's view of it leaves
@@ -195,9 +196,24 @@ def seal(system: str, check: str, acting_side: str, request: dict[str, Any], res
 _WORD = re.compile(r"(?<![\w-])([A-Za-z0-9][\w-]*)(?![\w-])(\s*\(\d+\s*SP\))?")
 
 
-def sees(fog: Fog, unit_side: str, viewer: str | None) -> bool:
-    """Whether `viewer` (a side, or None for an observer) may see a unit of `unit_side` the fog hides."""
-    return viewer is not None and fog.owner_sees and unit_side == viewer
+def hidden_side(fog: Fog | None, unit_id: str, viewer: str | None) -> str | None:
+    """The one visibility rule, "may this viewer see which unit this is": the side of `unit_id`
+    when the fog of war hides it from `viewer` (a side; None: an observer, or no side's eyes), else
+    None (a game without fog, a unit the game does not hide, or the viewer's own unit where owners
+    see theirs: HoldFast's blocks, not a piece drawn unseen). Every page, chat line, refusal, replay
+    and picture asks it; a closed game shows every unit to all, so callers that know the game is
+    closed do not ask."""
+    side = fog.unit_owner(unit_id) if fog is not None else None
+    if side is None or (viewer is not None and fog.owner_sees and side == viewer):
+        return None
+    return side
+
+
+def unit_in_fog(fog: Fog | None, side: str | None, hex_: str | None = "") -> str:
+    """A unit the fog hides, as the viewer may read it: its side (if known), what the game calls it
+    and where it stands, never which it is ("a UN block", "a UN block in 0520")."""
+    noun = fog.noun if fog is not None else "unit"
+    return f"a {side_label(side) + ' ' if side else ''}{noun}" + (f" in {hex_}" if hex_ else "")
 
 
 def _hide(node: Any, fog: Fog, viewer: str | None, shown: frozenset[str] | set[str]) -> Any:
@@ -206,10 +222,10 @@ def _hide(node: Any, fog: Fog, viewer: str | None, shown: frozenset[str] | set[s
     if isinstance(node, str):
         def swap(found: re.Match) -> str:
             unit = found.group(1)
-            side = fog.unit_owner(unit)
-            if side is None or unit in shown or sees(fog, side, viewer):
+            side = hidden_side(fog, unit, viewer)
+            if side is None or unit in shown:
                 return found.group(0)
-            return f"a {_side_words(side)} {fog.noun}"
+            return unit_in_fog(fog, side)
         return _WORD.sub(swap, node)
     if isinstance(node, dict):
         return {_hide(key, fog, viewer, shown): _hide(value, fog, viewer, shown) for key, value in node.items()}
@@ -256,7 +272,7 @@ def unseen_by(system: str, check: str, request: dict[str, Any], viewer: str | No
     sealer = _Sealer(fog)
     for name in fields:
         sealer.walk(request.get(name))
-    return sorted(unit for unit, side in sealer.hidden_units.items() if not (fog.owner_sees and side == viewer))
+    return sorted(unit for unit in sealer.hidden_units if hidden_side(fog, unit, viewer) is not None)
 
 
 def as_seen_by(system: str, check: str, request: dict[str, Any], viewer: str | None) -> dict[str, Any]:
@@ -266,10 +282,6 @@ def as_seen_by(system: str, check: str, request: dict[str, Any], viewer: str | N
     sealed = seal(system, check, viewer or "", request, {})
     return reveal(system, {"request": sealed.request, "result": sealed.result}, sealed.parts, viewer,
                   closed=False)["request"]
-
-
-def _side_words(side: str) -> str:
-    return "UN" if side == "un" else side.replace("_", " ").capitalize()
 
 
 def visible_to(part: Part, viewer: str | None, closed: bool) -> bool:

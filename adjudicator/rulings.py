@@ -68,6 +68,7 @@ from adjudicator.ledger.storage import (
     TokenGrant,
 )
 from adjudicator.systems import system_info, system_label
+from adjudicator.words.names import unit_as_seen
 from adjudicator.words.transcript import unit_ids
 
 
@@ -514,14 +515,9 @@ def refuse_eliminated_fighters(grant: TokenGrant, board: LedgerBoard, fighters: 
     that impossible. A unit the fog of war hides from the asker is named only by its side and hex."""
     if not fighters:
         return
-    fog = fog_of(grant.system)
-    said = []
-    for notice in fighters:
-        owner = fog.unit_owner(notice.unit) if fog is not None else None
-        hidden = owner is not None and not (fog.owner_sees and owner == canonical_side(grant.role))
-        name = (f"a {side_label(owner)} {fog.noun}" + (f" in {notice.hex}" if notice.hex else "")) if hidden \
-            else board.names.name(notice.unit)
-        said.append(f"{name} was eliminated by record #{notice.record}")
+    viewer = canonical_side(grant.role)
+    said = [f"{unit_as_seen(grant.system, notice.unit, viewer, notice.hex, board.names)} was eliminated by record "
+            f"#{notice.record}" for notice in fighters]
     detail = (f"{'; '.join(said)}: an eliminated unit cannot attack or defend. If a later ruling brought it back, "
               f"name that ruling in {RESTORED_BY} (its record number); else leave the unit out. Nothing was recorded.")
     raise _RefusedByLedger(Problem(422, "The ledger has eliminated a unit of this combat", detail,

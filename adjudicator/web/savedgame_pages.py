@@ -61,7 +61,7 @@ from adjudicator.bridge.writeback import piece_changes, ruling_log
 from adjudicator.checks import CheckSpec, canonical_side, checks_for, get_check
 from adjudicator.config import Config
 from adjudicator.web.csrf import guard
-from adjudicator.fog import fog_of, redact, reveal, seal
+from adjudicator.fog import fog_of, hidden_side, redact, reveal, seal
 from adjudicator.words.forms import form_fields, form_request, submitted_values, unit_choices
 from adjudicator.web.game_pages import new_request_id, situation_address, starting_values
 from adjudicator.web.page_tokens import page_grant
@@ -211,7 +211,7 @@ def seen_as_choices(scope: Scope, game) -> list[tuple[str, str]] | None:
     """A calculation of a game that hides units: whose eyes the board may be seen with (`?as=`):
     ("", no side's) and each side; None where nothing is hidden, or in a recorded game (the token's)."""
     fog = fog_of(scope.system)
-    if scope.recorded or fog is None or all(fog.unit_owner(u) is None for u in game.units):
+    if scope.recorded or fog is None or all(hidden_side(fog, u, None) is None for u in game.units):
         return None
     return [("", "no side's eyes")] + [(side, f"the {s.name} player's") for side, s in game.sides.items()]
 

@@ -15,8 +15,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from adjudicator.checks import side_label
-from adjudicator.fog import fog_of
+from adjudicator.fog import fog_of, hidden_side, unit_in_fog
 
 
 class UnitNames:
@@ -120,8 +119,16 @@ def counter_names(game, ids_of_identical: bool = False) -> dict[str, str]:
 def hidden_unit_words(system: str, sealed: dict[str, Any]) -> str:
     """A unit the fog of war hides, as the viewer may see it: its side, what the game calls it and
     where it stands ("a UN block in 0518"), never its commitment."""
+    side, where = sealed.get("side"), sealed.get("hex")
+    return unit_in_fog(fog_of(system), side if isinstance(side, str) else None, where if isinstance(where, str) else "")
+
+
+def unit_as_seen(system: str, unit_id: str, viewer: str | None, hex_: str = "", names: UnitNames | None = None) -> str:
+    """A unit as `viewer` (a side; None: an observer) may read it: its counter's name, or, where the
+    fog of war hides it from the viewer (`adjudicator.fog.hidden_side`), its side, what the game calls
+    it and where it stands ("a UN block in 0520")."""
     fog = fog_of(system)
-    noun = fog.noun if fog is not None else "unit"
-    side = f"{side_label(sealed['side'])} " if isinstance(sealed.get("side"), str) else ""
-    where = f" in {sealed['hex']}" if isinstance(sealed.get("hex"), str) and sealed["hex"] else ""
-    return f"a {side}{noun}{where}"
+    side = hidden_side(fog, unit_id, viewer)
+    if side is not None:
+        return unit_in_fog(fog, side, hex_)
+    return (names or UnitNames.of(system)).name(unit_id)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from adjudicator.bridge.identify import NameIndex, identify
 from adjudicator.bridge.locate import BOX, HEX, NOT_ON_A_MAP, OFF_GRID, TRACK, TURN_TRACK, UNKNOWN_MAP, locate
-from adjudicator.fog import Fog
+from adjudicator.fog import Fog, hidden_side
 from adjudicator.logs.replay.pictures import back_picture, marker_picture, unit_picture
 from adjudicator.logs.replay.board import Where
 from scenarios.model import Game, MarkerType, Unit
@@ -163,15 +163,16 @@ def hidden_from(identity: Identity, where: Where, viewer: Viewer, fog: Fog | Non
         return False
     if where.face_down:
         return True
-    owner = fog.unit_owner(identity.unit.id) if fog and identity.unit else None
+    unit = identity.unit.id if identity.unit else ""
+    owner = fog.unit_owner(unit) if fog and unit else None
     active = [m for m in identity.masks if m.obscured_by is not None]
     if active:
         if any(mask_hides(m, viewer, players) for m in active):
             return True
-        return owner is not None and not fog.owner_sees  # the rules hide it from its owner too
+        return owner is not None and hidden_side(fog, unit, owner) is not None  # the rules hide it from its owner too
     if identity.masks:
         return False  # its mask is off: revealed, as on every player's screen
-    return owner is not None and not (fog.owner_sees and owner == viewer.side)
+    return bool(unit) and hidden_side(fog, unit, viewer.side) is not None
 
 
 def view_of(game: Game, identity: Identity, where: Where, hidden: bool) -> PieceView:
