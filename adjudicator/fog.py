@@ -32,6 +32,7 @@ from typing import Any, Callable
 
 from adjudicator.canonical import canonical_bytes
 from adjudicator.checks import side_label
+from adjudicator.request_units import unit_of
 
 HIDDEN = "hidden"
 #: A hidden unit's key for the commitment of its whole object, where its owner's view of it leaves
@@ -141,8 +142,8 @@ class _Sealer:
 
     def walk(self, node: Any) -> Any:
         if isinstance(node, dict):
-            unit = node.get("unit") if isinstance(node.get("unit"), str) else node.get("block")
-            side = self.fog.unit_owner(unit) if isinstance(unit, str) else None
+            unit = unit_of(node)
+            side = self.fog.unit_owner(unit) if unit is not None else None
             if side is not None:
                 self.hidden_units[unit] = side
                 return self.unit_stub(node, side)

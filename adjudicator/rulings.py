@@ -68,8 +68,8 @@ from adjudicator.ledger.storage import (
     TokenGrant,
 )
 from adjudicator.systems import system_info, system_label
+from adjudicator.request_units import unit_ids
 from adjudicator.words.names import unit_as_seen
-from adjudicator.words.transcript import unit_ids
 
 
 # -- computed rulings ------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from adjudicator.bridge.locate import HEX
 from adjudicator.bridge.positions import Positions
 from adjudicator.checks import CheckSpec
 from adjudicator.fog import fog_of, hidden_side
+from adjudicator.request_units import unit_ids
 from adjudicator.logs.replay.board import Where
 from adjudicator.logs.replay.views import Identity, Viewer, mask_hides, masks_of, view_of
 from art.counters import counter_px
@@ -101,9 +102,7 @@ def picks(spec: CheckSpec, request: dict[str, Any]) -> tuple[list[str], str, str
             continue
         value = request.get(pointer[1:])
         if role == "attackers":
-            units = value if isinstance(value, list) else [value]
-            attackers += [u["unit"] if isinstance(u, dict) else u for u in units
-                          if isinstance(u, str) or (isinstance(u, dict) and isinstance(u.get("unit"), str))]
+            attackers += unit_ids(value)
         elif role == "target_hex" and isinstance(value, str):
             hex_label = value
         elif role == "defenders" and not hex_label:

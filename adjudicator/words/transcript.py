@@ -55,9 +55,10 @@ live response and from the ledger.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from typing import Any
 
 from adjudicator.checks import side_label
+from adjudicator.request_units import states_before, unit_ids, unit_objects, unit_of
 from adjudicator.unit_changes import (
     BROKEN_DOWN, MOVED, RECOMBINED, REPLACED, RETREAT, RETURNED, UnitChange, ruled_changes,
 )
@@ -352,7 +353,7 @@ def _changed_units(outcome: dict, request: dict, names: UnitNames) -> list[str]:
     """What the ruling does to each unit ("NK 83 depleted", "US 24 eliminated (replaced by NK 7)");
     a unit shown at full strength, or at the step or strength it had (the request says, in a
     recorded game), is left out, and so is the unit that replaces another."""
-    before = {**_states_before(request), **_sp_before(outcome)}
+    before = {**states_before(request), **_sp_before(outcome)}
     said = []
     replacements = set()
     for change in ruled_changes(outcome):
@@ -396,48 +397,10 @@ def _change_text(change: UnitChange, before: dict[str, int], names: UnitNames) -
     return ""
 
 
-def _states_before(request: Any) -> dict[str, Any]:
-    """The step (or SP) each unit of a request stood at when the check was asked: unit -> state."""
-    def state(unit: dict) -> Any:
-        if isinstance(unit.get("step"), str):
-            return unit["step"] or None
-        sp = unit.get("sp")
-        return sp if isinstance(sp, int) and not isinstance(sp, bool) else None
-    return _per_unit(request, state)
-
-
 def _sp_before(outcome: Any) -> dict[str, int]:
     """Block games name a block's SP before and after: unit -> SP before."""
-    return {u: sp for u, sp in _per_unit(outcome, lambda unit: unit.get("sp_before")).items() if isinstance(sp, int)}
-
-
-def _per_unit(tree: Any, value_of: Callable[[dict], Any]) -> dict[str, Any]:
-    """unit -> value_of(its object), for every object naming a unit (`unit` or `block`) anywhere
-    in `tree` where that is not None; a unit named again later keeps the later value."""
-    found: dict[str, Any] = {}
-    if isinstance(tree, list):
-        for item in tree:
-            found.update(_per_unit(item, value_of))
-    elif isinstance(tree, dict):
-        unit = tree.get("unit") or tree.get("block")
-        if isinstance(unit, str) and (value := value_of(tree)) is not None:
-            found[unit] = value
-        for child in tree.values():
-            if isinstance(child, (dict, list)):
-                found.update(_per_unit(child, value_of))
-    return found
-
-
-def unit_ids(value: Any) -> list[str]:
-    """The units a request or outcome member names: an id, an object's ``unit`` (or ``block``), a list of either."""
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        unit = value.get("unit") or value.get("block")
-        return [unit] if isinstance(unit, str) else []
-    if isinstance(value, list):
-        return [u for item in value for u in unit_ids(item)]
-    return []
+    return {unit_of(node): node["sp_before"] for node in unit_objects(outcome)
+            if isinstance(node.get("sp_before"), int)}
 
 
 def notice_texts(result: dict[str, Any], system: str = "") -> list[str]:
