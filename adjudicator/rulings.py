@@ -69,7 +69,7 @@ from adjudicator.ledger.storage import (
 )
 from adjudicator.systems import system_info, system_label
 from adjudicator.request_units import unit_ids
-from adjudicator.words.names import unit_as_seen
+from adjudicator.words.names import UnitNames, said_to, unit_as_seen
 
 
 # -- computed rulings ------------------------------------------------------------------------------
@@ -89,7 +89,7 @@ def compute(spec: CheckSpec, req: BaseModel) -> dict[str, Any]:
             errors=[{"pointer": pointer, "detail": str(error), "code": "dice"}],
         ) from None
     except ValueError as error:  # SituationError, or a rules module's own ValueError
-        raise situation_problem(error) from None
+        raise situation_problem(error, spec.system) from None
     return response_head(spec) | result.to_json()
 
 
@@ -112,18 +112,21 @@ def response_head(spec: CheckSpec) -> dict[str, Any]:
     return {"system": spec.system, "check": spec.name, "rule": spec.rule}
 
 
-def situation_problem(error: ValueError) -> Problem:
-    return Problem(422, "The situation is not possible by the rules", str(error), kind="situation")
+def situation_problem(error: ValueError, system: str = "", viewer: str | None = None, fogged: bool = False) -> Problem:
+    """422 for a situation the rules refuse, its units named as the asker reads them (`said_to`)."""
+    detail = said_to(system, str(error), viewer, fogged) if system else str(error)
+    return Problem(422, "The situation is not possible by the rules", detail, kind="situation")
 
 
-def validate(model: type[BaseModel], body: dict[str, Any]) -> BaseModel:
+def validate(model: type[BaseModel], body: dict[str, Any], system: str = "") -> BaseModel:
     """`body` validated as if it had come as JSON: check models are strict, and only their JSON
-    mode reads e.g. a scenario name into its enum, as the JSON API does."""
+    mode reads e.g. a scenario name into its enum, as the JSON API does. `system`: the game whose
+    units a refusal names (as their counters read)."""
     try:
         return model.model_validate_json(json.dumps(body, allow_nan=False))
     except ValueError as error:
         if isinstance(error, ValidationError):
-            raise validation_problem(error) from None
+            raise validation_problem(error, words=UnitNames.of(system).text if system else None) from None
         raise Problem(422, "The request body is invalid", "numbers must be finite (no NaN or Infinity)",
                       kind="validation") from None
 
@@ -364,7 +367,7 @@ def _record(grant: TokenGrant, spec: CheckSpec, req: BaseModel, own: BaseModel, 
         return _append(grant, spec.key, request_json, req.request_id, run, session, combatants(spec, request_json),
                        expect_head=head)
     except _Refused as refused:
-        raise situation_problem(refused.error) from None
+        raise situation_problem(refused.error, grant.system, canonical_side(grant.role), fogged=True) from None
 
 
 def settle_draws(grant: TokenGrant, spec: CheckSpec, req: BaseModel) -> tuple[BaseModel, int | None]:
@@ -385,7 +388,7 @@ def settle_draws(grant: TokenGrant, spec: CheckSpec, req: BaseModel) -> tuple[Ba
     except draws.Refused as refused:
         raise Problem(422, "The request names what nobody has seen", str(refused), kind="sealed-draw") from None
     if settled != request_json:
-        req = validate(spec.game_model, {**req.model_dump(mode="json"), **settled})
+        req = validate(spec.game_model, {**req.model_dump(mode="json"), **settled}, spec.system)
     return req, records[-1][0]
 
 
@@ -572,7 +575,7 @@ def refuse_other_side(spec: CheckSpec, req: BaseModel, side: str) -> None:
     try:
         allowed = spec.actor.sides(narrow_request(spec, req))
     except ValueError as error:
-        raise situation_problem(error) from None
+        raise situation_problem(error, spec.system, side, fogged=True) from None
     if allowed is None or side in allowed:
         return
     actor = spec.actor

@@ -65,7 +65,7 @@ def compute_from_file(spec: CheckSpec, positions: Positions, given: dict, where:
         fill = fill_request(spec, positions, where, given, scenario=scenario, side=side, game_turn=game_turn)
     except BridgeError as error:
         raise problem_from(error) from None
-    req = rulings.validate(spec.compute_model, fill.request)
+    req = rulings.validate(spec.compute_model, fill.request, spec.system)
     fill.request = req.model_dump(mode="json")
     return rulings.compute(spec, req), fill
 
@@ -83,7 +83,7 @@ def odds_from_file(spec: CheckSpec, positions: Positions, given: dict, where: Po
     except BridgeError as error:
         raise problem_from(error) from None
     body = rulings.bind(spec, grant, fill.request) if grant is not None else fill.request
-    req = rulings.validate(spec.request, body)
+    req = rulings.validate(spec.request, body, spec.system)
     fill.request = req.model_dump(mode="json")
     if grant is not None:
         rulings.refuse_a_peek(grant, spec.name, fill.request)
@@ -103,7 +103,7 @@ def record_from_file(grant: TokenGrant, spec: CheckSpec, positions: Positions, g
                             side=canonical_side(grant.role), game_turn=game_turn)
     except BridgeError as error:
         raise problem_from(error) from None
-    req = rulings.validate(spec.game_model, rulings.bind(spec, grant, fill.request))
+    req = rulings.validate(spec.game_model, rulings.bind(spec, grant, fill.request), spec.system)
     fill.request = recorded_request(req)
     recorded = rulings.record(grant, spec, req)
     seen = recorded.response(grant.role).get("as_you_see_it")

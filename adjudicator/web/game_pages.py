@@ -41,7 +41,7 @@ from adjudicator.checks import CheckSpec, get_check, side_label
 from adjudicator.config import Config
 from adjudicator.web.csrf import FIELD as CSRF_FIELD
 from adjudicator.web.csrf import guard
-from adjudicator.fog import HIDDEN, Part, reveal
+from adjudicator.fog import Part, has_sealed, reveal
 from adjudicator.words.forms import (
     FieldError, FormField, form_fields, form_request, submitted_values, unit_choices, validate_form,
 )
@@ -53,7 +53,7 @@ from adjudicator.ratelimits import RouteLimiter, pages_limit
 from adjudicator.services import services
 from adjudicator.ledger.storage import OBSERVER, GameNotFound, TokenGrant
 from adjudicator.systems import system_info
-from adjudicator.words.names import UnitNames, hidden_unit_words
+from adjudicator.words.names import UnitNames, for_players, result_for_players
 from adjudicator.words.transcript import affected_units, chat_lines, first_line, headline, notice_texts
 from adjudicator.ledger.uploads import grant_scope, is_sha256
 from adjudicator.ledger.verify import verify_answer, verify_ledger
@@ -201,25 +201,17 @@ def record_view(game_id: str, seq: int, grant: TokenGrant) -> dict[str, Any]:
         seen = reveal(grant.system, body, parts, viewer(grant), closed)
         shown = {**answer, **{k: seen["result"].get(k) for k in ("outcome", "steps", "warnings", "dice_used")},
                  "request": seen["request"], "notices": notice_texts(seen["result"], grant.system)}
-    words = ruling_words(shown) if shown is not None else (game_record_words(body), [])
-    if shown is not None:
-        shown = {**shown, "steps": steps_in_names(shown)}
-    return {"record": found, "answer": shown, "report": report, "lines": lines, "info": info,
-            "headline": words[0], "unit_lines": words[1]}
+    words = ruling_words(for_players(grant.system, shown, name_units=False)) if shown is not None \
+        else (game_record_words(body), [])
+    return {"record": found, "answer": result_for_players(grant.system, shown) if shown is not None else None,
+            "report": report, "lines": lines, "info": info, "headline": words[0], "unit_lines": words[1],
+            "hidden_changes": shown is not None and has_sealed(shown.get("outcome"))}
 
 
 def ruling_words(answer: dict[str, Any]) -> tuple[str, list[str]]:
     """A ruling as its page opens: the chat's first line (its headline: the units by their counters'
     names, the result), and a line for each unit it changes ("NK 83 depleted")."""
     return first_line(answer), affected_units(answer, UnitNames.of(answer.get("system", "")))
-
-
-def steps_in_names(answer: dict[str, Any]) -> list[dict[str, Any]]:
-    """The ruling's steps with each unit id as its counter reads ("nk-83-mot" -> "NK 83"), as the
-    chat names them."""
-    names = UnitNames.of(answer.get("system", ""))
-    return [{**step, "text": names.text(step["text"])} if isinstance(step, dict) and isinstance(step.get("text"), str)
-            else step for step in answer.get("steps") or []]
 
 
 def game_record_words(body: dict[str, Any]) -> str:
@@ -270,6 +262,20 @@ def ledger_as_seen(document: dict[str, Any], grant: TokenGrant) -> dict[str, Any
     return {**document, "records": records}
 
 
+def ledger_for_players(document: dict[str, Any]) -> dict[str, Any]:
+    """A ledger document as its page shows each ruling's situation and result: in players' words
+    (`adjudicator.words.names.result_for_players`: counters' names, a hidden unit as the fog allows)."""
+    system = document["game"]["system"]
+
+    def shown(body: Any) -> Any:
+        if not isinstance(body, dict) or str(body.get("check", "")).startswith("game."):
+            return body
+        result = body.get("result") if isinstance(body.get("result"), dict) else {}
+        return {**body, "request": for_players(system, body.get("request") or {}),
+                "result": result_for_players(system, result)}
+    return {**document, "records": [{**r, "body": shown(r.get("body"))} for r in document["records"]]}
+
+
 @dataclass(frozen=True)
 class LedgerRow:
     """A record of the ledger as its row reads: what was ruled, in one sentence, and its notices."""
@@ -291,24 +297,10 @@ def ledger_rows(document: dict[str, Any]) -> dict[int, LedgerRow]:
             rows[record["seq"]] = LedgerRow(game_record_words(body), [])
             continue
         result = body.get("result") if isinstance(body.get("result"), dict) else {}
-        shown = _hidden_named(system, {**result, "system": system, "check": check.partition(".")[2],
-                                       "side": body.get("side"), "request": body.get("request") or {}})
+        shown = for_players(system, {**result, "system": system, "check": check.partition(".")[2],
+                                     "side": body.get("side"), "request": body.get("request") or {}}, name_units=False)
         rows[record["seq"]] = LedgerRow(headline(shown), notice_texts(result, system))
     return rows
-
-
-def _hidden_named(system: str, node: Any) -> Any:
-    """`node` with each sealed unit (adjudicator.fog) named as the viewer may see it: its side, its
-    kind and where it stands ("a UN block in 0520"); never its commitment."""
-    if isinstance(node, dict):
-        if isinstance(node.get(HIDDEN), str):
-            return {"unit": hidden_unit_words(system, node)}
-        return {key: _hidden_named(system, value) for key, value in node.items()}
-    if isinstance(node, list):
-        return [_hidden_named(system, item) for item in node]
-    if isinstance(node, str) and node.startswith(f"{HIDDEN}:"):
-        return "a hidden unit"
-    return node
 
 
 def make_game_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
@@ -333,7 +325,7 @@ def make_game_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprin
             problems.setdefault(finding.seq, []).append(finding.message)
         seen = ledger_as_seen(document, grant)
         response = Response(render_template(
-            "game.html", document=seen, rows=ledger_rows(seen), report=report, role=grant.role, grant=grant, problems=problems,
+            "game.html", document=ledger_for_players(seen), rows=ledger_rows(seen), report=report, role=grant.role, grant=grant, problems=problems,
             info=system_info(document["game"]["system"]), checks=game_checks_of(grant),
             may_roll=grant.role != OBSERVER and document["game"]["status"] == "open"))
         response.headers["Cache-Control"] = "no-store"

@@ -15,7 +15,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from adjudicator.fog import fog_of, hidden_side, unit_in_fog
+from adjudicator.fog import HIDDEN, fog_of, hidden_side, redact, unit_in_fog
 
 
 class UnitNames:
@@ -132,3 +132,48 @@ def unit_as_seen(system: str, unit_id: str, viewer: str | None, hex_: str = "", 
     if side is not None:
         return unit_in_fog(fog, side, hex_)
     return (names or UnitNames.of(system)).name(unit_id)
+
+
+def for_players(system: str, node: Any, hidden: str = "a hidden unit", name_units: bool = True) -> Any:
+    """A ruling's JSON (its request, outcome, steps, dice) as a page shows it to players: each sealed
+    unit as the fog lets the viewer read it ("a UN block in 0520"), a sealed value as `hidden`, and
+    (`name_units`) each unit id in a value or a key as its counter reads ("NK 83"): never a commitment
+    or an id. The JSON the API answers keeps both for programs."""
+    names = UnitNames.of(system) if name_units else None
+
+    def words(text: str) -> str:
+        if text.startswith(f"{HIDDEN}:"):
+            return hidden
+        return names.text(text) if names is not None else text
+
+    def walk(item: Any) -> Any:
+        if isinstance(item, dict):
+            if isinstance(item.get(HIDDEN), str):
+                return {"unit": hidden_unit_words(system, item)}
+            return {(words(key) if isinstance(key, str) else key): walk(value) for key, value in item.items()}
+        if isinstance(item, list):
+            return [walk(value) for value in item]
+        return words(item) if isinstance(item, str) else item
+    return walk(node)
+
+
+def result_for_players(system: str, result: dict[str, Any]) -> dict[str, Any]:
+    """A check's answer or result with what a page shows of it in players' words (`for_players`):
+    its request, outcome, steps and warnings; its dice, a sealed die as "hidden"."""
+    shown = dict(result)
+    for key in ("request", "outcome", "steps", "warnings"):
+        if key in shown:
+            shown[key] = for_players(system, shown[key])
+    if "dice_used" in shown:
+        shown["dice_used"] = for_players(system, shown["dice_used"], hidden="hidden")
+    return shown
+
+
+def said_to(system: str, text: str, viewer: str | None = None, fogged: bool = False) -> str:
+    """A sentence the program says to a player (a refusal, a verdict) with its units as he reads
+    them: each unit the fog hides from `viewer` (when `fogged`: a recorded game's asker, None an
+    observer) by its side ("a UN block"), every other unit id as its counter reads ("NK 83"). A
+    calculation's asker sent every unit himself: it is not `fogged`."""
+    if fogged:
+        text = redact(system, text, viewer)
+    return UnitNames.of(system).text(text)

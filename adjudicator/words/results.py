@@ -14,6 +14,7 @@ from typing import Any
 
 from flask import Blueprint
 
+from adjudicator.checks import side_label
 from adjudicator.words.forms import humanize
 from adjudicator.words.transcript import readable
 
@@ -92,6 +93,7 @@ def register_result_filters(bp: Blueprint) -> None:
     """The filters `templates/_result.html` uses, for every template of the app."""
     bp.add_app_template_filter(plain, "plain")
     bp.add_app_template_filter(humanize, "humanize")
+    bp.add_app_template_filter(side_label, "side_label")
     bp.add_app_template_filter(columns, "columns")
     bp.add_app_template_filter(summary, "summary")
     bp.add_app_template_filter(percent, "percent")
