@@ -353,3 +353,32 @@ def test_identical_counters_are_named_as_they_read_and_logs_naming_them_by_id_st
             assert [r.status for r in report.rulings] == ["verified"], report.rulings
         altered = [line.replace("NK SC", "NK SC (nk-sc-2)") for line in whole]
         assert [r.status for r in check_log(as_log(altered), None, ledger, keys).rulings] == ["altered"]
+
+
+def test_a_headlines_facts_name_units_as_counters_read_and_older_logs_still_verify(client):
+    """Issue 51: "Rebuild: rebuilt nk-1" named the unit by an id no counter prints; it reads
+    "rebuilt NK 1" now. A log written when the facts still named ids verifies as it did (both
+    versions 2 and 3); an altered line of it does not."""
+    from adjudicator.checks import get_check
+    from adjudicator.examples import situation
+    from adjudicator.logs.check import check_log
+    from adjudicator.services import services
+    from adjudicator.words.names import UnitNames
+
+    game = new_game(client, "fireandice")
+    headers = bearer(game["tokens"]["communist"])
+    body = client.post(f"/api/v1/games/{game['game_id']}/rebuild?transcript=1",
+                       json=situation(get_check("fireandice", "rebuild")), headers=headers).get_json()
+    assert body["transcript"][0].endswith("RULING » Rebuild for Communist: rebuilt NK 1")
+    ledger = client.get(f"/api/v1/games/{game['game_id']}/ledger", headers=headers).get_json()
+    older = UnitNames.of("fireandice").with_facts_as_ids()
+    with client.application.app_context():
+        keys = services().verification_keys()
+        for version in (2, 3):
+            as_first_written = chat_lines(body, system_name="Korea: Fire and Ice", version=version, names=older)
+            assert "rebuilt nk-1" in as_first_written[0]
+            for lines in (chat_lines(body, system_name="Korea: Fire and Ice", version=version), as_first_written):
+                report = check_log(as_log(lines), None, ledger, keys)
+                assert [r.status for r in report.rulings] == ["verified"], (version, report.rulings)
+            altered = [line.replace("rebuilt nk-1", "rebuilt nk-2") for line in as_first_written]
+            assert [r.status for r in check_log(as_log(altered), None, ledger, keys).rulings] == ["altered"]

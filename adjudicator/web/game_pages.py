@@ -217,12 +217,10 @@ def ruling_words(answer: dict[str, Any]) -> tuple[str, list[str]]:
 def game_record_words(body: dict[str, Any]) -> str:
     """A record of the game itself, in words: its creation (the seed committed) or its close (the
     seed revealed)."""
-    result = body.get("result") if isinstance(body.get("result"), dict) else {}
-    commitment, seed = str(result.get("seed_commitment", "")), str(result.get("seed", ""))
-    if body.get("check") == GAME_CREATED:
-        return f"The game was created: its dice seed committed to (SHA-256 {commitment[:16]}…)"
+    if body.get("check") == GAME_CREATED:  # the commitment itself is in the record (the ledger download)
+        return "The game was created: its dice seed committed to, so no die can be chosen after the fact"
     if body.get("check") == GAME_CLOSED:
-        return f"The game was closed: its dice seed revealed ({seed[:16]}…), so every die can be recomputed"
+        return "The game was closed: its dice seed revealed, so every die can be recomputed"
     return str(body.get("check", "a record of the game"))
 
 

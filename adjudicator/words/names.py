@@ -24,11 +24,14 @@ class UnitNames:
     that still is."""
 
     def __init__(self, names: dict[str, str], full_steps: dict[str, str], parts: bool = True,
-                 game: Any = None):
+                 game: Any = None, facts: bool = True):
         self.names = names
         self.full_steps = full_steps
         self.parts = parts
         self.game = game
+        #: Whether a ruling's headline facts name their units too ("rebuilt NK 1"); rulings written
+        #: before they did read "rebuilt nk-1" (`with_facts_as_ids`).
+        self.facts = facts
         ids = sorted(names, key=len, reverse=True)
         self.pattern = re.compile(r"(?<![\w/-])(" + "|".join(map(re.escape, ids)) + r")(/[\w-]+)?(?![\w-])") if ids else None
 
@@ -47,14 +50,20 @@ class UnitNames:
     def as_written_in_version_2(self) -> UnitNames:
         """These names as version 2 of the rendering wrote them (a part of a broken-down unit as
         "US 2/5-3"), so a version-2 log still compares equal."""
-        return UnitNames(self.names, self.full_steps, parts=False, game=self.game)
+        return UnitNames(self.names, self.full_steps, parts=False, game=self.game, facts=self.facts)
 
     def with_ids_of_identical_counters(self) -> UnitNames:
         """These names as versions 2 and 3 first wrote them: identical counters each with its id
         ("NK SC (nk-sc-1)"), so the logs they wrote still compare equal."""
         if self.game is None:
             return self
-        return UnitNames(counter_names(self.game, ids_of_identical=True), self.full_steps, self.parts, self.game)
+        return UnitNames(counter_names(self.game, ids_of_identical=True), self.full_steps, self.parts, self.game,
+                         self.facts)
+
+    def with_facts_as_ids(self) -> UnitNames:
+        """These names as versions 2 and 3 wrote a headline's facts before they named units: by id
+        ("Rebuild: rebuilt nk-1"), so the logs they wrote still compare equal."""
+        return UnitNames(self.names, self.full_steps, self.parts, self.game, facts=False)
 
     def name(self, unit_id: str) -> str:
         """The counter's name; a part left by breaking a unit down ("us-d2/5-3", SPI) as "5-3 of US 2"."""

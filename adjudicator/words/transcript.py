@@ -181,7 +181,7 @@ def _lines_v3(result: dict[str, Any], tail: int, names: UnitNames | None = None)
     lines `chat_lines` adds (the receipt and the verify address, or "not recorded")."""
     names = names or UnitNames.of(result.get("system", ""))
     units = affected_units(result, names)
-    body = [RULING_MARK + first_line(result)]
+    body = [RULING_MARK + first_line(result, names)]
     body += [_clean(NOTICE_PREFIX + notice) for notice in notice_texts(result)]
     dice = dice_text(result.get("dice_used") or [])
     room = SHORT_LINES - len(body) - tail - (1 if dice else 0)
@@ -195,11 +195,11 @@ def _lines_v3(result: dict[str, Any], tail: int, names: UnitNames | None = None)
     return body
 
 
-def first_line(result: dict[str, Any]) -> str:
+def first_line(result: dict[str, Any], names: UnitNames | None = None) -> str:
     """The sentence a ruling's chat opens with (after its tag and mark): its headline, with what it
     does to units when those have no lines of their own. The ruling's page and the game's ledger open
     with it too."""
-    names = UnitNames.of(result.get("system", ""))
+    names = names or UnitNames.of(result.get("system", ""))
     return _clean(headline(result, names, changes=not affected_units(result, names)))
 
 
@@ -262,7 +262,7 @@ def headline(result: dict[str, Any], names: UnitNames | None = None, changes: bo
     side = result.get("side") or (outcome.get("side") if isinstance(outcome.get("side"), str) else "")
     who = f" for {side_label(side)}" if side else ""  # the side asking; a calculation: the side reported on
     attack = _attack(outcome, request, names)
-    summary = attack if attack else _facts(outcome)
+    summary = attack if attack else _facts(outcome, names)
     said = "; ".join(text for text in (_revealed_text(outcome, names),
                                        _changes_text(outcome, request, names) if changes else "") if text)
     if said:
@@ -320,7 +320,7 @@ def _placed(item: dict, names: UnitNames) -> str:
     return names.name(str(item.get("unit"))) + (f" ({where})" if isinstance(where, str) and where else "")
 
 
-def _facts(outcome: dict) -> str:
+def _facts(outcome: dict, names: UnitNames) -> str:
     """The deciding facts of a check that is no attack: the first few of HEADLINE_FACTS present,
     else the first plain values of the outcome."""
     keys = [k for k in HEADLINE_FACTS if _plain(outcome.get(k))]
@@ -328,7 +328,8 @@ def _facts(outcome: dict) -> str:
         keys = [k for k in sorted(outcome) if _plain(outcome[k])]
     if "roll" in outcome and _plain(outcome["roll"]) and "roll" not in keys[:HEADLINE_FACT_COUNT]:
         keys = keys[:HEADLINE_FACT_COUNT - 1] + ["roll"]
-    return ", ".join(f"{_words(k)} {readable(outcome[k])}" for k in keys[:HEADLINE_FACT_COUNT])
+    text = ", ".join(f"{_words(k)} {readable(outcome[k])}" for k in keys[:HEADLINE_FACT_COUNT])
+    return names.text(text) if names.facts else text
 
 
 def _revealed_text(outcome: dict, names: UnitNames) -> str:
