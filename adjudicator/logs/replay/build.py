@@ -125,7 +125,7 @@ class Replay:
         for number, before, after in step.changes:
             if number == piece:
                 state = after or before
-                return self.timeline.views[state[0]].label
+                return self.timeline.views[state[0]].called
         return None
 
     def page_json(self) -> dict[str, Any]:
