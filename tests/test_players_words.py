@@ -9,11 +9,16 @@ docs/examples shows them): each is recorded in a game of its own by the side tha
 * the check's answer in compute mode: its chat lines and its details (unit ids only: a sealed die
   stays its commitment in the chat lines, which the opponent's log check compares),
 * its chances before the roll: their headline, summary, outcome labels and shared steps,
+* the command line's lines for the answer (`adjudicator-client check`),
 
 and a refusal per game the rules or the request's validation make, in compute mode and recorded.
+The pages are held to no snake_case name either (a value the rules name, "ground_support", reads
+"ground support"), their warnings aside: the stand-in notes cite the data's tables for its
+maintainers.
 
-Not yet held to it (issue 51, still open): snake_case names (options, special rules, stand-in
-notes), the replay, CLI output, log-check verdicts, VASSAL's dialogs.
+Not yet held to it (issue 51, still open): snake_case names in chat lines and refusals (the games'
+checks and special rules by their ids), the replay, log-check verdicts beyond their units, VASSAL's
+dialogs.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import pytest
 from lxml import html
 
 from adjudicator.checks import all_checks, get_check
+from adjudicator.client.output import check_lines
 from adjudicator.examples import situation
 from adjudicator.testing import bearer, make_app, new_game
 from adjudicator.web.page_tokens import COOKIE
@@ -34,11 +40,14 @@ from scenarios import load_game
 GAMES = ("kwb", "spi", "holdfast", "fireandice")
 EXAMPLES = [(spec.system, spec.name) for spec in all_checks() if spec.system in GAMES and spec.example is not None]
 HASH = re.compile(r"\b[0-9a-f]{16,}\b")
+SNAKE = re.compile(r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b")
 SEALED = re.compile(r"\bhidden:")
 EMPTY_ITEM = re.compile(r"(?:, ,|; ;|\(, |, \)|, ;|\(\)|\binto ,|: ,)")
 #: Page parts that are not sentences: the receipt (record hash, key), the chat lines as VASSAL shows
 #: them (a sealed die's commitment is in them, for the log check); code and citations stand as "code".
 NOT_WORDS = ("//script", "//style", "//pre", "//*[@id='receipt']")
+#: The warnings: the stand-in notes cite the data's tables (and files) for its maintainers.
+WARNINGS = "//*[contains(concat(' ', normalize-space(@class), ' '), ' warnings ')]"
 AS_CODE = ("//code", "//cite")
 
 
@@ -53,19 +62,21 @@ def unit_id(system: str) -> re.Pattern:
     return re.compile(r"(?<![\w/-])(" + "|".join(map(re.escape, ids)) + r")(?![\w/-])")
 
 
-def faults(system: str, text: str, ids_only: bool = False) -> list[str]:
-    """What in `text` is not in players' words."""
+def faults(system: str, text: str, ids_only: bool = False, snake: bool = False) -> list[str]:
+    """What in `text` is not in players' words (`snake`: a snake_case name too)."""
     found = [f"unit id {m}" for m in unit_id(system).findall(text)]
+    if snake:
+        found += [f"snake_case name {m}" for m in SNAKE.findall(text)]
     if not ids_only:
         found += [f"hash {m}" for m in HASH.findall(text)] + [f"sealed value {m}" for m in SEALED.findall(text)]
         found += [f"empty list item {m!r}" for m in EMPTY_ITEM.findall(text)]
     return found
 
 
-def words_of(page: str) -> str:
-    """The text of a page a player reads as sentences and tables."""
+def words_of(page: str, warnings: bool = True) -> str:
+    """The text of a page a player reads as sentences and tables (without its `warnings`)."""
     tree = html.fromstring(page)
-    for path in NOT_WORDS:
+    for path in NOT_WORDS + (() if warnings else (WARNINGS,)):
         for element in tree.xpath(path):
             element.drop_tree()
     for path in AS_CODE:
@@ -91,6 +102,7 @@ def test_every_surface_of_a_documented_example_names_units_in_players_words(app,
     assert computed.status_code == 200, computed.get_json()
     answer = computed.get_json()
     assert faults(system, "\n".join(answer["transcript"] + answer.get("details", [])), ids_only=True) == []
+    assert faults(system, "\n".join(check_lines(answer)[1:]), ids_only=True) == [], "the command line"
 
     if spec.random:
         chances = client.post(f"/api/v1/systems/{system}/{check}/odds", json=situation(spec)).get_json()
@@ -113,7 +125,9 @@ def test_every_surface_of_a_documented_example_names_units_in_players_words(app,
         for address in (f"/games/{game['game_id']}/records/{recorded['seq']}", f"/games/{game['game_id']}"):
             page = browser.get(address)
             assert page.status_code == 200, address
-            assert faults(system, words_of(page.get_data(as_text=True))) == [], (role, address)
+            text = page.get_data(as_text=True)
+            assert faults(system, words_of(text)) == [], (role, address)
+            assert faults(system, words_of(text, warnings=False), snake=True) == [], (role, address)
 
 
 def refusals() -> list[tuple[str, str, dict]]:

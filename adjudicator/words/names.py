@@ -143,16 +143,23 @@ def unit_as_seen(system: str, unit_id: str, viewer: str | None, hex_: str = "", 
     return (names or UnitNames.of(system)).name(unit_id)
 
 
+#: A value that is a name of the program's ("ground_support", "mig_alley"): shown in words.
+_SNAKE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+
+
 def for_players(system: str, node: Any, hidden: str = "a hidden unit", name_units: bool = True) -> Any:
     """A ruling's JSON (its request, outcome, steps, dice) as a page shows it to players: each sealed
     unit as the fog lets the viewer read it ("a UN block in 0520"), a sealed value as `hidden`, and
-    (`name_units`) each unit id in a value or a key as its counter reads ("NK 83"): never a commitment
-    or an id. The JSON the API answers keeps both for programs."""
+    (`name_units`) each unit id in a value or a key as its counter reads ("NK 83") and a value that is
+    a snake_case name in words ("ground support"): never a commitment or an id. The JSON the API
+    answers keeps them all for programs."""
     names = UnitNames.of(system) if name_units else None
 
     def words(text: str) -> str:
         if text.startswith(f"{HIDDEN}:"):
             return hidden
+        if names is not None and _SNAKE.fullmatch(text):  # a value the rules name ("ground_support"), in words
+            return text.replace("_", " ")
         return names.text(text) if names is not None else text
 
     def walk(item: Any) -> Any:
