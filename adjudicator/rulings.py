@@ -69,7 +69,7 @@ from adjudicator.ledger.storage import (
 )
 from adjudicator.systems import system_info, system_label
 from adjudicator.request_units import unit_ids
-from adjudicator.words.names import UnitNames, said_to, unit_as_seen
+from adjudicator.words.names import UnitNames, check_name, rule_words, said_to, unit_as_seen
 
 
 # -- computed rulings ------------------------------------------------------------------------------
@@ -192,13 +192,14 @@ def game_check(grant: TokenGrant, check: str, *, system: str | None = None) -> C
 def refuse_check_of_other_scenario(spec: CheckSpec, grant: TokenGrant) -> None:
     """422 for a check of another scenario than the game's (after the body's size is checked)."""
     if not spec.belongs_to(grant.scenario):
-        having = [s.id for s in system_info(grant.system).scenarios if spec.belongs_to(s.id)]
-        where = (f"scenario {' or '.join(spec.scenarios)}" if spec.scenarios
-                 else f"the scenarios with {spec.scenario_rule_text} ({' or '.join(having) or 'none'})")
+        scenarios = {s.id: s.name for s in system_info(grant.system).scenarios}
+        having = [name for sid, name in scenarios.items() if spec.belongs_to(sid)]
+        where = (f"the scenario {' or '.join(scenarios.get(s, s) for s in spec.scenarios)}" if spec.scenarios
+                 else f"the scenarios with {rule_words(spec.scenario_rule_text)} ({' or '.join(having) or 'none'})")
         raise Problem(
             422, "The check is not part of this game's scenario",
-            f"{spec.key} belongs to {where}; this game plays "
-            f"{grant.scenario!r}. This game's checks: {', '.join(game_checks(grant))}.",
+            f"{check_name(spec.name)} belongs to {where}; this game plays {scenarios.get(grant.scenario, grant.scenario)}. "
+            f"This game's checks: {', '.join(check_name(c) for c in game_checks(grant))}.",
             kind="scenario-mismatch", checks=game_checks(grant),
         )
 

@@ -193,3 +193,20 @@ def said_to(system: str, text: str, viewer: str | None = None, fogged: bool = Fa
     if fogged:
         text = redact(system, text, viewer)
     return UnitNames.of(system).text(text)
+
+
+def check_name(check: str) -> str:
+    """A check as players call it ("chinese_intervention" -> "Chinese intervention", "ooc" stays a
+    word): the pages' lists, refusals and headlines; the id stays in the JSON and the addresses."""
+    from adjudicator.words.forms import humanize  # forms reads the games' data: only when words are wanted
+
+    return humanize(check.rpartition(".")[2])
+
+
+def rule_words(text: str) -> str:
+    """A text naming the data's own rules by their ids ("the special rule un_units_off_north_edge"),
+    with each such id in words ("un units off north edge")."""
+    return _SNAKE_WORD.sub(lambda found: found.group(0).replace("_", " "), text)
+
+
+_SNAKE_WORD = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
