@@ -30,6 +30,7 @@ def test_home_lists_every_system(client):
     assert 'id="create-game"' in page
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("system", ["kwb", "spi", "holdfast", "fireandice"])
 def test_system_page_has_a_form_per_check(client, system):
     page = html(client.get(f"/systems/{system}"))
@@ -42,6 +43,7 @@ def test_system_page_has_a_form_per_check(client, system):
                 assert f'id="{check["name"]}-{field}"' in page
 
 
+@pytest.mark.slow
 def test_form_resolves_a_check_with_steps_and_citations(client):
     response = client.post("/systems/kwb/probe_roll", data={"target": "5", "dice": "4"})
     assert response.status_code == 200
@@ -67,6 +69,7 @@ def test_form_errors_are_shown_next_to_the_form(client):
     assert "target" in errors
 
 
+@pytest.mark.slow
 def test_create_game_from_the_page_and_view_its_ledger(client):
     scenario = first_scenario(client, "kwb")
     response = client.post("/games", data={"system_scenario": f"kwb/{scenario}"})
@@ -103,6 +106,7 @@ def test_game_page_shows_failed_verification(client):
     assert re.search(r'id="record-1".*?data-status="bad"', page, re.S)
 
 
+@pytest.mark.slow
 def test_page_game_creation_shares_the_creation_rate_limit(tmp_path):
     client = make_app(tmp_path, ADJUDICATOR_RATELIMIT_ENABLED=True,
                       ADJUDICATOR_RATE_LIMIT_CREATE_GAME="2/hour").test_client()

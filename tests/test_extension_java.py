@@ -43,6 +43,7 @@ def classes(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 def test_extension_unit_tests_pass_on_every_check_of_the_server(tmp_path, classes):
     systems = make_app(tmp_path).test_client().get("/api/v1/systems").get_json()
     (tmp_path / "systems.json").write_text(json.dumps(systems), encoding="utf-8")
@@ -63,6 +64,7 @@ def extension_session_lines(classes: Path, tmp_path: Path) -> list[str]:
     return json.loads(done.stdout.decode("utf-8"))
 
 
+@pytest.mark.slow  # javac and a JVM
 def test_the_session_line_the_extension_writes_is_the_one_the_server_reads(tmp_path, classes):
     lines = extension_session_lines(classes, tmp_path)
     assert [parse_session_line(line) for line in lines] == [

@@ -180,6 +180,7 @@ def assert_nothing_hidden_is_shown(app, system, game, acting, seq, replay):
                     or "/replay/" in address, (role, address, "a hidden value is shown as hidden")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("system, check", CASES, ids=[f"{s}-{c}" for s, c in CASES])
 def test_no_page_of_a_ruling_shows_a_viewer_what_the_fog_hides_from_him(app, modules, system, check):
     recorded = record_example(app, system, check)

@@ -21,6 +21,9 @@ import requests
 
 from scenarios.loader import DATA_ROOT
 from test_maintainer_scenario import Served
+import pytest
+
+pytestmark = pytest.mark.server  # starts a real server process
 
 BIN = Path(sys.executable).parent
 ATTACK = {"scenario": "pusan", "attacking_side": "communist", "attackers": [{"unit": "nk-6", "hex": "0101"}],

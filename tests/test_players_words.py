@@ -94,6 +94,7 @@ def scenario_for(spec, body: dict) -> str | None:
     return next((s for s in load_game(spec.system).scenarios if spec.belongs_to(s)), None)
 
 
+@pytest.mark.slow  # a game per example of the four games, each page as each viewer
 @pytest.mark.parametrize("system, check", EXAMPLES, ids=[f"{s}-{c}" for s, c in EXAMPLES])
 def test_every_surface_of_a_documented_example_names_units_in_players_words(app, system, check):
     spec = get_check(system, check)

@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))  # `bench` is a top-level directory, not an instal
 
 from bench.overload import Bounds, run_outage, run_slow, run_uploads  # noqa: E402
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.server, pytest.mark.slow]
 
 
 def test_slow_and_idle_clients_leave_rolls_answered(tmp_path):

@@ -81,6 +81,7 @@ def test_every_check_has_a_body_here():
     assert {spec.name for spec in checks_for("fireandice")} == set(BODIES)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(BODIES))
 def test_compute_mode(client, name):
     response = client.post(f"/api/v1/systems/fireandice/{name}", json=BODIES[name])

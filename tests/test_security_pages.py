@@ -89,6 +89,7 @@ FOREIGN = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("why, headers", FOREIGN, ids=[f[0] for f in FOREIGN])
 def test_every_state_changing_request_from_another_origin_is_refused_and_records_nothing(app, setup, why, headers):
     game = new_game(app.test_client(), "kwb", "pusan")
@@ -152,6 +153,7 @@ def test_the_pages_own_form_is_recorded(app, headers):
     assert ledger_seqs(app, game) == [0, 1]
 
 
+@pytest.mark.slow
 def test_behind_a_proxy_the_public_address_is_the_services_origin(tmp_path):
     """A reverse proxy that rewrites Host: the browser's Origin is the public address
     (ADJUDICATOR_PUBLIC_URL), not the Host the service sees; the same host under another scheme is not it."""
@@ -186,6 +188,7 @@ def test_a_cookie_alone_never_authorizes_the_json_api(app):
 
 # -- a kept upload is its uploader's ------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_kept_saved_game_and_everything_from_it_is_its_uploaders_only(app, setup):
     game = new_game(app.test_client(), "kwb", "pusan")
     gid = game["game_id"]

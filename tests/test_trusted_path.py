@@ -137,6 +137,7 @@ def ledger_seqs(app, game) -> list[int]:
     return [r["seq"] for r in ledger["records"]]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", list(EXPECTED))
 def test_every_way_in_refuses_a_token_that_may_not_roll_alike(app, games, centre, pusan, kind):
     game = games["kwb"]
@@ -147,6 +148,7 @@ def test_every_way_in_refuses_a_token_that_may_not_roll_alike(app, games, centre
     assert ledger_seqs(app, game) == before  # nothing recorded anywhere
 
 
+@pytest.mark.slow
 def test_every_way_in_records_the_acting_side_once_per_request(app, games, centre, pusan):
     game = new_game(app.test_client(), "kwb", "pusan")
     token = game["tokens"]["communist"]
@@ -203,14 +205,44 @@ def test_the_roll_page_is_one_request_however_often_it_is_sent(app):
 
 
 def test_the_record_page_shows_the_ruling_verified(app):
+    """The record's page says the ruling verifies against the record the server signed, and shows that
+    record: the roll the chosen die gave, what it decided, its hash and key, its chat lines. The same
+    page of the record edited in the database (a 2 read as a 5) says it does not verify."""
+    import sqlalchemy
+    from lxml import html
+
+    from adjudicator.checks import get_check
+    from adjudicator.testing import choose_seeds, seed_where
+
+    ends = seed_where(get_check("kwb", "un_supply_shortage_end"), {"scenario": "pusan", "game_turn": 3},
+                      lambda outcome: outcome["roll"] == 2)  # 2 is less than turn 3: the shortage ends
+    choose_seeds(app, {"kwb/pusan": ends})
     game = new_game(app.test_client(), "kwb", "pusan")
-    rolled = app.test_client().post(f"/api/v1/games/{game['game_id']}/un_supply_shortage_end",
+    rolled = app.test_client().post(f"/api/v1/games/{game['game_id']}/un_supply_shortage_end?transcript=1",
                                     json={"game_turn": 3}, headers=bearer(game["tokens"]["un"])).get_json()
+    assert (rolled["seq"], rolled["outcome"]["roll"], rolled["outcome"]["shortage_ended"]) == (1, 2, True)
     client = page_client(app, game["game_id"], game["tokens"]["observer"])
-    page = client.get(f"/games/{game['game_id']}/records/1").get_data(as_text=True)
-    assert 'id="verification" class="ok"' in page
-    assert f"[ADJ {game['game_id']}#1]" in page
-    assert str(rolled["outcome"]["roll"]) in page
+    page = html.fromstring(client.get(f"/games/{game['game_id']}/records/1").get_data(as_text=True))
+    verification = page.get_element_by_id("verification")
+    assert verification.get("class") == "ok"
+    assert verification.text_content().strip().startswith("✔ Verified: this ruling is the record the server signed (")
+    assert "Rolled 2, less than the game-turn number 3: the supply shortage ends permanently." in \
+        page.get_element_by_id("result").text_content()
+    receipt = page.get_element_by_id("receipt").text_content()
+    assert f"Record 1, hash {rolled['hash']}, signed by key {rolled['receipt']['kid']}." in " ".join(receipt.split())
+    chat = [line for line in rolled["transcript"] if not line.endswith(f"/games/{game['game_id']}#record-1")]
+    assert page.get_element_by_id("transcript").text_content().splitlines() == chat  # all but the page's own address
+
+    store = app.extensions["adjudicator"].store
+    with store.engine.begin() as conn:
+        body = json.loads(conn.execute(sqlalchemy.text(
+            "SELECT body FROM ledger_records WHERE game_id = :g AND seq = 1"), {"g": game["game_id"]}).scalar_one())
+        body["result"]["outcome"]["roll"] = 5
+        conn.execute(sqlalchemy.text("UPDATE ledger_records SET body = :b WHERE game_id = :g AND seq = 1"),
+                     {"b": json.dumps(body, sort_keys=True, separators=(",", ":")), "g": game["game_id"]})
+    edited = html.fromstring(client.get(f"/games/{game['game_id']}/records/1").get_data(as_text=True))
+    assert edited.get_element_by_id("verification").get("class") == "bad"
+    assert edited.get_element_by_id("verification").text_content().strip().startswith("✘ Does not verify: ")
 
 
 def test_pages_of_an_unknown_game_are_not_found(app):

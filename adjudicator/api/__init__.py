@@ -21,7 +21,7 @@ from adjudicator.config import Config
 from adjudicator.services import services
 
 if TYPE_CHECKING:  # for the annotation only (ratelimits imports api.auth)
-    from adjudicator.ratelimits import RouteLimiter
+    from adjudicator.api.ratelimits import RouteLimiter
 
 
 def _systems_view():

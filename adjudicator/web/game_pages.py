@@ -49,7 +49,7 @@ from adjudicator.ledger.records import GAME_CLOSED, GAME_CREATED
 from adjudicator.logs.check import check_log_of_game
 from adjudicator.web.page_tokens import forget, game_path, page_grant, page_token, remember
 from adjudicator.problems import Problem
-from adjudicator.ratelimits import RouteLimiter, pages_limit
+from adjudicator.api.ratelimits import RouteLimiter, pages_limit
 from adjudicator.services import services
 from adjudicator.ledger.storage import OBSERVER, GameNotFound, TokenGrant
 from adjudicator.systems import system_info

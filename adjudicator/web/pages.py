@@ -47,7 +47,7 @@ from adjudicator.systems import all_systems, system_info
 from adjudicator.words.wording import players_words
 
 if TYPE_CHECKING:  # for the annotation only (ratelimits imports api.auth)
-    from adjudicator.ratelimits import RouteLimiter
+    from adjudicator.api.ratelimits import RouteLimiter
 
 
 @dataclass

@@ -59,7 +59,7 @@ from adjudicator.api.dice_record import game_dice_record
 from adjudicator.logs.check import MAX_CHAIN_FILES
 from adjudicator.web.page_tokens import page_grant
 from adjudicator.problems import Problem
-from adjudicator.ratelimits import RouteLimiter, pages_limit
+from adjudicator.api.ratelimits import RouteLimiter, pages_limit
 from adjudicator.logs.replay.build import LedgerContext, Replay, build_replay
 from adjudicator.logs.replay.kept import Built, build_key, keep, kept_page, kept_part
 from adjudicator.logs.replay.views import Viewer

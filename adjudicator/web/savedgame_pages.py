@@ -66,7 +66,7 @@ from adjudicator.words.forms import form_fields, form_request, submitted_values,
 from adjudicator.web.game_pages import new_request_id, situation_address, starting_values
 from adjudicator.web.page_tokens import page_grant
 from adjudicator.problems import Problem
-from adjudicator.ratelimits import RouteLimiter, pages_limit
+from adjudicator.api.ratelimits import RouteLimiter, pages_limit
 from adjudicator.services import services
 from adjudicator.ledger.storage import OBSERVER, GameNotFound, TokenGrant
 from adjudicator.systems import system_info
