@@ -383,3 +383,25 @@ def test_a_headlines_facts_name_units_as_counters_read_and_older_logs_still_veri
                 assert [r.status for r in report.rulings] == ["verified"], (version, report.rulings)
             altered = [line.replace("rebuilt nk-1", "rebuilt nk-2") for line in as_first_written]
             assert [r.status for r in check_log(as_log(altered), None, ledger, keys).rulings] == ["altered"]
+
+
+def test_a_saved_games_supply_reads_by_its_totals_and_older_logs_by_their_words():
+    """Issue 51: a saved game's supply headline read "game turn 1, game turn from the module's turn
+    tracker, scenario campaign", no result; it reads its totals now. A log written before still
+    compares against the wording it was written in (`written_lines`)."""
+    from adjudicator.logs.transcript import written_lines
+    from adjudicator.words.names import UnitNames
+
+    result = {"system": "holdfast", "check": "savedgame_supply", "side": "un", "game_id": "g", "seq": 3,
+              "hash": "ab" * 32, "outcome": {
+                  "game_turn": 1, "game_turn_from": "the module's turn tracker", "scenario": "campaign",
+                  "sides": [{"side": "un", "in_supply": 41, "out_of_supply": 2, "units": [], "steps": []}]}}
+    assert headline(result) == "Savedgame supply for UN: in supply 41, out of supply 2"
+    both = {**result, "outcome": {**result["outcome"], "sides": result["outcome"]["sides"] + [
+        {"side": "communist", "in_supply": 30, "out_of_supply": 0, "units": [], "steps": []}]}}
+    assert headline(both).endswith(": UN: in supply 41, out of supply 2; Communist: in supply 30, out of supply 0")
+    older = UnitNames.of("holdfast").with_facts_as_ids()
+    assert headline(result, older) == ("Savedgame supply for UN: game turn 1, game turn from the module's turn "
+                                       "tracker, scenario campaign")
+    assert comparable_lines(result, names=older) in written_lines(result)
+    assert comparable_lines(result) == written_lines(result)[0] != comparable_lines(result, names=older)

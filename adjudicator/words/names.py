@@ -29,8 +29,9 @@ class UnitNames:
         self.full_steps = full_steps
         self.parts = parts
         self.game = game
-        #: Whether a ruling's headline facts name their units too ("rebuilt NK 1"); rulings written
-        #: before they did read "rebuilt nk-1" (`with_facts_as_ids`).
+        #: Whether a ruling's headline facts read as now: their units named ("rebuilt NK 1"), a
+        #: report by side by its totals; rulings written before read "rebuilt nk-1" and a saved
+        #: game's supply by its first plain values (`with_facts_as_ids`).
         self.facts = facts
         ids = sorted(names, key=len, reverse=True)
         self.pattern = re.compile(r"(?<![\w/-])(" + "|".join(map(re.escape, ids)) + r")(/[\w-]+)?(?![\w-])") if ids else None
@@ -62,7 +63,8 @@ class UnitNames:
 
     def with_facts_as_ids(self) -> UnitNames:
         """These names as versions 2 and 3 wrote a headline's facts before they named units: by id
-        ("Rebuild: rebuilt nk-1"), so the logs they wrote still compare equal."""
+        ("Rebuild: rebuilt nk-1"), a report by side without its totals, so the logs they wrote
+        still compare equal."""
         return UnitNames(self.names, self.full_steps, self.parts, self.game, facts=False)
 
     def name(self, unit_id: str) -> str:

@@ -322,14 +322,37 @@ def _placed(item: dict, names: UnitNames) -> str:
 
 def _facts(outcome: dict, names: UnitNames) -> str:
     """The deciding facts of a check that is no attack: the first few of HEADLINE_FACTS present,
-    else the first plain values of the outcome."""
+    else a report's totals by side (a saved game's supply), else the first plain values of the
+    outcome (as rulings first read, `UnitNames.facts` off: never the totals)."""
     keys = [k for k in HEADLINE_FACTS if _plain(outcome.get(k))]
+    if not keys and names.facts and (totals := _side_totals(outcome)):
+        return totals
     if not keys:
         keys = [k for k in sorted(outcome) if _plain(outcome[k])]
     if "roll" in outcome and _plain(outcome["roll"]) and "roll" not in keys[:HEADLINE_FACT_COUNT]:
         keys = keys[:HEADLINE_FACT_COUNT - 1] + ["roll"]
     text = ", ".join(f"{_words(k)} {readable(outcome[k])}" for k in keys[:HEADLINE_FACT_COUNT])
     return names.text(text) if names.facts else text
+
+
+def _side_totals(outcome: dict) -> str:
+    """A report by side's totals ("in supply 41, out of supply 2"; several sides: "UN: in supply 41,
+    out of supply 2; Communist: ..."), "" for an outcome that is none."""
+    sides = outcome.get("sides")
+    if not isinstance(sides, list) or not sides:
+        return ""
+    said = []
+    for side in sides:
+        if not isinstance(side, dict):
+            return ""
+        counts = [f"{_words(k)} {side[k]}" for k in ("in_supply", "out_of_supply", "isolated")
+                  if isinstance(side.get(k), int) and not isinstance(side.get(k), bool)]
+        if not counts:
+            return ""
+        said.append((side.get("side"), ", ".join(counts)))
+    if len(said) == 1:
+        return said[0][1]
+    return "; ".join(f"{side_label(s)}: {text}" if isinstance(s, str) else text for s, text in said)
 
 
 def _revealed_text(outcome: dict, names: UnitNames) -> str:
