@@ -372,7 +372,7 @@ def test_a_headlines_facts_name_units_as_counters_read_and_older_logs_still_veri
                        json=situation(get_check("fireandice", "rebuild")), headers=headers).get_json()
     assert body["transcript"][0].endswith("RULING » Rebuild for Communist: rebuilt NK 1")
     ledger = client.get(f"/api/v1/games/{game['game_id']}/ledger", headers=headers).get_json()
-    older = UnitNames.of("fireandice").with_facts_as_ids()
+    older = UnitNames.of("fireandice").as_written_before_players_words()
     with client.application.app_context():
         keys = services().verification_keys()
         for version in (2, 3):
@@ -400,8 +400,25 @@ def test_a_saved_games_supply_reads_by_its_totals_and_older_logs_by_their_words(
     both = {**result, "outcome": {**result["outcome"], "sides": result["outcome"]["sides"] + [
         {"side": "communist", "in_supply": 30, "out_of_supply": 0, "units": [], "steps": []}]}}
     assert headline(both).endswith(": UN: in supply 41, out of supply 2; Communist: in supply 30, out of supply 0")
-    older = UnitNames.of("holdfast").with_facts_as_ids()
+    older = UnitNames.of("holdfast").as_written_before_players_words()
     assert headline(result, older) == ("Savedgame supply for UN: game turn 1, game turn from the module's turn "
                                        "tracker, scenario campaign")
     assert comparable_lines(result, names=older) in written_lines(result)
     assert comparable_lines(result) == written_lines(result)[0] != comparable_lines(result, names=older)
+
+
+def test_a_sealed_unit_out_of_supply_reads_as_the_fog_allows_and_older_logs_as_they_were_written():
+    """Issue 51: the opponent's chat named a sealed block "a hidden UN unit at 0520"; it reads as
+    every other surface names it now, "a UN block in 0520". Older logs keep their words."""
+    from adjudicator.logs.transcript import written_lines
+    from adjudicator.words.names import UnitNames
+    from adjudicator.words.transcript import affected_units
+
+    result = {"system": "holdfast", "check": "supply", "side": "un", "game_id": "g", "seq": 2, "hash": "cd" * 32,
+              "outcome": {"in_supply": 0, "out_of_supply": 1, "units": [
+                  {"hidden": "ef" * 32, "side": "un", "hex": "0520", "in_supply": False}]}}
+    names = UnitNames.of("holdfast")
+    assert affected_units(result, names) == ["a UN block in 0520 out of supply"]
+    older = names.as_written_before_players_words()
+    assert affected_units(result, older) == ["a hidden UN unit at 0520 out of supply"]
+    assert comparable_lines(result, names=older) in written_lines(result)

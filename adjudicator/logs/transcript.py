@@ -97,13 +97,14 @@ def comparable_lines(result: dict[str, Any], *, system_name: str = "", version: 
 
 def written_lines(result: dict[str, Any], *, system_name: str = "", version: int = VERSION) -> list[list[str]]:
     """Every way a log may rightly show this response as `version` wrote it (`comparable_lines`):
-    versions 2 and 3 first named identical counters with their ids ("NK SC (nk-sc-1)") and the
-    units of a headline's facts by id ("rebuilt nk-1"), as their logs still read; now both are named
-    as the counters read ("NK SC", "rebuilt NK 1"). The first is the current rendering."""
+    versions 2 and 3 first named identical counters with their ids ("NK SC (nk-sc-1)"), and read
+    as they did before players' words (a headline's facts by id, "rebuilt nk-1"; `UnitNames.players_words`),
+    as their logs still read. The first is the current rendering."""
     lines = [comparable_lines(result, system_name=system_name, version=version)]
     if version >= 2:
         names = UnitNames.of(result.get("system", ""))
-        for older in (names.with_facts_as_ids(), names.with_ids_of_identical_counters().with_facts_as_ids(),
+        for older in (names.as_written_before_players_words(),
+                      names.with_ids_of_identical_counters().as_written_before_players_words(),
                       names.with_ids_of_identical_counters()):
             rendered = comparable_lines(result, system_name=system_name, version=version, names=older)
             if rendered not in lines:

@@ -24,15 +24,17 @@ class UnitNames:
     that still is."""
 
     def __init__(self, names: dict[str, str], full_steps: dict[str, str], parts: bool = True,
-                 game: Any = None, facts: bool = True):
+                 game: Any = None, players_words: bool = True):
         self.names = names
         self.full_steps = full_steps
         self.parts = parts
         self.game = game
-        #: Whether a ruling's headline facts read as now: their units named ("rebuilt NK 1"), a
-        #: report by side by its totals; rulings written before read "rebuilt nk-1" and a saved
-        #: game's supply by its first plain values (`with_facts_as_ids`).
-        self.facts = facts
+        #: Whether a ruling reads in players' words as now (issue 51): a headline's facts with their
+        #: units named ("rebuilt NK 1"), a report by side by its totals, a hidden unit as the fog
+        #: allows ("a UN block in 0520"); rulings written before read "rebuilt nk-1", a saved game's
+        #: supply by its first plain values, "a hidden UN unit at 0520"
+        #: (`as_written_before_players_words`).
+        self.players_words = players_words
         ids = sorted(names, key=len, reverse=True)
         self.pattern = re.compile(r"(?<![\w/-])(" + "|".join(map(re.escape, ids)) + r")(/[\w-]+)?(?![\w-])") if ids else None
 
@@ -51,7 +53,7 @@ class UnitNames:
     def as_written_in_version_2(self) -> UnitNames:
         """These names as version 2 of the rendering wrote them (a part of a broken-down unit as
         "US 2/5-3"), so a version-2 log still compares equal."""
-        return UnitNames(self.names, self.full_steps, parts=False, game=self.game, facts=self.facts)
+        return UnitNames(self.names, self.full_steps, parts=False, game=self.game, players_words=self.players_words)
 
     def with_ids_of_identical_counters(self) -> UnitNames:
         """These names as versions 2 and 3 first wrote them: identical counters each with its id
@@ -59,13 +61,12 @@ class UnitNames:
         if self.game is None:
             return self
         return UnitNames(counter_names(self.game, ids_of_identical=True), self.full_steps, self.parts, self.game,
-                         self.facts)
+                         self.players_words)
 
-    def with_facts_as_ids(self) -> UnitNames:
-        """These names as versions 2 and 3 wrote a headline's facts before they named units: by id
-        ("Rebuild: rebuilt nk-1"), a report by side without its totals, so the logs they wrote
-        still compare equal."""
-        return UnitNames(self.names, self.full_steps, self.parts, self.game, facts=False)
+    def as_written_before_players_words(self) -> UnitNames:
+        """These names as versions 2 and 3 wrote rulings before issue 51's players' words (see
+        `players_words`), so the logs they wrote still compare equal."""
+        return UnitNames(self.names, self.full_steps, self.parts, self.game, players_words=False)
 
     def name(self, unit_id: str) -> str:
         """The counter's name; a part left by breaking a unit down ("us-d2/5-3", SPI) as "5-3 of US 2"."""

@@ -237,7 +237,12 @@ def _supply_line(item: dict, names: UnitNames, outcome: dict) -> str:
     if not states:
         return ""
     unit = item.get("unit") or item.get("block")
-    who = names.name(unit) if isinstance(unit, str) else readable(item if item.get("hidden") else "a unit")
+    if isinstance(unit, str):
+        who = names.name(unit)
+    elif item.get("hidden") and names.players_words:  # a sealed unit, as the fog allows: "a UN block in 0520"
+        who = hidden_unit_words(names.game.id if names.game is not None else "", item)
+    else:
+        who = readable(item if item.get("hidden") else "a unit")
     where = f" ({item['hex']})" if isinstance(item.get("hex"), str) and isinstance(unit, str) else ""
     return f"{who}{where} {' and '.join(states)}"
 
@@ -323,16 +328,16 @@ def _placed(item: dict, names: UnitNames) -> str:
 def _facts(outcome: dict, names: UnitNames) -> str:
     """The deciding facts of a check that is no attack: the first few of HEADLINE_FACTS present,
     else a report's totals by side (a saved game's supply), else the first plain values of the
-    outcome (as rulings first read, `UnitNames.facts` off: never the totals)."""
+    outcome (as rulings read before players' words, `UnitNames.players_words`: never the totals)."""
     keys = [k for k in HEADLINE_FACTS if _plain(outcome.get(k))]
-    if not keys and names.facts and (totals := _side_totals(outcome)):
+    if not keys and names.players_words and (totals := _side_totals(outcome)):
         return totals
     if not keys:
         keys = [k for k in sorted(outcome) if _plain(outcome[k])]
     if "roll" in outcome and _plain(outcome["roll"]) and "roll" not in keys[:HEADLINE_FACT_COUNT]:
         keys = keys[:HEADLINE_FACT_COUNT - 1] + ["roll"]
     text = ", ".join(f"{_words(k)} {readable(outcome[k])}" for k in keys[:HEADLINE_FACT_COUNT])
-    return names.text(text) if names.facts else text
+    return names.text(text) if names.players_words else text
 
 
 def _side_totals(outcome: dict) -> str:
