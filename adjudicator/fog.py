@@ -18,7 +18,9 @@ A draw no one may see (an Objective marker's value), or only the drawer (a Suppo
 its outcome and its dice sealed too.
 `reveal` puts back the parts a viewer may see: a side its own hidden parts at once; everyone all
 of them once the game is closed (the closing record publishes every part, and the verifier checks
-each against its commitment). This module is a leaf: the rules packages register into it.
+each against its commitment). `hidden_side` is the one rule of who may see which unit a piece is,
+which every page, chat line, refusal and replay asks. This module is a leaf: the rules packages
+register into it.
 """
 
 from __future__ import annotations
