@@ -422,3 +422,8 @@ def test_a_sealed_unit_out_of_supply_reads_as_the_fog_allows_and_older_logs_as_t
     older = names.as_written_before_players_words()
     assert affected_units(result, older) == ["a hidden UN unit at 0520 out of supply"]
     assert comparable_lines(result, names=older) in written_lines(result)
+    # the whole ruling (the asker's ruling window; a version-2 log) words it so too, older logs as written
+    assert any("a UN block in 0520" in line for line in detail_lines(result))
+    whole_before = comparable_lines(result, version=2, names=older)
+    assert any("a hidden UN unit at 0520" in line for line in whole_before)
+    assert whole_before in written_lines(result, version=2)

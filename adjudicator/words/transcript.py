@@ -55,7 +55,7 @@ live response and from the ledger.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Callable
 
 from adjudicator.checks import side_label
 from adjudicator.request_units import states_before, unit_ids, unit_objects, unit_of
@@ -165,7 +165,7 @@ def _lines_v2(result: dict[str, Any], names: UnitNames) -> list[str]:
         body += _wrap(names.text("= " + "; ".join(plain)))
     for key in shown:
         if isinstance(outcome[key], (dict, list)):
-            body += _wrap(names.text(f"= {_words(key)}: {readable(outcome[key])}"))
+            body += _wrap(names.text(f"= {_words(key)}: {readable(outcome[key], _fog_words(names))}"))
     dice = dice_text(result.get("dice_used") or [])
     if dice:
         body += _wrap(names.text(f"dice: {dice}"))
@@ -500,8 +500,18 @@ def dice_text(dice: list[dict[str, Any]]) -> str:
                      for purpose, sides, values in groups)
 
 
-def readable(value: Any) -> str:
-    """A nested JSON value as one line a player reads: no braces, no quotes, no Python reprs."""
+def _fog_words(names: UnitNames) -> Callable[[dict], str] | None:
+    """How a sealed unit reads in these names' wording: as the fog allows ("a UN block in 0520"),
+    or, before players' words, as `readable` always wrote it."""
+    if not names.players_words:
+        return None
+    system = names.game.id if names.game is not None else ""
+    return lambda sealed: hidden_unit_words(system, sealed)
+
+
+def readable(value: Any, sealed: Callable[[dict], str] | None = None) -> str:
+    """A nested JSON value as one line a player reads: no braces, no quotes, no Python reprs
+    (`sealed`: how a sealed unit reads, "a hidden UN unit at 0520" unless given)."""
     if isinstance(value, bool):
         return "yes" if value else "no"
     if value is None:
@@ -509,13 +519,15 @@ def readable(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:g}"
     if isinstance(value, dict) and isinstance(value.get("hidden"), str):  # fog of war (adjudicator.fog)
+        if sealed is not None:
+            return sealed(value)
         where = f" at {value['hex']}" if value.get("hex") else ""
         return f"a hidden {side_label(value['side'])} unit{where}" if value.get("side") else "hidden"
     if isinstance(value, str) and value.startswith("hidden:"):
         return "hidden"
     if isinstance(value, dict):
         lead = value.get("unit") or value.get("id")
-        parts = [f"{_words(k)} {readable(value[k])}" for k in sorted(value)
+        parts = [f"{_words(k)} {readable(value[k], sealed)}" for k in sorted(value)
                  if not _empty(value[k]) and not (lead and k in ("unit", "id"))]
         inner = ", ".join(parts)
         if lead:
@@ -524,7 +536,7 @@ def readable(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         if not value:
             return "none"
-        return "; ".join(readable(item) for item in value)
+        return "; ".join(readable(item, sealed) for item in value)
     return str(value)
 
 
