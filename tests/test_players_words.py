@@ -11,7 +11,8 @@ docs/examples shows them): each is recorded in a game of its own by the side tha
 * its chances before the roll: their headline, summary, outcome labels and shared steps,
 * the command line's lines for the answer (`adjudicator-client check`),
 
-and a refusal per game the rules or the request's validation make, in compute mode and recorded.
+and a refusal per game the rules or the request's validation make, in compute mode and recorded;
+and HoldFast's supply of a saved game (the issue's first case), as each side and the observer.
 The pages are held to no snake_case name either (a value the rules name, "ground_support", reads
 "ground support"), their warnings aside: the stand-in notes cite the data's tables for its
 maintainers.
@@ -161,3 +162,23 @@ def test_a_refusal_names_units_as_their_counters_read(app, system, check, body):
                               headers=bearer(game["tokens"][side]))
         assert refused.status_code in (403, 422), refused.get_json()
         assert faults(system, refused.get_json()["detail"]) == [], (side, refused.get_json())
+
+
+@pytest.mark.slow  # builds the game's module for its setup
+def test_a_saved_games_supply_reads_in_players_words_to_each_side_and_the_observer(app, modules):
+    """Issue 51's first case: HoldFast's UN supply from the module's setup, recorded by the UN's page,
+    read by the Communist and the observer (every sealed block was 'hidden:' and a hash, the
+    Communist's own blocks ids, the headline no result) and by the UN."""
+    from test_fog_pages import record_savedgame_supply
+
+    game, _, answer = record_savedgame_supply(app, modules, "holdfast")
+    for role, token in game["tokens"].items():
+        browser = app.test_client()
+        browser.set_cookie(COOKIE, token, path=f"/games/{game['game_id']}")
+        for address in (f"/games/{game['game_id']}/records/{answer['seq']}", f"/games/{game['game_id']}"):
+            text = browser.get(address).get_data(as_text=True)
+            assert faults("holdfast", words_of(text)) == [], (role, address)
+            assert faults("holdfast", words_of(text, warnings=False), snake=True) == [], (role, address)
+        headline = html.fromstring(browser.get(f"/games/{game['game_id']}/records/{answer['seq']}").get_data(
+            as_text=True)).get_element_by_id("headline").text_content()
+        assert re.search(r"in supply \d+, out of supply \d+", headline), (role, headline)
