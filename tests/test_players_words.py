@@ -182,3 +182,13 @@ def test_a_saved_games_supply_reads_in_players_words_to_each_side_and_the_observ
         headline = html.fromstring(browser.get(f"/games/{game['game_id']}/records/{answer['seq']}").get_data(
             as_text=True)).get_element_by_id("headline").text_content()
         assert re.search(r"in supply \d+, out of supply \d+", headline), (role, headline)
+
+
+def test_a_forms_options_read_as_the_rulebook_says_them(app):
+    """Issue 51: Fire and Ice's combat form offered check boxes 'ammo_shortage', 'ooc'; they read
+    'Ammo shortage', 'OOC' now, their values what the request takes."""
+    page = app.test_client().get("/systems/fireandice/combat_support")
+    assert page.status_code == 200
+    tree = html.fromstring(page.get_data(as_text=True))
+    boxes = {box.get("value"): box.getparent().text_content().strip() for box in tree.xpath("//input[@type='checkbox'][@value]")}
+    assert boxes.get("ooc") == "OOC" and boxes.get("ammo_shortage") == "Ammo shortage", boxes

@@ -213,3 +213,17 @@ def rule_words(text: str) -> str:
 
 
 _SNAKE_WORD = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+
+
+_CHOICE = re.compile(r"[a-z]+(?:[_-][a-z]+)*")
+
+
+def choice_name(value: Any) -> str:
+    """A form's option as the rulebook says it ("ammo_shortage" -> "Ammo shortage", "ooc" -> "OOC",
+    "invasion-inchon" -> "Invasion Inchon"); any other value (a chit, a month, "Prepared Attack")
+    as it is. The option's value stays what the request takes."""
+    from adjudicator.words.forms import humanize  # forms reads the games' data: only when words are wanted
+
+    if isinstance(value, str) and _CHOICE.fullmatch(value):
+        return humanize(value.replace("-", "_"))
+    return "" if value is None else str(value)

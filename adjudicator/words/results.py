@@ -16,7 +16,7 @@ from flask import Blueprint
 
 from adjudicator.checks import side_label
 from adjudicator.words.forms import humanize
-from adjudicator.words.names import UnitNames, check_name, result_for_players
+from adjudicator.words.names import UnitNames, check_name, choice_name, result_for_players
 from adjudicator.words.transcript import readable
 
 #: Objects and lists of objects are laid out as tables this many levels deep; deeper, as text.
@@ -108,6 +108,7 @@ def register_result_filters(bp: Blueprint) -> None:
     bp.add_app_template_filter(players_result, "players_result")
     bp.add_app_template_filter(unit_names, "unit_names")
     bp.add_app_template_filter(check_name, "check_name")
+    bp.add_app_template_filter(choice_name, "choice_name")
     bp.add_app_template_filter(columns, "columns")
     bp.add_app_template_filter(summary, "summary")
     bp.add_app_template_filter(percent, "percent")
