@@ -427,3 +427,20 @@ def test_a_sealed_unit_out_of_supply_reads_as_the_fog_allows_and_older_logs_as_t
     whole_before = comparable_lines(result, version=2, names=older)
     assert any("a hidden UN unit at 0520" in line for line in whole_before)
     assert whole_before in written_lines(result, version=2)
+
+
+def test_a_sealed_die_reads_hidden_and_older_logs_keep_its_commitment():
+    """Issue 51: a die nobody may see yet (a secret draw) showed its 64-digit commitment in the chat;
+    it reads "hidden". A log written before still compares against the commitment it shows."""
+    from adjudicator.logs.transcript import written_lines
+    from adjudicator.words.names import UnitNames
+
+    commitment = "ab" * 32
+    result = {"system": "fireandice", "check": "objective_draw", "side": "un", "game_id": "g", "seq": 5,
+              "hash": "cd" * 32, "outcome": {"drawn": {"hidden": "ef" * 32}},
+              "dice_used": [{"purpose": "Objective marker draw 1 (12 in the pool)", "sides": 12,
+                             "value": f"hidden:{commitment}"}]}
+    now = comparable_lines(result)
+    assert "dice: Objective marker draw 1 (12 in the pool) d12 hidden" in now and commitment not in "\n".join(now)
+    before = comparable_lines(result, names=UnitNames.of("fireandice").as_written_before_players_words())
+    assert commitment in "\n".join(before) and before in written_lines(result)

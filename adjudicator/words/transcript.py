@@ -62,7 +62,7 @@ from adjudicator.request_units import states_before, unit_ids, unit_objects, uni
 from adjudicator.unit_changes import (
     BROKEN_DOWN, MOVED, RECOMBINED, REPLACED, RETREAT, RETURNED, UnitChange, ruled_changes,
 )
-from adjudicator.words.names import UnitNames, hidden_unit_words
+from adjudicator.words.names import UnitNames, hidden_unit_words, rule_words
 
 COMPUTE_TAG = "[ADJ compute]"
 HASH_PREFIX_LENGTH = 16
@@ -160,13 +160,14 @@ def _lines_v2(result: dict[str, Any], names: UnitNames) -> list[str]:
         body += _wrap(names.text(f"{number}. {step.get('text', '')}{rule}"))
     outcome = _canonical(result.get("outcome") or {})
     shown = [key for key in sorted(outcome) if not _empty(outcome[key])]
-    plain = [f"{_words(key)}: {readable(outcome[key])}" for key in shown if not isinstance(outcome[key], (dict, list))]
+    plain = [f"{_words(key)}: {_value_text(outcome[key], names)}" for key in shown
+             if not isinstance(outcome[key], (dict, list))]
     if plain:
         body += _wrap(names.text("= " + "; ".join(plain)))
     for key in shown:
         if isinstance(outcome[key], (dict, list)):
-            body += _wrap(names.text(f"= {_words(key)}: {readable(outcome[key], _fog_words(names))}"))
-    dice = dice_text(result.get("dice_used") or [])
+            body += _wrap(names.text(f"= {_words(key)}: {_value_text(outcome[key], names)}"))
+    dice = dice_text(result.get("dice_used") or [], names.players_words)
     if dice:
         body += _wrap(names.text(f"dice: {dice}"))
     for warning in result.get("warnings") or []:
@@ -183,7 +184,7 @@ def _lines_v3(result: dict[str, Any], tail: int, names: UnitNames | None = None)
     units = affected_units(result, names)
     body = [RULING_MARK + first_line(result, names)]
     body += [_clean(NOTICE_PREFIX + notice) for notice in notice_texts(result)]
-    dice = dice_text(result.get("dice_used") or [])
+    dice = dice_text(result.get("dice_used") or [], names.players_words)
     room = SHORT_LINES - len(body) - tail - (1 if dice else 0)
     if len(units) > room:
         shown = max(room - 1, 0)
@@ -336,7 +337,7 @@ def _facts(outcome: dict, names: UnitNames) -> str:
         keys = [k for k in sorted(outcome) if _plain(outcome[k])]
     if "roll" in outcome and _plain(outcome["roll"]) and "roll" not in keys[:HEADLINE_FACT_COUNT]:
         keys = keys[:HEADLINE_FACT_COUNT - 1] + ["roll"]
-    text = ", ".join(f"{_words(k)} {readable(outcome[k])}" for k in keys[:HEADLINE_FACT_COUNT])
+    text = ", ".join(f"{_words(k)} {_value_text(outcome[k], names)}" for k in keys[:HEADLINE_FACT_COUNT])
     return names.text(text) if names.players_words else text
 
 
@@ -486,18 +487,28 @@ def _split_outside_brackets(text: str, separator: str) -> tuple[str, str]:
 
 # -- values as words -----------------------------------------------------------------------------------
 
-def dice_text(dice: list[dict[str, Any]]) -> str:
-    """Dice grouped by purpose, in the order rolled: "attacker combat dice d6 5 6 2; ..."."""
+def dice_text(dice: list[dict[str, Any]], sealed_as_hidden: bool = False) -> str:
+    """Dice grouped by purpose, in the order rolled: "attacker combat dice d6 5 6 2; ..." (a sealed
+    die, one nobody may see yet, as "hidden" with `sealed_as_hidden`, else as its commitment)."""
     groups: list[tuple[str, int, list[int]]] = []
     for die in dice:
-        purpose, sides = die.get("purpose", ""), die.get("sides", 0)
+        purpose, sides, value = die.get("purpose", ""), die.get("sides", 0), die.get("value")
+        if sealed_as_hidden and isinstance(value, str) and value.startswith("hidden:"):
+            value = "hidden"
         if groups and groups[-1][0] == purpose and groups[-1][1] == sides:
-            groups[-1][2].append(die.get("value"))
+            groups[-1][2].append(value)
         else:
-            groups.append((purpose, sides, [die.get("value")]))
+            groups.append((purpose, sides, [value]))
     return "; ".join(f"{purpose} d{sides} " + " ".join(str(v) for v in values) if purpose
                      else f"d{sides} " + " ".join(str(v) for v in values)
                      for purpose, sides, values in groups)
+
+
+def _value_text(value: Any, names: UnitNames) -> str:
+    """An outcome's value as a ruling words it: `readable`, and in players' words a sealed unit as the
+    fog allows and a name the rules give a value in words ("foreign_aid" -> "foreign aid")."""
+    text = readable(value, _fog_words(names))
+    return rule_words(text) if names.players_words else text
 
 
 def _fog_words(names: UnitNames) -> Callable[[dict], str] | None:
@@ -507,6 +518,12 @@ def _fog_words(names: UnitNames) -> Callable[[dict], str] | None:
         return None
     system = names.game.id if names.game is not None else ""
     return lambda sealed: hidden_unit_words(system, sealed)
+
+
+def _key_words(key: str, sealed: Callable[[dict], str] | None) -> str:
+    """An object's key in words; a sealed unit's (HoldFast's "in supply" by block) as "a hidden
+    unit" where a sealed unit reads as the fog allows (`sealed`)."""
+    return "a hidden unit" if sealed is not None and str(key).startswith("hidden:") else _words(key)
 
 
 def readable(value: Any, sealed: Callable[[dict], str] | None = None) -> str:
@@ -527,7 +544,7 @@ def readable(value: Any, sealed: Callable[[dict], str] | None = None) -> str:
         return "hidden"
     if isinstance(value, dict):
         lead = value.get("unit") or value.get("id")
-        parts = [f"{_words(k)} {readable(value[k], sealed)}" for k in sorted(value)
+        parts = [f"{_key_words(k, sealed)} {readable(value[k], sealed)}" for k in sorted(value)
                  if not _empty(value[k]) and not (lead and k in ("unit", "id"))]
         inner = ", ".join(parts)
         if lead:
