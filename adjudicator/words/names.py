@@ -1,12 +1,18 @@
-"""Units named as players read them: the one place a unit id becomes words.
+"""Things named as players read them: the one place an id becomes words.
 
 A unit is named as its counter reads ("NK 83", "US 27/25": nationality and designation, with the
 size where that alone is ambiguous, the long name where that still is; `counter_names`), and a unit
 the fog of war hides as the viewer may see it: its side, what the game calls it and where it
-stands ("a UN block in 0518"; `hidden_unit_words`), never its commitment. Identical counters (KWB's
-four "NK SC") share their name: a player tells them apart by where they stand, never by an id no
-counter prints. Every surface a player reads (chat lines, pages, the CLI, refusals) names units
-through here; ids stay in the JSON for programs.
+stands ("a UN block in 0518"; `hidden_unit_words`, `unit_as_seen`, asking `adjudicator.fog.hidden_side`),
+never its commitment. Identical counters (KWB's four "NK SC") share their name: a player tells them
+apart by where they stand, never by an id no counter prints. A check reads by its name in words
+(`check_name`), a form's option as the rulebook says it (`choice_name`), the data's rule ids in
+words (`rule_words`).
+
+Every surface a player reads names things through here: chat lines (`UnitNames`, its
+`players_words` switch keeping the words older logs were written in), pages (`for_players`,
+`result_for_players`), refusals, verdicts and CLI lines (`said_to`, `UnitNames.text`). Ids and
+commitments stay in the JSON for programs.
 """
 
 from __future__ import annotations
