@@ -37,8 +37,9 @@ class UnitNames:
         self.game = game
         #: Whether a ruling reads in players' words as now (issue 51): a headline's facts with their
         #: units named ("rebuilt NK 1"), a report by side by its totals, a hidden unit as the fog
-        #: allows ("a UN block in 0520"); rulings written before read "rebuilt nk-1", a saved game's
-        #: supply by its first plain values, "a hidden UN unit at 0520"
+        #: allows ("a UN block in 0520"), a sealed die "hidden", the rules' value names in words
+        #: ("foreign aid"); rulings written before read "rebuilt nk-1", a saved game's supply by its
+        #: first plain values, "a hidden UN unit at 0520", a die's commitment, "foreign_aid"
         #: (`as_written_before_players_words`).
         self.players_words = players_words
         ids = sorted(names, key=len, reverse=True)
