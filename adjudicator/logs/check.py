@@ -51,7 +51,7 @@ from adjudicator.services import services
 from adjudicator.ledger.storage import GameNotFound
 from adjudicator.systems import system_info
 from adjudicator.logs.session_line import SessionLineError, parse_session_line
-from adjudicator.logs.transcript import TranscriptEntry, parse_transcript, written_lines
+from adjudicator.logs.transcript import TranscriptEntry, comparable_lines, parse_transcript, written_lines
 from adjudicator.words.names import UnitNames
 from adjudicator.words.transcript import canonical_outcome, notice_texts
 from adjudicator.unit_changes import ON_BOARD, UnitChange, ruled_changes
@@ -245,11 +245,11 @@ def _judge(entry: TranscriptEntry, game_id: str, records: dict[int, dict], syste
                          f"{record['hash'][:len(entry.hash_prefix) or 16]}")
     response = recorded_response(Record(game_id, record["seq"], record["prev_hash"], record["hash"],
                                           record["body"], record["receipt"]))
-    wanted = written_lines(response, system_name=system_name, version=entry.version)
+    wanted = comparable_lines(response, system_name=system_name, version=entry.version)
     got = entry.comparable()
     notices = notice_texts(record["body"]["result"], record["body"]["check"].partition(".")[0])
-    if got not in wanted:
-        return LogRuling(ALTERED, game_id, entry.seq, first, _first_difference(got, wanted[0]), notices)
+    if got != wanted and got not in written_lines(response, system_name=system_name, version=entry.version):
+        return LogRuling(ALTERED, game_id, entry.seq, first, _first_difference(got, wanted), notices)
     return LogRuling(VERIFIED, game_id, entry.seq, first, notices=notices)
 
 
