@@ -35,4 +35,4 @@ def chances(spec: CheckSpec, request: Any) -> dict[str, Any]:
     try:
         return odds(spec, request)
     except ValueError as error:
-        raise rulings.situation_problem(error) from None
+        raise rulings.situation_problem(error, spec.system) from None

@@ -18,7 +18,9 @@ A draw no one may see (an Objective marker's value), or only the drawer (a Suppo
 its outcome and its dice sealed too.
 `reveal` puts back the parts a viewer may see: a side its own hidden parts at once; everyone all
 of them once the game is closed (the closing record publishes every part, and the verifier checks
-each against its commitment). This module is a leaf: the rules packages register into it.
+each against its commitment). `hidden_side` is the one rule of who may see which unit a piece is,
+which every page, chat line, refusal and replay asks. This module is a leaf: the rules packages
+register into it.
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from adjudicator.canonical import canonical_bytes
+from adjudicator.checks import side_label
+from adjudicator.request_units import unit_of
 
 HIDDEN = "hidden"
 #: A hidden unit's key for the commitment of its whole object, where its owner's view of it leaves
@@ -140,8 +144,8 @@ class _Sealer:
 
     def walk(self, node: Any) -> Any:
         if isinstance(node, dict):
-            unit = node.get("unit") if isinstance(node.get("unit"), str) else node.get("block")
-            side = self.fog.unit_owner(unit) if isinstance(unit, str) else None
+            unit = unit_of(node)
+            side = self.fog.unit_owner(unit) if unit is not None else None
             if side is not None:
                 self.hidden_units[unit] = side
                 return self.unit_stub(node, side)
@@ -199,9 +203,24 @@ def seal(system: str, check: str, acting_side: str, request: dict[str, Any], res
 _WORD = re.compile(r"(?<![\w-])([A-Za-z0-9][\w-]*)(?![\w-])(\s*\(\d+\s*SP\))?")
 
 
-def sees(fog: Fog, unit_side: str, viewer: str | None) -> bool:
-    """Whether `viewer` (a side, or None for an observer) may see a unit of `unit_side` the fog hides."""
-    return viewer is not None and fog.owner_sees and unit_side == viewer
+def hidden_side(fog: Fog | None, unit_id: str, viewer: str | None) -> str | None:
+    """The one visibility rule, "may this viewer see which unit this is": the side of `unit_id`
+    when the fog of war hides it from `viewer` (a side; None: an observer, or no side's eyes), else
+    None (a game without fog, a unit the game does not hide, or the viewer's own unit where owners
+    see theirs: HoldFast's blocks, not a piece drawn unseen). Every page, chat line, refusal, replay
+    and picture asks it; a closed game shows every unit to all, so callers that know the game is
+    closed do not ask."""
+    side = fog.unit_owner(unit_id) if fog is not None else None
+    if side is None or (viewer is not None and fog.owner_sees and side == viewer):
+        return None
+    return side
+
+
+def unit_in_fog(fog: Fog | None, side: str | None, hex_: str | None = "") -> str:
+    """A unit the fog hides, as the viewer may read it: its side (if known), what the game calls it
+    and where it stands, never which it is ("a UN block", "a UN block in 0520")."""
+    noun = fog.noun if fog is not None else "unit"
+    return f"a {side_label(side) + ' ' if side else ''}{noun}" + (f" in {hex_}" if hex_ else "")
 
 
 def _hide(node: Any, fog: Fog, viewer: str | None, shown: frozenset[str] | set[str]) -> Any:
@@ -210,10 +229,10 @@ def _hide(node: Any, fog: Fog, viewer: str | None, shown: frozenset[str] | set[s
     if isinstance(node, str):
         def swap(found: re.Match) -> str:
             unit = found.group(1)
-            side = fog.unit_owner(unit)
-            if side is None or unit in shown or sees(fog, side, viewer):
+            side = hidden_side(fog, unit, viewer)
+            if side is None or unit in shown:
                 return found.group(0)
-            return f"a {_side_words(side)} {fog.noun}"
+            return unit_in_fog(fog, side)
         return _WORD.sub(swap, node)
     if isinstance(node, dict):
         return {_hide(key, fog, viewer, shown): _hide(value, fog, viewer, shown) for key, value in node.items()}
@@ -260,7 +279,7 @@ def unseen_by(system: str, check: str, request: dict[str, Any], viewer: str | No
     sealer = _Sealer(fog)
     for name in fields:
         sealer.walk(request.get(name))
-    return sorted(unit for unit, side in sealer.hidden_units.items() if not (fog.owner_sees and side == viewer))
+    return sorted(unit for unit in sealer.hidden_units if hidden_side(fog, unit, viewer) is not None)
 
 
 def as_seen_by(system: str, check: str, request: dict[str, Any], viewer: str | None) -> dict[str, Any]:
@@ -270,10 +289,6 @@ def as_seen_by(system: str, check: str, request: dict[str, Any], viewer: str | N
     sealed = seal(system, check, viewer or "", request, {})
     return reveal(system, {"request": sealed.request, "result": sealed.result}, sealed.parts, viewer,
                   closed=False)["request"]
-
-
-def _side_words(side: str) -> str:
-    return "UN" if side == "un" else side.replace("_", " ").capitalize()
 
 
 def visible_to(part: Part, viewer: str | None, closed: bool) -> bool:

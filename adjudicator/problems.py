@@ -14,7 +14,7 @@ import ast
 import json
 import math
 import time
-from typing import Any
+from typing import Any, Callable
 
 from flask import Flask, Response, render_template, request
 from pydantic import ValidationError
@@ -122,13 +122,17 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def validation_problem(error: ValidationError, title: str = "The request body is invalid") -> Problem:
+def validation_problem(error: ValidationError, title: str = "The request body is invalid",
+                       words: Callable[[str], str] | None = None) -> Problem:
     """422 with one entry per field error (pointer, detail, code, and `allowed`: the values a rules
-    check's `Refusal` names); 400 if the JSON itself is bad."""
+    check's `Refusal` names); 400 if the JSON itself is bad. `words`: each detail as players read it
+    (a check's units by their counters' names, `adjudicator.words.names`)."""
     details = error.errors(include_url=False, include_context=True, include_input=True)
     if any(item["type"] == "json_invalid" for item in details):
         return Problem(400, "Malformed JSON", details[0]["msg"], kind="malformed-json")
     errors = [_entry(item) for item in details]
+    if words is not None:
+        errors = [{**e, "detail": words(e["detail"])} for e in errors]
     detail = "; ".join(f"{e['pointer']}: {e['detail']}" if e["pointer"] else e["detail"] for e in errors[:5])
     return Problem(422, title, detail, kind="validation", errors=errors)
 

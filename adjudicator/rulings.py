@@ -71,7 +71,8 @@ from adjudicator.ledger.storage import (
     TokenGrant,
 )
 from adjudicator.systems import system_info, system_label
-from adjudicator.words.transcript import unit_ids
+from adjudicator.request_units import unit_ids
+from adjudicator.words.names import UnitNames, check_name, rule_words, said_to, unit_as_seen
 
 
 # -- computed rulings ------------------------------------------------------------------------------
@@ -93,7 +94,7 @@ def compute(spec: CheckSpec, req: BaseModel) -> dict[str, Any]:
             errors=[{"pointer": pointer, "detail": detail, "code": "dice"}],
         ) from None
     except ValueError as error:  # SituationError, or a rules module's own ValueError
-        raise situation_problem(error) from None
+        raise situation_problem(error, spec.system) from None
     return response_head(spec) | result.to_json()
 
 
@@ -125,18 +126,21 @@ def response_head(spec: CheckSpec) -> dict[str, Any]:
     return {"system": spec.system, "check": spec.name, "rule": spec.rule}
 
 
-def situation_problem(error: ValueError) -> Problem:
-    return Problem(422, "The situation is not possible by the rules", str(error), kind="situation")
+def situation_problem(error: ValueError, system: str = "", viewer: str | None = None, fogged: bool = False) -> Problem:
+    """422 for a situation the rules refuse, its units named as the asker reads them (`said_to`)."""
+    detail = said_to(system, str(error), viewer, fogged) if system else str(error)
+    return Problem(422, "The situation is not possible by the rules", detail, kind="situation")
 
 
-def validate(model: type[BaseModel], body: dict[str, Any]) -> BaseModel:
+def validate(model: type[BaseModel], body: dict[str, Any], system: str = "") -> BaseModel:
     """`body` validated as if it had come as JSON: check models are strict, and only their JSON
-    mode reads e.g. a scenario name into its enum, as the JSON API does."""
+    mode reads e.g. a scenario name into its enum, as the JSON API does. `system`: the game whose
+    units a refusal names (as their counters read)."""
     try:
         return model.model_validate_json(json.dumps(body, allow_nan=False))
     except ValueError as error:
         if isinstance(error, ValidationError):
-            raise validation_problem(error) from None
+            raise validation_problem(error, words=UnitNames.of(system).text if system else None) from None
         raise Problem(422, "The request body is invalid", "numbers must be finite (no NaN or Infinity)",
                       kind="validation") from None
 
@@ -202,13 +206,14 @@ def game_check(grant: TokenGrant, check: str, *, system: str | None = None) -> C
 def refuse_check_of_other_scenario(spec: CheckSpec, grant: TokenGrant) -> None:
     """422 for a check of another scenario than the game's (after the body's size is checked)."""
     if not spec.belongs_to(grant.scenario):
-        having = [s.id for s in system_info(grant.system).scenarios if spec.belongs_to(s.id)]
-        where = (f"scenario {' or '.join(spec.scenarios)}" if spec.scenarios
-                 else f"the scenarios with {spec.scenario_rule_text} ({' or '.join(having) or 'none'})")
+        scenarios = {s.id: s.name for s in system_info(grant.system).scenarios}
+        having = [name for sid, name in scenarios.items() if spec.belongs_to(sid)]
+        where = (f"the scenario {' or '.join(scenarios.get(s, s) for s in spec.scenarios)}" if spec.scenarios
+                 else f"the scenarios with {rule_words(spec.scenario_rule_text)} ({' or '.join(having) or 'none'})")
         raise Problem(
             422, "The check is not part of this game's scenario",
-            f"{spec.key} belongs to {where}; this game plays "
-            f"{grant.scenario!r}. This game's checks: {', '.join(game_checks(grant))}.",
+            f"{check_name(spec.name)} belongs to {where}; this game plays {scenarios.get(grant.scenario, grant.scenario)}. "
+            f"This game's checks: {', '.join(check_name(c) for c in game_checks(grant))}.",
             kind="scenario-mismatch", checks=game_checks(grant),
         )
 
@@ -386,7 +391,7 @@ def _record(grant: TokenGrant, spec: CheckSpec, req: BaseModel, own: BaseModel, 
         return _append(grant, spec.key, request_json, req.request_id, run, session, combatants(spec, request_json),
                        expect_head=head)
     except _Refused as refused:
-        raise situation_problem(refused.error) from None
+        raise situation_problem(refused.error, grant.system, canonical_side(grant.role), fogged=True) from None
 
 
 def settle_draws(grant: TokenGrant, spec: CheckSpec, req: BaseModel) -> tuple[BaseModel, int | None]:
@@ -407,7 +412,7 @@ def settle_draws(grant: TokenGrant, spec: CheckSpec, req: BaseModel) -> tuple[Ba
     except draws.Refused as refused:
         raise Problem(422, "The request names what nobody has seen", str(refused), kind="sealed-draw") from None
     if settled != request_json:
-        req = validate(spec.game_model, {**req.model_dump(mode="json"), **settled})
+        req = validate(spec.game_model, {**req.model_dump(mode="json"), **settled}, spec.system)
     return req, records[-1][0]
 
 
@@ -588,14 +593,9 @@ def refuse_eliminated_fighters(grant: TokenGrant, board: LedgerBoard, fighters: 
     that impossible. A unit the fog of war hides from the asker is named only by its side and hex."""
     if not fighters:
         return
-    fog = fog_of(grant.system)
-    said = []
-    for notice in fighters:
-        owner = fog.unit_owner(notice.unit) if fog is not None else None
-        hidden = owner is not None and not (fog.owner_sees and owner == canonical_side(grant.role))
-        name = (f"a {side_label(owner)} {fog.noun}" + (f" in {notice.hex}" if notice.hex else "")) if hidden \
-            else board.names.name(notice.unit)
-        said.append(f"{name} was eliminated by record #{notice.record}")
+    viewer = canonical_side(grant.role)
+    said = [f"{unit_as_seen(grant.system, notice.unit, viewer, notice.hex, board.names)} was eliminated by record "
+            f"#{notice.record}" for notice in fighters]
     detail = (f"{'; '.join(said)}: an eliminated unit cannot attack or defend. If a later ruling brought it back, "
               f"name that ruling in {RESTORED_BY} (its record number); else leave the unit out. Nothing was recorded.")
     raise _RefusedByLedger(Problem(422, "The ledger has eliminated a unit of this combat", detail,
@@ -650,7 +650,7 @@ def refuse_other_side(spec: CheckSpec, req: BaseModel, side: str) -> None:
     try:
         allowed = spec.actor.sides(narrow_request(spec, req))
     except ValueError as error:
-        raise situation_problem(error) from None
+        raise situation_problem(error, spec.system, side, fogged=True) from None
     if allowed is None or side in allowed:
         return
     actor = spec.actor

@@ -79,6 +79,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterator
 
+from adjudicator.request_units import stated_units
+
 STEP, ELIMINATED, REPLACED, MOVED, RETURNED = "step", "eliminated", "replaced", "moved", "returned"
 REVEALED = "revealed"
 BROKEN_DOWN, RECOMBINED, RETREAT = "broken_down", "recombined", "retreat"
@@ -225,17 +227,9 @@ def changing(changes: list[UnitChange], request: Any) -> list[UnitChange]:
 def _stated(request: Any) -> Iterator[tuple[str, tuple[str | None, int | None]]]:
     """(unit, (step, sp)) for every object of a request naming a unit (``unit`` or ``block``) at a
     step or strength."""
-    if isinstance(request, list):
-        for item in request:
-            yield from _stated(item)
-    elif isinstance(request, dict):
-        unit = request.get("unit") if isinstance(request.get("unit"), str) else request.get("block")
-        step, sp = request.get("step"), _int(request.get("sp"))
-        if isinstance(unit, str) and (isinstance(step, str) and step or sp is not None):
-            yield unit, (step if isinstance(step, str) and step else None, sp)
-        for value in request.values():
-            if isinstance(value, (dict, list)):
-                yield from _stated(value)
+    for said in stated_units(request):  # adjudicator.request_units: what a request says a unit is
+        if said.step or said.sp is not None:
+            yield said.unit, (said.step or None, said.sp)
 
 
 def _folded(change: UnitChange, changes: dict[str, UnitChange]) -> UnitChange:

@@ -3,6 +3,7 @@
 import pytest
 
 from adjudicator.testing import a_side, bearer, make_app, new_game, probe_check
+from adjudicator.logs.transcript import comparable_lines, parse_transcript
 from adjudicator.words.transcript import (
     COMPUTE_TAG,
     RULING_MARK,
@@ -10,11 +11,9 @@ from adjudicator.words.transcript import (
     SHORT_LINES,
     WRAP,
     chat_lines,
-    comparable_lines,
     detail_lines,
     dice_text,
     headline,
-    parse_transcript,
     readable,
     stand_in_label,
     stand_ins,
@@ -329,7 +328,7 @@ def test_identical_counters_are_named_as_they_read_and_logs_naming_them_by_id_st
     rulings still named them with their ids verifies as it did; an altered line of it does not."""
     from adjudicator.logs.check import check_log
     from adjudicator.services import services
-    from adjudicator.words.transcript import UnitNames
+    from adjudicator.words.names import UnitNames
 
     names = UnitNames.of("kwb")
     assert names.name("nk-sc-1") == names.name("nk-sc-2") == "NK SC"
@@ -355,3 +354,93 @@ def test_identical_counters_are_named_as_they_read_and_logs_naming_them_by_id_st
             assert [r.status for r in report.rulings] == ["verified"], report.rulings
         altered = [line.replace("NK SC", "NK SC (nk-sc-2)") for line in whole]
         assert [r.status for r in check_log(as_log(altered), None, ledger, keys).rulings] == ["altered"]
+
+
+def test_a_headlines_facts_name_units_as_counters_read_and_older_logs_still_verify(client):
+    """Issue 51: "Rebuild: rebuilt nk-1" named the unit by an id no counter prints; it reads
+    "rebuilt NK 1" now. A log written when the facts still named ids verifies as it did (both
+    versions 2 and 3); an altered line of it does not."""
+    from adjudicator.checks import get_check
+    from adjudicator.examples import situation
+    from adjudicator.logs.check import check_log
+    from adjudicator.services import services
+    from adjudicator.words.names import UnitNames
+
+    game = new_game(client, "fireandice")
+    headers = bearer(game["tokens"]["communist"])
+    body = client.post(f"/api/v1/games/{game['game_id']}/rebuild?transcript=1",
+                       json=situation(get_check("fireandice", "rebuild")), headers=headers).get_json()
+    assert body["transcript"][0].endswith("RULING » Rebuild for Communist: rebuilt NK 1")
+    ledger = client.get(f"/api/v1/games/{game['game_id']}/ledger", headers=headers).get_json()
+    older = UnitNames.of("fireandice").as_written_before_players_words()
+    with client.application.app_context():
+        keys = services().verification_keys()
+        for version in (2, 3):
+            as_first_written = chat_lines(body, system_name="Korea: Fire and Ice", version=version, names=older)
+            assert "rebuilt nk-1" in as_first_written[0]
+            for lines in (chat_lines(body, system_name="Korea: Fire and Ice", version=version), as_first_written):
+                report = check_log(as_log(lines), None, ledger, keys)
+                assert [r.status for r in report.rulings] == ["verified"], (version, report.rulings)
+            altered = [line.replace("rebuilt nk-1", "rebuilt nk-2") for line in as_first_written]
+            assert [r.status for r in check_log(as_log(altered), None, ledger, keys).rulings] == ["altered"]
+
+
+def test_a_saved_games_supply_reads_by_its_totals_and_older_logs_by_their_words():
+    """Issue 51: a saved game's supply headline read "game turn 1, game turn from the module's turn
+    tracker, scenario campaign", no result; it reads its totals now. A log written before still
+    compares against the wording it was written in (`written_lines`)."""
+    from adjudicator.logs.transcript import written_lines
+    from adjudicator.words.names import UnitNames
+
+    result = {"system": "holdfast", "check": "savedgame_supply", "side": "un", "game_id": "g", "seq": 3,
+              "hash": "ab" * 32, "outcome": {
+                  "game_turn": 1, "game_turn_from": "the module's turn tracker", "scenario": "campaign",
+                  "sides": [{"side": "un", "in_supply": 41, "out_of_supply": 2, "units": [], "steps": []}]}}
+    assert headline(result) == "Savedgame supply for UN: in supply 41, out of supply 2"
+    both = {**result, "outcome": {**result["outcome"], "sides": result["outcome"]["sides"] + [
+        {"side": "communist", "in_supply": 30, "out_of_supply": 0, "units": [], "steps": []}]}}
+    assert headline(both).endswith(": UN: in supply 41, out of supply 2; Communist: in supply 30, out of supply 0")
+    older = UnitNames.of("holdfast").as_written_before_players_words()
+    assert headline(result, older) == ("Savedgame supply for UN: game turn 1, game turn from the module's turn "
+                                       "tracker, scenario campaign")
+    assert comparable_lines(result, names=older) in written_lines(result)
+    assert comparable_lines(result) == written_lines(result)[0] != comparable_lines(result, names=older)
+
+
+def test_a_sealed_unit_out_of_supply_reads_as_the_fog_allows_and_older_logs_as_they_were_written():
+    """Issue 51: the opponent's chat named a sealed block "a hidden UN unit at 0520"; it reads as
+    every other surface names it now, "a UN block in 0520". Older logs keep their words."""
+    from adjudicator.logs.transcript import written_lines
+    from adjudicator.words.names import UnitNames
+    from adjudicator.words.transcript import affected_units
+
+    result = {"system": "holdfast", "check": "supply", "side": "un", "game_id": "g", "seq": 2, "hash": "cd" * 32,
+              "outcome": {"in_supply": 0, "out_of_supply": 1, "units": [
+                  {"hidden": "ef" * 32, "side": "un", "hex": "0520", "in_supply": False}]}}
+    names = UnitNames.of("holdfast")
+    assert affected_units(result, names) == ["a UN block in 0520 out of supply"]
+    older = names.as_written_before_players_words()
+    assert affected_units(result, older) == ["a hidden UN unit at 0520 out of supply"]
+    assert comparable_lines(result, names=older) in written_lines(result)
+    # the whole ruling (the asker's ruling window; a version-2 log) words it so too, older logs as written
+    assert any("a UN block in 0520" in line for line in detail_lines(result))
+    whole_before = comparable_lines(result, version=2, names=older)
+    assert any("a hidden UN unit at 0520" in line for line in whole_before)
+    assert whole_before in written_lines(result, version=2)
+
+
+def test_a_sealed_die_reads_hidden_and_older_logs_keep_its_commitment():
+    """Issue 51: a die nobody may see yet (a secret draw) showed its 64-digit commitment in the chat;
+    it reads "hidden". A log written before still compares against the commitment it shows."""
+    from adjudicator.logs.transcript import written_lines
+    from adjudicator.words.names import UnitNames
+
+    commitment = "ab" * 32
+    result = {"system": "fireandice", "check": "objective_draw", "side": "un", "game_id": "g", "seq": 5,
+              "hash": "cd" * 32, "outcome": {"drawn": {"hidden": "ef" * 32}},
+              "dice_used": [{"purpose": "Objective marker draw 1 (12 in the pool)", "sides": 12,
+                             "value": f"hidden:{commitment}"}]}
+    now = comparable_lines(result)
+    assert "dice: Objective marker draw 1 (12 in the pool) d12 hidden" in now and commitment not in "\n".join(now)
+    before = comparable_lines(result, names=UnitNames.of("fireandice").as_written_before_players_words())
+    assert commitment in "\n".join(before) and before in written_lines(result)

@@ -80,7 +80,8 @@ def test_the_breakdown_is_verified_when_made_and_not_applied_when_left_whole(app
                + hand.eliminate("rok-r7"))
     the_three_verdicts(t, answer, by_hand)  # written back, by hand: verified; the lines alone: not applied
     left_whole = t.check(t.log(lines(answer)))
-    assert "rok-d6 broken down into rok-r2, rok-r-1, rok-r7 lost: the log does not show it" in left_whole["rulings"][0]["why"]
+    assert ("S 6 broken down into S 2 III, South Korean regiment, S 7 III lost: the log does not show it"
+            in left_whole["rulings"][0]["why"])  # units as their counters read, never by id
     half = Setting(t.game, t.setup)
     aside_only = t.check(t.log(lines(answer), half.set_aside("rok-d6") + half.eliminate("rok-r7")))
     assert verdicts(aside_only) == [(answer["seq"], "not-applied")]  # the regiments never placed

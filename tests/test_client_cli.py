@@ -30,6 +30,7 @@ from adjudicator.client.cli import main
 from adjudicator.ledger.keys import public_pem
 from adjudicator.services import Services
 from adjudicator.testing import make_app
+from adjudicator.words.names import UnitNames
 
 
 CHECK = "bridge_client_test_die"
@@ -99,7 +100,7 @@ def test_supply_compute_mode(server, vsav, units, capsys, monkeypatch):
     install_tracer(monkeypatch, SYSTEM, make_tracer({out_hex}))
     status, out, err = run(capsys, "supply", vsav, "--system", SYSTEM, "--server", url)
     assert status == 0, err
-    assert f"OUT  {out_unit} at {out_hex}" in out
+    assert f"OUT  {UnitNames.of(SYSTEM).name(out_unit)} at {out_hex}" in out  # as its counter reads
     assert f"scenario {SCENARIO}" in out
     status, out, _ = run(capsys, "supply", vsav, "--system", SYSTEM, "--side", "un", "--json", "--server", url)
     assert [s["side"] for s in json.loads(out)["sides"]] == ["un"]
@@ -142,7 +143,7 @@ def test_check_with_and_without_dice(server, tmp_path, capsys):
     status, out, err = run(capsys, "check", SYSTEM, CHECK, situation, "--dice", "3", "--server", url)
     assert status == 0, err
     assert "  detail: doubled no, roll 3" in out  # nested results as text, never Python reprs
-    assert "  units: nk-6 (hex 0101); nk-2 (hex 0102)" in out
+    assert "  units: NK 6 (hex 0101); NK 2 XX (hex 0102)" in out  # as their counters read; --json keeps the ids
     assert "{" not in out and "'" not in out and "True" not in out
     status, _, err = run(capsys, "check", SYSTEM, CHECK, situation, "--server", url)
     assert status == 1 and "error 422" in err  # a random check needs its dice

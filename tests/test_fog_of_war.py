@@ -20,7 +20,7 @@ import re
 import pytest
 
 from adjudicator.testing import bearer, make_app, new_game
-from adjudicator.words.transcript import UnitNames
+from adjudicator.words.names import UnitNames
 
 UN_BLOCKS = ["rok-1", "rok-6"]
 COMMUNIST_BLOCKS = ["nkpa-1", "nkpa-3"]
@@ -223,3 +223,21 @@ def test_kwb_support_fire_draws_are_the_drawers_to_see_until_used(client):
     client.post(f"/api/v1/games/{game['game_id']}/close", headers=bearer(game["tokens"]["un"]))
     report = client.post("/api/v1/verify", json={"ledger": ledger(client, game, "observer")}).get_json()
     assert report["ok"] and report["dice_recomputed"] == 2, report
+
+
+def test_one_rule_says_who_may_see_which_unit_and_one_place_words_it():
+    """`adjudicator.fog.hidden_side` is the one visibility rule every page, chat line, refusal and
+    replay asks; `adjudicator.words.names.unit_as_seen` the one wording of its answer."""
+    from adjudicator.fog import Fog, fog_of, hidden_side
+    from adjudicator.rules import register_all_games
+    from adjudicator.words.names import unit_as_seen
+
+    register_all_games()
+    holdfast = fog_of("holdfast")
+    assert [hidden_side(holdfast, "rok-1", viewer) for viewer in ("un", "communist", None)] == [None, "un", "un"]
+    assert hidden_side(fog_of("kwb"), "nk-83-mot", None) is None and hidden_side(None, "rok-1", None) is None
+    unseen = Fog(rule="drawn unseen", noun="unit", unit_owner=lambda unit: "un" if unit == "x" else None, owner_sees=False)
+    assert hidden_side(unseen, "x", "un") == "un" and hidden_side(unseen, "y", "communist") is None
+    assert unit_as_seen("holdfast", "rok-1", "communist", "0520") == "a UN block in 0520"
+    assert unit_as_seen("holdfast", "rok-1", None) == "a UN block"
+    assert unit_as_seen("holdfast", "rok-1", "un", "0520") == UnitNames.of("holdfast").name("rok-1") != "rok-1"

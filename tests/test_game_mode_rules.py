@@ -132,7 +132,7 @@ def test_a_request_is_bound_to_the_games_scenario(client):
 def test_a_check_of_another_scenario_is_refused(client):
     game = new_game(client, "kwb", "seoul")
     refused = roll(client, game, "un_supply_shortage_end", {"game_turn": 5}, "un")
-    assert refused.status_code == 422 and "pusan" in refused.get_json()["detail"]
+    assert refused.status_code == 422 and "(Pusan Perimeter)" in refused.get_json()["detail"]  # the scenario by name
     assert "un_supply_shortage_end" not in refused.get_json()["checks"]
 
 

@@ -189,7 +189,8 @@ def test_a_file_of_another_sitting_or_chain_still_breaks_the_chain(client, setup
 
 
 def test_a_log_begun_before_the_game_went_live_says_its_live_session_when_it_does(client, setup):
-    from adjudicator.words.transcript import parse_session_line, session_line
+    from adjudicator.logs.session_line import parse_session_line
+    from tests.session_lines import session_line
     from vassalfmt import continue_log
     from vassalfmt.commands import chat_command
 

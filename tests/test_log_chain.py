@@ -19,7 +19,7 @@ import io
 import pytest
 
 from adjudicator.testing import bearer, make_app, new_game
-from adjudicator.words.transcript import session_line
+from tests.session_lines import session_line
 from vassalfmt import continue_log
 from vassalfmt.commands import chat_command
 

@@ -11,7 +11,7 @@ from fractions import Fraction
 import pytest
 
 from adjudicator.testing import a_side, bearer, make_app, new_game
-from adjudicator.words.transcript import parse_transcript
+from adjudicator.logs.transcript import parse_transcript
 
 COMBAT = {"scenario": "pusan", "attacking_side": "communist", "intensive": "declared",
           "attackers": [{"unit": "nk-6", "hex": "0101", "doubled": True}],

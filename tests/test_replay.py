@@ -19,6 +19,7 @@ import pytest
 from adjudicator.bridge import load_system_game, read_positions, read_upload
 from adjudicator.bridge.writeback import piece_changes
 from adjudicator.testing import bearer, make_app, new_game
+from adjudicator.words.names import UnitNames
 from replay_logs import LogWriter
 from vassalfmt import continue_log, read_saved_game
 from vassalfmt.commands import join_commands
@@ -170,8 +171,9 @@ def test_every_step_is_the_board_the_file_gives_and_back_is_the_start(client, mo
     assert units_on_hexes(data, end) == units_of_file(system, writer.log())
     assert gone not in units_on_hexes(data, end) and units_on_hexes(data, end)[back_again][0] == where
     texts = [t for s in data["steps"] for t in s.get("x", [])]
-    assert any(t.startswith(f"{back_again} removed from {where}") for t in texts)
-    assert any(f"({back_again}" in t and t.endswith(f"returned at {where}") for t in texts)
+    called = UnitNames.of(system).name(back_again)  # the steps' words name units as their counters read
+    assert any(t.startswith(f"{called} removed from {where}") for t in texts)
+    assert any(f"({called}" in t and t.endswith(f"returned at {where}") for t in texts)
     back = dict(end)
     for s in reversed(data["steps"][1:]):
         for piece, before, _ in reversed(s.get("d", [])):
@@ -287,7 +289,8 @@ def test_a_ruling_whose_step_loss_the_log_does_not_carry_is_not_applied(app, cli
     writer.ruling(answer["transcript"])
     data, _ = replay_page(client, game, "observer", writer.log())
     (ruling,) = data["rulings"]
-    assert ruling["status"] == "not-applied" and changes[0].unit in ruling["why"]
+    assert ruling["status"] == "not-applied" and UnitNames.of("kwb").name(changes[0].unit) in ruling["why"]
+    assert changes[0].unit not in ruling["why"]  # the verdict's words name units as their counters read
     applied = LogWriter("kwb", setup_of(modules, "kwb"))
     applied.ruling(answer["transcript"])
     for change in changes:
@@ -299,7 +302,7 @@ def test_a_ruling_whose_step_loss_the_log_does_not_carry_is_not_applied(app, cli
     assert data["rulings"][0]["status"] == "verified"
     marks = [m for s in data["steps"] for m in s.get("n", [])]
     assert any(f"as ruling #{answer['seq']} ordered" in m for m in marks)
-    assert any(m.startswith(unasked) and "no ruling of this log ordered" in m for m in marks)
+    assert any(m.startswith(UnitNames.of("kwb").name(unasked)) and "no ruling of this log ordered" in m for m in marks)
 
 
 @pytest.mark.slow

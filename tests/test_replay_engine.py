@@ -30,6 +30,7 @@ import requests
 
 from adjudicator.bridge import load_system_game
 from adjudicator.testing import seeds_env
+from adjudicator.words.names import UnitNames
 from bench.server import Gunicorn
 from replay_play import CHECKPOINTS, Turn, turn_steps
 from test_pages_browser import browser  # noqa: F401 (fixture)
@@ -210,7 +211,8 @@ def test_the_engines_log_replays_step_by_step_as_the_engine_saved_it(played, bro
     assert [r["seq"] for r in rulings] == [1, 2, 3]
     assert [r["status"] for r in rulings] == [VERDICTS[game_id], "verified", "verified"]
     if VERDICTS[game_id] == "not-applied":  # the loss the player did not carry out: named
-        assert "ordered" in rulings[0]["why"] and turn.combat.defender in rulings[0]["why"]
+        called = UnitNames.of(game_id).name(turn.combat.defender)  # the verdict names it as its counter reads
+        assert "ordered" in rulings[0]["why"] and called in rulings[0]["why"]
     kinds = {s["k"] for s in data["steps"]}
     assert {"move", "ruling"} <= kinds and data["summary"]["moves"] >= 2
     if "draw" in turn.at:

@@ -22,7 +22,7 @@ from lxml import html
 
 from adjudicator.checks import get_check
 from adjudicator.testing import bearer, choose_seeds, make_app, seed_for
-from adjudicator.words.transcript import session_line
+from tests.session_lines import session_line
 from tests.replay_logs import LogWriter, saved_at_end
 
 ATTACK = {"scenario": "pusan", "attacking_side": "communist", "intensive": "none",

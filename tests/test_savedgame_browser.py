@@ -11,7 +11,7 @@ reason when Chromium, chromedriver or selenium is missing.
 from __future__ import annotations
 
 import pytest
-from adjudicator.words.transcript import parse_transcript
+from adjudicator.logs.transcript import parse_transcript
 from tests.engine.play import adjacent_combat
 from test_pages_browser import app, browser, by_id, url, wait_for  # noqa: F401 (fixtures)
 from vassalfmt import read_saved_game

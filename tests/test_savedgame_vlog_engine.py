@@ -23,7 +23,7 @@ from adjudicator.checks import get_check
 from adjudicator.testing import bearer, choose_seeds, make_app, seed_where
 from adjudicator.unit_changes import ruled_changes
 from adjudicator.unit_owners import owners_of
-from adjudicator.words.transcript import comparable_lines, parse_transcript
+from adjudicator.logs.transcript import comparable_lines, parse_transcript
 from tests.engine.play import adjacent_combat, board_request, hex_label, player_fields
 from vassalfmt import read_saved_game
 

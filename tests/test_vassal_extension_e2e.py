@@ -39,15 +39,11 @@ import requests
 from adjudicator.checks import get_check
 from adjudicator.words.results import percent
 from adjudicator.testing import make_app, seed_for, seeds_env
-from adjudicator.words.transcript import (
-    RULING_MARK,
-    SHORT_LINES,
-    UnitNames,
-    comparable_lines,
-    parse_session_line,
-    parse_transcript,
-    session_line,
-)
+from adjudicator.logs.session_line import parse_session_line
+from tests.session_lines import session_line
+from adjudicator.logs.transcript import comparable_lines, parse_transcript
+from adjudicator.words.names import UnitNames
+from adjudicator.words.transcript import RULING_MARK, SHORT_LINES
 from adjudicator.unit_changes import ruled_changes
 from bench.server import Gunicorn
 from modgen.pieces import unit_piece_name

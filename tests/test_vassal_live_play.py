@@ -38,7 +38,8 @@ import requests
 
 from adjudicator.checks import get_check
 from adjudicator.testing import make_app, seed_for, seeds_env
-from adjudicator.words.transcript import parse_session_line, parse_transcript
+from adjudicator.logs.session_line import parse_session_line
+from adjudicator.logs.transcript import parse_transcript
 from bench.server import Gunicorn
 from tests.engine.harness import Player, run_engines
 from tests.engine.play import (

@@ -123,14 +123,16 @@ def _encoded(document: dict[str, Any]) -> bytes:
 
 
 def parse_json_body(model: type[BaseModel], *, optional: bool = False,
-                    prepare: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> BaseModel:
+                    prepare: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+                    words: Callable[[str], str] | None = None) -> BaseModel:
     """Validate the request body against `model`.
 
     415 unless the body is JSON; 413 if over the size limit (see `read_body`); 422 if nested
     deeper than `MAX_JSON_DEPTH` or holding NaN/Infinity; 400 for malformed JSON; 422 with field
     pointers for anything pydantic rejects.
     With `optional`, an empty body counts as `{}`. `prepare` sees a body that is a JSON object
-    before validation and returns the object to validate (it may raise a Problem).
+    before validation and returns the object to validate (it may raise a Problem). `words`: a
+    refusal's details as players read them (`validation_problem`).
     """
     raw = read_body()
     if optional and not raw.strip():
@@ -150,4 +152,4 @@ def parse_json_body(model: type[BaseModel], *, optional: bool = False,
     try:
         return model.model_validate_json(raw)
     except ValidationError as error:
-        raise validation_problem(error) from None
+        raise validation_problem(error, words=words) from None

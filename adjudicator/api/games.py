@@ -17,6 +17,7 @@ from adjudicator.fog import Part, reveal, visible_to
 from adjudicator.problems import Problem
 from adjudicator.services import services
 from adjudicator.ledger.storage import OBSERVER, GameNotFound
+from adjudicator.words.names import UnitNames
 from adjudicator.words.transcript import canonical_outcome, headline
 from adjudicator.unit_changes import changing, ruled_changes
 from adjudicator.unit_owners import owners_of
@@ -55,7 +56,8 @@ def create_game():
 def game_check(game_id: str, check: str):
     grant = require_grant(game_id, write=True)
     spec = rulings.game_check(grant, check)
-    req = parse_json_body(spec.game_model, prepare=lambda body: rulings.bind(spec, grant, body))
+    req = parse_json_body(spec.game_model, prepare=lambda body: rulings.bind(spec, grant, body),
+                          words=UnitNames.of(spec.system).text)
     return recorded_response(rulings.record(grant, spec, req), viewer=grant.role)
 
 

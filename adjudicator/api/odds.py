@@ -20,6 +20,7 @@ from adjudicator.api.systems import find_check
 from adjudicator.chances import chances, refuse_without_dice, without_dice
 from adjudicator.checks import canonical_side
 from adjudicator.fog import as_seen_by
+from adjudicator.words.names import UnitNames
 
 
 def compute_odds(system: str, check: str):
@@ -28,7 +29,7 @@ def compute_odds(system: str, check: str):
     it: the extension fills a form from every piece, the enemy's hidden blocks too."""
     spec = find_check(system, check)
     refuse_without_dice(spec)
-    req = parse_json_body(spec.request, prepare=without_dice)
+    req = parse_json_body(spec.request, prepare=without_dice, words=UnitNames.of(spec.system).text)
     if "side" in request.args:
         rulings.refuse_a_peek_by(spec.system, spec.name, req.model_dump(mode="json"),
                                  canonical_side(request.args["side"]) or None)
@@ -39,7 +40,8 @@ def game_odds(game_id: str, check: str):
     grant = require_grant(game_id, write=True)
     spec = rulings.game_check(grant, check)
     refuse_without_dice(spec)
-    req = parse_json_body(spec.request, prepare=lambda body: rulings.bind(spec, grant, without_dice(body)))
+    req = parse_json_body(spec.request, prepare=lambda body: rulings.bind(spec, grant, without_dice(body)),
+                          words=UnitNames.of(spec.system).text)
     request_json = req.model_dump(mode="json")
     rulings.refuse_a_peek(grant, spec.name, request_json)
     answer = chances(spec, req) | {"game_id": game_id,

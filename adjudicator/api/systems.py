@@ -11,6 +11,7 @@ from adjudicator.facts import result_checks
 from adjudicator.problems import Problem
 from adjudicator.services import services
 from adjudicator.systems import all_systems, system_info
+from adjudicator.words.names import UnitNames
 from adjudicator.words.transcript import canonical_outcome, chat_lines, detail_lines, notice_texts, stand_ins
 from adjudicator.unit_changes import changing, ruled_changes
 from adjudicator.unit_owners import owners_of
@@ -85,7 +86,7 @@ def find_check(system: str, check: str) -> CheckSpec:
 
 def compute(system: str, check: str):
     spec = find_check(system, check)
-    req = parse_json_body(spec.compute_model)
+    req = parse_json_body(spec.compute_model, words=UnitNames.of(spec.system).text)
     body = rulings.compute(spec, req)
     if wants_transcript():
         views = rulings.calculation_as_seen(spec, req, body, canonical_side(request.args.get("side")) or None)

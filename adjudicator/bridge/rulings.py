@@ -66,7 +66,7 @@ def compute_from_file(spec: CheckSpec, positions: Positions, given: dict, where:
         fill = fill_request(spec, positions, where, given, scenario=scenario, side=side, game_turn=game_turn)
     except BridgeError as error:
         raise problem_from(error) from None
-    req = rulings.validate(spec.compute_model, fill.request)
+    req = rulings.validate(spec.compute_model, fill.request, spec.system)
     fill.request = req.model_dump(mode="json")
     return rulings.compute(spec, req), fill
 
@@ -84,7 +84,7 @@ def odds_from_file(spec: CheckSpec, positions: Positions, given: dict, where: Po
     except BridgeError as error:
         raise problem_from(error) from None
     body = rulings.bind(spec, grant, fill.request) if grant is not None else fill.request
-    req = rulings.validate(spec.request, body)
+    req = rulings.validate(spec.request, body, spec.system)
     fill.request = req.model_dump(mode="json")
     answer = chances(spec, req)
     if grant is not None:
@@ -110,7 +110,7 @@ def record_from_file(grant: TokenGrant, spec: CheckSpec, positions: Positions, g
                             side=canonical_side(grant.role), game_turn=game_turn)
     except BridgeError as error:
         raise problem_from(error) from None
-    req = rulings.validate(spec.game_model, rulings.bind(spec, grant, fill.request))
+    req = rulings.validate(spec.game_model, rulings.bind(spec, grant, fill.request), spec.system)
     fill.request = recorded_request(req)
     if warn_repeat:
         repeat = asked_before(grant, spec, req)

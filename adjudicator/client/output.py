@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.checks import side_label
+from adjudicator.words.names import UnitNames
 from adjudicator.words.transcript import notice_texts, readable
 from adjudicator.ledger.verify import report_lines
 
@@ -47,6 +48,7 @@ def positions_lines(body: dict) -> list[str]:
 
 
 def supply_lines(body: dict) -> list[str]:
+    names = UnitNames.of(body.get("system") or "")  # units as their counters read; --json keeps the ids
     lines = [f"{body.get('system')} scenario {body.get('scenario')}"
              + (" (worked out from the file)" if body.get("scenario_guessed") else "")]
     if "game_turn" in body:
@@ -57,12 +59,13 @@ def supply_lines(body: dict) -> list[str]:
         lines.append(f"{side['side']}: {side.get('in_supply', 0)} in supply, "
                      f"{side.get('out_of_supply', 0)} out of supply")
         for unit in side.get("units", []):
+            called = names.name(unit["unit"])
             if unit["in_supply"]:
                 via = " -> ".join(unit.get("path") or [])
                 source = f" to {unit['source']}" if unit.get("source") else ""
-                lines.append(f"  ok   {unit['unit']} at {unit['hex']}" + (f" via {via}" if via else "") + source)
+                lines.append(f"  ok   {called} at {unit['hex']}" + (f" via {via}" if via else "") + source)
             else:
-                lines.append(f"  OUT  {unit['unit']} at {unit['hex']}: {unit.get('reason', '')}")
+                lines.append(f"  OUT  {called} at {unit['hex']}: {names.text(unit.get('reason', ''))}")
         for text in side.get("steps", []):
             rule = f" ({text['rule']})" if text.get("rule") else ""
             lines.append(f"  rule: {text['text']}{rule}")
@@ -97,7 +100,8 @@ def check_lines(body: dict) -> list[str]:
     lines.append("  dice: " + (", ".join(f"d{d['sides']}={d['value']} ({d['purpose']})" for d in dice)
                                if dice else "none"))
     lines += [f"  warning: {w}" for w in body.get("warnings", [])]
-    return lines
+    names = UnitNames.of(body.get("system") or "")  # units as their counters read; the JSON (--json) keeps ids
+    return lines[:1] + [names.text(line) for line in lines[1:]]
 
 
 def receipt_lines(body: dict, replayed: bool) -> list[str]:

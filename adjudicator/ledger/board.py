@@ -44,7 +44,9 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from adjudicator.canonical import canonical_digest
-from adjudicator.words.transcript import UnitNames, canonical_outcome
+from adjudicator.request_units import stated_units
+from adjudicator.words.names import UnitNames
+from adjudicator.words.transcript import canonical_outcome
 from adjudicator.unit_changes import (
     BROKEN_DOWN, ELIMINATED, GONE_STEPS, MOVED, RECOMBINED, REPLACED, RETURNED, REVEALED, STEP, ruled_changes,
 )
@@ -273,23 +275,11 @@ def situation_digest(check: str, request: dict[str, Any], side: str | None) -> s
 # -- reading units out of requests and outcomes --------------------------------------------------------
 
 def _claims(request: Any) -> Iterator[Claim]:
-    """The units a request names in objects with ``unit`` (or ``block``), with their state."""
-    if isinstance(request, list):
-        for item in request:
-            yield from _claims(item)
-        return
-    if not isinstance(request, dict):
-        return
-    unit = request.get("unit") if isinstance(request.get("unit"), str) else request.get("block")
-    if isinstance(unit, str) and unit:
-        step = request.get("step") if isinstance(request.get("step"), str) else None
-        sp = request.get("sp") if isinstance(request.get("sp"), int) and not isinstance(request.get("sp"), bool) else None
-        gone = request.get("eliminated") is True or step in GONE_STEPS or sp == 0
-        hex_ = request.get("hex") if isinstance(request.get("hex"), str) else ""
-        yield Claim(unit, None if gone else step, None if gone else sp, not gone, hex_)
-    for value in request.values():
-        if isinstance(value, (dict, list)):
-            yield from _claims(value)
+    """The units a request names in objects with ``unit`` (or ``block``), with their state
+    (`adjudicator.request_units`)."""
+    for said in stated_units(request):
+        gone = said.eliminated or said.step in GONE_STEPS or said.sp == 0
+        yield Claim(said.unit, None if gone else said.step, None if gone else said.sp, not gone, said.hex)
 
 
 def _mentioned(outcome: Any) -> Iterator[str]:

@@ -28,9 +28,10 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 from adjudicator.fog import HIDDEN, NO_ONE, Part, commitment_of
+from adjudicator.request_units import unit_objects, unit_of
 
 #: The request key that names the counter a placeholder was revealed to be.
 REVEALED_AS = "revealed_as"
@@ -149,18 +150,6 @@ def orders_of(parts: list[Part]) -> dict[str, list[str]]:
             if isinstance(p.value, dict) and isinstance(p.value.get("order"), list)}
 
 
-def _unit_objects(node: Any) -> Iterator[dict[str, Any]]:
-    """Every object of a request that names a unit, in order."""
-    if isinstance(node, dict):
-        if isinstance(node.get("unit"), str):
-            yield node
-        for value in node.values():
-            yield from _unit_objects(value)
-    elif isinstance(node, list):
-        for item in node:
-            yield from _unit_objects(item)
-
-
 @dataclass
 class Revealed:
     """What the ledger has revealed of the sealed pools: placeholder -> (counter, record), in order."""
@@ -176,9 +165,9 @@ def revealed_in(records: list[tuple[int, dict[str, Any]]], pools: list[Pool]) ->
     placeholders = {p for pool in pools for p in pool.placeholders}
     found = Revealed()
     for seq, body in records:
-        for unit in _unit_objects(body.get("request")):
-            if unit["unit"] in placeholders and isinstance(unit.get(REVEALED_AS), str):
-                found.shown.setdefault(unit["unit"], (unit[REVEALED_AS], seq))
+        for unit in unit_objects(body.get("request")):
+            if (unit_id := unit_of(unit)) in placeholders and isinstance(unit.get(REVEALED_AS), str):
+                found.shown.setdefault(unit_id, (unit[REVEALED_AS], seq))
     return found
 
 
@@ -202,7 +191,7 @@ def settle(system: str, check: str, request: dict[str, Any], pools: list[Pool],
     out = _copy(request)
     fields = (reveal.field,) if reveal else ()
     for name in out:
-        for unit in _unit_objects(out[name]):
+        for unit in unit_objects(out[name]):
             _settle_unit(unit, name in fields, by_placeholder, revealed)
     named = sorted(_strings(request) & sealed)
     if named:
@@ -220,7 +209,7 @@ def _strings(node: Any) -> set[str]:
 
 
 def _settle_unit(unit: dict[str, Any], reveals: bool, by_placeholder: dict[str, Pool], revealed: Revealed) -> None:
-    unit_id, given = unit["unit"], unit.get(REVEALED_AS)
+    unit_id, given = unit_of(unit), unit.get(REVEALED_AS)
     pool = by_placeholder.get(unit_id)
     if pool is None:
         return
@@ -261,8 +250,8 @@ def unrevealed(system: str, check: str, request: dict[str, Any], pools: list[Poo
         return []
     revealed = revealed_in(records, pools)
     placeholders = {p for pool in pools for p in pool.placeholders}
-    return [u["unit"] for u in _unit_objects(request.get(reveal.field))
-            if u["unit"] in placeholders and u["unit"] not in revealed.shown]
+    named = [unit_of(u) for u in unit_objects(request.get(reveal.field))]
+    return [u for u in named if u in placeholders and u not in revealed.shown]
 
 
 # -- after close -----------------------------------------------------------------------------------
@@ -284,21 +273,22 @@ def check_reveals(records: list[tuple[int, dict[str, Any]]], orders: dict[str, l
     drawn: dict[str, int] = {pool.pool: 0 for pool in pools}
     first: dict[str, str] = {}
     for seq, body in records[1:]:
-        for unit in _unit_objects(body.get("request")):
-            pool = by_placeholder.get(unit["unit"])
+        for unit in unit_objects(body.get("request")):
+            unit_id = unit_of(unit)
+            pool = by_placeholder.get(unit_id)
             counter = unit.get(REVEALED_AS)
             if pool is None or not isinstance(counter, str):
                 continue
-            if unit["unit"] in first:
-                if counter != first[unit["unit"]]:
-                    problems.append((seq, f"{unit['unit']} is revealed as {counter}, but earlier as "
-                                          f"{first[unit['unit']]}"))
+            if unit_id in first:
+                if counter != first[unit_id]:
+                    problems.append((seq, f"{unit_id} is revealed as {counter}, but earlier as "
+                                          f"{first[unit_id]}"))
                 continue
             position = drawn[pool.pool]
             expected = pool.order[position] if position < len(pool.order) else None
             if counter != expected:
-                problems.append((seq, f"{unit['unit']} is revealed as {counter}; draw {position + 1} of the "
+                problems.append((seq, f"{unit_id} is revealed as {counter}; draw {position + 1} of the "
                                       f"committed order of {pool.pool} is {expected}"))
-            first[unit["unit"]] = counter
+            first[unit_id] = counter
             drawn[pool.pool] = position + 1
     return problems

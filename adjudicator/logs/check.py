@@ -34,7 +34,7 @@ The ledger's own chain and signatures are verified too (`verify_ledger`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Callable
 
 from adjudicator.bridge import BridgeError, load_system_game, read_upload
 from adjudicator.bridge.rulings import problem_from
@@ -53,10 +53,10 @@ from adjudicator.problems import Problem
 from adjudicator.services import services
 from adjudicator.ledger.storage import GameNotFound
 from adjudicator.systems import system_info
-from adjudicator.words.transcript import (
-    SessionLineError, TranscriptEntry, canonical_outcome, notice_texts, parse_session_line, parse_transcript,
-    written_lines,
-)
+from adjudicator.logs.session_line import SessionLineError, parse_session_line
+from adjudicator.logs.transcript import TranscriptEntry, comparable_lines, parse_transcript, written_lines
+from adjudicator.words.names import UnitNames
+from adjudicator.words.transcript import canonical_outcome, notice_texts
 from adjudicator.unit_changes import ON_BOARD, UnitChange, ruled_changes
 from adjudicator.unit_owners import owners_of
 from adjudicator.ledger.verify import verify_ledger
@@ -269,11 +269,11 @@ def _judge(entry: TranscriptEntry, game_id: str, records: dict[int, dict], syste
                          f"{record['hash'][:len(entry.hash_prefix) or 16]}")
     response = recorded_response(Record(game_id, record["seq"], record["prev_hash"], record["hash"],
                                           record["body"], record["receipt"]))
-    wanted = written_lines(response, system_name=system_name, version=entry.version)
+    wanted = comparable_lines(response, system_name=system_name, version=entry.version)
     got = entry.comparable()
     notices = notice_texts(record["body"]["result"], record["body"]["check"].partition(".")[0])
-    if got not in wanted:
-        return LogRuling(ALTERED, game_id, entry.seq, first, _first_difference(got, wanted[0]), notices)
+    if got != wanted and got not in written_lines(response, system_name=system_name, version=entry.version):
+        return LogRuling(ALTERED, game_id, entry.seq, first, _first_difference(got, wanted), notices)
     return LogRuling(VERIFIED, game_id, entry.seq, first, notices=notices)
 
 
@@ -686,6 +686,21 @@ def check_logs(files: list[tuple[str, SavedGame]], game: Game | None, document: 
     return judge_files(document, readings, keys, game)
 
 
+def in_players_words(check: LogCheck, words: Callable[[str], str]) -> LogCheck:
+    """The verdict's own sentences (why each ruling stands as it does, where the others belong, what
+    is owed) with their units as their counters read (`adjudicator.words.names`); what it quotes of
+    the log (a ruling's first line, an altered line) stays as the log has it. After any redaction: a
+    redaction finds units by their ids."""
+    for reading in check.files:
+        reading.rulings = [r if r.status == ALTERED else replace(r, why=words(r.why)) for r in reading.rulings]
+    for listed in (check.hidden, check.rerolls, check.elsewhere, check.missing_files, check.owed):
+        for item in listed:
+            if isinstance(item.get("why"), str):
+                item["why"] = words(item["why"])
+    check.breaks = [words(text) for text in check.breaks]
+    return check
+
+
 def _advance(events: list[LogEvent], done: int, upto: int, units_now: dict[str, Shown]) -> int:
     """Apply the piece events before index `upto` to `units_now`; returns the new count done."""
     for event in events[done:upto]:
@@ -711,7 +726,8 @@ def check_log_of_game(game_id: str, data: bytes | list[tuple[str, bytes]]) -> Lo
     try:
         saved = [(name, read_upload(content, budget=budget)) for name, content in files]
         game = load_system_game(header["system"])
-        return check_logs(saved, game, document, svc.verification_keys(), budget)
+        return in_players_words(check_logs(saved, game, document, svc.verification_keys(), budget),
+                                UnitNames.of(header["system"]).text)
     except BridgeError as error:
         raise problem_from(error) from None
     except SessionLineError as error:

@@ -4,7 +4,7 @@ A game by e-mail is a chain of files: A plays and sends a log, B loads it and be
 log, and so on. The Adjudicator extension gives every log session an id and sends it with each
 ruling it asks for (`adjudicator.checks.LogSession`: its id, the session of the file it
 continues, its place in the chain, where it began), and begins each log with a line naming the
-session and the sessions before it (`adjudicator.words.transcript.session_line`). So the ledger knows
+session and the sessions before it (`adjudicator.logs.session_line`). So the ledger knows
 in which file each ruling belongs, and a log check can tell
 
 * **this file's** rulings (they must be in it),

@@ -14,11 +14,12 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 from math import ceil, floor, sqrt
-from typing import Any
+from typing import Any, Callable
 
 from adjudicator.checks import CheckSpec, side_label
 from adjudicator.odds.declare import Chances, without_dice_echo
 from adjudicator.odds.explore import Seen, Tally
+from adjudicator.words.names import UnitNames
 from adjudicator.words.results import percent
 from adjudicator.systems import system_info
 
@@ -56,14 +57,15 @@ def interval(seen: Seen, tally: Tally, p: Fraction) -> list[float]:
     return [floor(low * 1e6) / 1e6, ceil(high * 1e6) / 1e6]  # rounded outwards: the estimate stays inside
 
 
-def outcome_entry(seen: Seen, tally: Tally, chances: Chances, p: Fraction) -> dict[str, Any]:
+def outcome_entry(seen: Seen, tally: Tally, chances: Chances, p: Fraction,
+                  words: Callable[[str], str] = str) -> dict[str, Any]:
     clash = RESERVED & set(seen.distinct)
     if clash:
         raise RuntimeError(f"outcome fields {sorted(clash)} clash with the odds' own names")
     entry: dict[str, Any] = {"probability": float(p), "fraction": fraction_text(p) if tally.exact else None}
     if not tally.exact:
         entry["interval"] = interval(seen, tally, p)
-    entry["label"] = chances.label(seen.distinct)
+    entry["label"] = words(chances.label(seen.distinct))
     if seen.faces:
         entry["faces"] = sorted(seen.faces)
     entry["example_dice"] = seen.dice
@@ -82,7 +84,7 @@ def expected_losses(tally: Tally, chances: Chances) -> list[dict[str, Any]]:
     return out
 
 
-def method(tally: Tally) -> str:
+def method(tally: Tally, words: Callable[[str], str] = str) -> str:
     """How the probabilities were found, in a sentence."""
     if tally.exact:
         n = tally.combinations
@@ -96,7 +98,7 @@ def method(tally: Tally) -> str:
                 "with random dice, each probability with its 95 % confidence interval.")
     exact = sum(1 for s in options if s.exact)
     first = tally.first_call
-    roll = f"the first roll ({first.count} d{first.sides}, {first.purpose})" if first else "the first roll"
+    roll = f"the first roll ({first.count} d{first.sides}, {words(first.purpose)})" if first else "the first roll"
     together = " together" if any(s.group for s in tally.strata) else ""
     return (f"Partly sampled: {roll} was taken option by option ({len(options)} options, exact); "
             f"{exact} of them were followed through every combination, the other {len(options) - exact} "
@@ -129,14 +131,18 @@ def chat_line(spec: CheckSpec, summary: str) -> str:
 
 
 def build_answer(spec: CheckSpec, chances: Chances, tally: Tally) -> dict[str, Any]:
-    """The odds of one request: outcomes, expected losses, the steps every outcome shares."""
+    """The odds of one request: outcomes, expected losses, the steps every outcome shares; every
+    sentence with its units as their counters read (`adjudicator.words.names`), the request's own
+    values (`given`, the outcomes' fields) by id for programs."""
+    words = UnitNames.of(spec.system).text
     found = [(estimate(seen, tally), seen) for seen in tally.outcomes.values()]
     found.sort(key=lambda item: (-item[0], chances.label(item[1].distinct)))
-    outcomes = [outcome_entry(seen, tally, chances, p) for p, seen in found]
+    outcomes = [outcome_entry(seen, tally, chances, p, words) for p, seen in found]
     given = without_dice_echo(tally.given or {})
-    headline = chances.headline(given) if chances.headline else ""
+    headline = words(chances.headline(given)) if chances.headline else ""
     common = tally.common_steps or set()
-    steps = [{"text": text, "rule": rule} for text, rule in dict.fromkeys(tally.step_order) if (text, rule) in common]
+    steps = [{"text": words(text), "rule": rule} for text, rule in dict.fromkeys(tally.step_order)
+             if (text, rule) in common]
     first = tally.first_call
     options = [s for s in tally.strata if s.group is None]
     summary = summary_line(outcomes, headline, tally.exact)
@@ -145,7 +151,7 @@ def build_answer(spec: CheckSpec, chances: Chances, tally: Tally) -> dict[str, A
         "check": spec.name,
         "rule": spec.rule,
         "exact": tally.exact,
-        "method": method(tally),
+        "method": method(tally, words),
         "outcomes": outcomes,
         "expected_losses": expected_losses(tally, chances),
         "given": given,
@@ -153,11 +159,11 @@ def build_answer(spec: CheckSpec, chances: Chances, tally: Tally) -> dict[str, A
         "summary": summary,
         "chat_line": chat_line(spec, summary),
         "steps": steps,
-        "warnings": list(tally.warnings),
+        "warnings": [words(w) for w in tally.warnings],
         "space": {
             "combinations": tally.combinations,
             "runs": tally.runs,
-            "first_roll": ({"sides": first.sides, "count": first.count, "purpose": first.purpose,
+            "first_roll": ({"sides": first.sides, "count": first.count, "purpose": words(first.purpose),
                             "options": len(options) if options[0].option is not None else None}
                            if first else None),
             "too_large": list(dict.fromkeys(tally.too_large)),

@@ -22,7 +22,8 @@ from adjudicator.web.artwork import PAGE_SCALE, Artwork, artwork_of
 from adjudicator.bridge.locate import HEX
 from adjudicator.bridge.positions import Positions
 from adjudicator.checks import CheckSpec
-from adjudicator.fog import fog_of
+from adjudicator.fog import fog_of, hidden_side
+from adjudicator.request_units import unit_ids
 from adjudicator.logs.replay.board import Where
 from adjudicator.logs.replay.views import Identity, Viewer, mask_hides, masks_of, view_of
 from art.counters import counter_px
@@ -65,8 +66,7 @@ def seen_name(system: str, viewer: str | None) -> Callable[[str], str | None]:
     fog = fog_of(system)
 
     def name(unit_id: str) -> str | None:
-        owner = fog.unit_owner(unit_id) if fog else None
-        return unit_id if owner is None or (fog.owner_sees and owner == viewer) else None
+        return unit_id if hidden_side(fog, unit_id, viewer) is None else None
     return name
 
 
@@ -102,9 +102,7 @@ def picks(spec: CheckSpec, request: dict[str, Any]) -> tuple[list[str], str, str
             continue
         value = request.get(pointer[1:])
         if role == "attackers":
-            units = value if isinstance(value, list) else [value]
-            attackers += [u["unit"] if isinstance(u, dict) else u for u in units
-                          if isinstance(u, str) or (isinstance(u, dict) and isinstance(u.get("unit"), str))]
+            attackers += unit_ids(value)
         elif role == "target_hex" and isinstance(value, str):
             hex_label = value
         elif role == "defenders" and not hex_label:

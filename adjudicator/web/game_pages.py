@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import urlencode
 
@@ -43,7 +43,7 @@ from adjudicator.config import Config
 from adjudicator.web.csrf import FIELD as CSRF_FIELD
 from adjudicator.web.csrf import guard
 from adjudicator.facts import result_checks
-from adjudicator.fog import HIDDEN, Part, reveal
+from adjudicator.fog import Part, has_sealed, reveal
 from adjudicator.words.forms import (
     FieldError, FormField, form_fields, form_request, submitted_values, unit_choices, validate_form,
 )
@@ -55,9 +55,8 @@ from adjudicator.api.ratelimits import RouteLimiter, odds_limited, pages_limit
 from adjudicator.services import services
 from adjudicator.ledger.storage import OBSERVER, GameNotFound, TokenGrant
 from adjudicator.systems import system_info
-from adjudicator.words.transcript import (
-    UnitNames, affected_units, chat_lines, first_line, headline, hidden_unit_words, notice_texts,
-)
+from adjudicator.words.names import UnitNames, for_players, result_for_players
+from adjudicator.words.transcript import affected_units, chat_lines, first_line, headline, notice_texts
 from adjudicator.ledger.uploads import grant_scope, is_sha256
 from adjudicator.ledger.verify import verify_answer, verify_ledger
 
@@ -220,11 +219,11 @@ def record_view(game_id: str, seq: int, grant: TokenGrant) -> dict[str, Any]:
         seen = reveal(grant.system, body, parts, viewer(grant), closed)
         shown = {**answer, **{k: seen["result"].get(k) for k in ("outcome", "steps", "warnings", "dice_used")},
                  "request": seen["request"], "notices": notice_texts(seen["result"], grant.system)}
-    words = ruling_words(shown) if shown is not None else (game_record_words(body), [])
-    if shown is not None:
-        shown = {**shown, "steps": steps_in_names(shown)}
-    return {"record": found, "answer": shown, "report": report, "lines": lines, "info": info,
-            "headline": words[0], "unit_lines": words[1]}
+    words = ruling_words(for_players(grant.system, shown, name_units=False)) if shown is not None \
+        else (game_record_words(body), [])
+    return {"record": found, "answer": result_for_players(grant.system, shown) if shown is not None else None,
+            "report": report, "lines": lines, "info": info, "headline": words[0], "unit_lines": words[1],
+            "hidden_changes": shown is not None and has_sealed(shown.get("outcome"))}
 
 
 def ruling_words(answer: dict[str, Any]) -> tuple[str, list[str]]:
@@ -233,23 +232,13 @@ def ruling_words(answer: dict[str, Any]) -> tuple[str, list[str]]:
     return first_line(answer), affected_units(answer, UnitNames.of(answer.get("system", "")))
 
 
-def steps_in_names(answer: dict[str, Any]) -> list[dict[str, Any]]:
-    """The ruling's steps with each unit id as its counter reads ("nk-83-mot" -> "NK 83"), as the
-    chat names them."""
-    names = UnitNames.of(answer.get("system", ""))
-    return [{**step, "text": names.text(step["text"])} if isinstance(step, dict) and isinstance(step.get("text"), str)
-            else step for step in answer.get("steps") or []]
-
-
 def game_record_words(body: dict[str, Any]) -> str:
     """A record of the game itself, in words: its creation (the seed committed) or its close (the
     seed revealed)."""
-    result = body.get("result") if isinstance(body.get("result"), dict) else {}
-    commitment, seed = str(result.get("seed_commitment", "")), str(result.get("seed", ""))
-    if body.get("check") == GAME_CREATED:
-        return f"The game was created: its dice seed committed to (SHA-256 {commitment[:16]}…)"
+    if body.get("check") == GAME_CREATED:  # the commitment itself is in the record (the ledger download)
+        return "The game was created: its dice seed committed to, so no die can be chosen after the fact"
     if body.get("check") == GAME_CLOSED:
-        return f"The game was closed: its dice seed revealed ({seed[:16]}…), so every die can be recomputed"
+        return "The game was closed: its dice seed revealed, so every die can be recomputed"
     return str(body.get("check", "a record of the game"))
 
 
@@ -315,6 +304,20 @@ def ledger_page(records: list[dict[str, Any]], before: int | None) -> LedgerPage
                       records[newer_end]["seq"] if newer_end < len(records) else None)
 
 
+def ledger_for_players(document: dict[str, Any]) -> dict[str, Any]:
+    """A ledger document as its page shows each ruling's situation and result: in players' words
+    (`adjudicator.words.names.result_for_players`: counters' names, a hidden unit as the fog allows)."""
+    system = document["game"]["system"]
+
+    def shown(body: Any) -> Any:
+        if not isinstance(body, dict) or str(body.get("check", "")).startswith("game."):
+            return body
+        result = body.get("result") if isinstance(body.get("result"), dict) else {}
+        return {**body, "request": for_players(system, body.get("request") or {}),
+                "result": result_for_players(system, result)}
+    return {**document, "records": [{**r, "body": shown(r.get("body"))} for r in document["records"]]}
+
+
 @dataclass(frozen=True)
 class LedgerRow:
     """A record of the ledger as its row reads: what was ruled, in one sentence, and its notices."""
@@ -336,24 +339,10 @@ def ledger_rows(document: dict[str, Any]) -> dict[int, LedgerRow]:
             rows[record["seq"]] = LedgerRow(game_record_words(body), [])
             continue
         result = body.get("result") if isinstance(body.get("result"), dict) else {}
-        shown = _hidden_named(system, {**result, "system": system, "check": check.partition(".")[2],
-                                       "side": body.get("side"), "request": body.get("request") or {}})
+        shown = for_players(system, {**result, "system": system, "check": check.partition(".")[2],
+                                     "side": body.get("side"), "request": body.get("request") or {}}, name_units=False)
         rows[record["seq"]] = LedgerRow(headline(shown), notice_texts(result, system))
     return rows
-
-
-def _hidden_named(system: str, node: Any) -> Any:
-    """`node` with each sealed unit (adjudicator.fog) named as the viewer may see it: its side, its
-    kind and where it stands ("a UN block in 0520"); never its commitment."""
-    if isinstance(node, dict):
-        if isinstance(node.get(HIDDEN), str):
-            return {"unit": hidden_unit_words(system, node)}
-        return {key: _hidden_named(system, value) for key, value in node.items()}
-    if isinstance(node, list):
-        return [_hidden_named(system, item) for item in node]
-    if isinstance(node, str) and node.startswith(f"{HIDDEN}:"):
-        return "a hidden unit"
-    return node
 
 
 def make_game_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
@@ -377,9 +366,12 @@ def make_game_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprin
         for finding in report.problems:
             problems.setdefault(finding.seq, []).append(finding.message)
         seen = ledger_as_seen(document, grant)
-        page = ledger_page(seen["records"], request.args.get("before", type=int))
+        before = request.args.get("before", type=int)
+        raw_page = ledger_page(seen["records"], before)  # the rows' headlines name units themselves
+        players = ledger_for_players({**seen, "records": raw_page.records})
+        page = replace(raw_page, records=players["records"])
         response = Response(render_template(
-            "game.html", document=seen, page=page, rows=ledger_rows({**seen, "records": page.records}),
+            "game.html", document=seen, page=page, rows=ledger_rows({**seen, "records": raw_page.records}),
             report=report, role=grant.role, grant=grant, problems=problems,
             info=system_info(document["game"]["system"]), checks=game_checks_of(grant),
             may_roll=grant.role != OBSERVER and document["game"]["status"] == "open",

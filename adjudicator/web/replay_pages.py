@@ -66,7 +66,7 @@ from adjudicator.logs.replay.views import Viewer
 from adjudicator.services import services
 from adjudicator.ledger.storage import OBSERVER, TokenGrant
 from adjudicator.systems import system_info
-from adjudicator.words.transcript import SessionLineError
+from adjudicator.logs.session_line import SessionLineError
 from adjudicator.ledger.uploads import browser_scope, grant_scope, is_sha256
 from scenarios.model import Game
 from vassalfmt import SavedGame, VassalFormatError

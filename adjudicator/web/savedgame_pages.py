@@ -61,7 +61,7 @@ from adjudicator.bridge.writeback import piece_changes, ruling_log
 from adjudicator.checks import CheckSpec, canonical_side, checks_for, get_check
 from adjudicator.config import Config
 from adjudicator.web.csrf import browser_key, guard
-from adjudicator.fog import fog_of, redact, reveal, seal
+from adjudicator.fog import fog_of, hidden_side, reveal, seal
 from adjudicator.words.forms import form_fields, form_request, submitted_values, unit_choices
 from adjudicator.web.game_pages import new_request_id, situation_address, starting_values
 from adjudicator.web.page_tokens import page_grant
@@ -70,6 +70,7 @@ from adjudicator.api.ratelimits import RouteLimiter, odds_limited, pages_limit
 from adjudicator.services import services
 from adjudicator.ledger.storage import OBSERVER, GameNotFound, TokenGrant
 from adjudicator.systems import system_info
+from adjudicator.words.names import said_to
 from adjudicator.words.transcript import chat_lines
 from adjudicator.ledger.uploads import Upload, browser_scope, grant_scope, is_sha256
 from adjudicator.words.wording import field_path_words, read_from_file
@@ -212,7 +213,7 @@ def seen_as_choices(scope: Scope, game) -> list[tuple[str, str]] | None:
     """A calculation of a game that hides units: whose eyes the board may be seen with (`?as=`):
     ("", no side's) and each side; None where nothing is hidden, or in a recorded game (the token's)."""
     fog = fog_of(scope.system)
-    if scope.recorded or fog is None or all(fog.unit_owner(u) is None for u in game.units):
+    if scope.recorded or fog is None or all(hidden_side(fog, u, None) is None for u in game.units):
         return None
     return [("", "no side's eyes")] + [(side, f"the {s.name} player's") for side, s in game.sides.items()]
 
@@ -223,11 +224,12 @@ def unit_namer(scope: Scope) -> Callable[[str], str | None]:
 
 
 def text_redactor(scope: Scope, positions: Positions) -> Callable[[str], str]:
-    """text -> the text with the units the viewer may not see (fog of war) named by their side."""
+    """text -> the text as the viewer reads it: the units he may not see (fog of war) named by their
+    side, the others as their counters read (`adjudicator.words.names.said_to`)."""
     name = unit_namer(scope)
     hidden = {u.unit.id: u.unit.side for u in positions.units if name(u.unit.id) is None}
     viewer = viewer_of(scope)
-    return lambda text: redact(scope.system, text, viewer) if hidden and text else text
+    return lambda text: said_to(scope.system, text, viewer, fogged=bool(hidden)) if text else text
 
 
 def boards(scope: Scope, upload: Upload, scenario_id: str | None, marks: dict[str, list[str]] | None = None) -> list:

@@ -45,7 +45,7 @@ PICK_UNIT, PICK_STEP, PICK_SP, PICK_HEX = "unit", "step", "sp", "hex"
 #: Words shown in capitals in labels made from snake_case names ("un_vp" -> "UN VP").
 ACRONYMS = frozenset({
     "un", "vp", "vps", "hq", "hqs", "rp", "sp", "roc", "prc", "nk", "rok", "loc", "zoc", "mp",
-    "crt", "id", "ids", "pbem", "snafu", "d6", "d10",
+    "crt", "id", "ids", "pbem", "snafu", "d6", "d10", "ooc",
 })
 
 
@@ -54,6 +54,7 @@ SPELLED = {
     "vps": "VPs", "hqs": "HQs", "macarthur": "MacArthur", "korea": "Korea", "korean": "Korean",
     "china": "China", "chinese": "Chinese", "soviet": "Soviet", "pyongyang": "Pyongyang", "seoul": "Seoul",
     "pusan": "Pusan", "communist": "Communist", "communists": "Communists", "january": "January",
+    "inchon": "Inchon",
 }
 
 

@@ -14,7 +14,9 @@ from typing import Any
 
 from flask import Blueprint
 
+from adjudicator.checks import side_label
 from adjudicator.words.forms import humanize
+from adjudicator.words.names import UnitNames, check_name, choice_name, result_for_players
 from adjudicator.words.transcript import readable
 
 #: Objects and lists of objects are laid out as tables this many levels deep; deeper, as text.
@@ -88,10 +90,25 @@ def faces_text(faces: list[int]) -> str:
     return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
 
 
+def players_result(result: dict[str, Any], system: str) -> dict[str, Any]:
+    """A check's result as a page shows it to players (`adjudicator.words.names.result_for_players`)."""
+    return result_for_players(system, result) if isinstance(result, dict) else result
+
+
+def unit_names(text: str, system: str) -> str:
+    """A sentence with every unit id in it as its counter reads."""
+    return UnitNames.of(system).text(text) if isinstance(text, str) else text
+
+
 def register_result_filters(bp: Blueprint) -> None:
     """The filters `templates/_result.html` uses, for every template of the app."""
     bp.add_app_template_filter(plain, "plain")
     bp.add_app_template_filter(humanize, "humanize")
+    bp.add_app_template_filter(side_label, "side_label")
+    bp.add_app_template_filter(players_result, "players_result")
+    bp.add_app_template_filter(unit_names, "unit_names")
+    bp.add_app_template_filter(check_name, "check_name")
+    bp.add_app_template_filter(choice_name, "choice_name")
     bp.add_app_template_filter(columns, "columns")
     bp.add_app_template_filter(summary, "summary")
     bp.add_app_template_filter(percent, "percent")

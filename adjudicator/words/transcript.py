@@ -8,8 +8,8 @@ the text is composed in one place. Every line starts with a tag naming the rulin
     [ADJ <game id>#<seq>]   a recorded ruling: record <seq> of the game's ledger
     [ADJ compute]           a calculation with the players' own dice; nothing recorded
 
-so a log can be read back (`parse_transcript`) and each recorded ruling checked against the
-ledger: the lines `chat_lines` renders from the ledger record must be the lines in the log,
+so a log can be read back (`adjudicator.logs.transcript`) and each recorded ruling checked against
+the ledger: the lines `chat_lines` renders from the ledger record must be the lines in the log,
 except the `verify:` line, whose address depends on the server name the players used.
 
 A ruling reads as it lands in VASSAL's chat pane, which shows about nine lines (version 3, the
@@ -34,17 +34,17 @@ steps with their rules, the outcome's details and the warnings are the ruling's 
 address) and, for the asker, `detail_lines` (the `details` of a check's answer: the extension's
 ruling window).
 
-Units are named as their counters read ("NK 83", from the game's units; identical counters, such
-as KWB's four "NK SC", share that name: never an id no counter prints). Stand-in data
+Units are named as their counters read ("NK 83"; `adjudicator.words.names`, the one place a unit id
+becomes words: identical counters, such as KWB's four "NK SC", share that name). Stand-in data
 (``stand_ins``) is not repeated under every ruling: the extension states it once per game.
 Rulings written by earlier versions are still read and compared against their own rendering
-(`comparable_lines(..., version=entry.version)`), so older logs keep verifying: version 2 (its
-first line ``RULING <headline>``; then the record's notices, every step with its rule, the
-outcome's details, the dice, warnings that are not stand-ins; long lines wrapped, ``… ``
-continuing a line; a record from before notices has none, so its lines are as they were) and
-version 1 (the first line "<game>: <check> (<rules>)", outcome lines first, every warning). Logs of
+(`adjudicator.logs.transcript.comparable_lines(..., version=entry.version)`), so older logs keep
+verifying: version 2 (its first line ``RULING <headline>``; then the record's notices, every
+step with its rule, the outcome's details, the dice, warnings that are not stand-ins; long lines
+wrapped, ``… `` continuing a line; a record from before notices has none, so its lines are as
+they were) and version 1 (the first line "<game>: <check> (<rules>)", outcome lines first, every warning). Logs of
 versions 2 and 3 written when identical counters were still named with their ids verify too
-(`written_lines`).
+(`adjudicator.logs.transcript.written_lines`).
 
 Lines are plain text without control characters (a VASSAL command string cannot carry newlines
 or ESC). Everything a line says is read from the outcome in sorted key order at every level: the
@@ -55,15 +55,14 @@ live response and from the ledger.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
 from adjudicator.checks import side_label
-from adjudicator.fog import fog_of
+from adjudicator.request_units import states_before, unit_ids, unit_objects, unit_of
 from adjudicator.unit_changes import (
     BROKEN_DOWN, MOVED, RECOMBINED, REPLACED, RETREAT, RETURNED, UnitChange, ruled_changes,
 )
+from adjudicator.words.names import UnitNames, hidden_unit_words, rule_words
 
 COMPUTE_TAG = "[ADJ compute]"
 HASH_PREFIX_LENGTH = 16
@@ -81,13 +80,12 @@ WRAP = 160
 #: At most this many unit changes in a headline ("and 4 more").
 HEADLINE_CHANGES = 6
 
-_TAG_RE = re.compile(r"\[ADJ (?:compute|(?P<game>[A-Za-z0-9_-]{1,64})#(?P<seq>\d{1,9}))\] ?")
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f]+")
 _SPACES_RE = re.compile(r" {2,}")
-_VERIFY_PREFIX = "verify: "
+VERIFY_PREFIX = "verify: "
 NOTICE_PREFIX = "notice: "
-_RECEIPT_PREFIX = "receipt: "
-_NOT_RECORDED = "not recorded: "
+RECEIPT_PREFIX = "receipt: "
+NOT_RECORDED = "not recorded: "
 _CONTINUED = "… "
 _STAND_IN_RE = re.compile(r"\bstand-in\b", re.IGNORECASE)
 
@@ -124,12 +122,12 @@ def chat_lines(result: dict[str, Any], *, system_name: str = "", verify_url: str
     if tag != COMPUTE_TAG:
         receipt = result.get("receipt") or {}
         signed = f" signed {receipt['kid']}" if isinstance(receipt, dict) and receipt.get("kid") else ""
-        body.append(f"{_RECEIPT_PREFIX}record {result['seq']} hash {str(result.get('hash', ''))[:HASH_PREFIX_LENGTH]}"
+        body.append(f"{RECEIPT_PREFIX}record {result['seq']} hash {str(result.get('hash', ''))[:HASH_PREFIX_LENGTH]}"
                     f"{signed}")
         if verify_url:
-            body.append(f"{_VERIFY_PREFIX}{verify_url}")
+            body.append(f"{VERIFY_PREFIX}{verify_url}")
     else:
-        body.append(f"{_NOT_RECORDED}computed from the players' own dice")
+        body.append(f"{NOT_RECORDED}computed from the players' own dice")
     return [f"{tag} {_clean(line)}" for line in body]
 
 
@@ -162,13 +160,14 @@ def _lines_v2(result: dict[str, Any], names: UnitNames) -> list[str]:
         body += _wrap(names.text(f"{number}. {step.get('text', '')}{rule}"))
     outcome = _canonical(result.get("outcome") or {})
     shown = [key for key in sorted(outcome) if not _empty(outcome[key])]
-    plain = [f"{_words(key)}: {readable(outcome[key])}" for key in shown if not isinstance(outcome[key], (dict, list))]
+    plain = [f"{_words(key)}: {_value_text(outcome[key], names)}" for key in shown
+             if not isinstance(outcome[key], (dict, list))]
     if plain:
         body += _wrap(names.text("= " + "; ".join(plain)))
     for key in shown:
         if isinstance(outcome[key], (dict, list)):
-            body += _wrap(names.text(f"= {_words(key)}: {readable(outcome[key])}"))
-    dice = dice_text(result.get("dice_used") or [])
+            body += _wrap(names.text(f"= {_words(key)}: {_value_text(outcome[key], names)}"))
+    dice = dice_text(result.get("dice_used") or [], names.players_words)
     if dice:
         body += _wrap(names.text(f"dice: {dice}"))
     for warning in result.get("warnings") or []:
@@ -183,9 +182,9 @@ def _lines_v3(result: dict[str, Any], tail: int, names: UnitNames | None = None)
     lines `chat_lines` adds (the receipt and the verify address, or "not recorded")."""
     names = names or UnitNames.of(result.get("system", ""))
     units = affected_units(result, names)
-    body = [RULING_MARK + first_line(result)]
+    body = [RULING_MARK + first_line(result, names)]
     body += [_clean(NOTICE_PREFIX + notice) for notice in notice_texts(result)]
-    dice = dice_text(result.get("dice_used") or [])
+    dice = dice_text(result.get("dice_used") or [], names.players_words)
     room = SHORT_LINES - len(body) - tail - (1 if dice else 0)
     if len(units) > room:
         shown = max(room - 1, 0)
@@ -197,11 +196,11 @@ def _lines_v3(result: dict[str, Any], tail: int, names: UnitNames | None = None)
     return body
 
 
-def first_line(result: dict[str, Any]) -> str:
+def first_line(result: dict[str, Any], names: UnitNames | None = None) -> str:
     """The sentence a ruling's chat opens with (after its tag and mark): its headline, with what it
     does to units when those have no lines of their own. The ruling's page and the game's ledger open
     with it too."""
-    names = UnitNames.of(result.get("system", ""))
+    names = names or UnitNames.of(result.get("system", ""))
     return _clean(headline(result, names, changes=not affected_units(result, names)))
 
 
@@ -239,7 +238,12 @@ def _supply_line(item: dict, names: UnitNames, outcome: dict) -> str:
     if not states:
         return ""
     unit = item.get("unit") or item.get("block")
-    who = names.name(unit) if isinstance(unit, str) else readable(item if item.get("hidden") else "a unit")
+    if isinstance(unit, str):
+        who = names.name(unit)
+    elif item.get("hidden") and names.players_words:  # a sealed unit, as the fog allows: "a UN block in 0520"
+        who = hidden_unit_words(names.game.id if names.game is not None else "", item)
+    else:
+        who = readable(item if item.get("hidden") else "a unit")
     where = f" ({item['hex']})" if isinstance(item.get("hex"), str) and isinstance(unit, str) else ""
     return f"{who}{where} {' and '.join(states)}"
 
@@ -264,7 +268,7 @@ def headline(result: dict[str, Any], names: UnitNames | None = None, changes: bo
     side = result.get("side") or (outcome.get("side") if isinstance(outcome.get("side"), str) else "")
     who = f" for {side_label(side)}" if side else ""  # the side asking; a calculation: the side reported on
     attack = _attack(outcome, request, names)
-    summary = attack if attack else _facts(outcome)
+    summary = attack if attack else _facts(outcome, names)
     said = "; ".join(text for text in (_revealed_text(outcome, names),
                                        _changes_text(outcome, request, names) if changes else "") if text)
     if said:
@@ -322,15 +326,39 @@ def _placed(item: dict, names: UnitNames) -> str:
     return names.name(str(item.get("unit"))) + (f" ({where})" if isinstance(where, str) and where else "")
 
 
-def _facts(outcome: dict) -> str:
+def _facts(outcome: dict, names: UnitNames) -> str:
     """The deciding facts of a check that is no attack: the first few of HEADLINE_FACTS present,
-    else the first plain values of the outcome."""
+    else a report's totals by side (a saved game's supply), else the first plain values of the
+    outcome (as rulings read before players' words, `UnitNames.players_words`: never the totals)."""
     keys = [k for k in HEADLINE_FACTS if _plain(outcome.get(k))]
+    if not keys and names.players_words and (totals := _side_totals(outcome)):
+        return totals
     if not keys:
         keys = [k for k in sorted(outcome) if _plain(outcome[k])]
     if "roll" in outcome and _plain(outcome["roll"]) and "roll" not in keys[:HEADLINE_FACT_COUNT]:
         keys = keys[:HEADLINE_FACT_COUNT - 1] + ["roll"]
-    return ", ".join(f"{_words(k)} {readable(outcome[k])}" for k in keys[:HEADLINE_FACT_COUNT])
+    text = ", ".join(f"{_words(k)} {_value_text(outcome[k], names)}" for k in keys[:HEADLINE_FACT_COUNT])
+    return names.text(text) if names.players_words else text
+
+
+def _side_totals(outcome: dict) -> str:
+    """A report by side's totals ("in supply 41, out of supply 2"; several sides: "UN: in supply 41,
+    out of supply 2; Communist: ..."), "" for an outcome that is none."""
+    sides = outcome.get("sides")
+    if not isinstance(sides, list) or not sides:
+        return ""
+    said = []
+    for side in sides:
+        if not isinstance(side, dict):
+            return ""
+        counts = [f"{_words(k)} {side[k]}" for k in ("in_supply", "out_of_supply", "isolated")
+                  if isinstance(side.get(k), int) and not isinstance(side.get(k), bool)]
+        if not counts:
+            return ""
+        said.append((side.get("side"), ", ".join(counts)))
+    if len(said) == 1:
+        return said[0][1]
+    return "; ".join(f"{side_label(s)}: {text}" if isinstance(s, str) else text for s, text in said)
 
 
 def _revealed_text(outcome: dict, names: UnitNames) -> str:
@@ -355,7 +383,7 @@ def _changed_units(outcome: dict, request: dict, names: UnitNames) -> list[str]:
     """What the ruling does to each unit ("NK 83 depleted", "US 24 eliminated (replaced by NK 7)");
     a unit shown at full strength, or at the step or strength it had (the request says, in a
     recorded game), is left out, and so is the unit that replaces another."""
-    before = {**_states_before(request), **_sp_before(outcome)}
+    before = {**states_before(request), **_sp_before(outcome)}
     said = []
     replacements = set()
     for change in ruled_changes(outcome):
@@ -399,48 +427,10 @@ def _change_text(change: UnitChange, before: dict[str, int], names: UnitNames) -
     return ""
 
 
-def _states_before(request: Any) -> dict[str, Any]:
-    """The step (or SP) each unit of a request stood at when the check was asked: unit -> state."""
-    def state(unit: dict) -> Any:
-        if isinstance(unit.get("step"), str):
-            return unit["step"] or None
-        sp = unit.get("sp")
-        return sp if isinstance(sp, int) and not isinstance(sp, bool) else None
-    return _per_unit(request, state)
-
-
 def _sp_before(outcome: Any) -> dict[str, int]:
     """Block games name a block's SP before and after: unit -> SP before."""
-    return {u: sp for u, sp in _per_unit(outcome, lambda unit: unit.get("sp_before")).items() if isinstance(sp, int)}
-
-
-def _per_unit(tree: Any, value_of: Callable[[dict], Any]) -> dict[str, Any]:
-    """unit -> value_of(its object), for every object naming a unit (`unit` or `block`) anywhere
-    in `tree` where that is not None; a unit named again later keeps the later value."""
-    found: dict[str, Any] = {}
-    if isinstance(tree, list):
-        for item in tree:
-            found.update(_per_unit(item, value_of))
-    elif isinstance(tree, dict):
-        unit = tree.get("unit") or tree.get("block")
-        if isinstance(unit, str) and (value := value_of(tree)) is not None:
-            found[unit] = value
-        for child in tree.values():
-            if isinstance(child, (dict, list)):
-                found.update(_per_unit(child, value_of))
-    return found
-
-
-def unit_ids(value: Any) -> list[str]:
-    """The units a request or outcome member names: an id, an object's ``unit`` (or ``block``), a list of either."""
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        unit = value.get("unit") or value.get("block")
-        return [unit] if isinstance(unit, str) else []
-    if isinstance(value, list):
-        return [u for item in value for u in unit_ids(item)]
-    return []
+    return {unit_of(node): node["sp_before"] for node in unit_objects(outcome)
+            if isinstance(node.get("sp_before"), int)}
 
 
 def notice_texts(result: dict[str, Any], system: str = "") -> list[str]:
@@ -454,116 +444,6 @@ def notice_texts(result: dict[str, Any], system: str = "") -> list[str]:
                        "game closes (its owner reads it)")
         elif isinstance(notice, dict) and isinstance(notice.get("text"), str):
             out.append(notice["text"])
-    return out
-
-
-def hidden_unit_words(system: str, sealed: dict[str, Any]) -> str:
-    """A unit the fog of war hides, as the viewer may see it: its side, what the game calls it and
-    where it stands ("a UN block in 0518"), never its commitment."""
-    fog = fog_of(system)
-    noun = fog.noun if fog is not None else "unit"
-    side = f"{side_label(sealed['side'])} " if isinstance(sealed.get("side"), str) else ""
-    where = f" in {sealed['hex']}" if isinstance(sealed.get("hex"), str) and sealed["hex"] else ""
-    return f"a {side}{noun}{where}"
-
-
-# -- units as their counters read ------------------------------------------------------------------
-
-class UnitNames:
-    """A game's unit ids and the names their counters read: nationality and designation ("NK 83",
-    "US 27/25"), with the size where that alone is ambiguous, and the long name (or the id) where
-    that still is."""
-
-    def __init__(self, names: dict[str, str], full_steps: dict[str, str], parts: bool = True,
-                 game: Any = None):
-        self.names = names
-        self.full_steps = full_steps
-        self.parts = parts
-        self.game = game
-        ids = sorted(names, key=len, reverse=True)
-        self.pattern = re.compile(r"(?<![\w/-])(" + "|".join(map(re.escape, ids)) + r")(/[\w-]+)?(?![\w-])") if ids else None
-
-    @staticmethod
-    @lru_cache(maxsize=None)
-    def of(system: str) -> UnitNames:
-        try:
-            from scenarios import load_game
-
-            game = load_game(system)
-        except Exception:  # an unknown system (a probe check): ids stay ids
-            return UnitNames({}, {})
-        return UnitNames(counter_names(game), {u.id: u.steps[0].name for u in game.units.values() if u.steps},
-                         game=game)
-
-    def as_written_in_version_2(self) -> UnitNames:
-        """These names as version 2 of the rendering wrote them (a part of a broken-down unit as
-        "US 2/5-3"), so a version-2 log still compares equal."""
-        return UnitNames(self.names, self.full_steps, parts=False, game=self.game)
-
-    def with_ids_of_identical_counters(self) -> UnitNames:
-        """These names as versions 2 and 3 first wrote them: identical counters each with its id
-        ("NK SC (nk-sc-1)"), so the logs they wrote still compare equal."""
-        if self.game is None:
-            return self
-        return UnitNames(counter_names(self.game, ids_of_identical=True), self.full_steps, self.parts, self.game)
-
-    def name(self, unit_id: str) -> str:
-        """The counter's name; a part left by breaking a unit down ("us-d2/5-3", SPI) as "5-3 of US 2"."""
-        if self.parts and unit_id not in self.names and "/" in unit_id:
-            root, part = unit_id.split("/", 1)
-            if root in self.names:
-                return f"{part} of {self.names[root]}"
-        return self.names.get(unit_id, unit_id)
-
-    def full_step(self, unit_id: str) -> str:
-        return self.full_steps.get(unit_id, "")
-
-    def join(self, unit_ids: list[str]) -> str:
-        return ", ".join(self.name(u) for u in unit_ids)
-
-    def text(self, line: str) -> str:
-        """`line` with every unit id in it replaced by its counter's name."""
-        if self.pattern is None:
-            return line
-        if not self.parts:
-            return self.pattern.sub(lambda m: self.names[m.group(1)] + (m.group(2) or ""), line)
-        return self.pattern.sub(lambda m: self.name(m.group(1) + (m.group(2) or "")), line)
-
-
-def counter_names(game, ids_of_identical: bool = False) -> dict[str, str]:
-    """unit id -> the name its counter reads: its nationality and designation, with its size where
-    that alone is ambiguous, its long name where that still is. Counters that read alike even so
-    (the identical counters of a game: KWB's four "NK SC", SPI's Chinese regiments) share their
-    name: a player tells them apart by where they stand, never by an id no counter prints
-    (`ids_of_identical`: with the id in brackets, as rulings first named them)."""
-
-    def nationality(unit) -> str:
-        nat = game.nationalities.get(unit.nationality)
-        return (nat.letter or nat.id.upper()) if nat else unit.nationality.upper()
-
-    def plain(unit) -> str:
-        if unit.designation.strip() in ("", "-", "?"):
-            return unit.name or unit.id
-        return f"{nationality(unit)} {unit.designation}"
-
-    def sized(unit) -> str:
-        return f"{plain(unit)} {unit.size}".strip()
-
-    out: dict[str, str] = {}
-    def long(unit) -> str:
-        return unit.name or sized(unit)
-
-    for attempt in (plain, sized, long):
-        counts: dict[str, int] = {}
-        for unit in game.units.values():
-            if unit.id not in out:
-                counts[attempt(unit)] = counts.get(attempt(unit), 0) + 1
-        for unit in game.units.values():
-            if unit.id not in out and counts[attempt(unit)] == 1:
-                out[unit.id] = attempt(unit)
-    for unit in game.units.values():
-        if unit.id not in out:
-            out[unit.id] = f"{plain(unit)} ({unit.id})" if ids_of_identical and plain(unit) != unit.id else plain(unit)
     return out
 
 
@@ -605,24 +485,50 @@ def _split_outside_brackets(text: str, separator: str) -> tuple[str, str]:
     return text, ""
 
 
-# -- reading rulings back ---------------------------------------------------------------------------
+# -- values as words -----------------------------------------------------------------------------------
 
-def dice_text(dice: list[dict[str, Any]]) -> str:
-    """Dice grouped by purpose, in the order rolled: "attacker combat dice d6 5 6 2; ..."."""
+def dice_text(dice: list[dict[str, Any]], sealed_as_hidden: bool = False) -> str:
+    """Dice grouped by purpose, in the order rolled: "attacker combat dice d6 5 6 2; ..." (a sealed
+    die, one nobody may see yet, as "hidden" with `sealed_as_hidden`, else as its commitment)."""
     groups: list[tuple[str, int, list[int]]] = []
     for die in dice:
-        purpose, sides = die.get("purpose", ""), die.get("sides", 0)
+        purpose, sides, value = die.get("purpose", ""), die.get("sides", 0), die.get("value")
+        if sealed_as_hidden and isinstance(value, str) and value.startswith("hidden:"):
+            value = "hidden"
         if groups and groups[-1][0] == purpose and groups[-1][1] == sides:
-            groups[-1][2].append(die.get("value"))
+            groups[-1][2].append(value)
         else:
-            groups.append((purpose, sides, [die.get("value")]))
+            groups.append((purpose, sides, [value]))
     return "; ".join(f"{purpose} d{sides} " + " ".join(str(v) for v in values) if purpose
                      else f"d{sides} " + " ".join(str(v) for v in values)
                      for purpose, sides, values in groups)
 
 
-def readable(value: Any) -> str:
-    """A nested JSON value as one line a player reads: no braces, no quotes, no Python reprs."""
+def _value_text(value: Any, names: UnitNames) -> str:
+    """An outcome's value as a ruling words it: `readable`, and in players' words a sealed unit as the
+    fog allows and a name the rules give a value in words ("foreign_aid" -> "foreign aid")."""
+    text = readable(value, _fog_words(names))
+    return rule_words(text) if names.players_words else text
+
+
+def _fog_words(names: UnitNames) -> Callable[[dict], str] | None:
+    """How a sealed unit reads in these names' wording: as the fog allows ("a UN block in 0520"),
+    or, before players' words, as `readable` always wrote it."""
+    if not names.players_words:
+        return None
+    system = names.game.id if names.game is not None else ""
+    return lambda sealed: hidden_unit_words(system, sealed)
+
+
+def _key_words(key: str, sealed: Callable[[dict], str] | None) -> str:
+    """An object's key in words; a sealed unit's (HoldFast's "in supply" by block) as "a hidden
+    unit" where a sealed unit reads as the fog allows (`sealed`)."""
+    return "a hidden unit" if sealed is not None and str(key).startswith("hidden:") else _words(key)
+
+
+def readable(value: Any, sealed: Callable[[dict], str] | None = None) -> str:
+    """A nested JSON value as one line a player reads: no braces, no quotes, no Python reprs
+    (`sealed`: how a sealed unit reads, "a hidden UN unit at 0520" unless given)."""
     if isinstance(value, bool):
         return "yes" if value else "no"
     if value is None:
@@ -630,13 +536,15 @@ def readable(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:g}"
     if isinstance(value, dict) and isinstance(value.get("hidden"), str):  # fog of war (adjudicator.fog)
+        if sealed is not None:
+            return sealed(value)
         where = f" at {value['hex']}" if value.get("hex") else ""
         return f"a hidden {side_label(value['side'])} unit{where}" if value.get("side") else "hidden"
     if isinstance(value, str) and value.startswith("hidden:"):
         return "hidden"
     if isinstance(value, dict):
         lead = value.get("unit") or value.get("id")
-        parts = [f"{_words(k)} {readable(value[k])}" for k in sorted(value)
+        parts = [f"{_key_words(k, sealed)} {readable(value[k], sealed)}" for k in sorted(value)
                  if not _empty(value[k]) and not (lead and k in ("unit", "id"))]
         inner = ", ".join(parts)
         if lead:
@@ -645,100 +553,8 @@ def readable(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         if not value:
             return "none"
-        return "; ".join(readable(item) for item in value)
+        return "; ".join(readable(item, sealed) for item in value)
     return str(value)
-
-
-@dataclass
-class TranscriptEntry:
-    """One ruling found in a log: its tag's game and record (None for compute) and its lines."""
-
-    game_id: str | None
-    seq: int | None
-    lines: list[str] = field(default_factory=list)
-    #: Where the ruling stands among the texts it was read from: its first and last text's index.
-    first: int = 0
-    last: int = 0
-
-    @property
-    def recorded(self) -> bool:
-        return self.game_id is not None
-
-    @property
-    def version(self) -> int:
-        """How the ruling was rendered: 3 (the short ruling, ``RULING » `` first), 2 (the whole
-        ruling, ``RULING `` first) or 1 (older logs)."""
-        first = self.lines[0] if self.lines else ""
-        return 3 if first.startswith(RULING_MARK) else 2 if first.startswith(RULING_MARK_V2) else 1
-
-    @property
-    def hash_prefix(self) -> str:
-        for line in self.lines:
-            found = re.match(r"receipt: record \d+ hash ([0-9a-f]+)", line)
-            if found:
-                return found.group(1)
-        return ""
-
-    def comparable(self) -> list[str]:
-        """The lines that must equal the ledger's rendering (everything but the verify address)."""
-        return [line for line in self.lines if not line.startswith(_VERIFY_PREFIX)]
-
-
-def parse_transcript(texts: Iterable[str]) -> list[TranscriptEntry]:
-    """The rulings in chat texts, in order; consecutive lines with the same tag are one ruling.
-
-    A tag may stand anywhere in a text (VASSAL or a player may prefix a chat line); texts with
-    no tag are not rulings and are skipped.
-    """
-    entries: list[TranscriptEntry] = []
-    current_key: tuple[str | None, int | None] | None = None
-    for index, text in enumerate(texts):
-        found = _TAG_RE.search(text)
-        if not found:
-            current_key = None
-            continue
-        game, seq = found.group("game"), found.group("seq")
-        key = (game, int(seq) if seq is not None else None)
-        line = text[found.end():]
-        if key != current_key or _closed(entries[-1].lines, line):
-            entries.append(TranscriptEntry(game_id=key[0], seq=key[1], first=index))
-            current_key = key
-        entries[-1].lines.append(line)
-        entries[-1].last = index
-    return entries
-
-
-def comparable_lines(result: dict[str, Any], *, system_name: str = "", version: int = VERSION,
-                     names: UnitNames | None = None) -> list[str]:
-    """What a log must show for this response (tags stripped, verify line left out), as `version`
-    renders it: compare a ruling read from a log with ``version=entry.version``."""
-    return TranscriptEntry(None, None, [_TAG_RE.sub("", line, count=1) for line in chat_lines(
-        result, system_name=system_name, version=version, names=names)]).comparable()
-
-
-def written_lines(result: dict[str, Any], *, system_name: str = "", version: int = VERSION) -> list[list[str]]:
-    """Every way a log may rightly show this response as `version` wrote it (`comparable_lines`):
-    versions 2 and 3 first named identical counters with their ids ("NK SC (nk-sc-1)"), as their
-    logs still read; now they are named as the counters read ("NK SC")."""
-    lines = [comparable_lines(result, system_name=system_name, version=version)]
-    if version >= 2:
-        older = UnitNames.of(result.get("system", "")).with_ids_of_identical_counters()
-        lines.append(comparable_lines(result, system_name=system_name, version=version, names=older))
-    return lines
-
-
-def _closed(lines: list[str], next_line: str) -> bool:
-    """Whether a ruling's lines are complete, so `next_line` with the same tag starts another.
-
-    Two compute rulings in a row share a tag, and a recorded ruling may be posted twice (a
-    replayed request); each ends with its closing line.
-    """
-    if not lines:
-        return False
-    last = lines[-1]
-    if last.startswith(_NOT_RECORDED) or last.startswith(_VERIFY_PREFIX):
-        return True
-    return last.startswith(_RECEIPT_PREFIX) and not next_line.startswith(_VERIFY_PREFIX)
 
 
 # -- small helpers ----------------------------------------------------------------------------------
@@ -787,90 +603,3 @@ def _empty(value: Any) -> bool:
 
 def _clean(text: str) -> str:
     return _SPACES_RE.sub(" ", _CONTROL_RE.sub(" ", text)).strip()
-
-
-# -- log sessions ------------------------------------------------------------------------------------
-
-SESSION_TAG = "[ADJ session "
-#: A log session's id, as the API takes it (`adjudicator.checks.SESSION_ID_PATTERN`): at most 64.
-SESSION_ID_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
-#: The most sessions a line may name before its own (the API's `file` bound).
-MAX_CHAIN_SESSIONS = 100_000
-_SESSION_RE = re.compile(r"\[ADJ session (?P<id>[A-Za-z0-9_-]{1,64})\]")
-_LONG_SESSION_RE = re.compile(r"\[ADJ session ([A-Za-z0-9_-]{65,})\]")
-_SESSION_FIELDS = {
-    "game": re.compile(r"\bgame (?P<v>[A-Za-z0-9_-]{1,64})"),
-    "file": re.compile(r"\bfile (?P<v>\d{1,6})"),
-    "side": re.compile(r", played by (?P<v>[a-z][a-z0-9_]{0,31})(?=,|$)"),
-    "start": re.compile(r"\bposition (?P<v>[0-9a-f]{16,64})"),
-    "live": re.compile(r", live session (?P<v>[A-Za-z0-9_-]{1,64})(?=,|$)"),
-    "after": re.compile(r"\bafter (?P<v>[A-Za-z0-9_ -]*)$"),
-}
-
-
-@dataclass(frozen=True)
-class SessionLine:
-    """The line a log begins with when the Adjudicator extension keeps it: which log session this
-    file is, of which game, and the sessions (files) before it, oldest first."""
-
-    id: str
-    game_id: str | None = None
-    file: int | None = None
-    start: str | None = None
-    chain: tuple[str, ...] = ()
-    side: str | None = None  # the side that played the file (lines before sides were named: None)
-    #: The live session the log was kept in (players at one board in a VASSAL server room; every
-    #: player's log of it names the same id), None for a log kept alone (play by e-mail).
-    live: str | None = None
-
-    @property
-    def parent(self) -> str | None:
-        return self.chain[-1] if self.chain else None
-
-
-def session_line(game_id: str, session: dict[str, Any], chain: list[str]) -> str:
-    """The chat line naming a log session (what the extension posts when a log begins):
-
-        [ADJ session k3f9x2] log of game G, file 3, played by un, begun at position 9a1b…, after k1a2b3 k2c4d5
-
-    A log kept in live play names its live session before the sessions before it ("…, begun at
-    position 9a1b…, live session m4n5p6, after …"); a log begun before the game went live says so
-    in a second line of the same session when it does.
-    """
-    parts = [f"{SESSION_TAG}{session['id']}] log of game {game_id}"]
-    if session.get("file"):
-        parts.append(f"file {session['file']}")
-    if session.get("side"):
-        parts.append(f"played by {session['side']}")
-    if session.get("start"):
-        parts.append(f"begun at position {session['start']}")
-    if session.get("live"):
-        parts.append(f"live session {session['live']}")
-    parts.append("after " + " ".join(chain) if chain else "after the setup")
-    return _clean(", ".join(parts))
-
-
-class SessionLineError(ValueError):
-    """A session line naming sessions outside the documented bounds (ids of 1 to 64 of
-    A-Za-z0-9_-, at most `MAX_CHAIN_SESSIONS` before it): no line the extension writes."""
-
-
-def parse_session_line(text: str) -> SessionLine | None:
-    """The session line `text` is, None when it is none; SessionLineError for one out of bounds."""
-    found = _SESSION_RE.search(text)
-    if not found:
-        if (long := _LONG_SESSION_RE.search(text)) is not None:
-            raise SessionLineError(f"A line names log session {long.group(1)[:24]}… of {len(long.group(1))} "
-                                   "characters: ids are at most 64. No line the Adjudicator extension writes.")
-        return None
-    rest = text[found.end():]
-    values = {name: (m.group("v") if (m := pattern.search(rest)) else None) for name, pattern in _SESSION_FIELDS.items()}
-    chain = tuple(values["after"].split()) if values["after"] and values["after"].strip() != "the setup" else ()
-    chain = tuple(c for c in chain if c not in ("the", "setup"))
-    longest = max(chain, key=len, default="")
-    if len(chain) > MAX_CHAIN_SESSIONS or (longest and not SESSION_ID_RE.fullmatch(longest)):
-        raise SessionLineError(f"Log session {found.group('id')}'s line names {len(chain)} earlier sessions, the longest "
-                               f"id of {len(longest)} characters: ids are at most 64, and at most "
-                               f"{MAX_CHAIN_SESSIONS} sessions come before one. No line the Adjudicator extension writes.")
-    return SessionLine(found.group("id"), values["game"], int(values["file"]) if values["file"] else None,
-                       values["start"], chain, values["side"], values["live"])

@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 from adjudicator.bridge.errors import BridgeError
 from adjudicator.bridge.upload import TOO_LARGE_HINT, Budget
-from adjudicator.fog import Fog, fog_of, redact
+from adjudicator.fog import Fog, fog_of, hidden_side, redact
 from adjudicator.logs.check import LogCheck, check_logs, echo
 from adjudicator.logs.replay.timeline import DRAW, MOVE, REMOVE, STEP, ADD, Step, Timeline, TimelineBuilder
 from adjudicator.logs.replay.verdicts import BAD, HIDDEN, REROLL, RulingView, place_rulings
@@ -126,7 +126,7 @@ class Replay:
         for number, before, after in step.changes:
             if number == piece:
                 state = after or before
-                return self.timeline.views[state[0]].label
+                return self.timeline.views[state[0]].called
         return None
 
     def page_json(self) -> dict[str, Any]:
@@ -216,12 +216,7 @@ def hidden_units(game: Game, fog: Fog | None, viewer: Viewer) -> dict[str, str]:
     """unit id -> side, of the units the fog of war hides from the viewer (by the rules alone)."""
     if fog is None or viewer.sees_all:
         return {}
-    out = {}
-    for unit_id in game.units:
-        owner = fog.unit_owner(unit_id)
-        if owner is not None and not (fog.owner_sees and owner == viewer.side):
-            out[unit_id] = owner
-    return out
+    return {unit_id: side for unit_id in game.units if (side := hidden_side(fog, unit_id, viewer.side)) is not None}
 
 
 def text_redactor(system: str, game: Game, fog: Fog | None, viewer: Viewer) -> Callable[[str], str]:

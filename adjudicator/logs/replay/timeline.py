@@ -26,7 +26,7 @@ from adjudicator.fog import Fog
 from adjudicator.logs.board import Shown, shown_at
 from adjudicator.logs.replay.board import Board
 from adjudicator.logs.replay.views import Identifier, Identity, PieceView, Placer, Viewer, hidden_from, view_of
-from adjudicator.words.transcript import TranscriptEntry, parse_transcript
+from adjudicator.logs.transcript import TranscriptEntry, parse_transcript
 from scenarios.model import Game
 from vassalfmt import SavedGame
 from vassalfmt.commands import CHAT_PREFIX, MAX_COMMANDS, Command, OtherCommand, parse_board_command
@@ -343,7 +343,7 @@ class TimelineBuilder:
             self.timeline.counts[ADD] += 1
             return
         if after is None:
-            step.texts.append(f"{views[before[0]].label} removed from {_words(before)}")
+            step.texts.append(f"{views[before[0]].called} removed from {_words(before)}")
             step.kinds.add(REMOVE)
             self.timeline.counts[REMOVE] += 1
             return
@@ -353,7 +353,7 @@ class TimelineBuilder:
                 step.kinds.add(DRAW)
                 self.timeline.counts[DRAW] += 1
             elif after[3].startswith("pile: "):
-                step.texts.append(f"{views[before[0]].label} returned to {after[3][len('pile: '):]}")
+                step.texts.append(f"{views[before[0]].called} returned to {after[3][len('pile: '):]}")
                 step.kinds.add(MOVE)
             else:
                 step.texts.append(f"{name} moved {_words(before)} → {_words(after)}")
@@ -366,16 +366,16 @@ class TimelineBuilder:
 
     def _describe_look(self, was: PieceView, now: PieceView, step: Step) -> None:
         if was.hidden and not now.hidden:
-            step.texts.append(f"{was.label} revealed: {now.title}")
+            step.texts.append(f"{was.called} revealed: {now.title}")
         elif now.hidden and not was.hidden:
-            step.texts.append(f"{was.label} hidden ({now.label})")
+            step.texts.append(f"{was.called} hidden ({now.called})")
         elif now.kind == "unit" and was.kind == "unit" and was.step != now.step:
             word = _step_word(self.game, now.label, was.step, now.step)
-            step.texts.append(f"{now.label}: {word} ({was.step or 'full'} → {now.step or 'full'})")
+            step.texts.append(f"{now.called}: {word} ({was.step or 'full'} → {now.step or 'full'})")
             step.kinds.add(STEP)
             self.timeline.counts[STEP] += 1
         elif now.hidden:
-            step.texts.append(f"{now.label} changed (you may not see how)")
+            step.texts.append(f"{now.called} changed (you may not see how)")
         elif was.title != now.title:
             step.texts.append(f"{now.title} (was {was.title})")
 

@@ -23,7 +23,9 @@ from adjudicator.logs.board import OrderedChange, Shown, ordered_changes, reache
 from adjudicator.logs.check import ALTERED, NOT_APPLIED, VERIFIED, LogCheck, LogRuling, board_changes
 from adjudicator.logs.replay.timeline import RULING, Step, Timeline
 from adjudicator.rulings import recorded_response
-from adjudicator.words.transcript import RULING_MARK, TranscriptEntry, comparable_lines
+from adjudicator.logs.transcript import TranscriptEntry, comparable_lines
+from adjudicator.words.names import UnitNames
+from adjudicator.words.transcript import RULING_MARK
 from scenarios.model import Game
 
 HIDDEN, REROLL, UNVERIFIED, UNRECORDED = "hidden", "re-roll", "unverified", "unrecorded"
@@ -75,16 +77,18 @@ def place_rulings(timeline: Timeline, game: Game | None, check: LogCheck | None,
     """Every ruling of the replay, in the order of its steps; the steps get their indexes (and the
     hidden rulings steps of their own)."""
     rulings: list[RulingView] = []
+    # the verdicts' own sentences: redacted for the viewer (by ids), then units as their counters read
+    said = (lambda text: UnitNames.of(game.id).text(redact(text))) if game is not None else redact
     for number, files in enumerate(timeline.files):
         judged = check.files[number].rulings if check is not None and number < len(check.files) else None
         if judged is not None and len(judged) != len(files.entries):
             judged = None  # not the same reading of the chat: show them unjudged rather than misplaced
         for index, (entry, at) in enumerate(zip(files.entries, files.entry_steps)):
             view = _shown(entry, at, judged[index] if judged else None, check is not None, records,
-                          system_name, redact)
+                          system_name, redact, said)
             rulings.append(view)
     if check is not None:
-        rulings = _with_unshown(timeline, rulings, check, records, system_name, redact)
+        rulings = _with_unshown(timeline, rulings, check, records, system_name, redact, said)
     for index, ruling in enumerate(rulings):
         step = timeline.steps[ruling.step]
         step.rulings.append(index)
@@ -95,7 +99,8 @@ def place_rulings(timeline: Timeline, game: Game | None, check: LogCheck | None,
 
 
 def _shown(entry: TranscriptEntry, at: int, judged: LogRuling | None, recorded_game: bool,
-           records: dict[int, dict], system_name: str, redact: Callable[[str], str]) -> RulingView:
+           records: dict[int, dict], system_name: str, redact: Callable[[str], str],
+           said: Callable[[str], str]) -> RulingView:
     lines = [redact(line) for line in entry.lines]
     receipt = next((line for line in lines if line.startswith("receipt: ")), "")
     view = RulingView(UNRECORDED if not entry.recorded else UNVERIFIED, at, entry.seq, entry.game_id, lines,
@@ -105,9 +110,9 @@ def _shown(entry: TranscriptEntry, at: int, judged: LogRuling | None, recorded_g
                     f"recorded in game {entry.game_id}; not checked here: replay it on that game's page"
                     if not recorded_game else "not judged")
         return view
-    view.status, view.why = judged.status, redact(judged.why)
+    view.status, view.why = judged.status, (redact if judged.status == ALTERED else said)(judged.why)
     if judged.rewind:  # asked again after the game was taken back over a ruling: a re-roll, shown where it was asked
-        view.status, view.why = REROLL, redact(judged.rewind)
+        view.status, view.why = REROLL, said(judged.rewind)
     view.notices = [redact(text) for text in judged.notices]
     record = records.get(entry.seq) if judged.status != "other-game" else None
     if record is not None:
@@ -132,7 +137,7 @@ def _ledger_lines(record: dict, game_id: str, system_name: str) -> list[str]:
 
 
 def _with_unshown(timeline: Timeline, rulings: list[RulingView], check: LogCheck, records: dict[int, dict],
-                  system_name: str, redact: Callable[[str], str]) -> list[RulingView]:
+                  system_name: str, redact: Callable[[str], str], said: Callable[[str], str]) -> list[RulingView]:
     """The rulings with the hidden ones and the re-rolls each at a step of its own, inserted
     between the shown rulings recorded before and after it (or at the end)."""
     shown = sorted((r.seq, r.step) for r in rulings if r.seq is not None and r.game_id == check.game_id
@@ -147,7 +152,7 @@ def _with_unshown(timeline: Timeline, rulings: list[RulingView], check: LogCheck
             after = min((s for s in shown if s[0] > seq), default=None)
             position = len(timeline.steps) if after is None else (before[1] + 1 if before else after[1])
             record = records.get(seq) or {}
-            view = RulingView(status, -1, seq, check.game_id, why=redact(summary.get("why", "")))
+            view = RulingView(status, -1, seq, check.game_id, why=said(summary.get("why", "")))
             if record:
                 _fill_from_record(view, record)
                 view.ledger_lines = [redact(line) for line in _ledger_lines(record, check.game_id, system_name)]

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 
 from adjudicator.bridge.identify import NameIndex, identify
 from adjudicator.bridge.locate import BOX, HEX, NOT_ON_A_MAP, OFF_GRID, TRACK, TURN_TRACK, UNKNOWN_MAP, locate
-from adjudicator.fog import Fog
+from adjudicator.fog import Fog, hidden_side
+from adjudicator.words.names import UnitNames
 from adjudicator.logs.replay.pictures import back_picture, marker_picture, unit_picture
 from adjudicator.logs.replay.board import Where
 from scenarios.model import Game, MarkerType, Unit
@@ -90,6 +91,12 @@ class PieceView:
     kind: str = "unit"
     step: str = ""  # the step's name, "" when hidden or not a unit
     image: str = ""  # the module's picture of what the viewer sees (`adjudicator.logs.replay.pictures`), "" for none
+    #: What the step's words call it (a unit as its counter reads); "" when that is its label.
+    name: str = ""
+
+    @property
+    def called(self) -> str:
+        return self.name or self.label
 
     def to_json(self) -> dict:
         out = {"l": self.label, "t": self.title, "b": self.fill, "f": self.text, "k": self.kind}
@@ -163,15 +170,16 @@ def hidden_from(identity: Identity, where: Where, viewer: Viewer, fog: Fog | Non
         return False
     if where.face_down:
         return True
-    owner = fog.unit_owner(identity.unit.id) if fog and identity.unit else None
+    unit = identity.unit.id if identity.unit else ""
+    owner = fog.unit_owner(unit) if fog and unit else None
     active = [m for m in identity.masks if m.obscured_by is not None]
     if active:
         if any(mask_hides(m, viewer, players) for m in active):
             return True
-        return owner is not None and not fog.owner_sees  # the rules hide it from its owner too
+        return owner is not None and hidden_side(fog, unit, owner) is not None  # the rules hide it from its owner too
     if identity.masks:
         return False  # its mask is off: revealed, as on every player's screen
-    return owner is not None and not (fog.owner_sees and owner == viewer.side)
+    return bool(unit) and hidden_side(fog, unit, viewer.side) is not None
 
 
 def view_of(game: Game, identity: Identity, where: Where, hidden: bool) -> PieceView:
@@ -196,9 +204,10 @@ def view_of(game: Game, identity: Identity, where: Where, hidden: bool) -> Piece
         values = next((s.text for s in unit.steps if s.name == step), "")
         full = unit.steps[0].name if unit.steps else ""
         shown = f", {step}" if step and step != full and step != values else ""
-        title = f"{identity.name or unit.name or unit.id} ({unit.id}{shown}{', ' + values if values else ''})"
+        name = UnitNames.of(game.id).name(unit.id)  # the words say it as its counter reads, never by id
+        title = f"{identity.name or unit.name or name} ({name}{shown}{', ' + values if values else ''})"
         return PieceView(unit.id, title, unit.side, nat.background if nat else OTHER_FILL,
-                         nat.text if nat else "#000000", False, "unit", step, unit_picture(game, unit, step))
+                         nat.text if nat else "#000000", False, "unit", step, unit_picture(game, unit, step), name)
     if identity.marker is not None:
         marker = identity.marker
         face = f": {identity.face}" if identity.face else ""

@@ -425,7 +425,7 @@ def _infrastructure_applied(now: int | None, struck: int, floor: int, enemy: str
                           "marker stays).", "7.0; 10.3.2"))
         if struck and floor > 0:
             warnings.append(f"The {who} Infrastructure never goes below {floor} (7.0): the change applied may be less "
-                            f"than {struck}; give enemy_infrastructure to have it worked out.")
+                            f"than {struck}; give the enemy's Infrastructure now to have it worked out.")
         return
     after = max(floor, now - struck)
     outcome["enemy_infrastructure"] = after

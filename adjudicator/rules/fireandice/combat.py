@@ -532,8 +532,9 @@ def combat(req: CombatRequest, dice: Dice) -> CheckResult:
             continue
         quality[role].add(kind)
         placed.append({"side": side, "marker": name})
-        steps.append(Step(f"{role.capitalize()} rolled a natural {roll}: place a {name} marker on one of his participating "
-                          "units without a quality marker; it counts in this combat.", "5.4.2 Special Rolls"))
+        article = "an" if name[:1].lower() in "aeiou" else "a"
+        steps.append(Step(f"{role.capitalize()} rolled a natural {roll}: place {article} {name} marker on one of his "
+                          "participating units without a quality marker; it counts in this combat.", "5.4.2 Special Rolls"))
 
     # random event (5.5)
     event_out = None

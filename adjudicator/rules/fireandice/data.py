@@ -17,7 +17,7 @@ from scenarios import load_game
 from scenarios.model import Game, Table, Unit
 from adjudicator.checks import Refusal, UnitKinds
 from adjudicator.rules import gamedata
-from adjudicator.words.transcript import counter_names
+from adjudicator.words.names import counter_names
 from adjudicator.rules.gamedata import scenario, special  # noqa: F401  (re-exported)
 
 GAME_ID = "fireandice"

@@ -38,7 +38,7 @@ from typing import Iterable
 
 from pydantic import Field, PrivateAttr, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board as board_field, register_check
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board as board_field, register_check, side_label
 from adjudicator.rules.holdfast import board, data
 from adjudicator.rules.holdfast.schemas import WEATHER_MARKER, Attacker, Block, SupportName, WeatherName, unique
 from scenarios.model import Game, GameMap
@@ -134,7 +134,7 @@ def build_situation(
         if g.units[b.unit].side != attacker_side:
             raise ValueError(f"attacker {b.unit} is not on the {attacker_side} side like {attackers[0].unit}")
     if g.units[defender.unit].side == attacker_side:
-        raise ValueError(f"defender {defender.unit} is on the attacker's side ({attacker_side})")
+        raise ValueError(f"defender {defender.unit} is on the attacker's side (the {side_label(attacker_side)})")
 
     warnings: list[str] = []
     used_map = False

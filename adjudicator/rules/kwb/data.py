@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from scenarios import load_game
 from scenarios.model import Game, GameMap, MarkerType, Table, Unit
-from adjudicator.checks import Refusal
+from adjudicator.checks import Refusal, side_label
 from adjudicator.rules import gamedata
 from adjudicator.rules.gamedata import (  # noqa: F401  (re-exported)
     cite,
@@ -159,7 +159,9 @@ def support_fire_value(g: Game, marker_id: str, side: str) -> int:
     if m is None or m.kind != "support_fire":
         raise Refusal(f"{marker_id!r} is not a Support Fire marker", allowed=support_fire_markers(g, side))
     if m.side != side:
-        raise Refusal(f"{marker_id} is a {m.side} Support Fire marker, not {side}", allowed=support_fire_markers(g, side))
+        mine = ", ".join(g.markers[i].name for i in support_fire_markers(g, side))
+        raise Refusal(f"{m.name} is the {side_label(m.side)} player's marker, not the {side_label(side)} player's "
+                      f"({mine})", allowed=support_fire_markers(g, side))
     return int(m.faces[0])
 
 

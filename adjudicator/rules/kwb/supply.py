@@ -139,7 +139,7 @@ def _trace_communist(g, scenario_id, b: kb.Board, blocked, options, report: Supp
                          f"({', '.join(_labels(gm, symbols))}): "
                          + (", ".join(f"{c.at.unit} ({c.at.hex})" for c in connected) or "none")
                          + (f"; cut off: {', '.join(f'{c.at.unit} ({c.at.hex})' for c in cut_off)}" if cut_off else "")
-                         + (" (reading: the ZOC ban of 9.0 applies to this leg too; center_leg_zoc=false drops it)"
+                         + (" (reading: the ZOC ban of 9.0 applies to this leg too; answer no to 'Center leg ZOC' to drop it)"
                             if center_leg_zoc else " (reading: enemy ZOC ignored on this leg)") + ".", RULE))
     leg1 = search(gm.grid, {c.hex: 0.0 for c in connected}, lambda a, n: None if n in blocked else 1.0, max_cost=reach)
     report.steps.append((f"One search of at most {reach} hexes from the connected Supply Centers reaches every unit "

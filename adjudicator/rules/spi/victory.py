@@ -23,6 +23,8 @@ not 'units in Korea' for the line and map conditions.
 
 from __future__ import annotations
 
+import re
+
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, either_side, register_check, side_label
@@ -97,10 +99,10 @@ class Evaluation:
         hexes = sb.place_hexes(self.map, place)
         for side in data.SIDES:
             if any(h in self.board.occupied_by(side) for h in hexes):
-                return side, f"{place} is occupied by {side} units"
+                return side, f"{place} is occupied by {side_label(side)} units"
         if place.lower() in self.last:
             side = self.last[place.lower()]
-            return side, f"{place} is empty, last occupied by {side}"
+            return side, f"{place} is empty, last occupied by {side_label(side)}"
         raise ValueError(f"{place} is unoccupied: say who last occupied it in `last_occupied`")
 
     def line(self, kind: str) -> sb.Line:
@@ -121,14 +123,15 @@ class Evaluation:
             line = self.line(cond["line"])
             want_south = kind == "no_enemy_south_of"
             offenders = [p.at.unit for p in self.board.land_units_of(enemy) if line.is_south(p.hex) == want_south]
-            where = "south" if want_south else "north"
+            where = f"{'south' if want_south else 'north'} of the {_line_words(cond['line'])}"
             if offenders:
-                return False, f"{enemy} units {where} of the {cond['line']}: {', '.join(offenders[:6])}" + \
+                return False, f"{side_label(enemy)} units {where}: {', '.join(offenders[:6])}" + \
                     (f" and {len(offenders) - 6} more" if len(offenders) > 6 else "")
-            return True, f"no {enemy} units {where} of the {cond['line']}"
+            return True, f"no {side_label(enemy)} units {where}"
         if kind == "no_enemy_on_map":
             left = [p.at.unit for p in self.board.land_units_of(enemy)]
-            return not left, (f"{len(left)} {enemy} units left in Korea" if left else f"no {enemy} units left in Korea")
+            return not left, (f"{len(left)} {side_label(enemy)} units left in Korea" if left
+                              else f"no {side_label(enemy)} units left in Korea")
         if kind == "hold_same_port_throughout":
             port = self.req.un_port_held_throughout
             if not port:
@@ -138,6 +141,12 @@ class Evaluation:
                 raise ValueError(f"un_port_held_throughout names {port}, but {why}")
             return True, f"{port} held throughout the game ({why})"
         raise ValueError(f"unknown victory condition kind {kind!r} in the scenario data")
+
+
+def _line_words(kind: str) -> str:
+    """A line the map draws, as the rules say it: "parallel_38" -> "38th parallel"."""
+    found = re.fullmatch(r"parallel_(\d+)", kind)
+    return f"{found.group(1)}th parallel" if found else kind.replace("_", " ")
 
 
 def level_name(levels: list[str], n: int) -> str:
@@ -160,7 +169,7 @@ def evaluate(g: Game, req: VictoryRequest) -> CheckResult:
             cond = victory[side][name]
             ok, why = ev.check(side, cond)
             detail[side][name] = ok
-            steps.append(Step(f"{side} {name} ({cond.get('text', '')}): {'met' if ok else 'not met'} - {why}.",
+            steps.append(Step(f"{side_label(side)} {name} ({cond.get('text', '')}): {'met' if ok else 'not met'} - {why}.",
                               victory.get("source", RULE)))
             if ok:
                 best = i

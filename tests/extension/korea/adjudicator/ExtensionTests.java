@@ -423,7 +423,7 @@ public final class ExtensionTests {
     equal(List.of("s1", "s2"), third.chain, "the sessions before, oldest first");
     equal("g1", third.gameId, "the recorded game kept");
     equal("[ADJ session s3] log of game g1, file 3, played by un, begun at position " + "ef".repeat(16) + ", after s1 s2",
-          LogSessions.line(third.gameId, third.session, third.chain, "un"), "the log's first line (adjudicator.words.transcript.session_line)");
+          LogSessions.line(third.gameId, third.session, third.chain, "un"), "the log's first line (adjudicator.logs.session_line)");
     equal("[ADJ session s1] log of game g1, file 1, begun at position " + a + ", after the setup",
           LogSessions.line(first.gameId, first.session, first.chain, null), "a first log's line, its side not known");
     equal(Map.of("id", "s2", "parent", "s1", "start", "cd".repeat(16), "file", 2L), second.session.toJson(), "a ruling's log_session");
@@ -447,7 +447,7 @@ public final class ExtensionTests {
     equal("l1", live.session.toJson().get("live"), "a ruling's log_session names its live session");
     check(!first.session.toJson().containsKey("live"), "a log kept alone names none");
     equal("[ADJ session s9] log of game g1, file 1, played by un, begun at position " + a + ", live session l1, after the setup",
-          LogSessions.line("g1", live.session, live.chain, "un"), "the session line names it (adjudicator.words.transcript.session_line)");
+          LogSessions.line("g1", live.session, live.chain, "un"), "the session line names it (adjudicator.logs.session_line)");
     equal("l1", first.session.withLive("l1").live, "a log begun before the game went live joins its live session");
     check(Server.same("http://a.test/", "HTTP://a.test") && !Server.same("http://a.test", "http://b.test"),
           "the same server, a trailing slash aside");

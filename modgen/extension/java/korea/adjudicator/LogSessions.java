@@ -103,7 +103,8 @@ final class LogSessions {
   }
 
   /**
-   * The chat line a log begins with, as the server writes it (adjudicator.words.transcript.session_line):
+   * The chat line a log begins with, as the server reads it (adjudicator.logs.session_line, its one specification;
+   * tests/test_extension_java.py reads what this writes back with it):
    * {@code [ADJ session k3f9x2] log of game G, file 3, played by un, begun at position 9a1b..., after k1a2b3 k2c4d5}.
    * The side ({@code side}, null: not known) tells the log check whose file it is: a change only
    * that side can make (its hidden piece) is expected in its next file. A log kept in live play

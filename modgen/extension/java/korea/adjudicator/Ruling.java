@@ -99,7 +99,7 @@ final class Ruling {
   }
 
   static final String VERIFY = "verify: ";
-  /** A ruling's tag at the start of a chat line (adjudicator.words.transcript). */
+  /** A ruling's tag at the start of a chat line (adjudicator.logs.transcript.TAG_RE). */
   static final java.util.regex.Pattern TAG = java.util.regex.Pattern.compile("^\\[ADJ [^\\]]*\\]");
 
   final List<String> lines;         // the transcript everyone may see: posted to the chat and the log

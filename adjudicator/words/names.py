@@ -1,0 +1,236 @@
+"""Things named as players read them: the one place an id becomes words.
+
+A unit is named as its counter reads ("NK 83", "US 27/25": nationality and designation, with the
+size where that alone is ambiguous, the long name where that still is; `counter_names`), and a unit
+the fog of war hides as the viewer may see it: its side, what the game calls it and where it
+stands ("a UN block in 0518"; `hidden_unit_words`, `unit_as_seen`, asking `adjudicator.fog.hidden_side`),
+never its commitment. Identical counters (KWB's four "NK SC") share their name: a player tells them
+apart by where they stand, never by an id no counter prints. A check reads by its name in words
+(`check_name`), a form's option as the rulebook says it (`choice_name`), the data's rule ids in
+words (`rule_words`).
+
+Every surface a player reads names things through here: chat lines (`UnitNames`, its
+`players_words` switch keeping the words older logs were written in), pages (`for_players`,
+`result_for_players`), refusals, verdicts and CLI lines (`said_to`, `UnitNames.text`). Ids and
+commitments stay in the JSON for programs.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from adjudicator.fog import HIDDEN, fog_of, hidden_side, redact, unit_in_fog
+
+
+class UnitNames:
+    """A game's unit ids and the names their counters read: nationality and designation ("NK 83",
+    "US 27/25"), with the size where that alone is ambiguous, and the long name (or the id) where
+    that still is."""
+
+    def __init__(self, names: dict[str, str], full_steps: dict[str, str], parts: bool = True,
+                 game: Any = None, players_words: bool = True):
+        self.names = names
+        self.full_steps = full_steps
+        self.parts = parts
+        self.game = game
+        #: Whether a ruling reads in players' words as now (issue 51): a headline's facts with their
+        #: units named ("rebuilt NK 1"), a report by side by its totals, a hidden unit as the fog
+        #: allows ("a UN block in 0520"), a sealed die "hidden", the rules' value names in words
+        #: ("foreign aid"); rulings written before read "rebuilt nk-1", a saved game's supply by its
+        #: first plain values, "a hidden UN unit at 0520", a die's commitment, "foreign_aid"
+        #: (`as_written_before_players_words`).
+        self.players_words = players_words
+        ids = sorted(names, key=len, reverse=True)
+        self.pattern = re.compile(r"(?<![\w/-])(" + "|".join(map(re.escape, ids)) + r")(/[\w-]+)?(?![\w-])") if ids else None
+
+    @staticmethod
+    @lru_cache(maxsize=None)
+    def of(system: str) -> UnitNames:
+        try:
+            from scenarios import load_game
+
+            game = load_game(system)
+        except Exception:  # an unknown system (a probe check): ids stay ids
+            return UnitNames({}, {})
+        return UnitNames(counter_names(game), {u.id: u.steps[0].name for u in game.units.values() if u.steps},
+                         game=game)
+
+    def as_written_in_version_2(self) -> UnitNames:
+        """These names as version 2 of the rendering wrote them (a part of a broken-down unit as
+        "US 2/5-3"), so a version-2 log still compares equal."""
+        return UnitNames(self.names, self.full_steps, parts=False, game=self.game, players_words=self.players_words)
+
+    def with_ids_of_identical_counters(self) -> UnitNames:
+        """These names as versions 2 and 3 first wrote them: identical counters each with its id
+        ("NK SC (nk-sc-1)"), so the logs they wrote still compare equal."""
+        if self.game is None:
+            return self
+        return UnitNames(counter_names(self.game, ids_of_identical=True), self.full_steps, self.parts, self.game,
+                         self.players_words)
+
+    def as_written_before_players_words(self) -> UnitNames:
+        """These names as versions 2 and 3 wrote rulings before issue 51's players' words (see
+        `players_words`), so the logs they wrote still compare equal."""
+        return UnitNames(self.names, self.full_steps, self.parts, self.game, players_words=False)
+
+    def name(self, unit_id: str) -> str:
+        """The counter's name; a part left by breaking a unit down ("us-d2/5-3", SPI) as "5-3 of US 2"."""
+        if self.parts and unit_id not in self.names and "/" in unit_id:
+            root, part = unit_id.split("/", 1)
+            if root in self.names:
+                return f"{part} of {self.names[root]}"
+        return self.names.get(unit_id, unit_id)
+
+    def full_step(self, unit_id: str) -> str:
+        return self.full_steps.get(unit_id, "")
+
+    def join(self, unit_ids: list[str]) -> str:
+        return ", ".join(self.name(u) for u in unit_ids)
+
+    def text(self, line: str) -> str:
+        """`line` with every unit id in it replaced by its counter's name."""
+        if self.pattern is None:
+            return line
+        if not self.parts:
+            return self.pattern.sub(lambda m: self.names[m.group(1)] + (m.group(2) or ""), line)
+        return self.pattern.sub(lambda m: self.name(m.group(1) + (m.group(2) or "")), line)
+
+
+def counter_names(game, ids_of_identical: bool = False) -> dict[str, str]:
+    """unit id -> the name its counter reads: its nationality and designation, with its size where
+    that alone is ambiguous, its long name where that still is. Counters that read alike even so
+    (the identical counters of a game: KWB's four "NK SC", SPI's Chinese regiments) share their
+    name: a player tells them apart by where they stand, never by an id no counter prints
+    (`ids_of_identical`: with the id in brackets, as rulings first named them)."""
+
+    def nationality(unit) -> str:
+        nat = game.nationalities.get(unit.nationality)
+        return (nat.letter or nat.id.upper()) if nat else unit.nationality.upper()
+
+    def plain(unit) -> str:
+        if unit.designation.strip() in ("", "-", "?"):
+            return unit.name or unit.id
+        return f"{nationality(unit)} {unit.designation}"
+
+    def sized(unit) -> str:
+        return f"{plain(unit)} {unit.size}".strip()
+
+    out: dict[str, str] = {}
+    def long(unit) -> str:
+        return unit.name or sized(unit)
+
+    for attempt in (plain, sized, long):
+        counts: dict[str, int] = {}
+        for unit in game.units.values():
+            if unit.id not in out:
+                counts[attempt(unit)] = counts.get(attempt(unit), 0) + 1
+        for unit in game.units.values():
+            if unit.id not in out and counts[attempt(unit)] == 1:
+                out[unit.id] = attempt(unit)
+    for unit in game.units.values():
+        if unit.id not in out:
+            out[unit.id] = f"{plain(unit)} ({unit.id})" if ids_of_identical and plain(unit) != unit.id else plain(unit)
+    return out
+
+
+def hidden_unit_words(system: str, sealed: dict[str, Any]) -> str:
+    """A unit the fog of war hides, as the viewer may see it: its side, what the game calls it and
+    where it stands ("a UN block in 0518"), never its commitment."""
+    side, where = sealed.get("side"), sealed.get("hex")
+    return unit_in_fog(fog_of(system), side if isinstance(side, str) else None, where if isinstance(where, str) else "")
+
+
+def unit_as_seen(system: str, unit_id: str, viewer: str | None, hex_: str = "", names: UnitNames | None = None) -> str:
+    """A unit as `viewer` (a side; None: an observer) may read it: its counter's name, or, where the
+    fog of war hides it from the viewer (`adjudicator.fog.hidden_side`), its side, what the game calls
+    it and where it stands ("a UN block in 0520")."""
+    fog = fog_of(system)
+    side = hidden_side(fog, unit_id, viewer)
+    if side is not None:
+        return unit_in_fog(fog, side, hex_)
+    return (names or UnitNames.of(system)).name(unit_id)
+
+
+#: A value that is a name of the program's ("ground_support", "mig_alley"): shown in words.
+_SNAKE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+
+
+def for_players(system: str, node: Any, hidden: str = "a hidden unit", name_units: bool = True) -> Any:
+    """A ruling's JSON (its request, outcome, steps, dice) as a page shows it to players: each sealed
+    unit as the fog lets the viewer read it ("a UN block in 0520"), a sealed value as `hidden`, and
+    (`name_units`) each unit id in a value or a key as its counter reads ("NK 83") and a value that is
+    a snake_case name in words ("ground support"): never a commitment or an id. The JSON the API
+    answers keeps them all for programs."""
+    names = UnitNames.of(system) if name_units else None
+
+    def words(text: str) -> str:
+        if text.startswith(f"{HIDDEN}:"):
+            return hidden
+        if names is not None and _SNAKE.fullmatch(text):  # a value the rules name ("ground_support"), in words
+            return text.replace("_", " ")
+        return names.text(text) if names is not None else text
+
+    def walk(item: Any) -> Any:
+        if isinstance(item, dict):
+            if isinstance(item.get(HIDDEN), str):
+                return {"unit": hidden_unit_words(system, item)}
+            return {(words(key) if isinstance(key, str) else key): walk(value) for key, value in item.items()}
+        if isinstance(item, list):
+            return [walk(value) for value in item]
+        return words(item) if isinstance(item, str) else item
+    return walk(node)
+
+
+def result_for_players(system: str, result: dict[str, Any]) -> dict[str, Any]:
+    """A check's answer or result with what a page shows of it in players' words (`for_players`):
+    its request, outcome, steps and warnings; its dice, a sealed die as "hidden"."""
+    shown = dict(result)
+    for key in ("request", "outcome", "steps", "warnings"):
+        if key in shown:
+            shown[key] = for_players(system, shown[key])
+    if "dice_used" in shown:
+        shown["dice_used"] = for_players(system, shown["dice_used"], hidden="hidden")
+    return shown
+
+
+def said_to(system: str, text: str, viewer: str | None = None, fogged: bool = False) -> str:
+    """A sentence the program says to a player (a refusal, a verdict) with its units as he reads
+    them: each unit the fog hides from `viewer` (when `fogged`: a recorded game's asker, None an
+    observer) by its side ("a UN block"), every other unit id as its counter reads ("NK 83"). A
+    calculation's asker sent every unit himself: it is not `fogged`."""
+    if fogged:
+        text = redact(system, text, viewer)
+    return UnitNames.of(system).text(text)
+
+
+def check_name(check: str) -> str:
+    """A check as players call it ("chinese_intervention" -> "Chinese intervention", "ooc" stays a
+    word): the pages' lists, refusals and headlines; the id stays in the JSON and the addresses."""
+    from adjudicator.words.forms import humanize  # forms reads the games' data: only when words are wanted
+
+    return humanize(check.rpartition(".")[2])
+
+
+def rule_words(text: str) -> str:
+    """A text naming the data's own rules by their ids ("the special rule un_units_off_north_edge"),
+    with each such id in words ("un units off north edge")."""
+    return _SNAKE_WORD.sub(lambda found: found.group(0).replace("_", " "), text)
+
+
+_SNAKE_WORD = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+
+
+_CHOICE = re.compile(r"[a-z]+(?:[_-][a-z]+)*")
+
+
+def choice_name(value: Any) -> str:
+    """A form's option as the rulebook says it ("ammo_shortage" -> "Ammo shortage", "ooc" -> "OOC",
+    "invasion-inchon" -> "Invasion Inchon"); any other value (a chit, a month, "Prepared Attack")
+    as it is. The option's value stays what the request takes."""
+    from adjudicator.words.forms import humanize  # forms reads the games' data: only when words are wanted
+
+    if isinstance(value, str) and _CHOICE.fullmatch(value):
+        return humanize(value.replace("-", "_"))
+    return "" if value is None else str(value)

@@ -1,0 +1,192 @@
+"""What a player reads names units in players' words (issue 51): never a unit id, a hash or commitment,
+a sealed value's raw form ("hidden:...") or an empty list item in human text.
+
+Systematic over every documented example of every check of the four games (`CheckSpec.example`, as
+docs/examples shows them): each is recorded in a game of its own by the side that acts, then
+
+* the ruling's page and the game's ledger page, as each side and the observer (the text a player
+  reads: the receipt, code, citations and the chat lines shown verbatim left out),
+* the check's answer in compute mode: its chat lines and its details (a sealed die reads "hidden"),
+* its chances before the roll: their headline, summary, outcome labels and shared steps,
+* the command line's lines for the answer (`adjudicator-client check`),
+
+and a refusal per game the rules or the request's validation make, in compute mode and recorded;
+and HoldFast's supply of a saved game (the issue's first case), as each side and the observer.
+The pages are held to no snake_case name either (a value the rules name, "ground_support", reads
+"ground support"), their warnings aside: the stand-in notes cite the data's tables for its
+maintainers.
+
+Not yet held to it (issue 51, still open): snake_case names in chat lines and refusals (the games'
+checks and special rules by their ids), the replay, log-check verdicts beyond their units, VASSAL's
+dialogs.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from functools import lru_cache
+
+import pytest
+from lxml import html
+
+from adjudicator.checks import all_checks, get_check
+from adjudicator.client.output import check_lines
+from adjudicator.examples import situation
+from adjudicator.testing import bearer, make_app, new_game
+from scenarios import load_game
+
+GAMES = ("kwb", "spi", "holdfast", "fireandice")
+EXAMPLES = [(spec.system, spec.name) for spec in all_checks() if spec.system in GAMES and spec.example is not None]
+HASH = re.compile(r"\b[0-9a-f]{16,}\b")
+SNAKE = re.compile(r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b")
+SEALED = re.compile(r"\bhidden:")
+EMPTY_ITEM = re.compile(r"(?:, ,|; ;|\(, |, \)|, ;|\(\)|\binto ,|: ,)")
+#: Page parts that are not sentences: the receipt (record hash, key), the chat lines as VASSAL shows
+#: them (a sealed die's commitment is in them, for the log check); code and citations stand as "code".
+NOT_WORDS = ("//script", "//style", "//pre", "//*[@id='receipt']")
+#: The warnings: the stand-in notes cite the data's tables (and files) for its maintainers.
+WARNINGS = "//*[contains(concat(' ', normalize-space(@class), ' '), ' warnings ')]"
+AS_CODE = ("//code", "//cite")
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    return make_app(tmp_path_factory.mktemp("players-words"))
+
+
+@lru_cache(maxsize=None)
+def unit_id(system: str) -> re.Pattern:
+    ids = sorted(load_game(system).units, key=len, reverse=True)
+    return re.compile(r"(?<![\w/-])(" + "|".join(map(re.escape, ids)) + r")(?![\w/-])")
+
+
+def faults(system: str, text: str, ids_only: bool = False, snake: bool = False) -> list[str]:
+    """What in `text` is not in players' words (`snake`: a snake_case name too)."""
+    found = [f"unit id {m}" for m in unit_id(system).findall(text)]
+    if snake:
+        found += [f"snake_case name {m}" for m in SNAKE.findall(text)]
+    if not ids_only:
+        found += [f"hash {m}" for m in HASH.findall(text)] + [f"sealed value {m}" for m in SEALED.findall(text)]
+        found += [f"empty list item {m!r}" for m in EMPTY_ITEM.findall(text)]
+    return found
+
+
+def words_of(page: str, warnings: bool = True) -> str:
+    """The text of a page a player reads as sentences and tables (without its `warnings`)."""
+    tree = html.fromstring(page)
+    for path in NOT_WORDS + (() if warnings else (WARNINGS,)):
+        for element in tree.xpath(path):
+            element.drop_tree()
+    for path in AS_CODE:
+        for element in tree.xpath(path):
+            for child in list(element):
+                element.remove(child)
+            element.text = "code"
+    return " \n".join(line.strip() for line in tree.text_content().splitlines() if line.strip())
+
+
+def scenario_for(spec, body: dict) -> str | None:
+    """The example's scenario, else the first of the game's scenarios the check belongs to."""
+    if body.get("scenario"):
+        return body["scenario"]
+    return next((s for s in load_game(spec.system).scenarios if spec.belongs_to(s)), None)
+
+
+@pytest.mark.slow  # a game per example of the four games, each page as each viewer
+@pytest.mark.parametrize("system, check", EXAMPLES, ids=[f"{s}-{c}" for s, c in EXAMPLES])
+def test_every_surface_of_a_documented_example_names_units_in_players_words(app, system, check):
+    spec = get_check(system, check)
+    client = app.test_client()
+    computed = client.post(f"/api/v1/systems/{system}/{check}?transcript=1", json=spec.example)
+    assert computed.status_code == 200, computed.get_json()
+    answer = computed.get_json()
+    assert faults(system, "\n".join(answer["transcript"] + answer.get("details", []))) == []
+    assert faults(system, "\n".join(check_lines(answer)[1:]), ids_only=True) == [], "the command line"
+
+    if spec.random:
+        chances = client.post(f"/api/v1/systems/{system}/{check}/odds", json=situation(spec)).get_json()
+        said = [chances["headline"], chances["summary"], chances["chat_line"], chances["method"]]
+        said += [o["label"] for o in chances["outcomes"]] + [s["text"] for s in chances["steps"]]
+        assert faults(system, "\n".join(said)) == [], "the chances"
+
+    body = situation(spec)
+    game = new_game(client, system, scenario_for(spec, body))
+    recorded = None
+    for side in (s for s in game["tokens"] if s != "observer"):
+        response = client.post(f"/api/v1/games/{game['game_id']}/{check}", json=body, headers=bearer(game["tokens"][side]))
+        if response.status_code == 201:
+            recorded = response.get_json()
+            break
+    assert recorded is not None, f"no side may record the example: {response.get_json()}"
+    for role, token in game["tokens"].items():
+        browser = app.test_client()
+        browser.log_in(game['game_id'], token)
+        for address in (f"/games/{game['game_id']}/records/{recorded['seq']}", f"/games/{game['game_id']}"):
+            page = browser.get(address)
+            assert page.status_code == 200, address
+            text = page.get_data(as_text=True)
+            assert faults(system, words_of(text)) == [], (role, address)
+            assert faults(system, words_of(text, warnings=False), snake=True) == [], (role, address)
+
+
+def refusals() -> list[tuple[str, str, dict]]:
+    """A situation per game that the rules or the request's validation refuse, naming a unit."""
+    def example(system: str, check: str) -> dict:
+        return copy.deepcopy(get_check(system, check).example)
+
+    kwb, spi, holdfast, fai = (example("kwb", "combat"), example("spi", "combat"), example("holdfast", "combat"),
+                               example("fireandice", "rebuild"))
+    kwb["attackers"][0]["hex"] = "2020"  # not adjacent to the defender: the request's validation says so
+    spi["attackers"][0]["hex"] = "2020"
+    holdfast["defender"]["sp"] = 7  # a block has no such edge
+    fai["replacements_box"] = ["nk-2", "nk-3"]  # the unit rebuilt is not in the box
+    return [("kwb", "combat", kwb), ("spi", "combat", spi), ("holdfast", "combat", holdfast), ("fireandice", "rebuild", fai)]
+
+
+@pytest.mark.parametrize("system, check, body", refusals(), ids=[f"{s}-{c}" for s, c, _ in refusals()])
+def test_a_refusal_names_units_as_their_counters_read(app, system, check, body):
+    client = app.test_client()
+    refused = client.post(f"/api/v1/systems/{system}/{check}", json=body)
+    assert refused.status_code == 422
+    problem = refused.get_json()
+    assert faults(system, problem["detail"]) == [], problem
+    assert all(faults(system, e["detail"]) == [] for e in problem.get("errors", [])), problem
+
+    game = new_game(client, system, body.get("scenario") or scenario_for(get_check(system, check), body))
+    without_dice = {k: v for k, v in body.items() if k != "dice"}
+    for side in (s for s in game["tokens"] if s != "observer"):
+        refused = client.post(f"/api/v1/games/{game['game_id']}/{check}", json=without_dice,
+                              headers=bearer(game["tokens"][side]))
+        assert refused.status_code in (403, 422), refused.get_json()
+        assert faults(system, refused.get_json()["detail"]) == [], (side, refused.get_json())
+
+
+@pytest.mark.slow  # builds the game's module for its setup
+def test_a_saved_games_supply_reads_in_players_words_to_each_side_and_the_observer(app, modules):
+    """Issue 51's first case: HoldFast's UN supply from the module's setup, recorded by the UN's page,
+    read by the Communist and the observer (every sealed block was 'hidden:' and a hash, the
+    Communist's own blocks ids, the headline no result) and by the UN."""
+    from test_fog_pages import record_savedgame_supply
+
+    game, _, answer = record_savedgame_supply(app, modules, "holdfast")
+    for role, token in game["tokens"].items():
+        browser = app.test_client()
+        browser.log_in(game['game_id'], token)
+        for address in (f"/games/{game['game_id']}/records/{answer['seq']}", f"/games/{game['game_id']}"):
+            text = browser.get(address).get_data(as_text=True)
+            assert faults("holdfast", words_of(text)) == [], (role, address)
+            assert faults("holdfast", words_of(text, warnings=False), snake=True) == [], (role, address)
+        headline = html.fromstring(browser.get(f"/games/{game['game_id']}/records/{answer['seq']}").get_data(
+            as_text=True)).get_element_by_id("headline").text_content()
+        assert re.search(r"in supply \d+, out of supply \d+", headline), (role, headline)
+
+
+def test_a_forms_options_read_as_the_rulebook_says_them(app):
+    """Issue 51: Fire and Ice's combat form offered check boxes 'ammo_shortage', 'ooc'; they read
+    'Ammo shortage', 'OOC' now, their values what the request takes."""
+    page = app.test_client().get("/systems/fireandice/combat_support")
+    assert page.status_code == 200
+    tree = html.fromstring(page.get_data(as_text=True))
+    boxes = {box.get("value"): box.getparent().text_content().strip() for box in tree.xpath("//input[@type='checkbox'][@value]")}
+    assert boxes.get("ooc") == "OOC" and boxes.get("ammo_shortage") == "Ammo shortage", boxes
