@@ -28,8 +28,10 @@ A change has a kind:
                 Army's division) stays in the box, its own parts placed in its stead
 ``recombined``  the unit, a counter lying in the box of counters not in play, is placed on ``hex``
                 and its ``parts`` (the units that formed it) are set aside in that box
-``retreat``     the unit must retreat ``hexes`` hexes (SPI's Pursuit table): an order its owner
-                carries out, choosing the hexes; nothing a reader can make or check but say it
+``retreat``     the unit must retreat ``hexes`` hexes (SPI's Pursuit table; KWB's CRT results with a
+                retreat, AR, DR and the like): an order its owner carries out, choosing the hexes
+                (``applied_by`` is the owner); a log shows it as the unit that far from where it
+                stood
 ==============  ===================================================================================
 
 and says who makes it on the board: ``applied_by``, the side asking, or the unit's owner where
@@ -61,14 +63,22 @@ A step ``""`` is the unit's first step (full strength), whatever its counter cal
 A unit named as another's replacement is part of that change, not a change of its own. Where units
 stand is the board's business: the readers find the pieces.
 
-Adding a kind: a constant and its line in the
+Every change is resolved here, once, into the piece actions it takes (`resolve`,
+`adjudicator.piece_actions`: which piece, from where to where, the step's name its counter must
+show, by the one step lookup `step_name`, who makes it, and the choices still open); the answer
+carries them (``actions`` of each ``piece_changes`` entry, ``shows`` beside each step and
+replacement). The readers read those actions, never the kinds' details: the extension's
+``BoardChanges.java`` applies them, ``bridge/writeback.py`` writes them as commands,
+``logs.board`` checks the log shows them, ``ledger.board`` folds the unit's state after them and
+``words.transcript._change_text`` says them. Adding a kind: a constant and its line in the
 table above; the outcome shape that names it, read in `_walk` (or first, as `revealed_changes`
-reads a reveal); any field it needs in `UnitChange` and in `to_json` (new keys only: the
-extension ignores those it does not know, and reads ``kind``); then each reader says what it
-means: ``BoardChanges.java``
-(the commands that apply it), ``bridge/writeback.py`` (the commands it writes),
-``logboard.reached`` (what the log must show), ``ledger_board`` (the unit's state after it) and
-``transcript._change_text`` (its words). A kind a reader does not know is left alone by it.
+reads a reveal); any field it needs in `UnitChange` and in `to_json` (new keys only); its actions
+in `_actions` (a new action: its line in `adjudicator.piece_actions` and in each reader). A kind
+or action a reader does not know is left alone by it.
+
+Canonical order (`canonical_outcome`: an outcome with its keys sorted, as the ledger stores it)
+lives here too, beside the description: a live answer and a ledger record give their changes in
+the same order to every reader.
 
 This module is a leaf: the game's facts it needs (a unit's side, a side's dead pile, what the
 board hides) come in as an `Owners` (`adjudicator.unit_owners.owners_of` builds one).
@@ -76,8 +86,14 @@ board hides) come in as an `Owners` (`adjudicator.unit_owners.owners_of` builds 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterator
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Iterator, Sequence
+
+from adjudicator.piece_actions import (  # canonical order and the step lookup: every reader imports them from here
+    CHOOSE, DELETE, ELIMINATE, ELIMINATE_COMMAND, MOVE, PLACE, RETREAT_ORDER, SET_ASIDE, SET_ASIDE_COMMAND, SHOW_STEP,
+    PieceAction, canonical, canonical_outcome, step_name,
+)
+
 
 STEP, ELIMINATED, REPLACED, MOVED, RETURNED = "step", "eliminated", "replaced", "moved", "returned"
 REVEALED = "revealed"
@@ -101,9 +117,13 @@ class Placed:
     unit: str
     step: str | None = None
     sp: int | None = None
+    shows: str | None = None  # the step's name its counter shows (resolved: `step_name`)
 
     def to_json(self) -> dict[str, Any]:
-        return {"unit": self.unit, "step": self.step, "sp": self.sp}
+        out: dict[str, Any] = {"unit": self.unit, "step": self.step, "sp": self.sp}
+        if self.shows is not None:
+            out["shows"] = self.shows
+        return out
 
 
 @dataclass(frozen=True)
@@ -122,6 +142,8 @@ class UnitChange:
     parts: tuple[str, ...] = ()  # RECOMBINED: the units set aside
     lost: tuple[str, ...] = ()  # BROKEN_DOWN: the parts eliminated at once (to their dead pile)
     hexes: int = 0  # RETREAT: how many hexes
+    shows: str | None = None  # STEP, MOVED: the step's name the counter shows (resolved: `step_name`)
+    actions: tuple[PieceAction, ...] = field(default=(), compare=False)  # resolved (`resolve`)
 
     @property
     def eliminated(self) -> bool:
@@ -161,6 +183,9 @@ class UnitChange:
             out["lost"] = list(self.lost)
         if self.kind == RETREAT:
             out["hexes"] = self.hexes
+        if self.shows is not None:
+            out["shows"] = self.shows
+        out["actions"] = [a.to_json() for a in self.actions]
         return out
 
 
@@ -172,6 +197,8 @@ class Owners:
     dead_pile_of: Callable[[str], str]  # side id -> its dead pile's box id ("" if none)
     hidden_owner: Callable[[str], str | None]  # unit id -> its side when the board hides its piece from the other side
     counters_box_of: Callable[[str], str] = lambda side: ""  # side id -> its box of counters not in play ("" if none)
+    steps_of: Callable[[str], Sequence[Any]] = lambda unit: ()  # unit id -> its steps (`scenarios.model.Step`)
+    box_name: Callable[[str], str] = lambda box: ""  # box id -> the box's name as the module shows it
 
     def applier(self, unit: str, asker: str) -> str:
         """Who makes a change to `unit` on the board: its owner when its piece is hidden from the
@@ -208,10 +235,121 @@ def ruled_changes(outcome: Any, owners: Owners | None = None, asker: str = "") -
             continue  # a replacement coming in (or a part set aside): part of the change that brings it
         if change.kind == REPLACED:
             change = replace(change, replacements=tuple(_placed_as(p, changes) for p in change.replacements))
-        if owners is not None:
-            change = _owned(change, owners, asker)
         out.append(change)
-    return out
+    out = _with_retreats(out, dict(_retreats(outcome)))
+    if owners is not None:
+        out = [_owned(change, owners, asker) for change in out]
+    return [resolve(change, owners or NO_OWNERS) for change in out]
+
+
+NO_OWNERS = Owners(lambda unit: None, lambda side: "", lambda unit: None)
+
+
+def _with_retreats(changes: list[UnitChange], retreats: dict[str, int]) -> list[UnitChange]:
+    """The changes and, after them, a change ``retreat`` for each retreat the outcome orders
+    (`_retreats`) of a unit still on the board: its own change, made by its owner, who chooses the
+    hexes (a unit that lost a step and retreats has both)."""
+    gone = {c.unit for c in changes if c.eliminated}
+    return changes + [UnitChange(RETREAT, unit, hexes=hexes) for unit, hexes in retreats.items() if unit not in gone]
+
+
+def _retreats(outcome: Any) -> Iterator[tuple[str, int]]:
+    """(unit, hexes) for every retreat an outcome orders: an object naming a unit with
+    ``retreat_hexes`` (SPI's Pursuit table), and a combat's ``defender_retreat_hexes`` /
+    ``attacker_retreat_hexes`` beside its ``defenders`` / ``attackers`` (KWB's CRT: AR, DR and the
+    like; the surviving units of that side retreat, a unit replaced by a smaller one through its
+    replacement, 7.6)."""
+    if isinstance(outcome, list):
+        for item in outcome:
+            yield from _retreats(item)
+        return
+    if not isinstance(outcome, dict):
+        return
+    unit, hexes = outcome.get("unit"), _int(outcome.get("retreat_hexes"))
+    if isinstance(unit, str) and hexes:
+        yield unit, hexes
+    new_units = {n["unit"]: n for n in outcome.get("new_units") or [] if isinstance(n, dict) and isinstance(n.get("unit"), str)}
+    for side in ("defender", "attacker"):
+        hexes = _int(outcome.get(f"{side}_retreat_hexes"))
+        for item in outcome.get(f"{side}s") or [] if hexes else []:
+            survivor = _survivor(item, new_units)
+            if survivor:
+                yield survivor, hexes
+    for key, value in outcome.items():
+        if isinstance(value, (dict, list)) and key not in ("attackers", "defenders", "new_units"):
+            yield from _retreats(value)
+
+
+def _survivor(item: Any, new_units: dict[str, dict]) -> str:
+    """The unit standing for a unit object after a combat's losses: itself, or the unit that
+    replaced it (followed through each replacement), "" when none is left."""
+    seen = set()
+    while isinstance(item, dict) and isinstance(item.get("unit"), str) and item["unit"] not in seen:
+        seen.add(item["unit"])
+        if item.get("step") not in GONE_STEPS and item.get("eliminated") is not True:
+            return item["unit"]
+        replaced = item.get("replaced_by")
+        if not isinstance(replaced, str) or not replaced:
+            return ""
+        item = new_units.get(replaced, {"unit": replaced})
+    return ""
+
+
+def resolve(change: UnitChange, owners: Owners = NO_OWNERS) -> UnitChange:
+    """The change with what it takes on the board: the step names its counters show (`step_name`
+    over the unit's steps; a game whose steps are not known keeps the name the outcome gave) and
+    its piece actions (`adjudicator.piece_actions`), each made by the change's ``applied_by``."""
+    shows = _shows(owners, change.unit, change.step, change.sp)
+    replacements = tuple(replace(p, shows=_shows(owners, p.unit, p.step, p.sp)) for p in change.replacements)
+    change = replace(change, shows=shows if change.kind in (STEP, MOVED) else None, replacements=replacements)
+    return replace(change, actions=tuple(replace(a, applied_by=change.applied_by) for a in _actions(change, owners)))
+
+
+def _shows(owners: Owners, unit: str, step: str | None, sp: int | None) -> str | None:
+    steps = owners.steps_of(unit)
+    if steps:
+        return step_name(steps, step, sp)
+    return step if sp is None else str(sp)
+
+
+def _actions(change: UnitChange, owners: Owners) -> list[PieceAction]:
+    """The piece actions of one change (the table in `adjudicator.piece_actions`), in the order
+    they are made: the unit's own first, then the counters put in its place."""
+    kind, unit = change.kind, change.unit
+    placing = [PieceAction(PLACE, p.unit, step=p.shows, beside=unit) for p in change.replacements]
+    if kind == STEP:
+        return [PieceAction(SHOW_STEP, unit, step=change.shows)] if change.shows is not None else []
+    if kind in TO_DEAD_PILE:
+        return [_eliminate(unit, change.dead_pile, owners)] + placing
+    if kind == MOVED:
+        return [PieceAction(MOVE, unit, step=change.shows, hex=change.hex)]
+    if kind == REVEALED:
+        return [PieceAction(DELETE, unit)] + placing
+    if kind == BROKEN_DOWN:
+        aside = [PieceAction(SET_ASIDE, unit, box=change.box, box_name=owners.box_name(change.box),
+                             command=SET_ASIDE_COMMAND)]
+        from_box = [replace(p, box=change.box, box_name=owners.box_name(change.box)) for p in placing]
+        lost = [_eliminate(part, owners.dead_pile_of(owners.side_of(part) or ""), owners) for part in change.lost]
+        return aside + from_box + lost
+    if kind == RECOMBINED:
+        whole = PieceAction(PLACE, unit, hex=change.hex, box=change.box, box_name=owners.box_name(change.box),
+                            beside=change.parts[0] if change.parts else "")
+        return [whole] + [PieceAction(SET_ASIDE, part, box=change.box, box_name=owners.box_name(change.box),
+                                      command=SET_ASIDE_COMMAND) for part in change.parts]
+    if kind == RETREAT:
+        return [PieceAction(RETREAT_ORDER, unit, hexes=change.hexes, chosen_by=owners.side_of(unit) or change.applied_by)]
+    if kind == RETURNED:
+        return [PieceAction(CHOOSE, unit, chosen_by=owners.side_of(unit) or change.applied_by,
+                            what="back in play: its owner places it when the rules say (a reinforcement)")]
+    return []
+
+
+def _eliminate(unit: str, box: str, owners: Owners) -> PieceAction:
+    """To the dead pile `box` ("": deleted): by the module's Eliminate when that is where it sends
+    the unit (its side's dead pile), else moved into the box."""
+    own = owners.dead_pile_of(owners.side_of(unit) or "")
+    return PieceAction(ELIMINATE, unit, box=box, box_name=owners.box_name(box),
+                       command=ELIMINATE_COMMAND if box and box == own else "")
 
 
 def changing(changes: list[UnitChange], request: Any) -> list[UnitChange]:
@@ -284,7 +422,8 @@ def _owned(change: UnitChange, owners: Owners, asker: str) -> UnitChange:
     if change.kind in TO_DEAD_PILE and not dead_pile:
         dead_pile = owners.dead_pile_of(side)
     box = owners.counters_box_of(side) if change.kind in (BROKEN_DOWN, RECOMBINED) else change.box
-    return replace(change, applied_by=owners.applier(change.unit, asker), dead_pile=dead_pile, box=box)
+    by = (side or asker) if change.kind == RETREAT else owners.applier(change.unit, asker)  # a retreat: the owner's
+    return replace(change, applied_by=by, dead_pile=dead_pile, box=box)
 
 
 def _ids(value: Any) -> tuple[str, ...]:
@@ -342,9 +481,6 @@ def _change_of(node: dict[str, Any]) -> UnitChange | None:
         return UnitChange(MOVED, unit, hex=node["to_hex"], step=step if isinstance(step, str) else None)
     if "broken_down_into" in node:
         return UnitChange(BROKEN_DOWN, unit, replacements=tuple(Placed(u) for u in _ids(node["broken_down_into"])))
-    hexes = _int(node.get("retreat_hexes"))
-    if hexes:
-        return UnitChange(RETREAT, unit, hexes=hexes)
     if node.get("swapped") is True and isinstance(node.get("block"), str) and node["block"] != unit:
         return UnitChange(REPLACED, unit, replacements=(Placed(node["block"], sp=sp),))
     if isinstance(step, str):

@@ -36,7 +36,12 @@ from adjudicator.bridge.locate import detect_scale
 from adjudicator.bridge.positions import shown_boards
 from adjudicator.logs.replay.board import Board
 from adjudicator.logs.replay.views import Identifier, Place, Placer
-from adjudicator.unit_changes import BROKEN_DOWN, ELIMINATED, MOVED, ON_BOARD, RECOMBINED, REPLACED, REVEALED, STEP, UnitChange
+from adjudicator.piece_actions import (
+    DELETE, ELIMINATE, MOVE, ON_THE_BOARD, PLACE, RETREAT_ORDER, SET_ASIDE, SHOW_STEP, PieceAction,
+)
+from adjudicator.unit_changes import (
+    BROKEN_DOWN, ELIMINATED, MOVED, RECOMBINED, REPLACED, RETREAT, REVEALED, Placed, UnitChange, step_name,
+)
 from scenarios.boxboard import is_dead_pile_of
 from scenarios.model import Game
 from vassalfmt import SavedGame, VassalFormatError
@@ -155,12 +160,14 @@ def _units_of(pieces: dict[str, tuple[str, Shown]]) -> dict[str, Shown]:
 
 @dataclass(frozen=True)
 class OrderedChange:
-    """A change a ruling orders to a unit on the board, and how the unit stood when it was ruled."""
+    """A change a ruling orders to a unit on the board, how the unit stood when it was ruled, and
+    the piece actions it is checked on (`adjudicator.piece_actions`): those the pieces can show,
+    a counter placed and taken off the board again by a later change of the same ruling held to
+    that (a Dummy turned face up and eliminated at once: in its dead pile, not on the hex)."""
 
     change: UnitChange
     before: Shown
-    #: REVEALED: the same ruling takes the counter off the board again (a Dummy eliminated at once).
-    counter_leaves: bool = False
+    actions: tuple[PieceAction, ...] = ()
 
     @property
     def unit(self) -> str:
@@ -171,7 +178,7 @@ class OrderedChange:
         if change.kind == ELIMINATED:
             return f"{change.unit} eliminated (to its dead pile)"
         if change.kind == REPLACED:
-            return f"{change.unit} replaced by {', '.join(p.unit for p in change.replacements)}"
+            return f"{change.unit} replaced by {', '.join(_placed_words(p) for p in change.replacements)}"
         if change.kind == MOVED:
             return f"{change.unit} moved to {change.hex}"
         if change.kind == REVEALED:
@@ -181,38 +188,57 @@ class OrderedChange:
             return f"{change.unit} broken down into {', '.join(p.unit for p in change.replacements)}{lost}"
         if change.kind == RECOMBINED:
             return f"{', '.join(change.parts)} recombined into {change.unit} in {change.hex}"
-        return f"{change.unit} to show {change.step or (f'{change.sp} SP' if change.sp is not None else 'full strength')}"
+        if change.kind == RETREAT:
+            return f"{change.unit} to retreat {change.hexes} hex{'es' if change.hexes != 1 else ''}"
+        return f"{change.unit} to show {_step_words(change.shows)}"
+
+
+def _step_words(step: str | None) -> str:
+    return step or "full strength"
+
+
+def _placed_words(placed: Placed) -> str:
+    return placed.unit + (f" showing {placed.shows}" if placed.shows else "")
+
+
+#: Actions that take a unit off the board.
+LEAVING = frozenset({ELIMINATE, DELETE, SET_ASIDE})
+
+
+def checked_actions(change: UnitChange) -> tuple[PieceAction, ...]:
+    """The actions of a change a log can show: every action on the board (a step its counter does
+    not have resolves to none: nothing to show), and a retreat (the unit that far from where it
+    stood); a choice still open is its owner's, nothing to check yet."""
+    return tuple(a for a in change.actions if (a.does in ON_THE_BOARD and not (a.does == SHOW_STEP and a.step is None))
+                 or a.does == RETREAT_ORDER)
 
 
 def ordered_changes(game: Game, changes: list[UnitChange], units_now: dict[str, Shown]) -> list[OrderedChange]:
     """The changes a ruling orders (`adjudicator.unit_changes.ruled_changes`) that the board does
     not show yet, for units on the board (`units_now`: unit -> how it stands); a unit already so,
     or not on the board, needs nothing."""
+    leaving: dict[str, int] = {}  # unit -> the last change that takes it off the board
+    for number, change in enumerate(changes):
+        for action in checked_actions(change):
+            if action.does in LEAVING:
+                leaving[action.unit] = number
     out = []
-    leaving = {c.unit for c in changes if c.eliminated}
-    for change in changes:
+    for number, change in enumerate(changes):
         before = units_now.get(change.unit)
-        if before is None or before.deleted or change.kind not in ON_BOARD:
+        actions = tuple(a for a in checked_actions(change) if a.does in LEAVING or leaving.get(a.unit, -1) <= number)
+        if before is None or before.deleted or not actions:
             continue
-        if change.kind == STEP and target_step(game, change) is None:
-            continue  # a step its counter does not have: nothing a piece can show
-        ordered = OrderedChange(change, before, counter_leaves=change.revealed_as in leaving)
+        ordered = OrderedChange(change, before, actions)
         if not reached(game, ordered, units_now):
             out.append(ordered)
     return out
 
 
 def target_step(game: Game, change: UnitChange) -> str | None:
-    """The step's name a step change orders (an SP read as the step showing it), or None."""
+    """The step's name a step change orders (an SP read as the step showing it), or None: the
+    one lookup, `adjudicator.piece_actions.step_name`."""
     unit = game.units.get(change.unit)
-    if unit is None:
-        return None
-    if change.sp is not None:
-        return next((s.name for s in unit.steps if s.values.get("sp") == change.sp), None)
-    names = [s.name for s in unit.steps]
-    if change.step in ("", None):
-        return names[0] if names else None
-    return change.step if change.step in names else None
+    return step_name(unit.steps, change.step, change.sp) if unit is not None else None
 
 
 def _same_step(game: Game, unit: str, shown: str, wanted: str | None) -> bool:
@@ -222,39 +248,48 @@ def _same_step(game: Game, unit: str, shown: str, wanted: str | None) -> bool:
 
 
 def reached(game: Game, ordered: OrderedChange, units: dict[str, Shown]) -> bool:
-    """Whether `units` (unit -> how it stands) show what the change ordered."""
-    change = ordered.change
-    now = units.get(change.unit)
-    if change.kind == STEP:
-        return now is not None and not is_eliminated(game, change.unit, now) and \
-            _same_step(game, change.unit, now.step, target_step(game, change))
-    if change.kind == MOVED:
-        return now is not None and not now.deleted and now.hex == change.hex and \
-            (change.step is None or _same_step(game, change.unit, now.step, target_step(game, change)))
-    if change.kind == RECOMBINED:
-        return now is not None and not now.deleted and now.hex == change.hex and \
-            all(_set_aside(units.get(part), change.box) for part in change.parts)
-    if change.kind == BROKEN_DOWN and not (_set_aside(now, change.box) and all(
-            (there := units.get(lost)) is None or is_eliminated(game, lost, there) for lost in change.lost)):
+    """Whether `units` (unit -> how it stands) show what the change ordered: every action it is
+    checked on (`unmet` is empty)."""
+    return not unmet(game, ordered, units)
+
+
+def unmet(game: Game, ordered: OrderedChange, units: dict[str, Shown]) -> list[PieceAction]:
+    """The actions of `ordered` the pieces in `units` do not show."""
+    return [a for a in ordered.actions if not _shows_action(game, a, ordered, units)]
+
+
+def _shows_action(game: Game, action: PieceAction, ordered: OrderedChange, units: dict[str, Shown]) -> bool:
+    now = units.get(action.unit)
+    if action.does == SHOW_STEP:
+        return now is not None and not is_eliminated(game, action.unit, now) and \
+            _same_step(game, action.unit, now.step, action.step)
+    if action.does in (ELIMINATE, DELETE):
+        return now is None or is_eliminated(game, action.unit, now) or (bool(action.box) and now.box == action.box)
+    if action.does == SET_ASIDE:
+        return _set_aside(now, action.box)
+    if action.does == RETREAT_ORDER:
+        return _retreated(game, now, ordered.before, action.hexes)
+    if action.does in (PLACE, MOVE):  # on the hex ordered (a placed counter: where the unit it replaces stood)
+        if now is None or now.deleted or not now.hex:
+            return False
+        if action.hex and now.hex != action.hex:
+            return False
+        if not action.hex and action.beside == ordered.unit and ordered.before.hex and \
+                (now.hex, now.map) != (ordered.before.hex, ordered.before.map):
+            return False
+        return action.step is None or _same_step(game, action.unit, now.step, action.step)
+    return True  # a marker: not read from the log yet
+
+
+def _retreated(game: Game, now: Shown | None, before: Shown, hexes: int) -> bool:
+    """A unit ordered to retreat stands `hexes` hexes from the hex it stood in when ruled (same map)."""
+    if now is None or now.deleted or not now.hex or not before.hex or now.map != before.map or now.map not in game.maps:
         return False
-    gone = now is None or is_eliminated(game, change.unit, now) or change.kind == BROKEN_DOWN
-    if change.kind == ELIMINATED or not gone:
-        return gone
-    if change.kind == REVEALED and ordered.counter_leaves:
-        counter = units.get(change.revealed_as)
-        if counter is None or is_eliminated(game, change.revealed_as, counter):
-            return True  # placed and eliminated again, or put straight where the ruling sends it
-    for placed in change.replacements:  # REPLACED, REVEALED: each counter on the hex the unit stood in
-        there = units.get(placed.unit)
-        if there is None or there.deleted or not there.hex:
-            return False
-        if ordered.before.hex and (there.hex, there.map) != (ordered.before.hex, ordered.before.map):
-            return False
-        wanted = target_step(game, UnitChange(STEP, placed.unit, step=placed.step, sp=placed.sp)) \
-            if placed.step is not None or placed.sp is not None else None
-        if wanted is not None and not _same_step(game, placed.unit, there.step, wanted):
-            return False
-    return True
+    grid = game.maps[now.map].grid
+    try:
+        return grid.distance(grid.parse(before.hex), grid.parse(now.hex)) == hexes
+    except (ValueError, KeyError):
+        return False
 
 
 def _set_aside(shown: Shown | None, box: str) -> bool:
@@ -264,18 +299,40 @@ def _set_aside(shown: Shown | None, box: str) -> bool:
 
 def missing_changes(game: Game, ordered: list[OrderedChange], units_after: dict[str, Shown]) -> list[str]:
     """What of `ordered` the pieces do not show in `units_after` (the units as they stand after the
-    ruling's window: the log up to the next ruling, or the owner's next file), in words; empty when
-    every ordered change was applied."""
+    ruling's window: the log up to the next ruling, or the owner's next file), in words, naming
+    each piece that is not as ordered; empty when every ordered change was applied."""
     missing = []
     for change in ordered:
-        if reached(game, change, units_after):
-            continue
-        now = units_after.get(change.unit)
-        if now is None or now == change.before:
-            missing.append(f"{change.describe()}: the log does not show it")
-        else:
-            missing.append(f"{change.describe()}: the log has it {now.describe()}")
+        for action in unmet(game, change, units_after):
+            now = units_after.get(action.unit)
+            was = change.before if action.unit == change.unit else None
+            wanted = _action_words(action)
+            if now is None or now == was:
+                missing.append(f"{change.describe()}: the log does not show it ({wanted})")
+            else:
+                who = "it" if action.unit == change.unit else action.unit
+                missing.append(f"{change.describe()}: the log has {who} {now.describe()} (ordered: {wanted})")
     return missing
+
+
+def _action_words(action: PieceAction) -> str:
+    """What an action wants the log to show, in words."""
+    step = f", showing {_step_words(action.step)}" if action.step is not None else ""
+    if action.does == SHOW_STEP:
+        return f"{action.unit} showing {_step_words(action.step)}"
+    if action.does == ELIMINATE:
+        return f"{action.unit} in {action.box_name or 'its dead pile'}"
+    if action.does == DELETE:
+        return f"{action.unit} off the board"
+    if action.does == SET_ASIDE:
+        return f"{action.unit} set aside ({action.box_name or 'counters not in play'})"
+    if action.does == RETREAT_ORDER:
+        return f"{action.unit} {action.hexes} hex{'es' if action.hexes != 1 else ''} from where it stood"
+    if action.does == PLACE:
+        return f"{action.unit} in {action.hex or f'the hex {action.beside} stood in'}{step}"
+    if action.does == MOVE:
+        return f"{action.unit} in {action.hex}{step}"
+    return action.unit
 
 
 def applied(units: dict[str, Shown], events: list[PieceEvent]) -> dict[str, Shown]:

@@ -42,7 +42,8 @@ from adjudicator.bridge.upload import Budget
 from adjudicator.ledger.records import Record, ledger_document
 from adjudicator.checks import side_label
 from adjudicator.logs.board import (
-    LogEvent, OrderedChange, PieceEvent, Shown, applied, log_events, missing_changes, ordered_changes, reached,
+    LogEvent, OrderedChange, PieceEvent, Shown, applied, checked_actions, log_events, missing_changes, ordered_changes,
+    reached,
 )
 from adjudicator.logs.sessions import EARLIER, LIVE, OUTSIDE, REROLL, THIS_FILE, FileSession, SessionMap, place
 from adjudicator.rulings import recorded_response
@@ -51,10 +52,10 @@ from adjudicator.services import services
 from adjudicator.ledger.storage import GameNotFound
 from adjudicator.systems import system_info
 from adjudicator.words.transcript import (
-    SessionLineError, TranscriptEntry, canonical_outcome, notice_texts, parse_session_line, parse_transcript,
+    SessionLineError, TranscriptEntry, notice_texts, parse_session_line, parse_transcript,
     written_lines,
 )
-from adjudicator.unit_changes import ON_BOARD, UnitChange, ruled_changes
+from adjudicator.unit_changes import UnitChange, canonical_outcome, ruled_changes
 from adjudicator.unit_owners import owners_of
 from adjudicator.ledger.verify import verify_ledger
 from scenarios.model import Game
@@ -485,11 +486,11 @@ def judge_owed(game: Game, readings: list[FileReading], records: list[dict[str, 
             if reading.side is None or reading.session is None:
                 continue
             for change in changes:
-                if change.kind not in ON_BOARD or change.applied_by != reading.side \
+                if not checked_actions(change) or change.applied_by != reading.side \
                         or change.applied_by == record["body"].get("side") or change.unit not in reading.start_units \
                         or not _next_file_of_owner(reading, record, sessions, readings[:number]):
                     continue
-                owed = OrderedChange(change, Shown())
+                owed = OrderedChange(change, reading.start_units.get(change.unit, Shown()), checked_actions(change))
                 out.append(_owed_entry(record["seq"], owed, reading, number,
                                        OWED_APPLIED if reading.ever_reached(game, owed) else NOT_APPLIED))
     return out

@@ -61,8 +61,9 @@ from typing import Any, Callable, Iterable
 
 from adjudicator.checks import side_label
 from adjudicator.fog import fog_of
-from adjudicator.unit_changes import (
-    BROKEN_DOWN, MOVED, RECOMBINED, REPLACED, RETREAT, RETURNED, UnitChange, ruled_changes,
+from adjudicator.unit_changes import (  # canonical order lives with the description; kept importable from here
+    BROKEN_DOWN, MOVED, RECOMBINED, REPLACED, RETREAT, RETURNED, UnitChange, canonical as _canonical, canonical_outcome,
+    ruled_changes,
 )
 
 COMPUTE_TAG = "[ADJ compute]"
@@ -757,20 +758,6 @@ def _wrap(line: str) -> list[str]:
         line = _CONTINUED + line[cut:].strip()
     out.append(line)
     return out
-
-
-def canonical_outcome(result: dict[str, Any]) -> dict[str, Any]:
-    """A response's outcome in the ledger's key order (so a live answer and a record read alike)."""
-    return _canonical(result.get("outcome") or {})
-
-
-def _canonical(value: Any) -> Any:
-    """A JSON value with every object's keys in sorted order (as the ledger stores results)."""
-    if isinstance(value, dict):
-        return {k: _canonical(value[k]) for k in sorted(value)}
-    if isinstance(value, list):
-        return [_canonical(v) for v in value]
-    return value
 
 
 def _plain(value: Any) -> bool:
