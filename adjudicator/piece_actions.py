@@ -23,7 +23,8 @@ and where, the step its counter must show, and who makes it:
 ``delete``        the piece is deleted (a placeholder turned face up: it was never a unit)
 ``retreat``       the unit retreats ``hexes`` hexes from where it stood; ``chosen_by`` chooses the
                   hexes (an open choice: nobody can make it for him)
-``place_marker``  the marker ``marker`` (``marker_name``) goes onto the unit's hex
+``place_marker``  the marker ``marker`` (``marker_name``: the face it shows) goes onto the unit's hex;
+                  with ``chosen_by``, onto the hex of the unit he chooses (``what`` names them)
 ``remove_marker`` the marker ``marker`` comes off the unit's hex
 ``choose``        a choice still open (``what``, in words), owed by ``chosen_by``: the board
                   changes when he has made it (a unit returned to play: where to place it)

@@ -32,6 +32,11 @@ A change has a kind:
                 retreat, AR, DR and the like): an order its owner carries out, choosing the hexes
                 (``applied_by`` is the owner); a log shows it as the unit that far from where it
                 stood
+``marked``      markers go onto the unit's hex (``markers``: their names as the rules say them, e.g.
+                Fire and Ice's Disrupted, Bug Out after a retreat, 5.6 and 6.2 e-g; a quality marker,
+                Elite/Guards or Poor/Penal, 5.4.2, on "one of his participating units without a
+                quality marker": ``unit`` is the side's lead unit, ``choices`` the units he may
+                put it on, his choice when there are several); made by the unit's owner
 ==============  ===================================================================================
 
 and says who makes it on the board: ``applied_by``, the side asking, or the unit's owner where
@@ -90,7 +95,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterator, Sequence
 
 from adjudicator.piece_actions import (  # canonical order and the step lookup: every reader imports them from here
-    CHOOSE, DELETE, ELIMINATE, ELIMINATE_COMMAND, MOVE, PLACE, RETREAT_ORDER, SET_ASIDE, SET_ASIDE_COMMAND, SHOW_STEP,
+    CHOOSE, DELETE, ELIMINATE, ELIMINATE_COMMAND, MOVE, PLACE, PLACE_MARKER, RETREAT_ORDER, SET_ASIDE, SET_ASIDE_COMMAND,
+    SHOW_STEP,
     PieceAction, canonical, canonical_outcome, step_name,
 )
 
@@ -98,6 +104,7 @@ from adjudicator.piece_actions import (  # canonical order and the step lookup: 
 STEP, ELIMINATED, REPLACED, MOVED, RETURNED = "step", "eliminated", "replaced", "moved", "returned"
 REVEALED = "revealed"
 BROKEN_DOWN, RECOMBINED, RETREAT = "broken_down", "recombined", "retreat"
+MARKED = "marked"
 #: Kinds a piece shows now (a unit returned to play is placed later, by its owner; a retreat's hexes
 #: are its owner's choice).
 ON_BOARD = (STEP, ELIMINATED, REPLACED, MOVED, REVEALED, BROKEN_DOWN, RECOMBINED)
@@ -143,6 +150,8 @@ class UnitChange:
     lost: tuple[str, ...] = ()  # BROKEN_DOWN: the parts eliminated at once (to their dead pile)
     hexes: int = 0  # RETREAT: how many hexes
     shows: str | None = None  # STEP, MOVED: the step's name the counter shows (resolved: `step_name`)
+    markers: tuple[str, ...] = ()  # MARKED: the markers placed, by the rules' names
+    choices: tuple[str, ...] = ()  # MARKED: the units the marker may go on (several: the owner's choice)
     actions: tuple[PieceAction, ...] = field(default=(), compare=False)  # resolved (`resolve`)
 
     @property
@@ -183,6 +192,9 @@ class UnitChange:
             out["lost"] = list(self.lost)
         if self.kind == RETREAT:
             out["hexes"] = self.hexes
+        if self.kind == MARKED:
+            out["markers"] = list(self.markers)
+            out["choices"] = list(self.choices)
         if self.shows is not None:
             out["shows"] = self.shows
         out["actions"] = [a.to_json() for a in self.actions]
@@ -199,6 +211,7 @@ class Owners:
     counters_box_of: Callable[[str], str] = lambda side: ""  # side id -> its box of counters not in play ("" if none)
     steps_of: Callable[[str], Sequence[Any]] = lambda unit: ()  # unit id -> its steps (`scenarios.model.Step`)
     box_name: Callable[[str], str] = lambda box: ""  # box id -> the box's name as the module shows it
+    marker_of: Callable[[str], tuple[str, str]] = lambda name: ("", "")  # a rules' marker name -> (marker id, its face)
 
     def applier(self, unit: str, asker: str) -> str:
         """Who makes a change to `unit` on the board: its owner when its piece is hidden from the
@@ -236,7 +249,7 @@ def ruled_changes(outcome: Any, owners: Owners | None = None, asker: str = "") -
         if change.kind == REPLACED:
             change = replace(change, replacements=tuple(_placed_as(p, changes) for p in change.replacements))
         out.append(change)
-    out = _with_retreats(out, dict(_retreats(outcome)))
+    out = _with_retreats(out, dict(_retreats(outcome))) + list(_markers(outcome))
     if owners is not None:
         out = [_owned(change, owners, asker) for change in out]
     return [resolve(change, owners or NO_OWNERS) for change in out]
@@ -278,6 +291,30 @@ def _retreats(outcome: Any) -> Iterator[tuple[str, int]]:
     for key, value in outcome.items():
         if isinstance(value, (dict, list)) and key not in ("attackers", "defenders", "new_units"):
             yield from _retreats(value)
+
+
+def _markers(outcome: Any) -> Iterator[UnitChange]:
+    """The markers an outcome orders onto units: Fire and Ice's losses (``markers``: unit -> the
+    status markers its retreat earns, 5.6; 6.2 e, f, g) and a combat's quality markers
+    (``quality_markers_placed``: a side and a marker, put on one of that side's participating units
+    without a quality marker, 5.4.2: ``participants`` by role, the lead unit first)."""
+    if not isinstance(outcome, dict):
+        return
+    markers = outcome.get("markers")
+    if isinstance(markers, dict):
+        for unit, names in markers.items():
+            if isinstance(unit, str) and _ids(names):
+                yield UnitChange(MARKED, unit, markers=_ids(names))
+    placed = outcome.get("quality_markers_placed")
+    participants = outcome.get("participants") if isinstance(outcome.get("participants"), dict) else {}
+    attacker_side = outcome.get("loser_side") if outcome.get("loser") == "attacker" else outcome.get("winner_side")
+    for item in placed if isinstance(placed, list) else []:
+        if not isinstance(item, dict) or not isinstance(item.get("marker"), str):
+            continue
+        role = "attacker" if item.get("side") == attacker_side else "defender"
+        units = _ids(participants.get(role))
+        if units:
+            yield UnitChange(MARKED, units[0], markers=(item["marker"],), choices=units)
 
 
 def _survivor(item: Any, new_units: dict[str, dict]) -> str:
@@ -338,6 +375,12 @@ def _actions(change: UnitChange, owners: Owners) -> list[PieceAction]:
                                       command=SET_ASIDE_COMMAND) for part in change.parts]
     if kind == RETREAT:
         return [PieceAction(RETREAT_ORDER, unit, hexes=change.hexes, chosen_by=owners.side_of(unit) or change.applied_by)]
+    if kind == MARKED:
+        chooser = owners.side_of(unit) or change.applied_by if len(change.choices) > 1 else ""
+        return [PieceAction(PLACE_MARKER, unit, marker=(found := owners.marker_of(name))[0] or name,
+                            marker_name=found[1] or name, chosen_by=chooser,
+                            what="on one of his participating units without a quality marker (5.4.2)" if chooser else "")
+                for name in change.markers]
     if kind == RETURNED:
         return [PieceAction(CHOOSE, unit, chosen_by=owners.side_of(unit) or change.applied_by,
                             what="back in play: its owner places it when the rules say (a reinforcement)")]
@@ -422,7 +465,8 @@ def _owned(change: UnitChange, owners: Owners, asker: str) -> UnitChange:
     if change.kind in TO_DEAD_PILE and not dead_pile:
         dead_pile = owners.dead_pile_of(side)
     box = owners.counters_box_of(side) if change.kind in (BROKEN_DOWN, RECOMBINED) else change.box
-    by = (side or asker) if change.kind == RETREAT else owners.applier(change.unit, asker)  # a retreat: the owner's
+    owners_own = change.kind in (RETREAT, MARKED)  # a retreat, a marker on his unit: the owner's
+    by = (side or asker) if owners_own else owners.applier(change.unit, asker)
     return replace(change, applied_by=by, dead_pile=dead_pile, box=box)
 
 

@@ -48,5 +48,14 @@ def owners_of(system: str) -> Owners:
         found = game.boxes.get(box)
         return found.name if found is not None else ""
 
+    def marker_of(name: str) -> tuple[str, str]:
+        """A marker the rules name ("disrupted", "bug_out", "Elite"): the counter and the face showing it."""
+        words = name.replace("_", " ").lower()
+        for marker in game.markers.values():
+            for face in marker.faces or (marker.name,):
+                if face.lower() == words or face.lower().startswith(words + " "):
+                    return marker.id, face
+        return "", ""
+
     return Owners(side_of, lambda side: piles.get(side, ""), hidden_owner, lambda side: aside.get(side, ""),
-                  steps_of, box_name)
+                  steps_of, box_name, marker_of)

@@ -25,7 +25,7 @@ from adjudicator.bridge.writeback import piece_changes, ruling_log
 from adjudicator.checks import get_check
 from adjudicator.testing import bearer, choose_seeds, make_app, seed_where
 from adjudicator.words.transcript import session_line
-from adjudicator.unit_changes import ELIMINATED, MOVED, REPLACED, STEP, ruled_changes
+from adjudicator.unit_changes import ELIMINATED, MOVED, REPLACED, RETREAT, STEP, ruled_changes
 from adjudicator.unit_owners import owners_of
 from scenarios import load_game
 from scenarios.boxboard import boxes_layout, dead_pile
@@ -106,6 +106,17 @@ class Hand:
     def delete(self, unit: str) -> list[str]:
         return [RemovePiece(self.piece(unit)).encode()]
 
+    def retreat(self, unit: str, hexes: int) -> list[str]:
+        """A drag of the unit's piece to a hex `hexes` hexes from the one it stands on (its owner's
+        choice of hexes: any such hex)."""
+        saved = self.saved
+        placed = next(p for p in read_positions(self.game, saved).units if p.unit.id == unit)
+        game_map = self.game.maps[placed.location.map]
+        grid, board = game_map.grid, game_map.board_grid(read_positions(self.game, saved).scale)
+        start = grid.parse(placed.location.hex)
+        target = next(h for h in game_map.hexes() if grid.distance(start, h) == hexes)
+        return self.drag(unit, self.at[self.piece(unit)][0], *board.center(board.parse(grid.label(target))))
+
 
 @dataclass
 class Table:
@@ -173,7 +184,7 @@ def file_request(game_id: str, scenario: str, setup: bytes, check: str, pointed:
 
 def kinds(outcome: dict, side: str, game_id: str) -> dict[str, str]:
     """unit -> the kind of change the outcome orders it."""
-    return {c.unit: c.kind for c in ruled_changes(outcome, owners_of(game_id), side)}
+    return {c.unit: c.kind for c in ruled_changes(outcome, owners_of(game_id), side) if c.kind != RETREAT}
 
 
 def combat(game_id: str, systems, scenario: str | None = None, attackers: list[str] | None = None,
@@ -348,13 +359,42 @@ def test_fireandice_losses_eliminated_and_spent(app, client, modules, systems):
                     and t.game.units[p.unit].side == loser and len(t.game.units[p.unit].steps) == 2)
     spent = t.roll("combat_losses", {"loser": loser, "spread": 1, "participating": [defender],
                                      "retreats": [{"unit": defender, "hexes": 1, "fresh": True}]}, loser)
-    assert [(c["unit"], c["kind"], c["step"]) for c in spent["piece_changes"]] == [(defender, STEP, "spent")]
-    the_three_verdicts(t, spent, Hand(t.game, t.setup).step_loss(defender))
+    assert [(c["unit"], c["kind"], c["step"]) for c in spent["piece_changes"]] == [(defender, STEP, "spent"),
+                                                                                   (defender, RETREAT, None)]
+    hand = Hand(t.game, t.setup)
+    by_hand = hand.step_loss(defender) + hand.retreat(defender, 1)
+    assert verdicts(t.check(t.log(lines(spent), by_hand))) == [(spent["seq"], "verified")]
+    written = t.check(t.written_back(spent))  # the write-back flips it; the retreat is its owner's to make
+    assert verdicts(written) == [(spent["seq"], "not-applied")] and "to retreat 1 hex" in written["rulings"][0]["why"]
+    retreated = continue_log(t.written_back(spent), Hand(t.game, t.setup).retreat(defender, 1))
+    assert verdicts(t.check(retreated)) == [(spent["seq"], "verified")]
     t.start()
     gone = t.roll("combat_losses", {"loser": loser, "spread": 1, "participating": [defender], "eliminate": [defender]},
                   loser)
     assert [(c["unit"], c["kind"]) for c in gone["piece_changes"]] == [(defender, ELIMINATED)]
     the_three_verdicts(t, gone, Hand(t.game, t.setup).eliminate(defender))
+
+
+def test_kwb_an_attacker_retreat_made_by_hand_verifies_and_one_not_made_is_named(app, client, modules, systems):
+    """KWB's CRT: a result that retreats the attackers (AR) orders each surviving attacker back that
+    many hexes, its owner choosing the hexes (here the asker's own units). The ruling's changes name
+    the retreat; the log check finds each unit that far from the hex it stood in, or names it."""
+    t, answer, side = combat_table(app, client, modules, systems, "kwb", lambda outcome, side: outcome["result"] == "AR")
+    hexes = answer["outcome"]["attacker_retreat_hexes"]
+    retreats = [c for c in answer["piece_changes"] if c["kind"] == RETREAT]
+    assert {c["unit"] for c in retreats} == {a["unit"] for a in answer["outcome"]["attackers"]}
+    assert all(c["hexes"] == hexes and c["applied_by"] == side for c in retreats)
+    assert [a["does"] for c in retreats for a in c["actions"]] == ["retreat"] * len(retreats)
+    assert f"retreats {hexes} hex" in " ".join(answer["transcript"])  # both players' chat names the order
+    hand = Hand(t.game, t.setup)
+    by_hand = [command for c in retreats for command in hand.retreat(c["unit"], hexes)]
+    assert verdicts(t.check(t.log(lines(answer), by_hand))) == [(answer["seq"], "verified")]
+    dropped = t.check(t.log(lines(answer)))
+    assert verdicts(dropped) == [(answer["seq"], "not-applied")]
+    assert all(f"{c['unit']} to retreat {hexes} hex" in dropped["rulings"][0]["why"] for c in retreats)
+    short = Hand(t.game, t.setup)  # one hex too few (or too many): still not the retreat ordered
+    wrong = [command for c in retreats for command in short.retreat(c["unit"], hexes + 1)]
+    assert verdicts(t.check(t.log(lines(answer), wrong))) == [(answer["seq"], "not-applied")]
 
 
 def test_holdfast_the_attackers_own_block_loses_sp(app, client, modules, systems):

@@ -44,7 +44,8 @@ from adjudicator.bridge.locate import BOXES_MAP, HEX
 from adjudicator.bridge.positions import PlacedUnit, Positions
 from adjudicator.checks import side_label
 from adjudicator.piece_actions import (
-    DELETE, ELIMINATE, MOVE as MOVE_ACTION, OPEN_CHOICES, PLACE as PLACE_ACTION, RETREAT_ORDER, SET_ASIDE,
+    DELETE, ELIMINATE, MOVE as MOVE_ACTION, OPEN_CHOICES, PLACE as PLACE_ACTION, PLACE_MARKER, REMOVE_MARKER, RETREAT_ORDER,
+    SET_ASIDE,
     SHOW_STEP as SHOW_STEP_ACTION, PieceAction,
 )
 from adjudicator.unit_changes import ON_BOARD, canonical_outcome, ruled_changes
@@ -109,6 +110,12 @@ def _action(positions: Positions, on_board: dict[str, list[PlacedUnit]], action:
     """The write-back's piece changes for one resolved action (none for a unit not on the board)."""
     if action.does == PLACE_ACTION:
         return _place(positions, on_board, action)
+    if action.does in (PLACE_MARKER, REMOVE_MARKER):  # markers are no unit pieces: the players place them
+        where = action.what or "on its hex"
+        verb = "place the" if action.does == PLACE_MARKER else "take the"
+        return [PieceChange(action.unit, "", LEFT, why=f"{verb} {action.marker_name or action.marker} marker "
+                                                         f"{where if action.does == PLACE_MARKER else 'off its hex'} "
+                                                         "by hand")]
     if action.does in OPEN_CHOICES:
         return [PieceChange(action.unit, piece.piece_id if (piece := _piece(on_board, action.unit)) else "", LEFT,
                             why=_choice_words(action))]

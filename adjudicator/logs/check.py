@@ -55,7 +55,7 @@ from adjudicator.words.transcript import (
     SessionLineError, TranscriptEntry, notice_texts, parse_session_line, parse_transcript,
     written_lines,
 )
-from adjudicator.unit_changes import UnitChange, canonical_outcome, ruled_changes
+from adjudicator.unit_changes import RETREAT, UnitChange, canonical_outcome, ruled_changes
 from adjudicator.unit_owners import owners_of
 from adjudicator.ledger.verify import verify_ledger
 from scenarios.model import Game
@@ -311,8 +311,10 @@ def _judge_board(ruling: LogRuling, reading: FileReading, game: Game, record: di
     owed_here = [o for seq, o in reading.owed if seq == ruling.seq]
     if owed_here:
         who = side_label(owed_here[0].change.applied_by)
+        why = ("the hexes are his choice" if all(o.change.kind == RETREAT for o in owed_here)
+               else "his piece is hidden from the asker")
         ruling.why = (f"{'; '.join(o.describe() for o in owed_here)}: to be applied by the {who} player in his next "
-                      "file (his piece is hidden from the asker)")
+                      f"file ({why})")
     return ruling
 
 

@@ -62,7 +62,8 @@ from typing import Any, Callable, Iterable
 from adjudicator.checks import side_label
 from adjudicator.fog import fog_of
 from adjudicator.unit_changes import (  # canonical order lives with the description; kept importable from here
-    BROKEN_DOWN, MOVED, RECOMBINED, REPLACED, RETREAT, RETURNED, UnitChange, canonical as _canonical, canonical_outcome,
+    BROKEN_DOWN, MARKED, MOVED, RECOMBINED, REPLACED, RETREAT, RETURNED, UnitChange, canonical as _canonical,
+    canonical_outcome,
     ruled_changes,
 )
 
@@ -385,6 +386,11 @@ def _change_text(change: UnitChange, before: dict[str, int], names: UnitNames) -
         return f"{names.join(list(change.parts))} recombined into {name} in {change.hex}"
     if change.kind == RETREAT:
         return f"{name} retreats {change.hexes} hex{'es' if change.hexes != 1 else ''}"
+    if change.kind == MARKED:
+        markers = " and ".join(_words(m).title() for m in change.markers)
+        if len(change.choices) > 1:
+            return f"{markers} marker on one of {names.join(list(change.choices))}"
+        return f"{name}: {markers} marker{'s' if len(change.markers) > 1 else ''}"
     swapped = [p.sp for p in change.replacements if p.sp is not None]
     if change.kind == REPLACED and swapped and len(swapped) == len(change.replacements):
         return "" if before.get(change.unit) == swapped[-1] else f"{name} to {swapped[-1]} SP"  # a block swapped

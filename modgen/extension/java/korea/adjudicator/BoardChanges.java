@@ -161,7 +161,8 @@ final class BoardChanges {
       case Ruling.Action.DELETE:
         return new Planned(c, a, piece, "removed (turned face up)", List.of(DELETE));
       case Ruling.Action.PLACE_MARKER:
-        return new Planned(c, a, piece, "place the " + a.markerName + " marker on its hex by hand", List.of());
+        return new Planned(c, a, piece, "place the " + a.markerName + " marker " + (a.what.isEmpty() ? "on its hex" : a.what)
+                           + " by hand", List.of());
       case Ruling.Action.REMOVE_MARKER:
         return new Planned(c, a, piece, "take the " + a.markerName + " marker off its hex by hand", List.of());
       default:
