@@ -313,8 +313,9 @@ def _markers(outcome: Any) -> Iterator[UnitChange]:
             continue
         role = "attacker" if item.get("side") == attacker_side else "defender"
         units = _ids(participants.get(role))
-        if units:
-            yield UnitChange(MARKED, units[0], markers=(item["marker"],), choices=units)
+        side = item["side"] if isinstance(item.get("side"), str) else ""
+        # no unit named (a combat asked by its numbers): the side's choice of his participating units
+        yield UnitChange(MARKED, units[0] if units else "", markers=(item["marker"],), choices=units, applied_by=side)
 
 
 def _survivor(item: Any, new_units: dict[str, dict]) -> str:
@@ -376,7 +377,7 @@ def _actions(change: UnitChange, owners: Owners) -> list[PieceAction]:
     if kind == RETREAT:
         return [PieceAction(RETREAT_ORDER, unit, hexes=change.hexes, chosen_by=owners.side_of(unit) or change.applied_by)]
     if kind == MARKED:
-        chooser = owners.side_of(unit) or change.applied_by if len(change.choices) > 1 else ""
+        chooser = owners.side_of(unit) or change.applied_by if len(change.choices) != 1 else ""
         return [PieceAction(PLACE_MARKER, unit, marker=(found := owners.marker_of(name))[0] or name,
                             marker_name=found[1] or name, chosen_by=chooser,
                             what="on one of his participating units without a quality marker (5.4.2)" if chooser else "")
@@ -466,7 +467,7 @@ def _owned(change: UnitChange, owners: Owners, asker: str) -> UnitChange:
         dead_pile = owners.dead_pile_of(side)
     box = owners.counters_box_of(side) if change.kind in (BROKEN_DOWN, RECOMBINED) else change.box
     owners_own = change.kind in (RETREAT, MARKED)  # a retreat, a marker on his unit: the owner's
-    by = (side or asker) if owners_own else owners.applier(change.unit, asker)
+    by = (side or change.applied_by or asker) if owners_own else owners.applier(change.unit, asker)
     return replace(change, applied_by=by, dead_pile=dead_pile, box=box)
 
 

@@ -168,6 +168,11 @@ class OrderedChange:
     change: UnitChange
     before: Shown
     actions: tuple[PieceAction, ...] = ()
+    #: Where a retreat is counted from: the spot a counter placed by the same ruling takes (SPI: a
+    #: part of a broken-down division that then retreats), else where the unit stood (`before`).
+    origin: Shown | None = None
+    #: Counters this change places that a later change orders to retreat: on a hex, no matter which.
+    moving_on: frozenset[str] = frozenset()
 
     @property
     def unit(self) -> str:
@@ -222,13 +227,17 @@ def ordered_changes(game: Game, changes: list[UnitChange], units_now: dict[str, 
         for action in checked_actions(change):
             if action.does in LEAVING:
                 leaving[action.unit] = number
+    placed_at = {a.unit: units_now.get(a.beside) for c in changes for a in c.actions
+                 if a.does == PLACE and a.beside and not a.hex}
+    retreating = frozenset(a.unit for c in changes for a in c.actions if a.does == RETREAT_ORDER)
     out = []
     for number, change in enumerate(changes):
         before = units_now.get(change.unit)
         actions = tuple(a for a in checked_actions(change) if a.does in LEAVING or leaving.get(a.unit, -1) <= number)
         if before is None or before.deleted or not actions:
             continue
-        ordered = OrderedChange(change, before, actions)
+        ordered = OrderedChange(change, before, actions, origin=placed_at.get(change.unit) or before,
+                                moving_on=retreating & {a.unit for a in actions if a.does == PLACE})
         if not reached(game, ordered, units_now):
             out.append(ordered)
     return out
@@ -268,13 +277,13 @@ def _shows_action(game: Game, action: PieceAction, ordered: OrderedChange, units
     if action.does == SET_ASIDE:
         return _set_aside(now, action.box)
     if action.does == RETREAT_ORDER:
-        return _retreated(game, now, ordered.before, action.hexes)
+        return _retreated(game, now, ordered.origin or ordered.before, action.hexes)
     if action.does in (PLACE, MOVE):  # on the hex ordered (a placed counter: where the unit it replaces stood)
         if now is None or now.deleted or not now.hex:
             return False
         if action.hex and now.hex != action.hex:
             return False
-        if not action.hex and action.beside == ordered.unit and ordered.before.hex and \
+        if not action.hex and action.beside == ordered.unit and ordered.before.hex and action.unit not in ordered.moving_on and \
                 (now.hex, now.map) != (ordered.before.hex, ordered.before.map):
             return False
         return action.step is None or _same_step(game, action.unit, now.step, action.step)

@@ -390,6 +390,8 @@ def _change_text(change: UnitChange, before: dict[str, int], names: UnitNames) -
         markers = " and ".join(_words(m).title() for m in change.markers)
         if len(change.choices) > 1:
             return f"{markers} marker on one of {names.join(list(change.choices))}"
+        if not change.unit:
+            return f"{markers} marker on one of the {side_label(change.applied_by)} player's participating units"
         return f"{name}: {markers} marker{'s' if len(change.markers) > 1 else ''}"
     swapped = [p.sp for p in change.replacements if p.sp is not None]
     if change.kind == REPLACED and swapped and len(swapped) == len(change.replacements):
@@ -403,6 +405,8 @@ def _change_text(change: UnitChange, before: dict[str, int], names: UnitNames) -
         return f"{name} to {change.sp} SP"
     if change.step and change.step != before.get(change.unit, names.full_step(change.unit)):
         return f"{name} {change.step}"
+    if change.step == "" and before.get(change.unit) != names.full_step(change.unit):
+        return f"{name} back to full strength"  # a step restored ("undepleted"): it was not at full strength
     return ""
 
 
