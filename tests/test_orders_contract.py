@@ -323,3 +323,19 @@ def test_the_contract_covers_the_kinds_of_every_game():
     assert {BROKEN_DOWN, RETREAT} <= seen["spi"], seen["spi"]
     assert {STEP, ELIMINATED} <= seen["holdfast"], seen["holdfast"]
     assert {MARKED, RETREAT} <= seen["fireandice"], seen["fireandice"]
+
+
+def test_a_log_written_before_the_orders_were_changes_still_compares_equal():
+    """KWB's CRT retreat has a unit line now ("NK 83 retreats 1 hex"); a log written before (no such
+    line) is one of the ways the ruling may rightly be written, and the new lines are the first."""
+    from adjudicator.words.transcript import RULING_MARK, comparable_lines, written_lines
+
+    spec = next(s for s in specs() if s.key == "kwb.combat")
+    retreat = next(result for _, result, _ in rulings(spec) if result["outcome"]["attacker_retreat_hexes"]
+                   or result["outcome"]["defender_retreat_hexes"])
+    names = UnitNames.of("kwb")
+    now = comparable_lines(retreat)
+    before = comparable_lines(retreat, names=names.as_written_before_every_order_was_a_change())
+    assert now[0].startswith(RULING_MARK) and now != before
+    assert [line for line in now if line not in before] and all(" retreats " in line for line in now if line not in before)
+    assert written_lines(retreat, version=3)[0] == now and before in written_lines(retreat, version=3)

@@ -360,9 +360,12 @@ def _changed_units(outcome: dict, request: dict, names: UnitNames) -> list[str]:
     before = {**_states_before(request), **_sp_before(outcome)}
     said = []
     replacements = set()
+    crt_retreats = "defender_retreat_hexes" in outcome or "attacker_retreat_hexes" in outcome
     for change in ruled_changes(outcome):
         if change.unit in replacements and change.kind != RETREAT:
             continue
+        if not names.orders and (change.kind == MARKED or (change.kind == RETREAT and crt_retreats)):
+            continue  # as rulings were written before these orders were changes
         text = _change_text(change, before, names)
         if text:
             said.append(text)
@@ -405,7 +408,7 @@ def _change_text(change: UnitChange, before: dict[str, int], names: UnitNames) -
         return f"{name} to {change.sp} SP"
     if change.step and change.step != before.get(change.unit, names.full_step(change.unit)):
         return f"{name} {change.step}"
-    if change.step == "" and before.get(change.unit) != names.full_step(change.unit):
+    if change.step == "" and names.orders and before.get(change.unit) != names.full_step(change.unit):
         return f"{name} back to full strength"  # a step restored ("undepleted"): it was not at full strength
     return ""
 
@@ -486,11 +489,12 @@ class UnitNames:
     that still is."""
 
     def __init__(self, names: dict[str, str], full_steps: dict[str, str], parts: bool = True,
-                 game: Any = None):
+                 game: Any = None, orders: bool = True):
         self.names = names
         self.full_steps = full_steps
         self.parts = parts
         self.game = game
+        self.orders = orders  # a line for every order (`as_written_before_every_order_was_a_change`)
         ids = sorted(names, key=len, reverse=True)
         self.pattern = re.compile(r"(?<![\w/-])(" + "|".join(map(re.escape, ids)) + r")(/[\w-]+)?(?![\w-])") if ids else None
 
@@ -509,14 +513,21 @@ class UnitNames:
     def as_written_in_version_2(self) -> UnitNames:
         """These names as version 2 of the rendering wrote them (a part of a broken-down unit as
         "US 2/5-3"), so a version-2 log still compares equal."""
-        return UnitNames(self.names, self.full_steps, parts=False, game=self.game)
+        return UnitNames(self.names, self.full_steps, parts=False, game=self.game, orders=self.orders)
 
     def with_ids_of_identical_counters(self) -> UnitNames:
         """These names as versions 2 and 3 first wrote them: identical counters each with its id
         ("NK SC (nk-sc-1)"), so the logs they wrote still compare equal."""
         if self.game is None:
             return self
-        return UnitNames(counter_names(self.game, ids_of_identical=True), self.full_steps, self.parts, self.game)
+        return UnitNames(counter_names(self.game, ids_of_identical=True), self.full_steps, self.parts, self.game,
+                         self.orders)
+
+    def as_written_before_every_order_was_a_change(self) -> UnitNames:
+        """These names rendering a ruling as logs written before every order a ruling gives was a
+        change (issue 49) did: no unit line for a KWB retreat of the CRT, a marker, or a step
+        restored to full strength; so the logs they wrote still compare equal."""
+        return UnitNames(self.names, self.full_steps, self.parts, self.game, orders=False)
 
     def name(self, unit_id: str) -> str:
         """The counter's name; a part left by breaking a unit down ("us-d2/5-3", SPI) as "5-3 of US 2"."""
@@ -730,11 +741,16 @@ def comparable_lines(result: dict[str, Any], *, system_name: str = "", version: 
 def written_lines(result: dict[str, Any], *, system_name: str = "", version: int = VERSION) -> list[list[str]]:
     """Every way a log may rightly show this response as `version` wrote it (`comparable_lines`):
     versions 2 and 3 first named identical counters with their ids ("NK SC (nk-sc-1)"), as their
-    logs still read; now they are named as the counters read ("NK SC")."""
+    logs still read; now they are named as the counters read ("NK SC"); and they first wrote no line
+    for some orders (`UnitNames.as_written_before_every_order_was_a_change`)."""
     lines = [comparable_lines(result, system_name=system_name, version=version)]
     if version >= 2:
-        older = UnitNames.of(result.get("system", "")).with_ids_of_identical_counters()
-        lines.append(comparable_lines(result, system_name=system_name, version=version, names=older))
+        names = UnitNames.of(result.get("system", ""))
+        for older in (names.with_ids_of_identical_counters(), names.as_written_before_every_order_was_a_change(),
+                      names.with_ids_of_identical_counters().as_written_before_every_order_was_a_change()):
+            written = comparable_lines(result, system_name=system_name, version=version, names=older)
+            if written not in lines:
+                lines.append(written)
     return lines
 
 
