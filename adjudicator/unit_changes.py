@@ -37,6 +37,10 @@ A change has a kind:
                 Elite/Guards or Poor/Penal, 5.4.2, on "one of his participating units without a
                 quality marker": ``unit`` is the side's lead unit, ``choices`` the units he may
                 put it on, his choice when there are several); made by the unit's owner
+``to_choose``   a choice the rules leave to the unit's owner, still open: SPI's defender chooses which
+                of his units (``choices``) lose a combat's ``regiments`` (Combat (J): the book names no
+                chooser, so each player takes his own); the board changes when he has made it
+                (``spi.combat_losses``, his ruling's own changes); ``unit`` is ""
 ==============  ===================================================================================
 
 and says who makes it on the board: ``applied_by``, the side asking, or the unit's owner where
@@ -104,7 +108,7 @@ from adjudicator.piece_actions import (  # canonical order and the step lookup: 
 STEP, ELIMINATED, REPLACED, MOVED, RETURNED = "step", "eliminated", "replaced", "moved", "returned"
 REVEALED = "revealed"
 BROKEN_DOWN, RECOMBINED, RETREAT = "broken_down", "recombined", "retreat"
-MARKED = "marked"
+MARKED, TO_CHOOSE = "marked", "to_choose"
 #: Kinds a piece shows now (a unit returned to play is placed later, by its owner; a retreat's hexes
 #: are its owner's choice).
 ON_BOARD = (STEP, ELIMINATED, REPLACED, MOVED, REVEALED, BROKEN_DOWN, RECOMBINED)
@@ -151,7 +155,9 @@ class UnitChange:
     hexes: int = 0  # RETREAT: how many hexes
     shows: str | None = None  # STEP, MOVED: the step's name the counter shows (resolved: `step_name`)
     markers: tuple[str, ...] = ()  # MARKED: the markers placed, by the rules' names
-    choices: tuple[str, ...] = ()  # MARKED: the units the marker may go on (several: the owner's choice)
+    choices: tuple[str, ...] = ()  # MARKED, TO_CHOOSE: the units the owner chooses among
+    regiments: int = 0  # TO_CHOOSE: the losses he chooses the units of
+    where: str = ""  # TO_CHOOSE: the hex they stand in
     actions: tuple[PieceAction, ...] = field(default=(), compare=False)  # resolved (`resolve`)
 
     @property
@@ -195,6 +201,8 @@ class UnitChange:
         if self.kind == MARKED:
             out["markers"] = list(self.markers)
             out["choices"] = list(self.choices)
+        if self.kind == TO_CHOOSE:
+            out.update(choices=list(self.choices), regiments=self.regiments, hex=self.where)
         if self.shows is not None:
             out["shows"] = self.shows
         out["actions"] = [a.to_json() for a in self.actions]
@@ -249,7 +257,7 @@ def ruled_changes(outcome: Any, owners: Owners | None = None, asker: str = "") -
         if change.kind == REPLACED:
             change = replace(change, replacements=tuple(_placed_as(p, changes) for p in change.replacements))
         out.append(change)
-    out = _with_retreats(out, dict(_retreats(outcome))) + list(_markers(outcome))
+    out = _with_retreats(out, dict(_retreats(outcome))) + list(_markers(outcome)) + list(_choices(outcome))
     if owners is not None:
         out = [_owned(change, owners, asker) for change in out]
     return [resolve(change, owners or NO_OWNERS) for change in out]
@@ -318,6 +326,15 @@ def _markers(outcome: Any) -> Iterator[UnitChange]:
         yield UnitChange(MARKED, units[0] if units else "", markers=(item["marker"],), choices=units, applied_by=side)
 
 
+def _choices(outcome: Any) -> Iterator[UnitChange]:
+    """The choices an outcome leaves open to a unit's owner: SPI's ``defender_losses_to_choose`` (the side,
+    the regiments, the units in the hex)."""
+    owed = outcome.get("defender_losses_to_choose") if isinstance(outcome, dict) else None
+    if isinstance(owed, dict) and isinstance(owed.get("side"), str):
+        yield UnitChange(TO_CHOOSE, "", choices=_ids(owed.get("units")), regiments=_int(owed.get("regiments")) or 0,
+                         where=owed.get("hex") if isinstance(owed.get("hex"), str) else "", applied_by=owed["side"])
+
+
 def _survivor(item: Any, new_units: dict[str, dict]) -> str:
     """The unit standing for a unit object after a combat's losses: itself, or the unit that
     replaced it (followed through each replacement), "" when none is left."""
@@ -382,6 +399,11 @@ def _actions(change: UnitChange, owners: Owners) -> list[PieceAction]:
                             marker_name=found[1] or name, chosen_by=chooser,
                             what="on one of his participating units without a quality marker (5.4.2)" if chooser else "")
                 for name in change.markers]
+    if kind == TO_CHOOSE:
+        return [PieceAction(CHOOSE, unit, chosen_by=change.applied_by,
+                            what=f"which of his units in {change.where} lose {change.regiments} regiment"
+                                 f"{'s' if change.regiments != 1 else ''}: his 'Combat losses' with this combat's record "
+                                 "(Combat (J))")]
     if kind == RETURNED:
         return [PieceAction(CHOOSE, unit, chosen_by=owners.side_of(unit) or change.applied_by,
                             what="back in play: its owner places it when the rules say (a reinforcement)")]
@@ -466,7 +488,7 @@ def _owned(change: UnitChange, owners: Owners, asker: str) -> UnitChange:
     if change.kind in TO_DEAD_PILE and not dead_pile:
         dead_pile = owners.dead_pile_of(side)
     box = owners.counters_box_of(side) if change.kind in (BROKEN_DOWN, RECOMBINED) else change.box
-    owners_own = change.kind in (RETREAT, MARKED)  # a retreat, a marker on his unit: the owner's
+    owners_own = change.kind in (RETREAT, MARKED, TO_CHOOSE)  # a retreat, a marker on his unit, his choice: the owner's
     by = (side or change.applied_by or asker) if owners_own else owners.applier(change.unit, asker)
     return replace(change, applied_by=by, dead_pile=dead_pile, box=box)
 

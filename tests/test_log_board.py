@@ -29,7 +29,7 @@ from adjudicator.unit_changes import ELIMINATED, MOVED, REPLACED, RETREAT, STEP,
 from adjudicator.unit_owners import owners_of
 from scenarios import load_game
 from scenarios.boxboard import boxes_layout, dead_pile
-from tests.engine.play import adjacent_combat, board_request, player_fields, setup_hexes
+from tests.engine.play import adjacent_combat, board_request, hex_label, player_fields, setup_hexes
 from vassalfmt import continue_log, read_saved_game
 from vassalfmt.commands import ChangePiece, MovePiece, RemovePiece, chat_command
 
@@ -510,3 +510,48 @@ def test_the_box_the_modules_eliminate_sends_a_unit_to_is_read_as_its_dead_pile(
     for side in game.sides.values():
         where = read[f"{side.name} side"]
         assert where.kind == BOX and where.box == dead_pile(game, side.id).id, (side.id, where)
+
+
+def test_spi_the_defenders_losses_are_his_choice_made_in_his_next_file(app, client, modules, systems):
+    """Combat (J) names no chooser of the units that lose a combat's regiments: each player takes his
+    own. The attacker's combat against a stack whose owner said nothing leaves the choice open, owed
+    by the defender (no server default): a change 'to_choose' of his, named in both players' chat. In
+    his next file he makes it with 'Combat losses' (the combat's record read by the server); his
+    ruling's changes are his to apply, and his file applying them verifies."""
+    fight = adjacent_combat("spi", "campaign")
+    t = table(app, client, modules, "spi", fight.scenario.id)
+    t.game = load_game("spi")
+    owner = t.game.units[fight.defender].side
+    on_hexes = setup_hexes(t.game, fight.scenario)
+    second = next(p.unit for p in fight.scenario.setup if p.unit in on_hexes and p.unit != fight.defender
+                  and t.game.units[p.unit].side == owner and not t.game.units[p.unit].has("supply"))
+    t.setup = position_after(t.setup, Hand(t.game, t.setup).onto(second, fight.defender))  # a stack of two
+    side = t.game.units[fight.attackers[0]].side
+    request = board_request("spi", fight.scenario.id, t.setup, "combat", side, fight.attackers,
+                            hex_label(fight, fight.defender), player_fields(systems["spi"], "combat"))
+    assert {d["unit"] for d in request["defenders"]} == {fight.defender, second}
+    t.start(seed_where(get_check("spi", "combat"), request, lambda o: o["defender_losses_to_choose"] is not None))
+    game_id = t.recorded["game_id"]
+    answer = t.roll("combat", {**request, "log_session": session("a1", None, 1)}, side)
+    (choice,) = [c for c in answer["piece_changes"] if c["kind"] == "to_choose"]
+    assert choice["applied_by"] == owner != side and set(choice["choices"]) == {fight.defender, second}
+    assert [(a["does"], a["chosen_by"]) for a in choice["actions"]] == [("choose", owner)]
+    assert not [c for c in answer["piece_changes"] if {c["unit"]} & {fight.defender, second}]  # nothing decided for him
+    assert any("chooses which of" in line for line in answer["transcript"])  # both players' chat says whose it is
+    a_file = t.written_back(answer, [chat_command(session_line(game_id, {**session("a1", None, 1), "side": side}, []))])
+    assert verdicts(t.check(a_file)) == [(answer["seq"], "verified")]
+
+    b1 = session("b1", "a1", 2)
+    losses = t.roll("combat_losses", {"scenario": fight.scenario.id, "losses_from": [second], "log_session": b1}, owner)
+    assert losses["request"]["combat_record"] == answer["seq"]  # the combat waiting for his choice, from the ledger
+    assert losses["outcome"]["defender_losses"]["regiments_lost"] >= 1 and losses["piece_changes"]
+    assert all(c["applied_by"] == owner for c in losses["piece_changes"])
+    head = [chat_command(session_line(game_id, {**b1, "side": owner}, ["a1"]))]
+    applied = t.check(a_file, t.written_back(losses, head))
+    assert applied["ok"] and verdicts(applied) == [(answer["seq"], "verified"), (losses["seq"], "verified")], applied
+    forgot = t.check(a_file, t.log(head, lines(losses)))
+    assert verdicts(forgot) == [(answer["seq"], "verified"), (losses["seq"], "not-applied")]
+    again = client.post(f"/api/v1/games/{game_id}/combat_losses", json={"scenario": fight.scenario.id,
+                        "losses_from": [fight.defender], "combat_record": answer["seq"]},
+                        headers=bearer(t.recorded["tokens"][owner]))
+    assert again.status_code == 422 and "were chosen by record" in again.get_json()["detail"]  # once

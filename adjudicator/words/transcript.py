@@ -62,7 +62,7 @@ from typing import Any, Callable, Iterable
 from adjudicator.checks import side_label
 from adjudicator.fog import fog_of
 from adjudicator.unit_changes import (  # canonical order lives with the description; kept importable from here
-    BROKEN_DOWN, MARKED, MOVED, RECOMBINED, REPLACED, RETREAT, RETURNED, UnitChange, canonical as _canonical,
+    BROKEN_DOWN, MARKED, MOVED, RECOMBINED, REPLACED, RETREAT, RETURNED, TO_CHOOSE, UnitChange, canonical as _canonical,
     canonical_outcome,
     ruled_changes,
 )
@@ -360,7 +360,7 @@ def _changed_units(outcome: dict, request: dict, names: UnitNames) -> list[str]:
     before = {**_states_before(request), **_sp_before(outcome)}
     said = []
     replacements = set()
-    crt_retreats = "defender_retreat_hexes" in outcome or "attacker_retreat_hexes" in outcome
+    crt_retreats = "attacker_retreat_hexes" in outcome  # KWB's CRT (SPI's Pursuit retreats were always lines)
     for change in ruled_changes(outcome):
         if change.unit in replacements and change.kind != RETREAT:
             continue
@@ -389,6 +389,9 @@ def _change_text(change: UnitChange, before: dict[str, int], names: UnitNames) -
         return f"{names.join(list(change.parts))} recombined into {name} in {change.hex}"
     if change.kind == RETREAT:
         return f"{name} retreats {change.hexes} hex{'es' if change.hexes != 1 else ''}"
+    if change.kind == TO_CHOOSE:
+        return (f"the {side_label(change.applied_by)} player chooses which of {names.join(list(change.choices))} lose "
+                f"{change.regiments} regiment{'s' if change.regiments != 1 else ''}")
     if change.kind == MARKED:
         markers = " and ".join(_words(m).title() for m in change.markers)
         if len(change.choices) > 1:

@@ -189,11 +189,11 @@ final class Asking {
     boolean any = false;
     boolean orders = false;  // moves the ruling orders that its owner makes (a retreat: the hexes are his choice)
     for (final BoardChanges.Planned p : plan) {
-      lines.add(p.name() + ": " + p.does);
+      lines.add(p.name().isEmpty() ? p.does : p.name() + ": " + p.does);
       any |= p.applies();
       orders |= p.order();
       if (p.owners()) {
-        owners.add(p.name() + " " + p.does.replace(": the piece is hidden from you", ""));
+        owners.add((p.name().isEmpty() ? "" : p.name() + " ") + p.does.replace(": the piece is hidden from you", ""));
         if (!p.owner().isEmpty()) ownerSides.add(p.owner());
       }
     }

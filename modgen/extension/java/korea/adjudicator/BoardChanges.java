@@ -318,6 +318,7 @@ final class BoardChanges {
 
   private static List<GamePiece> piecesOf(String unit) {
     final List<GamePiece> out = new ArrayList<>();
+    if (unit.isEmpty()) return out;  // a choice among units: no piece yet
     for (final GamePiece p : BoardReader.pieces()) {
       if (unit.equals(BoardReader.text(p.getProperty("UnitId")))) out.add(p);
     }
