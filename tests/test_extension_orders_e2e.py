@@ -11,6 +11,10 @@ its spot showing 3) and the dialog makes exactly those.
 The dice are chosen (adjudicator.testing.seed_for): record 1 swaps the army at 3 SP and leaves the
 defender standing; record 2, the same attack again by the 4-SP block, is asked from the board the
 dialog left.
+
+Korean War Battles: an attack the CRT answers AR. The ruling's chat names the retreat; the apply
+dialog lists it as the player's own order (the hexes are his choice: nothing applied for him); he
+drags the unit one hex back and the log check verifies it (one not made is named: tests/test_log_board.py).
 """
 
 from __future__ import annotations
@@ -115,3 +119,61 @@ def test_holdfast_army_swap_applied_by_the_dialog_verifies_and_draws_no_notice(p
     report = requests.post(f"{server.url}/api/v1/games/{game_id}/savedgame/log-check", files=files,
                            headers={"Authorization": f"Bearer {played['token']}"}, timeout=60).json()
     assert (report["rulings"][0]["seq"], report["rulings"][0]["status"]) == (1, "verified"), report
+
+
+# -- Korean War Battles: a retreat the CRT orders (AR), made by hand ------------------------------------
+
+@pytest.fixture(scope="module")
+def kwb_retreat(engine, engine_module, tmp_path_factory) -> dict:
+    """Pusan's first attack, its dice chosen so the CRT says AR (attackers retreat one hex): the
+    apply dialog lists the retreat as the player's own order (nothing to apply), he drags his unit
+    one hex back, and the log check finds it there."""
+    from modgen.buildfile import main_map_name
+
+    combat = adjacent_combat("kwb", "pusan")
+    modules = Modules(tmp_path_factory.mktemp("kwb-retreat-art"))
+    setup = modules[("kwb", 1)][2]["setups/pusan.vsav"]
+    request = board_request("kwb", "pusan", setup, "combat", "communist", combat.attackers,
+                            hex_label(combat, combat.defender))
+    seed = seed_for((get_check("kwb", "combat"), request, lambda o: o["result"] == "AR", 1))
+    server = Gunicorn(workdir=tmp_path_factory.mktemp("kwb-retreat-server"), app="adjudicator.testing:make_test_app()",
+                      extra_env=seeds_env({"kwb/pusan": seed})).start()
+    try:
+        files = tmp_path_factory.mktemp("kwb-retreat")
+        game = load_game("kwb")
+        grid = game.maps["pusan"].grid
+        back = {u: grid.label(grid.neighbours(grid.parse(hex_label(combat, u)))[0]) for u in combat.attackers}
+        s = Script()
+        s.add({"do": "setup", "name": combat.scenario.name}, {"do": "side", "side": combat.attacking_side})
+        s.add(call("connect", server.url), call("createRecordedGame", "", ""), name="create")
+        s.add({"do": "log_begin", "file": str(files / "game.vlog")})
+        s.add({"do": "person", "on": True})
+        s.add({"do": "select", "pieces": [{"id": u} for u in combat.attackers]})
+        s.add(menu_of(combat.defender, "Adjudicator/Attack this hex with the selected units"))
+        s.add({"do": "wait_window", "window": "^Adjudicator: Combat"})
+        s.add(*submit_form("Combat"))
+        s.add({"do": "wait_chat", "match": r"#1\] receipt: record 1 "}, name="ruling")
+        s.add({"do": "wait_window", "window": "the ruling orders"}, name="orders")
+        s.add({"do": "click", "window": "the ruling orders", "on": "OK"})
+        for unit, hex_ in back.items():
+            s.add({"do": "move", "piece": {"id": unit}, "to": {"map": main_map_name(game), "location": hex_}})
+        s.add({"do": "log_end"})
+        run = engine(engine_module("kwb"), s.steps, timeout=300, prefs_dir=files / "prefs")
+        assert run.ok, run.failure()
+        created = run.result(s.at["create"])["returned"]
+        files_sent = [("file", ("game.vlog", (files / "game.vlog").read_bytes(), "application/octet-stream"))]
+        report = requests.post(f"{server.url}/api/v1/games/{created['game_id']}/savedgame/log-check", files=files_sent,
+                               headers={"Authorization": f"Bearer {created['tokens_for_others']['observer']}"},
+                               timeout=60).json()
+        yield {"run": run, "script": s, "combat": combat, "report": report}
+    finally:
+        server.stop()
+
+
+def test_kwb_a_retreat_the_crt_orders_is_listed_and_made_by_hand_verifies(kwb_retreat):
+    run, s, combat, report = kwb_retreat["run"], kwb_retreat["script"], kwb_retreat["combat"], kwb_retreat["report"]
+    ruling = [line for line in run.chat() if line.startswith("[ADJ ") and "#1]" in line]
+    assert ": AR" in ruling[0] and any(line.endswith("retreats 1 hex") for line in ruling), ruling  # in the log too
+    listed = run.result(s.at["orders"])["text"]
+    assert listed.count("retreats 1 hex, as the ruling orders: move it yourself") == len(combat.attackers), listed
+    assert [(r["seq"], r["status"]) for r in report["rulings"]] == [(1, "verified")], report
