@@ -30,7 +30,7 @@ from adjudicator.bridge.writeback import LEFT, MOVE, PLACE, REMOVE, SHOW_STEP, T
 from adjudicator.checks import all_checks, run_check
 from adjudicator.ledger.board import LedgerBoard
 from adjudicator.ledger.dice import LedgerDice
-from adjudicator.logs.board import Shown, checked_actions, missing_changes, ordered_changes
+from adjudicator.logs.board import Shown, checked_actions, marker_key, missing_changes, ordered_changes
 from adjudicator.piece_actions import (
     CHOOSE, DELETE, ELIMINATE, MOVE as MOVE_ACTION, PLACE as PLACE_ACTION, PLACE_MARKER, REMOVE_MARKER, RETREAT_ORDER,
     SET_ASIDE, SHOW_STEP as SHOW_STEP_ACTION, step_name,
@@ -149,6 +149,8 @@ def made(system: str, changes, before: dict[str, Shown]) -> dict[str, Shown]:
                 map_id = spot.map if spot is not None else next(iter(g.maps))
                 hex_ = spot.hex if spot is not None else action.hex
                 now[action.unit] = Shown(action.step if action.step is not None else was.step, map_id, hex_)
+            elif action.does == PLACE_MARKER:  # a marker piece onto the unit's hex, showing its face
+                now[marker_key(action.marker, f"placed-{len(now)}")] = Shown(action.marker_name, was.map, was.hex)
             elif action.does == RETREAT_ORDER:
                 grid = g.maps[was.map].grid
                 start = grid.parse(was.hex)

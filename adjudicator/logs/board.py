@@ -37,10 +37,11 @@ from adjudicator.bridge.positions import shown_boards
 from adjudicator.logs.replay.board import Board
 from adjudicator.logs.replay.views import Identifier, Place, Placer
 from adjudicator.piece_actions import (
-    DELETE, ELIMINATE, MOVE, ON_THE_BOARD, PLACE, RETREAT_ORDER, SET_ASIDE, SHOW_STEP, PieceAction,
+    DELETE, ELIMINATE, MOVE, ON_THE_BOARD, PLACE, PLACE_MARKER, REMOVE_MARKER, RETREAT_ORDER, SET_ASIDE, SHOW_STEP,
+    PieceAction,
 )
 from adjudicator.unit_changes import (
-    BROKEN_DOWN, ELIMINATED, MOVED, RECOMBINED, REPLACED, RETREAT, REVEALED, Placed, UnitChange, step_name,
+    BROKEN_DOWN, ELIMINATED, MARKED, MOVED, RECOMBINED, REPLACED, RETREAT, REVEALED, Placed, UnitChange, step_name,
 )
 from scenarios.boxboard import is_dead_pile_of
 from scenarios.model import Game
@@ -99,14 +100,26 @@ class PieceReader:
         self.identify = Identifier(game)
 
     def shown(self, board: Board, piece_id: str) -> tuple[str, Shown] | None:
-        """(unit id, how it stands) of a unit piece on `board`; None for any other piece."""
+        """(unit id, how it stands) of a unit piece on `board`, or (`marker_key`, the face it shows
+        and where) of a marker piece; None for any other piece."""
         record, where = board.pieces.get(piece_id), board.where(piece_id)
         if record is None or where is None:
             return None
         identity = self.identify.of(record.type, record.state)
+        if identity.unit is None and identity.marker is not None:
+            return marker_key(identity.marker.id, piece_id), shown_at(identity.face, self.placer.of(where))
         if identity.unit is None:
             return None
         return identity.unit.id, shown_at(identity.step or "", self.placer.of(where))
+
+
+#: How a marker piece is kept among the units of a log (a marker the rules order onto a unit's hex).
+MARKER_KEY = "marker:"
+
+
+def marker_key(marker: str, piece_id: str) -> str:
+    """A marker piece's key beside the units: its marker id and its piece (one marker type, many pieces)."""
+    return f"{MARKER_KEY}{marker}#{piece_id}"
 
 
 def shown_at(step: str, place: Place) -> Shown:
@@ -195,6 +208,8 @@ class OrderedChange:
             return f"{', '.join(change.parts)} recombined into {change.unit} in {change.hex}"
         if change.kind == RETREAT:
             return f"{change.unit} to retreat {change.hexes} hex{'es' if change.hexes != 1 else ''}"
+        if change.kind == MARKED:
+            return f"{change.unit} marked {' and '.join(change.markers)}"
         return f"{change.unit} to show {_step_words(change.shows)}"
 
 
@@ -287,7 +302,19 @@ def _shows_action(game: Game, action: PieceAction, ordered: OrderedChange, units
                 (now.hex, now.map) != (ordered.before.hex, ordered.before.map):
             return False
         return action.step is None or _same_step(game, action.unit, now.step, action.step)
-    return True  # a marker: not read from the log yet
+    if action.does in (PLACE_MARKER, REMOVE_MARKER):
+        return _marked(action, ordered, units) == (action.does == PLACE_MARKER)
+    return True
+
+
+def _marked(action: PieceAction, ordered: OrderedChange, units: dict[str, Shown]) -> bool:
+    """Whether a marker of the action's kind (showing its face, when it names one) lies on the hex of
+    the unit, or of one of the units its owner chooses among (a quality marker, 5.4.2)."""
+    spots = {(s.map, s.hex) for unit in (ordered.change.choices or (action.unit,))
+             if (s := units.get(unit)) is not None and s.hex and not s.deleted}
+    prefix = f"{MARKER_KEY}{action.marker}#"
+    return any(key.startswith(prefix) and not shown.deleted and (shown.map, shown.hex) in spots
+               and (not action.marker_name or shown.step == action.marker_name) for key, shown in units.items())
 
 
 def _retreated(game: Game, now: Shown | None, before: Shown, hexes: int) -> bool:
@@ -341,6 +368,10 @@ def _action_words(action: PieceAction) -> str:
         return f"{action.unit} in {action.hex or f'the hex {action.beside} stood in'}{step}"
     if action.does == MOVE:
         return f"{action.unit} in {action.hex}{step}"
+    if action.does == PLACE_MARKER:
+        return f"a {action.marker_name or action.marker} marker on the hex of {action.unit}"
+    if action.does == REMOVE_MARKER:
+        return f"no {action.marker_name or action.marker} marker on the hex of {action.unit}"
     return action.unit
 
 
