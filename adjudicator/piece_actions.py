@@ -23,7 +23,8 @@ and where, the step its counter must show, and who makes it:
 ``delete``        the piece is deleted (a placeholder turned face up: it was never a unit)
 ``retreat``       the unit retreats ``hexes`` hexes from where it stood; ``chosen_by`` chooses the
                   hexes (an open choice: nobody can make it for him)
-``place_marker``  the marker ``marker`` (``marker_name``: the face it shows) goes onto the unit's hex;
+``place_marker``  the marker ``marker`` (``marker_name``: the face it shows, ``face`` its number) goes
+                  onto the unit's hex;
                   with ``chosen_by``, onto the hex of the unit he chooses (``what`` names them)
 ``remove_marker`` the marker ``marker`` comes off the unit's hex
 ``choose``        a choice still open (``what``, in words), owed by ``chosen_by``: the board
@@ -65,6 +66,7 @@ class PieceAction:
     chosen_by: str = ""  # RETREAT_ORDER, CHOOSE: the side whose choice it is
     marker: str = ""  # PLACE_MARKER, REMOVE_MARKER: the marker's id
     marker_name: str = ""
+    face: int = 0  # PLACE_MARKER: the number of the face the marker shows (1: its front; 0 not known)
     what: str = ""  # CHOOSE: the choice in words
     applied_by: str = ""
 
@@ -79,6 +81,8 @@ class PieceAction:
                 out[key] = getattr(self, key)
         if self.hexes:
             out["hexes"] = self.hexes
+        if self.face:
+            out["face"] = self.face
         return out
 
 

@@ -219,7 +219,7 @@ class Owners:
     counters_box_of: Callable[[str], str] = lambda side: ""  # side id -> its box of counters not in play ("" if none)
     steps_of: Callable[[str], Sequence[Any]] = lambda unit: ()  # unit id -> its steps (`scenarios.model.Step`)
     box_name: Callable[[str], str] = lambda box: ""  # box id -> the box's name as the module shows it
-    marker_of: Callable[[str], tuple[str, str]] = lambda name: ("", "")  # a rules' marker name -> (marker id, its face)
+    marker_of: Callable[[str], tuple[str, str, int]] = lambda name: ("", "", 0)  # rules' name -> (marker, face, its number)
 
     def applier(self, unit: str, asker: str) -> str:
         """Who makes a change to `unit` on the board: its owner when its piece is hidden from the
@@ -396,7 +396,7 @@ def _actions(change: UnitChange, owners: Owners) -> list[PieceAction]:
     if kind == MARKED:
         chooser = owners.side_of(unit) or change.applied_by if len(change.choices) != 1 else ""
         return [PieceAction(PLACE_MARKER, unit, marker=(found := owners.marker_of(name))[0] or name,
-                            marker_name=found[1] or name, chosen_by=chooser,
+                            marker_name=found[1] or name, face=found[2], chosen_by=chooser,
                             what="on one of his participating units without a quality marker (5.4.2)" if chooser else "")
                 for name in change.markers]
     if kind == TO_CHOOSE:

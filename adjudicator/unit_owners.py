@@ -48,14 +48,15 @@ def owners_of(system: str) -> Owners:
         found = game.boxes.get(box)
         return found.name if found is not None else ""
 
-    def marker_of(name: str) -> tuple[str, str]:
-        """A marker the rules name ("disrupted", "bug_out", "Elite"): the counter and the face showing it."""
+    def marker_of(name: str) -> tuple[str, str, int]:
+        """A marker the rules name ("disrupted", "bug_out", "Elite"): the counter, the face showing
+        it and that face's number (1: the front)."""
         words = name.replace("_", " ").lower()
         for marker in game.markers.values():
-            for face in marker.faces or (marker.name,):
+            for number, face in enumerate(marker.faces or (marker.name,), start=1):
                 if face.lower() == words or face.lower().startswith(words + " "):
-                    return marker.id, face
-        return "", ""
+                    return marker.id, face, number
+        return "", "", 0
 
     return Owners(side_of, lambda side: piles.get(side, ""), hidden_owner, lambda side: aside.get(side, ""),
                   steps_of, box_name, marker_of)

@@ -15,6 +15,9 @@ dialog left.
 Korean War Battles: an attack the CRT answers AR. The ruling's chat names the retreat; the apply
 dialog lists it as the player's own order (the hexes are his choice: nothing applied for him); he
 drags the unit one hex back and the log check verifies it (one not made is named: tests/test_log_board.py).
+
+Fire and Ice 5.4.2: the attacker's natural 10 puts a Guards marker on his one participating unit;
+the dialog places a new marker like the palette's on the unit's spot, and the log check finds it.
 """
 
 from __future__ import annotations
@@ -177,3 +180,67 @@ def test_kwb_a_retreat_the_crt_orders_is_listed_and_made_by_hand_verifies(kwb_re
     listed = run.result(s.at["orders"])["text"]
     assert listed.count("retreats 1 hex, as the ruling orders: move it yourself") == len(combat.attackers), listed
     assert [(r["seq"], r["status"]) for r in report["rulings"]] == [(1, "verified")], report
+
+
+# -- Fire and Ice: a quality marker the combat orders, placed by the dialog ---------------------------------
+
+@pytest.fixture(scope="module")
+def fireandice_marker(engine, engine_module, tmp_path_factory) -> dict:
+    """Invasion's first attack, a Hasty Attack, its dice chosen so the attacker rolls a natural 10
+    (5.4.2): a Guards marker on his one participating unit. Yes in the apply dialog places a new
+    marker like the palette's on the unit's spot; the log check finds it there."""
+    combat = adjacent_combat("fireandice", "invasion")
+    modules = Modules(tmp_path_factory.mktemp("fi-marker-art"))
+    setup = modules[("fireandice", 1)][2]["setups/invasion.vsav"]
+    typed = {"combat_type": "Hasty Attack", "attacking": {"adjacent_units": 2}, "defending": {"adjacent_units": 1}}
+    request = board_request("fireandice", "invasion", setup, "combat", "communist", combat.attackers[:1],
+                            hex_label(combat, combat.defender), typed)
+    seed = seed_for((get_check("fireandice", "combat"), request,
+                     lambda o: [p["side"] for p in o["quality_markers_placed"]] == ["communist"], 1))
+    server = Gunicorn(workdir=tmp_path_factory.mktemp("fi-marker-server"), app="adjudicator.testing:make_test_app()",
+                      extra_env=seeds_env({"fireandice/invasion": seed})).start()
+    try:
+        files = tmp_path_factory.mktemp("fi-marker")
+        form = "^Adjudicator: Combat"
+        s = Script()
+        s.add({"do": "setup", "name": combat.scenario.name}, {"do": "side", "side": combat.attacking_side})
+        s.add(call("connect", server.url), call("createRecordedGame", "", ""), name="create")
+        s.add({"do": "log_begin", "file": str(files / "game.vlog")})
+        s.add({"do": "person", "on": True})
+        s.add({"do": "select", "pieces": [{"id": combat.attackers[0]}]})
+        s.add(menu_of(combat.defender, "Adjudicator/Attack this hex with the selected units"))
+        s.add({"do": "wait_window", "window": form})
+        s.add({"do": "choose", "window": form, "field": "/combat_type", "item": "Hasty Attack"})
+        for field, text in (("/attacking/adjacent_units", "2"), ("/defending/adjacent_units", "1")):
+            s.add({"do": "type", "window": form, "field": field, "text": text})
+        s.add(*submit_form("Combat"))
+        s.add({"do": "wait_chat", "match": r"#1\] receipt: record 1 "}, name="ruling")
+        s.add({"do": "wait_window", "window": "apply the ruling"}, name="dialog")
+        s.add({"do": "click", "window": "apply the ruling", "on": "Yes"})
+        s.add({"do": "settle"})
+        s.add({"do": "pieces", "properties": ["UnitId", "MarkerId"]}, name="board after")
+        s.add({"do": "log_end"})
+        run = engine(engine_module("fireandice"), s.steps, timeout=300, prefs_dir=files / "prefs")
+        assert run.ok, run.failure()
+        created = run.result(s.at["create"])["returned"]
+        token = created["tokens_for_others"]["observer"]
+        document = requests.get(f"{server.url}/api/v1/games/{created['game_id']}/ledger",
+                                headers={"Authorization": f"Bearer {token}"}, timeout=30).json()
+        sent = [("file", ("game.vlog", (files / "game.vlog").read_bytes(), "application/octet-stream"))]
+        report = requests.post(f"{server.url}/api/v1/games/{created['game_id']}/savedgame/log-check", files=sent,
+                               headers={"Authorization": f"Bearer {token}"}, timeout=60).json()
+        yield {"run": run, "script": s, "combat": combat, "report": report, "record": document["records"][1]["body"]}
+    finally:
+        server.stop()
+
+
+def test_fire_and_ice_a_quality_marker_placed_by_the_dialog_verifies(fireandice_marker):
+    run, s, combat = fireandice_marker["run"], fireandice_marker["script"], fireandice_marker["combat"]
+    outcome = fireandice_marker["record"]["result"]["outcome"]
+    assert outcome["quality_markers_placed"] == [{"side": "communist", "marker": "Guards"}]  # the chosen dice
+    assert "Guards Unit" in run.result(s.at["dialog"])["text"]  # the dialog lists the marker
+    pieces = run.result(s.at["board after"])["pieces"]
+    unit = next(p for p in pieces if p["properties"].get("UnitId") == combat.attackers[0])
+    markers = [p for p in pieces if p["properties"].get("MarkerId") == "guards-penal"]
+    assert [(m["map"], m["location"]) for m in markers] == [(unit["map"], unit["location"])]
+    assert [(r["seq"], r["status"]) for r in fireandice_marker["report"]["rulings"]] == [(1, "verified")]

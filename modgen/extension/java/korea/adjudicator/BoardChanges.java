@@ -9,8 +9,10 @@ import VASSAL.build.GameModule;
 import VASSAL.build.module.Map;
 import VASSAL.build.module.map.boardPicker.Board;
 import VASSAL.build.module.map.boardPicker.board.MapGrid;
+import VASSAL.build.widget.PieceSlot;
 import VASSAL.counters.GamePiece;
 import VASSAL.counters.KeyCommand;
+import VASSAL.counters.PieceCloner;
 import VASSAL.counters.Properties;
 
 /**
@@ -33,6 +35,8 @@ import VASSAL.counters.Properties;
  *   step named (HoldFast 3: an army's 4-SP block placed showing 3 SP);
  * <li>move: the piece onto the hex's centre (and stepped);
  * <li>delete: the module's "Delete" (a placeholder turned face up: it was never a unit);
+ * <li>place_marker: a new marker like the palette's placed on the unit's spot, flipped to the face named
+ *   (one the owner puts on a unit of his choice: by hand);
  * <li>retreat and choose: open choices; the plan says whose they are and nothing is done.
  * </ul>
  *
@@ -161,13 +165,38 @@ final class BoardChanges {
       case Ruling.Action.DELETE:
         return new Planned(c, a, piece, "removed (turned face up)", List.of(DELETE));
       case Ruling.Action.PLACE_MARKER:
-        return new Planned(c, a, piece, "place the " + a.markerName + " marker " + (a.what.isEmpty() ? "on its hex" : a.what)
-                           + " by hand", List.of());
+        return marker(c, a, piece);
       case Ruling.Action.REMOVE_MARKER:
         return new Planned(c, a, piece, "take the " + a.markerName + " marker off its hex by hand", List.of());
       default:
         return new Planned(c, a, piece, "make it by hand: " + a.does, List.of());
     }
+  }
+
+  /**
+   * A marker onto the unit's hex: a new one like the module's palette holds (its MarkerId), placed
+   * on the unit's spot and flipped to the face named. A marker the owner puts on a unit of his
+   * choice (a quality marker, 5.4.2, among several units) is his to place by hand.
+   */
+  private static Planned marker(Ruling.Change c, Ruling.Action a, GamePiece unit) {
+    final String byHand = "place the " + a.markerName + " marker " + (a.what.isEmpty() ? "on its hex" : a.what) + " by hand";
+    final GamePiece slot = a.chosenBy.isEmpty() && !offBoard(unit) ? paletteMarker(a.marker) : null;
+    if (slot == null) return new Planned(c, a, unit, byHand, List.of());
+    final GamePiece marker = PieceCloner.getInstance().clonePiece(slot);
+    final List<String> flips = new ArrayList<>();
+    for (int i = 1; i < a.face; i++) flips.add("Flip");
+    final String hex = hexOf(unit);
+    return new Planned(c, a, marker, "placed on " + unit.getName() + " (" + hex + "), showing " + a.markerName, flips,
+                       List.of(new Move(marker, unit, null, null, hex)));
+  }
+
+  /** The palette's piece of a marker (by its MarkerId), or null. */
+  private static GamePiece paletteMarker(String markerId) {
+    for (final PieceSlot slot : GameModule.getGameModule().getAllDescendantComponentsOf(PieceSlot.class)) {
+      final GamePiece piece = slot.getPiece();
+      if (piece != null && markerId.equals(BoardReader.text(piece.getProperty("MarkerId")))) return piece;
+    }
+    return null;
   }
 
   private static String owner(String side, String mySide, UnaryOperator<String> sideName) {

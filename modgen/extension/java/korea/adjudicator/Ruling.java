@@ -70,6 +70,7 @@ final class Ruling {
     final String chosenBy;
     final String marker;
     final String markerName;
+    final int face;          // place_marker: the face the marker shows, by number (1: its front; 0: not said)
     final String what;
     final String appliedBy;
 
@@ -87,6 +88,8 @@ final class Ruling {
       this.chosenBy = str(a.get("chosen_by"));
       this.marker = str(a.get("marker"));
       this.markerName = str(a.get("marker_name"));
+      final Integer f = number(a.get("face"));
+      this.face = f == null ? 0 : f;
       this.what = str(a.get("what"));
       this.appliedBy = str(a.get("applied_by"));
     }
