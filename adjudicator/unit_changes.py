@@ -67,6 +67,17 @@ Rules functions name unit states in their outcomes in a few shapes, read here (`
 * a list named ``revealed`` of objects ``{"unit": placeholder, "revealed_as": counter}``: each
   placeholder revealed. These come first, so the counter's own change follows its placing.
 
+Orders a ruling gives beside the units' states are read after them (`_retreats`, `_markers`,
+`_choices`), each a change of its own:
+
+* ``retreat_hexes`` beside a unit (SPI's Pursuit table; a Fire and Ice retreat chosen without its
+  hexes, ``retreats_to_make``), and a combat's ``defender_retreat_hexes`` / ``attacker_retreat_hexes``
+  beside its ``defenders`` / ``attackers`` (KWB's CRT: the survivors of that side, a unit replaced
+  through its replacement): a retreat;
+* ``markers`` (unit -> the markers its retreat earns: Fire and Ice 5.6; 6.2 e-g) and
+  ``quality_markers_placed`` (a side and a marker, on one of its ``participants``: 5.4.2): marked;
+* ``defender_losses_to_choose`` (SPI: the side, the regiments, the units in the hex): to_choose.
+
 A step ``""`` is the unit's first step (full strength), whatever its counter calls it.
 
 A unit named as another's replacement is part of that change, not a change of its own. Where units

@@ -2,9 +2,10 @@
 
 The log's new step replays the ruling as chat lines — the transcript the Adjudicator extension
 posts (:func:`adjudicator.words.transcript.chat_lines`), so a log written here and one recorded in
-VASSAL read the same and verify the same way — and applies what the ruling does to the board
-(:mod:`adjudicator.unit_changes`) as the module's own commands do, where it names the pieces
-unambiguously:
+VASSAL read the same and verify the same way — and makes the piece actions each change of the
+ruling was resolved into (:mod:`adjudicator.unit_changes`, :mod:`adjudicator.piece_actions`: the
+step names are looked up there, once) as the module's own commands do, where it finds the pieces
+(a change on the piece standing on a hex, a counter placed from those lying off the hex maps):
 
 * a step: the piece's Step layer at that step (Step loss / Restore step; a block's SP is the step
   showing it);
@@ -19,8 +20,9 @@ unambiguously:
   module's "Set aside" sends it, the counters that replace it moved from there onto its spot, and
   the parts lost at once from there to their dead pile; a recombination: the whole's counter onto
   the spot of one of its parts, the parts set aside;
-* a retreat the rules order (SPI's Pursuit table): left to the owner, who chooses the hexes; the
-  page says so;
+* a retreat the rules order (SPI's Pursuit table, KWB's CRT, Fire and Ice's losses), a marker, a
+  choice still open (SPI's defender's losses): left to the owner, who chooses the hexes, places the
+  marker, makes the choice; the page says so;
 * a placeholder revealed (KWB's '? 4' Scratch Units, `adjudicator.ledger.draws`): the placeholder
   removed (the module's own Delete: it was never a unit, so no dead pile) and the counter it
   turned out to be moved from its box onto the placeholder's spot, as a replacement is placed; a

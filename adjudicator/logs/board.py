@@ -20,7 +20,15 @@ hand, a drag):
   recombination: the whole on the hex, its parts set aside in that box;
 * a placeholder revealed (KWB's '? 4' Scratch Units): the placeholder off the board (deleted), and
   the counter it turned out to be on the hex it stood in (moved there out of its box) — or off the
-  board too where the same ruling eliminates that counter (a Dummy).
+  board too where the same ruling eliminates that counter (a Dummy);
+* a retreat (KWB's CRT, SPI's Pursuit table, Fire and Ice's losses): the unit on a hex that many
+  hexes from the one it stood in (a counter the same ruling placed: from its spot);
+* a marker (Fire and Ice 5.4.2, 5.6; 6.2): a marker piece of that kind, showing that face, on the
+  unit's hex (or one of the units its owner chooses among).
+
+What is checked is each change's resolved piece actions (`adjudicator.piece_actions`), the step
+names looked up there once; a choice still open (SPI's defender's losses) is its owner's, and his
+own ruling's changes are checked in his file.
 
 Units are known by the properties the generated modules give every unit piece (`UnitId`, and the
 Step layer), as the saved-game reader knows them (`adjudicator.bridge.identify`); where a piece
