@@ -84,7 +84,7 @@ class PieceChange:
             return f"{self.unit}: removed"
         if self.does in (PLACE, MOVE):
             return f"{self.unit}: {'placed' if self.does == PLACE else 'moved'} to {self.where}"
-        return f"{self.unit}: {self.why}"
+        return f"{self.unit}: {self.why}" if self.unit else self.why  # a choice among units: none named yet
 
 
 def piece_changes(positions: Positions, outcome: dict[str, Any], asker: str = "") -> list[PieceChange]:
