@@ -23,7 +23,6 @@ the dialog places a new marker like the palette's on the unit's spot, and the lo
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 import requests

@@ -49,7 +49,7 @@ from adjudicator.piece_actions import (
     PieceAction,
 )
 from adjudicator.unit_changes import (
-    BROKEN_DOWN, ELIMINATED, MARKED, MOVED, RECOMBINED, REPLACED, RETREAT, REVEALED, Placed, UnitChange, step_name,
+    BROKEN_DOWN, ELIMINATED, MARKED, MOVED, RECOMBINED, REPLACED, RETREAT, REVEALED, Placed, UnitChange,
 )
 from scenarios.boxboard import is_dead_pile_of
 from scenarios.model import Game
@@ -264,13 +264,6 @@ def ordered_changes(game: Game, changes: list[UnitChange], units_now: dict[str, 
         if not reached(game, ordered, units_now):
             out.append(ordered)
     return out
-
-
-def target_step(game: Game, change: UnitChange) -> str | None:
-    """The step's name a step change orders (an SP read as the step showing it), or None: the
-    one lookup, `adjudicator.piece_actions.step_name`."""
-    unit = game.units.get(change.unit)
-    return step_name(unit.steps, change.step, change.sp) if unit is not None else None
 
 
 def _same_step(game: Game, unit: str, shown: str, wanted: str | None) -> bool:
