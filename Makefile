@@ -8,7 +8,7 @@ STAMP   := $(VENV)/.installed-stamp
 HOST    ?= 127.0.0.1
 PORT    ?= 8000
 
-.PHONY: setup system jdk run modules serve test bench fuzz soak check vassal-check vassal-e2e clean
+.PHONY: setup system jdk run modules serve test test-fast bench fuzz soak check vassal-check vassal-e2e clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -42,6 +42,12 @@ check: setup
 
 test: setup system
 	@bash scripts/run-tests.sh
+
+# The loop's answer in a minute: pure functions and the in-process app; no server process, browser,
+# PostgreSQL or VASSAL engine, and none of the tests marked slow (make test runs them all).
+FAST := not slow and not server and not browser and not postgres and not engine
+test-fast: setup
+	$(BIN)/pytest -q -n 2 -p no:cacheprovider -m "$(FAST)" $(ARGS)
 
 bench: setup
 	$(BIN)/python -m bench

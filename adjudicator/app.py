@@ -21,6 +21,7 @@ from flask import Flask, jsonify
 from adjudicator import served_data
 from adjudicator.api import make_api_blueprint
 from adjudicator.api.bridge import register_bridge
+from adjudicator.web.savedgame_pages import make_bridge_pages_blueprint
 from adjudicator.api.games import well_known_keys
 from adjudicator.api.systems import systems_document
 from adjudicator.web.artwork import make_artwork_blueprint
@@ -34,7 +35,7 @@ from adjudicator.ledger.keys import load_or_create_signing_key
 from adjudicator.api.openapi import build_openapi
 from adjudicator.web.pages import make_pages_blueprint
 from adjudicator.problems import register_error_handlers
-from adjudicator.ratelimits import make_limiter
+from adjudicator.api.ratelimits import make_limiter
 from adjudicator.web.replay_pages import make_replay_blueprint
 from adjudicator.rules import register_all_games
 from adjudicator.services import Services
@@ -116,6 +117,7 @@ def create_app(config: Config | Mapping[str, Any] | None = None, *, storage_may_
     app.register_blueprint(make_pages_blueprint(config, limiter))
     app.register_blueprint(make_game_pages_blueprint(config, limiter))
     register_bridge(app, config, limiter)
+    app.register_blueprint(make_bridge_pages_blueprint(config, limiter))
     app.register_blueprint(make_replay_blueprint(config, limiter))
     app.register_blueprint(make_artwork_blueprint())
     settle_game_data()

@@ -52,23 +52,26 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _game_data_ok() -> bool:
-    """Check the games' data as `scenarios check` does, and say what the server will serve.
+    """Check the games' data as the server's master will (adjudicator.served_data: every game read and
+    checked, none the rules know missing), and say what the server will serve.
 
-    Gunicorn's master reads it again (adjudicator.served_data), and on SIGHUP: a running server keeps
-    the data it read until then. The message says so, and how to make it read edited data."""
-    from scenarios.loader import DATA_ROOT, check_game_dir, game_ids, load_game
+    Gunicorn's master reads it again, and on SIGHUP: a running server keeps the data it read until then.
+    The message says so, and how to make it read edited data."""
+    from adjudicator.served_data import read_all
+    from scenarios.loader import DATA_ROOT
 
-    problems = [p for game_id in game_ids() for p in check_game_dir(DATA_ROOT / game_id)]
+    games, problems, _ = read_all()
     if problems:
         print("\n".join(problems), file=sys.stderr)
         print(f"adjudicator serve: the game data in {DATA_ROOT} has {len(problems)} problem(s), listed above "
               "(`scenarios check` lists them too); fix them, then start the server", file=sys.stderr)
         return False
-    served = ", ".join(f"{g} ({len(load_game(g).scenarios)} scenarios)" for g in game_ids())
+    served = ", ".join(f"{g} ({len(game.scenarios)} scenarios)" for g, game in games.items())
     print(f"adjudicator serve: game data {DATA_ROOT}: {served}. The server reads it when it starts; after "
           f"editing it, `scenarios check`, then `kill -HUP {os.getpid()}`: the server reads it again and new "
-          "workers serve it (the running ones finish their requests). Data with a problem is refused and the "
-          "data read before stays served; `adjudicator status` says which, and why.", file=sys.stderr)
+          "workers serve it (the running ones finish their requests). Data with a problem (a game missing is "
+          "one) is refused and the data read before stays served; `adjudicator status` says which, and why.",
+          file=sys.stderr)
     return True
 
 
@@ -80,7 +83,7 @@ def _status(args: argparse.Namespace) -> int:
 
     url = server_url(args.server) + "/api/v1/status"
     try:
-        answer = requests.get(url, timeout=10)
+        answer = requests.get(url, timeout=10, headers=_maintainer_header())
         answer.raise_for_status()
         document = answer.json()
     except (requests.RequestException, ValueError) as error:
@@ -88,6 +91,20 @@ def _status(args: argparse.Namespace) -> int:
         return 2
     print(json.dumps(document, indent=2) if args.json else "\n".join(status_lines(document)))
     return 0 if document.get("ok") else 1
+
+
+def _maintainer_header() -> dict[str, str]:
+    """The maintainer's token when this machine holds the server's signing key (ADJUDICATOR_KEY_PATH):
+    the status then names the data folder's full path; without it, its last part only."""
+    from adjudicator import served_data
+    from adjudicator.config import Config
+    from adjudicator.ledger.keys import load_signing_key
+
+    try:
+        key = load_signing_key(Config.load().key_path)
+    except (OSError, ValueError):
+        return {}
+    return {"Authorization": f"Bearer {served_data.maintainer_token(key)}"}
 
 
 def status_lines(document: dict) -> list[str]:

@@ -37,6 +37,9 @@ class Config:
     rate_limit_token: str = "30/second;3000/hour"
     rate_limit_anonymous: str = "60/second"
     rate_limit_create_game: str = "60/hour"
+    #: Chances before a roll, per client address, on every route that computes them (API and pages).
+    #: Empty: set from what a worker computes (`adjudicator.api.ratelimits.odds_limit`).
+    rate_limit_odds: str = ""
     #: The address players reach the service at (e.g. https://adj.example.org), used in the
     #: verify links of rulings; empty: the address each request came to.
     public_url: str = ""
@@ -58,6 +61,7 @@ class Config:
         "ADJUDICATOR_RATE_LIMIT_TOKEN": "rate_limit_token",
         "ADJUDICATOR_RATE_LIMIT_ANONYMOUS": "rate_limit_anonymous",
         "ADJUDICATOR_RATE_LIMIT_CREATE_GAME": "rate_limit_create_game",
+        "ADJUDICATOR_RATE_LIMIT_ODDS": "rate_limit_odds",
         "ADJUDICATOR_PUBLIC_URL": "public_url",
         "ADJUDICATOR_MODULES_DIR": "modules_dir",
         "ADJUDICATOR_ART_CACHE": "art_cache_dir",

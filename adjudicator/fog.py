@@ -156,8 +156,12 @@ class _Sealer:
         return node
 
 
-def seal(system: str, check: str, acting_side: str, request: dict[str, Any], result: dict[str, Any]) -> Sealed:
-    """The record's public request and result, and its hidden parts (nothing for a game without fog)."""
+def seal(system: str, check: str, acting_side: str, request: dict[str, Any], result: dict[str, Any],
+         owners_notices: list[str] | tuple[str, ...] = ()) -> Sealed:
+    """The record's public request and result, and its hidden parts (nothing for a game without fog).
+
+    `owners_notices`: hidden units whose notices stay sealed (their owner's) even where the check
+    reveals them: what the notice says (eliminated by a ruling the asker saw sealed) the reveal does not."""
     fog = _FOG.get(system)
     if fog is None:
         return Sealed(request, result, [])
@@ -178,8 +182,8 @@ def seal(system: str, check: str, acting_side: str, request: dict[str, Any], res
                                           for die in result.get("dice_used") or []]
         public_result["outcome"] = public_outcome
     if result.get(NOTICES):  # a notice about a unit the check reveals stays public; the others are sealed
-        public_result[NOTICES] = [n if isinstance(n, dict) and n.get("unit") in sealer.shown else sealer.walk(n)
-                                  for n in result[NOTICES]]
+        public_result[NOTICES] = [n if isinstance(n, dict) and n.get("unit") in sealer.shown
+                                  and n.get("unit") not in owners_notices else sealer.walk(n) for n in result[NOTICES]]
     for key in TEXTS:
         texts = result.get(key) or []
         public = _hide(texts, fog, None, sealer.shown)

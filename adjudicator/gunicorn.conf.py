@@ -13,7 +13,8 @@ Long CPU work yields (reading an upload, see adjudicator/bridge/upload.py).
 Environment: ADJUDICATOR_BIND (default 127.0.0.1:8000), ADJUDICATOR_WORKERS (default: CPU
 count; more workers than cores did not help in measurements here), ADJUDICATOR_WORKER_CLASS
 (default gevent; sync and gthread still work, without the protection from slow clients),
-ADJUDICATOR_THREADS (gthread only), ADJUDICATOR_WORKER_CONNECTIONS (default 1000 per worker).
+ADJUDICATOR_THREADS (gthread only), ADJUDICATOR_WORKER_CONNECTIONS (default 1000 per worker),
+ADJUDICATOR_CONTROL_SOCKET (gunicorn's control socket for `gunicornc`: none unless set, see below).
 """
 
 import os
@@ -32,6 +33,14 @@ keepalive = 5
 limit_request_line = 8190
 graceful_timeout = 10
 timeout = 30
+#: Gunicorn's control socket (gunicorn 25.1+, for `gunicornc`) defaults to one path per user,
+#: ~/.gunicorn/gunicorn.ctl: every server of a machine took it over from the last one started, and
+#: the first to stop removed the others' (issue 52). The service needs none (SIGHUP reloads, SIGTERM
+#: stops): off, unless ADJUDICATOR_CONTROL_SOCKET names a socket of this server's own.
+_own_control_socket = os.environ.get("ADJUDICATOR_CONTROL_SOCKET", "")
+control_socket_disable = not _own_control_socket
+if _own_control_socket:
+    control_socket = _own_control_socket
 
 
 def on_starting(server):

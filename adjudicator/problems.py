@@ -12,6 +12,8 @@ from __future__ import annotations
 import ast
 
 import json
+import math
+import time
 from typing import Any
 
 from flask import Flask, Response, render_template, request
@@ -143,6 +145,19 @@ def problem_page(status: int, title: str, detail: str | None, headers: dict[str,
     return page, status, {k: v for k, v in (headers or {}).items() if k != "WWW-Authenticate"}
 
 
+def retry_after(error: HTTPException) -> int:
+    """Seconds until a rate limit that refused this request lets the client in again: until its window
+    resets (flask-limiter's current limit), else the window's length; 1 when no limit says."""
+    from adjudicator.services import services  # here: services imports the app's layers
+
+    current = getattr(getattr(services(), "limiter", None), "current_limit", None)
+    reset_at = getattr(current, "reset_at", None)
+    if reset_at:
+        return max(1, math.ceil(reset_at - time.time()))
+    item = getattr(getattr(error, "limit", None), "limit", None)
+    return max(1, int(item.get_expiry())) if item is not None else 1
+
+
 def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(Problem)
     def _problem(error: Problem):
@@ -157,6 +172,8 @@ def register_error_handlers(app: Flask) -> None:
             headers["Allow"] = ", ".join(sorted(error.valid_methods))
         if error.code in (404, 405) and request.method == "GET" and not request.path.startswith(API_PREFIXES):
             return render_template("not_found.html", path=request.path), error.code, headers
+        if error.code == 429:
+            headers["Retry-After"] = str(retry_after(error))
         if is_page_request():
             detail = error.description
             if error.code == 413:
@@ -166,7 +183,8 @@ def register_error_handlers(app: Flask) -> None:
             headers["WWW-Authenticate"] = "Bearer"
         detail = error.description
         if error.code == 429:
-            detail = f"Rate limit exceeded ({error.description}). Slow down and retry."
+            detail = (f"Rate limit exceeded ({error.description}). Slow down and retry after "
+                      f"{headers['Retry-After']} s.")
         return problem_response(error.code or 500, error.name, detail, None, headers)
 
     @app.errorhandler(StorageUnavailable)

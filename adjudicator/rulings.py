@@ -41,6 +41,7 @@ from pydantic import BaseModel, ValidationError
 from adjudicator.ledger import draws
 from adjudicator.checks import (
     REQUEST_ID_PATTERN,
+    CheckResult,
     CheckSpec,
     DiceError,
     canonical_side,
@@ -53,7 +54,7 @@ from adjudicator.checks import (
 )
 from adjudicator.ledger.dice import LedgerDice, SuppliedDice
 from adjudicator.facts import GameFacts, Refused, concerns, facts_of, follow_up_of
-from adjudicator.fog import Part, fog_of, reveal, seal, unseen_by, visible_to
+from adjudicator.fog import Part, fog_of, named_units, reveal, seal, unseen_by, visible_to
 from adjudicator.ledger.records import Record, ledger_document
 from adjudicator.ledger.board import RESTORED_BY, Derived, LedgerBoard, Notice, RestoredByError
 from adjudicator.problems import Problem, validation_problem
@@ -78,18 +79,29 @@ def compute(spec: CheckSpec, req: BaseModel) -> dict[str, Any]:
 
     422 problems for dice that do not fit and for situations the rules refuse."""
     dice = SuppliedDice(getattr(req, "dice", []))
+    result = None
     try:
         result = run_check(spec, req, dice)
         dice.finish()
     except DiceError as error:
         pointer = "/dice" if error.index is None else f"/dice/{error.index}"
+        detail = str(error) + (why_no_roll(result) if result is not None else "")
         raise Problem(
-            422, "The supplied dice do not fit this check", str(error), kind="dice",
-            errors=[{"pointer": pointer, "detail": str(error), "code": "dice"}],
+            422, "The supplied dice do not fit this check", detail, kind="dice",
+            errors=[{"pointer": pointer, "detail": detail, "code": "dice"}],
         ) from None
     except ValueError as error:  # SituationError, or a rules module's own ValueError
         raise situation_problem(error) from None
     return response_head(spec) | result.to_json()
+
+
+def why_no_roll(result: CheckResult) -> str:
+    """Why a check that ran used fewer dice than were sent, from its own steps: those that say no roll
+    is made (a scenario's rule that forbids the roll, a roll already made), with their rules. Before,
+    the answer said only "too many dice supplied", and the player could not tell the rule from a typo."""
+    said = [f"{step.text} ({step.rule})" if step.rule else step.text
+            for step in result.steps if "no roll" in step.text.lower()]
+    return f". No roll is made here: {' '.join(said)}" if said else ""
 
 
 def calculation_as_seen(spec: CheckSpec, req: BaseModel, body: dict[str, Any],
@@ -406,6 +418,7 @@ def _append(grant: TokenGrant, check_key: str, request_json: dict[str, Any], req
     svc = services()
     side = canonical_side(grant.role)
     read: list[Derived] = []  # what the board said of the request (folded with the record it becomes)
+    unknown: list[str] = []  # units whose notices tell what the asker could not see (`notice_unseen`)
 
     def read_against_ledger(seed: bytes, seq: int) -> dict:
         """The ruling with its notices; refused (nothing recorded) for an eliminated unit that
@@ -418,7 +431,9 @@ def _append(grant: TokenGrant, check_key: str, request_json: dict[str, Any], req
                 422, "The request names a ruling that brought nothing back", f"/{RESTORED_BY}: {error.detail}.",
                 kind="restored-by", errors=[{"pointer": f"/{RESTORED_BY}", "detail": error.detail,
                                              "code": "restored-by"}])) from None
-        refuse_eliminated_fighters(grant, board, [n for n in derived.eliminated_units() if n.unit in fighting])
+        unknown[:] = sorted({n.unit for n in derived.notices if n.unit and notice_unseen(grant, n)})
+        refuse_eliminated_fighters(grant, board, [n for n in derived.eliminated_units()
+                                                 if n.unit in fighting and n.unit not in unknown])
         read[:] = [derived]
         # always a list, empty too: a record without one was written before notices existed
         return {**run(seed, seq), "notices": [n.to_json() for n in derived.notices]}
@@ -427,7 +442,7 @@ def _append(grant: TokenGrant, check_key: str, request_json: dict[str, Any], req
     sealer = None
     if fog_of(grant.system) is not None:
         def sealer(request: dict[str, Any], result: dict[str, Any]):
-            done = seal(grant.system, check_key.partition(".")[2], side, request, result)
+            done = seal(grant.system, check_key.partition(".")[2], side, request, result, owners_notices=unknown)
             sealed[:] = done.parts
             return done.request, done.result, done.parts
     try:
@@ -507,6 +522,23 @@ def _fold_appended(grant: TokenGrant, recorded: Recorded, derived: Derived) -> N
         board = services().ledger_boards.get(grant.game_id)
         if board is not None and board.head == recorded.record.seq - 1:
             board.fold(recorded.record.seq, _full_body(grant.system, recorded.record.body, list(recorded.parts)), derived)
+
+
+def notice_unseen(grant: TokenGrant, notice: Notice) -> bool:
+    """Whether a notice tells the asker what he could not see: the fog of war hides its unit from him,
+    and the record it names shows that unit only sealed (its owner's own supply ruling, say).
+
+    Such a notice is sealed for the owner even where the check reveals the unit (`seal`'s
+    `owners_notices`): "ROK 6 was left at 2 SP by record #1" would give away what the supply ruling
+    sealed. And an eliminated fighter among them is not refused: "a UN block in 0101 was eliminated by
+    record #1", for nothing recorded, told him which block it was. The request goes on as for a unit
+    not eliminated (the same answer); the ledger keeps the unit eliminated (its changes not folded)."""
+    fog = fog_of(grant.system)
+    owner = fog.unit_owner(notice.unit) if fog is not None else None
+    if owner is None or (fog.owner_sees and owner == canonical_side(grant.role)):
+        return False
+    named = services().store.record(grant.game_id, notice.record)
+    return named is None or notice.unit not in named_units(fog, named.body)
 
 
 def refuse_eliminated_fighters(grant: TokenGrant, board: LedgerBoard, fighters: list[Notice]) -> None:

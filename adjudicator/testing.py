@@ -14,6 +14,7 @@ setting or request of the service reaches it.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import secrets
@@ -27,6 +28,7 @@ from werkzeug.datastructures import MultiDict
 
 from adjudicator.web import csrf
 from adjudicator.app import create_app
+from adjudicator.web.cookies import seal_login
 from adjudicator.web.page_tokens import COOKIE
 from adjudicator.checks import (
     CheckRequest,
@@ -85,7 +87,8 @@ def probe_check():
 def make_app(tmp_path: Path, database_url: str | None = None, **overrides: Any):
     """An app on a fresh SQLite file (or `database_url`) with its own signing key, whose
     `test_client()` sends the pages' forms as the pages themselves do (`PageClient`); a test of a
-    forged request makes a plain `FlaskClient(app)`."""
+    forged request makes a plain `FlaskClient(app)`. Its games' seeds are `unchosen_seeds` until a
+    test chooses them: no run depends on a server's luck."""
     config = {
         "DATABASE_URL": database_url or f"sqlite:///{tmp_path / 'adjudicator.sqlite3'}",
         "ADJUDICATOR_KEY_PATH": str(tmp_path / "signing-key.pem"),
@@ -94,6 +97,7 @@ def make_app(tmp_path: Path, database_url: str | None = None, **overrides: Any):
     config.update(overrides)
     app = create_app(config)
     app.test_client_class = PageClient
+    choose_seeds(app, {})  # reproducible dice; a test that needs given dice chooses them (`choose_seeds`)
     return app
 
 
@@ -147,23 +151,43 @@ def seed_for(*wishes: tuple[CheckSpec, dict[str, Any], Callable[[dict[str, Any]]
     raise LookupError(f"no test seed gives {', '.join(spec.key for spec, *_ in wishes)} the outcomes wanted")
 
 
-def seed_chooser(seeds: dict[str, bytes]) -> Callable[[str, str], bytes]:
+def unchosen_seeds() -> Callable[[str, str], bytes]:
+    """The seeds of the games a test did not choose dice for: the n-th game this chooser gives one
+    gets ``sha256("adjudicator test game <n>")``, so a run is the same run every time (its games'
+    seeds still differ, as a server's do), whatever a server's luck would have been."""
+    made = itertools.count()
+
+    def choose(system: str, scenario: str) -> bytes:
+        return hashlib.sha256(f"adjudicator test game {next(made)}".encode("ascii")).digest()
+
+    return choose
+
+
+def seed_chooser(seeds: dict[str, bytes],
+                 otherwise: Callable[[str, str], bytes] | None = None) -> Callable[[str, str], bytes]:
     """A store's seed chooser (`Store.new_seed`) giving the games of a key of `seeds` ("<system>/
-    <scenario>", "<system>" or "*") that seed; any other game a fresh random one."""
-    from adjudicator.ledger.dice import new_seed
+    <scenario>", "<system>" or "*") that seed; any other game one of `otherwise` (`unchosen_seeds`:
+    never the server's own random seed, so a test's run is reproducible)."""
+    otherwise = otherwise or unchosen_seeds()
 
     def choose(system: str, scenario: str) -> bytes:
         for key in (f"{system}/{scenario}", system, "*"):
             if key in seeds:
                 return seeds[key]
-        return new_seed()
+        return otherwise(system, scenario)
 
     return choose
 
 
+#: Where an app keeps its `unchosen_seeds`, whose count goes on across `choose_seeds` calls.
+UNCHOSEN_SEEDS = "adjudicator.testing:unchosen-seeds"
+
+
 def choose_seeds(app, seeds: dict[str, bytes]) -> None:
-    """The games `app` creates from now on get these seeds (see `seed_chooser`)."""
-    app.extensions["adjudicator"].store.new_seed = seed_chooser(seeds)
+    """The games `app` creates from now on get these seeds (see `seed_chooser`); the others go on
+    getting the app's own `unchosen_seeds`."""
+    otherwise = app.extensions.setdefault(UNCHOSEN_SEEDS, unchosen_seeds())
+    app.extensions["adjudicator"].store.new_seed = seed_chooser(seeds, otherwise)
 
 
 def seeds_env(seeds: dict[str, bytes]) -> dict[str, str]:
@@ -225,11 +249,20 @@ class PageClient(FlaskClient):
 
     def form_token(self, path: str) -> str:
         """The token a page of `path`'s game (or of no game) shows this client."""
+        parts = path.split("?")[0].split("/")
+        login = self.get_cookie(COOKIE, path=f"/games/{parts[2]}") if parts[1:2] == ["games"] and len(parts) > 2 else None
+        return csrf.token_for(self.session(), login.value if login else "")
+
+    def session(self) -> str:
+        """This client's session cookie (plain HTTP's name), made as a page would when it has none."""
         session = self.get_cookie(csrf.SESSION_COOKIE)
         if session is None:
             self.set_cookie(csrf.SESSION_COOKIE, secrets.token_urlsafe(32), path="/")
             session = self.get_cookie(csrf.SESSION_COOKIE)
-        parts = path.split("?")[0].split("/")
-        login = self.get_cookie(COOKIE, path=f"/games/{parts[2]}") if parts[1:2] == ["games"] and len(parts) > 2 else None
-        return csrf.token_for(session.value, login.value if login else "")
+        return session.value
+
+    def log_in(self, game_id: str, token: str) -> None:
+        """Hold the game's login as the page's token form leaves it (plain HTTP): the token tied to this
+        client's session (`adjudicator.web.cookies`), without posting the form."""
+        self.set_cookie(COOKIE, seal_login(self.session(), token), path=f"/games/{game_id}")
 

@@ -1,8 +1,8 @@
 """Overload and hostility against a real gunicorn, while a player rolls (issue 29).
 
-    python -m bench.overload [--only slow,uploads,outage] [--slow 200] [--seconds 20]
+    python -m bench.overload [--only slow,uploads,odds,outage] [--slow 200] [--flooders 20] [--seconds 20]
 
-Three scenarios, each with its figures printed and checked against `Bounds`:
+Four scenarios, each with its figures printed and checked against `Bounds`:
 
 - **slow**: `slow` connections are opened; half send a request's first line and then one header
   line every `drip` seconds, never finishing (slowloris), half connect and send nothing
@@ -14,12 +14,16 @@ Three scenarios, each with its figures printed and checked against `Bounds`:
   them, JSON nested 20,000 deep). Figures: every answer's status (never a 5xx other than the
   upload budget's 503, always problem+json), the slowest answer, peak worker memory (VmHWM),
   and the player's rolls meanwhile.
+- **odds**: `flooders` connections from one address ask a HoldFast combat's chances (the costliest)
+  without pause. Figures: the odds limit, the chances computed and refused (429, problem+json,
+  Retry-After), the player's rolls meanwhile. (Without the limit: 900 chances all 200 and another
+  player's ping 5.1 s, issue 52.)
 - **outage**: the database lives on a small tmpfs of its own (root only; skipped otherwise), the
   disk is filled mid-play. Figures: 503s with Retry-After while full, log lines per failure
   (one, no traceback), rolls answered after the disk has room again, the ledger verifying with
   every acknowledged roll in it once.
 
-`make soak` runs all three at full size; `make fuzz` the uploads; tests/test_reliability_overload.py
+`make soak` runs slow, odds and outage at full size; `make fuzz` the uploads; tests/test_reliability_overload.py
 small versions.
 """
 
@@ -276,6 +280,16 @@ class Uploader(threading.Thread):
                 self.answers.append((name, 0, type(error).__name__, time.monotonic() - started))
 
 
+def run_for(clients: list[threading.Thread], stop: threading.Event, seconds: float, join_seconds: float) -> None:
+    """Start the hostile clients, let them run `seconds`, stop them and wait for each."""
+    for client in clients:
+        client.start()
+    stop.wait(seconds)
+    stop.set()
+    for client in clients:
+        client.join(timeout=join_seconds)
+
+
 def run_uploads(workdir: Path, uploaders: int = 2, seconds: float = 30.0, scale: float = 1.0,
                 bounds: Bounds = Bounds(), choice: CheckChoice = CHECK, extra_env: dict | None = None) -> Report:
     files = hostile_files(scale)
@@ -285,12 +299,7 @@ def run_uploads(workdir: Path, uploaders: int = 2, seconds: float = 30.0, scale:
 
     def upload(stop: threading.Event) -> None:
         clients.extend(Uploader(server.url, files, stop, i) for i in range(uploaders))
-        for client in clients:
-            client.start()
-        stop.wait(seconds)
-        stop.set()
-        for client in clients:
-            client.join(timeout=bounds.max_upload_seconds + 60)
+        run_for(clients, stop, seconds, bounds.max_upload_seconds + 60)
 
     try:
         play_while(server, seconds, bounds, choice, report, during=upload)
@@ -314,6 +323,74 @@ def run_uploads(workdir: Path, uploaders: int = 2, seconds: float = 30.0, scale:
     if report.figures["peak worker MB"] > bounds.max_worker_mb:
         report.problems.append(f"a worker peaked at {report.figures['peak worker MB']} MB "
                                f"(bound {bounds.max_worker_mb:g} MB)")
+    if "Traceback" in log or "WORKER TIMEOUT" in log:
+        report.problems.append("the server log has a traceback or a worker timeout")
+    return report
+
+
+# -- an odds flood -----------------------------------------------------------------------------------
+
+class OddsFlooder(threading.Thread):
+    """Asks the costliest chances (a HoldFast combat's) over and over from one address, no pause."""
+
+    def __init__(self, url: str, choice: CheckChoice, stop: threading.Event):
+        super().__init__(daemon=True)
+        self.url, self.choice, self.stop = url, choice, stop
+        self.answers: list[tuple[int, str, str | None]] = []  # status, content type, Retry-After
+
+    def run(self) -> None:
+        session = requests.Session()
+        url = f"{self.url}/api/v1/systems/{self.choice.system}/{self.choice.name}/odds"
+        while not self.stop.is_set():
+            try:
+                response = session.post(url, json=self.choice.body, timeout=30)
+                self.answers.append((response.status_code, response.headers.get("Content-Type", ""),
+                                     response.headers.get("Retry-After")))
+            except requests.RequestException as error:
+                self.answers.append((0, type(error).__name__, None))
+
+
+def run_odds(workdir: Path, flooders: int = 20, seconds: float = 20.0, bounds: Bounds = Bounds(),
+             choice: CheckChoice = CHECK, extra_env: dict | None = None) -> Report:
+    """`flooders` connections from one address ask chances without pause while a player rolls. The
+    per-client odds limit (adjudicator.api.ratelimits.odds_limit) must refuse the excess with 429
+    problem+json and Retry-After, and leave the player's rolls answered within the bounds."""
+    from adjudicator.config import Config
+    from adjudicator.api.ratelimits import odds_limit
+
+    env = {"ADJUDICATOR_RATELIMIT_ENABLED": "true", **(extra_env or {})}
+    server = Gunicorn(workdir, extra_env=env).start()
+    report = Report("odds flood", seconds)
+    clients: list[OddsFlooder] = []
+
+    def flood(stop: threading.Event) -> None:
+        clients.extend(OddsFlooder(server.url, choice, stop) for _ in range(flooders))
+        run_for(clients, stop, seconds, 35)
+
+    try:
+        play_while(server, seconds, bounds, choice, report, during=flood)
+        log = server.log_tail(200_000)
+    finally:
+        server.stop()
+    answers = [a for c in clients for a in c.answers]
+    statuses = Counter(status for status, _, _ in answers)
+    limit = odds_limit(Config.load(env, environ={}))
+    burst = int(limit.split("/", 1)[0])
+    report.figures.update({"flooders": flooders, "odds limit": limit, "odds answered": len(answers),
+                           "statuses": dict(statuses),
+                           "computed per s": round(statuses[200] / seconds, 1)})
+    if not statuses[429]:
+        report.problems.append("no chance was refused 429: the flood was never limited")
+    for status, content_type, retry in answers:
+        if status not in (200, 429):
+            report.problems.append(f"a chance answered {status or content_type}")
+            break
+        if status == 429 and ("problem+json" not in content_type or not (retry or "").isdigit()):
+            report.problems.append(f"a 429 as {content_type} with Retry-After {retry!r}")
+            break
+    # each worker counts the limit on its own (memory storage): at most a burst per worker per second
+    if statuses[200] > server.workers * burst * (seconds + 1):
+        report.problems.append(f"{statuses[200]} chances computed, above {server.workers} workers x {burst}/s")
     if "Traceback" in log or "WORKER TIMEOUT" in log:
         report.problems.append("the server log has a traceback or a worker timeout")
     return report
@@ -436,6 +513,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--slow", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--uploaders", type=int, default=2)
+    parser.add_argument("--flooders", type=int, default=20, help="connections asking chances (odds)")
     parser.add_argument("--worker-class", help="override ADJUDICATOR_WORKER_CLASS (e.g. sync, to compare)")
     parser.add_argument("--threads", type=int)
     parser.add_argument("--json", action="store_true")
@@ -452,6 +530,8 @@ def main(argv: list[str] | None = None) -> int:
                 report = run_slow(Path(tmp), args.slow, args.seconds, extra_env=env)
             elif scenario == "uploads":
                 report = run_uploads(Path(tmp), args.uploaders, args.seconds, extra_env=env)
+            elif scenario == "odds":
+                report = run_odds(Path(tmp), args.flooders, args.seconds, extra_env=env)
             elif scenario == "outage":
                 report = run_outage(Path(tmp), min(args.seconds, 10.0))
             else:

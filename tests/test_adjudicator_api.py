@@ -4,7 +4,7 @@ import pytest
 
 from adjudicator.checks import all_checks
 
-from adjudicator.testing import probe_check, a_side, bearer, make_app, new_game
+from adjudicator.testing import probe_check, a_side, bearer, choose_seeds, make_app, new_game, seed_where
 
 ROLL = "/api/v1/games/{}/probe_roll"
 
@@ -77,10 +77,13 @@ def test_compute_mode_resolves_with_supplied_dice(client):
     assert all(step["rule"] for step in body["steps"])
 
 
-def test_compute_mode_matches_game_mode_for_the_same_dice(client):
-    game = new_game(client)
+def test_compute_mode_matches_game_mode_for_the_same_dice(client, probe):
     situation = {"target": 11, "dice_count": 3, "cautious": True}
+    # Dice totalling 11: a hit but for the caution, so both modes must read the same field the same way.
+    choose_seeds(client.application, {"kwb": seed_where(probe, situation, lambda o: o["total"] == 11)})
+    game = new_game(client)
     rolled = client.post(ROLL.format(game["game_id"]), json=situation, headers=bearer(a_side(game))).get_json()
+    assert rolled["outcome"] == {"total": 11, "hit": False}
     dice = [d["value"] for d in rolled["dice_used"]]
     computed = client.post("/api/v1/systems/kwb/probe_roll", json={**situation, "dice": dice}).get_json()
     for field in ("outcome", "steps", "warnings", "dice_used"):
@@ -207,7 +210,20 @@ def test_create_game_returns_tokens_and_commitment(client):
     assert game["genesis"]["body"]["result"]["seed_commitment"] == game["seed_commitment"]
 
 
-def test_game_roll_returns_result_with_receipt(client):
+def test_a_test_apps_unchosen_seeds_are_the_same_every_run_and_differ_by_game(tmp_path):
+    """A test that chooses no dice still rolls the same dice every run: the n-th game of every app made
+    by `make_app` commits to the same seed, and no two games of one app share one (a seed chosen for
+    other games in between or not)."""
+    first, second = (make_app(tmp_path / name).test_client() for name in ("first", "second"))
+    commitments = [[new_game(client)["seed_commitment"] for _ in range(3)] for client in (first, second)]
+    assert commitments[0] == commitments[1] and len(set(commitments[0])) == 3
+    choose_seeds(first.application, {"spi": b"\x01" * 32})  # a seed chosen for other games: the count goes on
+    assert new_game(first, "kwb")["seed_commitment"] not in commitments[0]
+
+
+def test_game_roll_returns_result_with_receipt(client, probe):
+    # A 4 against a target of 4: the least die that hits.
+    choose_seeds(client.application, {"kwb": seed_where(probe, {"target": 4}, lambda o: o["total"] == 4)})
     game = new_game(client)
     response = client.post(ROLL.format(game["game_id"]), json={"target": 4, "request_id": "t4"},
                            headers=bearer(a_side(game)))
@@ -215,7 +231,8 @@ def test_game_roll_returns_result_with_receipt(client):
     body = response.get_json()
     assert body["seq"] == 1 and body["request_id"] == "t4"
     assert body["receipt"]["hash"] == body["hash"] and body["receipt"]["seq"] == 1
-    assert body["outcome"]["hit"] == (body["dice_used"][0]["value"] >= 4)
+    assert body["dice_used"] == [{"sides": 6, "purpose": "probe die", "value": 4}]
+    assert body["outcome"] == {"total": 4, "hit": True}
 
 
 def test_idempotent_retry_returns_the_same_result(client):
@@ -239,6 +256,7 @@ def test_reused_request_id_with_other_body_is_409(client):
     assert assert_problem(response, 409)["type"].endswith("idempotency-conflict")
 
 
+@pytest.mark.slow
 def test_without_request_id_every_call_is_a_new_roll(client):
     game = new_game(client)
     url, headers = ROLL.format(game["game_id"]), bearer(a_side(game))
@@ -256,6 +274,7 @@ def test_token_of_one_game_never_works_on_another(client):
     assert ledger.status_code == 200 and len(ledger.get_json()["records"]) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("header", [None, "Bearer", "Bearer not-a-token", "Basic dXNlcjpwYXNz"])
 def test_missing_or_wrong_token_is_401(client, header):
     game = new_game(client)

@@ -11,6 +11,7 @@ import io
 import json
 
 from adjudicator.testing import a_side, bearer, make_app, new_game, probe_check, probe_url
+import pytest
 
 
 def chunked_post(client, path: str, body: bytes, headers: dict | None = None):
@@ -36,6 +37,7 @@ def test_a_chunked_body_of_exactly_the_limit_is_accepted(tmp_path):
     assert response.status_code == 201, response.get_data()[:200]
 
 
+@pytest.mark.slow
 def test_a_chunked_body_one_byte_over_the_limit_is_refused(tmp_path):
     app = make_app(tmp_path)
     limit = app.config["MAX_CONTENT_LENGTH"]

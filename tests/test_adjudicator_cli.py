@@ -87,6 +87,7 @@ def test_verify_reads_bad_input_without_a_traceback(exported, tmp_path, capsys):
     assert "cannot read the input" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_public_key_and_rotate_key_commands(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'cli.sqlite3'}")
     monkeypatch.setenv("ADJUDICATOR_KEY_PATH", str(tmp_path / "key.pem"))

@@ -1,6 +1,7 @@
 """End to end: real gunicorn on a loopback port, real HTTP, a temporary SQLite file.
 
-The server runs `adjudicator.testing:make_probe_app()`: the real app plus the test probe check.
+The server runs `adjudicator.testing:make_test_app()`: the real app plus the test probe check, its
+games' seeds the tests' own (no assertion here depends on a die, but a run is reproducible).
 
 Also a small crash test: kill -9 the whole server mid-game, restart it on the same files, and
 check that every acknowledged roll is there exactly once and retries return the originals.
@@ -20,6 +21,8 @@ import requests
 from adjudicator.ledger.keys import load_public_keys
 from adjudicator.testing import a_side
 from adjudicator.ledger.verify import verify_ledger
+
+pytestmark = pytest.mark.server  # starts a real server process
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -49,7 +52,7 @@ class Server:
         self.log = open(self.tmp_path / "gunicorn.log", "ab")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "adjudicator" / "gunicorn.conf.py"),
-             "--bind", f"127.0.0.1:{self.port}", "--workers", "2", "adjudicator.testing:make_probe_app()"],
+             "--bind", f"127.0.0.1:{self.port}", "--workers", "2", "adjudicator.testing:make_test_app()"],
             cwd=ROOT, env=env, stdout=self.log, stderr=self.log, start_new_session=True,
         )
         deadline = time.monotonic() + 60

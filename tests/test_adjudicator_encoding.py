@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from adjudicator.canonical import canonical_bytes
 from adjudicator.ledger.keys import load_or_create_signing_key
 from adjudicator.ledger.records import build_record, make_body, record_hash, record_hash_of_encoded_body
+import pytest
 
 json_scalars = st.none() | st.booleans() | st.integers(-(10**12), 10**12) | st.text(max_size=12)
 json_values = st.recursive(
@@ -24,6 +25,7 @@ json_values = st.recursive(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(
     game_id=st.text(min_size=1, max_size=20),

@@ -141,6 +141,7 @@ def test_concurrent_rolls_in_group_mode_make_one_verifiable_chain(db_path, store
     reopened.engine.dispose()
 
 
+@pytest.mark.slow
 def test_the_app_runs_in_group_mode(tmp_path):
     from adjudicator.testing import a_side, bearer, make_app, new_game, probe_check, probe_url
 

@@ -72,6 +72,7 @@ def test_chain_links_every_record_to_the_previous(client):
         assert record["hash"] == record_hash(ledger["game"]["id"], record["seq"], record["prev_hash"], record["body"])
 
 
+@pytest.mark.slow
 def test_edited_record_is_detected(client):
     _, ledger = play(client)
     outcome = ledger["records"][2]["body"]["result"]["outcome"]
@@ -91,6 +92,7 @@ def test_edited_record_with_recomputed_hash_is_detected(client):
     assert {"receipt_mismatch", "chain_broken"} <= codes(report)
 
 
+@pytest.mark.slow
 def test_deleted_record_is_detected(client):
     _, ledger = play(client)
     del ledger["records"][2]
@@ -117,6 +119,7 @@ def test_inserted_record_is_detected(client, app):
     assert {"seq_gap", "chain_broken"} <= codes(report)
 
 
+@pytest.mark.slow
 def test_truncated_ledger_is_exposed_by_a_kept_receipt(client):
     _, ledger = play(client)
     kept = ledger["records"][-1]["receipt"]
@@ -150,6 +153,7 @@ def test_receipt_from_unknown_key_fails(client, tmp_path):
     assert "unknown_key" in codes(verify_receipt(forged, published_keys(client)))
 
 
+@pytest.mark.slow
 def test_seed_reveal_recomputes_every_roll(client):
     game, ledger = play(client, rolls=5, close=True)
     report = verify_ledger(ledger, published_keys(client))
@@ -184,6 +188,7 @@ def test_wrong_revealed_seed_is_detected(client):
     assert "seed_mismatch" in codes(report)
 
 
+@pytest.mark.slow
 def test_rotated_key_stays_verifiable(tmp_path):
     app = make_app(tmp_path)
     client = app.test_client()
@@ -254,6 +259,7 @@ def mutate(ledger, index, mutation):
         records.insert(index, copy.deepcopy(record))
 
 
+@pytest.mark.slow
 def test_every_single_tampering_is_detected(client):
     from hypothesis import given, settings
     from hypothesis import strategies as st
@@ -272,6 +278,7 @@ def test_every_single_tampering_is_detected(client):
     check()
 
 
+@pytest.mark.slow
 def test_an_instance_started_before_a_rotation_verifies_records_of_the_new_key(tmp_path):
     """Two instances share one database; the second restarts after `rotate-key`. The first,
     still running on the old key, must verify the new key's records (game page, POST /verify)."""

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from adjudicator.testing import PROBE_CHECK, make_app, probe_check
+import pytest
 
 # The service's own endpoints plus the probe check (its roll and its odds); the games' checks are their owners' to fuzz
 # (the project-wide run is the reliability suite's).
@@ -29,6 +30,7 @@ rejection = schema.config.checks.negative_data_rejection
 rejection.expected_statuses = [*rejection.expected_statuses, "413"]
 
 
+@pytest.mark.slow
 @schema.parametrize()
 @settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
 def test_api_conforms_to_its_openapi_document(case):

@@ -30,6 +30,7 @@ def test_home_lists_every_system(client):
     assert 'id="create-game"' in page
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("system", ["kwb", "spi", "holdfast", "fireandice"])
 def test_system_page_has_a_form_per_check(client, system):
     page = html(client.get(f"/systems/{system}"))
@@ -42,6 +43,7 @@ def test_system_page_has_a_form_per_check(client, system):
                 assert f'id="{check["name"]}-{field}"' in page
 
 
+@pytest.mark.slow
 def test_form_resolves_a_check_with_steps_and_citations(client):
     response = client.post("/systems/kwb/probe_roll", data={"target": "5", "dice": "4"})
     assert response.status_code == 200
@@ -67,6 +69,7 @@ def test_form_errors_are_shown_next_to_the_form(client):
     assert "target" in errors
 
 
+@pytest.mark.slow
 def test_create_game_from_the_page_and_view_its_ledger(client):
     scenario = first_scenario(client, "kwb")
     response = client.post("/games", data={"system_scenario": f"kwb/{scenario}"})
@@ -103,6 +106,7 @@ def test_game_page_shows_failed_verification(client):
     assert re.search(r'id="record-1".*?data-status="bad"', page, re.S)
 
 
+@pytest.mark.slow
 def test_page_game_creation_shares_the_creation_rate_limit(tmp_path):
     client = make_app(tmp_path, ADJUDICATOR_RATELIMIT_ENABLED=True,
                       ADJUDICATOR_RATE_LIMIT_CREATE_GAME="2/hour").test_client()
@@ -172,3 +176,37 @@ def test_read_form_turns_form_text_into_the_api_request():
     assert errors == [] and request.places_occupied == ["Taegu", "Masan", "Pusan"]
     request, errors = read_form(spec, MultiDict({"scenario": "pusan", "seoul_cleared_on_turn": "nan"}))
     assert request is None and [(e.field, e.message) for e in errors] == [("seoul_cleared_on_turn", "'nan' is not a number")]
+
+
+def test_the_game_page_shows_its_ledger_a_page_at_a_time(client, monkeypatch):
+    """issue 52: at ~1,000 records the one game page was 1.58 MB. The newest LEDGER_PAGE_ROWS rows
+    (here 5 of 12), "older" and "newer" links between the pages; the verification covers them all;
+    a record's page links to the ledger page that holds it."""
+    from adjudicator.web import game_pages
+
+    monkeypatch.setattr(game_pages, "LEDGER_PAGE_ROWS", 5)
+    game = new_game(client, "kwb", "pusan")
+    gid = game["game_id"]
+    for n in range(11):
+        answer = client.post(f"/api/v1/games/{gid}/probe_roll", json={"target": 4, "request_id": f"r{n}"},
+                             headers=bearer(game["tokens"]["un"]))
+        assert answer.status_code == 201
+    assert client.post(f"/games/{gid}", data={"token": game["tokens"]["observer"]}).status_code == 303
+
+    def rows(address: str) -> tuple[list[int], str]:
+        page = html(client.get(address))
+        return [int(seq) for seq in re.findall(r'<tr id="record-(\d+)"', page)], page
+
+    seen, page = rows(f"/games/{gid}")
+    assert seen == [7, 8, 9, 10, 11] and "Ledger verified: 12 records" in page
+    assert 'id="ledger-newer-top"' not in page
+    older = re.search(r'id="ledger-older-top" href="([^"]+)"', page).group(1).replace("&amp;", "&")
+    assert older == f"/games/{gid}?before=7"
+    seen, page = rows(older)
+    assert seen == [2, 3, 4, 5, 6]
+    assert re.search(r'id="ledger-newer-top" href="([^"]+)"', page).group(1) == f"/games/{gid}"
+    seen, page = rows(f"/games/{gid}?before=2")
+    assert seen == [0, 1] and 'id="ledger-older-top"' not in page
+    assert re.search(r'id="ledger-newer-top" href="([^"]+)"', page).group(1) == f"/games/{gid}?before=7"
+    record = html(client.get(f"/games/{gid}/records/3"))
+    assert f'href="/games/{gid}?before=4#record-3"' in record

@@ -3,6 +3,7 @@
 import subprocess
 import sys
 import textwrap
+import pytest
 
 
 def _run(code: str) -> subprocess.CompletedProcess:
@@ -34,6 +35,7 @@ def test_reading_an_unfilled_registry_is_an_error_not_an_empty_list():
     assert "register_all_games" in done.stdout
 
 
+@pytest.mark.slow
 def test_the_app_factory_assembles_the_rules(tmp_path):
     done = _run(f"""
         from adjudicator.testing import make_app

@@ -258,6 +258,7 @@ def test_stand_in_labels_name_what_and_where():
         "Support Fire marker values (not printed: the rules are absent)"
 
 
+@pytest.mark.slow
 def test_logs_of_every_rendering_still_verify_and_their_alterations_are_found(client):
     """A log recorded with an older rendering is compared with that rendering (the log check reads
     each ruling's version), a new one with the new; an altered line of any of them is caught."""

@@ -11,6 +11,7 @@ from PIL import Image, ImageDraw
 from art.decor import SHADE, area_mask, map_decor, shade_polygons
 from scenarios.hexgrid import Hex
 from test_art_fixtures import game_or_skip
+import pytest
 
 
 def _shaded_with_board_overlay(board: Image.Image, polygons) -> Image.Image:
@@ -62,6 +63,7 @@ def test_the_mask_is_only_as_big_as_the_area():
     assert 2400 < ox < 2500 and 2500 < oy < 2600
 
 
+@pytest.mark.slow
 def test_fire_and_ice_china_is_shaded_as_before():
     game = game_or_skip("fireandice")
     korea = game.maps["korea"]

@@ -124,6 +124,7 @@ def test_map_at_double_scale_matches_the_scaled_grid(example):
     assert img.getpixel(grid.center(hex_)) == rgb(gmap.terrain_types[gmap.terrain[hex_]].colour)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_every_map_of_every_game_renders_at_its_grid_size(game_id):
     game = game_or_skip(game_id)

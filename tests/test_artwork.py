@@ -22,6 +22,7 @@ def app(tmp_path_factory):
     return make_app(tmp_path_factory.mktemp("artwork"), ADJUDICATOR_ART_CACHE="")
 
 
+@pytest.mark.slow
 def test_a_counter_is_the_modules_picture_at_an_address_kept_for_good(app):
     game = load_game("kwb")
     job = counter_jobs(game)[0]

@@ -72,6 +72,7 @@ def test_a_d1_breaks_rok_6_down_into_counters_of_the_box_and_orders_the_pursuit_
     assert "S 2 III retreats 2 hexes" in said
 
 
+@pytest.mark.slow
 def test_the_breakdown_is_verified_when_made_and_not_applied_when_left_whole(app, client, modules):
     t, _, answer = d1_on_rok_6(app, client, modules)
     hand = Setting(t.game, t.setup)

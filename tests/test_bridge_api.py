@@ -87,6 +87,7 @@ def test_positions_by_raw_body(client, vsav, units):
     assert response.get_json()["counts"]["on_map"] == len(units)
 
 
+@pytest.mark.slow
 def test_log_moves_are_applied(client, game, units):
     moved = units[0][0]
     data = savedgame_bytes(game, units, log_moves=[(moved, "pusan", "1010")])
@@ -126,11 +127,13 @@ def _zip_with(entries: dict[str, bytes]) -> bytes:
     return buffer.getvalue()
 
 
+@pytest.mark.slow
 def test_no_file_is_400(client):
     assert_problem(client.post(POSITIONS, data=b"", content_type="application/octet-stream"), 400)
     assert_problem(client.post(POSITIONS, data={"side": "un"}, content_type="multipart/form-data"), 400)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("data,words", [
     (b"hello, not a zip", "not a zip"),
     (b"PK\x03\x04" + b"\x00" * 100, "damaged"),
@@ -147,6 +150,7 @@ def test_damaged_uploads_get_a_clear_4xx(client, data, words):
     assert words.lower() in body["detail"].lower()
 
 
+@pytest.mark.slow
 def test_a_zip_bomb_is_refused_without_unpacking_it(client):
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
@@ -161,6 +165,7 @@ def test_a_zip_bomb_is_refused_without_unpacking_it(client):
     assert "End Logfile" in body["detail"]
 
 
+@pytest.mark.slow
 def test_an_oversized_upload_is_413(client):
     assert_problem(client.post(POSITIONS, data=b"PK" + b"\0" * (17 * 1024 * 1024),
                                content_type="application/octet-stream"), 413)
@@ -185,6 +190,7 @@ def test_deeply_nested_commands_are_refused(client):
     assert_problem(upload(client, POSITIONS, data), 422)
 
 
+@pytest.mark.slow
 def test_mutated_saved_games_never_give_a_server_error(client, vsav):
     rng = random.Random(1950)
     statuses = set()
@@ -202,6 +208,7 @@ def test_mutated_saved_games_never_give_a_server_error(client, vsav):
 
 # -- supply, compute mode -------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_supply_without_a_tracer_is_501(client, vsav, monkeypatch):
     remove_tracer(monkeypatch, SYSTEM)
     body = assert_problem(upload(client, SUPPLY, vsav), 501)
@@ -234,6 +241,7 @@ def test_supply_for_one_side_by_query_or_form(client, game, vsav, monkeypatch):
     assert by_query["scenario_guessed"] is False
 
 
+@pytest.mark.slow
 def test_supply_refuses_unknown_side_and_scenario_and_asks_for_one(client, game, vsav, monkeypatch):
     install_tracer(monkeypatch, SYSTEM, make_tracer(set()))
     assert_problem(upload(client, f"{SUPPLY}?side=martians", vsav), 422)

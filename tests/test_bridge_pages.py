@@ -61,6 +61,7 @@ def board_data(page: str, map_id: str) -> dict:
     raise AssertionError(f"no board of {map_id}")
 
 
+@pytest.mark.slow
 def test_form_page(app):
     page = app.test_client().get(PAGE)
     assert page.status_code == 200
@@ -91,6 +92,7 @@ def test_report_without_tracer_shows_positions_and_says_why(app, vsav, monkeypat
     assert 'id="map-pusan"' in text and not any(board_data(text, "pusan")["marks"].values())
 
 
+@pytest.mark.slow
 def test_a_damaged_upload_shows_the_reason_with_a_4xx(app):
     response = post(app.test_client(), b"not a zip")
     assert response.status_code == 422
@@ -107,6 +109,7 @@ def _chromium():
     return None
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 def test_upload_in_headless_chromium(tmp_path, units, vsav, monkeypatch):
     browser, driver_path = _chromium(), shutil.which("chromedriver")

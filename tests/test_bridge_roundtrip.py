@@ -92,6 +92,7 @@ def test_every_setup_reads_back_unit_by_unit(modules, game_id, scenario_id):
     _check_setup(game, images, entries, scenario_id)
 
 
+@pytest.mark.slow
 def test_double_size_art_is_detected_and_read_at_its_scale(modules):
     game_id = "holdfast" if "holdfast" in game_ids() else game_ids()[0]
     game, images, entries = modules[(game_id, 2)]

@@ -140,6 +140,7 @@ def test_the_issue_numbers(modules):
     assert len(report.units) == 23 and not report.out_of_supply
 
 
+@pytest.mark.slow
 def test_game_turn_over_http_and_in_the_record(changjin, tmp_path):
     from adjudicator.testing import bearer, make_app, new_game
 

@@ -80,6 +80,7 @@ def run(capsys, *argv):
     return status, captured.out, captured.err
 
 
+@pytest.mark.slow
 def test_positions_human_and_json(server, vsav, units, capsys):
     url, _ = server
     status, out, err = run(capsys, "positions", vsav, "--system", SYSTEM, "--server", url)
@@ -223,6 +224,7 @@ def test_python_dash_m_with_server_from_environment(server, vsav):
     assert json.loads(done.stdout)["system"] == SYSTEM
 
 
+@pytest.mark.slow
 def test_game_ids_and_tokens_never_look_like_options():
     """They are pasted into command lines: one starting with "-" would read as an option."""
     from adjudicator.ledger.storage import command_line_safe_token

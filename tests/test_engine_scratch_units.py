@@ -17,9 +17,9 @@ import json
 import pytest
 import requests
 
-from adjudicator.ledger import draws, storage
+from adjudicator.ledger import draws
 from adjudicator.rules.kwb import combat
-from adjudicator.testing import make_app
+from adjudicator.testing import choose_seeds, make_app
 from adjudicator.unit_changes import ruled_changes
 from bench.server import Gunicorn
 from modgen.buildfile import main_map_name
@@ -75,10 +75,10 @@ def recorded(server, tmp_path_factory):
     """A recorded Battle for Seoul game in the server's database, its order and seed the test's."""
     patch = pytest.MonkeyPatch()
     patch.setattr(draws, "shuffled", lambda counters: list(ORDER))
-    patch.setattr(storage, "new_seed", lambda: SEED)
     try:
         app = make_app(tmp_path_factory.mktemp("creator"), database_url=f"sqlite:///{server.database}",
                        ADJUDICATOR_KEY_PATH=str(server.key_path))
+        choose_seeds(app, {"kwb/seoul": SEED})
         created = app.test_client().post("/api/v1/games", json={"system": "kwb", "scenario": "seoul"})
     finally:
         patch.undo()

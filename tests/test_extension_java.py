@@ -18,6 +18,7 @@ from tests.engine.harness import class_path
 TESTS = Path(__file__).resolve().parent / "extension" / "korea" / "adjudicator" / "ExtensionTests.java"
 
 
+@pytest.mark.slow
 def test_extension_unit_tests_pass_on_every_check_of_the_server(tmp_path):
     systems = make_app(tmp_path).test_client().get("/api/v1/systems").get_json()
     (tmp_path / "systems.json").write_text(json.dumps(systems), encoding="utf-8")

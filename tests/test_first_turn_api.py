@@ -61,6 +61,7 @@ def ledger(client, game: dict, side: str) -> list[dict]:
     return client.get(f"/api/v1/games/{game['game_id']}/ledger", headers=bearer(game["tokens"][side])).get_json()["records"]
 
 
+@pytest.mark.slow
 def test_a_spent_unit_may_not_declare_a_combat(client, modules):
     """The UN selects ROK 6 (spent) and attacks NK 2: refused in the rulebook's words, nothing recorded;
     flipped as its activation began, the player says so and it may."""
@@ -159,6 +160,7 @@ def test_the_losing_player_settles_the_combat_from_the_board(app, client, module
     assert again.status_code == 422 and "no combat ROK 6 fought in" in again.get_json()["detail"]
 
 
+@pytest.mark.slow
 def test_an_spi_d1_broken_down_by_the_write_back_and_checked_in_the_log(app, client, modules):
     """The Intervention Game: CPV 38 attacks ROK 6 on the Pursuit table, D1 r2 (the dice chosen). The ruling from
     the file breaks ROK 6 down into counters lying in the UN's box; the log the write-back makes verifies, the

@@ -19,7 +19,6 @@ import re
 
 import pytest
 
-from adjudicator.web.page_tokens import COOKIE
 from adjudicator.testing import bearer, make_app, new_game
 from adjudicator.words.transcript import UnitNames
 
@@ -51,7 +50,7 @@ def names_any(text: str, units: list[str]) -> list[str]:
 
 def game_page(client, game, role) -> str:
     page = client.application.test_client()
-    page.set_cookie(COOKIE, game["tokens"][role], path=f"/games/{game['game_id']}")
+    page.log_in(game["game_id"], game["tokens"][role])
     return page.get(f"/games/{game['game_id']}").get_data(as_text=True)
 
 

@@ -25,7 +25,6 @@ import pytest
 from adjudicator.checks import checks_for, get_check
 from adjudicator.examples import situation
 from adjudicator.fog import Part, fog_of
-from adjudicator.web.page_tokens import COOKIE
 from adjudicator.testing import bearer, make_app, new_game
 from adjudicator.words.transcript import UnitNames
 from replay_logs import LogWriter
@@ -125,7 +124,7 @@ def opened_by(app, game: dict, role: str, seq: int, replay: bytes | None) -> dic
     """Every page and download a ruling leads this viewer to, by address."""
     gid = game["game_id"]
     browser = app.test_client()
-    browser.set_cookie(COOKIE, game["tokens"][role], path=f"/games/{gid}")
+    browser.log_in(gid, game["tokens"][role])
     api = app.test_client()
     out = {}
     for address in (f"/games/{gid}", f"/games/{gid}/records/{seq}", f"/games/{gid}/ledger.json",
@@ -180,6 +179,7 @@ def assert_nothing_hidden_is_shown(app, system, game, acting, seq, replay):
                     (role, address, "a hidden value is shown in place of its commitment")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("system, check", CASES, ids=[f"{s}-{c}" for s, c in CASES])
 def test_no_page_of_a_ruling_shows_a_viewer_what_the_fog_hides_from_him(app, modules, system, check):
     recorded = record_example(app, system, check)

@@ -28,6 +28,7 @@ def test_every_check_has_an_example():
     assert [spec.key for spec in all_checks() if not spec.example] == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("system,check", CHECKS)
 def test_the_form_as_shown_resolves(client, system, check):
     page = html.fromstring(client.get(f"/systems/{system}/{check}").get_data(as_text=True))

@@ -113,6 +113,7 @@ labels = st.tuples(st.integers(1, 60), st.integers(1, 80))
 conventions = st.sampled_from(CONVENTIONS)
 
 
+@pytest.mark.slow
 @given(conventions, st.integers(0, 3), st.integers(0, 3), labels)
 @settings(max_examples=300, deadline=None)
 def test_label_cell_label_round_trip(conv, first_col, first_row, cr):

@@ -49,6 +49,7 @@ def assert_valid_paths(g: HexGrid, result, sources) -> None:
 hexes = st.tuples(st.integers(1, 12), st.integers(1, 10)).map(lambda t: Hex(*t))
 
 
+@pytest.mark.slow
 @given(st.integers(0, len(CONVENTIONS) - 1), st.lists(hexes, min_size=1, max_size=4, unique=True),
        st.sets(hexes, max_size=30), st.lists(st.tuples(hexes, st.integers(0, 5)), max_size=15),
        st.one_of(st.just(math.inf), st.floats(0, 12)))
@@ -95,6 +96,7 @@ def test_ends_are_reached_but_not_passed_through(conv, source, ends):
     assert not any(p in ends for p in got.parent.values())
 
 
+@pytest.mark.slow
 @given(st.integers(0, len(CONVENTIONS) - 1), st.lists(hexes, min_size=1, max_size=6, unique=True),
        st.sets(hexes, max_size=30), st.sets(hexes, max_size=20), st.integers(0, 6))
 @settings(max_examples=100, deadline=None)

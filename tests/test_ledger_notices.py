@@ -12,13 +12,14 @@ Every game's dice are chosen (adjudicator.testing).
 from __future__ import annotations
 
 import copy
+import json
 
 import pytest
 from lxml import html
 
 from adjudicator.checks import get_check
 from adjudicator.ledger.records import build_record
-from adjudicator.testing import bearer, choose_seeds, make_app, seed_where
+from adjudicator.testing import bearer, choose_seeds, make_app, new_game, seed_where
 from adjudicator.ledger.verify import verify_ledger
 
 KILL = {"scenario": "pusan", "attacking_side": "communist", "intensive": "declared",
@@ -242,3 +243,78 @@ def test_a_placeholder_revealed_puts_its_counter_in_play_and_is_no_unit_of_the_b
     face_up = board.derive(2, "kwb.combat", {"defenders": [{"unit": "nk-scratch-c-1", "hex": "1306", "step": "full"},
                                                            {"unit": "nk-scratch-dummy-2", "hex": "1306"}]}, "un")
     assert [(n.kind, n.unit, n.record) for n in face_up.notices] == [("eliminated", "nk-scratch-dummy-2", 1)]
+
+
+def test_a_hidden_block_its_owners_ruling_eliminated_is_answered_as_one_not_eliminated(client):
+    """issue 52: the UN's own supply ruling eliminates ROK 1 (out of supply at 1 SP, 10); everyone reads
+    that a UN block in 0101 was eliminated, not which. The Communist then attacks naming ROK 1 there, and
+    naming ROK 6 (not eliminated) in another game: the same answer (the roll recorded), never "a UN block
+    was eliminated by record #1" refused for nothing (which told him ROK 1 was the one). The notice that
+    the ruling treats ROK 1 as present is its owner's, though the combat reveals ROK 1 itself."""
+    cut_off = {"side": "un", "positions": [{"unit": "nkpa-1", "hex": "0818", "step": "3"},
+                                           {"unit": "rok-1", "hex": "0101", "step": "1"},
+                                           {"unit": "rok-6", "hex": "1220", "step": "3"}]}
+    answers = {}
+    for named in ("rok-1", "rok-6"):
+        game = new_game(client, "holdfast")
+        url = f"/api/v1/games/{game['game_id']}"
+        supply = client.post(f"{url}/supply", json=cut_off, headers=bearer(game["tokens"]["un"])).get_json()
+        assert "End of turn: a UN block is out of supply and loses 1 SP: eliminated." in \
+            [step["text"] for step in supply["steps"]]  # what everyone reads: not which block
+        attack = {"scenario": "campaign", "turn": 1, "weather": "clear", "defender_terrain": "clear",
+                  "attackers": [{"unit": "nkpa-1", "sp": 3, "hex": "0201"}],
+                  "defender": {"unit": named, "sp": 1, "hex": "0101"}}
+        answers[named] = (game, client.post(f"{url}/combat?transcript=1", json=attack,
+                                            headers=bearer(game["tokens"]["communist"])))
+    (game, eliminated), (_, alive) = answers["rok-1"], answers["rok-6"]
+    assert eliminated.status_code == alive.status_code == 201, eliminated.get_json()
+    body = eliminated.get_json()
+    assert "eliminated by record" not in json.dumps(body) + "\n".join(body["transcript"])
+    (sealed,) = body["notices"]
+    assert set(sealed) == {"hidden", "side", "hex"} and sealed["side"] == "un"
+    owner = client.get(f"/api/v1/games/{game['game_id']}/ledger", headers=bearer(game["tokens"]["un"])).get_json()
+    told = [p["value"] for p in owner.get("revealed", []) if p["seq"] == body["seq"] and "kind" in p["value"]]
+    assert [(v["kind"], v["unit"], v["record"]) for v in told] == [("eliminated", "rok-1", 1)]
+    client.post(f"/api/v1/games/{game['game_id']}/close", headers=bearer(game["tokens"]["un"]))
+    closed = client.get(f"/api/v1/games/{game['game_id']}/ledger", headers=bearer(game["tokens"]["observer"])).get_json()
+    with client.application.app_context():
+        from adjudicator.services import services
+        report = verify_ledger(closed, services().verification_keys())
+    assert report.ok and "notices: 1 re-derived from the records before each" in report.compared, report
+
+
+def test_a_unit_whose_elimination_the_asker_saw_is_still_refused(client):
+    """The same attack by the UN naming his own ROK 1 (he reads his ruling whole): refused, named."""
+    game = new_game(client, "holdfast")
+    url = f"/api/v1/games/{game['game_id']}"
+    un = bearer(game["tokens"]["un"])
+    cut_off = {"side": "un", "positions": [{"unit": "rok-1", "hex": "0101", "step": "1"}]}
+    assert client.post(f"{url}/supply", json=cut_off, headers=un).status_code == 201
+    attack = {"scenario": "campaign", "turn": 1, "weather": "clear", "defender_terrain": "clear",
+              "attackers": [{"unit": "rok-1", "sp": 1, "hex": "0101"}], "defender": {"unit": "nkpa-1", "sp": 3, "hex": "0201"}}
+    refused = client.post(f"{url}/combat", json=attack, headers=un)
+    assert refused.status_code == 422 and refused.get_json()["type"].endswith(":eliminated-unit")
+    assert "ROK 1 was eliminated by record #1" in refused.get_json()["detail"], refused.get_json()
+
+
+def test_a_step_its_owners_ruling_left_is_noticed_to_its_owner_only(client):
+    """issue 52: the UN's own supply ruling takes ROK 6 from 3 SP to 2 (out of supply, 10); everyone reads
+    that a UN block lost 1 SP, not which. The Communist's combat then names ROK 6 at 3 SP: the combat
+    reveals ROK 6, but the notice that the ledger left it at 2 SP by record #1 is its owner's (sealed),
+    not a public line telling the Communist what the supply ruling sealed."""
+    game = new_game(client, "holdfast")
+    url = f"/api/v1/games/{game['game_id']}"
+    cut_off = {"side": "un", "positions": [{"unit": "nkpa-1", "hex": "0818", "step": "3"},
+                                           {"unit": "rok-6", "hex": "0101", "step": "3"}]}
+    assert client.post(f"{url}/supply", json=cut_off, headers=bearer(game["tokens"]["un"])).status_code == 201
+    attack = {"scenario": "campaign", "turn": 1, "weather": "clear", "defender_terrain": "clear",
+              "attackers": [{"unit": "nkpa-1", "sp": 3, "hex": "0201"}], "defender": {"unit": "rok-6", "sp": 3, "hex": "0101"}}
+    answer = client.post(f"{url}/combat?transcript=1", json=attack, headers=bearer(game["tokens"]["communist"]))
+    assert answer.status_code == 201, answer.get_json()
+    body = answer.get_json()
+    (sealed,) = body["notices"]
+    assert set(sealed) == {"hidden", "side", "hex"} and sealed["side"] == "un"
+    assert "by record #1" not in json.dumps(body) + "\n".join(body["transcript"])
+    owner = client.get(f"{url}/ledger", headers=bearer(game["tokens"]["un"])).get_json()
+    told = [p["value"] for p in owner.get("revealed", []) if p["seq"] == body["seq"] and "kind" in p["value"]]
+    assert [(v["kind"], v["unit"], v["record"]) for v in told] == [("step", "rok-6", 1)]

@@ -251,3 +251,39 @@ def test_a_hidden_block_left_unapplied_on_the_board_is_read_against_the_ledger(t
     assert cap["kind"] == "step" and cap["text"].startswith("ROK Cap was left at 1 SP by record #")
     assert cap["text"].endswith("this ruling treats it at 2 SP") and cap["text"] in third["notice_texts"]
     assert any("notice: ROK Cap was left at" in line for line in third["transcript"])
+
+
+# -- words that say which file to add (issue 50) ---------------------------------------------------------
+
+def test_the_words_say_which_file_to_add(client, setup, sitting):
+    """A ruling in the same player's other log of the sitting is no dropped connection: the words
+    say to send both files; one in the partner's log names that log; a file missing from those sent
+    is named by its player and what it continues, for the e-mail chain too."""
+    g = sitting
+    r6 = g.rulings[5]["seq"]
+    (own,) = [e for e in g.g.check(g.bob1)["elsewhere"] if e["seq"] == r6]
+    assert "connection was down" not in own["why"]
+    assert own["why"].endswith("this file does not show it: it is in this player's other log of the sitting (the "
+                               "UN player's log session b2, begun after log session a1); send both files, in the "
+                               "order they were begun, to check them together")
+
+    other = Game(client)
+    a1, b1 = live("a1", None, 1, "00" * 16), live("b1", "a1", 2, "11" * 16)
+    r1, r2 = other.roll("communist", a1), other.roll("un", b1)
+    alice = other.log(setup, a1, [], r1)
+    (named,) = other.check(alice)["elsewhere"]
+    assert named["why"].endswith("(posted while this player's room connection was down?): send the UN player's log "
+                                 "of the sitting (the UN player's log session b1, begun after log session a1) with "
+                                 "this one to check it")
+    third = other.log(setup, live("c1", "a1", 2, "33" * 16), ["a1"], r1)
+    (missing,) = other.check(alice, third)["missing_files"]
+    assert missing["why"].endswith("add the UN player's log session b1, begun after log session a1 to the files sent")
+
+    from tests.test_log_chain import play_a_b_a
+    chain, (file1, _, file3), (_, _, r3, _, _) = play_a_b_a(client, setup)
+    report = chain.check(file1, file3)
+    (gap,) = report["missing_files"]
+    assert gap["seq"] == r3["seq"] and gap["why"].endswith(
+        "that file is not among those sent; add the Communist player's log session b1, begun after log session a1 "
+        "to them, in its place in the chain")
+    assert report["breaks"][0].endswith("(add the file of log session b1 between them)")

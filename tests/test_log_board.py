@@ -250,6 +250,7 @@ def the_three_verdicts(t: Table, answer: dict, by_hand: list[str], before: list[
     assert "the log does not show it" in dropped["rulings"][0]["why"]
 
 
+@pytest.mark.slow
 def test_kwb_an_attacker_eliminated_by_eliminate_by_a_drag_or_deleted(app, client, modules, systems):
     """Pusan: NK 83 attacks at 1:3 with a declared intensive attack; AD, and the doubled unit's own
     loss, send it to the deadpile (7.1, 7.6). The module's Eliminate, a drag into the dead pile
@@ -267,6 +268,7 @@ def test_kwb_an_attacker_eliminated_by_eliminate_by_a_drag_or_deleted(app, clien
     assert verdicts(report) == [(answer["seq"], "not-applied")] and "reinforcements" in report["rulings"][0]["why"]
 
 
+@pytest.mark.slow
 def test_kwb_a_step_loss_by_the_modules_step_loss(app, client, modules, systems):
     t, answer, side = combat_table(app, client, modules, systems, "kwb",
                                    lambda o, s: o["attackers"][0]["step"] == "depleted" and o["result"] == "AD")
@@ -295,6 +297,7 @@ def communist_division_next_to_the_un(game_id: str = "kwb", scenario: str = "pus
     raise LookupError("no NK division stands next to a UN unit in the setup")
 
 
+@pytest.mark.slow
 def test_kwb_a_division_replaced_by_a_regiment_drawn_from_the_cup(app, client, modules, systems):
     """7.6: a depleted division's next loss sends it to the deadpile and puts a random unnumbered
     regiment in its place: here the declared intensive attack's own loss (7.1), the division flipped
@@ -339,6 +342,7 @@ def test_kwb_a_supply_center_placed_where_the_rules_order(app, client, modules, 
     the_three_verdicts(t, answer, by_hand, before=moved_there)
 
 
+@pytest.mark.slow
 def test_spi_a_unit_eliminated(app, client, modules, systems):
     t, answer, side = combat_table(app, client, modules, systems, "spi",
                                    lambda o, s: ELIMINATED in kinds(o, s, "spi").values())
@@ -347,6 +351,7 @@ def test_spi_a_unit_eliminated(app, client, modules, systems):
     the_three_verdicts(t, answer, [command for unit in gone for command in hand.eliminate(unit)])
 
 
+@pytest.mark.slow
 def test_fireandice_losses_eliminated_and_spent(app, client, modules, systems):
     """Combat losses (5.6): a fresh unit that retreats is flipped spent; one eliminated to satisfy
     the spread goes to the Destroyed Units box."""
@@ -417,6 +422,7 @@ def session(sid: str, parent: str | None, file: int) -> dict:
     return {"id": sid, "parent": parent, "start": "5e7a" * 8, "file": file}
 
 
+@pytest.mark.slow
 def test_holdfast_a_hidden_block_eliminated_is_applied_by_its_owner_in_his_next_file(app, client, modules, systems):
     """The Communist attack eliminates ROK Cap, a block hidden from him: VASSAL lets only its owner
     change it. His file is verified with the change pending ("to be applied by the UN player in his
@@ -455,6 +461,7 @@ def test_holdfast_a_hidden_block_eliminated_is_applied_by_its_owner_in_his_next_
     assert not single["ok"] and [o["status"] for o in single["owed"]] == ["not-applied"]
 
 
+@pytest.mark.slow
 def test_an_a_b_a_b_chain_with_a_kill_passes_end_to_end(app, client, modules, systems):
     """Pusan by e-mail: A's attack kills NK 83 (his own unit, Eliminate), B attacks and flips a
     unit, A asks again, B answers: every file applied honestly, the chain of four is ok."""

@@ -90,6 +90,7 @@ def play_a_b_a(client, setup, reroll: bool = False):
     return g, (file1, file2, file3), (r1, r2, r3, abandoned, r5)
 
 
+@pytest.mark.slow
 def test_each_honest_file_verifies_on_its_own(client, setup):
     g, (file1, file2, file3), (r1, r2, r3, _, r5) = play_a_b_a(client, setup)
     for number, log in enumerate((file1, file2, file3), start=1):
@@ -154,6 +155,7 @@ def test_a_log_of_no_session_is_judged_as_before(client, setup):
     assert g.check(g.log(setup, None, [], first, second))["ok"]
 
 
+@pytest.mark.slow
 def test_a_ruling_asked_outside_vassal_must_be_in_the_chain(client, setup):
     g = Game(client)
     a1 = session("a1", None, 1)
@@ -166,6 +168,7 @@ def test_a_ruling_asked_outside_vassal_must_be_in_the_chain(client, setup):
     assert [h["seq"] for h in chain["hidden"]] == [from_the_api["seq"]] and not chain["ok"]
 
 
+@pytest.mark.slow
 def test_the_client_checks_a_chain(client, setup, tmp_path, capsys):
     from adjudicator.client.cli import main
     from test_bridge_helpers import running_server
@@ -185,6 +188,7 @@ def test_the_client_checks_a_chain(client, setup, tmp_path, capsys):
 
 # -- bounds: the order of a chain, loops, the documented limits, one budget, the answer's size (issue 39) ------
 
+@pytest.mark.slow
 def test_a_reversed_chain_is_named(client, setup):
     g, files, _ = play_a_b_a(client, setup)
     report = g.check(files[1], files[0])
@@ -245,6 +249,7 @@ def test_one_time_budget_for_the_whole_request_whatever_the_number_of_files(clie
     assert len(reads) == 4 and reads[:3] == [10.0, 10.0, 8.0]  # each file within what was left of 20 s
 
 
+@pytest.mark.slow
 def test_a_log_check_answer_does_not_grow_with_what_the_log_repeats(client, setup):
     """20,000 forged lines and one 8 MB line: the answer lists 20 of them, each cut, and counts the rest."""
     g = Game(client)

@@ -62,6 +62,7 @@ def commands(tmp_path: Path) -> dict[str, list[str]]:
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("command", ["scenarios check", "modgen build", "adjudicator serve"])
 def test_a_file_that_is_not_utf8_is_one_problem_at_its_line_in_every_command(tmp_path, kind, command):
@@ -83,6 +84,7 @@ def test_a_file_that_is_not_utf8_is_one_problem_at_its_line_in_every_command(tmp
     assert not (tmp_path / "dist").exists() or not list((tmp_path / "dist").iterdir())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["units", "table", "setup", "scenario", "overrides"])
 def test_mapbuild_names_a_file_that_is_not_utf8_and_builds_nothing(tmp_path, kind):
     game = tmp_path / "kwb"
@@ -164,6 +166,7 @@ def test_a_required_column_missing_altogether_is_one_error(tmp_path):
         f"kwb/units.csv:{header_line(units)}: missing column 'nationality' (header has: id, designation"), problems
 
 
+@pytest.mark.slow
 def test_mapbuild_reports_every_bad_override_row_in_one_run(tmp_path):
     game = tmp_path / "kwb"
     shutil.copytree(DATA_ROOT / "kwb", game)

@@ -31,6 +31,8 @@ from scenarios.loader import DATA_ROOT
 from test_rules_kwb_fixtures import rolled, validate
 from vassalfmt import read_saved_game
 
+pytestmark = pytest.mark.server  # starts a real server process
+
 BIN = Path(sys.executable).parent  # the project's commands: scenarios, adjudicator, adjudicator-client
 PUBLISHED = "Standard Rules 7.4 Combat Results Table"
 

@@ -88,6 +88,7 @@ def test_bombardment_and_counter_battery_cite_their_tables_sources(tmp_path):
     assert rules == ["8.4.1; Standard Rules 8.4.1 Counter-battery Table", "Standard Rules 8.4.1 Counter-battery Table"]
 
 
+@pytest.mark.slow
 def test_spi_crt_cites_its_source_also_beyond_its_columns(tmp_path):
     """Odds of 1 (2 halved) against 16 are below the lowest column: resolved at 1-5 by the table's own convention,
     cited as the table (no hard-coded "(stand-in convention)")."""

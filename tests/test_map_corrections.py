@@ -84,6 +84,7 @@ def paths_rows(game_dir: Path, map_id: str) -> list[str]:
     return [line for line in text.splitlines() if line and not line.startswith("#")]
 
 
+@pytest.mark.slow
 def test_a_road_added_in_the_overrides_stays_through_rebuilds_and_puts_a_unit_in_supply(tmp_path, capsys):
     game_dir = copy_game(tmp_path, "kwb")
     g = load_game_dir(game_dir)
@@ -119,6 +120,7 @@ def test_a_road_added_in_the_overrides_stays_through_rebuilds_and_puts_a_unit_in
     assert "map pusan road Route 1" in listed  # the derived roads still are
 
 
+@pytest.mark.slow
 def test_a_correction_without_a_source_is_listed_as_a_stand_in(tmp_path, capsys):
     game_dir = copy_game(tmp_path, "kwb")
     gm = load_game_dir(game_dir).maps["pusan"]
@@ -131,6 +133,7 @@ def test_a_correction_without_a_source_is_listed_as_a_stand_in(tmp_path, capsys)
     assert "trail Goat track: derived from geography (hand correction: my guess)" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_a_road_removed_in_the_overrides_is_gone_and_movement_pays_full_terrain(tmp_path):
     game_dir = copy_game(tmp_path, "spi")
     g = load_game_dir(game_dir)
@@ -162,6 +165,7 @@ def test_a_road_removed_in_the_overrides_is_gone_and_movement_pays_full_terrain(
     assert cost(load_game_dir(game_dir)) >= 1  # the terrain's full price
 
 
+@pytest.mark.slow
 def test_a_hand_edited_paths_file_is_kept_not_stale_and_adopted_into_overrides(tmp_path, capsys):
     game_dir = copy_game(tmp_path, "kwb")
     paths = game_dir / "maps" / "pusan.paths.csv"

@@ -273,6 +273,7 @@ def test_there_are_maps_to_check():
     assert MAPS, "no maps/<map>.geo.cfg found"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game,map_id", MAPS)
 def test_calibration_puts_every_anchor_in_its_hex(built, game, map_id):
     b = built(game, map_id)
@@ -305,6 +306,7 @@ def test_book_places_named_after_towns_lie_in_or_next_to_their_hex(built, game, 
         assert c.hexes_apart <= 1, c
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game,map_id", MAPS)
 def test_build_is_deterministic_and_every_row_says_where_it_came_from(built, game, map_id):
     first = built(game, map_id)
@@ -391,6 +393,7 @@ def test_holdfast_has_red_lines(built):
     assert any(s.kind == "red_line" for s in b.sides)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", sorted({g for g, _ in MAPS}))
 def test_generated_files_load(game):
     game_data = load_game_dir(DATA_ROOT / game)

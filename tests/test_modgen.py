@@ -53,6 +53,7 @@ def built(art_cache) -> Built:
     return Built(art_cache)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", GAMES)
 def test_buildfile_matches_the_engine_name_table(built, game_id):
     game, result = built[game_id]

@@ -70,6 +70,7 @@ def assert_guard(trait, side_name: str) -> None:
     assert trait.state == ""
 
 
+@pytest.mark.slow
 def test_every_holdfast_unit_is_masked_from_the_other_side(holdfast, built):
     units = palette_units(built.entries)
     assert set(units) == set(holdfast.units)

@@ -41,6 +41,7 @@ def test_module_carries_the_extension_element_and_its_classes_only(example):
         assert magic == 0xCAFEBABE and major == 61, name  # Java 17 class files: load in the engine's Java
 
 
+@pytest.mark.slow
 def test_classes_are_cached_by_fingerprint_and_compile_to_the_same_bytes(tmp_path, monkeypatch):
     cached = extension.class_entries(tmp_path)
     assert (tmp_path / "extension" / extension.fingerprint()[:24] / extension.PACKAGE_PATH).is_dir()

@@ -46,6 +46,7 @@ def uncached(game):
     return module_bytes(game, cache_dir=None, workers=1)
 
 
+@pytest.mark.slow
 def test_cold_build_in_a_pool_and_rebuild_give_the_uncached_bytes(game, uncached, tmp_path):
     reference, _ = uncached
     cold, _ = module_bytes(game, tmp_path, workers=2)
@@ -54,6 +55,7 @@ def test_cold_build_in_a_pool_and_rebuild_give_the_uncached_bytes(game, uncached
     assert rebuilt == reference
 
 
+@pytest.mark.slow
 def test_written_module_is_identical_on_rebuild(game, tmp_path):
     images = collect_images(game, cache_dir=tmp_path / "cache")
     first = write_module(build_entries(game, images, "1.0"), tmp_path / "a", "m.vmod").read_bytes()
@@ -62,6 +64,7 @@ def test_written_module_is_identical_on_rebuild(game, tmp_path):
     assert first == second
 
 
+@pytest.mark.slow
 def test_boxes_board_is_its_tiles_composed_and_comes_from_the_cache(game, tmp_path):
     """The board job draws the tiles straight onto the board: it must be exactly the
     separately drawn tile pictures laid out, and a rebuild must take it from the cache."""
@@ -83,6 +86,7 @@ def test_boxes_board_is_its_tiles_composed_and_comes_from_the_cache(game, tmp_pa
     assert boxes_board_job(changed)[0].key != job.key
 
 
+@pytest.mark.slow
 def test_pool_and_single_process_draw_the_same_bytes(game, tmp_path):
     jobs = render.counter_jobs(game)
     assert len(jobs) >= render.MIN_JOBS_FOR_POOL
@@ -116,12 +120,14 @@ def test_expanded_pieces_do_not_share_prototype_traits():
     assert prototypes["P"].traits[0].value == "false"
 
 
+@pytest.mark.slow
 def test_module_zip_lists_the_same_entries_either_way(uncached, game, tmp_path):
     _, reference_entries = uncached
     data, _ = module_bytes(game, tmp_path)
     assert sorted(zipfile.ZipFile(io.BytesIO(data)).namelist()) == sorted(reference_entries)
 
 
+@pytest.mark.slow
 def test_build_modules_draws_while_assembling_and_writes_the_uncached_bytes(game, uncached, tmp_path):
     """`modgen build`'s pipeline (one pool for every game, modules assembled meanwhile)."""
     reference, _ = uncached

@@ -35,6 +35,7 @@ def first_build(tmp_path_factory):
     return root, data, written
 
 
+@pytest.mark.slow
 def test_a_rebuild_with_unchanged_inputs_copies_the_built_bytes(first_build):
     root, data, written = first_build
     assert not written.copied and written.images
@@ -95,6 +96,7 @@ def test_a_data_error_in_one_game_writes_nothing(first_build, tmp_path):
     assert not out.exists() or not any(out.iterdir())  # not even the unchanged game's copy
 
 
+@pytest.mark.slow
 def test_modgen_build_says_which_modules_it_copied(tmp_path, capsys):
     from modgen.cli import main as modgen_main
 

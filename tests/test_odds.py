@@ -123,6 +123,7 @@ SHORTCUTS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key, body", SHORTCUTS, ids=[k for k, _ in SHORTCUTS])
 def test_a_declarations_shortcut_gives_what_every_face_gives(key, body):
     shortcut, tally_runs = distribution(key, body), tally_of(key, body)[0].runs
@@ -131,6 +132,7 @@ def test_a_declarations_shortcut_gives_what_every_face_gives(key, body):
     assert tally_runs < tally_of(key, body, options=None, exact_runs=10 ** 6)[0].runs  # it does save runs
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(attackers=st.lists(st.sampled_from([("usmc-1", 6), ("un-2", 4), ("rok-1", 3)]), min_size=1, max_size=3,
                           unique=True),
@@ -180,6 +182,7 @@ def answer_of(index: int) -> dict:
     return ANSWERS[index]
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(index=st.integers(0, len(EXAMPLES) - 1), data=st.data())
 def test_any_roll_gives_an_outcome_the_odds_list(index, data):
@@ -283,6 +286,7 @@ def test_a_situation_without_dice_has_one_certain_outcome():
     assert answer["exact"] and [o["fraction"] for o in answer["outcomes"]] == ["1/1"]
 
 
+@pytest.mark.slow
 def test_too_many_combinations_are_sampled_and_said_so():
     """A Fire and Ice combat whose chit is still to be drawn: 16 chits, each a combat of its own."""
     example = next(e for e in EXAMPLES if e.check == "fireandice.combat")
@@ -312,6 +316,7 @@ def test_unordered_draws_weigh_each_set_by_its_orders():
     assert after_a == [((1,), Fraction(1, 2) * Fraction(2, 2)), ((2,), Fraction(1, 2) * Fraction(2, 1))]
 
 
+@pytest.mark.slow
 def test_docs_odds_shows_every_example_with_its_chances():
     from adjudicator.odds.book import book_table
     text = (Path(__file__).resolve().parents[1] / "docs" / "odds.md").read_text(encoding="utf-8")

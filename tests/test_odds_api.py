@@ -23,6 +23,7 @@ def client(tmp_path_factory):
     return make_app(tmp_path_factory.mktemp("odds-api")).test_client()
 
 
+@pytest.mark.slow
 def test_compute_mode_answers_every_outcome_with_its_fraction(client):
     response = client.post("/api/v1/systems/kwb/combat/odds", json=COMBAT)
     assert response.status_code == 200

@@ -33,6 +33,7 @@ def bars(page: str, key: str) -> dict[str, str]:
             for row in table.find_class("chance")}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("system", ["kwb", "spi", "holdfast", "fireandice"])
 def test_every_check_with_dice_has_a_chances_button_beside_resolve(client, system):
     page = html.fromstring(client.get(f"/systems/{system}").get_data(as_text=True))
@@ -44,6 +45,7 @@ def test_every_check_with_dice_has_a_chances_button_beside_resolve(client, syste
             assert buttons[1].get("formaction").startswith(f"/systems/{system}/{spec.name}/odds")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("system", ["kwb", "spi", "holdfast", "fireandice"])
 def test_chances_of_every_example_form_as_it_opens(client, system):
     """The form as it opens (the check's example), its Chances button pressed: a bar per outcome."""

@@ -342,3 +342,30 @@ def test_a_verify_link_opens_the_ledger_at_its_record(browser, url, app):
     wait_for(browser, "ledger")
     assert browser.current_url.endswith(f"/games/{game['game_id']}#record-2")
     assert by_id(browser, "record-2").is_displayed()
+
+
+def test_a_link_to_a_record_of_an_older_ledger_page_opens_that_page(browser, url, app, monkeypatch):
+    """issue 52: the game's page shows its ledger a page at a time; a chat line's
+    `verify: .../games/<id>#record-1` (an old ruling) opens the page that holds record 1."""
+    from adjudicator.web import game_pages
+
+    monkeypatch.setattr(game_pages, "LEDGER_PAGE_ROWS", 2)
+    api = app.test_client()
+    game = api.post("/api/v1/games", json={"system": "kwb", "scenario": "pusan"}).get_json()
+    gid = game["game_id"]
+    for n in range(4):
+        answer = api.post(f"/api/v1/games/{gid}/counter_battery", headers=bearer(game["tokens"]["un"]),
+                          json={"un_marker": "sf-un-3", "communist_marker": "sf-com-1", "request_id": f"cb-{n}"})
+        assert answer.status_code == 201
+    browser.get(f"{url}/games/{gid}")
+    by_id(browser, "token").send_keys(game["tokens"]["observer"])
+    by_id(browser, "game-login").submit()
+    wait_for(browser, "record-4")
+    assert not browser.find_elements("id", "record-1")  # the newest page: records 3 and 4
+    browser.get(f"{url}/games/{gid}#record-1")  # from the page itself (the address's fragment changes)
+    wait_for(browser, "record-1")
+    assert browser.current_url.endswith(f"/games/{gid}?before=2#record-1")
+    browser.get(f"{url}/")
+    browser.get(f"{url}/games/{gid}#record-2")  # from elsewhere (a chat line's link opened)
+    wait_for(browser, "record-2")
+    assert browser.current_url.endswith(f"/games/{gid}?before=3#record-2")

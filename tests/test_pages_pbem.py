@@ -21,6 +21,7 @@ def page(response) -> html.HtmlElement:
     return html.fromstring(response.get_data(as_text=True))
 
 
+@pytest.mark.slow
 def test_the_saved_game_page_is_linked_from_home_and_each_system_page(client):
     home = page(client.get("/"))
     for system in ("kwb", "spi", "holdfast", "fireandice"):

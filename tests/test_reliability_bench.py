@@ -36,6 +36,8 @@ from bench.wrk import Target, lua_script, run_wrk  # noqa: E402
 from scenarios import load_game, load_game_dir  # noqa: E402
 from scenarios.hexgrid import search  # noqa: E402
 
+pytestmark = pytest.mark.slow  # long: make test only, not make test-fast
+
 
 def fire_and_ice():
     game = load_game("fireandice")
@@ -115,6 +117,8 @@ def test_every_game_mode_request_of_every_wrk_run_is_a_new_record(tmp_path):
     """Two game-mode loads on the same games both write a record per answered request: the
     second is not answered from the first's records (wrk's counter starts again in every run,
     so request ids must carry the run's own id, or every later run measures replays)."""
+    # The service as the benchmark serves it, its games' seeds its own: the test counts records, no
+    # assertion reads a die (a roll of any value is one record), and wrk's load is no run to repeat anyway.
     server = Gunicorn(workdir=tmp_path).start()
     try:
         targets = create_games(server.url, CHECK, 2)

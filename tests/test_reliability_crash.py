@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT))  # `bench` is a top-level directory, not an instal
 
 from bench.soak import run_soak  # noqa: E402
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.server, pytest.mark.slow]
 
 
 def test_kill_9_under_concurrent_load_loses_nothing_acknowledged(tmp_path):

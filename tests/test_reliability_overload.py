@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))  # `bench` is a top-level directory, not an instal
 
 from bench.overload import Bounds, run_outage, run_slow, run_uploads  # noqa: E402
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.server, pytest.mark.slow]
 
 
 def test_slow_and_idle_clients_leave_rolls_answered(tmp_path):
@@ -53,3 +53,14 @@ def test_a_full_disk_mid_play_answers_503_and_loses_nothing(tmp_path):
         pytest.skip(report.figures["skipped"])
     assert report.problems == [], report.line()
     assert report.figures["503 while full"] > 0 and report.figures["tracebacks in log"] == 0
+
+
+def test_an_odds_flood_is_refused_429_and_leaves_rolls_answered(tmp_path):
+    """issue 52: eight connections from one address ask a HoldFast combat's chances without pause; the
+    per-client odds limit answers the excess 429 problem+json with Retry-After, and another player's
+    rolls are answered meanwhile (the long run: `make soak`, bench/overload.py --only odds)."""
+    from bench.overload import run_odds
+
+    report = run_odds(tmp_path, flooders=8, seconds=4.0, bounds=Bounds(min_rolls_answered=5))
+    assert report.problems == [], report.line()
+    assert report.figures["statuses"].get(429, 0) > report.figures["statuses"].get(200, 0) > 0, report.line()

@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT))  # `bench` is a top-level directory, not an instal
 from bench.scaleout import drop_database, fresh_database, run_scaleout  # noqa: E402
 
 SERVER = os.environ.get("TEST_DATABASE_URL", "")
-pytestmark = [pytest.mark.slow, pytest.mark.postgres,
+pytestmark = [pytest.mark.server, pytest.mark.slow, pytest.mark.postgres,
               pytest.mark.skipif(not SERVER.startswith("postgresql"),
                                  reason="TEST_DATABASE_URL is not a PostgreSQL server (scripts/run-tests.sh starts one)")]
 

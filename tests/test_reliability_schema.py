@@ -33,6 +33,8 @@ from schemathesis.checks import (
 
 from adjudicator.testing import a_side, bearer, make_app, new_game
 
+pytestmark = pytest.mark.slow  # long: make test only, not make test-fast
+
 #: What the service promises: no 5xx, and every response as documented.  (schemathesis's
 #: "positive data acceptance" is left out on purpose: a check's request is also validated by
 #: its rules — unit ids, dice counts, hexes — which JSON Schema cannot express, so a

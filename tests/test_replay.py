@@ -133,6 +133,7 @@ def test_a_step_is_one_log_entry_however_the_engine_nests_it():
     assert log_steps(start).steps == []  # a saved game: all start, no step
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("system", GAMES)
 def test_every_step_is_the_board_the_file_gives_and_back_is_the_start(client, modules, system):
     """A turn of random moves, step losses and a removal: after each chosen step the replay's board
@@ -212,6 +213,7 @@ def roll_computed(client) -> list[str]:
     return response.get_json()["transcript"]
 
 
+@pytest.mark.slow
 def test_each_ruling_is_judged_at_its_step_and_a_hidden_one_between_its_neighbours(client, modules):
     game, writer, (r1, r2, r3, r4) = kwb_turn(client, modules)
     data, _ = replay_page(client, game, "communist", writer.log())
@@ -236,6 +238,7 @@ def test_each_ruling_is_judged_at_its_step_and_a_hidden_one_between_its_neighbou
     assert data["summary"]["ok"] is False and data["summary"]["rulings"] == 4
 
 
+@pytest.mark.slow
 def test_a_ruling_of_another_game_and_an_honest_log(client, modules):
     game, writer, (r1, _, _, _) = kwb_turn(client, modules)
     other = new_game(client, "kwb", "pusan")
@@ -251,31 +254,35 @@ def test_a_ruling_of_another_game_and_an_honest_log(client, modules):
     assert [r["status"] for r in data["rulings"]] == ["verified", "verified"] and data["summary"]["ok"]
 
 
-def ordering_combat(client, modules):
-    """A KWB combat from the setup, rolled through the saved-game API until its ruling orders a unit to
-    lose a step or leave the board (the dice decide); the game, the answer and the changes."""
-    from tests.engine.play import adjacent_combat
+def ordering_combat(app, client, modules):
+    """A KWB combat from the setup, rolled through the saved-game API on dice chosen so that its ruling
+    orders a unit to lose a step or leave the board; the game, the answer and the changes."""
+    from adjudicator.checks import get_check
+    from adjudicator.testing import choose_seeds, seed_where
+    from tests.engine.play import adjacent_combat, board_request
 
     setup = setup_of(modules, "kwb")
     combat = adjacent_combat("kwb")
     target = next(p for p in combat.scenario.setup if p.unit == combat.defender).location.partition("@")[0]
     positions = read_positions(load_system_game("kwb"), read_upload(setup))
-    for _ in range(30):
-        game = new_game(client, "kwb", combat.scenario.id)
-        side = combat.game.units[combat.attackers[0]].side
-        answer = client.post(f"/api/v1/games/{game['game_id']}/savedgame/checks/combat?transcript=1",
-                             data={"file": (io.BytesIO(setup), "setup.vsav"), "attackers": ",".join(combat.attackers),
-                                   "target_hex": target, "request": "{}"},
-                             content_type="multipart/form-data", headers=bearer(game["tokens"][side]))
-        assert answer.status_code == 201, answer.get_json()
-        changes = [c for c in piece_changes(positions, answer.get_json()["outcome"]) if c.step is not None]
-        if changes:
-            return game, answer.get_json(), changes
-    pytest.fail("30 combats ordered no step loss")
+    side = combat.game.units[combat.attackers[0]].side
+    request = board_request("kwb", combat.scenario.id, setup, "combat", side, combat.attackers, target, {})
+    orders_a_step = lambda outcome: any(c.step is not None for c in piece_changes(positions, outcome))  # noqa: E731
+    choose_seeds(app, {f"kwb/{combat.scenario.id}": seed_where(get_check("kwb", "combat"), request, orders_a_step)})
+    game = new_game(client, "kwb", combat.scenario.id)
+    answer = client.post(f"/api/v1/games/{game['game_id']}/savedgame/checks/combat?transcript=1",
+                         data={"file": (io.BytesIO(setup), "setup.vsav"), "attackers": ",".join(combat.attackers),
+                               "target_hex": target, "request": "{}"},
+                         content_type="multipart/form-data", headers=bearer(game["tokens"][side]))
+    assert answer.status_code == 201, answer.get_json()
+    changes = [c for c in piece_changes(positions, answer.get_json()["outcome"]) if c.step is not None]
+    assert changes, answer.get_json()["outcome"]  # the dice chosen for it: a step loss ordered
+    return game, answer.get_json(), changes
 
 
-def test_a_ruling_whose_step_loss_the_log_does_not_carry_is_not_applied(client, modules):
-    game, answer, changes = ordering_combat(client, modules)
+@pytest.mark.slow
+def test_a_ruling_whose_step_loss_the_log_does_not_carry_is_not_applied(app, client, modules):
+    game, answer, changes = ordering_combat(app, client, modules)
     writer = LogWriter("kwb", setup_of(modules, "kwb"))
     writer.ruling(answer["transcript"])
     data, _ = replay_page(client, game, "observer", writer.log())
@@ -295,6 +302,7 @@ def test_a_ruling_whose_step_loss_the_log_does_not_carry_is_not_applied(client, 
     assert any(m.startswith(unasked) and "no ruling of this log ordered" in m for m in marks)
 
 
+@pytest.mark.slow
 def test_a_chain_of_files_a_missing_file_and_a_re_roll(client, modules):
     from test_log_chain import play_a_b_a
 
@@ -319,6 +327,7 @@ def names_in(text: str, units) -> set[str]:
     return {u for u in units if re.search(rf"(?<![\w-]){re.escape(u)}(?![\w-])", text)}
 
 
+@pytest.mark.slow
 def test_holdfast_each_side_sees_its_own_blocks_an_observer_none_and_everyone_all_after_the_close(client, modules):
     setup = modules[("holdfast", 1)][2]["setups/campaign.vsav"]
     writer = LogWriter("holdfast", setup)
@@ -349,6 +358,7 @@ def test_holdfast_each_side_sees_its_own_blocks_an_observer_none_and_everyone_al
     assert not [v for v in data["views"] if v.get("h")]
 
 
+@pytest.mark.slow
 def test_a_scratch_unit_drawn_is_the_same_placeholder_to_everyone(client, modules):
     """KWB 12.21: the Communist player "may not peek" at his Scratch Units: the module's pool holds
     identical '? 4' placeholders (which counter each is, the adjudicator draws when it is attacked),
@@ -376,6 +386,7 @@ def test_a_scratch_unit_drawn_is_the_same_placeholder_to_everyone(client, module
 
 # -- the after-action report -----------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_the_after_action_report_lists_each_move_and_each_ruling_with_its_receipt(client, modules):
     game, writer, (r1, r2, r3, _) = kwb_turn(client, modules)
     writer.chat("<b>bold</b> & co")
@@ -398,6 +409,7 @@ def test_the_after_action_report_lists_each_move_and_each_ruling_with_its_receip
 
 # -- the pages: a recorded game, no recorded game, bad input ------------------------------------------------------
 
+@pytest.mark.slow
 def test_without_a_recorded_game_rulings_are_shown_computed_and_unverified(client, modules):
     _, writer, _ = kwb_turn(client, modules)
     response = client.post("/systems/kwb/replay", data={"file": (io.BytesIO(writer.log()), "t.vlog"), "scenario": "pusan"},
@@ -435,6 +447,7 @@ def make_app_client_without_token(client, game):
     return Client(client.application).get(f"/games/{game['game_id']}/replay")
 
 
+@pytest.mark.slow
 def test_a_replay_address_opens_at_a_step_and_the_game_page_links_it(client, modules):
     _, writer, _ = kwb_turn(client, modules)
     game = new_game(client, "kwb", "pusan")
@@ -465,6 +478,7 @@ def uploaded(client, game, side: str, log: bytes, name: str = "long.vlog"):
                        content_type="multipart/form-data")
 
 
+@pytest.mark.slow
 def test_the_page_does_not_grow_with_the_log_and_its_steps_come_in_bounded_pieces(client, modules):
     from adjudicator.logs.replay.build import PIECE_STEPS
 
@@ -485,7 +499,7 @@ def test_the_page_does_not_grow_with_the_log_and_its_steps_come_in_bounded_piece
 
 
 def test_a_replay_is_built_once_per_upload_viewer_and_ledger_state(client, modules, monkeypatch):
-    from adjudicator.logs.replay import pages
+    from adjudicator.web import replay_pages as pages
 
     builds = []
     real = pages.build_replay
@@ -511,6 +525,7 @@ def test_a_replay_is_built_once_per_upload_viewer_and_ledger_state(client, modul
     assert len(builds) == 3 and builds[-1].startswith("everyone")  # closed: seen by everyone, once
 
 
+@pytest.mark.slow
 def test_a_replay_over_its_bound_is_refused_with_what_to_do(client, modules, monkeypatch):
     from adjudicator.logs.replay import build
 
@@ -527,7 +542,7 @@ def test_a_replay_over_its_bound_is_refused_with_what_to_do(client, modules, mon
 def test_building_the_replay_is_counted_in_the_uploads_time_budget(client, modules, monkeypatch):
     """Reading the file fits the budget; the build after it looks at the same budget and stops."""
     from adjudicator.bridge.upload import Budget
-    from adjudicator.logs.replay import pages
+    from adjudicator.web import replay_pages as pages
 
     class SpentWhileBuilding(Budget):
         def check(self, doing: str) -> None:
@@ -541,6 +556,7 @@ def test_building_the_replay_is_counted_in_the_uploads_time_budget(client, modul
     assert "Building the replay took longer than" in refused.get_data(as_text=True)
 
 
+@pytest.mark.slow
 def test_what_a_log_repeats_is_cut_in_the_page_its_pieces_and_its_report(client, modules):
     """A 1 MB chat line and 5,000 lines made to look like rulings: cut, and the forged ones listed only
     so far on the page (stepped to with N and P)."""

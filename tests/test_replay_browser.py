@@ -183,8 +183,8 @@ def test_a_chain_of_two_files_turns_and_the_goto_box(browser, url, app, modules,
     first.ruling(rulings[0]["transcript"])
     one = first.log()
     second = LogWriter("kwb", saved_at_end(one))
-    second.ruling(rulings[1]["transcript"])
     second.commands.append("TURNTurnTracker0\t0|1;0;0;true;0\\;0\\;0\\;true")  # the tracker moves on a turn
+    second.ruling(rulings[1]["transcript"])  # the same counter-battery, a turn later (the same turn: a re-roll)
     paths = [tmp_path / "a.vlog", tmp_path / "b.vlog"]
     paths[0].write_bytes(one)
     paths[1].write_bytes(second.log())

@@ -10,7 +10,8 @@ The opponent then opens the log on the replay page in headless Chromium and step
 the arrow key: at the start and at each checkpoint the board drawn is the engine's own position at
 that point, as the opponent's side sees it (his units by hex and step, the other side's hidden ones
 by hex), and every unit shown stands where the engine's saved file (a.vsav, b.vsav) has it; every
-ruling is verified (or, where the combat ordered a loss the player did not flip, named not applied).
+ruling is verified, or, where the combat ordered a loss the player did not carry out, named not applied:
+each game's dice are chosen (`VERDICTS`), so each ruling has one verdict.
 Then the same log as a cheating player would send it — ruling 2 taken out, a line of ruling 3
 edited, a ruling the ledger never made put in before ruling 1 — and each verdict shows where it
 happened. Skipped without VASSAL_ENGINE_JAR.
@@ -18,7 +19,9 @@ happened. Skipped without VASSAL_ENGINE_JAR.
 
 from __future__ import annotations
 
+import tempfile
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -26,6 +29,7 @@ from modgen.buildfile import main_map_name
 import requests
 
 from adjudicator.bridge import load_system_game
+from adjudicator.testing import seeds_env
 from bench.server import Gunicorn
 from replay_play import CHECKPOINTS, Turn, turn_steps
 from test_pages_browser import browser  # noqa: F401 (fixture)
@@ -50,9 +54,75 @@ return out;
 """
 
 
+#: The combat's verdict in the log of each game, on the dice `chosen` gives it: in KWB, HoldFast and
+#: Fire and Ice the combat orders nothing the asker must apply (the step loss the player takes by hand
+#: comes after the next ruling: no ruling ordered it); in SPI every result of the setup's combat
+#: changes a unit: the defender's elimination the player never carries out is named not applied.
+VERDICTS = {"kwb": "verified", "spi": "not-applied", "holdfast": "verified", "fireandice": "verified"}
+
+
+def combat_request(game_id: str, modules, systems: dict) -> tuple[Turn, str, dict]:
+    """The turn, the attacking side and the combat's request as the extension sends it: the setup's
+    board after the turn's first move (a request that lists every unit's hex lists the mover's new one)."""
+    from tests.engine.play import board_request, hex_label
+
+    turn = turn_steps(game_id, "", player_fields(systems[game_id], "combat"), Path("unused"))
+    combat = turn.combat
+    setup = modules[(game_id, 1)][2][f"setups/{combat.scenario.id}.vsav"]
+    side = combat.game.units[combat.attackers[0]].side
+    request = board_request(game_id, combat.scenario.id, setup, "combat", side, combat.attackers,
+                            hex_label(combat, combat.defender), player_fields(systems[game_id], "combat"))
+    first = turn.steps[turn.at["first move"]]
+    for placed in request.get("positions", []):
+        if placed["unit"] == first["piece"]["id"]:
+            placed["hex"] = first["to"]["location"]
+    return turn, side, request
+
+
+def wanted(game_id: str, turn: Turn, side: str, request: dict):
+    """The outcome `VERDICTS` is about: in SPI the defender eliminated and nothing else; elsewhere no
+    change the asker makes but a step (or SP) the request says the unit shows already."""
+    from adjudicator.unit_changes import ELIMINATED, STEP, ruled_changes
+    from adjudicator.unit_owners import owners_of
+    from adjudicator.words.transcript import canonical_outcome
+
+    listed = [request.get(key) for key in ("attackers", "defenders", "defender")]
+    shown = {u["unit"]: u for units in listed if units for u in (units if isinstance(units, list) else [units])}
+
+    def changes(outcome):
+        return ruled_changes(canonical_outcome({"outcome": outcome}), owners_of(game_id), side)
+
+    def already_so(change) -> bool:
+        now = shown.get(change.unit, {})
+        return change.kind == STEP and change.unit in shown and change.step in (None, now.get("step")) \
+            and change.sp in (None, now.get("sp"))
+
+    if VERDICTS[game_id] == "not-applied":
+        return lambda o: [(c.unit, c.kind) for c in changes(o)] == [(turn.combat.defender, ELIMINATED)]
+    return lambda o: all(c.applied_by not in ("", side) or already_so(c) for c in changes(o))
+
+
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    running = Gunicorn(workdir=tmp_path_factory.mktemp("replay-adjudicator")).start()
+def chosen(modules) -> dict[str, bytes]:
+    """Each game's seed: its combat (record 1) has the outcome `wanted` says yes to."""
+    from adjudicator.checks import get_check
+    from adjudicator.testing import make_app, seed_where
+
+    with tempfile.TemporaryDirectory() as folder:
+        listed = make_app(Path(folder)).test_client().get("/api/v1/systems").get_json()["systems"]
+    systems = {s["id"]: s for s in listed}
+    seeds = {}
+    for game_id in GAMES:
+        turn, side, request = combat_request(game_id, modules, systems)
+        seeds[f"{game_id}/{turn.combat.scenario.id}"] = seed_where(get_check(game_id, "combat"), request,
+                                                                    wanted(game_id, turn, side, request))
+    return seeds
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, chosen):
+    running = Gunicorn(workdir=tmp_path_factory.mktemp("replay-adjudicator"), app="adjudicator.testing:make_test_app()",
+                       extra_env=seeds_env(chosen)).start()
     yield running
     running.stop()
 
@@ -138,9 +208,9 @@ def test_the_engines_log_replays_step_by_step_as_the_engine_saved_it(played, bro
     assert moved or game_id == "holdfast", "no move seen"  # HoldFast: the mover's blocks are hidden from the viewer
     rulings = data["rulings"]
     assert [r["seq"] for r in rulings] == [1, 2, 3]
-    assert {r["status"] for r in rulings} <= {"verified", "not-applied"}  # a loss the player did not flip: named
-    assert rulings[0]["status"] == "verified" or "ordered" in rulings[0]["why"]
-    assert [r["status"] for r in rulings[1:]] == ["verified", "verified"]
+    assert [r["status"] for r in rulings] == [VERDICTS[game_id], "verified", "verified"]
+    if VERDICTS[game_id] == "not-applied":  # the loss the player did not carry out: named
+        assert "ordered" in rulings[0]["why"] and turn.combat.defender in rulings[0]["why"]
     kinds = {s["k"] for s in data["steps"]}
     assert {"move", "ruling"} <= kinds and data["summary"]["moves"] >= 2
     if "draw" in turn.at:
@@ -189,7 +259,7 @@ def test_a_tampered_a_hidden_and_a_forged_ruling_each_shown_where_it_happened(pl
         seen.append((box.get_attribute("data-status"), box.get_attribute("data-seq"), step_shown(browser),
                      browser.find_element("id", "replay-step").text))
     assert [(s, q) for s, q, _, _ in seen][:1] == [("forged", "42")]
-    assert seen[1][1] == "1" and seen[1][0] in ("verified", "not-applied")
+    assert seen[1][:2] == (VERDICTS[game_id], "1")  # ruling 1 judged as in the honest log
     assert [(s, q) for s, q, _, _ in seen][2:] == [("hidden", "2"), ("altered", "3")]
     forged, first, hidden, altered = seen
     assert forged[2] < first[2] < hidden[2] < altered[2]

@@ -81,6 +81,7 @@ def test_every_check_has_a_body_here():
     assert {spec.name for spec in checks_for("fireandice")} == set(BODIES)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(BODIES))
 def test_compute_mode(client, name):
     response = client.post(f"/api/v1/systems/fireandice/{name}", json=BODIES[name])
@@ -180,3 +181,20 @@ def test_a_recorded_chinese_intervention_game_rolls_no_intervention_check(client
     assert ruling["dice_used"] == [] and ruling["outcome"]["roll_allowed"] is False
     assert ruling["steps"][0]["rule"] == "18.0 Special Rule 1"
     assert "Do not check for Foreign Intervention in this scenario" in ruling["steps"][0]["text"]
+
+
+@pytest.mark.parametrize("check, body", [
+    ("chinese_intervention", {"un_vp": 14, "un_units_in_north_korea": True}),
+    ("roc_intervention", {"communist_vp": 12}),
+])
+def test_dice_sent_to_a_check_the_scenario_makes_no_roll_are_refused_with_the_reason(client, check, body):
+    """issue 52: in compute mode, a die sent to a check that 18.0 Special Rule 1 turns into "no roll" is one
+    too many; the refusal says why (the scenario's rule, its words), not only "too many dice"."""
+    answer = client.post(f"/api/v1/systems/fireandice/{check}", json={**body, "scenario": "intervention", "dice": [4]})
+    problem = answer.get_json()
+    assert answer.status_code == 422 and problem["type"].endswith(":dice"), problem
+    assert problem["detail"].startswith("too many dice supplied: 1 given, the check used 0. No roll is made here: ")
+    assert "Do not check for Foreign Intervention in this scenario" in problem["detail"]
+    assert "(18.0 Special Rule 1)" in problem["detail"] and problem["errors"][0]["detail"] == problem["detail"]
+    plain = client.post(f"/api/v1/systems/fireandice/{check}", json={**body, "scenario": "campaign", "dice": [4, 4, 4]})
+    assert plain.status_code == 422 and "No roll is made here" not in plain.get_json()["detail"]  # a typo: no reason

@@ -361,6 +361,7 @@ TERRAINS = [r["terrain"] for r in GAME.tables["terrain_effects"].rows
 levels = st.integers(min_value=0, max_value=19)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(role=st.sampled_from(["attacker", "defender"]), terrain=st.sampled_from(TERRAINS),
        combat_type=st.sampled_from(list(data.COMBAT_TYPES)), spt=st.sampled_from(["A", "B", "C", "D"]),

@@ -129,6 +129,7 @@ def test_a_unit_in_enemy_zoc_may_still_trace_out_of_its_own_hex():
 hexes = st.tuples(st.integers(1, 14), st.integers(1, 14)).map(lambda t: f"{t[0]:02d}{t[1]:02d}")
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(com=st.lists(hexes, min_size=1, max_size=4, unique=True), un=st.lists(hexes, min_size=1, max_size=4, unique=True))
 def test_a_path_never_enters_an_enemy_zoc_hex_no_friendly_unit_occupies(com, un):
@@ -193,6 +194,7 @@ def test_invasion_scenario_map_b_north_edge_roads_are_communist_sources():
                                                                                "atomic_hexes": ["0511"]}).units[0].in_supply
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(un=st.lists(hexes, min_size=1, max_size=4, unique=True), drop=st.integers(0, 3))
 def test_removing_an_enemy_unit_never_takes_an_loc_away(un, drop):

@@ -37,6 +37,7 @@ def ok(response):
     return body
 
 
+@pytest.mark.slow
 def test_every_kwb_check_is_listed(client):
     systems = client.get("/api/v1/systems").get_json()["systems"]
     kwb = next(s for s in systems if s["id"] == "kwb")

@@ -299,6 +299,7 @@ def test_mobile_combat_phase():
     assert request(g, **un, game_turn=3)
 
 
+@pytest.mark.slow
 @given(st.sampled_from(["nk-6", "nk-766", "nk-31", "nk-reg-1"]), st.booleans(),
        st.sampled_from(["sf-com-1", "sf-com-2", "sf-com-3"]), st.integers(1, 6))
 def test_more_support_never_lowers_the_column(attacker, in_supply, marker, die):

@@ -37,6 +37,7 @@ def ok(response):
     return body
 
 
+@pytest.mark.slow
 def test_every_spi_check_is_listed(client):
     systems = client.get("/api/v1/systems").get_json()["systems"]
     spi = next(s for s in systems if s["id"] == "spi")
@@ -57,6 +58,7 @@ def test_combat(client):
     assert bad.status_code == 422 and "Position Defense" in str(bad.get_json())
 
 
+@pytest.mark.slow
 def test_supply(client):
     body = ok(post(client, "supply", {"scenario": "stalemate", "side": "un", "positions": SETUP}))
     assert body["outcome"]["units"]

@@ -156,6 +156,7 @@ def positions(draw):
     return enemy, friends
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(positions())
 def test_a_un_supply_path_never_enters_an_unscreened_enemy_zoc_hex(pos):
@@ -169,6 +170,7 @@ def test_a_un_supply_path_never_enters_an_unscreened_enemy_zoc_hex(pos):
             assert not set(u.path) & {g.maps[MAP_ID].grid.label(h) for h in zoc | b.occupied_by("communist")}
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(positions())
 def test_removing_an_enemy_unit_never_takes_supply_away(pos):
@@ -179,6 +181,7 @@ def test_removing_an_enemy_unit_never_takes_supply_away(pos):
     assert all(after[u] for u, ok in before.items() if ok)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(positions())
 def test_a_communist_supply_line_never_passes_through_an_unscreened_un_zoc_hex(pos):

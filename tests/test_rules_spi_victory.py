@@ -78,7 +78,9 @@ def test_real_map_stalemate_setup():
     req = VictoryRequest.model_validate({"scenario": "stalemate", "positions": setup,
                                          "last_occupied": [{"place": "Pyongyang", "side": "communist"}]})
     r = victory.evaluate(REAL, req)
-    assert r.outcome["levels"]["un"] in ("none", "marginal", "tactical", "strategic")
+    # January 1951: the Communists hold Soul and no UN unit stands north of the 38th (their marginal and
+    # tactical conditions), UN units north of the 37th deny the strategic one; the UN meets none of its own.
+    assert r.outcome["levels"] == {"communist": "tactical", "un": "none"} and r.outcome["winner"] == "communist"
     gm = REAL.maps["korea"]
     line = sb.Line.of(gm, "parallel_38")
     assert line.is_south(sb.place_hexes(gm, "Pusan")[0]) and not line.is_south(sb.place_hexes(gm, "Pyongyang")[0])

@@ -71,6 +71,7 @@ def new_recorded_game(client, system: str, scenario: str) -> dict:
     return response.get_json()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", GAMES)
 def test_a_combat_from_the_setup_is_rolled_into_the_ledger(client, modules, systems, game_id):
     """The file fills attackers, defenders, positions, scenario and turn; the player only what
@@ -135,6 +136,7 @@ def test_compute_mode_shows_the_request_built_beside_the_result(client, modules)
     assert body["outcome"]["result"] == "AD"  # 1:3 column, roll 3: the attacker is depleted
 
 
+@pytest.mark.slow
 def test_the_ruling_log_applies_a_step_loss_to_the_piece(client, modules):
     """Written back: the attacker's piece shows its depleted side when the log is read back."""
     from adjudicator.bridge import load_system_game, read_positions, read_upload
@@ -182,6 +184,7 @@ def _page_form(page_html: str, form_id: str) -> MultiDict:
     return MultiDict(list(html.fromstring(page_html).get_element_by_id(form_id).form_values()))
 
 
+@pytest.mark.slow
 def test_the_page_resolves_and_downloads_the_ruling_as_a_log(app, modules, systems):
     """Upload, point, roll in a recorded game, download: the log continues the game with the
     ruling's chat lines (as the ledger renders them) and the pieces the result names changed;
@@ -290,6 +293,7 @@ def _log_of(client, game, side, data, seq: int) -> bytes:
     return response.data
 
 
+@pytest.mark.slow
 def test_a_log_is_checked_against_the_ledger_hidden_forged_and_altered_rulings(app, client, modules, systems):
     from vassalfmt import continue_log
     from vassalfmt.commands import chat_command
@@ -319,6 +323,7 @@ def test_a_log_is_checked_against_the_ledger_hidden_forged_and_altered_rulings(a
     assert upload(client, url, log).status_code == 401
 
 
+@pytest.mark.slow
 def test_the_log_check_page_and_the_client_command(app, client, modules, systems, tmp_path, capsys):
     from adjudicator.client.cli import main
     from test_bridge_helpers import running_server
@@ -339,6 +344,7 @@ def test_the_log_check_page_and_the_client_command(app, client, modules, systems
     assert status == 0 and "record 1: verified" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_a_log_that_drops_what_a_ruling_did_to_the_pieces_is_not_ok(app, client, modules, systems):
     """The ruling's lines alone are not the ruling: a log that keeps them but not the step loss
     or removal the ruling ordered (the flip deleted from the .vlog) is reported, by name."""

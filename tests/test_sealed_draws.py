@@ -24,7 +24,6 @@ from adjudicator.ledger import draws
 from adjudicator import rulings
 from adjudicator.ledger.keys import load_signing_key
 from adjudicator.ledger.records import build_record
-from adjudicator.web.page_tokens import COOKIE
 from adjudicator.testing import bearer, make_app, new_game
 from scenarios import load_game_dir
 from scenarios.loader import DATA_ROOT, check_game_dir
@@ -58,7 +57,7 @@ def ledger(client, game, role):
 
 def game_page(client, game, role) -> str:
     page = client.application.test_client()
-    page.set_cookie(COOKIE, game["tokens"][role], path=f"/games/{game['game_id']}")
+    page.log_in(game["game_id"], game["tokens"][role])
     return page.get(f"/games/{game['game_id']}").get_data(as_text=True)
 
 
@@ -77,6 +76,7 @@ def tells(text: str, secrets: list[str]) -> list[str]:
     return [s for s in secrets if s in text]
 
 
+@pytest.mark.slow
 def test_the_order_is_committed_at_creation_and_nobody_can_read_it(client, app):
     game = new_game(client, "kwb", "seoul")
     secrets = sealed(app, game)
@@ -93,6 +93,7 @@ def test_the_order_is_committed_at_creation_and_nobody_can_read_it(client, app):
     assert "sealed_draws" not in other["genesis"]["body"]["result"]
 
 
+@pytest.mark.slow
 def test_combats_reveal_the_committed_order_one_by_one(client, app):
     game = new_game(client, "kwb", "seoul")
     secrets = sealed(app, game)
@@ -126,6 +127,7 @@ def test_combats_reveal_the_committed_order_one_by_one(client, app):
         assert [c for c in ORDER if any(c in text for text in requested)] == ORDER[:3], role
 
 
+@pytest.mark.slow
 def test_nobody_names_a_counter_no_ruling_has_revealed(client):
     game = new_game(client, "kwb", "seoul")
     positions = [{"unit": "nk-scratch-a-1", "hex": "1205"}, {"unit": "nk-1", "hex": "1305"}]
@@ -144,6 +146,7 @@ def test_nobody_names_a_counter_no_ruling_has_revealed(client):
     assert first["outcome"]["revealed"][0]["revealed_as"] == ORDER[0]  # the refusals drew nothing
 
 
+@pytest.mark.slow
 def test_a_calculation_takes_the_counter_the_player_drew(client):
     body = {**attack("nk-scratch-4"), "scenario": "seoul", "dice": [3]}
     missing = client.post("/api/v1/systems/kwb/combat", json=body)
@@ -156,6 +159,7 @@ def test_a_calculation_takes_the_counter_the_player_drew(client):
     assert drawn["transcript"][0].endswith("— turned face up: NK Scratch Unit 1-2-4")
 
 
+@pytest.mark.slow
 def test_after_close_every_reveal_is_checked_against_the_commitment(client, app, tmp_path):
     game = new_game(client, "kwb", "seoul")
     post(client, game, "un", "combat", attack("nk-scratch-7"))
@@ -189,6 +193,7 @@ def test_after_close_every_reveal_is_checked_against_the_commitment(client, app,
     assert "nk-scratch-2 is revealed as nk-scratch-a-1; draw 2 of the committed order" in report["problems"][0]["message"]
 
 
+@pytest.mark.slow
 def test_an_attack_recorded_meanwhile_makes_a_ruling_settle_again(client, app, monkeypatch):
     """Two attacks at once must not reveal the same counter: a ruling settled against a ledger that
     another ruling has grown since is refused by storage (its stale head) and settled again."""
@@ -247,6 +252,7 @@ def test_a_setup_needs_as_many_placeholders_as_its_pool_holds_and_places_none(kw
     assert any("scenario seoul places nk-scratch-3, a placeholder the module shows" in p for p in problems), problems
 
 
+@pytest.mark.slow
 def test_rulings_create_game_commits_the_drawn_order(app):
     with app.app_context():
         created = rulings.create_game("kwb", "seoul", ("un", "communist"), shuffle=lambda c: list(reversed(ORDER)))
@@ -256,6 +262,7 @@ def test_rulings_create_game_commits_the_drawn_order(app):
 
 # -- the board: the write-back and the log check ------------------------------------------------------
 
+@pytest.mark.slow
 def test_the_write_back_turns_the_placeholder_into_the_counter_and_the_log_check_knows_it(client, modules):
     """A saved game with a '? 4' placeholder in 1305, attacked in a recorded game: the .vlog the pages
     write takes the placeholder off the board (deleted: it was never a unit, so no dead pile) and

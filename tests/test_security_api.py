@@ -96,6 +96,7 @@ def ledger_length(client, game: dict) -> int:
     return len(ledger.get_json()["records"])
 
 
+@pytest.mark.slow
 def test_the_openapi_lists_the_game_endpoints(client):
     found = game_endpoints(client)
     assert ("GET", "/api/v1/games/{game_id}/ledger") in found
@@ -103,6 +104,7 @@ def test_the_openapi_lists_the_game_endpoints(client):
     assert len(mutating_game_endpoints(client)) >= 3  # close plus at least two checks
 
 
+@pytest.mark.slow
 def test_a_token_never_works_on_another_game(client):
     for method, template in game_endpoints(client):
         check = template.rsplit("/", 1)[-1]
@@ -116,6 +118,7 @@ def test_a_token_never_works_on_another_game(client):
         assert ledger_length(client, other) == 1, f"{method} {template}: another game's token changed the ledger"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("credentials", ["missing", "unknown", "wrong scheme", "observer"])
 def test_every_mutating_endpoint_refuses_a_missing_or_wrong_token(client, credentials):
     for method, template in mutating_game_endpoints(client):
@@ -144,6 +147,7 @@ def upload_limit() -> int:
     return MAX_UPLOAD_BYTES
 
 
+@pytest.mark.slow
 def test_oversized_bodies_are_refused_with_413_problem_json(app, client):
     doc = client.get("/api/v1/openapi.json").get_json()
     posts = openapi_operations(client, with_body=True)
@@ -168,6 +172,7 @@ def test_oversized_bodies_are_refused_with_413_problem_json(app, client):
         assert response.get_json()["status"] == 413
 
 
+@pytest.mark.slow
 def test_an_oversized_chunked_body_is_refused_not_truncated(app, client):
     """Transfer-Encoding: chunked has no Content-Length for the limit to check up front."""
     limit = app.config["MAX_CONTENT_LENGTH"]
@@ -179,6 +184,7 @@ def test_an_oversized_chunked_body_is_refused_not_truncated(app, client):
     assert response.mimetype == "application/problem+json"
 
 
+@pytest.mark.slow
 def test_a_body_just_under_the_limit_is_not_refused_for_size(app, client):
     limit = app.config["MAX_CONTENT_LENGTH"]
     body = b'{"system": "kwb", "scenario": "' + b"x" * (limit - 64) + b'"}'
@@ -240,6 +246,7 @@ def error_responses(client, app, game: dict):
     yield client.get("/no/such/page")
 
 
+@pytest.mark.slow
 def test_error_bodies_leak_no_traceback_or_secret(app, client, tmp_path):
     game = new_game(client, "kwb")
     other = new_game(client, "kwb")
@@ -251,6 +258,7 @@ def test_error_bodies_leak_no_traceback_or_secret(app, client, tmp_path):
     assert {400, 401, 403, 404, 405, 413, 415, 422} <= seen
 
 
+@pytest.mark.slow
 def test_an_unexpected_failure_answers_500_without_the_details(app, client, tmp_path, monkeypatch):
     """A rules function that raises — with the game's seed in its message — gives a bare 500."""
     import adjudicator.rulings as games_api
@@ -273,6 +281,7 @@ def test_an_unexpected_failure_answers_500_without_the_details(app, client, tmp_
     assert ledger_length(client, game) == 1  # nothing recorded for a failed check
 
 
+@pytest.mark.slow
 def test_public_documents_hold_no_secret(app, client, tmp_path):
     game = new_game(client, "kwb")
     client.post(f"/api/v1/games/{game['game_id']}/{PROBE_CHECK}", json={"target": 3},

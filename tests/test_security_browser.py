@@ -95,3 +95,36 @@ def test_back_after_chances_and_a_roll_shows_the_chances_again(browser, url, app
     wait_for(browser, "verification")
     assert browser.current_url.split("#")[0].endswith(f"/games/{gid}/records/1")
     assert [r["seq"] for r in ledger(app, game)["records"]] == [0, 1]
+
+
+def cookie_site(cookies: list[str]):
+    """A site on another port of 127.0.0.1 whose page sets these cookies (Set-Cookie headers) for the
+    host: browsers keep cookies per host, whatever the port, so they reach the service too."""
+    def site(environ, start_response):
+        start_response("200 OK", [("Content-Type", "text/html; charset=utf-8")]
+                       + [("Set-Cookie", cookie) for cookie in cookies])
+        return [b"<!doctype html><title>Free wargame maps</title><p id='done'>maps</p>"]
+    return _serving(site)
+
+
+def test_a_page_on_another_port_cannot_log_the_player_in_as_someone_else(browser, url, app):
+    """issue 52: the attacker logs in to the game as its observer in his own browser, then his page on
+    another port sets that login cookie in the player's browser. The player's page does not become
+    the observer's: the login cookie is tied to the player's session, which the attacker does not know."""
+    game = new_game(app.test_client(), "kwb", "pusan")
+    gid = game["game_id"]
+    log_in(browser, url, gid, game["tokens"]["un"])
+    assert by_id(browser, "role").text == "un"
+    attacker = app.test_client()
+    assert attacker.post(f"/games/{gid}", data={"token": game["tokens"]["observer"]}).status_code == 303
+    held = attacker.get_cookie("adj_token", path=f"/games/{gid}").value
+    with cookie_site([f"adj_token={held}; Path=/games/{gid}; HttpOnly; SameSite=Strict"]) as evil:
+        browser.get(f"{evil}/maps")
+        wait_for(browser, "done")
+    browser.get(f"{url}/games/{gid}")
+    # The planted cookie did replace the player's (he is no longer "un"), and is no login: he is asked
+    # for a token, never shown the observer's game page.
+    wait_for(browser, "game-login")
+    assert not browser.find_elements("id", "role")
+    log_in(browser, url, gid, game["tokens"]["un"])
+    assert by_id(browser, "role").text == "un"

@@ -32,6 +32,7 @@ def directives(policy: str) -> dict[str, str]:
     return dict(part.strip().split(" ", 1) for part in policy.split(";"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", PAGES)
 def test_every_response_refuses_framing_and_carries_a_policy(client, path):
     response = client.get(path)
@@ -43,6 +44,7 @@ def test_every_response_refuses_framing_and_carries_a_policy(client, path):
     assert "unsafe-inline" not in response.headers["Content-Security-Policy"]
 
 
+@pytest.mark.slow
 def test_the_pages_and_answers_that_show_tokens_are_never_stored(client):
     page = client.post("/games", data={"system_scenario": f"{SYSTEM}/{SCENARIO}"})
     assert page.status_code == 201
@@ -58,11 +60,13 @@ def test_the_pages_and_answers_that_show_tokens_are_never_stored(client):
     assert game_page.status_code == 200 and game_page.headers["Cache-Control"] == "no-store"
 
 
+@pytest.mark.slow
 def test_static_files_keep_their_own_caching(client):
     response = client.get("/static/style.css")
     assert response.status_code == 200 and response.headers["Cache-Control"] != "no-store"
 
 
+@pytest.mark.slow
 def test_no_page_needs_an_inline_style_or_script(client):
     """The policy allows styles and scripts from this origin only: every template keeps them in
     static files (style attributes and <style> blocks would be refused by the browser)."""
@@ -89,6 +93,7 @@ def policy_refusals(driver) -> list[str]:
             if "Content Security Policy" in entry["message"] or "Content-Security-Policy" in entry["message"]]
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 def test_every_kind_of_page_works_under_the_policy(browser, url, tmp_path):  # noqa: F811
     from selenium.webdriver.common.action_chains import ActionChains

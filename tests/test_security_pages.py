@@ -89,6 +89,7 @@ FOREIGN = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("why, headers", FOREIGN, ids=[f[0] for f in FOREIGN])
 def test_every_state_changing_request_from_another_origin_is_refused_and_records_nothing(app, setup, why, headers):
     game = new_game(app.test_client(), "kwb", "pusan")
@@ -152,6 +153,7 @@ def test_the_pages_own_form_is_recorded(app, headers):
     assert ledger_seqs(app, game) == [0, 1]
 
 
+@pytest.mark.slow
 def test_behind_a_proxy_the_public_address_is_the_services_origin(tmp_path):
     """A reverse proxy that rewrites Host: the browser's Origin is the public address
     (ADJUDICATOR_PUBLIC_URL), not the Host the service sees; the same host under another scheme is not it."""
@@ -186,15 +188,24 @@ def test_a_cookie_alone_never_authorizes_the_json_api(app):
 
 # -- a kept upload is its uploader's ------------------------------------------------------------------
 
-def test_a_kept_saved_game_and_everything_from_it_is_its_uploaders_only(app, setup):
+def supply_from_a_kept_save(app, setup: bytes, request_id: str):
+    """A new game whose UN player uploads his save to its pages and records its supply report from it:
+    (game, his browser, the file's SHA-256, the recording's redirect)."""
     game = new_game(app.test_client(), "kwb", "pusan")
     gid = game["game_id"]
     owner = logged_in(app, game, "un")
     kept = owner.post(f"/games/{gid}/savedgame", data={"file": (io.BytesIO(setup), "mine.vsav")},
                       content_type="multipart/form-data")
     sha = re.search(r"/savedgame/([0-9a-f]{64})", kept.headers["Location"]).group(1)
-    recorded = owner.post(f"/games/{gid}/savedgame/{sha}/supply", data={"request_id": "page-supply-1"})
+    recorded = owner.post(f"/games/{gid}/savedgame/{sha}/supply", data={"request_id": request_id})
     assert recorded.status_code == 303
+    return game, owner, sha, recorded
+
+
+@pytest.mark.slow
+def test_a_kept_saved_game_and_everything_from_it_is_its_uploaders_only(app, setup):
+    game, owner, sha, recorded = supply_from_a_kept_save(app, setup, "page-supply-1")
+    gid = game["game_id"]
     record_page = recorded.headers["Location"]  # /games/<id>/records/1?upload=<sha>
     replayed = owner.post(f"/games/{gid}/replay", data={"file": (io.BytesIO(setup), "mine.vsav")},
                           content_type="multipart/form-data")
@@ -220,3 +231,116 @@ def test_a_kept_saved_game_and_everything_from_it_is_its_uploaders_only(app, set
         posted = other.post(f"/games/{gid}/savedgame/{sha}/checks/combat", data={"request_id": "page-x"})
         assert posted.status_code in (403, 404), role  # the observer may not roll at all; the opponent has no such file
     assert ledger_seqs(app, game) == [0, 1]
+
+
+@pytest.mark.slow
+def test_a_calculation_pages_upload_is_its_browsers_only(app, setup):
+    """issue 52: the ledger publishes each recorded file's SHA-256; a player who also checked that file
+    on a calculation page kept it there. Its report (`?as=un`: a side's eyes), checks, the log
+    continuing a check and a replay of it open for the browser that uploaded it, for no one else
+    who knows the hash: a logged-in opponent, a stranger, a browser with no cookie at all."""
+    game, player, sha, _ = supply_from_a_kept_save(app, setup, "page-supply-9")
+    gid = game["game_id"]
+    ledger = app.test_client().get(f"/api/v1/games/{gid}/ledger", headers=bearer(game["tokens"]["communist"]))
+    assert sha in ledger.get_data(as_text=True)  # the opponent reads it: what he starts from
+
+    calculation = player.post("/systems/kwb/savedgame", data={"file": (io.BytesIO(setup), "mine.vsav")},
+                              content_type="multipart/form-data")
+    assert calculation.status_code == 303 and f"/systems/kwb/savedgame/{sha}" in calculation.headers["Location"]
+    replayed = player.post("/systems/kwb/replay", data={"file": (io.BytesIO(setup), "mine.vsav"), "as": "un"},
+                           content_type="multipart/form-data")
+    assert replayed.status_code == 303, replayed.get_data(as_text=True)[:500]
+    replay = replayed.headers["Location"].split("?", 1)[0]
+    addresses = [f"/systems/kwb/savedgame/{sha}?as=un", f"/systems/kwb/savedgame/{sha}",
+                 f"/systems/kwb/savedgame/{sha}/checks/combat?as=un", replay, f"{replay}/report.md"]
+    for address in addresses:
+        assert player.get(address).status_code == 200, address
+    vlog = {"_attackers_text": "", "dice": "3"}
+    others = {"opponent": logged_in(app, game, "communist"), "stranger": app.test_client(),
+              "no cookie": FlaskClient(app, app.response_class, use_cookies=False)}
+    others["stranger"].get("/systems/kwb/savedgame")  # a page with a form: it has a session of its own
+    for who, other in others.items():
+        for address in addresses:
+            response = other.get(address)
+            assert response.status_code == 404, (who, address, response.status_code)
+            assert "kwb-" not in response.get_data(as_text=True), (who, address)  # no unit of the file
+        for check in ("combat", "combat/odds", "combat/vlog"):
+            posted = other.post(f"/systems/kwb/savedgame/{sha}/checks/{check}", data=vlog)
+            assert posted.status_code == 404, (who, check, posted.status_code)
+
+
+# -- cookies another port cannot stand in for (issue 52) ---------------------------------------------------
+
+def role_shown(client, gid: str, **kwargs) -> str | None:
+    """The role the game's page says this browser is, None when it asks for a token."""
+    page = client.get(f"/games/{gid}", **kwargs).get_data(as_text=True)
+    found = re.search(r'<strong id="role">([a-z]+)</strong>', page)
+    assert found or 'id="game-login"' in page, page[:500]
+    return found.group(1) if found else None
+
+
+def test_a_login_cookie_another_page_set_is_no_login(app):
+    """A page on another port of the host sets the game's login cookie in the player's browser (cookies
+    are the host's, whatever the port): the observer token, raw or as the attacker's own browser held it
+    (tied to his session). Neither is a login here: the page asks for a token, never shows the observer's
+    game; the player's own login, tied to his session, works."""
+    game = new_game(app.test_client(), "kwb", "pusan")
+    gid = game["game_id"]
+    victim = logged_in(app, game, "un")
+    assert role_shown(victim, gid) == "un"
+    attacker = logged_in(app, game, "observer")
+    held = attacker.get_cookie(COOKIE, path=f"/games/{gid}").value  # what the attacker's login cookie holds
+    assert held.startswith(game["tokens"]["observer"] + ".")
+    for planted in (game["tokens"]["observer"], held):
+        victim.set_cookie(COOKIE, planted, path=f"/games/{gid}")
+        assert role_shown(victim, gid) is None, planted
+        response = victim.get(f"/games/{gid}/checks/{CHECK}")
+        assert response.status_code == 303 and "next=" in response.headers["Location"]
+    victim.log_in(gid, game["tokens"]["un"])
+    assert role_shown(victim, gid) == "un"
+
+
+def test_over_https_the_cookies_are_host_prefixed_host_only_and_secure(tmp_path):
+    """Over HTTPS the session and the login cookies are `__Host-` cookies (Secure, Path=/, no Domain): a
+    browser keeps them only from an HTTPS response of this host, so no page of a plain-HTTP port or a
+    subdomain can set or replace them; a plain-named cookie such a page sets is not read."""
+    app = make_app(tmp_path)
+    game = new_game(app.test_client(), "kwb", "pusan")
+    gid = game["game_id"]
+    base = "https://localhost"
+    browser = FlaskClient(app, app.response_class, use_cookies=True)
+    form = browser.get(f"/games/{gid}", base_url=base)
+    (session,) = [h for h in form.headers.getlist("Set-Cookie") if h.startswith("__Host-adj_session=")]
+    attributes = {a.strip().split("=")[0].lower() for a in session.split(";")[1:]}
+    assert {"secure", "httponly", "path"} <= attributes and "domain" not in attributes and "Path=/;" in session + ";"
+    token = re.search(rf'name="{csrf.FIELD}" value="([0-9a-f]+)"', form.get_data(as_text=True)).group(1)
+    login = FlaskClient.post(browser, f"/games/{gid}", base_url=base, headers={"Origin": base},
+                             data={"token": game["tokens"]["un"], csrf.FIELD: token})
+    assert login.status_code == 303
+    (cookie,) = [h for h in login.headers.getlist("Set-Cookie") if h.startswith(f"__Host-adj_token-{gid}=")]
+    assert "Secure" in cookie and "Path=/;" in cookie + ";" and "Domain" not in cookie
+    assert role_shown(browser, gid, base_url=base) == "un"
+    # what a plain-HTTP page of the host could set: plain names, read by no HTTPS page
+    other = FlaskClient(app, app.response_class, use_cookies=True)
+    http_login = logged_in(app, game, "observer")
+    other.set_cookie("adj_session", http_login.get_cookie("adj_session").value, path="/")
+    other.set_cookie(COOKIE, http_login.get_cookie(COOKIE, path=f"/games/{gid}").value, path=f"/games/{gid}")
+    assert role_shown(http_login, gid) == "observer"  # the pair works where it was made, over HTTP
+    assert role_shown(other, gid, base_url=base) is None  # not over HTTPS
+
+
+def test_the_origins_scheme_is_compared(tmp_path):
+    """A page of http://host is another origin than the service at https://host (and the reverse):
+    before, the Host was read by the Origin's own scheme and such a page's form passed."""
+    app = make_app(tmp_path)
+    game = new_game(app.test_client(), "kwb", "pusan")
+    gid = game["game_id"]
+    for served, foreign in (("https://localhost", "http://localhost"), ("http://localhost", "https://localhost")):
+        browser = FlaskClient(app, app.response_class, use_cookies=True)
+        form = browser.get(f"/games/{gid}", base_url=served).get_data(as_text=True)
+        token = re.search(rf'name="{csrf.FIELD}" value="([0-9a-f]+)"', form).group(1)
+        data = {"token": game["tokens"]["un"], csrf.FIELD: token}
+        refused = FlaskClient.post(browser, f"/games/{gid}", base_url=served, headers={"Origin": foreign}, data=data)
+        assert refused.status_code == 403 and 'data-kind="cross-origin-request"' in refused.get_data(as_text=True)
+        accepted = FlaskClient.post(browser, f"/games/{gid}", base_url=served, headers={"Origin": served}, data=data)
+        assert accepted.status_code == 303, served

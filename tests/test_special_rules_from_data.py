@@ -70,6 +70,7 @@ def data(tmp_path_factory) -> Path:
     return root
 
 
+@pytest.mark.slow
 def test_the_copies_pass_scenarios_check(data):
     for game in ("spi", "kwb"):
         done = subprocess.run([str(BIN / "scenarios"), "check", str(data / game)], capture_output=True, text=True)

@@ -25,6 +25,8 @@ from adjudicator.testing import bearer, make_app, new_game, probe_check, probe_u
 from adjudicator.ledger.verify import verify_ledger
 from bench.overload import fill_disk, mount_small_disk
 
+pytestmark = pytest.mark.server  # starts a real server process
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -46,7 +46,7 @@ def page_client(app, game_id: str, token: str | None):
     """A browser holding `token` for the game's pages (set as the game's cookie, as login does)."""
     client = app.test_client()
     if token is not None:
-        client.set_cookie(COOKIE, token, path=f"/games/{game_id}")
+        client.log_in(game_id, token)
     return client
 
 
@@ -66,6 +66,15 @@ def answer(response) -> tuple[str, object]:
     return response.status_code, kind.group(1) if kind else None
 
 
+def rolled_again_if_warned(client, url: str, data: dict, response):
+    """A page that held a roll because the situation was asked already (adjudicator.odds.asked_again:
+    409, "this situation was asked as record #N") sent again as the player's "Roll again" does:
+    with the record he was warned of."""
+    warned = re.search(r'name="again" id="again" value="(\d+)"', response.get_data(as_text=True)) \
+        if response.status_code == 409 else None
+    return client.post(url, data={**data, "again": warned.group(1)}) if warned else response
+
+
 def via_api(app, game, token, centre, pusan, request_id):
     unit, hex_ = centre
     headers = bearer(token) if token else {}
@@ -76,8 +85,9 @@ def via_api(app, game, token, centre, pusan, request_id):
 def via_page(app, game, token, centre, pusan, request_id):
     unit, hex_ = centre
     client = page_client(app, game["game_id"], token)
-    return client.post(f"/games/{game['game_id']}/checks/{CHECK}",
-                       data={"supply_center": unit, "from_hex": hex_, "request_id": request_id})
+    url, data = f"/games/{game['game_id']}/checks/{CHECK}", {"supply_center": unit, "from_hex": hex_,
+                                                             "request_id": request_id}
+    return rolled_again_if_warned(client, url, data, client.post(url, data=data))
 
 
 def via_savedgame_api(app, game, token, centre, pusan, request_id):
@@ -100,8 +110,9 @@ def via_savedgame_page(app, game, token, centre, pusan, request_id):
                           content_type="multipart/form-data")
     assert kept.status_code == 303, kept.get_data(as_text=True)[:500]
     sha = re.search(r"/savedgame/([0-9a-f]{64})", kept.headers["Location"]).group(1)
-    return client.post(f"/games/{game['game_id']}/savedgame/{sha}/checks/{CHECK}",
-                       data={"_unit": centre[0], "request_id": request_id})
+    url, data = f"/games/{game['game_id']}/savedgame/{sha}/checks/{CHECK}", {"_unit": centre[0],
+                                                                              "request_id": request_id}
+    return rolled_again_if_warned(client, url, data, client.post(url, data=data))
 
 
 WAYS = {"api": via_api, "page": via_page, "savedgame-api": via_savedgame_api, "savedgame-page": via_savedgame_page}
@@ -137,6 +148,7 @@ def ledger_seqs(app, game) -> list[int]:
     return [r["seq"] for r in ledger["records"]]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", list(EXPECTED))
 def test_every_way_in_refuses_a_token_that_may_not_roll_alike(app, games, centre, pusan, kind):
     game = games["kwb"]
@@ -147,6 +159,7 @@ def test_every_way_in_refuses_a_token_that_may_not_roll_alike(app, games, centre
     assert ledger_seqs(app, game) == before  # nothing recorded anywhere
 
 
+@pytest.mark.slow
 def test_every_way_in_records_the_acting_side_once_per_request(app, games, centre, pusan):
     game = new_game(app.test_client(), "kwb", "pusan")
     token = game["tokens"]["communist"]
@@ -194,8 +207,9 @@ def test_the_roll_page_is_one_request_however_often_it_is_sent(app):
     again = shown_request_id(client.get(f"/games/{game['game_id']}/checks/un_supply_shortage_end")
                              .get_data(as_text=True))
     assert again != request_id
-    second = client.post(f"/games/{game['game_id']}/checks/un_supply_shortage_end",
-                         data={"game_turn": "1", "request_id": again})  # turn 1 never ends the shortage
+    url = f"/games/{game['game_id']}/checks/un_supply_shortage_end"
+    second = rolled_again_if_warned(client, url, {"game_turn": "1", "request_id": again}, client.post(
+        url, data={"game_turn": "1", "request_id": again}))  # asked already: held, then rolled again as chosen
     assert second.headers["Location"].endswith("/records/2")
     changed = client.post(f"/games/{game['game_id']}/checks/un_supply_shortage_end",
                           data={"game_turn": "2", "request_id": again})  # the same form, edited after rolling
@@ -203,14 +217,44 @@ def test_the_roll_page_is_one_request_however_often_it_is_sent(app):
 
 
 def test_the_record_page_shows_the_ruling_verified(app):
+    """The record's page says the ruling verifies against the record the server signed, and shows that
+    record: the roll the chosen die gave, what it decided, its hash and key, its chat lines. The same
+    page of the record edited in the database (a 2 read as a 5) says it does not verify."""
+    import sqlalchemy
+    from lxml import html
+
+    from adjudicator.checks import get_check
+    from adjudicator.testing import choose_seeds, seed_where
+
+    ends = seed_where(get_check("kwb", "un_supply_shortage_end"), {"scenario": "pusan", "game_turn": 3},
+                      lambda outcome: outcome["roll"] == 2)  # 2 is less than turn 3: the shortage ends
+    choose_seeds(app, {"kwb/pusan": ends})
     game = new_game(app.test_client(), "kwb", "pusan")
-    rolled = app.test_client().post(f"/api/v1/games/{game['game_id']}/un_supply_shortage_end",
+    rolled = app.test_client().post(f"/api/v1/games/{game['game_id']}/un_supply_shortage_end?transcript=1",
                                     json={"game_turn": 3}, headers=bearer(game["tokens"]["un"])).get_json()
+    assert (rolled["seq"], rolled["outcome"]["roll"], rolled["outcome"]["shortage_ended"]) == (1, 2, True)
     client = page_client(app, game["game_id"], game["tokens"]["observer"])
-    page = client.get(f"/games/{game['game_id']}/records/1").get_data(as_text=True)
-    assert 'id="verification" class="ok"' in page
-    assert f"[ADJ {game['game_id']}#1]" in page
-    assert str(rolled["outcome"]["roll"]) in page
+    page = html.fromstring(client.get(f"/games/{game['game_id']}/records/1").get_data(as_text=True))
+    verification = page.get_element_by_id("verification")
+    assert verification.get("class") == "ok"
+    assert verification.text_content().strip().startswith("✔ Verified: this ruling is the record the server signed (")
+    assert "Rolled 2, less than the game-turn number 3: the supply shortage ends permanently." in \
+        page.get_element_by_id("result").text_content()
+    receipt = page.get_element_by_id("receipt").text_content()
+    assert f"Record 1, hash {rolled['hash']}, signed by key {rolled['receipt']['kid']}." in " ".join(receipt.split())
+    chat = [line for line in rolled["transcript"] if not line.endswith(f"/games/{game['game_id']}#record-1")]
+    assert page.get_element_by_id("transcript").text_content().splitlines() == chat  # all but the page's own address
+
+    store = app.extensions["adjudicator"].store
+    with store.engine.begin() as conn:
+        body = json.loads(conn.execute(sqlalchemy.text(
+            "SELECT body FROM ledger_records WHERE game_id = :g AND seq = 1"), {"g": game["game_id"]}).scalar_one())
+        body["result"]["outcome"]["roll"] = 5
+        conn.execute(sqlalchemy.text("UPDATE ledger_records SET body = :b WHERE game_id = :g AND seq = 1"),
+                     {"b": json.dumps(body, sort_keys=True, separators=(",", ":")), "g": game["game_id"]})
+    edited = html.fromstring(client.get(f"/games/{game['game_id']}/records/1").get_data(as_text=True))
+    assert edited.get_element_by_id("verification").get("class") == "bad"
+    assert edited.get_element_by_id("verification").text_content().strip().startswith("✘ Does not verify: ")
 
 
 def test_pages_of_an_unknown_game_are_not_found(app):

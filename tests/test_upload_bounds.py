@@ -98,6 +98,7 @@ def test_finding_stacks_by_position_changes_no_answer():
         assert built(_GameBuilder, commands) == built(ScanningBuilder, commands)
 
 
+@pytest.mark.slow
 def test_a_log_of_many_stacks_and_moves_is_read_well_within_its_budget(client):
     """5,000 stacks and 20,000 moves: 100 million stack visits for the scan (minutes), a second here."""
     data = stacks_and_moves(5000, 20_000)
@@ -109,6 +110,7 @@ def test_a_log_of_many_stacks_and_moves_is_read_well_within_its_budget(client):
 
 # -- counts ----------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_the_70k_piece_save_is_refused_with_a_413(client):
     body = problem(post(client, many_pieces(70_000)), 413)
     assert body["type"].endswith(":savedgame-too-large")
@@ -143,12 +145,14 @@ def test_a_read_past_its_time_is_a_503_with_retry_after():
     assert int(error.headers["Retry-After"]) > 0
 
 
+@pytest.mark.slow
 def test_the_time_budget_answers_problem_json_through_the_route(client, monkeypatch):
     monkeypatch.setattr(upload_module, "SAVEDGAME_WORK", replace(upload_module.SAVEDGAME_WORK, seconds=0.05))
     body = problem(post(client, stacks_and_moves(2000, 40_000)), 503)
     assert body["type"].endswith(":savedgame-too-slow") and "try again" in body["detail"]
 
 
+@pytest.mark.slow
 def test_one_read_at_a_time_and_a_waiting_one_gives_up_within_its_budget():
     slots = upload_module._read_slots
     assert slots.acquire(timeout=5)  # another upload is being read
@@ -173,12 +177,14 @@ def _outcome(data: bytes, seconds: float):
 
 # -- bombs and damage through the route ------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method, name", [(zipfile.ZIP_BZIP2, "bzip2"), (zipfile.ZIP_LZMA, "lzma")])
 def test_bombs_in_foreign_methods_are_422_through_the_route(client, method, name):
     body = problem(post(client, compression_bomb(method, 64 * 1024 * 1024)), 422)
     assert name in body["detail"]
 
 
+@pytest.mark.slow
 def test_a_command_stream_of_only_separators_is_bounded():
     text = encode(["x"] * 50, ESC) * 20_000  # a million fields
     data = saved_game([])

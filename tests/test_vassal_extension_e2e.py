@@ -996,7 +996,7 @@ def test_a_hidden_block_eliminated_is_applied_by_its_owner_in_his_next_file(hold
     before = {p["properties"]["UnitId"]: p for p in bob.result("board before")["pieces"]}
     after = {p["properties"]["UnitId"]: p for p in bob.result("board after")["pieces"]}
     assert before[combat.defender]["map"] != "Boxes" and after[combat.defender]["map"] == "Boxes"  # its dead pile
-    assert combat.defender in bob.result("apply dialog")["text"] or "eliminated" in bob.result("apply dialog")["text"]
+    assert "eliminated (to its dead pile)" in bob.result("apply dialog")["text"]  # his own block: his to apply
 
     alone = log_check(server, game_id, observer, files / "a1.vlog")
     assert alone["ok"] and [(o["unit"], o["status"]) for o in alone["owed"]] == [(combat.defender, "pending")]

@@ -127,6 +127,7 @@ def test_bad_delimiters_refused():
 
 # --- properties -----------------------------------------------------------------------------------
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(fields=st.lists(any_text, min_size=1, max_size=8), delim=st.sampled_from(DELIMITERS))
 def test_any_list_round_trips(fields, delim):

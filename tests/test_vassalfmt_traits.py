@@ -371,6 +371,7 @@ def test_report_state_round_trips_any_text(fmt, formats, description, keys):
     assert back == report
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(texts=st.lists(field_text, min_size=6, max_size=6), key_a=strokes)
 def test_send_to_and_label_round_trip_any_text(texts, key_a):

@@ -39,6 +39,7 @@ def bombs() -> dict[str, bytes]:
     return {"bzip2": bomb(zipfile.ZIP_BZIP2), "lzma": bomb(zipfile.ZIP_LZMA)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", ["bzip2", "lzma"])
 def test_a_bomb_in_a_method_vassal_never_writes_is_refused_unread(bombs, method):
     data = bombs[method]

@@ -8,6 +8,7 @@ everything that is not a check request.
 
 from __future__ import annotations
 
+import hmac
 from typing import TYPE_CHECKING
 
 from flask import Blueprint, Response, jsonify
@@ -15,13 +16,13 @@ from werkzeug.routing import BaseConverter
 
 from adjudicator import served_data
 from adjudicator.api import dice, games, odds, systems, verify
-from adjudicator.api.auth import rate_limit_key
+from adjudicator.api.auth import bearer_token, rate_limit_key
 from adjudicator.checks import RESERVED_CHECK_NAMES
 from adjudicator.config import Config
 from adjudicator.services import services
 
 if TYPE_CHECKING:  # for the annotation only (ratelimits imports api.auth)
-    from adjudicator.ratelimits import RouteLimiter
+    from adjudicator.api.ratelimits import RouteLimiter
 
 
 def _systems_view():
@@ -29,7 +30,10 @@ def _systems_view():
 
 
 def _status_view():
-    return jsonify(served_data.status())
+    """The status; the data folder's full path only for the maintainer's token (`served_data`)."""
+    token = bearer_token() or ""
+    expected = served_data.maintainer_token(services().signing_key)
+    return jsonify(served_data.status(with_paths=hmac.compare_digest(token.encode(), expected.encode())))
 
 
 def _openapi_view():
@@ -43,7 +47,10 @@ class CheckNameConverter(BaseConverter):
 
 
 def make_api_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
+    from adjudicator.api.ratelimits import odds_limited  # here: ratelimits imports api.auth
+
     bp = Blueprint("api", __name__, url_prefix="/api/v1")
+    chances = odds_limited(config, limiter)
     per_token = limiter.limit(config.rate_limit_token, key_func=rate_limit_key)
     anonymous = limiter.shared_limit(config.rate_limit_anonymous, scope="anonymous", key_func=rate_limit_key)
     create = limiter.shared_limit(config.rate_limit_create_game, scope="create-game", key_func=rate_limit_key)
@@ -54,7 +61,8 @@ def make_api_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
     bp.add_url_rule(
         "/systems/<system>/<check>", "compute", anonymous(systems.compute), methods=["POST"]
     )
-    bp.add_url_rule("/systems/<system>/<check>/odds", "compute_odds", anonymous(odds.compute_odds), methods=["POST"])
+    bp.add_url_rule("/systems/<system>/<check>/odds", "compute_odds", anonymous(chances(odds.compute_odds)),
+                    methods=["POST"])
     bp.add_url_rule("/games", "create_game", create(games.create_game), methods=["POST"])
     bp.add_url_rule("/games/<game_id>", "game_info", per_token(games.game_info), methods=["GET"])
     bp.add_url_rule(
@@ -72,7 +80,7 @@ def make_api_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
     bp.add_url_rule(
         "/games/<game_id>/<check_name:check>", "game_check", per_token(games.game_check), methods=["POST"],
     )
-    bp.add_url_rule("/games/<game_id>/<check_name:check>/odds", "game_odds", per_token(odds.game_odds),
+    bp.add_url_rule("/games/<game_id>/<check_name:check>/odds", "game_odds", per_token(chances(odds.game_odds)),
                     methods=["POST"])
     bp.add_url_rule("/verify", "verify", anonymous(verify.verify), methods=["POST"])
     return bp

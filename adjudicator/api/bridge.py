@@ -55,7 +55,7 @@ from adjudicator.problems import Problem
 from adjudicator.systems import system_info
 
 if TYPE_CHECKING:  # for the annotation only (ratelimits imports api.auth)
-    from adjudicator.ratelimits import RouteLimiter
+    from adjudicator.api.ratelimits import RouteLimiter
 
 
 #: Room for the multipart envelope around the file.
@@ -207,12 +207,11 @@ def make_bridge_api_blueprint(config: Config, limiter: RouteLimiter) -> Blueprin
 
 
 def register_bridge(app: Flask, config: Config, limiter: RouteLimiter) -> None:
-    """Add the saved-game API, its page and its OpenAPI paths to `app`."""
+    """Add the saved-game API and its OpenAPI paths to `app` (its pages are the web's, registered by
+    the app factory: the API never imports a page)."""
     from adjudicator.bridge.openapi import add_bridge_paths
-    from adjudicator.web.savedgame_pages import make_bridge_pages_blueprint
 
     app.register_blueprint(make_bridge_api_blueprint(config, limiter))
-    app.register_blueprint(make_bridge_pages_blueprint(config, limiter))
     svc = app.extensions["adjudicator"]
     if svc.openapi:
         add_bridge_paths(svc.openapi)

@@ -14,6 +14,7 @@ from flask import jsonify, request
 
 from adjudicator import rulings
 from adjudicator.api.auth import require_grant
+from adjudicator.odds.asked_again import asked_before
 from adjudicator.api.body import parse_json_body
 from adjudicator.api.systems import find_check
 from adjudicator.chances import chances, refuse_without_dice, without_dice
@@ -41,6 +42,10 @@ def game_odds(game_id: str, check: str):
     req = parse_json_body(spec.request, prepare=lambda body: rulings.bind(spec, grant, without_dice(body)))
     request_json = req.model_dump(mode="json")
     rulings.refuse_a_peek(grant, spec.name, request_json)
-    return jsonify(chances(spec, req) | {"game_id": game_id,
-                                         "request": as_seen_by(grant.system, spec.name, request_json, grant.role)})
+    answer = chances(spec, req) | {"game_id": game_id,
+                                   "request": as_seen_by(grant.system, spec.name, request_json, grant.role)}
+    repeat = asked_before(grant, spec, req)
+    if repeat is not None:  # the same situation was asked already: rolling again is seen by both players
+        answer["asked_before"] = repeat.to_json()
+    return jsonify(answer)
 

@@ -308,7 +308,9 @@ class ServedGameOut(BaseModel):
 
 
 class ServedDataOut(BaseModel):
-    folder: str = Field(description="The data folder read (scenarios/data or SCENARIOS_DATA).")
+    folder: str = Field(description="The data folder read (scenarios/data or SCENARIOS_DATA): its last part "
+                        "only, its full path for the maintainer's token (`adjudicator status` on the server's "
+                        "machine, which holds its signing key).")
     loaded_at: str = Field(description="When the data served was read (UTC, ISO 8601).")
     read_by: str = Field(description="'gunicorn master' (its workers serve what it read), or 'server process' "
                          "(no master: the app's own process read it).")
@@ -320,6 +322,9 @@ class ReloadOut(BaseModel):
     taken: bool = Field(description="True: that data is served now. False: it had problems and the data read "
                         "before is still served.")
     problems: list[str] = Field(description="Every problem of the data read, as `file:line: what is wrong`.")
+    missing: list[str] = Field(default_factory=list, description="The games the server serves (or its rules "
+                               "know) whose data the folder lacked (no `<game>/game.toml`): each is one of the "
+                               "problems, and the reason the reload was refused.")
 
 
 class StatusResponse(BaseModel):

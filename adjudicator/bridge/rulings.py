@@ -12,6 +12,7 @@ import hashlib
 from typing import Any
 
 from adjudicator import rulings
+from adjudicator.odds.asked_again import asked_before
 from adjudicator.chances import chances
 from adjudicator.bridge.errors import BridgeError
 from adjudicator.bridge.fill import BoardFill, Pointed, fill_request
@@ -85,17 +86,23 @@ def odds_from_file(spec: CheckSpec, positions: Positions, given: dict, where: Po
     body = rulings.bind(spec, grant, fill.request) if grant is not None else fill.request
     req = rulings.validate(spec.request, body)
     fill.request = req.model_dump(mode="json")
+    answer = chances(spec, req)
     if grant is not None:
         rulings.refuse_a_peek(grant, spec.name, fill.request)
         fill.request = as_seen_by(grant.system, spec.name, fill.request, grant.role)
-    return chances(spec, req), fill
+        repeat = asked_before(grant, spec, req)
+        if repeat is not None:  # asked already: said before the roll, as the game's chances say it
+            answer["asked_before"] = repeat.to_json()
+    return answer, fill
 
 
 def record_from_file(grant: TokenGrant, spec: CheckSpec, positions: Positions, given: dict,
-                     where: Pointed, game_turn: str | None, request_id: str | None = None
-                     ) -> tuple[rulings.Recorded, BoardFill]:
+                     where: Pointed, game_turn: str | None, request_id: str | None = None,
+                     warn_repeat: bool = False, again: str | None = None) -> tuple[rulings.Recorded, BoardFill]:
     """The same in a recorded game: the server rolls, the ledger records the request built from
-    the file; the token's side asks. (the record, the request built)."""
+    the file; the token's side asks. (the record, the request built). With `warn_repeat` (the
+    pages), a situation already asked as a record that rolled dice is refused (409 `asked-before`,
+    naming the record) unless `again` is that record's number: the player was warned and rolls again."""
     refuse_other_scenario(grant, positions)
     given = {**given, **({"request_id": request_id} if request_id else {})}
     try:
@@ -105,6 +112,10 @@ def record_from_file(grant: TokenGrant, spec: CheckSpec, positions: Positions, g
         raise problem_from(error) from None
     req = rulings.validate(spec.game_model, rulings.bind(spec, grant, fill.request))
     fill.request = recorded_request(req)
+    if warn_repeat:
+        repeat = asked_before(grant, spec, req)
+        if repeat is not None and repeat.rolled and again != str(repeat.record):
+            raise Problem(409, "Asked already", repeat.text, kind="asked-before", record=repeat.record)
     recorded = rulings.record(grant, spec, req)
     seen = recorded.response(grant.role).get("as_you_see_it")
     if seen is not None:  # fog of war: the request built shows the asker only what his side may see

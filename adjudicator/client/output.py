@@ -160,8 +160,11 @@ def verify_lines(report: dict) -> list[str]:
 
 def log_check_lines(body: dict) -> list[str]:
     """A log's (or a chain's) rulings against the ledger: one line each, then what the files hide."""
-    lines = [("OK: every ruling matches the ledger; none that belongs in the files is hidden." if body["ok"]
-              else "NOT OK: the log does not match the ledger.")]
+    notices = len(body.get("notices") or [])
+    lines = [("NOT OK: the log does not match the ledger." if not body["ok"] else
+              f"OK, BUT {notices} NOTICE{'S' if notices > 1 else ''}: the rulings' lines match the ledger and none "
+              "that belongs in the files is hidden, but the ledger saw something wrong in what was asked (below)"
+              if notices else "OK: every ruling matches the ledger; none that belongs in the files is hidden.")]
     lines += [f"  {b}" for b in body.get("breaks", [])]
     for f in body.get("files", [{"name": "", "rulings": body["rulings"], "session": None}]):
         if f.get("session"):

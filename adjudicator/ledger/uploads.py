@@ -9,8 +9,11 @@ and still offer the log download.
 Files are stored in the service's database (every instance on one database sees them), in a
 *scope*: a recorded game's side (``<game id>/<role>``: only the token that uploaded a file reaches
 it, its report, its checks, its replay and the log that continues it; the opponent and the
-observer get 404, for a side's own save names every one of its hidden blocks) or ``system:<id>``
-for the calculation pages. They are not a record of anything: the ledger records what was ruled, with
+observer get 404, for a side's own save names every one of its hidden blocks) or, for the
+calculation pages, ``system:<id>:<browser>``: the browser that uploaded it (a digest of its session
+cookie, `adjudicator.web.csrf.browser_key`). The ledger publishes each recorded file's SHA-256: with
+one scope per system, anyone who knew it opened a side's save that its player had also checked on a
+calculation page (`?as=un` showed every UN block). They are not a record of anything: the ledger records what was ruled, with
 the file's hash. Old files go first: after `MAX_AGE_SECONDS`, or when all kept files pass
 `MAX_TOTAL_BYTES`.
 """
@@ -55,8 +58,9 @@ def is_sha256(text: str) -> bool:
     return bool(_SHA_RE.fullmatch(text))
 
 
-def system_scope(system: str) -> str:
-    return f"system:{system}"
+def browser_scope(system: str, browser: str) -> str:
+    """The files one browser uploaded to a system's calculation pages (``browser``: `browser_key`)."""
+    return f"system:{system}:{browser}"
 
 
 def grant_scope(grant: TokenGrant) -> str:

@@ -56,6 +56,9 @@ from scenarios.model import Game
 from vassalfmt import SavedGame, VassalFormatError
 from vassalfmt.commands import CHAT_PREFIX, OtherCommand, parse_command, split_commands
 
+#: A turn tracker's saved state (``TURN<tracker id>\t<state>``, adjudicator.bridge.turn).
+TURN_PREFIX = "TURN"
+
 
 @dataclass(frozen=True)
 class Shown:
@@ -84,10 +87,13 @@ class PieceEvent:
 
 @dataclass(frozen=True)
 class LogEvent:
-    """One thing of a log, in order: a chat text, or a unit's piece changing."""
+    """One thing of a log, in order: a chat text, a unit's piece changing, or a turn tracker's state
+    (the engine's ``TURN<tracker>\t<state>`` command: the game turn and phase; those of the file's
+    opening state come first)."""
 
     chat: str | None = None
     piece: PieceEvent | None = None
+    turn: str | None = None
 
 
 def is_eliminated(game: Game, unit: str, shown: Shown) -> bool:
@@ -143,6 +149,7 @@ def log_events(saved: SavedGame, game: Game) -> tuple[list[LogEvent], dict[str, 
     board = Board()
     last: dict[str, tuple[str, Shown]] = {}  # piece id -> (unit, how it stands)
     events: list[LogEvent] = []
+    opening: list[LogEvent] = []  # the turn trackers' states the file opens with
     start: dict[str, Shown] | None = None
     for leaf in split_commands(saved.command_text):
         if leaf.logged and start is None:
@@ -154,6 +161,8 @@ def log_events(saved: SavedGame, game: Game) -> tuple[list[LogEvent], dict[str, 
         if isinstance(command, OtherCommand):
             if command.text.startswith(CHAT_PREFIX):
                 events.append(LogEvent(chat=command.text[len(CHAT_PREFIX):]))
+            elif command.text.startswith(TURN_PREFIX):
+                (events if start is not None else opening).append(LogEvent(turn=command.text))
             continue
         for piece_id in sorted(board.apply(command)):
             now = reader.shown(board, piece_id)
@@ -168,7 +177,7 @@ def log_events(saved: SavedGame, game: Game) -> tuple[list[LogEvent], dict[str, 
                 last[piece_id] = now
             if start is not None:
                 events.append(LogEvent(piece=PieceEvent(*now)))
-    return events, start if start is not None else _units_of(last)
+    return opening + events, start if start is not None else _units_of(last)
 
 
 def _units_of(pieces: dict[str, tuple[str, Shown]]) -> dict[str, Shown]:

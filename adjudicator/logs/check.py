@@ -45,7 +45,10 @@ from adjudicator.logs.board import (
     LogEvent, OrderedChange, PieceEvent, Shown, applied, checked_actions, log_events, missing_changes, ordered_changes,
     reached,
 )
-from adjudicator.logs.sessions import EARLIER, LIVE, OUTSIDE, REROLL, THIS_FILE, FileSession, SessionMap, place
+from adjudicator.logs.history import BEGINS, RETURNS, FileHistory, Rewind, file_history, find_rewinds
+from adjudicator.logs.sessions import (
+    EARLIER, LIVE, OUTSIDE, REROLL, THIS_FILE, FileSession, SessionMap, place, session_words,
+)
 from adjudicator.rulings import recorded_response
 from adjudicator.problems import Problem
 from adjudicator.services import services
@@ -93,6 +96,9 @@ class LogRuling:
     #: The record's notices, as everyone may read them (adjudicator.ledger.board): an eliminated unit
     #: named again, the same situation asked again.
     notices: list[str] = field(default_factory=list)
+    #: Asked again after the game was taken back over a ruling made (adjudicator.logs.history): a re-roll,
+    #: in words ("" when it is none).
+    rewind: str = ""
 
     @property
     def untied(self) -> bool:
@@ -102,11 +108,11 @@ class LogRuling:
     def cut(self) -> "LogRuling":
         """As an answer shows it: what it repeats of the log cut to `MAX_ECHO_CHARS`."""
         return replace(self, first_line=echo(self.first_line), why=echo(self.why),
-                       notices=[echo(text) for text in self.notices])
+                       notices=[echo(text) for text in self.notices], rewind=echo(self.rewind))
 
     def to_json(self) -> dict[str, Any]:
         return {"status": self.status, "game_id": self.game_id, "seq": self.seq,
-                "first_line": self.first_line, "why": self.why, "notices": self.notices}
+                "first_line": self.first_line, "why": self.why, "notices": self.notices, "rewind": self.rewind}
 
 
 def echo(text: str) -> str:
@@ -138,6 +144,11 @@ class FileReading:
     owed: list[tuple[int, OrderedChange]] = field(default_factory=list, repr=False)
     #: ruling seq -> how many piece events of the file come before its last line.
     pieces_before: dict[int, int] = field(default_factory=dict, repr=False)
+    #: Rulings of the file whose changes the asker applies and the file shows applied: the position
+    #: they were asked at is one the game had *before* them (adjudicator.logs.history).
+    changed_board: set[int] = field(default_factory=set, repr=False)
+    #: The positions the file's board stood at, and where each of its rulings was asked.
+    history: FileHistory | None = field(default=None, repr=False)
 
     def ever_reached(self, game: Game, change: OrderedChange, after_seq: int | None = None) -> bool:
         """Whether the pieces show the change at some moment of the file (its start included), or,
@@ -193,6 +204,18 @@ class LogCheck:
                 and not self.breaks and all(r.status in (VERIFIED, UNRECORDED) for r in self.rulings)
                 and all(o["status"] != NOT_APPLIED for o in self.owed))
 
+    @property
+    def notice_count(self) -> int:
+        """How many notices the rulings the files show carry: while one stands, the answer is not
+        "every ruling matches" however well the lines do."""
+        return sum(len(r.notices) for r in self.rulings)
+
+    def notice_list(self, listing: list[tuple[FileReading, list[LogRuling]]] | None = None) -> list[dict[str, Any]]:
+        """Every notice of the rulings listed, one entry each: the record, the file (1-based), the text."""
+        listing = self.listing() if listing is None else listing
+        return [{"seq": r.seq, "file": number, "text": text}
+                for number, (_, listed) in enumerate(listing, start=1) for r in listed for text in r.notices]
+
     def listing(self) -> list[tuple[FileReading, list[LogRuling]]]:
         """Each file with the rulings an answer lists, their texts cut: in order, at most
         `MAX_LISTED_RULINGS` in all and `MAX_UNTIED_LISTED` of those no record stands behind; the
@@ -216,6 +239,7 @@ class LogCheck:
                 "not_listed": sum(len(f.rulings) - len(listed) for f, listed in listing), "hidden": self.hidden,
                 "rerolls": self.rerolls, "elsewhere": self.elsewhere, "missing_files": self.missing_files,
                 "breaks": self.breaks, "owed": self.owed, "files": [f.to_json(listed) for f, listed in listing],
+                "notices": self.notice_list(listing),
                 "ledger": {"ok": self.ledger_ok, "problems": self.ledger_problems},
                 "counts": {status: sum(1 for r in self.rulings if r.status == status) for status in STATUSES}}
 
@@ -273,6 +297,7 @@ def read_file(name: str, saved: SavedGame, game: Game | None, header: dict[str, 
     texts = [events[i].chat for i in chat_at]
     entries = parse_transcript(texts)
     done = 0  # events applied to units_now so far
+    asked: list[tuple[int, int]] = []  # (seq, index of its first line in events) of the rulings shown
     for number, entry in enumerate(entries):
         ruling = _judge(entry, header["id"], records, system_name)
         end = chat_at[entry.last]
@@ -281,9 +306,14 @@ def read_file(name: str, saved: SavedGame, game: Game | None, header: dict[str, 
             reading.pieces_before[entry.seq] = sum(1 for e in events[:end] if e.piece is not None)
         if game is not None and ruling.status == VERIFIED:
             following = chat_at[entries[number + 1].first] if number + 1 < len(entries) else len(events)
-            after = applied(units_now, [e.piece for e in events[end:following] if e.piece is not None])
-            ruling = _judge_board(ruling, reading, game, records[entry.seq], units_now, after)
+            window = [e.piece for e in events[end:following] if e.piece is not None]
+            ruling = _judge_board(ruling, reading, game, records[entry.seq], units_now, window)
+        if ruling.status in (VERIFIED, NOT_APPLIED, ALTERED):
+            asked.append((ruling.seq, chat_at[entry.first]))
         reading.rulings.append(ruling)
+    if game is not None:
+        reading.history = file_history(reading.start_units, events,
+                                       [(seq, at, seq in reading.changed_board) for seq, at in asked])
     _name_session(reading, texts, header["id"], records, sessions)
     return reading
 
@@ -295,9 +325,12 @@ def board_changes(record: dict[str, Any], system: str) -> list[UnitChange]:
 
 
 def _judge_board(ruling: LogRuling, reading: FileReading, game: Game, record: dict[str, Any],
-                 units_now: dict[str, Shown], after: dict[str, Shown]) -> LogRuling:
-    """A verified ruling judged on the pieces: its changes the asker makes must show in `after`
-    (the board up to the next ruling); those only the opponent can make are owed by him."""
+                 units_now: dict[str, Shown], window: list[PieceEvent]) -> LogRuling:
+    """A verified ruling judged on the pieces: its changes the asker makes must show on the board
+    as it stands before the next ruling (`window`: the piece events up to it); those only the
+    opponent can make are owed by him. A ruling whose changes the board showed at some moment of
+    the window (applied, even if undone after) is one the board moved on from (`changed_board`)."""
+    after = applied(units_now, window)
     asker = record["body"].get("side") or ""
     ordered = ordered_changes(game, board_changes(record, game.id), units_now)
     mine = [o for o in ordered if o.change.applied_by in ("", asker)]
@@ -305,6 +338,8 @@ def _judge_board(ruling: LogRuling, reading: FileReading, game: Game, record: di
         if owed not in mine and not reached(game, owed, after):
             reading.owed.append((ruling.seq, owed))
     missing = missing_changes(game, mine, after)
+    if mine and (not missing or _reached_once(game, mine, units_now, window)):
+        reading.changed_board.add(ruling.seq)
     if missing:
         return LogRuling(NOT_APPLIED, ruling.game_id, ruling.seq, ruling.first_line,
                          f"the ruling ordered {'; '.join(missing)}", ruling.notices)
@@ -316,6 +351,16 @@ def _judge_board(ruling: LogRuling, reading: FileReading, game: Game, record: di
         ruling.why = (f"{'; '.join(o.describe() for o in owed_here)}: to be applied by the {who} player in his next "
                       f"file ({why})")
     return ruling
+
+
+def _reached_once(game: Game, changes: list[OrderedChange], units: dict[str, Shown], window: list[PieceEvent]) -> bool:
+    """Whether the pieces showed every change at some moment of the window."""
+    state = dict(units)
+    for event in window:
+        state[event.unit] = event.shown
+        if all(reached(game, change, state) for change in changes):
+            return True
+    return False
 
 
 def _name_session(reading: FileReading, texts: list[str], game_id: str, records: dict[int, dict],
@@ -404,7 +449,8 @@ def chain_breaks(readings: list[FileReading]) -> list[str]:
                               "files (it continues no log session)")
             elif after.chain[-1] not in known:
                 breaks.append(f"{label[id(after)]} does not continue {who}: it continues log session "
-                              f"{after.chain[-1]}, not {' or '.join(sorted(known))}")
+                              f"{after.chain[-1]}, not {' or '.join(sorted(known))} (add the file of log session "
+                              f"{after.chain[-1]} between them)")
     if len(breaks) > MAX_BREAKS_LISTED:
         breaks[MAX_BREAKS_LISTED:] = ["… and more breaks of the chain: the files are not one game's logs in order"]
     return breaks
@@ -452,22 +498,106 @@ def judge_files(document: dict[str, Any], readings: list[FileReading], keys, gam
             result.rerolls.append(_summary(record, placement.why))
         elif placement.kind == OUTSIDE and len(readings) > 1:
             result.hidden.append(_summary(record, f"{placement.why}, and shown in no file of the chain"))
-        elif placement.kind == EARLIER and len(readings) > 1:
-            result.missing_files.append(_summary(record, f"{placement.why}: that file is not among those sent"))
-        elif placement.kind == LIVE and len(readings) > 1:
-            result.missing_files.append(_summary(record, f"{placement.why}: his log is not among those sent, and "
-                                                         "no file sent shows it"))
+        elif placement.kind in (EARLIER, LIVE) and len(readings) > 1:
+            result.missing_files.append(_summary(record, _missing_words(record, placement, sessions)))
         elif placement.kind == LIVE:
-            result.elsewhere.append(_summary(record, f"{placement.why}; this file does not show it (posted while "
-                                                     "this player's room connection was down?)"))
+            result.elsewhere.append(_summary(record, _live_elsewhere_words(record, placement, readings[0], sessions)))
         else:
             result.elsewhere.append(_summary(record, placement.why))
     if game is not None:
         result.owed = judge_owed(game, readings, records, sessions)
+        by_seq = {r["seq"]: r for r in records}
+        named = {r["seq"] for r in result.rerolls}  # a re-roll the log sessions already name is named once
+        result.rerolls += rewound_rulings(game, readings, by_seq, named)
     report = verify_ledger(document, keys)
     result.ledger_ok = report.ok
     result.ledger_problems = [f.message for f in report.problems]
     return result
+
+
+def rewound_rulings(game: Game, readings: list[FileReading], records: dict[int, dict[str, Any]], named: set[int]
+                    ) -> list[dict[str, Any]]:
+    """The rulings the files show that were asked after the game was taken back over a ruling made
+    (`adjudicator.logs.history`), each a re-roll in words; the ruling's verdict says so too. Those
+    whose rewound rulings are all `named` re-rolls already (by their log sessions) are left out."""
+    rewinds = [r for r in find_rewinds([f.history for f in readings], records)
+               if not set(r.rewound) <= named and not _last_still_shown(game, r, readings, records)]
+    out = []
+    for rewind in rewinds:
+        why = _rewind_words(rewind, readings)
+        entry = _summary(records[rewind.seq], why)
+        entry.update({"rewound": list(rewind.rewound), "rewound_in": [_shown_in(s, readings) for s in rewind.rewound],
+                      "file": rewind.file + 1, "shown": True})
+        out.append(entry)
+        for ruling in readings[rewind.file].rulings:
+            if ruling.seq == rewind.seq and ruling.status in (VERIFIED, NOT_APPLIED, ALTERED):
+                ruling.rewind = why
+    return out
+
+
+def _last_still_shown(game: Game, rewind: Rewind, readings: list[FileReading], records: dict[int, dict[str, Any]]
+                      ) -> bool:
+    """Whether the board the ruling was asked on still shows what the last ruling it would take back
+    ordered (the asker's own changes): then the position came back by a later ruling's changes (a
+    step lost, then restored), not by going back in time, which takes every later ruling back too."""
+    last = max(rewind.rewound)
+    before = next((f.history.units_at[last] for f in readings if f.history and last in f.history.units_at), None)
+    now = readings[rewind.file].history.units_at.get(rewind.seq) if readings[rewind.file].history else None
+    if before is None or now is None:
+        return False
+    asker = records[last]["body"].get("side") or ""
+    mine = [o for o in ordered_changes(game, board_changes(records[last], game.id), before)
+            if o.change.applied_by in ("", asker)]
+    return bool(mine) and all(reached(game, change, now) for change in mine)
+
+
+def _file_label(readings: list[FileReading], number: int) -> str:
+    name = echo(readings[number].name)
+    return name or ("this file" if len(readings) == 1 else f"file {number + 1}")
+
+
+def _shown_in(seq: int, readings: list[FileReading]) -> str:
+    number = next(n for n, f in enumerate(readings) if seq in f.shown)
+    return _file_label(readings, number)
+
+
+def _rewind_words(rewind: Rewind, readings: list[FileReading]) -> str:
+    """A rewind in words: which file went back where, over which rulings, shown in which file."""
+    file = _file_label(readings, rewind.file)
+    rulings = ", ".join(f"#{seq} (in {_shown_in(seq, readings)})" for seq in rewind.rewound)
+    plural = "s" if len(rewind.rewound) > 1 else ""
+    if rewind.how == BEGINS:
+        return (f"re-roll: {file} begins from a position the game had before record{plural} {rulings} was made "
+                "(a save or an autosave taken before it, loaded again), and asks again")
+    if rewind.how == RETURNS:
+        return (f"re-roll: {file} goes back to a position the game had before record{plural} {rulings} was made "
+                "(VASSAL's Undo, or the pieces put back), and asks again")
+    (seq,) = rewind.rewound
+    return (f"re-roll: the same situation as record #{seq} (in {_shown_in(seq, readings)}), asked again from the "
+            f"position it was asked at: {file} comes back to it (a save loaded again, or Undo) with no ruling between")
+
+
+def _missing_words(record: dict[str, Any], placement, sessions: SessionMap) -> str:
+    """Why a ruling is held against a file not sent, and which file to add."""
+    sid = _session_id(record) or ""
+    which = session_words(sid, sessions)
+    if placement.kind == EARLIER:
+        return f"{placement.why}: that file is not among those sent; add {which} to them, in its place in the chain"
+    return (f"{placement.why}: his log is not among those sent, and no file sent shows it; add {which} "
+            "to the files sent")
+
+
+def _live_elsewhere_words(record: dict[str, Any], placement, reading: FileReading, sessions: SessionMap) -> str:
+    """A ruling of the sitting this one file does not show: in the same player's other log of the
+    sitting (send both), or in the partner's, posted while this player's connection was down."""
+    side = record["body"].get("side")
+    which = session_words(_session_id(record) or "", sessions)
+    if side and side == reading.side:
+        return (f"{placement.why}; this file does not show it: it is in this player's other log of the sitting "
+                f"({which}); send both files, in the order they were begun, to check them together")
+    who = f"the {side_label(side)} player's" if side else "the other player's"
+    return (f"{placement.why}; this file does not show it (posted while this player's room connection was down?): "
+            f"send {who} log of the sitting ({which}) with this one to check it")
 
 
 def judge_owed(game: Game, readings: list[FileReading], records: list[dict[str, Any]],

@@ -170,6 +170,17 @@ def place(record: dict[str, Any], sessions: SessionMap, files: list[FileSession]
     return Placement(ELSEWHERE, f"made in log session {sid}, not in this chain of files")
 
 
+def session_words(sid: str, sessions: SessionMap) -> str:
+    """A log session as a player looks for its file: whose it is, and what it continues ("the UN
+    player's log session b2, begun after log session a1")."""
+    known = sessions.sessions.get(sid)
+    whose = f"the {side_label(known.side)} player's" if known and known.side else "the"
+    if known is None:
+        return f"{whose} log session {sid}"
+    begun = f", begun after log session {known.parent}" if known.parent else ", begun from the setup"
+    return f"{whose} log session {sid}{begun}"
+
+
 def _member(member: str, file: FileSession, sessions: SessionMap) -> FileSession:
     """A session of a file's line (the file's own, or one before it) as far as it is known."""
     if member == file.id:

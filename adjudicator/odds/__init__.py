@@ -12,6 +12,8 @@ How (one module each):
               budget of runs; strata over their share are sampled, seeded by the request
 - `answer`    the JSON answer: fractions, intervals for sampled parts, the one-line summary
 - `kwb`, `spi`, `holdfast`, `fireandice`  the declarations of each game's checks with dice
+- `asked_again`  the other thing a player learns before the roll: the same situation was asked as
+              record #N already (the ledger's board), so asking again rolls again for both to see
 
 The check is never changed for the odds: it is the same pure function the rulings call, given
 dice that answer each roll call with the values to try (`explore.BranchDice`).

@@ -13,18 +13,21 @@ recorded a roll in the player's name (issue 39). So every state-changing request
    ``Referrer-Policy: same-origin``). A request with none of them is refused: no browser we serve
    sends one so. The service's own origin is the address the browser asked for (its ``Host``
    header: a page can make a browser send a form but cannot choose its Host), or
-   ``ADJUDICATOR_PUBLIC_URL`` when it is set. Behind a reverse proxy that rewrites Host, set
+   ``ADJUDICATOR_PUBLIC_URL`` when it is set; scheme, host and port all compared. Behind a reverse
+   proxy that rewrites Host or ends TLS (the service then sees plain HTTP), set
    ``ADJUDICATOR_PUBLIC_URL`` (or pass the Host through): otherwise every form is refused, and the
    refusal and the log say so.
 2. **It carries the form token of this browser** (a synchronizer token): every guarded form holds
-   ``form_token``, an HMAC keyed by this browser's session cookie (``adj_session``, random, made
-   when a page first shows a form) over the game's login cookie when the request carries one.
+   ``form_token``, an HMAC keyed by this browser's session cookie (``adj_session``, over HTTPS
+   ``__Host-adj_session``: `adjudicator.web.cookies`; random, made when a page first shows a form)
+   over the game's login cookie when the request carries one (itself tied to the session).
    Another page cannot read it (the same-origin policy), and a sibling subdomain that plants its
    own session cookie still cannot make the token of a login it does not know. Compared in
    constant time.
 
 Calculations (``/systems/<system>/<check>`` and its chances, a saved game's calculation) record
-nothing, keep nothing and use no cookie: they are not guarded. The JSON API never reads a cookie
+nothing and use no login: they are not guarded, except an upload, which is kept for the browser
+that sent it (`browser_key`, from its session cookie). The JSON API never reads a cookie
 (bearer tokens only), so it is not guarded either and works from any client.
 
 Hand-written, not Flask-WTF's CSRFProtect: CSRFProtect checks no Origin (its Referer check is for
@@ -48,16 +51,15 @@ from urllib.parse import urlsplit
 from flask import Flask, Response, g, request
 from markupsafe import Markup, escape
 
-from adjudicator.web.page_tokens import COOKIE as LOGIN_COOKIE
+from adjudicator.web import cookies
 from adjudicator.problems import Problem
 from adjudicator.services import services
 
 log = logging.getLogger(__name__)
 
-SESSION_COOKIE = "adj_session"
+#: The session cookie's name over plain HTTP (over HTTPS ``__Host-adj_session``: `adjudicator.web.cookies`).
+SESSION_COOKIE = cookies.SESSION
 FIELD = "form_token"
-#: The session cookie lasts as long as the login cookie.
-SESSION_MAX_AGE_SECONDS = 31 * 24 * 3600
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 _NOTHING_DONE = "Nothing was recorded or changed."
 
@@ -85,9 +87,11 @@ def is_own_origin(origin: str) -> bool:
     public = services().config.public_url
     if public and _origin_parts(public) == seen:
         return True
-    scheme, host, port = seen
-    asked = _origin_parts(f"{scheme}://{request.host}")  # the Host the browser sent, read for the same scheme
-    return asked is not None and asked[1:] == (host, port)
+    # The address the browser asked for: its Host, by the scheme the pages are served with. The scheme
+    # counts: a page of http://host is another origin than the service at https://host (before, the
+    # Host was read by the Origin's own scheme, and such a page passed).
+    asked = _origin_parts(f"{'https' if cookies.over_https() else request.scheme}://{request.host}")
+    return asked == seen
 
 
 def foreign_origin() -> str | None:
@@ -110,12 +114,21 @@ def foreign_origin() -> str | None:
 
 def _session() -> str:
     """This browser's session secret: its cookie, or a new one (set on the response, `_set_session`)."""
-    found = request.cookies.get(SESSION_COOKIE, "")
-    if len(found) >= 32:
+    found = cookies.session_cookie()
+    if found:
         return found
     if "new_session" not in g:
         g.new_session = secrets.token_urlsafe(32)
     return g.new_session
+
+
+def browser_key() -> str:
+    """A name of this browser for what the service keeps for it alone (a calculation page's upload,
+    `adjudicator.ledger.uploads.browser_scope`): a digest of its session cookie, 24 hex digits. A
+    request without the cookie is a new browser (its session is made and set as a form's is): it
+    finds nothing kept. The digest, not the cookie, goes into the database."""
+    message = b"adjudicator kept files\0"
+    return hmac.new(_session().encode("utf-8"), message, hashlib.sha256).hexdigest()[:24]
 
 
 def token_for(session: str, login_token: str) -> str:
@@ -127,7 +140,8 @@ def token_for(session: str, login_token: str) -> str:
 def form_token(login: bool = True) -> str:
     """The token this browser's forms carry: keyed by its session, over the game's login cookie
     when the request has one (`login`; False for the login form itself, which makes the login)."""
-    return token_for(_session(), request.cookies.get(LOGIN_COOKIE, "") if login else "")
+    game_id = (request.view_args or {}).get("game_id")
+    return token_for(_session(), cookies.login_cookie(game_id) if login else "")
 
 
 def form_token_field(login: bool = True) -> Markup:
@@ -136,7 +150,7 @@ def form_token_field(login: bool = True) -> Markup:
 
 
 def _token_matches(sent: str, login_or_not: tuple[bool, ...]) -> bool:
-    if not sent or len(request.cookies.get(SESSION_COOKIE, "")) < 32:  # no form of ours was shown to it
+    if not sent or not cookies.session_cookie():  # no form of ours was shown to it
         return False
     return any(hmac.compare_digest(sent.encode("utf-8"), form_token(login).encode("utf-8")) for login in login_or_not)
 
@@ -183,8 +197,7 @@ def _set_session(response: Response) -> Response:
     """Keep a session made while this request's page was drawn."""
     made = g.get("new_session")
     if made:
-        response.set_cookie(SESSION_COOKIE, made, max_age=SESSION_MAX_AGE_SECONDS, path="/", httponly=True,
-                            samesite="Lax", secure=request.is_secure)
+        cookies.set_session(response, made)
     return response
 
 

@@ -36,6 +36,7 @@ from adjudicator.bridge.errors import BridgeError
 from adjudicator.bridge.games import load_system_game
 from adjudicator.bridge.positions import read_positions
 from adjudicator.bridge.upload import MAX_UPLOAD_BYTES, read_upload
+from adjudicator.odds.asked_again import AGAIN_FIELD, AskedBefore, asked_before
 from adjudicator.chances import chances
 from adjudicator.checks import CheckSpec, get_check, side_label
 from adjudicator.config import Config
@@ -49,7 +50,7 @@ from adjudicator.ledger.records import GAME_CLOSED, GAME_CREATED
 from adjudicator.logs.check import check_log_of_game
 from adjudicator.web.page_tokens import forget, game_path, page_grant, page_token, remember
 from adjudicator.problems import Problem
-from adjudicator.ratelimits import RouteLimiter, pages_limit
+from adjudicator.api.ratelimits import RouteLimiter, odds_limited, pages_limit
 from adjudicator.services import services
 from adjudicator.ledger.storage import OBSERVER, GameNotFound, TokenGrant
 from adjudicator.systems import system_info
@@ -84,7 +85,7 @@ def login_redirect(game_id: str) -> Response:
 def grant_or_login(game_id: str, *, write: bool) -> TokenGrant | Response:
     """This browser's grant for the game, or the redirect to the token form when it has none."""
     game_or_404(game_id)
-    if page_token() is None:
+    if page_token(game_id) is None:
         return login_redirect(game_id)
     return page_grant(game_id, write=write)
 
@@ -116,6 +117,8 @@ class RollPage:
     facts: dict[str, tuple[Any, str]] = field(default_factory=dict)
     #: The chances of the form's situation, when the player asked for them (adjudicator.odds).
     odds: dict[str, Any] | None = None
+    #: The record the form's situation was asked as (adjudicator.odds.asked_again): warned before the roll.
+    asked_before: AskedBefore | None = None
 
     def errors_for(self, name: str) -> list[str]:
         return [e.next_to_field for e in self.errors if e.field == name]
@@ -145,6 +148,10 @@ def roll(game_id: str, check: str, form) -> Response:
         req, page.errors = validate_form(spec.game_model, fields, body, unreadable)
         if req is None:
             return render_roll(page, 422)
+        page.asked_before = asked_before(grant, spec, req)
+        if page.asked_before is not None and page.asked_before.rolled \
+                and form.get(AGAIN_FIELD) != str(page.asked_before.record):
+            return render_roll(page, 409)  # asked already: the player chooses to roll again or open the record
         recorded = rulings.record(grant, spec, req)
     except Problem as problem:
         page.problem = problem
@@ -177,6 +184,7 @@ def chances_of_form(game_id: str, check: str, form) -> Response:
             return render_roll(page, 422)
         rulings.refuse_a_peek(grant, spec.name, req.model_dump(mode="json"))
         page.odds = chances(spec, req)
+        page.asked_before = asked_before(grant, spec, req)
     except Problem as problem:
         page.problem = problem
         return render_roll(page, problem.status)
@@ -271,6 +279,32 @@ def ledger_as_seen(document: dict[str, Any], grant: TokenGrant) -> dict[str, Any
     return {**document, "records": records}
 
 
+#: The ledger rows the game's page shows at a time (issue 52: at ~1,000 records the one page was
+#: 1.58 MB, every ruling's situation and steps in it); older ones are a link away (`?before=<seq>`).
+LEDGER_PAGE_ROWS = 50
+
+
+@dataclass(frozen=True)
+class LedgerPage:
+    """A page of the ledger's rows, in the ledger's order: the newest unless `before` a record."""
+
+    records: list[dict[str, Any]]
+    older: int | None  # `before` of the page of older records (its first seq here), None at the start
+    newer: bool  # records after this page
+    newer_before: int | None  # `before` of the page of newer records; None: the newest page
+
+
+def ledger_page(records: list[dict[str, Any]], before: int | None) -> LedgerPage:
+    """The `LEDGER_PAGE_ROWS` records before record `before` (None: the newest)."""
+    end = len(records) if before is None else next((i for i, r in enumerate(records) if r["seq"] >= before),
+                                                    len(records))
+    start = max(0, end - LEDGER_PAGE_ROWS)
+    shown = records[start:end]
+    newer_end = end + LEDGER_PAGE_ROWS
+    return LedgerPage(shown, shown[0]["seq"] if start > 0 and shown else None, end < len(records),
+                      records[newer_end]["seq"] if newer_end < len(records) else None)
+
+
 @dataclass(frozen=True)
 class LedgerRow:
     """A record of the ledger as its row reads: what was ruled, in one sentence, and its notices."""
@@ -319,7 +353,7 @@ def make_game_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprin
     @bp.get("/games/<game_id>")
     def game(game_id: str):
         game_or_404(game_id)
-        if page_token() is None:
+        if page_token(game_id) is None:
             return render_template("game_login.html", game_id=game_id, next=request.args.get("next", ""))
         try:
             grant = page_grant(game_id, write=False)
@@ -333,8 +367,10 @@ def make_game_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprin
         for finding in report.problems:
             problems.setdefault(finding.seq, []).append(finding.message)
         seen = ledger_as_seen(document, grant)
+        page = ledger_page(seen["records"], request.args.get("before", type=int))
         response = Response(render_template(
-            "game.html", document=seen, rows=ledger_rows(seen), report=report, role=grant.role, grant=grant, problems=problems,
+            "game.html", document=seen, page=page, rows=ledger_rows({**seen, "records": page.records}),
+            report=report, role=grant.role, grant=grant, problems=problems,
             info=system_info(document["game"]["system"]), checks=game_checks_of(grant),
             may_roll=grant.role != OBSERVER and document["game"]["status"] == "open"))
         response.headers["Cache-Control"] = "no-store"
@@ -398,6 +434,7 @@ def make_game_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprin
                                           request.form, "odds-roll"), 303)
 
     @bp.get("/games/<game_id>/checks/<check>/odds")
+    @odds_limited(config, limiter)
     def chances(game_id: str, check: str):
         """The chances of the situation in the address: a page the Back button comes back to."""
         grant = grant_or_login(game_id, write=True)

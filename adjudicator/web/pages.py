@@ -46,8 +46,10 @@ from adjudicator.services import services
 from adjudicator.systems import all_systems, system_info
 from adjudicator.words.wording import players_words
 
+from adjudicator.api.ratelimits import odds_limited
+
 if TYPE_CHECKING:  # for the annotation only (ratelimits imports api.auth)
-    from adjudicator.ratelimits import RouteLimiter
+    from adjudicator.api.ratelimits import RouteLimiter
 
 
 @dataclass
@@ -176,6 +178,7 @@ def make_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
 
     @bp.post("/systems/<system>/<check>/odds")
     @anonymous
+    @odds_limited(config, limiter)
     def system_check_odds(system: str, check: str):
         spec = get_check(system, check)
         if spec is None or not spec.random:

@@ -51,7 +51,7 @@ from adjudicator.bridge.positions import read_positions
 from adjudicator.bridge.upload import MAX_UPLOAD_BYTES, Budget, read_upload
 from adjudicator.checks import canonical_side
 from adjudicator.config import Config
-from adjudicator.web.csrf import guard
+from adjudicator.web.csrf import browser_key, guard
 from adjudicator.web.dicechart import die_chart
 from adjudicator.ledger.dicestats import DiceRecord
 from adjudicator.web.game_pages import grant_or_login
@@ -59,7 +59,7 @@ from adjudicator.api.dice_record import game_dice_record
 from adjudicator.logs.check import MAX_CHAIN_FILES
 from adjudicator.web.page_tokens import page_grant
 from adjudicator.problems import Problem
-from adjudicator.ratelimits import RouteLimiter, pages_limit
+from adjudicator.api.ratelimits import RouteLimiter, pages_limit
 from adjudicator.logs.replay.build import LedgerContext, Replay, build_replay
 from adjudicator.logs.replay.kept import Built, build_key, keep, kept_page, kept_part
 from adjudicator.logs.replay.views import Viewer
@@ -67,7 +67,7 @@ from adjudicator.services import services
 from adjudicator.ledger.storage import OBSERVER, TokenGrant
 from adjudicator.systems import system_info
 from adjudicator.words.transcript import SessionLineError
-from adjudicator.ledger.uploads import grant_scope, is_sha256, system_scope
+from adjudicator.ledger.uploads import browser_scope, grant_scope, is_sha256
 from scenarios.model import Game
 from vassalfmt import SavedGame, VassalFormatError
 
@@ -375,7 +375,7 @@ def make_replay_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
         return load_system_game(system)
 
     def system_replay_of(system: str, game: Game) -> ReplayOf:
-        return ReplayOf(system_scope(system), system, game, calculation_viewer(game),
+        return ReplayOf(browser_scope(system, browser_key()), system, game, calculation_viewer(game),
                         request.args.get("scenario", "").strip() or None)
 
     @bp.get("/systems/<system>/replay")
@@ -392,7 +392,7 @@ def make_replay_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
         asked = {name: request.form.get(name, "").strip() for name in SYSTEM_ARGS}
         side = canonical_side(asked["as"])
         viewer = Viewer(side, game.sides[side].name) if side and side in game.sides else Viewer()
-        key = upload(ReplayOf(system_scope(system), system, game, viewer, asked["scenario"] or None))
+        key = upload(ReplayOf(browser_scope(system, browser_key()), system, game, viewer, asked["scenario"] or None))
         if isinstance(key, BridgeError):
             return render_template("replay_upload.html", info=system_info(system), game_id=None,
                                    action=url_for("replay_pages.system_upload", system=system),

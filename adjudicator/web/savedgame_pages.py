@@ -60,18 +60,18 @@ from adjudicator.bridge.upload import MAX_UPLOAD_BYTES, read_upload
 from adjudicator.bridge.writeback import piece_changes, ruling_log
 from adjudicator.checks import CheckSpec, canonical_side, checks_for, get_check
 from adjudicator.config import Config
-from adjudicator.web.csrf import guard
+from adjudicator.web.csrf import browser_key, guard
 from adjudicator.fog import fog_of, redact, reveal, seal
 from adjudicator.words.forms import form_fields, form_request, submitted_values, unit_choices
 from adjudicator.web.game_pages import new_request_id, situation_address, starting_values
 from adjudicator.web.page_tokens import page_grant
 from adjudicator.problems import Problem
-from adjudicator.ratelimits import RouteLimiter, pages_limit
+from adjudicator.api.ratelimits import RouteLimiter, odds_limited, pages_limit
 from adjudicator.services import services
 from adjudicator.ledger.storage import OBSERVER, GameNotFound, TokenGrant
 from adjudicator.systems import system_info
 from adjudicator.words.transcript import chat_lines
-from adjudicator.ledger.uploads import Upload, grant_scope, is_sha256, system_scope
+from adjudicator.ledger.uploads import Upload, browser_scope, grant_scope, is_sha256
 from adjudicator.words.wording import field_path_words, read_from_file
 from vassalfmt import SavedGame
 
@@ -84,14 +84,15 @@ UPLOAD_BODY_BYTES = MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD
 
 @dataclass(frozen=True)
 class Scope:
-    """The pages' context: a system (calculations) or a recorded game (its grant)."""
+    """The pages' context: a system (calculations, this browser's files) or a recorded game (its grant)."""
 
     system: str
     grant: TokenGrant | None = None
 
     @property
     def key(self) -> str:
-        return grant_scope(self.grant) if self.grant else system_scope(self.system)
+        """Where its files are kept: the grant's, or (a calculation) this browser's."""
+        return grant_scope(self.grant) if self.grant else browser_scope(self.system, browser_key())
 
     @property
     def recorded(self) -> bool:
@@ -419,7 +420,8 @@ def record_check(scope: Scope, sha256: str, check: str):
     try:
         given = players_fields(page, form)
         recorded, _ = record_from_file(scope.grant, page.spec, page.positions, given, pointed_at(form),
-                                       form.get("_game_turn", "").strip() or None, page.request_id)
+                                       form.get("_game_turn", "").strip() or None, page.request_id,
+                                       warn_repeat=True, again=form.get("again"))
     except Problem as problem:
         page.problem = problem
         return render_check(page, form, problem.status)
@@ -453,6 +455,7 @@ def make_bridge_pages_blueprint(config: Config, limiter: RouteLimiter) -> Bluepr
     bp = Blueprint("bridge_pages", __name__)
 
     limited = pages_limit(config, limiter)
+    chances_limited = odds_limited(config, limiter)
 
     # calculations ----------------------------------------------------------------------------------------
 
@@ -483,6 +486,7 @@ def make_bridge_pages_blueprint(config: Config, limiter: RouteLimiter) -> Bluepr
 
     @bp.post("/systems/<system>/savedgame/<sha256>/checks/<check>/odds")
     @limited
+    @chances_limited
     def system_odds(system: str, sha256: str, check: str):
         return odds_page(system_scope_of(system), sha256, check)
 
@@ -546,6 +550,7 @@ def make_bridge_pages_blueprint(config: Config, limiter: RouteLimiter) -> Bluepr
                                                   check=check), request.form, "answer"), 303)
 
     @bp.get("/games/<game_id>/savedgame/<sha256>/checks/<check>/odds")
+    @chances_limited
     def game_chances(game_id: str, sha256: str, check: str):
         return odds_page(game_scope(game_id), sha256, check, request.args)
 

@@ -95,13 +95,14 @@ class Replay:
 
     def summary(self) -> dict[str, Any]:
         counts = self.timeline.counts
-        shown = [r for r in self.rulings if r.status not in (HIDDEN, REROLL)]
+        shown = [r for r in self.rulings if r.status not in (HIDDEN, REROLL) or r.lines]  # a rewind's re-roll is shown
         out = {
             "files": len(self.file_names), "steps": len(self.steps) - 1, "commands": self.timeline.command_count,
             "moves": counts[MOVE], "draws": counts[DRAW], "step_changes": counts[STEP],
             "removed": counts[REMOVE], "placed": counts[ADD], "rulings": len(shown),
             "verdicts": {status: n for status, n in self.verdicts.items()},
             "ok": not self.bad and (self.check is None or self.check.ok),
+            "notices": sum(len(r.notices) for r in shown),  # while one stands, not "every ruling is the one"
         }
         if self.check is not None:
             out["ledger_ok"] = self.check.ledger_ok

@@ -106,6 +106,8 @@ def _shown(entry: TranscriptEntry, at: int, judged: LogRuling | None, recorded_g
                     if not recorded_game else "not judged")
         return view
     view.status, view.why = judged.status, redact(judged.why)
+    if judged.rewind:  # asked again after the game was taken back over a ruling: a re-roll, shown where it was asked
+        view.status, view.why = REROLL, redact(judged.rewind)
     view.notices = [redact(text) for text in judged.notices]
     record = records.get(entry.seq) if judged.status != "other-game" else None
     if record is not None:
@@ -134,10 +136,12 @@ def _with_unshown(timeline: Timeline, rulings: list[RulingView], check: LogCheck
     """The rulings with the hidden ones and the re-rolls each at a step of its own, inserted
     between the shown rulings recorded before and after it (or at the end)."""
     shown = sorted((r.seq, r.step) for r in rulings if r.seq is not None and r.game_id == check.game_id
-                   and r.status in (VERIFIED, NOT_APPLIED, ALTERED))
+                   and (r.status in (VERIFIED, NOT_APPLIED, ALTERED) or r.status == REROLL and r.lines))
     inserts: list[tuple[int, RulingView, int | None, int | None]] = []  # (before index, ruling, prev, next)
     for status, summaries in ((HIDDEN, check.hidden), (REROLL, check.rerolls)):
         for summary in summaries:
+            if summary.get("shown"):
+                continue  # a re-roll the log shows (a rewind) stands at its own step already
             seq = summary["seq"]
             before = max((s for s in shown if s[0] < seq), default=None)
             after = min((s for s in shown if s[0] > seq), default=None)
@@ -186,7 +190,8 @@ def _with_unshown(timeline: Timeline, rulings: list[RulingView], check: LogCheck
 def _mark_ordered(timeline: Timeline, game: Game, rulings: list[RulingView], records: dict[int, dict],
                   labels: Callable[[int, Step], str | None]) -> None:
     """Notes on the units' step changes: ordered by the verified ruling before them, or by none."""
-    by_step = {r.step: r for r in rulings if r.status in (VERIFIED, NOT_APPLIED) and r.seq in records}
+    by_step = {r.step: r for r in rulings if (r.status in (VERIFIED, NOT_APPLIED) or r.status == REROLL and r.lines)
+               and r.seq in records}
     units: dict[str, Shown] = {}
     ordered: dict[str, OrderedChange] = {}  # unit (the changed one, or a replacement) -> the change
     source: RulingView | None = None

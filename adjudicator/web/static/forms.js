@@ -139,3 +139,16 @@ document.addEventListener("DOMContentLoaded", () => {
     if (spot && (!chooser || !chooser.value || chooser.value === map)) board.centreOnHex(spot);
   }
 });
+
+// The game's page shows its ledger a page at a time (the newest first): a link to a record of an
+// older page (a chat line's "verify: .../games/<id>#record-12") opens the page that holds it.
+function openRecordsPage() {
+  const found = /^#record-(\d+)$/.exec(window.location.hash);
+  if (!found || !document.getElementById("ledger") || document.getElementById("record-" + found[1])) return;
+  if (!document.querySelector(".ledger-nav")) return;
+  const url = new URL(window.location.href);
+  url.searchParams.set("before", String(Number(found[1]) + 1));
+  window.location.replace(url.toString());
+}
+openRecordsPage();
+window.addEventListener("hashchange", openRecordsPage);

@@ -43,8 +43,8 @@ final class Toolbar {
   }
 
   /**
-   * Clicks the showing button with this text or, with "item", that item of the toolbar menu
-   * with this text. A dialog the click opens is recorded and closed (or answered) as any other.
+   * Clicks the showing button with this text (an icon button, VASSAL's Undo: its tooltip) or,
+   * with "item", that item of the toolbar menu with this text. A dialog the click opens is recorded and closed (or answered) as any other.
    */
   static Object press(String text, Object item) {
     final AbstractButton button = find(text);
@@ -65,7 +65,7 @@ final class Toolbar {
     final List<String> seen = new ArrayList<>();
     for (final AbstractButton b : buttons()) {
       if (!shows(b)) continue;
-      if (text.equals(b.getText())) return b;
+      if (text.equals(b.getText()) || b.getText() == null && text.equals(b.getToolTipText())) return b;  // an icon button by its tooltip ("Undo last move")
       seen.add(b.getText());
     }
     throw new IllegalArgumentException("no showing toolbar button '" + text + "'; the toolbar has " + seen);

@@ -32,6 +32,7 @@ public final class ExtensionTests {
     firstTurn();
     playedGame();
     ruling();
+    askedBefore();
     if (args.length > 0) everyCheckOfTheServer(Path.of(args[0]));
     for (final String f : FAILURES) System.out.println("FAIL " + f);
     System.out.println("ran " + checks + " checks, " + FAILURES.size() + " failed");
@@ -452,12 +453,28 @@ public final class ExtensionTests {
           "the same server, a trailing slash aside");
   }
 
+  /** The chances of a situation the ledger has seen (the API's optional asked_before) warn before the roll. */
+  private static void askedBefore() {
+    final String odds = "{\"outcomes\": [{\"label\": \"NE\", \"probability\": 1.0, \"fraction\": \"1/1\"}], \"exact\": true";
+    final String warned = CheckForm.chancesHtml(Json.parseObject(odds + ", \"asked_before\": {\"record\": 3, \"rolled\": true, "
+      + "\"text\": \"This situation was asked as record #3 (Combat: NE); asking again rolls again, and both players will see it.\"}}"));
+    check(warned.contains("This situation was asked as record #3 (Combat: NE); asking again rolls again")
+          && warned.contains("Open record #3 from Adjudicator &gt; Rulings of this game"), "a repeat warned: " + warned);
+    check(!CheckForm.chancesHtml(Json.parseObject(odds + "}")).contains("asked as record"), "a new situation: no warning");
+  }
+
   private static void ruling() {
     final Ruling recorded = Ruling.of(Json.parseObject("{\"transcript\": [\"[ADJ g#4] RULING » Combat: rolled 2\", \"[ADJ g#4] dice: d6 2\","
       + " \"[ADJ g#4] receipt: record 4 hash ab\", \"[ADJ g#4] verify: https://x.test/games/g#record-4\"], \"details\": [\"1. a step [7.0]\"], \"seq\": 4}"));
     equal("https://x.test/games/g#record-4", recorded.page(), "a recorded ruling's page: its verify address");
     equal(List.of("1. a step [7.0]"), recorded.details, "the whole ruling, for the ruling window");
     equal("[ADJ g#4]", Ruling.tag(recorded.lines.get(1)), "a line's tag");
+    final Ruling noticed = Ruling.of(Json.parseObject("{\"transcript\": [\"[ADJ g#5] RULING » Combat: rolled 2\", "
+      + "\"[ADJ g#5] notice: asked again: the same situation as record #4\"], \"seq\": 5}"));
+    equal(List.of("notice: asked again: the same situation as record #4"), noticed.notices(), "a ruling's notices");
+    equal("<html>#5 (UN): Combat: rolled 2<br>&nbsp;&nbsp;<font color=\"#8d6e00\">notice: asked again: the same situation "
+          + "as record #4</font></html>", RulingsWindow.row(noticed, "UN"), "Rulings of this game: a notice under its ruling");
+    equal("#4 (UN): Combat: rolled 2", RulingsWindow.row(recorded, "UN"), "a ruling without notices: one line");
     equal("Combat: rolled 2", recorded.headline(), "the headline without its tag and the chat's mark");
     equal(null, Ruling.of(Json.parseObject("{\"transcript\": [\"[ADJ compute] RULING » x\"]}")).page(), "a calculation has no page");
     equal("https://x.test/games/g#record-4", ChatLinks.urlAt("[ADJ g#4] verify: https://x.test/games/g#record-4", 30),

@@ -290,10 +290,29 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
   Active active() {
     if (!played.recorded()) return null;
     final Settings.Kept kept = Settings.game(played.gameId);
-    if (kept == null || kept.tokens.isEmpty()) return null;
+    if (kept == null) return null;
     final String vassalSide = mySide();
     String side = vassalSide != null && kept.tokens.containsKey(vassalSide) ? vassalSide : null;
-    if (side == null) side = kept.tokens.keySet().iterator().next();
+    if (side == null) side = kept.tokens.keySet().stream().filter(s -> !OBSERVER.equals(s)).findFirst().orElse(null);
+    if (side == null) return null;  // no side's token: checks are calculations (the observer's reads, never rolls)
+    return activeAs(kept, side);
+  }
+
+  /** The observer's side name (a token that reads a recorded game and rolls nothing). */
+  static final String OBSERVER = "observer";
+
+  /**
+   * The recorded game this player may read: {@link #active} (a side's token), else the observer's
+   * token of the game this game names; null when he holds neither. What Rulings of this game reads.
+   */
+  Active reading() {
+    final Active a = active();
+    if (a != null || !played.recorded()) return a;
+    final Settings.Kept kept = Settings.game(played.gameId);
+    return kept != null && kept.tokens.containsKey(OBSERVER) ? activeAs(kept, OBSERVER) : null;
+  }
+
+  private Active activeAs(Settings.Kept kept, String side) {
     final String scenario = played.known() ? played.scenario : kept.scenario;
     return new Active(played.gameId, scenario, side, kept.tokens.get(side), kept.server.isEmpty() ? Settings.server() : kept.server,
                       logSession());
@@ -445,10 +464,7 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
         throw new Server.Problem(0, "Another game", "Recorded game " + id + " is of " + about.get("system") + ", not " + info.game + ".");
       }
       final String role = String.valueOf(about.get("role"));
-      if ("observer".equals(role)) {
-        throw new Server.Problem(0, "An observer's token", "That token is the observer's: it can read recorded game " + id
-                                 + " but not roll in it. Join with your side's token.");
-      }
+      if (OBSERVER.equals(role)) return joinAsObserver(id, secret, server, about);
       if (!Boolean.TRUE.equals(about.get("may_roll"))) {
         throw new Server.Problem(0, "The game is closed", "Recorded game " + id + " is " + about.get("status") + ": no more checks are rolled in it.");
       }
@@ -498,10 +514,38 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
     }
   }
 
+  /**
+   * The observer's token joined: it reads the recorded game this game already is (a file loaded, a
+   * room synchronised) — its rulings in Rulings of this game, each in its window — and rolls
+   * nothing: checks stay calculations, and the game's state is left as it is (an observer binds no
+   * game). Off the event thread.
+   */
+  private Map<String, Object> joinAsObserver(String id, String secret, Server server, Map<String, Object> about)
+      throws Server.Problem {
+    final PlayedGame now = onEventThread(this::played);
+    if (!now.recorded()) {
+      throw new Server.Problem(0, "An observer's token", "That token is the observer's: it reads recorded game " + id
+                               + " and rolls nothing. Load the game's file or join its room first, then join with it to read "
+                               + "its rulings; to play, join with your side's token.");
+    }
+    if (!now.gameId.equals(id)) {
+      throw new Server.Problem(0, "Another recorded game", "This game is recorded game " + now.gameId + ", not " + id + ".");
+    }
+    final String scenario = String.valueOf(about.get("scenario"));
+    Settings.keep(id, scenario, server.base(), OBSERVER, secret);
+    onEventThread(() -> {
+      Chat.local("you follow recorded game " + id + " as its observer: Adjudicator > Rulings of this game lists its rulings "
+                 + "(read-only); checks are calculations.");
+      return null;
+    });
+    return ok("game_id", id, "scenario", scenario, "side", OBSERVER, "public_url",
+              String.valueOf(about.getOrDefault("public_url", server.base())), "warning", "");
+  }
+
   /** Forgets this player's token of the recorded game this game names (without asking: the menu asks first). */
   public Map<String, Object> leaveRecordedGame() {
     try {
-      final Active a = onEventThreadAnywhere(this::active);
+      final Active a = onEventThreadAnywhere(this::reading);
       if (a == null) return ok();
       Settings.forget(a.gameId, a.side);
       onEventThreadAnywhere(() -> {
@@ -718,7 +762,7 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
   }
 
   private GameRulings gameRulings() throws Server.Problem {
-    final Active a = onEventThread(this::active);
+    final Active a = onEventThread(this::reading);
     if (a == null) throw new Server.Problem(0, "Not a recorded game", "This game is no recorded game you hold a token of: "
                                             + "join it to list its rulings (Adjudicator > Join recorded game).");
     final GameRulings found = new GameRulings(a.gameId);

@@ -279,6 +279,12 @@ final class CheckForm {
   static String chancesHtml(Map<String, Object> odds) {
     final boolean exact = Boolean.TRUE.equals(odds.get("exact"));
     final StringBuilder sb = new StringBuilder("<html>");
+    final Map<String, Object> asked = Schema.map(odds.get("asked_before"));
+    if (asked.get("text") instanceof String) {  // the same situation was recorded already: said before the roll
+      sb.append("<font color=\"#aa5500\"><b>").append(html((String) asked.get("text"))).append("</b> Open record #")
+        .append(html(String.valueOf(asked.get("record")))).append(" from Adjudicator &gt; Rulings of this game instead, "
+        + "or press OK to roll again.</font><br>");
+    }
     final Object headline = odds.get("headline");
     if (headline instanceof String && !((String) headline).isEmpty()) sb.append("<b>").append(html((String) headline)).append("</b><br>");
     sb.append("<table cellspacing=0 cellpadding=1>");

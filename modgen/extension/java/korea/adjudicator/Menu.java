@@ -35,7 +35,8 @@ final class Menu {
     final JPopupMenu menu = new JPopupMenu();
     final PlayedGame played = adjudicator.played();
     final Adjudicator.Active active = adjudicator.active();
-    final JMenuItem status = new JMenuItem(statusText(played, active));
+    final Adjudicator.Active reading = adjudicator.reading();  // the observer's token too: it reads
+    final JMenuItem status = new JMenuItem(statusText(played, active, reading));
     status.setEnabled(false);
     menu.add(status);
     final JMenu scenario = new JMenu("Scenario of this game");
@@ -53,18 +54,19 @@ final class Menu {
     create.setEnabled(!played.recorded());
     menu.add(create);
     menu.add(item("Join recorded game...", () -> joinDialog(adjudicator.played().gameId, "", "")));
-    final JMenuItem leave = item(active == null ? "Forget my token" : "Forget my token of recorded game " + active.gameId + "...",
-                                 () -> leaveDialog(active));
-    leave.setEnabled(active != null);
+    final JMenuItem leave = item(reading == null ? "Forget my token" : "Forget my token of recorded game " + reading.gameId + "...",
+                                 () -> leaveDialog(reading));
+    leave.setEnabled(reading != null);
     menu.add(leave);
     final JMenuItem owed = item("Apply the rulings' changes to my pieces...", adjudicator::applyOwedChangesInteractively);
     owed.setToolTipText("Changes the opponent's rulings order to your pieces that were hidden from him (only you can make them)");
     owed.setEnabled(active != null);
     menu.add(owed);
     final JMenuItem rulings = item("Rulings of this game...", adjudicator::showRulingsInteractively);
-    rulings.setToolTipText(active == null ? "Join the recorded game to list its rulings"
-                           : "Every ruling of recorded game " + active.gameId + " so far, as your side may see them");
-    rulings.setEnabled(active != null);
+    rulings.setToolTipText(reading == null ? "Join the recorded game to list its rulings (a side's token, or the observer's)"
+                           : "Every ruling of recorded game " + reading.gameId + " so far, as "
+                             + (active == null ? "its observer" : "your side") + " may see them");
+    rulings.setEnabled(reading != null);
     menu.add(rulings);
     menu.addSeparator();
     final Ruling last = adjudicator.lastRuling();
@@ -96,10 +98,14 @@ final class Menu {
     menu.show(button, 0, button.getHeight());
   }
 
-  private String statusText(PlayedGame played, Adjudicator.Active active) {
+  private String statusText(PlayedGame played, Adjudicator.Active active, Adjudicator.Active reading) {
     final String game = played.known() ? adjudicator.scenarioName(played.scenario) : "scenario unknown";
     if (active != null) {
       return game + ": recorded game " + active.gameId + " as " + adjudicator.info().sideName(active.side) + " at " + active.server;
+    }
+    if (reading != null) {
+      return game + ": recorded game " + reading.gameId + " as its observer at " + reading.server + " (reads its rulings; "
+        + "calculations at " + Settings.server() + ")";
     }
     if (played.recorded()) {
       return game + ": recorded game " + played.gameId + (played.server.isEmpty() ? "" : " at " + played.server)
@@ -260,7 +266,7 @@ final class Menu {
   private void leaveDialog(Adjudicator.Active active) {
     if (active == null) return;
     final JTextArea text = new JTextArea("Forget your token of recorded game " + active.gameId + " ("
-      + adjudicator.info().sideName(active.side) + ")?\nWithout it you cannot roll in this game; copy it first if you will "
+      + (Adjudicator.OBSERVER.equals(active.side) ? "the observer's" : adjudicator.info().sideName(active.side)) + ")?\nWithout it you cannot roll in this game; copy it first if you will "
       + "need it:\n\n" + active.token, 5, 64);
     text.setEditable(false);
     if (JOptionPane.showConfirmDialog(Adjudicator.window(), text, "Adjudicator: forget your token?", JOptionPane.YES_NO_OPTION,

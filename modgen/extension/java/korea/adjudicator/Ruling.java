@@ -248,6 +248,16 @@ final class Ruling {
     return line.startsWith(MARK) ? line.substring(MARK.length()) : line;
   }
 
+  /** The ruling's notices as everyone reads them (its "notice: ..." lines, untagged: adjudicator.ledger.board). */
+  List<String> notices() {
+    final List<String> out = new java.util.ArrayList<>();
+    for (final String line : lines) {
+      final String untagged = TAG.matcher(line).replaceFirst("").trim();
+      if (untagged.startsWith("notice: ")) out.add(untagged);
+    }
+    return out;
+  }
+
   private static String text(Object o) {
     return o instanceof String ? (String) o : null;
   }

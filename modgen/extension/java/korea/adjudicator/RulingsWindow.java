@@ -14,13 +14,27 @@ import javax.swing.JScrollPane;
 import javax.swing.ListSelectionModel;
 
 /**
- * Adjudicator > Rulings of this game: every ruling of the recorded game so far, one line each (its
- * number, the side that asked, its headline), as this player's side may see them (the fog of war
+ * Adjudicator > Rulings of this game: every ruling of the recorded game so far, one row each (its
+ * number, the side that asked, its headline, a line per notice it carries), as this player's side may see them (the fog of war
  * applies: they come from the ledger with his token); each opens in the ruling window. The list a
  * player who joins late reads, and anyone who missed a ruling. Not modal.
  */
 final class RulingsWindow {
   private RulingsWindow() { }
+
+  /** One ruling's row: its number, the side that asked, its headline, and a line under it per notice it carries. */
+  static String row(Ruling ruling, String side) {
+    final String head = "#" + ruling.seq + " (" + side + "): " + ruling.headline();
+    final List<String> notices = ruling.notices();
+    if (notices.isEmpty()) return head;
+    final StringBuilder sb = new StringBuilder("<html>").append(html(head));
+    for (final String n : notices) sb.append("<br>&nbsp;&nbsp;<font color=\"#8d6e00\">").append(html(n)).append("</font>");
+    return sb.append("</html>").toString();
+  }
+
+  private static String html(String s) {
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+  }
 
   /** Shows the list, the last ruling chosen. Event thread. */
   static void show(Adjudicator adjudicator, String gameId, List<Ruling> rulings, List<String> sides) {
@@ -28,7 +42,7 @@ final class RulingsWindow {
     window.setName("rulings window");
     final String[] rows = new String[rulings.size()];
     for (int i = 0; i < rows.length; i++) {
-      rows[i] = "#" + rulings.get(i).seq + " (" + adjudicator.info().sideName(sides.get(i)) + "): " + rulings.get(i).headline();
+      rows[i] = row(rulings.get(i), adjudicator.info().sideName(sides.get(i)));
     }
     final JList<String> list = new JList<>(rows);
     list.setName("rulings");
