@@ -30,6 +30,7 @@ from adjudicator.unit_owners import owners_of
 from scenarios import load_game
 from scenarios.boxboard import boxes_layout, dead_pile
 from tests.engine.play import adjacent_combat, board_request, hex_label, player_fields, setup_hexes
+from tests.replay_logs import saved_at_end
 from vassalfmt import continue_log, read_saved_game
 from vassalfmt.commands import ChangePiece, MovePiece, RemovePiece, chat_command
 
@@ -554,6 +555,7 @@ def test_spi_the_defenders_losses_are_his_choice_made_in_his_next_file(app, clie
     assert losses["outcome"]["defender_losses"]["regiments_lost"] >= 1 and losses["piece_changes"]
     assert all(c["applied_by"] == owner for c in losses["piece_changes"])
     head = [chat_command(session_line(game_id, {**b1, "side": owner}, ["a1"]))]
+    t.setup = saved_at_end(a_file)  # his file begins where the attacker's ended
     applied = t.check(a_file, t.written_back(losses, head))
     assert applied["ok"] and verdicts(applied) == [(answer["seq"], "verified"), (losses["seq"], "verified")], applied
     forgot = t.check(a_file, t.log(head, lines(losses)))
