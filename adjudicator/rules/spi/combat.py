@@ -398,20 +398,8 @@ def resolve(g: Game, req: CombatRequest, dice: Dice) -> CheckResult:
     elif code == "Ax":
         att_loss = losses.destroy_all(attackers)
     spares = losses.Spares(g, losses.spares_of(g, req.counters_not_in_play, set(attackers + defenders)))
-    # Combat (J) names no chooser of the units that lose regiments: each player takes his own. A defending
-    # stack whose owner has not said which units lose them leaves the choice open, owed by him
-    # (`chosen_losses`: he makes it with "Combat losses", naming this combat's record); no default.
-    choosing = bool(code[0] in "DE" and n and not req.defender_losses_from
-                    and len([d for d in defenders if not data.is_supply_unit(data.unit(g, d))]) > 1)
-    to_choose = None
-    if choosing:
-        to_choose = {"side": data.unit(g, defenders[0]).side, "regiments": n, "doubled": bool(doubling and att_side == "un"),
-                     "units": defenders, "hex": req.defender_hex}
-        steps.append(Step(f"The defender loses {n} CRT loss(es) in regiments{' (doubled, Combat (K))' if to_choose['doubled'] else ''}"
-                          f": which of his units in {req.defender_hex} lose them is his choice (the book names no chooser,"
-                          " so each player takes his own). He makes it with 'Combat losses', naming this combat's "
-                          "record.", "Combat (J), (K)"))
-    elif code[0] in "DE" and n:
+    to_choose = _defenders_choice(g, req, n if code[0] in "DE" else 0, bool(doubling and att_side == "un"), steps)
+    if to_choose is None and code[0] in "DE" and n:
         def_loss = losses.take_losses(g, in_order(defenders, req.defender_losses_from), n,
                                       doubling and att_side == "un", spares)
     if code[0] in "AE" and n:
@@ -466,6 +454,23 @@ def resolve(g: Game, req: CombatRequest, dice: Dice) -> CheckResult:
         "bridge_blown": blown, "entrenched_counters_removed": entrenched_removed,
     }
     return CheckResult(outcome=outcome, steps=steps, warnings=warnings)
+
+
+def _defenders_choice(g: Game, req: CombatRequest, regiments: int, doubled: bool, steps: list[Step]) -> dict | None:
+    """Combat (J) names no chooser of the units that lose regiments: each player takes his own. A
+    defending stack whose owner has not said which units lose them (`defender_losses_from`) leaves
+    the choice open, owed by him (`chosen_losses`: he makes it with "Combat losses", naming this
+    combat's record); the rules give no default. The choice (side, regiments, units, hex), or None."""
+    defenders = [d.unit for d in req.defenders]
+    fighting = [d for d in defenders if not data.is_supply_unit(data.unit(g, d))]
+    if not regiments or req.defender_losses_from or len(fighting) < 2:
+        return None
+    steps.append(Step(f"The defender loses {regiments} CRT loss(es) in regiments{' (doubled, Combat (K))' if doubled else ''}"
+                      f": which of his units in {req.defender_hex} lose them is his choice (the book names no chooser, "
+                      "so each player takes his own). He makes it with 'Combat losses', naming this combat's record.",
+                      "Combat (J), (K)"))
+    return {"side": data.unit(g, defenders[0]).side, "regiments": regiments, "doubled": doubled, "units": defenders,
+            "hex": req.defender_hex}
 
 
 @register_check(system="spi", name="combat", request=CombatRequest, random=True,
