@@ -67,8 +67,8 @@ Rules functions name unit states in their outcomes in a few shapes, read here (`
 * a list named ``revealed`` of objects ``{"unit": placeholder, "revealed_as": counter}``: each
   placeholder revealed. These come first, so the counter's own change follows its placing.
 
-Orders a ruling gives beside the units' states are read after them (`_retreats`, `_markers`,
-`_choices`), each a change of its own:
+Orders a ruling gives beside the units' states are read after them (`adjudicator.ruled_orders`),
+each a change of its own:
 
 * ``retreat_hexes`` beside a unit (SPI's Pursuit table; a Fire and Ice retreat chosen without its
   hexes, ``retreats_to_make``), and a combat's ``defender_retreat_hexes`` / ``attacker_retreat_hexes``
@@ -92,7 +92,7 @@ replacement). The readers read those actions, never the kinds' details: the exte
 ``logs.board`` checks the log shows them, ``ledger.board`` folds the unit's state after them and
 ``words.transcript._change_text`` says them. Adding a kind: a constant and its line in the
 table above; the outcome shape that names it, read in `_walk` (or first, as `revealed_changes`
-reads a reveal); any field it needs in `UnitChange` and in `to_json` (new keys only); its actions
+reads a reveal; an order beside the units' states: `adjudicator.ruled_orders`); any field it needs in `UnitChange` and in `to_json` (new keys only); its actions
 in `_actions` (a new action: its line in `adjudicator.piece_actions` and in each reader). A kind
 or action a reader does not know is left alone by it.
 
@@ -111,9 +111,9 @@ from typing import Any, Callable, Iterator, Sequence
 
 from adjudicator.piece_actions import (  # canonical order and the step lookup: every reader imports them from here
     CHOOSE, DELETE, ELIMINATE, ELIMINATE_COMMAND, MOVE, PLACE, PLACE_MARKER, RETREAT_ORDER, SET_ASIDE, SET_ASIDE_COMMAND,
-    SHOW_STEP,
-    PieceAction, canonical, canonical_outcome, step_name,
+    SHOW_STEP, PieceAction, canonical, canonical_outcome, step_name,
 )
+from adjudicator.ruled_orders import GONE_STEPS, ids as _ids, integer as _int, loss_choices, marker_orders, retreat_orders
 
 
 STEP, ELIMINATED, REPLACED, MOVED, RETURNED = "step", "eliminated", "replaced", "moved", "returned"
@@ -129,7 +129,6 @@ GONE_KINDS = frozenset({ELIMINATED, REPLACED, REVEALED, BROKEN_DOWN})
 PLACING = frozenset({REPLACED, BROKEN_DOWN})
 #: Kinds that send the unit to a dead pile (a placeholder revealed is deleted instead).
 TO_DEAD_PILE = frozenset({ELIMINATED, REPLACED})
-GONE_STEPS = frozenset({"deadpile", "eliminated", "destroyed"})
 
 
 @dataclass(frozen=True)
@@ -268,7 +267,7 @@ def ruled_changes(outcome: Any, owners: Owners | None = None, asker: str = "") -
         if change.kind == REPLACED:
             change = replace(change, replacements=tuple(_placed_as(p, changes) for p in change.replacements))
         out.append(change)
-    out = _with_retreats(out, dict(_retreats(outcome))) + list(_markers(outcome)) + list(_choices(outcome))
+    out = _with_retreats(out, dict(retreat_orders(outcome))) + list(_markers(outcome)) + list(_choices(outcome))
     if owners is not None:
         out = [_owned(change, owners, asker) for change in out]
     return [resolve(change, owners or NO_OWNERS) for change in out]
@@ -279,86 +278,24 @@ NO_OWNERS = Owners(lambda unit: None, lambda side: "", lambda unit: None)
 
 def _with_retreats(changes: list[UnitChange], retreats: dict[str, int]) -> list[UnitChange]:
     """The changes and, after them, a change ``retreat`` for each retreat the outcome orders
-    (`_retreats`) of a unit still on the board: its own change, made by its owner, who chooses the
+    (`adjudicator.ruled_orders.retreat_orders`) of a unit still on the board: its own change, made by its owner, who chooses the
     hexes (a unit that lost a step and retreats has both)."""
     gone = {c.unit for c in changes if c.eliminated}
     return changes + [UnitChange(RETREAT, unit, hexes=hexes) for unit, hexes in retreats.items() if unit not in gone]
 
 
-def _retreats(outcome: Any) -> Iterator[tuple[str, int]]:
-    """(unit, hexes) for every retreat an outcome orders: an object naming a unit with
-    ``retreat_hexes`` (SPI's Pursuit table), and a combat's ``defender_retreat_hexes`` /
-    ``attacker_retreat_hexes`` beside its ``defenders`` / ``attackers`` (KWB's CRT: AR, DR and the
-    like; the surviving units of that side retreat, a unit replaced by a smaller one through its
-    replacement, 7.6)."""
-    if isinstance(outcome, list):
-        for item in outcome:
-            yield from _retreats(item)
-        return
-    if not isinstance(outcome, dict):
-        return
-    unit, hexes = outcome.get("unit"), _int(outcome.get("retreat_hexes"))
-    if isinstance(unit, str) and hexes:
-        yield unit, hexes
-    new_units = {n["unit"]: n for n in outcome.get("new_units") or [] if isinstance(n, dict) and isinstance(n.get("unit"), str)}
-    for side in ("defender", "attacker"):
-        hexes = _int(outcome.get(f"{side}_retreat_hexes"))
-        for item in outcome.get(f"{side}s") or [] if hexes else []:
-            survivor = _survivor(item, new_units)
-            if survivor:
-                yield survivor, hexes
-    for key, value in outcome.items():
-        if isinstance(value, (dict, list)) and key not in ("attackers", "defenders", "new_units"):
-            yield from _retreats(value)
-
-
 def _markers(outcome: Any) -> Iterator[UnitChange]:
-    """The markers an outcome orders onto units: Fire and Ice's losses (``markers``: unit -> the
-    status markers its retreat earns, 5.6; 6.2 e, f, g) and a combat's quality markers
-    (``quality_markers_placed``: a side and a marker, put on one of that side's participating units
-    without a quality marker, 5.4.2: ``participants`` by role, the lead unit first)."""
-    if not isinstance(outcome, dict):
-        return
-    markers = outcome.get("markers")
-    if isinstance(markers, dict):
-        for unit, names in markers.items():
-            if isinstance(unit, str) and _ids(names):
-                yield UnitChange(MARKED, unit, markers=_ids(names))
-    placed = outcome.get("quality_markers_placed")
-    participants = outcome.get("participants") if isinstance(outcome.get("participants"), dict) else {}
-    attacker_side = outcome.get("loser_side") if outcome.get("loser") == "attacker" else outcome.get("winner_side")
-    for item in placed if isinstance(placed, list) else []:
-        if not isinstance(item, dict) or not isinstance(item.get("marker"), str):
-            continue
-        role = "attacker" if item.get("side") == attacker_side else "defender"
-        units = _ids(participants.get(role))
-        side = item["side"] if isinstance(item.get("side"), str) else ""
-        # no unit named (a combat asked by its numbers): the side's choice of his participating units
-        yield UnitChange(MARKED, units[0] if units else "", markers=(item["marker"],), choices=units, applied_by=side)
+    """The markers an outcome orders onto units (`adjudicator.ruled_orders.marker_orders`), each a
+    change ``marked`` (no unit named: the side's choice of his participating units)."""
+    for order in marker_orders(outcome):
+        yield UnitChange(MARKED, order.unit, markers=order.markers, choices=order.choices, applied_by=order.side)
 
 
 def _choices(outcome: Any) -> Iterator[UnitChange]:
-    """The choices an outcome leaves open to a unit's owner: SPI's ``defender_losses_to_choose`` (the side,
-    the regiments, the units in the hex)."""
-    owed = outcome.get("defender_losses_to_choose") if isinstance(outcome, dict) else None
-    if isinstance(owed, dict) and isinstance(owed.get("side"), str):
-        yield UnitChange(TO_CHOOSE, "", choices=_ids(owed.get("units")), regiments=_int(owed.get("regiments")) or 0,
-                         where=owed.get("hex") if isinstance(owed.get("hex"), str) else "", applied_by=owed["side"])
-
-
-def _survivor(item: Any, new_units: dict[str, dict]) -> str:
-    """The unit standing for a unit object after a combat's losses: itself, or the unit that
-    replaced it (followed through each replacement), "" when none is left."""
-    seen = set()
-    while isinstance(item, dict) and isinstance(item.get("unit"), str) and item["unit"] not in seen:
-        seen.add(item["unit"])
-        if item.get("step") not in GONE_STEPS and item.get("eliminated") is not True:
-            return item["unit"]
-        replaced = item.get("replaced_by")
-        if not isinstance(replaced, str) or not replaced:
-            return ""
-        item = new_units.get(replaced, {"unit": replaced})
-    return ""
+    """The choices an outcome leaves open to a unit's owner (`adjudicator.ruled_orders.loss_choices`)."""
+    for choice in loss_choices(outcome):
+        yield UnitChange(TO_CHOOSE, "", choices=choice.units, regiments=choice.regiments, where=choice.hex,
+                         applied_by=choice.side)
 
 
 def resolve(change: UnitChange, owners: Owners = NO_OWNERS) -> UnitChange:
@@ -502,18 +439,6 @@ def _owned(change: UnitChange, owners: Owners, asker: str) -> UnitChange:
     owners_own = change.kind in (RETREAT, MARKED, TO_CHOOSE)  # a retreat, a marker on his unit, his choice: the owner's
     by = (side or change.applied_by or asker) if owners_own else owners.applier(change.unit, asker)
     return replace(change, applied_by=by, dead_pile=dead_pile, box=box)
-
-
-def _ids(value: Any) -> tuple[str, ...]:
-    if isinstance(value, str):
-        return (value,) if value else ()
-    if isinstance(value, list):
-        return tuple(v for v in value if isinstance(v, str) and v)
-    return ()
-
-
-def _int(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _walk(outcome: Any) -> Iterator[UnitChange]:
