@@ -57,7 +57,8 @@ def retreat_orders(outcome: Any) -> Iterator[tuple[str, int]]:
     unit, hexes = outcome.get("unit"), integer(outcome.get("retreat_hexes"))
     if isinstance(unit, str) and hexes:
         yield unit, hexes
-    new_units = {n["unit"]: n for n in outcome.get("new_units") or [] if isinstance(n, dict) and isinstance(n.get("unit"), str)}
+    new_units = {n["unit"]: n for n in outcome.get("new_units") or []
+                 if isinstance(n, dict) and isinstance(n.get("unit"), str)}
     for side in ("defender", "attacker"):
         hexes = integer(outcome.get(f"{side}_retreat_hexes"))
         for item in outcome.get(f"{side}s") or [] if hexes else []:

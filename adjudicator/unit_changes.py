@@ -92,9 +92,10 @@ replacement). The readers read those actions, never the kinds' details: the exte
 ``logs.board`` checks the log shows them, ``ledger.board`` folds the unit's state after them and
 ``words.transcript._change_text`` says them. Adding a kind: a constant and its line in the
 table above; the outcome shape that names it, read in `_walk` (or first, as `revealed_changes`
-reads a reveal; an order beside the units' states: `adjudicator.ruled_orders`); any field it needs in `UnitChange` and in `to_json` (new keys only); its actions
-in `_actions` (a new action: its line in `adjudicator.piece_actions` and in each reader). A kind
-or action a reader does not know is left alone by it.
+reads a reveal; an order beside the units' states: `adjudicator.ruled_orders`); any field it
+needs in `UnitChange` and in `to_json` (new keys only); its actions in `_actions` (a new action:
+its line in `adjudicator.piece_actions` and in each reader). A kind or action a reader does not
+know is left alone by it.
 
 Canonical order (`canonical_outcome`: an outcome with its keys sorted, as the ledger stores it)
 lives here too, beside the description: a live answer and a ledger record give their changes in

@@ -109,7 +109,8 @@ def _facts_of(seq: int, owed: dict[str, Any]) -> GameFacts:
     return GameFacts({
         "combat_record": Fact(seq, f"these losses settle {why}"),
         "regiments": Fact(owed.get("regiments"), f"{why} cost the defender {owed.get('regiments')} loss(es) (Combat (J))"),
-        "doubled": Fact(bool(owed.get("doubled")), f"{why}: Combat (K) doubling {'applies' if owed.get('doubled') else 'does not apply'}"),
+        "doubled": Fact(bool(owed.get("doubled")),
+                        f"{why}: Combat (K) doubling {'applies' if owed.get('doubled') else 'does not apply'}"),
         "units": Fact(owed.get("units") or [], f"the units that defended {owed.get('hex', 'the hex')} in {why}"),
         "retreat_hexes": Fact(owed.get("retreat_hexes") or 0, f"{why}'s Pursuit table retreat"),
     })

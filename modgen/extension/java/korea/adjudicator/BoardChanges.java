@@ -395,7 +395,10 @@ final class BoardChanges {
     return piece.getMap() == null ? null : piece.getMap().locationName(piece.getPosition());
   }
 
-  /** The point of a location by its printed name (a hex label, a box's name) on one of the map's boards, in map pixels; null if none has it. */
+  /**
+   * The point of a location by its printed name (a hex label, a box's name) on one of the map's
+   * boards, in map pixels; null if none has it.
+   */
   private static Point pointOf(Map map, String location) {
     for (final Board b : map.getBoards()) {
       if (b.getGrid() == null) continue;
