@@ -243,7 +243,7 @@ final class BoardChanges {
     final String where = a.boxName.isEmpty() ? "its dead pile" : a.boxName;
     if (!a.boxName.isEmpty() && inBox(piece, a.boxName)) return new Planned(c, a, piece, "already in " + where, List.of());
     if (a.box.isEmpty()) return new Planned(c, a, piece, "removed (no dead pile)", List.of(DELETE));
-    if (!a.command.isEmpty()) return new Planned(c, a, piece, "eliminated (to " + where + ")", List.of(a.command));
+    if (!a.command.isEmpty()) return new Planned(c, a, piece, "eliminated (to its dead pile)", List.of(a.command));
     final Map boxes = boxesMap();
     final Point point = boxes == null ? null : pointOf(boxes, a.boxName);
     if (point == null) return new Planned(c, a, piece, "put it in " + where + " by hand", List.of());
