@@ -28,8 +28,19 @@ A change has a kind:
                 Army's division) stays in the box, its own parts placed in its stead
 ``recombined``  the unit, a counter lying in the box of counters not in play, is placed on ``hex``
                 and its ``parts`` (the units that formed it) are set aside in that box
-``retreat``     the unit must retreat ``hexes`` hexes (SPI's Pursuit table): an order its owner
-                carries out, choosing the hexes; nothing a reader can make or check but say it
+``retreat``     the unit must retreat ``hexes`` hexes (SPI's Pursuit table; KWB's CRT results with a
+                retreat, AR, DR and the like): an order its owner carries out, choosing the hexes
+                (``applied_by`` is the owner); a log shows it as the unit that far from where it
+                stood
+``marked``      markers go onto the unit's hex (``markers``: their names as the rules say them, e.g.
+                Fire and Ice's Disrupted, Bug Out after a retreat, 5.6 and 6.2 e-g; a quality marker,
+                Elite/Guards or Poor/Penal, 5.4.2, on "one of his participating units without a
+                quality marker": ``unit`` is the side's lead unit, ``choices`` the units he may
+                put it on, his choice when there are several); made by the unit's owner
+``to_choose``   a choice the rules leave to the unit's owner, still open: SPI's defender chooses which
+                of his units (``choices``) lose a combat's ``regiments`` (Combat (J): the book names no
+                chooser, so each player takes his own); the board changes when he has made it
+                (``spi.combat_losses``, his ruling's own changes); ``unit`` is ""
 ==============  ===================================================================================
 
 and says who makes it on the board: ``applied_by``, the side asking, or the unit's owner where
@@ -56,19 +67,39 @@ Rules functions name unit states in their outcomes in a few shapes, read here (`
 * a list named ``revealed`` of objects ``{"unit": placeholder, "revealed_as": counter}``: each
   placeholder revealed. These come first, so the counter's own change follows its placing.
 
+Orders a ruling gives beside the units' states are read after them (`adjudicator.ruled_orders`),
+each a change of its own:
+
+* ``retreat_hexes`` beside a unit (SPI's Pursuit table; a Fire and Ice retreat chosen without its
+  hexes, ``retreats_to_make``), and a combat's ``defender_retreat_hexes`` / ``attacker_retreat_hexes``
+  beside its ``defenders`` / ``attackers`` (KWB's CRT: the survivors of that side, a unit replaced
+  through its replacement): a retreat;
+* ``markers`` (unit -> the markers its retreat earns: Fire and Ice 5.6; 6.2 e-g) and
+  ``quality_markers_placed`` (a side and a marker, on one of its ``participants``: 5.4.2): marked;
+* ``defender_losses_to_choose`` (SPI: the side, the regiments, the units in the hex): to_choose.
+
 A step ``""`` is the unit's first step (full strength), whatever its counter calls it.
 
 A unit named as another's replacement is part of that change, not a change of its own. Where units
 stand is the board's business: the readers find the pieces.
 
-Adding a kind: a constant and its line in the
+Every change is resolved here, once, into the piece actions it takes (`resolve`,
+`adjudicator.piece_actions`: which piece, from where to where, the step's name its counter must
+show, by the one step lookup `step_name`, who makes it, and the choices still open); the answer
+carries them (``actions`` of each ``piece_changes`` entry, ``shows`` beside each step and
+replacement). The readers read those actions, never the kinds' details: the extension's
+``BoardChanges.java`` applies them, ``bridge/writeback.py`` writes them as commands,
+``logs.board`` checks the log shows them, ``ledger.board`` folds the unit's state after them and
+``words.transcript._change_text`` says them. Adding a kind: a constant and its line in the
 table above; the outcome shape that names it, read in `_walk` (or first, as `revealed_changes`
-reads a reveal); any field it needs in `UnitChange` and in `to_json` (new keys only: the
-extension ignores those it does not know, and reads ``kind``); then each reader says what it
-means: ``BoardChanges.java``
-(the commands that apply it), ``bridge/writeback.py`` (the commands it writes),
-``logboard.reached`` (what the log must show), ``ledger_board`` (the unit's state after it) and
-``transcript._change_text`` (its words). A kind a reader does not know is left alone by it.
+reads a reveal; an order beside the units' states: `adjudicator.ruled_orders`); any field it
+needs in `UnitChange` and in `to_json` (new keys only); its actions in `_actions` (a new action:
+its line in `adjudicator.piece_actions` and in each reader). A kind or action a reader does not
+know is left alone by it.
+
+Canonical order (`canonical_outcome`: an outcome with its keys sorted, as the ledger stores it)
+lives here too, beside the description: a live answer and a ledger record give their changes in
+the same order to every reader.
 
 This module is a leaf: the game's facts it needs (a unit's side, a side's dead pile, what the
 board hides) come in as an `Owners` (`adjudicator.unit_owners.owners_of` builds one).
@@ -76,14 +107,22 @@ board hides) come in as an `Owners` (`adjudicator.unit_owners.owners_of` builds 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterator
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Iterator, Sequence
+
+from adjudicator.piece_actions import (  # canonical order and the step lookup: every reader imports them from here
+    CHOOSE, DELETE, ELIMINATE, ELIMINATE_COMMAND, MOVE, PLACE, PLACE_MARKER, RETREAT_ORDER, SET_ASIDE, SET_ASIDE_COMMAND,
+    SHOW_STEP, PieceAction, canonical, canonical_outcome, step_name,
+)
+from adjudicator.ruled_orders import GONE_STEPS, ids as _ids, integer as _int, loss_choices, marker_orders, retreat_orders
+
 
 from adjudicator.request_units import stated_units
 
 STEP, ELIMINATED, REPLACED, MOVED, RETURNED = "step", "eliminated", "replaced", "moved", "returned"
 REVEALED = "revealed"
 BROKEN_DOWN, RECOMBINED, RETREAT = "broken_down", "recombined", "retreat"
+MARKED, TO_CHOOSE = "marked", "to_choose"
 #: Kinds a piece shows now (a unit returned to play is placed later, by its owner; a retreat's hexes
 #: are its owner's choice).
 ON_BOARD = (STEP, ELIMINATED, REPLACED, MOVED, REVEALED, BROKEN_DOWN, RECOMBINED)
@@ -93,7 +132,6 @@ GONE_KINDS = frozenset({ELIMINATED, REPLACED, REVEALED, BROKEN_DOWN})
 PLACING = frozenset({REPLACED, BROKEN_DOWN})
 #: Kinds that send the unit to a dead pile (a placeholder revealed is deleted instead).
 TO_DEAD_PILE = frozenset({ELIMINATED, REPLACED})
-GONE_STEPS = frozenset({"deadpile", "eliminated", "destroyed"})
 
 
 @dataclass(frozen=True)
@@ -103,9 +141,13 @@ class Placed:
     unit: str
     step: str | None = None
     sp: int | None = None
+    shows: str | None = None  # the step's name its counter shows (resolved: `step_name`)
 
     def to_json(self) -> dict[str, Any]:
-        return {"unit": self.unit, "step": self.step, "sp": self.sp}
+        out: dict[str, Any] = {"unit": self.unit, "step": self.step, "sp": self.sp}
+        if self.shows is not None:
+            out["shows"] = self.shows
+        return out
 
 
 @dataclass(frozen=True)
@@ -124,6 +166,12 @@ class UnitChange:
     parts: tuple[str, ...] = ()  # RECOMBINED: the units set aside
     lost: tuple[str, ...] = ()  # BROKEN_DOWN: the parts eliminated at once (to their dead pile)
     hexes: int = 0  # RETREAT: how many hexes
+    shows: str | None = None  # STEP, MOVED: the step's name the counter shows (resolved: `step_name`)
+    markers: tuple[str, ...] = ()  # MARKED: the markers placed, by the rules' names
+    choices: tuple[str, ...] = ()  # MARKED, TO_CHOOSE: the units the owner chooses among
+    regiments: int = 0  # TO_CHOOSE: the losses he chooses the units of
+    where: str = ""  # TO_CHOOSE: the hex they stand in
+    actions: tuple[PieceAction, ...] = field(default=(), compare=False)  # resolved (`resolve`)
 
     @property
     def eliminated(self) -> bool:
@@ -163,6 +211,14 @@ class UnitChange:
             out["lost"] = list(self.lost)
         if self.kind == RETREAT:
             out["hexes"] = self.hexes
+        if self.kind == MARKED:
+            out["markers"] = list(self.markers)
+            out["choices"] = list(self.choices)
+        if self.kind == TO_CHOOSE:
+            out.update(choices=list(self.choices), regiments=self.regiments, hex=self.where)
+        if self.shows is not None:
+            out["shows"] = self.shows
+        out["actions"] = [a.to_json() for a in self.actions]
         return out
 
 
@@ -174,6 +230,9 @@ class Owners:
     dead_pile_of: Callable[[str], str]  # side id -> its dead pile's box id ("" if none)
     hidden_owner: Callable[[str], str | None]  # unit id -> its side when the board hides its piece from the other side
     counters_box_of: Callable[[str], str] = lambda side: ""  # side id -> its box of counters not in play ("" if none)
+    steps_of: Callable[[str], Sequence[Any]] = lambda unit: ()  # unit id -> its steps (`scenarios.model.Step`)
+    box_name: Callable[[str], str] = lambda box: ""  # box id -> the box's name as the module shows it
+    marker_of: Callable[[str], tuple[str, str, int]] = lambda name: ("", "", 0)  # rules' name -> (marker, face, its number)
 
     def applier(self, unit: str, asker: str) -> str:
         """Who makes a change to `unit` on the board: its owner when its piece is hidden from the
@@ -210,10 +269,104 @@ def ruled_changes(outcome: Any, owners: Owners | None = None, asker: str = "") -
             continue  # a replacement coming in (or a part set aside): part of the change that brings it
         if change.kind == REPLACED:
             change = replace(change, replacements=tuple(_placed_as(p, changes) for p in change.replacements))
-        if owners is not None:
-            change = _owned(change, owners, asker)
         out.append(change)
-    return out
+    out = _with_retreats(out, dict(retreat_orders(outcome))) + list(_markers(outcome)) + list(_choices(outcome))
+    if owners is not None:
+        out = [_owned(change, owners, asker) for change in out]
+    return [resolve(change, owners or NO_OWNERS) for change in out]
+
+
+NO_OWNERS = Owners(lambda unit: None, lambda side: "", lambda unit: None)
+
+
+def _with_retreats(changes: list[UnitChange], retreats: dict[str, int]) -> list[UnitChange]:
+    """The changes and, after them, a change ``retreat`` for each retreat the outcome orders
+    (`adjudicator.ruled_orders.retreat_orders`) of a unit still on the board: its own change, made by its owner, who chooses the
+    hexes (a unit that lost a step and retreats has both)."""
+    gone = {c.unit for c in changes if c.eliminated}
+    return changes + [UnitChange(RETREAT, unit, hexes=hexes) for unit, hexes in retreats.items() if unit not in gone]
+
+
+def _markers(outcome: Any) -> Iterator[UnitChange]:
+    """The markers an outcome orders onto units (`adjudicator.ruled_orders.marker_orders`), each a
+    change ``marked`` (no unit named: the side's choice of his participating units)."""
+    for order in marker_orders(outcome):
+        yield UnitChange(MARKED, order.unit, markers=order.markers, choices=order.choices, applied_by=order.side)
+
+
+def _choices(outcome: Any) -> Iterator[UnitChange]:
+    """The choices an outcome leaves open to a unit's owner (`adjudicator.ruled_orders.loss_choices`)."""
+    for choice in loss_choices(outcome):
+        yield UnitChange(TO_CHOOSE, "", choices=choice.units, regiments=choice.regiments, where=choice.hex,
+                         applied_by=choice.side)
+
+
+def resolve(change: UnitChange, owners: Owners = NO_OWNERS) -> UnitChange:
+    """The change with what it takes on the board: the step names its counters show (`step_name`
+    over the unit's steps; a game whose steps are not known keeps the name the outcome gave) and
+    its piece actions (`adjudicator.piece_actions`), each made by the change's ``applied_by``."""
+    shows = _shows(owners, change.unit, change.step, change.sp)
+    replacements = tuple(replace(p, shows=_shows(owners, p.unit, p.step, p.sp)) for p in change.replacements)
+    change = replace(change, shows=shows if change.kind in (STEP, MOVED) else None, replacements=replacements)
+    return replace(change, actions=tuple(replace(a, applied_by=change.applied_by) for a in _actions(change, owners)))
+
+
+def _shows(owners: Owners, unit: str, step: str | None, sp: int | None) -> str | None:
+    steps = owners.steps_of(unit)
+    if steps:
+        return step_name(steps, step, sp)
+    return step if sp is None else str(sp)
+
+
+def _actions(change: UnitChange, owners: Owners) -> list[PieceAction]:
+    """The piece actions of one change (the table in `adjudicator.piece_actions`), in the order
+    they are made: the unit's own first, then the counters put in its place."""
+    kind, unit = change.kind, change.unit
+    placing = [PieceAction(PLACE, p.unit, step=p.shows, beside=unit) for p in change.replacements]
+    if kind == STEP:
+        return [PieceAction(SHOW_STEP, unit, step=change.shows)] if change.shows is not None else []
+    if kind in TO_DEAD_PILE:
+        return [_eliminate(unit, change.dead_pile, owners)] + placing
+    if kind == MOVED:
+        return [PieceAction(MOVE, unit, step=change.shows, hex=change.hex)]
+    if kind == REVEALED:
+        return [PieceAction(DELETE, unit)] + placing
+    if kind == BROKEN_DOWN:
+        aside = [PieceAction(SET_ASIDE, unit, box=change.box, box_name=owners.box_name(change.box),
+                             command=SET_ASIDE_COMMAND)]
+        from_box = [replace(p, box=change.box, box_name=owners.box_name(change.box)) for p in placing]
+        lost = [_eliminate(part, owners.dead_pile_of(owners.side_of(part) or ""), owners) for part in change.lost]
+        return aside + from_box + lost
+    if kind == RECOMBINED:
+        whole = PieceAction(PLACE, unit, hex=change.hex, box=change.box, box_name=owners.box_name(change.box),
+                            beside=change.parts[0] if change.parts else "")
+        return [whole] + [PieceAction(SET_ASIDE, part, box=change.box, box_name=owners.box_name(change.box),
+                                      command=SET_ASIDE_COMMAND) for part in change.parts]
+    if kind == RETREAT:
+        return [PieceAction(RETREAT_ORDER, unit, hexes=change.hexes, chosen_by=owners.side_of(unit) or change.applied_by)]
+    if kind == MARKED:
+        chooser = owners.side_of(unit) or change.applied_by if len(change.choices) != 1 else ""
+        return [PieceAction(PLACE_MARKER, unit, marker=(found := owners.marker_of(name))[0] or name,
+                            marker_name=found[1] or name, face=found[2], chosen_by=chooser,
+                            what="on one of his participating units without a quality marker (5.4.2)" if chooser else "")
+                for name in change.markers]
+    if kind == TO_CHOOSE:
+        return [PieceAction(CHOOSE, unit, chosen_by=change.applied_by,
+                            what=f"which of his units in {change.where} lose {change.regiments} regiment"
+                                 f"{'s' if change.regiments != 1 else ''}: his 'Combat losses' with this combat's record "
+                                 "(Combat (J))")]
+    if kind == RETURNED:
+        return [PieceAction(CHOOSE, unit, chosen_by=owners.side_of(unit) or change.applied_by,
+                            what="back in play: its owner places it when the rules say (a reinforcement)")]
+    return []
+
+
+def _eliminate(unit: str, box: str, owners: Owners) -> PieceAction:
+    """To the dead pile `box` ("": deleted): by the module's Eliminate when that is where it sends
+    the unit (its side's dead pile), else moved into the box."""
+    own = owners.dead_pile_of(owners.side_of(unit) or "")
+    return PieceAction(ELIMINATE, unit, box=box, box_name=owners.box_name(box),
+                       command=ELIMINATE_COMMAND if box and box == own else "")
 
 
 def changing(changes: list[UnitChange], request: Any) -> list[UnitChange]:
@@ -278,19 +431,9 @@ def _owned(change: UnitChange, owners: Owners, asker: str) -> UnitChange:
     if change.kind in TO_DEAD_PILE and not dead_pile:
         dead_pile = owners.dead_pile_of(side)
     box = owners.counters_box_of(side) if change.kind in (BROKEN_DOWN, RECOMBINED) else change.box
-    return replace(change, applied_by=owners.applier(change.unit, asker), dead_pile=dead_pile, box=box)
-
-
-def _ids(value: Any) -> tuple[str, ...]:
-    if isinstance(value, str):
-        return (value,) if value else ()
-    if isinstance(value, list):
-        return tuple(v for v in value if isinstance(v, str) and v)
-    return ()
-
-
-def _int(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+    owners_own = change.kind in (RETREAT, MARKED, TO_CHOOSE)  # a retreat, a marker on his unit, his choice: the owner's
+    by = (side or change.applied_by or asker) if owners_own else owners.applier(change.unit, asker)
+    return replace(change, applied_by=by, dead_pile=dead_pile, box=box)
 
 
 def _walk(outcome: Any) -> Iterator[UnitChange]:
@@ -336,9 +479,6 @@ def _change_of(node: dict[str, Any]) -> UnitChange | None:
         return UnitChange(MOVED, unit, hex=node["to_hex"], step=step if isinstance(step, str) else None)
     if "broken_down_into" in node:
         return UnitChange(BROKEN_DOWN, unit, replacements=tuple(Placed(u) for u in _ids(node["broken_down_into"])))
-    hexes = _int(node.get("retreat_hexes"))
-    if hexes:
-        return UnitChange(RETREAT, unit, hexes=hexes)
     if node.get("swapped") is True and isinstance(node.get("block"), str) and node["block"] != unit:
         return UnitChange(REPLACED, unit, replacements=(Placed(node["block"], sp=sp),))
     if isinstance(step, str):

@@ -7,7 +7,8 @@ piece, so a ruling's change to one is its owner's to make. (KWB's Scratch Units 
 pieces: identical '? 4' placeholders, the same to both sides, which the asker turns face up as a
 ruling reveals them, `adjudicator.ledger.draws`.) The dead pile is the box the module's Eliminate sends
 a unit of that side to (`scenarios.boxboard.dead_pile`); the box of counters not in play, where a
-broken-down unit is set aside (`scenarios.boxboard.counters_box`).
+broken-down unit is set aside (`scenarios.boxboard.counters_box`); each unit's steps (the step a
+ruled strength shows, `adjudicator.piece_actions.step_name`) and each box's name as the module shows it.
 """
 
 from __future__ import annotations
@@ -39,4 +40,23 @@ def owners_of(system: str) -> Owners:
     def hidden_owner(unit: str) -> str | None:
         return fog.unit_owner(unit) if fog is not None else None
 
-    return Owners(side_of, lambda side: piles.get(side, ""), hidden_owner, lambda side: aside.get(side, ""))
+    def steps_of(unit: str):
+        found = game.units.get(unit)
+        return found.steps if found is not None else ()
+
+    def box_name(box: str) -> str:
+        found = game.boxes.get(box)
+        return found.name if found is not None else ""
+
+    def marker_of(name: str) -> tuple[str, str, int]:
+        """A marker the rules name ("disrupted", "bug_out", "Elite"): the counter, the face showing
+        it and that face's number (1: the front)."""
+        words = name.replace("_", " ").lower()
+        for marker in game.markers.values():
+            for number, face in enumerate(marker.faces or (marker.name,), start=1):
+                if face.lower() == words or face.lower().startswith(words + " "):
+                    return marker.id, face, number
+        return "", "", 0
+
+    return Owners(side_of, lambda side: piles.get(side, ""), hidden_owner, lambda side: aside.get(side, ""),
+                  steps_of, box_name, marker_of)

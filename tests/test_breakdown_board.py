@@ -115,7 +115,8 @@ def nk_2_beats_rok_6(app, client, modules, wanted):
 
 
 def test_the_losers_losses_take_the_spread_and_the_units_from_the_combats_record(app, client, modules):
-    t, combat = nk_2_beats_rok_6(app, client, modules, lambda o: o["winner_side"] == "communist" and o["spread"] == 1)
+    t, combat = nk_2_beats_rok_6(app, client, modules, lambda o: o["winner_side"] == "communist" and o["spread"] == 1
+                                 and not o["quality_markers_placed"])  # a marker, 5.4.2, would be an order too
     assert combat["outcome"]["participants"] == {"attacker": ["nk-2"], "defender": ["rok-6"]}
     losses = board_request(*INVASION, t.setup, "combat_losses", "un", given={"unit": "ROK 6", "eliminate": ["ROK 6"]})
     answer = t.roll("combat_losses", losses, "un")
@@ -152,3 +153,25 @@ def test_a_fresh_unit_that_retreats_is_moved_and_flipped_spent_in_one_change(cli
         "positions": [{"unit": "rok-6", "hex": "3043", "step": "fresh"}, {"unit": "nk-2", "hex": "3042"}]}).get_json()
     assert answer["outcome"]["retreated"] == [{"unit": "rok-6", "to_hex": "3044", "hexes": 1, "step": "spent"}]
     assert [(c["kind"], c["hex"], c["step"]) for c in answer["piece_changes"]] == [("moved", "3044", "spent")]
+
+
+def test_a_quality_marker_the_combat_orders_is_read_from_the_log(app, client, modules):
+    """5.4.2: a natural 10 (or 1) places a quality marker on one of the roller's participating units:
+    an order of the ruling (a change 'marked', the owner's), which the log check finds as a marker
+    piece of that kind, showing that face, on the unit's hex; a log without it names it."""
+    from modgen.pieces import marker_piece
+
+    t, combat = nk_2_beats_rok_6(app, client, modules, lambda o: [p["side"] for p in o["quality_markers_placed"]]
+                                 == ["communist"])
+    (marked,) = [c for c in combat["piece_changes"] if c["kind"] == "marked"]
+    assert marked["unit"] == "nk-2" and marked["applied_by"] == "communist"
+    (action,) = marked["actions"]
+    assert action["does"] == "place_marker" and action["marker"] == "guards-penal"
+    face = list(t.game.markers["guards-penal"].faces).index(action["marker_name"])
+    spot = Hand(t.game, t.setup).pieces[Hand(t.game, t.setup).piece("nk-2")]
+    piece = marker_piece(t.game, t.game.markers["guards-penal"], ["guards.png", "penal.png"], face=face,
+                         map_id=spot.map_id, x=spot.x, y=spot.y)
+    placed = [piece.add_piece_command("placed-marker-1")]
+    assert verdicts(t.check(t.log(lines(combat), placed))) == [(1, "verified")]
+    left = t.check(t.log(lines(combat)))
+    assert verdicts(left) == [(1, "not-applied")] and "marker on the hex of nk-2" in left["rulings"][0]["why"]

@@ -25,12 +25,13 @@ from adjudicator.bridge.writeback import piece_changes, ruling_log
 from adjudicator.checks import get_check
 from adjudicator.testing import bearer, choose_seeds, make_app, seed_where
 from tests.session_lines import session_line
-from adjudicator.unit_changes import ELIMINATED, MOVED, REPLACED, STEP, ruled_changes
+from adjudicator.unit_changes import ELIMINATED, MOVED, REPLACED, RETREAT, STEP, ruled_changes
 from adjudicator.unit_owners import owners_of
 from adjudicator.words.names import UnitNames
 from scenarios import load_game
 from scenarios.boxboard import boxes_layout, dead_pile
-from tests.engine.play import adjacent_combat, board_request, player_fields, setup_hexes
+from tests.engine.play import adjacent_combat, board_request, hex_label, player_fields, setup_hexes
+from tests.replay_logs import saved_at_end
 from vassalfmt import continue_log, read_saved_game
 from vassalfmt.commands import ChangePiece, MovePiece, RemovePiece, chat_command
 
@@ -107,6 +108,17 @@ class Hand:
     def delete(self, unit: str) -> list[str]:
         return [RemovePiece(self.piece(unit)).encode()]
 
+    def retreat(self, unit: str, hexes: int) -> list[str]:
+        """A drag of the unit's piece to a hex `hexes` hexes from the one it stands on (its owner's
+        choice of hexes: any such hex)."""
+        saved = self.saved
+        placed = next(p for p in read_positions(self.game, saved).units if p.unit.id == unit)
+        game_map = self.game.maps[placed.location.map]
+        grid, board = game_map.grid, game_map.board_grid(read_positions(self.game, saved).scale)
+        start = grid.parse(placed.location.hex)
+        target = next(h for h in game_map.hexes() if grid.distance(start, h) == hexes)
+        return self.drag(unit, self.at[self.piece(unit)][0], *board.center(board.parse(grid.label(target))))
+
 
 @dataclass
 class Table:
@@ -174,7 +186,7 @@ def file_request(game_id: str, scenario: str, setup: bytes, check: str, pointed:
 
 def kinds(outcome: dict, side: str, game_id: str) -> dict[str, str]:
     """unit -> the kind of change the outcome orders it."""
-    return {c.unit: c.kind for c in ruled_changes(outcome, owners_of(game_id), side)}
+    return {c.unit: c.kind for c in ruled_changes(outcome, owners_of(game_id), side) if c.kind != RETREAT}
 
 
 def combat(game_id: str, systems, scenario: str | None = None, attackers: list[str] | None = None,
@@ -298,11 +310,12 @@ def test_kwb_a_division_replaced_by_a_regiment_drawn_from_the_cup(app, client, m
                                       intensive=True)
     request["attackers"] = [{**a, "step": "depleted"} for a in request["attackers"]]
     t.start(seed_where(get_check("kwb", "combat"), request,
-                       lambda outcome: kinds(outcome, side, "kwb").get(division) == REPLACED))
+                       lambda outcome: kinds(outcome, side, "kwb").get(division) == REPLACED
+                       and not outcome["attacker_retreat_hexes"]))  # a retreat too is the next tests' business
     answer = t.roll("combat", request, side)
     (change,) = [c for c in answer["piece_changes"] if c["unit"] == division]
     regiment = change["replaced_by"]
-    assert change["kind"] == REPLACED and change["replacements"] == [{"unit": regiment, "step": "full", "sp": None}]
+    assert change["kind"] == REPLACED and change["replacements"] == [{"unit": regiment, "step": "full", "sp": None, "shows": "full"}]
     hand = Hand(t.game, t.setup)
     flipped = hand.step_loss(division)  # an earlier loss, in the log before the ruling
     the_three_verdicts(t, answer, hand.onto(regiment, division) + hand.eliminate(division), before=flipped)
@@ -354,13 +367,42 @@ def test_fireandice_losses_eliminated_and_spent(app, client, modules, systems):
                     and t.game.units[p.unit].side == loser and len(t.game.units[p.unit].steps) == 2)
     spent = t.roll("combat_losses", {"loser": loser, "spread": 1, "participating": [defender],
                                      "retreats": [{"unit": defender, "hexes": 1, "fresh": True}]}, loser)
-    assert [(c["unit"], c["kind"], c["step"]) for c in spent["piece_changes"]] == [(defender, STEP, "spent")]
-    the_three_verdicts(t, spent, Hand(t.game, t.setup).step_loss(defender))
+    assert [(c["unit"], c["kind"], c["step"]) for c in spent["piece_changes"]] == [(defender, STEP, "spent"),
+                                                                                   (defender, RETREAT, None)]
+    hand = Hand(t.game, t.setup)
+    by_hand = hand.step_loss(defender) + hand.retreat(defender, 1)
+    assert verdicts(t.check(t.log(lines(spent), by_hand))) == [(spent["seq"], "verified")]
+    written = t.check(t.written_back(spent))  # the write-back flips it; the retreat is its owner's to make
+    assert verdicts(written) == [(spent["seq"], "not-applied")] and "to retreat 1 hex" in written["rulings"][0]["why"]
+    retreated = continue_log(t.written_back(spent), Hand(t.game, t.setup).retreat(defender, 1))
+    assert verdicts(t.check(retreated)) == [(spent["seq"], "verified")]
     t.start()
     gone = t.roll("combat_losses", {"loser": loser, "spread": 1, "participating": [defender], "eliminate": [defender]},
                   loser)
     assert [(c["unit"], c["kind"]) for c in gone["piece_changes"]] == [(defender, ELIMINATED)]
     the_three_verdicts(t, gone, Hand(t.game, t.setup).eliminate(defender))
+
+
+def test_kwb_an_attacker_retreat_made_by_hand_verifies_and_one_not_made_is_named(app, client, modules, systems):
+    """KWB's CRT: a result that retreats the attackers (AR) orders each surviving attacker back that
+    many hexes, its owner choosing the hexes (here the asker's own units). The ruling's changes name
+    the retreat; the log check finds each unit that far from the hex it stood in, or names it."""
+    t, answer, side = combat_table(app, client, modules, systems, "kwb", lambda outcome, side: outcome["result"] == "AR")
+    hexes = answer["outcome"]["attacker_retreat_hexes"]
+    retreats = [c for c in answer["piece_changes"] if c["kind"] == RETREAT]
+    assert {c["unit"] for c in retreats} == {a["unit"] for a in answer["outcome"]["attackers"]}
+    assert all(c["hexes"] == hexes and c["applied_by"] == side for c in retreats)
+    assert [a["does"] for c in retreats for a in c["actions"]] == ["retreat"] * len(retreats)
+    assert f"retreats {hexes} hex" in " ".join(answer["transcript"])  # both players' chat names the order
+    hand = Hand(t.game, t.setup)
+    by_hand = [command for c in retreats for command in hand.retreat(c["unit"], hexes)]
+    assert verdicts(t.check(t.log(lines(answer), by_hand))) == [(answer["seq"], "verified")]
+    dropped = t.check(t.log(lines(answer)))
+    assert verdicts(dropped) == [(answer["seq"], "not-applied")]
+    assert all(f"{c['unit']} to retreat {hexes} hex" in dropped["rulings"][0]["why"] for c in retreats)
+    short = Hand(t.game, t.setup)  # one hex too few (or too many): still not the retreat ordered
+    wrong = [command for c in retreats for command in short.retreat(c["unit"], hexes + 1)]
+    assert verdicts(t.check(t.log(lines(answer), wrong))) == [(answer["seq"], "not-applied")]
 
 
 def test_holdfast_the_attackers_own_block_loses_sp(app, client, modules, systems):
@@ -478,3 +520,49 @@ def test_the_box_the_modules_eliminate_sends_a_unit_to_is_read_as_its_dead_pile(
     for side in game.sides.values():
         where = read[f"{side.name} side"]
         assert where.kind == BOX and where.box == dead_pile(game, side.id).id, (side.id, where)
+
+
+def test_spi_the_defenders_losses_are_his_choice_made_in_his_next_file(app, client, modules, systems):
+    """Combat (J) names no chooser of the units that lose a combat's regiments: each player takes his
+    own. The attacker's combat against a stack whose owner said nothing leaves the choice open, owed
+    by the defender (no server default): a change 'to_choose' of his, named in both players' chat. In
+    his next file he makes it with 'Combat losses' (the combat's record read by the server); his
+    ruling's changes are his to apply, and his file applying them verifies."""
+    fight = adjacent_combat("spi", "campaign")
+    t = table(app, client, modules, "spi", fight.scenario.id)
+    t.game = load_game("spi")
+    owner = t.game.units[fight.defender].side
+    on_hexes = setup_hexes(t.game, fight.scenario)
+    second = next(p.unit for p in fight.scenario.setup if p.unit in on_hexes and p.unit != fight.defender
+                  and t.game.units[p.unit].side == owner and not t.game.units[p.unit].has("supply"))
+    t.setup = position_after(t.setup, Hand(t.game, t.setup).onto(second, fight.defender))  # a stack of two
+    side = t.game.units[fight.attackers[0]].side
+    request = board_request("spi", fight.scenario.id, t.setup, "combat", side, fight.attackers,
+                            hex_label(fight, fight.defender), player_fields(systems["spi"], "combat"))
+    assert {d["unit"] for d in request["defenders"]} == {fight.defender, second}
+    t.start(seed_where(get_check("spi", "combat"), request, lambda o: o["defender_losses_to_choose"] is not None))
+    game_id = t.recorded["game_id"]
+    answer = t.roll("combat", {**request, "log_session": session("a1", None, 1)}, side)
+    (choice,) = [c for c in answer["piece_changes"] if c["kind"] == "to_choose"]
+    assert choice["applied_by"] == owner != side and set(choice["choices"]) == {fight.defender, second}
+    assert [(a["does"], a["chosen_by"]) for a in choice["actions"]] == [("choose", owner)]
+    assert not [c for c in answer["piece_changes"] if {c["unit"]} & {fight.defender, second}]  # nothing decided for him
+    assert any("chooses which of" in line for line in answer["transcript"])  # both players' chat says whose it is
+    a_file = t.written_back(answer, [chat_command(session_line(game_id, {**session("a1", None, 1), "side": side}, []))])
+    assert verdicts(t.check(a_file)) == [(answer["seq"], "verified")]
+
+    b1 = session("b1", "a1", 2)
+    losses = t.roll("combat_losses", {"scenario": fight.scenario.id, "losses_from": [second], "log_session": b1}, owner)
+    assert losses["request"]["combat_record"] == answer["seq"]  # the combat waiting for his choice, from the ledger
+    assert losses["outcome"]["defender_losses"]["regiments_lost"] >= 1 and losses["piece_changes"]
+    assert all(c["applied_by"] == owner for c in losses["piece_changes"])
+    head = [chat_command(session_line(game_id, {**b1, "side": owner}, ["a1"]))]
+    t.setup = saved_at_end(a_file)  # his file begins where the attacker's ended
+    applied = t.check(a_file, t.written_back(losses, head))
+    assert applied["ok"] and verdicts(applied) == [(answer["seq"], "verified"), (losses["seq"], "verified")], applied
+    forgot = t.check(a_file, t.log(head, lines(losses)))
+    assert verdicts(forgot) == [(answer["seq"], "verified"), (losses["seq"], "not-applied")]
+    again = client.post(f"/api/v1/games/{game_id}/combat_losses", json={"scenario": fight.scenario.id,
+                        "losses_from": [fight.defender], "combat_record": answer["seq"]},
+                        headers=bearer(t.recorded["tokens"][owner]))
+    assert again.status_code == 422 and "were chosen by record" in again.get_json()["detail"]  # once

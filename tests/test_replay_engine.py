@@ -85,7 +85,7 @@ def wanted(game_id: str, turn: Turn, side: str, request: dict):
     change the asker makes but a step (or SP) the request says the unit shows already."""
     from adjudicator.unit_changes import ELIMINATED, STEP, ruled_changes
     from adjudicator.unit_owners import owners_of
-    from adjudicator.words.transcript import canonical_outcome
+    from adjudicator.unit_changes import canonical_outcome
 
     listed = [request.get(key) for key in ("attackers", "defenders", "defender")]
     shown = {u["unit"]: u for units in listed if units for u in (units if isinstance(units, list) else [units])}

@@ -101,10 +101,13 @@ def hq_to(writer: LogWriter, hex_label: str) -> None:
 
 
 def applied(writer: LogWriter, answer: dict) -> None:
-    """The ruling's lines, and its change applied as the asker applies it (an AD depletes NK 83)."""
+    """The ruling's lines, and its change applied as the asker applies it (an AD depletes NK 83; an
+    AR retreats it one hex, its owner's choice of hex: the CRT's retreat is an order, issue 49)."""
     writer.ruling(answer["transcript"])
     if answer["outcome"]["result"] == "AD":
         writer.step("nk-83-mot", "depleted")
+    if answer["outcome"]["result"] == "AR":
+        writer.move("nk-83-mot", "0104")
 
 
 def rewinds_of(report: dict) -> list[tuple[int, list[int], list[str]]]:

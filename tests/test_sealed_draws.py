@@ -273,7 +273,7 @@ def test_the_write_back_turns_the_placeholder_into_the_counter_and_the_log_check
     from adjudicator.bridge.locate import BOXES_MAP
     from adjudicator.bridge.writeback import PLACE, REMOVE, TO_DEAD_PILE, piece_changes, ruling_log
     from adjudicator.logs.board import applied, log_events, missing_changes, ordered_changes
-    from adjudicator.words.transcript import canonical_outcome
+    from adjudicator.unit_changes import canonical_outcome
     from adjudicator.unit_changes import ELIMINATED, REVEALED, ruled_changes
     from adjudicator.unit_owners import owners_of
     from scenarios import load_game

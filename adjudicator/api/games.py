@@ -18,8 +18,8 @@ from adjudicator.problems import Problem
 from adjudicator.services import services
 from adjudicator.ledger.storage import OBSERVER, GameNotFound
 from adjudicator.words.names import UnitNames
-from adjudicator.words.transcript import canonical_outcome, headline
-from adjudicator.unit_changes import changing, ruled_changes
+from adjudicator.words.transcript import headline
+from adjudicator.unit_changes import canonical_outcome, changing, ruled_changes
 from adjudicator.unit_owners import owners_of
 from adjudicator.systems import system_info
 

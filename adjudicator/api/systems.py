@@ -12,8 +12,8 @@ from adjudicator.problems import Problem
 from adjudicator.services import services
 from adjudicator.systems import all_systems, system_info
 from adjudicator.words.names import UnitNames
-from adjudicator.words.transcript import canonical_outcome, chat_lines, detail_lines, notice_texts, stand_ins
-from adjudicator.unit_changes import changing, ruled_changes
+from adjudicator.words.transcript import chat_lines, detail_lines, notice_texts, stand_ins
+from adjudicator.unit_changes import canonical_outcome, changing, ruled_changes
 from adjudicator.unit_owners import owners_of
 
 

@@ -2,9 +2,10 @@
 
 The log's new step replays the ruling as chat lines — the transcript the Adjudicator extension
 posts (:func:`adjudicator.words.transcript.chat_lines`), so a log written here and one recorded in
-VASSAL read the same and verify the same way — and applies what the ruling does to the board
-(:mod:`adjudicator.unit_changes`) as the module's own commands do, where it names the pieces
-unambiguously:
+VASSAL read the same and verify the same way — and makes the piece actions each change of the
+ruling was resolved into (:mod:`adjudicator.unit_changes`, :mod:`adjudicator.piece_actions`: the
+step names are looked up there, once) as the module's own commands do, where it finds the pieces
+(a change on the piece standing on a hex, a counter placed from those lying off the hex maps):
 
 * a step: the piece's Step layer at that step (Step loss / Restore step; a block's SP is the step
   showing it);
@@ -19,8 +20,9 @@ unambiguously:
   module's "Set aside" sends it, the counters that replace it moved from there onto its spot, and
   the parts lost at once from there to their dead pile; a recombination: the whole's counter onto
   the spot of one of its parts, the parts set aside;
-* a retreat the rules order (SPI's Pursuit table): left to the owner, who chooses the hexes; the
-  page says so;
+* a retreat the rules order (SPI's Pursuit table, KWB's CRT, Fire and Ice's losses), a marker, a
+  choice still open (SPI's defender's losses): left to the owner, who chooses the hexes, places the
+  marker, makes the choice; the page says so;
 * a placeholder revealed (KWB's '? 4' Scratch Units, `adjudicator.ledger.draws`): the placeholder
   removed (the module's own Delete: it was never a unit, so no dead pile) and the counter it
   turned out to be moved from its box onto the placeholder's spot, as a replacement is placed; a
@@ -43,10 +45,12 @@ from adjudicator.bridge.identify import step_layer
 from adjudicator.bridge.locate import BOXES_MAP, HEX
 from adjudicator.bridge.positions import PlacedUnit, Positions
 from adjudicator.checks import side_label
-from adjudicator.words.transcript import canonical_outcome
-from adjudicator.unit_changes import (
-    BROKEN_DOWN, ELIMINATED, MOVED, ON_BOARD, RECOMBINED, RETREAT, REVEALED, STEP, Placed, UnitChange, ruled_changes,
+from adjudicator.piece_actions import (
+    DELETE, ELIMINATE, MOVE as MOVE_ACTION, OPEN_CHOICES, PLACE as PLACE_ACTION, PLACE_MARKER, REMOVE_MARKER, RETREAT_ORDER,
+    SET_ASIDE,
+    SHOW_STEP as SHOW_STEP_ACTION, PieceAction,
 )
+from adjudicator.unit_changes import ON_BOARD, canonical_outcome, ruled_changes
 from adjudicator.unit_owners import owners_of
 from scenarios.boxboard import boxes_layout
 from vassalfmt import SavedGame, continue_log
@@ -80,79 +84,122 @@ class PieceChange:
             return f"{self.unit}: removed"
         if self.does in (PLACE, MOVE):
             return f"{self.unit}: {'placed' if self.does == PLACE else 'moved'} to {self.where}"
-        return f"{self.unit}: {self.why}"
+        return f"{self.unit}: {self.why}" if self.unit else self.why  # a choice among units: none named yet
 
 
 def piece_changes(positions: Positions, outcome: dict[str, Any], asker: str = "") -> list[PieceChange]:
     """What the write-back does for a result on the pieces of `positions` (`asker`: the side that
-    asked; its opponent's hidden pieces are his to change)."""
-    game = positions.game
+    asked; its opponent's hidden pieces are his to change): each resolved piece action of each
+    change (`adjudicator.piece_actions`), in order, on the piece it names."""
     on_board: dict[str, list[PlacedUnit]] = {}
     for placed in positions.units:
         on_board.setdefault(placed.unit.id, []).append(placed)
     out: list[PieceChange] = []
-    owners = owners_of(game.id)
-    for change in ruled_changes(canonical_outcome({"outcome": outcome}), owners, asker):
-        pieces = on_board.get(change.unit, [])
-        if change.kind == RETREAT and len(pieces) <= 1:
-            out.append(PieceChange(change.unit, pieces[0].piece_id if pieces else "", LEFT,
-                                   why=f"retreat {change.hexes} hex{'es' if change.hexes != 1 else ''}, as the "
-                                       "ruling orders: its owner moves it"))
+    for change in ruled_changes(canonical_outcome({"outcome": outcome}), owners_of(positions.game.id), asker):
+        if change.applied_by and asker and change.applied_by != asker and change.kind in ON_BOARD:
+            piece = _piece(on_board, change.unit)
+            if piece is not None:
+                out.append(PieceChange(change.unit, piece.piece_id, LEFT,
+                                       why=f"to be applied by the {side_label(change.applied_by)} player "
+                                           "(his piece is hidden from you)"))
             continue
-        if len(pieces) != 1 or change.kind not in ON_BOARD:
-            continue
-        piece = pieces[0]
-        if change.applied_by and asker and change.applied_by != asker:
-            out.append(PieceChange(change.unit, piece.piece_id, LEFT,
-                                   why=f"to be applied by the {side_label(change.applied_by)} player "
-                                       "(his piece is hidden from you)"))
-        elif change.kind == STEP:
-            out += _step(piece, change.step, change.sp)
-        elif change.kind == MOVED:
-            out += _move(positions, piece, change.hex) + _step(piece, change.step, None)
-        elif change.kind == BROKEN_DOWN:
-            out += _to_box(positions, piece, change.box)
-            out += [c for p in change.replacements for c in _place(positions, on_board, p, piece)]
-            for lost in change.lost:
-                parts = on_board.get(lost, [])
-                if len(parts) == 1:
-                    side = owners.side_of(lost) or ""
-                    out += _eliminate(positions, parts[0], UnitChange(ELIMINATED, lost, dead_pile=owners.dead_pile_of(side)))
-                else:
-                    out.append(PieceChange(lost, "", LEFT, why=f"no counter of {lost} in the file: it is lost"))
-        elif change.kind == RECOMBINED:
-            out += _recombine(positions, on_board, piece, change)
-        elif change.kind == REVEALED:
-            out.append(PieceChange(change.unit, piece.piece_id, REMOVE))
-            out += [c for p in change.replacements for c in _place(positions, on_board, p, piece)]
-        else:
-            out += _eliminate(positions, piece, change)
-            out += [c for p in change.replacements for c in _place(positions, on_board, p, piece)]
+        for action in change.actions:
+            out += _action(positions, on_board, action)
     return out
 
 
-def _step(piece: PlacedUnit, step: str | None, sp: int | None) -> list[PieceChange]:
-    steps = piece.unit.steps
-    names = [s.name for s in steps]
-    if sp is not None:
-        step = next((s.name for s in steps if s.values.get("sp") == sp), None)
-    elif step == "" and names:
-        step = names[0]
-    if step in names and step != piece.step:
+def _action(positions: Positions, on_board: dict[str, list[PlacedUnit]], action: PieceAction) -> list[PieceChange]:
+    """The write-back's piece changes for one resolved action (none for a unit not on the board)."""
+    if action.does == PLACE_ACTION:
+        return _place(positions, on_board, action)
+    if action.does in (PLACE_MARKER, REMOVE_MARKER):  # markers are no unit pieces: the players place them
+        where = action.what or "on its hex"
+        verb = "place the" if action.does == PLACE_MARKER else "take the"
+        return [PieceChange(action.unit, "", LEFT, why=f"{verb} {action.marker_name or action.marker} marker "
+                                                         f"{where if action.does == PLACE_MARKER else 'off its hex'} "
+                                                         "by hand")]
+    if action.does in OPEN_CHOICES:
+        return [PieceChange(action.unit, piece.piece_id if (piece := _piece(on_board, action.unit)) else "", LEFT,
+                            why=_choice_words(action))]
+    piece = _piece(on_board, action.unit, eliminating=action.does == ELIMINATE)
+    if piece is None:
+        return [PieceChange(action.unit, "", LEFT, why=f"no counter of {action.unit} in the file: it is lost")] \
+            if action.does == ELIMINATE and action.box and on_board.get(action.unit) is None and action.command == "" \
+            and False else []
+    if action.does == SHOW_STEP_ACTION:
+        return _step(piece, action.step)
+    if action.does == ELIMINATE:
+        return _eliminate(positions, piece, action.box)
+    if action.does == SET_ASIDE:
+        return _to_box(positions, piece, action.box)
+    if action.does == MOVE_ACTION:
+        return _move(positions, piece, action.hex) + _step(piece, action.step)
+    if action.does == DELETE:
+        return [PieceChange(action.unit, piece.piece_id, REMOVE)]
+    return []
+
+
+def _choice_words(action: PieceAction) -> str:
+    """An open choice in words: who makes it and what it is."""
+    if action.does == RETREAT_ORDER:
+        return (f"retreat {action.hexes} hex{'es' if action.hexes != 1 else ''}, as the ruling orders: "
+                f"its owner{f' (the {side_label(action.chosen_by)} player)' if action.chosen_by else ''} "
+                "chooses the hexes and moves it")
+    return action.what
+
+
+def _piece(on_board: dict[str, list[PlacedUnit]], unit: str, eliminating: bool = False,
+           off_map: bool = False, box: str = "") -> PlacedUnit | None:
+    """The piece of `unit` an action is about: the one on a hex (a unit on the map), or, with
+    `off_map`, a spare lying off the hex maps (in `box` when one is named); an elimination takes a
+    piece lying in a box too (a reinforcement). None when there is none, or two it cannot tell apart."""
+    pieces = on_board.get(unit, [])
+    if off_map:
+        spares = [p for p in pieces if p.location.kind != HEX]
+        return next((p for p in spares if p.location.box == box), spares[0] if spares else None) if box else \
+            (spares[0] if spares else None)
+    on_hex = [p for p in pieces if p.location.kind == HEX]
+    if len(on_hex) == 1 or (len(pieces) == 1 and not on_hex):
+        return on_hex[0] if on_hex else pieces[0]
+    if eliminating and not on_hex and pieces:
+        return pieces[0]
+    return None
+
+
+def _step(piece: PlacedUnit, step: str | None) -> list[PieceChange]:
+    """The piece showing `step` (a name the resolver looked up: `adjudicator.piece_actions.step_name`)."""
+    if step is not None and step in [s.name for s in piece.unit.steps] and step != piece.step:
         return [PieceChange(piece.unit.id, piece.piece_id, SHOW_STEP, step=step)]
     return []
 
 
-def _eliminate(positions: Positions, piece: PlacedUnit, change: UnitChange) -> list[PieceChange]:
+def _eliminate(positions: Positions, piece: PlacedUnit, box_id: str) -> list[PieceChange]:
+    """To the dead pile `box_id` (from a hex, or from a box it lies in); no box: removed."""
     game = positions.game
     layout = boxes_layout(game, positions.scale)
-    box = game.boxes.get(change.dead_pile)
+    box = game.boxes.get(box_id)
     if layout is None or box is None or box.id not in layout.centres:
         return [PieceChange(piece.unit.id, piece.piece_id, REMOVE)]
     if piece.location.box == box.id:
         return []  # already there
     x, y = layout.centres[box.id]
     return [PieceChange(piece.unit.id, piece.piece_id, TO_DEAD_PILE, to=(BOXES_MAP, x, y), where=box.name)]
+
+
+def _place(positions: Positions, on_board: dict[str, list[PlacedUnit]], action: PieceAction) -> list[PieceChange]:
+    """A counter of the unit lying off the hex maps (in the action's box when it names one) onto the
+    spot of the unit it takes the place of, showing the step ordered; a unit on a hex already stays."""
+    if action.hex and any(p.location.kind == HEX for p in on_board.get(action.unit, [])):
+        return []  # a recombined unit already on the map
+    spare = _piece(on_board, action.unit, off_map=True, box=action.box)
+    beside = _piece(on_board, action.beside) if action.beside else None
+    if spare is None or beside is None or beside.location.kind != HEX:
+        why = (f"no spare counter of {action.unit} in the file (off the hex maps): place one by hand" if spare is None
+               else f"place {action.unit} in {action.hex} by hand" if action.hex
+               else f"place {action.unit} by hand: {action.beside} stood on no hex")
+        return [PieceChange(action.unit, "", LEFT, why=why)]
+    where = action.hex or beside.location.hex
+    return [PieceChange(action.unit, spare.piece_id, PLACE, beside=beside.piece_id, where=where)] + _step(spare, action.step)
 
 
 def _to_box(positions: Positions, piece: PlacedUnit, box_id: str) -> list[PieceChange]:
@@ -166,37 +213,6 @@ def _to_box(positions: Positions, piece: PlacedUnit, box_id: str) -> list[PieceC
         return []
     x, y = layout.centres[box.id]
     return [PieceChange(piece.unit.id, piece.piece_id, TO_BOX, to=(BOXES_MAP, x, y), where=box.name)]
-
-
-def _recombine(positions: Positions, on_board: dict[str, list[PlacedUnit]], whole: PlacedUnit,
-               change: UnitChange) -> list[PieceChange]:
-    """The recombined unit's counter (lying off the map) onto the spot of its first part on the hex, its parts set
-    aside."""
-    parts = [on_board[p][0] for p in change.parts if len(on_board.get(p, [])) == 1]
-    on_hex = [p for p in parts if p.location.kind == HEX]
-    out = []
-    if whole.location.kind == HEX:
-        pass  # already on the map
-    elif on_hex:
-        out.append(PieceChange(whole.unit.id, whole.piece_id, PLACE, beside=on_hex[0].piece_id, where=change.hex))
-    else:
-        out.append(PieceChange(whole.unit.id, whole.piece_id, LEFT, why=f"place it in {change.hex} by hand"))
-    for part in parts:
-        out += _to_box(positions, part, change.box)
-    return out
-
-
-def _place(positions: Positions, on_board: dict[str, list[PlacedUnit]], placed: Placed,
-           replaced: PlacedUnit) -> list[PieceChange]:
-    """A spare counter of the replacement unit (one off the hex maps) onto the replaced unit's hex."""
-    spares = [p for p in on_board.get(placed.unit, []) if p.location.kind != HEX]
-    if not spares or replaced.location.kind != HEX:
-        why = (f"no spare counter of {placed.unit} in the file (off the hex maps): place one by hand"
-               if not spares else f"place {placed.unit} by hand: {replaced.unit.id} stood on no hex")
-        return [PieceChange(placed.unit, "", LEFT, why=why)]
-    spare = spares[0]
-    out = [PieceChange(placed.unit, spare.piece_id, PLACE, beside=replaced.piece_id, where=replaced.location.hex)]
-    return out + _step(spare, placed.step, placed.sp)
 
 
 def _move(positions: Positions, piece: PlacedUnit, hex_label: str) -> list[PieceChange]:

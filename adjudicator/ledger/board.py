@@ -46,10 +46,11 @@ from typing import Any, Iterator
 from adjudicator.canonical import canonical_digest
 from adjudicator.request_units import stated_units
 from adjudicator.words.names import UnitNames
-from adjudicator.words.transcript import canonical_outcome
 from adjudicator.unit_changes import (
-    BROKEN_DOWN, ELIMINATED, GONE_STEPS, MOVED, RECOMBINED, REPLACED, RETURNED, REVEALED, STEP, ruled_changes,
+    BROKEN_DOWN, ELIMINATED, GONE_STEPS, MOVED, RECOMBINED, REPLACED, RETURNED, REVEALED, STEP, canonical_outcome, ruled_changes,
+    step_name,
 )
+from adjudicator.unit_owners import owners_of
 
 ELIMINATED_NOTICE, STEP_NOTICE, RESTORED_NOTICE, REPEAT_NOTICE = "eliminated", "step", "restored", "repeat"
 #: The request member naming the rulings that brought units back (a list of record numbers).
@@ -132,6 +133,7 @@ class LedgerBoard:
     def __init__(self, system: str):
         self.system = system
         self.names = UnitNames.of(system)
+        self.owners = owners_of(system)
         self.units: dict[str, UnitState] = {}
         self.last_changed: dict[str, int] = {}  # unit -> the last record that changed it
         self.situations: dict[str, int] = {}  # situation digest -> the last record asking it
@@ -188,10 +190,11 @@ class LedgerBoard:
         return ""
 
     def _step(self, unit: str, step: str | None) -> str | None:
-        """A step's name, "" and "full" read as the unit's first step."""
-        if step in ("", "full"):
-            return self.names.full_step(unit) or step
-        return step
+        """A step's name, "" and "full" read as the unit's first step (the one lookup,
+        `adjudicator.piece_actions.step_name`; a name its counter does not have stays as said)."""
+        if step is None:
+            return None
+        return step_name(self.owners.steps_of(unit), step, None) or step
 
     def _repeat_of(self, situation: str, units: set[str]) -> int | None:
         earlier = self.situations.get(situation)
@@ -219,7 +222,7 @@ class LedgerBoard:
             self.units[unit] = UnitState(by=seq)
             self.last_changed[unit] = seq
         stated = {c.unit: c for c in _claims(request)}
-        for change in ruled_changes(canonical_outcome(result)):
+        for change in ruled_changes(canonical_outcome(result), self.owners, str(body.get("side") or "")):
             if change.unit in derived.kept_eliminated:
                 continue
             self._apply(seq, change, stated.get(change.unit))

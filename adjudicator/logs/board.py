@@ -20,7 +20,15 @@ hand, a drag):
   recombination: the whole on the hex, its parts set aside in that box;
 * a placeholder revealed (KWB's '? 4' Scratch Units): the placeholder off the board (deleted), and
   the counter it turned out to be on the hex it stood in (moved there out of its box) — or off the
-  board too where the same ruling eliminates that counter (a Dummy).
+  board too where the same ruling eliminates that counter (a Dummy);
+* a retreat (KWB's CRT, SPI's Pursuit table, Fire and Ice's losses): the unit on a hex that many
+  hexes from the one it stood in (a counter the same ruling placed: from its spot);
+* a marker (Fire and Ice 5.4.2, 5.6; 6.2): a marker piece of that kind, showing that face, on the
+  unit's hex (or one of the units its owner chooses among).
+
+What is checked is each change's resolved piece actions (`adjudicator.piece_actions`), the step
+names looked up there once; a choice still open (SPI's defender's losses) is its owner's, and his
+own ruling's changes are checked in his file.
 
 Units are known by the properties the generated modules give every unit piece (`UnitId`, and the
 Step layer), as the saved-game reader knows them (`adjudicator.bridge.identify`); where a piece
@@ -36,7 +44,13 @@ from adjudicator.bridge.locate import detect_scale
 from adjudicator.bridge.positions import shown_boards
 from adjudicator.logs.replay.board import Board
 from adjudicator.logs.replay.views import Identifier, Place, Placer
-from adjudicator.unit_changes import BROKEN_DOWN, ELIMINATED, MOVED, ON_BOARD, RECOMBINED, REPLACED, REVEALED, STEP, UnitChange
+from adjudicator.piece_actions import (
+    DELETE, ELIMINATE, MOVE, ON_THE_BOARD, PLACE, PLACE_MARKER, REMOVE_MARKER, RETREAT_ORDER, SET_ASIDE, SHOW_STEP,
+    PieceAction,
+)
+from adjudicator.unit_changes import (
+    BROKEN_DOWN, ELIMINATED, MARKED, MOVED, RECOMBINED, REPLACED, RETREAT, REVEALED, Placed, UnitChange,
+)
 from scenarios.boxboard import is_dead_pile_of
 from scenarios.model import Game
 from vassalfmt import SavedGame, VassalFormatError
@@ -100,14 +114,26 @@ class PieceReader:
         self.identify = Identifier(game)
 
     def shown(self, board: Board, piece_id: str) -> tuple[str, Shown] | None:
-        """(unit id, how it stands) of a unit piece on `board`; None for any other piece."""
+        """(unit id, how it stands) of a unit piece on `board`, or (`marker_key`, the face it shows
+        and where) of a marker piece; None for any other piece."""
         record, where = board.pieces.get(piece_id), board.where(piece_id)
         if record is None or where is None:
             return None
         identity = self.identify.of(record.type, record.state)
+        if identity.unit is None and identity.marker is not None:
+            return marker_key(identity.marker.id, piece_id), shown_at(identity.face, self.placer.of(where))
         if identity.unit is None:
             return None
         return identity.unit.id, shown_at(identity.step or "", self.placer.of(where))
+
+
+#: How a marker piece is kept among the units of a log (a marker the rules order onto a unit's hex).
+MARKER_KEY = "marker:"
+
+
+def marker_key(marker: str, piece_id: str) -> str:
+    """A marker piece's key beside the units: its marker id and its piece (one marker type, many pieces)."""
+    return f"{MARKER_KEY}{marker}#{piece_id}"
 
 
 def shown_at(step: str, place: Place) -> Shown:
@@ -164,12 +190,19 @@ def _units_of(pieces: dict[str, tuple[str, Shown]]) -> dict[str, Shown]:
 
 @dataclass(frozen=True)
 class OrderedChange:
-    """A change a ruling orders to a unit on the board, and how the unit stood when it was ruled."""
+    """A change a ruling orders to a unit on the board, how the unit stood when it was ruled, and
+    the piece actions it is checked on (`adjudicator.piece_actions`): those the pieces can show,
+    a counter placed and taken off the board again by a later change of the same ruling held to
+    that (a Dummy turned face up and eliminated at once: in its dead pile, not on the hex)."""
 
     change: UnitChange
     before: Shown
-    #: REVEALED: the same ruling takes the counter off the board again (a Dummy eliminated at once).
-    counter_leaves: bool = False
+    actions: tuple[PieceAction, ...] = ()
+    #: Where a retreat is counted from: the spot a counter placed by the same ruling takes (SPI: a
+    #: part of a broken-down division that then retreats), else where the unit stood (`before`).
+    origin: Shown | None = None
+    #: Counters this change places that a later change orders to retreat: on a hex, no matter which.
+    moving_on: frozenset[str] = frozenset()
 
     @property
     def unit(self) -> str:
@@ -180,7 +213,7 @@ class OrderedChange:
         if change.kind == ELIMINATED:
             return f"{change.unit} eliminated (to its dead pile)"
         if change.kind == REPLACED:
-            return f"{change.unit} replaced by {', '.join(p.unit for p in change.replacements)}"
+            return f"{change.unit} replaced by {', '.join(_placed_words(p) for p in change.replacements)}"
         if change.kind == MOVED:
             return f"{change.unit} moved to {change.hex}"
         if change.kind == REVEALED:
@@ -190,38 +223,56 @@ class OrderedChange:
             return f"{change.unit} broken down into {', '.join(p.unit for p in change.replacements)}{lost}"
         if change.kind == RECOMBINED:
             return f"{', '.join(change.parts)} recombined into {change.unit} in {change.hex}"
-        return f"{change.unit} to show {change.step or (f'{change.sp} SP' if change.sp is not None else 'full strength')}"
+        if change.kind == RETREAT:
+            return f"{change.unit} to retreat {change.hexes} hex{'es' if change.hexes != 1 else ''}"
+        if change.kind == MARKED:
+            return f"{change.unit} marked {' and '.join(change.markers)}"
+        return f"{change.unit} to show {_step_words(change.shows)}"
+
+
+def _step_words(step: str | None) -> str:
+    return step or "full strength"
+
+
+def _placed_words(placed: Placed) -> str:
+    return placed.unit + (f" showing {placed.shows}" if placed.shows else "")
+
+
+#: Actions that take a unit off the board.
+LEAVING = frozenset({ELIMINATE, DELETE, SET_ASIDE})
+
+
+def checked_actions(change: UnitChange) -> tuple[PieceAction, ...]:
+    """The actions of a change a log can show: every action on the board (a step its counter does
+    not have resolves to none: nothing to show), and a retreat (the unit that far from where it
+    stood); a choice still open is its owner's, nothing to check yet."""
+    return tuple(a for a in change.actions if (a.does in ON_THE_BOARD and not (a.does == SHOW_STEP and a.step is None))
+                 or a.does == RETREAT_ORDER)
 
 
 def ordered_changes(game: Game, changes: list[UnitChange], units_now: dict[str, Shown]) -> list[OrderedChange]:
     """The changes a ruling orders (`adjudicator.unit_changes.ruled_changes`) that the board does
     not show yet, for units on the board (`units_now`: unit -> how it stands); a unit already so,
     or not on the board, needs nothing."""
+    leaving: dict[str, int] = {}  # unit -> the last change that takes it off the board
+    for number, change in enumerate(changes):
+        for action in checked_actions(change):
+            if action.does in LEAVING:
+                leaving[action.unit] = number
+    placed_at = {a.unit: units_now.get(a.beside) for c in changes for a in c.actions
+                 if a.does == PLACE and a.beside and not a.hex}
+    retreating = frozenset(a.unit for c in changes for a in c.actions if a.does == RETREAT_ORDER)
     out = []
-    leaving = {c.unit for c in changes if c.eliminated}
-    for change in changes:
+    for number, change in enumerate(changes):
         before = units_now.get(change.unit)
-        if before is None or before.deleted or change.kind not in ON_BOARD:
+        actions = tuple(a for a in checked_actions(change) if a.does in LEAVING or leaving.get(a.unit, -1) <= number)
+        if before is None or before.deleted or not actions:
             continue
-        if change.kind == STEP and target_step(game, change) is None:
-            continue  # a step its counter does not have: nothing a piece can show
-        ordered = OrderedChange(change, before, counter_leaves=change.revealed_as in leaving)
+        ordered = OrderedChange(change, before, actions, origin=placed_at.get(change.unit) or before,
+                                moving_on=retreating & {a.unit for a in actions if a.does == PLACE})
         if not reached(game, ordered, units_now):
             out.append(ordered)
     return out
-
-
-def target_step(game: Game, change: UnitChange) -> str | None:
-    """The step's name a step change orders (an SP read as the step showing it), or None."""
-    unit = game.units.get(change.unit)
-    if unit is None:
-        return None
-    if change.sp is not None:
-        return next((s.name for s in unit.steps if s.values.get("sp") == change.sp), None)
-    names = [s.name for s in unit.steps]
-    if change.step in ("", None):
-        return names[0] if names else None
-    return change.step if change.step in names else None
 
 
 def _same_step(game: Game, unit: str, shown: str, wanted: str | None) -> bool:
@@ -231,39 +282,60 @@ def _same_step(game: Game, unit: str, shown: str, wanted: str | None) -> bool:
 
 
 def reached(game: Game, ordered: OrderedChange, units: dict[str, Shown]) -> bool:
-    """Whether `units` (unit -> how it stands) show what the change ordered."""
-    change = ordered.change
-    now = units.get(change.unit)
-    if change.kind == STEP:
-        return now is not None and not is_eliminated(game, change.unit, now) and \
-            _same_step(game, change.unit, now.step, target_step(game, change))
-    if change.kind == MOVED:
-        return now is not None and not now.deleted and now.hex == change.hex and \
-            (change.step is None or _same_step(game, change.unit, now.step, target_step(game, change)))
-    if change.kind == RECOMBINED:
-        return now is not None and not now.deleted and now.hex == change.hex and \
-            all(_set_aside(units.get(part), change.box) for part in change.parts)
-    if change.kind == BROKEN_DOWN and not (_set_aside(now, change.box) and all(
-            (there := units.get(lost)) is None or is_eliminated(game, lost, there) for lost in change.lost)):
-        return False
-    gone = now is None or is_eliminated(game, change.unit, now) or change.kind == BROKEN_DOWN
-    if change.kind == ELIMINATED or not gone:
-        return gone
-    if change.kind == REVEALED and ordered.counter_leaves:
-        counter = units.get(change.revealed_as)
-        if counter is None or is_eliminated(game, change.revealed_as, counter):
-            return True  # placed and eliminated again, or put straight where the ruling sends it
-    for placed in change.replacements:  # REPLACED, REVEALED: each counter on the hex the unit stood in
-        there = units.get(placed.unit)
-        if there is None or there.deleted or not there.hex:
+    """Whether `units` (unit -> how it stands) show what the change ordered: every action it is
+    checked on (`unmet` is empty)."""
+    return not unmet(game, ordered, units)
+
+
+def unmet(game: Game, ordered: OrderedChange, units: dict[str, Shown]) -> list[PieceAction]:
+    """The actions of `ordered` the pieces in `units` do not show."""
+    return [a for a in ordered.actions if not _shows_action(game, a, ordered, units)]
+
+
+def _shows_action(game: Game, action: PieceAction, ordered: OrderedChange, units: dict[str, Shown]) -> bool:
+    now = units.get(action.unit)
+    if action.does == SHOW_STEP:
+        return now is not None and not is_eliminated(game, action.unit, now) and \
+            _same_step(game, action.unit, now.step, action.step)
+    if action.does in (ELIMINATE, DELETE):
+        return now is None or is_eliminated(game, action.unit, now) or (bool(action.box) and now.box == action.box)
+    if action.does == SET_ASIDE:
+        return _set_aside(now, action.box)
+    if action.does == RETREAT_ORDER:
+        return _retreated(game, now, ordered.origin or ordered.before, action.hexes)
+    if action.does in (PLACE, MOVE):  # on the hex ordered (a placed counter: where the unit it replaces stood)
+        if now is None or now.deleted or not now.hex:
             return False
-        if ordered.before.hex and (there.hex, there.map) != (ordered.before.hex, ordered.before.map):
+        if action.hex and now.hex != action.hex:
             return False
-        wanted = target_step(game, UnitChange(STEP, placed.unit, step=placed.step, sp=placed.sp)) \
-            if placed.step is not None or placed.sp is not None else None
-        if wanted is not None and not _same_step(game, placed.unit, there.step, wanted):
+        if not action.hex and action.beside == ordered.unit and ordered.before.hex and action.unit not in ordered.moving_on and \
+                (now.hex, now.map) != (ordered.before.hex, ordered.before.map):
             return False
+        return action.step is None or _same_step(game, action.unit, now.step, action.step)
+    if action.does in (PLACE_MARKER, REMOVE_MARKER):
+        return _marked(action, ordered, units) == (action.does == PLACE_MARKER)
     return True
+
+
+def _marked(action: PieceAction, ordered: OrderedChange, units: dict[str, Shown]) -> bool:
+    """Whether a marker of the action's kind (showing its face, when it names one) lies on the hex of
+    the unit, or of one of the units its owner chooses among (a quality marker, 5.4.2)."""
+    spots = {(s.map, s.hex) for unit in (ordered.change.choices or (action.unit,))
+             if (s := units.get(unit)) is not None and s.hex and not s.deleted}
+    prefix = f"{MARKER_KEY}{action.marker}#"
+    return any(key.startswith(prefix) and not shown.deleted and (shown.map, shown.hex) in spots
+               and (not action.marker_name or shown.step == action.marker_name) for key, shown in units.items())
+
+
+def _retreated(game: Game, now: Shown | None, before: Shown, hexes: int) -> bool:
+    """A unit ordered to retreat stands `hexes` hexes from the hex it stood in when ruled (same map)."""
+    if now is None or now.deleted or not now.hex or not before.hex or now.map != before.map or now.map not in game.maps:
+        return False
+    grid = game.maps[now.map].grid
+    try:
+        return grid.distance(grid.parse(before.hex), grid.parse(now.hex)) == hexes
+    except (ValueError, KeyError):
+        return False
 
 
 def _set_aside(shown: Shown | None, box: str) -> bool:
@@ -273,18 +345,44 @@ def _set_aside(shown: Shown | None, box: str) -> bool:
 
 def missing_changes(game: Game, ordered: list[OrderedChange], units_after: dict[str, Shown]) -> list[str]:
     """What of `ordered` the pieces do not show in `units_after` (the units as they stand after the
-    ruling's window: the log up to the next ruling, or the owner's next file), in words; empty when
-    every ordered change was applied."""
+    ruling's window: the log up to the next ruling, or the owner's next file), in words, naming
+    each piece that is not as ordered; empty when every ordered change was applied."""
     missing = []
     for change in ordered:
-        if reached(game, change, units_after):
-            continue
-        now = units_after.get(change.unit)
-        if now is None or now == change.before:
-            missing.append(f"{change.describe()}: the log does not show it")
-        else:
-            missing.append(f"{change.describe()}: the log has it {now.describe()}")
+        for action in unmet(game, change, units_after):
+            now = units_after.get(action.unit)
+            was = change.before if action.unit == change.unit else None
+            wanted = _action_words(action)
+            if now is None or now == was:
+                missing.append(f"{change.describe()}: the log does not show it ({wanted})")
+            else:
+                who = "it" if action.unit == change.unit else action.unit
+                missing.append(f"{change.describe()}: the log has {who} {now.describe()} (ordered: {wanted})")
     return missing
+
+
+def _action_words(action: PieceAction) -> str:
+    """What an action wants the log to show, in words."""
+    step = f", showing {_step_words(action.step)}" if action.step is not None else ""
+    if action.does == SHOW_STEP:
+        return f"{action.unit} showing {_step_words(action.step)}"
+    if action.does == ELIMINATE:
+        return f"{action.unit} in {action.box_name or 'its dead pile'}"
+    if action.does == DELETE:
+        return f"{action.unit} off the board"
+    if action.does == SET_ASIDE:
+        return f"{action.unit} set aside ({action.box_name or 'counters not in play'})"
+    if action.does == RETREAT_ORDER:
+        return f"{action.unit} {action.hexes} hex{'es' if action.hexes != 1 else ''} from where it stood"
+    if action.does == PLACE:
+        return f"{action.unit} in {action.hex or f'the hex {action.beside} stood in'}{step}"
+    if action.does == MOVE:
+        return f"{action.unit} in {action.hex}{step}"
+    if action.does == PLACE_MARKER:
+        return f"a {action.marker_name or action.marker} marker on the hex of {action.unit}"
+    if action.does == REMOVE_MARKER:
+        return f"no {action.marker_name or action.marker} marker on the hex of {action.unit}"
+    return action.unit
 
 
 def applied(units: dict[str, Shown], events: list[PieceEvent]) -> dict[str, Shown]:

@@ -42,7 +42,8 @@ from adjudicator.bridge.upload import Budget
 from adjudicator.ledger.records import Record, ledger_document
 from adjudicator.checks import side_label
 from adjudicator.logs.board import (
-    LogEvent, OrderedChange, PieceEvent, Shown, applied, log_events, missing_changes, ordered_changes, reached,
+    LogEvent, OrderedChange, PieceEvent, Shown, applied, checked_actions, log_events, missing_changes, ordered_changes,
+    reached,
 )
 from adjudicator.logs.history import BEGINS, RETURNS, FileHistory, Rewind, file_history, find_rewinds
 from adjudicator.logs.sessions import (
@@ -56,8 +57,8 @@ from adjudicator.systems import system_info
 from adjudicator.logs.session_line import SessionLineError, parse_session_line
 from adjudicator.logs.transcript import TranscriptEntry, comparable_lines, parse_transcript, written_lines
 from adjudicator.words.names import UnitNames
-from adjudicator.words.transcript import canonical_outcome, notice_texts
-from adjudicator.unit_changes import ON_BOARD, UnitChange, ruled_changes
+from adjudicator.words.transcript import notice_texts
+from adjudicator.unit_changes import ON_BOARD, RETREAT, UnitChange, canonical_outcome, ruled_changes
 from adjudicator.unit_owners import owners_of
 from adjudicator.ledger.verify import verify_ledger
 from scenarios.model import Game
@@ -345,8 +346,10 @@ def _judge_board(ruling: LogRuling, reading: FileReading, game: Game, record: di
     owed_here = [o for seq, o in reading.owed if seq == ruling.seq]
     if owed_here:
         who = side_label(owed_here[0].change.applied_by)
+        why = ("the hexes are his choice" if all(o.change.kind == RETREAT for o in owed_here)
+               else "his piece is hidden from the asker")
         ruling.why = (f"{'; '.join(o.describe() for o in owed_here)}: to be applied by the {who} player in his next "
-                      "file (his piece is hidden from the asker)")
+                      f"file ({why})")
     return ruling
 
 
@@ -615,11 +618,11 @@ def judge_owed(game: Game, readings: list[FileReading], records: list[dict[str, 
             if reading.side is None or reading.session is None:
                 continue
             for change in changes:
-                if change.kind not in ON_BOARD or change.applied_by != reading.side \
+                if not checked_actions(change) or change.applied_by != reading.side \
                         or change.applied_by == record["body"].get("side") or change.unit not in reading.start_units \
                         or not _next_file_of_owner(reading, record, sessions, readings[:number]):
                     continue
-                owed = OrderedChange(change, Shown())
+                owed = OrderedChange(change, reading.start_units.get(change.unit, Shown()), checked_actions(change))
                 out.append(_owed_entry(record["seq"], owed, reading, number,
                                        OWED_APPLIED if reading.ever_reached(game, owed) else NOT_APPLIED))
     return out

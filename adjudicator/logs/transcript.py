@@ -10,6 +10,7 @@ ruling's own version rendered it; `written_lines`: every way a version rightly w
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
@@ -99,13 +100,17 @@ def written_lines(result: dict[str, Any], *, system_name: str = "", version: int
     """Every way a log may rightly show this response as `version` wrote it (`comparable_lines`):
     versions 2 and 3 first named identical counters with their ids ("NK SC (nk-sc-1)"), and read
     as they did before players' words (a headline's facts by id, "rebuilt nk-1"; `UnitNames.players_words`),
-    as their logs still read. The first is the current rendering."""
+    as their logs still read, and wrote no unit line for some orders (before issue 49:
+    `UnitNames.as_written_before_every_order_was_a_change`). The first is the current rendering."""
     lines = [comparable_lines(result, system_name=system_name, version=version)]
     if version >= 2:
         names = UnitNames.of(result.get("system", ""))
-        for older in (names.as_written_before_players_words(),
-                      names.with_ids_of_identical_counters().as_written_before_players_words(),
-                      names.with_ids_of_identical_counters()):
+        for ids, words, orders in itertools.product((False, True), repeat=3):
+            if not ids and words and orders:
+                continue  # the current rendering, first
+            older = names.with_ids_of_identical_counters() if ids else names
+            older = older if words else older.as_written_before_players_words()
+            older = older if orders else older.as_written_before_every_order_was_a_change()
             rendered = comparable_lines(result, system_name=system_name, version=version, names=older)
             if rendered not in lines:
                 lines.append(rendered)

@@ -45,7 +45,8 @@ from adjudicator.bridge.upload import read_upload
 from adjudicator.ledger.storage import OBSERVER
 from adjudicator.ledger.uploads import is_sha256
 from adjudicator.web.boardview import file_boards
-from adjudicator.words.transcript import UnitNames, canonical_outcome
+from adjudicator.unit_changes import canonical_outcome
+from adjudicator.words.names import UnitNames
 
 #: The request roles that say which turn a ruling belongs to.
 TURN_ROLES = ("turn", "month")

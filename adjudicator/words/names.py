@@ -30,7 +30,7 @@ class UnitNames:
     that still is."""
 
     def __init__(self, names: dict[str, str], full_steps: dict[str, str], parts: bool = True,
-                 game: Any = None, players_words: bool = True):
+                 game: Any = None, players_words: bool = True, orders: bool = True):
         self.names = names
         self.full_steps = full_steps
         self.parts = parts
@@ -42,6 +42,9 @@ class UnitNames:
         #: first plain values, "a hidden UN unit at 0520", a die's commitment, "foreign_aid"
         #: (`as_written_before_players_words`).
         self.players_words = players_words
+        #: Whether every order a ruling gives reads as a unit line (issue 49): a KWB retreat of the CRT,
+        #: a marker, a step restored to full strength (`as_written_before_every_order_was_a_change`).
+        self.orders = orders
         ids = sorted(names, key=len, reverse=True)
         self.pattern = re.compile(r"(?<![\w/-])(" + "|".join(map(re.escape, ids)) + r")(/[\w-]+)?(?![\w-])") if ids else None
 
@@ -60,7 +63,8 @@ class UnitNames:
     def as_written_in_version_2(self) -> UnitNames:
         """These names as version 2 of the rendering wrote them (a part of a broken-down unit as
         "US 2/5-3"), so a version-2 log still compares equal."""
-        return UnitNames(self.names, self.full_steps, parts=False, game=self.game, players_words=self.players_words)
+        return UnitNames(self.names, self.full_steps, parts=False, game=self.game, players_words=self.players_words,
+                         orders=self.orders)
 
     def with_ids_of_identical_counters(self) -> UnitNames:
         """These names as versions 2 and 3 first wrote them: identical counters each with its id
@@ -68,12 +72,18 @@ class UnitNames:
         if self.game is None:
             return self
         return UnitNames(counter_names(self.game, ids_of_identical=True), self.full_steps, self.parts, self.game,
-                         self.players_words)
+                         self.players_words, self.orders)
 
     def as_written_before_players_words(self) -> UnitNames:
         """These names as versions 2 and 3 wrote rulings before issue 51's players' words (see
         `players_words`), so the logs they wrote still compare equal."""
-        return UnitNames(self.names, self.full_steps, self.parts, self.game, players_words=False)
+        return UnitNames(self.names, self.full_steps, self.parts, self.game, players_words=False, orders=self.orders)
+
+    def as_written_before_every_order_was_a_change(self) -> UnitNames:
+        """These names rendering a ruling as logs written before every order a ruling gives was a
+        change (issue 49) did: no unit line for a KWB retreat of the CRT, a marker, or a step
+        restored to full strength; so the logs they wrote still compare equal."""
+        return UnitNames(self.names, self.full_steps, self.parts, self.game, self.players_words, orders=False)
 
     def name(self, unit_id: str) -> str:
         """The counter's name; a part left by breaking a unit down ("us-d2/5-3", SPI) as "5-3 of US 2"."""

@@ -59,8 +59,9 @@ from typing import Any, Callable
 
 from adjudicator.checks import side_label
 from adjudicator.request_units import states_before, unit_ids, unit_objects, unit_of
-from adjudicator.unit_changes import (
-    BROKEN_DOWN, MOVED, RECOMBINED, REPLACED, RETREAT, RETURNED, UnitChange, ruled_changes,
+from adjudicator.unit_changes import (  # canonical order lives with the description
+    BROKEN_DOWN, MARKED, MOVED, RECOMBINED, REPLACED, RETREAT, RETURNED, TO_CHOOSE, UnitChange, canonical as _canonical,
+    ruled_changes,
 )
 from adjudicator.words.names import UnitNames, hidden_unit_words, rule_words
 
@@ -386,9 +387,12 @@ def _changed_units(outcome: dict, request: dict, names: UnitNames) -> list[str]:
     before = {**states_before(request), **_sp_before(outcome)}
     said = []
     replacements = set()
+    crt_retreats = "attacker_retreat_hexes" in outcome  # KWB's CRT (SPI's Pursuit retreats were always lines)
     for change in ruled_changes(outcome):
         if change.unit in replacements and change.kind != RETREAT:
             continue
+        if not names.orders and (change.kind == MARKED or (change.kind == RETREAT and crt_retreats)):
+            continue  # as rulings were written before these orders were changes
         text = _change_text(change, before, names)
         if text:
             said.append(text)
@@ -412,6 +416,16 @@ def _change_text(change: UnitChange, before: dict[str, int], names: UnitNames) -
         return f"{names.join(list(change.parts))} recombined into {name} in {change.hex}"
     if change.kind == RETREAT:
         return f"{name} retreats {change.hexes} hex{'es' if change.hexes != 1 else ''}"
+    if change.kind == TO_CHOOSE:
+        return (f"the {side_label(change.applied_by)} player chooses which of {names.join(list(change.choices))} lose "
+                f"{change.regiments} regiment{'s' if change.regiments != 1 else ''}")
+    if change.kind == MARKED:
+        markers = " and ".join(_words(m).title() for m in change.markers)
+        if len(change.choices) > 1:
+            return f"{markers} marker on one of {names.join(list(change.choices))}"
+        if not change.unit:
+            return f"{markers} marker on one of the {side_label(change.applied_by)} player's participating units"
+        return f"{name}: {markers} marker{'s' if len(change.markers) > 1 else ''}"
     swapped = [p.sp for p in change.replacements if p.sp is not None]
     if change.kind == REPLACED and swapped and len(swapped) == len(change.replacements):
         return "" if before.get(change.unit) == swapped[-1] else f"{name} to {swapped[-1]} SP"  # a block swapped
@@ -424,6 +438,8 @@ def _change_text(change: UnitChange, before: dict[str, int], names: UnitNames) -
         return f"{name} to {change.sp} SP"
     if change.step and change.step != before.get(change.unit, names.full_step(change.unit)):
         return f"{name} {change.step}"
+    if change.step == "" and names.orders and before.get(change.unit) != names.full_step(change.unit):
+        return f"{name} back to full strength"  # a step restored ("undepleted"): it was not at full strength
     return ""
 
 
@@ -573,20 +589,6 @@ def _wrap(line: str) -> list[str]:
         line = _CONTINUED + line[cut:].strip()
     out.append(line)
     return out
-
-
-def canonical_outcome(result: dict[str, Any]) -> dict[str, Any]:
-    """A response's outcome in the ledger's key order (so a live answer and a record read alike)."""
-    return _canonical(result.get("outcome") or {})
-
-
-def _canonical(value: Any) -> Any:
-    """A JSON value with every object's keys in sorted order (as the ledger stores results)."""
-    if isinstance(value, dict):
-        return {k: _canonical(value[k]) for k in sorted(value)}
-    if isinstance(value, list):
-        return [_canonical(v) for v in value]
-    return value
 
 
 def _plain(value: Any) -> bool:

@@ -416,4 +416,7 @@ def combat_losses(req: LossesRequest, dice: Dice) -> CheckResult:
         "vp_gained": vp_change, "replacement_points_spent": req.replacement_points, "snafu_draws": snafu,
         "flipped_spent": [r.unit for r in req.retreats if fresh[r.unit] and not req.eliminate_all],
         "retreated": moved if not req.eliminate_all else [], "combat_record": req.combat_record,
+        # retreats chosen without their hexes: ordered, the owner moves the unit (5.6 Retreating)
+        "retreats_to_make": [] if req.eliminate_all else [{"unit": r.unit, "retreat_hexes": r.hexes}
+                                                          for r in req.retreats if not r.path],
     }, steps=steps)

@@ -8,6 +8,7 @@ The rulebook has no numbered sections; citations are its headings and lettered C
 - `special`      which Special Game Rules are in force (Intervention (1)-(4), Shock Effect, Invasion (1))
 - `losses`       losses in regiments with the breakdown equivalents, Combat (K) doubling
 - `combat`       strengths, odds, the defender's CRT (data), results                     check `combat`
+- `chosen_losses` the defender's own choice of which units lose a combat's regiments    check `combat_losses`
 - `breakdown`    breaking a unit down by choice into counters not in play       check `division_breakdown`
 - `supply`       Supply (A)-(I) for every unit of a side at once (tracer + check `supply`)
 - `intervention` Campaign Chinese Intervention and Shock Effect, Intervention rule (5)
@@ -20,4 +21,6 @@ the engine reads are labelled stand-ins in scenarios/data/spi/tables, and every 
 says so in its warnings. Importing this package registers every check and the supply tracer.
 """
 
-from adjudicator.rules.spi import breakdown, combat, intervention, movement, partisans, supply, victory  # noqa: F401
+from adjudicator.rules.spi import (  # noqa: F401
+    breakdown, chosen_losses, combat, intervention, movement, partisans, supply, victory,
+)

@@ -398,7 +398,8 @@ def resolve(g: Game, req: CombatRequest, dice: Dice) -> CheckResult:
     elif code == "Ax":
         att_loss = losses.destroy_all(attackers)
     spares = losses.Spares(g, losses.spares_of(g, req.counters_not_in_play, set(attackers + defenders)))
-    if code[0] in "DE" and n:
+    to_choose = _defenders_choice(g, req, n if code[0] in "DE" else 0, bool(doubling and att_side == "un"), steps)
+    if to_choose is None and code[0] in "DE" and n:
         def_loss = losses.take_losses(g, in_order(defenders, req.defender_losses_from), n,
                                       doubling and att_side == "un", spares)
     if code[0] in "AE" and n:
@@ -412,7 +413,7 @@ def resolve(g: Game, req: CombatRequest, dice: Dice) -> CheckResult:
                           + (f" ({detail})" if detail else "")
                           + (f"; left: {', '.join(rep.remaining)}" if rep.remaining else "; nothing left") + ".",
                           "Combat (J), (K); Stacking & Unit Breakdown"))
-    defender_survives = code != "Dx" and (def_loss is None or def_loss.remaining)
+    defender_survives = code != "Dx" and (def_loss is None or bool(def_loss.remaining))
     if req.table == "pursuit" and defender_survives:
         minimum = data.int_parameter(g, "pursuit_minimum_retreat")
         if retreat < minimum:
@@ -439,17 +440,37 @@ def resolve(g: Game, req: CombatRequest, dice: Dice) -> CheckResult:
         warnings.append(f"No counter not in play is left for {', '.join(missing)}: place a counter of those values by "
                         "hand (Stacking & Unit Breakdown).")
     survivors = def_loss.remaining if def_loss is not None else defenders
-    retreats = [{"unit": u, "retreat_hexes": retreat} for u in survivors] if retreat else []
+    retreats = [{"unit": u, "retreat_hexes": retreat} for u in survivors] if retreat and to_choose is None else []
+    if to_choose is not None:  # the survivors retreat once he has chosen: his losses ruling orders it
+        to_choose["retreat_hexes"] = retreat
     outcome = {
         "attack_strength": st.attack, "defence_strength": st.defence, "odds": odds.column,
         "table": req.table, "position_defense_available": ok, "roll": roll, "result": code, "cell": cell,
         "defender_losses": def_loss.to_json() if def_loss else None,
         "attacker_losses": att_loss.to_json() if att_loss else None,
         "communist_losses_doubled": doubling, "defender_retreat_hexes": retreat, "retreats": retreats,
+        "defender_losses_to_choose": to_choose,
         "supply_units_removed_after_combat_phase": supply_used,
         "bridge_blown": blown, "entrenched_counters_removed": entrenched_removed,
     }
     return CheckResult(outcome=outcome, steps=steps, warnings=warnings)
+
+
+def _defenders_choice(g: Game, req: CombatRequest, regiments: int, doubled: bool, steps: list[Step]) -> dict | None:
+    """Combat (J) names no chooser of the units that lose regiments: each player takes his own. A
+    defending stack whose owner has not said which units lose them (`defender_losses_from`) leaves
+    the choice open, owed by him (`chosen_losses`: he makes it with "Combat losses", naming this
+    combat's record); the rules give no default. The choice (side, regiments, units, hex), or None."""
+    defenders = [d.unit for d in req.defenders]
+    fighting = [d for d in defenders if not data.is_supply_unit(data.unit(g, d))]
+    if not regiments or req.defender_losses_from or len(fighting) < 2:
+        return None
+    steps.append(Step(f"The defender loses {regiments} CRT loss(es) in regiments{' (doubled, Combat (K))' if doubled else ''}"
+                      f": which of his units in {req.defender_hex} lose them is his choice (the book names no chooser, "
+                      "so each player takes his own). He makes it with 'Combat losses', naming this combat's record.",
+                      "Combat (J), (K)"))
+    return {"side": data.unit(g, defenders[0]).side, "regiments": regiments, "doubled": doubled, "units": defenders,
+            "hex": req.defender_hex}
 
 
 @register_check(system="spi", name="combat", request=CombatRequest, random=True,

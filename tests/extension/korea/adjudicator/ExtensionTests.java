@@ -497,6 +497,25 @@ public final class ExtensionTests {
           && "rok-reg-2".equals(replaced.replacements.get(0).unit) && "full".equals(replaced.replacements.get(0).step), "a replacement");
     check(Ruling.MOVED.equals(r.changes.get(3).kind) && "2505".equals(r.changes.get(3).hex), "a move the rules order");
     check(r.changes.get(0).revealedAs == null, "no placeholder revealed");
+    check(r.changes.get(2).actions.isEmpty(), "an older server's change: no actions (nothing looked up here)");
+    final Ruling swapped = Ruling.of(Json.parseObject("{\"transcript\": [\"[ADJ g#2] RULING » x\"], \"seq\": 2, \"piece_changes\": "
+      + "[{\"kind\": \"replaced\", \"unit\": \"cpa-50\", \"eliminated\": true, \"step\": null, \"sp\": null, \"applied_by\": \"communist\","
+      + " \"actions\": [{\"does\": \"eliminate\", \"unit\": \"cpa-50\", \"applied_by\": \"communist\", \"box\": \"replacement-communist\","
+      + " \"box_name\": \"Communist replacement pile\", \"command\": \"Eliminate\"},"
+      + " {\"does\": \"place\", \"unit\": \"cpa-50-r\", \"applied_by\": \"communist\", \"step\": \"3\", \"beside\": \"cpa-50\"}]},"
+      + " {\"kind\": \"marked\", \"unit\": \"nk-2\", \"eliminated\": false, \"step\": null, \"sp\": null, \"applied_by\": \"communist\","
+      + " \"actions\": [{\"does\": \"place_marker\", \"unit\": \"nk-2\", \"applied_by\": \"communist\", \"marker\": \"guards-penal\","
+      + " \"marker_name\": \"Guards Unit\", \"face\": 1}]},"
+      + " {\"kind\": \"retreat\", \"unit\": \"us-24\", \"eliminated\": false, \"step\": null, \"sp\": null, \"applied_by\": \"un\","
+      + " \"hexes\": 2, \"actions\": [{\"does\": \"retreat\", \"unit\": \"us-24\", \"applied_by\": \"un\", \"hexes\": 2, \"chosen_by\": \"un\"}]}]}"));
+    final List<Ruling.Action> swap = swapped.changes.get(0).actions;
+    check(swap.size() == 2 && "Eliminate".equals(swap.get(0).command) && "Communist replacement pile".equals(swap.get(0).boxName)
+          && Ruling.Action.PLACE.equals(swap.get(1).does) && "3".equals(swap.get(1).step) && "cpa-50".equals(swap.get(1).beside),
+          "a block swap's actions: the step's name the server looked up");
+    final Ruling.Action mark = swapped.changes.get(1).actions.get(0);
+    check("guards-penal".equals(mark.marker) && mark.face == 1 && mark.step == null && !mark.open(), "a marker to place");
+    final Ruling.Action back = swapped.changes.get(2).actions.get(0);
+    check(back.open() && back.hexes == 2 && "un".equals(back.chosenBy), "a retreat: an open choice, its owner's");
     final Ruling revealed = Ruling.of(Json.parseObject("{\"transcript\": [\"[ADJ g#3] RULING » x\"], \"seq\": 3, \"piece_changes\": "
       + "[{\"kind\": \"revealed\", \"unit\": \"nk-scratch-7\", \"eliminated\": true, \"step\": null, \"sp\": null, "
       + "\"applied_by\": \"un\", \"revealed_as\": \"nk-scratch-c-1\"}]}"));

@@ -700,8 +700,9 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
           if (onlySeq != null && !(r.get("seq") instanceof Number && ((Number) r.get("seq")).longValue() == onlySeq)) continue;
           seqs.add("#" + r.get("seq"));
           for (final Ruling.Change c : Ruling.changes(r.get("piece_changes"))) {
-            latest.remove(c.unit);
-            latest.put(c.unit, c);
+            final String key = c.unit + (Ruling.RETREAT.equals(c.kind) ? " retreat" : "");  // a retreat beside a step lost
+            latest.remove(key);
+            latest.put(key, c);
           }
         }
         final String question = onlySeq == null ? "apply the rulings' changes to your pieces?"

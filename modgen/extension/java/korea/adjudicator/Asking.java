@@ -9,7 +9,6 @@ import java.util.Set;
 import java.util.UUID;
 
 import javax.swing.JOptionPane;
-import javax.swing.JScrollPane;
 import javax.swing.JTextArea;
 import javax.swing.SwingUtilities;
 import javax.swing.SwingWorker;
@@ -27,6 +26,8 @@ import javax.swing.SwingWorker;
  * again.
  */
 final class Asking {
+  /** The apply dialog's width in columns. */
+  private static final int COLUMNS = 60;
   private final Adjudicator adjudicator;
   private final Catalog.Check check;
   private final Board.Context context;
@@ -188,12 +189,12 @@ final class Asking {
     boolean any = false;
     boolean orders = false;  // moves the ruling orders that its owner makes (a retreat: the hexes are his choice)
     for (final BoardChanges.Planned p : plan) {
-      lines.add(p.name() + ": " + p.does);
+      lines.add(p.name().isEmpty() ? p.does : p.name() + ": " + p.does);
       any |= p.applies();
-      orders |= Ruling.RETREAT.equals(p.change.kind);
-      if (p.does.startsWith("to be applied by")) {
-        owners.add(p.name() + " " + p.does.replace(": the piece is hidden from you", ""));
-        if (!p.change.appliedBy.isEmpty()) ownerSides.add(p.change.appliedBy);
+      orders |= p.order();
+      if (p.owners()) {
+        owners.add((p.name().isEmpty() ? "" : p.name() + " ") + p.does.replace(": the piece is hidden from you", ""));
+        if (!p.owner().isEmpty()) ownerSides.add(p.owner());
       }
     }
     if (!owners.isEmpty()) askOwners(adjudicator, owners, ownerSides, seq);
@@ -208,11 +209,14 @@ final class Asking {
     lines.add(0, "The ruling changes the pieces as listed. Apply it to the board now? (Yes: each piece's own commands "
               + "make it, reported in the chat; No: make the changes yourself)");
     lines.add(1, "");
-    final JTextArea text = new JTextArea(String.join("\n", lines), Math.min(12, lines.size()), 60);
+    // every action in view: as many rows as the wrapped lines take (no list hidden behind a scroll bar)
+    int rows = 0;
+    for (final String line : lines) rows += Math.max(1, (line.length() + COLUMNS - 9) / (COLUMNS - 8));  // words wrap short
+    final JTextArea text = new JTextArea(String.join("\n", lines), rows, COLUMNS);
     text.setLineWrap(true);
     text.setWrapStyleWord(true);
     text.setEditable(false);
-    final int answer = JOptionPane.showConfirmDialog(Adjudicator.window(), new JScrollPane(text),
+    final int answer = JOptionPane.showConfirmDialog(Adjudicator.window(), text,
                                                      "Adjudicator: " + question, JOptionPane.YES_NO_OPTION,
                                                      JOptionPane.QUESTION_MESSAGE);
     if (answer != JOptionPane.YES_OPTION) return Offered.DECLINED;

@@ -9,44 +9,59 @@ import VASSAL.build.GameModule;
 import VASSAL.build.module.Map;
 import VASSAL.build.module.map.boardPicker.Board;
 import VASSAL.build.module.map.boardPicker.board.MapGrid;
-import VASSAL.command.Command;
+import VASSAL.build.widget.PieceSlot;
 import VASSAL.counters.GamePiece;
 import VASSAL.counters.KeyCommand;
+import VASSAL.counters.PieceCloner;
 import VASSAL.counters.Properties;
 
 /**
- * A ruling's changes (adjudicator.unit_changes) applied to the board as a player applies them:
- * through each piece's own menu commands, so the module's reports say what happened in the chat
- * and the moves are sent and logged like any other. The module generator gives every unit "Step
- * loss" and "Restore step" (the Step layer one level on or back) and "Eliminate" (to its side's
- * dead pile on the Boxes map). A replacement eliminates the unit and moves a spare counter of each
- * replacement unit (one off the hex maps: in a box or a cup) onto the spot it stood on; a move the
- * rules order puts the piece on that hex. A placeholder a ruling reveals (KWB's '? 4' Scratch
- * Units) goes by its own "Delete" (it was never a unit, so no dead pile) and the counter it turned
- * out to be is moved from the box it lies in onto its spot, as a replacement is; a change to that
- * counter (a Dummy eliminated at once) follows from there.
+ * A ruling's changes applied to the board as a player applies them, through each piece's own menu
+ * commands where the module has one, so the module's reports say what happened in the chat and
+ * the moves are sent and logged like any other. The server resolves every change into the piece
+ * actions it takes (adjudicator.unit_changes, adjudicator.piece_actions: which piece, from where
+ * to where, the step's name its counter must show, who makes it, the choices still open); this
+ * class finds the pieces and makes exactly those actions, one planned entry each, and looks
+ * nothing up of its own:
  *
- * A piece the board hides from this player (the opponent's masked block: VASSAL lets no command
- * of another side reach it) is its owner's to change: the plan says so ("to be applied by its
- * owner, the UN player"), and the owner applies it from his own extension (Adjudicator > Apply
- * the rulings' changes to my pieces). A unit not on the board, or without the command it needs,
- * is left alone and named.
+ * <ul>
+ * <li>show_step: "Step loss" / "Restore step" until the Step layer shows the step named;
+ * <li>eliminate: the module's "Eliminate" when the action names it (the side's dead pile), else
+ *   the piece moved into the box it names (a unit lying in another box goes too), or "Delete"
+ *   with no box;
+ * <li>set_aside: the module's "Set aside";
+ * <li>place: a counter of the unit lying off the hex maps (in the box named, when one is) moved
+ *   onto the spot the unit it replaces stood on (read before anything moves), then stepped to the
+ *   step named (HoldFast 3: an army's 4-SP block placed showing 3 SP);
+ * <li>move: the piece onto the hex's centre (and stepped);
+ * <li>delete: the module's "Delete" (a placeholder turned face up: it was never a unit);
+ * <li>place_marker: a new marker like the palette's placed on the unit's spot, flipped to the face named
+ *   (one the owner puts on a unit of his choice: by hand);
+ * <li>retreat and choose: open choices; the plan says whose they are and nothing is done.
+ * </ul>
+ *
+ * Of two pieces of one unit, a change to the unit is made on the one on a map of hexes and a
+ * counter placed is taken from those lying in a box. A piece the board hides from this player
+ * (the opponent's masked block: VASSAL lets no command of another side reach it), and an open
+ * choice owed by the other side (the defender's retreat), is its owner's: the plan says so ("to
+ * be applied by its owner, the UN player"), and the owner applies it from his own extension
+ * (Adjudicator > Apply the rulings' changes to my pieces). A unit not on the board, or without the
+ * command it needs, is left alone and named.
  */
 final class BoardChanges {
   static final String STEP_LOSS = "Step loss";
   static final String RESTORE_STEP = "Restore step";
-  static final String ELIMINATE = "Eliminate";
-  static final String SET_ASIDE = "Set aside";
   static final String DELETE = "Delete";
   static final String BOXES_MAP = "Boxes";
+  static final String OWNERS = "to be applied by";
 
   /** A piece to move onto the spot another piece stands on now (a replacement), or onto a point. */
   static final class Move {
     final GamePiece piece;
-    final GamePiece spotOf;  // the piece whose spot it takes (read before that piece is moved away); null: `point`
+    final GamePiece spotOf;  // the piece whose spot it takes (read before anything is moved); null: `point`
     final Map map;
     final Point point;
-    final String where;      // in words: the hex
+    final String where;      // in words: the hex or the box
     final String said;       // the chat line saying it (null: "* <piece> placed in <where> (as the ruling ordered)")
 
     Move(GamePiece piece, GamePiece spotOf, Map map, Point point, String where) {
@@ -63,212 +78,240 @@ final class BoardChanges {
     }
   }
 
-  /** What one change does to one piece, as the player is asked about it. */
+  /** What one action does to one piece, as the player is asked about it: its moves, then its commands. */
   static final class Planned {
     final Ruling.Change change;
-    final GamePiece piece;     // null: not on the board
-    final String does;         // "depleted (1 x Step loss)", "eliminated", "not on the board", "to be applied by ..."
+    final Ruling.Action action;  // null: the change took no action the server resolved
+    final GamePiece piece;       // null: not on the board
+    final String does;           // "3 (1 x Step loss)", "eliminated (to ...)", "not on the board", "to be applied by ..."
     final List<String> commands;
     final List<Move> moves;
 
-    Planned(Ruling.Change change, GamePiece piece, String does, List<String> commands, List<Move> moves) {
+    Planned(Ruling.Change change, Ruling.Action action, GamePiece piece, String does, List<String> commands,
+            List<Move> moves) {
       this.change = change;
+      this.action = action;
       this.piece = piece;
       this.does = does;
       this.commands = commands;
       this.moves = moves;
     }
 
-    Planned(Ruling.Change change, GamePiece piece, String does, List<String> commands) {
-      this(change, piece, does, commands, List.of());
+    Planned(Ruling.Change change, Ruling.Action action, GamePiece piece, String does, List<String> commands) {
+      this(change, action, piece, does, commands, List.of());
     }
 
     boolean applies() {
       return !commands.isEmpty() || !moves.isEmpty();
     }
 
+    /** An order whose details are its owner's choice (a retreat), or a choice still open. */
+    boolean order() {
+      return action != null && action.open();
+    }
+
+    /** A change the other side makes (his hidden piece, or his choice). */
+    boolean owners() {
+      return does.startsWith(OWNERS);
+    }
+
+    /** The side whose it is (owners()), "" when not said. */
+    String owner() {
+      return action != null && !action.appliedBy.isEmpty() ? action.appliedBy : change.appliedBy;
+    }
+
     String name() {
-      return piece == null ? change.unit : piece.getName();
+      return piece == null ? (action != null ? action.unit : change.unit) : piece.getName();
     }
   }
 
   private BoardChanges() { }
 
   /**
-   * What applying the changes would do, piece by piece, for the player of {@code mySide} (null:
+   * What applying the changes would do, action by action, for the player of {@code mySide} (null:
    * no side); {@code sideName} names a side id as players read it. Event thread.
    */
   static List<Planned> plan(List<Ruling.Change> changes, String mySide, UnaryOperator<String> sideName) {
     final List<Planned> out = new ArrayList<>();
-    final List<String> revealed = new ArrayList<>();  // counters a reveal puts on the board before their own change
     for (final Ruling.Change c : changes) {
-      final Planned p = plan(c, mySide, sideName, revealed.contains(c.unit));
-      if (Ruling.REVEALED.equals(c.kind) && p.applies()) revealed.add(c.revealedAs);
-      out.add(p);
-      if (!p.applies()) continue;
-      if (Ruling.BROKEN_DOWN.equals(c.kind)) {  // the parts lost at once: from the box to their dead pile
-        for (final String lost : c.lost) out.add(partPlan(c, lost, "lost at once (to its dead pile)", ELIMINATE));
+      if (c.actions.isEmpty()) {
+        out.add(new Planned(c, null, BoardReader.pieceOfUnit(c.unit), "nothing its counter can show", List.of()));
       }
-      if (Ruling.RECOMBINED.equals(c.kind)) {  // the parts that formed it: set aside
-        for (final String part : c.parts) out.add(partPlan(c, part, "set aside (it recombines into " + c.unit + ")", SET_ASIDE));
-      }
+      for (final Ruling.Action a : c.actions) out.add(plan(c, a, mySide, sideName));
     }
     return out;
   }
 
-  /** One part of a breakdown or a recombination, changed through its own piece's command. */
-  private static Planned partPlan(Ruling.Change c, String unit, String does, String command) {
-    final GamePiece piece = BoardReader.pieceOfUnit(unit);
-    final Ruling.Change part = new Ruling.Change(c.kind, unit, false, null, null, null, List.of(), null, c.appliedBy);
-    return piece == null ? new Planned(part, null, "not on the board", List.of()) : new Planned(part, piece, does, List.of(command));
-  }
-
-  static Planned plan(Ruling.Change c, String mySide, UnaryOperator<String> sideName) {
-    return plan(c, mySide, sideName, false);
-  }
-
-  /** {@code placedFirst}: a reveal planned before puts the piece on the board (now in its box). */
-  private static Planned plan(Ruling.Change c, String mySide, UnaryOperator<String> sideName, boolean placedFirst) {
-    final GamePiece piece = BoardReader.pieceOfUnit(c.unit);
-    if (Ruling.RETURNED.equals(c.kind)) {
-      return new Planned(c, piece, "back in play: place it when the rules say (a reinforcement)", List.of());
-    }
-    if (Ruling.RETREAT.equals(c.kind)) {
-      return new Planned(c, piece, "retreats " + c.hexes + " hex" + (c.hexes == 1 ? "" : "es") + ", as the ruling orders: "
-                         + "move it yourself, the hexes are your choice", List.of());
-    }
-    if (piece == null) return new Planned(c, null, "not on the board", List.of());
+  private static Planned plan(Ruling.Change c, Ruling.Action a, String mySide, UnaryOperator<String> sideName) {
+    if (Ruling.Action.PLACE.equals(a.does)) return place(c, a);
+    final GamePiece piece = Ruling.Action.ELIMINATE.equals(a.does) ? toEliminate(a) : pieceOnMap(a.unit);
+    if (a.open()) return open(c, a, piece, mySide, sideName);
+    if (piece == null) return new Planned(c, a, null, "not on the board", List.of());
     if (Boolean.TRUE.equals(piece.getProperty(Properties.OBSCURED_TO_ME))) {
-      final String owner = c.appliedBy.isEmpty() || c.appliedBy.equals(mySide) ? "its owner"
-        : "its owner (the " + sideName.apply(c.appliedBy) + " player)";
-      return new Planned(c, piece, "to be applied by " + owner + ": the piece is hidden from you", List.of());
+      return new Planned(c, a, piece, OWNERS + " " + owner(a.appliedBy, mySide, sideName) + ": the piece is hidden from you",
+                         List.of());
     }
-    switch (c.kind) {
-      case Ruling.ELIMINATED:
-        return offBoard(piece) && !placedFirst ? new Planned(c, piece, "already off the board", List.of())
-          : new Planned(c, piece, "eliminated (to its dead pile)", List.of(ELIMINATE));
-      case Ruling.REPLACED:
-        return replaced(c, piece);
-      case Ruling.REVEALED:
-        return revealed(c, piece);
-      case Ruling.MOVED:
-        return moved(c, piece);
-      case Ruling.BROKEN_DOWN:
-        return brokenDown(c, piece);
-      case Ruling.RECOMBINED:
-        return recombined(c, piece);
+    switch (a.does) {
+      case Ruling.Action.SHOW_STEP:
+        return step(c, a, piece, "");
+      case Ruling.Action.ELIMINATE:
+        return eliminate(c, a, piece);
+      case Ruling.Action.SET_ASIDE:
+        return offBoard(piece) ? new Planned(c, a, piece, "already off the board", List.of())
+          : new Planned(c, a, piece, "set aside (" + (a.boxName.isEmpty() ? "counters not in play" : a.boxName) + ")",
+                        List.of(a.command.isEmpty() ? "Set aside" : a.command));
+      case Ruling.Action.MOVE:
+        return moved(c, a, piece);
+      case Ruling.Action.DELETE:
+        return new Planned(c, a, piece, "removed (turned face up)", List.of(DELETE));
+      case Ruling.Action.PLACE_MARKER:
+        return marker(c, a, piece);
+      case Ruling.Action.REMOVE_MARKER:
+        return new Planned(c, a, piece, "take the " + a.markerName + " marker off its hex by hand", List.of());
       default:
-        return step(c, piece);
+        return new Planned(c, a, piece, "make it by hand: " + a.does, List.of());
     }
-  }
-
-  /** A unit broken down (SPI): set aside in its box of counters not in play, the counters that replace it onto its spot. */
-  private static Planned brokenDown(Ruling.Change c, GamePiece piece) {
-    if (offBoard(piece)) return new Planned(c, piece, "already off the board", List.of());
-    final List<Move> moves = new ArrayList<>();
-    final String hex = hexOf(piece);
-    final List<String> said = new ArrayList<>();
-    for (final java.util.Map.Entry<String, GamePiece> e : spares(c, piece, hex, moves).entrySet()) {
-      said.add(e.getValue() == null ? "no counter of " + e.getKey() + " off the map: place one by hand" : e.getValue().getName());
-    }
-    return new Planned(c, piece, "broken down: set aside (counters not in play); in its place" + (hex != null ? " in " + hex : "")
-                       + ": " + String.join(", ", said), List.of(SET_ASIDE), moves);
   }
 
   /**
-   * A spare counter (one off the hex maps) of each unit a change places in a piece's stead, by unit (null: none),
-   * each one's move onto the piece's spot added to {@code moves}.
+   * A marker onto the unit's hex: a new one like the module's palette holds (its MarkerId), placed
+   * on the unit's spot and flipped to the face named. A marker the owner puts on a unit of his
+   * choice (a quality marker, 5.4.2, among several units) is his to place by hand.
    */
-  private static java.util.Map<String, GamePiece> spares(Ruling.Change c, GamePiece piece, String hex, List<Move> moves) {
-    final java.util.Map<String, GamePiece> found = new java.util.LinkedHashMap<>();
-    for (final Ruling.Placed p : c.replacements) {
-      final GamePiece spare = spareOf(p.unit);
-      found.put(p.unit, spare);
-      if (spare != null) moves.add(new Move(spare, piece, null, null, hex));
-    }
-    return found;
+  private static Planned marker(Ruling.Change c, Ruling.Action a, GamePiece unit) {
+    final String byHand = "place the " + a.markerName + " marker " + (a.what.isEmpty() ? "on its hex" : a.what) + " by hand";
+    final GamePiece slot = a.chosenBy.isEmpty() && !offBoard(unit) ? paletteMarker(a.marker) : null;
+    if (slot == null) return new Planned(c, a, unit, byHand, List.of());
+    final GamePiece marker = PieceCloner.getInstance().clonePiece(slot);
+    final List<String> flips = new ArrayList<>();
+    for (int i = 1; i < a.face; i++) flips.add("Flip");
+    final String hex = hexOf(unit);
+    return new Planned(c, a, marker, "placed on " + unit.getName() + " (" + hex + "), showing " + a.markerName, flips,
+                       List.of(new Move(marker, unit, null, null, hex)));
   }
 
-  /** A unit recombined (SPI): its counter from the box onto the spot of its first part; the parts are set aside after. */
-  private static Planned recombined(Ruling.Change c, GamePiece whole) {
-    if (!offBoard(whole)) return new Planned(c, whole, "already on the map", List.of());
-    final GamePiece first = c.parts.isEmpty() ? null : BoardReader.pieceOfUnit(c.parts.get(0));
-    if (first == null || offBoard(first)) return new Planned(c, whole, "place it in " + c.hex + " by hand", List.of());
-    return new Planned(c, whole, "recombined: placed in " + c.hex, List.of(), List.of(new Move(whole, first, null, null, c.hex)));
+  /** The palette's piece of a marker (by its MarkerId), or null. */
+  private static GamePiece paletteMarker(String markerId) {
+    for (final PieceSlot slot : GameModule.getGameModule().getAllDescendantComponentsOf(PieceSlot.class)) {
+      final GamePiece piece = slot.getPiece();
+      if (piece != null && markerId.equals(BoardReader.text(piece.getProperty("MarkerId")))) return piece;
+    }
+    return null;
   }
 
-  private static Planned step(Ruling.Change c, GamePiece piece) {
-    final String[] names = BoardReader.stepNames(piece);
-    final String wanted = c.step != null ? c.step : c.sp != null ? String.valueOf(c.sp) : null;
-    int target = "".equals(wanted) ? 1 : -1;  // "": the first step (full strength)
-    for (int i = 0; i < names.length; i++) {
-      if (names[i].equals(wanted)) target = i + 1;
+  private static String owner(String side, String mySide, UnaryOperator<String> sideName) {
+    return side.isEmpty() || side.equals(mySide) ? "its owner" : "its owner (the " + sideName.apply(side) + " player)";
+  }
+
+  /** A retreat or a choice still open: whose it is, and nothing done. */
+  private static Planned open(Ruling.Change c, Ruling.Action a, GamePiece piece, String mySide,
+                              UnaryOperator<String> sideName) {
+    final String what = Ruling.Action.RETREAT.equals(a.does)
+      ? "retreats " + a.hexes + " hex" + (a.hexes == 1 ? "" : "es") + ", as the ruling orders"
+      : a.what;
+    final String chooser = a.chosenBy.isEmpty() ? a.appliedBy : a.chosenBy;
+    if (!chooser.isEmpty() && mySide != null && !chooser.equals(mySide)) {
+      return new Planned(c, a, piece, OWNERS + " " + owner(chooser, mySide, sideName) + ": " + what
+                         + (Ruling.Action.RETREAT.equals(a.does) ? ", the hexes are his choice" : ""), List.of());
     }
-    final String shown = "".equals(wanted) && names.length > 0 ? names[0] : wanted;
-    if (target < 0) return new Planned(c, piece, "no step '" + wanted + "' on its counter", List.of());
-    final int now = currentLevel(piece);
+    return new Planned(c, a, piece, what + (Ruling.Action.RETREAT.equals(a.does)
+                                            ? ": move it yourself, the hexes are your choice" : ""), List.of());
+  }
+
+  /** The step's name the action names, by the Step layer's commands from the level showing now. */
+  private static Planned step(Ruling.Change c, Ruling.Action a, GamePiece piece, String before) {
+    final List<String> commands = stepCommands(piece, a.step);
+    if (commands == null) return new Planned(c, a, piece, before + "no step '" + a.step + "' on its counter", List.of());
+    if (commands.isEmpty()) return new Planned(c, a, piece, before + "already " + a.step, List.of());
+    return new Planned(c, a, piece, before + a.step + " (" + commands.size() + " x " + commands.get(0) + ")", commands);
+  }
+
+  /** "Step loss"/"Restore step" from the level showing to the step named (null: none so named; empty: there). */
+  private static List<String> stepCommands(GamePiece piece, String step) {
     final List<String> commands = new ArrayList<>();
+    if (step == null) return commands;
+    final int target = java.util.Arrays.asList(BoardReader.stepNames(piece)).indexOf(step) + 1;
+    if (target < 1) return null;
+    final int now = currentLevel(piece);
     for (int i = now; i < target; i++) commands.add(STEP_LOSS);
     for (int i = now; i > target; i--) commands.add(RESTORE_STEP);
-    if (commands.isEmpty()) return new Planned(c, piece, "already " + shown, List.of());
-    return new Planned(c, piece, shown + " (" + commands.size() + " x " + commands.get(0) + ")", commands);
+    return commands;
   }
 
-  private static Planned replaced(Ruling.Change c, GamePiece piece) {
-    if (offBoard(piece)) return new Planned(c, piece, "already off the board", List.of());
-    final List<Move> moves = new ArrayList<>();
-    final List<String> said = new ArrayList<>();
-    final String hex = hexOf(piece);
-    for (final java.util.Map.Entry<String, GamePiece> e : spares(c, piece, hex, moves).entrySet()) {
-      said.add(e.getValue() == null ? "no spare counter of " + e.getKey() + " off the map: place it by hand"
-               : e.getValue().getName() + " placed in its stead" + (hex != null ? " (" + hex + ")" : ""));
-    }
-    return new Planned(c, piece, "eliminated; " + String.join("; ", said), List.of(ELIMINATE), moves);
+  /** To the dead pile the action names: by the module's Eliminate, a move into the box, or Delete (no box). */
+  private static Planned eliminate(Ruling.Change c, Ruling.Action a, GamePiece piece) {
+    final String where = a.boxName.isEmpty() ? "its dead pile" : a.boxName;
+    if (!a.boxName.isEmpty() && inBox(piece, a.boxName)) return new Planned(c, a, piece, "already in " + where, List.of());
+    if (a.box.isEmpty()) return new Planned(c, a, piece, "removed (no dead pile)", List.of(DELETE));
+    if (!a.command.isEmpty()) return new Planned(c, a, piece, "eliminated (to its dead pile)", List.of(a.command));
+    final Map boxes = boxesMap();
+    final Point point = boxes == null ? null : pointOf(boxes, a.boxName);
+    if (point == null) return new Planned(c, a, piece, "put it in " + where + " by hand", List.of());
+    return new Planned(c, a, piece, "eliminated (to " + where + ")", List.of(),
+                       List.of(new Move(piece, null, boxes, point, where)));
   }
 
-  /** A placeholder turned face up: deleted, and the counter it turned out to be onto its spot. */
-  private static Planned revealed(Ruling.Change c, GamePiece placeholder) {
-    if (offBoard(placeholder)) {
-      return new Planned(c, placeholder, "turned face up: " + c.revealedAs + ", but it lies in a box: put the counter "
-                         + "in its place by hand", List.of());
+  /** A counter lying off the hex maps onto the spot of the unit it takes the place of (or of the hex named), stepped. */
+  private static Planned place(Ruling.Change c, Ruling.Action a) {
+    final GamePiece onMap = pieceOnMap(a.unit);
+    if (!a.hex.isEmpty() && onMap != null && !offBoard(onMap)) return new Planned(c, a, onMap, "already on the map", List.of());
+    final GamePiece spare = spareOf(a.unit, a.boxName);
+    if (spare == null) {
+      return new Planned(c, a, null, "no spare counter of it off the map: place one by hand"
+                         + (a.step != null ? ", showing " + a.step : ""), List.of());
     }
-    final GamePiece counter = spareOf(c.revealedAs);
-    if (counter == null) {
-      return new Planned(c, placeholder, "turned face up: " + c.revealedAs + ", a counter not in a box of this game: "
-                         + "put it in its place by hand", List.of());
+    final GamePiece spot = a.beside.isEmpty() ? null : pieceOnMap(a.beside);
+    final String hex = !a.hex.isEmpty() ? a.hex : spot == null ? null : hexOf(spot);
+    if (spot == null || offBoard(spot)) {
+      return new Planned(c, a, spare, "place it " + (a.hex.isEmpty() ? "where " + a.beside + " stood" : "in " + a.hex)
+                         + " by hand" + (a.step != null ? ", showing " + a.step : ""), List.of());
     }
-    final String hex = hexOf(placeholder);
-    final String said = placeholder.getName() + " turned face up: " + counter.getName()
-      + (hex != null ? " (" + hex + ")" : "") + ", as the ruling says";
-    return new Planned(c, placeholder, "turned face up: " + counter.getName() + " in its place", List.of(DELETE),
-                       List.of(new Move(counter, placeholder, null, null, hex, said)));
+    final List<String> commands = stepCommands(spare, a.step);
+    if (commands == null) {
+      return new Planned(c, a, spare, "placed in " + hex + "; no step '" + a.step + "' on its counter: set it by hand",
+                         List.of(), List.of(new Move(spare, spot, null, null, hex)));
+    }
+    final String shown = a.step == null ? "" : ", showing " + a.step
+      + (commands.isEmpty() ? "" : " (" + commands.size() + " x " + commands.get(0) + ")");
+    return new Planned(c, a, spare, "placed in " + hex + shown, commands, List.of(new Move(spare, spot, null, null, hex)));
   }
 
   /** A move the rules order (and the step it names: a fresh Fire and Ice unit that retreats is flipped spent). */
-  private static Planned moved(Ruling.Change c, GamePiece piece) {
+  private static Planned moved(Ruling.Change c, Ruling.Action a, GamePiece piece) {
     final Map map = piece.getMap();
-    final Point point = map == null || c.hex == null ? null : pointOf(map, c.hex);
-    final Planned flip = c.step == null ? null : step(c, piece);
-    final List<String> commands = flip == null ? List.of() : flip.commands;
-    final String shown = commands.isEmpty() ? "" : ", " + flip.does;
-    if (point == null) return new Planned(c, piece, "move it to " + c.hex + " by hand" + shown, commands);
-    if (point.equals(piece.getPosition())) return new Planned(c, piece, "already in " + c.hex + shown, commands);
-    return new Planned(c, piece, "moved to " + c.hex + shown, commands, List.of(new Move(piece, null, map, point, c.hex)));
+    final Point point = map == null || a.hex.isEmpty() ? null : pointOf(map, a.hex);
+    final List<String> commands = stepCommands(piece, a.step);
+    final List<String> flips = commands == null ? List.of() : commands;
+    final String shown = flips.isEmpty() ? "" : ", " + a.step + " (" + flips.size() + " x " + flips.get(0) + ")";
+    if (point == null) return new Planned(c, a, piece, "move it to " + a.hex + " by hand" + shown, flips);
+    if (point.equals(piece.getPosition())) return new Planned(c, a, piece, "already in " + a.hex + shown, flips);
+    return new Planned(c, a, piece, "moved to " + a.hex + shown, flips, List.of(new Move(piece, null, map, point, a.hex)));
   }
 
   /**
-   * Runs the planned commands of each piece (each sent and logged by the engine), then its moves
-   * (a replacement onto the spot its unit stood on, read before the unit left it). Event thread.
+   * Reads every spot a counter is placed on (before anything moves: a replaced unit leaves its
+   * spot first), then makes each planned entry's moves and commands (each sent and logged by the
+   * engine). Event thread.
    */
   static List<String> apply(List<Planned> plan) {
     final List<String> problems = new ArrayList<>();
+    final java.util.Map<Move, Map> maps = new java.util.IdentityHashMap<>();
+    final java.util.Map<Move, Point> spots = new java.util.IdentityHashMap<>();
     for (final Planned p : plan) {
-      final List<Point> spots = new ArrayList<>();
-      final List<Map> maps = new ArrayList<>();
       for (final Move m : p.moves) {
-        final GamePiece anchor = m.spotOf != null ? m.spotOf : m.piece;
-        maps.add(m.spotOf != null ? anchor.getMap() : m.map);
-        spots.add(m.spotOf != null ? new Point(anchor.getPosition()) : m.point);
+        maps.put(m, m.spotOf != null ? m.spotOf.getMap() : m.map);
+        spots.put(m, m.spotOf != null ? new Point(m.spotOf.getPosition()) : m.point);
+      }
+    }
+    for (final Planned p : plan) {
+      for (final Move m : p.moves) {
+        if (maps.get(m) == null) {
+          problems.add(m.piece.getName() + ": no map to place it on");
+          continue;
+        }
+        GameModule.getGameModule().sendAndLog(maps.get(m).placeOrMerge(m.piece, spots.get(m)));
+        Chat.say(m.said != null ? m.said : "* " + m.piece.getName() + (m.spotOf != null ? " placed in " : " moved to ")
+                 + (m.where != null ? m.where : maps.get(m).getMapName()) + " (as the ruling ordered)");
       }
       for (final String menu : p.commands) {
         final KeyCommand kc = command(p.piece, menu);
@@ -287,17 +330,6 @@ final class BoardChanges {
           kc.setGlobal(global);
         }
       }
-      for (int i = 0; i < p.moves.size(); i++) {
-        final Move m = p.moves.get(i);
-        if (maps.get(i) == null) {
-          problems.add(m.piece.getName() + ": no map to place it on");
-          continue;
-        }
-        final Command c = maps.get(i).placeOrMerge(m.piece, spots.get(i));
-        GameModule.getGameModule().sendAndLog(c);
-        Chat.say(m.said != null ? m.said : "* " + m.piece.getName() + (m.spotOf != null ? " placed in " : " moved to ")
-                 + (m.where != null ? m.where : maps.get(i).getMapName()) + " (as the ruling ordered)");
-      }
     }
     return problems;
   }
@@ -307,10 +339,54 @@ final class BoardChanges {
     return piece.getMap() == null || BOXES_MAP.equals(piece.getMap().getMapName());
   }
 
-  /** A counter of the unit not on a hex map (in a box or a cup), or null. */
-  private static GamePiece spareOf(String unit) {
+  /** Whether the piece lies in the box of that name on the Boxes map. */
+  private static boolean inBox(GamePiece piece, String boxName) {
+    return piece.getMap() != null && BOXES_MAP.equals(piece.getMap().getMapName())
+      && boxName.equals(piece.getMap().locationName(piece.getPosition()));
+  }
+
+  private static List<GamePiece> piecesOf(String unit) {
+    final List<GamePiece> out = new ArrayList<>();
+    if (unit.isEmpty()) return out;  // a choice among units: no piece yet
     for (final GamePiece p : BoardReader.pieces()) {
-      if (unit.equals(BoardReader.text(p.getProperty("UnitId"))) && offBoard(p)) return p;
+      if (unit.equals(BoardReader.text(p.getProperty("UnitId")))) out.add(p);
+    }
+    return out;
+  }
+
+  /** The unit's piece a change is made on: the one on a map of hexes, else the first (lying in a box); null: none. */
+  private static GamePiece pieceOnMap(String unit) {
+    final List<GamePiece> all = piecesOf(unit);
+    for (final GamePiece p : all) {
+      if (!offBoard(p)) return p;
+    }
+    return all.isEmpty() ? null : all.get(0);
+  }
+
+  /** The piece to eliminate: on a map of hexes, else one lying in a box other than its dead pile, else any. */
+  private static GamePiece toEliminate(Ruling.Action a) {
+    final GamePiece onMap = pieceOnMap(a.unit);
+    if (onMap == null || !offBoard(onMap)) return onMap;
+    for (final GamePiece p : piecesOf(a.unit)) {
+      if (a.boxName.isEmpty() || !inBox(p, a.boxName)) return p;
+    }
+    return onMap;
+  }
+
+  /** A counter of the unit not on a map of hexes (in the box of that name when one is given and holds one), or null. */
+  private static GamePiece spareOf(String unit, String boxName) {
+    GamePiece any = null;
+    for (final GamePiece p : piecesOf(unit)) {
+      if (!offBoard(p)) continue;
+      if (boxName.isEmpty() || inBox(p, boxName)) return p;
+      if (any == null) any = p;
+    }
+    return any;
+  }
+
+  private static Map boxesMap() {
+    for (final Map m : Map.getMapList()) {
+      if (BOXES_MAP.equals(m.getMapName())) return m;
     }
     return null;
   }
@@ -319,16 +395,19 @@ final class BoardChanges {
     return piece.getMap() == null ? null : piece.getMap().locationName(piece.getPosition());
   }
 
-  /** The centre of a hex (by its printed label) on one of the map's boards, in map pixels; null if none has it. */
-  private static Point pointOf(Map map, String hex) {
+  /**
+   * The point of a location by its printed name (a hex label, a box's name) on one of the map's
+   * boards, in map pixels; null if none has it.
+   */
+  private static Point pointOf(Map map, String location) {
     for (final Board b : map.getBoards()) {
       if (b.getGrid() == null) continue;
       try {
-        final Point p = b.getGrid().getLocation(hex);
+        final Point p = b.getGrid().getLocation(location);
         if (p != null) return new Point(p.x + b.bounds().x, p.y + b.bounds().y);
       }
       catch (MapGrid.BadCoords e) {
-        // not a hex of this board
+        // not a location of this board
       }
     }
     return null;

@@ -39,6 +39,72 @@ final class Ruling {
   }
 
   /**
+   * One piece action a change takes (the server resolves each change into them,
+   * adjudicator.piece_actions): what is done ({@code does}), to which unit's piece, the step's name
+   * the counter must show (null: unchanged), the hex, the box (and its name as the module shows
+   * it), the unit whose spot a placed counter takes, the module's command that makes it, a
+   * retreat's hexes, who chooses an open choice and the choice in words, a marker, and the side
+   * that makes it. The extension looks nothing up: it finds the pieces and makes these.
+   */
+  static final class Action {
+    static final String SHOW_STEP = "show_step";
+    static final String ELIMINATE = "eliminate";
+    static final String SET_ASIDE = "set_aside";
+    static final String PLACE = "place";
+    static final String MOVE = "move";
+    static final String DELETE = "delete";
+    static final String RETREAT = "retreat";
+    static final String PLACE_MARKER = "place_marker";
+    static final String REMOVE_MARKER = "remove_marker";
+    static final String CHOOSE = "choose";
+
+    final String does;
+    final String unit;
+    final String step;       // null: the step is not changed
+    final String hex;        // "" none
+    final String box;
+    final String boxName;
+    final String beside;
+    final String command;
+    final int hexes;
+    final String chosenBy;
+    final String marker;
+    final String markerName;
+    final int face;          // place_marker: the face the marker shows, by number (1: its front; 0: not said)
+    final String what;
+    final String appliedBy;
+
+    Action(Map<String, Object> a) {
+      this.does = str(a.get("does"));
+      this.unit = str(a.get("unit"));
+      this.step = text(a.get("step"));
+      this.hex = str(a.get("hex"));
+      this.box = str(a.get("box"));
+      this.boxName = str(a.get("box_name"));
+      this.beside = str(a.get("beside"));
+      this.command = str(a.get("command"));
+      final Integer n = number(a.get("hexes"));
+      this.hexes = n == null ? 0 : n;
+      this.chosenBy = str(a.get("chosen_by"));
+      this.marker = str(a.get("marker"));
+      this.markerName = str(a.get("marker_name"));
+      final Integer f = number(a.get("face"));
+      this.face = f == null ? 0 : f;
+      this.what = str(a.get("what"));
+      this.appliedBy = str(a.get("applied_by"));
+    }
+
+    /** An open choice: nothing to make on the board now but say whose it is. */
+    boolean open() {
+      return RETREAT.equals(does) || CHOOSE.equals(does);
+    }
+
+    private static String str(Object o) {
+      return o instanceof String ? (String) o : "";
+    }
+  }
+
+  /**
    * One change to one unit (the server's piece_changes, adjudicator.unit_changes): its kind, the
    * step or SP shown (step), the hex ordered (moved), the units placed in its stead (replaced),
    * the counter a placeholder turned out to be (revealed: KWB's '? 4' Scratch Units), a
@@ -58,14 +124,15 @@ final class Ruling {
     final List<String> lost;   // broken_down: the parts eliminated at once
     final List<String> parts;  // recombined: the units set aside
     final int hexes;           // retreat: how many hexes
+    final List<Action> actions;  // what it takes on the board, resolved by the server (empty: an older server)
 
     Change(String kind, String unit, boolean eliminated, String step, Integer sp, String hex, List<Placed> replacements,
            String revealedAs, String appliedBy) {
-      this(kind, unit, eliminated, step, sp, hex, replacements, revealedAs, appliedBy, List.of(), List.of(), 0);
+      this(kind, unit, eliminated, step, sp, hex, replacements, revealedAs, appliedBy, List.of(), List.of(), 0, List.of());
     }
 
     Change(String kind, String unit, boolean eliminated, String step, Integer sp, String hex, List<Placed> replacements,
-           String revealedAs, String appliedBy, List<String> lost, List<String> parts, int hexes) {
+           String revealedAs, String appliedBy, List<String> lost, List<String> parts, int hexes, List<Action> actions) {
       this.kind = kind;
       this.unit = unit;
       this.eliminated = eliminated;
@@ -78,6 +145,7 @@ final class Ruling {
       this.lost = lost;
       this.parts = parts;
       this.hexes = hexes;
+      this.actions = actions;
     }
 
     /** One entry of piece_changes; an older server's entries (no kind) read as a step or an elimination. */
@@ -92,9 +160,14 @@ final class Ruling {
         if (p.get("unit") instanceof String) placed.add(new Placed((String) p.get("unit"), text(p.get("step")), number(p.get("sp"))));
       }
       final Integer hexes = number(c.get("hexes"));
+      final List<Action> actions = new ArrayList<>();
+      for (final Object o : Schema.list(c.get("actions"))) {
+        final Map<String, Object> a = Schema.map(o);
+        if (a.get("does") instanceof String && a.get("unit") instanceof String) actions.add(new Action(a));
+      }
       return new Change(kind, (String) c.get("unit"), eliminated, text(c.get("step")), number(c.get("sp")), text(c.get("hex")),
                         placed, revealedAs, c.get("applied_by") instanceof String ? (String) c.get("applied_by") : "",
-                        strings(c.get("lost")), strings(c.get("parts")), hexes == null ? 0 : hexes);
+                        strings(c.get("lost")), strings(c.get("parts")), hexes == null ? 0 : hexes, actions);
     }
   }
 
