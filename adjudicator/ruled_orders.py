@@ -75,9 +75,9 @@ def marker_orders(outcome: Any) -> Iterator[MarkerOrder]:
     if not isinstance(outcome, dict):
         return
     markers = outcome.get("markers")
-    if isinstance(markers, dict):
+    if isinstance(markers, dict):  # unit -> its markers' names (a sealed part, {"hidden": ...}, is no such map)
         for unit, names in markers.items():
-            if isinstance(unit, str) and ids(names):
+            if isinstance(unit, str) and isinstance(names, list) and ids(names):
                 yield MarkerOrder(unit, ids(names))
     placed = outcome.get("quality_markers_placed")
     participants = outcome.get("participants") if isinstance(outcome.get("participants"), dict) else {}
