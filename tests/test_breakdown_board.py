@@ -174,4 +174,4 @@ def test_a_quality_marker_the_combat_orders_is_read_from_the_log(app, client, mo
     placed = [piece.add_piece_command("placed-marker-1")]
     assert verdicts(t.check(t.log(lines(combat), placed))) == [(1, "verified")]
     left = t.check(t.log(lines(combat)))
-    assert verdicts(left) == [(1, "not-applied")] and "marker on the hex of nk-2" in left["rulings"][0]["why"]
+    assert verdicts(left) == [(1, "not-applied")] and "marker on the hex of NK 2" in left["rulings"][0]["why"]

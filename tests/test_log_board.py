@@ -399,7 +399,8 @@ def test_kwb_an_attacker_retreat_made_by_hand_verifies_and_one_not_made_is_named
     assert verdicts(t.check(t.log(lines(answer), by_hand))) == [(answer["seq"], "verified")]
     dropped = t.check(t.log(lines(answer)))
     assert verdicts(dropped) == [(answer["seq"], "not-applied")]
-    assert all(f"{c['unit']} to retreat {hexes} hex" in dropped["rulings"][0]["why"] for c in retreats)
+    names = UnitNames.of("kwb")  # verdicts name units as their counters read
+    assert all(f"{names.name(c['unit'])} to retreat {hexes} hex" in dropped["rulings"][0]["why"] for c in retreats)
     short = Hand(t.game, t.setup)  # one hex too few (or too many): still not the retreat ordered
     wrong = [command for c in retreats for command in short.retreat(c["unit"], hexes + 1)]
     assert verdicts(t.check(t.log(lines(answer), wrong))) == [(answer["seq"], "not-applied")]
