@@ -135,7 +135,7 @@ def printed_attack(g: Game, a: Attacker) -> int:
 
 
 def attack_strength(printed: int, doubled: bool, in_supply: bool, multiplier: int = 2) -> int:
-    """One unit's Attack Strength in this attack: doubled (7.1; `multiplier` is rules_parameters
+    """One unit's Attack Strength in this attack: doubled (7.1; `multiplier` is rule_parameters
     intensive_attack_multiplier), then halved rounding up out of supply (9.1)."""
     value = printed * multiplier if doubled else printed
     return math.ceil(value / 2) if not in_supply else value
