@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Iterator
+from dataclasses import replace
+from typing import Iterable, Iterator
 
 from scenarios import facts
 from scenarios.model import Game, Source
@@ -23,11 +24,14 @@ from scenarios.reading.files import CsvRow, read_csv, read_data_text, read_toml
 from scenarios.reading.game import read_game
 
 __all__ = ["DATA_ROOT", "CsvRow", "check_facts", "check_game_dir", "game_ids", "iter_problems", "load_game",
-           "load_game_dir", "read_csv", "read_data_text", "read_game_dir", "read_toml", "serve_games"]
+           "load_game_dir", "missing_games", "read_csv", "read_data_text", "read_game_dir", "read_toml",
+           "serve_games"]
 
 #: The games' data: scenarios/data, or the folder the environment's SCENARIOS_DATA names (a maintainer's
 #: own copy, e.g. with the published tables that may not be redistributed). Read once per process.
 DATA_ROOT = Path(os.environ.get("SCENARIOS_DATA") or Path(__file__).parent / "data")
+#: The data folder's list of the games the code plays (``missing_games``).
+GAMES_FILE = "games.toml"
 
 # ---------------------------------------------------------------------------
 # Public entry points
@@ -46,6 +50,32 @@ def game_ids(root: Path | None = None) -> list[str]:
     if root is None and _SERVED is not None:
         return list(_SERVED)
     return sorted(p.parent.name for p in (root or DATA_ROOT).glob("*/game.toml"))
+
+
+def missing_games(expected: Iterable[str] | None = None, root: Path | None = None) -> list[str]:
+    """``file:line: what is wrong`` for each game the code plays that ``root`` (DATA_ROOT) has no folder for.
+
+    ``expected``: the game ids the caller's code plays (the adjudicator's registry); None: those the
+    data folder's ``games.toml`` lists (what ``scenarios check`` goes by: it imports no rules code).
+    A folder without ``games.toml`` (empty, moved away, another folder) is a problem of its own."""
+    root = Path(root or DATA_ROOT)
+    problems = Problems(root=root.parent)
+    listing = root / GAMES_FILE
+    line = 1
+    if not root.is_dir():
+        return [f"{root}: the data folder does not exist (SCENARIOS_DATA names it, else scenarios/data)"]
+    if expected is None:
+        data, lines = read_toml(listing, problems)
+        if problems:
+            problems.items[-1] = replace(problems.items[-1], message=problems.items[-1].message
+                                         + ": the data folder lists the games the code plays there")
+        expected, line = [str(g) for g in data.get("games") or ()], lines.find("games")
+    have = set(game_ids(root))
+    for game_id in expected:
+        if game_id not in have:
+            problems.add(listing, line, f"game {game_id!r}: the code plays it (adjudicator/rules/{game_id}) but "
+                                        f"the data folder has no {game_id}/game.toml; restore its folder")
+    return [str(p) for p in problems.items]
 
 
 def load_game(game_id: str) -> Game:

@@ -114,9 +114,94 @@ def read_toml(path: Path, problems: Problems) -> tuple[dict[str, Any], TomlLines
     try:
         return tomllib.loads(text), TomlLines(text)
     except tomllib.TOMLDecodeError as err:
-        match = re.search(r"line (\d+)", str(err))
-        problems.add_unreadable(Unreadable(path, int(match.group(1)) if match else 1, f"TOML syntax: {err}"))
+        problems.add_unreadable(Unreadable(path, *toml_error(text, str(err))))
         return {}, TomlLines(text)
+
+
+_STATEMENT = re.compile(r"""^\s*(\[|[A-Za-z0-9_\-"'.]+\s*=)""")
+
+
+def toml_error(text: str, error: str) -> tuple[int, str]:
+    """The line of a TOML syntax error, and what to say there.
+
+    The parser reports where it stopped. For a value left open (an array without its ``]``, an inline
+    table without its ``}``) that is the next key or table it met, lines after the mistake when a blank
+    line or a comment stands between; for a multi-line string never closed, the end of the file. Those
+    are reported at the line that needs the closing bracket or quotes."""
+    match = re.search(r"\(at line (\d+), column (\d+)\)", error)
+    lines = text.splitlines()
+    what = error.split(" (at ", 1)[0]
+    if match is None:
+        if "end of document" not in error:
+            return 1, f"TOML syntax: {error}"
+        opened = _open_multiline_string(lines)
+        if opened is not None:
+            return opened, "TOML syntax: the multi-line string that opens here is never closed (no \"\"\" or \'\'\' after it)"
+        return max(len(lines), 1), f"TOML syntax: {error}"
+    line, column = int(match.group(1)), int(match.group(2))
+    if 1 < line <= len(lines) and _STATEMENT.match(lines[line - 1]):
+        bracket = _open_bracket(lines[:line - 1])
+        if bracket is not None:  # the parser met the next key or table inside a value still open
+            last = max(n for n in range(1, line) if lines[n - 1].strip() and not lines[n - 1].lstrip().startswith("#"))
+            closer = "]" if bracket == "[" else "}"
+            return last, (f"TOML syntax: {closer!r} missing at the end of this value (the parser stopped at line "
+                          f"{line}, column {column}: {what})")
+    return line, f"TOML syntax: {error}"
+
+
+def _open_bracket(lines: list[str]) -> str | None:
+    """The innermost ``[`` or ``{`` of a value these lines leave open (strings and comments skipped,
+    table headers are no values), or None when every value is closed."""
+    stack: list[str] = []
+    quote = ""
+    for line in lines:
+        if not stack and not quote and line.lstrip().startswith("["):
+            continue  # a [table] or [[array]] header
+        i = 0
+        while i < len(line):
+            if quote:
+                if line.startswith(quote, i) and (len(quote) == 3 or quote == "'" or line[i - 1:i] != "\\"):
+                    i += len(quote)
+                    quote = ""
+                    continue
+                i += 1
+                continue
+            char = line[i]
+            if char == "#":
+                break
+            if char in "\"'":
+                quote = line[i:i + 3] if line[i:i + 3] in ('"""', "'''") else char
+                i += len(quote)
+                continue
+            if char in "[{":
+                stack.append(char)
+            elif char in "]}" and stack:
+                stack.pop()
+            i += 1
+        if quote in ('"', "'"):
+            quote = ""  # a one-line string ends with its line (the parser says so there)
+    return stack[-1] if stack else None
+
+
+def _open_multiline_string(lines: list[str]) -> int | None:
+    """The line whose \"\"\" or \'\'\' opens a multi-line string that is never closed."""
+    opened: int | None = None
+    quotes = ""
+    for number, line in enumerate(lines, start=1):
+        rest = line
+        while rest:
+            if opened is None:
+                found = [(rest.find(q), q) for q in ('"""', "'''") if q in rest]
+                if not found:
+                    break
+                at, quotes = min(found)
+                opened, rest = number, rest[at + 3:]
+            else:
+                at = rest.find(quotes)
+                if at < 0:
+                    break
+                opened, rest = None, rest[at + 3:]
+    return opened
 
 
 def cell_range(value: Any) -> tuple[str, ...]:

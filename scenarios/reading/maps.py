@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from scenarios import board as boards
-from scenarios import facts
+from scenarios import facts, mapstamp
 from scenarios.hexgrid import Hex, HexGrid, Hexside
 from scenarios.model import BoardImage, Fact, GameMap, HexFeature, HexsideFeature, MapPath, TerrainType
 from scenarios.problems import TomlLines
@@ -50,11 +50,21 @@ def read_map(r: Reading, path: Path) -> GameMap | None:
     hexsides = _read_hexsides(r, Path(f"{stem}.hexsides.csv"), grid, mid)
     paths = _read_paths(r, Path(f"{stem}.paths.csv"), grid, mid)
     board = _read_board(r, data["board"], path, lines, mid, grid) if "board" in data else None
+    _check_overrides_applied(r, stem, mid)
     return GameMap(
         id=mid, name=str(data.get("name", mid)), grid=grid, scale=str(data.get("scale", "")),
         terrain_types=terrain_types, terrain=terrain, features=features,
         hexside_features=hexsides, paths=paths, source=source, note=str(data.get("note", "")), board=board,
     )
+
+
+def _check_overrides_applied(r: Reading, stem: Path, mid: str) -> None:
+    """An overrides file edited since the map was built: its corrections are not in the map yet."""
+    overrides, calibration = Path(f"{stem}.overrides.csv"), Path(f"{stem}.calibration.txt")
+    if mapstamp.stale_overrides(overrides, calibration):
+        r.p.add(overrides, 1, f"edited since map {mid} was built ({calibration.name} records other rows): its "
+                              "corrections are not in the map, the module or the rules until the map is built "
+                              f"again: python -m scenarios.mapbuild {r.game_id} {mid}")
 
 
 def _read_terrain_types(r: Reading, data: dict, path: Path, lines: TomlLines,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from scenarios.model import MarkerType, Step, Table, Unit
+from scenarios.model import UNIT_SIZES, MarkerType, Step, Table, Unit
 from scenarios.problems import TomlLines
 from scenarios.reading.context import Reading
 from scenarios.reading.files import read_csv
@@ -33,6 +33,10 @@ def read_units(r: Reading, sides, nationalities, unit_types, value_fields, separ
             r.p.add(path, row.line, f"unit {uid}: nationality {nat} belongs to side {nationalities[nat].side}, not {side}")
         if utype not in unit_types:
             r.p.add(path, row.line, f"unit {uid}: unknown unit type {utype!r}")
+        size = row.get("size")
+        if size and size not in UNIT_SIZES:
+            r.p.add(path, row.line, f"unit {uid}: size {size!r} is not one of {', '.join(UNIT_SIZES)} (or empty: "
+                                    "none printed)")
         steps = parse_steps(r, row.get("steps"), value_fields, separator, step_names, path, row.line, uid)
         source = r.source(row.get("source"), path, row.line, f"unit {uid}")
         count_text = row.get("count", "1") or "1"
@@ -53,7 +57,7 @@ def read_units(r: Reading, sides, nationalities, unit_types, value_fields, separ
                 side=side,
                 nationality=nat,
                 type=utype,
-                size=row.get("size"),
+                size=size,
                 steps=tuple(steps),
                 name=row.get("name"),
                 flags=flags,
