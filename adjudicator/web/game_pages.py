@@ -313,8 +313,17 @@ def _hidden_named(system: str, node: Any) -> Any:
 
 
 def make_game_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
+    """A recorded game's pages: its ledger and login, its roll forms and chances, its records."""
     bp = Blueprint("game_pages", __name__)
     per_client = pages_limit(config, limiter)
+    _add_game_routes(bp, per_client)
+    _add_roll_routes(bp, per_client)
+    _add_record_routes(bp, per_client)
+    return bp
+
+
+def _add_game_routes(bp: Blueprint, per_client) -> None:
+    """The game's page (its ledger as the token's side may see it), logging in and out."""
 
     @bp.get("/games/<game_id>")
     def game(game_id: str):
@@ -362,6 +371,10 @@ def make_game_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprin
     def logout(game_id: str):
         return forget(redirect(url_for("game_pages.game", game_id=game_id), 303), game_id)
 
+
+def _add_roll_routes(bp: Blueprint, per_client) -> None:
+    """A check's roll form, the roll, and the chances of the situation a form states."""
+
     @bp.get("/games/<game_id>/checks/<check>")
     def roll_form(game_id: str, check: str):
         grant = grant_or_login(game_id, write=True)
@@ -404,6 +417,10 @@ def make_game_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprin
         if isinstance(grant, Response):
             return grant
         return chances_of_form(game_id, check, request.args)
+
+
+def _add_record_routes(bp: Blueprint, per_client) -> None:
+    """One record, closing the game, the ledger file and checking a log against it."""
 
     @bp.get("/games/<game_id>/records/<int:seq>")
     def record(game_id: str, seq: int):
@@ -466,8 +483,6 @@ def make_game_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprin
                                    error=f"{problem.title}: {problem.detail}"), problem.status
         return render_template("log_check.html", game_id=game_id, report=report,
                                file_name=", ".join(name for name, _ in files), error=None)
-
-    return bp
 
 
 def game_checks_of(grant: TokenGrant) -> list[CheckSpec]:
