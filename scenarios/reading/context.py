@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from scenarios import special_rules
 from scenarios.model import Fact, Side, Source, StandIn
@@ -67,3 +67,16 @@ class Reading:
             self.p.add(path, line, f"{what} id {value!r} must be lower-case letters, digits, '_', '-' or '.'")
             return False
         return True
+
+    def entries(self, data: dict, key: str, path: Path, lines: TomlLines, what: str,
+                seen: dict | None = None) -> Iterator[tuple[int, dict, int, str]]:
+        """Each ``[[key]]`` table whose id is valid: (its number, the table, its line, its id). With
+        ``seen`` (the ids read so far), an id read before is a problem, and still given."""
+        for i, item in enumerate(data.get(key) or []):
+            line = lines.find(key, i)
+            ident = str(item.get("id", ""))
+            if not self.check_id(ident, path, line, what):
+                continue
+            if seen is not None and ident in seen:
+                self.p.add(path, line, f"{what} {ident!r} defined twice")
+            yield i, item, line, ident

@@ -39,13 +39,7 @@ def check_header(r: Reading, data: dict, path: Path, lines: TomlLines) -> None:
 
 def read_sides(r: Reading, data: dict, path: Path, lines: TomlLines) -> dict[str, Side]:
     sides: dict[str, Side] = {}
-    for i, item in enumerate(data.get("side") or []):
-        line = lines.find("side", i)
-        sid = str(item.get("id", ""))
-        if not r.check_id(sid, path, line, "side"):
-            continue
-        if sid in sides:
-            r.p.add(path, line, f"side {sid!r} defined twice")
+    for _, item, _, sid in r.entries(data, "side", path, lines, "side", sides):
         sides[sid] = Side(sid, str(item.get("name", sid)))
     if len(sides) < 2:
         r.p.add(path, lines.find("side", 0), "a game needs at least two [[side]] tables")
@@ -54,13 +48,7 @@ def read_sides(r: Reading, data: dict, path: Path, lines: TomlLines) -> dict[str
 
 def read_nationalities(r: Reading, data: dict, path: Path, lines: TomlLines, sides: dict) -> dict[str, Nationality]:
     result: dict[str, Nationality] = {}
-    for i, item in enumerate(data.get("nationality") or []):
-        line = lines.find("nationality", i)
-        nid = str(item.get("id", ""))
-        if not r.check_id(nid, path, line, "nationality"):
-            continue
-        if nid in result:
-            r.p.add(path, line, f"nationality {nid!r} defined twice")
+    for i, item, line, nid in r.entries(data, "nationality", path, lines, "nationality", result):
         if item.get("side") not in sides:
             r.p.add(path, lines.find("nationality", i, "side"), f"nationality {nid}: unknown side {item.get('side')!r}")
         for key in ("background", "text", "symbol"):
@@ -84,13 +72,7 @@ def read_nationalities(r: Reading, data: dict, path: Path, lines: TomlLines, sid
 
 def read_unit_types(r: Reading, data: dict, path: Path, lines: TomlLines) -> dict[str, UnitType]:
     result: dict[str, UnitType] = {}
-    for i, item in enumerate(data.get("unit_type") or []):
-        line = lines.find("unit_type", i)
-        tid = str(item.get("id", ""))
-        if not r.check_id(tid, path, line, "unit type"):
-            continue
-        if tid in result:
-            r.p.add(path, line, f"unit type {tid!r} defined twice")
+    for _, item, _, tid in r.entries(data, "unit_type", path, lines, "unit type", result):
         result[tid] = UnitType(tid, str(item.get("name", tid)), str(item.get("symbol", tid)), bool(item.get("mobile", False)))
     return result
 
@@ -123,11 +105,7 @@ def read_terrain_bans(r: Reading, data: dict, path: Path, lines: TomlLines, unit
 
 def read_boxes(r: Reading, data: dict, path: Path, lines: TomlLines, sides: dict) -> dict[str, Box]:
     result: dict[str, Box] = {}
-    for i, item in enumerate(data.get("box") or []):
-        line = lines.find("box", i)
-        bid = str(item.get("id", ""))
-        if not r.check_id(bid, path, line, "box"):
-            continue
+    for i, item, line, bid in r.entries(data, "box", path, lines, "box"):
         side = str(item.get("side", ""))
         if side and side not in sides:
             r.p.add(path, line, f"box {bid}: unknown side {side!r}")
@@ -184,13 +162,7 @@ def check_sealed_pools(r: Reading, game: Game, data: dict, path: Path, lines: To
 def read_tracks(r: Reading, data: dict, path: Path, lines: TomlLines) -> dict[str, Track]:
     """``[[track]]`` tables: ``cells`` is a list of labels or a range ``"0-19"``."""
     result: dict[str, Track] = {}
-    for i, item in enumerate(data.get("track") or []):
-        line = lines.find("track", i)
-        tid = str(item.get("id", ""))
-        if not r.check_id(tid, path, line, "track"):
-            continue
-        if tid in result:
-            r.p.add(path, line, f"track {tid!r} defined twice")
+    for i, item, line, tid in r.entries(data, "track", path, lines, "track", result):
         cells = cell_range(item.get("cells"))
         if not cells:
             r.p.add(path, lines.find("track", i, "cells"),
@@ -231,11 +203,7 @@ def read_rolls(r: Reading, data: dict, path: Path, lines: TomlLines, dice: tuple
 def read_map_areas(r: Reading, data: dict, path: Path, lines: TomlLines) -> tuple[MapArea, ...]:
     """``[[map_area]]``: a named region beyond border rivers (the maps are checked when drawn)."""
     areas = []
-    for i, item in enumerate(data.get("map_area") or []):
-        line = lines.find("map_area", i)
-        aid = str(item.get("id", ""))
-        if not r.check_id(aid, path, line, "map_area"):
-            continue
+    for _, item, line, aid in r.entries(data, "map_area", path, lines, "map_area"):
         beyond = tuple(str(river) for river in item.get("beyond") or ())
         if not beyond:
             r.p.add(path, line, f"map_area {aid}: beyond must name the rivers that bound it")

@@ -72,11 +72,8 @@ def _read_terrain_types(r: Reading, data: dict, path: Path, lines: TomlLines,
     """``[[terrain]]``: the map's terrain types, and which one each grid character stands for."""
     terrain_types: dict[str, TerrainType] = {}
     by_char: dict[str, str] = {}
-    for i, item in enumerate(data.get("terrain") or []):
-        line = lines.find("terrain", i)
-        tid, char = str(item.get("id", "")), str(item.get("char", ""))
-        if not r.check_id(tid, path, line, "terrain"):
-            continue
+    for i, item, line, tid in r.entries(data, "terrain", path, lines, "terrain"):
+        char = str(item.get("char", ""))
         char_line = lines.find("terrain", i, "char")
         if len(char) != 1 or char.isspace():
             r.p.add(path, char_line, f"terrain {tid}: char must be one visible character, got {char!r}")

@@ -19,13 +19,7 @@ def read_tables(r: Reading) -> dict[str, Table]:
     data, lines = read_toml(path, r.p)
     tables: dict[str, Table] = {}
     index: dict[str, int] = {}  # table id -> its [[table]] number (for the line of its declaration)
-    for i, item in enumerate(data.get("table") or []):
-        line = lines.find("table", i)
-        tid = str(item.get("id", ""))
-        if not r.check_id(tid, path, line, "table"):
-            continue
-        if tid in tables:
-            r.p.add(path, line, f"table {tid!r} defined twice")
+    for i, item, line, tid in r.entries(data, "table", path, lines, "table", tables):
         tables[tid] = _read_table(r, item, tid, path, lines, i, line)
         index[tid] = i
         _check_rows(r, tables[tid], item.get("rows"), path, lines.find("table", i, "rows"))
