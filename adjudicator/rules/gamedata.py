@@ -14,6 +14,7 @@ from pydantic_core import core_schema
 
 from adjudicator.checks import Actor, Dice
 from scenarios import DataError, load_game
+from scenarios.hexgrid import Hex
 from scenarios.model import Box, Game, GameMap, Scenario, Table, Turn, Unit
 from scenarios.pools import pool_contents
 
@@ -46,6 +47,22 @@ def whole_number(table: Table, key: str, column: str) -> int:
     except ValueError:
         raise ValueError(f"game data {table.where(key)}: {column} of {key} is {cell!r}; the rules read a whole "
                          "number there") from None
+
+
+def hex_on_map(gm: GameMap, text: str) -> Hex:
+    """A printed hex label on this map, or ValueError with the reason (every game's `board.parse`)."""
+    try:
+        h = gm.grid.parse(text)
+    except (ValueError, IndexError, TypeError):
+        raise ValueError(f"{text!r} is not a hex label of map {gm.id}") from None
+    if h not in gm:
+        raise ValueError(f"hex {text} is not on map {gm.id}")
+    return h
+
+
+def hex_label(gm: GameMap, h: Hex) -> str:
+    """A hex as its map prints it (every game's `board.label`)."""
+    return gm.grid.label(h)
 
 
 def scenario(g: Game, scenario_id: str) -> Scenario:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from scenarios.hexgrid import Hex
 from scenarios.model import Game, GameMap
+from adjudicator.rules.gamedata import hex_label as label, hex_on_map as parse  # noqa: F401  (board.label, board.parse)
 
 RIVER_KINDS = frozenset({"river", "major_river"})
 RAIL_KINDS = frozenset({"rail", "railway", "railroad"})
@@ -26,18 +27,6 @@ CITY_FEATURES = ("city", "star_city")
 _FALLBACK_NORTH_LAT = 43.0
 _FALLBACK_KM_PER_HEX = 30.0
 _KM_PER_DEGREE = 110.57
-
-
-def label(gm: GameMap, hex: Hex) -> str:
-    return gm.grid.label(hex)
-
-
-def parse(gm: GameMap, text: str) -> Hex:
-    """A printed hex label on this map, or ValueError with the reason."""
-    h = gm.grid.parse(text)
-    if h not in gm:
-        raise ValueError(f"hex {text} is not on map {gm.id}")
-    return h
 
 
 def terrain(gm: GameMap, hex: Hex) -> str:
