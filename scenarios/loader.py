@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 from dataclasses import replace
-from typing import Iterable, Iterator
+from typing import Iterable
 
 from scenarios import facts
 from scenarios.model import Game, Source
@@ -23,7 +23,7 @@ from scenarios.reading.context import Reading
 from scenarios.reading.files import CsvRow, read_csv, read_data_text, read_toml
 from scenarios.reading.game import read_game
 
-__all__ = ["DATA_ROOT", "CsvRow", "check_facts", "check_game_dir", "game_ids", "iter_problems", "load_game",
+__all__ = ["DATA_ROOT", "CsvRow", "check_facts", "check_game_dir", "game_ids", "load_game",
            "load_game_dir", "missing_games", "read_csv", "read_data_text", "read_game_dir", "read_toml",
            "serve_games"]
 
@@ -144,8 +144,3 @@ def check_game_dir(directory: Path | str) -> list[str]:
     except DataError as err:
         return [str(p) for p in err.problems]
     return []
-
-
-def iter_problems(directories: list[Path]) -> Iterator[str]:
-    for d in directories:
-        yield from check_game_dir(d)

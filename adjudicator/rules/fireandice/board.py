@@ -51,12 +51,6 @@ def is_city(gm: GameMap, h: Hex) -> bool:
 # -- roads, railroads and the road/rail/city net (14.5) --------------------------------------------
 
 
-def net_hexes(gm: GameMap, cut: set[Hex] = frozenset()) -> set[Hex]:
-    """Road, railroad and city hexes (14.5); an atomic-struck hex has no roads (10.3.4)."""
-    f = facts(gm)
-    return (f.road_rail - cut) | f.cities
-
-
 def road_connects(gm: GameMap, a: Hex, b: Hex) -> bool:
     """5.3.1: a road or railroad joins two adjacent hexes (they are consecutive on a path)."""
     return bool({"road", "rail"} & gm.hexside_kinds(a, b))

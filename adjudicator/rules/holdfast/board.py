@@ -38,10 +38,6 @@ def is_city(gm: GameMap, hex: Hex) -> bool:
     return gm.terrain_at(hex) == "city" or any(gm.features_at(hex, k) for k in CITY_FEATURES)
 
 
-def is_mountain(gm: GameMap, hex: Hex) -> bool:
-    return gm.terrain_at(hex) == "mountain"
-
-
 def is_water(gm: GameMap, hex: Hex) -> bool:
     return gm.terrain_at(hex) == OPEN_WATER
 
