@@ -34,7 +34,7 @@ final class Menu {
   void show(JButton button) {
     final JPopupMenu menu = new JPopupMenu();
     final PlayedGame played = adjudicator.played();
-    final Adjudicator.Active active = adjudicator.active();
+    final ActiveGame active = adjudicator.active();
     final JMenuItem status = new JMenuItem(statusText(played, active));
     status.setEnabled(false);
     menu.add(status);
@@ -61,13 +61,13 @@ final class Menu {
     owed.setToolTipText("Changes the opponent's rulings order to your pieces that were hidden from him (only you can make them)");
     owed.setEnabled(active != null);
     menu.add(owed);
-    final JMenuItem rulings = item("Rulings of this game...", adjudicator::showRulingsInteractively);
+    final JMenuItem rulings = item("Rulings of this game...", adjudicator.ledger()::showRulingsInteractively);
     rulings.setToolTipText(active == null ? "Join the recorded game to list its rulings"
                            : "Every ruling of recorded game " + active.gameId + " so far, as your side may see them");
     rulings.setEnabled(active != null);
     menu.add(rulings);
     menu.addSeparator();
-    final Ruling last = adjudicator.lastRuling();
+    final Ruling last = adjudicator.session().lastRuling();
     final JMenuItem full = item("The last ruling in full...", () -> RulingWindow.show(last));
     full.setEnabled(last != null);
     if (last != null) full.setToolTipText(last.headline());
@@ -96,7 +96,7 @@ final class Menu {
     menu.show(button, 0, button.getHeight());
   }
 
-  private String statusText(PlayedGame played, Adjudicator.Active active) {
+  private String statusText(PlayedGame played, ActiveGame active) {
     final String game = played.known() ? adjudicator.scenarioName(played.scenario) : "scenario unknown";
     if (active != null) {
       return game + ": recorded game " + active.gameId + " as " + adjudicator.info().sideName(active.side) + " at " + active.server;
@@ -220,7 +220,7 @@ final class Menu {
     new SwingWorker<Map<String, Object>, Void>() {
       @Override
       protected Map<String, Object> doInBackground() {
-        return adjudicator.join(id, secret, address, false);
+        return adjudicator.games().join(id, secret, address, false);
       }
 
       @Override
@@ -257,7 +257,7 @@ final class Menu {
   }
 
   /** Forgetting a token is asked first, with the token shown to copy: without it, this player cannot roll in the game. */
-  private void leaveDialog(Adjudicator.Active active) {
+  private void leaveDialog(ActiveGame active) {
     if (active == null) return;
     final JTextArea text = new JTextArea("Forget your token of recorded game " + active.gameId + " ("
       + adjudicator.info().sideName(active.side) + ")?\nWithout it you cannot roll in this game; copy it first if you will "
