@@ -57,10 +57,11 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
   /** Where this player sat at the last look (live play: a room of a VASSAL server). */
   private Live.Seat seat = Live.Seat.NONE;
   private final CatchUp catchUp = new CatchUp(this);
-  private final RecordedGames games = new RecordedGames(this);
-  private final CheckCalls checks = new CheckCalls(this);
-  private final FromTheLedger ledger = new FromTheLedger(this);
-  private final SessionRulings session = new SessionRulings(this);
+  /** What the component hands on to (the menus, the form and the chat call them directly). */
+  final RecordedGames games = new RecordedGames(this);
+  final CheckCalls checks = new CheckCalls(this);
+  final FromTheLedger ledger = new FromTheLedger(this);
+  final SessionRulings session = new SessionRulings(this);
   private JButton button;
 
   // ---- the component -------------------------------------------------------------------
@@ -396,22 +397,6 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
   }
 
   // ---- small helpers ---------------------------------------------------------------------
-
-  RecordedGames games() {
-    return games;
-  }
-
-  CheckCalls checks() {
-    return checks;
-  }
-
-  FromTheLedger ledger() {
-    return ledger;
-  }
-
-  SessionRulings session() {
-    return session;
-  }
 
   CatchUp catchUp() {
     return catchUp;

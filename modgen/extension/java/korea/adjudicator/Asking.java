@@ -41,7 +41,7 @@ final class Asking {
 
   /** Opens the check's form (event thread); returns when the form is closed. */
   void start() {
-    final Map<String, Object> filled = adjudicator.checks().boardPart(check, context);
+    final Map<String, Object> filled = adjudicator.checks.boardPart(check, context);
     final ActiveGame recorded = adjudicator.active();
     final Set<String> omit = new HashSet<>(List.of("request_id"));
     if (recorded != null || !check.random) omit.add("dice");
@@ -67,7 +67,7 @@ final class Asking {
     new SwingWorker<Map<String, Object>, Void>() {
       @Override
       protected Map<String, Object> doInBackground() throws Exception {
-        return adjudicator.checks().odds(check, request, recorded, side);
+        return adjudicator.checks.odds(check, request, recorded, side);
       }
 
       @Override
@@ -107,7 +107,7 @@ final class Asking {
     new SwingWorker<Ruling, Void>() {
       @Override
       protected Ruling doInBackground() throws Exception {
-        return adjudicator.checks().send(check, request, requestId, timeout, recorded, side);
+        return adjudicator.checks.send(check, request, requestId, timeout, recorded, side);
       }
 
       @Override
@@ -145,7 +145,7 @@ final class Asking {
     }
     showPrivately(ruling);
     Chat.post(ruling.lines);
-    adjudicator.session().delivered(ruling);
+    adjudicator.session.delivered(ruling);
     if (!ruling.notices.isEmpty()) {
       JOptionPane.showMessageDialog(Adjudicator.window(), String.join("\n", ruling.notices), "Adjudicator: notice",
                                     JOptionPane.WARNING_MESSAGE);

@@ -121,7 +121,7 @@ final class CatchUp {
       final Command shown = Chat.show(ruling.lines);
       if (LogSessions.logging()) GameModule.getGameModule().getLogger().log(shown);
       else forLog.add(shown);
-      adjudicator.session().delivered(ruling);
+      adjudicator.session.delivered(ruling);
       final String asker = String.valueOf(answer.get("side"));
       if (!a.side.equals(asker) && ruling.seq instanceof Number) adjudicator.ownerAsked(a.gameId, ((Number) ruling.seq).longValue(), a.side, asker);
     }

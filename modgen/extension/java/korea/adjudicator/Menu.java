@@ -61,13 +61,13 @@ final class Menu {
     owed.setToolTipText("Changes the opponent's rulings order to your pieces that were hidden from him (only you can make them)");
     owed.setEnabled(active != null);
     menu.add(owed);
-    final JMenuItem rulings = item("Rulings of this game...", adjudicator.ledger()::showRulingsInteractively);
+    final JMenuItem rulings = item("Rulings of this game...", adjudicator.ledger::showRulingsInteractively);
     rulings.setToolTipText(active == null ? "Join the recorded game to list its rulings"
                            : "Every ruling of recorded game " + active.gameId + " so far, as your side may see them");
     rulings.setEnabled(active != null);
     menu.add(rulings);
     menu.addSeparator();
-    final Ruling last = adjudicator.session().lastRuling();
+    final Ruling last = adjudicator.session.lastRuling();
     final JMenuItem full = item("The last ruling in full...", () -> RulingWindow.show(last));
     full.setEnabled(last != null);
     if (last != null) full.setToolTipText(last.headline());
@@ -220,7 +220,7 @@ final class Menu {
     new SwingWorker<Map<String, Object>, Void>() {
       @Override
       protected Map<String, Object> doInBackground() {
-        return adjudicator.games().join(id, secret, address, false);
+        return adjudicator.games.join(id, secret, address, false);
       }
 
       @Override
