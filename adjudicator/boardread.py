@@ -34,9 +34,6 @@ class BoardView(Protocol):
     def has_marker(self, marker_id: str) -> bool:
         """Whether a marker of that id is anywhere on the board (a map, a box, a track)."""
 
-    def units_in_hex(self, hex_label: str, map_id: str | None = None) -> list[tuple[str, str]]:
-        """(unit id, step name) of every unit in the hex."""
-
 
 #: A reader: (the board, the request built so far) -> {JSON pointer: value read}.
 Reader = Callable[[BoardView, dict[str, Any]], dict[str, Read]]

@@ -63,3 +63,16 @@ def on_reload(server):
     from adjudicator import served_data
 
     served_data.reload(server.log)
+
+
+def worker_exit(server, worker):
+    # The worker's last act before its interpreter exits. A gevent worker's interpreter, tearing
+    # down, may collect a logging handler after gevent has torn down its thread module; the
+    # handler's weak reference then takes logging's lock and fails ("Exception ignored in
+    # _removeHandlerRef ... 'NoneType' object is not callable"), a traceback in the server's log
+    # at every reload that is nobody's error. Flushed and closed now, with logging's list of them
+    # emptied, the handlers are let go without the lock.
+    import logging
+
+    logging.shutdown()
+    logging._handlerList.clear()

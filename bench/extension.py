@@ -17,7 +17,6 @@ so the server's share is visible. Skipped, with the reason, without VASSAL_ENGIN
 from __future__ import annotations
 
 import statistics
-import tempfile
 import time
 from pathlib import Path
 
@@ -25,7 +24,7 @@ import requests
 
 from bench.config import TARGETS
 from bench.results import Section
-from bench.server import Gunicorn
+from bench.server import Gunicorn, served
 
 GAME = "fireandice"
 SCENARIO = "intervention"
@@ -37,19 +36,12 @@ CHECKS = ("combat", "supply")
 def run_extension() -> Section:
     from tests.engine.harness import run_engine, skip_reason
 
+    skipped = Section.skipped("extension", skip_reason())
+    if skipped:
+        return skipped
     section = Section("extension")
-    reason = skip_reason()
-    if reason:
-        section.row("skipped", reason)
-        section.notes.append(f"skipped: {reason}")
-        return section
-    with tempfile.TemporaryDirectory(prefix="bench-extension-") as tmp:
-        work = Path(tmp)
-        server = Gunicorn(workdir=work / "server").start()
-        try:
-            measure(section, server, work, run_engine)
-        finally:
-            server.stop()
+    with served("bench-extension-") as (work, server):
+        measure(section, server, work, run_engine)
     return section
 
 

@@ -19,7 +19,7 @@ from bench.checks import body_json, compute_body, compute_path, game_path
 from bench.config import CHECK, TARGETS, CheckChoice, HttpSettings
 from bench.profiling import start_py_spy, summarise_collapsed
 from bench.results import Section
-from bench.server import Gunicorn
+from bench.server import Gunicorn, new_game
 from bench.wrk import Target, WrkResult, run_wrk
 
 JSON = {"Content-Type": "application/json"}
@@ -29,12 +29,8 @@ def create_games(url: str, choice: CheckChoice, count: int) -> list[Target]:
     """`count` games of the chosen system, each as a (path, side-token header) target."""
     targets = []
     for _ in range(count):
-        response = requests.post(url + "/api/v1/games", json={"system": choice.system, "scenario": choice.scenario},
-                                 timeout=30)
-        response.raise_for_status()
-        game = response.json()
-        token = next(t for role, t in game["tokens"].items() if role != "observer")
-        targets.append(Target(game_path(choice, game["game_id"]), {**JSON, "Authorization": f"Bearer {token}"}))
+        game_id, token, _ = new_game(url, choice.system, choice.scenario)
+        targets.append(Target(game_path(choice, game_id), {**JSON, "Authorization": f"Bearer {token}"}))
     return targets
 
 

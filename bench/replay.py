@@ -34,7 +34,7 @@ from pathlib import Path
 import requests
 
 from bench.results import Section
-from bench.server import Gunicorn
+from bench.server import Gunicorn, served
 
 GAME, SCENARIO = "kwb", "pusan"
 RULINGS = 100
@@ -46,19 +46,12 @@ COUNTER_BATTERY = {"un_marker": "sf-un-3", "communist_marker": "sf-com-1"}
 
 
 def run_replay() -> Section:
+    skipped = Section.skipped("replay", _skip_reason())
+    if skipped:
+        return skipped
     section = Section("replay")
-    reason = _skip_reason()
-    if reason:
-        section.row("skipped", reason)
-        section.notes.append(f"skipped: {reason}")
-        return section
-    with tempfile.TemporaryDirectory(prefix="bench-replay-") as tmp:
-        work = Path(tmp)
-        server = Gunicorn(workdir=work / "server").start()
-        try:
-            measure(section, server, work)
-        finally:
-            server.stop()
+    with served("bench-replay-") as (work, server):
+        measure(section, server, work)
     return section
 
 

@@ -49,6 +49,16 @@ class Section:
         self.targets.append(check)
         return check
 
+    @classmethod
+    def skipped(cls, name: str, reason: str | None) -> Section | None:
+        """The section of a benchmark that cannot run here, saying why; None when it can."""
+        if not reason:
+            return None
+        section = cls(name)
+        section.row("skipped", reason)
+        section.notes.append(f"skipped: {reason}")
+        return section
+
     def to_json(self) -> dict:
         return {"name": self.name, "rows": [list(r) for r in self.rows], "numbers": self.numbers,
                 "targets": [t.to_json() for t in self.targets], "notes": self.notes, "profile": self.profile}

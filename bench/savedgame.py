@@ -22,13 +22,12 @@ from __future__ import annotations
 
 import os
 import shutil
-import tempfile
 import time
 from pathlib import Path
 
 from bench.replay import PageSession, _skip_reason
 from bench.results import Section
-from bench.server import Gunicorn
+from bench.server import Gunicorn, served
 
 INTERACTIVE_TARGET_MS = 1000.0
 GAMES = ("kwb", "spi", "holdfast", "fireandice")
@@ -47,20 +46,13 @@ return {ready: window.boardsReadyAt, dom: nav.domContentLoadedEventEnd, load: na
 
 
 def run_savedgame() -> Section:
+    skipped = Section.skipped("savedgame", _skip_reason())
+    if skipped:
+        return skipped
     section = Section("savedgame")
-    reason = _skip_reason()
-    if reason:
-        section.row("skipped", reason)
-        section.notes.append(f"skipped: {reason}")
-        return section
-    with tempfile.TemporaryDirectory(prefix="bench-savedgame-") as tmp:
-        work = Path(tmp)
-        system, scenario, units, setup = largest_setup()
-        server = Gunicorn(workdir=work / "server", extra_env={"ADJUDICATOR_ART_CACHE": str(work / "art")}).start()
-        try:
-            measure(section, server, work, system, scenario, units, setup)
-        finally:
-            server.stop()
+    system, scenario, units, setup = largest_setup()
+    with served("bench-savedgame-", lambda work: {"ADJUDICATOR_ART_CACHE": str(work / "art")}) as (work, server):
+        measure(section, server, work, system, scenario, units, setup)
     return section
 
 

@@ -12,9 +12,12 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable, Iterator
 
 import requests
 
@@ -98,3 +101,25 @@ class Gunicorn:
     def log_tail(self, chars: int = 3000) -> str:
         path = self.workdir / "gunicorn.log"
         return path.read_text(errors="replace")[-chars:] if path.exists() else ""
+
+
+@contextmanager
+def served(prefix: str, extra_env: Callable[[Path], dict[str, str]] | None = None) -> Iterator[tuple[Path, Gunicorn]]:
+    """A temporary folder and a server working in it (``extra_env(folder)`` added to its environment),
+    stopped and removed afterwards."""
+    with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
+        work = Path(tmp)
+        server = Gunicorn(workdir=work / "server", extra_env=extra_env(work) if extra_env else {}).start()
+        try:
+            yield work, server
+        finally:
+            server.stop()
+
+
+def new_game(url: str, system: str, scenario: str) -> tuple[str, str, dict[str, str]]:
+    """A recorded game on the server: (its id, a side's token, every token by role)."""
+    response = requests.post(url + "/api/v1/games", json={"system": system, "scenario": scenario}, timeout=30)
+    response.raise_for_status()
+    body = response.json()
+    side = next(t for role, t in body["tokens"].items() if role != "observer")
+    return body["game_id"], side, body["tokens"]

@@ -42,7 +42,7 @@ from adjudicator.ledger.keys import load_public_keys
 from adjudicator.ledger.verify import verify_ledger
 from bench.checks import game_path
 from bench.config import CHECK, CheckChoice
-from bench.server import Gunicorn
+from bench.server import Gunicorn, new_game
 
 
 @dataclass
@@ -81,12 +81,8 @@ class SoakReport:
 def create_games(url: str, choice: CheckChoice, count: int) -> list[Game]:
     games = []
     for _ in range(count):
-        response = requests.post(url + "/api/v1/games", json={"system": choice.system, "scenario": choice.scenario},
-                                 timeout=30)
-        response.raise_for_status()
-        body = response.json()
-        side = next(t for role, t in body["tokens"].items() if role != "observer")
-        games.append(Game(body["game_id"], side, body["tokens"]["observer"]))
+        game_id, side, tokens = new_game(url, choice.system, choice.scenario)
+        games.append(Game(game_id, side, tokens["observer"]))
     return games
 
 

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from scenarios import standins
-from scenarios.loader import DATA_ROOT, check_game_dir, game_ids, load_game_dir
+from scenarios.loader import DATA_ROOT, check_game_dir, game_ids, load_game_dir, missing_games
 from scenarios.problems import DataError
 
 
@@ -29,6 +29,13 @@ def _directories(names: list[str]) -> list[Path]:
 
 def cmd_check(args: argparse.Namespace) -> int:
     failed = 0
+    if not args.games:  # every game: first, those the code plays that the data folder lacks
+        missing = missing_games()
+        for line in missing:
+            print(line)
+        if missing:
+            print(f"{DATA_ROOT.name}: {len(missing)} game(s) missing", file=sys.stderr)
+        failed += bool(missing)
     for directory in _directories(args.games):
         problems = check_game_dir(directory)
         for line in problems:

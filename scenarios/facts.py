@@ -21,7 +21,7 @@ Facts come from three places in the data, each row keeping its own ``source`` (a
 from __future__ import annotations
 
 from scenarios.hexgrid import Hex
-from scenarios.model import Fact, Game, GameMap, TerrainBan, Unit
+from scenarios.model import Fact, GameMap, TerrainBan, Unit
 
 LAND = "land"  # not water
 COAST = "coast"  # land with a water neighbour on the map
@@ -94,7 +94,3 @@ def describe(demands: tuple[str, ...]) -> str:
     words = {LAND: "land", COAST: "a coast hex", EDGE: "on the map edge", WATER: "water",
              STAND: "terrain the unit may stand on"}
     return " and ".join(words[d] for d in demands)
-
-
-def facts_of_map(game: Game, map_id: str) -> list[Fact]:
-    return [f for f in game.hex_facts if f.map_id == map_id]

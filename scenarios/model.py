@@ -98,6 +98,11 @@ class Step:
     text: str  # the values as printed, e.g. "10-9-3"
 
 
+#: A unit's size as its counter prints it (units.csv `size`): the echelon marks, battalion "II" to army
+#: "XXXX" (and company "I", army group "XXXXX", which the counters can draw too); "" for none printed.
+UNIT_SIZES = ("I", "II", "III", "X", "XX", "XXX", "XXXX", "XXXXX")
+
+
 @dataclass(frozen=True)
 class Unit:
     """One counter (or block) of the counter manifest."""

@@ -100,9 +100,3 @@ def _held_markers(game: Game, scenario: Scenario, kind: str, side: str) -> list[
         if marker.kind == kind and (not side or marker.side == side):
             out += [MARKER_PREFIX + marker.id] * max(0, marker.count - placed[marker.id])
     return out
-
-
-def pooled_units(game: Game, scenario: Scenario) -> set[str]:
-    """Every unit that starts in a pool (the setup's and the ones ``holds`` adds)."""
-    return {entry for contents in pool_contents(game, scenario).values() for entry in contents
-            if not entry.startswith(MARKER_PREFIX)}

@@ -13,7 +13,8 @@ does not have, a side or unit or hex that is not the game's. Each game says in
     [applied.surprise]                # a rule the adjudicator applies
     by = "adjudicator/rules/kwb: supply.py, combat.py"
     required = ["source", "turns"]    # keys it must have
-    turns = ["turns"]                 # keys whose values are game-turns of the scenario
+    turns = ["turns"]                 # keys whose values are game-turns of the scenario (a list, or a
+                                      # table's values: `due_turn = { "us-5-1m" = 16 }`)
     sides = ["always_in_supply"]      # ... side ids of the game
     hexes = ["rr_hex"]                # ... hexes of the scenario's maps
     units = ["unit"]                  # ... unit ids of the game
@@ -129,8 +130,11 @@ def _problems(game: Game, scenario, kind: RuleKind, table: dict[str, Any], scena
 
 
 def _values(value: Any) -> list[Any]:
+    """The values a key gives: one, a list, or a table's values (`due_turn = { "us-5-1m" = 16 }`)."""
     if value is None:
         return []
+    if isinstance(value, dict):
+        return list(value.values())
     return list(value) if isinstance(value, (list, tuple)) else [value]
 
 

@@ -428,8 +428,8 @@ def test_scale_table(game):
     assert [scale.cell(s, "km_per_hex") for s in ("pusan", "seoul", "changjin")] == ["5", "3", "4"]
 
 
-def test_rules_parameters(game):
-    params = game.tables["rules_parameters"]
+def test_rule_parameters(game):
+    params = game.tables["rule_parameters"]
     assert params.cell("communist_supply_to_center_max_hexes", "value") == "3"  # 9.0
     assert params.cell("loc_to_hq_max_hexes", "value") == "3"  # 8.1.1
     assert params.cell("intensive_attack_multiplier", "value") == "2"  # 7.1

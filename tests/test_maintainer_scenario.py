@@ -37,11 +37,20 @@ BIN = Path(sys.executable).parent  # the project's commands: scenarios, adjudica
 PUBLISHED = "Standard Rules 7.4 Combat Results Table"
 
 
-def add_scenario(game_dir: Path, copy: str, new: str, name: str, turns: int) -> None:
+def without_tables(toml: str, drop) -> str:
+    """The TOML text without the tables (header to the next header) for which `drop(header, text)` holds."""
+    chunks = re.split(r"(?m)^(?=\[)", toml)
+    return "".join(c for c in chunks if not (c.startswith("[") and drop(c.split("\n", 1)[0], c)))
+
+
+def add_scenario(game_dir: Path, copy: str, new: str, name: str, turns: int, drop_rules: tuple[str, ...] = ()) -> None:
     """docs/data-format.md "Adding a scenario": copy a scenario's files under the new id, give it its
-    id, name and order, and keep the turns (and the reinforcements) it lasts."""
+    id, name and order, keep the turns (and the reinforcements) it lasts, and delete the special rules
+    it does not reach (`drop_rules`, with the victory entries that score them)."""
     folder = game_dir / "scenarios"
     toml = (folder / f"{copy}.toml").read_text(encoding="utf-8")
+    toml = without_tables(toml, lambda header, text: any(
+        header == f"[special_rules.{rule}]" or (header.startswith("[[victory.") and rule in text) for rule in drop_rules))
     toml = re.sub(r'^id = ".*"$', f'id = "{new}"', toml, count=1, flags=re.M)
     toml = re.sub(r'^name = ".*"$', f'name = "{name}"', toml, count=1, flags=re.M)
     toml = re.sub(r"^order = \d+$", "order = 9", toml, count=1, flags=re.M)
@@ -60,7 +69,7 @@ def data(tmp_path_factory) -> Path:
     """A copy of the games' data with Naktong Bulge (KWB, from Pusan, 5 turns) and SPI's Stalemate II."""
     root = tmp_path_factory.mktemp("maintainer") / "data"
     shutil.copytree(DATA_ROOT, root)
-    add_scenario(root / "kwb", "pusan", "naktong", "Naktong Bulge", turns=5)
+    add_scenario(root / "kwb", "pusan", "naktong", "Naktong Bulge", turns=5, drop_rules=("withdrawal",))
     add_scenario(root / "spi", "stalemate", "stalemate2", "Stalemate II", turns=4)
     return root
 
@@ -137,7 +146,7 @@ def test_a_scenario_added_by_data_only_is_set_up_served_and_rolled(tmp_path):
     data = tmp_path / "data"
     shutil.copytree(DATA_ROOT, data)
     kwb = data / "kwb"
-    add_scenario(kwb, "pusan", "naktong", "Naktong Bulge", turns=5)
+    add_scenario(kwb, "pusan", "naktong", "Naktong Bulge", turns=5, drop_rules=("withdrawal",))
     # ...and the published CRT with a code of its own (every cell: any die gives it).
     header = "die,1:3,1:2,1:1,2:1,3:1,4:1,5:1,6:1"
     (kwb / "tables" / "crt.csv").write_text("\n".join([header] + [f"{d}," + ",".join(["AE"] * 8) for d in range(1, 7)])

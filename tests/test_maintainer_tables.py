@@ -212,9 +212,9 @@ def _check(game_dir: Path) -> list[str]:
 
 def test_a_parameter_edited_into_words_is_refused_with_its_line(tmp_path):
     kwb = copy_of(tmp_path, "kwb")
-    edit(kwb / "tables" / "rules_parameters.csv", "intensive_attack_multiplier,2,", "intensive_attack_multiplier,two,")
+    edit(kwb / "tables" / "rule_parameters.csv", "intensive_attack_multiplier,2,", "intensive_attack_multiplier,two,")
     g = load_game_dir(kwb)
-    line = g.tables["rules_parameters"].where("intensive_attack_multiplier")
+    line = g.tables["rule_parameters"].where("intensive_attack_multiplier")
     with pytest.raises(ValueError, match=rf"game data {line}: value of intensive_attack_multiplier is 'two'; the rules "
                                          "read a whole number"):
         kwb_attack(g, [3])

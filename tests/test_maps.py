@@ -24,7 +24,7 @@ from scenarios.mapbuild.calibrate import Calibration
 from scenarios.mapbuild.config import map_ids
 from scenarios.mapbuild.fit import Constraint, Similarity, fit_affine, fit_similarity, residual
 from scenarios.mapbuild.lines import around_water, chain, crossed_sides, hexes_along, parallel_sides, segments_cross
-from scenarios.mapbuild.output import is_hand_edited, terrain_text
+from scenarios.mapbuild.output import is_hand_edited, set_grid_convention, terrain_text
 from scenarios.mapbuild.lines import PathLine
 from scenarios.mapbuild.overrides import OverrideError, apply_overrides, apply_path_overrides, read_overrides
 from scenarios.mapbuild.projection import Projection
@@ -423,3 +423,14 @@ def test_fire_and_ice_bombardment_coast_hexes_are_coast():
         assert not gm.is_water(h) and any(gm.is_water(n) for n in gm.grid.neighbours(h)), label
     fact = next(f for f in load_game("fireandice").hex_facts if f.unit is not None and f.unit.id == "us-7")
     assert not facts.unmet(fact, gm), "the intervention stand-in us-7 stands on land"
+
+
+def test_calibration_rewrites_only_the_grids_shifted_columns_in_the_map_toml(tmp_path):
+    """When calibration proves the other numbering convention, the build rewrites that one key."""
+    toml = tmp_path / "m.toml"
+    toml.write_text('id = "m"\nshifted_columns = "odd"\n[grid]\ncolumns = [1, 8]\nshifted_columns = "odd"\n'
+                    '[other]\nshifted_columns = "odd"\n', encoding="utf-8")
+    assert set_grid_convention(toml, "even") is True
+    lines = toml.read_text(encoding="utf-8").splitlines()
+    assert lines[4].startswith('shifted_columns = "even"') and lines[1] == lines[6] == 'shifted_columns = "odd"'
+    assert set_grid_convention(toml, "even") is False  # already so: nothing written

@@ -215,27 +215,21 @@ def table_column(path: Path, column: str) -> list[str]:
     return [row[column] for row in csv.DictReader(io.StringIO(text))]
 
 
-def test_kwb_crt_column_3_to_1_counted_by_hand():
-    """tables/crt.csv column 3:1, die 1-6: NE, EX, DR, DD, DD, DDR - two DD, one of each of the others."""
-    example = next(e for e in EXAMPLES if e.check == "kwb.combat")
-    answer = odds(*request_of("kwb.combat", example.request))
-    assert answer["given"]["column"] == "3:1"
-    by_hand = {"NE": Fraction(1, 6), "EX": Fraction(1, 6), "DR": Fraction(1, 6), "DD": Fraction(2, 6),
-               "DDR": Fraction(1, 6)}
+@pytest.mark.parametrize("check,given,value,table,by_hand", [
+    # tables/crt.csv column 3:1, die 1-6: NE, EX, DR, DD, DD, DDR - two DD, one of each of the others.
+    ("kwb.combat", "column", "3:1", "kwb/tables/crt.csv",
+     {"NE": Fraction(1, 6), "EX": Fraction(1, 6), "DR": Fraction(1, 6), "DD": Fraction(2, 6), "DDR": Fraction(1, 6)}),
+    # tables/crt_meeting.csv column 1-1, die 1-6: E2, E1, E1, A1, A2, A3.
+    ("spi.combat", "odds", "1-1", "spi/tables/crt_meeting.csv",
+     {"E2": Fraction(1, 6), "E1": Fraction(2, 6), "A1": Fraction(1, 6), "A2": Fraction(1, 6), "A3": Fraction(1, 6)}),
+])
+def test_a_crt_column_counted_by_hand(check, given, value, table, by_hand):
+    """The chances of a combat's results are its CRT column's codes counted, one die face each."""
+    example = next(e for e in EXAMPLES if e.check == check)
+    answer = odds(*request_of(check, example.request))
+    assert answer["given"][given] == value
     assert by(answer, "result") == by_hand
-    column = table_column(DATA / "kwb" / "tables" / "crt.csv", "3:1")
-    assert {code: Fraction(column.count(code), 6) for code in column} == by_hand
-
-
-def test_spi_meeting_engagement_column_1_1_counted_by_hand():
-    """tables/crt_meeting.csv column 1-1, die 1-6: E2, E1, E1, A1, A2, A3."""
-    example = next(e for e in EXAMPLES if e.check == "spi.combat")
-    answer = odds(*request_of("spi.combat", example.request))
-    assert answer["given"]["odds"] == "1-1"
-    by_hand = {"E2": Fraction(1, 6), "E1": Fraction(2, 6), "A1": Fraction(1, 6), "A2": Fraction(1, 6),
-               "A3": Fraction(1, 6)}
-    assert by(answer, "result") == by_hand
-    column = table_column(DATA / "spi" / "tables" / "crt_meeting.csv", "1-1")
+    column = table_column(DATA / table, value)
     assert {code: Fraction(column.count(code), 6) for code in column} == by_hand
 
 

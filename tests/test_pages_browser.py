@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import json
 import shutil
-import threading
-from contextlib import contextmanager
 
 import pytest
 
 from adjudicator.testing import bearer, make_app
+from test_bridge_helpers import running_server
 
 pytestmark = pytest.mark.browser
 
@@ -32,21 +31,6 @@ def _chromium() -> str | None:
     return None
 
 
-@contextmanager
-def _serving(app):
-    """The app on a free loopback port, in a thread; yields the base URL."""
-    from werkzeug.serving import make_server
-
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=10)
-
-
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):
     return make_app(tmp_path_factory.mktemp("pages-browser"))
@@ -54,7 +38,7 @@ def app(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def url(app):
-    with _serving(app) as base:
+    with running_server(app) as base:
         yield base
 
 

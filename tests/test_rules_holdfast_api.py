@@ -2,27 +2,17 @@
 
 import pytest
 
-from adjudicator.testing import make_app
+from rules_helpers import compute_client, ok, poster
 from test_rules_holdfast_fixtures import REAL
 
 SETUP = [{"unit": p.unit, "hex": p.location, "step": p.step}
          for p in REAL.scenarios["campaign"].setup if p.is_on_map]
+post = poster("holdfast")
 
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
-    return make_app(tmp_path_factory.mktemp("holdfast-api")).test_client()
-
-
-def post(client, check, body):
-    return client.post(f"/api/v1/systems/holdfast/{check}", json=body)
-
-
-def ok(response):
-    assert response.status_code == 200, response.get_json()
-    body = response.get_json()
-    assert body["steps"] and all(step["rule"] for step in body["steps"])
-    return body
+    return compute_client(tmp_path_factory, "holdfast")
 
 
 @pytest.mark.slow

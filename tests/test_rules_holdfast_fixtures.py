@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 import scenarios
-from adjudicator.ledger.dice import SuppliedDice
 from scenarios.hexgrid import HexGrid, Hexside
 from scenarios.model import GameMap, HexFeature, HexsideFeature, MapPath, Source
+from rules_helpers import rolled, validate  # noqa: F401  (the game's tests import them from here)
 
 REAL = scenarios.load_game("holdfast")
 
@@ -49,15 +49,6 @@ def parallel_between_rows(row_north: int, size=10):
             if n.row > row_north:
                 out.append((grid.label(h), grid.label(n)))
     return out
-
-
-def validate(model, g, **body):
-    """A request validated against a test game (pydantic context), as the service would."""
-    return model.model_validate(body, context={"game": g})
-
-
-def rolled(values):
-    return SuppliedDice(list(values))
 
 
 def test_board_geometry_assumed_by_the_tests():

@@ -2,39 +2,22 @@
 
 import pytest
 
-from adjudicator.testing import make_app
+from rules_helpers import adjacent_clear_pair, compute_client, ok, poster
 from test_rules_kwb_fixtures import REAL
 
 SETUP = [{"unit": p.unit, "hex": p.location, "step": p.step}
          for p in REAL.scenarios["pusan"].setup if p.is_on_map and not p.is_marker]
+post = poster("kwb")
 
 
 def clear_pair(map_id):
     """Two adjacent clear hexes of a real map with no water hexside between them."""
-    gm = REAL.maps[map_id]
-    for h in gm.hexes():
-        if gm.terrain_at(h) != "clear":
-            continue
-        for n in gm.grid.neighbours(h):
-            if gm.terrain_at(n) == "clear" and not gm.hexside_kinds(h, n):
-                return gm.grid.label(h), gm.grid.label(n)
-    raise AssertionError("no clear pair")
+    return adjacent_clear_pair(REAL.maps[map_id])
 
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
-    return make_app(tmp_path_factory.mktemp("kwb-api")).test_client()
-
-
-def post(client, check, body):
-    return client.post(f"/api/v1/systems/kwb/{check}", json=body)
-
-
-def ok(response):
-    assert response.status_code == 200, response.get_json()
-    body = response.get_json()
-    assert body["steps"] and all(step["rule"] for step in body["steps"])
-    return body
+    return compute_client(tmp_path_factory, "kwb")
 
 
 @pytest.mark.slow

@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 import scenarios
-from adjudicator.ledger.dice import SuppliedDice
 from adjudicator.rules.positions import UnitAt
 from scenarios.hexgrid import HexGrid, Hexside
 from scenarios.model import GameMap, HexFeature, HexsideFeature, MapPath, Source
+from rules_helpers import rolled, validate  # noqa: F401  (the game's tests import them from here)
 
 REAL = scenarios.load_game("kwb")
 
@@ -45,15 +45,6 @@ def board(scenario="pusan", terrain=None, rivers=(), han=(), roads=(), un_source
 def at(*triples):
     """Positions from ('unit', 'hex') or ('unit', 'hex', 'step') tuples."""
     return [UnitAt(t[0], t[1], t[2] if len(t) > 2 else "") for t in triples]
-
-
-def validate(model, g, **body):
-    """A request validated against a test game (pydantic context), as the service would."""
-    return model.model_validate(body, context={"game": g})
-
-
-def rolled(values):
-    return SuppliedDice(list(values))
 
 
 def test_board_geometry_assumed_by_the_tests():

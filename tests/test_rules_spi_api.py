@@ -2,39 +2,22 @@
 
 import pytest
 
-from adjudicator.testing import make_app
+from rules_helpers import adjacent_clear_pair, compute_client, ok, poster
 from test_rules_spi_fixtures import REAL
 
 SETUP = [{"unit": p.unit, "hex": p.location} for p in REAL.scenarios["stalemate"].setup
          if p.is_on_map and not p.is_marker]
+post = poster("spi")
 
 
 def land_pair():
     """Two adjacent land hexes of the real map with nothing on their hexside."""
-    gm = REAL.maps["korea"]
-    for h in gm.hexes():
-        if gm.terrain_at(h) != "clear" or gm.features_at(h):
-            continue
-        for n in gm.grid.neighbours(h):
-            if gm.terrain_at(n) == "clear" and not gm.hexside_kinds(h, n):
-                return gm.grid.label(h), gm.grid.label(n)
-    raise AssertionError("no clear pair")
+    return adjacent_clear_pair(REAL.maps["korea"], without_features=True)
 
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
-    return make_app(tmp_path_factory.mktemp("spi-api")).test_client()
-
-
-def post(client, check, body):
-    return client.post(f"/api/v1/systems/spi/{check}", json=body)
-
-
-def ok(response):
-    assert response.status_code == 200, response.get_json()
-    body = response.get_json()
-    assert body["steps"] and all(step["rule"] for step in body["steps"])
-    return body
+    return compute_client(tmp_path_factory, "spi")
 
 
 @pytest.mark.slow

@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 import scenarios
-from adjudicator.ledger.dice import SuppliedDice
 from adjudicator.rules.positions import UnitAt
 from scenarios.hexgrid import HexGrid, Hexside
 from scenarios.model import GameMap, HexFeature, HexsideFeature, MapPath, Source
+from rules_helpers import rolled, validate  # noqa: F401  (the game's tests import them from here)
 
 REAL = scenarios.load_game("spi")
 MAP_ID = "korea"
@@ -49,15 +49,6 @@ def board(terrain=None, rivers=(), roads=(), rails=(), features=(), lines=(), pu
 def at(*pairs):
     """Positions from ('unit', 'hex') pairs."""
     return [UnitAt(p[0], p[1]) for p in pairs]
-
-
-def validate(model, g, **body):
-    """A request validated against a test game (pydantic context), as the service would."""
-    return model.model_validate(body, context={"game": g})
-
-
-def rolled(values):
-    return SuppliedDice(list(values))
 
 
 def test_board_geometry_assumed_by_the_tests():

@@ -42,7 +42,6 @@ from .commands import (
     MovePiece,
     OtherCommand,
     RemovePiece,
-    board_command,
     join_commands,
     log_entry,
     parse_board_command,
@@ -170,7 +169,6 @@ class SavedGameWriter:
         #: the prototypes' traits, and their (type, state) texts once encoded (see `_encoded`)
         self._prototype_trait_ids = {id(t) for p in (prototypes or {}).values() for t in p.traits}
         self._prototype_texts: dict[int, tuple[str, str]] = {}
-        self._stacks: list[StackSpec] = []
         self._decks: list[tuple[str, DeckSpec, str, int, int, list[str]]] = []
         self._extra: list[str] = []
         self._ids: set[str] = set()
@@ -221,29 +219,18 @@ class SavedGameWriter:
                 self._prototype_texts[key] = found
         return found
 
-    def add_stack(self, stack_id: str, map_id: str, x: int, y: int, member_ids: list[str],
-                  layer: int | None = None) -> None:
-        """An explicit stack of already-added pieces (members first = bottom)."""
-        self._claim(stack_id)
-        self._stacks.append(StackSpec(stack_id, map_id, x, y, list(member_ids), layer))
-
     def add_deck(self, deck_id: str, spec: DeckSpec, map_id: str, x: int, y: int, card_ids: list[str]) -> None:
         """A draw pile holding already-added pieces (first = bottom). Its ``spec`` must be the
         module's DrawPile of the same name: the engine uses the saved configuration."""
         self._claim(deck_id)
         self._decks.append((deck_id, spec, map_id, x, y, list(card_ids)))
 
-    def add_boards(self, map_id: str, boards: list[BoardPlacement]) -> None:
-        """Record a map's board layout (needed only for maps with several boards)."""
-        self._extra.append(board_command(map_id, boards))
-
     def add_command(self, command: str) -> None:
         """Any other command text, e.g. a global property's restore command."""
         self._extra.append(command)
 
     def _auto_stacks(self) -> list[StackSpec]:
-        explicit = {m for s in self._stacks for m in s.member_ids}
-        explicit |= {card for deck in self._decks for card in deck[5]}
+        explicit = {card for deck in self._decks for card in deck[5]}
         groups: dict[tuple[str, int, int], list[str]] = {}
         for saved in self._pieces:
             if saved.piece_id in explicit or saved.map_id is None or not saved.stackable:
@@ -260,7 +247,7 @@ class SavedGameWriter:
     def commands(self, setup_stack_marker: bool = True) -> list[str]:
         out = [BEGIN_SAVE]
         out += [saved.command for saved in self._pieces]
-        stacks = list(self._stacks) + (self._auto_stacks() if self.auto_stack else [])
+        stacks = self._auto_stacks() if self.auto_stack else []
         out += [AddPiece(s.stack_id, STACK_TYPE, s.state_string()).encode() for s in stacks]
         out += [AddPiece(deck_id, spec.type_string(), spec.state_string(map_id, x, y, cards)).encode()
                 for deck_id, spec, map_id, x, y, cards in self._decks]

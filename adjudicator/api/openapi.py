@@ -9,7 +9,7 @@ are per check name (a name used by several systems accepts any of their schemas)
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any
+from typing import Any, Callable
 
 from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
@@ -110,36 +110,9 @@ def odds_paths(checks: list[CheckSpec], ref) -> dict[str, dict]:
     return paths
 
 
-def build_openapi(checks: list[CheckSpec] | None = None) -> dict[str, Any]:
-    checks = all_checks() if checks is None else checks
-    response_models: list[type[BaseModel]] = [
-        s.CheckResponse,
-        s.GameCheckResponse,
-        s.CreateGameResponse,
-        s.LedgerDocument,
-        s.CloseResponse,
-        s.DiceResponse,
-        s.BoardChangesResponse,
-        s.RulingsResponse,
-        s.VerifyResponse,
-        s.SystemsResponse,
-        s.KeysDocument,
-        s.ProblemDetails,
-        s.OddsResponse,
-        s.StatusResponse,
-    ]
-    request_models: list[type[BaseModel]] = [s.CreateGameRequest, s.VerifyRequest]
-    for spec in checks:
-        request_models += [spec.compute_model, spec.game_model] + ([spec.request] if spec.random else [])
-    refs, definitions = models_json_schema(
-        [(m, "validation") for m in request_models] + [(m, "serialization") for m in response_models],
-        ref_template=REF,
-    )
-
-    def ref(model: type[BaseModel], mode: str = "serialization") -> dict:
-        return refs[(model, mode)]
-
-    paths: dict[str, dict] = {
+def service_paths(ref: Callable[..., dict]) -> dict[str, dict]:
+    """The service's own routes: systems, games and their records, verification, status."""
+    return {
         "/ping": {"get": _op("Liveness check", {"200": _json({"type": "object"})}, tags=["service"])},
         "/api/v1/systems": {
             "get": _op(
@@ -231,6 +204,10 @@ def build_openapi(checks: list[CheckSpec] | None = None) -> dict[str, Any]:
         },
     }
 
+
+def check_paths(checks: list[CheckSpec], ref: Callable[..., dict]) -> dict[str, dict]:
+    """Each check's route in compute mode (per system) and in a recorded game (per name)."""
+    paths: dict[str, dict] = {}
     by_name: dict[str, list[CheckSpec]] = defaultdict(list)
     for spec in checks:
         by_name[spec.name].append(spec)
@@ -259,7 +236,40 @@ def build_openapi(checks: list[CheckSpec] | None = None) -> dict[str, Any]:
                 tags=["games"], secured=True, params=[GAME_ID_PARAM, TRANSCRIPT_PARAM, CHANGES_PARAM],
             )
         }
+    return paths
 
+
+def build_openapi(checks: list[CheckSpec] | None = None) -> dict[str, Any]:
+    checks = all_checks() if checks is None else checks
+    response_models: list[type[BaseModel]] = [
+        s.CheckResponse,
+        s.GameCheckResponse,
+        s.CreateGameResponse,
+        s.LedgerDocument,
+        s.CloseResponse,
+        s.DiceResponse,
+        s.BoardChangesResponse,
+        s.RulingsResponse,
+        s.VerifyResponse,
+        s.SystemsResponse,
+        s.KeysDocument,
+        s.ProblemDetails,
+        s.OddsResponse,
+        s.StatusResponse,
+    ]
+    request_models: list[type[BaseModel]] = [s.CreateGameRequest, s.VerifyRequest]
+    for spec in checks:
+        request_models += [spec.compute_model, spec.game_model] + ([spec.request] if spec.random else [])
+    refs, definitions = models_json_schema(
+        [(m, "validation") for m in request_models] + [(m, "serialization") for m in response_models],
+        ref_template=REF,
+    )
+
+    def ref(model: type[BaseModel], mode: str = "serialization") -> dict:
+        return refs[(model, mode)]
+
+    paths = service_paths(ref)
+    paths.update(check_paths(checks, ref))
     paths.update(odds_paths(checks, ref))
 
     # Which scenarios a system has is data, not something the pydantic model can say; state it

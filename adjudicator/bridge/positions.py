@@ -165,10 +165,6 @@ class BoardOfPositions:
         return any(m.marker == marker_id and m.location.kind not in (NOT_ON_A_MAP, UNKNOWN_MAP)
                    for m in self.positions.markers)
 
-    def units_in_hex(self, hex_label: str, map_id: str | None = None) -> list[tuple[str, str]]:
-        return [(u.unit.id, u.step) for u in self.positions.on_map()
-                if u.location.hex == hex_label and (map_id is None or u.location.map == map_id)]
-
 
 def read_positions(game: Game, saved: SavedGame) -> Positions:
     """Every piece of `saved` located and identified against `game`.

@@ -14,7 +14,8 @@ from pydantic_core import core_schema
 
 from adjudicator.checks import Actor, Dice
 from scenarios import DataError, load_game
-from scenarios.model import Box, Game, Scenario, Table, Turn
+from scenarios.hexgrid import Hex
+from scenarios.model import Box, Game, GameMap, Scenario, Table, Turn, Unit
 from scenarios.pools import pool_contents
 
 
@@ -46,6 +47,22 @@ def whole_number(table: Table, key: str, column: str) -> int:
     except ValueError:
         raise ValueError(f"game data {table.where(key)}: {column} of {key} is {cell!r}; the rules read a whole "
                          "number there") from None
+
+
+def hex_on_map(gm: GameMap, text: str) -> Hex:
+    """A printed hex label on this map, or ValueError with the reason (every game's `board.parse`)."""
+    try:
+        h = gm.grid.parse(text)
+    except (ValueError, IndexError, TypeError):
+        raise ValueError(f"{text!r} is not a hex label of map {gm.id}") from None
+    if h not in gm:
+        raise ValueError(f"hex {text} is not on map {gm.id}")
+    return h
+
+
+def hex_label(gm: GameMap, h: Hex) -> str:
+    """A hex as its map prints it (every game's `board.label`)."""
+    return gm.grid.label(h)
 
 
 def scenario(g: Game, scenario_id: str) -> Scenario:
@@ -171,3 +188,90 @@ def owner_of(game_id: str, what: str, rule: str, units: Callable[[Any], Iterable
 def hexes(count: int) -> str:
     """"1 hex", "3 hexes": a count of hexes as a step or reason says it."""
     return f"{count} hex" if count == 1 else f"{count} hexes"
+
+
+# -- what every game's data module starts with ------------------------------------------------------
+
+
+class GameFront:
+    """The lookups every rules package's ``data`` module offers, the same in every game but for the
+    game's id, its two sides and how its refusals name an unknown unit or table. A ``data`` module
+    binds them as its own names (``game = FRONT.game``), so the rules code and the tests keep calling
+    ``data.game()``, ``data.unit(g, id)``... (and a test may still put its own game in ``data.game``)."""
+
+    def __init__(self, game_id: str, sides: tuple[str, str], unit_noun: str, data_noun: str = "the game data"):
+        self.game_id = game_id
+        self.sides = sides
+        self.unit_noun = unit_noun  # "Korean War Battles unit": how a refusal names an unknown unit
+        self.data_noun = data_noun  # "the Fire and Ice data": ... and the data an unknown table is not in
+
+    def game(self) -> Game:
+        """The loaded game (cached and read-only: rules functions never change it)."""
+        return load_game(self.game_id)
+
+    def game_in(self, info) -> Game:
+        """The game a request is validated against (see gamedata.game_in)."""
+        return game_in(info, self.game_id)
+
+    def owner(self, what: str, rule: str, units: Callable[[Any], Iterable[str]]) -> Actor:
+        """Who acts: the owner of the units `units(request)` names (see gamedata.owner_of)."""
+        return owner_of(self.game_id, what, rule, units)
+
+    def other_side(self, side: str) -> str:
+        """The side that is not `side` (each game has two)."""
+        first, second = self.sides
+        return second if side == first else first
+
+    def unit(self, g: Game, unit_id: str) -> Unit:
+        try:
+            return g.units[unit_id]
+        except KeyError:
+            raise ValueError(f"unknown {self.unit_noun} {unit_id!r}") from None
+
+    def table(self, g: Game, table_id: str) -> Table:
+        try:
+            return g.tables[table_id]
+        except KeyError:
+            raise ValueError(f"{self.data_noun} has no table {table_id!r}") from None
+
+
+#: The table of numbers a game's rules state in prose, one per row (its `value` column): what
+#: ``parameter`` reads (tables/rule_parameters.csv of KWB and SPI Korea).
+PARAMETERS = "rule_parameters"
+
+
+def parameter(g: Game, key: str) -> str:
+    """A value of tables/rule_parameters.csv (numbers the rules state in prose, each row its section)."""
+    return g.tables[PARAMETERS].cell(key, "value")
+
+
+def int_parameter(g: Game, key: str) -> int:
+    return whole_number(g.tables[PARAMETERS], key, "value")
+
+
+def scenario_map(g: Game, scenario_id: str) -> GameMap:
+    """The map a scenario is played on (its first: KWB 12.0 'each one is played on a separate map')."""
+    return g.maps[scenario(g, scenario_id).maps[0]]
+
+
+def table_warnings(g: Game, table_ids: Iterable[str], published: str = "the published table") -> list[str]:
+    """'Stand-in ...' warnings for each table used whose source is a stand-in; `published` names
+    what would replace it."""
+    out = []
+    for tid in table_ids:
+        for s in g.stand_ins_for(f"table {tid}"):
+            if s.what == f"table {tid}":
+                out.append(f"Stand-in table {tid} ({s.where}): {s.reason}. Replace its CSV with {published} "
+                           "to adjudicate by the Standard Rules.")
+    return out
+
+
+def map_warnings(g: Game, map_id: str, derived: str) -> list[str]:
+    """One summary warning for a map whose terrain, rivers or roads are stand-ins; `derived` lists
+    what the map's stand-in items are ("terrain, rivers, roads")."""
+    items = g.stand_ins_for(f"map {map_id}")
+    if not items:
+        return []
+    head = next((s for s in items if s.what == f"map {map_id}"), items[0])
+    return [f"Stand-in map {map_id} ({head.where}): {head.reason}; {len(items)} stand-in map items "
+            f"({derived} derived from geography, not the published map)."]

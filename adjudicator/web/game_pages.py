@@ -346,8 +346,17 @@ def ledger_rows(document: dict[str, Any]) -> dict[int, LedgerRow]:
 
 
 def make_game_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
+    """A recorded game's pages: its ledger and login, its roll forms and chances, its records."""
     bp = Blueprint("game_pages", __name__)
     per_client = pages_limit(config, limiter)
+    _add_game_routes(bp, per_client)
+    _add_roll_routes(bp, per_client, odds_limited(config, limiter))
+    _add_record_routes(bp, per_client)
+    return bp
+
+
+def _add_game_routes(bp: Blueprint, per_client) -> None:
+    """The game's page (its ledger as the token's side may see it), logging in and out."""
 
     @bp.get("/games/<game_id>")
     def game(game_id: str):
@@ -402,6 +411,11 @@ def make_game_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprin
     def logout(game_id: str):
         return forget(redirect(url_for("game_pages.game", game_id=game_id), 303), game_id)
 
+
+def _add_roll_routes(bp: Blueprint, per_client, per_client_odds) -> None:
+    """A check's roll form, the roll, and the chances of the situation a form states (per_client_odds:
+    the limit every route that computes chances shares, adjudicator.api.ratelimits.odds_limited)."""
+
     @bp.get("/games/<game_id>/checks/<check>")
     def roll_form(game_id: str, check: str):
         grant = grant_or_login(game_id, write=True)
@@ -438,13 +452,17 @@ def make_game_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprin
                                           request.form, "odds-roll"), 303)
 
     @bp.get("/games/<game_id>/checks/<check>/odds")
-    @odds_limited(config, limiter)
+    @per_client_odds
     def chances(game_id: str, check: str):
         """The chances of the situation in the address: a page the Back button comes back to."""
         grant = grant_or_login(game_id, write=True)
         if isinstance(grant, Response):
             return grant
         return chances_of_form(game_id, check, request.args)
+
+
+def _add_record_routes(bp: Blueprint, per_client) -> None:
+    """One record, closing the game, the ledger file and checking a log against it."""
 
     @bp.get("/games/<game_id>/records/<int:seq>")
     def record(game_id: str, seq: int):
@@ -509,8 +527,6 @@ def make_game_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprin
                                    error=f"{problem.title}: {problem.detail}"), problem.status
         return render_template("log_check.html", game_id=game_id, report=report,
                                file_name=", ".join(name for name, _ in files), error=None)
-
-    return bp
 
 
 def game_checks_of(grant: TokenGrant) -> list[CheckSpec]:

@@ -283,11 +283,17 @@ def start_step() -> int:
 # -- the blueprint ---------------------------------------------------------------------------------------
 
 def make_replay_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
+    """The replay pages: of a recorded game's log (any token of the game), and of a log of no recorded
+    game (a calculation page's, for a system)."""
     bp = Blueprint("replay_pages", __name__)
-
     limited = pages_limit(config, limiter)
+    _add_game_replay_routes(bp, limited)
+    _add_system_replay_routes(bp, limited)
+    return bp
 
-    # a recorded game ---------------------------------------------------------------------------------------
+
+def _add_game_replay_routes(bp: Blueprint, limited) -> None:
+    """A recorded game's log replayed against its ledger, its steps, its report, and the game's dice."""
 
     def game_scope(game_id: str) -> tuple[TokenGrant, Game] | Response:
         grant = grant_or_login(game_id, write=False)
@@ -367,7 +373,9 @@ def make_replay_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
         response.headers["Cache-Control"] = "no-store"
         return response
 
-    # a log of no recorded game -------------------------------------------------------------------------------
+
+def _add_system_replay_routes(bp: Blueprint, limited) -> None:
+    """A log of no recorded game, replayed by a system's rules as the side the address names."""
 
     def system_game(system: str) -> Game:
         if system_info(system) is None:
@@ -421,5 +429,3 @@ def make_replay_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
     def system_report(system: str, key: str, kind: str):
         game = system_game(system)
         return report_response(system_replay_of(system, game), key, kind)
-
-    return bp

@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scenarios import facts
+from scenarios import facts, mapstamp
 from scenarios.hexgrid import Hex
 from scenarios.mapbuild import derived
 from scenarios.mapbuild import calibrate as calib
@@ -247,7 +247,8 @@ def facts_report(b: MapBuild) -> list[str]:
 def fixes_report(b: MapBuild) -> list[str]:
     """The maintainer's corrections (overrides.csv), each with the source it gives the map."""
     grid = b.cal.grid
-    out = [f"hand corrections applied ({b.cfg.map_id}.overrides.csv): {len(b.fixes)}"]
+    out = [f"hand corrections applied ({b.cfg.map_id}.overrides.csv): {len(b.fixes)}",
+           mapstamp.recorded_line(b.cfg.path(".overrides.csv"))]
     for o in b.fixes:
         hexes = " ".join(grid.label(h) for h in (o.chain or (o.hex_a, o.hex_b)) if h is not None)
         what = " ".join(x for x in (o.action, hexes, o.value, o.name) if x)

@@ -102,7 +102,7 @@ def write_if_changed(path: Path, text: str) -> bool:
 
 def set_grid_convention(toml_path: Path, shifted: str) -> bool:
     """Rewrite `shifted_columns` inside [grid] of the engineer's map toml (the one key we may change)."""
-    lines = toml_read_text(path).splitlines(keepends=True)
+    lines = read_text(toml_path).splitlines(keepends=True)
     section = None
     for i, line in enumerate(lines):
         stripped = line.strip()

@@ -31,6 +31,9 @@ HERE = Path(__file__).resolve().parent
 JAVA_SOURCES = HERE / "java"
 LOGBACK_CONFIG = HERE / "logback-harness.xml"
 REPO = HERE.parent.parent
+#: The extension's JSON reader and writer: the harness compiles this same source into its own package
+#: (one parser to keep right; the harness reads its script and writes its report with it).
+EXTENSION_JSON = REPO / "modgen" / "extension" / "java" / "korea" / "adjudicator" / "Json.java"
 CACHE_DIR = Path(os.environ.get("KW_ENGINE_CACHE", REPO / ".cache" / "engine-harness"))
 
 #: The Debian jars the engine runs with (/usr/share/java; the apt packages are listed in
@@ -93,10 +96,12 @@ def driver_classes() -> Path:
     """The compiled driver, built once per (sources, engine jar) into the cache directory."""
     jars = class_path()
     sources = sorted(JAVA_SOURCES.rglob("*.java"))
+    json_source = _harness_json()
     digest = hashlib.sha256()
     for path in sources:
         digest.update(path.relative_to(JAVA_SOURCES).as_posix().encode())
         digest.update(path.read_bytes())
+    digest.update(json_source.encode())
     stat = jars[0].stat()
     digest.update(f"{jars[0].resolve()}:{stat.st_size}:{stat.st_mtime_ns}".encode())
     target = CACHE_DIR / digest.hexdigest()[:16]
@@ -105,10 +110,14 @@ def driver_classes() -> Path:
             return target
         CACHE_DIR.mkdir(parents=True, exist_ok=True)
         building = Path(tempfile.mkdtemp(dir=CACHE_DIR, prefix=".build-"))
+        generated = building / "src" / "kwharness" / "Json.java"
+        generated.parent.mkdir(parents=True)
+        generated.write_text(json_source, encoding="utf-8")
         done = subprocess.run(
             ["javac", "-nowarn", "-encoding", "UTF-8", "--release", "17", "-proc:none",
-             "-cp", os.pathsep.join(map(str, jars)), "-d", str(building), *map(str, sources)],
+             "-cp", os.pathsep.join(map(str, jars)), "-d", str(building), *map(str, sources), str(generated)],
             capture_output=True, text=True)
+        shutil.rmtree(building / "src", ignore_errors=True)
         if done.returncode != 0:
             shutil.rmtree(building, ignore_errors=True)
             raise EngineError(f"the engine harness driver does not compile:\n{done.stderr}")
@@ -117,6 +126,14 @@ def driver_classes() -> Path:
         except OSError:  # another process built it meanwhile
             shutil.rmtree(building, ignore_errors=True)
     return target
+
+
+def _harness_json() -> str:
+    """The extension's Json.java as a class of the harness's package."""
+    text = EXTENSION_JSON.read_text(encoding="utf-8")
+    if not text.startswith("package korea.adjudicator;\n"):
+        raise EngineError(f"{EXTENSION_JSON.name} does not start with its package line")
+    return "package kwharness;\n" + text[len("package korea.adjudicator;\n"):]
 
 
 class _Display:

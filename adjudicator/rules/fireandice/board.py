@@ -24,27 +24,13 @@ from fractions import Fraction
 
 from scenarios.hexgrid import Edges, Hex, HexIndex, hex_index
 from scenarios.model import Game, GameMap, Table
+from adjudicator.rules.gamedata import hex_label as label, hex_on_map as parse  # noqa: F401  (board.label, board.parse)
 
 from adjudicator.rules.fireandice import data
 
 BORDER_ROW = 43
 SEA = "sea"
 CITY = "city"
-
-
-def parse(gm: GameMap, label: str) -> Hex:
-    """A printed hex label on this map; ValueError if it is not one."""
-    try:
-        h = gm.grid.parse(label)
-    except (ValueError, IndexError):
-        raise ValueError(f"{label!r} is not a hex label of map {gm.id}") from None
-    if h not in gm:
-        raise ValueError(f"hex {label} is not on map {gm.id}")
-    return h
-
-
-def label(gm: GameMap, h: Hex) -> str:
-    return gm.grid.label(h)
 
 
 def in_north_korea(h: Hex) -> bool:
@@ -63,12 +49,6 @@ def is_city(gm: GameMap, h: Hex) -> bool:
 
 
 # -- roads, railroads and the road/rail/city net (14.5) --------------------------------------------
-
-
-def net_hexes(gm: GameMap, cut: set[Hex] = frozenset()) -> set[Hex]:
-    """Road, railroad and city hexes (14.5); an atomic-struck hex has no roads (10.3.4)."""
-    f = facts(gm)
-    return (f.road_rail - cut) | f.cities
 
 
 def road_connects(gm: GameMap, a: Hex, b: Hex) -> bool:

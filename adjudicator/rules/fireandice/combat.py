@@ -26,7 +26,7 @@ reported, not made (repeat the check with the re-rolled die).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, ValidationInfo, model_validator
 
@@ -489,6 +489,90 @@ def quality_applies(markers: set[str], won: bool) -> int:
     return max(options) if won else min(options)
 
 
+def _quality_rolls(req: CombatRequest, attacker: str, defender: str, a_roll: tuple[int, int],
+                   d_roll: tuple[int, int], steps: list[Step]) -> tuple[dict[str, set], list[dict]]:
+    """Special rolls (5.4.2): a natural 1 or the die's highest face places a quality marker, effective at
+    once: (each role's quality markers in this combat, the markers placed). Rolls are (roll, die)."""
+    quality = {"attacker": set(req.attacking.quality), "defender": set(req.defending.quality)}
+    placed = []
+    for role, (roll, die), model in (("attacker", a_roll, req.attacking), ("defender", d_roll, req.defending)):
+        side = attacker if role == "attacker" else defender
+        kind = "poor" if roll == 1 else ("elite" if roll == die else None)
+        if kind is None:
+            continue
+        name = {("poor", "un"): "Poor", ("poor", "communist"): "Penal", ("elite", "un"): "Elite", ("elite", "communist"): "Guards"}[(kind, side)]
+        if model.unmarked_units < 1:
+            steps.append(Step(f"{role.capitalize()} rolled a natural {roll}, but no participating unit is without a quality "
+                              f"marker: no {name} marker.", "5.4.2 Special Rolls"))
+            continue
+        quality[role].add(kind)
+        placed.append({"side": side, "marker": name})
+        article = "an" if name[:1].lower() in "aeiou" else "a"
+        steps.append(Step(f"{role.capitalize()} rolled a natural {roll}: place {article} {name} marker on one of his "
+                          "participating units without a quality marker; it counts in this combat.", "5.4.2 Special Rolls"))
+    return quality, placed
+
+
+def _random_event(g, req: CombatRequest, chit, dice: Dice, roll: int, supports: tuple, level_changes: dict,
+                  warnings: list[str], steps: list[Step]) -> tuple[dict, bool, Any, Any]:
+    """Both dice the same: a Random Event (5.5), its effects at once: (the event as the outcome says it,
+    whether the radio failed, the attacker's and the defender's support after it)."""
+    attacker, defender = req.attacker, data.other_side(req.attacker)
+    att, dfd = supports
+    ev = events.roll_random_event(g, chit.re, dice)
+    event_out = {"table": ev.table, "roll": ev.roll, "text": ev.text, "kind": ev.kind}
+    steps.append(Step(f"Both dice show {roll}: Random Event, Table {ev.table}, D10 = {ev.roll}: {ev.text}.",
+                      "5.5 Random Events"))
+    if ev.kind == "antitank_ambush":
+        att = replace(att, tank_level=max(0, att.tank_level - 1))
+        level_changes["attacker"]["tank"] -= 1
+        steps.append(Step("The attacker's tank support level drops by 1, at once (this combat too).", "5.5 Table A 2"))
+    elif ev.kind == "ambush":
+        level_changes["attacker"]["replacements"] -= 1
+        if req.attacker_replacements == 0:
+            warnings.append("Ambush: the attacker has no replacements to lose.")
+        steps.append(Step("The attacker's replacements drop by 1.", "5.5 Table A 3"))
+    elif ev.kind == "radio_failure":
+        return event_out, True, att, dfd
+    elif ev.kind == "news_reporters":
+        colour = attacker if ev.who == "attacker" else defender
+        event_out["objective_marker"] = colour
+        steps.append(Step(f"Place a revealed {data.SIDE_NAMES[colour]} Objective marker on the combat hex.", "5.5; 12.1.3"))
+    elif ev.kind == "snafu":
+        att, dfd = _snafu(g, ev, attacker, defender, (att, dfd), event_out, dice, warnings, steps)
+    return event_out, False, att, dfd
+
+
+def _snafu(g, ev, attacker: str, defender: str, supports: tuple, event_out: dict, dice: Dice, warnings: list[str],
+           steps: list[Step]) -> tuple[Any, Any]:
+    """A SNAFU chit drawn (5.5): an ammo or fuel marker on a lead unit changes this combat's support;
+    another face gives a re-roll right. (The attacker's and the defender's support after it.)"""
+    att, dfd = supports
+    placer = attacker if ev.who == "attacker" else defender
+    draw = events.draw_snafu(g, placer, dice)
+    event_out["snafu"] = draw.to_json()
+    steps.append(events.describe_snafu(draw))
+    owner_role = "attacker" if draw.side == attacker else "defender"
+    owner = att if owner_role == "attacker" else dfd
+    if draw.kind in ("ammo", "fuel"):
+        on_lead = draw.harsh or owner.adjacent_units == 0
+        if on_lead:
+            markers = events.combine_supply_marker(set(owner.lead_markers), draw.kind, out=draw.harsh)
+            owner = replace(owner, lead_markers=frozenset(markers))
+            steps.append(Step(f"It goes on the {owner_role}'s {'declaring' if owner_role == 'attacker' else 'defending'} "
+                              "unit and counts for the support of this combat.", "6.1; 8.3"))
+        else:
+            steps.append(Step(f"The {owner_role} places it on a supporting unit: no effect on this combat's support.",
+                              "6.1; 8.3"))
+        event_out["snafu"]["on_lead_unit"] = on_lead
+        return (owner, dfd) if owner_role == "attacker" else (att, owner)
+    beneficiary = owner_role if not draw.harsh else ("defender" if owner_role == "attacker" else "attacker")
+    warnings.append(f"{draw.face} on the {owner_role}'s lead unit: the {beneficiary} may re-roll "
+                    f"the {owner_role}'s combat die once (voluntary; repeat the check with the new die).")
+    event_out["snafu"]["reroll_right"] = beneficiary
+    return att, dfd
+
+
 @register_check(system="fireandice", name="combat", request=CombatRequest, random=True,
                 summary="Resolve one combat: chit, support, dice, random events, quality, spread", rule="5.0; 8.0",
                 actor=named_side("attacker", rule="5.0", what="the attacking side (attacker)"),
@@ -517,75 +601,11 @@ def combat(req: CombatRequest, dice: Dice) -> CheckResult:
     steps.append(Step(f"Attacker rolls D{chit.die}: {a_roll}. Defender rolls D{defender_die}: {d_roll}{after}",
                       "5.4.1 Combat Dice"))
 
-    # special rolls (5.4.2): quality markers, effective at once
-    quality = {"attacker": set(req.attacking.quality), "defender": set(req.defending.quality)}
-    placed = []
-    for role, roll, die, model in (("attacker", a_roll, chit.die, req.attacking), ("defender", d_roll, defender_die, req.defending)):
-        side = attacker if role == "attacker" else defender
-        kind = "poor" if roll == 1 else ("elite" if roll == die else None)
-        if kind is None:
-            continue
-        name = {("poor", "un"): "Poor", ("poor", "communist"): "Penal", ("elite", "un"): "Elite", ("elite", "communist"): "Guards"}[(kind, side)]
-        if model.unmarked_units < 1:
-            steps.append(Step(f"{role.capitalize()} rolled a natural {roll}, but no participating unit is without a quality "
-                              f"marker: no {name} marker.", "5.4.2 Special Rolls"))
-            continue
-        quality[role].add(kind)
-        placed.append({"side": side, "marker": name})
-        article = "an" if name[:1].lower() in "aeiou" else "a"
-        steps.append(Step(f"{role.capitalize()} rolled a natural {roll}: place {article} {name} marker on one of his "
-                          "participating units without a quality marker; it counts in this combat.", "5.4.2 Special Rolls"))
-
-    # random event (5.5)
-    event_out = None
-    radio = False
+    quality, placed = _quality_rolls(req, attacker, defender, (a_roll, chit.die), (d_roll, defender_die), steps)
+    event_out, radio = None, False
     if a_roll == d_roll:
-        ev = events.roll_random_event(g, chit.re, dice)
-        event_out = {"table": ev.table, "roll": ev.roll, "text": ev.text, "kind": ev.kind}
-        steps.append(Step(f"Both dice show {a_roll}: Random Event, Table {ev.table}, D10 = {ev.roll}: {ev.text}.",
-                          "5.5 Random Events"))
-        if ev.kind == "antitank_ambush":
-            att = replace(att, tank_level=max(0, att.tank_level - 1))
-            level_changes["attacker"]["tank"] -= 1
-            steps.append(Step("The attacker's tank support level drops by 1, at once (this combat too).", "5.5 Table A 2"))
-        elif ev.kind == "ambush":
-            level_changes["attacker"]["replacements"] -= 1
-            if req.attacker_replacements == 0:
-                warnings.append("Ambush: the attacker has no replacements to lose.")
-            steps.append(Step("The attacker's replacements drop by 1.", "5.5 Table A 3"))
-        elif ev.kind == "radio_failure":
-            radio = True
-        elif ev.kind == "news_reporters":
-            colour = attacker if ev.who == "attacker" else defender
-            event_out["objective_marker"] = colour
-            steps.append(Step(f"Place a revealed {data.SIDE_NAMES[colour]} Objective marker on the combat hex.", "5.5; 12.1.3"))
-        elif ev.kind == "snafu":
-            placer = attacker if ev.who == "attacker" else defender
-            draw = events.draw_snafu(g, placer, dice)
-            event_out["snafu"] = draw.to_json()
-            steps.append(events.describe_snafu(draw))
-            owner_role = "attacker" if draw.side == attacker else "defender"
-            owner = att if owner_role == "attacker" else dfd
-            if draw.kind in ("ammo", "fuel"):
-                on_lead = draw.harsh or owner.adjacent_units == 0
-                if on_lead:
-                    markers = events.combine_supply_marker(set(owner.lead_markers), draw.kind, out=draw.harsh)
-                    owner = replace(owner, lead_markers=frozenset(markers))
-                    steps.append(Step(f"It goes on the {owner_role}'s {'declaring' if owner_role == 'attacker' else 'defending'} "
-                                      "unit and counts for the support of this combat.", "6.1; 8.3"))
-                else:
-                    steps.append(Step(f"The {owner_role} places it on a supporting unit: no effect on this combat's support.",
-                                      "6.1; 8.3"))
-                event_out["snafu"]["on_lead_unit"] = on_lead
-                if owner_role == "attacker":
-                    att = owner
-                else:
-                    dfd = owner
-            else:
-                beneficiary = owner_role if not draw.harsh else ("defender" if owner_role == "attacker" else "attacker")
-                warnings.append(f"{draw.face} on the {owner_role}'s lead unit: the {beneficiary} may re-roll "
-                                f"the {owner_role}'s combat die once (voluntary; repeat the check with the new die).")
-                event_out["snafu"]["reroll_right"] = beneficiary
+        event_out, radio, att, dfd = _random_event(g, req, chit, dice, a_roll, (att, dfd), level_changes, warnings,
+                                                   steps)
 
     # support (after the events that change it, 5.5: effects apply immediately)
     a_sup, d_sup = both_supports(g, req, sit, chit, att, dfd, radio=radio)

@@ -13,7 +13,6 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from scenarios import load_game
 from scenarios.model import Game, Table, Unit
 from adjudicator.checks import Refusal, UnitKinds
 from adjudicator.rules import gamedata
@@ -32,36 +31,13 @@ AIRCRAFT = UnitKinds(flags=("aircraft",))
 OFF_THE_MAP = UnitKinds(on_map=False)
 SIDES = ("un", "communist")
 SIDE_NAMES = {"un": "UN", "communist": "Communist"}
+FRONT = gamedata.GameFront(GAME_ID, SIDES, unit_noun="Fire and Ice unit", data_noun="the Fire and Ice data")
+game, game_in, owner, other_side, unit, table = (FRONT.game, FRONT.game_in, FRONT.owner, FRONT.other_side, FRONT.unit,
+                                                 FRONT.table)
 DEFAULT_SCENARIO = "campaign"
 COMBAT_TYPES = ("Meeting Engagement", "Hasty Attack", "Prepared Attack", "Deliberate Attack")
 #: UN Minor Powers (1.0): they, like US units, may retreat into an enemy ZoC and then Bug Out (5.6).
 UN_MINOR_POWERS = ("cw", "tk", "roc")
-
-
-def game() -> Game:
-    """The loaded game (cached and read-only: rules functions never change it)."""
-    return load_game(GAME_ID)
-
-
-def game_in(info) -> Game:
-    """The game a request is validated against (see gamedata.game_in)."""
-    return gamedata.game_in(info, GAME_ID)
-
-
-def owner(what: str, rule: str, units):
-    """Who acts: the owner of the units `units(request)` names (see gamedata.owner_of)."""
-    return gamedata.owner_of(GAME_ID, what, rule, units)
-
-
-def other_side(side: str) -> str:
-    return "communist" if side == "un" else "un"
-
-
-def table(g: Game, table_id: str) -> Table:
-    try:
-        return g.tables[table_id]
-    except KeyError:
-        raise ValueError(f"the Fire and Ice data has no table {table_id!r}") from None
 
 
 def stand_in_warnings(g: Game, *what: str) -> list[str]:
@@ -74,13 +50,6 @@ def stand_in_warnings(g: Game, *what: str) -> list[str]:
             if s.what == name:
                 found.append(f"Uses a stand-in ({s.what}, {s.where}): {s.reason}")
     return list(dict.fromkeys(found))
-
-
-def unit(g: Game, unit_id: str) -> Unit:
-    try:
-        return g.units[unit_id]
-    except KeyError:
-        raise ValueError(f"unknown Fire and Ice unit {unit_id!r}") from None
 
 
 #: unit id -> the name its counter reads ("ROK 6"), per loaded game (a loaded game does not change).

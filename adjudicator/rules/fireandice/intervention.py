@@ -204,6 +204,19 @@ class InterventionRollRequest(InterventionSituation):
         return self
 
 
+def _direct_roll(req: InterventionRollRequest, dice: Dice, kind: str, side: str, after=None) -> CheckResult:
+    """`side`'s roll on the Intervention Table for `kind` (12.2.1), unless refused (`_roll_refused`);
+    `after(game, result, steps)` adds what the result calls for and returns the warnings."""
+    refused = _roll_refused(req, side)
+    if refused:
+        return refused
+    steps: list[Step] = []
+    g = data.game()
+    result = roll_intervention(g, kind, req, dice, steps)
+    warnings = after(g, result, steps) if after else []
+    return CheckResult(outcome={"roll_allowed": True, **result}, steps=steps, warnings=warnings)
+
+
 def _roll_refused(req: InterventionRollRequest, side: str) -> CheckResult | None:
     """No roll where the scenario forbids Foreign Intervention checks (18.0 Special Rule 1), whatever
     calls for it; 12.2: a direct roll only by the side without VPs, and by nobody at 0."""
@@ -225,12 +238,7 @@ def _roll_refused(req: InterventionRollRequest, side: str) -> CheckResult | None
                 actor=the_side("un", rule="12.2.1 (Republic of China: UN, D6)"),
                 example={"communist_vp": 12, "dice": [1]})
 def roc_intervention(req: InterventionRollRequest, dice: Dice) -> CheckResult:
-    refused = _roll_refused(req, "un")
-    if refused:
-        return refused
-    steps: list[Step] = []
-    result = roll_intervention(data.game(), "roc", req, dice, steps)
-    return CheckResult(outcome={"roll_allowed": True, **result}, steps=steps)
+    return _direct_roll(req, dice, "roc", "un")
 
 
 @register_check(system="fireandice", name="atomic_release", request=InterventionRollRequest, random=True,
@@ -238,16 +246,13 @@ def roc_intervention(req: InterventionRollRequest, dice: Dice) -> CheckResult:
                 actor=the_side("un", rule="12.2.1 (Atomic Release: UN, D6)"),
                 example={"communist_vp": 16, "dice": [2]})
 def atomic_release(req: InterventionRollRequest, dice: Dice) -> CheckResult:
-    refused = _roll_refused(req, "un")
-    if refused:
-        return refused
-    steps: list[Step] = []
-    g = data.game()
-    result = roll_intervention(g, "atomic_release", req, dice, steps)
-    if result["success"] and not (req.chinese_intervened or chinese_already_in(g, req.scenario)):
-        steps.append(Step("The Chinese have not intervened: they do so now.", RULE))
-        result["chinese_intervene_now"] = True
-    return CheckResult(outcome={"roll_allowed": True, **result}, steps=steps)
+    def chinese_now(g, result: dict, steps: list[Step]) -> list[str]:
+        if result["success"] and not (req.chinese_intervened or chinese_already_in(g, req.scenario)):
+            steps.append(Step("The Chinese have not intervened: they do so now.", RULE))
+            result["chinese_intervene_now"] = True
+        return []
+
+    return _direct_roll(req, dice, "atomic_release", "un", chinese_now)
 
 
 @register_check(system="fireandice", name="soviet_intervention", request=InterventionRollRequest, random=True,
@@ -255,15 +260,12 @@ def atomic_release(req: InterventionRollRequest, dice: Dice) -> CheckResult:
                 actor=the_side("communist", rule="12.2.1 (Soviet: Communist, D6)"),
                 example={"un_vp": 16, "dice": [3]})
 def soviet_intervention(req: InterventionRollRequest, dice: Dice) -> CheckResult:
-    refused = _roll_refused(req, "communist")
-    if refused:
-        return refused
-    steps: list[Step] = []
-    g = data.game()
-    result = roll_intervention(g, "soviet", req, dice, steps)
-    warnings = [] if req.chinese_intervened or chinese_already_in(g, req.scenario) else [
-        "The Foreign Aid Table calls for the Soviet roll only after the Chinese intervened in a previous turn (12.2.2)."]
-    return CheckResult(outcome={"roll_allowed": True, **result}, steps=steps, warnings=warnings)
+    def after_the_chinese(g, result: dict, steps: list[Step]) -> list[str]:
+        return [] if req.chinese_intervened or chinese_already_in(g, req.scenario) else [
+            "The Foreign Aid Table calls for the Soviet roll only after the Chinese intervened in a previous turn "
+            "(12.2.2)."]
+
+    return _direct_roll(req, dice, "soviet", "communist", after_the_chinese)
 
 
 # -- Foreign Aid (12.2.2) --------------------------------------------------------------------------

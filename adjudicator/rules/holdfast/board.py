@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from scenarios.hexgrid import Hex
 from scenarios.model import Game, GameMap
+from adjudicator.rules.gamedata import hex_label as label, hex_on_map as parse  # noqa: F401  (board.label, board.parse)
 
 RIVER_KINDS = frozenset({"river", "major_river"})
 RAIL_KINDS = frozenset({"rail", "railway", "railroad"})
@@ -28,18 +29,6 @@ _FALLBACK_KM_PER_HEX = 30.0
 _KM_PER_DEGREE = 110.57
 
 
-def label(gm: GameMap, hex: Hex) -> str:
-    return gm.grid.label(hex)
-
-
-def parse(gm: GameMap, text: str) -> Hex:
-    """A printed hex label on this map, or ValueError with the reason."""
-    h = gm.grid.parse(text)
-    if h not in gm:
-        raise ValueError(f"hex {text} is not on map {gm.id}")
-    return h
-
-
 def terrain(gm: GameMap, hex: Hex) -> str:
     return gm.terrain_at(hex)
 
@@ -47,10 +36,6 @@ def terrain(gm: GameMap, hex: Hex) -> str:
 def is_city(gm: GameMap, hex: Hex) -> bool:
     """City terrain, or a city feature in the hex (2: City '+1 die to defending unit')."""
     return gm.terrain_at(hex) == "city" or any(gm.features_at(hex, k) for k in CITY_FEATURES)
-
-
-def is_mountain(gm: GameMap, hex: Hex) -> bool:
-    return gm.terrain_at(hex) == "mountain"
 
 
 def is_water(gm: GameMap, hex: Hex) -> bool:

@@ -14,35 +14,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scenarios import load_game
 from scenarios.model import Game, Unit
 from adjudicator.rules import gamedata
 from adjudicator.rules.gamedata import scenario, special, turn_record  # noqa: F401  (re-exported)
 
 GAME_ID = "holdfast"
 SIDES = ("communist", "un")
+FRONT = gamedata.GameFront(GAME_ID, SIDES, unit_noun="HoldFast Korea block")
+game, game_in, owner, other_side, unit = FRONT.game, FRONT.game_in, FRONT.owner, FRONT.other_side, FRONT.unit
 DEFAULT_SCENARIO = "campaign"
 SUPPORT_TYPES = ("air", "armor", "naval")
 WEATHERS = ("clear", "overcast", "snow")
-
-
-def game() -> Game:
-    """The loaded game (cached and read-only: rules functions never change it)."""
-    return load_game(GAME_ID)
-
-
-def game_in(info) -> Game:
-    """The game a request is validated against (see gamedata.game_in)."""
-    return gamedata.game_in(info, GAME_ID)
-
-
-def owner(what: str, rule: str, units):
-    """Who acts: the owner of the units `units(request)` names (see gamedata.owner_of)."""
-    return gamedata.owner_of(GAME_ID, what, rule, units)
-
-
-def other_side(side: str) -> str:
-    return "un" if side == "communist" else "communist"
 
 
 def turn_label(g: Game, scenario_id: str, number: int) -> str:
@@ -53,13 +35,6 @@ def turn_label(g: Game, scenario_id: str, number: int) -> str:
 
 
 # -- units and blocks ---------------------------------------------------------------------
-
-
-def unit(g: Game, unit_id: str) -> Unit:
-    try:
-        return g.units[unit_id]
-    except KeyError:
-        raise ValueError(f"unknown HoldFast Korea block {unit_id!r}") from None
 
 
 @dataclass(frozen=True)

@@ -20,26 +20,12 @@ from adjudicator.rules.kwb import data
 from adjudicator.rules.positions import UnitAt
 from scenarios.hexgrid import Hex
 from scenarios.model import Game, GameMap, Unit
+from adjudicator.rules.gamedata import hex_label as label, hex_on_map as parse  # noqa: F401  (board.label, board.parse)
 
 WATER_HEXSIDE_KINDS = frozenset({"river", "han_river", "reservoir", "sea", "major_river"})
 WATER_TERRAIN = frozenset({"sea", "reservoir"})
 ROAD_KINDS = frozenset({"road", "trail"})
 HAN_KIND = "han_river"
-
-
-def parse(gm: GameMap, text: str) -> Hex:
-    """A printed hex label on this map, or ValueError with the reason."""
-    try:
-        h = gm.grid.parse(text)
-    except Exception:
-        raise ValueError(f"{text!r} is not a hex label of map {gm.id}") from None
-    if h not in gm:
-        raise ValueError(f"hex {text} is not on map {gm.id}")
-    return h
-
-
-def label(gm: GameMap, h: Hex) -> str:
-    return gm.grid.label(h)
 
 
 def is_rough(gm: GameMap, h: Hex) -> bool:

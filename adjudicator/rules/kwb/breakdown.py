@@ -7,7 +7,7 @@ time, then the three regiments are placed depleted side up. Once broken down, di
 reformed. At least two of the regiments must leave the hex during the Movement Phase to comply with
 the stacking limit."
 
-The number of regiments is tables/rules_parameters.csv breakdown_regiments. Each regiment is drawn
+The number of regiments is tables/rule_parameters.csv breakdown_regiments. Each regiment is drawn
 with one die of as many sides as regiments remain in the pool (losses.GenericPool), so the draw is
 recorded like any roll. "Remove the division counter from the game": it is not placed in the
 deadpile (reading: it scores no VP; the book does not say).

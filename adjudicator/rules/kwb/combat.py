@@ -135,7 +135,7 @@ def printed_attack(g: Game, a: Attacker) -> int:
 
 
 def attack_strength(printed: int, doubled: bool, in_supply: bool, multiplier: int = 2) -> int:
-    """One unit's Attack Strength in this attack: doubled (7.1; `multiplier` is rules_parameters
+    """One unit's Attack Strength in this attack: doubled (7.1; `multiplier` is rule_parameters
     intensive_attack_multiplier), then halved rounding up out of supply (9.1)."""
     value = printed * multiplier if doubled else printed
     return math.ceil(value / 2) if not in_supply else value
@@ -358,99 +358,27 @@ def resolve(g: Game, req: CombatRequest, dice: Dice) -> CheckResult:
                                     **({"revealed": revealed} if revealed else {})},
                            steps=steps, warnings=warnings)
 
-    # 7.1 and 9.1: attack strength unit by unit.
-    multiplier = data.int_parameter(g, "intensive_attack_multiplier")
-    attack_total, attackers = 0, []
-    for a in req.attackers:
-        u = data.unit(g, a.unit)
-        step = data.step_name(u, a.shown)
-        printed = data.value(u, step, "attack")
-        if printed == 0:
-            steps.append(Step(f"{a.unit} has Attack Strength 0: it may not be part of the attack and cannot be "
-                              "depleted by the attacker's result.", "7.1 Zero Attack Strength Units"))
-            continue
-        value = attack_strength(printed, a.doubled, a.in_supply, multiplier)
-        how = [f"printed {printed}"]
-        if a.doubled:
-            how.append(f"doubled to {printed * multiplier} (intensive attack)")
-        if not a.in_supply:
-            how.append(f"out of supply: halved, rounding up, to {value}"
-                       + (" (reading: 2 x A halved = A; alternative 2 x ceil(A/2))" if a.doubled else ""))
-        steps.append(Step(f"{a.unit} ({a.hex}, {step}) attacks with {value}: " + ", ".join(how) + ".",
-                          "; ".join((["7.1 Intensive Attack"] if a.doubled else [])
-                                    + (["9.1 Out of Supply"] if not a.in_supply else [])) or "7.1"))
-        attack_total += value
-        attackers.append((a, losses.UnitState(a.unit, step)))
-
+    attack_total, attackers = _attack_strength(g, req, steps)
     defence_total = 0
     for s in defenders:
         defence_total += data.value(data.unit(g, s.unit), s.step, "defense")
     steps.append(Step(f"Defence Strength {defence_total} ({', '.join(s.unit for s in defenders)}); unaffected by supply.", "9.1"))
-
-    # Support fire (stand-in: the marker's value is added to the side's strength).
-    for side, markers, _flag in _support_sides(req):
-        if not markers:
-            continue
-        values = [data.support_fire_value(g, m, side) for m in markers]
-        if side == req.attacking_side:
-            attack_total += sum(values)
-        else:
-            defence_total += sum(values)
-        steps.append(Step(f"{side} Support Fire {', '.join(markers)}: +{sum(values)} to its strength.",
-                          data.cite("8.0; 8.1.1", data.table(g, "support_fire_use"))))
-    if req.attacker_support or req.defender_support:
-        warnings += data.table_warnings(g, "support_fire_use")
-        warnings += [f"Stand-in Support Fire marker values ({g.markers[m].source.reason})"
-                     for m in dict.fromkeys(req.attacker_support + req.defender_support)
-                     if g.markers[m].source.is_stand_in][:1]
+    attack_support, defence_support = _support_fire(g, req, steps, warnings)
+    attack_total += attack_support
+    defence_total += defence_support
 
     if defence_total <= 0:
         raise SituationError("the defenders have no Defense Strength: there is nothing to resolve on the table")
-    # Odds and terrain.
-    raw = odds_index(crt, attack_total, defence_total)
     cols = odds_columns(crt)
-    shifts = [(f"defender in {gm.terrain_at(target)}", terrain_shift(g, gm.terrain_at(target)))]
-    if kb.is_city(gm, target) and gm.terrain_at(target) != "city":
-        shifts.append(("defender in a city hex", terrain_shift(g, "city")))
-    if all(kb.water_hexside(gm, kb.parse(gm, a.hex), target) for a, _ in attackers):
-        shifts.append(("every attacking hex across a river", terrain_shift(g, "river")))
-    if req.improved_position:
-        shifts.append(("Improved Position", terrain_shift(g, "improved_position")))
-    why, shift = max(shifts, key=lambda x: x[1])
-    index = max(0, raw - shift)
-    steps.append(Step(f"Odds {attack_total}:{defence_total} = {true_odds(attack_total, defence_total)}, rounded down in "
-                      f"the defender's favour: column {cols[raw]}"
-                      + (f"; {why}: {shift} column(s) left (largest shift only) -> {cols[index]}" if shift else "")
-                      + ".", data.cite(crt, data.table(g, "terrain_effects"))))
+    raw, shift, index = _column(g, gm, target, req, [a for a, _ in attackers], attack_total, defence_total, steps)
 
     (roll,) = dice.roll(6, purpose="combat (CRT)")
     code = crt.cell(roll, cols[index])
     row = results.row(code)
     steps.append(Step(f"Rolled {roll} on column {cols[index]}: {code} = {row['meaning']}.", data.cite(crt, results)))
 
-    # Losses (7.6 ladder): defender first, then attacker, then the declared intensive attack's depletions.
-    pool = losses.GenericPool.for_game(g, {*(x.unit for x in req.attackers), *(x.unit for x in req.defenders)},
-                                       req.generic_pool)
-    new_units: list[losses.UnitState] = []
     a_states = [s for _, s in attackers]
-    for states, column in ((defenders, "defender_steps"), (a_states, "attacker_steps")):
-        lost = steps_lost(results, code, column)
-        if lost == ALL:
-            for s in states:
-                steps.append(Step(losses.eliminate(s, f"{code}"), data.cite("7.6", results)))
-        else:
-            new_units += _apply_steps(g, states, lost, pool, dice, code, steps)
-    if req.intensive == "declared":
-        for a, s in attackers:
-            if not a.doubled:
-                continue
-            current = next((n for n in [s] + new_units if n.unit == (s.replaced_by or s.unit) and n.alive), None)
-            if current is None:
-                steps.append(Step(f"{a.unit} attacked doubled but is already in the deadpile.", "7.1 Intensive Attack"))
-                continue
-            born, text = losses.take_step(g, current, pool, dice, "intensive attack: doubled unit depleted")
-            new_units += born
-            steps.append(Step(text + "; its Attack Strength reverts to normal.", "7.1 Intensive Attack; 7.6"))
+    new_units = _losses(g, req, results, code, defenders, attackers, dice, steps)
     burned = None
     if req.intensive == "burn":
         burned = req.burned_supply_center
@@ -485,6 +413,107 @@ def resolve(g: Game, req: CombatRequest, dice: Dice) -> CheckResult:
     if revealed:
         outcome["revealed"] = revealed
     return CheckResult(outcome=outcome, steps=steps, warnings=list(dict.fromkeys(warnings)))
+
+
+def _attack_strength(g: Game, req: CombatRequest, steps: list[Step]) -> tuple[int, list]:
+    """7.1 and 9.1: each attacker's strength, doubled or halved as it attacks: (the total, each
+    attacker that takes part with its state); a unit of Attack Strength 0 takes no part."""
+    multiplier = data.int_parameter(g, "intensive_attack_multiplier")
+    attack_total, attackers = 0, []
+    for a in req.attackers:
+        u = data.unit(g, a.unit)
+        step = data.step_name(u, a.shown)
+        printed = data.value(u, step, "attack")
+        if printed == 0:
+            steps.append(Step(f"{a.unit} has Attack Strength 0: it may not be part of the attack and cannot be "
+                              "depleted by the attacker's result.", "7.1 Zero Attack Strength Units"))
+            continue
+        value = attack_strength(printed, a.doubled, a.in_supply, multiplier)
+        how = [f"printed {printed}"]
+        if a.doubled:
+            how.append(f"doubled to {printed * multiplier} (intensive attack)")
+        if not a.in_supply:
+            how.append(f"out of supply: halved, rounding up, to {value}"
+                       + (" (reading: 2 x A halved = A; alternative 2 x ceil(A/2))" if a.doubled else ""))
+        steps.append(Step(f"{a.unit} ({a.hex}, {step}) attacks with {value}: " + ", ".join(how) + ".",
+                          "; ".join((["7.1 Intensive Attack"] if a.doubled else [])
+                                    + (["9.1 Out of Supply"] if not a.in_supply else [])) or "7.1"))
+        attack_total += value
+        attackers.append((a, losses.UnitState(a.unit, step)))
+    return attack_total, attackers
+
+
+def _support_fire(g: Game, req: CombatRequest, steps: list[Step], warnings: list[str]) -> tuple[int, int]:
+    """Support fire (stand-in: the marker's value is added to the side's strength): what it adds to
+    the attack and to the defence."""
+    attack, defence = 0, 0
+    for side, markers, _flag in _support_sides(req):
+        if not markers:
+            continue
+        values = [data.support_fire_value(g, m, side) for m in markers]
+        if side == req.attacking_side:
+            attack += sum(values)
+        else:
+            defence += sum(values)
+        steps.append(Step(f"{side} Support Fire {', '.join(markers)}: +{sum(values)} to its strength.",
+                          data.cite("8.0; 8.1.1", data.table(g, "support_fire_use"))))
+    if req.attacker_support or req.defender_support:
+        warnings += data.table_warnings(g, "support_fire_use")
+        warnings += [f"Stand-in Support Fire marker values ({g.markers[m].source.reason})"
+                     for m in dict.fromkeys(req.attacker_support + req.defender_support)
+                     if g.markers[m].source.is_stand_in][:1]
+    return attack, defence
+
+
+def _column(g: Game, gm, target, req: CombatRequest, attackers: list, attack_total: int, defence_total: int,
+            steps: list[Step]) -> tuple[int, int, int]:
+    """The odds column and the terrain's shift (the largest only): (column before, shift, column)."""
+    crt = data.table(g, "crt")
+    raw = odds_index(crt, attack_total, defence_total)
+    cols = odds_columns(crt)
+    shifts = [(f"defender in {gm.terrain_at(target)}", terrain_shift(g, gm.terrain_at(target)))]
+    if kb.is_city(gm, target) and gm.terrain_at(target) != "city":
+        shifts.append(("defender in a city hex", terrain_shift(g, "city")))
+    if all(kb.water_hexside(gm, kb.parse(gm, a.hex), target) for a in attackers):
+        shifts.append(("every attacking hex across a river", terrain_shift(g, "river")))
+    if req.improved_position:
+        shifts.append(("Improved Position", terrain_shift(g, "improved_position")))
+    why, shift = max(shifts, key=lambda x: x[1])
+    index = max(0, raw - shift)
+    steps.append(Step(f"Odds {attack_total}:{defence_total} = {true_odds(attack_total, defence_total)}, rounded down in "
+                      f"the defender's favour: column {cols[raw]}"
+                      + (f"; {why}: {shift} column(s) left (largest shift only) -> {cols[index]}" if shift else "")
+                      + ".", data.cite(crt, data.table(g, "terrain_effects"))))
+    return raw, shift, index
+
+
+def _losses(g: Game, req: CombatRequest, results, code: str, defenders: list, attackers: list, dice: Dice,
+            steps: list[Step]) -> list:
+    """Losses (7.6 ladder): defender first, then attacker, then the declared intensive attack's
+    depletions; the units that take the place of those reduced."""
+    pool = losses.GenericPool.for_game(g, {*(x.unit for x in req.attackers), *(x.unit for x in req.defenders)},
+                                       req.generic_pool)
+    new_units: list[losses.UnitState] = []
+    a_states = [s for _, s in attackers]
+    for states, column in ((defenders, "defender_steps"), (a_states, "attacker_steps")):
+        lost = steps_lost(results, code, column)
+        if lost == ALL:
+            for s in states:
+                steps.append(Step(losses.eliminate(s, f"{code}"), data.cite("7.6", results)))
+        else:
+            new_units += _apply_steps(g, states, lost, pool, dice, code, steps)
+    if req.intensive == "declared":
+        for a, s in attackers:
+            if not a.doubled:
+                continue
+            current = next((n for n in [s] + new_units if n.unit == (s.replaced_by or s.unit) and n.alive), None)
+            if current is None:
+                steps.append(Step(f"{a.unit} attacked doubled but is already in the deadpile.", "7.1 Intensive Attack"))
+                continue
+            born, text = losses.take_step(g, current, pool, dice, "intensive attack: doubled unit depleted")
+            new_units += born
+            steps.append(Step(text + "; its Attack Strength reverts to normal.", "7.1 Intensive Attack; 7.6"))
+    return new_units
 
 
 def _revealed_defenders(g: Game, req: CombatRequest, steps: list[Step]):

@@ -11,40 +11,26 @@ result must carry (`table_warnings`, `unit_warnings`, `map_warnings`).
 
 from __future__ import annotations
 
-from scenarios import load_game
-from scenarios.model import Game, GameMap, MarkerType, Table, Unit
+from scenarios.model import Game, MarkerType, Unit
 from adjudicator.checks import Refusal, side_label
 from adjudicator.rules import gamedata
 from adjudicator.rules.gamedata import (  # noqa: F401  (re-exported)
     cite,
+    int_parameter,
+    parameter,
     placeholder_pool,
     pool_counters,
     scenario,
+    scenario_map,
     special,
     turn_record,
 )
 
 GAME_ID = "kwb"
 SIDES = ("communist", "un")
-
-
-def game() -> Game:
-    """The loaded game (cached and read-only: rules functions never change it)."""
-    return load_game(GAME_ID)
-
-
-def game_in(info) -> Game:
-    """The game a request is validated against (see gamedata.game_in)."""
-    return gamedata.game_in(info, GAME_ID)
-
-
-def owner(what: str, rule: str, units):
-    """Who acts: the owner of the units `units(request)` names (see gamedata.owner_of)."""
-    return gamedata.owner_of(GAME_ID, what, rule, units)
-
-
-def other_side(side: str) -> str:
-    return "un" if side == "communist" else "communist"
+FRONT = gamedata.GameFront(GAME_ID, SIDES, unit_noun="Korean War Battles unit")
+game, game_in, owner, other_side, unit, table = (FRONT.game, FRONT.game_in, FRONT.owner, FRONT.other_side, FRONT.unit,
+                                                 FRONT.table)
 
 
 def side_name(g: Game, side: str) -> str:
@@ -60,28 +46,7 @@ def turns_text(turns) -> str:
     return ", ".join(map(str, turns))
 
 
-def scenario_map(g: Game, scenario_id: str) -> GameMap:
-    """The one map a Korean War Battles scenario is played on (12.0: 'each one is played on a separate map')."""
-    return g.maps[scenario(g, scenario_id).maps[0]]
-
-
-def parameter(g: Game, key: str) -> str:
-    """A value of tables/rules_parameters.csv (numbers the Exclusive Rules give for every scenario)."""
-    return g.tables["rules_parameters"].cell(key, "value")
-
-
-def int_parameter(g: Game, key: str) -> int:
-    return gamedata.whole_number(g.tables["rules_parameters"], key, "value")
-
-
 # -- units ------------------------------------------------------------------------------------
-
-
-def unit(g: Game, unit_id: str) -> Unit:
-    try:
-        return g.units[unit_id]
-    except KeyError:
-        raise ValueError(f"unknown Korean War Battles unit {unit_id!r}") from None
 
 
 def step_name(u: Unit, step: str) -> str:
@@ -168,29 +133,11 @@ def support_fire_value(g: Game, marker_id: str, side: str) -> int:
 # -- tables -----------------------------------------------------------------------------------
 
 
-def table(g: Game, table_id: str) -> Table:
-    try:
-        return g.tables[table_id]
-    except KeyError:
-        raise ValueError(f"the game data has no table {table_id!r}") from None
-
-
 def table_warnings(g: Game, *table_ids: str) -> list[str]:
     """'Stand-in ...' warnings for each table used whose source is a stand-in."""
-    out = []
-    for tid in table_ids:
-        for s in g.stand_ins_for(f"table {tid}"):
-            if s.what == f"table {tid}":
-                out.append(f"Stand-in table {tid} ({s.where}): {s.reason}. Replace its CSV with the "
-                           "published table to adjudicate by the Standard Rules.")
-    return out
+    return gamedata.table_warnings(g, table_ids)
 
 
 def map_warnings(g: Game, map_id: str) -> list[str]:
     """One summary warning for a map whose terrain, rivers or roads are stand-ins."""
-    items = g.stand_ins_for(f"map {map_id}")
-    if not items:
-        return []
-    head = next((s for s in items if s.what == f"map {map_id}"), items[0])
-    return [f"Stand-in map {map_id} ({head.where}): {head.reason}; {len(items)} stand-in map items "
-            "(terrain, features, rivers, roads derived from geography, not the published map)."]
+    return gamedata.map_warnings(g, map_id, "terrain, features, rivers, roads")

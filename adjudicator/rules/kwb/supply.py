@@ -29,7 +29,7 @@ How the tracer works (searches from the sources outward, never one search per un
 Readings (the book is silent or ambiguous; the alternative is noted and, where it matters, an option):
 - "no more than 3 hexes long" = at most 3 steps from the unit's hex to the Supply Center / net hex.
 - The ZOC restriction follows both Communist legs in one sentence: it applies to the Center-to-edge
-  leg too (tables/rules_parameters.csv communist_supply_zoc_applies_to). Option
+  leg too (tables/rule_parameters.csv communist_supply_zoc_applies_to). Option
   `center_leg_zoc=False` applies it to the 3-hex leg only.
 - UN "none of which may be a Rough hex": the hexes the line passes THROUGH between the unit and the
   road net may not be Rough; the unit's own hex and the net hex it reaches may be (a road through
@@ -123,7 +123,7 @@ def _trace_communist(g, scenario_id, b: kb.Board, blocked, options, report: Supp
     gm = b.gm
     reach = data.int_parameter(g, "communist_supply_to_center_max_hexes")
     center_leg_zoc = options.get("center_leg_zoc")
-    if center_leg_zoc is None:  # the data's reading (tables/rules_parameters.csv communist_supply_zoc_applies_to)
+    if center_leg_zoc is None:  # the data's reading (tables/rule_parameters.csv communist_supply_zoc_applies_to)
         center_leg_zoc = data.parameter(g, "communist_supply_zoc_applies_to").strip() == "both legs"
     symbols = [h for h in source_hexes(g, scenario_id, "communist")]
     if center_leg_zoc:
@@ -303,7 +303,7 @@ class SupplyRequest(CheckRequest):
         "Hexes under an Improved Position marker: units there have no ZOC (6.1.1)."))
     center_leg_zoc: bool | None = Field(default=None, description=(
         "Reading of 9.0: enemy ZOC also blocks the Supply-Center-to-edge leg (True) or only the 3-hex leg (False). "
-        "Null = the data's reading (rules_parameters communist_supply_zoc_applies_to: 'both legs')."))
+        "Null = the data's reading (rule_parameters communist_supply_zoc_applies_to: 'both legs')."))
 
     @model_validator(mode="after")
     def _by_the_rules(self, info: ValidationInfo):

@@ -12,7 +12,7 @@ attack or defense that involves both ROK and US or CW units."
 12.1.1 (Pusan) UN Supply Shortages: "the UN player may not apply more than one Support Fire marker
 to any one combat, as attacker nor defender or when bombarding, until the supply shortage ends."
 
-The ceiling of two markers per combat is tables/rules_parameters.csv max_support_markers_per_combat
+The ceiling of two markers per combat is tables/rule_parameters.csv max_support_markers_per_combat
 ("one or two", 8.1.1 and 12.1.1). How a marker changes a combat is a Standard Rule: the stand-in
 tables/support_fire_use.csv adds its value to the side's strength.
 
@@ -226,7 +226,7 @@ def allocation(g: Game, req: SupportFireAllocationRequest) -> CheckResult:
         total -= per * req.hqs_lost
         steps.append(Step(f"{req.hqs_lost} HQ(s) lost: -{per * req.hqs_lost}.", "8.1.1"))
         warnings.append("8.1.1 is cut off in the text ('... is reduced by'): read as one per HQ lost "
-                        "(tables/rules_parameters.csv hq_loss_allocation_reduction).")
+                        "(tables/rule_parameters.csv hq_loss_allocation_reduction).")
     if req.airfields_occupied:
         airfields = data.special(g, req.scenario, "airfields")
         per = int(airfields.get("allocation_reduction_per_hex_while_occupied", 1))

@@ -30,6 +30,7 @@ from adjudicator.rules.positions import UnitAt
 from adjudicator.rules.spi import data
 from scenarios.hexgrid import Hex
 from scenarios.model import Game, GameMap, Unit
+from adjudicator.rules.gamedata import hex_label as label, hex_on_map as parse  # noqa: F401  (board.label, board.parse)
 
 ROUGH_TERRAIN = frozenset({"rough", "rough_partial"})
 ENTIRELY_ROUGH = "rough"
@@ -39,21 +40,6 @@ INLET = "inlet"
 ROAD_KINDS = frozenset({"road", "rail"})
 RAIL = "rail"
 TOWN_KINDS = frozenset({"city", "major_city", "capital", "port", "town"})
-
-
-def parse(gm: GameMap, text: str) -> Hex:
-    """A printed hex label on this map, or ValueError with the reason."""
-    try:
-        h = gm.grid.parse(text)
-    except Exception:
-        raise ValueError(f"{text!r} is not a hex label of map {gm.id}") from None
-    if h not in gm:
-        raise ValueError(f"hex {text} is not on map {gm.id}")
-    return h
-
-
-def label(gm: GameMap, h: Hex) -> str:
-    return gm.grid.label(h)
 
 
 def is_sea(gm: GameMap, h: Hex) -> bool:

@@ -12,47 +12,26 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from scenarios import load_game
-from scenarios.model import Game, GameMap, Table, Unit
+from scenarios.model import Game, Unit
 from adjudicator.rules import gamedata
-from adjudicator.rules.gamedata import cite, rule_of, scenario, special, turn_record  # noqa: F401  (re-exported)
+from adjudicator.rules.gamedata import (  # noqa: F401  (re-exported)
+    cite,
+    int_parameter,
+    parameter,
+    rule_of,
+    scenario,
+    scenario_map,
+    special,
+    turn_record,
+)
 
 GAME_ID = "spi"
 SIDES = ("communist", "un")
+FRONT = gamedata.GameFront(GAME_ID, SIDES, unit_noun="SPI Korea unit")
+game, game_in, owner, other_side, unit, table = (FRONT.game, FRONT.game_in, FRONT.owner, FRONT.other_side, FRONT.unit,
+                                                 FRONT.table)
 CRT_TABLES = {"meeting": "crt_meeting", "position": "crt_position", "pursuit": "crt_pursuit"}
 CRT_NAMES = {"meeting": "Meeting Engagement", "position": "Position Defense", "pursuit": "Pursuit"}
-
-
-def game() -> Game:
-    """The loaded game (cached and read-only: rules functions never change it)."""
-    return load_game(GAME_ID)
-
-
-def game_in(info) -> Game:
-    """The game a request is validated against (see gamedata.game_in)."""
-    return gamedata.game_in(info, GAME_ID)
-
-
-def owner(what: str, rule: str, units):
-    """Who acts: the owner of the units `units(request)` names (see gamedata.owner_of)."""
-    return gamedata.owner_of(GAME_ID, what, rule, units)
-
-
-def other_side(side: str) -> str:
-    return "un" if side == "communist" else "communist"
-
-
-def scenario_map(g: Game, scenario_id: str) -> GameMap:
-    return g.maps[scenario(g, scenario_id).maps[0]]
-
-
-def parameter(g: Game, key: str) -> str:
-    """A value of tables/rule_parameters.csv (numbers the Standard Rules state in prose)."""
-    return g.tables["rule_parameters"].cell(key, "value")
-
-
-def int_parameter(g: Game, key: str) -> int:
-    return gamedata.whole_number(g.tables["rule_parameters"], key, "value")
 
 
 def fraction_parameter(g: Game, key: str) -> Fraction:
@@ -60,13 +39,6 @@ def fraction_parameter(g: Game, key: str) -> Fraction:
 
 
 # -- units ------------------------------------------------------------------------------------
-
-
-def unit(g: Game, unit_id: str) -> Unit:
-    try:
-        return g.units[unit_id]
-    except KeyError:
-        raise ValueError(f"unknown SPI Korea unit {unit_id!r}") from None
 
 
 def strength(u: Unit) -> int:
@@ -140,29 +112,11 @@ def breakdown(g: Game, values: str) -> tuple[int, str] | None:
 # -- tables ------------------------------------------------------------------------------------
 
 
-def table(g: Game, table_id: str) -> Table:
-    try:
-        return g.tables[table_id]
-    except KeyError:
-        raise ValueError(f"the game data has no table {table_id!r}") from None
-
-
 def table_warnings(g: Game, *table_ids: str) -> list[str]:
     """'Stand-in ...' warnings for each table used whose source is a stand-in."""
-    out = []
-    for tid in table_ids:
-        for s in g.stand_ins_for(f"table {tid}"):
-            if s.what == f"table {tid}":
-                out.append(f"Stand-in table {tid} ({s.where}): {s.reason}. Replace its CSV with the "
-                           "published table (printed on the map) to adjudicate by the Standard Rules.")
-    return out
+    return gamedata.table_warnings(g, table_ids, "the published table (printed on the map)")
 
 
 def map_warnings(g: Game, map_id: str) -> list[str]:
     """One summary warning for a map whose terrain, rivers or roads are stand-ins."""
-    items = g.stand_ins_for(f"map {map_id}")
-    if not items:
-        return []
-    head = next((s for s in items if s.what == f"map {map_id}"), items[0])
-    return [f"Stand-in map {map_id} ({head.where}): {head.reason}; {len(items)} stand-in map items "
-            "(terrain, rivers, roads, towns and parallels derived from geography, not the published map)."]
+    return gamedata.map_warnings(g, map_id, "terrain, rivers, roads, towns and parallels")

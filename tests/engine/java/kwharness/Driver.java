@@ -65,7 +65,7 @@ public final class Driver {
     }
     // The engine writes to stdout freely; keep it with the engine's log on stderr.
     System.setOut(new PrintStream(System.err, true, StandardCharsets.UTF_8));
-    final List<Object> steps = Json.list(Json.parse(Files.readString(new File(script).toPath())));
+    final List<Object> steps = Cast.list(Json.parse(Files.readString(new File(script).toPath())));
 
     Capture.start();
     Info.setConfig(new StandardConfig());
@@ -109,7 +109,7 @@ public final class Driver {
     final Steps runner = new Steps(chooser);
     int failed = -1;
     for (int i = 0; i < steps.size(); i++) {
-      final Map<String, Object> step = Json.object(steps.get(i));
+      final Map<String, Object> step = Cast.object(steps.get(i));
       final Map<String, Object> result = new LinkedHashMap<>();
       result.put("do", step.get("do"));
       Capture.step = i;

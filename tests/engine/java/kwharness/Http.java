@@ -27,8 +27,8 @@ final class Http {
   @SuppressWarnings("unchecked")
   static Object request(Map<String, Object> step) throws Exception {
     final Map<String, Object> values = new LinkedHashMap<>();
-    for (final Map.Entry<String, Object> e : Json.object(step.getOrDefault("from", Map.of())).entrySet()) {
-      final List<Object> path = Json.list(e.getValue());
+    for (final Map.Entry<String, Object> e : Cast.object(step.getOrDefault("from", Map.of())).entrySet()) {
+      final List<Object> path = Cast.list(e.getValue());
       Object v = Driver.resultOf(((Number) path.get(0)).intValue());
       for (final Object key : path.subList(1, path.size())) v = ((Map<String, Object>) v).get(String.valueOf(key));
       values.put(e.getKey(), v);
@@ -38,7 +38,7 @@ final class Http {
     if (body instanceof String && ((String) body).matches("\\{\\w+}")) body = values.get(((String) body).substring(1, ((String) body).length() - 1));
     if (body instanceof Map && step.containsKey("set")) {
       body = new LinkedHashMap<>((Map<String, Object>) body);
-      ((Map<String, Object>) body).putAll(Json.object(step.get("set")));
+      ((Map<String, Object>) body).putAll(Cast.object(step.get("set")));
     }
     final String token = step.containsKey("token") ? fill(String.valueOf(step.get("token")), values) : null;
     final long started = System.nanoTime();

@@ -239,7 +239,7 @@ final class Steps {
     settle();
     final Map<String, Object> out = new LinkedHashMap<>();
     out.put("commands_stepped", stepped[0]);
-    out.putAll(Json.object(onEdt(Steps::gameSummary)));
+    out.putAll(Cast.object(onEdt(Steps::gameSummary)));
     return out;
   }
 
@@ -692,7 +692,7 @@ final class Steps {
   private Object call(Map<String, Object> step) throws Exception {
     final String className = str(step, "class");
     final String method = str(step, "method");
-    final List<Object> args = Json.list(step.getOrDefault("args", List.of()));
+    final List<Object> args = Cast.list(step.getOrDefault("args", List.of()));
     final Object target = onEdt(() -> component(className));
     final Method m = method(target.getClass(), method, args.size());
     final Object[] converted = convert(m, args);

@@ -265,18 +265,18 @@ public final class ExtensionTests {
     equal("Tank level", labelled.get(0).members.get(0).label, "a member's automatic title is its name in words");
     equal("defender", labelled.get(4).chooser, "a value the defender chooses is named so");
     equal("", labelled.get(2).chooser, "one the asking player chooses is not");
-    equal("is required", FormFields.playersWords("Field required"), "pydantic's words made plain");
-    equal("the attacker must be adjacent", FormFields.playersWords("Value error, the attacker must be adjacent"), "a rule's refusal");
-    equal("must be less than or equal to 6", FormFields.playersWords("Input should be less than or equal to 6"), "a bound");
-    equal(". Allowed: P01, P02", FormFields.allowedWords(List.of("P01", "P02")), "the values a refusal allows");
-    check(FormFields.allowedWords(new ArrayList<>(java.util.Collections.nCopies(20, "x"))).endsWith(" and 8 more"), "a long list counted");
-    equal("", FormFields.allowedWords(List.of()), "none");
-    equal("Non Korean Un Combat North Of 38Th Turn", FormFields.automaticTitle("non_korean_un_combat_north_of_38th_turn"),
+    equal("is required", Words.playersWords("Field required"), "pydantic's words made plain");
+    equal("the attacker must be adjacent", Words.playersWords("Value error, the attacker must be adjacent"), "a rule's refusal");
+    equal("must be less than or equal to 6", Words.playersWords("Input should be less than or equal to 6"), "a bound");
+    equal(". Allowed: P01, P02", Words.allowedWords(List.of("P01", "P02")), "the values a refusal allows");
+    check(Words.allowedWords(new ArrayList<>(java.util.Collections.nCopies(20, "x"))).endsWith(" and 8 more"), "a long list counted");
+    equal("", Words.allowedWords(List.of()), "none");
+    equal("Non Korean Un Combat North Of 38Th Turn", Words.automaticTitle("non_korean_un_combat_north_of_38th_turn"),
           "pydantic's automatic title, as Python's str.title() writes it (no label)");
-    equal("Non Korean UN combat north of 38th turn", FormFields.label(Json.parseObject(
+    equal("Non Korean UN combat north of 38th turn", Words.label(Json.parseObject(
       "{\"title\": \"Non Korean Un Combat North Of 38Th Turn\"}"), "non_korean_un_combat_north_of_38th_turn"), "so it is not shown");
-    equal("MacArthur commands", FormFields.humanize("macarthur_commands"), "a name in the rulebook's spelling");
-    equal("VPs spent", FormFields.humanize("vps_spent"), "VPs, not VPS");
+    equal("MacArthur commands", Words.humanize("macarthur_commands"), "a name in the rulebook's spelling");
+    equal("VPs spent", Words.humanize("vps_spent"), "VPs, not VPS");
   }
 
   private static FormFields.Entered entered(Map<String, String> typed, Map<String, Integer> rows) {
@@ -456,11 +456,11 @@ public final class ExtensionTests {
   /** The chances of a situation the ledger has seen (the API's optional asked_before) warn before the roll. */
   private static void askedBefore() {
     final String odds = "{\"outcomes\": [{\"label\": \"NE\", \"probability\": 1.0, \"fraction\": \"1/1\"}], \"exact\": true";
-    final String warned = CheckForm.chancesHtml(Json.parseObject(odds + ", \"asked_before\": {\"record\": 3, \"rolled\": true, "
+    final String warned = FormText.chancesHtml(Json.parseObject(odds + ", \"asked_before\": {\"record\": 3, \"rolled\": true, "
       + "\"text\": \"This situation was asked as record #3 (Combat: NE); asking again rolls again, and both players will see it.\"}}"));
     check(warned.contains("This situation was asked as record #3 (Combat: NE); asking again rolls again")
           && warned.contains("Open record #3 from Adjudicator &gt; Rulings of this game"), "a repeat warned: " + warned);
-    check(!CheckForm.chancesHtml(Json.parseObject(odds + "}")).contains("asked as record"), "a new situation: no warning");
+    check(!FormText.chancesHtml(Json.parseObject(odds + "}")).contains("asked as record"), "a new situation: no warning");
   }
 
   private static void ruling() {
@@ -649,7 +649,7 @@ public final class ExtensionTests {
 
   /** No label is a class name or pydantic's automatic title. */
   private static void checkLabels(String where, FormFields.Field f) {
-    check(!f.label.matches(".*[a-z][A-Z].*") && !f.label.equals(FormFields.automaticTitle(f.name)) || f.label.equals(FormFields.humanize(f.name)),
+    check(!f.label.matches(".*[a-z][A-Z].*") && !f.label.equals(Words.automaticTitle(f.name)) || f.label.equals(Words.humanize(f.name)),
           where + ": label '" + f.label + "' of " + f.dotted() + " is a schema name, not words");
     for (final FormFields.Field m : f.members) checkLabels(where, m);
   }

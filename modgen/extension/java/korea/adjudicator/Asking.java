@@ -42,8 +42,8 @@ final class Asking {
 
   /** Opens the check's form (event thread); returns when the form is closed. */
   void start() {
-    final Map<String, Object> filled = adjudicator.boardPart(check, context);
-    final Adjudicator.Active recorded = adjudicator.active();
+    final Map<String, Object> filled = adjudicator.checks.boardPart(check, context);
+    final ActiveGame recorded = adjudicator.active();
     final Set<String> omit = new HashSet<>(List.of("request_id"));
     if (recorded != null || !check.random) omit.add("dice");
     final String mode = recorded != null
@@ -63,12 +63,12 @@ final class Asking {
     final Map<String, Object> request = new LinkedHashMap<>(filled);
     request.putAll(entered);
     request.remove("dice");
-    final Adjudicator.Active recorded = adjudicator.active();
+    final ActiveGame recorded = adjudicator.active();
     final String side = adjudicator.askingSide();
     new SwingWorker<Map<String, Object>, Void>() {
       @Override
       protected Map<String, Object> doInBackground() throws Exception {
-        return adjudicator.odds(check, request, recorded, side);
+        return adjudicator.checks.odds(check, request, recorded, side);
       }
 
       @Override
@@ -102,13 +102,13 @@ final class Asking {
     }
     final String requestId = lastRequestId;
     final int timeout = Settings.timeoutMs();
-    final Adjudicator.Active recorded = adjudicator.active();
+    final ActiveGame recorded = adjudicator.active();
     final String side = adjudicator.askingSide();
     form.waiting(recorded != null ? recorded.server : Settings.server(), timeout / 1000);
     new SwingWorker<Ruling, Void>() {
       @Override
       protected Ruling doInBackground() throws Exception {
-        return adjudicator.send(check, request, requestId, timeout, recorded, side);
+        return adjudicator.checks.send(check, request, requestId, timeout, recorded, side);
       }
 
       @Override
@@ -146,7 +146,7 @@ final class Asking {
     }
     showPrivately(ruling);
     Chat.post(ruling.lines);
-    adjudicator.delivered(ruling);
+    adjudicator.session.delivered(ruling);
     if (!ruling.notices.isEmpty()) {
       JOptionPane.showMessageDialog(Adjudicator.window(), String.join("\n", ruling.notices), "Adjudicator: notice",
                                     JOptionPane.WARNING_MESSAGE);
@@ -234,7 +234,7 @@ final class Asking {
    * in his next file (the log check expects them there).
    */
   private static void askOwners(Adjudicator adjudicator, List<String> owners, Set<String> sides, Object seq) {
-    final Adjudicator.Active a = adjudicator.active();
+    final ActiveGame a = adjudicator.active();
     final Live.Seat seat = Live.now();
     if (a == null || !(seq instanceof Number) || !seat.inRoom || seat.players < 2) {
       Chat.say("the ruling's change to " + String.join("; ", owners) + " in his next file");

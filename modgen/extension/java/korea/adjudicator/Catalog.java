@@ -71,7 +71,7 @@ final class Catalog {
 
     /** "combat_losses" as a menu says it: "Combat losses" ("hq_flip_cost": "HQ flip cost"). */
     String words() {
-      return FormFields.humanize(name);
+      return Words.humanize(name);
     }
 
     /**

@@ -58,7 +58,7 @@ final class CatchUp {
 
   /** Catches up the active recorded game's rulings this player has not seen (once at a time). Event thread. */
   void start() {
-    final Adjudicator.Active a = adjudicator.active();
+    final ActiveGame a = adjudicator.active();
     if (a == null) return;
     if (running) {
       again = true;
@@ -104,7 +104,7 @@ final class CatchUp {
   }
 
   /** The rulings this player's chat has not shown: shown and logged here, their owner's changes offered. Event thread. */
-  private void deliver(Adjudicator.Active a, List<Map<String, Object>> answers) {
+  private void deliver(ActiveGame a, List<Map<String, Object>> answers) {
     final String seen = Shown.text(GameModule.getGameModule().getChatter());
     for (final Map<String, Object> answer : answers) {
       final Ruling ruling;
@@ -121,7 +121,7 @@ final class CatchUp {
       final Command shown = Chat.show(ruling.lines);
       if (LogSessions.logging()) GameModule.getGameModule().getLogger().log(shown);
       else forLog.add(shown);
-      adjudicator.delivered(ruling);
+      adjudicator.session.delivered(ruling);
       final String asker = String.valueOf(answer.get("side"));
       if (!a.side.equals(asker) && ruling.seq instanceof Number) adjudicator.ownerAsked(a.gameId, ((Number) ruling.seq).longValue(), a.side, asker);
     }

@@ -71,7 +71,7 @@ final class ChatLinks extends MouseAdapter {
     }
     final Matcher tag = Pattern.compile("\\[ADJ [^\\]]*\\]").matcher(line[0]);
     if (tag.find()) {
-      final Ruling ruling = adjudicator.ruling(tag.group());
+      final Ruling ruling = adjudicator.session.ruling(tag.group());
       if (ruling != null) RulingWindow.show(ruling);
     }
   }

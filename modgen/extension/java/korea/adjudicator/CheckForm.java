@@ -6,12 +6,9 @@ import java.awt.Component;
 import java.awt.Dimension;
 import java.awt.FlowLayout;
 import java.awt.GridBagConstraints;
-import java.awt.GraphicsConfiguration;
-import java.awt.GraphicsEnvironment;
 import java.awt.GridBagLayout;
 import java.awt.Insets;
 import java.awt.Rectangle;
-import java.awt.Toolkit;
 import java.awt.Window;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -56,16 +53,13 @@ final class CheckForm {
     void ask(Map<String, Object> entered, CheckForm form);
   }
 
-  /** Outcomes listed in the chances; the rest are summed on one line (as the pages' 24). */
-  static final int CHANCES_SHOWN = 24;
-
   private static final Color PROBLEM = new Color(170, 0, 0);
 
-  private final JDialog dialog;
+  final JDialog dialog;
   private final List<FormFields.Field> fields;
-  private final Map<String, JComponent> inputs = new LinkedHashMap<>();       // pointer -> input
+  final Map<String, JComponent> inputs = new LinkedHashMap<>();       // pointer -> input
   private final Map<String, JLabel> problems = new LinkedHashMap<>();         // pointer -> its problem label
-  private final Map<String, RowsPanel> rowPanels = new LinkedHashMap<>();     // pointer -> rows of a ROWS/MAP field
+  private final Map<String, FormRows> rowPanels = new LinkedHashMap<>();     // pointer -> rows of a ROWS/MAP field
   private final JLabel topProblem = new JLabel();
   private final JLabel status = new JLabel(" ");
   private final JButton ok = new JButton("OK");
@@ -85,10 +79,10 @@ final class CheckForm {
     dialog = new JDialog(owner, "Adjudicator: " + check.words(), java.awt.Dialog.ModalityType.APPLICATION_MODAL);
     dialog.setDefaultCloseOperation(JDialog.DISPOSE_ON_CLOSE);
     final GridBagConstraints at = constraints();
-    final String who = check.actor.isEmpty() ? "" : "Who acts: " + html(check.actor) + "<br>";
-    final String diceLine = dice.isEmpty() ? "" : html(dice) + "<br>";
-    body.add(new JLabel("<html><b>" + html(check.words()) + "</b> (" + html(check.rule) + ")<br>" + html(check.summary) + "<br>"
-                        + who + diceLine + "<i>" + html(mode) + "</i></html>"), at);
+    final String who = check.actor.isEmpty() ? "" : "Who acts: " + FormText.html(check.actor) + "<br>";
+    final String diceLine = dice.isEmpty() ? "" : FormText.html(dice) + "<br>";
+    body.add(new JLabel("<html><b>" + FormText.html(check.words()) + "</b> (" + FormText.html(check.rule) + ")<br>" + FormText.html(check.summary) + "<br>"
+                        + who + diceLine + "<i>" + FormText.html(mode) + "</i></html>"), at);
     topProblem.setName("problem");
     topProblem.setForeground(PROBLEM);
     topProblem.setVisible(false);
@@ -99,7 +93,7 @@ final class CheckForm {
     if (!summed.isEmpty()) {
       at.gridy++;
       body.add(new JLabel("From the board:"), at);
-      final JTextArea board = new JTextArea(summary(check.schema, summed), Math.min(6, summed.size()), 50);
+      final JTextArea board = new JTextArea(FormText.summary(check.schema, summed), Math.min(6, summed.size()), 50);
       board.setName("board");
       board.setEditable(false);
       board.setLineWrap(true);
@@ -111,7 +105,7 @@ final class CheckForm {
     addFields(body, at, fields, "");
     final JScrollPane scroll = new JScrollPane(body);
     scroll.getVerticalScrollBar().setUnitIncrement(16);
-    final Rectangle screen = usableScreen(owner);
+    final Rectangle screen = FormText.usableScreen(owner);
     scroll.setPreferredSize(new Dimension(Math.min(Math.min(820, screen.width - 40), body.getPreferredSize().width + 40),
                                           Math.min(Math.min(620, screen.height - 140), body.getPreferredSize().height + 30)));
     final JButton cancel = new JButton("Cancel");
@@ -148,35 +142,18 @@ final class CheckForm {
     this.screen = screen;
     dialog.pack();
     dialog.setLocationRelativeTo(owner);
-    keepOnScreen(dialog, screen);
+    FormText.keepOnScreen(dialog, screen);
   }
 
   /** Lays the form out again after it changed (a problem shown, rows added, chances), never larger than the screen. */
-  private void repack() {
+  void repack() {
     dialog.pack();
     if (screen == null) return;  // still being built
     final Rectangle b = dialog.getBounds();
     if (b.width > screen.width || b.height > screen.height) {
       dialog.setSize(Math.min(b.width, screen.width), Math.min(b.height, screen.height));
     }
-    keepOnScreen(dialog, screen);
-  }
-
-  /** The part of the screen a window may use (without task bars), on the owner's screen. */
-  private static Rectangle usableScreen(Window owner) {
-    final GraphicsConfiguration gc = owner != null ? owner.getGraphicsConfiguration()
-      : GraphicsEnvironment.getLocalGraphicsEnvironment().getDefaultScreenDevice().getDefaultConfiguration();
-    final Rectangle r = new Rectangle(gc.getBounds());
-    final Insets in = Toolkit.getDefaultToolkit().getScreenInsets(gc);
-    return new Rectangle(r.x + in.left, r.y + in.top, r.width - in.left - in.right, r.height - in.top - in.bottom);
-  }
-
-  /** Moves a window wholly onto the screen (centred on a large owner window, it may hang below the screen's edge). */
-  private static void keepOnScreen(Window w, Rectangle screen) {
-    final Rectangle b = w.getBounds();
-    b.x = Math.max(screen.x, Math.min(b.x, screen.x + screen.width - b.width));
-    b.y = Math.max(screen.y, Math.min(b.y, screen.y + screen.height - b.height));
-    w.setLocation(b.x, b.y);
+    FormText.keepOnScreen(dialog, screen);
   }
 
   /**
@@ -224,8 +201,8 @@ final class CheckForm {
     boolean placed = false;
     for (final Map<String, Object> e : p.errors) {
       final String pointer = String.valueOf(e.getOrDefault("pointer", ""));
-      final String words = Unseen.named(FormFields.playersWords(String.valueOf(e.getOrDefault("detail", ""))))
-        + FormFields.allowedWords(Schema.list(e.get("allowed")));
+      final String words = Unseen.named(Words.playersWords(String.valueOf(e.getOrDefault("detail", ""))))
+        + Words.allowedWords(Schema.list(e.get("allowed")));
       final String at = nearestProblemPlace(pointer);
       if (at != null) {
         showProblem(at, labelOf(at) + ": " + words);
@@ -236,9 +213,9 @@ final class CheckForm {
       }
     }
     if (p.errors.isEmpty() || !general.isEmpty() || !placed) {
-      final String text = Unseen.named(general.isEmpty() ? FormFields.playersWords(p.detail) : String.join("; ", general));
+      final String text = Unseen.named(general.isEmpty() ? Words.playersWords(p.detail) : String.join("; ", general));
       final String title = p.title.equals("The request body is invalid") ? "The adjudicator did not accept these entries" : p.title;
-      topProblem.setText("<html><b>" + html(title) + "</b><br>" + html(text) + "</html>");
+      topProblem.setText("<html><b>" + FormText.html(title) + "</b><br>" + FormText.html(text) + "</html>");
       topProblem.setVisible(true);
     }
     repack();
@@ -260,7 +237,7 @@ final class CheckForm {
   void showChances(Map<String, Object> odds) {
     chancesButton.setEnabled(true);
     chancesNote.setText(" ");
-    chancesShown.setText(chancesHtml(odds));
+    chancesShown.setText(FormText.chancesHtml(odds));
     chancesPane.setVisible(true);
     repack();
   }
@@ -269,66 +246,10 @@ final class CheckForm {
   void noChances(Server.Problem p) {
     chancesButton.setEnabled(true);
     chancesPane.setVisible(false);
-    chancesNote.setText("<html><div style=\"width: 380px\"><font color=\"#aa0000\">" + html(p.title) + ": "
-                        + html(Unseen.named(FormFields.playersWords(p.detail))) + "</font></div></html>");
+    chancesNote.setText("<html><div style=\"width: 380px\"><font color=\"#aa0000\">" + FormText.html(p.title) + ": "
+                        + FormText.html(Unseen.named(Words.playersWords(p.detail))) + "</font></div></html>");
     chancesNote.setToolTipText(p.detail);
     repack();
-  }
-
-  /** The odds as the pages word them: an outcome a row (its chance, exactly or its interval), the expected losses, how. */
-  static String chancesHtml(Map<String, Object> odds) {
-    final boolean exact = Boolean.TRUE.equals(odds.get("exact"));
-    final StringBuilder sb = new StringBuilder("<html>");
-    final Map<String, Object> asked = Schema.map(odds.get("asked_before"));
-    if (asked.get("text") instanceof String) {  // the same situation was recorded already: said before the roll
-      sb.append("<font color=\"#aa5500\"><b>").append(html((String) asked.get("text"))).append("</b> Open record #")
-        .append(html(String.valueOf(asked.get("record")))).append(" from Adjudicator &gt; Rulings of this game instead, "
-        + "or press OK to roll again.</font><br>");
-    }
-    final Object headline = odds.get("headline");
-    if (headline instanceof String && !((String) headline).isEmpty()) sb.append("<b>").append(html((String) headline)).append("</b><br>");
-    sb.append("<table cellspacing=0 cellpadding=1>");
-    final List<Object> outcomes = Schema.list(odds.get("outcomes"));
-    double rest = 0;
-    for (int i = 0; i < outcomes.size(); i++) {
-      final Map<String, Object> o = Schema.map(outcomes.get(i));
-      final double p = o.get("probability") instanceof Number ? ((Number) o.get("probability")).doubleValue() : 0;
-      if (i >= CHANCES_SHOWN) {
-        rest += p;
-        continue;
-      }
-      final String how = o.get("fraction") instanceof String ? (String) o.get("fraction")
-        : o.get("interval") instanceof List ? percent(((Number) Schema.list(o.get("interval")).get(0)).doubleValue()) + "–"
-          + percent(((Number) Schema.list(o.get("interval")).get(1)).doubleValue()) : "";
-      sb.append("<tr><td>").append(html(String.valueOf(o.get("label")))).append("</td><td align=right>&nbsp;")
-        .append(exact ? "" : "≈ ").append(percent(p)).append("</td><td>&nbsp;").append(html(how)).append("</td></tr>");
-    }
-    sb.append("</table>");
-    if (outcomes.size() > CHANCES_SHOWN) {
-      sb.append(outcomes.size() - CHANCES_SHOWN).append(" more outcomes, ").append(percent(rest)).append(" together<br>");
-    }
-    final List<Object> losses = Schema.list(odds.get("expected_losses"));
-    if (!losses.isEmpty()) {
-      sb.append("<b>Expected losses</b>: ");
-      final List<String> parts = new ArrayList<>();
-      for (final Object l : losses) {
-        final Map<String, Object> x = Schema.map(l);
-        final double v = x.get("expected") instanceof Number ? ((Number) x.get("expected")).doubleValue() : 0;
-        parts.add(html(String.valueOf(x.get("side_label"))) + " " + String.format(java.util.Locale.ROOT, "%.2f", v) + " "
-                  + html(String.valueOf(x.getOrDefault("unit", ""))));
-      }
-      sb.append(String.join("; ", parts)).append("<br>");
-    }
-    if (odds.get("method") instanceof String) sb.append("<i>").append(html((String) odds.get("method"))).append("</i>");
-    return sb.append("</html>").toString();
-  }
-
-  /** A probability as players say it (adjudicator.words.results.percent): "17 %", "<1 %", ">99 %". */
-  static String percent(double p) {
-    final long shown = Math.round(p * 100);
-    if (shown == 0 && p > 0) return "&lt;1 %";
-    if (shown == 100 && p < 1) return "&gt;99 %";
-    return shown + " %";
   }
 
   // ---- the fields --------------------------------------------------------------------------------------
@@ -383,126 +304,17 @@ final class CheckForm {
       addFields(frame, at, f.members, pointer);
       return frame;
     }
-    final RowsPanel rows = new RowsPanel(f, pointer);
+    final FormRows rows = new FormRows(this, f, pointer);
     rowPanels.put(pointer, rows);
     frame.add(rows.panel, at);
     return frame;
-  }
-
-  /** The rows of a ROWS or MAP field, with Add and Remove; each row's inputs are named by their pointer. */
-  private final class RowsPanel {
-    final FormFields.Field field;
-    final String pointer;
-    final JPanel panel = new JPanel(new GridBagLayout());
-    final List<Map<String, JComponent>> rows = new ArrayList<>();
-
-    RowsPanel(FormFields.Field field, String pointer) {
-      this.field = field;
-      this.pointer = pointer;
-      final Object initial = field.defaultValue;
-      if (field.fixed != null) {
-        for (final Map<String, Object> unit : field.fixed) add(unit);
-      }
-      else if (field.kind == FormFields.Kind.ROWS && initial instanceof List) {
-        for (final Object item : (List<?>) initial) add(Schema.map(item));
-      }
-      else if (field.kind == FormFields.Kind.MAP && initial instanceof Map) {
-        for (final Map.Entry<String, Object> e : Schema.map(initial).entrySet()) add(Map.of("key", e.getKey(), "value", e.getValue()));
-      }
-      draw();
-    }
-
-    void add(Map<String, Object> values) {
-      final Map<String, JComponent> row = new LinkedHashMap<>();
-      final int index = rows.size();
-      if (field.kind == FormFields.Kind.MAP) {
-        final JComboBox<String> key = new JComboBox<>();
-        key.setEditable(field.choices.isEmpty());
-        for (final Object c : field.choices) key.addItem(String.valueOf(c));
-        if (values.get("key") != null) key.setSelectedItem(String.valueOf(values.get("key")));
-        row.put("key", key);
-        final JTextField value = new JTextField(values.get("value") == null ? "" : String.valueOf(values.get("value")), 6);
-        row.put("value", value);
-      }
-      else {
-        for (final FormFields.Field m : field.members) {
-          row.put(m.name, input(m, null, values.get(m.name)));
-        }
-      }
-      rows.add(row);
-      name(index);
-    }
-
-    /** Names every row's inputs by its pointer (after a row is removed, the rows after it move up). */
-    void name(int index) {
-      for (final Map.Entry<String, JComponent> e : rows.get(index).entrySet()) {
-        final String p = pointer + "/" + index + "/" + e.getKey();
-        e.getValue().setName(p);
-        inputs.put(p, e.getValue());
-      }
-    }
-
-    void draw() {
-      panel.removeAll();
-      inputs.keySet().removeIf(p -> p.startsWith(pointer + "/"));
-      final GridBagConstraints at = constraints();
-      at.gridwidth = 1;
-      for (int i = 0; i < rows.size(); i++) {
-        at.gridx = 0;
-        if (field.fixed != null) {  // a unit the board named: its name, then what the player says of it
-          panel.add(new JLabel(Unseen.unitName(field.fixed.get(i))), at);
-          at.gridx++;
-        }
-        for (final Map.Entry<String, JComponent> e : rows.get(i).entrySet()) {
-          final JLabel l = new JLabel(memberLabel(e.getKey()));
-          panel.add(l, at);
-          at.gridx++;
-          panel.add(e.getValue(), at);
-          at.gridx++;
-        }
-        final int index = i;
-        final JButton remove = new JButton("Remove");  // a unit the board took may be taken out of the check too
-        remove.setName(pointer + "/" + i + "/remove");
-        remove.addActionListener(a -> {
-          rows.remove(index);
-          if (field.fixed != null) field.fixed.remove(index);
-          draw();
-        });
-        panel.add(remove, at);
-        name(i);
-        at.gridy++;
-        at.gridx = 0;
-        at.gridwidth = GridBagConstraints.REMAINDER;
-        panel.add(problemLabel(pointer + "/" + i), at);
-        at.gridwidth = 1;
-        at.gridy++;
-      }
-      at.gridx = 0;
-      if (field.fixed == null) {
-        final JButton add = new JButton("Add " + (field.kind == FormFields.Kind.MAP ? "an entry" : "a row"));
-        add.setName(pointer + "/add");
-        add.addActionListener(a -> {
-          add(Map.of());
-          draw();
-        });
-        panel.add(add, at);
-      }
-      panel.revalidate();
-      if (dialog != null) repack();
-    }
-
-    private String memberLabel(String name) {
-      if (field.kind == FormFields.Kind.MAP) return name.equals("key") ? "" : "=";
-      for (final FormFields.Field m : field.members) if (m.name.equals(name)) return m.label;
-      return name;
-    }
   }
 
   private JComponent input(FormFields.Field f, String pointer) {
     return input(f, pointer, f.defaultValue);
   }
 
-  private JComponent input(FormFields.Field f, String pointer, Object initialValue) {
+  JComponent input(FormFields.Field f, String pointer, Object initialValue) {
     final String initial = FormFields.text(f, initialValue);
     final JComponent input;
     if (f.kind == FormFields.Kind.BOOLEAN && (f.required || initialValue != null)) {
@@ -547,7 +359,7 @@ final class CheckForm {
     return input;
   }
 
-  private JLabel problemLabel(String pointer) {
+  JLabel problemLabel(String pointer) {
     final JLabel l = new JLabel();
     l.setName("problem:" + pointer);
     l.setForeground(PROBLEM);
@@ -594,7 +406,7 @@ final class CheckForm {
 
       @Override
       public int rows(String pointer) {
-        final RowsPanel rows = rowPanels.get(pointer);
+        final FormRows rows = rowPanels.get(pointer);
         return rows == null ? 0 : rows.rows.size();
       }
     };
@@ -670,7 +482,7 @@ final class CheckForm {
     return dialog.isDisplayable();
   }
 
-  private static GridBagConstraints constraints() {
+  static GridBagConstraints constraints() {
     final GridBagConstraints at = new GridBagConstraints();
     at.insets = new Insets(2, 4, 2, 4);
     at.anchor = GridBagConstraints.WEST;
@@ -678,44 +490,5 @@ final class CheckForm {
     at.gridy = 0;
     at.gridwidth = 2;
     return at;
-  }
-
-  /**
-   * The board's part of the request, one member a line as a player reads it: its label, units
-   * by their counters' names (a masked one by its mask) and hexes, long lists counted.
-   */
-  static String summary(Schema schema, Map<String, Object> filled) {
-    final Map<String, Map<String, Object>> raw = schema.rawProperties(schema.root());
-    final StringBuilder sb = new StringBuilder();
-    for (final Map.Entry<String, Object> e : filled.entrySet()) {
-      final Object value = e.getValue();
-      final String v;
-      if (value instanceof List && ((List<?>) value).size() > 6) v = ((List<?>) value).size() + " units";
-      else v = readable(value);
-      sb.append(FormFields.label(raw.get(e.getKey()), e.getKey())).append(": ").append(v).append('\n');
-    }
-    return sb.toString().strip();
-  }
-
-  /** A filled value in words: a unit by its counter's name and hex, a list of them joined, anything else as text. */
-  private static String readable(Object value) {
-    if (value instanceof List) {
-      final List<String> parts = new ArrayList<>();
-      for (final Object o : (List<?>) value) parts.add(readable(o));
-      return String.join(", ", parts);
-    }
-    if (value instanceof Map) {
-      final Map<String, Object> m = Schema.map(value);
-      if (m.get("unit") instanceof String || m.get("block") instanceof String) return Unseen.unitName(m);
-      return Json.write(Unseen.shown(value));
-    }
-    if (value instanceof String && BoardReader.pieceOfUnit((String) value) != null) {
-      return Unseen.unitName(Map.of("unit", value));
-    }
-    return String.valueOf(value);
-  }
-
-  private static String html(String s) {
-    return s == null ? "" : s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
   }
 }

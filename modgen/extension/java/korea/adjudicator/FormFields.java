@@ -28,17 +28,6 @@ final class FormFields {
   /** Objects nested deeper than this are entered as JSON. */
   static final int MAX_DEPTH = 4;
 
-  /** Words written in capitals in labels made from names (adjudicator/words/forms.py ACRONYMS). */
-  static final Set<String> ACRONYMS = Set.of("un", "vp", "vps", "hq", "hqs", "rp", "sp", "roc", "prc", "nk", "rok", "loc",
-                                             "zoc", "mp", "crt", "id", "ids", "pbem", "snafu", "d6", "d10");
-
-  /** Words a label made from a name spells as the rulebooks do (adjudicator/words/forms.py SPELLED). */
-  static final Map<String, String> SPELLED = Map.ofEntries(
-    Map.entry("vps", "VPs"), Map.entry("hqs", "HQs"), Map.entry("macarthur", "MacArthur"), Map.entry("korea", "Korea"),
-    Map.entry("korean", "Korean"), Map.entry("china", "China"), Map.entry("chinese", "Chinese"), Map.entry("soviet", "Soviet"),
-    Map.entry("pyongyang", "Pyongyang"), Map.entry("seoul", "Seoul"), Map.entry("pusan", "Pusan"),
-    Map.entry("communist", "Communist"), Map.entry("communists", "Communists"), Map.entry("january", "January"));
-
   /** A request property's description saying whose choice the value is ("The defender's choice of ..."). */
   private static final Pattern CHOICE_OF = Pattern.compile("\\b(attacker|defender|attacking player|defending player)'s choice\\b",
                                                            Pattern.CASE_INSENSITIVE);
@@ -165,7 +154,7 @@ final class FormFields {
       if (list) for (final Object o : (List<?>) value) fixed.add(Schema.map(o));
       else if (value instanceof Map) fixed.add(Schema.map(value));
       else continue;
-      out.add(new Field(e.getKey(), List.of(e.getKey()), label(raw.get(e.getKey()), e.getKey()),
+      out.add(new Field(e.getKey(), List.of(e.getKey()), Words.label(raw.get(e.getKey()), e.getKey()),
                         p.get("description") instanceof String ? (String) p.get("description") : "", list ? Kind.ROWS : Kind.OBJECT,
                         List.of(), null, p, true, null, members, "", fixed));
     }
@@ -174,7 +163,7 @@ final class FormFields {
 
   private static Field field(Schema schema, String name, List<String> path, Map<String, Object> raw, Map<String, Object> p,
                              boolean required, int depth) {
-    final String label = label(raw, name);
+    final String label = Words.label(raw, name);
     final String description = p.get("description") instanceof String ? (String) p.get("description") : "";
     final Kind kind = depth > MAX_DEPTH ? Kind.JSON : kindOf(schema, p);
     List<Object> choices = Schema.list(p.get("enum"));
@@ -244,44 +233,6 @@ final class FormFields {
         ? Kind.MAP : Kind.JSON;
     default: return Kind.JSON;
     }
-  }
-
-  /**
-   * A field's label: the schema's own title for it, else its name in words ("attacker_hq_loc" ->
-   * "Attacker HQ LOC"). Titles pydantic writes by itself ("Attacker Hq Loc") and the class names
-   * of referenced definitions ("SideCombatModel") are no titles a person gave.
-   */
-  static String label(Map<String, Object> raw, String name) {
-    final Object title = raw == null ? null : raw.get("title");
-    if (title instanceof String && !((String) title).isBlank() && !title.equals(automaticTitle(name))) return (String) title;
-    return humanize(name);
-  }
-
-  /**
-   * pydantic's title for a field without one, as Python's {@code str.title()} writes it: each run
-   * of letters capitalized ("of_38th_turn" -> "Of 38Th Turn").
-   */
-  static String automaticTitle(String name) {
-    final StringBuilder out = new StringBuilder();
-    boolean afterLetter = false;
-    for (final char c : name.replace('_', ' ').toCharArray()) {
-      out.append(afterLetter ? Character.toLowerCase(c) : Character.toUpperCase(c));
-      afterLetter = Character.isLetter(c);
-    }
-    return out.toString();
-  }
-
-  /** A label from a snake_case name, as adjudicator/words/forms.py humanize: "un_supply_shortage" -> "UN supply shortage". */
-  static String humanize(String name) {
-    final List<String> words = new ArrayList<>();
-    for (final String w : name.split("_")) {
-      if (w.isEmpty()) continue;
-      words.add(SPELLED.containsKey(w) ? SPELLED.get(w) : ACRONYMS.contains(w) ? w.toUpperCase(Locale.ROOT) : w);
-    }
-    if (!words.isEmpty() && !words.get(0).equals(words.get(0).toUpperCase(Locale.ROOT))) {
-      words.set(0, Character.toUpperCase(words.get(0).charAt(0)) + words.get(0).substring(1));
-    }
-    return String.join(" ", words);
   }
 
   /** Who chooses this value, when it is not the asking player: the schema's {@code x-chosen-by}, else its description. */
@@ -504,32 +455,6 @@ final class FormFields {
     if (p.get("maxItems") instanceof Number && n > ((Number) p.get("maxItems")).intValue()) {
       problems.put(pointer, f.label + " takes at most " + p.get("maxItems") + " item(s)");
     }
-  }
-
-  // ---- the server's refusal, in players' words -------------------------------------------------------------
-
-  /**
-   * A validation problem's words as a player reads them: pydantic's "Value error, " and "Input
-   * should be" become plain sentences.
-   */
-  static String playersWords(String detail) {
-    String d = detail == null ? "" : detail.trim();
-    d = d.replaceFirst("^(?i)value error,\\s*", "");
-    d = d.replaceFirst("^(?i)assertion failed,\\s*", "");
-    if (d.equalsIgnoreCase("Field required")) return "is required";
-    if (d.equalsIgnoreCase("Extra inputs are not permitted")) return "is not asked by this check";
-    d = d.replaceFirst("^Input should be ", "must be ");
-    d = d.replaceFirst("^List should have ", "needs ");
-    d = d.replaceFirst("^String should have ", "needs ");
-    return d;
-  }
-
-  /** " Allowed: a, b, c" for the values a refusal says a field allows (at most 12 named), "" for none. */
-  static String allowedWords(List<Object> allowed) {
-    if (allowed.isEmpty()) return "";
-    final List<String> named = new ArrayList<>();
-    for (final Object a : allowed.subList(0, Math.min(12, allowed.size()))) named.add(String.valueOf(a));
-    return ". Allowed: " + String.join(", ", named) + (allowed.size() > 12 ? " and " + (allowed.size() - 12) + " more" : "");
   }
 
   /** Puts each parsed value at its field's place in the request (creating inner objects). */

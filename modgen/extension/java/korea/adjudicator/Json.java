@@ -10,7 +10,9 @@ import java.util.Map;
  * JSON (RFC 8259) as plain Java values: objects are LinkedHashMap (keys in the order written),
  * arrays ArrayList, strings String, numbers Long (integers that fit) or Double, true/false
  * Boolean, null null. Written by hand because the engine brings no JSON library and the module
- * should carry nothing but its own classes; ExtensionTests holds it to the grammar.
+ * should carry nothing but its own classes; ExtensionTests holds it to the grammar. The engine
+ * harness of the tests reads its scripts and writes its reports with this same source, compiled
+ * into its own package (tests/engine/harness.py), so there is one JSON reader to keep right.
  */
 final class Json {
   /** Deeper nesting than this is refused (a malicious answer must not overflow the stack). */
@@ -220,10 +222,10 @@ final class Json {
       }
       sb.append('}');
     }
-    else if (o instanceof Collection) {
+    else if (o instanceof Collection || o instanceof Object[]) {
       sb.append('[');
       boolean first = true;
-      for (final Object item : (Collection<?>) o) {
+      for (final Object item : o instanceof Collection ? (Collection<?>) o : List.of((Object[]) o)) {
         if (!first) sb.append(',');
         first = false;
         write(item, sb);

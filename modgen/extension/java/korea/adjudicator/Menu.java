@@ -34,8 +34,8 @@ final class Menu {
   void show(JButton button) {
     final JPopupMenu menu = new JPopupMenu();
     final PlayedGame played = adjudicator.played();
-    final Adjudicator.Active active = adjudicator.active();
-    final Adjudicator.Active reading = adjudicator.reading();  // the observer's token too: it reads
+    final ActiveGame active = adjudicator.active();
+    final ActiveGame reading = adjudicator.reading();  // the observer's token too: it reads
     final JMenuItem status = new JMenuItem(statusText(played, active, reading));
     status.setEnabled(false);
     menu.add(status);
@@ -62,14 +62,14 @@ final class Menu {
     owed.setToolTipText("Changes the opponent's rulings order to your pieces that were hidden from him (only you can make them)");
     owed.setEnabled(active != null);
     menu.add(owed);
-    final JMenuItem rulings = item("Rulings of this game...", adjudicator::showRulingsInteractively);
+    final JMenuItem rulings = item("Rulings of this game...", adjudicator.ledger::showRulingsInteractively);
     rulings.setToolTipText(reading == null ? "Join the recorded game to list its rulings (a side's token, or the observer's)"
                            : "Every ruling of recorded game " + reading.gameId + " so far, as "
                              + (active == null ? "its observer" : "your side") + " may see them");
     rulings.setEnabled(reading != null);
     menu.add(rulings);
     menu.addSeparator();
-    final Ruling last = adjudicator.lastRuling();
+    final Ruling last = adjudicator.session.lastRuling();
     final JMenuItem full = item("The last ruling in full...", () -> RulingWindow.show(last));
     full.setEnabled(last != null);
     if (last != null) full.setToolTipText(last.headline());
@@ -113,7 +113,7 @@ final class Menu {
     menu.show(button, 0, button.getHeight());
   }
 
-  private String statusText(PlayedGame played, Adjudicator.Active active, Adjudicator.Active reading) {
+  private String statusText(PlayedGame played, ActiveGame active, ActiveGame reading) {
     final String game = played.known() ? adjudicator.scenarioName(played.scenario) : "scenario unknown";
     if (active != null) {
       return game + ": recorded game " + active.gameId + " as " + adjudicator.info().sideName(active.side) + " at " + active.server;
@@ -241,7 +241,7 @@ final class Menu {
     new SwingWorker<Map<String, Object>, Void>() {
       @Override
       protected Map<String, Object> doInBackground() {
-        return adjudicator.join(id, secret, address, false);
+        return adjudicator.games.join(id, secret, address, false);
       }
 
       @Override
@@ -278,7 +278,7 @@ final class Menu {
   }
 
   /** Forgetting a token is asked first, with the token shown to copy: without it, this player cannot roll in the game. */
-  private void leaveDialog(Adjudicator.Active active) {
+  private void leaveDialog(ActiveGame active) {
     if (active == null) return;
     final JTextArea text = new JTextArea("Forget your token of recorded game " + active.gameId + " ("
       + (Adjudicator.OBSERVER.equals(active.side) ? "the observer's" : adjudicator.info().sideName(active.side)) + ")?\nWithout it you cannot roll in this game; copy it first if you will "

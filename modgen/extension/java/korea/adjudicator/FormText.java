@@ -1,0 +1,136 @@
+package korea.adjudicator;
+
+import java.awt.GraphicsConfiguration;
+import java.awt.GraphicsEnvironment;
+import java.awt.Insets;
+import java.awt.Rectangle;
+import java.awt.Toolkit;
+import java.awt.Window;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a check's form (CheckForm) shows as text, and where on the screen: the chances of a check
+ * as the pages word them, the board's part of the request as a player reads it, and the screen a
+ * form may use.
+ */
+final class FormText {
+  /** Outcomes listed in the chances; the rest are summed on one line (as the pages' 24). */
+  static final int CHANCES_SHOWN = 24;
+
+  private FormText() {
+  }
+
+  /** The odds as the pages word them: an outcome a row (its chance, exactly or its interval), the expected losses, how. */
+  static String chancesHtml(Map<String, Object> odds) {
+    final boolean exact = Boolean.TRUE.equals(odds.get("exact"));
+    final StringBuilder sb = new StringBuilder("<html>");
+    final Map<String, Object> asked = Schema.map(odds.get("asked_before"));
+    if (asked.get("text") instanceof String) {  // the same situation was recorded already: said before the roll
+      sb.append("<font color=\"#aa5500\"><b>").append(html((String) asked.get("text"))).append("</b> Open record #")
+        .append(html(String.valueOf(asked.get("record")))).append(" from Adjudicator &gt; Rulings of this game instead, "
+        + "or press OK to roll again.</font><br>");
+    }
+    final Object headline = odds.get("headline");
+    if (headline instanceof String && !((String) headline).isEmpty()) sb.append("<b>").append(html((String) headline)).append("</b><br>");
+    sb.append("<table cellspacing=0 cellpadding=1>");
+    final List<Object> outcomes = Schema.list(odds.get("outcomes"));
+    double rest = 0;
+    for (int i = 0; i < outcomes.size(); i++) {
+      final Map<String, Object> o = Schema.map(outcomes.get(i));
+      final double p = o.get("probability") instanceof Number ? ((Number) o.get("probability")).doubleValue() : 0;
+      if (i >= CHANCES_SHOWN) {
+        rest += p;
+        continue;
+      }
+      final String how = o.get("fraction") instanceof String ? (String) o.get("fraction")
+        : o.get("interval") instanceof List ? percent(((Number) Schema.list(o.get("interval")).get(0)).doubleValue()) + "–"
+          + percent(((Number) Schema.list(o.get("interval")).get(1)).doubleValue()) : "";
+      sb.append("<tr><td>").append(html(String.valueOf(o.get("label")))).append("</td><td align=right>&nbsp;")
+        .append(exact ? "" : "≈ ").append(percent(p)).append("</td><td>&nbsp;").append(html(how)).append("</td></tr>");
+    }
+    sb.append("</table>");
+    if (outcomes.size() > CHANCES_SHOWN) {
+      sb.append(outcomes.size() - CHANCES_SHOWN).append(" more outcomes, ").append(percent(rest)).append(" together<br>");
+    }
+    final List<Object> losses = Schema.list(odds.get("expected_losses"));
+    if (!losses.isEmpty()) {
+      sb.append("<b>Expected losses</b>: ");
+      final List<String> parts = new ArrayList<>();
+      for (final Object l : losses) {
+        final Map<String, Object> x = Schema.map(l);
+        final double v = x.get("expected") instanceof Number ? ((Number) x.get("expected")).doubleValue() : 0;
+        parts.add(html(String.valueOf(x.get("side_label"))) + " " + String.format(java.util.Locale.ROOT, "%.2f", v) + " "
+                  + html(String.valueOf(x.getOrDefault("unit", ""))));
+      }
+      sb.append(String.join("; ", parts)).append("<br>");
+    }
+    if (odds.get("method") instanceof String) sb.append("<i>").append(html((String) odds.get("method"))).append("</i>");
+    return sb.append("</html>").toString();
+  }
+
+  /** A probability as players say it (adjudicator.words.results.percent): "17 %", "<1 %", ">99 %". */
+  static String percent(double p) {
+    final long shown = Math.round(p * 100);
+    if (shown == 0 && p > 0) return "&lt;1 %";
+    if (shown == 100 && p < 1) return "&gt;99 %";
+    return shown + " %";
+  }
+
+  /**
+   * The board's part of the request, one member a line as a player reads it: its label, units
+   * by their counters' names (a masked one by its mask) and hexes, long lists counted.
+   */
+  static String summary(Schema schema, Map<String, Object> filled) {
+    final Map<String, Map<String, Object>> raw = schema.rawProperties(schema.root());
+    final StringBuilder sb = new StringBuilder();
+    for (final Map.Entry<String, Object> e : filled.entrySet()) {
+      final Object value = e.getValue();
+      final String v;
+      if (value instanceof List && ((List<?>) value).size() > 6) v = ((List<?>) value).size() + " units";
+      else v = readable(value);
+      sb.append(Words.label(raw.get(e.getKey()), e.getKey())).append(": ").append(v).append('\n');
+    }
+    return sb.toString().strip();
+  }
+
+  /** A filled value in words: a unit by its counter's name and hex, a list of them joined, anything else as text. */
+  private static String readable(Object value) {
+    if (value instanceof List) {
+      final List<String> parts = new ArrayList<>();
+      for (final Object o : (List<?>) value) parts.add(readable(o));
+      return String.join(", ", parts);
+    }
+    if (value instanceof Map) {
+      final Map<String, Object> m = Schema.map(value);
+      if (m.get("unit") instanceof String || m.get("block") instanceof String) return Unseen.unitName(m);
+      return Json.write(Unseen.shown(value));
+    }
+    if (value instanceof String && BoardReader.pieceOfUnit((String) value) != null) {
+      return Unseen.unitName(Map.of("unit", value));
+    }
+    return String.valueOf(value);
+  }
+
+  static String html(String s) {
+    return s == null ? "" : s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+  }
+
+  /** The part of the screen a window may use (without task bars), on the owner's screen. */
+  static Rectangle usableScreen(Window owner) {
+    final GraphicsConfiguration gc = owner != null ? owner.getGraphicsConfiguration()
+      : GraphicsEnvironment.getLocalGraphicsEnvironment().getDefaultScreenDevice().getDefaultConfiguration();
+    final Rectangle r = new Rectangle(gc.getBounds());
+    final Insets in = Toolkit.getDefaultToolkit().getScreenInsets(gc);
+    return new Rectangle(r.x + in.left, r.y + in.top, r.width - in.left - in.right, r.height - in.top - in.bottom);
+  }
+
+  /** Moves a window wholly onto the screen (centred on a large owner window, it may hang below the screen's edge). */
+  static void keepOnScreen(Window w, Rectangle screen) {
+    final Rectangle b = w.getBounds();
+    b.x = Math.max(screen.x, Math.min(b.x, screen.x + screen.width - b.width));
+    b.y = Math.max(screen.y, Math.min(b.y, screen.y + screen.height - b.height));
+    w.setLocation(b.x, b.y);
+  }
+}
