@@ -205,6 +205,12 @@ def _split_states(state_string: str, count: int) -> list[str]:
     return states
 
 
+def split_states(state_string: str, count: int) -> list[str]:
+    """A piece's state split into its `count` traits' states, outermost first, the BasicPiece's
+    (where it stands) last: what a reader that knows the piece's traits needs to compare states."""
+    return _split_states(state_string, count)
+
+
 def parse_piece(type_string: str, state_string: str = "") -> Piece:
     """Read a piece definition (type and state) back into traits."""
     types = split_piece_type(type_string)
