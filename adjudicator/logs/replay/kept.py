@@ -69,7 +69,8 @@ def packed_parts(build: str, replay: Replay) -> tuple[dict[str, Any], list[tuple
     """A built replay's page part and every part packed for storage (CPU only: run beside the
     requests, `adjudicator.logs.background`; `store_parts` keeps them)."""
     page = replay.page_json()
-    markdown, html = report.markdown(replay), report.html(replay)
+    made = report.sections(replay)  # once for both forms: a long log's report is most of the packing
+    markdown, html = report.markdown(replay, made), report.html(replay, made)
     page["report_markdown"] = markdown if len(markdown) <= MAX_INLINE_REPORT_CHARS else None
     page["report_html"] = html if len(html) <= MAX_INLINE_REPORT_CHARS else None
     page["report_title"] = report.title(replay)

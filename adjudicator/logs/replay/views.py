@@ -22,7 +22,7 @@ from adjudicator.logs.replay.pictures import back_picture, marker_picture, unit_
 from adjudicator.logs.replay.board import Where
 from scenarios.model import Game, MarkerType, Unit
 from vassalfmt import Obscurable, VassalFormatError, parse_piece
-from vassalfmt.piece import split_piece_type, split_states
+from vassalfmt.piece import nested_states
 
 HIDDEN_FILL = "#5f6368"
 HIDDEN_TEXT = "#ffffff"
@@ -113,7 +113,6 @@ class Identifier:
         self._names = NameIndex(game)
         self._cache: dict[tuple[str, str], Identity] = {}
         self._by_traits: dict[tuple[str, tuple[str, ...]], Identity] = {}
-        self._trait_counts: dict[str, int] = {}
 
     def of(self, type_: str, state: str) -> Identity:
         key = (type_, state)
@@ -134,13 +133,10 @@ class Identifier:
 
     def _trait_states(self, type_: str, state: str) -> tuple[str, ...]:
         """The states of the piece's traits, its BasicPiece's (where it stands) left out."""
-        count = self._trait_counts.get(type_)
-        if count is None:
-            try:
-                count = self._trait_counts[type_] = len(split_piece_type(type_))
-            except VassalFormatError:
-                return (state,)
-        return tuple(split_states(state, count)[:-1]) if count > 1 else ()
+        try:
+            return nested_states(state)[:-1] if state else ()
+        except VassalFormatError:
+            return (state,)
 
     def _read(self, type_: str, state: str) -> Identity:
         try:
