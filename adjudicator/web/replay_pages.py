@@ -284,6 +284,8 @@ def replay_now(of: ReplayOf, key: str, start: bool = True, shown: bool = True) -
         said = refusal(error)
         if said.status not in TRANSIENT:
             mark(scope, build_id, "failed", failed_status(said))
+        else:  # no longer under way: another process may try again at once
+            mark(scope, build_id, "building", {"since": 0.0})
     try:
         job = jobs.submit(build_id, f"{scope} {request.remote_addr}", build_work(of, files, ledger, build_id),
                           lambda parts: store_parts(scope, parts), app, keep_failure)
