@@ -266,3 +266,18 @@ class PageClient(FlaskClient):
         client's session (`adjudicator.web.cookies`), without posting the form."""
         self.set_cookie(COOKIE, seal_login(self.session(), token), path=f"/games/{game_id}")
 
+
+
+def replay_settled(client, address: str, timeout: float = 120.0):
+    """The replay page at `address` once its build (beside the requests, adjudicator.logs.background)
+    has ended: the replay (200) or the refusal (its status). Polls the page's JSON status as the
+    page's script does."""
+    import time
+
+    ends = time.monotonic() + timeout
+    path, _, query = address.partition("?")
+    while True:
+        status = client.get(f"{path}/status" + (f"?{query}" if query else "")).get_json()
+        if status["state"] in ("ready", "failed") or time.monotonic() > ends:
+            return client.get(address)
+        time.sleep(0.05)

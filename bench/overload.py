@@ -45,6 +45,7 @@ from pathlib import Path
 
 import requests
 
+from adjudicator.bridge.upload import MAX_LOG_COMMANDS
 from adjudicator.ledger.keys import load_public_keys
 from adjudicator.ledger.verify import verify_ledger
 from bench.checks import game_path
@@ -234,7 +235,8 @@ def hostile_files(scale: float = 1.0) -> dict[str, tuple[str, bytes]]:
         "lzma bomb (256 MB)": ("file", compression_bomb(zipfile.ZIP_LZMA, int(256 * MB * scale) or MB)),
         "deflate bomb (256 MB)": ("file", compression_bomb(zipfile.ZIP_DEFLATED, int(256 * MB * scale) or MB)),
         "70k-piece save": ("file", many_pieces(int(70_000 * scale) if scale < 1 else 70_000)),
-        "log at the bounds": ("file", stacks_and_moves(5000, int(90_000 * scale))),
+        # 5,000 stacks (10,000 commands) and as many moves as keep it within MAX_LOG_COMMANDS
+        "log at the bounds": ("file", stacks_and_moves(5000, int((MAX_LOG_COMMANDS - 11_000) * scale))),
         "log past the bounds": ("file", stacks_and_moves(20_000, int(300_000 * scale))),
         "JSON nested 20,000 deep": ("json", deep_json(20_000)),
     }

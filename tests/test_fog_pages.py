@@ -25,7 +25,7 @@ import pytest
 from adjudicator.checks import checks_for, get_check
 from adjudicator.examples import situation
 from adjudicator.fog import Part, fog_of
-from adjudicator.testing import bearer, make_app, new_game
+from adjudicator.testing import bearer, make_app, new_game, replay_settled
 from adjudicator.words.names import UnitNames
 from replay_logs import LogWriter
 from scenarios import load_game
@@ -138,6 +138,7 @@ def opened_by(app, game: dict, role: str, seq: int, replay: bytes | None) -> dic
         kept = browser.post(f"/games/{gid}/replay", data={"file": (io.BytesIO(replay), "turn.vlog")},
                             content_type="multipart/form-data")
         assert kept.status_code == 303, kept.get_data(as_text=True)[-1000:]
+        assert replay_settled(browser, kept.headers["Location"]).status_code == 200  # built beside the request
         for address in (kept.headers["Location"], kept.headers["Location"] + "/report.md",
                         kept.headers["Location"] + "/report.html") + replay_data_addresses(browser, kept.headers["Location"]):
             out[address] = browser.get(address).get_data(as_text=True)

@@ -18,7 +18,7 @@ import pytest
 
 from adjudicator.bridge import load_system_game, read_positions, read_upload
 from adjudicator.bridge.writeback import piece_changes
-from adjudicator.testing import bearer, make_app, new_game
+from adjudicator.testing import bearer, make_app, new_game, replay_settled
 from adjudicator.words.names import UnitNames
 from replay_logs import LogWriter
 from vassalfmt import continue_log, read_saved_game
@@ -62,7 +62,7 @@ def replay_page(client, game: dict, side: str, *files: bytes, names: list[str] |
                            data={"file": [(io.BytesIO(f), name) for f, name in zip(files, names)]},
                            content_type="multipart/form-data")
     assert response.status_code == 303, response.get_data(as_text=True)[:2000]
-    page = client.get(response.headers["Location"])
+    page = replay_settled(client, response.headers["Location"])
     assert page.status_code == 200
     return page_data(client, page.get_data(as_text=True)), response.headers["Location"]
 
@@ -418,7 +418,7 @@ def test_without_a_recorded_game_rulings_are_shown_computed_and_unverified(clien
     response = client.post("/systems/kwb/replay", data={"file": (io.BytesIO(writer.log()), "t.vlog"), "scenario": "pusan"},
                            content_type="multipart/form-data")
     assert response.status_code == 303
-    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    page = replay_settled(client, response.headers["Location"]).get_data(as_text=True)
     data = page_data(client, page)
     assert {r["status"] for r in data["rulings"]} == {"unverified", "unrecorded"}
     assert "not verified" in page.lower() and data["game"] is None
@@ -434,6 +434,8 @@ def test_bad_uploads_and_unknown_replays_get_clear_answers(client, modules):
              ({"file": (io.BytesIO(setup_of(modules, "spi")), "spi.vsav")}, 422, "another system")]
     for data, status, words in cases:
         response = client.post(f"/games/{game['game_id']}/replay", data=data, content_type="multipart/form-data")
+        if response.status_code == 303:  # kept, its build begun beside the request: the page says the refusal
+            response = replay_settled(client, response.headers["Location"])
         assert response.status_code == status, response.get_data(as_text=True)[:500]
         assert words.lower() in response.get_data(as_text=True).lower()
         assert 'id="replay-error"' in response.get_data(as_text=True)
@@ -476,9 +478,22 @@ def moves_log(setup: bytes, moves: int, seed: int = 39) -> bytes:
 
 
 def uploaded(client, game, side: str, log: bytes, name: str = "long.vlog"):
+    """The upload's answer (303 to the replay's address), once the build it began has ended."""
     client.post(f"/games/{game['game_id']}", data={"token": game["tokens"][side]})
-    return client.post(f"/games/{game['game_id']}/replay", data={"file": (io.BytesIO(log), name)},
-                       content_type="multipart/form-data")
+    response = client.post(f"/games/{game['game_id']}/replay", data={"file": (io.BytesIO(log), name)},
+                           content_type="multipart/form-data")
+    if response.status_code == 303:
+        replay_settled(client, response.headers["Location"])
+    return response
+
+
+def upload_refusal(client, game, side: str, log: bytes):
+    """The page of an upload whose build was refused (the upload itself is kept: 303)."""
+    client.post(f"/games/{game['game_id']}", data={"token": game["tokens"][side]})
+    response = client.post(f"/games/{game['game_id']}/replay", data={"file": (io.BytesIO(log), "long.vlog")},
+                           content_type="multipart/form-data")
+    assert response.status_code == 303, response.get_data(as_text=True)[:500]
+    return replay_settled(client, response.headers["Location"])
 
 
 @pytest.mark.slow
@@ -512,20 +527,84 @@ def test_a_replay_is_built_once_per_upload_viewer_and_ledger_state(client, modul
         return real(*args, **kwargs)
     monkeypatch.setattr(pages, "build_replay", counted)
     game = new_game(client, "kwb", "pusan")
-    address = uploaded(client, game, "communist", moves_log(setup_of(modules, "kwb"), 50)).headers["Location"]
-    assert len(builds) == 1  # by the upload
+    log = moves_log(setup_of(modules, "kwb"), 50)
+    address = uploaded(client, game, "communist", log).headers["Location"]
+    assert len(builds) == 1  # begun by the upload, beside it
     for path in ("", "", "/report.md", "/report.html", "?step=3"):
         assert client.get(address + path).status_code == 200
     page_data(client, client.get(address).get_data(as_text=True))
-    assert len(builds) == 1  # every view, report and piece from what was kept
+    assert uploaded(client, game, "communist", log).headers["Location"] == address  # the same file again
+    assert len(builds) == 1  # every view, report, piece and the second upload from what was kept
     roll(client, game, "un")  # the ledger moved on: its rulings are judged again, once
-    client.get(address)
+    assert replay_settled(client, address).status_code == 200
     client.get(address + "/report.md")
     assert len(builds) == 2
     client.post(f"/api/v1/games/{game['game_id']}/close", headers=bearer(game["tokens"]["un"]))
-    client.get(address)
+    replay_settled(client, address)
     client.get(address)
     assert len(builds) == 3 and builds[-1].startswith("everyone")  # closed: seen by everyone, once
+
+
+def test_a_replay_is_built_beside_the_request_and_its_page_shows_how_far_it_has_come(client, modules, monkeypatch):
+    """The upload answers before the build ends; the page (202) and its JSON status say the build is
+    under way; a client's third build at once is refused with what to do; the page opens the
+    replay once it is built."""
+    import threading
+
+    from adjudicator.logs import background
+    from adjudicator.web import replay_pages as pages
+
+    release, began = threading.Event(), threading.Event()
+    real = pages.build_replay
+
+    def held(*args, **kwargs):
+        began.set()
+        assert release.wait(60)
+        return real(*args, **kwargs)
+    monkeypatch.setattr(pages, "build_replay", held)
+    game = new_game(client, "kwb", "pusan")
+    setup = setup_of(modules, "kwb")
+    client.post(f"/games/{game['game_id']}", data={"token": game["tokens"]["un"]})
+
+    def post(log: bytes):
+        return client.post(f"/games/{game['game_id']}/replay", data={"file": (io.BytesIO(log), "turn.vlog")},
+                           content_type="multipart/form-data")
+    try:
+        first = post(moves_log(setup, 30, seed=1))
+        assert first.status_code == 303 and began.wait(60)
+        address = first.headers["Location"]
+        page = client.get(address)
+        assert page.status_code == 202 and 'id="replay-progress"' in page.get_data(as_text=True)
+        status = client.get(address + "/status").get_json()
+        assert status["state"] == "running" and status["phase"].startswith("building the steps")
+        assert client.get(address + "/report.md").status_code == 503  # not built yet: ask again
+        assert post(moves_log(setup, 31, seed=2)).status_code == 303  # a second one waits its turn
+        third = post(moves_log(setup, 32, seed=3))
+        assert third.status_code == 429 and third.headers["Retry-After"]
+        assert f"at most {background.MAX_PER_CLIENT} at once" in third.get_data(as_text=True)
+    finally:
+        release.set()
+    assert replay_settled(client, address).status_code == 200
+    assert client.get(address + "/status").get_json() == {"state": "ready"}
+
+
+def test_one_bound_on_a_logs_length_for_every_path(modules, monkeypatch):
+    """The replay, the log check and the saved-game pages read a log under the same bound, and a log
+    over it is refused in words that say the bound and what to do."""
+    from dataclasses import replace
+
+    from adjudicator.bridge import upload as upload_module
+    from adjudicator.bridge.errors import BridgeError
+    from adjudicator.logs.replay import build
+
+    assert upload_module.SAVEDGAME_WORK.max_commands == upload_module.MAX_LOG_COMMANDS == build.MAX_REPLAY_COMMANDS
+    monkeypatch.setattr(upload_module, "SAVEDGAME_WORK", replace(upload_module.SAVEDGAME_WORK, max_commands=200))
+    writer = LogWriter("kwb", setup_of(modules, "kwb"))
+    for n in range(300):
+        writer.chat(f"line {n}")
+    with pytest.raises(BridgeError) as refused:
+        upload_module.read_upload(writer.log())
+    assert refused.value.status == 413 and "200 commands" in refused.value.detail and "End Logfile" in refused.value.detail
 
 
 @pytest.mark.slow
@@ -535,14 +614,14 @@ def test_a_replay_over_its_bound_is_refused_with_what_to_do(client, modules, mon
     monkeypatch.setattr(build, "MAX_REPLAY_COMMANDS", 300)
     game = new_game(client, "kwb", "pusan")
     setup = setup_of(modules, "kwb")
-    assert uploaded(client, game, "un", moves_log(setup, 100)).status_code == 303
-    refused = uploaded(client, game, "un", moves_log(setup, 400))
+    assert replay_settled(client, uploaded(client, game, "un", moves_log(setup, 100)).headers["Location"]).status_code == 200
+    refused = upload_refusal(client, game, "un", moves_log(setup, 400))
     page = refused.get_data(as_text=True)
     assert refused.status_code == 413 and 'id="replay-error"' in page
     assert "at most 300 commands" in page and "End Logfile" in page
 
 
-def test_building_the_replay_is_counted_in_the_uploads_time_budget(client, modules, monkeypatch):
+def test_building_the_replay_is_counted_in_the_builds_time_budget(client, modules, monkeypatch):
     """Reading the file fits the budget; the build after it looks at the same budget and stops."""
     from adjudicator.bridge.upload import Budget
     from adjudicator.web import replay_pages as pages
@@ -554,7 +633,7 @@ def test_building_the_replay_is_counted_in_the_uploads_time_budget(client, modul
             super().check(doing)
     monkeypatch.setattr(pages, "Budget", SpentWhileBuilding)
     game = new_game(client, "kwb", "pusan")
-    refused = uploaded(client, game, "un", moves_log(setup_of(modules, "kwb"), 600))
+    refused = upload_refusal(client, game, "un", moves_log(setup_of(modules, "kwb"), 600))
     assert refused.status_code == 503 and refused.headers["Retry-After"]
     assert "Building the replay took longer than" in refused.get_data(as_text=True)
 

@@ -23,7 +23,7 @@ from flask.testing import FlaskClient
 
 from adjudicator.web import csrf
 from adjudicator.web.page_tokens import COOKIE
-from adjudicator.testing import TEST_ORIGIN, bearer, make_app, new_game
+from adjudicator.testing import TEST_ORIGIN, bearer, make_app, new_game, replay_settled
 
 CHECK = "un_supply_shortage_end"
 
@@ -211,6 +211,7 @@ def test_a_kept_saved_game_and_everything_from_it_is_its_uploaders_only(app, set
                           content_type="multipart/form-data")
     assert replayed.status_code == 303
     replay = replayed.headers["Location"]
+    assert replay_settled(owner, replay).status_code == 200  # built beside the request
     addresses = [f"/games/{gid}/savedgame/{sha}", f"/games/{gid}/savedgame/{sha}/checks/supply",
                  f"/games/{gid}/savedgame/{sha}/checks/combat",
                  f"/games/{gid}/savedgame/{sha}/checks/combat/odds?_target_hex=0101",

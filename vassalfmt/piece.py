@@ -165,7 +165,15 @@ def split_piece_type(type_string: str) -> list[str]:
 def basic_state(state_string: str) -> str:
     """The innermost (BasicPiece) state of a piece's state: where it stands (``map;x;y;...``),
     read without parsing its traits (a replay reads it after every command)."""
-    return _split_nested(state_string, limit=10_000)[-1] if state_string else ""
+    return nested_states(state_string)[-1] if state_string else ""
+
+
+@lru_cache(maxsize=64)
+def nested_states(state_string: str) -> tuple[str, ...]:
+    """A piece's state split at each trait's level, outermost first, the BasicPiece's (where it
+    stands) last. Kept for the last few states: a replay asks for where a changed piece stands and
+    then what it is, of the same state."""
+    return tuple(_split_nested(state_string, limit=10_000))
 
 
 def _split_nested(text: str, limit: int) -> list[str]:

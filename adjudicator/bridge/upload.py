@@ -68,11 +68,16 @@ TOO_LARGE_HINT = ("A log keeps every move since it began: end the log and begin 
                   "(VASSAL: File > End Logfile, then File > Begin Logfile) and send each turn's log; "
                   "check or replay a long game a few files at a time.")
 
+#: The most commands one log (or saved game) may hold, the setup's included, on every path that
+#: reads one: the saved-game pages, the log check and the replay (a replay of several files holds
+#: at most this many together). One bound, said in every refusal; a turn's log is a few thousand.
+MAX_LOG_COMMANDS = 50_000
+
 #: The four games have at most a few hundred counters and markers; a campaign's log some tens of
 #: thousands of moves. docs/performance.md ("Hostile uploads") has the time a file at these
 #: bounds takes to read.
 SAVEDGAME_WORK = WorkLimits(
-    max_commands=200_000,
+    max_commands=MAX_LOG_COMMANDS,
     max_pieces=20_000,
     max_moves=100_000,
     seconds=UPLOAD_SECONDS,
@@ -92,6 +97,10 @@ class Budget:
 
     seconds: float = REQUEST_SECONDS
     started: float = field(default_factory=lambda: time.monotonic())
+    #: Work done beside the requests (a background job, `adjudicator.logs.background`): it runs in a
+    #: thread of its own, so it neither yields to the worker's greenlets nor takes a read slot (the
+    #: jobs' own bounds hold it).
+    beside_requests: bool = False
 
     def left(self) -> float:
         return max(0.0, self.seconds - (time.monotonic() - self.started))
@@ -105,7 +114,7 @@ class Budget:
                               f"may take. Send fewer files at once (the chain's last few files), or try again in "
                               f"{RETRY_AFTER_SECONDS} s if the server is busy. {TOO_LARGE_HINT}", "request-too-slow",
                               headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
-        pause = greenlet_pause()
+        pause = None if self.beside_requests else greenlet_pause()
         if pause is not None:
             pause()
 
@@ -118,7 +127,9 @@ def read_upload(data: bytes, limits: ZipLimits = SAVEDGAME_LIMITS,
     work = work or SAVEDGAME_WORK
     if budget is not None:
         budget.check("reading the files")
-        work = replace(work, seconds=min(work.seconds or budget.seconds, budget.left()))
+        # work beside the requests reads within its own (longer) budget: no player waits on it
+        work = replace(work, seconds=budget.left() if budget.beside_requests
+                       else min(work.seconds or budget.seconds, budget.left()))
     if not data:
         raise BridgeError(400, "No saved game",
                           "The request carried no file. Upload a .vsav or .vlog as the multipart "
@@ -128,9 +139,10 @@ def read_upload(data: bytes, limits: ZipLimits = SAVEDGAME_LIMITS,
                           f"The file has {len(data)} bytes; at most {limits.max_archive_bytes} "
                           f"are accepted. {TOO_LARGE_HINT}", "savedgame-too-large")
     started = time.monotonic()
+    beside = budget is not None and budget.beside_requests
     if work.pause is None:
-        work = replace(work, pause=greenlet_pause())
-    if not _read_slots.acquire(timeout=work.seconds):
+        work = replace(work, pause=_no_pause if beside else greenlet_pause())
+    if not beside and not _read_slots.acquire(timeout=work.seconds):
         raise busy(f"Other saved games were being read for {work.seconds:g} s.", "server-busy")
     try:
         if work.seconds is not None:
@@ -141,7 +153,12 @@ def read_upload(data: bytes, limits: ZipLimits = SAVEDGAME_LIMITS,
             budget.check("reading the files")  # the request's budget ran out: say that, not a slow file
         raise
     finally:
-        _read_slots.release()
+        if not beside:
+            _read_slots.release()
+
+
+def _no_pause() -> None:
+    """No yield: work beside the requests has a thread of its own."""
 
 
 def greenlet_pause() -> Callable[[], None] | None:

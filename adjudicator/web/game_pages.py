@@ -22,6 +22,7 @@ refresh or the Back button shows the ruling already recorded, never a new roll.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 from dataclasses import dataclass, field, replace
@@ -50,6 +51,7 @@ from adjudicator.words.forms import (
 from adjudicator.ledger.records import GAME_CLOSED, GAME_CREATED
 from adjudicator.logs.check import check_log_of_game
 from adjudicator.web.page_tokens import forget, game_path, page_grant, page_token, remember
+from adjudicator.bridge.memo import Memo
 from adjudicator.problems import Problem
 from adjudicator.api.ratelimits import RouteLimiter, odds_limited, pages_limit
 from adjudicator.services import services
@@ -521,12 +523,29 @@ def _add_record_routes(bp: Blueprint, per_client) -> None:
         page_grant(game_id, write=False)
         files = [(f.filename or "", f.read(MAX_UPLOAD_BYTES + 1)) for f in request.files.getlist("file") if f]
         try:
-            report = check_log_of_game(game_id, files if len(files) > 1 else (files[0][1] if files else b""))
+            report = checked_logs(game_id, files)
         except Problem as problem:
             return render_template("log_check.html", game_id=game_id, report=None,
                                    error=f"{problem.title}: {problem.detail}"), problem.status
         return render_template("log_check.html", game_id=game_id, report=report,
                                file_name=", ".join(name for name, _ in files), error=None)
+
+
+#: Log checks made lately in this process, by the files' contents and the ledger's state: the same
+#: files checked again against the same ledger are not read and judged again (adjudicator.bridge.memo).
+LOG_CHECKS: Memo = Memo(entries=4)
+
+
+def checked_logs(game_id: str, files: list[tuple[str, bytes]]):
+    """`check_log_of_game` of the files, once per files' contents and ledger state in this process."""
+    try:
+        header = services().store.game(game_id)
+    except GameNotFound:
+        raise Problem(404, "Not Found", "No such game.", kind="unknown-game") from None
+    key = (game_id, header["head_hash"], header["status"],
+           tuple((name, hashlib.sha256(data).hexdigest()) for name, data in files))
+    return LOG_CHECKS.get(key, lambda: check_log_of_game(game_id, files if len(files) > 1
+                                                         else (files[0][1] if files else b"")))
 
 
 def game_checks_of(grant: TokenGrant) -> list[CheckSpec]:

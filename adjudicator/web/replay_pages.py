@@ -37,10 +37,11 @@ from __future__ import annotations
 import json
 import logging
 import re
+import time
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, jsonify, redirect, render_template, request, url_for
 
 from adjudicator import rulings
 from adjudicator.web.artwork import artwork_of
@@ -61,7 +62,8 @@ from adjudicator.web.page_tokens import page_grant
 from adjudicator.problems import Problem
 from adjudicator.api.ratelimits import RouteLimiter, pages_limit
 from adjudicator.logs.replay.build import LedgerContext, Replay, build_replay
-from adjudicator.logs.replay.kept import Built, build_key, keep, kept_page, kept_part
+from adjudicator.logs.background import FAILED, RETRY_AFTER_SECONDS, RUNNING, WAITING, Job, Refused, jobs_of
+from adjudicator.logs.replay.kept import Built, build_key, kept_mark, kept_page, kept_part, mark, packed_parts, store_parts
 from adjudicator.logs.replay.views import Viewer
 from adjudicator.services import services
 from adjudicator.ledger.storage import OBSERVER, TokenGrant
@@ -176,14 +178,19 @@ class ReplayOf:
         return build_key(key, viewer, ledger_head)
 
 
-def build(of: ReplayOf, saved: list[tuple[str, SavedGame]], budget: Budget) -> tuple[Replay, str | None]:
-    """The replay of the files read, and the head of the ledger it was judged against."""
+def ledger_of(of: ReplayOf) -> LedgerContext | None:
+    """The recorded game's ledger the rulings are judged against (read by the request; the build
+    runs beside it, `adjudicator.logs.background`)."""
+    return LedgerContext(rulings.game_ledger(of.game_id), services().verification_keys()) if of.game_id else None
+
+
+def build(of: ReplayOf, saved: list[tuple[str, SavedGame]], budget: Budget, ledger: LedgerContext | None = None,
+          progress=None) -> Replay:
+    """The replay of the files read, judged against `ledger` (a recorded game's)."""
     info = system_info(of.system)
-    ledger = LedgerContext(rulings.game_ledger(of.game_id), services().verification_keys()) if of.game_id else None
-    head = ledger.document["records"][-1]["hash"] if ledger and ledger.document["records"] else None
     try:
         return build_replay(of.system, info.name if info else of.system, of.game, saved, of.viewer, of.scenario,
-                            ledger, budget), head
+                            ledger, budget, progress)
     except SessionLineError as error:
         raise BridgeError(422, "The log's session line cannot be read", str(error), "bad-session-line") from None
     except BridgeError:
@@ -194,36 +201,160 @@ def build(of: ReplayOf, saved: list[tuple[str, SavedGame]], budget: Budget) -> t
                           "bad-savedgame") from None
 
 
-def built_replay(of: ReplayOf, key: str) -> Built:
-    """The kept build of these files for this viewer and ledger state; built now, within this
-    request's budget, when it is not kept (the viewer or the ledger changed, or it expired)."""
-    found = kept_page(of.scope, of.build_key(key, of.ledger_head()))
+# -- building beside the requests ----------------------------------------------------------------------
+
+#: Seconds one replay's build may take beside the requests, reading its files included (the
+#: largest log takes a few on an idle core; a busy server gets this long before it is refused).
+BUILD_SECONDS = 120.0
+#: A build another worker process noted as under way is waited for this long before it is
+#: taken to have died with that process (and is started again).
+BUILDING_STALE_SECONDS = BUILD_SECONDS + 30.0
+#: Refusals of a build that a later try may not meet (a busy server): said once, not kept.
+TRANSIENT = (503,)
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A replay not built yet: how far its build has come (the JSON its page polls)."""
+
+    status: dict[str, Any]
+
+
+def build_work(of: ReplayOf, files: list[tuple[str, bytes]], ledger: LedgerContext | None, build_id: str):
+    """The build as a background job: read, built and packed in the job's thread (CPU only);
+    `store_parts` keeps the parts."""
+    def work(job: Job) -> list[tuple[str, str, bytes]]:
+        budget = Budget(seconds=BUILD_SECONDS, beside_requests=True)
+        job.progress("reading the files")
+        saved = read_files(of.game, files, budget)
+        job.progress("building the steps")
+        replay = build(of, saved, budget, ledger, lambda steps: job.progress(f"building the steps: {steps:,} so far"))
+        job.progress(f"writing its {replay.timeline.command_count:,} commands' steps and the report")
+        return packed_parts(build_id, replay)[1]
+    return work
+
+
+def refusal(error: Exception) -> BridgeError:
+    """A failed build as what the player is told."""
+    if isinstance(error, BridgeError):
+        return error
+    if isinstance(error, Problem):
+        return BridgeError(error.status, error.title, error.detail, error.kind or "bad-savedgame")
+    log.error("a replay's build failed", exc_info=error)
+    return BridgeError(422, "The log cannot be replayed", "The file is not a log this service can step through.",
+                       "bad-savedgame")
+
+
+def failed_status(error: BridgeError) -> dict[str, Any]:
+    return {"state": "failed", "status": error.status, "title": error.title, "detail": error.detail, "kind": error.kind,
+            "retry_after": error.headers.get("Retry-After") if error.headers else None}
+
+
+def replay_now(of: ReplayOf, key: str, start: bool = True, shown: bool = True) -> Built | Pending:
+    """The kept build of these files for this viewer and ledger state, or how far its build has
+    come: started now (beside this request) when nothing is kept, none is under way and `start`.
+    BridgeError when it was refused (too long, unreadable...; a busy server's refusal is forgotten
+    once `shown`, so the next visit tries again), 404 Problem when the files are gone."""
+    build_id = of.build_key(key, of.ledger_head())
+    found = kept_page(of.scope, build_id)
     if found is not None:
         return found
-    budget = Budget()
+    jobs = jobs_of(current_app._get_current_object())
+    job = jobs.get(build_id)
+    if job is not None and job.state == FAILED:
+        error = refusal(job.error)
+        if error.status in TRANSIENT and shown:
+            jobs.forget_failure(build_id)  # said once: the next visit tries again
+        raise error
+    if job is not None:
+        return Pending(job.status())
+    failed = kept_mark(of.scope, build_id, "failed")
+    if failed is not None:
+        raise BridgeError(failed["status"], failed["title"], failed["detail"], failed["kind"])
+    building = kept_mark(of.scope, build_id, "building")
+    if building is not None and time.time() - building["since"] < BUILDING_STALE_SECONDS:
+        return Pending({"state": RUNNING, "phase": "being built by another of the server's processes",
+                        "seconds": round(time.time() - building["since"], 1)})
+    if not start:
+        return Pending({"state": WAITING, "phase": "not started"})
+    files, ledger = kept_files(of.scope, key), ledger_of(of)
+    scope, app = of.scope, current_app._get_current_object()
+
+    def keep_failure(error: Exception) -> None:
+        said = refusal(error)
+        if said.status not in TRANSIENT:
+            mark(scope, build_id, "failed", failed_status(said))
+        else:  # no longer under way: another process may try again at once
+            mark(scope, build_id, "building", {"since": 0.0})
     try:
-        replay, head = build(of, read_files(of.game, kept_files(of.scope, key), budget), budget)
+        job = jobs.submit(build_id, f"{scope} {request.remote_addr}", build_work(of, files, ledger, build_id),
+                          lambda parts: store_parts(scope, parts), app, keep_failure)
+    except Refused as refused:
+        raise BridgeError(refused.status, "Too many replays at once", refused.detail, "too-many-builds",
+                          headers={"Retry-After": str(RETRY_AFTER_SECONDS)}) from None
+    mark(scope, build_id, "building", {"since": time.time()})
+    return Pending(job.status())
+
+
+def built_replay(of: ReplayOf, key: str) -> Built:
+    """The kept build (a report's download): 503 with Retry-After while it is being built."""
+    try:
+        now = replay_now(of, key)
     except BridgeError as error:
         raise Problem(error.status, error.title, error.detail, kind=error.kind, headers=error.headers) from None
-    return keep(of.scope, of.build_key(key, head), replay)
+    if isinstance(now, Pending):
+        raise Problem(503, "The replay is being built", "Its page shows how far it has come; ask again when it is "
+                      "ready.", kind="replay-building", headers={"Retry-After": "2"})
+    return now
 
 
 def upload(of: ReplayOf) -> str | BridgeError:
-    """Read, build and keep the uploaded files within one budget: the replay's key, or the problem."""
+    """Keep the uploaded files and start their replay's build beside the requests (none when it is
+    kept already: the same files, viewer and ledger state are built once): the replay's key, or the
+    problem with the files."""
     files = received_files()
     if isinstance(files, BridgeError):
         return files
-    budget = Budget()
-    try:
-        replay, head = build(of, read_files(of.game, files, budget), budget)
-    except BridgeError as error:
-        return error
     key = keep_files(of.scope, files)
-    keep(of.scope, of.build_key(key, head), replay)
+    try:
+        replay_now(of, key)
+    except BridgeError as error:
+        if error.kind == "too-many-builds":
+            return error
     return key
 
 
 # -- answering ---------------------------------------------------------------------------------------
+
+def replay_or_progress(of: ReplayOf, key: str, info, status_url: str, again: str,
+                       game_id: str | None) -> Built | tuple:
+    """The kept build; else the page that shows its build's progress (202, it polls `status_url`),
+    or the upload form with the refusal (its status: 413 too long, 422 unreadable...)."""
+    try:
+        now = replay_now(of, key)
+    except BridgeError as error:
+        return (render_template("replay_upload.html", info=info, game_id=game_id, action=again, error=error),
+                error.status, error.headers or {})
+    if isinstance(now, Built):
+        return now
+    page = render_template("replay_building.html", info=info, game_id=game_id, status=now.status,
+                           status_url=status_url)
+    return page, 202, {"Cache-Control": "no-store", "Refresh": "5"}
+
+
+def status_response(of: ReplayOf, key: str) -> Response:
+    """How far the replay's build has come, as the building page polls it: ``ready``, ``waiting``
+    or ``running`` (with the phase), or ``failed`` (with the refusal's status and words)."""
+    try:
+        now = replay_now(of, key, shown=False)
+    except BridgeError as error:
+        body = failed_status(error)
+    else:
+        body = {"state": "ready"} if isinstance(now, Built) else now.status
+    response = jsonify(body)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
 
 def boards(page: dict[str, Any], game: Game) -> list:
     """(map, board data) of each map the replay uses, with no piece on it: the script draws the
@@ -334,7 +465,11 @@ def _add_game_replay_routes(bp: Blueprint, limited) -> None:
         if isinstance(scoped, Response):
             return scoped
         grant, game = scoped
-        built = built_replay(game_replay_of(grant, game), key)
+        built = replay_or_progress(game_replay_of(grant, game), key, info=system_info(grant.system),
+                                   status_url=url_for("replay_pages.game_status", game_id=game_id, key=key),
+                                   again=url_for("replay_pages.game_upload", game_id=game_id), game_id=game_id)
+        if not isinstance(built, Built):
+            return built
         urls = {"md": url_for("replay_pages.game_report", game_id=game_id, key=key, kind="md"),
                 "html": url_for("replay_pages.game_report", game_id=game_id, key=key, kind="html"),
                 "again": url_for("replay_pages.game_form", game_id=game_id),
@@ -345,6 +480,13 @@ def _add_game_replay_routes(bp: Blueprint, limited) -> None:
                                                  number=0))}
         dice = game_dice_record(grant, rulings.game_ledger(game_id))
         return render_replay(built, game, urls, dice, start_step())
+
+    @bp.get("/games/<game_id>/replay/<key>/status")
+    def game_status(game_id: str, key: str):
+        scoped = game_scope(game_id)
+        if isinstance(scoped, Response):
+            return scoped
+        return status_response(game_replay_of(*scoped), key)
 
     @bp.get("/games/<game_id>/replay/<key>/steps/<build>/<int:number>")
     def game_piece(game_id: str, key: str, build: str, number: int):
@@ -411,14 +553,23 @@ def _add_system_replay_routes(bp: Blueprint, limited) -> None:
     @bp.get("/systems/<system>/replay/<key>")
     def system_replay_page(system: str, key: str):
         game = system_game(system)
-        built = built_replay(system_replay_of(system, game), key)
         asked = {k: request.args[k] for k in SYSTEM_ARGS if request.args.get(k)}
+        built = replay_or_progress(system_replay_of(system, game), key, info=system_info(system),
+                                   status_url=url_for("replay_pages.system_status", system=system, key=key, **asked),
+                                   again=url_for("replay_pages.system_upload", system=system), game_id=None)
+        if not isinstance(built, Built):
+            return built
         urls = {"md": url_for("replay_pages.system_report", system=system, key=key, kind="md", **asked),
                 "html": url_for("replay_pages.system_report", system=system, key=key, kind="html", **asked),
                 "again": url_for("replay_pages.system_form", system=system),
                 "pieces": pieces_address(url_for("replay_pages.system_piece", system=system, key=key, build=built.key,
                                                  number=0))}
         return render_replay(built, game, urls, None, start_step())
+
+    @bp.get("/systems/<system>/replay/<key>/status")
+    def system_status(system: str, key: str):
+        game = system_game(system)
+        return status_response(system_replay_of(system, game), key)
 
     @bp.get("/systems/<system>/replay/<key>/steps/<build>/<int:number>")
     def system_piece(system: str, key: str, build: str, number: int):

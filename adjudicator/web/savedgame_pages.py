@@ -42,7 +42,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
-from flask import Blueprint, Response, abort, g, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from werkzeug.datastructures import MultiDict
 
 from adjudicator import rulings
@@ -56,6 +56,7 @@ from adjudicator.bridge.rulings import (
     compute_from_file, odds_from_file, problem_from, record_from_file, record_supply, refuse_other_scenario,
 )
 from adjudicator.bridge.supply import run_supply
+from adjudicator.bridge.memo import Memo
 from adjudicator.bridge.upload import MAX_UPLOAD_BYTES, read_upload
 from adjudicator.bridge.writeback import piece_changes, ruling_log
 from adjudicator.checks import CheckSpec, canonical_side, checks_for, get_check
@@ -129,17 +130,23 @@ def kept_file(scope: Scope, sha256: str) -> Upload:
     return found
 
 
+#: Files read and located lately in this process, by content and game data (adjudicator.bridge.memo):
+#: the pages of a long log are read once, not at every view.
+READ_FILES: Memo[tuple[SavedGame, Positions]] = Memo(entries=8)
+
+
 def read_kept(scope: Scope, upload: Upload) -> tuple[SavedGame, Positions]:
-    """The kept file read and its pieces located, once per request (reading is the costly part,
-    and the server reads one upload at a time per worker)."""
-    cache = g.setdefault("savedgames_read", {})
-    if upload.sha256 not in cache:
+    """The kept file read and its pieces located: once per file's content in this process (reading is
+    the costly part, and the server reads one upload at a time per worker)."""
+    game = load_system_game(scope.system)
+
+    def read() -> tuple[SavedGame, Positions]:
         try:
             saved = read_upload(upload.data)
-            cache[upload.sha256] = (saved, read_positions(load_system_game(scope.system), saved))
+            return saved, read_positions(game, saved)
         except BridgeError as error:
             raise problem_from(error) from None
-    return cache[upload.sha256]
+    return READ_FILES.get((scope.system, upload.sha256, id(game)), read)
 
 
 def positions_of(scope: Scope, upload: Upload) -> Positions:

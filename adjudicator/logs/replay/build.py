@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from adjudicator.bridge.errors import BridgeError
-from adjudicator.bridge.upload import TOO_LARGE_HINT, Budget
+from adjudicator.bridge.upload import MAX_LOG_COMMANDS, TOO_LARGE_HINT, Budget
 from adjudicator.fog import Fog, fog_of, hidden_side, redact
 from adjudicator.logs.check import LogCheck, check_logs, echo
 from adjudicator.logs.replay.timeline import DRAW, MOVE, REMOVE, STEP, ADD, Step, Timeline, TimelineBuilder
@@ -30,7 +30,7 @@ from vassalfmt import SavedGame, VassalLimitError
 #: The most commands the files of one replay may hold together: a whole game's chain of turn logs
 #: (a turn is a few hundred), built in about half a request's budget on a busy 2-core machine
 #: (docs/performance.md, "Replay").
-MAX_REPLAY_COMMANDS = 50_000
+MAX_REPLAY_COMMANDS = MAX_LOG_COMMANDS  # the bound of every path that reads a log
 #: Steps in a piece of the timeline (what the browser fetches at a time).
 PIECE_STEPS = 500
 #: What the page itself lists at most: the rulings' table, the problems, the turns to jump to; and
@@ -238,14 +238,19 @@ def too_long(detail: str) -> BridgeError:
 
 def build_replay(system: str, system_name: str, game: Game, files: list[tuple[str, SavedGame]], viewer: Viewer,
                  scenario_id: str | None = None, ledger: LedgerContext | None = None,
-                 budget: Budget | None = None) -> Replay:
+                 budget: Budget | None = None, progress: Callable[[int], None] | None = None) -> Replay:
     """The replay of `files` for `viewer`: at most `MAX_REPLAY_COMMANDS` commands (413 otherwise),
-    within `budget` (503 once it is spent)."""
+    within `budget` (503 once it is spent); `progress` is told the steps built so far, now and then."""
     fog = fog_of(system)
     redact = text_redactor(system, game, fog, viewer)
     budget = budget or Budget()
-    builder = TimelineBuilder(game, viewer, fog, scenario_id, redact,
-                              watch=lambda steps: budget.check("building the replay") if steps % 256 == 0 else None)
+
+    def watch(steps: int) -> None:
+        if steps % 256 == 0:
+            budget.check("building the replay")
+            if progress is not None:
+                progress(steps)
+    builder = TimelineBuilder(game, viewer, fog, scenario_id, redact, watch=watch)
     for name, saved in files:
         left = MAX_REPLAY_COMMANDS - builder.timeline.command_count
         try:

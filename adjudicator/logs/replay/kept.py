@@ -2,8 +2,8 @@
 
 Building a replay reads every file and walks every step: seconds for a long game, and its steps
 are many times the log's size (a 7.9 MB log made a 70 MB page, rebuilt on every view: issue 39).
-So it is built once per kept upload, viewer and ledger state — by the request that keeps the files,
-within that request's time budget — and stored in the same place and scope as the files
+So it is built once per kept upload, viewer and ledger state — beside the requests, never inside
+one (`adjudicator.logs.background`; the page shows its progress) — and stored in the same place and scope as the files
 (`adjudicator.ledger.uploads`, compressed), where it expires with them. Its parts:
 
 - the page: what the replay page shows at once (`Replay.page_json`, bounded);
@@ -60,15 +60,37 @@ class Built:
 
 def keep(scope: str, build: str, replay: Replay) -> Built:
     """Store a built replay's parts in `scope`."""
+    page, parts = packed_parts(build, replay)
+    store_parts(scope, parts)
+    return Built(build, page)
+
+
+def packed_parts(build: str, replay: Replay) -> tuple[dict[str, Any], list[tuple[str, str, bytes]]]:
+    """A built replay's page part and every part packed for storage (CPU only: run beside the
+    requests, `adjudicator.logs.background`; `store_parts` keeps them)."""
     page = replay.page_json()
-    markdown, html = report.markdown(replay), report.html(replay)
+    made = report.sections(replay)  # once for both forms: a long log's report is most of the packing
+    markdown, html = report.markdown(replay, made), report.html(replay, made)
     page["report_markdown"] = markdown if len(markdown) <= MAX_INLINE_REPORT_CHARS else None
     page["report_html"] = html if len(html) <= MAX_INLINE_REPORT_CHARS else None
     page["report_title"] = report.title(replay)
     parts = [("page", page), ("report.md", markdown), ("report.html", html)]
     parts += [(f"piece/{number}", piece) for number, piece in enumerate(replay.pieces())]
-    services().uploads.put_derived(scope, [(_part_key(build, name), BUILT_NAME, _pack(value)) for name, value in parts])
-    return Built(build, page)
+    return page, [(_part_key(build, name), BUILT_NAME, _pack(value)) for name, value in parts]
+
+
+def store_parts(scope: str, parts: list[tuple[str, str, bytes]]) -> None:
+    services().uploads.put_derived(scope, parts)
+
+
+def mark(scope: str, build: str, part: str, value: dict[str, Any]) -> None:
+    """A small note beside a build (``building``: under way since; ``failed``: why) that every
+    worker process reads: a build under way in one is not started again by another."""
+    services().uploads.put_derived(scope, [(_part_key(build, part), f"replay ({part})", _pack(value))])
+
+
+def kept_mark(scope: str, build: str, part: str) -> dict[str, Any] | None:
+    return kept_part(scope, build, part)
 
 
 def kept_page(scope: str, build: str) -> Built | None:

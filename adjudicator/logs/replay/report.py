@@ -72,9 +72,10 @@ def _ruling_words(ruling: RulingView) -> tuple[str, str]:
     return f"Ruling {number}— {echo(ruling.headline)}", f"{echo(receipt)} — {verdict}{why}"
 
 
-def markdown(replay: Replay) -> str:
+def markdown(replay: Replay, parts: list[Section] | None = None) -> str:
+    """The report as Markdown (`parts`: its `sections`, when they are made already)."""
     lines = [f"# {_md(title(replay))}", "", _md(lead(replay)), ""]
-    for section in sections(replay):
+    for section in parts if parts is not None else sections(replay):
         lines += [f"## {_md(section.heading)}", ""]
         for entry in section.entries:
             for text in entry.texts:
@@ -88,9 +89,10 @@ def markdown(replay: Replay) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def html(replay: Replay) -> str:
+def html(replay: Replay, made: list[Section] | None = None) -> str:
+    """The report as HTML (`made`: its `sections`, when they are made already)."""
     parts = [f"<h1>{escape(title(replay))}</h1>", f"<p>{escape(lead(replay))}</p>"]
-    for section in sections(replay):
+    for section in made if made is not None else sections(replay):
         parts.append(f"<h2>{escape(section.heading)}</h2>")
         parts.append("<ul>")
         for entry in section.entries:

@@ -134,6 +134,7 @@ class TimelineBuilder:
         self.placer: Placer | None = None
         self.timeline = Timeline()
         self._view_index: dict[PieceView, int] = {}
+        self._views_made: dict[tuple, tuple] = {}
         self._numbers: dict[str, int] = {}  # VASSAL piece id -> replay piece number
         self._state: dict[int, State] = {}
         self._identity: dict[int, Identity] = {}
@@ -293,11 +294,20 @@ class TimelineBuilder:
         number = self._number(pid)
         self._identity[number] = identity
         hidden = hidden_from(identity, where, self.viewer, self.fog, board.players)
-        view = view_of(self.game, identity, where, hidden)
+        view = self._view_of(identity, where, hidden)
         place = self.placer.of(where)
         if place.map:
             self.timeline.maps_used.add(place.map)
         return (self._view(view), place.map, place.hex, place.off)
+
+    def _view_of(self, identity, where, hidden: bool) -> PieceView:
+        """`view_of`, once per identity and what of its place it shows (a face-down pile's name):
+        a piece keeps its look as it moves (its picture's name is costly to make)."""
+        key = (id(identity), hidden, where.face_down, where.pile if where.face_down else "")
+        found = self._views_made.get(key)
+        if found is None or found[0] is not identity:
+            found = self._views_made[key] = (identity, view_of(self.game, identity, where, hidden))
+        return found[1]
 
     def _view(self, view: PieceView) -> int:
         index = self._view_index.get(view)

@@ -23,6 +23,7 @@ from adjudicator.logs.replay.pictures import back_picture, marker_picture, unit_
 from adjudicator.logs.replay.board import Where
 from scenarios.model import Game, MarkerType, Unit
 from vassalfmt import Obscurable, VassalFormatError, parse_piece
+from vassalfmt.piece import nested_states
 
 HIDDEN_FILL = "#5f6368"
 HIDDEN_TEXT = "#ffffff"
@@ -118,16 +119,31 @@ class Identifier:
         self.game = game
         self._names = NameIndex(game)
         self._cache: dict[tuple[str, str], Identity] = {}
+        self._by_traits: dict[tuple[str, tuple[str, ...]], Identity] = {}
 
     def of(self, type_: str, state: str) -> Identity:
         key = (type_, state)
         found = self._cache.get(key)
         if found is None:
-            found = self._read(type_, state)
+            # A piece's state ends with where it stands (its BasicPiece's): a step change sends the
+            # whole state, so the same unit at the same step is a new state at every hex. What it is
+            # depends on its traits' states only: read once per those.
+            traits = (type_, self._trait_states(type_, state))
+            found = self._by_traits.get(traits)
+            if found is None:
+                found = self._by_traits[traits] = self._read(type_, state)
             if len(self._cache) > 50_000:
                 self._cache.clear()
+                self._by_traits.clear()
             self._cache[key] = found
         return found
+
+    def _trait_states(self, type_: str, state: str) -> tuple[str, ...]:
+        """The states of the piece's traits, its BasicPiece's (where it stands) left out."""
+        try:
+            return nested_states(state)[:-1] if state else ()
+        except VassalFormatError:
+            return (state,)
 
     def _read(self, type_: str, state: str) -> Identity:
         try:

@@ -568,7 +568,11 @@ final class Person {
     }
   }
 
-  /** Clicks through the menu that is open (a toolbar button's, a right-click's): sub-menus are opened by moving onto them. */
+  /**
+   * Clicks through the menu that is open (a toolbar button's, a right-click's): sub-menus are opened
+   * by moving onto them. Each part of the path is an item's text or its component name (the
+   * extension names its check items "check:NAME", words that change with the menus' wording do not).
+   */
   void menu(List<String> path) throws Exception {
     JPopupMenu current = openMenu(WAIT_MS);
     if (current == null) throw new IllegalStateException("no menu is open");
@@ -577,7 +581,7 @@ final class Person {
       final JPopupMenu in = current;
       final JMenuItem item = (JMenuItem) Steps.onEdt(() -> {
         for (final MenuElement e : in.getSubElements()) {
-          if (e instanceof JMenuItem && text.equals(((JMenuItem) e).getText())) return e;
+          if (e instanceof JMenuItem && (text.equals(((JMenuItem) e).getText()) || text.equals(((JMenuItem) e).getName()))) return e;
         }
         return null;
       });

@@ -15,6 +15,9 @@ import java.util.Map;
  * their schemas declare and from {@code applies}.
  */
 final class Catalog {
+  /** The component name of the right-click menu's Adjudicator sub-menu (see Check.itemName). */
+  static final String SUB_MENU_NAME = "adjudicator";
+
   /** One check of the game. */
   static final class Check {
     final String name;
@@ -67,6 +70,14 @@ final class Catalog {
     /** How many dice the check's example rolls (a hint for a calculation: the number may depend on the results). */
     int exampleDice() {
       return Schema.list(example.get("dice")).size();
+    }
+
+    /**
+     * The component name of the menu items that ask this check ("check:combat"): what a program
+     * driving the menus (the benchmark, the engine tests) finds an item by, whatever its words.
+     */
+    String itemName() {
+      return "check:" + name;
     }
 
     /** "combat_losses" as a menu says it: "Combat losses" ("hq_flip_cost": "HQ flip cost"). */

@@ -60,6 +60,7 @@ final class Menu {
     menu.add(leave);
     final JMenuItem owed = item("Apply the rulings' changes to my pieces...", adjudicator::applyOwedChangesInteractively);
     owed.setToolTipText("Changes the opponent's rulings order to your pieces that were hidden from him (only you can make them)");
+    owed.setName("apply-owed");
     owed.setEnabled(active != null);
     menu.add(owed);
     final JMenuItem rulings = item("Rulings of this game...", adjudicator.ledger::showRulingsInteractively);
@@ -89,6 +90,7 @@ final class Menu {
     menu.add(report);
     menu.addSeparator();
     final JMenu checks = new JMenu("Checks");
+    checks.setName("checks");
     if (c == null) {
       checks.add(item("Load the checks from the server", () -> adjudicator.loadCatalogInBackground(() -> { })));
     }
@@ -97,6 +99,7 @@ final class Menu {
         final JMenuItem i = item(check.words() + " (" + check.rule + ")", () -> adjudicator.askInteractively(check,
           adjudicator.reader().context(null, BoardReader.selection())));
         i.setToolTipText(check.summary);
+        i.setName(check.itemName());
         checks.add(i);
       }
     }

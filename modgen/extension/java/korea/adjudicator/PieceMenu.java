@@ -72,6 +72,7 @@ final class PieceMenu {
     if (target == null || adjudicator.reader().unit(target) == null) return;
     final Board.Context ctx = adjudicator.reader().context(target, selectedBeforeClick);
     final JMenu sub = new JMenu("Adjudicator");
+    sub.setName(Catalog.SUB_MENU_NAME);
     final Catalog catalog = adjudicator.loadedCatalog();
     if (catalog == null) {
       // the checks are loaded when the module starts; a server that was not running then is asked now,
@@ -93,6 +94,7 @@ final class PieceMenu {
   private void fill(JMenu sub, Catalog catalog, Board.Context ctx) {
     for (final Catalog.Entry entry : catalog.entries(ctx, adjudicator.askingSide(), adjudicator.scenario())) {
       final JMenuItem item = new JMenuItem(entry.label);
+      item.setName(entry.check.itemName());
       item.setEnabled(entry.enabled);
       item.setToolTipText(entry.check.summary);
       item.addActionListener(a -> adjudicator.askInteractively(entry.check, ctx));
@@ -103,6 +105,7 @@ final class PieceMenu {
   private void showEntries(Map map, Board.Context ctx, java.awt.Point at) {
     final JPopupMenu popup = new JPopupMenu();
     final JMenu sub = new JMenu("Adjudicator");
+    sub.setName(Catalog.SUB_MENU_NAME);
     fill(sub, adjudicator.loadedCatalog(), ctx);
     if (sub.getItemCount() == 0) return;
     popup.add(sub);
