@@ -5,7 +5,9 @@ opponent, in a browser of his own, replays the log and checks it against the led
 verify the ledger offline with the published keys.
 
 Screenshots of each page the walk shows go to ``.artifacts/screenshots/`` (test_board_browser.py).
-The server rolls from the game's seed: nothing here depends on what the dice say.
+The server rolls from a seed chosen for the combat the player points at (`calm_seed`): a result
+that orders no retreat, marker or choice left to the defender, so the log the page writes is the
+whole turn (a retreat is the owner's to make in VASSAL; tests/test_log_board.py checks those).
 """
 
 from __future__ import annotations
@@ -22,6 +24,14 @@ from test_board_browser import screenshot, shots  # noqa: F401 (fixture)
 from test_pages_browser import app, browser, by_id, url, wait_for  # noqa: F401 (fixtures)
 from test_savedgame_browser import in_sight, setup_path
 from tests.engine.play import adjacent_combat
+
+from pydantic_core import PydanticUndefined
+
+from adjudicator.bridge import load_system_game, read_positions, read_upload
+from adjudicator.bridge.fill import Pointed, fill_request
+from adjudicator.checks import get_check
+from adjudicator.ruled_orders import loss_choices, marker_orders, retreat_orders
+from adjudicator.testing import choose_seeds, seed_where
 
 pytestmark = pytest.mark.browser
 
@@ -57,13 +67,32 @@ def cookies(driver) -> dict[str, str]:
     return {c["name"]: c["value"] for c in driver.get_cookies()}
 
 
+#: What the page's form gives a combat beyond the board when the player leaves it as it opens.
+FORM_DEFAULTS = {"fireandice": {"combat_type": "Meeting Engagement"}, "spi": {"table": "meeting"}}
+
+
+def calm_seed(modules, system: str, combat, side: str, target_hex: str) -> bytes:
+    """A seed whose first ruling, the combat the page will ask from the setup, orders nothing the
+    page's log cannot carry (a retreat, a marker, the defender's choice of losses)."""
+    spec = get_check(system, "combat")
+    data = modules[(system, 1)][2][f"setups/{combat.scenario.id}.vsav"]
+    positions = read_positions(load_system_game(system), read_upload(data))
+    given = {name: f.default for name, f in spec.request.model_fields.items() if f.default is not PydanticUndefined}
+    given.update(FORM_DEFAULTS.get(system, {}))
+    request = fill_request(spec, positions, Pointed(list(combat.attackers), target_hex), given,
+                           scenario=combat.scenario.id, side=side).request
+    return seed_where(spec, request, lambda o: not any((*retreat_orders(o), *marker_orders(o), *loss_choices(o))))
+
+
 @pytest.mark.parametrize("system", GAMES)
-def test_a_game_played_by_e_mail_in_the_browser(browser, url, modules, tmp_path, shots, system):
+def test_a_game_played_by_e_mail_in_the_browser(app, browser, url, modules, tmp_path, shots, system):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select, WebDriverWait
 
     combat = adjacent_combat(system)
     side = combat.side or combat.scenario.first_player
+    target_hex = next(p for p in combat.scenario.setup if p.unit == combat.defender).location.partition("@")[0]
+    choose_seeds(app, {f"{system}/{combat.scenario.id}": calm_seed(modules, system, combat, side, target_hex)})
     browser.delete_all_cookies()
 
     # 2. Create the game on the home page; the tokens are shown once.
@@ -98,7 +127,6 @@ def test_a_game_played_by_e_mail_in_the_browser(browser, url, modules, tmp_path,
         assert sorted(b.get_attribute("value") for b in browser.find_elements(
             By.CSS_SELECTOR, "input[name=_attackers]:checked")) == sorted(combat.attackers)
     browser.find_element(By.CSS_SELECTOR, "input[name=_mode][value=target]").click()
-    target_hex = next(p for p in combat.scenario.setup if p.unit == combat.defender).location.partition("@")[0]
     in_sight(browser, next(g for g in browser.find_elements(By.CSS_SELECTOR, "g.stack")
                            if g.get_attribute("data-hex") == target_hex)).click()
     assert by_id(browser, "target-hex").get_attribute("value") == target_hex
@@ -143,7 +171,7 @@ def test_a_game_played_by_e_mail_in_the_browser(browser, url, modules, tmp_path,
     by_id(browser, "replay-files").send_keys(str(path))
     click_and_wait(browser, "#replay-submit", "replay-data")
     WebDriverWait(browser, 20).until(lambda d: d.execute_script("return document.body.dataset.replayReady") == "yes")
-    assert by_id(browser, "replay-verdict").get_attribute("data-ok") == "yes"
+    assert by_id(browser, "replay-verdict").get_attribute("data-ok") == "yes", by_id(browser, "replay-rulings").text
     browser.find_element(By.CSS_SELECTOR, "#replay-rulings a[data-step]").click()
     WebDriverWait(browser, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#replay-step section.ruling"))
     screenshot(browser, shots, f"{system}-pbem-9-replay")

@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 from adjudicator.testing import bearer, make_app, new_game
-from test_pages_browser import _serving, by_id, show_ledger, wait_for
+from test_bridge_helpers import running_server
+from test_pages_browser import by_id, show_ledger, wait_for
 from test_pages_browser import browser  # noqa: F401  (the module's one Chromium)
 
 pytestmark = pytest.mark.browser
@@ -22,7 +23,7 @@ def app(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def url(app):
-    with _serving(app) as base:
+    with running_server(app) as base:
         yield base
 
 

@@ -15,7 +15,8 @@ import html
 import pytest
 
 from adjudicator.testing import bearer, new_game
-from test_pages_browser import _serving, app, browser, by_id, url, wait_for  # noqa: F401 (fixtures)
+from test_bridge_helpers import running_server
+from test_pages_browser import app, browser, by_id, url, wait_for  # noqa: F401 (fixtures)
 from test_savedgame_browser import log_in
 
 pytestmark = pytest.mark.browser
@@ -32,7 +33,7 @@ def attacker_site(forms: dict[str, tuple[str, dict[str, str]]]):
                 f'{inputs}</form><script>document.getElementById("f").submit()</script>')
         start_response("200 OK", [("Content-Type", "text/html; charset=utf-8")])
         return [page.encode("utf-8")]
-    return _serving(site)
+    return running_server(site)
 
 
 def ledger(app, game) -> dict:
@@ -104,7 +105,7 @@ def cookie_site(cookies: list[str]):
         start_response("200 OK", [("Content-Type", "text/html; charset=utf-8")]
                        + [("Set-Cookie", cookie) for cookie in cookies])
         return [b"<!doctype html><title>Free wargame maps</title><p id='done'>maps</p>"]
-    return _serving(site)
+    return running_server(site)
 
 
 def test_a_page_on_another_port_cannot_log_the_player_in_as_someone_else(browser, url, app):

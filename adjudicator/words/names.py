@@ -182,11 +182,18 @@ def for_players(system: str, node: Any, hidden: str = "a hidden unit", name_unit
             return text.replace("_", " ")
         return names.text(text) if names is not None else text
 
+    def key_words(key: str) -> str:
+        """A key keeps its name (the pages humanize it, and `data-key` names it for programs), a
+        unit id in it named, a sealed one hidden."""
+        if key.startswith(f"{HIDDEN}:"):
+            return hidden
+        return names.text(key) if names is not None else key
+
     def walk(item: Any) -> Any:
         if isinstance(item, dict):
             if isinstance(item.get(HIDDEN), str):
                 return {"unit": hidden_unit_words(system, item)}
-            return {(words(key) if isinstance(key, str) else key): walk(value) for key, value in item.items()}
+            return {(key_words(key) if isinstance(key, str) else key): walk(value) for key, value in item.items()}
         if isinstance(item, list):
             return [walk(value) for value in item]
         return words(item) if isinstance(item, str) else item
