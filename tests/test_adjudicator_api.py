@@ -210,6 +210,7 @@ def test_create_game_returns_tokens_and_commitment(client):
     assert game["genesis"]["body"]["result"]["seed_commitment"] == game["seed_commitment"]
 
 
+@pytest.mark.slow
 def test_a_test_apps_unchosen_seeds_are_the_same_every_run_and_differ_by_game(tmp_path):
     """A test that chooses no dice still rolls the same dice every run: the n-th game of every app made
     by `make_app` commits to the same seed, and no two games of one app share one (a seed chosen for

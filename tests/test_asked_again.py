@@ -86,6 +86,7 @@ def test_the_chances_page_and_the_apis_chances_say_it_too(app):
     assert page.get_element_by_id("odds-answer") is not None and page.get_element_by_id("again").get("value") == "1"
 
 
+@pytest.mark.slow
 def test_the_saved_game_pages_roll_warns_too(app, modules):
     """The check from a VASSAL file in a recorded game: the same attack from the same file asked
     again is held before the roll, with the record to open and the choice to roll again; the API's

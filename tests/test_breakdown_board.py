@@ -155,6 +155,7 @@ def test_a_fresh_unit_that_retreats_is_moved_and_flipped_spent_in_one_change(cli
     assert [(c["kind"], c["hex"], c["step"]) for c in answer["piece_changes"]] == [("moved", "3044", "spent")]
 
 
+@pytest.mark.slow
 def test_a_quality_marker_the_combat_orders_is_read_from_the_log(app, client, modules):
     """5.4.2: a natural 10 (or 1) places a quality marker on one of the roller's participating units:
     an order of the ruling (a change 'marked', the owner's), which the log check finds as a marker

@@ -8,6 +8,7 @@ import ast
 import re
 import subprocess
 from pathlib import Path
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 MAX_CLASS, MAX_FUNCTION = 500, 120
@@ -59,6 +60,7 @@ def java_offenders(path: Path, root: Path = ROOT) -> list[str]:
     return found
 
 
+@pytest.mark.slow
 def test_no_class_over_500_lines_and_no_function_over_120():
     offenders = [o for f in code_files(".py") for o in python_offenders(f)]
     offenders += [o for f in code_files(".java") for o in java_offenders(f)]

@@ -523,6 +523,7 @@ def test_the_box_the_modules_eliminate_sends_a_unit_to_is_read_as_its_dead_pile(
         assert where.kind == BOX and where.box == dead_pile(game, side.id).id, (side.id, where)
 
 
+@pytest.mark.slow
 def test_spi_the_defenders_losses_are_his_choice_made_in_his_next_file(app, client, modules, systems):
     """Combat (J) names no chooser of the units that lose a combat's regiments: each player takes his
     own. The attacker's combat against a stack whose owner said nothing leaves the choice open, owed

@@ -64,6 +64,7 @@ def notice_lines(page: html.HtmlElement, seq: int) -> list[str]:
             for row in page.xpath(f'//tr[@class="notice-row"][@data-notice-of="{seq}"]')]
 
 
+@pytest.mark.slow
 def test_eliminated_restored_and_repeat_notices_each_under_its_ruling(app, client, modules):
     choose_seeds(app, {"kwb/pusan": seed_where(get_check("kwb", "combat"), KILL, lambda o: any(
         a["unit"] == "nk-83-mot" and a["step"] == "deadpile" for a in o.get("attackers", [])))})
@@ -111,6 +112,7 @@ def test_eliminated_restored_and_repeat_notices_each_under_its_ruling(app, clien
         f"#{first['seq']}" in out
 
 
+@pytest.mark.slow
 def test_a_step_notice_under_its_ruling_and_a_log_without_notices_says_every_ruling_matches(app, client, modules):
     choose_seeds(app, {"kwb/pusan": seed_where(get_check("kwb", "combat"), PLAIN, lambda o: o["result"] == "AD")})
     game = client.post("/api/v1/games", json={"system": "kwb", "scenario": "pusan"}).get_json()

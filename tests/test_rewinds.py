@@ -116,6 +116,7 @@ def rewinds_of(report: dict) -> list[tuple[int, list[int], list[str]]]:
 
 # -- by e-mail ---------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_save_taken_in_the_middle_of_a_log_loaded_again_and_asked_again_is_a_re_roll(app, client, setup):
     """A moves his HQ, saves (File > Save Game As), moves it on, attacks (#1, AD: applied), ends his
     log; loads the save, begins a new log (continuing his first, as the extension says), moves the
@@ -185,6 +186,7 @@ def test_undo_back_over_a_ruling_and_asked_again_is_a_re_roll_in_the_file_alone(
     assert not report["ok"]
 
 
+@pytest.mark.slow
 def test_a_no_effect_ruling_asked_again_after_a_reload_is_a_re_roll(app, client, setup):
     """The issue's case: #1 is "no effect" (the board does not change), A ends his log, loads the
     save taken just before it and asks the same attack again (#2): the position cannot tell, the
@@ -206,6 +208,7 @@ def test_a_no_effect_ruling_asked_again_after_a_reload_is_a_re_roll(app, client,
                                                   "again from the position it was asked at")
 
 
+@pytest.mark.slow
 def test_reloads_from_the_last_position_pass(app, client, setup):
     """A mid-turn save after the attack loaded again, and a new log begun where the last ended
     ("Start new logfile?"), asking on; and an Undo of a move after the ruling: no re-roll."""
@@ -248,6 +251,7 @@ class Sitting:
             action(writer, *args)
 
 
+@pytest.mark.slow
 def test_live_a_player_who_reloads_a_save_before_a_ruling_and_asks_again_is_named(app, client, setup):
     play = Play(app, client, setup)
     sitting = Sitting(play, setup)
@@ -265,6 +269,7 @@ def test_live_a_player_who_reloads_a_save_before_a_ruling_and_asks_again_is_name
     assert not report["ok"]
 
 
+@pytest.mark.slow
 def test_live_a_new_log_from_the_sittings_last_position_passes(app, client, setup):
     play = Play(app, client, setup)
     sitting = Sitting(play, setup)
@@ -284,6 +289,7 @@ def test_live_a_new_log_from_the_sittings_last_position_passes(app, client, setu
 
 # -- where it is named: the CLI and the pages ------------------------------------------------------------
 
+@pytest.mark.slow
 def test_the_cli_and_the_pages_name_the_re_roll(app, client, setup, tmp_path, capsys):
     from adjudicator.client.cli import main
     from test_bridge_helpers import running_server

@@ -302,6 +302,7 @@ def test_a_login_cookie_another_page_set_is_no_login(app):
     assert role_shown(victim, gid) == "un"
 
 
+@pytest.mark.slow
 def test_over_https_the_cookies_are_host_prefixed_host_only_and_secure(tmp_path):
     """Over HTTPS the session and the login cookies are `__Host-` cookies (Secure, Path=/, no Domain): a
     browser keeps them only from an HTTPS response of this host, so no page of a plain-HTTP port or a
