@@ -261,8 +261,36 @@ def calibrate(model: HexGrid, points: list[BoardPoint], size: tuple[int, int]) -
             hint = f"\nthe points do fit a grid with {name}: check [grid] in the map's toml"
             break
     if misses:
-        raise BoardError("a listed centre is not where the others put it:\n  " + "\n  ".join(misses) + hint)
+        odd = _the_odd_one(model, points, size)
+        raise BoardError("a listed centre is not where the others put it:\n  " + "\n  ".join([odd] if odd else misses)
+                         + hint)
     raise BoardError("the scan is not one that straightening can take:\n  " + "\n  ".join(problems) + hint)
+
+
+def _the_odd_one(model: HexGrid, points: list[BoardPoint], size: tuple[int, int]) -> str | None:
+    """The one listed centre the others agree against, said by name; None when no single one is.
+
+    A least-squares fit spreads one wrong label over every centre, so each may miss by more than a
+    careful reading: fitted without the wrong one, the others agree and it alone is off. Only when
+    the others still number more than the three that fix the grid (so their agreement is checked)."""
+    odd = []
+    for index, point in enumerate(points):
+        others = points[:index] + points[index + 1:]
+        if len(others) < MIN_POINTS:
+            return None
+        try:
+            without = fit(model, others, size)
+        except BoardError:
+            continue
+        if without.misses():
+            continue
+        at = without.scan.centre(model, point.hex)
+        off = math.hypot(point.x - at[0], point.y - at[1])
+        if off > without.limit_px:
+            odd.append(f"{model.label(point.hex)} at ({point.x:g}, {point.y:g}) is {off:.1f} px from "
+                       f"({at[0]:.1f}, {at[1]:.1f}), where the other {len(others)} centres put it (they agree within "
+                       f"{without.max_px:.1f} px): a wrong label or a misread centre")
+    return odd[0] if len(odd) == 1 else None
 
 
 def shape_of(model: HexGrid, scan: ScanFit) -> Shape:
