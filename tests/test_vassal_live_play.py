@@ -313,6 +313,7 @@ def test_a_ruling_made_while_one_was_away_reaches_him_when_he_is_back(sitting):
     assert re.search(r"ruling #3 of recorded game \S+ was posted while you were not at the board", bob)
     third = [line for line in chat_texts(sitting["files"] / "b2.vlog") if "#3]" in line]
     assert third and third[0].endswith(third[0].split("] ", 1)[1]) and "RULING" in third[0]  # in his second log
+    assert not [line for line in chat_texts(sitting["files"] / "b1.vlog") if "#3]" in line]  # not the one that ended
 
 
 def test_a_late_joiner_lists_the_rulings_so_far_at_the_games_server(sitting, server):
@@ -450,6 +451,7 @@ def test_spi_two_players_at_one_board_both_logs_pass(spi_sitting, server):
     assert result(spi_sitting, "bob", "eliminated")["map"] == "Boxes"  # Alice's Eliminate reached his board
     assert re.search(r"ruling #3 of recorded game \S+ was posted while you were not at the board", chat_of(spi_sitting, "bob"))
     assert [e.seq for e in parse_transcript(chat_texts(files / "b2.vlog")) if e.recorded] == [3]  # in his second log
+    assert 3 not in [e.seq for e in parse_transcript(chat_texts(files / "b1.vlog"))]  # not the log his return ended
     rulings = [r for r in ledger(server, game_id, observer)["records"] if not r["body"]["check"].startswith("game.")]
     assert [(r["seq"], r["body"]["side"]) for r in rulings] == [(1, "communist"), (2, "un"), (3, "communist")]
     assert len({r["body"]["session"]["live"] for r in rulings}) == 1 and rulings[0]["body"]["session"]["live"]
