@@ -21,8 +21,10 @@ HoldFast (the Campaign Game), one live sitting:
 * Carol joins late: her own adjudicator address is a wrong one; the game tells her its server, the
   join dialog shows both; she lists the rulings so far and opens one.
 
-Then each player's log alone, the pair as one live session and the whole chain pass the log check;
-Bob's chain without his second log names #4 a re-roll though Alice's log shows it.
+Then each player's log alone and the pair as one live session pass the log check; the whole
+sitting's four logs name #5 a re-roll of #4 (the positions as a history: the same situation asked
+again where #4 was asked); Bob's chain without his second log names #4 a re-roll though Alice's
+log shows it.
 
 SPI (the Campaign Game), two players, one drops and returns: `spi_sitting`.
 """
@@ -311,6 +313,7 @@ def test_a_ruling_made_while_one_was_away_reaches_him_when_he_is_back(sitting):
     assert re.search(r"ruling #3 of recorded game \S+ was posted while you were not at the board", bob)
     third = [line for line in chat_texts(sitting["files"] / "b2.vlog") if "#3]" in line]
     assert third and third[0].endswith(third[0].split("] ", 1)[1]) and "RULING" in third[0]  # in his second log
+    assert not [line for line in chat_texts(sitting["files"] / "b1.vlog") if "#3]" in line]  # not the one that ended
 
 
 def test_a_late_joiner_lists_the_rulings_so_far_at_the_games_server(sitting, server):
@@ -347,11 +350,21 @@ def test_each_players_log_passes_alone_and_as_one_live_session_and_the_re_roll_i
 
     alice_log = [e.seq for e in parse_transcript(chat_texts(files / "a1.vlog")) if e.recorded]
     assert alice_log == [1, 2, 3, 4, 5]  # every ruling at the board reached her log, Bob's too
-    for files_sent in (["a1.vlog"], ["b1.vlog"], ["a1.vlog", "b1.vlog"], ["b1.vlog", "a1.vlog"],
-                       ["a1.vlog", "b1.vlog", "b2.vlog", "b3.vlog"]):
+    for files_sent in (["a1.vlog"], ["b1.vlog"], ["a1.vlog", "b1.vlog"], ["b1.vlog", "a1.vlog"]):
         report = log_check(server, game_id, observer, *(files / f for f in files_sent))
         assert report["ok"], (files_sent, json.dumps(report)[:3000])
         assert report["rerolls"] == [] and report["breaks"] == [] and report["hidden"] == []
+    # The whole sitting: every ruling shown and every file continuing the one before, but #5 is #4
+    # asked again (the same attack, both rolling) at the very position #4 was asked at, which Bob's
+    # third log came back to: the positions as a history name it, though his second log shows #4.
+    whole = log_check(server, game_id, observer, *(files / f for f in ("a1.vlog", "b1.vlog", "b2.vlog", "b3.vlog")))
+    assert whole["breaks"] == [] and whole["hidden"] == [] and whole["missing_files"] == []
+    assert not whole["ok"] and [(r["seq"], r["rewound"], r["file"]) for r in whole["rerolls"]] == [(5, [4], 4)], \
+        whole["rerolls"]
+    assert "the same situation as record #4" in whole["rerolls"][0]["why"]
+    assert "b3.vlog comes back to it" in whole["rerolls"][0]["why"]
+    assert all(r["status"] == "verified" for r in whole["rulings"])
+    assert [r["seq"] for r in whole["rulings"] if r["rewind"]] == [5]  # its verdict in b3.vlog says so too
     chain = log_check(server, game_id, observer, files / "a1.vlog", files / "b1.vlog", files / "b3.vlog")
     assert not chain["ok"] and [r["seq"] for r in chain["rerolls"]] == [4], chain["rerolls"]
     assert "though a partner's log shows it" in chain["rerolls"][0]["why"]
@@ -438,6 +451,7 @@ def test_spi_two_players_at_one_board_both_logs_pass(spi_sitting, server):
     assert result(spi_sitting, "bob", "eliminated")["map"] == "Boxes"  # Alice's Eliminate reached his board
     assert re.search(r"ruling #3 of recorded game \S+ was posted while you were not at the board", chat_of(spi_sitting, "bob"))
     assert [e.seq for e in parse_transcript(chat_texts(files / "b2.vlog")) if e.recorded] == [3]  # in his second log
+    assert 3 not in [e.seq for e in parse_transcript(chat_texts(files / "b1.vlog"))]  # not the log his return ended
     rulings = [r for r in ledger(server, game_id, observer)["records"] if not r["body"]["check"].startswith("game.")]
     assert [(r["seq"], r["body"]["side"]) for r in rulings] == [(1, "communist"), (2, "un"), (3, "communist")]
     assert len({r["body"]["session"]["live"] for r in rulings}) == 1 and rulings[0]["body"]["session"]["live"]

@@ -107,14 +107,16 @@ final class Person {
     }
     else if (c instanceof javax.swing.JList) {  // a list's rows, as a person reads them
       final javax.swing.ListModel<?> rows = ((javax.swing.JList<?>) c).getModel();
-      for (int i = 0; i < rows.getSize(); i++) sb.append(rows.getElementAt(i)).append('\n');
+      for (int i = 0; i < rows.getSize(); i++) sb.append(plain(String.valueOf(rows.getElementAt(i)))).append('\n');
       return;
     }
     if (c instanceof Container) for (final Component k : ((Container) c).getComponents()) collect(k, sb);
   }
 
+  /** A label's or a list row's HTML as a person reads it: a line per {@code <br>}, no tags, entities as shown. */
   static String plain(String html) {
-    return html.replaceAll("<br>", "\n").replaceAll("<[^>]+>", "").replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&");
+    return html.replaceAll("<br>", "\n").replaceAll("<[^>]+>", "").replace("&nbsp;", " ").replace("&lt;", "<")
+        .replace("&gt;", ">").replace("&amp;", "&");
   }
 
   /** Waits (off the event thread) until a window matching {@code regex} shows; IllegalStateException naming what shows. */

@@ -217,14 +217,18 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
    * The room connection changed (Live): in a game room, the room's owner names the sitting's live
    * session when the game has none (sent to the room: every player's log of it names it); when this
    * player comes back to the room, or another player enters it, each catches up from the ledger the
-   * rulings posted while not everyone was there (CatchUp). Event thread.
+   * rulings posted while not everyone was there (CatchUp); one who comes into a room another owns is
+   * synchronised next (the engine does so on every such join): his log is about to end, so he catches
+   * up once the room's game has started (gameStarted), into the log he begins for it. Event thread.
    */
   void seatChanged() {
     final Live.Seat was = seat;
     seat = Live.now();
     if (!seat.inRoom || !GameModule.getGameModule().getGameState().isGameStarted()) return;
     if (seat.owner && played.live.isEmpty()) change(played.withLive(LogSessions.newId()));
-    if (!was.inRoom || !was.room.equals(seat.room) || seat.players > was.players) catchUp.start();
+    final boolean cameIn = !was.inRoom || !was.room.equals(seat.room);
+    if (cameIn && !seat.owner && seat.players > 1) return;  // synchronised next: gameStarted catches up
+    if (cameIn || seat.players > was.players) catchUp.start();
   }
 
   /**
