@@ -16,7 +16,7 @@ import pytest
 from lxml import html
 
 from adjudicator.checks import get_check
-from adjudicator.testing import bearer, choose_seeds, make_app, seed_where
+from adjudicator.testing import bearer, choose_seeds, make_app, replay_settled, seed_where
 from tests.replay_logs import LogWriter
 
 KILL = {"scenario": "pusan", "attacking_side": "communist", "intensive": "declared",
@@ -101,7 +101,7 @@ def test_eliminated_restored_and_repeat_notices_each_under_its_ruling(app, clien
     replay.post(f"/games/{game['game_id']}", data={"token": game["tokens"]["observer"]})
     address = replay.post(f"/games/{game['game_id']}/replay", data={"file": (io.BytesIO(log), "turn.vlog")},
                           content_type="multipart/form-data").headers["Location"]
-    replayed = html.fromstring(replay.get(address).get_data(as_text=True))
+    replayed = html.fromstring(replay_settled(replay, address).get_data(as_text=True))  # built beside the request
     summary = replayed.get_element_by_id("replay-verdict")
     assert summary.get("data-ok") == "yes" and summary.get("data-notices") == "3"
     assert "3 notices stand" in summary.text_content() and "Every ruling is the one" not in summary.text_content()

@@ -21,7 +21,7 @@ import pytest
 from lxml import html
 
 from adjudicator.checks import get_check
-from adjudicator.testing import bearer, choose_seeds, make_app, seed_for
+from adjudicator.testing import bearer, choose_seeds, make_app, replay_settled, seed_for
 from tests.session_lines import session_line
 from tests.replay_logs import LogWriter, saved_at_end
 
@@ -322,7 +322,7 @@ def test_the_cli_and_the_pages_name_the_re_roll(app, client, setup, tmp_path, ca
 
     address = pages.post(f"/games/{play.id}/replay", data={"file": (io.BytesIO(log), "turn.vlog")},
                          content_type="multipart/form-data").headers["Location"]
-    replay = html.fromstring(pages.get(address).get_data(as_text=True))
+    replay = html.fromstring(replay_settled(pages, address).get_data(as_text=True))  # built beside the request
     assert replay.get_element_by_id("replay-verdict").get("data-ok") == "no"
     (problem,) = replay.xpath('//ul[@id="replay-problems"]/li[@data-status="re-roll"]')
     assert problem.get("data-seq") == "2" and "before record #1" in problem.text_content()
