@@ -44,13 +44,16 @@ def setup_of(modules, game_id: str, scenario: str) -> bytes:
 
 @pytest.fixture(scope="module")
 def chosen(modules) -> dict[str, bytes]:
-    """The seeds of the games: NK 2 beats ROK 6 with a spread of 1; CPV 38 gets D1 r2 on ROK 6."""
+    """The seeds of the games: NK 2 beats ROK 6 with a spread of 1, its dice ordering no quality marker (5.4.2)
+    and drawing no random event (the test is about the losses, and every order is a change the log check reads);
+    CPV 38 gets D1 r2 on ROK 6."""
     fight = board_request(*INVASION, setup_of(modules, *INVASION), "combat", "communist", ["nk-2"], "3043",
                           {"combat_type": "Hasty Attack"})
     breakdown = board_request(*INTERVENTION, setup_of(modules, *INTERVENTION), "combat", "communist", ["cpv-a38"],
                               "1706", {"table": "pursuit"})
     return {"fireandice/invasion": seed_where(get_check("fireandice", "combat"), fight,
-                                              lambda o: o["winner_side"] == "communist" and o["spread"] == 1),
+                                              lambda o: o["winner_side"] == "communist" and o["spread"] == 1
+                                              and not o["quality_markers_placed"] and o["random_event"] is None),
             "spi/intervention": seed_where(get_check("spi", "combat"), breakdown, lambda o: o["cell"] == "D1 r2")}
 
 
@@ -203,8 +206,13 @@ def test_a_d1_is_broken_down_by_the_apply_dialog_and_the_log_check_verifies_it(i
     run, s, files = intervention["run"], intervention["script"], intervention["files"]
     dialog = run.result(s.at["applied dialog"])["text"]
     assert "Apply it to the board now?" in dialog
-    assert re.search(r"broken down: set aside \(counters not in play\); in its place in 1706: .+, .+", dialog), dialog
-    assert "lost at once (to its dead pile)" in dialog and "retreats 2 hexes, as the ruling orders" in dialog
+    # every action its own line (issue 49), each unit named as its counter reads (issue 51): the division set
+    # aside, two of its regiments placed in its hex, the third lost at once, the survivors' retreat their owner's
+    for action in (r"S 6th Division \(ROK\): set aside \(UN counters not in play\)",
+                   r"S 2nd Regiment \(ROK\): placed in 1706", r"South Korean regiment: placed in 1706",
+                   r"S 7th Regiment \(ROK\): eliminated \(to its dead pile\)",
+                   r"to be applied by its owner \(the United Nations player\): retreats 2 hexes"):
+        assert re.search(action, dialog), (action, dialog)
     board = {p["properties"]["UnitId"]: p for p in run.result(s.at["applied board"])["pieces"] if p["properties"]["UnitId"]}
     assert board["rok-d6"]["map"] == "Boxes" and board["rok-r7"]["map"] == "Boxes"
     assert board["rok-r2"]["location"] == "1706" and board["rok-r-1"]["location"] == "1706"
@@ -219,5 +227,5 @@ def test_a_breakdown_left_undone_is_not_applied(intervention, server):
     assert board["rok-d6"]["location"] == "1706"  # the division left whole
     game = run.result(s.at["left created"])["returned"]
     ((seq, status, why),) = log_check(server, game["game_id"], game["tokens_for_others"]["observer"], files / "c2.vlog")
-    assert (seq, status) == (1, "not-applied") and "rok-d6 broken down into" in why
+    assert (seq, status) == (1, "not-applied") and "S 6 broken down into" in why
 

@@ -266,14 +266,20 @@ final class BoardChanges {
       return new Planned(c, a, spare, "place it " + (a.hex.isEmpty() ? "where " + a.beside + " stood" : "in " + a.hex)
                          + " by hand" + (a.step != null ? ", showing " + a.step : ""), List.of());
     }
+    // A placeholder turned face up (KWB's '? 4' Scratch Unit): the log says what it turned out to be, not
+    // merely that a counter was placed where the placeholder stood.
+    final String said = !Ruling.REVEALED.equals(c.kind) ? null
+      : spot.getName() + " turned face up: " + spare.getName() + (hex != null ? " (" + hex + ")" : "")
+        + ", as the ruling says";
     final List<String> commands = stepCommands(spare, a.step);
     if (commands == null) {
       return new Planned(c, a, spare, "placed in " + hex + "; no step '" + a.step + "' on its counter: set it by hand",
-                         List.of(), List.of(new Move(spare, spot, null, null, hex)));
+                         List.of(), List.of(new Move(spare, spot, null, null, hex, said)));
     }
     final String shown = a.step == null ? "" : ", showing " + a.step
       + (commands.isEmpty() ? "" : " (" + commands.size() + " x " + commands.get(0) + ")");
-    return new Planned(c, a, spare, "placed in " + hex + shown, commands, List.of(new Move(spare, spot, null, null, hex)));
+    return new Planned(c, a, spare, "placed in " + hex + shown, commands,
+                       List.of(new Move(spare, spot, null, null, hex, said)));
   }
 
   /** A move the rules order (and the step it names: a fresh Fire and Ice unit that retreats is flipped spent). */
