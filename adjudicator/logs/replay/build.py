@@ -21,7 +21,7 @@ from adjudicator.bridge.errors import BridgeError
 from adjudicator.bridge.upload import MAX_LOG_COMMANDS, TOO_LARGE_HINT, Budget
 from adjudicator.fog import Fog, fog_of, hidden_side, redact
 from adjudicator.logs.check import LogCheck, check_logs, echo
-from adjudicator.logs.replay.timeline import DRAW, MOVE, REMOVE, STEP, ADD, Step, Timeline, TimelineBuilder
+from adjudicator.logs.replay.timeline import DRAW, MOVE, REMOVE, STEP, ADD, LogStep, Timeline, TimelineBuilder
 from adjudicator.logs.replay.verdicts import BAD, HIDDEN, REROLL, RulingView, place_rulings
 from adjudicator.logs.replay.views import Viewer
 from scenarios.model import Game
@@ -75,7 +75,7 @@ class Replay:
     maps: list[str] = field(default_factory=list)  # GameMap ids to draw, in order (`adjudicator.web.boardview`)
 
     @property
-    def steps(self) -> list[Step]:
+    def steps(self) -> list[LogStep]:
         return self.timeline.steps
 
     @property
@@ -120,7 +120,7 @@ class Replay:
         parts = [f"{counts[status]} {VERDICT_WORDS[status]}" for status in VERDICT_WORDS if counts.get(status)]
         return "Rulings: " + ", ".join(parts) + "."
 
-    def label_of(self, piece: int, step: Step) -> str | None:
+    def label_of(self, piece: int, step: LogStep) -> str | None:
         """How the viewer knows a piece a step changed (its look after the step, or before if it
         left); None when the viewer sees no change of it (a hidden block's step)."""
         for number, before, after in step.changes:
@@ -173,7 +173,7 @@ class Replay:
         return out
 
 
-def _apply(state: dict[int, Any], step: Step) -> None:
+def _apply(state: dict[int, Any], step: LogStep) -> None:
     for number, _, after in step.changes:
         if after is None:
             state.pop(number, None)
@@ -186,7 +186,7 @@ def _lines(lines: list[str]) -> list[str]:
     return cut + [f"… and {len(lines) - MAX_LINES} more lines"] if len(lines) > MAX_LINES else cut
 
 
-def _step_json(step: Step) -> dict[str, Any]:
+def _step_json(step: LogStep) -> dict[str, Any]:
     out = step.to_json()
     for key in ("x", "c", "n"):
         if key in out:

@@ -62,7 +62,10 @@ class UnitEvent:
 
 
 @dataclass
-class Step:
+class LogStep:
+    """One step of a log as the replay shows it (a command the player steps over, with what it did):
+    not a counter's step (`scenarios.model.Step`) nor an explanation's (`adjudicator.checks.Step`)."""
+
     file: int
     kind: str = OTHER
     texts: list[str] = field(default_factory=list)
@@ -111,7 +114,7 @@ class FileSteps:
 class Timeline:
     views: list[PieceView] = field(default_factory=list)
     initial: dict[int, State] = field(default_factory=dict)
-    steps: list[Step] = field(default_factory=list)
+    steps: list[LogStep] = field(default_factory=list)
     files: list[FileSteps] = field(default_factory=list)
     maps_used: set[str] = field(default_factory=set)
     start_turn: str = ""
@@ -158,7 +161,7 @@ class TimelineBuilder:
         board = Board()
         for command in parsed.start:
             board.apply(command)
-        begin = Step(number, BEGIN)
+        begin = LogStep(number, BEGIN)
         first = not self.timeline.files
         now = {self._number(pid): self._state_of(board, pid) for pid in board.pieces}
         if first:
@@ -187,7 +190,7 @@ class TimelineBuilder:
 
         chat_step: list[int] = [begin_index] * len(start_chat)  # chat index -> timeline step
         for group in self._groups(parsed.steps, start_chat):
-            step = Step(number)
+            step = LogStep(number)
             self.timeline.steps.append(step)
             if self.watch is not None:
                 self.watch(len(self.timeline.steps))
@@ -229,7 +232,7 @@ class TimelineBuilder:
 
     # -- one step -----------------------------------------------------------------------------------------
 
-    def _apply(self, board: Board, commands: list[Command], step: Step) -> None:
+    def _apply(self, board: Board, commands: list[Command], step: LogStep) -> None:
         touched: dict[str, None] = {}  # in order, once each
         for command in commands:
             if isinstance(command, OtherCommand):
@@ -251,7 +254,7 @@ class TimelineBuilder:
                 self._seen.add(number)
         self._unit_events(board, list(touched), step)
 
-    def _other(self, text: str, step: Step) -> None:
+    def _other(self, text: str, step: LogStep) -> None:
         if text.startswith(CHAT_PREFIX):
             step.chat.append(unescape(self.redact(text[len(CHAT_PREFIX):])))
             step.kinds.add(CHAT)
@@ -323,7 +326,7 @@ class TimelineBuilder:
             if identity is not None and identity.unit is not None and (where := board.where(pid)) is not None:
                 self._unit_steps[identity.unit.id] = shown_at(identity.step or "", self.placer.of(where))
 
-    def _unit_events(self, board: Board, touched: list[str], step: Step) -> None:
+    def _unit_events(self, board: Board, touched: list[str], step: LogStep) -> None:
         for pid in touched:
             number = self._number(pid)
             identity = self._identity.get(number)
@@ -342,7 +345,7 @@ class TimelineBuilder:
                 step.unit_events.append(UnitEvent(unit, now, number))
                 self._unit_steps[unit] = now
 
-    def _describe(self, number: int, before: State, after: State, step: Step) -> None:
+    def _describe(self, number: int, before: State, after: State, step: LogStep) -> None:
         views = self.timeline.views
         shown = views[after[0]] if after else views[before[0]]
         name = shown.title if not shown.hidden else shown.label
@@ -374,7 +377,7 @@ class TimelineBuilder:
         if before[0] != after[0] and not before[3].startswith("pile: "):  # a draw's words name what it shows
             self._describe_look(views[before[0]], views[after[0]], step)
 
-    def _describe_look(self, was: PieceView, now: PieceView, step: Step) -> None:
+    def _describe_look(self, was: PieceView, now: PieceView, step: LogStep) -> None:
         if was.hidden and not now.hidden:
             step.texts.append(f"{was.called} revealed: {now.title}")
         elif now.hidden and not was.hidden:
@@ -389,7 +392,7 @@ class TimelineBuilder:
         elif was.title != now.title:
             step.texts.append(f"{now.title} (was {was.title})")
 
-    def _add_move(self, step: Step, number: int, map_id: str, origin: str, target: str) -> None:
+    def _add_move(self, step: LogStep, number: int, map_id: str, origin: str, target: str) -> None:
         trail = self._trails.setdefault((step.file, number), [])
         if not trail or trail[-1] != origin:
             trail.append(origin)

@@ -21,7 +21,7 @@ from typing import Any, Callable
 from adjudicator.ledger.records import Record
 from adjudicator.logs.board import OrderedChange, Shown, ordered_changes, reached
 from adjudicator.logs.check import ALTERED, NOT_APPLIED, VERIFIED, LogCheck, LogRuling, board_changes
-from adjudicator.logs.replay.timeline import RULING, Step, Timeline
+from adjudicator.logs.replay.timeline import RULING, LogStep, Timeline
 from adjudicator.rulings import recorded_response
 from adjudicator.logs.transcript import TranscriptEntry, comparable_lines
 from adjudicator.words.names import UnitNames
@@ -72,7 +72,7 @@ class RulingView:
 
 
 def place_rulings(timeline: Timeline, game: Game | None, check: LogCheck | None, records: dict[int, dict],
-                  system_name: str, redact: Callable[[str], str], labels: Callable[[int, Step], str | None]
+                  system_name: str, redact: Callable[[str], str], labels: Callable[[int, LogStep], str | None]
                   ) -> list[RulingView]:
     """Every ruling of the replay, in the order of its steps; the steps get their indexes (and the
     hidden rulings steps of their own)."""
@@ -163,7 +163,7 @@ def _with_unshown(timeline: Timeline, rulings: list[RulingView], check: LogCheck
     inserts.sort(key=lambda item: (item[0], item[1].seq or 0))
     old_steps = timeline.steps
     new_index: dict[int, int] = {}
-    steps: list[Step] = []
+    steps: list[LogStep] = []
     pending = list(inserts)
     placed: list[tuple[RulingView, int | None, int | None]] = []
     for index, step in enumerate(old_steps + [None]):
@@ -171,7 +171,7 @@ def _with_unshown(timeline: Timeline, rulings: list[RulingView], check: LogCheck
             _, view, before, after = pending.pop(0)
             file_of = old_steps[min(index, len(old_steps) - 1)].file if old_steps else 0
             view.step = len(steps)
-            steps.append(Step(file_of, view.status))
+            steps.append(LogStep(file_of, view.status))
             placed.append((view, before, after))
         if step is not None:
             new_index[index] = len(steps)
@@ -193,7 +193,7 @@ def _with_unshown(timeline: Timeline, rulings: list[RulingView], check: LogCheck
 
 
 def _mark_ordered(timeline: Timeline, game: Game, rulings: list[RulingView], records: dict[int, dict],
-                  labels: Callable[[int, Step], str | None]) -> None:
+                  labels: Callable[[int, LogStep], str | None]) -> None:
     """Notes on the units' step changes: ordered by the verified ruling before them, or by none."""
     by_step = {r.step: r for r in rulings if (r.status in (VERIFIED, NOT_APPLIED) or r.status == REROLL and r.lines)
                and r.seq in records}
