@@ -398,6 +398,63 @@ def run_odds(workdir: Path, flooders: int = 20, seconds: float = 20.0, bounds: B
     return report
 
 
+# -- two replay uploads at once ----------------------------------------------------------------------
+
+def run_replays(workdir: Path, uploaders: int = 2, bounds: Bounds = Bounds(), choice: CheckChoice = CHECK,
+                build_seconds: float = 120.0) -> Report:
+    """`uploaders` players each upload a log of the largest length a replay accepts (each its own:
+    the rulings in it differ), at once, while another player rolls (issue 52 item 2: two such uploads
+    answered 503 after 20 s and held another player's /ping 12 s). Every upload must be taken at once
+    (303), every build must end ready, and the player's rolls answered within the bounds."""
+    from bench.replay import GAME, SCENARIO, PageSession, largest_log, setup_file
+    from vassalfmt import continue_log
+
+    server = Gunicorn(workdir).start()
+    report = Report("replay uploads", 0.0)
+    answers: list[tuple[int, str]] = []  # (upload status, the build's last state)
+    try:
+        setup = setup_file()
+        logs = []
+        for _ in range(uploaders):
+            game = requests.post(f"{server.url}/api/v1/games", json={"system": GAME, "scenario": SCENARIO},
+                                 timeout=60).json()
+            logs.append(continue_log(setup, largest_log(server, game, setup)[:-1]))
+
+        def upload(log: bytes) -> None:
+            browser = PageSession(server.url)
+            sent = browser.post(f"/systems/{GAME}/replay", f"/systems/{GAME}/replay",
+                                files={"file": ("turn.vlog", log)})
+            state = "not taken"
+            if sent.status_code == 303:
+                address, ends = server.url + sent.headers["Location"].split("?", 1)[0], time.monotonic() + build_seconds
+                while time.monotonic() < ends:
+                    state = browser.session.get(address + "/status", timeout=60).json()["state"]
+                    if state in ("ready", "failed"):
+                        break
+                    time.sleep(0.2)
+            answers.append((sent.status_code, state))
+
+        def both(stop: threading.Event) -> None:
+            threads = [threading.Thread(target=upload, args=(log,), daemon=True) for log in logs]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(timeout=build_seconds + 60)
+
+        started = time.monotonic()
+        play_while(server, 0.0, bounds, choice, report, during=both)
+        report.seconds = round(time.monotonic() - started, 1)
+        log = server.log_tail(200_000)
+    finally:
+        server.stop()
+    report.figures.update({"uploads": uploaders, "answers": answers})
+    if len(answers) < uploaders or any(status != 303 or state != "ready" for status, state in answers):
+        report.problems.append(f"an upload was not taken at once and built: {answers}")
+    if "Traceback" in log or "WORKER TIMEOUT" in log:
+        report.problems.append("the server log has a traceback or a worker timeout")
+    return report
+
+
 # -- storage outage ----------------------------------------------------------------------------------
 
 def mount_small_disk(path: Path, size: str = "4m") -> str | None:
@@ -534,6 +591,8 @@ def main(argv: list[str] | None = None) -> int:
                 report = run_uploads(Path(tmp), args.uploaders, args.seconds, extra_env=env)
             elif scenario == "odds":
                 report = run_odds(Path(tmp), args.flooders, args.seconds, extra_env=env)
+            elif scenario == "replays":
+                report = run_replays(Path(tmp))
             elif scenario == "outage":
                 report = run_outage(Path(tmp), min(args.seconds, 10.0))
             else:

@@ -64,3 +64,15 @@ def test_an_odds_flood_is_refused_429_and_leaves_rolls_answered(tmp_path):
     report = run_odds(tmp_path, flooders=8, seconds=4.0, bounds=Bounds(min_rolls_answered=5))
     assert report.problems == [], report.line()
     assert report.figures["statuses"].get(429, 0) > report.figures["statuses"].get(200, 0) > 0, report.line()
+
+
+def test_two_replay_uploads_at_once_leave_rolls_answered(tmp_path):
+    """issue 52 item 2: two players upload the longest log a replay accepts at the same moment while a
+    third rolls; both uploads are taken at once and built beside the requests, and every roll is
+    answered within the bounds (before: both 503 after 20 s, another player's /ping held 12 s). The
+    long run: `make soak` (bench/overload.py --only replays)."""
+    from bench.overload import run_replays
+
+    report = run_replays(tmp_path, uploaders=2, bounds=Bounds(min_rolls_answered=5))
+    assert report.problems == [], report.line()
+    assert [state for _, state in report.figures["answers"]] == ["ready", "ready"], report.line()
