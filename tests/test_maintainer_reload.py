@@ -24,7 +24,6 @@ import requests
 
 from scenarios.loader import DATA_ROOT
 from test_maintainer_scenario import Served
-import pytest
 
 pytestmark = pytest.mark.server  # starts a real server process
 
@@ -75,6 +74,17 @@ def adjudicator_status(server: Served, maintainer: bool = False) -> subprocess.C
                           text=True, timeout=60, env=env)
 
 
+def settled_status(server: Served, code: int) -> subprocess.CompletedProcess:
+    """`adjudicator status` once it answers `code`, within 30 s: just after a SIGHUP an old worker,
+    still finishing, may answer once more with the data it had (the reload is the new workers')."""
+    ends = time.monotonic() + 30
+    said = adjudicator_status(server)
+    while said.returncode != code and time.monotonic() < ends:
+        time.sleep(0.2)
+        said = adjudicator_status(server)
+    return said
+
+
 def booted_workers(server: Served) -> list[int]:
     return [int(pid) for pid in re.findall(r"Booting worker with pid: (\d+)", server.log.read_text())]
 
@@ -104,7 +114,7 @@ def test_a_reload_with_broken_data_keeps_serving_the_data_before_and_says_why(tm
         log = server.log.read_text()
         assert f"reload refused: kwb/tables/crt.csv:{line}: table crt: column" in log
         assert "Shutting down" not in log and "Worker failed to boot" not in log and "Traceback" not in log
-        said = adjudicator_status(server)
+        said = settled_status(server, 1)
         assert said.returncode == 1, said.stderr
         assert said.stdout.startswith("RELOAD REFUSED: the reload at ")
         assert f"  kwb/tables/crt.csv:{line}: table crt: column " in said.stdout
@@ -122,7 +132,7 @@ def test_a_reload_with_broken_data_keeps_serving_the_data_before_and_says_why(tm
                                                                 "problems": [], "missing": []}
         assert taken["data"]["loaded_at"] == taken["last_reload"]["at"] != first["data"]["loaded_at"]
         server.wait_for(lambda: result(server) == "DR")
-        said = adjudicator_status(server)
+        said = settled_status(server, 0)
         assert said.returncode == 0 and said.stdout.startswith("ok: serving the game data read at "), said.stdout
     finally:
         server.stop()
@@ -222,7 +232,7 @@ def test_a_reload_that_would_drop_a_game_is_refused_and_names_it(tmp_path):
             assert "game(s) missing: " + ("kwb, spi, holdfast, fireandice" if whole else "holdfast") \
                 in refused["summary"]
             assert holdfast_combat(server) == 2  # the game read at the start, served by the new worker
-            said = adjudicator_status(server)
+            said = settled_status(server, 1)
             assert said.returncode == 1 and said.stdout.startswith("RELOAD REFUSED: "), said.stdout
             assert f"  {problem}" in said.stdout
         log = server.log.read_text()
