@@ -55,13 +55,24 @@ def status(server: Served) -> dict:
 def hang_up(server: Served) -> dict:
     """SIGHUP to the master, then the status once the new worker answers (it knows the reload)."""
     before = (status(server).get("last_reload") or {}).get("at")
-    os.kill(server.process.pid, signal.SIGHUP)
     seen: dict = {}
 
     def reloaded() -> bool:
         seen.update(status(server))
         return bool(seen.get("last_reload")) and (seen["last_reload"]["at"] != before or before is None)
 
+    # a SIGHUP that reaches the master while it still forks the last reload's workers may be lost
+    # (gunicorn logs no "Handling signal: hup" for it): sent again after 10 s, at most three times
+    for _ in range(3):
+        os.kill(server.process.pid, signal.SIGHUP)
+        ends = time.monotonic() + 10
+        while time.monotonic() < ends:
+            try:
+                if reloaded():
+                    return seen
+            except requests.RequestException:
+                pass
+            time.sleep(0.2)
     server.wait_for(reloaded)
     return seen
 
