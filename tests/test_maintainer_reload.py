@@ -85,12 +85,13 @@ def adjudicator_status(server: Served, maintainer: bool = False) -> subprocess.C
                           text=True, timeout=60, env=env)
 
 
-def settled_status(server: Served, code: int) -> subprocess.CompletedProcess:
-    """`adjudicator status` once it answers `code`, within 30 s: just after a SIGHUP an old worker,
-    still finishing, may answer once more with the data it had (the reload is the new workers')."""
+def settled_status(server: Served, code: int, says: str = "") -> subprocess.CompletedProcess:
+    """`adjudicator status` once it answers `code` (and `says` that), within 30 s: just after a SIGHUP
+    an old worker, still finishing, may answer once more with the data it had (the reload is the new
+    workers')."""
     ends = time.monotonic() + 30
     said = adjudicator_status(server)
-    while said.returncode != code and time.monotonic() < ends:
+    while (said.returncode != code or says not in said.stdout) and time.monotonic() < ends:
         time.sleep(0.2)
         said = adjudicator_status(server)
     return said
@@ -243,7 +244,7 @@ def test_a_reload_that_would_drop_a_game_is_refused_and_names_it(tmp_path):
             assert "game(s) missing: " + ("kwb, spi, holdfast, fireandice" if whole else "holdfast") \
                 in refused["summary"]
             assert holdfast_combat(server) == 2  # the game read at the start, served by the new worker
-            said = settled_status(server, 1)
+            said = settled_status(server, 1, f"  {problem}")
             assert said.returncode == 1 and said.stdout.startswith("RELOAD REFUSED: "), said.stdout
             assert f"  {problem}" in said.stdout
         log = server.log.read_text()
