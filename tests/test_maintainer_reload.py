@@ -52,14 +52,18 @@ def status(server: Served) -> dict:
     return requests.get(server.url + "/api/v1/status", timeout=10).json()
 
 
-def hang_up(server: Served) -> dict:
-    """SIGHUP to the master, then the status once the new worker answers (it knows the reload)."""
+def hang_up(server: Served, until=lambda reload: True) -> dict:
+    """SIGHUP to the master, then the status once a new worker answers (it knows the reload) and its
+    reload is this one (``until`` holds for it): an old worker, still finishing after the last SIGHUP,
+    may answer ``before`` or the wait with the reload before this one."""
     before = (status(server).get("last_reload") or {}).get("at")
     seen: dict = {}
 
     def reloaded() -> bool:
+        seen.clear()
         seen.update(status(server))
-        return bool(seen.get("last_reload")) and (seen["last_reload"]["at"] != before or before is None)
+        reload = seen.get("last_reload")
+        return bool(reload) and (reload["at"] != before or before is None) and until(reload)
 
     # a SIGHUP that reaches the master while it still forks the last reload's workers may be lost
     # (gunicorn logs no "Handling signal: hup" for it): sent again after 10 s, at most three times
@@ -116,7 +120,7 @@ def test_a_reload_with_broken_data_keeps_serving_the_data_before_and_says_why(tm
         assert result(server) == "NE"
 
         line = set_crt_row(data, 3, "ZZ")  # a code tables/crt_results.csv does not define
-        refused = hang_up(server)
+        refused = hang_up(server, until=lambda reload: not reload["taken"])
         assert refused["ok"] is False and refused["last_reload"]["taken"] is False
         assert refused["data"]["loaded_at"] == first["data"]["loaded_at"]  # still the data read at the start
         problems = refused["last_reload"]["problems"]
@@ -139,7 +143,7 @@ def test_a_reload_with_broken_data_keeps_serving_the_data_before_and_says_why(tm
         assert "Worker failed to boot" not in server.log.read_text()
 
         set_crt_row(data, 3, "DR")  # fixed: a code it defines
-        taken = hang_up(server)
+        taken = hang_up(server, until=lambda reload: reload["taken"])
         assert taken["ok"] is True and taken["last_reload"] == {"at": taken["last_reload"]["at"], "taken": True,
                                                                 "problems": [], "missing": []}
         assert taken["data"]["loaded_at"] == taken["last_reload"]["at"] != first["data"]["loaded_at"]
@@ -233,7 +237,7 @@ def test_a_reload_that_would_drop_a_game_is_refused_and_names_it(tmp_path):
         ]
         for break_it, problem, mend in steps:
             break_it()
-            refused = hang_up(server)
+            refused = hang_up(server, until=lambda reload: any(p.startswith(problem) for p in reload["problems"]))
             mend()
             assert refused["ok"] is False and refused["last_reload"]["taken"] is False, problem
             assert refused["data"]["loaded_at"] == first["data"]["loaded_at"]
@@ -252,7 +256,7 @@ def test_a_reload_that_would_drop_a_game_is_refused_and_names_it(tmp_path):
         assert "Shutting down" not in log and "Worker failed to boot" not in log and "Traceback" not in log
         assert "KeyError" not in log
 
-        taken = hang_up(server)  # everything back where it was
+        taken = hang_up(server, until=lambda reload: reload["taken"])  # everything back where it was
         assert taken["ok"] is True and taken["last_reload"]["taken"] and taken["last_reload"]["missing"] == []
         assert holdfast_combat(server) == 2
     finally:
