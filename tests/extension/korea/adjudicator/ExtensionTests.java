@@ -482,6 +482,13 @@ public final class ExtensionTests {
     check(repeat.panel.isVisible() && repeat.record() == 3
           && shown.startsWith("This situation was asked as record #3 (Combat: NE); asking again rolls again, and both players will see it.")
           && shown.contains("Open #3 to read it instead, or press OK to roll again."), "a repeat warned: " + shown);
+    final javax.swing.JTextArea area = warningArea(repeat);
+    final java.awt.FontMetrics metrics = area.getFontMetrics(area.getFont());
+    final int lines = (metrics.stringWidth(area.getText()) + AskedBefore.TEXT_WIDTH - 1) / AskedBefore.TEXT_WIDTH;
+    check(lines >= 2 && area.getPreferredSize().width == AskedBefore.TEXT_WIDTH && repeat.panel.getPreferredSize().width < 800
+          && area.getPreferredSize().height >= lines * metrics.getHeight(),
+          "the warning wraps within its width, every line of it shown: " + area.getPreferredSize() + ", " + lines + " lines of "
+          + metrics.getHeight());
     repeat.answered(sent, repeated);
     check(!repeat.panel.isVisible() && repeat.record() == 0, "a retry of the form's own request: no warning");
     repeat.answered(entered, fresh);
@@ -502,10 +509,14 @@ public final class ExtensionTests {
 
   /** The text the repeat warning shows at the form's top. */
   private static String warningText(AskedBefore repeat) {
+    return warningArea(repeat).getText();
+  }
+
+  private static javax.swing.JTextArea warningArea(AskedBefore repeat) {
     for (final java.awt.Component c : repeat.panel.getComponents()) {
-      if (c instanceof javax.swing.JTextArea) return ((javax.swing.JTextArea) c).getText();
+      if (c instanceof javax.swing.JTextArea) return (javax.swing.JTextArea) c;
     }
-    return "";
+    throw new IllegalStateException("no warning text");
   }
 
   private static void ruling() {

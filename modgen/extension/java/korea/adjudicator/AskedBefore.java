@@ -34,6 +34,8 @@ import javax.swing.Timer;
 final class AskedBefore {
   /** How long the entries rest before they are looked up (ms). */
   static final int PAUSE_MS = 700;
+  /** The warning's width (px): its words wrap within it, the form never a long line wide. */
+  static final int TEXT_WIDTH = 600;
   private static final Color WARNING = new Color(150, 75, 0);
 
   /** Asks the odds of the entered request: {@code odds} gets the answer, {@code refused} the problem (event thread). */
@@ -47,7 +49,7 @@ final class AskedBefore {
   }
 
   final JPanel panel = new JPanel(new BorderLayout(8, 0));
-  private final JTextArea text = new JTextArea(2, 56);
+  private final JTextArea text = new JTextArea();
   private final JButton open = new JButton();
   private final Lookup lookup;
   private final Opener opener;
@@ -178,6 +180,9 @@ final class AskedBefore {
       text.setText(words(before) + (Boolean.TRUE.equals(before.get("rolled"))
         ? " Open #" + record() + " to read it instead, or press OK to roll again." : " Open #" + record() + " to read it."));
       open.setText("Open #" + record());
+      text.setPreferredSize(null);
+      text.setSize(TEXT_WIDTH, Short.MAX_VALUE);  // laid out at its width: the height its wrapped lines take
+      text.setPreferredSize(new java.awt.Dimension(TEXT_WIDTH, text.getPreferredSize().height));
     }
     panel.setVisible(!before.isEmpty());
     if (was != panel.isVisible() || !had.equals(text.getText())) relayout.run();
