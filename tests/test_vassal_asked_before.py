@@ -18,10 +18,8 @@ import re
 import pytest
 import requests
 
-from adjudicator.checks import get_check
-from adjudicator.testing import seed_for, seeds_env
-from bench.server import Gunicorn
-from tests.engine.play import Script, board_request, call, menu_of, select, submit_form
+from tests.engine.play import Script, call, menu_of, select, submit_form
+from tests.engine.pusan_attack import ATTACKER, DEFENDER, attack, server  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.engine
 
@@ -32,25 +30,9 @@ WARNING = (r"This situation was asked as record #1 \(Combat for Communist: .+?\)
 RULING_1 = r"the ruling in full \(record #1\)"
 
 
-@pytest.fixture(scope="module")
-def attack(modules) -> dict:
-    setup = modules[("kwb", 1)][2]["setups/pusan.vsav"]
-    return board_request("kwb", "pusan", setup, "combat", "communist", ["nk-83-mot"], "0205", {"intensive": "none"})
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory, attack):
-    spec = get_check("kwb", "combat")
-    seed = seed_for((spec, attack, lambda o: o["result"] == "AD", 1), (spec, attack, lambda o: o["result"] == "AR", 2))
-    running = Gunicorn(workdir=tmp_path_factory.mktemp("asked-before-adjudicator"),
-                       app="adjudicator.testing:make_test_app()", extra_env=seeds_env({"kwb/pusan": seed})).start()
-    yield running
-    running.stop()
-
-
 def open_the_attack() -> list[dict]:
     """NK 83 selected with a click, "Attack this hex with the selected units" on US 27/25's menu: the form, filled."""
-    return [*select("nk-83-mot"), menu_of("us-27-25", "Adjudicator/Attack this hex with the selected units"),
+    return [*select(ATTACKER), menu_of(DEFENDER, "Adjudicator/Attack this hex with the selected units"),
             {"do": "wait_window", "window": FORM}]
 
 
