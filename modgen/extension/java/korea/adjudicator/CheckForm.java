@@ -41,8 +41,8 @@ import javax.swing.Timer;
  * check with dice has a Chances button: each outcome with its probability and the expected
  * losses, before OK, or beside the button why they are not shown (the fog of war); in a recorded
  * game a situation the ledger holds already is said at the top, and OK asks before it rolls again
- * (AskedBefore). Inputs
- * carry their JSON pointer as component name (a test finds them by it, or by their label).
+ * (AskedBefore). Inputs carry their JSON pointer as component name (a test finds them by it, or by
+ * their label).
  */
 final class CheckForm {
   /** What OK does with the entered request members (off the form: Asking sends them). */
