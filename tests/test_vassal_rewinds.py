@@ -20,30 +20,12 @@ import json
 import pytest
 import requests
 
-from adjudicator.checks import get_check
-from adjudicator.testing import seed_for, seeds_env
-from bench.server import Gunicorn
-from tests.engine.play import board_request, call
+from tests.engine.play import call
+from tests.engine.pusan_attack import attack, server  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.engine
 
 PROPS = ["UnitId", "Step_Level"]
-
-
-@pytest.fixture(scope="module")
-def attack(modules) -> dict:
-    setup = modules[("kwb", 1)][2]["setups/pusan.vsav"]
-    return board_request("kwb", "pusan", setup, "combat", "communist", ["nk-83-mot"], "0205", {"intensive": "none"})
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory, attack):
-    spec = get_check("kwb", "combat")
-    seed = seed_for((spec, attack, lambda o: o["result"] == "AD", 1), (spec, attack, lambda o: o["result"] == "AR", 2))
-    running = Gunicorn(workdir=tmp_path_factory.mktemp("rewinds-adjudicator"), app="adjudicator.testing:make_test_app()",
-                       extra_env=seeds_env({"kwb/pusan": seed})).start()
-    yield running
-    running.stop()
 
 
 def log_check(server, game_id: str, token: str, *paths) -> dict:

@@ -453,14 +453,70 @@ public final class ExtensionTests {
           "the same server, a trailing slash aside");
   }
 
-  /** The chances of a situation the ledger has seen (the API's optional asked_before) warn before the roll. */
+  /**
+   * The chances of a situation the ledger has seen (the API's optional asked_before) warn before
+   * the roll, at the form's top (AskedBefore), not in the chances pane; a request the form sent
+   * already (a retry after a lost answer) is neither warned of nor held, and OK looks up entries
+   * not looked up yet. The modal asked on OK while the warning stands is the engine test's
+   * (tests/test_vassal_asked_before.py).
+   */
   private static void askedBefore() {
     final String odds = "{\"outcomes\": [{\"label\": \"NE\", \"probability\": 1.0, \"fraction\": \"1/1\"}], \"exact\": true";
-    final String warned = FormText.chancesHtml(Json.parseObject(odds + ", \"asked_before\": {\"record\": 3, \"rolled\": true, "
-      + "\"text\": \"This situation was asked as record #3 (Combat: NE); asking again rolls again, and both players will see it.\"}}"));
-    check(warned.contains("This situation was asked as record #3 (Combat: NE); asking again rolls again")
-          && warned.contains("Open record #3 from Adjudicator &gt; Rulings of this game"), "a repeat warned: " + warned);
-    check(!FormText.chancesHtml(Json.parseObject(odds + "}")).contains("asked as record"), "a new situation: no warning");
+    final Map<String, Object> repeated = Json.parseObject(odds + ", \"asked_before\": {\"record\": 3, \"rolled\": true, "
+      + "\"headline\": \"Combat: NE\", \"text\": \"This situation was asked as record #3 (Combat: NE); asking again rolls again, "
+      + "and both players will see it.\"}}");
+    final Map<String, Object> fresh = Json.parseObject(odds + "}");
+    check(!FormText.chancesHtml(repeated).contains("asked as record") && FormText.chancesHtml(repeated).contains("NE"),
+          "the chances pane leaves the warning to the form's top");
+    final List<Map<String, Object>> lookedUp = new ArrayList<>();
+    final Map<String, Object> sent = Map.of("attackers", List.of("nk-1"));
+    final boolean[] refuse = {false};
+    final AskedBefore repeat = new AskedBefore((entered, answer, refused) -> {
+      lookedUp.add(entered);
+      if (refuse[0]) refused.accept(new Server.Problem(422, "The chances would show what is hidden from you", "hidden"));
+      else answer.accept(fresh);
+    }, (record, over) -> { }, sent::equals);
+    final Map<String, Object> entered = Map.of("attackers", List.of("nk-2"));
+    repeat.answered(entered, repeated);
+    final String shown = warningText(repeat);
+    check(repeat.panel.isVisible() && repeat.record() == 3
+          && shown.startsWith("This situation was asked as record #3 (Combat: NE); asking again rolls again, and both players will see it.")
+          && shown.contains("Open #3 to read it instead, or press OK to roll again."), "a repeat warned: " + shown);
+    final javax.swing.JTextArea area = warningArea(repeat);
+    final java.awt.FontMetrics metrics = area.getFontMetrics(area.getFont());
+    final int lines = (metrics.stringWidth(area.getText()) + AskedBefore.TEXT_WIDTH - 1) / AskedBefore.TEXT_WIDTH;
+    check(lines >= 2 && area.getPreferredSize().width == AskedBefore.TEXT_WIDTH && repeat.panel.getPreferredSize().width < 800
+          && area.getPreferredSize().height >= lines * metrics.getHeight(),
+          "the warning wraps within its width, every line of it shown: " + area.getPreferredSize() + ", " + lines + " lines of "
+          + metrics.getHeight());
+    repeat.answered(sent, repeated);
+    check(!repeat.panel.isVisible() && repeat.record() == 0, "a retry of the form's own request: no warning");
+    repeat.answered(entered, fresh);
+    check(!repeat.panel.isVisible(), "a new situation: no warning");
+    final List<Boolean> sends = new ArrayList<>();
+    repeat.beforeSend(sent, sends::add);
+    equal(List.of(true), sends, "a retry is sent as it is");
+    equal(List.of(), lookedUp, "a retry is not looked up");
+    repeat.beforeSend(entered, sends::add);
+    equal(List.of(), lookedUp, "entries the last answer was about are not looked up again");
+    final Map<String, Object> changed = Map.of("attackers", List.of("nk-3"));
+    repeat.beforeSend(changed, sends::add);
+    equal(List.of(changed), lookedUp, "entries changed since the last answer are looked up on OK, once");
+    refuse[0] = true;
+    repeat.beforeSend(Map.of("attackers", List.of("nk-4")), sends::add);
+    equal(List.of(true, true, true, true), sends, "no warning, or no chances (the fog of war): OK sends");
+  }
+
+  /** The text the repeat warning shows at the form's top. */
+  private static String warningText(AskedBefore repeat) {
+    return warningArea(repeat).getText();
+  }
+
+  private static javax.swing.JTextArea warningArea(AskedBefore repeat) {
+    for (final java.awt.Component c : repeat.panel.getComponents()) {
+      if (c instanceof javax.swing.JTextArea) return (javax.swing.JTextArea) c;
+    }
+    throw new IllegalStateException("no warning text");
   }
 
   private static void ruling() {

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Consumer;
 
 import javax.swing.JOptionPane;
 import javax.swing.JTextArea;
@@ -15,7 +16,8 @@ import javax.swing.SwingWorker;
 
 /**
  * Asking one check as a player does: the board fills what it knows, the form asks for the rest
- * (and stays open until the ruling is posted; a check with dice shows its chances before OK),
+ * (and stays open until the ruling is posted; a check with dice shows its chances before OK, and
+ * in a recorded game warns of a situation asked before: AskedBefore),
  * the request goes to the server off the event thread, and the ruling is delivered: its lines
  * into the chat (the server's notices among them, and shown in a dialog), the stand-ins it used
  * stated once per game, and its changes to the board offered (a change to a piece hidden from
@@ -54,14 +56,28 @@ final class Asking {
     final List<FormFields.Field> fields = new ArrayList<>(FormFields.boardFields(check.schema, filled));
     fields.addAll(FormFields.fields(check.schema, filled.keySet(), omit));
     final String asker = check.kind() == Catalog.Kind.ATTACK ? "attacker" : "";
+    final CheckForm.Chances chances = check.random ? (entered, odds, refused) -> chances(filled, entered, odds, refused) : null;
+    // a recorded game's roll: the form warns of a situation the ledger holds already (a calculation records nothing)
+    final AskedBefore repeat = recorded != null && chances != null
+      ? new AskedBefore(chances, this::openRecord, entered -> lastRequest.equals(Json.write(request(filled, entered)))) : null;
     CheckForm.open(Adjudicator.window(), check, filled, fields, mode, dice, asker, (entered, form) -> send(filled, entered, form),
-                   check.random ? (entered, form) -> chances(filled, entered, form) : null);
+                   chances, repeat);
   }
 
-  /** The Chances button: the same request without dice, asked for its odds off the event thread; shown in the form. */
-  private void chances(Map<String, Object> filled, Map<String, Object> entered, CheckForm form) {
+  /** The board's part and what the player entered: the request as the form sends it. */
+  private static Map<String, Object> request(Map<String, Object> filled, Map<String, Object> entered) {
     final Map<String, Object> request = new LinkedHashMap<>(filled);
     request.putAll(entered);
+    return request;
+  }
+
+  /**
+   * The odds of the form's request (without dice), asked off the event thread: the Chances
+   * button's and the repeat warning's; the answer, or why there is none, on the event thread.
+   */
+  private void chances(Map<String, Object> filled, Map<String, Object> entered, Consumer<Map<String, Object>> answer,
+                       Consumer<Server.Problem> refused) {
+    final Map<String, Object> request = request(filled, entered);
     request.remove("dice");
     final ActiveGame recorded = adjudicator.active();
     final String side = adjudicator.askingSide();
@@ -73,12 +89,34 @@ final class Asking {
 
       @Override
       protected void done() {
+        final Map<String, Object> odds;
         try {
-          final Map<String, Object> odds = get();
-          if (form.isOpen()) form.showChances(odds);
+          odds = get();
         }
         catch (Exception e) {
-          if (form.isOpen()) form.noChances(adjudicator.problemOf(e));
+          refused.accept(adjudicator.problemOf(e));
+          return;
+        }
+        answer.accept(odds);
+      }
+    }.execute();
+  }
+
+  /** "Open #N" of the repeat warning: that ruling in its window, as Rulings of this game opens it, over the form. */
+  private void openRecord(long record, java.awt.Window over) {
+    new SwingWorker<Ruling, Void>() {
+      @Override
+      protected Ruling doInBackground() throws Exception {
+        return adjudicator.ledger.ruling(record);
+      }
+
+      @Override
+      protected void done() {
+        try {
+          RulingWindow.show(get(), over);
+        }
+        catch (Exception e) {
+          Adjudicator.showProblem(adjudicator.problemOf(e));
         }
       }
     }.execute();
@@ -93,8 +131,7 @@ final class Asking {
   }
 
   private void send(Map<String, Object> filled, Map<String, Object> entered, CheckForm form) {
-    final Map<String, Object> request = new LinkedHashMap<>(filled);
-    request.putAll(entered);
+    final Map<String, Object> request = request(filled, entered);
     final String body = Json.write(request);
     if (!body.equals(lastRequest)) {
       lastRequest = body;

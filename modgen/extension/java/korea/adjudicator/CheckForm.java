@@ -39,8 +39,10 @@ import javax.swing.Timer;
  * form says that it is waiting and for how long, and when the server does not answer in time
  * it says so and OK asks again (the same request: a recorded check is never rolled twice). A
  * check with dice has a Chances button: each outcome with its probability and the expected
- * losses, before OK, or beside the button why they are not shown (the fog of war). Inputs
- * carry their JSON pointer as component name (a test finds them by it, or by their label).
+ * losses, before OK, or beside the button why they are not shown (the fog of war); in a recorded
+ * game a situation the ledger holds already is said at the top, and OK asks before it rolls again
+ * (AskedBefore). Inputs carry their JSON pointer as component name (a test finds them by it, or by
+ * their label).
  */
 final class CheckForm {
   /** What OK does with the entered request members (off the form: Asking sends them). */
@@ -48,9 +50,8 @@ final class CheckForm {
     void send(Map<String, Object> entered, CheckForm form);
   }
 
-  /** What the Chances button does with the entered request members (null: the check has no chances). */
-  interface Chances {
-    void ask(Map<String, Object> entered, CheckForm form);
+  /** What the Chances button asks with the entered request members (null: the check has no chances): the odds, or why not. */
+  interface Chances extends AskedBefore.Lookup {
   }
 
   private static final Color PROBLEM = new Color(170, 0, 0);
@@ -63,19 +64,17 @@ final class CheckForm {
   private final JLabel topProblem = new JLabel();
   private final JLabel status = new JLabel(" ");
   private final JButton ok = new JButton("OK");
-  private final JButton chancesButton = new JButton("Chances");
-  private final JLabel chancesNote = new JLabel(" ");
-  private final JLabel chancesShown = new JLabel();
-  private final JScrollPane chancesPane = new JScrollPane(chancesShown);
   private final JPanel body = new JPanel(new GridBagLayout());
   private final String asker;  // the asking player's part in the check ("attacker"), "" when not known
+  private final AskedBefore repeat;  // the warning of a situation asked before (null: not a recorded game's roll)
   private Rectangle screen;
   private Timer waiting;
 
   private CheckForm(Window owner, Catalog.Check check, Map<String, Object> filled, List<FormFields.Field> fields,
-                    String mode, String dice, String asker, Submit submit, Chances chances) {
+                    String mode, String dice, String asker, Submit submit, Chances chances, AskedBefore repeat) {
     this.fields = fields;
     this.asker = asker;
+    this.repeat = repeat;
     dialog = new JDialog(owner, "Adjudicator: " + check.words(), java.awt.Dialog.ModalityType.APPLICATION_MODAL);
     dialog.setDefaultCloseOperation(JDialog.DISPOSE_ON_CLOSE);
     final GridBagConstraints at = constraints();
@@ -115,27 +114,20 @@ final class CheckForm {
     final JPanel left = new JPanel(new FlowLayout(FlowLayout.LEFT));
     final JPanel right = new JPanel(new FlowLayout(FlowLayout.RIGHT));
     status.setName("status");
+    final FormChances odds = new FormChances(this, chances, screen);
     if (chances != null) {
-      chancesButton.setName("chances");
-      chancesButton.setToolTipText("Each outcome with its probability and the expected losses, before anything is rolled");
-      chancesButton.addActionListener(a -> askChances(chances));
-      chancesNote.setName("chances note");
-      left.add(chancesButton);
-      left.add(chancesNote);
+      left.add(odds.button);
+      left.add(odds.note);
     }
     right.add(status);
     right.add(ok);
     right.add(cancel);
     buttons.add(left, BorderLayout.CENTER);
     buttons.add(right, BorderLayout.EAST);
-    chancesShown.setName("chances shown");
-    chancesShown.setVerticalAlignment(JLabel.TOP);
-    chancesPane.setBorder(BorderFactory.createTitledBorder("Chances (before the roll; nothing rolled or recorded)"));
-    chancesPane.setPreferredSize(new Dimension(Math.min(760, screen.width - 60), 190));
-    chancesPane.setVisible(false);
     final JPanel south = new JPanel(new BorderLayout());
-    south.add(chancesPane, BorderLayout.CENTER);
+    south.add(odds.pane, BorderLayout.CENTER);
     south.add(buttons, BorderLayout.SOUTH);
+    if (repeat != null) dialog.getContentPane().add(repeat.panel, BorderLayout.NORTH);  // at the top, never scrolled away
     dialog.getContentPane().add(scroll, BorderLayout.CENTER);
     dialog.getContentPane().add(south, BorderLayout.SOUTH);
     dialog.getRootPane().setDefaultButton(ok);
@@ -160,13 +152,21 @@ final class CheckForm {
    * Opens the form (modal: returns when it is closed); OK hands the entered members to {@code
    * submit}, the Chances button (none when {@code chances} is null) to {@code chances}. {@code
    * asker} is the asking player's part in the check ("attacker"; "" when not known): a value he
-   * chooses himself is not said to be another player's. Event thread.
+   * chooses himself is not said to be another player's. {@code repeat} (null: none) warns of a
+   * situation asked before, looked up as the form opens and as its entries change. Event thread.
    */
   static void open(Component parent, Catalog.Check check, Map<String, Object> filled, List<FormFields.Field> fields,
-                   String mode, String dice, String asker, Submit submit, Chances chances) {
+                   String mode, String dice, String asker, Submit submit, Chances chances, AskedBefore repeat) {
     final Window owner = parent == null ? null : SwingUtilities.getWindowAncestor(parent) != null
       ? SwingUtilities.getWindowAncestor(parent) : parent instanceof Window ? (Window) parent : null;
-    new CheckForm(owner, check, filled, fields, mode, dice, asker, submit, chances).dialog.setVisible(true);
+    final CheckForm form = new CheckForm(owner, check, filled, fields, mode, dice, asker, submit, chances, repeat);
+    if (repeat != null) SwingUtilities.invokeLater(() -> repeat.opened(form.dialog, form::quietlyEntered, form::repack));
+    form.dialog.setVisible(true);
+  }
+
+  /** An entry changed (typed, chosen, a row added or removed): the repeat warning looks again once the player pauses. */
+  void changed() {
+    if (repeat != null) repeat.changed();
   }
 
   // ---- what the asking side tells the form -----------------------------------------------------------
@@ -221,35 +221,15 @@ final class CheckForm {
     repack();
   }
 
-  // ---- the chances -------------------------------------------------------------------------------------
-
-  /** The Chances button: what was entered read as OK reads it (a wrong entry is shown beside its field), then asked. */
-  private void askChances(Chances chances) {
+  /** What was entered, as OK reads it (a wrong entry shown beside its field), or null: the Chances button's request. */
+  Map<String, Object> enteredOrShown() {
     clearProblems();
-    final Map<String, Object> entered = readEntered();
-    if (entered == null) return;
-    chancesButton.setEnabled(false);
-    chancesNote.setText("working them out...");
-    chances.ask(entered, this);
+    return readEntered();
   }
 
-  /** The server's odds answer (adjudicator.odds: outcomes, expected losses, method), shown as the pages show them. */
-  void showChances(Map<String, Object> odds) {
-    chancesButton.setEnabled(true);
-    chancesNote.setText(" ");
-    chancesShown.setText(FormText.chancesHtml(odds));
-    chancesPane.setVisible(true);
-    repack();
-  }
-
-  /** Why there are no chances (the fog of war, a situation the rules refuse), beside the button, in players' words. */
-  void noChances(Server.Problem p) {
-    chancesButton.setEnabled(true);
-    chancesPane.setVisible(false);
-    chancesNote.setText("<html><div style=\"width: 380px\"><font color=\"#aa0000\">" + FormText.html(p.title) + ": "
-                        + FormText.html(Unseen.named(Words.playersWords(p.detail))) + "</font></div></html>");
-    chancesNote.setToolTipText(p.detail);
-    repack();
+  /** The odds answered the Chances button: the repeat warning reads the same answer. */
+  void chancesAnswered(Map<String, Object> entered, Map<String, Object> odds) {
+    if (repeat != null) repeat.answered(entered, odds);
   }
 
   // ---- the fields --------------------------------------------------------------------------------------
@@ -352,6 +332,7 @@ final class CheckForm {
       input = new JTextField(initial, f.kind == FormFields.Kind.INTEGER || f.kind == FormFields.Kind.NUMBER ? 6 : 24);
     }
     input.setToolTipText(f.description.isEmpty() ? null : f.description);
+    FormText.whenChanged(input, this::changed);
     if (pointer != null) {
       input.setName(pointer);
       inputs.put(pointer, input);
@@ -373,7 +354,29 @@ final class CheckForm {
   private void submit(Submit submit) {
     clearProblems();
     final Map<String, Object> entered = readEntered();
-    if (entered != null) submit.send(entered, this);
+    if (entered == null) return;
+    if (repeat == null) {
+      submit.send(entered, this);
+      return;
+    }
+    ok.setEnabled(false);  // no second OK while the situation is looked up or the player is asked
+    status.setText("Looking up whether this situation was asked before...");
+    repeat.beforeSend(entered, send -> {
+      if (!isOpen()) return;
+      ok.setEnabled(true);
+      status.setText(" ");
+      if (send) submit.send(entered, this);
+    });
+  }
+
+  /** What was entered, read without showing a problem (null while an entry is wrong): the repeat warning's lookups. */
+  private Map<String, Object> quietlyEntered() {
+    try {
+      return FormFields.read(fields, entered());
+    }
+    catch (FormFields.Problems wrong) {
+      return null;
+    }
   }
 
   /** What was entered as request members, or null with every wrong entry shown beside its field. */
@@ -401,7 +404,7 @@ final class CheckForm {
       @Override
       public String text(String pointer) {
         final JComponent input = inputs.get(pointer);
-        return input == null ? "" : typed(input);
+        return input == null ? "" : FormText.typed(input);
       }
 
       @Override
@@ -410,21 +413,6 @@ final class CheckForm {
         return rows == null ? 0 : rows.rows.size();
       }
     };
-  }
-
-  private static String typed(JComponent input) {
-    if (input instanceof JCheckBox) return String.valueOf(((JCheckBox) input).isSelected());
-    if (input instanceof JComboBox) {
-      final Object v = ((JComboBox<?>) input).isEditable() ? ((JComboBox<?>) input).getEditor().getItem()
-                                                           : ((JComboBox<?>) input).getSelectedItem();
-      return v == null ? "" : String.valueOf(v);
-    }
-    if (input instanceof JTextField) return ((JTextField) input).getText();
-    final List<String> chosen = new ArrayList<>();  // a row of check boxes: the chosen items
-    for (final Component c : input.getComponents()) {
-      if (c instanceof JCheckBox && ((JCheckBox) c).isSelected()) chosen.add(((JCheckBox) c).getText());
-    }
-    return String.join(", ", chosen);
   }
 
   /** The problem label nearest a pointer: its own, else its group's or row's ("/attackers/0/unit" -> "/attackers/0"). */
@@ -475,6 +463,7 @@ final class CheckForm {
 
   private void close() {
     stopWaiting();
+    if (repeat != null) repeat.closed();
     dialog.dispose();
   }
 

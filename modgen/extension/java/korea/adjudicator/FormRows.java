@@ -94,6 +94,7 @@ final class FormRows {
         rows.remove(index);
         if (field.fixed != null) field.fixed.remove(index);
         draw();
+        form.changed();
       });
       panel.add(remove, at);
       name(i);
@@ -111,6 +112,7 @@ final class FormRows {
       add.addActionListener(a -> {
         add(Map.of());
         draw();
+        form.changed();
       });
       panel.add(add, at);
     }

@@ -1,5 +1,6 @@
 package korea.adjudicator;
 
+import java.awt.Component;
 import java.awt.GraphicsConfiguration;
 import java.awt.GraphicsEnvironment;
 import java.awt.Insets;
@@ -10,10 +11,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import javax.swing.JCheckBox;
+import javax.swing.JComboBox;
+import javax.swing.JComponent;
+import javax.swing.JTextField;
+import javax.swing.event.DocumentEvent;
+import javax.swing.event.DocumentListener;
+
 /**
  * What a check's form (CheckForm) shows as text, and where on the screen: the chances of a check
- * as the pages word them, the board's part of the request as a player reads it, and the screen a
- * form may use.
+ * as the pages word them, the board's part of the request as a player reads it, what an input
+ * holds as text (and when the player changes it), and the screen a form may use.
  */
 final class FormText {
   /** Outcomes listed in the chances; the rest are summed on one line (as the pages' 24). */
@@ -26,12 +34,6 @@ final class FormText {
   static String chancesHtml(Map<String, Object> odds) {
     final boolean exact = Boolean.TRUE.equals(odds.get("exact"));
     final StringBuilder sb = new StringBuilder("<html>");
-    final Map<String, Object> asked = Schema.map(odds.get("asked_before"));
-    if (asked.get("text") instanceof String) {  // the same situation was recorded already: said before the roll
-      sb.append("<font color=\"#aa5500\"><b>").append(html((String) asked.get("text"))).append("</b> Open record #")
-        .append(html(String.valueOf(asked.get("record")))).append(" from Adjudicator &gt; Rulings of this game instead, "
-        + "or press OK to roll again.</font><br>");
-    }
     final Object headline = odds.get("headline");
     if (headline instanceof String && !((String) headline).isEmpty()) sb.append("<b>").append(html((String) headline)).append("</b><br>");
     sb.append("<table cellspacing=0 cellpadding=1>");
@@ -111,6 +113,51 @@ final class FormText {
       return Unseen.unitName(Map.of("unit", value));
     }
     return String.valueOf(value);
+  }
+
+  /** What an input holds as FormFields reads it: a box's true/false, a list's choice, a field's text, the chosen boxes of a row. */
+  static String typed(JComponent input) {
+    if (input instanceof JCheckBox) return String.valueOf(((JCheckBox) input).isSelected());
+    if (input instanceof JComboBox) {
+      final Object v = ((JComboBox<?>) input).isEditable() ? ((JComboBox<?>) input).getEditor().getItem()
+                                                           : ((JComboBox<?>) input).getSelectedItem();
+      return v == null ? "" : String.valueOf(v);
+    }
+    if (input instanceof JTextField) return ((JTextField) input).getText();
+    final List<String> chosen = new ArrayList<>();  // a row of check boxes: the chosen items
+    for (final Component c : input.getComponents()) {
+      if (c instanceof JCheckBox && ((JCheckBox) c).isSelected()) chosen.add(((JCheckBox) c).getText());
+    }
+    return String.join(", ", chosen);
+  }
+
+  /** Runs {@code changed} whenever the player changes what an input holds (typed, chosen, ticked). */
+  static void whenChanged(JComponent input, Runnable changed) {
+    if (input instanceof JTextField) {
+      ((JTextField) input).getDocument().addDocumentListener(new DocumentListener() {
+        @Override
+        public void insertUpdate(DocumentEvent e) {
+          changed.run();
+        }
+
+        @Override
+        public void removeUpdate(DocumentEvent e) {
+          changed.run();
+        }
+
+        @Override
+        public void changedUpdate(DocumentEvent e) {
+          changed.run();
+        }
+      });
+    }
+    else if (input instanceof JComboBox) ((JComboBox<?>) input).addActionListener(a -> changed.run());
+    else if (input instanceof JCheckBox) ((JCheckBox) input).addItemListener(a -> changed.run());
+    else {
+      for (final Component c : input.getComponents()) {
+        if (c instanceof JCheckBox) ((JCheckBox) c).addItemListener(a -> changed.run());
+      }
+    }
   }
 
   static String html(String s) {

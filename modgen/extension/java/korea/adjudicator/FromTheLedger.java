@@ -147,6 +147,23 @@ final class FromTheLedger {
     return found;
   }
 
+  /**
+   * One ruling of the recorded game by its record number, as this player's side may see it (the
+   * list's own request, GET /games/{id}/rulings, from the record before it): what the check form's
+   * "Open #N" shows. Off the event thread.
+   */
+  Ruling ruling(long seq) throws Server.Problem {
+    final ActiveGame a = EventThread.call(adj::reading);
+    if (a == null) throw new Server.Problem(0, "Not a recorded game", "This game is no recorded game you hold a token of.");
+    final Map<String, Object> answer = new Server(a.server, Settings.timeoutMs())
+      .get("/api/v1/games/" + Adjudicator.path(a.gameId) + "/rulings?since=" + (seq - 1) + "&limit=1&transcript=1", a.token);
+    for (final Object o : Schema.list(answer.get("rulings"))) {
+      final Ruling r = Ruling.of(Schema.map(o));
+      if (r.seq instanceof Number && ((Number) r.seq).longValue() == seq) return r;
+    }
+    throw new Server.Problem(404, "No such ruling", "Recorded game " + a.gameId + " has no ruling #" + seq + ".");
+  }
+
   /** Adjudicator > Rulings of this game: the list in a window of its own, each ruling one click from its window. Event thread. */
   void showRulingsInteractively() {
     new SwingWorker<GameRulings, Void>() {

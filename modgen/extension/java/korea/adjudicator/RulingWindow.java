@@ -22,7 +22,16 @@ final class RulingWindow {
 
   /** Shows a ruling's window. Event thread. */
   static void show(Ruling ruling) {
-    final JDialog window = new JDialog(Adjudicator.ownerWindow(), "Adjudicator: the ruling in full");
+    show(ruling, Adjudicator.ownerWindow());
+  }
+
+  /**
+   * Shows a ruling's window over {@code owner}: a check's form opens it over itself (a window of
+   * the player's would wait behind the modal form), its title naming the record. Event thread.
+   */
+  static void show(Ruling ruling, java.awt.Window owner) {
+    final String record = ruling.seq instanceof Number ? " (record #" + ruling.seq + ")" : "";
+    final JDialog window = new JDialog(owner, "Adjudicator: the ruling in full" + record);
     window.setName("ruling window");
     final List<String> lines = ruling.details.isEmpty() ? ruling.lines : ruling.details;
     final JTextArea text = new JTextArea(String.join("\n", lines), Math.min(24, lines.size() + 1), 90);
@@ -45,7 +54,7 @@ final class RulingWindow {
     window.getContentPane().add(new JScrollPane(text), BorderLayout.CENTER);
     window.getContentPane().add(buttons, BorderLayout.SOUTH);
     window.pack();
-    window.setLocationRelativeTo(Adjudicator.window());
+    window.setLocationRelativeTo(owner);
     window.setVisible(true);
   }
 }
