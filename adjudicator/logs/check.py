@@ -297,13 +297,14 @@ def read_file(name: str, saved: SavedGame, game: Game | None, header: dict[str, 
     texts = [events[i].chat for i in chat_at]
     entries = parse_transcript(texts)
     done = 0  # events applied to units_now so far
+    pieces_upto = _pieces_upto(events)  # index -> piece events before it (asked per ruling: not counted again)
     asked: list[tuple[int, int]] = []  # (seq, index of its first line in events) of the rulings shown
     for number, entry in enumerate(entries):
         ruling = _judge(entry, header["id"], records, system_name)
         end = chat_at[entry.last]
         done = _advance(events, done, end, units_now)
         if entry.seq is not None:
-            reading.pieces_before[entry.seq] = sum(1 for e in events[:end] if e.piece is not None)
+            reading.pieces_before[entry.seq] = pieces_upto[end]
         if game is not None and ruling.status == VERIFIED:
             following = chat_at[entries[number + 1].first] if number + 1 < len(entries) else len(events)
             window = [e.piece for e in events[end:following] if e.piece is not None]
@@ -316,6 +317,14 @@ def read_file(name: str, saved: SavedGame, game: Game | None, header: dict[str, 
                                        [(seq, at, seq in reading.changed_board) for seq, at in asked])
     _name_session(reading, texts, header["id"], records, sessions)
     return reading
+
+
+def _pieces_upto(events: list[LogEvent]) -> list[int]:
+    """For each index of `events` (and its end), how many piece events come before it."""
+    out = [0]
+    for event in events:
+        out.append(out[-1] + (event.piece is not None))
+    return out
 
 
 def board_changes(record: dict[str, Any], system: str) -> list[UnitChange]:
