@@ -63,37 +63,47 @@ def log_entry(command: str) -> str:
 
 
 def split_commands(text: str, max_depth: int = MAX_DEPTH, max_commands: int = MAX_COMMANDS,
-                   tick: Callable[[], None] | None = None) -> list[CommandText]:
+                   tick: Callable[[], None] | None = None, entries: list[int] | None = None) -> list[CommandText]:
     """Flatten a saved-game/log command string into its leaf commands, in order.
 
     Mirrors ``GameModule.decode``: a string that is one ESC-field equal to itself is a leaf,
     otherwise each field is decoded again; ``LOG\\t`` leaves are decoded once more.
     Empty leaves (the engine's NullCommand) and ``UNDO`` markers are dropped. ``tick`` is called
-    once per field taken apart (a time budget raises from it).
+    once per field taken apart (a time budget raises from it). ``entries``, when given, is told for
+    each leaf the number of the stream's top-level field it came from when that field is a log entry
+    (``LOG\\t``; the whole stream, when it is one), else -1: a reader of steps groups the leaves by
+    it without splitting the text again (`vassalfmt.logsteps`).
     """
     out: list[CommandText] = []
-    # Explicit stack of (text, depth, logged), processed in order (so pushed in reverse).
-    pending: list[tuple[str, int, bool]] = [(text, 0, False)]
+    # Explicit stack of (text, depth, logged, log entry), processed in order (so pushed in reverse).
+    pending: list[tuple[str, int, bool, int]] = [(text, 0, False, -1)]
     while pending:
         if tick is not None:
             tick()
-        command, depth, logged = pending.pop()
+        command, depth, logged, top = pending.pop()
         if depth > max_depth:
             raise VassalFormatError(
                 f"the command stream is nested more than {max_depth} levels deep; refused")
         if command.startswith(LOG_PREFIX):
-            pending.append((command[len(LOG_PREFIX):], depth + 1, True))
+            pending.append((command[len(LOG_PREFIX):], depth + 1, True, 0 if depth == 0 else top))
             continue
         fields = decode(command, ESC)
         if len(fields) == 1 and fields[0] == command:
             if command and not command.startswith(UNDO_PREFIX):
                 out.append(CommandText(command, logged))
+                if entries is not None:
+                    entries.append(top)
                 if len(out) > max_commands:
                     raise VassalLimitError(
                         f"the file holds more than {max_commands} commands; refused")
             continue
+        if depth == 0:
+            for index in range(len(fields) - 1, -1, -1):
+                top = index if fields[index].startswith(LOG_PREFIX) else -1
+                pending.append((fields[index], 1, logged, top))
+            continue
         for field in reversed(fields):
-            pending.append((field, depth + 1, logged))
+            pending.append((field, depth + 1, logged, top))
     return out
 
 
@@ -218,6 +228,19 @@ def parse_command(text: str) -> Command:
         return MovePiece(piece_id, new_map, new_x, new_y, new_under, old_map, old_x, old_y,
                          old_under, player)
     return OtherCommand(text)
+
+
+@dataclass
+class ParsedStream:
+    """A command stream as the saved-game reader split and parsed it, kept for the readers that
+    step through it again (a log's replay and its check): the leaves, each one's command, and the
+    log entry it came from (``split_commands``' ``entries``). Parsing a long log is most of what
+    reading it costs, so it is done once (issue 53)."""
+
+    text: str  # the stream these were read from (`SavedGame.command_text`)
+    leaves: list[CommandText]
+    commands: list[Command]
+    entries: list[int]
 
 
 # --- board layout ---------------------------------------------------------------------------------

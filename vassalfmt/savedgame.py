@@ -36,11 +36,13 @@ from .commands import (
     BEGIN_SAVE,
     BoardPlacement,
     END_SAVE,
+    LOG_PREFIX,
     SETUP_STACK,
     AddPiece,
     ChangePiece,
     MovePiece,
     OtherCommand,
+    ParsedStream,
     RemovePiece,
     join_commands,
     log_entry,
@@ -334,9 +336,19 @@ class SavedGame:
     warnings: list[str] = field(default_factory=list)
     #: The decoded command stream itself, for readers that follow it step by step (a log check).
     command_text: str = field(default="", repr=False)
+    #: Its commands as the reader split and parsed them, when it was asked to keep them
+    #: (`WorkLimits.keep_commands`): readers that step through the stream use these instead of
+    #: parsing it again (`parsed_commands`).
+    kept_commands: ParsedStream | None = field(default=None, repr=False, compare=False)
 
     def by_id(self) -> dict[str, PieceOnMap]:
         return {p.piece_id: p for p in self.pieces}
+
+    def parsed_commands(self) -> ParsedStream | None:
+        """The commands the reader kept of `command_text` (None when it kept none, or the text has
+        changed since)."""
+        kept = self.kept_commands
+        return kept if kept is not None and kept.text is self.command_text else None
 
     @property
     def module_name(self) -> str:
@@ -388,6 +400,11 @@ class WorkLimits:
     #: Called every few hundred commands: a server running requests as greenlets (gevent) passes
     #: its yield, so that a long read does not stop the other requests of its process.
     pause: Callable[[], None] | None = None
+    #: Keep the parsed commands on the result (`SavedGame.kept_commands`) for a reader that steps
+    #: through them next (a log's replay, its check), so they are parsed once; a stream that is
+    #: itself one log entry (no engine writes one) is not kept, as `vassalfmt.logsteps` groups its
+    #: steps otherwise. Off by default: a file kept for later views would keep many times its size.
+    keep_commands: bool = False
 
 
 DEFAULT_WORK_LIMITS = WorkLimits()
@@ -617,15 +634,21 @@ def read_command_text(text: str, prototypes: Mapping[str, Piece] | None = None,
 
     ``prototypes`` (the module's, name -> Piece) lets properties defined in prototypes be seen
     on pieces whose definition still uses them (hand-written setups do; the engine's don't).
-    ``work`` bounds commands, pieces, moves and time (:class:`~vassalfmt.errors.VassalLimitError`).
+    ``work`` bounds commands, pieces, moves and time (:class:`~vassalfmt.errors.VassalLimitError`),
+    and says whether the parsed commands are kept (`WorkLimits.keep_commands`).
     """
     game = SavedGame()
     budget = _Budget(work)
     builder = _GameBuilder(work, budget)
-    for leaf in split_commands(text, max_commands=work.max_commands, tick=budget.tick):
+    entries: list[int] | None = [] if work.keep_commands and not text.startswith(LOG_PREFIX) else None
+    leaves = split_commands(text, max_commands=work.max_commands, tick=budget.tick, entries=entries)
+    commands: list = []
+    for leaf in leaves:
         if leaf.logged:
             game.is_log = True
         command = parse_command(leaf.text)
+        if entries is not None:
+            commands.append(command)
         if isinstance(command, OtherCommand):
             if command.text == SETUP_STACK:
                 game.has_setup_stack_marker = True
@@ -638,6 +661,8 @@ def read_command_text(text: str, prototypes: Mapping[str, Piece] | None = None,
         builder.apply(command)
     game.pieces = builder.result(prototypes)
     game.warnings = builder.warnings
+    if entries is not None:
+        game.kept_commands = ParsedStream(text, leaves, commands, entries)
     return game
 
 

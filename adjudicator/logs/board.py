@@ -38,6 +38,7 @@ and boxes (`adjudicator.bridge.locate`).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from adjudicator.bridge.locate import detect_scale
@@ -54,7 +55,7 @@ from adjudicator.unit_changes import (
 from scenarios.boxboard import is_dead_pile_of
 from scenarios.model import Game
 from vassalfmt import SavedGame, VassalFormatError
-from vassalfmt.commands import CHAT_PREFIX, OtherCommand, parse_command, split_commands
+from vassalfmt.commands import CHAT_PREFIX, Command, OtherCommand, parse_command, split_commands
 
 #: A turn tracker's saved state (``TURN<tracker id>\t<state>``, adjudicator.bridge.turn).
 TURN_PREFIX = "TURN"
@@ -151,12 +152,10 @@ def log_events(saved: SavedGame, game: Game) -> tuple[list[LogEvent], dict[str, 
     events: list[LogEvent] = []
     opening: list[LogEvent] = []  # the turn trackers' states the file opens with
     start: dict[str, Shown] | None = None
-    for leaf in split_commands(saved.command_text):
-        if leaf.logged and start is None:
+    for logged, command in _commands(saved):
+        if logged and start is None:
             start = _units_of(last)
-        try:
-            command = parse_command(leaf.text)
-        except VassalFormatError:
+        if command is None:
             continue
         if isinstance(command, OtherCommand):
             if command.text.startswith(CHAT_PREFIX):
@@ -178,6 +177,20 @@ def log_events(saved: SavedGame, game: Game) -> tuple[list[LogEvent], dict[str, 
             if start is not None:
                 events.append(LogEvent(piece=PieceEvent(*now)))
     return opening + events, start if start is not None else _units_of(last)
+
+
+def _commands(saved: SavedGame) -> Iterator[tuple[bool, Command | None]]:
+    """(logged, its command) of each leaf of the file's stream, in order: those its reader kept
+    (parsed once, `SavedGame.parsed_commands`), else parsed now (None: a command that cannot be)."""
+    kept = saved.parsed_commands()
+    if kept is not None:
+        yield from zip((leaf.logged for leaf in kept.leaves), kept.commands)
+        return
+    for leaf in split_commands(saved.command_text):
+        try:
+            yield leaf.logged, parse_command(leaf.text)
+        except VassalFormatError:
+            yield leaf.logged, None
 
 
 def _units_of(pieces: dict[str, tuple[str, Shown]]) -> dict[str, Shown]:

@@ -736,7 +736,7 @@ def check_log_of_game(game_id: str, data: bytes | list[tuple[str, bytes]]) -> Lo
                       kind="too-many-files")
     budget = Budget()  # one for the whole request, however many files it sends
     try:
-        saved = [(name, read_upload(content, budget=budget)) for name, content in files]
+        saved = [(name, read_upload(content, budget=budget, keep_commands=True)) for name, content in files]
         game = load_system_game(header["system"])
         return in_players_words(check_logs(saved, game, document, svc.verification_keys(), budget),
                                 UnitNames.of(header["system"]).text)

@@ -30,7 +30,7 @@ from adjudicator.logs.transcript import TranscriptEntry, parse_transcript
 from scenarios.model import Game
 from vassalfmt import SavedGame
 from vassalfmt.commands import CHAT_PREFIX, MAX_COMMANDS, Command, OtherCommand, parse_board_command
-from vassalfmt.logsteps import log_steps
+from vassalfmt.logsteps import saved_log_steps
 
 #: A piece as drawn: (view number, map id, hex label, place off the maps); None = not on the board.
 State = tuple[int, str, str, str] | None
@@ -155,7 +155,7 @@ class TimelineBuilder:
             boards = shown_boards(saved)  # a map window showing one board is read as that board
             points = [(boards.get(p.map_id, p.map_id), p.x, p.y) for p in saved.pieces if p.map_id is not None]
             self.placer = Placer(game, detect_scale(game, points)[0], boards)
-        parsed = log_steps(saved.command_text, max_commands=max_commands)
+        parsed = saved_log_steps(saved, max_commands=max_commands)  # the reader's parse, when it kept it
         self.timeline.command_count += parsed.command_count
         number = len(self.timeline.files)
         board = Board()
