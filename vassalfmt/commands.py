@@ -18,8 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from dataclasses import field as default_of
 
 from .errors import VassalFormatError, VassalLimitError
+from .piece import StateSplits
 from .sequence import ESC, SequenceDecoder, decode, encode
 
 BEGIN_SAVE = "begin_save"
@@ -241,6 +243,8 @@ class ParsedStream:
     leaves: list[CommandText]
     commands: list[Command]
     entries: list[int]
+    #: Its pieces' states split at each trait's level, by whichever reader met each first.
+    splits: StateSplits = default_of(default_factory=StateSplits)
 
 
 # --- board layout ---------------------------------------------------------------------------------

@@ -53,7 +53,15 @@ from .commands import (
 from .deck import DeckSpec
 from .errors import VassalFormatError, VassalLimitError, VassalTimeLimit
 from .moduledata import ModuleData, SaveData
-from .piece import Piece, _split_nested, add_piece_command, expand_prototypes, nest_traits, parse_piece
+from .piece import (
+    Piece,
+    StateSplits,
+    _split_nested,
+    add_piece_command,
+    expand_prototypes,
+    nest_traits,
+    parse_piece,
+)
 from .sequence import ESC, SequenceDecoder, decode, encode
 from .traits import BasicPiece, Immobilized, RawTrait
 from .zipreader import DEFAULT_LIMITS, SafeZip, ZipLimits
@@ -439,9 +447,11 @@ class _GameBuilder:
     through `_stacks_at` (a move used to scan every stack, so stacks x moves made a 214 KB log
     take longer than gunicorn's timeout)."""
 
-    def __init__(self, limits: WorkLimits = DEFAULT_WORK_LIMITS, budget: _Budget | None = None) -> None:
+    def __init__(self, limits: WorkLimits = DEFAULT_WORK_LIMITS, budget: _Budget | None = None,
+                 splits: StateSplits | None = None) -> None:
         self.limits = limits
         self.budget = budget or _Budget(limits)
+        self.splits = splits  # the states split, kept for the next readers (`WorkLimits.keep_commands`)
         self.pieces: dict[str, _PieceRecord] = {}
         self.stacks: dict[str, _StackRecord] = {}
         self.parent: dict[str, str] = {}
@@ -488,7 +498,10 @@ class _GameBuilder:
         self.pieces[c.piece_id] = record
 
     def _position_from_state(self, record: _PieceRecord) -> None:
-        basic_state = _split_nested(record.state, limit=10_000)[-1] if record.state else ""
+        if self.splits is not None:
+            basic_state = self.splits.basic(record.state)
+        else:
+            basic_state = _split_nested(record.state, limit=10_000)[-1] if record.state else ""
         d = SequenceDecoder(basic_state or None, ";")
         map_id = d.next_token("null")
         record.map_id = None if map_id == "null" else map_id
@@ -639,8 +652,9 @@ def read_command_text(text: str, prototypes: Mapping[str, Piece] | None = None,
     """
     game = SavedGame()
     budget = _Budget(work)
-    builder = _GameBuilder(work, budget)
     entries: list[int] | None = [] if work.keep_commands and not text.startswith(LOG_PREFIX) else None
+    splits = StateSplits() if entries is not None else None
+    builder = _GameBuilder(work, budget, splits)
     leaves = split_commands(text, max_commands=work.max_commands, tick=budget.tick, entries=entries)
     commands: list = []
     for leaf in leaves:
@@ -662,7 +676,7 @@ def read_command_text(text: str, prototypes: Mapping[str, Piece] | None = None,
     game.pieces = builder.result(prototypes)
     game.warnings = builder.warnings
     if entries is not None:
-        game.kept_commands = ParsedStream(text, leaves, commands, entries)
+        game.kept_commands = ParsedStream(text, leaves, commands, entries, splits)
     return game
 
 

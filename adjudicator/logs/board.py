@@ -120,7 +120,7 @@ class PieceReader:
         record, where = board.pieces.get(piece_id), board.where(piece_id)
         if record is None or where is None:
             return None
-        identity = self.identify.of(record.type, record.state)
+        identity = self.identify.of(record.type, record.state, board.splits)
         if identity.unit is None and identity.marker is not None:
             return marker_key(identity.marker.id, piece_id), shown_at(identity.face, self.placer.of(where))
         if identity.unit is None:
@@ -147,7 +147,8 @@ def log_events(saved: SavedGame, game: Game) -> tuple[list[LogEvent], dict[str, 
 
     Pieces added while the log runs count from then on; a piece that is no unit is skipped."""
     reader = PieceReader(game, saved)
-    board = Board()
+    kept = saved.parsed_commands()
+    board = Board(kept.splits if kept is not None else None)  # the states the reader split, not split again
     last: dict[str, tuple[str, Shown]] = {}  # piece id -> (unit, how it stands)
     events: list[LogEvent] = []
     opening: list[LogEvent] = []  # the turn trackers' states the file opens with

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from vassalfmt.commands import AddPiece, ChangePiece, Command, MovePiece, OtherCommand, RemovePiece
-from vassalfmt.piece import basic_state
+from vassalfmt.piece import StateSplits, basic_state
 from vassalfmt.sequence import SequenceDecoder, decode
 
 STACK_TYPE = "stack"
@@ -65,7 +65,9 @@ class Where:
 class Board:
     """Every piece, stack and pile of a game, changed command by command."""
 
-    def __init__(self) -> None:
+    def __init__(self, splits: StateSplits | None = None) -> None:
+        #: The states of the file's pieces split once, shared with its other readers (None: split here).
+        self.splits = splits
         self.pieces: dict[str, PieceRecord] = {}
         self.containers: dict[str, Container] = {}
         self.parent: dict[str, str] = {}
@@ -110,7 +112,7 @@ class Board:
         if c.type.startswith(DECK_TYPE_PREFIX):
             return self._set_container(c.piece_id, "deck", c.state, c.type)
         record = PieceRecord(c.type, c.state)
-        _position_from_state(record)
+        _position_from_state(record, self.splits)
         self.pieces[c.piece_id] = record
         return {c.piece_id}
 
@@ -172,7 +174,7 @@ class Board:
             return set()
         old_map = record.map
         record.state = c.new_state
-        _position_from_state(record)
+        _position_from_state(record, self.splits)
         if record.map != old_map:
             self._leave(c.piece_id)
         return {c.piece_id}
@@ -215,9 +217,10 @@ def _int(text: str) -> int:
         return 0
 
 
-def _position_from_state(record: PieceRecord) -> None:
+def _position_from_state(record: PieceRecord, splits: StateSplits | None = None) -> None:
     """A piece's own map and pixel, from its BasicPiece state (the innermost trait's)."""
-    d = SequenceDecoder(basic_state(record.state) or None, ";")
+    basic = splits.basic(record.state) if splits is not None else basic_state(record.state)
+    d = SequenceDecoder(basic or None, ";")
     map_id = d.next_token("null")
     record.map = None if map_id == "null" else map_id
     record.x = _int(d.next_token("0"))

@@ -156,9 +156,10 @@ class TimelineBuilder:
             points = [(boards.get(p.map_id, p.map_id), p.x, p.y) for p in saved.pieces if p.map_id is not None]
             self.placer = Placer(game, detect_scale(game, points)[0], boards)
         parsed = saved_log_steps(saved, max_commands=max_commands)  # the reader's parse, when it kept it
+        kept = saved.parsed_commands()
         self.timeline.command_count += parsed.command_count
         number = len(self.timeline.files)
-        board = Board()
+        board = Board(kept.splits if kept is not None else None)
         for command in parsed.start:
             board.apply(command)
         begin = LogStep(number, BEGIN)
@@ -293,7 +294,7 @@ class TimelineBuilder:
         record, where = board.pieces.get(pid), board.where(pid)
         if record is None or where is None:
             return None
-        identity = self.identify.of(record.type, record.state)
+        identity = self.identify.of(record.type, record.state, board.splits)
         number = self._number(pid)
         self._identity[number] = identity
         hidden = hidden_from(identity, where, self.viewer, self.fog, board.players)
