@@ -70,6 +70,9 @@ class Board:
         self.splits = splits
         self.pieces: dict[str, PieceRecord] = {}
         self.containers: dict[str, Container] = {}
+        #: The containers that are draw piles (a few): a moved piece is looked for among them, not
+        #: among every stack (moves x stacks was a tenth of a long log's replay).
+        self._decks: dict[str, None] = {}
         self.parent: dict[str, str] = {}
         self.players: dict[str, str] = {}  # player id -> roster side name
 
@@ -142,6 +145,10 @@ class Board:
             box.members.append(token)
             touched.add(token)
         self.containers[container_id] = box
+        if kind == "deck":
+            self._decks[container_id] = None
+        else:
+            self._decks.pop(container_id, None)
         return touched
 
     def _leave(self, piece_id: str) -> None:
@@ -153,6 +160,7 @@ class Board:
     def _remove(self, piece_id: str) -> set[str]:
         if piece_id in self.containers:
             box = self.containers.pop(piece_id)
+            self._decks.pop(piece_id, None)
             for member in box.members:  # a container goes when it is empty; members keep their spot
                 self.parent.pop(member, None)
                 record = self.pieces.get(member)
@@ -206,8 +214,11 @@ class Board:
                 return self.parent[under]
         if under and under in self.containers and self.containers[under].kind == "deck":
             return under
-        return next((cid for cid, box in self.containers.items()
-                     if box.kind == "deck" and (box.map, box.x, box.y) == spot), None)
+        piles = [cid for cid in self._decks if (self.containers[cid].map, self.containers[cid].x,
+                                                self.containers[cid].y) == spot]
+        if len(piles) > 1:  # piles on one spot: the first of the board's containers, as before
+            return next(cid for cid in self.containers if cid in piles)
+        return piles[0] if piles else None
 
 
 def _int(text: str) -> int:
