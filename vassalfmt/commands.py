@@ -89,7 +89,8 @@ def split_commands(text: str, max_depth: int = MAX_DEPTH, max_commands: int = MA
         if command.startswith(LOG_PREFIX):
             pending.append((command[len(LOG_PREFIX):], depth + 1, True, 0 if depth == 0 else top))
             continue
-        fields = decode(command, ESC)
+        # A command with no ESC that is not quoted is a leaf as it stands (most are: no decoding).
+        fields = [command] if ESC not in command and command[:1] != "'" else decode(command, ESC)
         if len(fields) == 1 and fields[0] == command:
             if command and not command.startswith(UNDO_PREFIX):
                 out.append(CommandText(command, logged))
@@ -191,12 +192,7 @@ def _unwrap_null(value: str) -> str | None:
 
 
 def _int_field(d: SequenceDecoder, what: str, command: str) -> int:
-    token = d.next_token("")
-    try:
-        return int(token)
-    except ValueError:
-        raise VassalFormatError(f"move command with a bad {what} {token!r}: {command[:80]!r}") \
-            from None
+    return _int_text(d.next_token(""), what, command)
 
 
 def parse_command(text: str) -> Command:
@@ -216,6 +212,8 @@ def parse_command(text: str) -> Command:
         old_state = d.next_token() if d.has_more() else None
         return ChangePiece(piece_id, new_state, old_state)
     if text.startswith("M/"):
+        if "\\" not in text and "'" not in text:  # nothing escaped or quoted (every move the engine
+            return _plain_move(text)              # writes): its fields split as they stand
         d = SequenceDecoder(text[2:], "/")
         piece_id = d.next_token("")
         new_map = _unwrap_null(d.next_token(""))
@@ -245,6 +243,24 @@ class ParsedStream:
     entries: list[int]
     #: Its pieces' states split at each trait's level, by whichever reader met each first.
     splits: StateSplits = default_of(default_factory=StateSplits)
+
+
+def _plain_move(text: str) -> MovePiece:
+    """`parse_command` of a move with no backslash and no quote, whose fields are split as they stand."""
+    fields = text[2:].split("/", 10)[:10]
+    fields += [""] * (10 - len(fields))
+    piece_id, new_map, new_x, new_y, new_under, old_map, old_x, old_y, old_under, player = fields
+    return MovePiece(piece_id, _unwrap_null(new_map), _int_text(new_x, "x", text), _int_text(new_y, "y", text),
+                     _unwrap_null(new_under), _unwrap_null(old_map), _int_text(old_x, "old x", text),
+                     _int_text(old_y, "old y", text), _unwrap_null(old_under), player)
+
+
+def _int_text(token: str, what: str, command: str) -> int:
+    try:
+        return int(token)
+    except ValueError:
+        raise VassalFormatError(f"move command with a bad {what} {token!r}: {command[:80]!r}") \
+            from None
 
 
 # --- board layout ---------------------------------------------------------------------------------
