@@ -42,8 +42,8 @@ from adjudicator.bridge.upload import Budget
 from adjudicator.ledger.records import Record, ledger_document
 from adjudicator.checks import side_label
 from adjudicator.logs.board import (
-    LogEvent, OrderedChange, PieceEvent, Shown, applied, checked_actions, log_events, missing_changes, ordered_changes,
-    reached,
+    Events, LogEvent, OrderedChange, PieceEvent, Shown, applied, checked_actions, log_events, missing_changes,
+    ordered_changes, reached,
 )
 from adjudicator.logs.history import BEGINS, RETURNS, FileHistory, Rewind, file_history, find_rewinds
 from adjudicator.logs.sessions import (
@@ -279,15 +279,15 @@ def _judge(entry: TranscriptEntry, game_id: str, records: dict[int, dict], syste
 
 
 def read_file(name: str, saved: SavedGame, game: Game | None, header: dict[str, Any],
-              records: dict[int, dict], sessions: SessionMap) -> FileReading:
+              records: dict[int, dict], sessions: SessionMap, read: Events | None = None) -> FileReading:
     """Every adjudication in the log `saved` judged against the ledger's `records`; with the
     system's `game` (its units), what each verified ruling did to the pieces as well; and the log
-    session the file is."""
+    session the file is. `read`: the file's `log_events`, when they were read already."""
     reading = FileReading(name)
     info = system_info(header["system"])
     system_name = info.name if info else header["system"]
     if game is not None:
-        events, units_now = log_events(saved, game)
+        events, units_now = read if read is not None else log_events(saved, game)
         reading.start_units = dict(units_now)
         reading.piece_events = [e.piece for e in events if e.piece is not None]
     else:
@@ -685,16 +685,18 @@ def check_log(saved: SavedGame, game: Game | None, document: dict[str, Any], key
 
 
 def check_logs(files: list[tuple[str, SavedGame]], game: Game | None, document: dict[str, Any], keys,
-               budget: Budget | None = None) -> LogCheck:
+               budget: Budget | None = None, read: list[Events | None] | None = None) -> LogCheck:
     """A log, or a game's chain of logs in order, against the ledger `document` (within the
-    request's `budget`, looked at before each file)."""
+    request's `budget`, looked at before each file). `read`: each file's `log_events` where they
+    were read already (the replay reads them as it walks the files), else None."""
     records = {r["seq"]: r for r in document["records"]}
     sessions = SessionMap.of([r for r in document["records"] if _is_ruling(r)])
     readings = []
-    for name, saved in files:
+    for number, (name, saved) in enumerate(files):
         if budget is not None:
             budget.check(f"checking {name or 'the log'} against the ledger")
-        readings.append(read_file(name, saved, game, document["game"], records, sessions))
+        events = read[number] if read is not None else None
+        readings.append(read_file(name, saved, game, document["game"], records, sessions, events))
     return judge_files(document, readings, keys, game)
 
 
