@@ -15,6 +15,7 @@ mask's ``player:`` access) can be shown to that player's side.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from vassalfmt.commands import AddPiece, ChangePiece, Command, MovePiece, OtherCommand, RemovePiece
 from vassalfmt.piece import StateSplits, basic_state
@@ -51,9 +52,12 @@ class Container:
     face_down: bool = False  # a deck whose cards lie face down now
 
 
-@dataclass(frozen=True)
-class Where:
-    """Where a piece stands now: a map and pixel, and the pile it lies in ("" for none)."""
+class Where(NamedTuple):
+    """Where a piece stands now: a map and pixel, and the pile it lies in ("" for none).
+
+    A named tuple, not a frozen dataclass: one is made for every piece a command touches, three
+    times (the step, the units, the log check's events), and each is a key of the placer's cache;
+    making and hashing a frozen dataclass was a tenth of the largest log's replay (issue 53)."""
 
     map: str | None
     x: int
