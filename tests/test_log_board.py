@@ -23,6 +23,9 @@ from adjudicator.bridge.identify import step_layer
 from adjudicator.bridge.locate import BOXES_MAP
 from adjudicator.bridge.writeback import piece_changes, ruling_log
 from adjudicator.checks import get_check
+from adjudicator.logs.board import log_events
+from adjudicator.logs.replay.timeline import TimelineBuilder
+from adjudicator.logs.replay.views import Viewer
 from adjudicator.testing import bearer, choose_seeds, make_app, seed_where
 from tests.session_lines import session_line
 from adjudicator.unit_changes import ELIMINATED, MOVED, REPLACED, RETREAT, STEP, ruled_changes
@@ -568,3 +571,23 @@ def test_spi_the_defenders_losses_are_his_choice_made_in_his_next_file(app, clie
                         "losses_from": [fight.defender], "combat_record": answer["seq"]},
                         headers=bearer(t.recorded["tokens"][owner]))
     assert again.status_code == 422 and "were chosen by record" in again.get_json()["detail"]  # once
+
+
+@pytest.mark.slow
+def test_a_log_read_once_gives_the_events_its_text_gives(app, client, modules, systems):
+    """The replay and the log check step through the commands the reader kept (issue 53: parsed
+    once), the replay's walk of them reading the check's events too: the same chat lines, piece
+    events and opening units as the log's text read again."""
+    t, answer, side = combat_table(app, client, modules, systems, "kwb",
+                                   lambda o, s: ELIMINATED in kinds(o, s, "kwb").values(), intensive=True)
+    (unit,) = [u for u, kind in kinds(answer["outcome"], side, "kwb").items() if kind == ELIMINATED]
+    hand = Hand(t.game, t.setup)
+    data = t.log(lines(answer), hand.eliminate(unit))
+    kept = read_upload(data, keep_commands=True)
+    assert kept.parsed_commands() is not None and read_upload(data).parsed_commands() is None
+    events, start = log_events(kept, t.game)
+    assert (events, start) == log_events(read_upload(data), t.game)
+    assert any(e.chat for e in events) and any(e.piece and e.piece.unit == unit for e in events)
+    builder = TimelineBuilder(t.game, Viewer(sees_all=True), None, None, lambda text: text)
+    assert builder.add_file("log", kept).events == (events, start)
+    assert builder.add_file("again", read_upload(data)).events is None  # nothing kept: the check reads it

@@ -365,3 +365,17 @@ def test_writer_warns_once_about_unexpanded_prototypes():
         expanding.add_piece("a", proto_unit("A"))
     game = read_saved_game(expanding.to_bytes(MODULE))
     assert game.pieces[0].piece.prototypes() == [] and game.pieces[0].properties["Side"] == "UN"
+
+
+def test_a_move_reads_the_same_whether_its_fields_need_decoding_or_not():
+    """A move with nothing escaped or quoted is split as it stands (issue 53: most of a long log);
+    one with an escaped or quoted field is decoded: both read back what was written."""
+    from vassalfmt.commands import parse_command
+
+    plain = MovePiece("p1", "Main Map", 50, -60, None, "Main Map", 10, 20, "p2", "player")
+    escaped = MovePiece("a/b", "Main Map", 50, 60, None, "'quoted'", 10, 20, None, "")
+    assert "\\" not in plain.encode() and parse_command(plain.encode()) == plain
+    assert "\\" in escaped.encode() and parse_command(escaped.encode()) == escaped
+    for text in ("M/p1/Map/1/2", "M/p1/Map/x/2/null/Map/3/4/null/", "M/p1/Map/1/2/null/Map/3/4'/null/"):
+        with pytest.raises(VassalFormatError, match="move command with a bad"):
+            parse_command(text)

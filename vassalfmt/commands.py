@@ -18,8 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from dataclasses import field as default_of
 
 from .errors import VassalFormatError, VassalLimitError
+from .piece import StateSplits
 from .sequence import ESC, SequenceDecoder, decode, encode
 
 BEGIN_SAVE = "begin_save"
@@ -63,37 +65,48 @@ def log_entry(command: str) -> str:
 
 
 def split_commands(text: str, max_depth: int = MAX_DEPTH, max_commands: int = MAX_COMMANDS,
-                   tick: Callable[[], None] | None = None) -> list[CommandText]:
+                   tick: Callable[[], None] | None = None, entries: list[int] | None = None) -> list[CommandText]:
     """Flatten a saved-game/log command string into its leaf commands, in order.
 
     Mirrors ``GameModule.decode``: a string that is one ESC-field equal to itself is a leaf,
     otherwise each field is decoded again; ``LOG\\t`` leaves are decoded once more.
     Empty leaves (the engine's NullCommand) and ``UNDO`` markers are dropped. ``tick`` is called
-    once per field taken apart (a time budget raises from it).
+    once per field taken apart (a time budget raises from it). ``entries``, when given, is told for
+    each leaf the number of the stream's top-level field it came from when that field is a log entry
+    (``LOG\\t``; the whole stream, when it is one), else -1: a reader of steps groups the leaves by
+    it without splitting the text again (`vassalfmt.logsteps`).
     """
     out: list[CommandText] = []
-    # Explicit stack of (text, depth, logged), processed in order (so pushed in reverse).
-    pending: list[tuple[str, int, bool]] = [(text, 0, False)]
+    # Explicit stack of (text, depth, logged, log entry), processed in order (so pushed in reverse).
+    pending: list[tuple[str, int, bool, int]] = [(text, 0, False, -1)]
     while pending:
         if tick is not None:
             tick()
-        command, depth, logged = pending.pop()
+        command, depth, logged, top = pending.pop()
         if depth > max_depth:
             raise VassalFormatError(
                 f"the command stream is nested more than {max_depth} levels deep; refused")
         if command.startswith(LOG_PREFIX):
-            pending.append((command[len(LOG_PREFIX):], depth + 1, True))
+            pending.append((command[len(LOG_PREFIX):], depth + 1, True, 0 if depth == 0 else top))
             continue
-        fields = decode(command, ESC)
+        # A command with no ESC that is not quoted is a leaf as it stands (most are: no decoding).
+        fields = [command] if ESC not in command and command[:1] != "'" else decode(command, ESC)
         if len(fields) == 1 and fields[0] == command:
             if command and not command.startswith(UNDO_PREFIX):
                 out.append(CommandText(command, logged))
+                if entries is not None:
+                    entries.append(top)
                 if len(out) > max_commands:
                     raise VassalLimitError(
                         f"the file holds more than {max_commands} commands; refused")
             continue
+        if depth == 0:
+            for index in range(len(fields) - 1, -1, -1):
+                top = index if fields[index].startswith(LOG_PREFIX) else -1
+                pending.append((fields[index], 1, logged, top))
+            continue
         for field in reversed(fields):
-            pending.append((field, depth + 1, logged))
+            pending.append((field, depth + 1, logged, top))
     return out
 
 
@@ -179,12 +192,7 @@ def _unwrap_null(value: str) -> str | None:
 
 
 def _int_field(d: SequenceDecoder, what: str, command: str) -> int:
-    token = d.next_token("")
-    try:
-        return int(token)
-    except ValueError:
-        raise VassalFormatError(f"move command with a bad {what} {token!r}: {command[:80]!r}") \
-            from None
+    return _int_text(d.next_token(""), what, command)
 
 
 def parse_command(text: str) -> Command:
@@ -204,6 +212,8 @@ def parse_command(text: str) -> Command:
         old_state = d.next_token() if d.has_more() else None
         return ChangePiece(piece_id, new_state, old_state)
     if text.startswith("M/"):
+        if "\\" not in text and "'" not in text:  # nothing escaped or quoted (every move the engine
+            return _plain_move(text)              # writes): its fields split as they stand
         d = SequenceDecoder(text[2:], "/")
         piece_id = d.next_token("")
         new_map = _unwrap_null(d.next_token(""))
@@ -218,6 +228,39 @@ def parse_command(text: str) -> Command:
         return MovePiece(piece_id, new_map, new_x, new_y, new_under, old_map, old_x, old_y,
                          old_under, player)
     return OtherCommand(text)
+
+
+@dataclass
+class ParsedStream:
+    """A command stream as the saved-game reader split and parsed it, kept for the readers that
+    step through it again (a log's replay and its check): the leaves, each one's command, and the
+    log entry it came from (``split_commands``' ``entries``). Parsing a long log is most of what
+    reading it costs, so it is done once (issue 53)."""
+
+    text: str  # the stream these were read from (`SavedGame.command_text`)
+    leaves: list[CommandText]
+    commands: list[Command]
+    entries: list[int]
+    #: Its pieces' states split at each trait's level, by whichever reader met each first.
+    splits: StateSplits = default_of(default_factory=StateSplits)
+
+
+def _plain_move(text: str) -> MovePiece:
+    """`parse_command` of a move with no backslash and no quote, whose fields are split as they stand."""
+    fields = text[2:].split("/", 10)[:10]
+    fields += [""] * (10 - len(fields))
+    piece_id, new_map, new_x, new_y, new_under, old_map, old_x, old_y, old_under, player = fields
+    return MovePiece(piece_id, _unwrap_null(new_map), _int_text(new_x, "x", text), _int_text(new_y, "y", text),
+                     _unwrap_null(new_under), _unwrap_null(old_map), _int_text(old_x, "old x", text),
+                     _int_text(old_y, "old y", text), _unwrap_null(old_under), player)
+
+
+def _int_text(token: str, what: str, command: str) -> int:
+    try:
+        return int(token)
+    except ValueError:
+        raise VassalFormatError(f"move command with a bad {what} {token!r}: {command[:80]!r}") \
+            from None
 
 
 # --- board layout ---------------------------------------------------------------------------------

@@ -14,17 +14,22 @@ wants to show a ruling of several lines as one step groups them itself.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .commands import (
     LOG_PREFIX,
     MAX_COMMANDS,
     Command,
     OtherCommand,
+    ParsedStream,
     parse_command,
     split_commands,
 )
-from .errors import VassalFormatError
+from .errors import VassalFormatError, VassalLimitError
 from .sequence import ESC, decode
+
+if TYPE_CHECKING:
+    from .savedgame import SavedGame
 
 #: What the engine writes for a command that does nothing (``NullCommand`` in a log entry).
 NULL_COMMAND = "null"
@@ -81,4 +86,35 @@ def log_steps(text: str, max_commands: int = MAX_COMMANDS) -> LogSteps:
                 result.steps.append(commands)
             else:
                 result.start += commands
+    return result
+
+
+def saved_log_steps(saved: SavedGame, max_commands: int = MAX_COMMANDS) -> LogSteps:
+    """`log_steps` of a file read: from the commands its reader kept (`SavedGame.parsed_commands`),
+    else from its text."""
+    kept = saved.parsed_commands()
+    return stream_steps(kept, max_commands) if kept is not None else log_steps(saved.command_text, max_commands)
+
+
+def stream_steps(stream: ParsedStream, max_commands: int = MAX_COMMANDS) -> LogSteps:
+    """`log_steps` of a stream split and parsed already: the same start and steps, grouped by the
+    log entry each leaf came from instead of splitting the text again."""
+    if len(stream.leaves) > max_commands:
+        raise VassalLimitError(f"the file holds more than {max_commands} commands; refused")
+    result = LogSteps()
+    step_entry = -1  # the log entry the last step was made of
+    for leaf, command, entry in zip(stream.leaves, stream.commands, stream.entries):
+        if isinstance(command, OtherCommand) and command.text == NULL_COMMAND:
+            continue
+        if entry >= 0:  # a log entry: every command inside it is one step
+            if entry == step_entry:
+                result.steps[-1].append(command)
+            else:
+                result.steps.append([command])
+                step_entry = entry
+        elif leaf.logged or result.steps:  # a plain command after the log began: a step of its own
+            result.steps.append([command])
+            step_entry = -1
+        else:
+            result.start.append(command)
     return result

@@ -176,6 +176,28 @@ def nested_states(state_string: str) -> tuple[str, ...]:
     return tuple(_split_nested(state_string, limit=10_000))
 
 
+class StateSplits:
+    """Piece states split at each trait's level (`nested_states`), each distinct state once.
+
+    The readers of one log meet the same states one after another, tens of thousands of commands
+    apart: the saved-game reader, the replay's board, the log check's board and identities (issue
+    53: each state was split three times). They share one of these, kept with the commands the
+    reader parsed (`vassalfmt.commands.ParsedStream`), so it lives as long as those."""
+
+    def __init__(self) -> None:
+        self._split: dict[str, tuple[str, ...]] = {}
+
+    def of(self, state_string: str) -> tuple[str, ...]:
+        found = self._split.get(state_string)
+        if found is None:
+            found = self._split[state_string] = tuple(_split_nested(state_string, limit=10_000))
+        return found
+
+    def basic(self, state_string: str) -> str:
+        """`basic_state`, of a state split once."""
+        return self.of(state_string)[-1] if state_string else ""
+
+
 def _split_nested(text: str, limit: int) -> list[str]:
     out = []
     rest: str | None = text

@@ -36,11 +36,13 @@ from .commands import (
     BEGIN_SAVE,
     BoardPlacement,
     END_SAVE,
+    LOG_PREFIX,
     SETUP_STACK,
     AddPiece,
     ChangePiece,
     MovePiece,
     OtherCommand,
+    ParsedStream,
     RemovePiece,
     join_commands,
     log_entry,
@@ -51,7 +53,15 @@ from .commands import (
 from .deck import DeckSpec
 from .errors import VassalFormatError, VassalLimitError, VassalTimeLimit
 from .moduledata import ModuleData, SaveData
-from .piece import Piece, _split_nested, add_piece_command, expand_prototypes, nest_traits, parse_piece
+from .piece import (
+    Piece,
+    StateSplits,
+    _split_nested,
+    add_piece_command,
+    expand_prototypes,
+    nest_traits,
+    parse_piece,
+)
 from .sequence import ESC, SequenceDecoder, decode, encode
 from .traits import BasicPiece, Immobilized, RawTrait
 from .zipreader import DEFAULT_LIMITS, SafeZip, ZipLimits
@@ -334,9 +344,19 @@ class SavedGame:
     warnings: list[str] = field(default_factory=list)
     #: The decoded command stream itself, for readers that follow it step by step (a log check).
     command_text: str = field(default="", repr=False)
+    #: Its commands as the reader split and parsed them, when it was asked to keep them
+    #: (`WorkLimits.keep_commands`): readers that step through the stream use these instead of
+    #: parsing it again (`parsed_commands`).
+    kept_commands: ParsedStream | None = field(default=None, repr=False, compare=False)
 
     def by_id(self) -> dict[str, PieceOnMap]:
         return {p.piece_id: p for p in self.pieces}
+
+    def parsed_commands(self) -> ParsedStream | None:
+        """The commands the reader kept of `command_text` (None when it kept none, or the text has
+        changed since)."""
+        kept = self.kept_commands
+        return kept if kept is not None and kept.text is self.command_text else None
 
     @property
     def module_name(self) -> str:
@@ -388,6 +408,11 @@ class WorkLimits:
     #: Called every few hundred commands: a server running requests as greenlets (gevent) passes
     #: its yield, so that a long read does not stop the other requests of its process.
     pause: Callable[[], None] | None = None
+    #: Keep the parsed commands on the result (`SavedGame.kept_commands`) for a reader that steps
+    #: through them next (a log's replay, its check), so they are parsed once; a stream that is
+    #: itself one log entry (no engine writes one) is not kept, as `vassalfmt.logsteps` groups its
+    #: steps otherwise. Off by default: a file kept for later views would keep many times its size.
+    keep_commands: bool = False
 
 
 DEFAULT_WORK_LIMITS = WorkLimits()
@@ -422,9 +447,11 @@ class _GameBuilder:
     through `_stacks_at` (a move used to scan every stack, so stacks x moves made a 214 KB log
     take longer than gunicorn's timeout)."""
 
-    def __init__(self, limits: WorkLimits = DEFAULT_WORK_LIMITS, budget: _Budget | None = None) -> None:
+    def __init__(self, limits: WorkLimits = DEFAULT_WORK_LIMITS, budget: _Budget | None = None,
+                 splits: StateSplits | None = None) -> None:
         self.limits = limits
         self.budget = budget or _Budget(limits)
+        self.splits = splits  # the states split, kept for the next readers (`WorkLimits.keep_commands`)
         self.pieces: dict[str, _PieceRecord] = {}
         self.stacks: dict[str, _StackRecord] = {}
         self.parent: dict[str, str] = {}
@@ -471,7 +498,10 @@ class _GameBuilder:
         self.pieces[c.piece_id] = record
 
     def _position_from_state(self, record: _PieceRecord) -> None:
-        basic_state = _split_nested(record.state, limit=10_000)[-1] if record.state else ""
+        if self.splits is not None:
+            basic_state = self.splits.basic(record.state)
+        else:
+            basic_state = _split_nested(record.state, limit=10_000)[-1] if record.state else ""
         d = SequenceDecoder(basic_state or None, ";")
         map_id = d.next_token("null")
         record.map_id = None if map_id == "null" else map_id
@@ -617,15 +647,22 @@ def read_command_text(text: str, prototypes: Mapping[str, Piece] | None = None,
 
     ``prototypes`` (the module's, name -> Piece) lets properties defined in prototypes be seen
     on pieces whose definition still uses them (hand-written setups do; the engine's don't).
-    ``work`` bounds commands, pieces, moves and time (:class:`~vassalfmt.errors.VassalLimitError`).
+    ``work`` bounds commands, pieces, moves and time (:class:`~vassalfmt.errors.VassalLimitError`),
+    and says whether the parsed commands are kept (`WorkLimits.keep_commands`).
     """
     game = SavedGame()
     budget = _Budget(work)
-    builder = _GameBuilder(work, budget)
-    for leaf in split_commands(text, max_commands=work.max_commands, tick=budget.tick):
+    entries: list[int] | None = [] if work.keep_commands and not text.startswith(LOG_PREFIX) else None
+    splits = StateSplits() if entries is not None else None
+    builder = _GameBuilder(work, budget, splits)
+    leaves = split_commands(text, max_commands=work.max_commands, tick=budget.tick, entries=entries)
+    commands: list = []
+    for leaf in leaves:
         if leaf.logged:
             game.is_log = True
         command = parse_command(leaf.text)
+        if entries is not None:
+            commands.append(command)
         if isinstance(command, OtherCommand):
             if command.text == SETUP_STACK:
                 game.has_setup_stack_marker = True
@@ -638,6 +675,8 @@ def read_command_text(text: str, prototypes: Mapping[str, Piece] | None = None,
         builder.apply(command)
     game.pieces = builder.result(prototypes)
     game.warnings = builder.warnings
+    if entries is not None:
+        game.kept_commands = ParsedStream(text, leaves, commands, entries, splits)
     return game
 
 

@@ -120,10 +120,13 @@ class Budget:
 
 
 def read_upload(data: bytes, limits: ZipLimits = SAVEDGAME_LIMITS,
-                work: WorkLimits | None = None, budget: Budget | None = None) -> SavedGame:
+                work: WorkLimits | None = None, budget: Budget | None = None,
+                keep_commands: bool = False) -> SavedGame:
     """The saved game in `data`, or BridgeError (400 empty, 413 too large, 422 unreadable,
     503 not read in time). `work` defaults to `SAVEDGAME_WORK`; with a request's `budget`, the file
-    is read within what is left of it (and within its own `UPLOAD_SECONDS`)."""
+    is read within what is left of it (and within its own `UPLOAD_SECONDS`). `keep_commands` keeps
+    its parsed commands for a reader that steps through the log next (the replay, the log check:
+    `vassalfmt.WorkLimits.keep_commands`); a file kept for later views keeps none."""
     work = work or SAVEDGAME_WORK
     if budget is not None:
         budget.check("reading the files")
@@ -147,7 +150,7 @@ def read_upload(data: bytes, limits: ZipLimits = SAVEDGAME_LIMITS,
     try:
         if work.seconds is not None:
             work = replace(work, seconds=max(0.0, work.seconds - (time.monotonic() - started)))
-        return _read(data, limits, work)
+        return _read(data, limits, replace(work, keep_commands=True) if keep_commands else work)
     except BridgeError as error:
         if budget is not None and error.kind == "savedgame-too-slow":
             budget.check("reading the files")  # the request's budget ran out: say that, not a slow file

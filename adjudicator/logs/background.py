@@ -23,6 +23,7 @@ result is stored; `FINISHED_KEPT` failed ones are remembered so the page can say
 
 from __future__ import annotations
 
+import gc
 import logging
 import sys
 import time
@@ -172,8 +173,16 @@ class _Runner:
 #: after each read or write it makes: at 5 ms a wait, a request of a few dozen of them waited
 #: hundreds of milliseconds behind a build (measured: /ping p95 450 ms during two builds).
 JOB_SWITCH_INTERVAL = 0.0005
+#: The garbage collector's third threshold while a job runs: high enough that it makes no full
+#: sweep. A replay's build keeps some 760,000 objects alive (the steps of the largest log, each
+#: with its lists) and the collector walked all of them at every full sweep: 12 sweeps, 1.7-2.2 s
+#: of a 5.1 s build (docs/performance.md, "Replay"). The young generations are still collected,
+#: so the requests' short-lived cycles go as before; what lives long enough to reach the oldest
+#: generation waits for the first sweep after the job.
+JOB_FULL_SWEEP_THRESHOLD = 1_000_000_000
 _running = [0]
 _interval = [sys.getswitchinterval()]
+_thresholds = [gc.get_threshold()]
 
 
 def _run(job: Job, work: Callable[[Job], Any]) -> Any:
@@ -182,6 +191,8 @@ def _run(job: Job, work: Callable[[Job], Any]) -> Any:
     if _running[0] == 0:
         _interval[0] = sys.getswitchinterval()
         sys.setswitchinterval(JOB_SWITCH_INTERVAL)
+        _thresholds[0] = gc.get_threshold()
+        gc.set_threshold(*_thresholds[0][:2], JOB_FULL_SWEEP_THRESHOLD)
     _running[0] += 1
     try:
         return work(job)
@@ -189,6 +200,7 @@ def _run(job: Job, work: Callable[[Job], Any]) -> Any:
         _running[0] -= 1
         if _running[0] == 0:
             sys.setswitchinterval(_interval[0])
+            gc.set_threshold(*_thresholds[0])
 
 
 class _GeventRunner(_Runner):

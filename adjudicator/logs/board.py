@@ -38,6 +38,7 @@ and boxes (`adjudicator.bridge.locate`).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from adjudicator.bridge.locate import detect_scale
@@ -54,7 +55,7 @@ from adjudicator.unit_changes import (
 from scenarios.boxboard import is_dead_pile_of
 from scenarios.model import Game
 from vassalfmt import SavedGame, VassalFormatError
-from vassalfmt.commands import CHAT_PREFIX, OtherCommand, parse_command, split_commands
+from vassalfmt.commands import CHAT_PREFIX, Command, OtherCommand, parse_command, split_commands
 
 #: A turn tracker's saved state (``TURN<tracker id>\t<state>``, adjudicator.bridge.turn).
 TURN_PREFIX = "TURN"
@@ -107,11 +108,11 @@ def is_eliminated(game: Game, unit: str, shown: Shown) -> bool:
 class PieceReader:
     """Which unit a piece is and where it stands in the game's terms (`adjudicator.logs.replay.views`)."""
 
-    def __init__(self, game: Game, saved: SavedGame):
+    def __init__(self, game: Game, saved: SavedGame, identify: Identifier | None = None):
         boards = shown_boards(saved)  # a map window showing one board is read as that board
         points = [(boards.get(p.map_id, p.map_id), p.x, p.y) for p in saved.pieces if p.map_id is not None]
         self.placer = Placer(game, detect_scale(game, points)[0], boards)
-        self.identify = Identifier(game)
+        self.identify = identify or Identifier(game)  # one of the same game's, its pieces read already
 
     def shown(self, board: Board, piece_id: str) -> tuple[str, Shown] | None:
         """(unit id, how it stands) of a unit piece on `board`, or (`marker_key`, the face it shows
@@ -119,7 +120,7 @@ class PieceReader:
         record, where = board.pieces.get(piece_id), board.where(piece_id)
         if record is None or where is None:
             return None
-        identity = self.identify.of(record.type, record.state)
+        identity = self.identify.of(record.type, record.state, board.splits)
         if identity.unit is None and identity.marker is not None:
             return marker_key(identity.marker.id, piece_id), shown_at(identity.face, self.placer.of(where))
         if identity.unit is None:
@@ -141,31 +142,53 @@ def shown_at(step: str, place: Place) -> Shown:
     return Shown(step, place.map, place.hex, place.box)
 
 
-def log_events(saved: SavedGame, game: Game) -> tuple[list[LogEvent], dict[str, Shown]]:
+#: What `log_events` reads of a log: its events in order, and every unit as the log begins.
+Events = tuple[list[LogEvent], dict[str, Shown]]
+
+
+def log_events(saved: SavedGame, game: Game) -> Events:
     """The log's chat texts and unit-piece changes in order, and every unit as the log begins.
 
     Pieces added while the log runs count from then on; a piece that is no unit is skipped."""
-    reader = PieceReader(game, saved)
-    board = Board()
-    last: dict[str, tuple[str, Shown]] = {}  # piece id -> (unit, how it stands)
-    events: list[LogEvent] = []
-    opening: list[LogEvent] = []  # the turn trackers' states the file opens with
-    start: dict[str, Shown] | None = None
-    for leaf in split_commands(saved.command_text):
-        if leaf.logged and start is None:
-            start = _units_of(last)
-        try:
-            command = parse_command(leaf.text)
-        except VassalFormatError:
+    reading = EventReading(game, saved)
+    kept = saved.parsed_commands()
+    board = Board(kept.splits if kept is not None else None)  # the states the reader split, not split again
+    for logged, command in _commands(saved):
+        if logged:
+            reading.log_begins()
+        if command is None:
             continue
+        reading.applied(board, command, set() if isinstance(command, OtherCommand) else board.apply(command))
+    return reading.result()
+
+
+class EventReading:
+    """`log_events`, told one command at a time by whoever applies the log's commands to a board:
+    the replay's timeline walks a file's commands once, for its steps and for these (issue 53)."""
+
+    def __init__(self, game: Game, saved: SavedGame, identify: Identifier | None = None):
+        self.reader = PieceReader(game, saved, identify)
+        self.last: dict[str, tuple[str, Shown]] = {}  # piece id -> (unit, how it stands)
+        self.events: list[LogEvent] = []
+        self.opening: list[LogEvent] = []  # the turn trackers' states the file opens with
+        self.start: dict[str, Shown] | None = None
+
+    def log_begins(self) -> None:
+        """A logged command comes next: the units as the log begins are those standing now."""
+        if self.start is None:
+            self.start = _units_of(self.last)
+
+    def applied(self, board: Board, command: Command, touched: set[str]) -> None:
+        """`command` applied to `board`, where it touched the pieces `touched`."""
         if isinstance(command, OtherCommand):
             if command.text.startswith(CHAT_PREFIX):
-                events.append(LogEvent(chat=command.text[len(CHAT_PREFIX):]))
+                self.events.append(LogEvent(chat=command.text[len(CHAT_PREFIX):]))
             elif command.text.startswith(TURN_PREFIX):
-                (events if start is not None else opening).append(LogEvent(turn=command.text))
-            continue
-        for piece_id in sorted(board.apply(command)):
-            now = reader.shown(board, piece_id)
+                (self.events if self.start is not None else self.opening).append(LogEvent(turn=command.text))
+            return
+        last = self.last
+        for piece_id in sorted(touched):
+            now = self.reader.shown(board, piece_id)
             was = last.get(piece_id)
             if now is None and was is not None and piece_id not in board.pieces:
                 now = (was[0], replace(was[1], deleted=True))
@@ -175,9 +198,25 @@ def log_events(saved: SavedGame, game: Game) -> tuple[list[LogEvent], dict[str, 
                 last.pop(piece_id, None)
             else:
                 last[piece_id] = now
-            if start is not None:
-                events.append(LogEvent(piece=PieceEvent(*now)))
-    return opening + events, start if start is not None else _units_of(last)
+            if self.start is not None:
+                self.events.append(LogEvent(piece=PieceEvent(*now)))
+
+    def result(self) -> Events:
+        return self.opening + self.events, self.start if self.start is not None else _units_of(self.last)
+
+
+def _commands(saved: SavedGame) -> Iterator[tuple[bool, Command | None]]:
+    """(logged, its command) of each leaf of the file's stream, in order: those its reader kept
+    (parsed once, `SavedGame.parsed_commands`), else parsed now (None: a command that cannot be)."""
+    kept = saved.parsed_commands()
+    if kept is not None:
+        yield from zip((leaf.logged for leaf in kept.leaves), kept.commands)
+        return
+    for leaf in split_commands(saved.command_text):
+        try:
+            yield leaf.logged, parse_command(leaf.text)
+        except VassalFormatError:
+            yield leaf.logged, None
 
 
 def _units_of(pieces: dict[str, tuple[str, Shown]]) -> dict[str, Shown]:

@@ -42,8 +42,8 @@ from adjudicator.bridge.upload import Budget
 from adjudicator.ledger.records import Record, ledger_document
 from adjudicator.checks import side_label
 from adjudicator.logs.board import (
-    LogEvent, OrderedChange, PieceEvent, Shown, applied, checked_actions, log_events, missing_changes, ordered_changes,
-    reached,
+    Events, LogEvent, OrderedChange, PieceEvent, Shown, applied, checked_actions, log_events, missing_changes,
+    ordered_changes, reached,
 )
 from adjudicator.logs.history import BEGINS, RETURNS, FileHistory, Rewind, file_history, find_rewinds
 from adjudicator.logs.sessions import (
@@ -279,15 +279,15 @@ def _judge(entry: TranscriptEntry, game_id: str, records: dict[int, dict], syste
 
 
 def read_file(name: str, saved: SavedGame, game: Game | None, header: dict[str, Any],
-              records: dict[int, dict], sessions: SessionMap) -> FileReading:
+              records: dict[int, dict], sessions: SessionMap, read: Events | None = None) -> FileReading:
     """Every adjudication in the log `saved` judged against the ledger's `records`; with the
     system's `game` (its units), what each verified ruling did to the pieces as well; and the log
-    session the file is."""
+    session the file is. `read`: the file's `log_events`, when they were read already."""
     reading = FileReading(name)
     info = system_info(header["system"])
     system_name = info.name if info else header["system"]
     if game is not None:
-        events, units_now = log_events(saved, game)
+        events, units_now = read if read is not None else log_events(saved, game)
         reading.start_units = dict(units_now)
         reading.piece_events = [e.piece for e in events if e.piece is not None]
     else:
@@ -297,13 +297,14 @@ def read_file(name: str, saved: SavedGame, game: Game | None, header: dict[str, 
     texts = [events[i].chat for i in chat_at]
     entries = parse_transcript(texts)
     done = 0  # events applied to units_now so far
+    pieces_upto = _pieces_upto(events)  # index -> piece events before it (asked per ruling: not counted again)
     asked: list[tuple[int, int]] = []  # (seq, index of its first line in events) of the rulings shown
     for number, entry in enumerate(entries):
         ruling = _judge(entry, header["id"], records, system_name)
         end = chat_at[entry.last]
         done = _advance(events, done, end, units_now)
         if entry.seq is not None:
-            reading.pieces_before[entry.seq] = sum(1 for e in events[:end] if e.piece is not None)
+            reading.pieces_before[entry.seq] = pieces_upto[end]
         if game is not None and ruling.status == VERIFIED:
             following = chat_at[entries[number + 1].first] if number + 1 < len(entries) else len(events)
             window = [e.piece for e in events[end:following] if e.piece is not None]
@@ -316,6 +317,14 @@ def read_file(name: str, saved: SavedGame, game: Game | None, header: dict[str, 
                                        [(seq, at, seq in reading.changed_board) for seq, at in asked])
     _name_session(reading, texts, header["id"], records, sessions)
     return reading
+
+
+def _pieces_upto(events: list[LogEvent]) -> list[int]:
+    """For each index of `events` (and its end), how many piece events come before it."""
+    out = [0]
+    for event in events:
+        out.append(out[-1] + (event.piece is not None))
+    return out
 
 
 def board_changes(record: dict[str, Any], system: str) -> list[UnitChange]:
@@ -676,16 +685,18 @@ def check_log(saved: SavedGame, game: Game | None, document: dict[str, Any], key
 
 
 def check_logs(files: list[tuple[str, SavedGame]], game: Game | None, document: dict[str, Any], keys,
-               budget: Budget | None = None) -> LogCheck:
+               budget: Budget | None = None, read: list[Events | None] | None = None) -> LogCheck:
     """A log, or a game's chain of logs in order, against the ledger `document` (within the
-    request's `budget`, looked at before each file)."""
+    request's `budget`, looked at before each file). `read`: each file's `log_events` where they
+    were read already (the replay reads them as it walks the files), else None."""
     records = {r["seq"]: r for r in document["records"]}
     sessions = SessionMap.of([r for r in document["records"] if _is_ruling(r)])
     readings = []
-    for name, saved in files:
+    for number, (name, saved) in enumerate(files):
         if budget is not None:
             budget.check(f"checking {name or 'the log'} against the ledger")
-        readings.append(read_file(name, saved, game, document["game"], records, sessions))
+        events = read[number] if read is not None else None
+        readings.append(read_file(name, saved, game, document["game"], records, sessions, events))
     return judge_files(document, readings, keys, game)
 
 
@@ -727,7 +738,7 @@ def check_log_of_game(game_id: str, data: bytes | list[tuple[str, bytes]]) -> Lo
                       kind="too-many-files")
     budget = Budget()  # one for the whole request, however many files it sends
     try:
-        saved = [(name, read_upload(content, budget=budget)) for name, content in files]
+        saved = [(name, read_upload(content, budget=budget, keep_commands=True)) for name, content in files]
         game = load_system_game(header["system"])
         return in_players_words(check_logs(saved, game, document, svc.verification_keys(), budget),
                                 UnitNames.of(header["system"]).text)

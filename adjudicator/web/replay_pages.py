@@ -128,7 +128,7 @@ def read_files(game: Game, files: list[tuple[str, bytes]], budget: Budget) -> li
     saved = []
     for name, data in files:
         try:
-            one = read_upload(data, budget=budget)
+            one = read_upload(data, budget=budget, keep_commands=True)  # stepped through next: parsed once
             read_positions(game, one)
         except BridgeError as error:
             if error.kind == "request-too-slow":

@@ -15,9 +15,10 @@ mask's ``player:`` access) can be shown to that player's side.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from vassalfmt.commands import AddPiece, ChangePiece, Command, MovePiece, OtherCommand, RemovePiece
-from vassalfmt.piece import basic_state
+from vassalfmt.piece import StateSplits, basic_state
 from vassalfmt.sequence import SequenceDecoder, decode
 
 STACK_TYPE = "stack"
@@ -51,9 +52,12 @@ class Container:
     face_down: bool = False  # a deck whose cards lie face down now
 
 
-@dataclass(frozen=True)
-class Where:
-    """Where a piece stands now: a map and pixel, and the pile it lies in ("" for none)."""
+class Where(NamedTuple):
+    """Where a piece stands now: a map and pixel, and the pile it lies in ("" for none).
+
+    A named tuple, not a frozen dataclass: one is made for every piece a command touches, three
+    times (the step, the units, the log check's events), and each is a key of the placer's cache;
+    making and hashing a frozen dataclass was a tenth of the largest log's replay (issue 53)."""
 
     map: str | None
     x: int
@@ -65,9 +69,14 @@ class Where:
 class Board:
     """Every piece, stack and pile of a game, changed command by command."""
 
-    def __init__(self) -> None:
+    def __init__(self, splits: StateSplits | None = None) -> None:
+        #: The states of the file's pieces split once, shared with its other readers (None: split here).
+        self.splits = splits
         self.pieces: dict[str, PieceRecord] = {}
         self.containers: dict[str, Container] = {}
+        #: The containers that are draw piles (a few): a moved piece is looked for among them, not
+        #: among every stack (moves x stacks was a tenth of a long log's replay).
+        self._decks: dict[str, None] = {}
         self.parent: dict[str, str] = {}
         self.players: dict[str, str] = {}  # player id -> roster side name
 
@@ -110,7 +119,7 @@ class Board:
         if c.type.startswith(DECK_TYPE_PREFIX):
             return self._set_container(c.piece_id, "deck", c.state, c.type)
         record = PieceRecord(c.type, c.state)
-        _position_from_state(record)
+        _position_from_state(record, self.splits)
         self.pieces[c.piece_id] = record
         return {c.piece_id}
 
@@ -140,6 +149,10 @@ class Board:
             box.members.append(token)
             touched.add(token)
         self.containers[container_id] = box
+        if kind == "deck":
+            self._decks[container_id] = None
+        else:
+            self._decks.pop(container_id, None)
         return touched
 
     def _leave(self, piece_id: str) -> None:
@@ -151,6 +164,7 @@ class Board:
     def _remove(self, piece_id: str) -> set[str]:
         if piece_id in self.containers:
             box = self.containers.pop(piece_id)
+            self._decks.pop(piece_id, None)
             for member in box.members:  # a container goes when it is empty; members keep their spot
                 self.parent.pop(member, None)
                 record = self.pieces.get(member)
@@ -172,7 +186,7 @@ class Board:
             return set()
         old_map = record.map
         record.state = c.new_state
-        _position_from_state(record)
+        _position_from_state(record, self.splits)
         if record.map != old_map:
             self._leave(c.piece_id)
         return {c.piece_id}
@@ -204,8 +218,11 @@ class Board:
                 return self.parent[under]
         if under and under in self.containers and self.containers[under].kind == "deck":
             return under
-        return next((cid for cid, box in self.containers.items()
-                     if box.kind == "deck" and (box.map, box.x, box.y) == spot), None)
+        piles = [cid for cid in self._decks if (self.containers[cid].map, self.containers[cid].x,
+                                                self.containers[cid].y) == spot]
+        if len(piles) > 1:  # piles on one spot: the first of the board's containers, as before
+            return next(cid for cid in self.containers if cid in piles)
+        return piles[0] if piles else None
 
 
 def _int(text: str) -> int:
@@ -215,9 +232,10 @@ def _int(text: str) -> int:
         return 0
 
 
-def _position_from_state(record: PieceRecord) -> None:
+def _position_from_state(record: PieceRecord, splits: StateSplits | None = None) -> None:
     """A piece's own map and pixel, from its BasicPiece state (the innermost trait's)."""
-    d = SequenceDecoder(basic_state(record.state) or None, ";")
+    basic = splits.basic(record.state) if splits is not None else basic_state(record.state)
+    d = SequenceDecoder(basic or None, ";")
     map_id = d.next_token("null")
     record.map = None if map_id == "null" else map_id
     record.x = _int(d.next_token("0"))

@@ -259,7 +259,8 @@ def build_replay(system: str, system_name: str, game: Game, files: list[tuple[st
             raise too_long(f"A replay holds at most {MAX_REPLAY_COMMANDS} commands; with {echo(name) or 'a file'} "
                            f"these files hold more.") from None
     timeline = builder.timeline
-    check = check_logs(files, game, ledger.document, ledger.keys, budget) if ledger is not None else None
+    check = check_logs(files, game, ledger.document, ledger.keys, budget,
+                       [f.events for f in timeline.files]) if ledger is not None else None
     records = {r["seq"]: r for r in ledger.document["records"]} if ledger is not None else {}
     replay = Replay(system, system_name, viewer, [name for name, _ in files], timeline, [], check,
                     ledger.game_id if ledger else None)

@@ -23,14 +23,14 @@ from adjudicator.bridge.locate import detect_scale
 from adjudicator.bridge.positions import shown_boards
 from adjudicator.bridge.turn import read_turn
 from adjudicator.fog import Fog
-from adjudicator.logs.board import Shown, shown_at
+from adjudicator.logs.board import EventReading, Events, Shown, shown_at
 from adjudicator.logs.replay.board import Board
 from adjudicator.logs.replay.views import Identifier, Identity, PieceView, Placer, Viewer, hidden_from, view_of
 from adjudicator.logs.transcript import TranscriptEntry, parse_transcript
 from scenarios.model import Game
 from vassalfmt import SavedGame
-from vassalfmt.commands import CHAT_PREFIX, MAX_COMMANDS, Command, OtherCommand, parse_board_command
-from vassalfmt.logsteps import log_steps
+from vassalfmt.commands import CHAT_PREFIX, MAX_COMMANDS, Command, OtherCommand, ParsedStream, parse_board_command
+from vassalfmt.logsteps import NULL_COMMAND, LogSteps, saved_log_steps
 
 #: A piece as drawn: (view number, map id, hex label, place off the maps); None = not on the board.
 State = tuple[int, str, str, str] | None
@@ -108,6 +108,9 @@ class FileSteps:
     entries: list[TranscriptEntry]
     entry_steps: list[int]  # timeline index of each entry's step
     start_units: dict[str, Shown] = field(default_factory=dict)  # unit -> how it stands as the file begins
+    #: What the log check reads of the file (`adjudicator.logs.board.log_events`), read in the same
+    #: walk of its commands as the steps; None where that walk could not tell it (it reads the file itself).
+    events: Events | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass
@@ -145,6 +148,7 @@ class TimelineBuilder:
         self._unit_steps: dict[str, Shown] = {}
         self._turn_commands: list[str] = []
         self._trails: dict[tuple[int, int], list[str]] = {}  # (file, piece) -> hexes it moved through
+        self._reading: EventReading | None = None  # the log check's reading of the file being added
 
     # -- files ------------------------------------------------------------------------------------------
 
@@ -155,12 +159,16 @@ class TimelineBuilder:
             boards = shown_boards(saved)  # a map window showing one board is read as that board
             points = [(boards.get(p.map_id, p.map_id), p.x, p.y) for p in saved.pieces if p.map_id is not None]
             self.placer = Placer(game, detect_scale(game, points)[0], boards)
-        parsed = log_steps(saved.command_text, max_commands=max_commands)
+        parsed = saved_log_steps(saved, max_commands=max_commands)  # the reader's parse, when it kept it
+        kept = saved.parsed_commands()
         self.timeline.command_count += parsed.command_count
         number = len(self.timeline.files)
-        board = Board()
+        board = Board(kept.splits if kept is not None else None)
+        self._reading = EventReading(game, saved, self.identify) if _log_begins_with_steps(kept, parsed) else None
         for command in parsed.start:
-            board.apply(command)
+            touched = board.apply(command)
+            if self._reading is not None:
+                self._reading.applied(board, command, touched)
         begin = LogStep(number, BEGIN)
         first = not self.timeline.files
         now = {self._number(pid): self._state_of(board, pid) for pid in board.pieces}
@@ -189,6 +197,8 @@ class TimelineBuilder:
         self.timeline.steps.append(begin)
 
         chat_step: list[int] = [begin_index] * len(start_chat)  # chat index -> timeline step
+        if self._reading is not None and parsed.steps:
+            self._reading.log_begins()
         for group in self._groups(parsed.steps, start_chat):
             step = LogStep(number)
             self.timeline.steps.append(step)
@@ -204,7 +214,8 @@ class TimelineBuilder:
             chat_step += [len(self.timeline.steps) - 1] * sum(1 for cs in group for c in cs if _is_chat(c))
         texts = start_chat + [c.text[len(CHAT_PREFIX):] for cs in parsed.steps for c in cs if _is_chat(c)]
         entries = parse_transcript(texts)
-        files = FileSteps(name, begin_index, entries, [chat_step[e.last] for e in entries], start_units)
+        files = FileSteps(name, begin_index, entries, [chat_step[e.last] for e in entries], start_units,
+                          self._reading.result() if self._reading is not None else None)
         self.timeline.files.append(files)
         return files
 
@@ -234,11 +245,17 @@ class TimelineBuilder:
 
     def _apply(self, board: Board, commands: list[Command], step: LogStep) -> None:
         touched: dict[str, None] = {}  # in order, once each
+        reading = self._reading
         for command in commands:
             if isinstance(command, OtherCommand):
                 self._other(command.text, step)
+                if reading is not None:
+                    reading.applied(board, command, set())
                 continue
-            for pid in board.apply(command):
+            applied = board.apply(command)
+            if reading is not None:
+                reading.applied(board, command, applied)
+            for pid in applied:
                 touched.setdefault(pid)
         for pid in touched:
             number = self._number(pid)
@@ -293,7 +310,7 @@ class TimelineBuilder:
         record, where = board.pieces.get(pid), board.where(pid)
         if record is None or where is None:
             return None
-        identity = self.identify.of(record.type, record.state)
+        identity = self.identify.of(record.type, record.state, board.splits)
         number = self._number(pid)
         self._identity[number] = identity
         hidden = hidden_from(identity, where, self.viewer, self.fog, board.players)
@@ -399,6 +416,21 @@ class TimelineBuilder:
         path = trail[-(TRAIL + 1):] + [target]
         trail.append(target)
         step.moves.append(Move(number, map_id, path))
+
+
+def _log_begins_with_steps(kept: ParsedStream | None, parsed: LogSteps) -> bool:
+    """Whether the log check's reading of a file (`log_events`: the log begins at its first logged
+    command, a null one included) begins where its steps do, so one walk of its commands reads both.
+    A null logged command followed by plain ones (no engine writes that) is read by the check itself."""
+    if kept is None:
+        return False
+    before = 0  # commands before the first logged one, null commands left out
+    for leaf, command in zip(kept.leaves, kept.commands):
+        if leaf.logged:
+            break
+        if not (isinstance(command, OtherCommand) and command.text == NULL_COMMAND):
+            before += 1
+    return before == len(parsed.start)
 
 
 def _is_chat(command: Command) -> bool:

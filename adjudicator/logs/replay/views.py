@@ -23,7 +23,7 @@ from adjudicator.logs.replay.pictures import back_picture, marker_picture, unit_
 from adjudicator.logs.replay.board import Where
 from scenarios.model import Game, MarkerType, Unit
 from vassalfmt import Obscurable, VassalFormatError, parse_piece
-from vassalfmt.piece import nested_states
+from vassalfmt.piece import StateSplits, nested_states
 
 HIDDEN_FILL = "#5f6368"
 HIDDEN_TEXT = "#ffffff"
@@ -121,14 +121,15 @@ class Identifier:
         self._cache: dict[tuple[str, str], Identity] = {}
         self._by_traits: dict[tuple[str, tuple[str, ...]], Identity] = {}
 
-    def of(self, type_: str, state: str) -> Identity:
+    def of(self, type_: str, state: str, splits: StateSplits | None = None) -> Identity:
+        """What the piece is; `splits`: its file's states split already (`vassalfmt.piece.StateSplits`)."""
         key = (type_, state)
         found = self._cache.get(key)
         if found is None:
             # A piece's state ends with where it stands (its BasicPiece's): a step change sends the
             # whole state, so the same unit at the same step is a new state at every hex. What it is
             # depends on its traits' states only: read once per those.
-            traits = (type_, self._trait_states(type_, state))
+            traits = (type_, self._trait_states(state, splits))
             found = self._by_traits.get(traits)
             if found is None:
                 found = self._by_traits[traits] = self._read(type_, state)
@@ -138,10 +139,12 @@ class Identifier:
             self._cache[key] = found
         return found
 
-    def _trait_states(self, type_: str, state: str) -> tuple[str, ...]:
+    def _trait_states(self, state: str, splits: StateSplits | None) -> tuple[str, ...]:
         """The states of the piece's traits, its BasicPiece's (where it stands) left out."""
+        if not state:
+            return ()
         try:
-            return nested_states(state)[:-1] if state else ()
+            return (splits.of(state) if splits is not None else nested_states(state))[:-1]
         except VassalFormatError:
             return (state,)
 
