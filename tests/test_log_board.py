@@ -568,3 +568,17 @@ def test_spi_the_defenders_losses_are_his_choice_made_in_his_next_file(app, clie
                         "losses_from": [fight.defender], "combat_record": answer["seq"]},
                         headers=bearer(t.recorded["tokens"][owner]))
     assert again.status_code == 422 and "were chosen by record" in again.get_json()["detail"]  # once
+
+
+def test_a_breakdown_whose_parts_are_all_lost_reads_without_an_empty_item():
+    """Issue 51: "rok-d8 broken down into , rok-r10, ..." (no part placed, every part lost: an empty
+    item before them); it reads as a sentence, each unit as its counter reads in the verdict."""
+    from adjudicator.logs.board import OrderedChange, Shown
+    from adjudicator.unit_changes import BROKEN_DOWN, Placed, UnitChange
+
+    names = UnitNames.of("spi")
+    lost = OrderedChange(UnitChange(BROKEN_DOWN, "rok-d8", lost=("rok-r10", "rok-r21")), Shown(hex="1506"))
+    assert names.text(lost.describe()) == "S 8 broken down, S 10, S 21 lost"
+    placed = OrderedChange(UnitChange(BROKEN_DOWN, "rok-d8", replacements=(Placed("rok-r10"),), lost=("rok-r21",)),
+                           Shown(hex="1506"))
+    assert names.text(placed.describe()) == "S 8 broken down into S 10, S 21 lost"
