@@ -123,7 +123,7 @@
     for (const {look, count} of groups.values()) {
       const one = el("span", {"class": "off-look", title: look.t + (count > 1 ? " ×" + count : "")});
       if (look.i) one.appendChild(el("img", {src: data.art + look.i, alt: "", width: "30", height: "30"}));
-      const words = look.k === "marker" ? look.t : look.l;  // a marker by its name, a unit by its id
+      const words = look.k === "marker" ? look.t : (look.n || look.l);  // a marker by its name and face, a unit as its counter reads
       one.appendChild(document.createTextNode(words + (count > 1 ? " ×" + count : "")));
       list.appendChild(one);
     }
