@@ -34,6 +34,7 @@ from adjudicator.checks import all_checks, get_check
 from adjudicator.client.output import check_lines
 from adjudicator.examples import situation
 from adjudicator.testing import bearer, make_app, new_game
+from adjudicator.words.names import marker_ids
 from scenarios import load_game
 
 GAMES = ("kwb", "spi", "holdfast", "fireandice")
@@ -57,13 +58,15 @@ def app(tmp_path_factory):
 
 @lru_cache(maxsize=None)
 def unit_id(system: str) -> re.Pattern:
-    ids = sorted(load_game(system).units, key=len, reverse=True)
+    """A unit's id, or a marker's that is no word of a sentence ("sf-com-2", not "weather": `marker_ids`)."""
+    game = load_game(system)
+    ids = sorted(list(game.units) + list(marker_ids(game)), key=len, reverse=True)
     return re.compile(r"(?<![\w/-])(" + "|".join(map(re.escape, ids)) + r")(?![\w/-])")
 
 
 def faults(system: str, text: str, ids_only: bool = False, snake: bool = False) -> list[str]:
     """What in `text` is not in players' words (`snake`: a snake_case name too)."""
-    found = [f"unit id {m}" for m in unit_id(system).findall(text)]
+    found = [f"id {m}" for m in unit_id(system).findall(text)]
     if snake:
         found += [f"snake_case name {m}" for m in SNAKE.findall(text)]
     if not ids_only:
