@@ -1,30 +1,37 @@
-"""What a player reads names units in players' words (issue 51): never a unit id, a hash or commitment,
-a sealed value's raw form ("hidden:...") or an empty list item in human text.
+"""What a player reads names units in players' words (issue 51): never a unit or marker id, a check's
+id, a hash or commitment, a sealed value's raw form ("hidden:...") or an empty list item in human text.
 
 Systematic over every documented example of every check of the four games (`CheckSpec.example`, as
 docs/examples shows them): each is recorded in a game of its own by the side that acts, then
 
 * the ruling's page and the game's ledger page, as each side and the observer (the text a player
   reads: the receipt, code, citations and the chat lines shown verbatim left out),
-* the check's answer in compute mode: its chat lines and its details (a sealed die reads "hidden"),
+* the check's answer in compute mode: its chat lines (no snake_case name either) and its details
+  (a sealed die reads "hidden"),
 * its chances before the roll: their headline, summary, outcome labels and shared steps,
 * the command line's lines for the answer (`adjudicator-client check`),
+* the refusal to the side that may not act (its problem's detail), and the recorded ruling's chat
+  lines (without their tag, receipt and verify lines: ids and hashes for the log check),
+* the log check's verdicts as each side and the observer, of a log that shows the ruling's lines on
+  a board of the units it names but not what it ordered them, and of one that does not show it;
 
-and a refusal per game the rules or the request's validation make, in compute mode and recorded;
-and HoldFast's supply of a saved game (the issue's first case), as each side and the observer.
+a refusal per game the rules or the request's validation make, in compute mode and recorded;
+HoldFast's supply of a saved game (the issue's first case), as each side and the observer; and a
+form's options. Each failure names the surface, the example (the test's id) and the offending word.
 The pages are held to no snake_case name either (a value the rules name, "ground_support", reads
 "ground support"), their warnings aside: the stand-in notes cite the data's tables for its
-maintainers.
+maintainers. The replay's looks are held to it in test_replay.py (every unit and marker of the four
+games: `test_a_counter_is_written_by_its_name_never_its_id`).
 
-Not yet held to it (issue 51, still open): snake_case names in chat lines and refusals (the games'
-checks and special rules by their ids), the replay, log-check verdicts beyond their units, VASSAL's
-dialogs.
+Not yet held to it (issue 51, still open): VASSAL's dialogs (the extension's own tests).
 """
 
 from __future__ import annotations
 
 import copy
+import io
 import re
+import warnings
 from functools import lru_cache
 
 import pytest
@@ -33,15 +40,19 @@ from lxml import html
 from adjudicator.checks import all_checks, get_check
 from adjudicator.client.output import check_lines
 from adjudicator.examples import situation
+from adjudicator.request_units import unit_objects
 from adjudicator.testing import bearer, make_app, new_game
 from adjudicator.words.names import marker_ids
 from scenarios import load_game
+from vassalfmt import continue_log
+from vassalfmt.commands import chat_command
 
 GAMES = ("kwb", "spi", "holdfast", "fireandice")
 EXAMPLES = [(spec.system, spec.name) for spec in all_checks() if spec.system in GAMES and spec.example is not None]
 HASH = re.compile(r"\b[0-9a-f]{16,}\b")
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b")
 SEALED = re.compile(r"\bhidden:")
+CHECK_KEY = re.compile(r"\b(?:" + "|".join(GAMES) + r")\.[a-z][a-z0-9_]*\b")  # "kwb.combat": a check's id
 EMPTY_ITEM = re.compile(r"(?:, ,|; ;|\(, |, \)|, ;|\(\)|\binto ,|: ,)")
 #: Page parts that are not sentences: the receipt (record hash, key), the chat lines as VASSAL shows
 #: them (a sealed die's commitment is in them, for the log check); code and citations stand as "code".
@@ -68,11 +79,64 @@ def faults(system: str, text: str, ids_only: bool = False, snake: bool = False) 
     """What in `text` is not in players' words (`snake`: a snake_case name too)."""
     found = [f"id {m}" for m in unit_id(system).findall(text)]
     if snake:
-        found += [f"snake_case name {m}" for m in SNAKE.findall(text)]
+        found += [f"snake_case name {m}" for m in SNAKE.findall(text)] + [f"check id {m}" for m in CHECK_KEY.findall(text)]
     if not ids_only:
         found += [f"hash {m}" for m in HASH.findall(text)] + [f"sealed value {m}" for m in SEALED.findall(text)]
         found += [f"empty list item {m!r}" for m in EMPTY_ITEM.findall(text)]
     return found
+
+
+def said(system: str, surface: str, lines: list[str], ids_only: bool = False, snake: bool = False) -> None:
+    """Fails naming the surface, the example (the test's id) and each offending word of `lines`."""
+    found = [f"{fault} in {line!r}" for line in lines for fault in faults(system, line, ids_only, snake)]
+    assert found == [], f"{surface}: " + "; ".join(found)
+
+
+def chat_words(lines: list[str]) -> list[str]:
+    """A ruling's chat lines as sentences: without their tag (the game's id, random letters) and the
+    receipt and verify lines (a record's hash and key, the address: for the log check)."""
+    untagged = [re.sub(r"^\[ADJ [^\]]*\] ", "", line) for line in lines]
+    return [line for line in untagged if not line.startswith(("receipt: ", "verify: "))]
+
+
+def board_of(system: str, scenario: str | None, request: dict) -> bytes:
+    """A saved game with a piece for each unit the request places on a hex of the scenario's map, at
+    full strength: a log of it that shows a ruling's lines and nothing more has not applied what the
+    ruling ordered them (the verdict says what)."""
+    from test_bridge_helpers import savedgame_bytes
+
+    game = load_game(system)
+    game_map = game.scenarios[scenario].maps[0] if scenario in game.scenarios else next(iter(game.maps))
+    units = {item["unit"]: item["hex"] for item in unit_objects(request)
+             if isinstance(item.get("hex"), str) and item.get("unit") in game.units}
+    placed = []
+    for unit, where in units.items():
+        try:
+            game.maps[game_map].grid.parse(where)
+        except (ValueError, KeyError):
+            continue
+        placed.append((unit, game_map, where, 0))
+    with warnings.catch_warnings():  # pieces without the module's prototypes: enough for where they stand
+        warnings.simplefilter("ignore", UserWarning)
+        return savedgame_bytes(game, placed)
+
+
+def verdict_texts(client, game_id: str, token: str, system: str, board: bytes, transcript: list[str]) -> list[str]:
+    """The log check's sentences for `token`'s viewer (why each ruling stands as it does, where the
+    others belong, what is owed, the notices), of a log of `board` showing the ruling's lines and
+    nothing it ordered, and of one showing none (the ruling hidden)."""
+    texts = []
+    for lines in (transcript, []):
+        log = continue_log(board, [chat_command(line) for line in lines])
+        response = client.post(f"/api/v1/games/{game_id}/savedgame/log-check", data={"file": [(io.BytesIO(log), "f.vlog")]},
+                               content_type="multipart/form-data", headers=bearer(token))
+        assert response.status_code == 200, response.get_json()
+        report = response.get_json()
+        texts += [r["why"] for r in report["rulings"]] + [n for r in report["rulings"] for n in r["notices"]]
+        texts += [item["why"] for key in ("hidden", "rerolls", "elsewhere", "missing_files", "owed")
+                  for item in report[key] if item.get("why")]
+        texts += report["breaks"] + [n if isinstance(n, str) else n.get("text", "") for n in report.get("notices", [])]
+    return [text for text in texts if text]
 
 
 def words_of(page: str, warnings: bool = True) -> str:
@@ -104,24 +168,32 @@ def test_every_surface_of_a_documented_example_names_units_in_players_words(app,
     computed = client.post(f"/api/v1/systems/{system}/{check}?transcript=1", json=spec.example)
     assert computed.status_code == 200, computed.get_json()
     answer = computed.get_json()
-    assert faults(system, "\n".join(answer["transcript"] + answer.get("details", []))) == []
-    assert faults(system, "\n".join(check_lines(answer)[1:]), ids_only=True) == [], "the command line"
+    said(system, "the chat lines (compute)", chat_words(answer["transcript"]), snake=True)
+    said(system, "the ruling window (compute)", answer.get("details", []))
+    said(system, "the command line", check_lines(answer)[1:], ids_only=True)
 
     if spec.random:
         chances = client.post(f"/api/v1/systems/{system}/{check}/odds", json=situation(spec)).get_json()
-        said = [chances["headline"], chances["summary"], chances["chat_line"], chances["method"]]
-        said += [o["label"] for o in chances["outcomes"]] + [s["text"] for s in chances["steps"]]
-        assert faults(system, "\n".join(said)) == [], "the chances"
+        lines = [chances["headline"], chances["summary"], chances["chat_line"], chances["method"]]
+        lines += [o["label"] for o in chances["outcomes"]] + [s["text"] for s in chances["steps"]]
+        said(system, "the chances", lines)
 
     body = situation(spec)
     game = new_game(client, system, scenario_for(spec, body))
     recorded = None
     for side in (s for s in game["tokens"] if s != "observer"):
-        response = client.post(f"/api/v1/games/{game['game_id']}/{check}", json=body, headers=bearer(game["tokens"][side]))
+        response = client.post(f"/api/v1/games/{game['game_id']}/{check}?transcript=1", json=body,
+                               headers=bearer(game["tokens"][side]))
         if response.status_code == 201:
             recorded = response.get_json()
             break
+        said(system, f"the refusal to the {side} player", [response.get_json()["detail"]], snake=True)
     assert recorded is not None, f"no side may record the example: {response.get_json()}"
+    said(system, "the chat lines (recorded)", chat_words(recorded["transcript"]), snake=True)
+    board = board_of(system, recorded["request"].get("scenario") or scenario_for(spec, body), recorded["request"])
+    for role, token in game["tokens"].items():
+        said(system, f"the log check as the {role}", verdict_texts(client, game["game_id"], token, system, board,
+                                                                  recorded["transcript"]), snake=True)
     for role, token in game["tokens"].items():
         browser = app.test_client()
         browser.log_in(game['game_id'], token)
