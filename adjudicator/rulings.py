@@ -88,7 +88,7 @@ def compute(spec: CheckSpec, req: BaseModel) -> dict[str, Any]:
         dice.finish()
     except DiceError as error:
         pointer = "/dice" if error.index is None else f"/dice/{error.index}"
-        detail = str(error) + (why_no_roll(result) if result is not None else "")
+        detail = said_to(spec.system, str(error) + (why_no_roll(result) if result is not None else ""))  # a die's purpose names units
         raise Problem(
             422, "The supplied dice do not fit this check", detail, kind="dice",
             errors=[{"pointer": pointer, "detail": detail, "code": "dice"}],

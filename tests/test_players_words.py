@@ -173,6 +173,10 @@ def test_every_surface_of_a_documented_example_names_units_in_players_words(app,
     said(system, "the command line", check_lines(answer)[1:], ids_only=True)
 
     if spec.random:
+        undiced = client.post(f"/api/v1/systems/{system}/{check}", json=situation(spec))
+        if undiced.status_code != 200:  # a check that may roll nothing (a naval assault on an empty port)
+            assert undiced.status_code == 422, undiced.get_json()
+            said(system, "the refusal of a roll without its dice", [undiced.get_json()["detail"]], snake=True)
         chances = client.post(f"/api/v1/systems/{system}/{check}/odds", json=situation(spec)).get_json()
         lines = [chances["headline"], chances["summary"], chances["chat_line"], chances["method"]]
         lines += [o["label"] for o in chances["outcomes"]] + [s["text"] for s in chances["steps"]]
@@ -206,7 +210,8 @@ def test_every_surface_of_a_documented_example_names_units_in_players_words(app,
 
 
 def refusals() -> list[tuple[str, str, dict]]:
-    """A situation per game that the rules or the request's validation refuse, naming a unit."""
+    """A situation per game that the rules or the request's validation refuse, naming a unit (or a
+    marker: "allowed values sf-com-1" was one of issue 51's refusals)."""
     def example(system: str, check: str) -> dict:
         return copy.deepcopy(get_check(system, check).example)
 
@@ -216,10 +221,12 @@ def refusals() -> list[tuple[str, str, dict]]:
     spi["attackers"][0]["hex"] = "2020"
     holdfast["defender"]["sp"] = 7  # a block has no such edge
     fai["replacements_box"] = ["nk-2", "nk-3"]  # the unit rebuilt is not in the box
-    return [("kwb", "combat", kwb), ("spi", "combat", spi), ("holdfast", "combat", holdfast), ("fireandice", "rebuild", fai)]
+    marker = {**example("kwb", "combat"), "attacker_support": ["sf-un-1"]}  # the UN's marker, on a Communist attack
+    return [("kwb", "combat", kwb), ("spi", "combat", spi), ("holdfast", "combat", holdfast), ("fireandice", "rebuild", fai),
+            ("kwb", "combat", marker)]
 
 
-@pytest.mark.parametrize("system, check, body", refusals(), ids=[f"{s}-{c}" for s, c, _ in refusals()])
+@pytest.mark.parametrize("system, check, body", refusals(), ids=[f"{s}-{c}-{n}" for n, (s, c, _) in enumerate(refusals())])
 def test_a_refusal_names_units_as_their_counters_read(app, system, check, body):
     client = app.test_client()
     refused = client.post(f"/api/v1/systems/{system}/{check}", json=body)
