@@ -17,11 +17,11 @@ docs/examples shows them): each is recorded in a game of its own by the side tha
 
 a refusal per game the rules or the request's validation make, in compute mode and recorded;
 HoldFast's supply of a saved game (the issue's first case), as each side and the observer; and a
-form's options. Each failure names the surface, the example (the test's id) and the offending word.
-The pages are held to no snake_case name either (a value the rules name, "ground_support", reads
-"ground support"), their warnings aside: the stand-in notes cite the data's tables for its
-maintainers. The replay's looks are held to it in test_replay.py (every unit and marker of the four
-games: `test_a_counter_is_written_by_its_name_never_its_id`).
+form's options; and the replay of a log with a ruling, per game, as each side and the observer (its
+page, its pieces' looks, its steps' words, its rulings). Each failure names the surface, the example
+(the test's id) and the offending word. The pages are held to no snake_case name either (a value the
+rules name, "ground_support", reads "ground support"), their warnings aside: the stand-in notes cite
+the data's tables for its maintainers.
 
 Not yet held to it (issue 51, still open): VASSAL's dialogs (the extension's own tests).
 """
@@ -52,6 +52,8 @@ EXAMPLES = [(spec.system, spec.name) for spec in all_checks() if spec.system in 
 HASH = re.compile(r"\b[0-9a-f]{16,}\b")
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b")
 SEALED = re.compile(r"\bhidden:")
+#: A ruling's receipt as the after-action report quotes it, for anyone to verify: its hash and key by design.
+RECEIPT = re.compile(r"record \d+ hash [0-9a-f]+ signed [0-9a-f]+")
 CHECK_KEY = re.compile(r"\b(?:" + "|".join(GAMES) + r")\.[a-z][a-z0-9_]*\b")  # "kwb.combat": a check's id
 EMPTY_ITEM = re.compile(r"(?:, ,|; ;|\(, |, \)|, ;|\(\)|\binto ,|: ,)")
 #: Page parts that are not sentences: the receipt (record hash, key), the chat lines as VASSAL shows
@@ -272,3 +274,40 @@ def test_a_forms_options_read_as_the_rulebook_says_them(app):
     tree = html.fromstring(page.get_data(as_text=True))
     boxes = {box.get("value"): box.getparent().text_content().strip() for box in tree.xpath("//input[@type='checkbox'][@value]")}
     assert boxes.get("ooc") == "OOC" and boxes.get("ammo_shortage") == "Ammo shortage", boxes
+
+
+@pytest.mark.slow  # builds each game's module for its setup, and a replay per viewer
+@pytest.mark.parametrize("system", GAMES)
+def test_the_replay_reads_in_players_words_to_each_side_and_the_observer(app, modules, system):
+    """The replay of a log of the game's setup with a recorded ruling (its combat's documented
+    example), as each side and the observer: the page, each look of a piece as the page writes it
+    (a unit as its counter reads, never its id: the replay wrote "usmc-1-r"), each step's words and
+    notes, each ruling's headline, verdict and notices."""
+    from test_replay import SCENARIOS, page_data, replay_page, setup_of
+
+    client = app.test_client()
+    spec = get_check(system, "combat")
+    game = new_game(client, system, SCENARIOS[system])
+    body = {key: value for key, value in situation(spec).items() if key != "scenario"}
+    answer = None
+    for side in (s for s in game["tokens"] if s != "observer"):
+        response = client.post(f"/api/v1/games/{game['game_id']}/combat?transcript=1", json=body,
+                               headers=bearer(game["tokens"][side]))
+        if response.status_code == 201:
+            answer = response.get_json()
+            break
+    assert answer is not None, response.get_json()
+    log = continue_log(setup_of(modules, system), [chat_command(line) for line in answer["transcript"]])
+    for role in game["tokens"]:
+        data, address = replay_page(app.test_client(), game, role, log)
+        page = app.test_client()
+        page.log_in(game["game_id"], game["tokens"][role])
+        text = words_of(page.get(address).get_data(as_text=True).replace(game["game_id"], ""))
+        said(system, f"the replay page as the {role}", [RECEIPT.sub("the receipt", text)])
+        looks = [text for view in data["views"] if view for text in (view.get("n", view["l"]), view["t"])]
+        said(system, f"the replay's pieces as the {role}", looks, snake=True)
+        steps = [text for step in data["steps"] for text in step.get("x", []) + step.get("n", [])]
+        said(system, f"the replay's steps as the {role}", steps, snake=True)
+        rulings = [text for r in data["rulings"] for text in [r["headline"], r["why"]] + r.get("notices", [])]
+        said(system, f"the replay's rulings as the {role}", [text for text in rulings if text], snake=True)
+        assert data["rulings"], role
