@@ -94,6 +94,19 @@ def said(system: str, surface: str, lines: list[str], ids_only: bool = False, sn
     assert found == [], f"{surface}: " + "; ".join(found)
 
 
+def recorded_by_its_actor(client, game: dict, check: str, body: dict) -> tuple[dict, dict[str, dict]]:
+    """The check recorded in `game` by the first side that may ask for it (its answer, with its chat
+    lines), and the problem each side before it was answered with."""
+    refused = {}
+    for side in (s for s in game["tokens"] if s != "observer"):
+        response = client.post(f"/api/v1/games/{game['game_id']}/{check}?transcript=1", json=body,
+                               headers=bearer(game["tokens"][side]))
+        if response.status_code == 201:
+            return response.get_json(), refused
+        refused[side] = response.get_json()
+    raise AssertionError(f"no side may record the example: {refused}")
+
+
 def chat_words(lines: list[str]) -> list[str]:
     """A ruling's chat lines as sentences: without their tag (the game's id, random letters) and the
     receipt and verify lines (a record's hash and key, the address: for the log check)."""
@@ -186,15 +199,9 @@ def test_every_surface_of_a_documented_example_names_units_in_players_words(app,
 
     body = situation(spec)
     game = new_game(client, system, scenario_for(spec, body))
-    recorded = None
-    for side in (s for s in game["tokens"] if s != "observer"):
-        response = client.post(f"/api/v1/games/{game['game_id']}/{check}?transcript=1", json=body,
-                               headers=bearer(game["tokens"][side]))
-        if response.status_code == 201:
-            recorded = response.get_json()
-            break
-        said(system, f"the refusal to the {side} player", [response.get_json()["detail"]], snake=True)
-    assert recorded is not None, f"no side may record the example: {response.get_json()}"
+    recorded, refused = recorded_by_its_actor(client, game, check, body)
+    for side, problem in refused.items():
+        said(system, f"the refusal to the {side} player", [problem["detail"]], snake=True)
     said(system, "the chat lines (recorded)", chat_words(recorded["transcript"]), snake=True)
     board = board_of(system, recorded["request"].get("scenario") or scenario_for(spec, body), recorded["request"])
     for role, token in game["tokens"].items():
@@ -283,20 +290,13 @@ def test_the_replay_reads_in_players_words_to_each_side_and_the_observer(app, mo
     example), as each side and the observer: the page, each look of a piece as the page writes it
     (a unit as its counter reads, never its id: the replay wrote "usmc-1-r"), each step's words and
     notes, each ruling's headline, verdict and notices."""
-    from test_replay import SCENARIOS, page_data, replay_page, setup_of
+    from test_replay import SCENARIOS, replay_page, setup_of
 
     client = app.test_client()
     spec = get_check(system, "combat")
     game = new_game(client, system, SCENARIOS[system])
     body = {key: value for key, value in situation(spec).items() if key != "scenario"}
-    answer = None
-    for side in (s for s in game["tokens"] if s != "observer"):
-        response = client.post(f"/api/v1/games/{game['game_id']}/combat?transcript=1", json=body,
-                               headers=bearer(game["tokens"][side]))
-        if response.status_code == 201:
-            answer = response.get_json()
-            break
-    assert answer is not None, response.get_json()
+    answer, _ = recorded_by_its_actor(client, game, "combat", body)
     log = continue_log(setup_of(modules, system), [chat_command(line) for line in answer["transcript"]])
     for role in game["tokens"]:
         data, address = replay_page(app.test_client(), game, role, log)
