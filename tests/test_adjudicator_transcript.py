@@ -78,7 +78,8 @@ def test_compute_ruling_lines_carry_the_compute_tag_and_no_control_characters():
 
 def test_a_headlines_yes_no_facts_read_as_outcomes_and_older_logs_still_verify():
     """Issue 51: "Roc intervention: success no", "intervenes no" read as a form's fields; a headline
-    says the outcome ("no intervention", "the Chinese do not intervene"), a side by its name. A log written before still compares equal (`written_lines`)."""
+    says the outcome ("no intervention", "the Chinese do not intervene"), a side by its name, a roll of
+    units' dice its hits. A log written before still compares equal (`written_lines`)."""
     from adjudicator.logs.transcript import written_lines
 
     def said(system: str, check: str, outcome: dict) -> str:
@@ -90,6 +91,13 @@ def test_a_headlines_yes_no_facts_read_as_outcomes_and_older_logs_still_verify()
         "[ADJ compute] RULING » Chinese intervention: the Chinese do not intervene, roll 2"
     assert said("spi", "victory", {"winner": "un"}) == "[ADJ compute] RULING » Victory: winner UN"
     assert said("fireandice", "supply_cost", {"doubled": False}) == "[ADJ compute] RULING » Supply cost: not doubled"
+    fight = {"attacker_rolls": [3, 3, 3], "defender_rolls": [2, 1], "defender": {"unit": "un-2", "hits": 0},
+             "attackers": [{"unit": "nkpa-1", "hits": 0}]}  # HoldFast: "rolled 3 3 3 against 2 1" had no result
+    assert said("holdfast", "combat", fight) == \
+        "[ADJ compute] RULING » Combat: NKPA 1 attacks UN 2, rolled 3 3 3 against 2 1: no hits"
+    fight["defender"]["hits"], fight["attackers"] = 2, [{"unit": "nkpa-1", "hits": 1}, {"unit": "nkpa-6", "hits": 0}]
+    assert said("holdfast", "combat", fight) == ("[ADJ compute] RULING » Combat: NKPA 1, NKPA 6 attack UN 2, rolled "
+                                                 "3 3 3 against 2 1: 2 hits on the defender, 1 hit on the attackers")
     result = {"system": "holdfast", "check": "chinese_intervention", "outcome": {"intervenes": False, "roll": 2},
               "steps": [], "dice_used": [{"sides": 6, "purpose": "intervention", "value": 2}]}
     assert ["RULING » Chinese intervention: intervenes no, roll 2", "dice: intervention d6 2",

@@ -46,9 +46,10 @@ class UnitNames:
         #: a marker, a step restored to full strength (`as_written_before_every_order_was_a_change`).
         self.orders = orders
         #: Whether a headline's facts read as outcomes and markers by their names (issue 51): a yes/no
-        #: fact in words ("the Chinese intervene", "no hit"), a side by its name ("winner UN"), a marker
-        #: as it is called ("Communist Support Fire 2"); rulings written before read "intervenes yes",
-        #: "hit no", "winner un", "sf-com-2" (`as_written_before_facts_in_words`).
+        #: fact in words ("the Chinese intervene", "no hit"), a side by its name ("winner UN"), a roll of
+        #: units' dice with its hits ("no hits"), a marker as it is called ("Communist Support Fire 2");
+        #: rulings written before read "intervenes yes", "hit no", "winner un", a roll without its
+        #: result, "sf-com-2" (`as_written_before_facts_in_words`).
         self.facts = facts
         #: marker id -> its name, named in text as a unit is (with `facts`: rulings written before named
         #: markers by their ids, "Drew snafu-ammo-com").

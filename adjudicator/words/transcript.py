@@ -336,9 +336,31 @@ def _attack(outcome: dict, request: dict, names: UnitNames) -> str:
     else:
         hits = [f"{_words(k)} {outcome[k]}" for k in ("hits_on_defender", "hits_on_attackers")
                 if isinstance(outcome.get(k), int) and not isinstance(outcome.get(k), bool)]
+        if not hits and names.facts:  # each unit's own hits (HoldFast): a roll's headline has its result
+            hits = [said for said in [_hits_words(outcome)] if said]
         if hits:
             text += ": " + ", ".join(hits)
     return text
+
+
+def _hits_words(outcome: dict) -> str:
+    """ "2 hits on the defender, 1 on the attackers", "no hits": the hits an outcome counts on each
+    unit (its `defender` and `attackers` with their `hits`), "" for an outcome that counts none."""
+    def hits(node: Any) -> list[int]:
+        items = node if isinstance(node, list) else [node]
+        return [item["hits"] for item in items if isinstance(item, dict) and isinstance(item.get("hits"), int)
+                and not isinstance(item["hits"], bool)]
+
+    on_defender, on_attackers = hits(outcome.get("defender")) + hits(outcome.get("defenders")), hits(outcome.get("attackers"))
+    if not on_defender and not on_attackers:
+        return ""
+    defender, attackers = sum(on_defender), sum(on_attackers)
+    if defender == attackers == 0:
+        return "no hits"
+    said = [f"{defender} hit{'s' if defender != 1 else ''} on the defender" if defender else "",
+            f"{attackers} hit{'s' if attackers != 1 else ''} on the attacker{'s' if len(on_attackers) > 1 else ''}"
+            if attackers else ""]
+    return ", ".join(text for text in said if text)
 
 
 def _placed(item: dict, names: UnitNames) -> str:
