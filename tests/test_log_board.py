@@ -615,3 +615,15 @@ def test_a_verdict_names_a_hidden_block_only_to_whom_the_fog_shows_it():
                                  f"the ruling ordered {names.name(revealed)} eliminated",
                                  "a UN block to show 3: to be applied by the UN player"], block), viewer
     assert read(None, "closed") == read("un")
+
+
+def test_a_marker_ordered_reads_with_its_article():
+    """Issue 51: "place a Elite marker"; a marker whose name begins with a vowel takes "an"."""
+    from adjudicator.logs.board import _action_words
+    from adjudicator.piece_actions import PLACE_MARKER, PieceAction
+
+    def said(name: str) -> str:
+        return _action_words(PieceAction(PLACE_MARKER, "nk-2", marker="m", marker_name=name))
+
+    assert said("Elite Unit / Poor Unit") == "an Elite Unit / Poor Unit marker on the hex of nk-2"
+    assert said("Disrupted / Routed") == "a Disrupted / Routed marker on the hex of nk-2"

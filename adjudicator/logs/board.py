@@ -382,7 +382,8 @@ def _action_words(action: PieceAction) -> str:
     if action.does == MOVE:
         return f"{action.unit} in {action.hex}{step}"
     if action.does == PLACE_MARKER:
-        return f"a {action.marker_name or action.marker} marker on the hex of {action.unit}"
+        marker = action.marker_name or action.marker
+        return f"{'an' if marker[:1].lower() in 'aeiou' else 'a'} {marker} marker on the hex of {action.unit}"
     if action.does == REMOVE_MARKER:
         return f"no {action.marker_name or action.marker} marker on the hex of {action.unit}"
     return action.unit
