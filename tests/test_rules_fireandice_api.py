@@ -213,3 +213,15 @@ def test_combat_losses_naming_a_ruling_that_is_no_combat_say_which_in_words(clie
                           json={**body, "combat_record": weather.get_json()["seq"]}, headers=bearer(game["tokens"]["communist"]))
     assert refused.status_code == 422, refused.get_json()
     assert f"record {weather.get_json()['seq']} is a Weather ruling, not a combat" in refused.get_json()["detail"]
+
+
+def test_combat_losses_with_no_combat_to_settle_say_so_in_a_sentence(client):
+    """Issue 51: "no combat NK 15 fought in in this game waits ..." read "fought in in"."""
+    from adjudicator.testing import bearer, new_game
+
+    game = new_game(client, "fireandice")
+    refused = client.post(f"/api/v1/games/{game['game_id']}/combat_losses", json={"loser": "communist", "unit": "nk-15"},
+                          headers=bearer(game["tokens"]["communist"]))
+    assert refused.status_code == 422, refused.get_json()
+    assert "no combat that NK 15 fought in waits for its losses in this game" in refused.get_json()["detail"], \
+        refused.get_json()

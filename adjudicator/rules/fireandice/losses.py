@@ -250,9 +250,9 @@ def combat_settled(records: list[tuple[int, dict[str, Any]]], request: dict[str,
             continue
         return _facts_of(seq, body, request)
     if request.get("spread") is None:
-        whose = f"{data.name(g, unit)} fought in" if unit else f"the {data.SIDE_NAMES.get(loser, '')} lost"
-        raise Refused("/combat_record", f"no combat {whose} in this game waits for its losses: name the combat's "
-                                        "record, or give the spread and the participating units")
+        whose = f"that {data.name(g, unit)} fought in" if unit else f"that the {data.SIDE_NAMES.get(loser, '')} lost"
+        raise Refused("/combat_record", f"no combat {whose} waits for its losses in this game: name the combat's "
+                                        "record, or give the spread and the participating units")  # not "fought in in"
     return GameFacts()
 
 
