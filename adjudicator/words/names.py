@@ -5,7 +5,8 @@ size where that alone is ambiguous, the long name where that still is; `counter_
 the fog of war hides as the viewer may see it: its side, what the game calls it and where it
 stands ("a UN block in 0518"; `hidden_unit_words`, `unit_as_seen`, asking `adjudicator.fog.hidden_side`),
 never its commitment. Identical counters (KWB's four "NK SC") share their name: a player tells them
-apart by where they stand, never by an id no counter prints. A check reads by its name in words
+apart by where they stand, never by an id no counter prints. A marker reads by its name ("Communist
+Support Fire 2": `marker_ids`, `marker_words`), in any text a unit would. A check reads by its name in words
 (`check_name`), a form's option as the rulebook says it (`choice_name`), the data's rule ids in
 words (`rule_words`).
 
