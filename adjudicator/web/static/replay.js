@@ -115,7 +115,8 @@
     const looks = [...set].map(p => views.get(state.get(p)[0]));
     const groups = new Map();
     for (const look of looks) {
-      const key = look.l + "|" + (look.i || "");
+      // a unit by the name players read (identical counters, SPI's Chinese regiments, are one look with a count)
+      const key = look.k === "unit" && !look.h ? "unit|" + (look.n || look.l) : look.l + "|" + (look.i || "");
       if (!groups.has(key)) groups.set(key, {look: look, count: 0});
       groups.get(key).count += 1;
     }
