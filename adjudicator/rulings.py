@@ -88,7 +88,7 @@ def compute(spec: CheckSpec, req: BaseModel) -> dict[str, Any]:
         dice.finish()
     except DiceError as error:
         pointer = "/dice" if error.index is None else f"/dice/{error.index}"
-        detail = str(error) + (why_no_roll(result) if result is not None else "")
+        detail = said_to(spec.system, str(error) + (why_no_roll(result) if result is not None else ""))  # a die's purpose names units
         raise Problem(
             422, "The supplied dice do not fit this check", detail, kind="dice",
             errors=[{"pointer": pointer, "detail": detail, "code": "dice"}],
@@ -654,13 +654,14 @@ def refuse_other_side(spec: CheckSpec, req: BaseModel, side: str) -> None:
     if allowed is None or side in allowed:
         return
     actor = spec.actor
-    who = f"who acts: {actor.description}; rule {actor.rule}"
+    who = rule_words(f"who acts: {actor.description}; rule {actor.rule}")  # a field named in words, as the form labels it
+    check = check_name(spec.name)  # as players call it: the check's id stays in the problem's `actor`
     if allowed:
         names = " or the ".join(side_label(s) for s in sorted(allowed))
-        detail = (f"Only the {names} player may roll {spec.key} here ({who}). This token is the "
+        detail = (f"Only the {names} player may roll {check} here ({who}). This token is the "
                   f"{side_label(side)} player's. Nothing was recorded.")
     else:
-        detail = (f"No side may ask for {spec.key} alone here ({who}): the units named belong to both "
+        detail = (f"No side may ask for {check} alone here ({who}): the units named belong to both "
                   "sides. Ask once per side. Nothing was recorded.")
     raise Problem(403, "Not your roll", detail, kind="not-your-roll", may_roll=sorted(allowed),
                   actor=actor.to_json())

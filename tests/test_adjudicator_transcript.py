@@ -56,16 +56,16 @@ def test_compute_ruling_lines_carry_the_compute_tag_and_no_control_characters():
               "dice_used": [{"sides": 6, "purpose": "probe die", "value": 6}]}
     lines = chat_lines(result, system_name="Korean War Battles")
     assert lines == [
-        "[ADJ compute] RULING » Probe roll: hit yes, total 6",  # the result and the dice; the steps are details
+        "[ADJ compute] RULING » Probe roll: a hit, total 6",  # the result and the dice; the steps are details
         "[ADJ compute] dice: probe die d6 6",
         "[ADJ compute] not recorded: computed from the players' own dice",
     ]
-    assert detail_lines(result) == ["RULING Probe roll: hit yes, total 6", "1. Rolled 6 [P1]", "= hit: yes; total: 6",
+    assert detail_lines(result) == ["RULING Probe roll: a hit, total 6", "1. Rolled 6 [P1]", "= hit: yes; total: 6",
                                     "dice: probe die d6 6", "warning: a die was re-read"]
     assert all(COMPUTE_TAG in line for line in lines)
     lines = chat_lines(result, system_name="Korean War Battles", version=2)
     assert lines == [
-        "[ADJ compute] RULING Probe roll: hit yes, total 6",
+        "[ADJ compute] RULING Probe roll: a hit, total 6",
         "[ADJ compute] 1. Rolled 6 [P1]",
         "[ADJ compute] = hit: yes; total: 6",
         "[ADJ compute] dice: probe die d6 6",
@@ -74,6 +74,34 @@ def test_compute_ruling_lines_carry_the_compute_tag_and_no_control_characters():
     ]
     assert all(COMPUTE_TAG in line for line in lines)
     assert stand_ins(result) == ["stand-in"]
+
+
+def test_a_headlines_yes_no_facts_read_as_outcomes_and_older_logs_still_verify():
+    """Issue 51: "Roc intervention: success no", "intervenes no" read as a form's fields; a headline
+    says the outcome ("no intervention", "the Chinese do not intervene"), a side by its name, a roll of
+    units' dice its hits. A log written before still compares equal (`written_lines`)."""
+    from adjudicator.logs.transcript import written_lines
+
+    def said(system: str, check: str, outcome: dict) -> str:
+        return chat_lines({"system": system, "check": check, "outcome": outcome, "steps": [], "dice_used": []})[0]
+
+    assert said("fireandice", "roc_intervention", {"success": False, "roll": 5}) == \
+        "[ADJ compute] RULING » Roc intervention: no intervention, roll 5"
+    assert said("holdfast", "chinese_intervention", {"intervenes": False, "roll": 2}) == \
+        "[ADJ compute] RULING » Chinese intervention: the Chinese do not intervene, roll 2"
+    assert said("spi", "victory", {"winner": "un"}) == "[ADJ compute] RULING » Victory: winner UN"
+    assert said("fireandice", "supply_cost", {"doubled": False}) == "[ADJ compute] RULING » Supply cost: not doubled"
+    fight = {"attacker_rolls": [3, 3, 3], "defender_rolls": [2, 1], "defender": {"unit": "un-2", "hits": 0},
+             "attackers": [{"unit": "nkpa-1", "hits": 0}]}  # HoldFast: "rolled 3 3 3 against 2 1" had no result
+    assert said("holdfast", "combat", fight) == \
+        "[ADJ compute] RULING » Combat: NKPA 1 attacks UN 2, rolled 3 3 3 against 2 1: no hits"
+    fight["defender"]["hits"], fight["attackers"] = 2, [{"unit": "nkpa-1", "hits": 1}, {"unit": "nkpa-6", "hits": 0}]
+    assert said("holdfast", "combat", fight) == ("[ADJ compute] RULING » Combat: NKPA 1, NKPA 6 attack UN 2, rolled "
+                                                 "3 3 3 against 2 1: 2 hits on the defender, 1 hit on the attackers")
+    result = {"system": "holdfast", "check": "chinese_intervention", "outcome": {"intervenes": False, "roll": 2},
+              "steps": [], "dice_used": [{"sides": 6, "purpose": "intervention", "value": 2}]}
+    assert ["RULING » Chinese intervention: intervenes no, roll 2", "dice: intervention d6 2",
+            "not recorded: computed from the players' own dice"] in written_lines(result)
 
 
 def test_the_rendering_before_version_2_is_kept_for_older_logs():
@@ -96,7 +124,7 @@ def test_compute_mode_answers_with_a_transcript_only_when_asked(client):
     plain = client.post(COMPUTE, json={"target": 3, "dice": [4]}).get_json()
     assert "transcript" not in plain
     asked = client.post(COMPUTE + "?transcript=1", json={"target": 3, "dice": [4]}).get_json()
-    assert asked["transcript"] == ["[ADJ compute] RULING » Probe roll: hit yes, total 4", "[ADJ compute] dice: probe die d6 4",
+    assert asked["transcript"] == ["[ADJ compute] RULING » Probe roll: a hit, total 4", "[ADJ compute] dice: probe die d6 4",
                                    "[ADJ compute] not recorded: computed from the players' own dice"]
     assert "= hit: yes; total: 4" in asked["details"]  # the whole ruling, for the asker's ruling window
     assert asked["stand_ins"] == [] and "piece_changes" not in asked

@@ -157,7 +157,7 @@ def test_the_losing_player_settles_the_combat_from_the_board(app, client, module
     assert body["savedgame"]["filled"]["/unit"] == "unit" and len(built["positions"]) > 10
     assert body["outcome"]["eliminated"] == ["rok-6"] and body["outcome"]["combat_record"] == 1
     again = ask(client, f"{base}/combat_losses", data, game["tokens"]["un"], unit=ROK_6[0], request={"eliminate_all": True})
-    assert again.status_code == 422 and "no combat ROK 6 fought in" in again.get_json()["detail"]
+    assert again.status_code == 422 and "no combat that ROK 6 fought in" in again.get_json()["detail"]
 
 
 @pytest.mark.slow

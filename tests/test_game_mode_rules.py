@@ -38,7 +38,7 @@ def test_the_un_cannot_resolve_a_communist_attack(client):
     problem = refused.get_json()
     assert problem["type"].endswith(":not-your-roll")
     assert problem["may_roll"] == ["communist"]
-    assert "Only the Communist player may roll holdfast.combat" in problem["detail"]
+    assert "Only the Communist player may roll Combat here" in problem["detail"]
     assert "9.2" in problem["detail"] and "Nothing was recorded" in problem["detail"]
     assert ledger_length(client, game) == 1  # the creation record only
     done = roll(client, game, "combat", HOLDFAST_ATTACK, "communist")

@@ -591,3 +591,62 @@ def test_a_log_read_once_gives_the_events_its_text_gives(app, client, modules, s
     builder = TimelineBuilder(t.game, Viewer(sees_all=True), None, None, lambda text: text)
     assert builder.add_file("log", kept).events == (events, start)
     assert builder.add_file("again", read_upload(data)).events is None  # nothing kept: the check reads it
+
+
+def test_a_breakdown_whose_parts_are_all_lost_reads_without_an_empty_item():
+    """Issue 51: "rok-d8 broken down into , rok-r10, ..." (no part placed, every part lost: an empty
+    item before them); it reads as a sentence, each unit as its counter reads in the verdict."""
+    from adjudicator.logs.board import OrderedChange, Shown
+    from adjudicator.unit_changes import BROKEN_DOWN, Placed, UnitChange
+
+    names = UnitNames.of("spi")
+    lost = OrderedChange(UnitChange(BROKEN_DOWN, "rok-d8", lost=("rok-r10", "rok-r21")), Shown(hex="1506"))
+    assert names.text(lost.describe()) == "S 8 broken down, S 10, S 21 lost"
+    placed = OrderedChange(UnitChange(BROKEN_DOWN, "rok-d8", replacements=(Placed("rok-r10"),), lost=("rok-r21",)),
+                           Shown(hex="1506"))
+    assert names.text(placed.describe()) == "S 8 broken down into S 10, S 21 lost"
+
+
+def test_a_verdict_names_a_hidden_block_only_to_whom_the_fog_shows_it():
+    """Issue 51: the log check named a hidden block by its counter for whoever asked, the observer
+    included. Its sentences read as the ruling's page does: a block the ruling keeps sealed by its side
+    to the opponent and the observer ("a UN block"), by its counter to its owner; a block the rules
+    revealed (named in the clear: a combat's) by its counter to all; every block so once the game is
+    closed. The JSON's fields keep the ids."""
+    from adjudicator.fog import fog_of
+    from adjudicator.logs.check import NOT_APPLIED, FileReading, LogCheck, LogRuling, in_players_words, verdict_words
+
+    game = load_game("holdfast")
+    block, revealed = [u for u in game.units if fog_of("holdfast").unit_owner(u) == "un"][:2]
+    names = UnitNames.of("holdfast")
+    records = [{"seq": 1, "body": {"request": {"replacements": [{"hidden": "0" * 64, "side": "un"}]}, "result": {}}},
+               {"seq": 2, "body": {"request": {"defender": {"unit": revealed}}, "result": {"outcome": {}}}}]
+
+    def read(viewer, status="open"):
+        check = LogCheck("g", files=[FileReading("f", rulings=[
+            LogRuling(NOT_APPLIED, "g", 1, "RULING", f"the ruling ordered {block} to show 3"),
+            LogRuling(NOT_APPLIED, "g", 2, "RULING", f"the ruling ordered {revealed} eliminated")])],
+            owed=[{"seq": 1, "unit": block, "why": f"{block} to show 3: to be applied by the UN player"}])
+        read = in_players_words(check, verdict_words("holdfast", {"game": {"status": status}, "records": records}, viewer))
+        return [r.why for r in read.rulings] + [read.owed[0]["why"]], read.owed[0]["unit"]
+
+    assert read("un") == ([f"the ruling ordered {names.name(block)} to show 3",
+                           f"the ruling ordered {names.name(revealed)} eliminated",
+                           f"{names.name(block)} to show 3: to be applied by the UN player"], block)
+    for viewer in ("communist", None):
+        assert read(viewer) == (["the ruling ordered a UN block to show 3",
+                                 f"the ruling ordered {names.name(revealed)} eliminated",
+                                 "a UN block to show 3: to be applied by the UN player"], block), viewer
+    assert read(None, "closed") == read("un")
+
+
+def test_a_marker_ordered_reads_with_its_article():
+    """Issue 51: "place a Elite marker"; a marker whose name begins with a vowel takes "an"."""
+    from adjudicator.logs.board import _action_words
+    from adjudicator.piece_actions import PLACE_MARKER, PieceAction
+
+    def said(name: str) -> str:
+        return _action_words(PieceAction(PLACE_MARKER, "nk-2", marker="m", marker_name=name))
+
+    assert said("Elite Unit / Poor Unit") == "an Elite Unit / Poor Unit marker on the hex of nk-2"
+    assert said("Disrupted / Routed") == "a Disrupted / Routed marker on the hex of nk-2"

@@ -658,3 +658,21 @@ def test_what_a_log_repeats_is_cut_in_the_page_its_pieces_and_its_report(client,
     assert max(len(json.dumps(s)) for s in data["steps"]) < 10_000
     report = client.get(address + "/report.md").get_data(as_text=True)
     assert "C" * 300 not in report and "B" * 300 not in report
+
+
+@pytest.mark.parametrize("system", GAMES)
+def test_a_counter_is_written_by_its_name_never_its_id(system):
+    """Issue 51: the replay wrote a counter without a picture, and every unit off the hex maps, by its
+    id ("usmc-1-r"). Each look carries the name players read ("n": a unit as its counter reads, a
+    marker by its name), which the page writes; its id stays in "l" for the page's data attributes."""
+    from adjudicator.logs.replay.board import Where
+    from adjudicator.logs.replay.views import Identity, view_of
+
+    game = load_system_game(system)
+    names = UnitNames.of(system)
+    for unit in game.units.values():
+        look = view_of(game, Identity("unit", "", unit=unit), Where(None, 0, 0), False).to_json()
+        assert (look["l"], look.get("n", look["l"])) == (unit.id, names.name(unit.id)), look
+    for marker in game.markers.values():
+        look = view_of(game, Identity("marker", "", marker=marker), Where(None, 0, 0), False).to_json()
+        assert (look["l"], look.get("n", look["l"])) == (marker.id, marker.name), look

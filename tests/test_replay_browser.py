@@ -10,6 +10,7 @@ Headless Chromium as in tests/test_pages_browser.py (its fixtures are reused).
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -131,6 +132,8 @@ def test_every_step_with_the_arrow_keys_is_the_board_the_file_gives(browser, url
     assert step_shown(browser) == 0 and board_of(browser) == start
     press(browser, Keys.END)
     assert board_of(browser) == units_of_file(system, writer.log())
+    off_map = by_id(browser, "replay-offmap").text  # the units there by their counters' names (issue 51)
+    assert off_map and [u for u in writer.game.units if re.search(rf"(?<![\w/-]){re.escape(u)}(?![\w/-])", off_map)] == []
     press(browser, Keys.ARROW_LEFT, 3)
     assert step_shown(browser) == len(writer.commands) - 3
     assert board_of(browser) == units_of_file(system, continue_log(setup, writer.commands[:-3]))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.checks import checks_for
+from adjudicator.checks import checks_for, get_check
 from adjudicator.testing import make_app
 
 COMBAT = {"attacker": "communist", "combat_type": "Prepared Attack", "chit": "P01", "terrain": "town", "road_bonus": True,
@@ -198,3 +198,30 @@ def test_dice_sent_to_a_check_the_scenario_makes_no_roll_are_refused_with_the_re
     assert "(18.0 Special Rule 1)" in problem["detail"] and problem["errors"][0]["detail"] == problem["detail"]
     plain = client.post(f"/api/v1/systems/fireandice/{check}", json={**body, "scenario": "campaign", "dice": [4, 4, 4]})
     assert plain.status_code == 422 and "No roll is made here" not in plain.get_json()["detail"]  # a typo: no reason
+
+
+def test_combat_losses_naming_a_ruling_that_is_no_combat_say_which_in_words(client):
+    """Issue 51: the refusal named the other ruling by its check's id ("a combat_support ruling")."""
+    from adjudicator.testing import bearer, new_game
+
+    game = new_game(client, "fireandice")
+    weather = client.post(f"/api/v1/games/{game['game_id']}/weather", json={"month": "1950-12"},
+                          headers=bearer(game["tokens"]["un"]))
+    assert weather.status_code == 201, weather.get_json()
+    body = {k: v for k, v in get_check("fireandice", "combat_losses").example.items() if k != "dice"}
+    refused = client.post(f"/api/v1/games/{game['game_id']}/combat_losses",
+                          json={**body, "combat_record": weather.get_json()["seq"]}, headers=bearer(game["tokens"]["communist"]))
+    assert refused.status_code == 422, refused.get_json()
+    assert f"record {weather.get_json()['seq']} is a Weather ruling, not a combat" in refused.get_json()["detail"]
+
+
+def test_combat_losses_with_no_combat_to_settle_say_so_in_a_sentence(client):
+    """Issue 51: "no combat NK 15 fought in in this game waits ..." read "fought in in"."""
+    from adjudicator.testing import bearer, new_game
+
+    game = new_game(client, "fireandice")
+    refused = client.post(f"/api/v1/games/{game['game_id']}/combat_losses", json={"loser": "communist", "unit": "nk-15"},
+                          headers=bearer(game["tokens"]["communist"]))
+    assert refused.status_code == 422, refused.get_json()
+    assert "no combat that NK 15 fought in waits for its losses in this game" in refused.get_json()["detail"], \
+        refused.get_json()

@@ -50,6 +50,7 @@ from adjudicator.bridge.rulings import (
 )
 from adjudicator.bridge.upload import MAX_UPLOAD_BYTES
 from adjudicator.config import Config
+from adjudicator.ledger.storage import OBSERVER
 from adjudicator.logs.check import check_log_of_game
 from adjudicator.problems import Problem
 from adjudicator.systems import system_info
@@ -171,12 +172,13 @@ def game_savedgame_check_view(game_id: str, check: str):
 
 def log_check_view(game_id: str):
     """One log, or (several `file` fields, in order) a game's chain of logs, against the ledger."""
-    require_grant(game_id, write=False)
+    grant = require_grant(game_id, write=False)
+    eyes = None if grant.role == OBSERVER else grant.role  # the verdicts' words as this side may read them
     files = uploaded_files()
     if len(files) > 1:
-        return jsonify(check_log_of_game(game_id, files).to_json())
+        return jsonify(check_log_of_game(game_id, files, viewer=eyes).to_json())
     data = files[0][1] if files else b""
-    return jsonify(check_log_of_game(game_id, data).to_json())
+    return jsonify(check_log_of_game(game_id, data, viewer=eyes).to_json())
 
 
 def uploaded_files() -> list[tuple[str, bytes]]:

@@ -258,8 +258,11 @@ class OrderedChange:
         if change.kind == REVEALED:
             return f"{change.unit} turned face up: {change.revealed_as} in its place"
         if change.kind == BROKEN_DOWN:
-            lost = f", {', '.join(change.lost)} lost" if change.lost else ""
-            return f"{change.unit} broken down into {', '.join(p.unit for p in change.replacements)}{lost}"
+            # every part may be lost at once (no part placed): no empty item where they would be
+            placed = ", ".join(p.unit for p in change.replacements if p.unit)
+            lost = ", ".join(unit for unit in change.lost if unit)
+            return (f"{change.unit} broken down" + (f" into {placed}" if placed else "")
+                    + (f", {lost} lost" if lost else ""))
         if change.kind == RECOMBINED:
             return f"{', '.join(change.parts)} recombined into {change.unit} in {change.hex}"
         if change.kind == RETREAT:
@@ -418,7 +421,8 @@ def _action_words(action: PieceAction) -> str:
     if action.does == MOVE:
         return f"{action.unit} in {action.hex}{step}"
     if action.does == PLACE_MARKER:
-        return f"a {action.marker_name or action.marker} marker on the hex of {action.unit}"
+        marker = action.marker_name or action.marker
+        return f"{'an' if marker[:1].lower() in 'aeiou' else 'a'} {marker} marker on the hex of {action.unit}"
     if action.does == REMOVE_MARKER:
         return f"no {action.marker_name or action.marker} marker on the hex of {action.unit}"
     return action.unit

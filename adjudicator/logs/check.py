@@ -41,6 +41,7 @@ from adjudicator.bridge.rulings import problem_from
 from adjudicator.bridge.upload import Budget
 from adjudicator.ledger.records import Record, ledger_document
 from adjudicator.checks import side_label
+from adjudicator.fog import fog_of, named_units, redact
 from adjudicator.logs.board import (
     Events, LogEvent, OrderedChange, PieceEvent, Shown, applied, checked_actions, log_events, missing_changes,
     ordered_changes, reached,
@@ -700,19 +701,33 @@ def check_logs(files: list[tuple[str, SavedGame]], game: Game | None, document: 
     return judge_files(document, readings, keys, game)
 
 
-def in_players_words(check: LogCheck, words: Callable[[str], str]) -> LogCheck:
+def in_players_words(check: LogCheck, words: Callable[[str, int | None], str]) -> LogCheck:
     """The verdict's own sentences (why each ruling stands as it does, where the others belong, what
-    is owed) with their units as their counters read (`adjudicator.words.names`); what it quotes of
-    the log (a ruling's first line, an altered line) stays as the log has it. After any redaction: a
-    redaction finds units by their ids."""
+    is owed) as the viewer may read them (`verdict_words`: each with the ruling it is about, None for
+    none); what it quotes of the log (a ruling's first line, an altered line) stays as the log has it.
+    The JSON's fields (seq, unit) keep their ids for programs."""
     for reading in check.files:
-        reading.rulings = [r if r.status == ALTERED else replace(r, why=words(r.why)) for r in reading.rulings]
+        reading.rulings = [r if r.status == ALTERED else replace(r, why=words(r.why, r.seq)) for r in reading.rulings]
     for listed in (check.hidden, check.rerolls, check.elsewhere, check.missing_files, check.owed):
         for item in listed:
             if isinstance(item.get("why"), str):
-                item["why"] = words(item["why"])
-    check.breaks = [words(text) for text in check.breaks]
+                item["why"] = words(item["why"], item.get("seq") if isinstance(item.get("seq"), int) else None)
+    check.breaks = [words(text, None) for text in check.breaks]
     return check
+
+
+def verdict_words(system: str, document: dict[str, Any], viewer: str | None) -> Callable[[str, int | None], str]:
+    """How a verdict's sentence about ruling `seq` reads to `viewer` (a side; None: an observer), as
+    that ruling's page shows it (`adjudicator.fog.reveal`): a unit the fog of war hides from him by its
+    side ("a UN block") unless the ruling names it in the clear (the rules revealed it: a combat's
+    combatants), every other unit as its counter reads; every unit so once the game is closed."""
+    names = UnitNames.of(system)
+    fog = fog_of(system)
+    if fog is None or document["game"].get("status") == "closed":
+        return lambda text, seq: names.text(text)
+    shown = {r["seq"]: named_units(fog, [r["body"].get("request"), (r["body"].get("result") or {}).get("outcome")])
+             for r in document["records"] if isinstance(r.get("body"), dict)}
+    return lambda text, seq: names.text(redact(system, text, viewer, shown.get(seq, frozenset())))
 
 
 def _advance(events: list[LogEvent], done: int, upto: int, units_now: dict[str, Shown]) -> int:
@@ -723,9 +738,12 @@ def _advance(events: list[LogEvent], done: int, upto: int, units_now: dict[str, 
     return max(done, upto)
 
 
-def check_log_of_game(game_id: str, data: bytes | list[tuple[str, bytes]]) -> LogCheck:
+def check_log_of_game(game_id: str, data: bytes | list[tuple[str, bytes]], *, viewer: str | None) -> LogCheck:
     """`check_logs` for a game's current ledger: one file's bytes, or (name, bytes) of each file of a
-    chain in order. Problems for an unknown game or a file that is none."""
+    chain in order, its verdicts' sentences as `viewer` (the asking side; None: an observer) may read
+    them (`verdict_words`: a unit the fog of war hides from him by its side, "a UN block", as the
+    ruling pages show it); the JSON's fields keep the ids. Problems for an unknown
+    game or a file that is none."""
     svc = services()
     try:
         header = svc.store.game(game_id)
@@ -741,7 +759,7 @@ def check_log_of_game(game_id: str, data: bytes | list[tuple[str, bytes]]) -> Lo
         saved = [(name, read_upload(content, budget=budget, keep_commands=True)) for name, content in files]
         game = load_system_game(header["system"])
         return in_players_words(check_logs(saved, game, document, svc.verification_keys(), budget),
-                                UnitNames.of(header["system"]).text)
+                                verdict_words(header["system"], document, viewer))
     except BridgeError as error:
         raise problem_from(error) from None
     except SessionLineError as error:

@@ -100,17 +100,20 @@ def written_lines(result: dict[str, Any], *, system_name: str = "", version: int
     """Every way a log may rightly show this response as `version` wrote it (`comparable_lines`):
     versions 2 and 3 first named identical counters with their ids ("NK SC (nk-sc-1)"), and read
     as they did before players' words (a headline's facts by id, "rebuilt nk-1"; `UnitNames.players_words`),
-    as their logs still read, and wrote no unit line for some orders (before issue 49:
-    `UnitNames.as_written_before_every_order_was_a_change`). The first is the current rendering."""
+    as their logs still read, wrote no unit line for some orders (before issue 49:
+    `UnitNames.as_written_before_every_order_was_a_change`), and a headline's yes/no facts by name and
+    value ("intervenes no": `UnitNames.as_written_before_facts_in_words`). The first is the current
+    rendering."""
     lines = [comparable_lines(result, system_name=system_name, version=version)]
     if version >= 2:
         names = UnitNames.of(result.get("system", ""))
-        for ids, words, orders in itertools.product((False, True), repeat=3):
-            if not ids and words and orders:
+        for ids, words, orders, facts in itertools.product((False, True), repeat=4):
+            if not ids and words and orders and facts:
                 continue  # the current rendering, first
             older = names.with_ids_of_identical_counters() if ids else names
             older = older if words else older.as_written_before_players_words()
             older = older if orders else older.as_written_before_every_order_was_a_change()
+            older = older if facts else older.as_written_before_facts_in_words()
             rendered = comparable_lines(result, system_name=system_name, version=version, names=older)
             if rendered not in lines:
                 lines.append(rendered)

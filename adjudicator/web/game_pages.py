@@ -520,10 +520,10 @@ def _add_record_routes(bp: Blueprint, per_client) -> None:
     @guard(max_bytes=2 * MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD)
     def log_check(game_id: str):
         """Every adjudication line of an uploaded log against the ledger (any token of the game)."""
-        page_grant(game_id, write=False)
+        grant = page_grant(game_id, write=False)
         files = [(f.filename or "", f.read(MAX_UPLOAD_BYTES + 1)) for f in request.files.getlist("file") if f]
         try:
-            report = checked_logs(game_id, files)
+            report = checked_logs(game_id, files, viewer(grant))
         except Problem as problem:
             return render_template("log_check.html", game_id=game_id, report=None,
                                    error=f"{problem.title}: {problem.detail}"), problem.status
@@ -536,16 +536,17 @@ def _add_record_routes(bp: Blueprint, per_client) -> None:
 LOG_CHECKS: Memo = Memo(entries=4)
 
 
-def checked_logs(game_id: str, files: list[tuple[str, bytes]]):
-    """`check_log_of_game` of the files, once per files' contents and ledger state in this process."""
+def checked_logs(game_id: str, files: list[tuple[str, bytes]], eyes: str | None):
+    """`check_log_of_game` of the files as `eyes` (a side; None: an observer) may read it, once per
+    files' contents, ledger state and viewer in this process."""
     try:
         header = services().store.game(game_id)
     except GameNotFound:
         raise Problem(404, "Not Found", "No such game.", kind="unknown-game") from None
-    key = (game_id, header["head_hash"], header["status"],
+    key = (game_id, header["head_hash"], header["status"], eyes,
            tuple((name, hashlib.sha256(data).hexdigest()) for name, data in files))
     return LOG_CHECKS.get(key, lambda: check_log_of_game(game_id, files if len(files) > 1
-                                                         else (files[0][1] if files else b"")))
+                                                         else (files[0][1] if files else b""), viewer=eyes))
 
 
 def game_checks_of(grant: TokenGrant) -> list[CheckSpec]:

@@ -5,7 +5,8 @@ size where that alone is ambiguous, the long name where that still is; `counter_
 the fog of war hides as the viewer may see it: its side, what the game calls it and where it
 stands ("a UN block in 0518"; `hidden_unit_words`, `unit_as_seen`, asking `adjudicator.fog.hidden_side`),
 never its commitment. Identical counters (KWB's four "NK SC") share their name: a player tells them
-apart by where they stand, never by an id no counter prints. A check reads by its name in words
+apart by where they stand, never by an id no counter prints. A marker reads by its name ("Communist
+Support Fire 2": `marker_ids`, `marker_words`), in any text a unit would. A check reads by its name in words
 (`check_name`), a form's option as the rulebook says it (`choice_name`), the data's rule ids in
 words (`rule_words`).
 
@@ -30,7 +31,7 @@ class UnitNames:
     that still is."""
 
     def __init__(self, names: dict[str, str], full_steps: dict[str, str], parts: bool = True,
-                 game: Any = None, players_words: bool = True, orders: bool = True):
+                 game: Any = None, players_words: bool = True, orders: bool = True, facts: bool = True):
         self.names = names
         self.full_steps = full_steps
         self.parts = parts
@@ -45,7 +46,16 @@ class UnitNames:
         #: Whether every order a ruling gives reads as a unit line (issue 49): a KWB retreat of the CRT,
         #: a marker, a step restored to full strength (`as_written_before_every_order_was_a_change`).
         self.orders = orders
-        ids = sorted(names, key=len, reverse=True)
+        #: Whether a headline's facts read as outcomes and markers by their names (issue 51): a yes/no
+        #: fact in words ("the Chinese intervene", "no hit"), a side by its name ("winner UN"), a roll of
+        #: units' dice with its hits ("no hits"), a marker as it is called ("Communist Support Fire 2");
+        #: rulings written before read "intervenes yes", "hit no", "winner un", a roll without its
+        #: result, "sf-com-2" (`as_written_before_facts_in_words`).
+        self.facts = facts
+        #: marker id -> its name, named in text as a unit is (with `facts`: rulings written before named
+        #: markers by their ids, "Drew snafu-ammo-com").
+        self.markers = marker_ids(game) if facts and game is not None else {}
+        ids = sorted(list(names) + [m for m in self.markers if m not in names], key=len, reverse=True)
         self.pattern = re.compile(r"(?<![\w/-])(" + "|".join(map(re.escape, ids)) + r")(/[\w-]+)?(?![\w-])") if ids else None
 
     @staticmethod
@@ -64,7 +74,7 @@ class UnitNames:
         """These names as version 2 of the rendering wrote them (a part of a broken-down unit as
         "US 2/5-3"), so a version-2 log still compares equal."""
         return UnitNames(self.names, self.full_steps, parts=False, game=self.game, players_words=self.players_words,
-                         orders=self.orders)
+                         orders=self.orders, facts=self.facts)
 
     def with_ids_of_identical_counters(self) -> UnitNames:
         """These names as versions 2 and 3 first wrote them: identical counters each with its id
@@ -72,18 +82,27 @@ class UnitNames:
         if self.game is None:
             return self
         return UnitNames(counter_names(self.game, ids_of_identical=True), self.full_steps, self.parts, self.game,
-                         self.players_words, self.orders)
+                         self.players_words, self.orders, self.facts)
 
     def as_written_before_players_words(self) -> UnitNames:
         """These names as versions 2 and 3 wrote rulings before issue 51's players' words (see
         `players_words`), so the logs they wrote still compare equal."""
-        return UnitNames(self.names, self.full_steps, self.parts, self.game, players_words=False, orders=self.orders)
+        return UnitNames(self.names, self.full_steps, self.parts, self.game, players_words=False, orders=self.orders,
+                         facts=self.facts)
 
     def as_written_before_every_order_was_a_change(self) -> UnitNames:
         """These names rendering a ruling as logs written before every order a ruling gives was a
         change (issue 49) did: no unit line for a KWB retreat of the CRT, a marker, or a step
         restored to full strength; so the logs they wrote still compare equal."""
-        return UnitNames(self.names, self.full_steps, self.parts, self.game, self.players_words, orders=False)
+        return UnitNames(self.names, self.full_steps, self.parts, self.game, self.players_words, orders=False,
+                         facts=self.facts)
+
+    def as_written_before_facts_in_words(self) -> UnitNames:
+        """These names rendering a headline as logs written before its facts read as outcomes (issue
+        51, see `facts`) did: "intervenes yes", "winner un", a marker by its id; so the logs they wrote
+        still compare equal."""
+        return UnitNames(self.names, self.full_steps, self.parts, self.game, self.players_words, self.orders,
+                         facts=False)
 
     def name(self, unit_id: str) -> str:
         """The counter's name; a part left by breaking a unit down ("us-d2/5-3", SPI) as "5-3 of US 2"."""
@@ -91,7 +110,7 @@ class UnitNames:
             root, part = unit_id.split("/", 1)
             if root in self.names:
                 return f"{part} of {self.names[root]}"
-        return self.names.get(unit_id, unit_id)
+        return self.names.get(unit_id) or self.markers.get(unit_id, unit_id)
 
     def full_step(self, unit_id: str) -> str:
         return self.full_steps.get(unit_id, "")
@@ -104,7 +123,8 @@ class UnitNames:
         if self.pattern is None:
             return line
         if not self.parts:
-            return self.pattern.sub(lambda m: self.names[m.group(1)] + (m.group(2) or ""), line)
+            return self.pattern.sub(lambda m: (self.names.get(m.group(1)) or self.markers[m.group(1)])
+                                    + (m.group(2) or ""), line)
         return self.pattern.sub(lambda m: self.name(m.group(1) + (m.group(2) or "")), line)
 
 
@@ -145,6 +165,25 @@ def counter_names(game, ids_of_identical: bool = False) -> dict[str, str]:
     return out
 
 
+#: What in a marker's id says it is one, not a word of a sentence ("weather", "game-turn"): a number
+#: or a side's or nationality's token ("sf-com-2", "snafu-ammo-un", "repl-us").
+_MARKER_TOKENS = {"un", "com", "communist", "us", "rok", "nk", "prc", "su", "cw"}
+
+
+def marker_ids(game) -> dict[str, str]:
+    """marker id -> its name, of the markers whose id is no word of a sentence ("sf-com-2",
+    "snafu-ammo-un"; not "weather", "game-turn"): where one stands in a text, it names that marker."""
+    return {m.id: m.name for m in game.markers.values()
+            if re.search(r"\d", m.id) or _MARKER_TOKENS & set(m.id.split("-"))}
+
+
+def marker_words(game, ids: list[str]) -> str:
+    """Markers as their counters are called ("Communist Support Fire 2, UN Support Fire 3"), never by
+    the ids a request names them with: a rule's step text says them so (KWB 8.1: a Support Fire
+    marker is seen by the opponent once it is used, so a combat's steps may name it)."""
+    return ", ".join(game.markers[m].name if m in game.markers else m for m in ids)
+
+
 def hidden_unit_words(system: str, sealed: dict[str, Any]) -> str:
     """A unit the fog of war hides, as the viewer may see it: its side, what the game calls it and
     where it stands ("a UN block in 0518"), never its commitment."""
@@ -170,8 +209,9 @@ _SNAKE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
 def for_players(system: str, node: Any, hidden: str = "a hidden unit", name_units: bool = True) -> Any:
     """A ruling's JSON (its request, outcome, steps, dice) as a page shows it to players: each sealed
     unit as the fog lets the viewer read it ("a UN block in 0520"), a sealed value as `hidden`, and
-    (`name_units`) each unit id in a value or a key as its counter reads ("NK 83") and a value that is
-    a snake_case name in words ("ground support"): never a commitment or an id. The JSON the API
+    (`name_units`) each unit id in a value or a key as its counter reads ("NK 83"), a value that is a
+    marker's id by its name ("Communist Support Fire 2") and a value that is a snake_case name in
+    words ("ground support"): never a commitment or an id. The JSON the API
     answers keeps them all for programs."""
     names = UnitNames.of(system) if name_units else None
 

@@ -99,6 +99,26 @@ HEADLINE_FACTS = (
     "text", "max_markers", "markers", "rebuilt", "occupies_port", "to_pusan", "total",
 )
 HEADLINE_FACT_COUNT = 3
+#: A yes/no fact of a headline as the outcome it is (issue 51: "intervenes no" read as a form's field):
+#: (what yes says, what no says); a fact not listed reads as its name, or "not" and its name.
+FACT_WORDS = {
+    "intervenes": ("intervention", "no intervention"), "intervened": ("intervention", "no intervention"),
+    "success": ("success", "no success"), "hit": ("a hit", "no hit"), "legal": ("legal", "not legal"),
+    "allowed": ("allowed", "not allowed"), "shortage_ended": ("the shortage ends", "the shortage goes on"),
+    "fits": ("it fits", "it does not fit"), "moves_normally": ("it moves normally", "it does not move normally"),
+    "in_supply": ("in supply", "out of supply"), "to_pusan": ("to Pusan", "not to Pusan"),
+    "occupies_port": ("the port is occupied", "the port is not occupied"), "compliant": ("complied with", "not complied with"),
+}
+#: The same, where a check's fact says more than its name: (check, fact) -> (yes, no).
+CHECK_FACT_WORDS = {
+    ("chinese_intervention", "intervenes"): ("the Chinese intervene", "the Chinese do not intervene"),
+    ("chinese_intervention", "intervened"): ("the Chinese intervene", "the Chinese do not intervene"),
+    ("roc_intervention", "success"): ("the Republic of China intervenes", "no intervention"),
+    ("soviet_intervention", "success"): ("the Soviet Union intervenes", "no intervention"),
+    ("atomic_release", "success"): ("atomic weapons are released", "no release"),
+    ("counter_battery", "cancelled"): ("the Communist marker is cancelled", "no effect"),
+    ("seoul_cleared", "cleared"): ("Seoul is cleared", "Seoul is not cleared"),
+}
 
 
 def tag_for(result: dict[str, Any]) -> str:
@@ -269,7 +289,7 @@ def headline(result: dict[str, Any], names: UnitNames | None = None, changes: bo
     side = result.get("side") or (outcome.get("side") if isinstance(outcome.get("side"), str) else "")
     who = f" for {side_label(side)}" if side else ""  # the side asking; a calculation: the side reported on
     attack = _attack(outcome, request, names)
-    summary = attack if attack else _facts(outcome, names)
+    summary = attack if attack else _facts(outcome, names, str(result.get("check", "")).rpartition(".")[2])
     said = "; ".join(text for text in (_revealed_text(outcome, names),
                                        _changes_text(outcome, request, names) if changes else "") if text)
     if said:
@@ -316,9 +336,31 @@ def _attack(outcome: dict, request: dict, names: UnitNames) -> str:
     else:
         hits = [f"{_words(k)} {outcome[k]}" for k in ("hits_on_defender", "hits_on_attackers")
                 if isinstance(outcome.get(k), int) and not isinstance(outcome.get(k), bool)]
+        if not hits and names.facts:  # each unit's own hits (HoldFast): a roll's headline has its result
+            hits = [said for said in [_hits_words(outcome)] if said]
         if hits:
             text += ": " + ", ".join(hits)
     return text
+
+
+def _hits_words(outcome: dict) -> str:
+    """ "2 hits on the defender, 1 on the attackers", "no hits": the hits an outcome counts on each
+    unit (its `defender` and `attackers` with their `hits`), "" for an outcome that counts none."""
+    def hits(node: Any) -> list[int]:
+        items = node if isinstance(node, list) else [node]
+        return [item["hits"] for item in items if isinstance(item, dict) and isinstance(item.get("hits"), int)
+                and not isinstance(item["hits"], bool)]
+
+    on_defender, on_attackers = hits(outcome.get("defender")) + hits(outcome.get("defenders")), hits(outcome.get("attackers"))
+    if not on_defender and not on_attackers:
+        return ""
+    defender, attackers = sum(on_defender), sum(on_attackers)
+    if defender == attackers == 0:
+        return "no hits"
+    said = [f"{defender} hit{'s' if defender != 1 else ''} on the defender" if defender else "",
+            f"{attackers} hit{'s' if attackers != 1 else ''} on the attacker{'s' if len(on_attackers) > 1 else ''}"
+            if attackers else ""]
+    return ", ".join(text for text in said if text)
 
 
 def _placed(item: dict, names: UnitNames) -> str:
@@ -327,10 +369,11 @@ def _placed(item: dict, names: UnitNames) -> str:
     return names.name(str(item.get("unit"))) + (f" ({where})" if isinstance(where, str) and where else "")
 
 
-def _facts(outcome: dict, names: UnitNames) -> str:
+def _facts(outcome: dict, names: UnitNames, check: str = "") -> str:
     """The deciding facts of a check that is no attack: the first few of HEADLINE_FACTS present,
     else a report's totals by side (a saved game's supply), else the first plain values of the
-    outcome (as rulings read before players' words, `UnitNames.players_words`: never the totals)."""
+    outcome (as rulings read before players' words, `UnitNames.players_words`: never the totals);
+    each as the outcome it is (`_fact`)."""
     keys = [k for k in HEADLINE_FACTS if _plain(outcome.get(k))]
     if not keys and names.players_words and (totals := _side_totals(outcome)):
         return totals
@@ -338,8 +381,20 @@ def _facts(outcome: dict, names: UnitNames) -> str:
         keys = [k for k in sorted(outcome) if _plain(outcome[k])]
     if "roll" in outcome and _plain(outcome["roll"]) and "roll" not in keys[:HEADLINE_FACT_COUNT]:
         keys = keys[:HEADLINE_FACT_COUNT - 1] + ["roll"]
-    text = ", ".join(f"{_words(k)} {_value_text(outcome[k], names)}" for k in keys[:HEADLINE_FACT_COUNT])
+    text = ", ".join(_fact(k, outcome[k], names, check) for k in keys[:HEADLINE_FACT_COUNT])
     return names.text(text) if names.players_words else text
+
+
+def _fact(key: str, value: Any, names: UnitNames, check: str) -> str:
+    """One fact of a headline: a yes/no as the outcome it is ("the Chinese intervene", "no hit"), a
+    side by its name; before facts read so (`UnitNames.facts`), its name and value ("intervenes no",
+    "winner un")."""
+    if names.facts and isinstance(value, bool):
+        yes, no = CHECK_FACT_WORDS.get((check, key)) or FACT_WORDS.get(key) or (_words(key), f"not {_words(key)}")
+        return yes if value else no
+    if names.facts and isinstance(value, str) and names.game is not None and value in names.game.sides:
+        return f"{_words(key)} {side_label(value)}"  # "winner UN", never the side's id
+    return f"{_words(key)} {_value_text(value, names)}"
 
 
 def _side_totals(outcome: dict) -> str:

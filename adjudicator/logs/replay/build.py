@@ -199,6 +199,8 @@ def _step_json(step: LogStep) -> dict[str, Any]:
 def _view_json(view) -> dict[str, Any]:
     out = view.to_json()
     out["l"], out["t"] = echo(out["l"]), echo(out["t"])
+    if "n" in out:
+        out["n"] = echo(out["n"])
     return out
 
 

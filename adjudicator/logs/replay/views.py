@@ -83,7 +83,7 @@ class Identity:
 class PieceView:
     """A piece as the viewer sees it: all the browser is told of it."""
 
-    label: str  # short, drawn on the counter: the unit id, the marker, or the back's name
+    label: str  # the unit id or the marker's (programs: the page's data attributes), or the back's name
     title: str  # longer, for the tooltip and the step's words
     side: str  # side id, "" when not shown
     fill: str
@@ -92,7 +92,8 @@ class PieceView:
     kind: str = "unit"
     step: str = ""  # the step's name, "" when hidden or not a unit
     image: str = ""  # the module's picture of what the viewer sees (`adjudicator.logs.replay.pictures`), "" for none
-    #: What the step's words call it (a unit as its counter reads); "" when that is its label.
+    #: What the words and a counter without a picture call it (a unit as its counter reads, a marker
+    #: by its name); "" when that is its label (a back).
     name: str = ""
 
     @property
@@ -109,6 +110,8 @@ class PieceView:
             out["h"] = 1
         if self.step:
             out["st"] = self.step
+        if self.name and self.name != self.label:
+            out["n"] = self.name  # what the page writes of it: never the id in "l"
         return out
 
 
@@ -231,7 +234,7 @@ def view_of(game: Game, identity: Identity, where: Where, hidden: bool) -> Piece
         marker = identity.marker
         face = f": {identity.face}" if identity.face else ""
         return PieceView(marker.id, f"{marker.name}{face}", marker.side, MARKER_FILL, "#000000", False, "marker",
-                         image=marker_picture(game, marker, identity.face))
+                         image=marker_picture(game, marker, identity.face), name=marker.name)
     return PieceView(identity.name or "piece", identity.name or "a piece", "", OTHER_FILL, "#000000", False, "other")
 
 

@@ -33,6 +33,7 @@ from adjudicator.facts import Fact, GameFacts, Refused, register_follow_up
 from adjudicator.rules.fireandice import board, data, events
 from adjudicator.rules.fireandice.schemas import SideId
 from adjudicator.rules.positions import PositionModel
+from adjudicator.words.names import check_name
 
 RULE = "5.6 Combat Losses and Retreat"
 
@@ -230,7 +231,7 @@ def combat_settled(records: list[tuple[int, dict[str, Any]]], request: dict[str,
         body = next((b for seq, b in records if seq == named), None)
         if body is None or body.get("check") != COMBAT:
             check = str(body.get("check", "")) if body else ""
-            what = ("no record of this game" if body is None else f"a {check.partition('.')[2]} ruling"
+            what = ("no record of this game" if body is None else f"a {check_name(check)} ruling"
                     if check.startswith("fireandice.") else "no ruling")
             raise Refused("/combat_record", f"record {named} is {what}, not a combat: name the combat ruling whose "
                                             "losses these are (its record number, #N in the chat)")
@@ -249,9 +250,9 @@ def combat_settled(records: list[tuple[int, dict[str, Any]]], request: dict[str,
             continue
         return _facts_of(seq, body, request)
     if request.get("spread") is None:
-        whose = f"{data.name(g, unit)} fought in" if unit else f"the {data.SIDE_NAMES.get(loser, '')} lost"
-        raise Refused("/combat_record", f"no combat {whose} in this game waits for its losses: name the combat's "
-                                        "record, or give the spread and the participating units")
+        whose = f"that {data.name(g, unit)} fought in" if unit else f"that the {data.SIDE_NAMES.get(loser, '')} lost"
+        raise Refused("/combat_record", f"no combat {whose} waits for its losses in this game: name the combat's "
+                                        "record, or give the spread and the participating units")  # not "fought in in"
     return GameFacts()
 
 

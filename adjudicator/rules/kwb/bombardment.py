@@ -20,6 +20,8 @@ from pydantic import Field, ValidationInfo, model_validator
 from adjudicator.checks import (
     CheckRequest, CheckResult, Dice, Refusal, Step, at_field, board, named_side, register_check, the_side,
 )
+from adjudicator.checks import side_label
+from adjudicator.words.names import marker_words
 from adjudicator.rules.kwb import board as kb
 from adjudicator.rules.kwb import data, losses, support
 from adjudicator.rules.kwb.schemas import ScenarioName, SideName, UnitInCombat, unique
@@ -103,7 +105,8 @@ def bombard(g: Game, req: BombardmentRequest, dice: Dice) -> CheckResult:
     target = kb.parse(gm, req.targets[0].hex)
     left = TERRAIN_COLUMNS_LEFT if (req.improved_position or kb.is_rough(gm, target) or kb.is_city(gm, target)) else 0
     index = max(0, raw - left)
-    steps = [Step(f"{req.side} bombards {req.targets[0].hex} with {', '.join(req.markers)}: total value {total}, column "
+    steps = [Step(f"The {side_label(req.side)} player bombards {req.targets[0].hex} with {marker_words(g, req.markers)}: "
+                  f"total value {total}, column "
                   f"{cols[raw]}" + (f"; Rough/City/Improved Position: one column left -> {cols[index]}" if left else "")
                   + ".", data.cite("8.4", t))]
     if req.side == "communist":
@@ -164,7 +167,8 @@ def counter_fire(g: Game, req: CounterBatteryRequest, dice: Dice) -> CheckResult
     col = cols[value_column(t, value)]
     (roll,) = dice.roll(6, purpose="counter-battery")
     code = t.cell(roll, col)
-    steps = [Step(f"UN counter-battery with {req.un_marker} (value {value}, column {col}) against {req.communist_marker}; "
+    steps = [Step(f"UN counter-battery with {marker_words(g, [req.un_marker])} (value {value}, column {col}) against "
+                  f"{marker_words(g, [req.communist_marker])}; "
                   "the Communist player may never fire counter-battery.", data.cite("8.4.1", t)),
              Step(f"Rolled {roll}: {code} — " + ("the Communist marker is cancelled (returned to the pool)." if code == "C"
                                                  else "no effect."), t.citation)]

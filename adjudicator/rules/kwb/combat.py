@@ -54,6 +54,8 @@ from pydantic import Field, ValidationInfo, model_validator
 from adjudicator.checks import (
     CheckRequest, CheckResult, Dice, SituationError, Step, at_field, board, named_side, register_check,
 )
+from adjudicator.checks import side_label
+from adjudicator.words.names import marker_words
 from adjudicator.rules.kwb import board as kb
 from adjudicator.rules.kwb import data, losses, support
 from adjudicator.rules.kwb.schemas import Attacker, Defender, ScenarioName, SideName, unique
@@ -455,7 +457,8 @@ def _support_fire(g: Game, req: CombatRequest, steps: list[Step], warnings: list
             attack += sum(values)
         else:
             defence += sum(values)
-        steps.append(Step(f"{side} Support Fire {', '.join(markers)}: +{sum(values)} to its strength.",
+        steps.append(Step(f"Support Fire for the {side_label(side)} player ({marker_words(g, markers)}): +{sum(values)} to "
+                          "its strength.",
                           data.cite("8.0; 8.1.1", data.table(g, "support_fire_use"))))
     if req.attacker_support or req.defender_support:
         warnings += data.table_warnings(g, "support_fire_use")

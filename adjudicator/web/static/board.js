@@ -32,6 +32,11 @@
     return node;
   }
 
+  /** What players read of a piece: its name (a unit as its counter reads); the id in `l` is for programs. */
+  function called(look) {
+    return look.n || look.l;
+  }
+
   class Board {
     constructor(root, data) {
       this.root = root;
@@ -201,7 +206,8 @@
 
     // -- stacks --------------------------------------------------------------------------------------
 
-    /** Draw (or draw again) the stack on `hex`: `looks` bottom first, each {l label, t title, i picture,
+    /** Draw (or draw again) the stack on `hex`: `looks` bottom first, each {l id (or a back's name),
+     *  n the name players read (none: l is it), t title, i picture,
      *  k kind, h hidden, b/f colours}; `attrs` go on the stack's <g> (the replay's ids and data). */
     drawStack(hex, looks, attrs) {
       this.removeStack(hex);
@@ -248,7 +254,7 @@
         g.appendChild(svgEl("rect", {"class": "counter", width: size, height: size, fill: look.b || "#ddd", stroke: "#000",
                                      "data-unit": unit || null}));
         g.appendChild(svgEl("text", {x: size / 2, y: size / 2 + 4, "font-size": 12, "text-anchor": "middle", fill: look.f || "#000"},
-                            look.l.length > 10 ? look.l.slice(0, 9) + "…" : look.l));
+                            called(look).length > 10 ? called(look).slice(0, 9) + "…" : called(look)));
       }
       g.appendChild(svgEl("rect", {"class": "ring", x: -2, y: -2, width: size + 4, height: size + 4, rx: 3,
                                    id: unit && this.unitHas("out-of-supply", unit) && !extra ? "oos-" + unit : null}));
@@ -317,7 +323,7 @@
         const copy = this.piece(look, x, y, Number(original.getAttribute("data-index")),
                                 {"class": "piece spread-piece" + (look.h ? " hidden-piece" : ""),
                                  id: "spread-" + this.map + "-" + order, role: "button", "aria-label": look.t});
-        const caption = look.h ? "hidden" : look.l;
+        const caption = look.h ? "hidden" : called(look);
         copy.appendChild(svgEl("text", {"class": "spread-caption", x: size / 2, y: size + 12, "text-anchor": "middle"},
                                caption.length > 14 ? caption.slice(0, 13) + "…" : caption));
         layer.appendChild(copy);

@@ -115,7 +115,8 @@
     const looks = [...set].map(p => views.get(state.get(p)[0]));
     const groups = new Map();
     for (const look of looks) {
-      const key = look.l + "|" + (look.i || "");
+      // a unit by the name players read (identical counters, SPI's Chinese regiments, are one look with a count)
+      const key = look.k === "unit" && !look.h ? "unit|" + (look.n || look.l) : look.l + "|" + (look.i || "");
       if (!groups.has(key)) groups.set(key, {look: look, count: 0});
       groups.get(key).count += 1;
     }
@@ -123,7 +124,7 @@
     for (const {look, count} of groups.values()) {
       const one = el("span", {"class": "off-look", title: look.t + (count > 1 ? " ×" + count : "")});
       if (look.i) one.appendChild(el("img", {src: data.art + look.i, alt: "", width: "30", height: "30"}));
-      const words = look.k === "marker" ? look.t : look.l;  // a marker by its name, a unit by its id
+      const words = look.k === "marker" ? look.t : (look.n || look.l);  // a marker by its name and face, a unit as its counter reads
       one.appendChild(document.createTextNode(words + (count > 1 ? " ×" + count : "")));
       list.appendChild(one);
     }
