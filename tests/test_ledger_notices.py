@@ -318,3 +318,39 @@ def test_a_step_its_owners_ruling_left_is_noticed_to_its_owner_only(client):
     owner = client.get(f"{url}/ledger", headers=bearer(game["tokens"]["un"])).get_json()
     told = [p["value"] for p in owner.get("revealed", []) if p["seq"] == body["seq"] and "kind" in p["value"]]
     assert [(v["kind"], v["unit"], v["record"]) for v in told] == [("step", "rok-6", 1)]
+
+
+def test_a_ruling_another_process_recorded_is_read_into_the_kept_board_with_its_hidden_parts(tmp_path):
+    """issue 53: each process keeps its games' boards and catches them up with the records the others
+    appended (before it takes the write lock, reading only what came after its board). Two apps over
+    one database: A records a combat, B (its board folded from the ledger) the UN's supply ruling that
+    eliminates ROK 1, sealed; A's next combat names ROK 1. A's board must have read B's record with its
+    hidden parts (else no notice) and know that record names ROK 1 only sealed (else a 422 telling the
+    Communist which block it was): one sealed notice, its owner's, as one process answers; the
+    verifier re-derives every notice once the game is closed."""
+    first, second = make_app(tmp_path), make_app(tmp_path)  # one database, one signing key: two workers
+    a, b = first.test_client(), second.test_client()
+    game = new_game(a, "holdfast")
+    url = f"/api/v1/games/{game['game_id']}"
+    communist, un = bearer(game["tokens"]["communist"]), bearer(game["tokens"]["un"])
+    other = {"scenario": "campaign", "turn": 1, "weather": "clear", "defender_terrain": "clear",
+             "attackers": [{"unit": "nkpa-2", "sp": 3, "hex": "0601"}], "defender": {"unit": "rok-6", "sp": 3, "hex": "0602"}}
+    assert a.post(f"{url}/combat", json=other, headers=communist).status_code == 201
+    cut_off = {"side": "un", "positions": [{"unit": "rok-1", "hex": "0101", "step": "1"}]}
+    supply = b.post(f"{url}/supply", json=cut_off, headers=un)
+    assert supply.status_code == 201 and supply.get_json()["seq"] == 2
+    attack = {"scenario": "campaign", "turn": 1, "weather": "clear", "defender_terrain": "clear",
+              "attackers": [{"unit": "nkpa-1", "sp": 3, "hex": "0201"}], "defender": {"unit": "rok-1", "sp": 1, "hex": "0101"}}
+    answer = a.post(f"{url}/combat", json=attack, headers=communist)
+    assert answer.status_code == 201, answer.get_json()
+    (sealed,) = answer.get_json()["notices"]
+    assert set(sealed) == {"hidden", "side", "hex"} and sealed["side"] == "un"
+    owner = a.get(f"{url}/ledger", headers=un).get_json()
+    told = [p["value"] for p in owner.get("revealed", []) if p["seq"] == 3 and "kind" in p["value"]]
+    assert [(v["kind"], v["unit"], v["record"]) for v in told] == [("eliminated", "rok-1", 2)]
+    assert b.post(f"{url}/close", headers=un).status_code in (200, 201)
+    closed = a.get(f"{url}/ledger", headers=bearer(game["tokens"]["observer"])).get_json()
+    with first.app_context():
+        from adjudicator.services import services
+        report = verify_ledger(closed, services().verification_keys())
+    assert report.ok and "notices: 1 re-derived from the records before each" in report.compared, report

@@ -483,6 +483,19 @@ class _HotStatements:
             ),
             engine,
         )
+        self.records_after = _Prepared.compile(
+            select(*(ledger_records.c[name] for name in _RECORD_COLUMNS)).where(
+                ledger_records.c.game_id == bindparam("b_game_id"), ledger_records.c.seq > bindparam("b_after"),
+            ).order_by(ledger_records.c.seq),
+            engine,
+        )
+        self.parts_after = _Prepared.compile(
+            select(hidden_parts.c.seq, hidden_parts.c.commitment, hidden_parts.c.owner, hidden_parts.c.salt,
+                   hidden_parts.c.value).where(
+                hidden_parts.c.game_id == bindparam("b_game_id"), hidden_parts.c.seq > bindparam("b_after"),
+            ).order_by(hidden_parts.c.seq, hidden_parts.c.idx),
+            engine,
+        )
         self.insert_record = _Prepared.compile(insert(ledger_records), engine)
         self.insert_part = _Prepared.compile(insert(hidden_parts), engine)
         self.move_head = _Prepared.compile(
@@ -683,6 +696,31 @@ class Store:
             rows = conn.execute(query.order_by(hidden_parts.c.seq, hidden_parts.c.idx)).all()
         return [(row.seq, {"commitment": row.commitment, "owner": row.owner, "salt": row.salt,
                            "value": json.loads(row.value)}) for row in rows]
+
+    @_storage_call
+    def appended_since(self, game_id: str, after: int, parts: bool = True
+                       ) -> tuple[list[Record], list[tuple[int, dict[str, Any]]]]:
+        """The records after record `after` and (`parts`) their hidden parts, as `records` and
+        `hidden_parts` give them, read on the bare connection with statements prepared once: a
+        kept ledger board's catch-up, asked by every ruling (usually nothing or a record or two
+        another process appended). The parts are read after the records, so every record read
+        has its parts (a record and its parts are committed together)."""
+        dbapi = self.engine.raw_connection()
+        try:
+            cursor = dbapi.cursor()
+            try:
+                rows = self._hot.records_after.run(cursor, b_game_id=game_id, b_after=after).fetchall()
+                found = self._hot.parts_after.run(cursor, b_game_id=game_id, b_after=after).fetchall() \
+                    if rows and parts else []
+            finally:
+                cursor.close()
+            dbapi.rollback()  # nothing was written: end the read (PostgreSQL opened a transaction)
+        finally:
+            dbapi.close()  # back to the pool
+        self._sync_wal()  # show nothing that is not durable yet (GROUP mode)
+        return ([_record_from_mapping(dict(zip(_RECORD_COLUMNS, row))) for row in rows],
+                [(seq, {"commitment": commitment, "owner": owner, "salt": salt, "value": json.loads(value)})
+                 for seq, commitment, owner, salt, value in found])
 
     def record(self, game_id: str, seq: int) -> Record | None:
         """One record of a game (None if the game has no such record; GameNotFound for no game)."""
