@@ -461,11 +461,19 @@ def _append(grant: TokenGrant, check_key: str, request_json: dict[str, Any], req
             done = seal(grant.system, check_key.partition(".")[2], side, request, result, owners_notices=unknown)
             sealed[:] = done.parts
             return done.request, done.result, done.parts
-    ledger_board_before(grant, None)  # caught up outside the write lock: under it, only what comes meanwhile
+    board = ledger_board_before(grant, None)  # caught up outside the write lock: under it, only what comes meanwhile
+    prepared = None
+    if isinstance(board, KeptBoard) and board.head_hash is not None and expect_head in (None, board.head):
+        try:  # made while other rulings are recorded; appended as it is if none comes in meanwhile
+            prepared = svc.store.prepare_check(
+                grant.game_id, side, check_key, request_json, request_id, svc.signing_key, read_against_ledger,
+                board.head + 1, board.head_hash, session=session, seal=sealer)
+        except Exception:  # refused, or a retry of a recorded request: decided under the lock, as it always was
+            prepared = None
     try:
         stored, replayed = svc.store.append_check(
             grant.game_id, side, check_key, request_json, request_id, svc.signing_key, read_against_ledger,
-            session=session, seal=sealer, expect_head=expect_head)
+            session=session, seal=sealer, expect_head=expect_head, prepared=prepared)
     except _RefusedByLedger as refused:
         raise refused.problem from None
     except GameNotFound:
@@ -510,12 +518,14 @@ class KeptBoard(LedgerBoard):
         fog = fog_of(system)
         self.fog = fog if fog is not None and (fog.hidden_units is None or fog.hidden_units()) else None
         self.in_clear: dict[int, frozenset[str]] = {}
+        self.head_hash: str | None = None  # the hash of record `head` (None: none folded yet)
 
-    def fold_public(self, seq: int, body: dict[str, Any], parts: list[Part], derived: Derived | None = None) -> None:
-        """Fold record `seq` from its stored (public) body and its hidden parts."""
+    def fold_public(self, record: Record, parts: list[Part], derived: Derived | None = None) -> None:
+        """Fold a record from its stored (public) body and its hidden parts."""
         if self.fog is not None:
-            self.in_clear[seq] = frozenset(named_units(self.fog, body))
-        self.fold(seq, _full_body(self.system, body, parts), derived)
+            self.in_clear[record.seq] = frozenset(named_units(self.fog, record.body))
+        self.fold(record.seq, _full_body(self.system, record.body, parts), derived)
+        self.head_hash = record.hash
 
 
 def ledger_board_before(grant: TokenGrant, seq: int | None) -> LedgerBoard:
@@ -539,7 +549,7 @@ def ledger_board_before(grant: TokenGrant, seq: int | None) -> LedgerBoard:
         for found in records:
             if seq is not None and found.seq >= seq:
                 break
-            board.fold_public(found.seq, found.body, hidden.get(found.seq, []))
+            board.fold_public(found, hidden.get(found.seq, []))
     with _BOARDS_LOCK:
         boards[grant.game_id] = board  # the most recently used last
         while len(boards) > MAX_BOARDS:
@@ -589,7 +599,7 @@ def _fold_appended(grant: TokenGrant, recorded: Recorded, derived: Derived) -> N
     with _BOARDS_LOCK:
         board = services().ledger_boards.get(grant.game_id)
         if board is not None and board.head == recorded.record.seq - 1:
-            board.fold_public(recorded.record.seq, recorded.record.body, list(recorded.parts), derived)
+            board.fold_public(recorded.record, list(recorded.parts), derived)
 
 
 def notice_unseen(grant: TokenGrant, notice: Notice, board: LedgerBoard | None = None) -> bool:

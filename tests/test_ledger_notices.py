@@ -354,3 +354,47 @@ def test_a_ruling_another_process_recorded_is_read_into_the_kept_board_with_its_
         from adjudicator.services import services
         report = verify_ledger(closed, services().verification_keys())
     assert report.ok and "notices: 1 re-derived from the records before each" in report.compared, report
+
+
+def test_a_ruling_made_before_the_write_lock_is_made_again_when_another_came_in_meanwhile(tmp_path, monkeypatch):
+    """issue 53: a ruling is rolled, sealed and signed before the ledger's write lock, for the record
+    after the last its board folded, and appended as it is only if the ledger still ends there. Here
+    another process records the UN's supply ruling (eliminating ROK 1) while A's combat naming ROK 1 is
+    being prepared: A's combat is made again under the lock, as record 3 after it, and its notice says
+    what that record did; the chain and every notice verify."""
+    from adjudicator.ledger.storage import Store
+
+    first, second = make_app(tmp_path), make_app(tmp_path)
+    a, b = first.test_client(), second.test_client()
+    game = new_game(a, "holdfast")
+    url = f"/api/v1/games/{game['game_id']}"
+    communist, un = bearer(game["tokens"]["communist"]), bearer(game["tokens"]["un"])
+    other = {"scenario": "campaign", "turn": 1, "weather": "clear", "defender_terrain": "clear",
+             "attackers": [{"unit": "nkpa-2", "sp": 3, "hex": "0601"}], "defender": {"unit": "rok-6", "sp": 3, "hex": "0602"}}
+    assert a.post(f"{url}/combat", json=other, headers=communist).status_code == 201
+    prepared_for, original = [], Store.prepare_check
+
+    def meanwhile(store, *args, **kwargs):
+        made = original(store, *args, **kwargs)
+        prepared_for.append(made.record.seq)
+        if len(prepared_for) == 1:  # the UN's ruling comes in after A prepared its combat as record 2
+            cut_off = {"side": "un", "positions": [{"unit": "rok-1", "hex": "0101", "step": "1"}]}
+            assert b.post(f"{url}/supply", json=cut_off, headers=un).get_json()["seq"] == 2
+        return made
+
+    monkeypatch.setattr(Store, "prepare_check", meanwhile)
+    attack = {"scenario": "campaign", "turn": 1, "weather": "clear", "defender_terrain": "clear",
+              "attackers": [{"unit": "nkpa-1", "sp": 3, "hex": "0201"}], "defender": {"unit": "rok-1", "sp": 1, "hex": "0101"}}
+    answer = a.post(f"{url}/combat", json=attack, headers=communist)
+    assert answer.status_code == 201, answer.get_json()
+    assert prepared_for[0] == 2 and answer.get_json()["seq"] == 3
+    (sealed,) = answer.get_json()["notices"]  # what record 2, appended meanwhile, did to ROK 1: its owner's
+    assert set(sealed) == {"hidden", "side", "hex"} and sealed["side"] == "un"
+    monkeypatch.undo()
+    assert b.post(f"{url}/close", headers=un).status_code in (200, 201)
+    closed = a.get(f"{url}/ledger", headers=bearer(game["tokens"]["observer"])).get_json()
+    assert [r["seq"] for r in closed["records"]] == [0, 1, 2, 3, 4]
+    with first.app_context():
+        from adjudicator.services import services
+        report = verify_ledger(closed, services().verification_keys())
+    assert report.ok and "notices: 1 re-derived from the records before each" in report.compared, report
