@@ -320,6 +320,24 @@ def test_a_step_its_owners_ruling_left_is_noticed_to_its_owner_only(client):
     assert [(v["kind"], v["unit"], v["record"]) for v in told] == [("step", "rok-6", 1)]
 
 
+#: NKPA 1 attacks ROK 1 at 1 SP in 0101 (a UN supply ruling may have eliminated it).
+ATTACK_ROK_1 = {"scenario": "campaign", "turn": 1, "weather": "clear", "defender_terrain": "clear",
+                "attackers": [{"unit": "nkpa-1", "sp": 3, "hex": "0201"}], "defender": {"unit": "rok-1", "sp": 1, "hex": "0101"}}
+
+
+def two_workers_after_a_combat(tmp_path):
+    """Two apps over one database and one signing key (two workers), a HoldFast game, and its first
+    ruling recorded through the first: a combat naming neither NKPA 1 nor ROK 1."""
+    first, second = make_app(tmp_path), make_app(tmp_path)
+    a, b = first.test_client(), second.test_client()
+    game = new_game(a, "holdfast")
+    url = f"/api/v1/games/{game['game_id']}"
+    other = {"scenario": "campaign", "turn": 1, "weather": "clear", "defender_terrain": "clear",
+             "attackers": [{"unit": "nkpa-2", "sp": 3, "hex": "0601"}], "defender": {"unit": "rok-6", "sp": 3, "hex": "0602"}}
+    assert a.post(f"{url}/combat", json=other, headers=bearer(game["tokens"]["communist"])).status_code == 201
+    return first, a, b, game, url
+
+
 def test_a_ruling_another_process_recorded_is_read_into_the_kept_board_with_its_hidden_parts(tmp_path):
     """issue 53: each process keeps its games' boards and catches them up with the records the others
     appended (before it takes the write lock, reading only what came after its board). Two apps over
@@ -328,20 +346,12 @@ def test_a_ruling_another_process_recorded_is_read_into_the_kept_board_with_its_
     hidden parts (else no notice) and know that record names ROK 1 only sealed (else a 422 telling the
     Communist which block it was): one sealed notice, its owner's, as one process answers; the
     verifier re-derives every notice once the game is closed."""
-    first, second = make_app(tmp_path), make_app(tmp_path)  # one database, one signing key: two workers
-    a, b = first.test_client(), second.test_client()
-    game = new_game(a, "holdfast")
-    url = f"/api/v1/games/{game['game_id']}"
+    first, a, b, game, url = two_workers_after_a_combat(tmp_path)
     communist, un = bearer(game["tokens"]["communist"]), bearer(game["tokens"]["un"])
-    other = {"scenario": "campaign", "turn": 1, "weather": "clear", "defender_terrain": "clear",
-             "attackers": [{"unit": "nkpa-2", "sp": 3, "hex": "0601"}], "defender": {"unit": "rok-6", "sp": 3, "hex": "0602"}}
-    assert a.post(f"{url}/combat", json=other, headers=communist).status_code == 201
     cut_off = {"side": "un", "positions": [{"unit": "rok-1", "hex": "0101", "step": "1"}]}
     supply = b.post(f"{url}/supply", json=cut_off, headers=un)
     assert supply.status_code == 201 and supply.get_json()["seq"] == 2
-    attack = {"scenario": "campaign", "turn": 1, "weather": "clear", "defender_terrain": "clear",
-              "attackers": [{"unit": "nkpa-1", "sp": 3, "hex": "0201"}], "defender": {"unit": "rok-1", "sp": 1, "hex": "0101"}}
-    answer = a.post(f"{url}/combat", json=attack, headers=communist)
+    answer = a.post(f"{url}/combat", json=ATTACK_ROK_1, headers=communist)
     assert answer.status_code == 201, answer.get_json()
     (sealed,) = answer.get_json()["notices"]
     assert set(sealed) == {"hidden", "side", "hex"} and sealed["side"] == "un"
@@ -364,14 +374,8 @@ def test_a_ruling_made_before_the_write_lock_is_made_again_when_another_came_in_
     what that record did; the chain and every notice verify."""
     from adjudicator.ledger.storage import Store
 
-    first, second = make_app(tmp_path), make_app(tmp_path)
-    a, b = first.test_client(), second.test_client()
-    game = new_game(a, "holdfast")
-    url = f"/api/v1/games/{game['game_id']}"
+    first, a, b, game, url = two_workers_after_a_combat(tmp_path)
     communist, un = bearer(game["tokens"]["communist"]), bearer(game["tokens"]["un"])
-    other = {"scenario": "campaign", "turn": 1, "weather": "clear", "defender_terrain": "clear",
-             "attackers": [{"unit": "nkpa-2", "sp": 3, "hex": "0601"}], "defender": {"unit": "rok-6", "sp": 3, "hex": "0602"}}
-    assert a.post(f"{url}/combat", json=other, headers=communist).status_code == 201
     prepared_for, original = [], Store.prepare_check
 
     def meanwhile(store, *args, **kwargs):
@@ -383,9 +387,7 @@ def test_a_ruling_made_before_the_write_lock_is_made_again_when_another_came_in_
         return made
 
     monkeypatch.setattr(Store, "prepare_check", meanwhile)
-    attack = {"scenario": "campaign", "turn": 1, "weather": "clear", "defender_terrain": "clear",
-              "attackers": [{"unit": "nkpa-1", "sp": 3, "hex": "0201"}], "defender": {"unit": "rok-1", "sp": 1, "hex": "0101"}}
-    answer = a.post(f"{url}/combat", json=attack, headers=communist)
+    answer = a.post(f"{url}/combat", json=ATTACK_ROK_1, headers=communist)
     assert answer.status_code == 201, answer.get_json()
     assert prepared_for[0] == 2 and answer.get_json()["seq"] == 3
     (sealed,) = answer.get_json()["notices"]  # what record 2, appended meanwhile, did to ROK 1: its owner's
