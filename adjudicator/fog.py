@@ -301,17 +301,31 @@ def _hidden_words(fog: Fog) -> re.Pattern | None:
 
 def named_units(fog: Fog, node: Any) -> set[str]:
     """The hidden units `node` names in the clear (as a value or a key): in a sealed record, those
-    the rules revealed to both (a combat's)."""
+    the rules revealed to both (a combat's).
+
+    A record's body is a few hundred values and every roll reads two or three (its own sealing, the
+    kept board's `in_clear`): the walk dispatches on the exact JSON types first, the subclasses
+    after."""
     owner = fog.owner_lookup()
     found: set[str] = set()
     stack = [node]
+    pop, extend = stack.pop, stack.extend
     while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
+        item = pop()
+        kind = type(item)
+        if kind is str:
+            if owner(item) is not None:
+                found.add(item)
+        elif kind is dict:
+            extend(item)
+            extend(item.values())
+        elif kind is list:
+            extend(item)
+        elif isinstance(item, dict):
+            extend(item)
+            extend(item.values())
         elif isinstance(item, list):
-            stack.extend(item)
+            extend(item)
         elif isinstance(item, str) and owner(item) is not None:
             found.add(item)
     return found
