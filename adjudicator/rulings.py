@@ -438,7 +438,9 @@ def _append(grant: TokenGrant, check_key: str, request_json: dict[str, Any], req
 
     def read_against_ledger(seed: bytes, seq: int) -> dict:
         """The ruling with its notices; refused (nothing recorded) for an eliminated unit that
-        fights. Runs under the ledger's write lock, so the board is the records before `seq`."""
+        fights. Runs under the ledger's write lock, so the board is the records before `seq`; or
+        before it for the record after the board's last (`Store.prepare_check`), which is kept
+        only if the ledger still ends there under the lock."""
         board = ledger_board_before(grant, seq)
         try:
             derived = board.derive(seq, check_key, request_json, side)
