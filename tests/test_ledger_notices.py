@@ -400,3 +400,23 @@ def test_a_ruling_made_before_the_write_lock_is_made_again_when_another_came_in_
         from adjudicator.services import services
         report = verify_ledger(closed, services().verification_keys())
     assert report.ok and "notices: 1 re-derived from the records before each" in report.compared, report
+
+
+def test_a_ruling_is_made_once_before_the_write_lock_when_no_other_comes_in(tmp_path, monkeypatch):
+    """issue 53: with no other process appending, every ruling (its rules, notices, sealing, hash and
+    signature) is made once, before the write lock, and that record is the one appended: counted, not
+    timed. A retry of a recorded request id still answers with the stored record."""
+    from adjudicator.ledger import storage
+
+    first, a, _, game, url = two_workers_after_a_combat(tmp_path)
+    communist = bearer(game["tokens"]["communist"])
+    made, original = [], storage._made_record
+    monkeypatch.setattr(storage, "_made_record", lambda *args: made.append(args[2]) or original(*args))
+    across = {"scenario": "campaign", "turn": 1, "weather": "clear", "defender_terrain": "clear",  # eliminates neither
+              "attackers": [{"unit": "nkpa-1", "sp": 3, "across_river": True}], "defender": {"unit": "rok-1", "sp": 3}}
+    for seq in (2, 3):
+        answer = a.post(f"{url}/combat", json={**across, "request_id": f"roll-{seq}"}, headers=communist)
+        assert answer.status_code == 201 and answer.get_json()["seq"] == seq, answer.get_json()
+    assert made == [2, 3]  # once each: the record made before the lock was appended
+    again = a.post(f"{url}/combat", json={**across, "request_id": "roll-3"}, headers=communist)
+    assert again.status_code == 200 and again.get_json()["hash"] == answer.get_json()["hash"]
