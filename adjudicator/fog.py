@@ -30,7 +30,8 @@ import hashlib
 import re
 import secrets
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from types import MappingProxyType
+from typing import Any, Callable, Mapping
 
 from adjudicator.canonical import canonical_bytes
 from adjudicator.checks import side_label
@@ -69,7 +70,18 @@ class Fog:
     #: it (what would tell the drawer's hand): their outcome and dice are sealed, that side's to see
     #: (KWB's Support Fire markers, drawn into the drawer's hand).
     own_draws: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: Every unit id the fog hides -> its owner, as one table per game data (what `unit_owner`
+    #: answers, id by id). Sealing a record looks up every word of its texts: one set per game,
+    #: not a lookup into the scenario per word. None: `unit_owner` is asked each time.
+    hidden_units: Callable[[], Mapping[str, str]] | None = None
 
+    def owner_lookup(self) -> Callable[[str], str | None]:
+        """`unit_owner` as fast as the game gives it: its table's `get` (ask it once per record)."""
+        return self.unit_owner if self.hidden_units is None else self.hidden_units().get
+
+
+#: For a game without hidden units (its `hidden_units`).
+NO_HIDDEN_UNITS: Mapping[str, str] = MappingProxyType({})
 
 _FOG: dict[str, Fog] = {}
 
@@ -116,6 +128,7 @@ class Sealed:
 class _Sealer:
     def __init__(self, fog: Fog, shown: set[str] | frozenset[str] = frozenset()):
         self.fog = fog
+        self.owner = fog.owner_lookup()
         self.shown = shown  # units the check reveals to both: never sealed, never redacted
         self.parts: list[Part] = []
         self.hidden_units: dict[str, str] = {}  # unit id -> owner, of what was sealed
@@ -145,7 +158,7 @@ class _Sealer:
     def walk(self, node: Any) -> Any:
         if isinstance(node, dict):
             unit = unit_of(node)
-            side = self.fog.unit_owner(unit) if unit is not None else None
+            side = self.owner(unit) if unit is not None else None
             if side is not None:
                 self.hidden_units[unit] = side
                 return self.unit_stub(node, side)
@@ -153,7 +166,7 @@ class _Sealer:
         if isinstance(node, list):
             return [self.walk(item) for item in node]
         if isinstance(node, str):
-            side = self.fog.unit_owner(node)
+            side = self.owner(node)
             if side is not None:
                 self.hidden_units[node] = side
                 return f"{HIDDEN}:{self.part(node, self.owner_for_viewing(side)).commitment}"
@@ -201,6 +214,8 @@ def seal(system: str, check: str, acting_side: str, request: dict[str, Any], res
 #: A word that may be a unit's id (ids are letters, digits and hyphens), with the strength a
 #: step may give after it ("nkpa-1 (3 SP)").
 _WORD = re.compile(r"(?<![\w-])([A-Za-z0-9][\w-]*)(?![\w-])(\s*\(\d+\s*SP\))?")
+#: A unit id `_WORD` reads as one word.
+_ID = re.compile(r"[A-Za-z0-9][\w-]*")
 
 
 def hidden_side(fog: Fog | None, unit_id: str, viewer: str | None) -> str | None:
@@ -225,35 +240,93 @@ def unit_in_fog(fog: Fog | None, side: str | None, hex_: str | None = "") -> str
 
 def _hide(node: Any, fog: Fog, viewer: str | None, shown: frozenset[str] | set[str]) -> Any:
     """`node` (a text, or JSON holding texts, keys included) with every unit the viewer may not
-    see named by its side only; the units in `shown` (named in the clear) stay."""
-    if isinstance(node, str):
-        def swap(found: re.Match) -> str:
-            unit = found.group(1)
-            side = hidden_side(fog, unit, viewer)
-            if side is None or unit in shown:
-                return found.group(0)
-            return unit_in_fog(fog, side)
-        return _WORD.sub(swap, node)
+    see named by its side only; the units in `shown` (named in the clear) stay.
+
+    Each text is read in one pass for the game's hidden ids (`_hidden_words`), not word by word."""
+    words = _hidden_words(fog)
+    if words is None:  # the game hides no unit: the texts as they are (copied, as below)
+        return _copy_texts(node)
+
+    def swap(found: re.Match) -> str:
+        unit = found.group(1)
+        side = hidden_side(fog, unit, viewer)
+        if side is None or unit in shown:
+            return found.group(0)
+        return unit_in_fog(fog, side)
+
+    sub = words.sub
+
+    def hide(item: Any) -> Any:
+        if isinstance(item, str):
+            return sub(swap, item)
+        if isinstance(item, dict):
+            return {hide(key): hide(value) for key, value in item.items()}
+        if isinstance(item, list):
+            return [hide(value) for value in item]
+        return item
+
+    return hide(node)
+
+
+def _copy_texts(node: Any) -> Any:
     if isinstance(node, dict):
-        return {_hide(key, fog, viewer, shown): _hide(value, fog, viewer, shown) for key, value in node.items()}
+        return {key: _copy_texts(value) for key, value in node.items()}
     if isinstance(node, list):
-        return [_hide(item, fog, viewer, shown) for item in node]
+        return [_copy_texts(item) for item in node]
     return node
+
+
+#: The last pattern made of a fog's table of hidden ids: id(fog) -> (the table, its pattern).
+_WORDS_OF: dict[int, tuple[Mapping[str, str], re.Pattern | None]] = {}
+
+
+def _hidden_words(fog: Fog) -> re.Pattern | None:
+    """The pattern of `_WORD` narrowed to the words that are ids of hidden units: a text's hidden
+    units found in one regular-expression pass (a text without one costs a scan, no call per word).
+    Made once per table (a game's data reloaded gives a new table); None for a table with no id.
+    A fog without a table (`Fog.hidden_units`) keeps `_WORD`, each word asked of `unit_owner`."""
+    if fog.hidden_units is None:
+        return _WORD
+    table = fog.hidden_units()
+    kept = _WORDS_OF.get(id(fog))
+    if kept is not None and kept[0] is table:
+        return kept[1]
+    ids = sorted((unit for unit in table if _ID.fullmatch(unit)),  # ids `_WORD` can find, as it finds them
+                 key=lambda unit: (-len(unit), unit))  # the longest first: "nkpa-10" before "nkpa-1"
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, ids)) + r")(?![\w-])(\s*\(\d+\s*SP\))?") \
+        if ids else None
+    _WORDS_OF[id(fog)] = (table, pattern)
+    return pattern
 
 
 def named_units(fog: Fog, node: Any) -> set[str]:
     """The hidden units `node` names in the clear (as a value or a key): in a sealed record, those
-    the rules revealed to both (a combat's)."""
+    the rules revealed to both (a combat's).
+
+    A record's body is a few hundred values and every roll reads two or three (its own sealing, the
+    kept board's `in_clear`): the walk dispatches on the exact JSON types first, the subclasses
+    after."""
+    owner = fog.owner_lookup()
     found: set[str] = set()
     stack = [node]
+    pop, extend = stack.pop, stack.extend
     while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
+        item = pop()
+        kind = type(item)
+        if kind is str:
+            if owner(item) is not None:
+                found.add(item)
+        elif kind is dict:
+            extend(item)
+            extend(item.values())
+        elif kind is list:
+            extend(item)
+        elif isinstance(item, dict):
+            extend(item)
+            extend(item.values())
         elif isinstance(item, list):
-            stack.extend(item)
-        elif isinstance(item, str) and fog.unit_owner(item) is not None:
+            extend(item)
+        elif isinstance(item, str) and owner(item) is not None:
             found.add(item)
     return found
 

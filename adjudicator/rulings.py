@@ -438,7 +438,9 @@ def _append(grant: TokenGrant, check_key: str, request_json: dict[str, Any], req
 
     def read_against_ledger(seed: bytes, seq: int) -> dict:
         """The ruling with its notices; refused (nothing recorded) for an eliminated unit that
-        fights. Runs under the ledger's write lock, so the board is the records before `seq`."""
+        fights. Runs under the ledger's write lock, so the board is the records before `seq`; or
+        before it for the record after the board's last (`Store.prepare_check`), which is kept
+        only if the ledger still ends there under the lock."""
         board = ledger_board_before(grant, seq)
         try:
             derived = board.derive(seq, check_key, request_json, side)
@@ -447,7 +449,7 @@ def _append(grant: TokenGrant, check_key: str, request_json: dict[str, Any], req
                 422, "The request names a ruling that brought nothing back", f"/{RESTORED_BY}: {error.detail}.",
                 kind="restored-by", errors=[{"pointer": f"/{RESTORED_BY}", "detail": error.detail,
                                              "code": "restored-by"}])) from None
-        unknown[:] = sorted({n.unit for n in derived.notices if n.unit and notice_unseen(grant, n)})
+        unknown[:] = sorted({n.unit for n in derived.notices if n.unit and notice_unseen(grant, n, board)})
         refuse_eliminated_fighters(grant, board, [n for n in derived.eliminated_units()
                                                  if n.unit in fighting and n.unit not in unknown])
         read[:] = [derived]
@@ -461,10 +463,19 @@ def _append(grant: TokenGrant, check_key: str, request_json: dict[str, Any], req
             done = seal(grant.system, check_key.partition(".")[2], side, request, result, owners_notices=unknown)
             sealed[:] = done.parts
             return done.request, done.result, done.parts
+    board = ledger_board_before(grant, None)  # caught up outside the write lock: under it, only what comes meanwhile
+    prepared = None
+    if isinstance(board, KeptBoard) and board.head_hash is not None and expect_head in (None, board.head):
+        try:  # made while other rulings are recorded; appended as it is if none comes in meanwhile
+            prepared = svc.store.prepare_check(
+                grant.game_id, side, check_key, request_json, request_id, svc.signing_key, read_against_ledger,
+                board.head + 1, board.head_hash, session=session, seal=sealer)
+        except Exception:  # refused, or a retry of a recorded request: decided under the lock, as it always was
+            prepared = None
     try:
         stored, replayed = svc.store.append_check(
             grant.game_id, side, check_key, request_json, request_id, svc.signing_key, read_against_ledger,
-            session=session, seal=sealer, expect_head=expect_head)
+            session=session, seal=sealer, expect_head=expect_head, prepared=prepared)
     except _RefusedByLedger as refused:
         raise refused.problem from None
     except GameNotFound:
@@ -499,26 +510,48 @@ def combatants(spec: CheckSpec, request_json: dict[str, Any]) -> frozenset[str]:
     return frozenset(u for name in names for u in unit_ids(request_json.get(name)))
 
 
-def ledger_board_before(grant: TokenGrant, seq: int) -> LedgerBoard:
-    """The game's ledger board folded up to record `seq - 1`: kept per process (each record this
-    process appends folded in as it is recorded) and caught up with the records appended since by
-    other processes, each with its hidden parts put back. Call it under the ledger's write lock
-    (`Store.append_check`'s `run`): no record comes in meanwhile."""
+class KeptBoard(LedgerBoard):
+    """A game's ledger board as this process keeps it, with, for each record folded, the hidden
+    units its public body names in the clear (those the rules revealed): what `notice_unseen` asks
+    of the record a notice names, without reading it again."""
+
+    def __init__(self, system: str):
+        super().__init__(system)
+        fog = fog_of(system)
+        self.fog = fog if fog is not None and (fog.hidden_units is None or fog.hidden_units()) else None
+        self.in_clear: dict[int, frozenset[str]] = {}
+        self.head_hash: str | None = None  # the hash of record `head` (None: none folded yet)
+
+    def fold_public(self, record: Record, parts: list[Part], derived: Derived | None = None) -> None:
+        """Fold a record from its stored (public) body and its hidden parts."""
+        if self.fog is not None:
+            self.in_clear[record.seq] = frozenset(named_units(self.fog, record.body))
+        self.fold(record.seq, _full_body(self.system, record.body, parts), derived)
+        self.head_hash = record.hash
+
+
+def ledger_board_before(grant: TokenGrant, seq: int | None) -> LedgerBoard:
+    """The game's ledger board folded up to record `seq - 1` (None: every record committed so
+    far): kept per process (each record this process appends folded in as it is recorded) and
+    caught up with the records appended since by other processes, each with its hidden parts put
+    back. A ruling catches its board up before it takes the ledger's write lock (`seq` None), then
+    under it (`Store.append_check`'s `run`: no record comes in meanwhile) reads only what another
+    process appended in between, usually nothing."""
     svc = services()
     boards: dict[str, LedgerBoard] = svc.ledger_boards
     with _BOARDS_LOCK:  # other games' rulings may be recorded meanwhile (PostgreSQL locks per game)
         board = boards.pop(grant.game_id, None)
-    if board is None or board.head >= seq:
-        board = LedgerBoard(grant.system)
-    if board.head < seq - 1:  # records this process has not folded (another worker's, or a new board)
-        parts: dict[int, list[Part]] = {}
-        if fog_of(grant.system) is not None:
-            for at, part in svc.store.hidden_parts(grant.game_id, after=board.head):
-                parts.setdefault(at, []).append(Part.from_json(part))
-        for found in svc.store.records(grant.game_id, after=board.head):
-            if found.seq >= seq:
+    if board is None or (seq is not None and board.head >= seq):
+        board = KeptBoard(grant.system)
+    if seq is None or board.head < seq - 1:  # records this process has not folded (another worker's, or a new board)
+        records, parts = svc.store.appended_since(grant.game_id, board.head, parts=fog_of(grant.system) is not None)
+        hidden: dict[int, list[Part]] = {}
+        for at, part in parts:
+            hidden.setdefault(at, []).append(Part.from_json(part))
+        for found in records:
+            if seq is not None and found.seq >= seq:
                 break
-            board.fold(found.seq, _full_body(grant.system, found.body, parts.get(found.seq, [])))
+            board.fold_public(found, hidden.get(found.seq, []))
     with _BOARDS_LOCK:
         boards[grant.game_id] = board  # the most recently used last
         while len(boards) > MAX_BOARDS:
@@ -568,10 +601,10 @@ def _fold_appended(grant: TokenGrant, recorded: Recorded, derived: Derived) -> N
     with _BOARDS_LOCK:
         board = services().ledger_boards.get(grant.game_id)
         if board is not None and board.head == recorded.record.seq - 1:
-            board.fold(recorded.record.seq, _full_body(grant.system, recorded.record.body, list(recorded.parts)), derived)
+            board.fold_public(recorded.record, list(recorded.parts), derived)
 
 
-def notice_unseen(grant: TokenGrant, notice: Notice) -> bool:
+def notice_unseen(grant: TokenGrant, notice: Notice, board: LedgerBoard | None = None) -> bool:
     """Whether a notice tells the asker what he could not see: the fog of war hides its unit from him,
     and the record it names shows that unit only sealed (its owner's own supply ruling, say).
 
@@ -584,6 +617,9 @@ def notice_unseen(grant: TokenGrant, notice: Notice) -> bool:
     owner = fog.unit_owner(notice.unit) if fog is not None else None
     if owner is None or (fog.owner_sees and owner == canonical_side(grant.role)):
         return False
+    in_clear = board.in_clear.get(notice.record) if isinstance(board, KeptBoard) else None
+    if in_clear is not None:  # the kept board read the record when it folded it
+        return notice.unit not in in_clear
     named = services().store.record(grant.game_id, notice.record)
     return named is None or notice.unit not in named_units(fog, named.body)
 

@@ -32,7 +32,8 @@ class Services:
     uploads: Uploads | None = None
     openapi: dict = field(default_factory=dict)
     #: Each game's ledger board as its rulings left it (adjudicator.ledger.board), kept up to date
-    #: by the recorded-check path under the ledger's write lock (rulings.ledger_board_before).
+    #: by the recorded-check path: caught up before it takes the ledger's write lock, and under it
+    #: with what came in between (rulings.ledger_board_before).
     ledger_boards: dict = field(default_factory=dict)
 
     @property

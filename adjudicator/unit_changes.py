@@ -248,6 +248,16 @@ def ruled_changes(outcome: Any, owners: Owners | None = None, asker: str = "") -
     with `owners`, each says who applies it (`asker`: the side that asked) and where an
     eliminated unit goes. Walk a canonical (sorted-key) outcome to get the same order from a live
     answer and a ledger record."""
+    out = outcome_changes(outcome)
+    if owners is not None:
+        out = [_owned(change, owners, asker) for change in out]
+    return [resolve(change, owners or NO_OWNERS) for change in out]
+
+
+def outcome_changes(outcome: Any) -> list[UnitChange]:
+    """`ruled_changes` before it says who makes each change and with which piece actions: what a
+    change does to its units (kind, step, strength, replacements), all the ledger's board folds
+    (`adjudicator.ledger.board`), at a third of the cost, once per record per process."""
     changes: dict[str, UnitChange] = {c.unit: c for c in revealed_changes(outcome)}
     for change in _walk(outcome):
         kept = changes.get(change.unit)
@@ -270,10 +280,7 @@ def ruled_changes(outcome: Any, owners: Owners | None = None, asker: str = "") -
         if change.kind == REPLACED:
             change = replace(change, replacements=tuple(_placed_as(p, changes) for p in change.replacements))
         out.append(change)
-    out = _with_retreats(out, dict(retreat_orders(outcome))) + list(_markers(outcome)) + list(_choices(outcome))
-    if owners is not None:
-        out = [_owned(change, owners, asker) for change in out]
-    return [resolve(change, owners or NO_OWNERS) for change in out]
+    return _with_retreats(out, dict(retreat_orders(outcome))) + list(_markers(outcome)) + list(_choices(outcome))
 
 
 NO_OWNERS = Owners(lambda unit: None, lambda side: "", lambda unit: None)

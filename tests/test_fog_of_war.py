@@ -241,3 +241,52 @@ def test_one_rule_says_who_may_see_which_unit_and_one_place_words_it():
     assert unit_as_seen("holdfast", "rok-1", "communist", "0520") == "a UN block in 0520"
     assert unit_as_seen("holdfast", "rok-1", None) == "a UN block"
     assert unit_as_seen("holdfast", "rok-1", "un", "0520") == UnitNames.of("holdfast").name("rok-1") != "rok-1"
+
+
+def test_the_one_pass_readings_find_exactly_what_asking_id_by_id_finds(client):
+    """issue 53: a record's texts are sealed with one pattern of the game's hidden ids, and the blocks a
+    value names in the clear looked up in the game's one table of them (`Fog.hidden_units`), not
+    by asking the scenario each word or string. Both must find what asking `unit_owner` id by id
+    finds, whatever the texts hold: quotes, backslashes, punctuation, ids inside longer words, keys."""
+    import random
+
+    from adjudicator.fog import _WORD, _hide, fog_of, hidden_side, named_units, unit_in_fog
+
+    fog = fog_of("holdfast")
+    blocks = sorted(fog.hidden_units())
+    pieces = blocks + ['"', "\\", '\\"', ",", ":", "[", "]", "{", "}", " ", "x", "nkpa", "-1", "é", "\n", " (3 SP)"]
+    chosen = random.Random(53)
+
+    def text() -> str:
+        return "".join(chosen.choice(pieces) for _ in range(chosen.randint(0, 6)))
+
+    def value(depth: int = 0):
+        pick = chosen.random()
+        if depth > 3 or pick < 0.4:
+            return chosen.choice([text(), chosen.choice(blocks), 3, None, True, 1.5])
+        if pick < 0.7:
+            return [value(depth + 1) for _ in range(chosen.randint(0, 4))]
+        return {chosen.choice([text(), chosen.choice(blocks)]): value(depth + 1) for _ in range(chosen.randint(0, 4))}
+
+    def asked(node) -> set[str]:
+        if isinstance(node, dict):
+            return set().union(*(asked(k) | asked(v) for k, v in node.items()))
+        if isinstance(node, list):
+            return set().union(*(asked(v) for v in node))
+        return {node} if isinstance(node, str) and fog.unit_owner(node) is not None else set()
+
+    def word_by_word(node, viewer):
+        if isinstance(node, str):
+            def swap(found):
+                side = hidden_side(fog, found.group(1), viewer)
+                return found.group(0) if side is None else unit_in_fog(fog, side)
+            return _WORD.sub(swap, node)
+        if isinstance(node, dict):
+            return {word_by_word(k, viewer): word_by_word(v, viewer) for k, v in node.items()}
+        return [word_by_word(v, viewer) for v in node] if isinstance(node, list) else node
+
+    for _ in range(1000):
+        node = value()
+        assert named_units(fog, node) == asked(node), node
+        for viewer in (None, "un"):
+            assert _hide(node, fog, viewer, frozenset()) == word_by_word(node, viewer), node

@@ -318,3 +318,105 @@ def test_a_step_its_owners_ruling_left_is_noticed_to_its_owner_only(client):
     owner = client.get(f"{url}/ledger", headers=bearer(game["tokens"]["un"])).get_json()
     told = [p["value"] for p in owner.get("revealed", []) if p["seq"] == body["seq"] and "kind" in p["value"]]
     assert [(v["kind"], v["unit"], v["record"]) for v in told] == [("step", "rok-6", 1)]
+
+
+#: NKPA 1 attacks ROK 1 at 1 SP in 0101 (a UN supply ruling may have eliminated it).
+ATTACK_ROK_1 = {"scenario": "campaign", "turn": 1, "weather": "clear", "defender_terrain": "clear",
+                "attackers": [{"unit": "nkpa-1", "sp": 3, "hex": "0201"}], "defender": {"unit": "rok-1", "sp": 1, "hex": "0101"}}
+
+
+def two_workers_after_a_combat(tmp_path):
+    """Two apps over one database and one signing key (two workers), a HoldFast game, and its first
+    ruling recorded through the first: a combat naming neither NKPA 1 nor ROK 1."""
+    first, second = make_app(tmp_path), make_app(tmp_path)
+    a, b = first.test_client(), second.test_client()
+    game = new_game(a, "holdfast")
+    url = f"/api/v1/games/{game['game_id']}"
+    other = {"scenario": "campaign", "turn": 1, "weather": "clear", "defender_terrain": "clear",
+             "attackers": [{"unit": "nkpa-2", "sp": 3, "hex": "0601"}], "defender": {"unit": "rok-6", "sp": 3, "hex": "0602"}}
+    assert a.post(f"{url}/combat", json=other, headers=bearer(game["tokens"]["communist"])).status_code == 201
+    return first, a, b, game, url
+
+
+def test_a_ruling_another_process_recorded_is_read_into_the_kept_board_with_its_hidden_parts(tmp_path):
+    """issue 53: each process keeps its games' boards and catches them up with the records the others
+    appended (before it takes the write lock, reading only what came after its board). Two apps over
+    one database: A records a combat, B (its board folded from the ledger) the UN's supply ruling that
+    eliminates ROK 1, sealed; A's next combat names ROK 1. A's board must have read B's record with its
+    hidden parts (else no notice) and know that record names ROK 1 only sealed (else a 422 telling the
+    Communist which block it was): one sealed notice, its owner's, as one process answers; the
+    verifier re-derives every notice once the game is closed."""
+    first, a, b, game, url = two_workers_after_a_combat(tmp_path)
+    communist, un = bearer(game["tokens"]["communist"]), bearer(game["tokens"]["un"])
+    cut_off = {"side": "un", "positions": [{"unit": "rok-1", "hex": "0101", "step": "1"}]}
+    supply = b.post(f"{url}/supply", json=cut_off, headers=un)
+    assert supply.status_code == 201 and supply.get_json()["seq"] == 2
+    answer = a.post(f"{url}/combat", json=ATTACK_ROK_1, headers=communist)
+    assert answer.status_code == 201, answer.get_json()
+    (sealed,) = answer.get_json()["notices"]
+    assert set(sealed) == {"hidden", "side", "hex"} and sealed["side"] == "un"
+    owner = a.get(f"{url}/ledger", headers=un).get_json()
+    told = [p["value"] for p in owner.get("revealed", []) if p["seq"] == 3 and "kind" in p["value"]]
+    assert [(v["kind"], v["unit"], v["record"]) for v in told] == [("eliminated", "rok-1", 2)]
+    assert b.post(f"{url}/close", headers=un).status_code in (200, 201)
+    closed = a.get(f"{url}/ledger", headers=bearer(game["tokens"]["observer"])).get_json()
+    with first.app_context():
+        from adjudicator.services import services
+        report = verify_ledger(closed, services().verification_keys())
+    assert report.ok and "notices: 1 re-derived from the records before each" in report.compared, report
+
+
+def test_a_ruling_made_before_the_write_lock_is_made_again_when_another_came_in_meanwhile(tmp_path, monkeypatch):
+    """issue 53: a ruling is rolled, sealed and signed before the ledger's write lock, for the record
+    after the last its board folded, and appended as it is only if the ledger still ends there. Here
+    another process records the UN's supply ruling (eliminating ROK 1) while A's combat naming ROK 1 is
+    being prepared: A's combat is made again under the lock, as record 3 after it, and its notice says
+    what that record did; the chain and every notice verify."""
+    from adjudicator.ledger.storage import Store
+
+    first, a, b, game, url = two_workers_after_a_combat(tmp_path)
+    communist, un = bearer(game["tokens"]["communist"]), bearer(game["tokens"]["un"])
+    prepared_for, original = [], Store.prepare_check
+
+    def meanwhile(store, *args, **kwargs):
+        made = original(store, *args, **kwargs)
+        prepared_for.append(made.record.seq)
+        if len(prepared_for) == 1:  # the UN's ruling comes in after A prepared its combat as record 2
+            cut_off = {"side": "un", "positions": [{"unit": "rok-1", "hex": "0101", "step": "1"}]}
+            assert b.post(f"{url}/supply", json=cut_off, headers=un).get_json()["seq"] == 2
+        return made
+
+    monkeypatch.setattr(Store, "prepare_check", meanwhile)
+    answer = a.post(f"{url}/combat", json=ATTACK_ROK_1, headers=communist)
+    assert answer.status_code == 201, answer.get_json()
+    assert prepared_for[0] == 2 and answer.get_json()["seq"] == 3
+    (sealed,) = answer.get_json()["notices"]  # what record 2, appended meanwhile, did to ROK 1: its owner's
+    assert set(sealed) == {"hidden", "side", "hex"} and sealed["side"] == "un"
+    monkeypatch.undo()
+    assert b.post(f"{url}/close", headers=un).status_code in (200, 201)
+    closed = a.get(f"{url}/ledger", headers=bearer(game["tokens"]["observer"])).get_json()
+    assert [r["seq"] for r in closed["records"]] == [0, 1, 2, 3, 4]
+    with first.app_context():
+        from adjudicator.services import services
+        report = verify_ledger(closed, services().verification_keys())
+    assert report.ok and "notices: 1 re-derived from the records before each" in report.compared, report
+
+
+def test_a_ruling_is_made_once_before_the_write_lock_when_no_other_comes_in(tmp_path, monkeypatch):
+    """issue 53: with no other process appending, every ruling (its rules, notices, sealing, hash and
+    signature) is made once, before the write lock, and that record is the one appended: counted, not
+    timed. A retry of a recorded request id still answers with the stored record."""
+    from adjudicator.ledger import storage
+
+    first, a, _, game, url = two_workers_after_a_combat(tmp_path)
+    communist = bearer(game["tokens"]["communist"])
+    made, original = [], storage._made_record
+    monkeypatch.setattr(storage, "_made_record", lambda *args: made.append(args[2]) or original(*args))
+    across = {"scenario": "campaign", "turn": 1, "weather": "clear", "defender_terrain": "clear",  # eliminates neither
+              "attackers": [{"unit": "nkpa-1", "sp": 3, "across_river": True}], "defender": {"unit": "rok-1", "sp": 3}}
+    for seq in (2, 3):
+        answer = a.post(f"{url}/combat", json={**across, "request_id": f"roll-{seq}"}, headers=communist)
+        assert answer.status_code == 201 and answer.get_json()["seq"] == seq, answer.get_json()
+    assert made == [2, 3]  # once each: the record made before the lock was appended
+    again = a.post(f"{url}/combat", json={**across, "request_id": "roll-3"}, headers=communist)
+    assert again.status_code == 200 and again.get_json()["hash"] == answer.get_json()["hash"]

@@ -47,7 +47,7 @@ from adjudicator.canonical import canonical_digest
 from adjudicator.request_units import stated_units
 from adjudicator.words.names import UnitNames
 from adjudicator.unit_changes import (
-    BROKEN_DOWN, ELIMINATED, GONE_STEPS, MOVED, RECOMBINED, REPLACED, RETURNED, REVEALED, STEP, canonical_outcome, ruled_changes,
+    BROKEN_DOWN, ELIMINATED, GONE_STEPS, MOVED, RECOMBINED, REPLACED, RETURNED, REVEALED, STEP, canonical_outcome, outcome_changes,
     step_name,
 )
 from adjudicator.unit_owners import owners_of
@@ -222,7 +222,7 @@ class LedgerBoard:
             self.units[unit] = UnitState(by=seq)
             self.last_changed[unit] = seq
         stated = {c.unit: c for c in _claims(request)}
-        for change in ruled_changes(canonical_outcome(result), self.owners, str(body.get("side") or "")):
+        for change in outcome_changes(canonical_outcome(result)):  # who makes each and how: not the board's to know
             if change.unit in derived.kept_eliminated:
                 continue
             self._apply(seq, change, stated.get(change.unit))

@@ -483,6 +483,19 @@ class _HotStatements:
             ),
             engine,
         )
+        self.records_after = _Prepared.compile(
+            select(*(ledger_records.c[name] for name in _RECORD_COLUMNS)).where(
+                ledger_records.c.game_id == bindparam("b_game_id"), ledger_records.c.seq > bindparam("b_after"),
+            ).order_by(ledger_records.c.seq),
+            engine,
+        )
+        self.parts_after = _Prepared.compile(
+            select(hidden_parts.c.seq, hidden_parts.c.commitment, hidden_parts.c.owner, hidden_parts.c.salt,
+                   hidden_parts.c.value).where(
+                hidden_parts.c.game_id == bindparam("b_game_id"), hidden_parts.c.seq > bindparam("b_after"),
+            ).order_by(hidden_parts.c.seq, hidden_parts.c.idx),
+            engine,
+        )
         self.insert_record = _Prepared.compile(insert(ledger_records), engine)
         self.insert_part = _Prepared.compile(insert(hidden_parts), engine)
         self.move_head = _Prepared.compile(
@@ -505,6 +518,7 @@ class Store:
         group_commit = path is not None and engine.get_execution_options().get(GROUP_COMMIT_OPTION, False)
         self._sync_wal: Callable[[], None] = WalSync(path) if group_commit else _no_sync
         self._token_cache: dict[str, TokenGrant] = {}
+        self._seeds: dict[str, bytes] = {}  # game id -> its secret seed (`game_seed`)
         #: A new game's secret seed, by its system and scenario: always fresh random bytes, except
         #: where a test chooses the dice of its games (adjudicator.testing.choose_seeds; no
         #: configuration or request of the service reaches it).
@@ -684,6 +698,31 @@ class Store:
         return [(row.seq, {"commitment": row.commitment, "owner": row.owner, "salt": row.salt,
                            "value": json.loads(row.value)}) for row in rows]
 
+    @_storage_call
+    def appended_since(self, game_id: str, after: int, parts: bool = True
+                       ) -> tuple[list[Record], list[tuple[int, dict[str, Any]]]]:
+        """The records after record `after` and (`parts`) their hidden parts, as `records` and
+        `hidden_parts` give them, read on the bare connection with statements prepared once: a
+        kept ledger board's catch-up, asked by every ruling (usually nothing or a record or two
+        another process appended). The parts are read after the records, so every record read
+        has its parts (a record and its parts are committed together)."""
+        dbapi = self.engine.raw_connection()
+        try:
+            cursor = dbapi.cursor()
+            try:
+                rows = self._hot.records_after.run(cursor, b_game_id=game_id, b_after=after).fetchall()
+                found = self._hot.parts_after.run(cursor, b_game_id=game_id, b_after=after).fetchall() \
+                    if rows and parts else []
+            finally:
+                cursor.close()
+            dbapi.rollback()  # nothing was written: end the read (PostgreSQL opened a transaction)
+        finally:
+            dbapi.close()  # back to the pool
+        self._sync_wal()  # show nothing that is not durable yet (GROUP mode)
+        return ([_record_from_mapping(dict(zip(_RECORD_COLUMNS, row))) for row in rows],
+                [(seq, {"commitment": commitment, "owner": owner, "salt": salt, "value": json.loads(value)})
+                 for seq, commitment, owner, salt, value in found])
+
     def record(self, game_id: str, seq: int) -> Record | None:
         """One record of a game (None if the game has no such record; GameNotFound for no game)."""
         with self.engine.connect() as conn:
@@ -698,6 +737,37 @@ class Store:
     # -- the ledger append -----------------------------------------------------------------
 
     @_storage_call
+    def game_seed(self, game_id: str) -> bytes:
+        """A game's secret seed, read once per process (it never changes): a ruling prepared before
+        the write lock (`prepare_check`) rolls its dice with it. GameNotFound for no game."""
+        seed = self._seeds.get(game_id)
+        if seed is None:
+            with self.engine.connect() as conn:
+                row = conn.execute(select(games.c.seed).where(games.c.id == game_id)).first()
+            if row is None:
+                raise GameNotFound(game_id)
+            seed = bytes(row.seed)
+            with self._cache_lock:
+                if len(self._seeds) > 100_000:
+                    self._seeds.clear()
+                self._seeds[game_id] = seed
+        return seed
+
+    def prepare_check(self, game_id: str, side: str, check: str, request: dict[str, Any], request_id: str | None,
+                      key: SigningKey, run: Callable[[bytes, int], dict[str, Any]], seq: int, prev_hash: str,
+                      session: dict[str, Any] | None = None,
+                      seal: Callable[[dict[str, Any], dict[str, Any]], tuple[dict, dict, list]] | None = None,
+                      ) -> PreparedRecord:
+        """The record `append_check` would append as record `seq` after the record of hash
+        `prev_hash`, made outside the write lock: rolled, sealed, hashed and signed while other
+        rulings are recorded. `append_check(prepared=...)` appends it as it is if the ledger still
+        ends there, else makes it again under the lock (nothing differs but the time: the dice are
+        the seed's and the record number's, the board the caller read is the ledger before it)."""
+        record, parts = _made_record(key, game_id, seq, prev_hash, self.game_seed(game_id), side, check, request,
+                                     request_id, run, session, seal)
+        return PreparedRecord(record, parts)
+
+    @_storage_call
     def append_check(
         self,
         game_id: str,
@@ -710,6 +780,7 @@ class Store:
         session: dict[str, Any] | None = None,
         seal: Callable[[dict[str, Any], dict[str, Any]], tuple[dict, dict, list]] | None = None,
         expect_head: int | None = None,
+        prepared: PreparedRecord | None = None,
     ) -> tuple[Record, bool]:
         """Roll and record one check in one transaction. Returns (record, replayed).
 
@@ -720,7 +791,9 @@ class Store:
 
         `run(seed, seq)` computes the check's result with dice derived from the seed and the
         new record's sequence number. On a repeated request_id the stored record is returned
-        and `run` is not called.
+        and `run` is not called. `prepared` (`prepare_check`): the record made before the lock,
+        appended as it is when the ledger still ends where it was made to follow (then `run` and
+        `seal` are not called here).
         """
         digest = canonical_digest({"check": check, "request": request, "side": side})
         hot = self._hot
@@ -743,12 +816,12 @@ class Store:
             if expect_head is not None and head_seq != expect_head:
                 raise LedgerMoved(game_id)
             seq = head_seq + 1
-            result = run(bytes(seed), seq)
-            public_request, parts = request, []
-            if seal is not None:
-                public_request, result, parts = seal(request, result)
-            body = make_body(check, public_request, result, request_id, side, session=session)
-            record = build_record(key, game_id, seq, head_hash, body)
+            if prepared is not None and (prepared.record.game_id, prepared.record.seq, prepared.record.prev_hash) \
+                    == (game_id, seq, head_hash):
+                record, parts = prepared.record, prepared.parts
+            else:
+                record, parts = _made_record(key, game_id, seq, head_hash, bytes(seed), side, check, request,
+                                             request_id, run, session, seal)
             hot.insert_record.run(cursor, **_record_row(record, request_id, digest))
             for index, part in enumerate(parts):
                 hot.insert_part.run(cursor, game_id=game_id, seq=seq, idx=index, commitment=part.commitment,
@@ -844,6 +917,27 @@ class Store:
     @staticmethod
     def _insert_record(conn, record: Record, request_id: str | None, digest: str | None) -> None:
         conn.execute(insert(ledger_records), [_record_row(record, request_id, digest)])
+
+
+@dataclass(frozen=True)
+class PreparedRecord:
+    """A check's record made before the write lock (`Store.prepare_check`) and its hidden parts."""
+
+    record: Record
+    parts: list
+
+
+def _made_record(key: SigningKey, game_id: str, seq: int, prev_hash: str, seed: bytes, side: str, check: str,
+                 request: dict[str, Any], request_id: str | None, run: Callable[[bytes, int], dict[str, Any]],
+                 session: dict[str, Any] | None, seal: Callable | None) -> tuple[Record, list]:
+    """A check's record `seq` after `prev_hash`: its result rolled (`run`), sealed (`seal`),
+    hashed and signed; and the hidden parts kept beside it."""
+    result = run(seed, seq)
+    public_request, parts = request, []
+    if seal is not None:
+        public_request, result, parts = seal(request, result)
+    body = make_body(check, public_request, result, request_id, side, session=session)
+    return build_record(key, game_id, seq, prev_hash, body), parts
 
 
 def _record_row(record: Record, request_id: str | None, digest: str | None) -> dict[str, Any]:

@@ -7,11 +7,12 @@ game closes; the closing record reveals them and the dice are recomputed then.
 
 from __future__ import annotations
 
-from adjudicator.fog import Fog, register_fog
+from adjudicator.fog import NO_HIDDEN_UNITS, Fog, register_fog
 
 FOG = register_fog("fireandice", Fog(
     rule="12.1.3 Objective markers: values hidden until revealed",
     noun="unit",
     unit_owner=lambda unit_id: None,  # units are face up in Fire and Ice
+    hidden_units=lambda: NO_HIDDEN_UNITS,
     secret_draws=("objective_draw",),
 ))

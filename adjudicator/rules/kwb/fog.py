@@ -9,11 +9,12 @@ request says are out of the pool (his hand among them) the drawing side's until 
 
 from __future__ import annotations
 
-from adjudicator.fog import Fog, register_fog
+from adjudicator.fog import NO_HIDDEN_UNITS, Fog, register_fog
 
 FOG = register_fog("kwb", Fog(
     rule="8.1 Support Fire markers: drawn into the drawer's hand, seen by the opponent when used",
     noun="unit",
     unit_owner=lambda unit_id: None,  # units are face up in KWB
+    hidden_units=lambda: NO_HIDDEN_UNITS,
     own_draws={"support_fire_draw": ("out_of_pool",)},  # the markers out of the pool: his hand among them
 ))
