@@ -12,7 +12,8 @@ makes each a change of its own (and resolves it into the piece actions it takes)
   on one of that side's participating units without a quality marker, 5.4.2: ``participants`` by
   role, the lead unit first);
 * a choice: SPI's ``defender_losses_to_choose`` (Combat (J): the defender chooses which of his
-  units lose the regiments; the side, the regiments, the units, the hex).
+  units lose the regiments; the side, the regiments, the units, the hex), settled by a later ruling
+  of his naming the combat's record (``combat_record``: his 'Combat losses', `settled_choices`).
 
 A leaf: plain values in, plain values out.
 """
@@ -98,6 +99,22 @@ def loss_choices(outcome: Any) -> Iterator[LossChoice]:
     if isinstance(owed, dict) and isinstance(owed.get("side"), str):
         yield LossChoice(owed["side"], integer(owed.get("regiments")) or 0, ids(owed.get("units")),
                          owed.get("hex") if isinstance(owed.get("hex"), str) else "")
+
+
+#: The rule a loss choice is owed under (the one shape of `loss_choices`).
+LOSS_CHOICE_RULE = "Combat (J)"
+
+
+def settled_choices(request: Any, outcome: Any) -> tuple[int, ...]:
+    """The records whose open choice (`loss_choices`) a ruling settles: SPI's 'Combat losses' names
+    the combat whose losses its owner chose (``combat_record``, in its request as the ledger filled
+    it, or in its outcome). The log check reads it to say whether an owed choice was made."""
+    out = []
+    for part in (request, outcome):
+        seq = integer(part.get("combat_record")) if isinstance(part, dict) else None
+        if seq is not None and seq not in out:
+            out.append(seq)
+    return tuple(out)
 
 
 def _survivor(item: Any, new_units: dict[str, dict]) -> str:
