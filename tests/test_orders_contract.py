@@ -348,7 +348,7 @@ def test_the_contract_covers_the_kinds_of_every_game():
                 seen.setdefault(spec.system, set()).add(change.kind)
     assert {STEP, REPLACED, RETREAT} <= seen["kwb"], seen["kwb"]
     assert {BROKEN_DOWN, RETREAT} <= seen["spi"], seen["spi"]
-    assert {STEP, ELIMINATED} <= seen["holdfast"], seen["holdfast"]
+    assert {STEP, ELIMINATED, TRACK} <= seen["holdfast"], seen["holdfast"]  # TRACK: the Weather block (7)
     assert {MARKED, RETREAT, ON_HEX, TRACK} <= seen["fireandice"], seen["fireandice"]
 
 
