@@ -429,3 +429,65 @@ def test_fire_and_ice_an_objective_marker_drawn_onto_the_combat_hex_by_the_dialo
     chat = [line for line in run.chat() if "Objective marker" in line and "#1]" in line]
     assert any(f"Objective marker on {target}" in line for line in chat), chat  # the chat names the order
     assert [(r["seq"], r["status"]) for r in t["report"]["rulings"]] == [(1, "verified")], t["report"]
+
+
+# -- HoldFast 7: the Weather block moved on its track by the dialog ---------------------------------------------
+
+@pytest.fixture(scope="module")
+def holdfast_weather(engine, engine_module, tmp_path_factory) -> dict:
+    """The Weather block left on Snow (a position where last turn snowed), the Communist player rolls the
+    weather from the toolbar's Checks: turn 1 is clear (7; 13.6), so Yes in the apply dialog moves the
+    block from Snow to Clear on the Weather Track (a track's cells are the map's locations), and the log
+    check verifies it."""
+    from adjudicator.bridge.locate import TRACKS_MAP
+
+    game = load_game("holdfast")
+    scenario = next(iter(game.scenarios.values()))
+    server = Gunicorn(workdir=tmp_path_factory.mktemp("hf-weather-server"),
+                      app="adjudicator.testing:make_test_app()").start()
+    try:
+        files = tmp_path_factory.mktemp("hf-weather")
+        form = "^Adjudicator: Weather"
+        block = {"properties": {"MarkerId": "weather"}}
+        s = Script()
+        s.add({"do": "setup", "name": scenario.name}, {"do": "side", "side": game.sides["communist"].name})
+        s.add({"do": "move", "piece": block, "to": {"map": TRACKS_MAP, "location": "Weather Track Snow"}})
+        s.add(call("connect", server.url), call("createRecordedGame", "", ""), name="create")
+        s.add({"do": "log_begin", "file": str(files / "game.vlog")})
+        s.add({"do": "pieces", "properties": ["MarkerId"]}, name="board before")
+        s.add({"do": "person", "on": True})
+        s.add({"do": "toolbar_click", "button": "Adjudicator", "path": ["Checks", "Weather (7)"]})
+        s.add({"do": "wait_window", "window": form})
+        s.add(*submit_form("Weather"))
+        s.add({"do": "wait_chat", "match": r"#1\] receipt: record 1 "}, name="ruling")
+        s.add({"do": "wait_window", "window": "apply the ruling"}, name="dialog")
+        s.add({"do": "click", "window": "apply the ruling", "on": "Yes"})
+        s.add({"do": "settle"})
+        s.add({"do": "pieces", "properties": ["MarkerId"]}, name="board after")
+        s.add({"do": "log_end"})
+        run = engine(engine_module("holdfast"), s.steps, timeout=300, prefs_dir=files / "prefs")
+        assert run.ok, run.failure()
+        created = run.result(s.at["create"])["returned"]
+        token = created["tokens_for_others"]["observer"]
+        document = requests.get(f"{server.url}/api/v1/games/{created['game_id']}/ledger",
+                                headers={"Authorization": f"Bearer {token}"}, timeout=30).json()
+        sent = [("file", ("game.vlog", (files / "game.vlog").read_bytes(), "application/octet-stream"))]
+        report = requests.post(f"{server.url}/api/v1/games/{created['game_id']}/savedgame/log-check", files=sent,
+                               headers={"Authorization": f"Bearer {token}"}, timeout=60).json()
+        yield {"run": run, "script": s, "report": report, "record": document["records"][1]["body"]}
+    finally:
+        server.stop()
+
+
+def test_holdfast_the_weather_block_moved_by_the_dialog_verifies(holdfast_weather):
+    t = holdfast_weather
+    run, s = t["run"], t["script"]
+    assert t["record"]["result"]["outcome"]["weather"] == "clear"  # turn 1
+
+    def block(step):
+        return [p["location"] for p in run.result(s.at[step])["pieces"] if p["properties"].get("MarkerId") == "weather"]
+
+    assert block("board before") == ["Weather Track Snow"]
+    assert "moved from Snow to Clear (3; 7 Weather)" in run.result(s.at["dialog"])["text"]
+    assert block("board after") == ["Weather Track Clear"]
+    assert [(r["seq"], r["status"]) for r in t["report"]["rulings"]] == [(1, "verified")], t["report"]
