@@ -346,7 +346,7 @@ def test_the_contract_covers_the_kinds_of_every_game():
         for _, result, side in rulings(spec):
             for change in ruled_changes(canonical_outcome(result), owners, side):
                 seen.setdefault(spec.system, set()).add(change.kind)
-    assert {STEP, REPLACED, RETREAT} <= seen["kwb"], seen["kwb"]
+    assert {STEP, REPLACED, RETREAT, TRACK} <= seen["kwb"], seen["kwb"]  # TRACK: the VP markers (11.0)
     assert {BROKEN_DOWN, RETREAT} <= seen["spi"], seen["spi"]
     assert {STEP, ELIMINATED, TRACK} <= seen["holdfast"], seen["holdfast"]  # TRACK: the Weather block (7)
     assert {MARKED, RETREAT, ON_HEX, TRACK} <= seen["fireandice"], seen["fireandice"]
