@@ -19,7 +19,8 @@ makes each a change of its own (and resolves it into the piece actions it takes)
   Objective marker of a side's colour, drawn from that side's pool, face up on the combat hex,
   5.5; 12.1.3), made by that side (his pool);
 * a marker moved on a player-aid track (``track_moves``: by some cells, or to a cell showing a face;
-  Fire and Ice's support levels, replacements and VP marker, 5.3.1, 5.5, 5.6, 12.1.1; 13.2), made
+  Fire and Ice's support levels, replacements and VP marker, 5.3.1, 5.5, 5.6, 12.1.1; 13.2;
+  HoldFast's Weather block, 7; KWB's VP markers, 11.0), made
   by the side it names (its owner's marker; none named: the asker), one of several markers his
   choice where the outcome names no marker.
 

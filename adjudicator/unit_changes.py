@@ -47,7 +47,8 @@ A change has a kind:
                 ``markers`` its name, ``unit`` ""; made by that side
 ``track``       a track marker moves (``track``, ``marker``: ``by`` cells, or to ``cell`` showing
                 ``face``): Fire and Ice's support levels, replacements, the VP marker (5.3.1, 5.5,
-                5.6, 12.1.1; 13.2); no marker: one of ``choices``, the side's choice; ``unit`` ""
+                5.6, 12.1.1; 13.2), HoldFast's Weather block (7), KWB's VP markers (11.0); no
+                marker: one of ``choices``, the side's choice; ``unit`` ""
 ==============  ===================================================================================
 
 and says who makes it on the board: ``applied_by``, the side asking, or the unit's owner where
