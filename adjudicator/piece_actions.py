@@ -25,7 +25,12 @@ and where, the step its counter must show, and who makes it:
                   hexes (an open choice: nobody can make it for him)
 ``place_marker``  the marker ``marker`` (``marker_name``: the face it shows, ``face`` its number) goes
                   onto the unit's hex;
-                  with ``chosen_by``, onto the hex of the unit he chooses (``what`` names them)
+                  with ``chosen_by``, onto the hex of the unit he chooses (``what`` names them);
+                  with no unit, onto ``hex`` (none: the combat hex), one drawn at random from the
+                  pool ``box`` (``marker`` "": any of it; Fire and Ice's Objective markers, 12.1.3)
+``move_marker``   the track marker ``marker`` moves ``by`` cells on the track ``track`` (down:
+                  negative, never below its first cell), or to the cell ``cell`` showing the face
+                  ``marker_name``; no marker: one of the side's (``what``), ``chosen_by``'s choice
 ``remove_marker`` the marker ``marker`` comes off the unit's hex
 ``choose``        a choice still open (``what``, in words), owed by ``chosen_by``: the board
                   changes when he has made it (a unit returned to play: where to place it)
@@ -42,8 +47,10 @@ from typing import Any, Iterable
 
 SHOW_STEP, ELIMINATE, SET_ASIDE, PLACE, MOVE, DELETE = "show_step", "eliminate", "set_aside", "place", "move", "delete"
 RETREAT_ORDER, PLACE_MARKER, REMOVE_MARKER, CHOOSE = "retreat", "place_marker", "remove_marker", "choose"
+MOVE_MARKER = "move_marker"
 #: Actions a player makes now on the board; the rest are orders whose details are the owner's choice.
-ON_THE_BOARD = frozenset({SHOW_STEP, ELIMINATE, SET_ASIDE, PLACE, MOVE, DELETE, PLACE_MARKER, REMOVE_MARKER})
+ON_THE_BOARD = frozenset({SHOW_STEP, ELIMINATE, SET_ASIDE, PLACE, MOVE, DELETE, PLACE_MARKER, REMOVE_MARKER,
+                          MOVE_MARKER})
 #: Actions that are open choices (the owner decides how; a check can only see that he did).
 OPEN_CHOICES = frozenset({RETREAT_ORDER, CHOOSE})
 #: The module's own commands for an elimination to the side's dead pile and a counter set aside.
@@ -69,6 +76,9 @@ class PieceAction:
     face: int = 0  # PLACE_MARKER: the number of the face the marker shows (1: its front; 0 not known)
     what: str = ""  # CHOOSE: the choice in words
     applied_by: str = ""
+    track: str = ""  # MOVE_MARKER: the track's id
+    cell: str = ""  # MOVE_MARKER: the cell it goes to ("": `by` cells from where it stands)
+    by: int = 0  # MOVE_MARKER: cells up (negative: down)
 
     def to_json(self) -> dict[str, Any]:
         """The action as the answer carries it: ``does``, ``unit`` and ``applied_by`` always, the
@@ -76,14 +86,26 @@ class PieceAction:
         out: dict[str, Any] = {"does": self.does, "unit": self.unit, "applied_by": self.applied_by}
         if self.step is not None:
             out["step"] = self.step
-        for key in ("hex", "box", "box_name", "beside", "command", "chosen_by", "marker", "marker_name", "what"):
+        for key in ("hex", "box", "box_name", "beside", "command", "chosen_by", "marker", "marker_name", "what", "track",
+                    "cell"):
             if getattr(self, key):
                 out[key] = getattr(self, key)
         if self.hexes:
             out["hexes"] = self.hexes
+        if self.by:
+            out["by"] = self.by
         if self.face:
             out["face"] = self.face
         return out
+
+
+def marker_move_words(action: PieceAction) -> str:
+    """A track marker's move in words (``move_marker``): "the Communist Tank Support marker down 1",
+    "the VPs marker to 4, showing VPs (UN blue)", "one of his Communist Replacements markers down 1"."""
+    marker = f"the {action.marker_name} marker" if action.marker else f"one of his {action.marker_name} markers"
+    if action.cell:
+        return f"{marker} to {action.cell}" + (f", showing {action.marker_name}" if action.face else "")
+    return f"{marker} {'down' if action.by < 0 else 'up'} {abs(action.by)}"
 
 
 def step_name(steps: Iterable[Any], step: str | None, sp: int | None) -> str | None:

@@ -12,7 +12,19 @@ makes each a change of its own (and resolves it into the piece actions it takes)
   on one of that side's participating units without a quality marker, 5.4.2: ``participants`` by
   role, the lead unit first);
 * a choice: SPI's ``defender_losses_to_choose`` (Combat (J): the defender chooses which of his
-  units lose the regiments; the side, the regiments, the units, the hex).
+  units lose the regiments; the side, the regiments, the units, the hex), settled by a later ruling
+  of his naming the combat's record (``combat_record``: his 'Combat losses', `settled_choices`).
+
+* a marker on a hex, not on a unit (``markers_on_hexes``: Fire and Ice's News reporters put an
+  Objective marker of a side's colour, drawn from that side's pool, face up on the combat hex,
+  5.5; 12.1.3), made by that side (his pool);
+* a marker moved on a player-aid track (``track_moves``: by some cells, or to a cell showing a face;
+  Fire and Ice's support levels, replacements and VP marker, 5.3.1, 5.5, 5.6, 12.1.1; 13.2;
+  HoldFast's Weather block, 7; KWB's VP markers, 11.0), made
+  by the side it names (its owner's marker; none named: the asker), one of several markers his
+  choice where the outcome names no marker.
+
+Each order carries the rule that gives it (its ``rule``), said wherever the order is.
 
 A leaf: plain values in, plain values out.
 """
@@ -92,12 +104,83 @@ def marker_orders(outcome: Any) -> Iterator[MarkerOrder]:
         yield MarkerOrder(units[0] if units else "", (item["marker"],), units, side)
 
 
+@dataclass(frozen=True)
+class HexMarkerOrder:
+    """A marker onto a hex: `marker` (its name in words) drawn from the box `pool` (`pool_name`), made by `side`."""
+
+    hex: str  # "" when the outcome names none (a Random Event rolled on its own: the combat hex)
+    marker: str
+    pool: str
+    pool_name: str
+    side: str
+    revealed: bool
+    rule: str
+
+
+@dataclass(frozen=True)
+class TrackOrder:
+    """A track marker moved `by` cells (up: positive), or to the cell `to` showing `face`."""
+
+    track: str
+    marker: str  # the marker's id ("": one of `choices`, the side's choice)
+    marker_name: str
+    by: int
+    to: str
+    face: str
+    side: str
+    rule: str
+    choices: tuple[str, ...] = ()
+
+
+def hex_marker_orders(outcome: Any) -> Iterator[HexMarkerOrder]:
+    """The markers an outcome orders onto hexes (``markers_on_hexes``)."""
+    items = outcome.get("markers_on_hexes") if isinstance(outcome, dict) else None
+    for item in items if isinstance(items, list) else []:
+        if isinstance(item, dict) and isinstance(item.get("marker"), str) and isinstance(item.get("side"), str):
+            yield HexMarkerOrder(_text(item.get("hex")), item["marker"], _text(item.get("pool")),
+                                 _text(item.get("pool_name")), item["side"], item.get("revealed") is True,
+                                 _text(item.get("rule")))
+
+
+def track_orders(outcome: Any) -> Iterator[TrackOrder]:
+    """The track markers an outcome orders moved (``track_moves``)."""
+    items = outcome.get("track_moves") if isinstance(outcome, dict) else None
+    for item in items if isinstance(items, list) else []:
+        if not isinstance(item, dict) or not isinstance(item.get("track"), str):
+            continue
+        by, to = integer(item.get("by")) or 0, _text(item.get("to"))
+        if by or to:
+            yield TrackOrder(item["track"], _text(item.get("marker")), _text(item.get("marker_name")), by, to,
+                             _text(item.get("face")), _text(item.get("side")), _text(item.get("rule")),
+                             ids(item.get("choices")))
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
 def loss_choices(outcome: Any) -> Iterator[LossChoice]:
     """The losses an outcome leaves to a side to choose the units of (the module's third shape)."""
     owed = outcome.get("defender_losses_to_choose") if isinstance(outcome, dict) else None
     if isinstance(owed, dict) and isinstance(owed.get("side"), str):
         yield LossChoice(owed["side"], integer(owed.get("regiments")) or 0, ids(owed.get("units")),
                          owed.get("hex") if isinstance(owed.get("hex"), str) else "")
+
+
+#: The rule a loss choice is owed under (the one shape of `loss_choices`).
+LOSS_CHOICE_RULE = "Combat (J)"
+
+
+def settled_choices(request: Any, outcome: Any) -> tuple[int, ...]:
+    """The records whose open choice (`loss_choices`) a ruling settles: SPI's 'Combat losses' names
+    the combat whose losses its owner chose (``combat_record``, in its request as the ledger filled
+    it, or in its outcome). The log check reads it to say whether an owed choice was made."""
+    out = []
+    for part in (request, outcome):
+        seq = integer(part.get("combat_record")) if isinstance(part, dict) else None
+        if seq is not None and seq not in out:
+            out.append(seq)
+    return tuple(out)
 
 
 def _survivor(item: Any, new_units: dict[str, dict]) -> str:

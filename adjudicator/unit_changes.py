@@ -41,6 +41,14 @@ A change has a kind:
                 of his units (``choices``) lose a combat's ``regiments`` (Combat (J): the book names no
                 chooser, so each player takes his own); the board changes when he has made it
                 (``spi.combat_losses``, his ruling's own changes); ``unit`` is ""
+``on_hex``      a marker goes onto a hex, not onto a unit (``hex``; "" when the outcome names none:
+                the combat hex): Fire and Ice's News reporters, an Objective marker of a side's
+                colour drawn at random from his pool (``box``) and placed face up (5.5; 12.1.3);
+                ``markers`` its name, ``unit`` ""; made by that side
+``track``       a track marker moves (``track``, ``marker``: ``by`` cells, or to ``cell`` showing
+                ``face``): Fire and Ice's support levels, replacements, the VP marker (5.3.1, 5.5,
+                5.6, 12.1.1; 13.2), HoldFast's Weather block (7), KWB's VP markers (11.0); no
+                marker: one of ``choices``, the side's choice; ``unit`` ""
 ==============  ===================================================================================
 
 and says who makes it on the board: ``applied_by``, the side asking, or the unit's owner where
@@ -76,7 +84,9 @@ each a change of its own:
   through its replacement): a retreat;
 * ``markers`` (unit -> the markers its retreat earns: Fire and Ice 5.6; 6.2 e-g) and
   ``quality_markers_placed`` (a side and a marker, on one of its ``participants``: 5.4.2): marked;
-* ``defender_losses_to_choose`` (SPI: the side, the regiments, the units in the hex): to_choose.
+* ``defender_losses_to_choose`` (SPI: the side, the regiments, the units in the hex): to_choose;
+* ``markers_on_hexes`` (a marker, its pool, its side, the hex): on_hex; ``track_moves`` (a track, its
+  marker, by or to): track. Each carries its ``rule``.
 
 A step ``""`` is the unit's first step (full strength), whatever its counter calls it.
 
@@ -112,9 +122,11 @@ from typing import Any, Callable, Iterator, Sequence
 
 from adjudicator.piece_actions import (  # canonical order and the step lookup: every reader imports them from here
     CHOOSE, DELETE, ELIMINATE, ELIMINATE_COMMAND, MOVE, PLACE, PLACE_MARKER, RETREAT_ORDER, SET_ASIDE, SET_ASIDE_COMMAND,
-    SHOW_STEP, PieceAction, canonical, canonical_outcome, step_name,
+    MOVE_MARKER, SHOW_STEP, PieceAction, canonical, canonical_outcome, step_name,
 )
-from adjudicator.ruled_orders import GONE_STEPS, ids as _ids, integer as _int, loss_choices, marker_orders, retreat_orders
+from adjudicator.ruled_orders import (
+    GONE_STEPS, hex_marker_orders, ids as _ids, integer as _int, loss_choices, marker_orders, retreat_orders, track_orders,
+)
 
 
 from adjudicator.request_units import stated_units
@@ -123,6 +135,9 @@ STEP, ELIMINATED, REPLACED, MOVED, RETURNED = "step", "eliminated", "replaced", 
 REVEALED = "revealed"
 BROKEN_DOWN, RECOMBINED, RETREAT = "broken_down", "recombined", "retreat"
 MARKED, TO_CHOOSE = "marked", "to_choose"
+ON_HEX, TRACK = "on_hex", "track"
+#: Kinds whose target is a hex or a track, not a unit (``unit`` is "").
+BOARD_TARGETS = frozenset({ON_HEX, TRACK})
 #: Kinds a piece shows now (a unit returned to play is placed later, by its owner; a retreat's hexes
 #: are its owner's choice).
 ON_BOARD = (STEP, ELIMINATED, REPLACED, MOVED, REVEALED, BROKEN_DOWN, RECOMBINED)
@@ -171,6 +186,12 @@ class UnitChange:
     choices: tuple[str, ...] = ()  # MARKED, TO_CHOOSE: the units the owner chooses among
     regiments: int = 0  # TO_CHOOSE: the losses he chooses the units of
     where: str = ""  # TO_CHOOSE: the hex they stand in
+    track: str = ""  # TRACK: the track's id
+    marker: str = ""  # TRACK: the marker's id ("": one of `choices`)
+    by: int = 0  # TRACK: cells up (negative: down)
+    cell: str = ""  # TRACK: the cell it goes to
+    face: str = ""  # TRACK: the face it shows there
+    rule: str = ""  # ON_HEX, TRACK: the rule that orders it
     actions: tuple[PieceAction, ...] = field(default=(), compare=False)  # resolved (`resolve`)
 
     @property
@@ -216,6 +237,11 @@ class UnitChange:
             out["choices"] = list(self.choices)
         if self.kind == TO_CHOOSE:
             out.update(choices=list(self.choices), regiments=self.regiments, hex=self.where)
+        if self.kind == ON_HEX:
+            out.update(hex=self.hex, markers=list(self.markers), box=self.box, rule=self.rule)
+        if self.kind == TRACK:
+            out.update(track=self.track, marker=self.marker, markers=list(self.markers), by=self.by, cell=self.cell,
+                       face=self.face, choices=list(self.choices), rule=self.rule)
         if self.shows is not None:
             out["shows"] = self.shows
         out["actions"] = [a.to_json() for a in self.actions]
@@ -280,7 +306,8 @@ def outcome_changes(outcome: Any) -> list[UnitChange]:
         if change.kind == REPLACED:
             change = replace(change, replacements=tuple(_placed_as(p, changes) for p in change.replacements))
         out.append(change)
-    return _with_retreats(out, dict(retreat_orders(outcome))) + list(_markers(outcome)) + list(_choices(outcome))
+    out = _with_retreats(out, dict(retreat_orders(outcome))) + list(_markers(outcome)) + list(_choices(outcome))
+    return out + list(_board_targets(outcome))
 
 
 NO_OWNERS = Owners(lambda unit: None, lambda side: "", lambda unit: None)
@@ -306,6 +333,17 @@ def _choices(outcome: Any) -> Iterator[UnitChange]:
     for choice in loss_choices(outcome):
         yield UnitChange(TO_CHOOSE, "", choices=choice.units, regiments=choice.regiments, where=choice.hex,
                          applied_by=choice.side)
+
+
+def _board_targets(outcome: Any) -> Iterator[UnitChange]:
+    """The orders an outcome gives a hex or a track (`adjudicator.ruled_orders.hex_marker_orders`,
+    `track_orders`): a marker placed on a hex, a track marker moved."""
+    for on_hex in hex_marker_orders(outcome):
+        yield UnitChange(ON_HEX, "", hex=on_hex.hex, markers=(on_hex.marker,), box=on_hex.pool,
+                         applied_by=on_hex.side, rule=on_hex.rule)
+    for move in track_orders(outcome):
+        yield UnitChange(TRACK, "", track=move.track, marker=move.marker, markers=(move.marker_name,), by=move.by,
+                         cell=move.to, face=move.face, choices=move.choices, applied_by=move.side, rule=move.rule)
 
 
 def resolve(change: UnitChange, owners: Owners = NO_OWNERS) -> UnitChange:
@@ -362,10 +400,31 @@ def _actions(change: UnitChange, owners: Owners) -> list[PieceAction]:
                             what=f"which of his units in {change.where} lose {change.regiments} regiment"
                                  f"{'s' if change.regiments != 1 else ''}: his 'Combat losses' with this combat's record "
                                  "(Combat (J))")]
+    if kind == ON_HEX:
+        pool = owners.box_name(change.box) or change.box
+        return [PieceAction(PLACE_MARKER, "", hex=change.hex, box=change.box, box_name=pool,
+                            marker_name=change.markers[0] if change.markers else "",
+                            what=f"drawn at random from its pool, face up, on {change.hex or 'the combat hex'} "
+                                 f"({change.rule})")]
+    if kind == TRACK:
+        return [_track_action(change, owners)]
     if kind == RETURNED:
         return [PieceAction(CHOOSE, unit, chosen_by=owners.side_of(unit) or change.applied_by,
                             what="back in play: its owner places it when the rules say (a reinforcement)")]
     return []
+
+
+def _track_action(change: UnitChange, owners: Owners) -> PieceAction:
+    """A track marker's move: to a cell showing a face (its number looked up), or by some cells; no
+    marker named: one of the side's, his choice."""
+    name = change.markers[0] if change.markers else change.marker
+    if not change.marker:
+        return PieceAction(MOVE_MARKER, "", track=change.track, by=change.by, cell=change.cell, marker_name=name,
+                           chosen_by=change.applied_by,
+                           what=f"one of his {name} markers, his choice ({change.rule})")
+    face = owners.marker_of(change.face) if change.face else ("", "", 0)
+    return PieceAction(MOVE_MARKER, "", marker=change.marker, marker_name=change.face or name, face=face[2],
+                       track=change.track, by=change.by, cell=change.cell, what=change.rule)
 
 
 def _eliminate(unit: str, box: str, owners: Owners) -> PieceAction:
@@ -438,7 +497,8 @@ def _owned(change: UnitChange, owners: Owners, asker: str) -> UnitChange:
     if change.kind in TO_DEAD_PILE and not dead_pile:
         dead_pile = owners.dead_pile_of(side)
     box = owners.counters_box_of(side) if change.kind in (BROKEN_DOWN, RECOMBINED) else change.box
-    owners_own = change.kind in (RETREAT, MARKED, TO_CHOOSE)  # a retreat, a marker on his unit, his choice: the owner's
+    # a retreat, a marker on his unit, his choice, his marker on a hex or a track: the owner's
+    owners_own = change.kind in (RETREAT, MARKED, TO_CHOOSE, ON_HEX, TRACK)
     by = (side or change.applied_by or asker) if owners_own else owners.applier(change.unit, asker)
     return replace(change, applied_by=by, dead_pile=dead_pile, box=box)
 

@@ -210,3 +210,23 @@ def test_the_game_page_shows_its_ledger_a_page_at_a_time(client, monkeypatch):
     assert re.search(r'id="ledger-newer-top" href="([^"]+)"', page).group(1) == f"/games/{gid}?before=7"
     record = html(client.get(f"/games/{gid}/records/3"))
     assert f'href="/games/{gid}?before=4#record-3"' in record
+
+
+def test_a_track_marker_a_ruling_moves_is_named_in_what_happened_and_in_the_chat(client):
+    """issue 49: an order to a track is a change: HoldFast's weather roll (7) moves the Weather block to
+    the weather rolled, and the ruling's page lists it under "What happened to each unit", with its rule,
+    as both players' chat lines do (the answer's transcript)."""
+    game = new_game(client, "holdfast")
+    gid = game["game_id"]
+    answer = client.post(f"/api/v1/games/{gid}/weather?transcript=1&changes=1", json={"turn": 12},
+                         headers=bearer(game["tokens"]["communist"]))
+    assert answer.status_code == 201, answer.get_json()
+    ruled = answer.get_json()
+    cell = ruled["outcome"]["weather"].capitalize()
+    line = f"Weather block marker to {cell} on the Weather Track (3; 7 Weather)"
+    assert [c["kind"] for c in ruled["piece_changes"]] == ["track"]
+    assert any(line in text for text in ruled["transcript"]), ruled["transcript"]
+    assert client.post(f"/games/{gid}", data={"token": game["tokens"]["observer"]}).status_code == 303
+    page = html(client.get(f"/games/{gid}/records/{ruled['seq']}"))
+    section = page[page.index('id="unit-changes"'):page.index("</section>", page.index('id="unit-changes"'))]
+    assert f"<li>{line}</li>" in section, section

@@ -23,6 +23,7 @@ the dialog places a new marker like the palette's on the unit's spot, and the lo
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 import requests
@@ -243,3 +244,250 @@ def test_fire_and_ice_a_quality_marker_placed_by_the_dialog_verifies(fireandice_
     markers = [p for p in pieces if p["properties"].get("MarkerId") == "guards-penal"]
     assert [(m["map"], m["location"]) for m in markers] == [(unit["map"], unit["location"])]
     assert [(r["seq"], r["status"]) for r in fireandice_marker["report"]["rulings"]] == [(1, "verified")]
+
+
+# -- SPI: the defender's own choice of his losses, made in his next file ---------------------------------------
+
+@pytest.fixture(scope="module")
+def spi_owner_choice(engine, engine_module, tmp_path_factory) -> dict:
+    """Combat (J) names no chooser of the units that lose a combat's regiments: each player takes his own.
+    The Campaign Game's first attack, on a stack of two whose owner said nothing: its dice chosen so the
+    CRT costs the defender regiments and the Pursuit table no retreat, the choice is left open, owed by
+    the defender. Alice (attacker) rolls it in her file, applying her own losses if any; Bob (defender)
+    loads her save, right-clicks his unit, 'Combat losses for this unit', names his second unit to lose
+    them first, applies the ruling with the dialog, and saves. Both files are checked as the game's chain."""
+    from tests.engine.play import end_log, open_game, save_as, setup_hexes, sign_in
+
+    fight = adjacent_combat("spi", "campaign")
+    game = load_game("spi")
+    modules = Modules(tmp_path_factory.mktemp("spi-choice-art"))
+    setup = modules[("spi", 1)][2]["setups/campaign.vsav"]
+    owner, attacker = game.units[fight.defender].side, game.units[fight.attackers[0]].side
+    on_hexes = setup_hexes(game, fight.scenario)
+    second = next(p.unit for p in fight.scenario.setup if p.unit in on_hexes and p.unit != fight.defender
+                  and game.units[p.unit].side == owner and not game.units[p.unit].has("supply"))
+    stacked = position_after(setup, Hand(game, setup).onto(second, fight.defender))
+    files = tmp_path_factory.mktemp("spi-choice")
+    (files / "stack.vsav").write_bytes(stacked)
+    systems = {s["id"]: s for s in make_app(tmp_path_factory.mktemp("spi-choice-systems")).test_client()
+               .get("/api/v1/systems").get_json()["systems"]}
+    typed = player_fields(systems["spi"], "combat")
+    request = board_request("spi", "campaign", stacked, "combat", attacker, fight.attackers,
+                            hex_label(fight, fight.defender), typed)
+    assert {d["unit"] for d in request["defenders"]} == {fight.defender, second}
+    seed = seed_for((get_check("spi", "combat"), request,
+                     lambda o: o["defender_losses_to_choose"] is not None
+                     and not o["defender_losses_to_choose"].get("retreat_hexes"), 1))
+    server = Gunicorn(workdir=tmp_path_factory.mktemp("spi-choice-server"), app="adjudicator.testing:make_test_app()",
+                      extra_env=seeds_env({"spi/campaign": seed})).start()
+    try:
+        module = engine_module("spi")
+        a = Script()
+        a.add(*sign_in("Alice"))
+        a.add(*open_game(files / "stack.vsav", files / "a1.vlog", side=game.sides[attacker].name))
+        a.add(call("connect", server.url), call("createRecordedGame", "", ""), name="created")
+        a.add({"do": "select", "pieces": [{"id": u} for u in fight.attackers]})
+        a.add(menu_of(fight.defender, "Adjudicator/Attack this hex with the selected units"))
+        a.add({"do": "wait_window", "window": "^Adjudicator: Combat"})
+        for field, value in typed.items():
+            a.add({"do": "choose", "window": "^Adjudicator: Combat", "field": f"/{field}", "item": str(value)})
+        a.add(*submit_form("Combat"))
+        a.add({"do": "wait_chat", "match": r"#1\] receipt: record 1 "}, name="ruling")
+        a.add({"do": "click_if", "window": "apply the ruling", "on": "Yes", "timeout": 5}, name="her dialog")
+        a.add({"do": "click_if", "window": "the ruling orders", "on": "OK", "timeout": 5}, name="orders")
+        a.add(*save_as(files / "a1.vsav"), *end_log())
+        alice = engine(module, a.steps, timeout=600, prefs_dir=files / "alice")
+        assert alice.ok, alice.failure()
+        created = alice.result(a.at["created"])["returned"]
+
+        losses_form = "^Adjudicator: Combat losses"
+        b = Script()
+        b.add(*sign_in("Bob"))
+        b.add(*open_game(files / "a1.vsav", files / "b1.vlog", side=game.sides[owner].name))
+        b.add(call("connect", server.url), call("joinRecordedGame", created["game_id"], created["tokens_for_others"][owner]))
+        b.add(menu_of(fight.defender, "Adjudicator/Combat losses for this unit"))
+        b.add({"do": "wait_window", "window": losses_form}, name="losses form")
+        b.add({"do": "type", "window": losses_form, "field": "/losses_from", "text": second})
+        b.add(*submit_form("Combat losses"))
+        b.add({"do": "wait_chat", "match": r"#2\] receipt: record 2 "}, name="losses")
+        b.add({"do": "wait_window", "window": "apply the ruling"}, name="apply dialog")
+        b.add({"do": "click", "window": "apply the ruling", "on": "Yes"})
+        b.add({"do": "settle"})
+        b.add({"do": "pieces", "properties": ["UnitId"]}, name="board after")
+        b.add(*save_as(files / "b1.vsav"), *end_log())
+        bob = engine(module, b.steps, timeout=600, prefs_dir=files / "bob")
+        assert bob.ok, bob.failure()
+        token = created["tokens_for_others"]["observer"]
+        records = requests.get(f"{server.url}/api/v1/games/{created['game_id']}/ledger",
+                               headers={"Authorization": f"Bearer {token}"}, timeout=30).json()["records"]
+
+        def check(*names):
+            sent = [("file", (n, (files / n).read_bytes(), "application/octet-stream")) for n in names]
+            return requests.post(f"{server.url}/api/v1/games/{created['game_id']}/savedgame/log-check", files=sent,
+                                 headers={"Authorization": f"Bearer {token}"}, timeout=60).json()
+
+        yield {"alice": (alice, a), "bob": (bob, b), "fight": fight, "second": second, "owner": owner,
+               "records": records, "chain": check("a1.vlog", "b1.vlog"), "alone": check("a1.vlog")}
+    finally:
+        server.stop()
+
+
+def test_spi_a_loss_chosen_by_the_owner_in_his_next_file_verifies(spi_owner_choice):
+    """The attacker's file leaves the choice owed ("owed: UN chooses ... from combat record #1 (Combat
+    (J))"), pending while the defender's file is not sent; with it, his 'Combat losses' (record 2, the
+    combat's record read from the ledger, his unit named first) settles it and its changes, applied by
+    his dialog, verify: the chain is ok."""
+    t = spi_owner_choice
+    combat, losses = t["records"][1]["body"], t["records"][2]["body"]
+    owed = combat["result"]["outcome"]["defender_losses_to_choose"]
+    assert owed["side"] == t["owner"] and set(owed["units"]) == {t["fight"].defender, t["second"]}  # the chosen dice
+    assert losses["check"] == "spi.combat_losses" and losses["side"] == t["owner"]
+    assert losses["request"]["combat_record"] == 1 and losses["request"]["losses_from"][0] == t["second"]
+    alone = t["alone"]
+    assert [(r["seq"], r["status"]) for r in alone["rulings"]] == [(1, "verified")], alone
+    assert [(o["seq"], o["kind"], o["status"]) for o in alone["owed"]] == [(1, "to_choose", "pending")], alone["owed"]
+    assert alone["owed"][0]["why"].startswith("owed: UN chooses which units lose ")
+    assert "from combat record #1 (Combat (J))" in alone["owed"][0]["why"]
+    chain = t["chain"]
+    assert [(r["seq"], r["status"]) for r in chain["rulings"]] == [(1, "verified"), (2, "verified")], chain
+    assert [(o["seq"], o["kind"], o["status"], o["file"]) for o in chain["owed"]] == [(1, "to_choose", "applied", 2)]
+    assert chain["ok"], chain
+
+
+# -- Fire and Ice 5.5: News reporters, an Objective marker drawn onto the combat hex by the dialog ------------------
+
+@pytest.fixture(scope="module")
+def fireandice_objective(engine, engine_module, tmp_path_factory) -> dict:
+    """Invasion's first attack, its dice chosen so both dice match and the Random Event is News reporters
+    of the attacker's colour (5.5): "place a revealed Objective marker of the attacker's color on the combat
+    hex". Yes in the apply dialog draws one from the top of his shuffled pool onto that hex, face up; the
+    log check finds a marker of that pool there (its value is the draw's: the ruling names none, 12.1.3)."""
+    combat = adjacent_combat("fireandice", "invasion")
+    modules = Modules(tmp_path_factory.mktemp("fi-objective-art"))
+    setup = modules[("fireandice", 1)][2]["setups/invasion.vsav"]
+    typed = {"combat_type": "Hasty Attack", "attacking": {"adjacent_units": 2}, "defending": {"adjacent_units": 1}}
+    target = hex_label(combat, combat.defender)
+    request = board_request("fireandice", "invasion", setup, "combat", "communist", combat.attackers[:1], target, typed)
+    assert request["combat_hex"] == target
+    seed = seed_for((get_check("fireandice", "combat"), request,
+                     lambda o: [m["side"] for m in o["markers_on_hexes"]] == ["communist"]
+                     and not o["quality_markers_placed"], 1))
+    server = Gunicorn(workdir=tmp_path_factory.mktemp("fi-objective-server"), app="adjudicator.testing:make_test_app()",
+                      extra_env=seeds_env({"fireandice/invasion": seed})).start()
+    try:
+        files = tmp_path_factory.mktemp("fi-objective")
+        form = "^Adjudicator: Combat"
+        s = Script()
+        s.add({"do": "setup", "name": combat.scenario.name}, {"do": "side", "side": combat.attacking_side})
+        s.add(call("connect", server.url), call("createRecordedGame", "", ""), name="create")
+        s.add({"do": "log_begin", "file": str(files / "game.vlog")})
+        s.add({"do": "pieces", "properties": ["MarkerId"]}, name="board before")
+        s.add({"do": "person", "on": True})
+        s.add({"do": "select", "pieces": [{"id": combat.attackers[0]}]})
+        s.add(menu_of(combat.defender, "Adjudicator/Attack this hex with the selected units"))
+        s.add({"do": "wait_window", "window": form})
+        s.add({"do": "choose", "window": form, "field": "/combat_type", "item": "Hasty Attack"})
+        for field, text in (("/attacking/adjacent_units", "2"), ("/defending/adjacent_units", "1")):
+            s.add({"do": "type", "window": form, "field": field, "text": text})
+        s.add(*submit_form("Combat"))
+        s.add({"do": "wait_chat", "match": r"#1\] receipt: record 1 "}, name="ruling")
+        s.add({"do": "wait_window", "window": "apply the ruling"}, name="dialog")
+        s.add({"do": "click", "window": "apply the ruling", "on": "Yes"})
+        s.add({"do": "settle"})
+        s.add({"do": "pieces", "properties": ["UnitId", "MarkerId", "ObscuredToOthers"]}, name="board after")
+        s.add({"do": "log_end"})
+        run = engine(engine_module("fireandice"), s.steps, timeout=300, prefs_dir=files / "prefs")
+        assert run.ok, run.failure()
+        created = run.result(s.at["create"])["returned"]
+        token = created["tokens_for_others"]["observer"]
+        document = requests.get(f"{server.url}/api/v1/games/{created['game_id']}/ledger",
+                                headers={"Authorization": f"Bearer {token}"}, timeout=30).json()
+        sent = [("file", ("game.vlog", (files / "game.vlog").read_bytes(), "application/octet-stream"))]
+        report = requests.post(f"{server.url}/api/v1/games/{created['game_id']}/savedgame/log-check", files=sent,
+                               headers={"Authorization": f"Bearer {token}"}, timeout=60).json()
+        yield {"run": run, "script": s, "target": target, "report": report,
+               "record": document["records"][1]["body"]}
+    finally:
+        server.stop()
+
+
+def test_fire_and_ice_an_objective_marker_drawn_onto_the_combat_hex_by_the_dialog_verifies(fireandice_objective):
+    t = fireandice_objective
+    run, s, target = t["run"], t["script"], t["target"]
+    (order,) = t["record"]["result"]["outcome"]["markers_on_hexes"]
+    assert (order["side"], order["hex"], order["pool"]) == ("communist", target, "com-objectives")  # the chosen dice
+    assert re.search(rf"drawn at random from .*, placed face up on {target}", run.result(s.at["dialog"])["text"])
+
+    def objectives(pieces):
+        return {(p["map"], p["location"]) for p in pieces if (p["properties"].get("MarkerId") or "").startswith("com-objective")}
+
+    placed = objectives(run.result(s.at["board after"])["pieces"]) - objectives(run.result(s.at["board before"])["pieces"])
+    assert [location for _, location in placed] == [target], placed
+    marker = next(p for p in run.result(s.at["board after"])["pieces"]
+                  if (p["properties"].get("MarkerId") or "").startswith("com-objective") and p["location"] == target)
+    assert str(marker["properties"].get("ObscuredToOthers")).lower() == "false", marker  # face up, as 5.5 says
+    chat = [line for line in run.chat() if "Objective marker" in line and "#1]" in line]
+    assert any(f"Objective marker on {target}" in line for line in chat), chat  # the chat names the order
+    assert [(r["seq"], r["status"]) for r in t["report"]["rulings"]] == [(1, "verified")], t["report"]
+
+
+# -- HoldFast 7: the Weather block moved on its track by the dialog ---------------------------------------------
+
+@pytest.fixture(scope="module")
+def holdfast_weather(engine, engine_module, tmp_path_factory) -> dict:
+    """The Weather block left on Snow (a position where last turn snowed), the Communist player rolls the
+    weather from the toolbar's Checks: turn 1 is clear (7; 13.6), so Yes in the apply dialog moves the
+    block from Snow to Clear on the Weather Track (a track's cells are the map's locations), and the log
+    check verifies it."""
+    from adjudicator.bridge.locate import TRACKS_MAP
+
+    game = load_game("holdfast")
+    scenario = next(iter(game.scenarios.values()))
+    server = Gunicorn(workdir=tmp_path_factory.mktemp("hf-weather-server"),
+                      app="adjudicator.testing:make_test_app()").start()
+    try:
+        files = tmp_path_factory.mktemp("hf-weather")
+        form = "^Adjudicator: Weather"
+        block = {"properties": {"MarkerId": "weather"}}
+        s = Script()
+        s.add({"do": "setup", "name": scenario.name}, {"do": "side", "side": game.sides["communist"].name})
+        s.add({"do": "move", "piece": block, "to": {"map": TRACKS_MAP, "location": "Weather Track Snow"}})
+        s.add(call("connect", server.url), call("createRecordedGame", "", ""), name="create")
+        s.add({"do": "log_begin", "file": str(files / "game.vlog")})
+        s.add({"do": "pieces", "properties": ["MarkerId"]}, name="board before")
+        s.add({"do": "person", "on": True})
+        s.add({"do": "toolbar_click", "button": "Adjudicator", "path": ["Checks", "Weather (7)"]})
+        s.add({"do": "wait_window", "window": form})
+        s.add(*submit_form("Weather"))
+        s.add({"do": "wait_chat", "match": r"#1\] receipt: record 1 "}, name="ruling")
+        s.add({"do": "wait_window", "window": "apply the ruling"}, name="dialog")
+        s.add({"do": "click", "window": "apply the ruling", "on": "Yes"})
+        s.add({"do": "settle"})
+        s.add({"do": "pieces", "properties": ["MarkerId"]}, name="board after")
+        s.add({"do": "log_end"})
+        run = engine(engine_module("holdfast"), s.steps, timeout=300, prefs_dir=files / "prefs")
+        assert run.ok, run.failure()
+        created = run.result(s.at["create"])["returned"]
+        token = created["tokens_for_others"]["observer"]
+        document = requests.get(f"{server.url}/api/v1/games/{created['game_id']}/ledger",
+                                headers={"Authorization": f"Bearer {token}"}, timeout=30).json()
+        sent = [("file", ("game.vlog", (files / "game.vlog").read_bytes(), "application/octet-stream"))]
+        report = requests.post(f"{server.url}/api/v1/games/{created['game_id']}/savedgame/log-check", files=sent,
+                               headers={"Authorization": f"Bearer {token}"}, timeout=60).json()
+        yield {"run": run, "script": s, "report": report, "record": document["records"][1]["body"]}
+    finally:
+        server.stop()
+
+
+def test_holdfast_the_weather_block_moved_by_the_dialog_verifies(holdfast_weather):
+    t = holdfast_weather
+    run, s = t["run"], t["script"]
+    assert t["record"]["result"]["outcome"]["weather"] == "clear"  # turn 1
+
+    def block(step):
+        return [p["location"] for p in run.result(s.at[step])["pieces"] if p["properties"].get("MarkerId") == "weather"]
+
+    assert block("board before") == ["Weather Track Snow"]
+    assert "moved from Snow to Clear (3; 7 Weather)" in run.result(s.at["dialog"])["text"]
+    assert block("board after") == ["Weather Track Clear"]
+    assert [(r["seq"], r["status"]) for r in t["report"]["rulings"]] == [(1, "verified")], t["report"]

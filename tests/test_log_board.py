@@ -22,7 +22,7 @@ from adjudicator.bridge.fill import Pointed
 from adjudicator.bridge.identify import step_layer
 from adjudicator.bridge.locate import BOXES_MAP
 from adjudicator.bridge.writeback import piece_changes, ruling_log
-from adjudicator.checks import get_check
+from adjudicator.checks import get_check, side_label
 from adjudicator.logs.board import log_events
 from adjudicator.logs.replay.timeline import TimelineBuilder
 from adjudicator.logs.replay.views import Viewer
@@ -554,7 +554,13 @@ def test_spi_the_defenders_losses_are_his_choice_made_in_his_next_file(app, clie
     assert not [c for c in answer["piece_changes"] if {c["unit"]} & {fight.defender, second}]  # nothing decided for him
     assert any("chooses which of" in line for line in answer["transcript"])  # both players' chat says whose it is
     a_file = t.written_back(answer, [chat_command(session_line(game_id, {**session("a1", None, 1), "side": side}, []))])
-    assert verdicts(t.check(a_file)) == [(answer["seq"], "verified")]
+    alone = t.check(a_file)
+    assert verdicts(alone) == [(answer["seq"], "verified")]
+    owed_words = (f"owed: {side_label(owner)} chooses which units lose {choice['regiments']} "
+                  f"regiment{'s' if choice['regiments'] != 1 else ''} from combat record #{answer['seq']} (Combat (J))")
+    assert [(o["seq"], o["kind"], o["owner"], o["status"]) for o in alone["owed"]] == \
+        [(answer["seq"], "to_choose", owner, "pending")], alone["owed"]
+    assert alone["owed"][0]["why"].startswith(owed_words) and alone["ok"]
 
     b1 = session("b1", "a1", 2)
     losses = t.roll("combat_losses", {"scenario": fight.scenario.id, "losses_from": [second], "log_session": b1}, owner)
@@ -565,8 +571,18 @@ def test_spi_the_defenders_losses_are_his_choice_made_in_his_next_file(app, clie
     t.setup = saved_at_end(a_file)  # his file begins where the attacker's ended
     applied = t.check(a_file, t.written_back(losses, head))
     assert applied["ok"] and verdicts(applied) == [(answer["seq"], "verified"), (losses["seq"], "verified")], applied
+    assert [(o["kind"], o["status"], o["file"]) for o in applied["owed"]] == [("to_choose", "applied", 2)]
+    assert f"made by the {side_label(owner)} player with record #{losses['seq']}" in applied["owed"][0]["why"]
     forgot = t.check(a_file, t.log(head, lines(losses)))
     assert verdicts(forgot) == [(answer["seq"], "verified"), (losses["seq"], "not-applied")]
+    # his next file without his choice: the choice is named as owed, in words, and the check fails
+    unmade = t.check(a_file, t.log(head))
+    assert not unmade["ok"] and verdicts(unmade) == [(answer["seq"], "verified")]
+    assert [(o["kind"], o["status"], o["file"]) for o in unmade["owed"]] == [("to_choose", "not-applied", 2)]
+    assert unmade["owed"][0]["why"] == f"{owed_words}: the {side_label(owner)} player's next file (file2.vlog) does not make it"
+    single = t.check(t.log(head))  # his file alone: the combat is in the file before his, still owed by him
+    assert not single["ok"] and [(o["seq"], o["status"]) for o in single["owed"]] == [(answer["seq"], "not-applied")]
+    assert t.check(t.written_back(losses, head))["owed"][0]["status"] == "applied"
     again = client.post(f"/api/v1/games/{game_id}/combat_losses", json={"scenario": fight.scenario.id,
                         "losses_from": [fight.defender], "combat_record": answer["seq"]},
                         headers=bearer(t.recorded["tokens"][owner]))

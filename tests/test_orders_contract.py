@@ -11,7 +11,8 @@ agrees with the piece actions it resolves:
   board left as it was missing every change that asks for something;
 * the web write-back makes every action on the board, or leaves it to the players saying why
   (a retreat, a marker, a choice, another side's piece);
-* and no step of a ruling orders a retreat or a marker that no change carries.
+* and no step of a ruling orders a retreat, a marker on a unit or a hex, or a track marker's move
+  that no change carries (issue 49: orders on hexes and tracks are changes too).
 """
 
 from __future__ import annotations
@@ -32,13 +33,13 @@ from adjudicator.ledger.board import LedgerBoard
 from adjudicator.ledger.dice import LedgerDice
 from adjudicator.logs.board import Shown, checked_actions, marker_key, missing_changes, ordered_changes
 from adjudicator.piece_actions import (
-    CHOOSE, DELETE, ELIMINATE, MOVE as MOVE_ACTION, PLACE as PLACE_ACTION, PLACE_MARKER, REMOVE_MARKER, RETREAT_ORDER,
-    SET_ASIDE, SHOW_STEP as SHOW_STEP_ACTION, step_name,
+    CHOOSE, DELETE, ELIMINATE, MOVE as MOVE_ACTION, MOVE_MARKER, PLACE as PLACE_ACTION, PLACE_MARKER, REMOVE_MARKER,
+    RETREAT_ORDER, SET_ASIDE, SHOW_STEP as SHOW_STEP_ACTION, step_name,
 )
 from adjudicator.testing import candidate_seeds
 from adjudicator.unit_changes import (
-    BROKEN_DOWN, ELIMINATED, MARKED, MOVED, REPLACED, RETREAT, RETURNED, REVEALED, STEP, canonical_outcome, changing,
-    ruled_changes,
+    BOARD_TARGETS, BROKEN_DOWN, ELIMINATED, MARKED, MOVED, ON_HEX, REPLACED, RETREAT, RETURNED, REVEALED, STEP, TRACK,
+    canonical_outcome, changing, ruled_changes,
 )
 from adjudicator.unit_owners import owners_of
 from adjudicator.words.names import UnitNames
@@ -52,7 +53,12 @@ ROLLS = 24
 ORDERS = {
     "retreat": (re.compile(r"\b(?<!may )(?<!cannot )(?<!not )retreats? (\d) hex"), {RETREAT, MOVED}),
     "marker": (re.compile(r"\bplace an? (Elite|Poor|Guards|Penal|Disrupted|Routed|Bug Out)\b", re.I), {MARKED}),
+    "marker on a hex": (re.compile(r"\bplace a revealed \w+ Objective marker\b", re.I), {ON_HEX}),
+    "track move": (re.compile(r"tank support level (drops )?by [1-9]|replacements (drop )?by [1-9]|\btank -[1-9]|"
+                              r"\bartillery -[1-9]|\b[1-9] replacement points? spent", re.I), {TRACK}),
 }
+#: The cell a track marker stands on before a ruling (one it moves down from, and no cell a ruling orders).
+BEFORE_CELL = "5"
 
 
 def specs():
@@ -120,6 +126,10 @@ def board_before(system: str, changes) -> dict[str, Shown]:
         for action in change.actions:
             if action.does == PLACE_ACTION and action.unit in g.units and not action.hex:
                 units[action.unit] = Shown(_first_step(g, action.unit), box=action.box or _a_box(g))
+            if action.does == MOVE_MARKER and action.marker:  # the track's marker, on a cell it is not ordered to
+                cell = BEFORE_CELL if action.cell != BEFORE_CELL else "0"
+                units[marker_key(action.marker, "on-track")] = Shown(g.markers[action.marker].faces[0], track=action.track,
+                                                                    cell=cell)
     return units
 
 
@@ -150,8 +160,17 @@ def made(system: str, changes, before: dict[str, Shown]) -> dict[str, Shown]:
                 map_id = spot.map if spot is not None else next(iter(g.maps))
                 hex_ = spot.hex if spot is not None else action.hex
                 now[action.unit] = Shown(action.step if action.step is not None else was.step, map_id, hex_)
+            elif action.does == PLACE_MARKER and not action.unit:  # one drawn from its pool onto the hex ordered
+                if action.hex:
+                    drawn = next(m.id for m in g.markers.values() if m.kind == g.boxes[action.box].holds
+                                 and m.side == g.boxes[action.box].side)
+                    now[marker_key(drawn, f"drawn-{len(now)}")] = Shown("", next(iter(g.maps)), action.hex)
             elif action.does == PLACE_MARKER:  # a marker piece onto the unit's hex, showing its face
                 now[marker_key(action.marker, f"placed-{len(now)}")] = Shown(action.marker_name, was.map, was.hex)
+            elif action.does == MOVE_MARKER and action.marker:
+                key = marker_key(action.marker, "on-track")
+                cell = action.cell or str(max(0, int(now[key].cell) + action.by))
+                now[key] = Shown(action.marker_name if action.face else now[key].step, track=action.track, cell=cell)
             elif action.does == RETREAT_ORDER:
                 grid = g.maps[was.map].grid
                 start = grid.parse(was.hex)
@@ -165,6 +184,8 @@ def positions_of(system: str, before: dict[str, Shown]) -> Positions:
     g = game(system)
     placed = []
     for number, (unit, shown) in enumerate(sorted(before.items())):
+        if unit not in g.units:
+            continue  # a marker: no unit piece
         names = [s.name for s in g.units[unit].steps]
         kind = HEX if shown.hex else BOX
         location = Location(kind, "Map" if shown.hex else "Boxes", 10 * number, 10, map=shown.map, hex=shown.hex,
@@ -212,6 +233,9 @@ def the_headline_names_every_change(system: str, result: dict, live, names: Unit
         if change.kind == REPLACED and all(p.sp is not None for p in change.replacements):
             continue  # a block swapped at the strength the request gave it: the strength it shows is unchanged
         if change.kind == STEP and _same_as_asked(result, change):
+            continue
+        if change.kind in BOARD_TARGETS:  # a marker on a hex or a track: named, and the rule that orders it
+            assert change.markers[0] in said and change.rule and change.rule in said, (change, said)
             continue
         wanted = names.name(change.unit) if change.unit else change.markers[0].title()  # a marker its owner places
         assert wanted in said, (change, said)
@@ -301,7 +325,7 @@ def _written_as(action, before: dict[str, Shown]) -> tuple[str, ...] | None:
         return None if was is not None and was.hex == action.hex else (MOVE, LEFT)
     if action.does == DELETE:
         return (REMOVE,)
-    if action.does in (RETREAT_ORDER, CHOOSE, PLACE_MARKER, REMOVE_MARKER):
+    if action.does in (RETREAT_ORDER, CHOOSE, PLACE_MARKER, REMOVE_MARKER, MOVE_MARKER):
         return (LEFT,)
     raise AssertionError(f"an action no reader knows: {action}")
 
@@ -322,10 +346,10 @@ def test_the_contract_covers_the_kinds_of_every_game():
         for _, result, side in rulings(spec):
             for change in ruled_changes(canonical_outcome(result), owners, side):
                 seen.setdefault(spec.system, set()).add(change.kind)
-    assert {STEP, REPLACED, RETREAT} <= seen["kwb"], seen["kwb"]
+    assert {STEP, REPLACED, RETREAT, TRACK} <= seen["kwb"], seen["kwb"]  # TRACK: the VP markers (11.0)
     assert {BROKEN_DOWN, RETREAT} <= seen["spi"], seen["spi"]
-    assert {STEP, ELIMINATED} <= seen["holdfast"], seen["holdfast"]
-    assert {MARKED, RETREAT} <= seen["fireandice"], seen["fireandice"]
+    assert {STEP, ELIMINATED, TRACK} <= seen["holdfast"], seen["holdfast"]  # TRACK: the Weather block (7)
+    assert {MARKED, RETREAT, ON_HEX, TRACK} <= seen["fireandice"], seen["fireandice"]
 
 
 def test_a_log_written_before_the_orders_were_changes_still_compares_equal():
@@ -343,3 +367,57 @@ def test_a_log_written_before_the_orders_were_changes_still_compares_equal():
     assert now[0].startswith(RULING_MARK) and now != before
     assert [line for line in now if line not in before] and all(" retreats " in line for line in now if line not in before)
     assert written_lines(retreat, version=3)[0] == now and before in written_lines(retreat, version=3)
+
+
+def test_an_objective_marker_on_the_combat_hex_is_a_change_the_log_check_reads_on_that_hex():
+    """Fire and Ice 5.5, News reporters: "place a revealed Objective marker of the attacker's color on
+    the combat hex". A combat asked with its hex orders it onto that hex (a change ``on_hex``, made by
+    the side whose pool it is drawn from, the rule cited); the log check finds a marker of that pool
+    there, whichever value was drawn, and names it when there is none, or only the other colour's."""
+    from adjudicator.testing import seed_where
+
+    spec = next(s for s in specs() if s.key == "fireandice.combat")
+    request = {**{k: v for k, v in spec.example.items() if k != "dice"}, "combat_hex": "2542"}
+    seed = seed_where(spec, request, lambda o: bool(o["markers_on_hexes"]))
+    result = run_check(spec, spec.request.model_validate_json(json.dumps(request)), LedgerDice(seed, 1)).to_json()
+    result = {"system": "fireandice", "check": "combat", "request": request, "side": request["attacker"], **result}
+    changes = ruled_changes(canonical_outcome(result), owners_of("fireandice"), request["attacker"])
+    (on_hex,) = [c for c in changes if c.kind == ON_HEX]
+    colour = result["outcome"]["random_event"]["objective_marker"]
+    assert on_hex.hex == "2542" and on_hex.applied_by == colour and on_hex.rule.startswith("5.5")
+    (action,) = on_hex.actions
+    assert (action.does, action.hex, action.box) == (PLACE_MARKER, "2542", f"{'un' if colour == 'un' else 'com'}-objectives")
+    said = affected_units(result, UnitNames.of("fireandice"))
+    assert any(line.startswith(f"{'UN' if colour == 'un' else 'Communist'} Objective marker on 2542, drawn at random, "
+                               "face up (5.5 News reporters; 12.1.3)") for line in said), said
+    g = game("fireandice")
+    ordered = ordered_changes(g, [on_hex], {})
+    assert [o.change for o in ordered] == [on_hex]
+    for value in ("1", "3", "5"):  # any value of the pool: it is drawn at random
+        mine = f"{'un' if colour == 'un' else 'com'}-objective-{value}"
+        assert missing_changes(g, ordered, {marker_key(mine, "p1"): Shown("", "main", "2542")}) == []
+    theirs = f"{'com' if colour == 'un' else 'un'}-objective-3"
+    (missing,) = missing_changes(g, ordered, {marker_key(theirs, "p2"): Shown("", "main", "2542")})
+    assert "Objective marker on 2542 (5.5 News reporters; 12.1.3): the log does not show it" in missing
+    assert missing_changes(g, ordered, {marker_key(mine, "p3"): Shown("", "main", "2543")})  # on another hex
+
+
+def test_a_track_marker_moved_down_is_checked_from_the_cell_it_stood_on():
+    """The road option lowers the attacker's Tank Support level by 1 after the combat (5.3.1): the
+    marker must stand one cell below where it stood when the ruling was asked, not two, not none."""
+    spec = next(s for s in specs() if s.key == "fireandice.combat")
+    request = {**{k: v for k, v in spec.example.items() if k != "dice"}, "road_bonus": True}
+    result = run_check(spec, spec.request.model_validate_json(json.dumps(request)),
+                       LedgerDice(next(iter(candidate_seeds())), 1)).to_json()
+    changes = ruled_changes(canonical_outcome(result), owners_of("fireandice"), request["attacker"])
+    tank = next(c for c in changes if c.kind == TRACK and c.track == "support")
+    assert tank.marker == ("com-tank" if request["attacker"] == "communist" else "un-tank") and tank.by <= -1
+    g = game("fireandice")
+    key = marker_key(tank.marker, "p1")
+    before = {key: Shown("Tank Support", track="support", cell="6")}
+    ordered = ordered_changes(g, [tank], before)
+    target = str(6 + tank.by)
+    assert missing_changes(g, ordered, {key: Shown("Tank Support", track="support", cell=target)}) == []
+    for wrong in ("6", str(5 + tank.by)):
+        (missing,) = missing_changes(g, ordered, {key: Shown("Tank Support", track="support", cell=wrong)})
+        assert f"the {tank.markers[0]} marker down {-tank.by}" in missing

@@ -73,7 +73,16 @@ def weather(turn, dice, g=REAL):
 def test_weather_turn_one_and_unranged_turns_are_clear_without_a_roll():
     assert weather(1, []).outcome["weather"] == "clear"
     assert weather(6, []).outcome == {"weather": "clear", "roll": None, "month": None, "air_support": True,
-                                      "mp_modifier": 0}
+                                      "mp_modifier": 0,
+                                      "track_moves": [{"track": "weather", "marker": "weather",
+                                                       "marker_name": "Weather block", "to": "Clear", "side": "",
+                                                       "rule": "3; 7 Weather"}]}
+
+
+def test_the_weather_rolled_moves_the_weather_block_to_its_cell():
+    """7: the weather rolled is the Weather Track's cell the Weather block stands on (3): an order."""
+    assert [m["to"] for m in weather(12, [6]).outcome["track_moves"]] == ["Snow"]
+    assert [m["to"] for m in weather(12, [3]).outcome["track_moves"]] == ["Overcast"]
 
 
 def test_weather_roll_reads_the_stand_in_ranges_and_says_so():

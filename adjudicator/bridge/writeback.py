@@ -46,9 +46,8 @@ from adjudicator.bridge.locate import BOXES_MAP, HEX
 from adjudicator.bridge.positions import PlacedUnit, Positions
 from adjudicator.checks import side_label
 from adjudicator.piece_actions import (
-    DELETE, ELIMINATE, MOVE as MOVE_ACTION, OPEN_CHOICES, PLACE as PLACE_ACTION, PLACE_MARKER, REMOVE_MARKER, RETREAT_ORDER,
-    SET_ASIDE,
-    SHOW_STEP as SHOW_STEP_ACTION, PieceAction,
+    DELETE, ELIMINATE, MOVE as MOVE_ACTION, MOVE_MARKER, OPEN_CHOICES, PLACE as PLACE_ACTION, PLACE_MARKER,
+    REMOVE_MARKER, RETREAT_ORDER, SET_ASIDE, SHOW_STEP as SHOW_STEP_ACTION, PieceAction, marker_move_words,
 )
 from adjudicator.unit_changes import ON_BOARD, canonical_outcome, ruled_changes
 from adjudicator.unit_owners import owners_of
@@ -118,6 +117,9 @@ def _action(positions: Positions, on_board: dict[str, list[PlacedUnit]], action:
         return [PieceChange(action.unit, "", LEFT, why=f"{verb} {action.marker_name or action.marker} marker "
                                                          f"{where if action.does == PLACE_MARKER else 'off its hex'} "
                                                          "by hand")]
+    if action.does == MOVE_MARKER:  # a track's marker: the players move it (its cell is read from the track)
+        return [PieceChange(action.unit, "", LEFT, why=f"move {marker_move_words(action)} on its track by hand "
+                                                         f"({action.what})")]
     if action.does in OPEN_CHOICES:
         return [PieceChange(action.unit, piece.piece_id if (piece := _piece(on_board, action.unit)) else "", LEFT,
                             why=_choice_words(action))]

@@ -24,7 +24,12 @@ hand, a drag):
 * a retreat (KWB's CRT, SPI's Pursuit table, Fire and Ice's losses): the unit on a hex that many
   hexes from the one it stood in (a counter the same ruling placed: from its spot);
 * a marker (Fire and Ice 5.4.2, 5.6; 6.2): a marker piece of that kind, showing that face, on the
-  unit's hex (or one of the units its owner chooses among).
+  unit's hex (or one of the units its owner chooses among);
+* a marker on a hex (Fire and Ice's News reporters, 5.5): a marker of the pool it is drawn from (any
+  value: it is drawn at random) on that hex;
+* a track marker moved (Fire and Ice's support levels, replacements, VPs): the marker on the cell
+  ordered, or that many cells from the one it stood on when ruled (never below the first), showing
+  the face ordered.
 
 What is checked is each change's resolved piece actions (`adjudicator.piece_actions`), the step
 names looked up there once; a choice still open (SPI's defender's losses) is its owner's, and his
@@ -46,11 +51,11 @@ from adjudicator.bridge.positions import shown_boards
 from adjudicator.logs.replay.board import Board
 from adjudicator.logs.replay.views import Identifier, Place, Placer
 from adjudicator.piece_actions import (
-    DELETE, ELIMINATE, MOVE, ON_THE_BOARD, PLACE, PLACE_MARKER, REMOVE_MARKER, RETREAT_ORDER, SET_ASIDE, SHOW_STEP,
-    PieceAction,
+    DELETE, ELIMINATE, MOVE, MOVE_MARKER, ON_THE_BOARD, PLACE, PLACE_MARKER, REMOVE_MARKER, RETREAT_ORDER, SET_ASIDE,
+    SHOW_STEP, PieceAction, marker_move_words,
 )
 from adjudicator.unit_changes import (
-    BROKEN_DOWN, ELIMINATED, MARKED, MOVED, RECOMBINED, REPLACED, RETREAT, REVEALED, Placed, UnitChange,
+    BROKEN_DOWN, ELIMINATED, MARKED, MOVED, ON_HEX, RECOMBINED, REPLACED, RETREAT, REVEALED, TRACK, Placed, UnitChange,
 )
 from scenarios.boxboard import is_dead_pile_of
 from scenarios.model import Game
@@ -70,11 +75,14 @@ class Shown:
     hex: str = ""
     box: str = ""  # the box it lies in (on the Boxes map, or in a cup drawn from there)
     deleted: bool = False  # removed from the game
+    track: str = ""  # the player-aid track a marker stands on, and its cell there
+    cell: str = ""
 
     def describe(self) -> str:
         if self.deleted:
             return "deleted"
-        where = f"at {self.hex}" if self.hex else f"in {self.box}" if self.box else "off the hex maps"
+        where = f"at {self.hex}" if self.hex else f"in {self.box}" if self.box else \
+            f"on {self.cell} of its track" if self.track else "off the hex maps"
         return f"{where}, showing {self.step or 'full strength'}"
 
 
@@ -138,8 +146,8 @@ def marker_key(marker: str, piece_id: str) -> str:
 
 
 def shown_at(step: str, place: Place) -> Shown:
-    """A unit piece showing `step` at `place`."""
-    return Shown(step, place.map, place.hex, place.box)
+    """A unit piece showing `step` at `place` (a marker on a track: its cell)."""
+    return Shown(step, place.map, place.hex, place.box, track=place.track, cell=place.cell)
 
 
 #: What `log_events` reads of a log: its events in order, and every unit as the log begins.
@@ -269,6 +277,10 @@ class OrderedChange:
             return f"{change.unit} to retreat {change.hexes} hex{'es' if change.hexes != 1 else ''}"
         if change.kind == MARKED:
             return f"{change.unit} marked {' and '.join(change.markers)}"
+        if change.kind == ON_HEX:
+            return f"{' and '.join(change.markers)} marker on {change.hex} ({change.rule})"
+        if change.kind == TRACK:
+            return f"{'; '.join(marker_move_words(a) for a in self.actions)} ({change.rule})"
         return f"{change.unit} to show {_step_words(change.shows)}"
 
 
@@ -288,8 +300,27 @@ def checked_actions(change: UnitChange) -> tuple[PieceAction, ...]:
     """The actions of a change a log can show: every action on the board (a step its counter does
     not have resolves to none: nothing to show), and a retreat (the unit that far from where it
     stood); a choice still open is its owner's, nothing to check yet."""
-    return tuple(a for a in change.actions if (a.does in ON_THE_BOARD and not (a.does == SHOW_STEP and a.step is None))
-                 or a.does == RETREAT_ORDER)
+    return tuple(a for a in change.actions if (a.does in ON_THE_BOARD and not (a.does == SHOW_STEP and a.step is None)
+                                               and not _unseen_target(a)) or a.does == RETREAT_ORDER)
+
+
+def _unseen_target(action: PieceAction) -> bool:
+    """A marker order the pieces cannot show yet: onto a hex the ruling does not name (a Random Event
+    rolled on its own: the combat hex), or one of several track markers, his choice."""
+    return (action.does == PLACE_MARKER and not action.unit and not action.hex) or \
+        (action.does == MOVE_MARKER and not action.marker)
+
+
+def _before(change: UnitChange, units_now: dict[str, Shown]) -> Shown | None:
+    """How the change's target stood when ruled: its unit; a hex ordered a marker (the hex alone); a
+    track's marker (its piece, None when it is not on the board)."""
+    if change.kind == ON_HEX:
+        return Shown(hex=change.hex) if change.hex else None
+    if change.kind == TRACK:
+        prefix = f"{MARKER_KEY}{change.marker}#"
+        return next((s for key, s in sorted(units_now.items()) if change.marker and key.startswith(prefix)
+                     and not s.deleted), None)
+    return units_now.get(change.unit)
 
 
 def ordered_changes(game: Game, changes: list[UnitChange], units_now: dict[str, Shown]) -> list[OrderedChange]:
@@ -306,7 +337,7 @@ def ordered_changes(game: Game, changes: list[UnitChange], units_now: dict[str, 
     retreating = frozenset(a.unit for c in changes for a in c.actions if a.does == RETREAT_ORDER)
     out = []
     for number, change in enumerate(changes):
-        before = units_now.get(change.unit)
+        before = _before(change, units_now)
         actions = tuple(a for a in checked_actions(change) if a.does in LEAVING or leaving.get(a.unit, -1) <= number)
         if before is None or before.deleted or not actions:
             continue
@@ -354,9 +385,35 @@ def _shows_action(game: Game, action: PieceAction, ordered: OrderedChange, units
                 (now.hex, now.map) != (ordered.before.hex, ordered.before.map):
             return False
         return action.step is None or _same_step(game, action.unit, now.step, action.step)
+    if action.does == PLACE_MARKER and not action.unit:
+        return _on_hex(game, action, units)
     if action.does in (PLACE_MARKER, REMOVE_MARKER):
         return _marked(action, ordered, units) == (action.does == PLACE_MARKER)
+    if action.does == MOVE_MARKER:
+        return _on_cell(action, ordered.before, units)
     return True
+
+
+def _on_hex(game: Game, action: PieceAction, units: dict[str, Shown]) -> bool:
+    """A marker of the pool the action draws from (any of them: drawn at random) on the hex ordered."""
+    box = game.boxes.get(action.box)
+    pool = {m.id for m in game.markers.values() if box is not None and m.kind == box.holds and m.side in ("", box.side)}
+    return any(key.startswith(MARKER_KEY) and key[len(MARKER_KEY):].partition("#")[0] in pool and not shown.deleted
+               and shown.hex == action.hex for key, shown in units.items())
+
+
+def _on_cell(action: PieceAction, before: Shown, units: dict[str, Shown]) -> bool:
+    """The track marker on the cell ordered, or `by` cells from the one it stood on (never below 0),
+    showing the face ordered when one is."""
+    wanted = action.cell
+    if not wanted:
+        try:
+            wanted = str(max(0, int(before.cell) + action.by))
+        except ValueError:
+            return False
+    prefix = f"{MARKER_KEY}{action.marker}#"
+    return any(key.startswith(prefix) and not shown.deleted and shown.track == action.track and shown.cell == wanted
+               and (not action.face or shown.step == action.marker_name) for key, shown in units.items())
 
 
 def _marked(action: PieceAction, ordered: OrderedChange, units: dict[str, Shown]) -> bool:
@@ -403,6 +460,10 @@ def missing_changes(game: Game, ordered: list[OrderedChange], units_after: dict[
     return missing
 
 
+def _article(name: str) -> str:
+    return "an" if name[:1].lower() in "aeiou" else "a"
+
+
 def _action_words(action: PieceAction) -> str:
     """What an action wants the log to show, in words."""
     step = f", showing {_step_words(action.step)}" if action.step is not None else ""
@@ -420,9 +481,13 @@ def _action_words(action: PieceAction) -> str:
         return f"{action.unit} in {action.hex or f'the hex {action.beside} stood in'}{step}"
     if action.does == MOVE:
         return f"{action.unit} in {action.hex}{step}"
+    if action.does == PLACE_MARKER and not action.unit:
+        return f"{_article(action.marker_name)} {action.marker_name} marker on {action.hex}"
     if action.does == PLACE_MARKER:
         marker = action.marker_name or action.marker
-        return f"{'an' if marker[:1].lower() in 'aeiou' else 'a'} {marker} marker on the hex of {action.unit}"
+        return f"{_article(marker)} {marker} marker on the hex of {action.unit}"
+    if action.does == MOVE_MARKER:
+        return marker_move_words(action)
     if action.does == REMOVE_MARKER:
         return f"no {action.marker_name or action.marker} marker on the hex of {action.unit}"
     return action.unit

@@ -16,7 +16,11 @@ module's Adjudicator extension, or written by the saved-game page) carries its t
   the next ruling — else it is **not applied** (`adjudicator.logs.board`). A change only the
   opponent can make (his piece is hidden from the asker: a HoldFast block) is **owed** by him: it
   is expected in his next file of the chain, where its absence is the fault; until that file is
-  sent it is listed as pending ("to be applied by the UN player in his next file");
+  sent it is listed as pending ("to be applied by the UN player in his next file"). A choice the
+  rules leave to the opponent (SPI's defender chooses which of his units lose a combat's
+  regiments, `adjudicator.ruled_orders.loss_choices`) is owed the same way: his next file must
+  settle it with a ruling of his naming that record, else it says "owed: Communist chooses which
+  units lose 2 regiments from combat record #4";
 * ledger rulings the log does not show: where they belong (`adjudicator.logs.sessions`). A log
   kept by the Adjudicator extension names its log session and the sessions before it, and each
   ruling asked from VASSAL names its session: a ruling of this file's session it does not show is
@@ -59,7 +63,8 @@ from adjudicator.logs.session_line import SessionLineError, parse_session_line
 from adjudicator.logs.transcript import TranscriptEntry, comparable_lines, parse_transcript, written_lines
 from adjudicator.words.names import UnitNames
 from adjudicator.words.transcript import notice_texts
-from adjudicator.unit_changes import ON_BOARD, RETREAT, UnitChange, canonical_outcome, ruled_changes
+from adjudicator.ruled_orders import LOSS_CHOICE_RULE, settled_choices
+from adjudicator.unit_changes import ON_BOARD, RETREAT, TO_CHOOSE, UnitChange, canonical_outcome, ruled_changes
 from adjudicator.unit_owners import owners_of
 from adjudicator.ledger.verify import verify_ledger
 from scenarios.model import Game
@@ -143,6 +148,8 @@ class FileReading:
     #: Changes of this file's verified rulings only the opponent can make, not made before the next
     #: ruling: (seq, change).
     owed: list[tuple[int, OrderedChange]] = field(default_factory=list, repr=False)
+    #: Choices this file's verified rulings leave open to the opponent (his losses' units): (seq, change).
+    choices: list[tuple[int, UnitChange]] = field(default_factory=list, repr=False)
     #: ruling seq -> how many piece events of the file come before its last line.
     pieces_before: dict[int, int] = field(default_factory=dict, repr=False)
     #: Rulings of the file whose changes the asker applies and the file shows applied: the position
@@ -342,7 +349,9 @@ def _judge_board(ruling: LogRuling, reading: FileReading, game: Game, record: di
     the window (applied, even if undone after) is one the board moved on from (`changed_board`)."""
     after = applied(units_now, window)
     asker = record["body"].get("side") or ""
-    ordered = ordered_changes(game, board_changes(record, game.id), units_now)
+    changes = board_changes(record, game.id)
+    reading.choices += [(ruling.seq, c) for c in _choices_owed(changes, asker)]
+    ordered = ordered_changes(game, changes, units_now)
     mine = [o for o in ordered if o.change.applied_by in ("", asker)]
     for owed in ordered:
         if owed not in mine and not reached(game, owed, after):
@@ -354,13 +363,29 @@ def _judge_board(ruling: LogRuling, reading: FileReading, game: Game, record: di
         return LogRuling(NOT_APPLIED, ruling.game_id, ruling.seq, ruling.first_line,
                          f"the ruling ordered {'; '.join(missing)}", ruling.notices)
     owed_here = [o for seq, o in reading.owed if seq == ruling.seq]
+    said = []
     if owed_here:
         who = side_label(owed_here[0].change.applied_by)
         why = ("the hexes are his choice" if all(o.change.kind == RETREAT for o in owed_here)
                else "his piece is hidden from the asker")
-        ruling.why = (f"{'; '.join(o.describe() for o in owed_here)}: to be applied by the {who} player in his next "
-                      f"file ({why})")
+        said.append(f"{'; '.join(o.describe() for o in owed_here)}: to be applied by the {who} player in his next "
+                    f"file ({why})")
+    said += [f"{choice_words(seq, c)}: his to make in his next file" for seq, c in reading.choices if seq == ruling.seq]
+    if said:
+        ruling.why = "; ".join(said)
     return ruling
+
+
+def _choices_owed(changes: list[UnitChange], asker: str) -> list[UnitChange]:
+    """The choices a ruling leaves open to a side other than the asker's (nobody can make them for him)."""
+    return [c for c in changes if c.kind == TO_CHOOSE and c.applied_by and c.applied_by != asker]
+
+
+def choice_words(seq: int, change: UnitChange) -> str:
+    """An open choice owed, in words: "owed: Communist chooses which units lose 2 regiments from
+    combat record #4 (Combat (J))"."""
+    return (f"owed: {side_label(change.applied_by)} chooses which units lose {change.regiments} "
+            f"regiment{'s' if change.regiments != 1 else ''} from combat record #{seq} ({LOSS_CHOICE_RULE})")
 
 
 def _reached_once(game: Game, changes: list[OrderedChange], units: dict[str, Shown], window: list[PieceEvent]) -> bool:
@@ -617,9 +642,11 @@ def judge_owed(game: Game, readings: list[FileReading], records: list[dict[str, 
     pending (his next file is not among those sent)."""
     out: list[dict[str, Any]] = []
     shown = {r.seq for f in readings for r in f.rulings if r.status in (VERIFIED, NOT_APPLIED)}
+    settled = _settled_by(records)
     for number, reading in enumerate(readings):
         for seq, owed in reading.owed:
             out.append(_owed_verdict(game, readings, number, seq, owed))
+        out += [_choice_verdict(readings, number, seq, choice, settled.get(seq)) for seq, choice in reading.choices]
     for record in records:  # rulings of files not sent, owed by the side of a file that was
         if record["seq"] in shown:
             continue
@@ -627,6 +654,9 @@ def judge_owed(game: Game, readings: list[FileReading], records: list[dict[str, 
         for number, reading in enumerate(readings):
             if reading.side is None or reading.session is None:
                 continue
+            for choice in _choices_owed(changes, record["body"].get("side") or ""):
+                if choice.applied_by == reading.side and _next_file_of_owner(reading, record, sessions, readings[:number]):
+                    out.append(_choice_entry(record["seq"], choice, reading, number, settled.get(record["seq"])))
             for change in changes:
                 if not checked_actions(change) or change.applied_by != reading.side \
                         or change.applied_by == record["body"].get("side") or change.unit not in reading.start_units \
@@ -654,6 +684,47 @@ def _owed_verdict(game: Game, readings: list[FileReading], number: int, seq: int
     entry = _owed_entry(seq, owed, readings[number], number, OWED_PENDING)
     entry["why"] = echo(f"{owed.describe()}: to be applied by the {side_label(owner)} player in his next file")
     return entry
+
+
+def _settled_by(records: list[dict[str, Any]]) -> dict[int, int]:
+    """record -> the first later record that settles the choice it left open (`settled_choices`)."""
+    out: dict[int, int] = {}
+    for record in records:
+        body = record["body"]
+        for seq in settled_choices(body.get("request"), ((body.get("result") or {}).get("outcome"))):
+            if seq < record["seq"]:
+                out.setdefault(seq, record["seq"])
+    return out
+
+
+def _choice_verdict(readings: list[FileReading], number: int, seq: int, choice: UnitChange, settled: int | None
+                    ) -> dict[str, Any]:
+    """What became of a choice a ruling of file `number` left to the opponent: made (a file from
+    this one on shows the ruling that settles it: live play, or his next file), missing from his next
+    file, or pending (his next file is not among those sent)."""
+    owner = choice.applied_by
+    for later in range(number, len(readings)):
+        reading = readings[later]
+        if settled is not None and settled in reading.shown:
+            return _choice_entry(seq, choice, reading, later, settled)
+        if later > number and reading.side == owner:
+            return _choice_entry(seq, choice, reading, later, None)
+    entry = _choice_entry(seq, choice, readings[number], number, None)
+    entry.update(status=OWED_PENDING, why=echo(f"{choice_words(seq, choice)}: to be made by the {side_label(owner)} "
+                                               "player in his next file"))
+    return entry
+
+
+def _choice_entry(seq: int, choice: UnitChange, reading: FileReading, number: int, settled: int | None
+                  ) -> dict[str, Any]:
+    """An owed choice's entry: made when `reading` shows the ruling that settles it, else not made."""
+    file = reading.name or f"file {number + 1}"
+    made = settled is not None and settled in reading.shown
+    who = side_label(choice.applied_by)
+    why = (f"{choice_words(seq, choice)}: made by the {who} player with record #{settled} in {file}" if made
+           else f"{choice_words(seq, choice)}: the {who} player's next file ({file}) does not make it")
+    return {"seq": seq, "unit": choice.unit, "kind": choice.kind, "owner": choice.applied_by, "file": number + 1,
+            "status": OWED_APPLIED if made else NOT_APPLIED, "why": echo(why)}
 
 
 def _owed_entry(seq: int, owed: OrderedChange, reading: FileReading, number: int, status: str) -> dict[str, Any]:

@@ -60,7 +60,8 @@ from typing import Any, Callable
 from adjudicator.checks import side_label
 from adjudicator.request_units import states_before, unit_ids, unit_objects, unit_of
 from adjudicator.unit_changes import (  # canonical order lives with the description
-    BROKEN_DOWN, MARKED, MOVED, RECOMBINED, REPLACED, RETREAT, RETURNED, TO_CHOOSE, UnitChange, canonical as _canonical,
+    BROKEN_DOWN, MARKED, MOVED, ON_HEX, RECOMBINED, REPLACED, RETREAT, RETURNED, TO_CHOOSE, TRACK, UnitChange,
+    canonical as _canonical,
     ruled_changes,
 )
 from adjudicator.words.names import UnitNames, hidden_unit_words, rule_words
@@ -474,6 +475,8 @@ def _change_text(change: UnitChange, before: dict[str, int], names: UnitNames) -
     if change.kind == TO_CHOOSE:
         return (f"the {side_label(change.applied_by)} player chooses which of {names.join(list(change.choices))} lose "
                 f"{change.regiments} regiment{'s' if change.regiments != 1 else ''}")
+    if change.kind in (ON_HEX, TRACK):
+        return _board_target_text(change, names)
     if change.kind == MARKED:
         markers = " and ".join(_words(m).title() for m in change.markers)
         if len(change.choices) > 1:
@@ -496,6 +499,24 @@ def _change_text(change: UnitChange, before: dict[str, int], names: UnitNames) -
     if change.step == "" and names.orders and before.get(change.unit) != names.full_step(change.unit):
         return f"{name} back to full strength"  # a step restored ("undepleted"): it was not at full strength
     return ""
+
+
+def _board_target_text(change: UnitChange, names: UnitNames) -> str:
+    """An order to a hex or a track, with its rule: "Communist Objective marker on 2542, drawn at random,
+    face up (5.5 News reporters; 12.1.3)", "Communist Tank Support marker down 1 on the Support Level
+    Track (5.3.1 road option)", "VPs marker to 4 on the Victory Point Track, VPs (UN blue) (12.1.1 ...)"."""
+    marker = change.markers[0] if change.markers else "a"
+    rule = f" ({change.rule})" if change.rule else ""
+    if change.kind == ON_HEX:
+        return f"{marker} marker on {change.hex or 'the combat hex'}, drawn at random, face up{rule}"
+    track = names.game.tracks.get(change.track) if names.game is not None else None
+    on = f"on the {track.name if track is not None else 'track'}"
+    if change.cell:
+        return f"{marker} marker to {change.cell} {on}" + (f", {change.face}" if change.face else "") + rule
+    way = f"{'down' if change.by < 0 else 'up'} {abs(change.by)}"
+    if not change.marker:
+        return f"the {side_label(change.applied_by)} player moves one of his {marker} markers {way} {on}{rule}"
+    return f"{marker} marker {way} {on}{rule}"
 
 
 def _sp_before(outcome: Any) -> dict[str, int]:

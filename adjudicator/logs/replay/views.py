@@ -246,6 +246,8 @@ class Place:
     hex: str = ""
     off: str = ""  # the place off the hex maps, in words ("" on a hex)
     box: str = ""  # the box it lies in (Box id), on the Boxes map
+    track: str = ""  # the player-aid track it stands on (Track id) and its cell there
+    cell: str = ""
 
 
 class Placer:
@@ -276,7 +278,8 @@ class Placer:
             return Place(off=box.name if box else "the Boxes (off-map boxes)", box=location.box)
         if kind == TRACK:
             track = game.tracks.get(location.track)
-            return Place(off=f"{track.name if track else location.track}: {location.cell}")
+            return Place(off=f"{track.name if track else location.track}: {location.cell}", track=location.track,
+                         cell=location.cell)
         if kind == TURN_TRACK:
             scenario = game.scenarios.get(location.scenario)
             return Place(off=f"{scenario.name if scenario else 'the'} turn track")

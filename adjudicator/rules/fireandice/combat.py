@@ -33,7 +33,7 @@ from pydantic import Field, ValidationInfo, model_validator
 from adjudicator.checks import (
     CheckRequest, CheckResult, Dice, Refusal, Step, at_field, board as board_field, either_side, named_side, register_check,
 )
-from adjudicator.rules.fireandice import board, data, events, support
+from adjudicator.rules.fireandice import board, board_orders, data, events, support
 from adjudicator.rules.fireandice.schemas import ChitId, CombatType, HexTerrain, SideCombatModel, SideId, UnitInCombat
 
 RULE = "5.0 Combat"
@@ -671,8 +671,27 @@ def combat(req: CombatRequest, dice: Dice) -> CheckResult:
                              "defender": {"tank": d_sup.tank, "artillery": d_sup.artillery}},
             "level_changes": level_changes,
             "advance_allowed": advance, "exploitation_mp": chit.adv if advance else 0,
+            **_board_orders(g, req, event_out, level_changes),
         },
         steps=steps, warnings=warnings)
+
+
+def _board_orders(g, req: CombatRequest, event: dict | None, level_changes: dict) -> dict:
+    """What the combat orders onto the board beyond its units (`board_orders`): the News reporters'
+    Objective marker on the combat hex (5.5), the attacker's tank level and replacements lowered on
+    their tracks (5.3.1 road option; 5.5 Table A 2, 3)."""
+    attacker = req.attacker
+    event_kind = (event or {}).get("kind")
+    tank_rules = [rule for rule, on in (("5.3.1 road option", req.road_bonus),
+                                        ("5.5 Table A 2 Anti-tank ambush", event_kind == "antitank_ambush")) if on]
+    tank_by = max(-req.level(attacker, "tank"), level_changes["attacker"]["tank"])
+    lost = level_changes["attacker"]["replacements"] if req.attacker_replacements != 0 else 0
+    on_hexes = [board_orders.objective_on_hex(g, event["objective_marker"], req.combat_hex)] \
+        if event and event.get("objective_marker") else []
+    return {"markers_on_hexes": on_hexes,
+            "track_moves": board_orders.moves(
+                board_orders.support_move(g, attacker, "tank", tank_by, "; ".join(tank_rules)),
+                board_orders.replacements_move(g, attacker, lost, "5.5 Table A 3 Ambush; 13.2"))}
 
 
 class DrawChitsRequest(CheckRequest):

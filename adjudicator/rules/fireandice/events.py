@@ -22,7 +22,7 @@ from typing import Literal
 from pydantic import Field
 
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, either_side, named_side, register_check
-from adjudicator.rules.fireandice import data
+from adjudicator.rules.fireandice import board_orders, data
 from adjudicator.rules.fireandice.schemas import SideId
 from scenarios.model import Game
 
@@ -142,6 +142,13 @@ def random_event(req: RandomEventRequest, dice: Dice) -> CheckResult:
         steps.append(describe_snafu(draw))
     elif ev.kind == "news_reporters":
         outcome["objective_marker"] = req.attacker if ev.who == "attacker" else defender
+        outcome["markers_on_hexes"] = [board_orders.objective_on_hex(g, outcome["objective_marker"], None)]
+    elif ev.kind == "antitank_ambush":
+        outcome["track_moves"] = board_orders.moves(
+            board_orders.support_move(g, req.attacker, "tank", -1, "5.5 Table A 2 Anti-tank ambush"))
+    elif ev.kind == "ambush":
+        outcome["track_moves"] = board_orders.moves(
+            board_orders.replacements_move(g, req.attacker, -1, "5.5 Table A 3 Ambush; 13.2"))
     return CheckResult(outcome=outcome, steps=steps)
 
 

@@ -30,7 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validat
 
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board as board_field, named_side, register_check
 from adjudicator.facts import Fact, GameFacts, Refused, register_follow_up
-from adjudicator.rules.fireandice import board, data, events
+from adjudicator.rules.fireandice import board, board_orders, data, events
 from adjudicator.rules.fireandice.schemas import SideId
 from adjudicator.rules.positions import PositionModel
 from adjudicator.words.names import check_name
@@ -420,4 +420,9 @@ def combat_losses(req: LossesRequest, dice: Dice) -> CheckResult:
         # retreats chosen without their hexes: ordered, the owner moves the unit (5.6 Retreating)
         "retreats_to_make": [] if req.eliminate_all else [{"unit": r.unit, "retreat_hexes": r.hexes}
                                                           for r in req.retreats if not r.path],
+        "track_moves": board_orders.moves(
+            board_orders.support_move(g, req.loser, "tank", -tank_loss, "5.6 Retreating: support losses"),
+            board_orders.support_move(g, req.loser, "artillery", -artillery_loss, "5.6 Retreating: support losses"),
+            board_orders.replacements_move(g, req.loser, -req.replacement_points if not req.eliminate_all else 0,
+                                           "5.6; 13.2", req.replacement_kind)),
     }, steps=steps)

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validat
 
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, either_side, named_side, register_check
 from adjudicator.facts import Fact, GameFacts, GameResult, register_ledger_facts, register_result
-from adjudicator.rules.fireandice import data
+from adjudicator.rules.fireandice import board_orders, data
 from adjudicator.rules.fireandice.schemas import SideId
 from adjudicator.rules.gamedata import draw_at_random
 
@@ -118,7 +118,8 @@ def victory_points(req: VictoryRequest, dice: Dice) -> CheckResult:
                           v.get("source", "scenario victory conditions")))
     return CheckResult(outcome={"track": track, "holder": holder(track), "vp": abs(track),
                                 "macarthur_relieved": relieved, "macarthur_commands": macarthur, "winner": winner,
-                                "scenario_end": scenario_end},
+                                "scenario_end": scenario_end,
+                                "track_moves": board_orders.moves(board_orders.vp_move(g, req.track, track))},
                        steps=steps, warnings=warnings)
 
 

@@ -17,6 +17,8 @@ from adjudicator.rules.holdfast import data
 from scenarios.model import Game
 
 RULE = "7 Weather"
+#: The Weather Track and the Weather block that stands on it (game.toml, markers.csv; schemas.WEATHER_MARKER).
+WEATHER_TRACK, WEATHER_BLOCK = "weather", "weather"
 
 
 def parse_range(text: str) -> range | None:
@@ -78,8 +80,22 @@ def run_weather(g: Game, req: WeatherRequest, dice: Dice) -> CheckResult:
     text = g.tables["weather_effects"].cell(weather, "effect_as_printed")
     steps.append(Step(f"{weather.capitalize()}: {text}", RULE))
     outcome = {"weather": weather, "roll": roll, "month": None if month == "clear" else month,
-               "air_support": effect["air_support"], "mp_modifier": effect["mp_modifier"]}
+               "air_support": effect["air_support"], "mp_modifier": effect["mp_modifier"],
+               "track_moves": _weather_block_move(g, weather)}
     return CheckResult(outcome=outcome, steps=steps, warnings=warnings)
+
+
+def _weather_block_move(g, weather: str) -> list[dict]:
+    """The Weather block onto the Weather Track's cell of the weather rolled (3: "the turn and weather
+    labels should be placed on blue blocks"; 7), in the shape `adjudicator.ruled_orders.track_orders`
+    reads: a change every reader of the ruling sees (none when the module has no such track)."""
+    track = g.tracks.get(WEATHER_TRACK)
+    cell = next((c for c in track.cells if c.lower() == weather.lower()), None) if track is not None else None
+    marker = g.markers.get(WEATHER_BLOCK)
+    if cell is None or marker is None:
+        return []
+    return [{"track": WEATHER_TRACK, "marker": WEATHER_BLOCK, "marker_name": marker.name, "to": cell, "side": "",
+             "rule": "3; 7 Weather"}]
 
 
 @register_check(system="holdfast", name="weather", request=WeatherRequest, random=True,

@@ -227,7 +227,30 @@ def score(g: Game, req: VictoryRequest) -> CheckResult:
         warnings += data.map_warnings(g, data.scenario_map(g, req.scenario).id)
     return CheckResult(outcome={"communist_vp": totals["communist"], "un_vp": totals["un"], "difference": difference,
                                 "level": band["level"], "band": band["printed"], "scale_resolved": bool(notes),
-                                "lines": lines}, steps=steps, warnings=warnings)
+                                "lines": lines, "track_moves": vp_markers(g, totals)}, steps=steps, warnings=warnings)
+
+
+#: The VP track and each side's marker on it (game.toml, markers.csv: stand-ins, as the book prints no track).
+VP_TRACK, VP_MARKERS = "vp", {"communist": "vp-communist", "un": "vp-un"}
+
+
+def vp_markers(g: Game, totals: dict[str, int]) -> list[dict]:
+    """Each side's VP marker onto the cell of its running total (11.0: the book keeps running totals; the
+    module's stand-in track holds them, the marker's "+50" side for a total of 50 or more), in the shape
+    `adjudicator.ruled_orders.track_orders` reads: an order every reader of the ruling sees."""
+    track = g.tracks.get(VP_TRACK)
+    out = []
+    for side, marker_id in VP_MARKERS.items():
+        marker = g.markers.get(marker_id)
+        if track is None or marker is None or not marker.faces:
+            continue
+        total, cells = totals[side], len(track.cells)
+        if total // cells >= len(marker.faces):
+            continue  # more than the track and the marker's sides can show
+        # the asker moves both: the markers are the game's bookkeeping, neither side's hidden piece
+        out.append({"track": VP_TRACK, "marker": marker_id, "marker_name": marker.name, "to": track.cells[total % cells],
+                    "face": marker.faces[total // cells], "side": "", "rule": "11.0 Victory points"})
+    return out
 
 
 def _score_entry(g: Game, req: VictoryRequest, entry: dict, side: str, dead: list[Unit], optional: dict,

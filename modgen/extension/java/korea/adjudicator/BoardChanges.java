@@ -36,7 +36,11 @@ import VASSAL.counters.Properties;
  * <li>move: the piece onto the hex's centre (and stepped);
  * <li>delete: the module's "Delete" (a placeholder turned face up: it was never a unit);
  * <li>place_marker: a new marker like the palette's placed on the unit's spot, flipped to the face named
- *   (one the owner puts on a unit of his choice: by hand);
+ *   (one the owner puts on a unit of his choice: by hand); with no unit, one drawn from the top of the
+ *   shuffled pool named (its DrawPile) onto the hex named, by the pool's side (Fire and Ice's News
+ *   reporters, 5.5: an Objective marker of his colour on the combat hex, face up);
+ * <li>move_marker: the track marker moved from the cell it stands on by the cells named (never below
+ *   0), or onto the cell named; one of several markers, the side's choice, by hand;
  * <li>retreat and choose: open choices; the plan says whose they are and nothing is done.
  * </ul>
  *
@@ -144,6 +148,8 @@ final class BoardChanges {
 
   private static Planned plan(Ruling.Change c, Ruling.Action a, String mySide, UnaryOperator<String> sideName) {
     if (Ruling.Action.PLACE.equals(a.does)) return place(c, a);
+    if (a.unit.isEmpty() && Ruling.Action.PLACE_MARKER.equals(a.does)) return BoardTargets.onHex(c, a, mySide, sideName);
+    if (Ruling.Action.MOVE_MARKER.equals(a.does)) return BoardTargets.onTrack(c, a, mySide, sideName);
     final GamePiece piece = Ruling.Action.ELIMINATE.equals(a.does) ? toEliminate(a) : pieceOnMap(a.unit);
     if (a.open()) return open(c, a, piece, mySide, sideName);
     if (piece == null) return new Planned(c, a, null, "not on the board", List.of());
@@ -199,7 +205,7 @@ final class BoardChanges {
     return null;
   }
 
-  private static String owner(String side, String mySide, UnaryOperator<String> sideName) {
+  static String owner(String side, String mySide, UnaryOperator<String> sideName) {
     return side.isEmpty() || side.equals(mySide) ? "its owner" : "its owner (the " + sideName.apply(side) + " player)";
   }
 
@@ -320,7 +326,9 @@ final class BoardChanges {
                  + (m.where != null ? m.where : maps.get(m).getMapName()) + " (as the ruling ordered)");
       }
       for (final String menu : p.commands) {
-        final KeyCommand kc = command(p.piece, menu);
+        final boolean reveal = BoardTargets.REVEAL.equals(menu);
+        if (reveal && !Boolean.TRUE.equals(p.piece.getProperty(Properties.OBSCURED_TO_OTHERS))) continue;  // face up already
+        final KeyCommand kc = reveal ? commandStarting(p.piece, menu) : command(p.piece, menu);
         if (kc == null) {
           problems.add(p.name() + ": no '" + menu + "' command");
           break;
@@ -390,7 +398,7 @@ final class BoardChanges {
     return any;
   }
 
-  private static Map boxesMap() {
+  static Map boxesMap() {
     for (final Map m : Map.getMapList()) {
       if (BOXES_MAP.equals(m.getMapName())) return m;
     }
@@ -405,7 +413,7 @@ final class BoardChanges {
    * The point of a location by its printed name (a hex label, a box's name) on one of the map's
    * boards, in map pixels; null if none has it.
    */
-  private static Point pointOf(Map map, String location) {
+  static Point pointOf(Map map, String location) {
     for (final Board b : map.getBoards()) {
       if (b.getGrid() == null) continue;
       try {
@@ -426,6 +434,16 @@ final class BoardChanges {
     catch (NumberFormatException e) {
       return 1;
     }
+  }
+
+  /** The piece's command whose name begins with `prefix` (a pool's "Reveal/Hide (when ...)"), or null. */
+  private static KeyCommand commandStarting(GamePiece piece, String prefix) {
+    final Object commands = piece.getProperty(Properties.KEY_COMMANDS);
+    if (!(commands instanceof KeyCommand[])) return null;
+    for (final KeyCommand kc : (KeyCommand[]) commands) {
+      if (kc.getName() != null && kc.getName().startsWith(prefix) && kc.getKeyStroke() != null) return kc;
+    }
+    return null;
   }
 
   private static KeyCommand command(GamePiece piece, String menu) {

@@ -57,6 +57,7 @@ final class Ruling {
     static final String PLACE_MARKER = "place_marker";
     static final String REMOVE_MARKER = "remove_marker";
     static final String CHOOSE = "choose";
+    static final String MOVE_MARKER = "move_marker";
 
     final String does;
     final String unit;
@@ -73,6 +74,9 @@ final class Ruling {
     final int face;          // place_marker: the face the marker shows, by number (1: its front; 0: not said)
     final String what;
     final String appliedBy;
+    final String track;      // move_marker: the track's id
+    final String cell;       // move_marker: the cell it goes to ("": `by` cells from where it stands)
+    final int by;            // move_marker: cells up (negative: down)
 
     Action(Map<String, Object> a) {
       this.does = str(a.get("does"));
@@ -92,6 +96,10 @@ final class Ruling {
       this.face = f == null ? 0 : f;
       this.what = str(a.get("what"));
       this.appliedBy = str(a.get("applied_by"));
+      this.track = str(a.get("track"));
+      this.cell = str(a.get("cell"));
+      final Integer cells = number(a.get("by"));
+      this.by = cells == null ? 0 : cells;
     }
 
     /** An open choice: nothing to make on the board now but say whose it is. */
