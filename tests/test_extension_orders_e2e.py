@@ -182,6 +182,52 @@ def test_kwb_a_retreat_the_crt_orders_is_listed_and_made_by_hand_verifies(kwb_re
     assert [(r["seq"], r["status"]) for r in report["rulings"]] == [(1, "verified")], report
 
 
+# -- Fire and Ice: the Communist's first Hasty Attack of Invasion, applied by the dialog ---------------------
+
+def fireandice_attack(engine, engine_module, tmp_path_factory, name: str, combat, seed: int, after: list[str],
+                      before: list[str] | None = None):
+    """The attack asked by menu and form with the chosen `seed`, Yes in the apply dialog, the pieces'
+    `after` properties read (and `before`, when given, as the log begins), the log checked by the
+    observer. Yields what the tests read, the server running until they are done."""
+    server = Gunicorn(workdir=tmp_path_factory.mktemp(f"{name}-server"), app="adjudicator.testing:make_test_app()",
+                      extra_env=seeds_env({"fireandice/invasion": seed})).start()
+    try:
+        files = tmp_path_factory.mktemp(name)
+        form = "^Adjudicator: Combat"
+        s = Script()
+        s.add({"do": "setup", "name": combat.scenario.name}, {"do": "side", "side": combat.attacking_side})
+        s.add(call("connect", server.url), call("createRecordedGame", "", ""), name="create")
+        s.add({"do": "log_begin", "file": str(files / "game.vlog")})
+        if before:
+            s.add({"do": "pieces", "properties": before}, name="board before")
+        s.add({"do": "person", "on": True})
+        s.add({"do": "select", "pieces": [{"id": combat.attackers[0]}]})
+        s.add(menu_of(combat.defender, "Adjudicator/Attack this hex with the selected units"))
+        s.add({"do": "wait_window", "window": form})
+        s.add({"do": "choose", "window": form, "field": "/combat_type", "item": "Hasty Attack"})
+        for field, text in (("/attacking/adjacent_units", "2"), ("/defending/adjacent_units", "1")):
+            s.add({"do": "type", "window": form, "field": field, "text": text})
+        s.add(*submit_form("Combat"))
+        s.add({"do": "wait_chat", "match": r"#1\] receipt: record 1 "}, name="ruling")
+        s.add({"do": "wait_window", "window": "apply the ruling"}, name="dialog")
+        s.add({"do": "click", "window": "apply the ruling", "on": "Yes"})
+        s.add({"do": "settle"})
+        s.add({"do": "pieces", "properties": after}, name="board after")
+        s.add({"do": "log_end"})
+        run = engine(engine_module("fireandice"), s.steps, timeout=300, prefs_dir=files / "prefs")
+        assert run.ok, run.failure()
+        created = run.result(s.at["create"])["returned"]
+        token = created["tokens_for_others"]["observer"]
+        document = requests.get(f"{server.url}/api/v1/games/{created['game_id']}/ledger",
+                                headers={"Authorization": f"Bearer {token}"}, timeout=30).json()
+        sent = [("file", ("game.vlog", (files / "game.vlog").read_bytes(), "application/octet-stream"))]
+        report = requests.post(f"{server.url}/api/v1/games/{created['game_id']}/savedgame/log-check", files=sent,
+                               headers={"Authorization": f"Bearer {token}"}, timeout=60).json()
+        yield {"run": run, "script": s, "combat": combat, "report": report, "record": document["records"][1]["body"]}
+    finally:
+        server.stop()
+
+
 # -- Fire and Ice: a quality marker the combat orders, placed by the dialog ---------------------------------
 
 @pytest.fixture(scope="module")
@@ -197,41 +243,8 @@ def fireandice_marker(engine, engine_module, tmp_path_factory) -> dict:
                             hex_label(combat, combat.defender), typed)
     seed = seed_for((get_check("fireandice", "combat"), request,
                      lambda o: [p["side"] for p in o["quality_markers_placed"]] == ["communist"], 1))
-    server = Gunicorn(workdir=tmp_path_factory.mktemp("fi-marker-server"), app="adjudicator.testing:make_test_app()",
-                      extra_env=seeds_env({"fireandice/invasion": seed})).start()
-    try:
-        files = tmp_path_factory.mktemp("fi-marker")
-        form = "^Adjudicator: Combat"
-        s = Script()
-        s.add({"do": "setup", "name": combat.scenario.name}, {"do": "side", "side": combat.attacking_side})
-        s.add(call("connect", server.url), call("createRecordedGame", "", ""), name="create")
-        s.add({"do": "log_begin", "file": str(files / "game.vlog")})
-        s.add({"do": "person", "on": True})
-        s.add({"do": "select", "pieces": [{"id": combat.attackers[0]}]})
-        s.add(menu_of(combat.defender, "Adjudicator/Attack this hex with the selected units"))
-        s.add({"do": "wait_window", "window": form})
-        s.add({"do": "choose", "window": form, "field": "/combat_type", "item": "Hasty Attack"})
-        for field, text in (("/attacking/adjacent_units", "2"), ("/defending/adjacent_units", "1")):
-            s.add({"do": "type", "window": form, "field": field, "text": text})
-        s.add(*submit_form("Combat"))
-        s.add({"do": "wait_chat", "match": r"#1\] receipt: record 1 "}, name="ruling")
-        s.add({"do": "wait_window", "window": "apply the ruling"}, name="dialog")
-        s.add({"do": "click", "window": "apply the ruling", "on": "Yes"})
-        s.add({"do": "settle"})
-        s.add({"do": "pieces", "properties": ["UnitId", "MarkerId"]}, name="board after")
-        s.add({"do": "log_end"})
-        run = engine(engine_module("fireandice"), s.steps, timeout=300, prefs_dir=files / "prefs")
-        assert run.ok, run.failure()
-        created = run.result(s.at["create"])["returned"]
-        token = created["tokens_for_others"]["observer"]
-        document = requests.get(f"{server.url}/api/v1/games/{created['game_id']}/ledger",
-                                headers={"Authorization": f"Bearer {token}"}, timeout=30).json()
-        sent = [("file", ("game.vlog", (files / "game.vlog").read_bytes(), "application/octet-stream"))]
-        report = requests.post(f"{server.url}/api/v1/games/{created['game_id']}/savedgame/log-check", files=sent,
-                               headers={"Authorization": f"Bearer {token}"}, timeout=60).json()
-        yield {"run": run, "script": s, "combat": combat, "report": report, "record": document["records"][1]["body"]}
-    finally:
-        server.stop()
+    yield from fireandice_attack(engine, engine_module, tmp_path_factory, "fi-marker", combat, seed,
+                                 after=["UnitId", "MarkerId"])
 
 
 def test_fire_and_ice_a_quality_marker_placed_by_the_dialog_verifies(fireandice_marker):
@@ -372,43 +385,9 @@ def fireandice_objective(engine, engine_module, tmp_path_factory) -> dict:
     seed = seed_for((get_check("fireandice", "combat"), request,
                      lambda o: [m["side"] for m in o["markers_on_hexes"]] == ["communist"]
                      and not o["quality_markers_placed"], 1))
-    server = Gunicorn(workdir=tmp_path_factory.mktemp("fi-objective-server"), app="adjudicator.testing:make_test_app()",
-                      extra_env=seeds_env({"fireandice/invasion": seed})).start()
-    try:
-        files = tmp_path_factory.mktemp("fi-objective")
-        form = "^Adjudicator: Combat"
-        s = Script()
-        s.add({"do": "setup", "name": combat.scenario.name}, {"do": "side", "side": combat.attacking_side})
-        s.add(call("connect", server.url), call("createRecordedGame", "", ""), name="create")
-        s.add({"do": "log_begin", "file": str(files / "game.vlog")})
-        s.add({"do": "pieces", "properties": ["MarkerId"]}, name="board before")
-        s.add({"do": "person", "on": True})
-        s.add({"do": "select", "pieces": [{"id": combat.attackers[0]}]})
-        s.add(menu_of(combat.defender, "Adjudicator/Attack this hex with the selected units"))
-        s.add({"do": "wait_window", "window": form})
-        s.add({"do": "choose", "window": form, "field": "/combat_type", "item": "Hasty Attack"})
-        for field, text in (("/attacking/adjacent_units", "2"), ("/defending/adjacent_units", "1")):
-            s.add({"do": "type", "window": form, "field": field, "text": text})
-        s.add(*submit_form("Combat"))
-        s.add({"do": "wait_chat", "match": r"#1\] receipt: record 1 "}, name="ruling")
-        s.add({"do": "wait_window", "window": "apply the ruling"}, name="dialog")
-        s.add({"do": "click", "window": "apply the ruling", "on": "Yes"})
-        s.add({"do": "settle"})
-        s.add({"do": "pieces", "properties": ["UnitId", "MarkerId", "ObscuredToOthers"]}, name="board after")
-        s.add({"do": "log_end"})
-        run = engine(engine_module("fireandice"), s.steps, timeout=300, prefs_dir=files / "prefs")
-        assert run.ok, run.failure()
-        created = run.result(s.at["create"])["returned"]
-        token = created["tokens_for_others"]["observer"]
-        document = requests.get(f"{server.url}/api/v1/games/{created['game_id']}/ledger",
-                                headers={"Authorization": f"Bearer {token}"}, timeout=30).json()
-        sent = [("file", ("game.vlog", (files / "game.vlog").read_bytes(), "application/octet-stream"))]
-        report = requests.post(f"{server.url}/api/v1/games/{created['game_id']}/savedgame/log-check", files=sent,
-                               headers={"Authorization": f"Bearer {token}"}, timeout=60).json()
-        yield {"run": run, "script": s, "target": target, "report": report,
-               "record": document["records"][1]["body"]}
-    finally:
-        server.stop()
+    for made in fireandice_attack(engine, engine_module, tmp_path_factory, "fi-objective", combat, seed,
+                                  after=["UnitId", "MarkerId", "ObscuredToOthers"], before=["MarkerId"]):
+        yield {**made, "target": target}
 
 
 def test_fire_and_ice_an_objective_marker_drawn_onto_the_combat_hex_by_the_dialog_verifies(fireandice_objective):
