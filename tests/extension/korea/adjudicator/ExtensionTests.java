@@ -271,6 +271,13 @@ public final class ExtensionTests {
     equal(". Allowed: P01, P02", Words.allowedWords(List.of("P01", "P02")), "the values a refusal allows");
     check(Words.allowedWords(new ArrayList<>(java.util.Collections.nCopies(20, "x"))).endsWith(" and 8 more"), "a long list counted");
     equal("", Words.allowedWords(List.of()), "none");
+    final String dead = "NK 6 was eliminated by record #1: an eliminated unit cannot attack or defend. If a later ruling brought it "
+      + "back, name that ruling in restored_by (its record number); else leave the unit out. Nothing was recorded.";
+    equal("NK 6 was eliminated by record #1: an eliminated unit cannot attack or defend. " + Words.NOT_ON_FORMS.get("restored_by")
+          + ". Nothing was recorded.", Words.formWords(dead, Map.of("attackers", "Attackers")),
+          "a sentence asking for a field no form has: what the player can do instead");
+    equal("\u201cCombat declared\u201d needs a chit; some field too", Words.formWords("combat_type needs a chit; some_field too",
+          Map.of("combat_type", "Combat declared")), "a member's name as the form labels it, another in words");
     equal("Non Korean Un Combat North Of 38Th Turn", Words.automaticTitle("non_korean_un_combat_north_of_38th_turn"),
           "pydantic's automatic title, as Python's str.title() writes it (no label)");
     equal("Non Korean UN combat north of 38th turn", Words.label(Json.parseObject(

@@ -113,6 +113,43 @@ final class FormText {
     return String.valueOf(value);
   }
 
+  /**
+   * Shows a problem's HTML in a label: as one line when it fits {@code room} pixels, else wrapped
+   * at that width, as tall as its lines take (a long refusal never draws one line wider than the
+   * form, pushing its rows out of view). The label's HTML view is laid out at the width itself:
+   * a CSS width would be scaled by the toolkit's idea of a pixel.
+   */
+  static void wrap(javax.swing.JLabel on, String html, int room) {
+    on.setPreferredSize(null);
+    on.setText("<html>" + html + "</html>");
+    final Object view = on.getClientProperty(javax.swing.plaf.basic.BasicHTML.propertyKey);
+    if (!(view instanceof javax.swing.text.View) || on.getPreferredSize().width <= room) return;
+    final javax.swing.text.View v = (javax.swing.text.View) view;
+    v.setSize(room, 0);
+    on.setPreferredSize(new java.awt.Dimension(room, (int) Math.ceil(v.getPreferredSpan(javax.swing.text.View.Y_AXIS))));
+  }
+
+  /**
+   * How wide a problem label may be drawn in a form's {@code body} (px): from where it starts (its
+   * field's input beside it, else its own panel) to the body's visible right edge.
+   */
+  static int room(java.awt.Container body, java.awt.Component label, java.awt.Component input) {
+    final java.awt.Component from = input != null && input.getParent() == label.getParent() ? input : label.getParent();
+    final int left = from == body || from.getParent() == null ? 0
+      : javax.swing.SwingUtilities.convertPoint(from.getParent(), from.getLocation(), body).x;
+    final int view = body.getParent() != null ? body.getParent().getWidth() : body.getWidth();
+    return Math.max(220, view - left - 24);
+  }
+
+  /** Every request member's label (name -> label), for a refusal that names one. */
+  static Map<String, String> labels(Schema schema) {
+    final Map<String, String> out = new java.util.LinkedHashMap<>();
+    for (final Map.Entry<String, Map<String, Object>> e : schema.rawProperties(schema.root()).entrySet()) {
+      out.put(e.getKey(), Words.label(e.getValue(), e.getKey()));
+    }
+    return out;
+  }
+
   static String html(String s) {
     return s == null ? "" : s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
   }

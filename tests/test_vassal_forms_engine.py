@@ -1,0 +1,120 @@
+"""Forms that hold their shape and reports that keep the fog, in the real VASSAL 3.7.26 Player
+(issue 51), played as a person plays (real mouse and key events: tests/engine/play.py).
+
+HoldFast, the UN player: the Communist's attack (record 1, asked over the API with chosen dice)
+eliminated his ROK Capital block in the ledger, the piece still on the board. He attacks with it
+through the right-click menu: the server refuses (an eliminated unit cannot attack), and the form
+shows why at its top, wrapped to its width, in words (no request member the form lacks), its unit
+rows still in view and the dialog as wide as before.
+"""
+
+from __future__ import annotations
+
+import pytest
+import requests
+
+from adjudicator.checks import get_check
+from adjudicator.testing import make_app, seed_for, seeds_env
+from bench.server import Gunicorn
+from tests.engine.play import (
+    Script,
+    adjacent_combat,
+    board_request,
+    call,
+    end_log,
+    hex_label,
+    menu_of,
+    player_fields,
+    select,
+    sign_in,
+    start_scenario,
+)
+from vassalfmt import read_saved_game
+
+pytestmark = pytest.mark.engine
+
+FORM = "^Adjudicator: Combat"
+
+
+def explain(run) -> str:
+    shown = []
+    for entry in run.steps[-6:]:
+        shown.append(f"{entry.get('do')}: {entry.get('error') or ''}")
+        shown += [f"   dialog: {d.get('title')}: {str(d.get('text'))[:300]}" for d in entry.get("dialogs", [])]
+    return run.failure() + "\n" + "\n".join(shown)
+
+
+def chat_texts(path) -> list[str]:
+    return [c[len("CHAT"):] for c in read_saved_game(path).other_commands if c.startswith("CHAT")]
+
+
+@pytest.fixture(scope="module")
+def holdfast_combat():
+    return adjacent_combat("holdfast")
+
+
+@pytest.fixture(scope="module")
+def communist_attack(modules, holdfast_combat, tmp_path_factory) -> dict:
+    """The Communist's attack on the UN block as the board asks it (the dice chosen to eliminate it)."""
+    combat = holdfast_combat
+    systems = {s["id"]: s for s in make_app(tmp_path_factory.mktemp("systems")).test_client()
+               .get("/api/v1/systems").get_json()["systems"]}
+    setup = modules[("holdfast", 1)][2][f"setups/{combat.scenario.id}.vsav"]
+    return board_request("holdfast", combat.scenario.id, setup, "combat", combat.side, combat.attackers,
+                         hex_label(combat, combat.defender), player_fields(systems["holdfast"], "combat"))
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, communist_attack):
+    seed = seed_for((get_check("holdfast", "combat"), communist_attack, lambda o: o["defender"]["eliminated"], 1))
+    running = Gunicorn(workdir=tmp_path_factory.mktemp("forms-adjudicator"), app="adjudicator.testing:make_test_app()",
+                       extra_env=seeds_env({"holdfast/campaign": seed})).start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def un_player(engine, engine_module, server, holdfast_combat, communist_attack, tmp_path_factory) -> dict:
+    combat = holdfast_combat
+    files = tmp_path_factory.mktemp("holdfast-un")
+    created = requests.post(f"{server.url}/api/v1/games", json={"system": "holdfast", "scenario": combat.scenario.id},
+                            timeout=30).json()
+    ruled = requests.post(f"{server.url}/api/v1/games/{created['game_id']}/combat", json=communist_attack,
+                          headers={"Authorization": f"Bearer {created['tokens'][combat.side]}"}, timeout=60)
+    assert ruled.status_code == 201 and ruled.json()["outcome"]["defender"]["eliminated"], ruled.text
+    game = combat.game
+    un = game.units[combat.defender].side
+    s = Script()
+    s.add(*sign_in("Bob"))
+    s.add(*start_scenario(combat.scenario.name, game.sides[un].name, files / "un.vlog"))
+    s.add(call("connect", server.url), call("joinRecordedGame", created["game_id"], created["tokens"][un]), name="joined")
+    s.add({"do": "click_if", "window": "apply the rulings' changes", "on": "No"})  # the elimination stays unmade
+    s.add(*select(combat.defender))  # the block the ledger eliminated, still on the board
+    s.add(menu_of(combat.attackers[0], "Adjudicator/Attack this hex with the selected units"))
+    s.add({"do": "wait_window", "window": FORM}, name="form")
+    s.add({"do": "click", "window": FORM, "on": "OK"})
+    s.add({"do": "wait_window", "window": f"(?s){FORM}.*eliminated by record #1"}, name="refused")
+    s.add({"do": "click", "window": FORM, "on": "Cancel"})
+    s.add({"do": "wait_window", "window": FORM, "gone": True})
+    s.add(*end_log())
+    run = engine(engine_module("holdfast"), s.steps, timeout=600, prefs_dir=files / "prefs")
+    assert run.ok, explain(run)
+    return {"run": run, "script": s, "files": files, "un": un}
+
+
+def test_a_refusal_is_wrapped_in_words_at_the_top_and_the_form_keeps_its_width(un_player, holdfast_combat):
+    run, s = un_player["run"], un_player["script"]
+    form, refused = run.result(s.at["form"]), run.result(s.at["refused"])
+    text = refused["text"]
+    assert "an eliminated unit cannot attack or defend" in text
+    # the field it asks for is no field of this form: what the player can do instead, in words
+    assert "restored_by" not in text and "restored by" not in text
+    assert "cannot name a ruling that brought a unit back: take the unit out of the check" in text
+    width, _ = refused["size"]
+    assert width == form["size"][0], (form["size"], refused["size"])  # the dialog keeps its width
+    x, _, w, h, seen_w, _ = refused["layout"]["problem"]
+    assert x + w <= width and seen_w == w  # wholly inside the form, not cut at its edge
+    assert h >= 3 * 14, refused["layout"]["problem"]  # the title and the detail wrapped on two lines or more
+    row = refused["layout"]["/attackers/0/remove"]  # the unit's row, still in view across the form
+    assert row[0] + row[2] <= width and row[4] == row[2]
+
