@@ -5,17 +5,23 @@ HoldFast, the UN player: the Communist's attack (record 1, asked over the API wi
 eliminated his ROK Capital block in the ledger, the piece still on the board. He attacks with it
 through the right-click menu: the server refuses (an eliminated unit cannot attack), and the form
 shows why at its top, wrapped to its width, in words (no request member the form lacks), its unit
-rows still in view and the dialog as wide as before.
+rows still in view and the dialog as wide as before. Then he takes a step off another of his hidden
+blocks with its own "Step loss": the module's report, which both players' chats and logs read, says
+"A UN block in <hex> lost a step" and never which block.
 """
 
 from __future__ import annotations
+
+import re
 
 import pytest
 import requests
 
 from adjudicator.checks import get_check
 from adjudicator.testing import make_app, seed_for, seeds_env
+from adjudicator.words.names import UnitNames
 from bench.server import Gunicorn
+from modgen.pieces import unit_piece_name
 from tests.engine.play import (
     Script,
     adjacent_combat,
@@ -26,6 +32,7 @@ from tests.engine.play import (
     menu_of,
     player_fields,
     select,
+    setup_hexes,
     sign_in,
     start_scenario,
 )
@@ -84,6 +91,10 @@ def un_player(engine, engine_module, server, holdfast_combat, communist_attack, 
     assert ruled.status_code == 201 and ruled.json()["outcome"]["defender"]["eliminated"], ruled.text
     game = combat.game
     un = game.units[combat.defender].side
+    where = setup_hexes(game, combat.scenario)
+    # another of his blocks on the map, with a step to lose
+    flipped = next(u for u, (m, h) in where.items() if game.units[u].side == un and u != combat.defender
+                   and len(game.units[u].steps) > 1 and re.fullmatch(r"\d{4}", game.maps[m].grid.label(h)))
     s = Script()
     s.add(*sign_in("Bob"))
     s.add(*start_scenario(combat.scenario.name, game.sides[un].name, files / "un.vlog"))
@@ -96,10 +107,12 @@ def un_player(engine, engine_module, server, holdfast_combat, communist_attack, 
     s.add({"do": "wait_window", "window": f"(?s){FORM}.*eliminated by record #1"}, name="refused")
     s.add({"do": "click", "window": FORM, "on": "Cancel"})
     s.add({"do": "wait_window", "window": FORM, "gone": True})
+    s.add(menu_of(flipped, "Step loss"), name="step loss")
+    s.add({"do": "wait_chat", "match": "lost a step"}, name="reported")
     s.add(*end_log())
     run = engine(engine_module("holdfast"), s.steps, timeout=600, prefs_dir=files / "prefs")
     assert run.ok, explain(run)
-    return {"run": run, "script": s, "files": files, "un": un}
+    return {"run": run, "script": s, "files": files, "flipped": flipped, "hex": hex_label(combat, flipped), "un": un}
 
 
 def test_a_refusal_is_wrapped_in_words_at_the_top_and_the_form_keeps_its_width(un_player, holdfast_combat):
@@ -118,3 +131,19 @@ def test_a_refusal_is_wrapped_in_words_at_the_top_and_the_form_keeps_its_width(u
     row = refused["layout"]["/attackers/0/remove"]  # the unit's row, still in view across the form
     assert row[0] + row[2] <= width and row[4] == row[2]
 
+
+def test_the_modules_report_of_a_hidden_blocks_step_names_no_block(un_player, holdfast_combat):
+    """The report is written on the owner's screen, where the block is his to read, and sent as
+    text: both chats and both logs read no more than the fog lets the opponent see."""
+    run, s, combat = un_player["run"], un_player["script"], holdfast_combat
+    side = combat.game.sides[un_player["un"]].name.split(" (")[0]
+    said = f"A {side} block in {un_player['hex']} lost a step"
+    (line,) = [line for line in run.step(s.at["step loss"])["chat"] + run.step(s.at["reported"])["chat"] if "lost a step" in line]
+    assert line.endswith(said), line
+    logged = [line for line in chat_texts(un_player["files"] / "un.vlog") if "lost a step" in line]
+    assert len(logged) == 1 and logged[0].endswith(said), logged
+    names = UnitNames.of("holdfast").names
+    game = combat.game
+    for unit in (u for u in game.units.values() if u.side == un_player["un"]):
+        assert names[unit.id] not in line and unit_piece_name(game, unit) not in line
+    assert "->" not in line and "(" not in line  # no step, no strength, no name in brackets
