@@ -147,3 +147,40 @@ def test_the_modules_report_of_a_hidden_blocks_step_names_no_block(un_player, ho
     for unit in (u for u in game.units.values() if u.side == un_player["un"]):
         assert names[unit.id] not in line and unit_piece_name(game, unit) not in line
     assert "->" not in line and "(" not in line  # no step, no strength, no name in brackets
+
+
+# -- Fire and Ice: a combat's units by side -------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def fireandice_form(engine, engine_module, server, tmp_path_factory) -> dict:
+    """The Communist selects his attacker and, by mistake, a UN unit elsewhere, and attacks a UN
+    unit's hex through the right-click menu: the form's attackers are his own unit only."""
+    files = tmp_path_factory.mktemp("fireandice-form")
+    combat = adjacent_combat("fireandice", "invasion")
+    game = combat.game
+    stray = next(u for u in setup_hexes(game, combat.scenario)
+                 if game.units[u].side != combat.side and u != combat.defender)
+    s = Script()
+    s.add(*sign_in("Alice"))
+    s.add(*start_scenario(combat.scenario.name, combat.attacking_side, None))
+    s.add(call("connect", server.url))
+    s.add(*select(combat.attackers[0], stray))
+    s.add(menu_of(combat.defender, "Adjudicator/Attack this hex with the selected units"))
+    s.add({"do": "wait_window", "window": FORM}, name="form")
+    s.add({"do": "click", "window": FORM, "on": "Cancel"})
+    s.add({"do": "wait_window", "window": FORM, "gone": True})
+    run = engine(engine_module("fireandice"), s.steps, timeout=600, prefs_dir=files / "prefs")
+    assert run.ok, explain(run)
+    return {"run": run, "script": s, "combat": combat, "stray": stray}
+
+
+def test_the_fire_and_ice_combat_form_lists_the_askers_units_as_attackers_and_the_enemys_as_defenders(fireandice_form):
+    run, s, combat, stray = fireandice_form["run"], fireandice_form["script"], fireandice_form["combat"], fireandice_form["stray"]
+    form = run.result(s.at["form"])
+    game = combat.game
+    names = UnitNames.of("fireandice").names
+    own, enemy = game.units[combat.attackers[0]], game.units[combat.defender]
+    assert unit_piece_name(game, own) in form["text"] and unit_piece_name(game, enemy) in form["text"]
+    assert unit_piece_name(game, game.units[stray]) not in form["text"] and names[stray] not in form["text"], form["text"]
+    rows = [n for n in form["names"] if re.fullmatch(r"/(attackers|defenders)/\d+/remove", n)]
+    assert rows == ["/attackers/0/remove", "/defenders/0/remove"], rows

@@ -333,6 +333,18 @@ public final class ExtensionTests {
     equal(List.of("nk-1", "nk-2", "rok-1", "rok-2"), ids(filled.get("positions")), "positions: every unit on a hex of the map in play");
     equal(List.of("rok-2", "rok-1"), ids(new Board(b.units(), null, null, null).defenders(ctx)), "defenders: the clicked unit first");
 
+    // by side: a UN unit selected with the Communist's attackers, and his own unit in the hex attacked, are no part of the combat
+    final Board.Unit stray = new Board.Unit("us-3", "un", "Main", "0103", "", null);
+    final Board.Unit own = new Board.Unit("nk-3", "communist", "Main", "0201", "", null);
+    final Board bySide = new Board(List.of(a1, a2, d1, d2, stray, own), "pusan", 4, "communist");
+    final Map<String, Object> mixed = bySide.fill(s, new Board.Context(d2, "Main", "0201", List.of(stray, a1, a2)));
+    equal(List.of("nk-1", "nk-2"), ids(mixed.get("attackers")), "attackers: the asking side's own units only");
+    final Board.Context attacked = new Board.Context(d2, "Main", "0201", List.of(stray, a1));
+    equal(List.of("rok-2", "rok-1"), ids(Board.ofSide(bySide.defenders(attacked), bySide.attackingSide(attacked), false)),
+          "defenders: the enemy's units in the hex, the clicked one first");
+    final Board unAsks = new Board(List.of(a1, a2, d1, d2), "pusan", 4, "un");  // the defender asks both sides' support
+    equal(List.of("nk-1", "nk-2"), ids(unAsks.fill(s, new Board.Context(d2, "Main", "0201", List.of(a1, a2))).get("attackers")),
+          "a defender asking names the attacker's selected units");
     final Map<String, Object> none = new Board(List.of(), null, null, null).fill(s, Board.Context.none());
     check(none.isEmpty(), "nothing known, nothing filled: " + none);
     final Schema unitCheck = new Schema(Json.parseObject("{\"type\": \"object\", \"properties\": {"
