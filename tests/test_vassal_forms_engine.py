@@ -109,6 +109,9 @@ def un_player(engine, engine_module, server, holdfast_combat, communist_attack, 
     s.add({"do": "wait_window", "window": FORM, "gone": True})
     s.add(menu_of(flipped, "Step loss"), name="step loss")
     s.add({"do": "wait_chat", "match": "lost a step"}, name="reported")
+    s.add({"do": "toolbar_click", "button": "Adjudicator", "path": ["Apply the rulings' changes to my pieces..."]})
+    s.add({"do": "wait_window", "window": "apply the rulings' changes to your pieces"}, name="apply dialog")
+    s.add({"do": "click", "window": "apply the rulings' changes to your pieces", "on": "No"})
     s.add(*end_log())
     run = engine(engine_module("holdfast"), s.steps, timeout=600, prefs_dir=files / "prefs")
     assert run.ok, explain(run)
@@ -147,6 +150,17 @@ def test_the_modules_report_of_a_hidden_blocks_step_names_no_block(un_player, ho
     for unit in (u for u in game.units.values() if u.side == un_player["un"]):
         assert names[unit.id] not in line and unit_piece_name(game, unit) not in line
     assert "->" not in line and "(" not in line  # no step, no strength, no name in brackets
+
+
+def test_the_apply_dialog_shows_every_change_without_scrolling(un_player, holdfast_combat):
+    """Adjudicator > Apply the rulings' changes to my pieces: the Communist's ruling eliminated his
+    block; the dialog's list of changes is as tall as its lines, none hidden below a scroll bar."""
+    run, s = un_player["run"], un_player["script"]
+    dialog = run.result(s.at["apply dialog"])
+    x, y, w, h, seen_w, seen_h = dialog["layout"]["changes"]
+    assert (seen_w, seen_h) == (w, h), dialog["layout"]["changes"]  # all of it in view
+    assert y + h <= dialog["size"][1]
+    assert "eliminated (to its dead pile)" in dialog["text"]
 
 
 # -- Fire and Ice: a combat's units by side -------------------------------------------------------------

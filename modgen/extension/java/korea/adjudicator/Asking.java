@@ -213,10 +213,14 @@ final class Asking {
     int rows = 0;
     for (final String line : lines) rows += Math.max(1, (line.length() + COLUMNS - 9) / (COLUMNS - 8));  // words wrap short
     final JTextArea text = new JTextArea(String.join("\n", lines), rows, COLUMNS);
+    text.setName("changes");
     text.setLineWrap(true);
     text.setWrapStyleWord(true);
     text.setEditable(false);
-    final int answer = JOptionPane.showConfirmDialog(Adjudicator.window(), text,
+    // scrolling only past a screen: a list longer than the screen's room scrolls, never one that fits
+    final int room = FormText.usableScreen(Adjudicator.ownerWindow()).height - 200;
+    final javax.swing.JComponent shown = text.getPreferredSize().height <= room ? text : scrolled(text, room);
+    final int answer = JOptionPane.showConfirmDialog(Adjudicator.window(), shown,
                                                      "Adjudicator: " + question, JOptionPane.YES_NO_OPTION,
                                                      JOptionPane.QUESTION_MESSAGE);
     if (answer != JOptionPane.YES_OPTION) return Offered.DECLINED;
@@ -226,6 +230,13 @@ final class Asking {
                                                                      "Adjudicator: not applied", JOptionPane.WARNING_MESSAGE));
     }
     return Offered.APPLIED;
+  }
+
+  /** A text taller than the screen's room, in a scroll pane of that height. */
+  private static javax.swing.JComponent scrolled(JTextArea text, int height) {
+    final javax.swing.JScrollPane pane = new javax.swing.JScrollPane(text);
+    pane.setPreferredSize(new java.awt.Dimension(text.getPreferredSize().width + 24, Math.max(120, height)));
+    return pane;
   }
 
   /**
