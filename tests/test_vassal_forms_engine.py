@@ -198,3 +198,11 @@ def test_the_fire_and_ice_combat_form_lists_the_askers_units_as_attackers_and_th
     assert unit_piece_name(game, game.units[stray]) not in form["text"] and names[stray] not in form["text"], form["text"]
     rows = [n for n in form["names"] if re.fullmatch(r"/(attackers|defenders)/\d+/remove", n)]
     assert rows == ["/attackers/0/remove", "/defenders/0/remove"], rows
+
+
+def test_the_form_names_the_side_and_the_scenario_the_board_filled_by_their_names(fireandice_form):
+    run, s, combat = fireandice_form["run"], fireandice_form["script"], fireandice_form["combat"]
+    text = run.result(s.at["form"])["text"]
+    assert f"Attacker: {combat.game.sides[combat.side].name}\n" in text, text
+    assert f"Scenario: {combat.scenario.name}\n" in text
+    assert not re.search(rf"^\w[\w ]*: ({combat.side}|{combat.scenario.id})$", text, re.M)  # no id

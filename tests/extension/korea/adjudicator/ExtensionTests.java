@@ -572,6 +572,9 @@ public final class ExtensionTests {
     equal(Map.of("pusan", "Pusan Perimeter"), c.scenarios, "scenarios");
     equal(7, c.checks.size(), "checks");
     equal("the attacking side (7.0)", c.check("combat").actor, "who acts, as the server declares it");
+    c.withSideNames(Map.of("communist", "Communist (NKPA)", "un", "UN"));
+    equal("Sc: Pusan Perimeter\nS: Communist (NKPA)", FormText.summary(c.check("victory"), new LinkedHashMap<>(Map.of("sc", "pusan")))
+          + "\n" + FormText.summary(c.check("supply"), Map.of("s", "communist")), "a form shows a scenario and a side by their names");
     equal(Catalog.Kind.ATTACK, c.check("combat").kind(), "attackers + defenders: an attack, though it has positions and side too");
     equal(Catalog.Kind.SIDE_REPORT, c.check("supply").kind(), "positions + side: a side report");
     equal(Catalog.Kind.HEX, c.check("bombardment").kind(), "defenders without attackers: the hex");

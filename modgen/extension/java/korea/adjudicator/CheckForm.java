@@ -95,7 +95,7 @@ final class CheckForm {
     if (!summed.isEmpty()) {
       at.gridy++;
       body.add(new JLabel("From the board:"), at);
-      final JTextArea board = new JTextArea(FormText.summary(check.schema, summed), Math.min(6, summed.size()), 50);
+      final JTextArea board = new JTextArea(FormText.summary(check, summed), Math.min(6, summed.size()), 50);
       board.setName("board");
       board.setEditable(false);
       board.setLineWrap(true);

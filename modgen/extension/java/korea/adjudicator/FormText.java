@@ -80,15 +80,21 @@ final class FormText {
 
   /**
    * The board's part of the request, one member a line as a player reads it: its label, units
-   * by their counters' names (a masked one by its mask) and hexes, long lists counted.
+   * by their counters' names (a masked one by its mask) and hexes, a side and a scenario by their
+   * names ({@link Catalog.Check#boardWords}), long lists counted.
    */
-  static String summary(Schema schema, Map<String, Object> filled) {
+  static String summary(Catalog.Check check, Map<String, Object> filled) {
+    final Schema schema = check.schema;
     final Map<String, Map<String, Object>> raw = schema.rawProperties(schema.root());
+    final Map<String, Map<String, Object>> properties = schema.properties();
     final StringBuilder sb = new StringBuilder();
     for (final Map.Entry<String, Object> e : filled.entrySet()) {
       final Object value = e.getValue();
+      final String role = properties.containsKey(e.getKey()) ? Schema.role(properties.get(e.getKey())) : null;
+      final Map<String, String> words = role == null ? Map.of() : check.boardWords.getOrDefault(role, Map.of());
       final String v;
       if (value instanceof List && ((List<?>) value).size() > 6) v = ((List<?>) value).size() + " units";
+      else if (value instanceof String && words.containsKey(value)) v = words.get(value);
       else v = readable(value);
       sb.append(Words.label(raw.get(e.getKey()), e.getKey())).append(": ").append(v).append('\n');
     }
