@@ -161,6 +161,10 @@ def test_the_apply_dialog_shows_every_change_without_scrolling(un_player, holdfa
     assert (seen_w, seen_h) == (w, h), dialog["layout"]["changes"]  # all of it in view
     assert y + h <= dialog["size"][1]
     assert "eliminated (to its dead pile)" in dialog["text"]
+    # his own block by its name alone: not the engine's "name(the mask the opponent sees)"
+    block = unit_piece_name(holdfast_combat.game, holdfast_combat.game.units[holdfast_combat.defender])
+    assert re.search(rf"^{re.escape(block)}( \(\d\))?: eliminated", dialog["text"], re.M), dialog["text"]  # its step's SP
+    assert "block)" not in dialog["text"]
 
 
 # -- Fire and Ice: a combat's units by side -------------------------------------------------------------

@@ -271,6 +271,10 @@ public final class ExtensionTests {
     equal(". Allowed: P01, P02", Words.allowedWords(List.of("P01", "P02")), "the values a refusal allows");
     check(Words.allowedWords(new ArrayList<>(java.util.Collections.nCopies(20, "x"))).endsWith(" and 8 more"), "a long list counted");
     equal("", Words.allowedWords(List.of()), "none");
+    final String owned = "ROK 1st Division (2)(UN (ROK, US and UN) block)";
+    equal("ROK 1st Division (2)", owned.substring(0, Unseen.maskAt(owned)), "a hidden block's own name: the mask's name after it cut");
+    equal("UN (ROK, US and UN) block", owned.substring(Unseen.maskAt(owned) + 1, owned.length() - 1), "the mask's name, brackets and all");
+    equal(-1, Unseen.maskAt("ROK 1st Division"), "no bracket group at the end: no mask");
     final String dead = "NK 6 was eliminated by record #1: an eliminated unit cannot attack or defend. If a later ruling brought it "
       + "back, name that ruling in restored_by (its record number); else leave the unit out. Nothing was recorded.";
     equal("NK 6 was eliminated by record #1: an eliminated unit cannot attack or defend. " + Words.NOT_ON_FORMS.get("restored_by")

@@ -5,4 +5,6 @@ public interface Properties {
   String KEY_COMMANDS = "KeyCommands";
 
   String OBSCURED_TO_ME = "Obscured";
+
+  String OBSCURED_TO_OTHERS = "ObscuredToOthers";
 }
