@@ -107,6 +107,11 @@ def un_player(engine, engine_module, server, holdfast_combat, communist_attack, 
     s.add({"do": "wait_window", "window": f"(?s){FORM}.*eliminated by record #1"}, name="refused")
     s.add({"do": "click", "window": FORM, "on": "Cancel"})
     s.add({"do": "wait_window", "window": FORM, "gone": True})
+    # the same attack asked outside a form (the extension's method): the refusal's dialog
+    s.add(*select(combat.defender))
+    s.add(call("check", "combat", combat.attackers[0], "{}"))
+    s.add({"do": "wait_window", "window": "(?s)^Adjudicator: .*eliminated by record #1"}, name="refusal dialog")
+    s.add({"do": "click", "window": "(?s)^Adjudicator: .*eliminated by record #1", "on": "OK"})
     s.add(menu_of(flipped, "Step loss"), name="step loss")
     s.add({"do": "wait_chat", "match": "lost a step"}, name="reported")
     s.add({"do": "toolbar_click", "button": "Adjudicator", "path": ["Apply the rulings' changes to my pieces..."]})
@@ -133,6 +138,17 @@ def test_a_refusal_is_wrapped_in_words_at_the_top_and_the_form_keeps_its_width(u
     assert h >= 3 * 14, refused["layout"]["problem"]  # the title and the detail wrapped on two lines or more
     row = refused["layout"]["/attackers/0/remove"]  # the unit's row, still in view across the form
     assert row[0] + row[2] <= width and row[4] == row[2]
+
+
+def test_a_refusal_outside_a_form_is_a_dialog_of_wrapped_lines(un_player):
+    """A refusal of several sentences, asked outside a form: its dialog wraps it, never one line
+    as wide as the whole text (several screens for a long one)."""
+    run, s = un_player["run"], un_player["script"]
+    dialog = run.result(s.at["refusal dialog"])
+    x, y, w, h, seen_w, seen_h = dialog["layout"]["message"]
+    assert "an eliminated unit cannot attack or defend" in dialog["text"]
+    assert (seen_w, seen_h) == (w, h) and w < 900 and dialog["size"][0] < 1000, dialog["layout"]["message"]
+    assert h >= 3 * 14, (dialog["layout"], dialog["size"], dialog["text"])  # three lines or more: wrapped
 
 
 def test_the_modules_report_of_a_hidden_blocks_step_names_no_block(un_player, holdfast_combat):

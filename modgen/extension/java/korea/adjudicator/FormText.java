@@ -147,6 +147,26 @@ final class FormText {
     return Math.max(220, view - left - 24);
   }
 
+  /**
+   * A text as a dialog's message, wrapped at about 72 characters: a refusal of a thousand
+   * characters never makes the dialog wider than the screen (a short one stays one short line).
+   */
+  static javax.swing.JComponent message(String text) {
+    final javax.swing.JTextArea area = new javax.swing.JTextArea(text == null ? "" : text);
+    area.setName("message");
+    area.setLineWrap(true);
+    area.setWrapStyleWord(true);
+    area.setEditable(false);
+    area.setOpaque(false);
+    int longest = 0;
+    for (final String line : area.getText().split("\n")) longest = Math.max(longest, line.length());
+    final String sample = "the quick brown fox jumps over the lazy dog";  // the width of an average character
+    final int width = area.getFontMetrics(area.getFont()).stringWidth(sample) * Math.max(12, Math.min(72, longest)) / sample.length();
+    area.setSize(width, Short.MAX_VALUE);  // the wrapped lines laid out at that width: the height they take
+    area.setPreferredSize(new java.awt.Dimension(width, area.getPreferredSize().height));
+    return area;
+  }
+
   /** Every request member's label (name -> label), for a refusal that names one. */
   static Map<String, String> labels(Schema schema) {
     final Map<String, String> out = new java.util.LinkedHashMap<>();
