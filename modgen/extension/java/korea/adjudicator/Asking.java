@@ -148,8 +148,8 @@ final class Asking {
     Chat.post(ruling.lines);
     adjudicator.session.delivered(ruling);
     if (!ruling.notices.isEmpty()) {
-      JOptionPane.showMessageDialog(Adjudicator.window(), String.join("\n", ruling.notices), "Adjudicator: notice",
-                                    JOptionPane.WARNING_MESSAGE);
+      JOptionPane.showMessageDialog(Adjudicator.window(), FormText.message(String.join("\n", ruling.notices)),
+                                    "Adjudicator: notice", JOptionPane.WARNING_MESSAGE);
     }
     if (offerChanges && !ruling.changes.isEmpty()) offerChanges(adjudicator, ruling.changes, "apply the ruling to the board?", ruling.seq);
   }
@@ -200,7 +200,7 @@ final class Asking {
     if (!owners.isEmpty()) askOwners(adjudicator, owners, ownerSides, seq);
     if (!any) {
       if (!owners.isEmpty() || orders) {
-        JOptionPane.showMessageDialog(Adjudicator.window(), String.join("\n", lines),
+        JOptionPane.showMessageDialog(Adjudicator.window(), FormText.message(String.join("\n", lines)),
                                       orders && owners.isEmpty() ? "Adjudicator: the ruling orders" : "Adjudicator: not yours to apply",
                                       JOptionPane.INFORMATION_MESSAGE);
       }
@@ -226,8 +226,9 @@ final class Asking {
     if (answer != JOptionPane.YES_OPTION) return Offered.DECLINED;
     final List<String> problems = BoardChanges.apply(plan);
     if (!problems.isEmpty()) {
-      SwingUtilities.invokeLater(() -> JOptionPane.showMessageDialog(Adjudicator.window(), String.join("\n", problems),
-                                                                     "Adjudicator: not applied", JOptionPane.WARNING_MESSAGE));
+      final javax.swing.JComponent said = FormText.message(String.join("\n", problems));
+      SwingUtilities.invokeLater(() -> JOptionPane.showMessageDialog(Adjudicator.window(), said, "Adjudicator: not applied",
+                                                                     JOptionPane.WARNING_MESSAGE));
     }
     return Offered.APPLIED;
   }
