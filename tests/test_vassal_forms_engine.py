@@ -5,9 +5,15 @@ HoldFast, the UN player: the Communist's attack (record 1, asked over the API wi
 eliminated his ROK Capital block in the ledger, the piece still on the board. He attacks with it
 through the right-click menu: the server refuses (an eliminated unit cannot attack), and the form
 shows why at its top, wrapped to its width, in words (no request member the form lacks), its unit
-rows still in view and the dialog as wide as before. Then he takes a step off another of his hidden
-blocks with its own "Step loss": the module's report, which both players' chats and logs read, says
-"A UN block in <hex> lost a step" and never which block.
+rows still in view and the dialog as wide as before; asked outside a form, the refusal's dialog is
+wrapped. Then he takes a step off another of his hidden blocks with its own "Step loss": the
+module's report, which both players' chats and logs read, says "A UN block in <hex> lost a step"
+and never which block. His "Apply the rulings' changes to my pieces" dialog lists the elimination
+in full view, his block by its own name.
+
+Fire and Ice, the Communist: his attacker and, by mistake, a UN unit elsewhere selected, an attack
+through the right-click menu: the form's attackers are his own unit, its defender the enemy, and
+what the board filled names the side and the scenario by their names.
 """
 
 from __future__ import annotations
