@@ -158,10 +158,11 @@ final class FormText {
     area.setWrapStyleWord(true);
     area.setEditable(false);
     area.setOpaque(false);
+    final java.awt.FontMetrics fm = area.getFontMetrics(area.getFont());
     int longest = 0;
-    for (final String line : area.getText().split("\n")) longest = Math.max(longest, line.length());
-    final String sample = "the quick brown fox jumps over the lazy dog";  // the width of an average character
-    final int width = area.getFontMetrics(area.getFont()).stringWidth(sample) * Math.max(12, Math.min(72, longest)) / sample.length();
+    for (final String line : area.getText().split("\n")) longest = Math.max(longest, fm.stringWidth(line));
+    final String sample = "the quick brown fox jumps over the lazy dog";  // 72 average characters: the widest line
+    final int width = Math.max(120, Math.min(longest + 8, fm.stringWidth(sample) * 72 / sample.length()));
     area.setSize(width, Short.MAX_VALUE);  // the wrapped lines laid out at that width: the height they take
     area.setPreferredSize(new java.awt.Dimension(width, area.getPreferredSize().height));
     return area;
