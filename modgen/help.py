@@ -26,7 +26,9 @@ side's colour, named "<i>side</i> block". Each block is masked for its side ({si
 its label only to the player who has claimed that side (pick it in <i>File &gt; New game</i> or with the
 <i>Retire</i> button), so observers see backs only. Your own hidden blocks show a small back in their corner.
 Setups place every block already hidden, and a block taken from the piece palette arrives hidden. In the
-<i>Inventory</i> window a hidden enemy block reads "<i>side</i> block [?]", and chat reports name it the same way.</p>
+<i>Inventory</i> window a hidden enemy block reads "<i>side</i> block [?]", and chat reports name it the same way.
+A block's step loss, restored step or elimination is reported by its side and hex only ("A UN block in 0520
+lost a step"), never by its name: the report goes to both players and into the log.</p>
 <p>Combat: both players reveal the blocks in the battle. Right-click a block and choose <i>Reveal/Hide</i>
 (Ctrl+H) to reveal it to everyone; after the combat select your revealed blocks and choose
 <i>Reveal/Hide</i> (Ctrl+H) again to turn them back to face you. Only the owning side can reveal or hide

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from art.render import block_back_image_name
 from scenarios.boxboard import counters_box, dead_pile
-from scenarios.model import Game, MarkerType, Unit
+from scenarios.model import Game, MarkerType, Side, Unit
 from vassalfmt import (
     AreaOfEffect,
     BasicPiece,
@@ -118,11 +118,28 @@ def unit_piece_name(game: Game, unit: Unit) -> str:
     return " ".join(p for p in (prefix, unit.designation, arm, unit.size) if p)
 
 
+def block_reports(game: Game, side: Side) -> list[ReportState]:
+    """What the chat says when a block's owner changes it: no more than the fog of war lets the
+    opponent read ("A UN block in 0520 lost a step"). The report is written on the owner's screen,
+    where the piece's name is his (the block, its strength): both players' chats and logs get that
+    text, so a block's report names only its side, what it is and where."""
+    label = side.name.split(" (")[0]  # "UN (ROK, US and UN)" -> "UN"
+    block = f"A {label} block"
+    return [
+        ReportState(keys=[FLIP], report_format=f"* {block} in $location$ lost a step",
+                    description="report a step lost (the block not named: fog of war)"),
+        ReportState(keys=[RESTORE], report_format=f"* {block} in $location$ regained a step",
+                    description="report a step restored (the block not named: fog of war)"),
+        ReportState(keys=[ELIMINATE, SET_ASIDE], report_format=f"* $menuCommand$: a {label} block, to $location$",
+                    description="report an elimination or a counter set aside (the block not named: fog of war)"),
+    ]
+
+
 def build_prototypes(game: Game, box_centres: dict[str, tuple[int, int]]) -> list[Prototype]:
     """One prototype per side, per nationality and per arm (none nests another)."""
     protos: list[Prototype] = []
     for side in game.sides.values():
-        traits: list = [
+        traits: list = block_reports(game, side) if game.id in GAMES_WITH_BLOCKS else [
             ReportState(keys=[FLIP, RESTORE, ELIMINATE, SET_ASIDE],
                         report_format="* $menuCommand$: $oldPieceName$ -> $newPieceName$ ($location$)",
                         description="report step changes, eliminations and counters set aside"),

@@ -302,7 +302,7 @@ def test_a_hidden_block_is_applied_by_its_owner_at_the_board_and_both_see_it(sit
     assert "asked of him now at the board, pending until he applies it" in alice
     asked = result(sitting, "bob", "owner asked")
     assert asked["title"] == "Adjudicator: apply the Communist (NKPA and CPA) player's ruling #1 to your pieces?"
-    assert "ROK 1st Division (2)(UN (ROK, US and UN) block): 1 (1 x Step loss)" in asked["text"]  # his own block, named
+    assert "ROK 1st Division (2): 1 (1 x Step loss)" in asked["text"]  # his own block, named (not "...(2)(UN ... block)")
     assert result(sitting, "alice", "block applied")["properties"]["Step_Level"] == "3"  # on her board too
     assert re.search(r"the UN .* player applied the change of ruling #1 to his pieces\.$", alice, re.M)
 

@@ -714,8 +714,18 @@ final class Person {
     final List<Object> names = new ArrayList<>();
     final List<Component> all = new ArrayList<>();
     flatten(w, all);
-    for (final Component c : all) if (c.getName() != null && c.isShowing() && c instanceof JComponent) names.add(c.getName());
+    final Map<String, Object> layout = new LinkedHashMap<>();
+    for (final Component c : all) {
+      if (c.getName() == null || !c.isShowing() || !(c instanceof JComponent)) continue;
+      names.add(c.getName());
+      // where it lies in the window, and how much of it shows (a scroll pane's view may cut it)
+      final java.awt.Point at = SwingUtilities.convertPoint(c.getParent(), c.getLocation(), w);
+      final java.awt.Rectangle seen = ((JComponent) c).getVisibleRect();
+      layout.put(c.getName(), List.of(at.x, at.y, c.getWidth(), c.getHeight(), seen.width, seen.height));
+    }
     out.put("names", names);
+    out.put("size", List.of(w.getWidth(), w.getHeight()));
+    out.put("layout", layout);
     return out;
   }
 }

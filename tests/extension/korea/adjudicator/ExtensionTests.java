@@ -271,6 +271,17 @@ public final class ExtensionTests {
     equal(". Allowed: P01, P02", Words.allowedWords(List.of("P01", "P02")), "the values a refusal allows");
     check(Words.allowedWords(new ArrayList<>(java.util.Collections.nCopies(20, "x"))).endsWith(" and 8 more"), "a long list counted");
     equal("", Words.allowedWords(List.of()), "none");
+    final String owned = "ROK 1st Division (2)(UN (ROK, US and UN) block)";
+    equal("ROK 1st Division (2)", owned.substring(0, Unseen.maskAt(owned)), "a hidden block's own name: the mask's name after it cut");
+    equal("UN (ROK, US and UN) block", owned.substring(Unseen.maskAt(owned) + 1, owned.length() - 1), "the mask's name, brackets and all");
+    equal(-1, Unseen.maskAt("ROK 1st Division"), "no bracket group at the end: no mask");
+    final String dead = "NK 6 was eliminated by record #1: an eliminated unit cannot attack or defend. If a later ruling brought it "
+      + "back, name that ruling in restored_by (its record number); else leave the unit out. Nothing was recorded.";
+    equal("NK 6 was eliminated by record #1: an eliminated unit cannot attack or defend. " + Words.NOT_ON_FORMS.get("restored_by")
+          + ". Nothing was recorded.", Words.formWords(dead, Map.of("attackers", "Attackers")),
+          "a sentence asking for a field no form has: what the player can do instead");
+    equal("\u201cCombat declared\u201d needs a chit; some field too", Words.formWords("combat_type needs a chit; some_field too",
+          Map.of("combat_type", "Combat declared")), "a member's name as the form labels it, another in words");
     equal("Non Korean Un Combat North Of 38Th Turn", Words.automaticTitle("non_korean_un_combat_north_of_38th_turn"),
           "pydantic's automatic title, as Python's str.title() writes it (no label)");
     equal("Non Korean UN combat north of 38th turn", Words.label(Json.parseObject(
@@ -326,6 +337,18 @@ public final class ExtensionTests {
     equal(List.of("nk-1", "nk-2", "rok-1", "rok-2"), ids(filled.get("positions")), "positions: every unit on a hex of the map in play");
     equal(List.of("rok-2", "rok-1"), ids(new Board(b.units(), null, null, null).defenders(ctx)), "defenders: the clicked unit first");
 
+    // by side: a UN unit selected with the Communist's attackers, and his own unit in the hex attacked, are no part of the combat
+    final Board.Unit stray = new Board.Unit("us-3", "un", "Main", "0103", "", null);
+    final Board.Unit own = new Board.Unit("nk-3", "communist", "Main", "0201", "", null);
+    final Board bySide = new Board(List.of(a1, a2, d1, d2, stray, own), "pusan", 4, "communist");
+    final Map<String, Object> mixed = bySide.fill(s, new Board.Context(d2, "Main", "0201", List.of(stray, a1, a2)));
+    equal(List.of("nk-1", "nk-2"), ids(mixed.get("attackers")), "attackers: the asking side's own units only");
+    final Board.Context attacked = new Board.Context(d2, "Main", "0201", List.of(stray, a1));
+    equal(List.of("rok-2", "rok-1"), ids(Board.ofSide(bySide.defenders(attacked), bySide.attackingSide(attacked), false)),
+          "defenders: the enemy's units in the hex, the clicked one first");
+    final Board unAsks = new Board(List.of(a1, a2, d1, d2), "pusan", 4, "un");  // the defender asks both sides' support
+    equal(List.of("nk-1", "nk-2"), ids(unAsks.fill(s, new Board.Context(d2, "Main", "0201", List.of(a1, a2))).get("attackers")),
+          "a defender asking names the attacker's selected units");
     final Map<String, Object> none = new Board(List.of(), null, null, null).fill(s, Board.Context.none());
     check(none.isEmpty(), "nothing known, nothing filled: " + none);
     final Schema unitCheck = new Schema(Json.parseObject("{\"type\": \"object\", \"properties\": {"
@@ -609,6 +632,9 @@ public final class ExtensionTests {
     equal(Map.of("pusan", "Pusan Perimeter"), c.scenarios, "scenarios");
     equal(7, c.checks.size(), "checks");
     equal("the attacking side (7.0)", c.check("combat").actor, "who acts, as the server declares it");
+    c.withSideNames(Map.of("communist", "Communist (NKPA)", "un", "UN"));
+    equal("Sc: Pusan Perimeter\nS: Communist (NKPA)", FormText.summary(c.check("victory"), new LinkedHashMap<>(Map.of("sc", "pusan")))
+          + "\n" + FormText.summary(c.check("supply"), Map.of("s", "communist")), "a form shows a scenario and a side by their names");
     equal(Catalog.Kind.ATTACK, c.check("combat").kind(), "attackers + defenders: an attack, though it has positions and side too");
     equal(Catalog.Kind.SIDE_REPORT, c.check("supply").kind(), "positions + side: a side report");
     equal(Catalog.Kind.HEX, c.check("bombardment").kind(), "defenders without attackers: the hex");

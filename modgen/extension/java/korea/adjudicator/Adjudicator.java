@@ -500,7 +500,7 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
 
   /** The problem's dialog, shown without waiting for it to close. */
   static void showProblem(Server.Problem p) {
-    SwingUtilities.invokeLater(() -> JOptionPane.showMessageDialog(window(), p.detail, "Adjudicator: " + p.title,
+    SwingUtilities.invokeLater(() -> JOptionPane.showMessageDialog(window(), FormText.message(p.detail), "Adjudicator: " + p.title,
                                                                    JOptionPane.ERROR_MESSAGE));
   }
 

@@ -185,8 +185,8 @@ final class Asking {
     Chat.post(ruling.lines);
     adjudicator.session.delivered(ruling);
     if (!ruling.notices.isEmpty()) {
-      JOptionPane.showMessageDialog(Adjudicator.window(), String.join("\n", ruling.notices), "Adjudicator: notice",
-                                    JOptionPane.WARNING_MESSAGE);
+      JOptionPane.showMessageDialog(Adjudicator.window(), FormText.message(String.join("\n", ruling.notices)),
+                                    "Adjudicator: notice", JOptionPane.WARNING_MESSAGE);
     }
     if (offerChanges && !ruling.changes.isEmpty()) offerChanges(adjudicator, ruling.changes, "apply the ruling to the board?", ruling.seq);
   }
@@ -237,7 +237,7 @@ final class Asking {
     if (!owners.isEmpty()) askOwners(adjudicator, owners, ownerSides, seq);
     if (!any) {
       if (!owners.isEmpty() || orders) {
-        JOptionPane.showMessageDialog(Adjudicator.window(), String.join("\n", lines),
+        JOptionPane.showMessageDialog(Adjudicator.window(), FormText.message(String.join("\n", lines)),
                                       orders && owners.isEmpty() ? "Adjudicator: the ruling orders" : "Adjudicator: not yours to apply",
                                       JOptionPane.INFORMATION_MESSAGE);
       }
@@ -250,19 +250,31 @@ final class Asking {
     int rows = 0;
     for (final String line : lines) rows += Math.max(1, (line.length() + COLUMNS - 9) / (COLUMNS - 8));  // words wrap short
     final JTextArea text = new JTextArea(String.join("\n", lines), rows, COLUMNS);
+    text.setName("changes");
     text.setLineWrap(true);
     text.setWrapStyleWord(true);
     text.setEditable(false);
-    final int answer = JOptionPane.showConfirmDialog(Adjudicator.window(), text,
+    // scrolling only past a screen: a list longer than the screen's room scrolls, never one that fits
+    final int room = FormText.usableScreen(Adjudicator.ownerWindow()).height - 200;
+    final javax.swing.JComponent shown = text.getPreferredSize().height <= room ? text : scrolled(text, room);
+    final int answer = JOptionPane.showConfirmDialog(Adjudicator.window(), shown,
                                                      "Adjudicator: " + question, JOptionPane.YES_NO_OPTION,
                                                      JOptionPane.QUESTION_MESSAGE);
     if (answer != JOptionPane.YES_OPTION) return Offered.DECLINED;
     final List<String> problems = BoardChanges.apply(plan);
     if (!problems.isEmpty()) {
-      SwingUtilities.invokeLater(() -> JOptionPane.showMessageDialog(Adjudicator.window(), String.join("\n", problems),
-                                                                     "Adjudicator: not applied", JOptionPane.WARNING_MESSAGE));
+      final javax.swing.JComponent said = FormText.message(String.join("\n", problems));
+      SwingUtilities.invokeLater(() -> JOptionPane.showMessageDialog(Adjudicator.window(), said, "Adjudicator: not applied",
+                                                                     JOptionPane.WARNING_MESSAGE));
     }
     return Offered.APPLIED;
+  }
+
+  /** A text taller than the screen's room, in a scroll pane of that height. */
+  private static javax.swing.JComponent scrolled(JTextArea text, int height) {
+    final javax.swing.JScrollPane pane = new javax.swing.JScrollPane(text);
+    pane.setPreferredSize(new java.awt.Dimension(text.getPreferredSize().width + 24, Math.max(120, height)));
+    return pane;
   }
 
   /**

@@ -186,8 +186,8 @@ final class Board {
     case "month": return month;
     case "side": return side;
     case "positions": return units(schema, p, positions(ctx));
-    case "attackers": return units(schema, p, attackers(ctx));
-    case "defenders": return units(schema, p, defenders(ctx));
+    case "attackers": return units(schema, p, ofSide(attackers(ctx), attackingSide(ctx), true));
+    case "defenders": return units(schema, p, ofSide(defenders(ctx), attackingSide(ctx), false));
     case "target_hex": return ctx.hex;
     case "counters_not_in_play": return countersNotInPlay();
     default:
@@ -305,6 +305,30 @@ final class Board {
     for (final Unit u : ctx.selected) {
       if (u.hex != null && !(u.hex.equals(ctx.hex) && u.map.equals(ctx.map))) out.add(u);
     }
+    return out;
+  }
+
+  /**
+   * The side the selected units attack for: the asking side when any of them is its own, else the
+   * first selected unit's (a defender asking for both sides' support names the attacker's units);
+   * null when not known.
+   */
+  String attackingSide(Context ctx) {
+    final List<Unit> selected = attackers(ctx);
+    for (final Unit u : selected) if (side != null && side.equals(u.side)) return side;
+    return selected.isEmpty() || selected.get(0).side.isEmpty() ? side : selected.get(0).side;
+  }
+
+  /**
+   * A combat's units by side: the attacking side's own ({@code own}), or the others' (the enemy in
+   * the hex). A unit of the other side selected with the attackers, or one's own in the hex
+   * attacked, is no part of the form (the server would refuse it only when asked); a unit whose
+   * side the board does not say is kept.
+   */
+  static List<Unit> ofSide(List<Unit> units, String attacking, boolean own) {
+    if (attacking == null) return units;
+    final List<Unit> out = new ArrayList<>();
+    for (final Unit u : units) if (u.side.isEmpty() || u.side.equals(attacking) == own) out.add(u);
     return out;
   }
 

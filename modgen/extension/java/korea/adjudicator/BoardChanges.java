@@ -125,7 +125,7 @@ final class BoardChanges {
     }
 
     String name() {
-      return piece == null ? (action != null ? action.unit : change.unit) : piece.getName();
+      return piece == null ? (action != null ? action.unit : change.unit) : Unseen.name(piece);
     }
   }
 
@@ -192,7 +192,7 @@ final class BoardChanges {
     final List<String> flips = new ArrayList<>();
     for (int i = 1; i < a.face; i++) flips.add("Flip");
     final String hex = hexOf(unit);
-    return new Planned(c, a, marker, "placed on " + unit.getName() + " (" + hex + "), showing " + a.markerName, flips,
+    return new Planned(c, a, marker, "placed on " + Unseen.name(unit) + " (" + hex + "), showing " + a.markerName, flips,
                        List.of(new Move(marker, unit, null, null, hex)));
   }
 
@@ -318,11 +318,12 @@ final class BoardChanges {
     for (final Planned p : plan) {
       for (final Move m : p.moves) {
         if (maps.get(m) == null) {
-          problems.add(m.piece.getName() + ": no map to place it on");
+          problems.add(Unseen.name(m.piece) + ": no map to place it on");
           continue;
         }
         GameModule.getGameModule().sendAndLog(maps.get(m).placeOrMerge(m.piece, spots.get(m)));
-        Chat.say(m.said != null ? m.said : "* " + m.piece.getName() + (m.spotOf != null ? " placed in " : " moved to ")
+        // both players read the line: a piece hidden from the opponent by the mask he sees, never by its name
+        Chat.say(m.said != null ? m.said : "* " + Unseen.publicName(m.piece) + (m.spotOf != null ? " placed in " : " moved to ")
                  + (m.where != null ? m.where : maps.get(m).getMapName()) + " (as the ruling ordered)");
       }
       for (final String menu : p.commands) {

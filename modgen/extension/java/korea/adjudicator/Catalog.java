@@ -29,6 +29,8 @@ final class Catalog {
     final Map<String, Object> example;  // the check's registered example request
     final Map<String, Object> applies;  // the catalog's "applies": scenarios, sides, owner_of_units, units
     boolean endsGame;  // the game's victory check (the catalog's "ends_game"): its ruling names the result
+    /** What the board fills, in words, by its role: "side" -> side id -> its name, "scenario" -> id -> its name. */
+    Map<String, Map<String, String>> boardWords = Map.of();
 
     Check(String name, String summary, String rule, boolean random, Schema schema, String actor) {
       this(name, summary, rule, random, schema, actor, Map.of(), Map.of());
@@ -200,6 +202,16 @@ final class Catalog {
       return catalog;
     }
     throw new IllegalArgumentException("the server has no game '" + system + "'");
+  }
+
+  /**
+   * This catalog with the words its checks' forms show for what the board fills: a side by the
+   * name the module gives it ({@code sideNames}: id -> name), a scenario by its name, never an id.
+   */
+  Catalog withSideNames(Map<String, String> sideNames) {
+    final Map<String, Map<String, String>> words = Map.of("side", Map.copyOf(sideNames), "scenario", Map.copyOf(scenarios));
+    for (final Check c : checks) c.boardWords = words;
+    return this;
   }
 
   Check check(String checkName) {

@@ -178,7 +178,7 @@ final class CheckCalls {
     if (known != null && server.base().equals(catalogServer)) return known;
     final Map<String, Object> systems = server.get("/api/v1/systems", null);
     try {
-      catalog = Catalog.of(systems, adj.info().game);
+      catalog = Catalog.of(systems, adj.info().game).withSideNames(adj.info().sideNames);
     }
     catch (IllegalArgumentException e) {
       throw new Server.Problem(0, "Unknown game", "The server at " + server.base() + " does not know " + adj.info().game + ".");

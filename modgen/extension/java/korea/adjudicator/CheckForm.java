@@ -67,6 +67,7 @@ final class CheckForm {
   private final JPanel body = new JPanel(new GridBagLayout());
   private final String asker;  // the asking player's part in the check ("attacker"), "" when not known
   private final AskedBefore repeat;  // the warning of a situation asked before (null: not a recorded game's roll)
+  private final Map<String, String> labels;  // every request member's label, for a refusal that names one
   private Rectangle screen;
   private Timer waiting;
 
@@ -75,6 +76,7 @@ final class CheckForm {
     this.fields = fields;
     this.asker = asker;
     this.repeat = repeat;
+    this.labels = FormText.labels(check.schema);
     dialog = new JDialog(owner, "Adjudicator: " + check.words(), java.awt.Dialog.ModalityType.APPLICATION_MODAL);
     dialog.setDefaultCloseOperation(JDialog.DISPOSE_ON_CLOSE);
     final GridBagConstraints at = constraints();
@@ -92,7 +94,7 @@ final class CheckForm {
     if (!summed.isEmpty()) {
       at.gridy++;
       body.add(new JLabel("From the board:"), at);
-      final JTextArea board = new JTextArea(FormText.summary(check.schema, summed), Math.min(6, summed.size()), 50);
+      final JTextArea board = new JTextArea(FormText.summary(check, summed), Math.min(6, summed.size()), 50);
       board.setName("board");
       board.setEditable(false);
       board.setLineWrap(true);
@@ -201,7 +203,7 @@ final class CheckForm {
     boolean placed = false;
     for (final Map<String, Object> e : p.errors) {
       final String pointer = String.valueOf(e.getOrDefault("pointer", ""));
-      final String words = Unseen.named(Words.playersWords(String.valueOf(e.getOrDefault("detail", ""))))
+      final String words = Unseen.named(Words.formWords(Words.playersWords(String.valueOf(e.getOrDefault("detail", ""))), labels))
         + Words.allowedWords(Schema.list(e.get("allowed")));
       final String at = nearestProblemPlace(pointer);
       if (at != null) {
@@ -209,14 +211,15 @@ final class CheckForm {
         placed = true;
       }
       else {
-        general.add((pointer.isEmpty() ? "" : pointer.substring(1).replace('/', ' ') + ": ") + words);
+        final String member = pointer.isEmpty() ? "" : pointer.substring(1).split("/")[0];  // a field the form lacks: no name
+        general.add((labels.containsKey(member) ? labels.get(member) + ": " : "") + words);
       }
     }
     if (p.errors.isEmpty() || !general.isEmpty() || !placed) {
-      final String text = Unseen.named(general.isEmpty() ? Words.playersWords(p.detail) : String.join("; ", general));
+      final String text = Unseen.named(general.isEmpty() ? Words.formWords(Words.playersWords(p.detail), labels)
+                                                         : String.join("; ", general));
       final String title = p.title.equals("The request body is invalid") ? "The adjudicator did not accept these entries" : p.title;
-      topProblem.setText("<html><b>" + FormText.html(title) + "</b><br>" + FormText.html(text) + "</html>");
-      topProblem.setVisible(true);
+      showTop("<b>" + FormText.html(title) + "</b><br>" + FormText.html(text));
     }
     repack();
   }
@@ -388,10 +391,7 @@ final class CheckForm {
       for (final Map.Entry<String, String> e : wrong.byPointer.entrySet()) {
         final String at = nearestProblemPlace(e.getKey());
         if (at != null) showProblem(at, e.getValue());
-        else {
-          topProblem.setText(e.getValue());
-          topProblem.setVisible(true);
-        }
+        else showTop(FormText.html(e.getValue()));
       }
       repack();
       return null;
@@ -447,8 +447,14 @@ final class CheckForm {
 
   private void showProblem(String pointer, String text) {
     final JLabel l = problems.get(pointer);
-    l.setText(text);
+    FormText.wrap(l, FormText.html(text), FormText.room(body, l, inputs.get(pointer)));
     l.setVisible(true);
+  }
+
+  /** A problem that names no field of the form, above the fields, wrapped to the form's width. */
+  private void showTop(String html) {
+    FormText.wrap(topProblem, html, FormText.room(body, topProblem, null));
+    topProblem.setVisible(true);
   }
 
   private void clearProblems() {

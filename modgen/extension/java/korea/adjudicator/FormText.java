@@ -82,15 +82,21 @@ final class FormText {
 
   /**
    * The board's part of the request, one member a line as a player reads it: its label, units
-   * by their counters' names (a masked one by its mask) and hexes, long lists counted.
+   * by their counters' names (a masked one by its mask) and hexes, a side and a scenario by their
+   * names ({@link Catalog.Check#boardWords}), long lists counted.
    */
-  static String summary(Schema schema, Map<String, Object> filled) {
+  static String summary(Catalog.Check check, Map<String, Object> filled) {
+    final Schema schema = check.schema;
     final Map<String, Map<String, Object>> raw = schema.rawProperties(schema.root());
+    final Map<String, Map<String, Object>> properties = schema.properties();
     final StringBuilder sb = new StringBuilder();
     for (final Map.Entry<String, Object> e : filled.entrySet()) {
       final Object value = e.getValue();
+      final String role = properties.containsKey(e.getKey()) ? Schema.role(properties.get(e.getKey())) : null;
+      final Map<String, String> words = role == null ? Map.of() : check.boardWords.getOrDefault(role, Map.of());
       final String v;
       if (value instanceof List && ((List<?>) value).size() > 6) v = ((List<?>) value).size() + " units";
+      else if (value instanceof String && words.containsKey(value)) v = words.get(value);
       else v = readable(value);
       sb.append(Words.label(raw.get(e.getKey()), e.getKey())).append(": ").append(v).append('\n');
     }
@@ -158,6 +164,64 @@ final class FormText {
         if (c instanceof JCheckBox) ((JCheckBox) c).addItemListener(a -> changed.run());
       }
     }
+  }
+
+  /**
+   * Shows a problem's HTML in a label: as one line when it fits {@code room} pixels, else wrapped
+   * at that width, as tall as its lines take (a long refusal never draws one line wider than the
+   * form, pushing its rows out of view). The label's HTML view is laid out at the width itself:
+   * a CSS width would be scaled by the toolkit's idea of a pixel.
+   */
+  static void wrap(javax.swing.JLabel on, String html, int room) {
+    on.setPreferredSize(null);
+    on.setText("<html>" + html + "</html>");
+    final Object view = on.getClientProperty(javax.swing.plaf.basic.BasicHTML.propertyKey);
+    if (!(view instanceof javax.swing.text.View) || on.getPreferredSize().width <= room) return;
+    final javax.swing.text.View v = (javax.swing.text.View) view;
+    v.setSize(room, 0);
+    on.setPreferredSize(new java.awt.Dimension(room, (int) Math.ceil(v.getPreferredSpan(javax.swing.text.View.Y_AXIS))));
+  }
+
+  /**
+   * How wide a problem label may be drawn in a form's {@code body} (px): from where it starts (its
+   * field's input beside it, else its own panel) to the body's visible right edge.
+   */
+  static int room(java.awt.Container body, java.awt.Component label, java.awt.Component input) {
+    final java.awt.Component from = input != null && input.getParent() == label.getParent() ? input : label.getParent();
+    final int left = from == body || from.getParent() == null ? 0
+      : javax.swing.SwingUtilities.convertPoint(from.getParent(), from.getLocation(), body).x;
+    final int view = body.getParent() != null ? body.getParent().getWidth() : body.getWidth();
+    return Math.max(220, view - left - 24);
+  }
+
+  /**
+   * A text as a dialog's message, wrapped at about 72 characters: a refusal of a thousand
+   * characters never makes the dialog wider than the screen (a short one stays one short line).
+   */
+  static javax.swing.JComponent message(String text) {
+    final javax.swing.JTextArea area = new javax.swing.JTextArea(text == null ? "" : text);
+    area.setName("message");
+    area.setLineWrap(true);
+    area.setWrapStyleWord(true);
+    area.setEditable(false);
+    area.setOpaque(false);
+    final java.awt.FontMetrics fm = area.getFontMetrics(area.getFont());
+    int longest = 0;
+    for (final String line : area.getText().split("\n")) longest = Math.max(longest, fm.stringWidth(line));
+    final String sample = "the quick brown fox jumps over the lazy dog";  // 72 average characters: the widest line
+    final int width = Math.max(120, Math.min(longest + 8, fm.stringWidth(sample) * 72 / sample.length()));
+    area.setSize(width, Short.MAX_VALUE);  // the wrapped lines laid out at that width: the height they take
+    area.setPreferredSize(new java.awt.Dimension(width, area.getPreferredSize().height));
+    return area;
+  }
+
+  /** Every request member's label (name -> label), for a refusal that names one. */
+  static Map<String, String> labels(Schema schema) {
+    final Map<String, String> out = new java.util.LinkedHashMap<>();
+    for (final Map.Entry<String, Map<String, Object>> e : schema.rawProperties(schema.root()).entrySet()) {
+      out.put(e.getKey(), Words.label(e.getValue(), e.getKey()));
+    }
+    return out;
   }
 
   static String html(String s) {

@@ -26,11 +26,48 @@ final class Unseen {
     return piece != null && Boolean.TRUE.equals(piece.getProperty(Properties.OBSCURED_TO_ME)) ? piece : null;
   }
 
+  /**
+   * A piece's name as this player reads it: his own piece hidden from the others by its name
+   * alone (the engine says "NKPA 6th Division(Communist (NKPA and CPA) block)": the name, then
+   * the mask the others see), a piece masked to him by its mask's name, any other by its name.
+   */
+  static String name(GamePiece piece) {
+    final String name = piece.getName();
+    final int mask = hiddenFromOthers(piece) ? maskAt(name) : -1;
+    return mask > 0 ? name.substring(0, mask).trim() : name;
+  }
+
+  /**
+   * A piece's name as every player may read it (a chat line both players' logs get): a piece
+   * hidden from the others by the mask's name they see ("UN (ROK, US and UN) block"), never its own.
+   */
+  static String publicName(GamePiece piece) {
+    final String name = piece.getName();
+    final int mask = hiddenFromOthers(piece) ? maskAt(name) : -1;
+    return mask >= 0 ? name.substring(mask + 1, name.length() - 1) : name;
+  }
+
+  private static boolean hiddenFromOthers(GamePiece piece) {
+    return Boolean.TRUE.equals(piece.getProperty(Properties.OBSCURED_TO_OTHERS))
+      && !Boolean.TRUE.equals(piece.getProperty(Properties.OBSCURED_TO_ME));
+  }
+
+  /** Where the mask's name in brackets the engine appends to a name starts (its "("), or -1: the last bracket group, nested ones kept. */
+  static int maskAt(String name) {
+    if (!name.endsWith(")")) return -1;
+    int depth = 0;
+    for (int i = name.length() - 1; i >= 0; i--) {
+      if (name.charAt(i) == ')') depth++;
+      else if (name.charAt(i) == '(' && --depth == 0) return i;
+    }
+    return -1;
+  }
+
   /** A unit as the form names it: its counter's name (its mask's, when masked to this player), and its hex. */
   static String unitName(Map<String, Object> unit) {
     final String id = String.valueOf(unit.getOrDefault("unit", unit.getOrDefault("block", "?")));
     final GamePiece piece = BoardReader.pieceOfUnit(id);
-    final String name = piece == null ? id : piece.getName();  // the engine names a masked piece by its mask
+    final String name = piece == null ? id : name(piece);  // the engine names a masked piece by its mask
     return unit.get("hex") == null ? name : name + " (" + unit.get("hex") + ")";
   }
 
@@ -43,7 +80,7 @@ final class Unseen {
     final Map<String, String> names = new LinkedHashMap<>();
     for (final GamePiece p : BoardReader.pieces()) {
       final String id = BoardReader.text(p.getProperty("UnitId"));
-      if (!id.isEmpty() && text.contains(id)) names.put(id, p.getName());
+      if (!id.isEmpty() && text.contains(id)) names.put(id, name(p));
     }
     String out = text;
     for (final String id : names.keySet().stream().sorted((a, b) -> b.length() - a.length()).toList()) {

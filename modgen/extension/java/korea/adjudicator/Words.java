@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Players' words for what the server's schemas and refusals say in programmers' words: a field's
@@ -81,6 +83,41 @@ final class Words {
     d = d.replaceFirst("^List should have ", "needs ");
     d = d.replaceFirst("^String should have ", "needs ");
     return d;
+  }
+
+  /**
+   * Request members a refusal may name that no form of this module has (the catalog's request
+   * schemas leave them out), with what the player reads instead: the sentence naming one is
+   * replaced by this one.
+   */
+  static final Map<String, String> NOT_ON_FORMS = Map.of(
+    "restored_by", "This form cannot name a ruling that brought a unit back: take the unit out of the check, or ask without it");
+
+  /** A name of the program's in a sentence ("restored_by", "combat_type"). */
+  private static final Pattern NAME = Pattern.compile("\\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\\b");
+
+  /**
+   * A refusal's text as the form shows it: a sentence naming a member no form has (NOT_ON_FORMS)
+   * replaced by what the player can do instead, and every other name of a request member said as
+   * the form labels it ({@code labels}: name -> label), else in words ("some_field" -> "some
+   * field"). A player reads no field's name the form does not show.
+   */
+  static String formWords(String text, Map<String, String> labels) {
+    if (text == null || text.isEmpty()) return "";
+    final List<String> out = new ArrayList<>();
+    for (final String sentence : text.split("(?<=[.!?])\\s+(?=[A-Z])")) {
+      final Matcher m = NAME.matcher(sentence);
+      final StringBuilder said = new StringBuilder();
+      String instead = null;
+      while (m.find()) {
+        if (NOT_ON_FORMS.containsKey(m.group()) && !labels.containsKey(m.group())) instead = NOT_ON_FORMS.get(m.group());
+        final String label = labels.get(m.group());
+        m.appendReplacement(said, Matcher.quoteReplacement(label != null ? "\u201c" + label + "\u201d" : m.group().replace('_', ' ')));
+      }
+      m.appendTail(said);
+      out.add(instead != null ? instead + "." : said.toString());
+    }
+    return String.join(" ", out);
   }
 
   /** " Allowed: a, b, c" for the values a refusal says a field allows (at most 12 named), "" for none. */
