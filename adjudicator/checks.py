@@ -437,12 +437,20 @@ class CheckSpec:
     scenario_rule_text: str = ""
     #: The units a check about one unit takes (None: any unit the check's validation accepts).
     units: UnitKinds | None = None
+    #: Of the scenarios the check belongs to, those where players are offered it (None: all of them):
+    #: a scenario rule that makes its every answer "no roll" (Fire and Ice 16.0-18.0: no Foreign
+    #: Intervention checks) keeps it out of menus and lists; asked anyway, it still answers, citing it.
+    offered_rule: Callable[[str], bool] | None = None
 
     def belongs_to(self, scenario: str) -> bool:
         """Whether the check is part of `scenario` (by its ids, or by the scenario's data)."""
         if self.scenarios:
             return scenario in self.scenarios
         return self.scenario_rule is None or self.scenario_rule(scenario)
+
+    def offered_in(self, scenario: str) -> bool:
+        """Whether players of `scenario` are offered the check (a menu, a page's list)."""
+        return self.belongs_to(scenario) and (self.offered_rule is None or self.offered_rule(scenario))
 
     @property
     def key(self) -> str:
@@ -520,6 +528,7 @@ def register_check(
     scenario_rule: tuple[Callable[[str], bool], str] | None = None,
     example: dict[str, Any] | None = None,
     units: UnitKinds | None = None,
+    offered: Callable[[str], bool] | None = None,
 ) -> Callable[[Callable[[Any, Dice], CheckResult]], Callable[[Any, Dice], CheckResult]]:
     """Register a rules function as check `name` of game `system`.
 
@@ -529,7 +538,8 @@ def register_check(
     id -> whether the scenario has the rule, the rule in words), so a scenario a maintainer adds
     with that special rule gets the check without a code change. `example` is a valid compute-mode request (see
     `CheckSpec.example`). `units` says which units a check about one unit (a top-level field of
-    board role `unit`) takes (see `UnitKinds`).
+    board role `unit`) takes (see `UnitKinds`). `offered` (scenario id -> bool) narrows where players
+    are offered it (see `CheckSpec.offered_rule`); it still answers where it belongs.
     """
     if system not in SYSTEM_IDS:
         raise ValueError(f"unknown system {system!r}; known: {', '.join(SYSTEM_IDS)}")
@@ -572,6 +582,7 @@ def register_check(
             example=example,
             board=board_fields_found,
             units=units,
+            offered_rule=offered,
         )
         return function
 

@@ -225,3 +225,27 @@ def test_combat_losses_with_no_combat_to_settle_say_so_in_a_sentence(client):
     assert refused.status_code == 422, refused.get_json()
     assert "no combat that NK 15 fought in waits for its losses in this game" in refused.get_json()["detail"], \
         refused.get_json()
+
+
+def test_a_scenario_whose_rule_makes_foreign_intervention_no_roll_is_not_offered_it(client, tmp_path):
+    """issue 51: VASSAL offered RoC intervention and atomic release in Chinese Intervention! (18.0 Special
+    Rule 1: "Do not check for Foreign Intervention"; 16.0 and 17.0 Special Rule 2 alike). The catalog's
+    `applies.scenarios`, which the extension's menus and the pages read, offers the Foreign Intervention
+    rolls in the campaign alone; Foreign Aid everywhere; asked anyway, each still answers "no roll"
+    (the test above)."""
+    from adjudicator.testing import PageClient, new_game
+
+    (system,) = [s for s in client.get("/api/v1/systems").get_json()["systems"] if s["id"] == "fireandice"]
+    applies = {c["name"]: c["applies"]["scenarios"] for c in system["checks"]}
+    for check in ("chinese_intervention", "roc_intervention", "atomic_release", "soviet_intervention"):
+        assert applies[check] == ["campaign"], check
+    assert applies["foreign_aid"] is None
+
+    app = make_app(tmp_path)
+    pages = PageClient(app)
+    for scenario, offered in (("intervention", False), ("campaign", True)):
+        game = new_game(app.test_client(), "fireandice", scenario)
+        pages.log_in(game["game_id"], game["tokens"]["un"])
+        page = pages.get(f"/games/{game['game_id']}").get_data(as_text=True)
+        assert ("Republic of China intervention" in page) is offered, scenario
+        assert "Foreign Aid" in page, scenario

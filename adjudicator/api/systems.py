@@ -48,6 +48,8 @@ def scenario_json(scenario) -> dict:
 def check_info(spec: CheckSpec) -> dict:
     scenarios = ([s.id for s in system_info(spec.system).scenarios if spec.belongs_to(s.id)]
                  if spec.scenarios or spec.scenario_rule else [])
+    offered = ([s.id for s in system_info(spec.system).scenarios if spec.offered_in(s.id)]
+               if spec.offered_rule else scenarios)
     return {
         "name": spec.name,
         "key": spec.key,
@@ -55,7 +57,7 @@ def check_info(spec: CheckSpec) -> dict:
         "rule": spec.rule,
         "random": spec.random,
         "scenarios": scenarios,
-        "applies": applies(spec, scenarios),
+        "applies": applies(spec, offered),
         "actor": spec.actor.to_json(),
         "ends_game": spec.name in result_checks(spec.system),
         "board": {pointer: role for pointer, role in spec.board},
@@ -68,10 +70,10 @@ def check_info(spec: CheckSpec) -> dict:
 
 def applies(spec: CheckSpec, scenarios: list[str]) -> dict:
     """When a player may be offered the check (a menu on a piece, a page's list): the scenarios it
-    belongs to (null: every one), the sides that may ask it (null: either, as the request says),
+    belongs to and is offered in (null: every one; `CheckSpec.offered_in`), the sides that may ask it (null: either, as the request says),
     whether it is the owner's check of the units it names, and which units a check about one unit
     takes (`CheckSpec.units`). The rules stay the judge: the check refuses what does not fit."""
-    return {"scenarios": scenarios or None, "sides": list(spec.actor.only) if spec.actor.only is not None else None,
+    return {"scenarios": scenarios if scenarios or spec.offered_rule else None, "sides": list(spec.actor.only) if spec.actor.only is not None else None,
             "owner_of_units": spec.actor.owner_of_units, "units": spec.units.to_json() if spec.units else None}
 
 

@@ -550,4 +550,6 @@ def checked_logs(game_id: str, files: list[tuple[str, bytes]], eyes: str | None)
 
 
 def game_checks_of(grant: TokenGrant) -> list[CheckSpec]:
-    return [spec for name in rulings.game_checks(grant) if (spec := get_check(grant.system, name)) is not None]
+    """The checks the game's page offers: its scenario's, less those its rules make "no roll"."""
+    return [spec for name in rulings.game_checks(grant)
+            if (spec := get_check(grant.system, name)) is not None and spec.offered_in(grant.scenario)]

@@ -78,6 +78,12 @@ def no_intervention_checks(g, scenario: str) -> Step | None:
     return Step(f"No roll: {data.scenario(g, scenario).name} - \"{rule['text']}\"", rule["source"])
 
 
+def intervention_checked(scenario: str) -> bool:
+    """Whether players of `scenario` are offered the Foreign Intervention rolls: not where its special
+    rule forbids them (16.0, 17.0 Special Rule 2; 18.0 Special Rule 1), where every roll would be "no roll"."""
+    return no_intervention_checks(data.game(), scenario) is None
+
+
 def chinese_already_in(g, scenario: str) -> Step | None:
     """The scenario's rule that the Chinese have intervened before it starts (18.0), as a step."""
     rule = data.special(g, scenario, "chinese_already_intervened")
@@ -146,7 +152,8 @@ def _no_roll() -> dict:
 @register_check(system="fireandice", name="chinese_intervention", request=ChineseInterventionRequest, random=True,
                 summary="Monthly Foreign Intervention subphase: roll for Chinese intervention", rule="12.2.1",
                 actor=the_side("communist", rule="12.2.1 (Chinese: Communist, D6)"),
-                example={"un_vp": 14, "un_units_in_north_korea": True, "dice": [3]})
+                example={"un_vp": 14, "un_units_in_north_korea": True, "dice": [3]},
+                offered=intervention_checked)
 def chinese_intervention(req: ChineseInterventionRequest, dice: Dice) -> CheckResult:
     g = data.game()
     forbidden = no_intervention_checks(g, req.scenario)
@@ -236,7 +243,8 @@ def _roll_refused(req: InterventionRollRequest, side: str) -> CheckResult | None
 @register_check(system="fireandice", name="roc_intervention", request=InterventionRollRequest, random=True,
                 summary="Roll for Republic of China intervention (UN, D6 1-2)", rule="12.2.1",
                 actor=the_side("un", rule="12.2.1 (Republic of China: UN, D6)"),
-                example={"communist_vp": 12, "dice": [1]})
+                example={"communist_vp": 12, "dice": [1]},
+                offered=intervention_checked)
 def roc_intervention(req: InterventionRollRequest, dice: Dice) -> CheckResult:
     return _direct_roll(req, dice, "roc", "un")
 
@@ -244,7 +252,8 @@ def roc_intervention(req: InterventionRollRequest, dice: Dice) -> CheckResult:
 @register_check(system="fireandice", name="atomic_release", request=InterventionRollRequest, random=True,
                 summary="Roll for Atomic Release (UN, D6 1-2)", rule="12.2.1",
                 actor=the_side("un", rule="12.2.1 (Atomic Release: UN, D6)"),
-                example={"communist_vp": 16, "dice": [2]})
+                example={"communist_vp": 16, "dice": [2]},
+                offered=intervention_checked)
 def atomic_release(req: InterventionRollRequest, dice: Dice) -> CheckResult:
     def chinese_now(g, result: dict, steps: list[Step]) -> list[str]:
         if result["success"] and not (req.chinese_intervened or chinese_already_in(g, req.scenario)):
@@ -258,7 +267,8 @@ def atomic_release(req: InterventionRollRequest, dice: Dice) -> CheckResult:
 @register_check(system="fireandice", name="soviet_intervention", request=InterventionRollRequest, random=True,
                 summary="Roll for Soviet intervention (Communist, modified D6 1 or less)", rule="12.2.1",
                 actor=the_side("communist", rule="12.2.1 (Soviet: Communist, D6)"),
-                example={"un_vp": 16, "dice": [3]})
+                example={"un_vp": 16, "dice": [3]},
+                offered=intervention_checked)
 def soviet_intervention(req: InterventionRollRequest, dice: Dice) -> CheckResult:
     def after_the_chinese(g, result: dict, steps: list[Step]) -> list[str]:
         return [] if req.chinese_intervened or chinese_already_in(g, req.scenario) else [
