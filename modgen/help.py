@@ -46,6 +46,17 @@ def dice_html(game: Game) -> str:
     return f"<h2>Dice</h2>\n<p>Each button rolls in the chat, with your name.</p>\n<ul>{rows}</ul>\n" if rows else ""
 
 
+def step_commands_html(game: Game) -> str:
+    """The unit menu's step commands, as the game's counters name them (`Unit.step_commands`):
+    Fire and Ice's fresh/spent counters flip, its aircraft lose steps; "" where no counter has two."""
+    names = sorted({u.step_commands for u in game.units.values() if len(u.steps) > 1})
+    if not names:
+        return ""
+    up = " or ".join(f"<i>{escape(n[0])}</i>" for n in names)
+    down = " or ".join(f"<i>{escape(n[1])}</i>" for n in names)
+    return f"{up} (Ctrl+F), {down} (Ctrl+R), "
+
+
 def set_aside_html(game: Game) -> str:
     """The "Set aside" command of a game with boxes of counters not in play (SPI's breakdowns), or ""."""
     boxes = [box for side in game.sides if (box := counters_box(game, side)) is not None]
@@ -110,7 +121,7 @@ stand (the <i>Scenario view</i> button goes back there), the <i>Turn</i> button 
 <i>Notes</i> window its notes (and your public, private and delayed notes, saved with the game). Starting
 units stand on their setup hexes; reinforcements wait on the turn track window in the cell of the turn they
 arrive. Right-click a unit for
-<i>Step loss</i> (Ctrl+F), <i>Restore step</i> (Ctrl+R), <i>Eliminate</i> (Ctrl+E, to the dead pile in the
+{step_commands_html(game)}<i>Eliminate</i> (Ctrl+E, to the dead pile in the
 <i>Boxes</i> window), {set_aside_html(game)}<i>Show ZOC</i> (Ctrl+Z), <i>Mark moved</i> (Ctrl+M). Step changes and
 eliminations are reported in the chat.</p>
 {dice_html(game)}{fog_of_war_html(game)}{cups_and_tracks_html(game)}<p>Large maps have an <i>Overview</i> button: a small

@@ -22,7 +22,8 @@ all alike, and the adjudicator settles which counter each one is.
 
 The Marker properties are what ``adjudicator``'s saved-game bridge reads:
 UnitId, Side, Nationality, UnitType, Size, Designation, StepNames and
-StepValues; the layer's level (``Step_Level``) tells which step is showing.
+StepValues; the layer's level (``Step_Level``) tells which step is showing. StepCommands
+names the layer's two commands (``Unit.step_commands``), which the extension issues.
 """
 
 from __future__ import annotations
@@ -246,9 +247,9 @@ def unit_piece(game: Game, unit: Unit, step_images: list[str], *, step: int = 0,
         always_active=True,
         loop_levels=len(step_images) == 2,
         increase_keystroke=FLIP if several else None,
-        up_command="Step loss" if several else "",
+        up_command=unit.step_commands[0] if several else "",
         decrease_keystroke=RESTORE if several else None,
-        down_command="Restore step" if several else "",
+        down_command=unit.step_commands[1] if several else "",
         version=1,
         description="printed steps",
         level=step + 1,
@@ -260,6 +261,7 @@ def unit_piece(game: Game, unit: Unit, step_images: list[str], *, step: int = 0,
         Size=unit.size,
         StepNames="|".join(s.name for s in unit.steps),
         StepValues="|".join(s.text for s in unit.steps),
+        StepCommands="|".join(unit.step_commands),
         Flags=" ".join(sorted(unit.flags)),
     ))
     masked = game.id in GAMES_WITH_BLOCKS or bool(pool_traits)

@@ -133,6 +133,16 @@ class Unit:
     def has(self, flag: str) -> bool:
         return flag in self.flags
 
+    @property
+    def step_commands(self) -> tuple[str, str]:
+        """What turning the counter to its next printed side and back is called (the module's menu,
+        its chat report, the apply dialog): a step lost and restored, except where the two sides are a
+        state, not strength: Fire and Ice's fresh and spent (units are "flipped to spent" at the start of
+        their activation; the Monthly Phase flips "spent HQs to fresh"): "Step loss" there misnamed it."""
+        if [s.name for s in self.steps] == ["fresh", "spent"]:
+            return "Flip to spent", "Flip to fresh"
+        return "Step loss", "Restore step"
+
 
 @dataclass(frozen=True)
 class MarkerType:

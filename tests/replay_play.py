@@ -97,7 +97,8 @@ def turn_steps(game_id: str, server_url: str, fields: dict, files: Path) -> Turn
     if pile:
         turn.add({"do": "draw", "deck": pile, "to": second_move, "properties": PROPS}, "draw")
     if len(game.units[combat.attackers[0]].steps) > 1:
-        turn.add({"do": "key", "piece": {"id": combat.attackers[0]}, "menu": "Step loss", "properties": PROPS}, "flip")
+        turn.add({"do": "key", "piece": {"id": combat.attackers[0]}, "properties": PROPS,
+                  "menu": game.units[combat.attackers[0]].step_commands[0]}, "flip")
     turn.add({"do": "move", "piece": {"id": combat.attackers[0]}, "to": second_move, "properties": PROPS},
              "second move")
     turn.add(call("check", "supply", combat.attackers[0], "{}"), "supply 2")

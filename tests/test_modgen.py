@@ -94,6 +94,25 @@ def test_units_carry_identifying_properties(built, game_id):
         props = found[unit.id]
         assert props["StepValues"].split("|") == [s.text for s in unit.steps]
         assert props["Size"] == unit.size
+        assert props["StepCommands"] == "|".join(unit.step_commands)  # what the extension issues
+
+
+def test_a_fresh_counter_flips_to_spent_and_a_step_is_lost_by_name(built):
+    """issue 51: Fire and Ice's fresh/spent counters offered "Step loss" for what the rules call a flip to
+    spent; the Step layer's commands are named as the counter's sides are (its aircraft, KWB's units: steps)."""
+    menus = {}
+    for game_id in ("fireandice", "kwb"):
+        game, result = built[game_id]
+        for slot in etree.fromstring(result.entries["buildFile.xml"]).iter("VASSAL.build.widget.PieceSlot"):
+            _, piece = parse_add_piece_command(slot.text)
+            unit = piece.properties().get("UnitId")
+            if unit and len(game.units[unit].steps) > 1:
+                menus[game_id, unit] = [n for n in ("Flip to spent", "Flip to fresh", "Step loss", "Restore step") if n in slot.text]
+    assert menus["fireandice", "rok-1"] == ["Flip to spent", "Flip to fresh"]  # 1st RoK Infantry Division: fresh|spent
+    fireandice = built["fireandice"][0]
+    aircraft = next(u.id for u in fireandice.units.values() if [s.name for s in u.steps] == ["ready", "reduced"])
+    assert menus["fireandice", aircraft] == ["Step loss", "Restore step"]
+    assert menus["kwb", "nk-83-mot"] == ["Step loss", "Restore step"]
 
 
 @pytest.mark.parametrize("game_id", GAMES)

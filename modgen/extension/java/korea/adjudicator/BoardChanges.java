@@ -25,7 +25,7 @@ import VASSAL.counters.Properties;
  * nothing up of its own:
  *
  * <ul>
- * <li>show_step: "Step loss" / "Restore step" until the Step layer shows the step named;
+ * <li>show_step: "Step loss" / "Restore step" (as the counter names them) until the Step layer shows the step named;
  * <li>eliminate: the module's "Eliminate" when the action names it (the side's dead pile), else
  *   the piece moved into the box it names (a unit lying in another box goes too), or "Delete"
  *   with no box;
@@ -232,15 +232,22 @@ final class BoardChanges {
     return new Planned(c, a, piece, before + a.step + " (" + commands.size() + " x " + commands.get(0) + ")", commands);
   }
 
-  /** "Step loss"/"Restore step" from the level showing to the step named (null: none so named; empty: there). */
+  /**
+   * The Step layer's commands from the level showing to the step named (null: none so named; empty:
+   * there), by the names the counter gives them (its StepCommands: Fire and Ice's fresh/spent
+   * counters "Flip to spent"/"Flip to fresh"; a module built before says neither: "Step loss"/"Restore step").
+   */
   private static List<String> stepCommands(GamePiece piece, String step) {
     final List<String> commands = new ArrayList<>();
     if (step == null) return commands;
     final int target = java.util.Arrays.asList(BoardReader.stepNames(piece)).indexOf(step) + 1;
     if (target < 1) return null;
+    final String[] named = BoardReader.text(piece.getProperty("StepCommands")).split("\\|");
+    final String up = named.length == 2 ? named[0] : STEP_LOSS;
+    final String down = named.length == 2 ? named[1] : RESTORE_STEP;
     final int now = currentLevel(piece);
-    for (int i = now; i < target; i++) commands.add(STEP_LOSS);
-    for (int i = now; i > target; i--) commands.add(RESTORE_STEP);
+    for (int i = now; i < target; i++) commands.add(up);
+    for (int i = now; i > target; i--) commands.add(down);
     return commands;
   }
 
