@@ -31,7 +31,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from adjudicator.checks import CheckSpec
+from adjudicator.checks import CheckSpec, side_label
 from scenarios import load_game
 
 #: Kinds of input a property can become (see `_kind`).
@@ -262,10 +262,12 @@ class UnitChoice:
     label: str  # "6th Infantry Division (nk-6) 8-6-3 / 4-6-3"
     side: str
     steps: tuple[tuple[str, str, Any], ...]  # (step name, printed values, SP or None)
+    side_name: str = ""  # "UN": the whole list says whose each unit is (a datalist has no groups)
 
 
 def unit_choices(system: str) -> list[UnitChoice]:
-    """The game's units for pickers; empty if the game's data cannot be read."""
+    """The game's units for pickers, one side's after the other's (the game's order of sides);
+    empty if the game's data cannot be read."""
     try:
         game = load_game(system)
     except Exception:  # a picker is never worth a broken page
@@ -275,8 +277,9 @@ def unit_choices(system: str) -> list[UnitChoice]:
         printed = " / ".join(dict.fromkeys(s.text for s in unit.steps))
         name = unit.name or unit.designation
         out.append(UnitChoice(unit.id, f"{name} — {printed}", unit.side,
-                              tuple((s.name, s.text, s.values.get("sp")) for s in unit.steps)))
-    return out
+                              tuple((s.name, s.text, s.values.get("sp")) for s in unit.steps), side_label(unit.side)))
+    order = list(game.sides)
+    return sorted(out, key=lambda choice: order.index(choice.side) if choice.side in order else len(order))
 
 
 def units_json(choices: list[UnitChoice]) -> str:

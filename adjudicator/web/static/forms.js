@@ -5,8 +5,8 @@
 
 function unitsData(form) {
   const input = form.querySelector("input.pick-unit");
-  const id = input && input.getAttribute("list");
-  const blob = id && document.getElementById(id.replace("units-", "units-data-"));
+  const id = input && (input.dataset.units || (input.getAttribute("list") || "").replace("units-", "units-data-"));
+  const blob = id && document.getElementById(id);
   if (!blob) return {};
   if (!blob._parsed) blob._parsed = JSON.parse(blob.textContent);
   return blob._parsed;
