@@ -32,6 +32,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from adjudicator.checks import CheckSpec, side_label
+from adjudicator.words.names import UnitNameRefused, with_unit_ids
 from scenarios import load_game
 
 #: Kinds of input a property can become (see `_kind`).
@@ -519,6 +520,7 @@ def read_form(spec: CheckSpec, form) -> tuple[Any | None, list[FieldError]]:
     values, unreadable = form_request(fields, form)
     if spec.random:
         values["dice"] = _dice_value(form)
+    values = units_by_id(spec, values, unreadable)
     return validate_form(spec.compute_model, fields, values, unreadable)
 
 
@@ -527,7 +529,19 @@ def read_situation(spec: CheckSpec, form) -> tuple[Any | None, list[FieldError]]
     chances of the situation are asked with (`adjudicator.odds`)."""
     fields = form_fields(spec)
     values, unreadable = form_request(fields, form)
-    return validate_form(spec.request, fields, values, unreadable)
+    return validate_form(spec.request, fields, units_by_id(spec, values, unreadable), unreadable)
+
+
+def units_by_id(spec: CheckSpec, values: dict[str, Any], unreadable: list[_Unreadable]) -> dict[str, Any]:
+    """A form's request with each unit typed by its counter's name ("S 17") named by its id, as the
+    API reads it (`adjudicator.words.names.with_unit_ids`); a name several counters read is a problem
+    of its field (added to `unreadable`), the request left as it was."""
+    try:
+        return with_unit_ids(spec.system, spec.request, values)
+    except UnitNameRefused as refused:
+        location = tuple(int(p) if p.isdigit() else p for p in refused.pointer.strip("/").split("/"))
+        unreadable.append(_Unreadable(location, refused.detail))
+        return values
 
 
 def validate_form(model, fields: list[FormField], values: dict[str, Any],
