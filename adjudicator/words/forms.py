@@ -32,7 +32,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from adjudicator.checks import CheckSpec, side_label
-from adjudicator.words.names import UnitNameRefused, with_unit_ids
+from adjudicator.words.names import UnitNameRefused, counter_names, with_unit_ids
 from scenarios import load_game
 
 #: Kinds of input a property can become (see `_kind`).
@@ -260,10 +260,11 @@ class UnitChoice:
     """One unit as a picker offers it: id, what is printed on it, and its steps."""
 
     id: str
-    label: str  # "6th Infantry Division (nk-6) 8-6-3 / 4-6-3"
+    label: str  # "NK 6 (6th Infantry Division) — 8-6-3 / 4-6-3": the name its counter reads first
     side: str
     steps: tuple[tuple[str, str, Any], ...]  # (step name, printed values, SP or None)
     side_name: str = ""  # "UN": the whole list says whose each unit is (a datalist has no groups)
+    counter: str = ""  # "NK 6": the name its counter reads (`adjudicator.words.names.counter_names`)
 
 
 def unit_choices(system: str) -> list[UnitChoice]:
@@ -274,18 +275,22 @@ def unit_choices(system: str) -> list[UnitChoice]:
     except Exception:  # a picker is never worth a broken page
         return []
     out = []
+    counters = counter_names(game)
     for unit in game.units.values():
         printed = " / ".join(dict.fromkeys(s.text for s in unit.steps))
         name = unit.name or unit.designation
-        out.append(UnitChoice(unit.id, f"{name} — {printed}", unit.side,
-                              tuple((s.name, s.text, s.values.get("sp")) for s in unit.steps), side_label(unit.side)))
+        counter = counters.get(unit.id, "")
+        named = f"{counter} ({name})" if counter and name and counter != name else (counter or name)
+        out.append(UnitChoice(unit.id, f"{named} — {printed}", unit.side,
+                              tuple((s.name, s.text, s.values.get("sp")) for s in unit.steps), side_label(unit.side), counter))
     order = list(game.sides)
     return sorted(out, key=lambda choice: order.index(choice.side) if choice.side in order else len(order))
 
 
 def units_json(choices: list[UnitChoice]) -> str:
-    """The pickers' data for the page's script: id -> [label, [[step, printed, sp], ...]]."""
-    return json.dumps({c.id: [c.label, [list(s) for s in c.steps]] for c in choices},
+    """The pickers' data for the page's script: id -> [label, [[step, printed, sp], ...], the name its
+    counter reads] (a unit typed by that name is that unit, as the server reads it: `with_unit_ids`)."""
+    return json.dumps({c.id: [c.label, [list(s) for s in c.steps], c.counter] for c in choices},
                       ensure_ascii=False, separators=(",", ":"))
 
 
