@@ -93,3 +93,13 @@ def test_the_system_page_offers_every_unit_with_its_side(client):
     sides = [units[value].side for value, _ in options]
     assert sides == sorted(sides, key=sides.index)
     assert set(re.findall(r'list="(units-[^"]+)"', page)) == {"units-fireandice"}
+
+
+def test_no_side_asking_offers_the_whole_list():
+    from adjudicator.words.forms import unit_choices
+    from adjudicator.words.unit_lists import UnitLists, unit_lists
+
+    spec, units = get_check("fireandice", "combat"), unit_choices("fireandice")
+    assert unit_lists(spec, "fireandice", units, None) == UnitLists()
+    assert unit_lists(spec, "fireandice", units, "observer") == UnitLists()
+    assert set(unit_lists(spec, "fireandice", units, "un").fields) == {"attackers", "defenders"}

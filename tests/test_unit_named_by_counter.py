@@ -125,3 +125,14 @@ def test_a_pages_form_takes_a_unit_typed_by_its_counters_name(client):
     by_id = client.post("/systems/holdfast/combat", data={**form, "attackers.0.unit": "nkpa-1"})
     result = re.compile(r'id="result-combat".*?</div>', re.S)
     assert result.search(typed.get_data(as_text=True)).group(0) == result.search(by_id.get_data(as_text=True)).group(0)
+
+
+def test_a_form_shown_again_names_the_unit_typed_by_its_counters_name(client):
+    form = {"turn": "6", "weather": "clear", "attackers.0.unit": "NKPA 1", "attackers.0.sp": "3",
+            "attackers.0.hex": "0405", "dice": "6"}  # no defender: the form comes back to be fixed
+    page = client.post("/systems/holdfast/combat", data=form)
+    assert page.status_code == 422
+    text = page.get_data(as_text=True)
+    assert re.search(r'id="combat-attackers-0-unit-name"[^>]*>NKPA 1 \(1st NKPA Division\)', text)
+    sp = re.search(r'<select name="attackers.0.sp".*?</select>', text, re.S).group(0)
+    assert re.findall(r'<option value="(\d+)"', sp) == ["3", "2", "1"]  # that block's steps, not 1 to 6

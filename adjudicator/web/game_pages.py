@@ -46,7 +46,7 @@ from adjudicator.web.csrf import guard
 from adjudicator.facts import result_checks
 from adjudicator.fog import Part, has_sealed, reveal
 from adjudicator.words.forms import (
-    FieldError, FormField, form_fields, form_request, submitted_values, unit_choices, validate_form,
+    FieldError, FormField, form_fields, form_request, submitted_values, unit_choices, unit_index, validate_form,
 )
 from adjudicator.ledger.records import GAME_CLOSED, GAME_CREATED
 from adjudicator.logs.check import check_log_of_game
@@ -141,7 +141,7 @@ def render_roll(page: RollPage, status: int = 200):
     units = unit_choices(page.grant.system)
     response = Response(render_template(
         "game_check.html", page=page, spec=page.spec, info=info, grant=page.grant, system=page.grant.system,
-        units=units, unit_index={u.id: u for u in units}, side_label=side_label,
+        units=units, unit_index=unit_index(units), side_label=side_label,
         unit_lists=unit_lists(page.spec, page.grant.system, units, page.grant.role),
         withheld=rulings.chances_withheld(page.spec)), status)
     response.headers["Cache-Control"] = "no-store"  # a form's request id is for one showing

@@ -287,6 +287,18 @@ def unit_choices(system: str) -> list[UnitChoice]:
     return sorted(out, key=lambda choice: order.index(choice.side) if choice.side in order else len(order))
 
 
+def unit_index(choices: list[UnitChoice]) -> dict[str, UnitChoice]:
+    """A form's units by what a field may hold: each unit's id, and the name its counter reads where
+    only that unit's counter reads it (a unit typed so, as the server reads it: `with_unit_ids`), so a
+    form shown again names the unit and offers its steps."""
+    readers: dict[str, list[UnitChoice]] = {}
+    for choice in choices:
+        if choice.counter:
+            readers.setdefault(choice.counter, []).append(choice)
+    by_id = {c.id: c for c in choices}
+    return {**{name: found[0] for name, found in readers.items() if len(found) == 1 and name not in by_id}, **by_id}
+
+
 def units_json(choices: list[UnitChoice]) -> str:
     """The pickers' data for the page's script: id -> [label, [[step, printed, sp], ...], the name its
     counter reads] (a unit typed by that name is that unit, as the server reads it: `with_unit_ids`)."""

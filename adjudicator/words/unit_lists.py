@@ -49,11 +49,11 @@ class UnitLists:
 
 
 def unit_lists(spec: CheckSpec, system: str, units: list[UnitChoice], asker: str | None) -> UnitLists:
-    """The side lists of `spec`'s form as `asker` (a side; None: no side asks, every field offers
-    the whole list) fills it in."""
-    if asker is None:
+    """The side lists of `spec`'s form as `asker` (a side; None or the observer: no side asks, every
+    field offers the whole list) fills it in."""
+    side = canonical_side(asker) if asker is not None else None
+    if not any(u.side == side for u in units):  # no side asks (a calculation, an observer): the whole list
         return UnitLists()
-    side = canonical_side(asker)
     fields: dict[str, str] = {}
     lists: dict[str, list[UnitChoice]] = {}
     for name, whose in field_sides(spec).items():
