@@ -72,7 +72,9 @@ from adjudicator.ledger.storage import (
 )
 from adjudicator.systems import system_info, system_label
 from adjudicator.request_units import unit_ids
-from adjudicator.words.names import UnitNames, check_name, rule_words, said_to, unit_as_seen
+from adjudicator.words.names import (
+    UnitNameRefused, UnitNames, check_name, rule_words, said_to, unit_as_seen, with_unit_ids,
+)
 
 
 # -- computed rulings ------------------------------------------------------------------------------
@@ -143,6 +145,19 @@ def validate(model: type[BaseModel], body: dict[str, Any], system: str = "") -> 
             raise validation_problem(error, words=UnitNames.of(system).text if system else None) from None
         raise Problem(422, "The request body is invalid", "numbers must be finite (no NaN or Infinity)",
                       kind="validation") from None
+
+
+def units_by_id(spec: CheckSpec, body: dict[str, Any]) -> dict[str, Any]:
+    """`body` with each unit named by its counter's name ("S 17") named by its id, as the rules read
+    it and the record keeps it (`adjudicator.words.names.with_unit_ids`); 422 for a name several
+    counters read, naming them."""
+    try:
+        return with_unit_ids(spec.system, spec.request, body)
+    except UnitNameRefused as refused:
+        raise Problem(422, "The request names a unit several counters read", f"{refused.pointer}: {refused.detail}",
+                      kind="ambiguous-unit",
+                      errors=[{"pointer": refused.pointer, "detail": refused.detail, "code": "ambiguous-unit"}]
+                      ) from None
 
 
 # -- a new recorded game ---------------------------------------------------------------------------
@@ -222,11 +237,11 @@ def bind(spec: CheckSpec, grant: TokenGrant, body: dict[str, Any]) -> dict[str, 
     """The request as the recorded game asks it: its scenario, and the asking side by default.
 
     A scenario field may be left out (the game's own is used) or must match; a field naming the
-    asker's side (board role `side`) is the token's side when left out. A check of another
-    scenario is refused (422).
+    asker's side (board role `side`) is the token's side when left out; a unit named by its
+    counter's name is named by its id (`units_by_id`). A check of another scenario is refused (422).
     """
     refuse_check_of_other_scenario(spec, grant)
-    body = dict(body)
+    body = units_by_id(spec, dict(body))
     scenario_field = spec.top_level_field("scenario")
     if scenario_field:
         given = body.setdefault(scenario_field, grant.scenario)

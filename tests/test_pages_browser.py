@@ -248,6 +248,23 @@ def test_rows_are_added_and_removed_and_a_unit_offers_its_own_steps(browser, url
     assert by_id(browser, "combat-attackers-0-unit").get_attribute("name") == "attackers.0.unit"
 
 
+def test_a_unit_typed_by_its_counters_name_is_that_unit(browser, url):
+    """A player types the name he reads on the counter ("NKPA 1"), as the server accepts it (issue 51):
+    the form names the unit and offers its steps; a name no counter reads is said to be no unit."""
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
+
+    open_check(browser, url, "holdfast", "combat")
+    unit = by_id(browser, "combat-attackers-0-unit")
+    unit.clear()
+    unit.send_keys("nkpa  1", Keys.TAB)  # the counter's name, typed without care for case or spaces
+    assert "1st NKPA Division" in by_id(browser, "combat-attackers-0-unit-name").text
+    assert [o.get_attribute("value") for o in Select(by_id(browser, "combat-attackers-0-sp")).options] == ["3", "2", "1"]
+    unit.clear()
+    unit.send_keys("NKPA 99", Keys.TAB)
+    assert by_id(browser, "combat-attackers-0-unit-name").text == "not a unit of this game"
+
+
 # -- game mode: the ledger page -----------------------------------------------------------------
 
 def receipt_status(driver, seq: int) -> str:

@@ -29,7 +29,8 @@ def compute_odds(system: str, check: str):
     it: the extension fills a form from every piece, the enemy's hidden blocks too."""
     spec = find_check(system, check)
     refuse_without_dice(spec)
-    req = parse_json_body(spec.request, prepare=without_dice, words=UnitNames.of(spec.system).text)
+    req = parse_json_body(spec.request, prepare=lambda body: without_dice(rulings.units_by_id(spec, body)),
+                          words=UnitNames.of(spec.system).text)
     if "side" in request.args:
         rulings.refuse_a_peek_by(spec.system, spec.name, req.model_dump(mode="json"),
                                  canonical_side(request.args["side"]) or None)

@@ -88,7 +88,8 @@ def find_check(system: str, check: str) -> CheckSpec:
 
 def compute(system: str, check: str):
     spec = find_check(system, check)
-    req = parse_json_body(spec.compute_model, words=UnitNames.of(spec.system).text)
+    req = parse_json_body(spec.compute_model, prepare=lambda body: rulings.units_by_id(spec, body),
+                          words=UnitNames.of(spec.system).text)
     body = rulings.compute(spec, req)
     if wants_transcript():
         views = rulings.calculation_as_seen(spec, req, body, canonical_side(request.args.get("side")) or None)

@@ -46,7 +46,7 @@ from adjudicator.web.csrf import guard
 from adjudicator.facts import result_checks
 from adjudicator.fog import Part, has_sealed, reveal
 from adjudicator.words.forms import (
-    FieldError, FormField, form_fields, form_request, submitted_values, unit_choices, validate_form,
+    FieldError, FormField, form_fields, form_request, submitted_values, unit_choices, unit_index, validate_form,
 )
 from adjudicator.ledger.records import GAME_CLOSED, GAME_CREATED
 from adjudicator.logs.check import check_log_of_game
@@ -59,6 +59,7 @@ from adjudicator.ledger.storage import OBSERVER, GameNotFound, TokenGrant
 from adjudicator.systems import system_info
 from adjudicator.words.names import UnitNames, for_players, result_for_players
 from adjudicator.words.transcript import affected_units, chat_lines, first_line, headline, notice_texts
+from adjudicator.words.unit_lists import unit_lists
 from adjudicator.ledger.uploads import grant_scope, is_sha256
 from adjudicator.ledger.verify import verify_answer, verify_ledger
 
@@ -140,7 +141,8 @@ def render_roll(page: RollPage, status: int = 200):
     units = unit_choices(page.grant.system)
     response = Response(render_template(
         "game_check.html", page=page, spec=page.spec, info=info, grant=page.grant, system=page.grant.system,
-        units=units, unit_index={u.id: u for u in units}, side_label=side_label,
+        units=units, unit_index=unit_index(units), side_label=side_label,
+        unit_lists=unit_lists(page.spec, page.grant.system, units, page.grant.role),
         withheld=rulings.chances_withheld(page.spec)), status)
     response.headers["Cache-Control"] = "no-store"  # a form's request id is for one showing
     return response

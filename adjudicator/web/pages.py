@@ -37,7 +37,7 @@ from adjudicator.config import Config
 from adjudicator.web.csrf import guard
 from adjudicator.words.forms import (
     FieldError, FormField, UnitChoice, example_dice, form_fields, initial_values, read_form, read_situation,
-    rows_of, shown, submitted_values, unit_choices, units_json,
+    rows_of, shown, submitted_values, unit_choices, unit_index, units_json,
 )
 from adjudicator.problems import Problem
 from adjudicator.odds import odds
@@ -152,7 +152,7 @@ def make_pages_blueprint(config: Config, limiter: RouteLimiter) -> Blueprint:
         return render_template(
             "system.html", info=info, groups=check_groups(system), open_check=open_check,
             submission=submission, form=form or {}, example_dice=example_dice, system=system,
-            units=units, unit_index={u.id: u for u in units},
+            units=units, unit_index=unit_index(units),
         )
 
     @bp.get("/systems/<system>")

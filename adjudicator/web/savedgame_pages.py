@@ -63,7 +63,7 @@ from adjudicator.checks import CheckSpec, canonical_side, checks_for, get_check
 from adjudicator.config import Config
 from adjudicator.web.csrf import browser_key, guard
 from adjudicator.fog import fog_of, hidden_side, reveal, seal
-from adjudicator.words.forms import form_fields, form_request, submitted_values, unit_choices
+from adjudicator.words.forms import form_fields, form_request, submitted_values, unit_choices, unit_index
 from adjudicator.web.game_pages import new_request_id, situation_address, starting_values
 from adjudicator.web.page_tokens import page_grant
 from adjudicator.problems import Problem
@@ -412,7 +412,7 @@ def render_check(page: CheckPage, form=None, status: int = 200):
     response = Response(render_template(
         "bridge_check.html", info=system_info(page.scope.system), page=page, spec=page.spec, game=game,
         maps=maps, form=form if form is not None else MultiDict(), roles=roles(page.spec), system=page.scope.system, units=units,
-        unit_index={u.id: u for u in units}, scope=page.scope, name=name,
+        unit_index=unit_index(units), scope=page.scope, name=name,
         read_words=read_from_file(page.spec, game, every_field, page.scope.recorded),
         field_words=lambda pointer: field_path_words(every_field, pointer),
         withheld=rulings.chances_withheld(page.spec) if page.scope.recorded else "",

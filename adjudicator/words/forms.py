@@ -31,7 +31,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from adjudicator.checks import CheckSpec
+from adjudicator.checks import CheckSpec, side_label
+from adjudicator.words.names import UnitNameRefused, counter_names, with_unit_ids
 from scenarios import load_game
 
 #: Kinds of input a property can become (see `_kind`).
@@ -259,29 +260,49 @@ class UnitChoice:
     """One unit as a picker offers it: id, what is printed on it, and its steps."""
 
     id: str
-    label: str  # "6th Infantry Division (nk-6) 8-6-3 / 4-6-3"
+    label: str  # "NK 6 (6th Infantry Division) — 8-6-3 / 4-6-3": the name its counter reads first
     side: str
     steps: tuple[tuple[str, str, Any], ...]  # (step name, printed values, SP or None)
+    side_name: str = ""  # "UN": the whole list says whose each unit is (a datalist has no groups)
+    counter: str = ""  # "NK 6": the name its counter reads (`adjudicator.words.names.counter_names`)
 
 
 def unit_choices(system: str) -> list[UnitChoice]:
-    """The game's units for pickers; empty if the game's data cannot be read."""
+    """The game's units for pickers, one side's after the other's (the game's order of sides);
+    empty if the game's data cannot be read."""
     try:
         game = load_game(system)
     except Exception:  # a picker is never worth a broken page
         return []
     out = []
+    counters = counter_names(game)
     for unit in game.units.values():
         printed = " / ".join(dict.fromkeys(s.text for s in unit.steps))
         name = unit.name or unit.designation
-        out.append(UnitChoice(unit.id, f"{name} — {printed}", unit.side,
-                              tuple((s.name, s.text, s.values.get("sp")) for s in unit.steps)))
-    return out
+        counter = counters.get(unit.id, "")
+        named = f"{counter} ({name})" if counter and name and counter != name else (counter or name)
+        out.append(UnitChoice(unit.id, f"{named} — {printed}", unit.side,
+                              tuple((s.name, s.text, s.values.get("sp")) for s in unit.steps), side_label(unit.side), counter))
+    order = list(game.sides)
+    return sorted(out, key=lambda choice: order.index(choice.side) if choice.side in order else len(order))
+
+
+def unit_index(choices: list[UnitChoice]) -> dict[str, UnitChoice]:
+    """A form's units by what a field may hold: each unit's id, and the name its counter reads where
+    only that unit's counter reads it (a unit typed so, as the server reads it: `with_unit_ids`), so a
+    form shown again names the unit and offers its steps."""
+    readers: dict[str, list[UnitChoice]] = {}
+    for choice in choices:
+        if choice.counter:
+            readers.setdefault(choice.counter, []).append(choice)
+    by_id = {c.id: c for c in choices}
+    return {**{name: found[0] for name, found in readers.items() if len(found) == 1 and name not in by_id}, **by_id}
 
 
 def units_json(choices: list[UnitChoice]) -> str:
-    """The pickers' data for the page's script: id -> [label, [[step, printed, sp], ...]]."""
-    return json.dumps({c.id: [c.label, [list(s) for s in c.steps]] for c in choices},
+    """The pickers' data for the page's script: id -> [label, [[step, printed, sp], ...], the name its
+    counter reads] (a unit typed by that name is that unit, as the server reads it: `with_unit_ids`)."""
+    return json.dumps({c.id: [c.label, [list(s) for s in c.steps], c.counter] for c in choices},
                       ensure_ascii=False, separators=(",", ":"))
 
 
@@ -516,6 +537,7 @@ def read_form(spec: CheckSpec, form) -> tuple[Any | None, list[FieldError]]:
     values, unreadable = form_request(fields, form)
     if spec.random:
         values["dice"] = _dice_value(form)
+    values = units_by_id(spec, values, unreadable)
     return validate_form(spec.compute_model, fields, values, unreadable)
 
 
@@ -524,7 +546,19 @@ def read_situation(spec: CheckSpec, form) -> tuple[Any | None, list[FieldError]]
     chances of the situation are asked with (`adjudicator.odds`)."""
     fields = form_fields(spec)
     values, unreadable = form_request(fields, form)
-    return validate_form(spec.request, fields, values, unreadable)
+    return validate_form(spec.request, fields, units_by_id(spec, values, unreadable), unreadable)
+
+
+def units_by_id(spec: CheckSpec, values: dict[str, Any], unreadable: list[_Unreadable]) -> dict[str, Any]:
+    """A form's request with each unit typed by its counter's name ("S 17") named by its id, as the
+    API reads it (`adjudicator.words.names.with_unit_ids`); a name several counters read is a problem
+    of its field (added to `unreadable`), the request left as it was."""
+    try:
+        return with_unit_ids(spec.system, spec.request, values)
+    except UnitNameRefused as refused:
+        location = tuple(int(p) if p.isdigit() else p for p in refused.pointer.strip("/").split("/"))
+        unreadable.append(_Unreadable(location, refused.detail))
+        return values
 
 
 def validate_form(model, fields: list[FormField], values: dict[str, Any],

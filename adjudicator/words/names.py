@@ -135,14 +135,8 @@ def counter_names(game, ids_of_identical: bool = False) -> dict[str, str]:
     name: a player tells them apart by where they stand, never by an id no counter prints
     (`ids_of_identical`: with the id in brackets, as rulings first named them)."""
 
-    def nationality(unit) -> str:
-        nat = game.nationalities.get(unit.nationality)
-        return (nat.letter or nat.id.upper()) if nat else unit.nationality.upper()
-
     def plain(unit) -> str:
-        if unit.designation.strip() in ("", "-", "?"):
-            return unit.name or unit.id
-        return f"{nationality(unit)} {unit.designation}"
+        return _nationality_and_designation(game, unit) or unit.name or unit.id
 
     def sized(unit) -> str:
         return f"{plain(unit)} {unit.size}".strip()
@@ -163,6 +157,15 @@ def counter_names(game, ids_of_identical: bool = False) -> dict[str, str]:
         if unit.id not in out:
             out[unit.id] = f"{plain(unit)} ({unit.id})" if ids_of_identical and plain(unit) != unit.id else plain(unit)
     return out
+
+
+def _nationality_and_designation(game, unit) -> str:
+    """What a counter prints to name its unit: nationality and designation ("NK 83"); "" for a
+    counter without a designation."""
+    if unit.designation.strip() in ("", "-", "?"):
+        return ""
+    nat = game.nationalities.get(unit.nationality)
+    return f"{(nat.letter or nat.id.upper()) if nat else unit.nationality.upper()} {unit.designation}"
 
 
 #: What in a marker's id says it is one, not a word of a sentence ("weather", "game-turn"): a number
@@ -291,3 +294,115 @@ def choice_name(value: Any) -> str:
     if isinstance(value, str) and _CHOICE.fullmatch(value):
         return humanize(value.replace("-", "_"))
     return "" if value is None else str(value)
+
+
+# -- a unit named by its counter's name: the way back to its id ------------------------------------------
+
+
+class UnitNameRefused(ValueError):
+    """A unit named by a name several counters read ("US 1": a division and a regiment): which
+    counters it could be, in their names; `pointer` is where the request names it."""
+
+    def __init__(self, pointer: str, detail: str):
+        super().__init__(f"{pointer}: {detail}")
+        self.pointer = pointer
+        self.detail = detail
+
+
+def _name_key(text: str) -> str:
+    """A name as typed, compared without case or extra spaces ("s  17" reads "S 17")."""
+    return " ".join(text.split()).casefold()
+
+
+@lru_cache(maxsize=None)
+def _ids_by_name(system: str) -> dict[str, tuple[str, ...]]:
+    """name as players read or write it -> the ids of the units it names: each counter's name
+    (`counter_names`), its long name and its nationality and designation ("US 1", even where that
+    alone names a division and a regiment: then it names both)."""
+    try:
+        from scenarios import load_game
+
+        game = load_game(system)
+    except Exception:  # an unknown system (a probe check): no names
+        return {}
+    found: dict[str, list[str]] = {}
+    counters = counter_names(game)
+    for unit in game.units.values():
+        for name in (counters.get(unit.id), unit.name, _nationality_and_designation(game, unit)):
+            if name and unit.id not in found.setdefault(_name_key(name), []):
+                found[_name_key(name)].append(unit.id)
+    return {name: tuple(ids) for name, ids in found.items()}
+
+
+def unit_id_named(system: str, text: str, pointer: str = "") -> str:
+    """The id of the unit `text` names: an id as it is; a name a counter reads ("S 17") or its long
+    name ("17th Regiment") as that unit's id, when it names one unit only; anything else as it is
+    (the rules then refuse an unknown unit). A name several counters read is refused
+    (`UnitNameRefused`), naming them as they read: a player tells them apart by their names, or,
+    for identical counters, picks one from the form's list."""
+    names = UnitNames.of(system)
+    if not isinstance(text, str) or text in names.names:
+        return text
+    ids = _ids_by_name(system).get(_name_key(text), ())
+    if len(ids) == 1:
+        return ids[0]
+    if not ids:
+        return text
+    read = sorted({names.name(u) for u in ids})
+    if len(read) == 1:
+        detail = (f"{text!r} is the name of {len(ids)} identical counters ({read[0]}): pick one from the "
+                  "list of units")
+    else:
+        detail = f"{text!r} could be any of {len(ids)} units: {', '.join(read)}; name one of them"
+    raise UnitNameRefused(pointer, detail)
+
+
+#: The board roles of a request's fields that name units (adjudicator.checks.BOARD_ROLES).
+_UNIT_ROLES = frozenset({"unit", "attackers", "defenders", "counters_not_in_play"})
+
+
+@lru_cache(maxsize=None)
+def _unit_pointers(model: Any) -> tuple[tuple[str, ...], ...]:
+    """The paths of the fields of a check's request `model` (a pydantic model) the board fills with
+    units, from its JSON schema's board roles (read once per model)."""
+    from adjudicator.checks import board_fields  # the leaf that reads a schema's board roles
+
+    return tuple(tuple(pointer.strip("/").split("/")) for pointer, role in board_fields(model.model_json_schema())
+                 if role in _UNIT_ROLES)
+
+
+def with_unit_ids(system: str, model: Any, request: Any) -> Any:
+    """`request` (a check's JSON body, read against the check's request `model`) with each unit it
+    names by a counter's name named by its id (`unit_id_named`): in the fields the board fills with
+    units, and as any object's ``unit`` (or ``block``). The request then reads as if the id had been
+    sent, so the record keeps the id and is verified as any other; a name several counters read
+    raises `UnitNameRefused`."""
+
+    def named(value: Any, where: str) -> Any:
+        if isinstance(value, str):
+            return unit_id_named(system, value, where)
+        if isinstance(value, list):
+            return [unit_id_named(system, v, f"{where}/{i}") if isinstance(v, str) else v for i, v in enumerate(value)]
+        return value
+
+    def along(node: Any, parts: list[str], where: str) -> Any:
+        if not parts:
+            return named(node, where)
+        head, rest = parts[0], parts[1:]
+        if head == "-" and isinstance(node, list):
+            return [along(item, rest, f"{where}/{i}") for i, item in enumerate(node)]
+        if isinstance(node, dict) and head in node:
+            return {**node, head: along(node[head], rest, f"{where}/{head}")}
+        return node
+
+    def objects(node: Any, where: str) -> Any:
+        if isinstance(node, dict):
+            return {key: (named(value, f"{where}/{key}") if key in ("unit", "block") and isinstance(value, str)
+                          else objects(value, f"{where}/{key}")) for key, value in node.items()}
+        if isinstance(node, list):
+            return [objects(item, f"{where}/{i}") for i, item in enumerate(node)]
+        return node
+
+    for parts in _unit_pointers(model):
+        request = along(request, list(parts), "")
+    return objects(request, "")

@@ -5,8 +5,8 @@
 
 function unitsData(form) {
   const input = form.querySelector("input.pick-unit");
-  const id = input && input.getAttribute("list");
-  const blob = id && document.getElementById(id.replace("units-", "units-data-"));
+  const id = input && (input.dataset.units || (input.getAttribute("list") || "").replace("units-", "units-data-"));
+  const blob = id && document.getElementById(id);
   if (!blob) return {};
   if (!blob._parsed) blob._parsed = JSON.parse(blob.textContent);
   return blob._parsed;
@@ -16,9 +16,32 @@ function groupOf(element) {
   return element.closest("fieldset.row, .group, form");
 }
 
+const byName = new WeakMap();  // a units blob -> its units by their counters' names
+
+function nameKey(text) {
+  return text.trim().split(/\s+/).join(" ").toLowerCase();
+}
+
+function unitTyped(units, text) {
+  // A unit typed by its id, or by the name its counter reads when only one counter reads it (the
+  // server reads a request's units so too).
+  const id = text.trim();
+  if (Array.isArray(units[id])) return units[id];
+  if (!byName.has(units)) {
+    const names = new Map();
+    for (const unit of Object.values(units)) {
+      if (!unit[2]) continue;
+      const key = nameKey(unit[2]);
+      names.set(key, names.has(key) ? null : unit);  // identical counters: none of them
+    }
+    byName.set(units, names);
+  }
+  return byName.get(units).get(nameKey(text)) || undefined;
+}
+
 function refreshSteps(unitInput) {
   const units = unitsData(unitInput.form);
-  const unit = units[unitInput.value.trim()];
+  const unit = unitTyped(units, unitInput.value);
   const name = document.getElementById(unitInput.id + "-name");
   if (name) name.textContent = unit ? unit[0] : (unitInput.value.trim() ? "not a unit of this game" : "");
   if (!unit) return;
