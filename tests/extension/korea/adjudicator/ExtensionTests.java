@@ -681,6 +681,23 @@ public final class ExtensionTests {
     equal(List.of("combat", "supply", "bombardment", "division_breakdown", "victory"), menu,
           "the toolbar's checks: not another scenario's (Seoul cleared), not the other side's (naval assault)");
     equal(7, c.offered(null, null).size(), "a game that does not say its scenario nor side: every check");
+    // a recorded game's checks its ledger does not offer yet (GET /games/{id}: waiting_checks), by the server's word
+    final Waiting waiting = new Waiting();
+    final ActiveGame game = new ActiveGame("g1", "pusan", "communist", "t", "http://127.0.0.1:9", null);
+    waiting.read("g1", Json.parseObject("{\"waiting_checks\": {\"bombardment\": \"not before the shells come (1.0)\"}}"));
+    check(waiting.waits("g1") && !waiting.waits("g2"), "a game waits for what its server says, another game for nothing known");
+    equal(Set.of("bombardment"), waiting.notYet(game), "the checks not offered yet");
+    equal(Set.of(), waiting.notYet(null), "no recorded game: nothing waits");
+    menu.clear();
+    for (final Catalog.Check x : c.offered("pusan", "communist", waiting.notYet(game))) menu.add(x.name);
+    equal(List.of("combat", "supply", "division_breakdown", "victory"), menu, "the toolbar leaves out a check not offered yet");
+    equal(List.of("Attack this hex with the selected units", "Supply of this side"),
+          labels(c.entries(new Board.Context(u, "Main", "0201", List.of(mine)), "communist", "pusan", waiting.notYet(game))),
+          "and so does the right-click");
+    waiting.read("g1", Json.parseObject("{\"waiting_checks\": {}}"));
+    check(!waiting.waits("g1") && waiting.notYet(game).isEmpty(), "once the ledger holds what it waited for, it is offered");
+    waiting.read("g1", Json.parseObject("{\"checks\": []}"));
+    check(waiting.notYet(game).isEmpty(), "a server without the field: nothing waits");
     refused(() -> Catalog.of(Json.parseObject(systems), "spi"), "a game the server does not know");
   }
 

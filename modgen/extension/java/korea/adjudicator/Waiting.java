@@ -1,0 +1,79 @@
+package korea.adjudicator;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import javax.swing.SwingWorker;
+
+/**
+ * The checks a recorded game does not offer yet, as its server says (GET /api/v1/games/{id}:
+ * {@code waiting_checks}, check -> why): Fire and Ice's Atomic Strike before its ledger holds a
+ * successful Atomic Release. What the ledger holds is the server's to say, so the menus never
+ * guess it: they leave these checks out of the toolbar's and the pieces' menus. Read when the game
+ * is created or joined, and again after each ruling recorded here while the game waits for
+ * something; a game loaded with a kept token is read once, in the background, when a menu first
+ * asks. Asked anyway (a script), such a check still answers: the server stays the judge.
+ */
+final class Waiting {
+  /** Recorded game id -> its checks not offered yet -> why. */
+  private final Map<String, Map<String, String>> byGame = new ConcurrentHashMap<>();
+  private final Set<String> reading = ConcurrentHashMap.newKeySet();
+
+  /** Takes what a GET /api/v1/games/{id} answer says (a server without the field: nothing waits). */
+  void read(String gameId, Map<String, Object> about) {
+    final Map<String, String> waiting = new ConcurrentHashMap<>();
+    for (final Map.Entry<String, Object> e : Schema.map(about.get("waiting_checks")).entrySet()) {
+      waiting.put(e.getKey(), String.valueOf(e.getValue()));
+    }
+    byGame.put(gameId, waiting);
+  }
+
+  /** The names of the checks {@code active} does not offer yet (none: no recorded game, or not read yet: then read it). */
+  Set<String> notYet(ActiveGame active) {
+    if (active == null) return Set.of();
+    final Map<String, String> known = byGame.get(active.gameId);
+    if (known == null) {
+      readInBackground(active);
+      return Set.of();
+    }
+    return Set.copyOf(known.keySet());
+  }
+
+  /** Whether {@code gameId} waits for something now (then a ruling may change it: read it again). */
+  boolean waits(String gameId) {
+    final Map<String, String> known = byGame.get(gameId);
+    return known != null && !known.isEmpty();
+  }
+
+  /** Reads the game again after a ruling of it, when it waits for something. Off the event thread. */
+  void afterRuling(ActiveGame recorded) {
+    if (recorded == null || !waits(recorded.gameId)) return;
+    try {
+      readNow(recorded);
+    }
+    catch (Server.Problem p) {
+      // the ruling stands; the menus are read again after the next one
+    }
+  }
+
+  private void readNow(ActiveGame a) throws Server.Problem {
+    read(a.gameId, new Server(a.server, Settings.timeoutMs()).get("/api/v1/games/" + Adjudicator.path(a.gameId), a.token));
+  }
+
+  private void readInBackground(ActiveGame a) {
+    if (!reading.add(a.gameId)) return;
+    new SwingWorker<Void, Void>() {
+      @Override
+      protected Void doInBackground() throws Exception {
+        readNow(a);
+        return null;
+      }
+
+      @Override
+      protected void done() {
+        reading.remove(a.gameId);
+      }
+    }.execute();
+  }
+}
