@@ -187,11 +187,12 @@ def game_checks(grant: TokenGrant) -> list[str]:
 
 
 def waiting_checks(grant: TokenGrant) -> dict[str, str]:
-    """The game's checks its ledger does not let players be offered yet -> why, in words (Fire and
-    Ice's Atomic Strike before a successful Atomic Release): menus and lists leave them out; asked
-    anyway, each still answers (`adjudicator.facts.register_offered_once`)."""
+    """The game's checks its ledger does not offer the token's side now -> why, in words (Fire and
+    Ice's Atomic Strike before a successful Atomic Release, a combat's losses to its winner): menus
+    and lists leave them out; asked anyway, each still answers (`facts.register_offered_once`)."""
     return facts_waiting(grant.system, grant.scenario, game_checks(grant),
-                         lambda: [(r.seq, r.body) for r in services().store.records(grant.game_id)])
+                         lambda: [(r.seq, r.body) for r in services().store.records(grant.game_id)],
+                         None if grant.role == OBSERVER else canonical_side(grant.role))
 
 
 def game_check(grant: TokenGrant, check: str, *, system: str | None = None) -> CheckSpec:

@@ -287,4 +287,40 @@ def test_an_atomic_strike_is_offered_once_the_ledger_holds_a_successful_atomic_r
         ruled = api.post(f"{url}/atomic_release", json={"communist_vp": 16}, headers=un)
         assert ruled.status_code == 201 and ruled.get_json()["outcome"]["success"] is success, (roll, ruled.get_json())
         assert offered() is success, roll
-    assert api.get(url, headers=bearer(game["tokens"]["communist"])).get_json()["waiting_checks"] == {}
+    assert "atomic_strike" not in api.get(url, headers=bearer(game["tokens"]["communist"])).get_json()["waiting_checks"]
+
+
+def test_a_combats_losses_are_offered_to_its_loser_alone_until_settled(tmp_path):
+    """issue 51: after a combat ruling VASSAL offered "Combat losses" to both sides. 5.6: "The loser of the combat
+    must fulfill the spread as losses": the game's `waiting_checks` (which the extension's menus read) and the game
+    page's list offer them to the side the ruling says lost, and to nobody before a combat or once it is settled;
+    asked anyway, the check answers as before."""
+    from adjudicator.testing import PageClient, bearer, choose_seeds, new_game, seed_for
+
+    situation = {k: v for k, v in COMBAT.items() if k != "chit"}
+    lost = seed_for((get_check("fireandice", "combat"), {**situation, "scenario": "campaign"},
+                     lambda o: o["loser_side"] == "communist", 1))
+    app = make_app(tmp_path)
+    choose_seeds(app, {"fireandice/campaign": lost})
+    api = app.test_client()
+    game = new_game(api, "fireandice", "campaign")
+    url = f"/api/v1/games/{game['game_id']}"
+    tokens = {side: bearer(game["tokens"][side]) for side in ("un", "communist", "observer")}
+
+    def waiting() -> dict[str, bool]:
+        return {side: "combat_losses" in api.get(url, headers=t).get_json()["waiting_checks"] for side, t in tokens.items()}
+
+    assert waiting() == {"un": True, "communist": True, "observer": True}  # no combat yet
+    why = api.get(url, headers=tokens["un"]).get_json()["waiting_checks"]["combat_losses"]
+    assert why.startswith("no combat the UN lost waits for its losses (5.6") and "_" not in why
+    ruled = api.post(f"{url}/combat", json=situation, headers=tokens["communist"])
+    assert ruled.status_code == 201 and ruled.get_json()["outcome"]["loser_side"] == "communist", ruled.get_json()
+    assert waiting() == {"un": True, "communist": False, "observer": False}  # the winner is not offered them
+    pages = PageClient(app)
+    for side, listed in (("un", False), ("communist", True)):
+        pages.log_in(game["game_id"], game["tokens"][side])
+        assert ("Combat losses" in pages.get(f"/games/{game['game_id']}").get_data(as_text=True)) is listed, side
+    settled = api.post(f"{url}/combat_losses", json={"loser": "communist", "participating": ["nk-15"], "eliminate_all": True},
+                       headers=tokens["communist"])
+    assert settled.status_code == 201, settled.get_json()
+    assert waiting() == {"un": True, "communist": True, "observer": True}  # settled: 5.6, a spread is satisfied once

@@ -294,7 +294,7 @@ def atomic_release_record(records: list[tuple[int, dict]]) -> int | None:
 
 
 @register_offered_once("fireandice", "atomic_strike")
-def strikes_wait_for_release(scenario: str, records: list[tuple[int, dict]]) -> str | None:
+def strikes_wait_for_release(scenario: str, records: list[tuple[int, dict]], side: str | None) -> str | None:
     """10.3.4: Atomic Strikes are launched only after Atomic Release; no scenario starts with it, so
     a recorded game offers them once its ledger holds a successful Atomic Release roll."""
     if atomic_release_record(records) is not None:

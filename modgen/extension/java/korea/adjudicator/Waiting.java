@@ -11,14 +11,16 @@ import javax.swing.SwingWorker;
  * {@code waiting_checks}, check -> why): Fire and Ice's Atomic Strike before its ledger holds a
  * successful Atomic Release. What the ledger holds is the server's to say, so the menus never
  * guess it: they leave these checks out of the toolbar's and the pieces' menus. Read when the game
- * is created or joined, and again after each ruling recorded here while the game waits for
- * something; a game loaded with a kept token is read once, in the background, when a menu first
- * asks. Asked anyway (a script), such a check still answers: the server stays the judge.
+ * is created or joined, and again while the game waits for something after each ruling recorded
+ * here, caught up or heard from another player; a game loaded with a kept token is read in the
+ * background when a menu first asks. Asked anyway (a script), such a check still answers: the server stays the judge.
  */
 final class Waiting {
   /** Recorded game id -> its checks not offered yet -> why. */
   private final Map<String, Map<String, String>> byGame = new ConcurrentHashMap<>();
   private final Set<String> reading = ConcurrentHashMap.newKeySet();
+  /** The recorded game the menus last asked about (what a ruling heard from another player may change). */
+  private volatile ActiveGame last;
 
   /** Takes what a GET /api/v1/games/{id} answer says (a server without the field: nothing waits). */
   void read(String gameId, Map<String, Object> about) {
@@ -32,6 +34,7 @@ final class Waiting {
   /** The names of the checks {@code active} does not offer yet (none: no recorded game, or not read yet: then read it). */
   Set<String> notYet(ActiveGame active) {
     if (active == null) return Set.of();
+    last = active;
     final Map<String, String> known = byGame.get(active.gameId);
     if (known == null) {
       readInBackground(active);
@@ -55,6 +58,17 @@ final class Waiting {
     catch (Server.Problem p) {
       // the ruling stands; the menus are read again after the next one
     }
+  }
+
+  /**
+   * A command received (live play: another player's chat, a log stepped through): a ruling's
+   * receipt line may be one that offers a check now (the opponent's combat its losses to this
+   * side), so the game waiting for something is read again, before the player's next right-click.
+   */
+  void heard(String command) {
+    final ActiveGame a = last;
+    if (a == null || command == null || !command.startsWith("CHAT") || !command.contains("] receipt: record ")) return;
+    if (waits(a.gameId)) readInBackground(a);
   }
 
   private void readNow(ActiveGame a) throws Server.Problem {
