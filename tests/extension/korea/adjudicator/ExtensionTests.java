@@ -675,6 +675,18 @@ public final class ExtensionTests {
     final Board.Unit deadDivision = new Board.Unit("nk-6", "communist", "Boxes", null, "", null, new Board.Kind("infantry", "XX", List.of(), "nk"));
     equal(List.of("Supply of this side"), labels(filtered.entries(new Board.Context(deadDivision, "Boxes", null, List.of()), "communist", "pusan")),
           "nor on one off the map when it takes units on the map");
+    // applies.units.steps: the sides a unit must show (Fire and Ice declares a combat with a fresh unit alone)
+    final Catalog fresh = Catalog.of(Json.parseObject(systems.replace("{\"u\": {\"x-board\": \"unit\"}}}, \"applies\": {\"scenarios\": null, "
+      + "\"sides\": null, \"owner_of_units\": false, \"units\": null}", "{\"u\": {\"x-board\": \"unit\"}}}, \"applies\": {\"units\": "
+      + "{\"types\": [], \"sizes\": [], \"flags\": [], \"nationalities\": [], \"on_map\": true, \"steps\": [\"fresh\"]}}")), "kwb");
+    final Board.Kind infantry = new Board.Kind("infantry", "XX", List.of(), "nk");
+    for (final String[] shown : new String[][] {{"fresh", "yes"}, {"spent", "no"}, {"", "yes"}}) {
+      final Board.Unit showing = new Board.Unit("nk-2", "communist", "Main", "0101", shown[0], null, infantry);
+      equal("yes".equals(shown[1]), labels(fresh.entries(new Board.Context(showing, "Main", "0101", List.of()), "communist", "pusan"))
+            .contains("Division breakdown for this unit"), "a check of fresh units on a unit showing '" + shown[0] + "' (''; not known)");
+    }
+    check(new Board.Unit("nk-2", "communist", "Main", "0101", "spent", null, Board.Kind.UNKNOWN).fits(Map.of("steps", List.of("fresh"))) == false,
+          "a counter that says nothing of its kind still shows its step");
     check(c.entries(Board.Context.none(), "communist", "pusan").isEmpty(), "no unit, no entries");
     final List<String> menu = new ArrayList<>();
     for (final Catalog.Check x : c.offered("pusan", "communist")) menu.add(x.name);
