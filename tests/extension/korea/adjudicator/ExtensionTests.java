@@ -696,8 +696,10 @@ public final class ExtensionTests {
     // a recorded game's checks its ledger does not offer yet (GET /games/{id}: waiting_checks), by the server's word
     final Waiting waiting = new Waiting();
     final ActiveGame game = new ActiveGame("g1", "pusan", "communist", "t", "http://127.0.0.1:9", null);
-    waiting.read("g1", Json.parseObject("{\"waiting_checks\": {\"bombardment\": \"not before the shells come (1.0)\"}}"));
-    check(waiting.waits("g1") && !waiting.waits("g2"), "a game waits for what its server says, another game for nothing known");
+    waiting.read("g1", Json.parseObject("{\"role\": \"communist\", \"waiting_checks\": {\"bombardment\": \"not before the shells come (1.0)\"}}"));
+    waiting.read("g1", Json.parseObject("{\"role\": \"un\", \"waiting_checks\": {}}"));
+    check(waiting.waits("g1", "communist") && !waiting.waits("g1", "un") && !waiting.waits("g2", "communist"),
+          "a game waits for what its server says to each side, another game for nothing known");
     equal(Set.of("bombardment"), waiting.notYet(game), "the checks not offered yet");
     equal(Set.of(), waiting.notYet(null), "no recorded game: nothing waits");
     menu.clear();
@@ -706,9 +708,9 @@ public final class ExtensionTests {
     equal(List.of("Attack this hex with the selected units", "Supply of this side"),
           labels(c.entries(new Board.Context(u, "Main", "0201", List.of(mine)), "communist", "pusan", waiting.notYet(game))),
           "and so does the right-click");
-    waiting.read("g1", Json.parseObject("{\"waiting_checks\": {}}"));
-    check(!waiting.waits("g1") && waiting.notYet(game).isEmpty(), "once the ledger holds what it waited for, it is offered");
-    waiting.read("g1", Json.parseObject("{\"checks\": []}"));
+    waiting.read("g1", Json.parseObject("{\"role\": \"communist\", \"waiting_checks\": {}}"));
+    check(!waiting.waits("g1", "communist") && waiting.notYet(game).isEmpty(), "once the ledger holds what it waited for, it is offered");
+    waiting.read("g1", Json.parseObject("{\"role\": \"communist\", \"checks\": []}"));
     check(waiting.notYet(game).isEmpty(), "a server without the field: nothing waits");
     refused(() -> Catalog.of(Json.parseObject(systems), "spi"), "a game the server does not know");
   }

@@ -16,26 +16,34 @@ import javax.swing.SwingWorker;
  * background when a menu first asks. Asked anyway (a script), such a check still answers: the server stays the judge.
  */
 final class Waiting {
-  /** Recorded game id -> its checks not offered yet -> why. */
+  /** A recorded game's side (its id, a tab, the side) -> its checks not offered that side now -> why. */
   private final Map<String, Map<String, String>> byGame = new ConcurrentHashMap<>();
   private final Set<String> reading = ConcurrentHashMap.newKeySet();
   /** The recorded game the menus last asked about (what a ruling heard from another player may change). */
   private volatile ActiveGame last;
 
-  /** Takes what a GET /api/v1/games/{id} answer says (a server without the field: nothing waits). */
+  /**
+   * Takes what a GET /api/v1/games/{id} answer says for the token's side (its {@code role}: what
+   * waits depends on the side, a combat's losses being the loser's); a server without the field:
+   * nothing waits.
+   */
   void read(String gameId, Map<String, Object> about) {
     final Map<String, String> waiting = new ConcurrentHashMap<>();
     for (final Map.Entry<String, Object> e : Schema.map(about.get("waiting_checks")).entrySet()) {
       waiting.put(e.getKey(), String.valueOf(e.getValue()));
     }
-    byGame.put(gameId, waiting);
+    byGame.put(key(gameId, String.valueOf(about.get("role"))), waiting);
+  }
+
+  private static String key(String gameId, String side) {
+    return gameId + "\t" + side;
   }
 
   /** The names of the checks {@code active} does not offer yet (none: no recorded game, or not read yet: then read it). */
   Set<String> notYet(ActiveGame active) {
     if (active == null) return Set.of();
     last = active;
-    final Map<String, String> known = byGame.get(active.gameId);
+    final Map<String, String> known = byGame.get(key(active.gameId, active.side));
     if (known == null) {
       readInBackground(active);
       return Set.of();
@@ -43,15 +51,15 @@ final class Waiting {
     return Set.copyOf(known.keySet());
   }
 
-  /** Whether {@code gameId} waits for something now (then a ruling may change it: read it again). */
-  boolean waits(String gameId) {
-    final Map<String, String> known = byGame.get(gameId);
+  /** Whether the game waits for something for {@code side} now (then a ruling may change it: read it again). */
+  boolean waits(String gameId, String side) {
+    final Map<String, String> known = byGame.get(key(gameId, side));
     return known != null && !known.isEmpty();
   }
 
   /** Reads the game again after a ruling of it, when it waits for something. Off the event thread. */
   void afterRuling(ActiveGame recorded) {
-    if (recorded == null || !waits(recorded.gameId)) return;
+    if (recorded == null || !waits(recorded.gameId, recorded.side)) return;
     try {
       readNow(recorded);
     }
@@ -68,7 +76,7 @@ final class Waiting {
   void heard(String command) {
     final ActiveGame a = last;
     if (a == null || command == null || !command.startsWith("CHAT") || !command.contains("] receipt: record ")) return;
-    if (waits(a.gameId)) readInBackground(a);
+    if (waits(a.gameId, a.side)) readInBackground(a);
   }
 
   private void readNow(ActiveGame a) throws Server.Problem {
@@ -76,7 +84,7 @@ final class Waiting {
   }
 
   private void readInBackground(ActiveGame a) {
-    if (!reading.add(a.gameId)) return;
+    if (!reading.add(key(a.gameId, a.side))) return;
     new SwingWorker<Void, Void>() {
       @Override
       protected Void doInBackground() throws Exception {
@@ -86,7 +94,7 @@ final class Waiting {
 
       @Override
       protected void done() {
-        reading.remove(a.gameId);
+        reading.remove(key(a.gameId, a.side));
       }
     }.execute();
   }
