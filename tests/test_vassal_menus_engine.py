@@ -23,18 +23,11 @@ from bench.server import Gunicorn
 from tests.engine.play import (
     Script, adjacent_combat, board_request, call, menu_of, select, sign_in, start_scenario, submit_form,
 )
+from tests.test_vassal_extension_e2e import explain
 
 pytestmark = pytest.mark.engine
 
 RELEASE = {"communist_vp": 16}
-
-
-def explain(run) -> str:
-    shown = []
-    for entry in run.steps[-6:]:
-        shown.append(f"{entry.get('do')}: {entry.get('error') or ''}")
-        shown += [f"   dialog: {d.get('title')}: {str(d.get('text'))[:300]}" for d in entry.get("dialogs", [])]
-    return run.failure() + "\n" + "\n".join(shown)
 
 
 @pytest.fixture(scope="module")
