@@ -377,7 +377,8 @@ def the_side(side: str, rule: str) -> Actor:
 class UnitKinds:
     """The units a check about one unit takes (the unit a player points at: a division broken
     down, an aircraft on a mission), in the game data's words: a unit fits when it is of one of
-    the `types`, `sizes` and `nationalities` given and has one of the `flags` given (each left
+    the `types`, `sizes` and `nationalities` given, has one of the `flags` given and shows one of
+    the `steps` named (its counter's side: Fire and Ice's declaring unit shows "fresh") (each left
     empty: any); `on_map` True takes only a unit on a hex of the map, False only one off it (in
     a box), None either. The catalog declares it (`GET /systems`, `applies.units`), so the
     module's menus and the pages offer the check on those units alone; the check's own
@@ -388,18 +389,20 @@ class UnitKinds:
     flags: tuple[str, ...] = ()
     nationalities: tuple[str, ...] = ()
     on_map: bool | None = None
+    steps: tuple[str, ...] = ()
 
-    def fits(self, unit: Any, on_map: bool | None = None) -> bool:
+    def fits(self, unit: Any, on_map: bool | None = None, step: str | None = None) -> bool:
         """Whether a unit of the game's data (scenarios.model.Unit) fits, standing on the map or not
-        (None: not known)."""
+        and showing `step` (by its name in the data) (either None: not known)."""
         return ((not self.types or unit.type in self.types) and (not self.sizes or unit.size in self.sizes)
                 and (not self.flags or bool(set(self.flags) & set(unit.flags)))
                 and (not self.nationalities or unit.nationality in self.nationalities)
-                and (self.on_map is None or on_map is None or on_map == self.on_map))
+                and (self.on_map is None or on_map is None or on_map == self.on_map)
+                and (not self.steps or step is None or step in self.steps))
 
     def to_json(self) -> dict[str, Any]:
         return {"types": list(self.types), "sizes": list(self.sizes), "flags": list(self.flags),
-                "nationalities": list(self.nationalities), "on_map": self.on_map}
+                "nationalities": list(self.nationalities), "on_map": self.on_map, "steps": list(self.steps)}
 
 
 _HOW_TO_DECLARE_ACTOR = (

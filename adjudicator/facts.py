@@ -158,6 +158,35 @@ def follow_up_of(system: str, check: str) -> FollowUpFunction | None:
     return _FOLLOW_UPS.get((system, check))
 
 
+#: (scenario id, the ledger as (seq, record body) pairs, oldest first, the side asking (None: the
+#: observer)) -> why the check is not offered to that side now, in players' words (None: it is).
+NotYetFunction = Callable[[str, list[tuple[int, dict[str, Any]]], "str | None"], "str | None"]
+
+_NOT_YET: dict[tuple[str, str], NotYetFunction] = {}
+
+
+def register_offered_once(system: str, check: str):
+    """Register `function` as what `system`'s `check` waits for before a recorded game's menus and
+    lists offer it to a side: an event of the game its rules require first (Fire and Ice's Atomic
+    Strike after a successful Atomic Release, 10.3.4; a combat's losses to the side that lost it,
+    5.6). Asked anyway, the check answers as it always did: its own validation stays the judge."""
+    def decorator(function: NotYetFunction) -> NotYetFunction:
+        _NOT_YET[(system, check)] = function
+        return function
+    return decorator
+
+
+def waiting_checks(system: str, scenario: str, checks: list[str],
+                   records: Callable[[], list[tuple[int, dict[str, Any]]]], side: str | None) -> dict[str, str]:
+    """Of `checks`, those the game does not offer `side` now -> why; `records` is read only when
+    one of them waits for something."""
+    waiting = [(name, _NOT_YET[(system, name)]) for name in checks if (system, name) in _NOT_YET]
+    if not waiting:
+        return {}
+    ledger = records()
+    return {name: why for name, function in waiting if (why := function(scenario, ledger, side)) is not None}
+
+
 def concerns(system: str, check: str, field_names) -> bool:
     """Whether `system`'s facts may bear on a check with these request fields."""
     entry = _FACTS.get(system)

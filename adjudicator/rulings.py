@@ -56,6 +56,7 @@ from adjudicator.ledger.dice import LedgerDice, SuppliedDice
 from adjudicator.facts import (
     GameFacts, GameResult, Refused, concerns, facts_of, follow_up_of, ledger_facts_of, result_of,
 )
+from adjudicator.facts import waiting_checks as facts_waiting
 from adjudicator.fog import Part, fog_of, named_units, reveal, seal, unseen_by, visible_to
 from adjudicator.ledger.records import Record, ledger_document
 from adjudicator.ledger.board import RESTORED_BY, Derived, LedgerBoard, Notice, RestoredByError
@@ -198,6 +199,15 @@ def authorize(token: str | None, game_id: str, *, write: bool) -> TokenGrant:
 def game_checks(grant: TokenGrant) -> list[str]:
     """The checks of a recorded game's system that its scenario has."""
     return [s.name for s in checks_for(grant.system) if s.belongs_to(grant.scenario)]
+
+
+def waiting_checks(grant: TokenGrant) -> dict[str, str]:
+    """The game's checks its ledger does not offer the token's side now -> why, in words (Fire and
+    Ice's Atomic Strike before a successful Atomic Release, a combat's losses to its winner): menus
+    and lists leave them out; asked anyway, each still answers (`facts.register_offered_once`)."""
+    return facts_waiting(grant.system, grant.scenario, game_checks(grant),
+                         lambda: [(r.seq, r.body) for r in services().store.records(grant.game_id)],
+                         None if grant.role == OBSERVER else canonical_side(grant.role))
 
 
 def game_check(grant: TokenGrant, check: str, *, system: str | None = None) -> CheckSpec:

@@ -40,6 +40,10 @@ def test_the_catalog_says_who_may_ask_where_and_on_which_units(checks):
         assert checks[f"fireandice.{name}"]["applies"]["units"]["flags"] == ["aircraft"]  # not a ground division
     assert checks["fireandice.rebuild"]["applies"]["units"]["on_map"] is False  # a unit in the Replacements box
     assert checks["spi.movement_cost"]["applies"]["owner_of_units"]  # the mover's own unit, never the enemy's
+    # issue 51: a unit showing its spent side is not offered to declare a combat (Glossary "Spent"; 9.3)
+    declaring = checks["fireandice.declare_combat"]["applies"]["units"]
+    assert declaring["steps"] == ["fresh"] and declaring["on_map"] is True
+    assert checks["kwb.division_breakdown"]["applies"]["units"]["steps"] == []  # any step
 
 
 def test_every_declared_unit_kind_is_in_the_games_data():
@@ -52,7 +56,15 @@ def test_every_declared_unit_kind_is_in_the_games_data():
                              (spec.units.flags, {f for u in units for f in u.flags}),
                              (spec.units.nationalities, {u.nationality for u in units})):
             assert set(wanted) <= have, (spec.key, set(wanted) - have)
+        assert set(spec.units.steps) <= {step.name for u in units for step in u.steps}, spec.key  # named as the data names them
         assert any(spec.units.fits(u) for u in units), spec.key  # it takes some unit
+
+
+def test_a_declaration_fits_a_unit_showing_its_fresh_side_alone():
+    spec = get_check("fireandice", "declare_combat")
+    nk2 = load_game("fireandice").units["nk-2"]
+    assert [spec.units.fits(nk2, True, step) for step in ("fresh", "spent", None)] == [True, False, True]
+    assert not spec.units.fits(nk2, False, "fresh")  # off the map
 
 
 @pytest.mark.parametrize("key, field, dice", [("kwb.division_breakdown", "division", [1, 1, 1]),

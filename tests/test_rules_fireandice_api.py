@@ -249,3 +249,78 @@ def test_a_scenario_whose_rule_makes_foreign_intervention_no_roll_is_not_offered
         page = pages.get(f"/games/{game['game_id']}").get_data(as_text=True)
         assert ("Republic of China intervention" in page) is offered, scenario
         assert "Foreign Aid" in page, scenario
+
+
+def test_an_atomic_strike_is_offered_once_the_ledger_holds_a_successful_atomic_release(tmp_path):
+    """issue 51: VASSAL offered the Atomic Strike (10.3.4: "after Atomic Release") in a game whose
+    Atomic Release roll had not succeeded. The game's `waiting_checks` (GET /api/v1/games/<id>),
+    which the extension's menus read, and the game page's list leave it out until a successful
+    roll is recorded (a failed one changes nothing); asked anyway, it answers as before."""
+    from adjudicator.testing import PageClient, bearer, choose_seeds, new_game, seed_for
+
+    release = {"communist_vp": 16, "scenario": "campaign"}
+    spec = get_check("fireandice", "atomic_release")
+    app = make_app(tmp_path)
+    choose_seeds(app, {"fireandice/campaign": seed_for((spec, release, lambda o: o["success"] is False, 1),
+                                                       (spec, release, lambda o: o["success"] is True, 2))})
+    api = app.test_client()
+    game = new_game(api, "fireandice", "campaign")
+    un, url = bearer(game["tokens"]["un"]), f"/api/v1/games/{game['game_id']}"
+    pages = PageClient(app)
+    pages.log_in(game["game_id"], game["tokens"]["un"])
+
+    def offered() -> bool:
+        info = api.get(url, headers=un).get_json()
+        assert "atomic_strike" in info["checks"]  # the scenario's check all along (the field keeps its meaning)
+        page = pages.get(url.replace("/api/v1", "")).get_data(as_text=True)
+        listed = "Atomic strike" in page
+        assert listed is ("atomic_strike" not in info["waiting_checks"]), info["waiting_checks"]
+        return listed
+
+    assert not offered()
+    why = api.get(url, headers=un).get_json()["waiting_checks"]["atomic_strike"]
+    assert "Atomic Strikes need Atomic Release (10.3.4, 12.2.1)" in why and "_" not in why
+    strike = {"aircraft": "un-air-19bomb", "target": "airfield_box", "airfield_box": "north_korea", "atomic_release": False}
+    asked = api.post(f"{url}/atomic_strike", json=strike, headers=un)
+    assert asked.status_code == 422 and "need Atomic Release" in asked.get_data(as_text=True)  # as today
+    for roll, success in ((1, False), (2, True)):
+        ruled = api.post(f"{url}/atomic_release", json={"communist_vp": 16}, headers=un)
+        assert ruled.status_code == 201 and ruled.get_json()["outcome"]["success"] is success, (roll, ruled.get_json())
+        assert offered() is success, roll
+    assert "atomic_strike" not in api.get(url, headers=bearer(game["tokens"]["communist"])).get_json()["waiting_checks"]
+
+
+def test_a_combats_losses_are_offered_to_its_loser_alone_until_settled(tmp_path):
+    """issue 51: after a combat ruling VASSAL offered "Combat losses" to both sides. 5.6: "The loser of the combat
+    must fulfill the spread as losses": the game's `waiting_checks` (which the extension's menus read) and the game
+    page's list offer them to the side the ruling says lost, and to nobody before a combat or once it is settled;
+    asked anyway, the check answers as before."""
+    from adjudicator.testing import PageClient, bearer, choose_seeds, new_game, seed_for
+
+    situation = {k: v for k, v in COMBAT.items() if k != "chit"}
+    lost = seed_for((get_check("fireandice", "combat"), {**situation, "scenario": "campaign"},
+                     lambda o: o["loser_side"] == "communist", 1))
+    app = make_app(tmp_path)
+    choose_seeds(app, {"fireandice/campaign": lost})
+    api = app.test_client()
+    game = new_game(api, "fireandice", "campaign")
+    url = f"/api/v1/games/{game['game_id']}"
+    tokens = {side: bearer(game["tokens"][side]) for side in ("un", "communist", "observer")}
+
+    def waiting() -> dict[str, bool]:
+        return {side: "combat_losses" in api.get(url, headers=t).get_json()["waiting_checks"] for side, t in tokens.items()}
+
+    assert waiting() == {"un": True, "communist": True, "observer": True}  # no combat yet
+    why = api.get(url, headers=tokens["un"]).get_json()["waiting_checks"]["combat_losses"]
+    assert why.startswith("no combat the UN lost waits for its losses (5.6") and "_" not in why
+    ruled = api.post(f"{url}/combat", json=situation, headers=tokens["communist"])
+    assert ruled.status_code == 201 and ruled.get_json()["outcome"]["loser_side"] == "communist", ruled.get_json()
+    assert waiting() == {"un": True, "communist": False, "observer": False}  # the winner is not offered them
+    pages = PageClient(app)
+    for side, listed in (("un", False), ("communist", True)):
+        pages.log_in(game["game_id"], game["tokens"][side])
+        assert ("Combat losses" in pages.get(f"/games/{game['game_id']}").get_data(as_text=True)) is listed, side
+    settled = api.post(f"{url}/combat_losses", json={"loser": "communist", "participating": ["nk-15"], "eliminate_all": True},
+                       headers=tokens["communist"])
+    assert settled.status_code == 201, settled.get_json()
+    assert waiting() == {"un": True, "communist": True, "observer": True}  # settled: 5.6, a spread is satisfied once

@@ -292,3 +292,21 @@ def test_inchon_only_on_invasion_turns_13_14_17():
     assert fight(g, game_turn=13, **body).outcome["table"] == "position"
     with pytest.raises(ValueError, match="13, 14, 17"):
         fight(g, game_turn=12, **body)
+
+
+def test_the_defenders_choice_of_losses_is_offered_to_the_defender_alone_until_made():
+    """issue 51: after a combat VASSAL offered "Combat losses" to both sides. Combat (J): the defending units lose
+    the regiments and their owner chooses which, so a recorded game offers the choice (its `waiting_checks`, which
+    the extension's menus read) to the side whose units the combat owes it, to nobody before nor once it is made."""
+    from adjudicator.rules.spi.chosen_losses import losses_to_the_defender
+
+    combat = {"check": "spi.combat", "request": {},
+              "result": {"outcome": {"defender_losses_to_choose": {"regiments": 2, "units": ["us-d2", "us-d3"]}}}}
+    made = {"check": "spi.combat_losses", "request": {"combat_record": 1}, "result": {"outcome": {}}}
+    offered = {side: losses_to_the_defender("campaign", [(1, combat)], side) for side in ("un", "communist", None)}
+    assert offered["un"] is None and offered["communist"] == ("no combat waits for the Communist's units' losses to "
+                                                             "be chosen (Combat (J): the defender takes them)")
+    assert offered[None] is None  # the observer's list: a choice is owed
+    for side in ("un", "communist", None):
+        assert losses_to_the_defender("campaign", [], side) is not None, side
+        assert losses_to_the_defender("campaign", [(1, combat), (2, made)], side) is not None, side

@@ -89,6 +89,7 @@ def game_info(game_id: str):
         "role": grant.role,
         "may_roll": grant.role != "observer" and game["status"] == "open",
         "checks": rulings.game_checks(grant),
+        "waiting_checks": rulings.waiting_checks(grant),
         "public_url": public_url(),
         "result": _result_json(game_id, game["system"]),
     })

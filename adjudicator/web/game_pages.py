@@ -552,6 +552,9 @@ def checked_logs(game_id: str, files: list[tuple[str, bytes]], eyes: str | None)
 
 
 def game_checks_of(grant: TokenGrant) -> list[CheckSpec]:
-    """The checks the game's page offers: its scenario's, less those its rules make "no roll"."""
+    """The checks the game's page offers: its scenario's, less those its rules make "no roll" and
+    those its ledger does not offer yet (an Atomic Strike before Atomic Release)."""
+    waiting = rulings.waiting_checks(grant)
     return [spec for name in rulings.game_checks(grant)
-            if (spec := get_check(grant.system, name)) is not None and spec.offered_in(grant.scenario)]
+            if (spec := get_check(grant.system, name)) is not None and spec.offered_in(grant.scenario)
+            and name not in waiting]

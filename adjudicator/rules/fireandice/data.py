@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from scenarios.model import Game, Table, Unit
@@ -24,6 +24,10 @@ GAME_ID = "fireandice"
 #: The units a check of one ground unit takes: an HQ or a combat unit on the map (no aircraft).
 GROUND_UNITS = UnitKinds(types=("infantry", "cadre", "cavalry", "marine", "taskforce", "airborne", "hq"), on_map=True)
 #: The units that fight (Glossary "Unit": a counter that is not a marker or HQ): the combat losses of one of them.
+#: The units a right-click offers to declare a combat: a ground unit on the map showing its fresh side (Glossary
+#: "Spent": a spent unit may not declare; 9.3). One flipped spent as its activation began still may (the
+#: Glossary's convenience flip): the combat check says how, and the toolbar's checks still list the declaration.
+DECLARING_UNITS = replace(GROUND_UNITS, steps=("fresh",))
 FIGHTING_UNITS = UnitKinds(types=("infantry", "cadre", "cavalry", "marine", "taskforce", "airborne"), on_map=True)
 #: The units a check of one aircraft takes (an aircraft stands in the air boxes, not on a hex).
 AIRCRAFT = UnitKinds(flags=("aircraft",))

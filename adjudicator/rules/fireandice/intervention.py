@@ -29,6 +29,7 @@ from typing import Literal
 from pydantic import AliasChoices, Field, ValidationInfo, model_validator
 
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, named_side, register_check, the_side
+from adjudicator.facts import register_offered_once
 from adjudicator.rules.fireandice import data
 from adjudicator.rules.fireandice.schemas import Month, SideId
 
@@ -276,6 +277,30 @@ def soviet_intervention(req: InterventionRollRequest, dice: Dice) -> CheckResult
             "(12.2.2)."]
 
     return _direct_roll(req, dice, "soviet", "communist", after_the_chinese)
+
+
+def atomic_release_record(records: list[tuple[int, dict]]) -> int | None:
+    """The record whose roll made Atomic Release (12.2.1): an Atomic Release roll, or one a Foreign
+    Aid request triggered (12.2.2), that succeeded; None while none has."""
+    for seq, body in records:
+        outcome = (body.get("result") or {}).get("outcome") or {}
+        if body.get("check") == "fireandice.atomic_release" and outcome.get("success") is True:
+            return seq
+        if body.get("check") == "fireandice.foreign_aid" and any(
+                isinstance(r, dict) and r.get("intervention") == "atomic_release" and r.get("success") is True
+                for r in outcome.get("intervention_rolls") or ()):
+            return seq
+    return None
+
+
+@register_offered_once("fireandice", "atomic_strike")
+def strikes_wait_for_release(scenario: str, records: list[tuple[int, dict]], side: str | None) -> str | None:
+    """10.3.4: Atomic Strikes are launched only after Atomic Release; no scenario starts with it, so
+    a recorded game offers them once its ledger holds a successful Atomic Release roll."""
+    if atomic_release_record(records) is not None:
+        return None
+    return ("Atomic Strikes need Atomic Release (10.3.4, 12.2.1): no Atomic Release roll in this game's ledger "
+            "has succeeded yet")
 
 
 # -- Foreign Aid (12.2.2) --------------------------------------------------------------------------

@@ -29,7 +29,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 
 from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board as board_field, named_side, register_check
-from adjudicator.facts import Fact, GameFacts, Refused, register_follow_up
+from adjudicator.facts import Fact, GameFacts, Refused, register_follow_up, register_offered_once
 from adjudicator.rules.fireandice import board, board_orders, data, events
 from adjudicator.rules.fireandice.schemas import SideId
 from adjudicator.rules.positions import PositionModel
@@ -254,6 +254,20 @@ def combat_settled(records: list[tuple[int, dict[str, Any]]], request: dict[str,
         raise Refused("/combat_record", f"no combat {whose} waits for its losses in this game: name the combat's "
                                         "record, or give the spread and the participating units")  # not "fought in in"
     return GameFacts()
+
+
+@register_offered_once("fireandice", "combat_losses")
+def losses_to_the_loser(scenario: str, records: list[tuple[int, dict[str, Any]]], side: str | None) -> str | None:
+    """5.6: "The loser of the combat must fulfill the spread as losses": a recorded game offers the losses to a
+    side only while a combat it lost waits for them (the observer: while any combat does), never to the winner."""
+    settled = {body["request"].get("combat_record") for seq, body in records
+               if body.get("check") == LOSSES and isinstance(body.get("request"), dict)}
+    for seq, body in records:
+        outcome = (body.get("result") or {}).get("outcome") or {}
+        if body.get("check") == COMBAT and seq not in settled and outcome.get("loser_side") in ((side,) if side else data.SIDES):
+            return None
+    who = f"the {data.SIDE_NAMES[side]}" if side else "either side"
+    return f"no combat {who} lost waits for its losses (5.6: the loser of the combat satisfies the spread)"
 
 
 def _participants(outcome: dict[str, Any]) -> dict[str, list[str]]:

@@ -66,7 +66,7 @@ class DeclareCombatRequest(CheckRequest):
                 summary="Declaring combat: its MP cost (1/2/3/all), whether the unit can pay it, and the cup",
                 rule="4.5; 5.2; 6.2 j",
                 actor=data.owner("the declaring unit", "4.5", lambda r: [r.unit]),
-                units=data.GROUND_UNITS,
+                units=data.DECLARING_UNITS,
                 example={"unit": "nk-3", "combat_type": "Prepared Attack", "mp_spent": 1.5})
 def declare_combat(req: DeclareCombatRequest, dice: Dice) -> CheckResult:
     return run_declare_combat(data.game(), req)

@@ -19,8 +19,8 @@ from typing import Any
 
 from pydantic import Field, ValidationInfo, model_validator
 
-from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, register_check
-from adjudicator.facts import Fact, GameFacts, Refused, register_follow_up
+from adjudicator.checks import CheckRequest, CheckResult, Dice, Step, board, register_check, side_label
+from adjudicator.facts import Fact, GameFacts, Refused, register_follow_up, register_offered_once
 from adjudicator.rules.spi import data, losses
 from adjudicator.rules.spi.combat import in_order
 from adjudicator.rules.spi.schemas import ScenarioName
@@ -95,6 +95,24 @@ def losses_owed(records: list[tuple[int, dict[str, Any]]], request: dict[str, An
     if request.get("regiments") is None:
         raise Refused("/combat_record", "no combat of this game waits for these units' losses: name the combat's record")
     return GameFacts()
+
+
+@register_offered_once("spi", "combat_losses")
+def losses_to_the_defender(scenario: str, records: list[tuple[int, dict[str, Any]]], side: str | None) -> str | None:
+    """Combat (J): the defending units lose the regiments, and their owner chooses which: a recorded game
+    offers the choice to a side only while a combat owes it his units' losses (the observer: while any
+    combat does), never to the attacker who won them."""
+    settled = {body["request"].get("combat_record") for seq, body in records
+               if body.get("check") == LOSSES and isinstance(body.get("request"), dict)}
+    g = data.game()
+    for seq, body in records:
+        owed = _owed(body)
+        if owed is None or seq in settled:
+            continue
+        if side is None or any(u in g.units and g.units[u].side == side for u in owed.get("units") or ()):
+            return None
+    whose = f"the {side_label(side)}'s" if side else "any"
+    return f"no combat waits for {whose} units' losses to be chosen (Combat (J): the defender takes them)"
 
 
 def _owed(body: dict[str, Any]) -> dict[str, Any] | None:

@@ -675,12 +675,43 @@ public final class ExtensionTests {
     final Board.Unit deadDivision = new Board.Unit("nk-6", "communist", "Boxes", null, "", null, new Board.Kind("infantry", "XX", List.of(), "nk"));
     equal(List.of("Supply of this side"), labels(filtered.entries(new Board.Context(deadDivision, "Boxes", null, List.of()), "communist", "pusan")),
           "nor on one off the map when it takes units on the map");
+    // applies.units.steps: the sides a unit must show (Fire and Ice declares a combat with a fresh unit alone)
+    final Catalog fresh = Catalog.of(Json.parseObject(systems.replace("{\"u\": {\"x-board\": \"unit\"}}}, \"applies\": {\"scenarios\": null, "
+      + "\"sides\": null, \"owner_of_units\": false, \"units\": null}", "{\"u\": {\"x-board\": \"unit\"}}}, \"applies\": {\"units\": "
+      + "{\"types\": [], \"sizes\": [], \"flags\": [], \"nationalities\": [], \"on_map\": true, \"steps\": [\"fresh\"]}}")), "kwb");
+    final Board.Kind infantry = new Board.Kind("infantry", "XX", List.of(), "nk");
+    for (final String[] shown : new String[][] {{"fresh", "yes"}, {"spent", "no"}, {"", "yes"}}) {
+      final Board.Unit showing = new Board.Unit("nk-2", "communist", "Main", "0101", shown[0], null, infantry);
+      equal("yes".equals(shown[1]), labels(fresh.entries(new Board.Context(showing, "Main", "0101", List.of()), "communist", "pusan"))
+            .contains("Division breakdown for this unit"), "a check of fresh units on a unit showing '" + shown[0] + "' (''; not known)");
+    }
+    check(new Board.Unit("nk-2", "communist", "Main", "0101", "spent", null, Board.Kind.UNKNOWN).fits(Map.of("steps", List.of("fresh"))) == false,
+          "a counter that says nothing of its kind still shows its step");
     check(c.entries(Board.Context.none(), "communist", "pusan").isEmpty(), "no unit, no entries");
     final List<String> menu = new ArrayList<>();
     for (final Catalog.Check x : c.offered("pusan", "communist")) menu.add(x.name);
     equal(List.of("combat", "supply", "bombardment", "division_breakdown", "victory"), menu,
           "the toolbar's checks: not another scenario's (Seoul cleared), not the other side's (naval assault)");
     equal(7, c.offered(null, null).size(), "a game that does not say its scenario nor side: every check");
+    // a recorded game's checks its ledger does not offer yet (GET /games/{id}: waiting_checks), by the server's word
+    final Waiting waiting = new Waiting();
+    final ActiveGame game = new ActiveGame("g1", "pusan", "communist", "t", "http://127.0.0.1:9", null);
+    waiting.read("g1", Json.parseObject("{\"role\": \"communist\", \"waiting_checks\": {\"bombardment\": \"not before the shells come (1.0)\"}}"));
+    waiting.read("g1", Json.parseObject("{\"role\": \"un\", \"waiting_checks\": {}}"));
+    check(waiting.waits("g1", "communist") && !waiting.waits("g1", "un") && !waiting.waits("g2", "communist"),
+          "a game waits for what its server says to each side, another game for nothing known");
+    equal(Set.of("bombardment"), waiting.notYet(game), "the checks not offered yet");
+    equal(Set.of(), waiting.notYet(null), "no recorded game: nothing waits");
+    menu.clear();
+    for (final Catalog.Check x : c.offered("pusan", "communist", waiting.notYet(game))) menu.add(x.name);
+    equal(List.of("combat", "supply", "division_breakdown", "victory"), menu, "the toolbar leaves out a check not offered yet");
+    equal(List.of("Attack this hex with the selected units", "Supply of this side"),
+          labels(c.entries(new Board.Context(u, "Main", "0201", List.of(mine)), "communist", "pusan", waiting.notYet(game))),
+          "and so does the right-click");
+    waiting.read("g1", Json.parseObject("{\"role\": \"communist\", \"waiting_checks\": {}}"));
+    check(!waiting.waits("g1", "communist") && waiting.notYet(game).isEmpty(), "once the ledger holds what it waited for, it is offered");
+    waiting.read("g1", Json.parseObject("{\"role\": \"communist\", \"checks\": []}"));
+    check(waiting.notYet(game).isEmpty(), "a server without the field: nothing waits");
     refused(() -> Catalog.of(Json.parseObject(systems), "spi"), "a game the server does not know");
   }
 

@@ -173,6 +173,7 @@ public final class Adjudicator implements Buildable, GameComponent, CommandEncod
 
   @Override
   public Command decode(String command) {
+    checks.waiting.heard(command);
     final PlayedGame state = PlayedGame.decode(command);
     if (state != null) return new PlayedGame.Change(this, state, state.saysPosition);
     return OwnerAsked.decode(this, command);

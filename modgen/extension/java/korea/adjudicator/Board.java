@@ -46,12 +46,16 @@ final class Board {
 
     /**
      * Whether the unit is one a check about one unit takes (the catalog's {@code applies.units}):
-     * of one of the "types", "sizes" and "nationalities" named, with one of the "flags" named
-     * (each empty: any), on a hex of the map or off it as "on_map" says (null: either). A unit
-     * whose counter says nothing of itself (an older module) fits.
+     * of one of the "types", "sizes" and "nationalities" named, with one of the "flags" named,
+     * showing one of the "steps" named (its Step layer's, by the names in the game data: Fire and
+     * Ice's declaring unit "fresh", never one showing its spent side) (each empty: any), on a hex
+     * of the map or off it as "on_map" says (null: either). A unit whose counter says nothing of
+     * itself (an older module, a step not known) fits.
      */
     boolean fits(Map<String, Object> accepted) {
-      if (accepted.isEmpty() || kind == Kind.UNKNOWN) return true;
+      if (accepted.isEmpty()) return true;
+      if (step != null && !step.isEmpty() && !oneOf(accepted.get("steps"), step)) return false;
+      if (kind == Kind.UNKNOWN) return true;
       if (!oneOf(accepted.get("types"), kind.type) || !oneOf(accepted.get("sizes"), kind.size)
           || !oneOf(accepted.get("nationalities"), kind.nationality)) return false;
       final List<Object> wanted = Schema.list(accepted.get("flags"));

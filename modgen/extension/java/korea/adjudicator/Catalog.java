@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * One game's checks as the server describes them (GET /api/v1/systems): names, summaries,
@@ -226,9 +227,14 @@ final class Catalog {
    * of the scenario that side may ask.
    */
   List<Check> offered(String scenario, String side) {
+    return offered(scenario, side, Set.of());
+  }
+
+  /** {@link #offered(String, String)}, less the checks the recorded game does not offer yet ({@code notYet}: Waiting). */
+  List<Check> offered(String scenario, String side, Set<String> notYet) {
     final List<Check> out = new ArrayList<>();
     for (final Check c : checks) {
-      if (c.belongsTo(scenario) && c.askedBy(side)) out.add(c);
+      if (c.belongsTo(scenario) && c.askedBy(side) && !notYet.contains(c.name)) out.add(c);
     }
     return out;
   }
@@ -242,6 +248,11 @@ final class Catalog {
    * VASSAL); null when unknown: then the selected units' side stands for it.
    */
   List<Entry> entries(Board.Context ctx, String asking, String scenario) {
+    return entries(ctx, asking, scenario, Set.of());
+  }
+
+  /** {@link #entries(Board.Context, String, String)}, less the checks the recorded game does not offer yet ({@code notYet}). */
+  List<Entry> entries(Board.Context ctx, String asking, String scenario, Set<String> notYet) {
     final List<Entry> out = new ArrayList<>();
     if (ctx.unit == null) return out;
     final List<Board.Unit> attackers = Board.attackers(ctx);
@@ -250,7 +261,7 @@ final class Catalog {
     final boolean own = mine == null || mine.equals(ctx.unit.side);
     boolean attackersOfOtherSide = false;
     for (final Board.Unit a : attackers) attackersOfOtherSide |= !a.side.equals(ctx.unit.side);
-    for (final Check c : offered(scenario, mine)) {
+    for (final Check c : offered(scenario, mine, notYet)) {
       switch (c.kind()) {
       case ATTACK:
         if (ctx.hex != null && enemy) {

@@ -83,6 +83,7 @@ final class CatchUp {
           for (final Object r : Schema.list(answer.get("rulings"))) found.add(Schema.map(r));
           next = answer.get("next");
         }
+        if (!found.isEmpty()) adjudicator.checks.waiting.afterRuling(a);  // a ruling asked elsewhere may offer a check now
         return found;
       }
 

@@ -19,6 +19,8 @@ final class CheckCalls {
   private final Adjudicator adj;
   private volatile Catalog catalog;
   private volatile String catalogServer = "";
+  /** The checks each recorded game does not offer yet (the menus leave them out). */
+  final Waiting waiting = new Waiting();
 
   CheckCalls(Adjudicator adj) {
     this.adj = adj;
@@ -75,7 +77,8 @@ final class CheckCalls {
         final List<String> labels = new ArrayList<>();
         final GamePiece p = BoardReader.pieceById(pieceId);
         if (p == null) return labels;
-        for (final Catalog.Entry e : c.entries(adj.reader().context(p, BoardReader.selection()), adj.askingSide(), adj.scenario())) {
+        for (final Catalog.Entry e : c.entries(adj.reader().context(p, BoardReader.selection()), adj.askingSide(), adj.scenario(),
+                                                   waiting.notYet(adj.active()))) {
           labels.add(e.enabled ? e.label : "[" + e.label + "]");
         }
         return labels;
@@ -157,6 +160,7 @@ final class CheckCalls {
         first = server.post(path, body, recorded.token);  // the same request id: never a second roll
       }
       answer = first;
+      waiting.afterRuling(recorded);
     }
     else {
       answer = new Server(Settings.server(), timeoutMs).post("/api/v1/systems/" + Adjudicator.path(adj.info().game) + "/" + Adjudicator.path(c.name)

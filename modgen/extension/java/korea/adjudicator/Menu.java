@@ -95,7 +95,8 @@ final class Menu {
       checks.add(item("Load the checks from the server", () -> adjudicator.loadCatalogInBackground(() -> { })));
     }
     else {
-      for (final Catalog.Check check : c.offered(adjudicator.scenario(), adjudicator.askingSide())) {
+      for (final Catalog.Check check : c.offered(adjudicator.scenario(), adjudicator.askingSide(),
+                                                             adjudicator.checks.waiting.notYet(adjudicator.active()))) {
         final JMenuItem i = item(check.words() + " (" + check.rule + ")", () -> adjudicator.askInteractively(check,
           adjudicator.reader().context(null, BoardReader.selection())));
         i.setToolTipText(check.summary);

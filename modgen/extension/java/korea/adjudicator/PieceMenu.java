@@ -92,7 +92,8 @@ final class PieceMenu {
   }
 
   private void fill(JMenu sub, Catalog catalog, Board.Context ctx) {
-    for (final Catalog.Entry entry : catalog.entries(ctx, adjudicator.askingSide(), adjudicator.scenario())) {
+    for (final Catalog.Entry entry : catalog.entries(ctx, adjudicator.askingSide(), adjudicator.scenario(),
+                                                                     adjudicator.checks.waiting.notYet(adjudicator.active()))) {
       final JMenuItem item = new JMenuItem(entry.label);
       item.setName(entry.check.itemName());
       item.setEnabled(entry.enabled);

@@ -61,6 +61,7 @@ final class RecordedGames {
       final String gameId = String.valueOf(created.get("game_id"));
       final Map<String, Object> about = server.get("/api/v1/games/" + Adjudicator.path(gameId), (String) own);
       Settings.keep(gameId, chosenScenario, server.base(), chosenSide, (String) own);
+      adj.checks.waiting.read(gameId, about);
       adj.catchUp().know(gameId, 0);
       final String publicUrl = String.valueOf(about.getOrDefault("public_url", server.base()));
       EventThread.call(() -> {
@@ -121,6 +122,7 @@ final class RecordedGames {
                                  + ". Load the game that belongs to " + id + ", or start its scenario anew.");
       }
       Settings.keep(id, scenario, server.base(), role, secret);
+      adj.checks.waiting.read(id, about);
       adj.catchUp().know(id, about.get("records") instanceof Number ? ((Number) about.get("records")).longValue() - 1 : 0);
       final String publicUrl = String.valueOf(about.getOrDefault("public_url", server.base()));
       final String seat = EventThread.call(adj::mySide);
