@@ -182,6 +182,18 @@ def test_kwb_a_retreat_the_crt_orders_is_listed_and_made_by_hand_verifies(kwb_re
     assert [(r["seq"], r["status"]) for r in report["rulings"]] == [(1, "verified")], report
 
 
+def first_record_and_log_check(server, created: dict, files) -> tuple[dict, dict]:
+    """The game's first ruling as its ledger holds it, and the server's check of the log the player
+    wrote (files / "game.vlog"), both read with the observer's token."""
+    token = created["tokens_for_others"]["observer"]
+    document = requests.get(f"{server.url}/api/v1/games/{created['game_id']}/ledger",
+                            headers={"Authorization": f"Bearer {token}"}, timeout=30).json()
+    sent = [("file", ("game.vlog", (files / "game.vlog").read_bytes(), "application/octet-stream"))]
+    report = requests.post(f"{server.url}/api/v1/games/{created['game_id']}/savedgame/log-check", files=sent,
+                           headers={"Authorization": f"Bearer {token}"}, timeout=60).json()
+    return document["records"][1]["body"], report
+
+
 # -- Fire and Ice: the Communist's first Hasty Attack of Invasion, applied by the dialog ---------------------
 
 def fireandice_attack(engine, engine_module, tmp_path_factory, name: str, combat, seed: int, after: list[str],
@@ -216,14 +228,8 @@ def fireandice_attack(engine, engine_module, tmp_path_factory, name: str, combat
         s.add({"do": "log_end"})
         run = engine(engine_module("fireandice"), s.steps, timeout=300, prefs_dir=files / "prefs")
         assert run.ok, run.failure()
-        created = run.result(s.at["create"])["returned"]
-        token = created["tokens_for_others"]["observer"]
-        document = requests.get(f"{server.url}/api/v1/games/{created['game_id']}/ledger",
-                                headers={"Authorization": f"Bearer {token}"}, timeout=30).json()
-        sent = [("file", ("game.vlog", (files / "game.vlog").read_bytes(), "application/octet-stream"))]
-        report = requests.post(f"{server.url}/api/v1/games/{created['game_id']}/savedgame/log-check", files=sent,
-                               headers={"Authorization": f"Bearer {token}"}, timeout=60).json()
-        yield {"run": run, "script": s, "combat": combat, "report": report, "record": document["records"][1]["body"]}
+        record, report = first_record_and_log_check(server, run.result(s.at["create"])["returned"], files)
+        yield {"run": run, "script": s, "combat": combat, "report": report, "record": record}
     finally:
         server.stop()
 
@@ -446,14 +452,8 @@ def holdfast_weather(engine, engine_module, tmp_path_factory) -> dict:
         s.add({"do": "log_end"})
         run = engine(engine_module("holdfast"), s.steps, timeout=300, prefs_dir=files / "prefs")
         assert run.ok, run.failure()
-        created = run.result(s.at["create"])["returned"]
-        token = created["tokens_for_others"]["observer"]
-        document = requests.get(f"{server.url}/api/v1/games/{created['game_id']}/ledger",
-                                headers={"Authorization": f"Bearer {token}"}, timeout=30).json()
-        sent = [("file", ("game.vlog", (files / "game.vlog").read_bytes(), "application/octet-stream"))]
-        report = requests.post(f"{server.url}/api/v1/games/{created['game_id']}/savedgame/log-check", files=sent,
-                               headers={"Authorization": f"Bearer {token}"}, timeout=60).json()
-        yield {"run": run, "script": s, "report": report, "record": document["records"][1]["body"]}
+        record, report = first_record_and_log_check(server, run.result(s.at["create"])["returned"], files)
+        yield {"run": run, "script": s, "report": report, "record": record}
     finally:
         server.stop()
 
