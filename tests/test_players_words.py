@@ -23,7 +23,8 @@ page, its pieces' looks, its steps' words, its rulings). Each failure names the 
 rules name, "ground_support", reads "ground support"), their warnings aside: the stand-in notes cite
 the data's tables for its maintainers.
 
-Not yet held to it (issue 51, still open): VASSAL's dialogs (the extension's own tests).
+VASSAL's dialogs (the ruling window, the notices, the apply dialog's list of changes, the form's
+summary and refusals) are held to it over the same examples by tests/test_players_words_vassal.py.
 """
 
 from __future__ import annotations

@@ -87,7 +87,7 @@ def shown(tmp_path_factory) -> list[tuple[str, dict]]:
     extension.compile_classes(classes, class_path=jars, extra_sources=[DIALOG_WORDS])
     done = subprocess.run(["java", "-Djava.awt.headless=true", "-cp", ":".join(map(str, [classes, *jars])),
                            "korea.adjudicator.DialogWords", *(str(folder / name) for name in ("systems.json", "cases.json", "shown.json"))],
-                          capture_output=True, timeout=300)
+                          capture_output=True, timeout=300, cwd=folder)  # the engine's logging writes beside it
     assert done.returncode == 0, done.stderr.decode("utf-8", "replace")
     system_of = {case["example"]: case["system"] for case in cases}
     return [(system_of[row["example"]], row) for row in json.loads((folder / "shown.json").read_text(encoding="utf-8"))]
