@@ -6,7 +6,7 @@ Each example is asked in compute mode and recorded in a game of its own by the s
 (test_players_words' helpers), both as the extension asks ("transcript=1&changes=1"); the Java entry
 point tests/extension/.../DialogWords.java, run once over all of them with the real engine on the
 class path and no board loaded, prints every text its dialogs would show: the ruling window, the
-notices dialog, the ruling as the side sees it, the stand-ins line, the apply dialog's list of
+notices dialog (each example asked again in its game: the ledger's notices), the ruling as the side sees it, the stand-ins line, the apply dialog's list of
 changes and the owners' chat line as each side (and no side; with no board every unit is "not on
 the board", and what the list says of such a unit is what the player reads), the form's summary
 (of the members that name no unit: a unit is named by its piece) and every refusal as the form
@@ -25,7 +25,7 @@ import pytest
 
 from adjudicator.checks import get_check, side_label
 from adjudicator.examples import situation
-from adjudicator.testing import make_app, new_game
+from adjudicator.testing import bearer, make_app, new_game
 from scenarios import load_game
 from modgen import extension
 from tests.engine.harness import class_path, skip_reason
@@ -52,13 +52,30 @@ def cases_of(client, system: str, check: str) -> list[dict]:
     body = situation(spec)
     game = new_game(client, system, scenario_for(spec, body))
     recorded, problems = recorded_by_its_actor(client, game, check, body, query=AS_VASSAL)
+    again, refused_again = asked_again(client, game, check, body)
     sides = [side for side in game["tokens"] if side != "observer"]
     names = {side: side_label(side) for side in sides}
     common = {"system": system, "check": check, "side_names": names}
     return [{**common, "example": f"{example} (compute)", "answer": computed.get_json(), "viewers": [None],
              "request": spec.example, "refusals": refused},
             {**common, "example": f"{example} (recorded)", "answer": recorded, "viewers": sides + [None],
-             "request": recorded["request"], "refusals": list(problems.values())}]
+             "request": recorded["request"], "refusals": list(problems.values())},
+            {**common, "example": f"{example} (asked again)", "answer": again, "viewers": sides + [None],
+             "request": again.get("request", body), "refusals": refused_again}]
+
+
+def asked_again(client, game: dict, check: str, body: dict) -> tuple[dict, list[dict]]:
+    """The example asked again in its game: its answer with the ledger's notices (the units it left
+    changed, "asked again: the same situation as record #1"), shown in the notices dialog; or, where
+    no side may ask it again, {} and the refusals."""
+    refused = []
+    for side in (s for s in game["tokens"] if s != "observer"):
+        response = client.post(f"/api/v1/games/{game['game_id']}/{check}?{AS_VASSAL}", json=body,
+                               headers=bearer(game["tokens"][side]))
+        if response.status_code == 201:
+            return response.get_json(), refused
+        refused.append(response.get_json())
+    return {}, refused
 
 
 def refusal_cases(client) -> list[dict]:
@@ -111,6 +128,8 @@ def test_every_dialog_of_every_documented_example_names_units_in_players_words(s
 def test_every_example_shows_its_ruling_window_and_the_apply_dialog_lists_its_changes(shown):
     """The scan reads what it should: each example's ruling window, each of its changes listed."""
     windows = {row["example"] for _, row in shown if row["dialog"] == "the ruling window"}
-    assert windows == {f"{s}-{c} ({mode})" for s, c in EXAMPLES for mode in ("compute", "recorded")}
+    assert {f"{s}-{c} ({mode})" for s, c in EXAMPLES for mode in ("compute", "recorded")} <= windows
+    notices = {row["example"] for _, row in shown if row["dialog"] == "the notices dialog"}
+    assert {"kwb-combat (asked again)", "holdfast-combat (asked again)", "fireandice-rebuild (asked again)"} <= notices
     assert any(row["dialog"].startswith("the apply dialog") for _, row in shown)
     assert any(row["dialog"] == "the form's refusal" for _, row in shown)
