@@ -16,8 +16,9 @@ import java.util.Map;
  * {@code {"example", "dialog", "text"}}.
  *
  * <p>A case is {@code {"example": <the test's id>, "system", "check", "answer": <the check's answer
- * with ?transcript=1&changes=1, or {} for refusals alone>, "viewers": [side ids, null: no side], "side_names": {side id: the roster's name}, "request": <the request
- * asked>, "refusals": [<problem+json answers>]}}. With no board, every unit is "not on the board":
+ * with ?transcript=1&changes=1, or {} for refusals alone>, "viewers": [side ids, null: no side],
+ * "side_names": {side id: the roster's name}, "request": <the request asked>, "refusals":
+ * [<problem+json answers>]}}. With no board, every unit is "not on the board":
  * the plan's words for such a unit are what the apply dialog lists for it. The form's summary
  * ("From the board:") is of the members the board fills that are no units (a scenario, a side, a
  * turn, a hex, a track's cell): the form names a unit by its piece, which needs a board.
@@ -57,20 +58,18 @@ public final class DialogWords {
 
   /** The ruling window, the notices dialog, the private lines, and the apply dialog as each viewer reads it. */
   private void ruling(Ruling ruling, List<Object> viewers, Map<String, String> sideNames) {
-    final String record = ruling.seq instanceof Number ? " (record #" + ruling.seq + ")" : "";
-    shows("the ruling window", "Adjudicator: the ruling in full" + record + "\n"
-          + String.join("\n", ruling.details.isEmpty() ? ruling.lines : ruling.details));
+    shows("the ruling window", RulingWindow.title(ruling) + "\n" + String.join("\n", RulingWindow.lines(ruling)));
     if (!ruling.notices.isEmpty()) shows("the notices dialog", String.join("\n", ruling.notices));
-    for (final String line : ruling.privateLines) {
-      if (!ruling.lines.contains(line)) shows("the ruling as the side sees it", line.replaceFirst("^\\[ADJ [^\\]]*\\] ?", ""));
-    }
+    for (final String line : Asking.privately(ruling)) shows("the ruling as the side sees it", line);
     if (!ruling.standIns.isEmpty()) shows("the stand-ins line", String.join("; ", ruling.standIns));
     for (final Object viewer : viewers) {
       final String side = viewer instanceof String ? (String) viewer : null;
       final String as = side == null ? "no side" : "the " + sideNames.getOrDefault(side, side) + " player";
       for (final BoardChanges.Planned p : BoardChanges.plan(ruling.changes, side, s -> sideNames.getOrDefault(s, s))) {
         shows("the apply dialog, as " + as, Asking.line(p));
-        if (p.owners()) shows("the owners' chat line, as " + as, Asking.ownersSaid(List.of(Asking.ownersLine(p))) + " in his next file");
+        if (p.owners()) {
+          shows("the owners' chat line, as " + as, Asking.ownersSaid(List.of(Asking.ownersLine(p))) + " in his next file");
+        }
       }
     }
   }

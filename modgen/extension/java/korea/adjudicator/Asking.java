@@ -200,14 +200,22 @@ final class Asking {
    * opponent receives names none of them.
    */
   private static void showPrivately(Ruling ruling) {
-    final List<String> differs = new ArrayList<>();
-    for (final String line : ruling.privateLines) {
-      if (!ruling.lines.contains(line)) differs.add(line);
-    }
+    final List<String> differs = privately(ruling);
     if (differs.isEmpty()) return;
     Chat.local("the ruling below, as your side sees it (on your screen only, not in the log):");
-    // without the ruling's tag: no reader of the chat takes these lines for the ruling's own
-    for (final String line : differs) Chat.local("  " + line.replaceFirst("^\\[ADJ [^\\]]*\\] ?", ""));
+    for (final String line : differs) Chat.local("  " + line);
+  }
+
+  /**
+   * The lines as this player's side sees them that differ from those everyone sees, without the
+   * ruling's tag: no reader of the chat takes them for the ruling's own.
+   */
+  static List<String> privately(Ruling ruling) {
+    final List<String> differs = new ArrayList<>();
+    for (final String line : ruling.privateLines) {
+      if (!ruling.lines.contains(line)) differs.add(line.replaceFirst("^\\[ADJ [^\\]]*\\] ?", ""));
+    }
+    return differs;
   }
 
   /**
