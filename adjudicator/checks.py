@@ -275,12 +275,14 @@ class Refusal(ValueError):
     "/chit"), and the values it allows where the game's data names them (its chits, its
     markers). Raise it where a lookup knows the values (`Refusal(..., allowed=ids)`) and place it
     with `at_field`; `adjudicator.problems.validation_problem` answers each as a field error
-    with its `allowed` values, which the pages and the VASSAL form show beside the field."""
+    with its `allowed` values, which the pages and the VASSAL form show beside the field (by
+    `allowed_names`, the values as players read them, where they are ids: "Communist Support Fire 1")."""
 
-    def __init__(self, message: str, pointer: str = "", allowed: Iterable[str] = ()):
+    def __init__(self, message: str, pointer: str = "", allowed: Iterable[str] = (), allowed_names: Iterable[str] = ()):
         super().__init__(message)
         self.pointer = pointer
         self.allowed = tuple(allowed)
+        self.allowed_names = tuple(allowed_names)
 
 
 @contextmanager
@@ -289,7 +291,7 @@ def at_field(pointer: str) -> Iterator[None]:
     try:
         yield
     except Refusal as refusal:
-        raise Refusal(str(refusal), refusal.pointer or pointer, refusal.allowed) from None
+        raise Refusal(str(refusal), refusal.pointer or pointer, refusal.allowed, refusal.allowed_names) from None
     except ValueError as error:
         raise Refusal(str(error), pointer) from None
 

@@ -104,6 +104,8 @@ def _entry(item: dict) -> dict[str, Any]:
         entry["pointer"] = pointer + refusal.pointer
         if refusal.allowed:
             entry["allowed"] = list(refusal.allowed)
+        if refusal.allowed_names:
+            entry["allowed_names"] = list(refusal.allowed_names)
     elif item["type"] == "literal_error":  # a choice from the data (a chit, a month): the value, the choices
         entry["allowed"] = _choices(item["ctx"]["expected"])
         entry["detail"] = f"{_shown(item.get('input'))} is not one of the choices"

@@ -330,14 +330,16 @@ def test_a_check_answers_the_units_new_states_when_asked(client):
     assert body["piece_changes"] == [  # the regiment drawn is part of the division's replacement
         {"kind": "replaced", "unit": "nk-6", "eliminated": True, "step": None, "sp": None, "applied_by": "communist",
          "dead_pile": "deadpile-communist", "replaced_by": "nk-reg-7",
-         "replacements": [{"unit": "nk-reg-7", "step": "full", "sp": None, "shows": "full"}],
+         "replacements": [{"unit": "nk-reg-7", "step": "full", "sp": None, "shows": "full"}], "name": "NK 6",
          "actions": [{"does": "eliminate", "unit": "nk-6", "applied_by": "communist", "box": "deadpile-communist",
-                      "box_name": "Communist deadpile", "command": "Eliminate"},
-                     {"does": "place", "unit": "nk-reg-7", "applied_by": "communist", "step": "full", "beside": "nk-6"}]},
+                      "box_name": "Communist deadpile", "command": "Eliminate", "name": "NK 6"},
+                     {"does": "place", "unit": "nk-reg-7", "applied_by": "communist", "step": "full", "beside": "nk-6",
+                      "name": "NK unnumbered infantry regiment", "beside_name": "NK 6"}]},
         {"kind": "step", "unit": "us-5-1m", "eliminated": False, "step": "depleted", "sp": None, "applied_by": "un",
-         "shows": "depleted",
-         "actions": [{"does": "show_step", "unit": "us-5-1m", "applied_by": "un", "step": "depleted"}]},
-    ]  # a calculation asked by no side: each change is its unit's owner's to make; the actions say what each takes
+         "shows": "depleted", "name": "US 5/1M",
+         "actions": [{"does": "show_step", "unit": "us-5-1m", "applied_by": "un", "step": "depleted", "name": "US 5/1M"}]},
+    ]  # a calculation asked by no side: each change is its unit's owner's to make; the actions say what each takes,
+    # each unit named as its counter reads (the extension lists a unit with no piece on the board by it)
     asked = client.post("/api/v1/systems/kwb/combat?transcript=1&changes=1&side=communist", json=example).get_json()
     assert [c["applied_by"] for c in asked["piece_changes"]] == ["communist", "communist"]  # nothing is hidden here
     assert "piece_changes" not in client.post("/api/v1/systems/kwb/combat?transcript=1", json=example).get_json()

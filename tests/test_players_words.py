@@ -23,7 +23,8 @@ page, its pieces' looks, its steps' words, its rulings). Each failure names the 
 rules name, "ground_support", reads "ground support"), their warnings aside: the stand-in notes cite
 the data's tables for its maintainers.
 
-Not yet held to it (issue 51, still open): VASSAL's dialogs (the extension's own tests).
+VASSAL's dialogs (the ruling window, the notices, the apply dialog's list of changes, the form's
+summary and refusals) are held to it over the same examples by tests/test_players_words_vassal.py.
 """
 
 from __future__ import annotations
@@ -94,12 +95,14 @@ def said(system: str, surface: str, lines: list[str], ids_only: bool = False, sn
     assert found == [], f"{surface}: " + "; ".join(found)
 
 
-def recorded_by_its_actor(client, game: dict, check: str, body: dict) -> tuple[dict, dict[str, dict]]:
+def recorded_by_its_actor(client, game: dict, check: str, body: dict,
+                          query: str = "transcript=1") -> tuple[dict, dict[str, dict]]:
     """The check recorded in `game` by the first side that may ask for it (its answer, with its chat
-    lines), and the problem each side before it was answered with."""
+    lines; `query`: what else it carries, as VASSAL asks "transcript=1&changes=1"), and the problem
+    each side before it was answered with."""
     refused = {}
     for side in (s for s in game["tokens"] if s != "observer"):
-        response = client.post(f"/api/v1/games/{game['game_id']}/{check}?transcript=1", json=body,
+        response = client.post(f"/api/v1/games/{game['game_id']}/{check}?{query}", json=body,
                                headers=bearer(game["tokens"][side]))
         if response.status_code == 201:
             return response.get_json(), refused

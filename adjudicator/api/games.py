@@ -17,7 +17,7 @@ from adjudicator.fog import Part, reveal, visible_to
 from adjudicator.problems import Problem
 from adjudicator.services import services
 from adjudicator.ledger.storage import OBSERVER, GameNotFound
-from adjudicator.words.names import UnitNames
+from adjudicator.words.names import UnitNames, changes_named
 from adjudicator.words.transcript import headline
 from adjudicator.unit_changes import canonical_outcome, changing, ruled_changes
 from adjudicator.unit_owners import owners_of
@@ -201,7 +201,7 @@ def board_changes(game_id: str):
                                     seen["request"]) if c.applied_by == side]
         if mine:
             owed.append({"seq": record["seq"], "side": body.get("side"), "headline": headline(answer),
-                         "piece_changes": [c.to_json() for c in mine]})
+                         "piece_changes": changes_named(grant.system, [c.to_json() for c in mine], side)})
     return jsonify({"game_id": game_id, "side": side, "rulings": owed})
 
 

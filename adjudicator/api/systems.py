@@ -11,7 +11,7 @@ from adjudicator.facts import result_checks
 from adjudicator.problems import Problem
 from adjudicator.services import services
 from adjudicator.systems import all_systems, system_info
-from adjudicator.words.names import UnitNames
+from adjudicator.words.names import UnitNames, changes_named
 from adjudicator.words.transcript import chat_lines, detail_lines, notice_texts, stand_ins
 from adjudicator.unit_changes import canonical_outcome, changing, ruled_changes
 from adjudicator.unit_owners import owners_of
@@ -144,10 +144,12 @@ def wants_changes() -> bool:
 
 
 def piece_changes(system: str, body: dict, asker: str) -> list[dict]:
-    """What the ruling does to the board (`adjudicator.unit_changes`), each change with who makes it;
-    a unit the outcome names as the request gave it (a combatant left as it stood) is no change."""
-    return [c.to_json() for c in changing(ruled_changes(canonical_outcome(body), owners_of(system), asker),
-                                          body.get("request"))]
+    """What the ruling does to the board (`adjudicator.unit_changes`), each change with who makes it
+    and its unit named as the asker reads it; a unit the outcome names as the request gave it (a
+    combatant left as it stood) is no change."""
+    return changes_named(system, [c.to_json() for c in changing(ruled_changes(canonical_outcome(body), owners_of(system),
+                                                                              asker), body.get("request"))],
+                         asker or None)
 
 
 def transcript_of(body: dict) -> list[str]:

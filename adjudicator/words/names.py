@@ -406,3 +406,26 @@ def with_unit_ids(system: str, model: Any, request: Any) -> Any:
     for parts in _unit_pointers(model):
         request = along(request, list(parts), "")
     return objects(request, "")
+
+
+def changes_named(system: str, changes: list[dict[str, Any]], viewer: str | None) -> list[dict[str, Any]]:
+    """An answer's `piece_changes` with each unit named as `viewer` may read it (`name` beside
+    `unit`, `beside_name` beside `beside`, in each change and action): the VASSAL extension lists a
+    change to a unit it finds no piece of ("not on the board") by that name, never by its id."""
+    units = UnitNames.of(system)
+    known = set(units.names)
+
+    def named(entry: dict[str, Any], hex_: str) -> dict[str, Any]:
+        out = dict(entry)
+        for key, name_key in (("unit", "name"), ("beside", "beside_name")):
+            unit = entry.get(key)
+            if isinstance(unit, str) and unit in known:
+                out[name_key] = unit_as_seen(system, unit, viewer, entry.get("hex") or hex_ or "", units)
+        return out
+
+    out = []
+    for change in changes:
+        hex_ = change.get("hex") if isinstance(change.get("hex"), str) else ""
+        out.append({**named(change, hex_), **({"actions": [named(a, hex_) for a in change["actions"]]}
+                                            if isinstance(change.get("actions"), list) else {})})
+    return out

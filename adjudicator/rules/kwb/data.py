@@ -121,12 +121,13 @@ def support_fire_markers(g: Game, side: str) -> list[str]:
 def support_fire_value(g: Game, marker_id: str, side: str) -> int:
     """The value printed on a Support Fire marker (its first face), which must be `side`'s."""
     m = g.markers.get(marker_id)
+    allowed = support_fire_markers(g, side)
+    names = [g.markers[i].name for i in allowed]
     if m is None or m.kind != "support_fire":
-        raise Refusal(f"{marker_id!r} is not a Support Fire marker", allowed=support_fire_markers(g, side))
+        raise Refusal(f"{marker_id!r} is not a Support Fire marker", allowed=allowed, allowed_names=names)
     if m.side != side:
-        mine = ", ".join(g.markers[i].name for i in support_fire_markers(g, side))
         raise Refusal(f"{m.name} is the {side_label(m.side)} player's marker, not the {side_label(side)} player's "
-                      f"({mine})", allowed=support_fire_markers(g, side))
+                      f"({', '.join(names)})", allowed=allowed, allowed_names=names)
     return int(m.faces[0])
 
 

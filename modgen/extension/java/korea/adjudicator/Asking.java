@@ -200,14 +200,22 @@ final class Asking {
    * opponent receives names none of them.
    */
   private static void showPrivately(Ruling ruling) {
-    final List<String> differs = new ArrayList<>();
-    for (final String line : ruling.privateLines) {
-      if (!ruling.lines.contains(line)) differs.add(line);
-    }
+    final List<String> differs = privately(ruling);
     if (differs.isEmpty()) return;
     Chat.local("the ruling below, as your side sees it (on your screen only, not in the log):");
-    // without the ruling's tag: no reader of the chat takes these lines for the ruling's own
-    for (final String line : differs) Chat.local("  " + line.replaceFirst("^\\[ADJ [^\\]]*\\] ?", ""));
+    for (final String line : differs) Chat.local("  " + line);
+  }
+
+  /**
+   * The lines as this player's side sees them that differ from those everyone sees, without the
+   * ruling's tag: no reader of the chat takes them for the ruling's own.
+   */
+  static List<String> privately(Ruling ruling) {
+    final List<String> differs = new ArrayList<>();
+    for (final String line : ruling.privateLines) {
+      if (!ruling.lines.contains(line)) differs.add(line.replaceFirst("^\\[ADJ [^\\]]*\\] ?", ""));
+    }
+    return differs;
   }
 
   /**
@@ -226,11 +234,11 @@ final class Asking {
     boolean any = false;
     boolean orders = false;  // moves the ruling orders that its owner makes (a retreat: the hexes are his choice)
     for (final BoardChanges.Planned p : plan) {
-      lines.add(p.name().isEmpty() ? p.does : p.name() + ": " + p.does);
+      lines.add(line(p));
       any |= p.applies();
       orders |= p.order();
       if (p.owners()) {
-        owners.add((p.name().isEmpty() ? "" : p.name() + " ") + p.does.replace(": the piece is hidden from you", ""));
+        owners.add(ownersLine(p));
         if (!p.owner().isEmpty()) ownerSides.add(p.owner());
       }
     }
@@ -270,6 +278,21 @@ final class Asking {
     return Offered.APPLIED;
   }
 
+  /** A planned entry as the apply dialog lists it: the piece's name (if any) and what is done to it. */
+  static String line(BoardChanges.Planned p) {
+    return p.name().isEmpty() ? p.does : p.name() + ": " + p.does;
+  }
+
+  /** A planned entry its owner makes, as the chat tells both players ("to NK 15 to be applied by ..."; a marker's: "to be applied by ..."). */
+  static String ownersLine(BoardChanges.Planned p) {
+    return (p.name().isEmpty() ? "" : "to " + p.name() + " ") + p.does.replace(": the piece is hidden from you", "");
+  }
+
+  /** The chat's line for the changes their owners make ({@link #ownersLine} each): "the ruling's change to NK 15 ...". */
+  static String ownersSaid(List<String> owners) {
+    return "the ruling's change " + String.join("; ", owners);
+  }
+
   /** A text taller than the screen's room, in a scroll pane of that height. */
   private static javax.swing.JComponent scrolled(JTextArea text, int height) {
     final javax.swing.JScrollPane pane = new javax.swing.JScrollPane(text);
@@ -286,10 +309,10 @@ final class Asking {
     final ActiveGame a = adjudicator.active();
     final Live.Seat seat = Live.now();
     if (a == null || !(seq instanceof Number) || !seat.inRoom || seat.players < 2) {
-      Chat.say("the ruling's change to " + String.join("; ", owners) + " in his next file");
+      Chat.say(ownersSaid(owners) + " in his next file");
       return;
     }
-    Chat.say("the ruling's change to " + String.join("; ", owners) + ": asked of him now at the board, pending until he "
+    Chat.say(ownersSaid(owners) + ": asked of him now at the board, pending until he "
              + "applies it");
     for (final String side : sides) new OwnerAsked(adjudicator, a.gameId, ((Number) seq).longValue(), side, a.side).send();
   }

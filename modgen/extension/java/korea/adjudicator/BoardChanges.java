@@ -124,8 +124,15 @@ final class BoardChanges {
       return action != null && !action.appliedBy.isEmpty() ? action.appliedBy : change.appliedBy;
     }
 
+    /**
+     * The unit as this player reads it: its piece's name, else the name the server gave it (a
+     * unit not on the board is read by its counter's name, never its id), else (an older server) its id.
+     */
     String name() {
-      return piece == null ? (action != null ? action.unit : change.unit) : Unseen.name(piece);
+      if (piece != null) return Unseen.name(piece);
+      if (action != null) return !action.name.isEmpty() ? action.name : action.unit.equals(change.unit) && !change.name.isEmpty()
+        ? change.name : action.unit;
+      return change.name.isEmpty() ? change.unit : change.name;
     }
   }
 
@@ -276,7 +283,7 @@ final class BoardChanges {
     final GamePiece spot = a.beside.isEmpty() ? null : pieceOnMap(a.beside);
     final String hex = !a.hex.isEmpty() ? a.hex : spot == null ? null : hexOf(spot);
     if (spot == null || offBoard(spot)) {
-      return new Planned(c, a, spare, "place it " + (a.hex.isEmpty() ? "where " + a.beside + " stood" : "in " + a.hex)
+      return new Planned(c, a, spare, "place it " + (a.hex.isEmpty() ? "where " + (a.besideName.isEmpty() ? a.beside : a.besideName) + " stood" : "in " + a.hex)
                          + " by hand" + (a.step != null ? ", showing " + a.step : ""), List.of());
     }
     // A placeholder turned face up (KWB's '? 4' Scratch Unit): the log says what it turned out to be, not

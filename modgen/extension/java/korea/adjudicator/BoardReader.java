@@ -65,6 +65,7 @@ final class BoardReader {
   /** Every piece of the game; the game state lists the pieces in stacks too, and the stacks (left out). */
   static List<GamePiece> pieces() {
     final List<GamePiece> out = new ArrayList<>();
+    if (GameModule.getGameModule() == null) return out;  // no module loaded: no pieces (the dialogs' words read alone)
     for (final GamePiece p : GameModule.getGameModule().getGameState().getAllPieces()) {
       if (!(p instanceof Stack)) out.add(p);
     }

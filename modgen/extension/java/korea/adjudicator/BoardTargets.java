@@ -40,7 +40,8 @@ final class BoardTargets {
                                       + ": " + what + " (his pool)", List.of());
     }
     final String byHand = "place " + what + " by hand";
-    final DrawPile pile = a.boxName.isEmpty() ? null : DrawPile.findDrawPile(a.boxName);
+    final boolean loaded = VASSAL.build.GameModule.getGameModule() != null;  // none: the plan's words alone, no pool
+    final DrawPile pile = a.boxName.isEmpty() || !loaded ? null : DrawPile.findDrawPile(a.boxName);
     final Deck deck = pile == null ? null : pile.getDeck();
     if (a.hex.isEmpty() || deck == null || !deck.isAccessible() || deck.getPieceCount() == 0) {
       return new BoardChanges.Planned(c, a, null, byHand, List.of());

@@ -203,8 +203,7 @@ final class CheckForm {
     boolean placed = false;
     for (final Map<String, Object> e : p.errors) {
       final String pointer = String.valueOf(e.getOrDefault("pointer", ""));
-      final String words = Unseen.named(Words.formWords(Words.playersWords(String.valueOf(e.getOrDefault("detail", ""))), labels))
-        + Words.allowedWords(Schema.list(e.get("allowed")));
+      final String words = Words.errorWords(e, labels);
       final String at = nearestProblemPlace(pointer);
       if (at != null) {
         showProblem(at, labelOf(at) + ": " + words);
@@ -216,8 +215,7 @@ final class CheckForm {
       }
     }
     if (p.errors.isEmpty() || !general.isEmpty() || !placed) {
-      final String text = Unseen.named(general.isEmpty() ? Words.formWords(Words.playersWords(p.detail), labels)
-                                                         : String.join("; ", general));
+      final String text = Words.generalWords(p.detail, general, labels);
       final String title = p.title.equals("The request body is invalid") ? "The adjudicator did not accept these entries" : p.title;
       showTop("<b>" + FormText.html(title) + "</b><br>" + FormText.html(text));
     }

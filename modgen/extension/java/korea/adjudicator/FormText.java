@@ -118,6 +118,8 @@ final class FormText {
     if (value instanceof String && BoardReader.pieceOfUnit((String) value) != null) {
       return Unseen.unitName(Map.of("unit", value));
     }
+    // a value the rules name ("ground_support") in words, as the pages show it ("ground support")
+    if (value instanceof String && Words.NAME.matcher((String) value).matches()) return ((String) value).replace('_', ' ');
     return String.valueOf(value);
   }
 

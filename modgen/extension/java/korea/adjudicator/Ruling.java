@@ -77,6 +77,8 @@ final class Ruling {
     final String track;      // move_marker: the track's id
     final String cell;       // move_marker: the cell it goes to ("": `by` cells from where it stands)
     final int by;            // move_marker: cells up (negative: down)
+    final String name;       // the unit as this player reads it, for a unit with no piece on the board ("": not said)
+    final String besideName; // the unit of `beside`, so read
 
     Action(Map<String, Object> a) {
       this.does = str(a.get("does"));
@@ -100,6 +102,8 @@ final class Ruling {
       this.cell = str(a.get("cell"));
       final Integer cells = number(a.get("by"));
       this.by = cells == null ? 0 : cells;
+      this.name = str(a.get("name"));
+      this.besideName = str(a.get("beside_name"));
     }
 
     /** An open choice: nothing to make on the board now but say whose it is. */
@@ -133,6 +137,7 @@ final class Ruling {
     final List<String> parts;  // recombined: the units set aside
     final int hexes;           // retreat: how many hexes
     final List<Action> actions;  // what it takes on the board, resolved by the server (empty: an older server)
+    String name = "";            // the unit as this player reads it (its piece may be off the board); "": not said
 
     Change(String kind, String unit, boolean eliminated, String step, Integer sp, String hex, List<Placed> replacements,
            String revealedAs, String appliedBy) {
@@ -173,9 +178,12 @@ final class Ruling {
         final Map<String, Object> a = Schema.map(o);
         if (a.get("does") instanceof String && a.get("unit") instanceof String) actions.add(new Action(a));
       }
-      return new Change(kind, (String) c.get("unit"), eliminated, text(c.get("step")), number(c.get("sp")), text(c.get("hex")),
-                        placed, revealedAs, c.get("applied_by") instanceof String ? (String) c.get("applied_by") : "",
-                        strings(c.get("lost")), strings(c.get("parts")), hexes == null ? 0 : hexes, actions);
+      final Change change = new Change(kind, (String) c.get("unit"), eliminated, text(c.get("step")), number(c.get("sp")),
+                                       text(c.get("hex")), placed, revealedAs,
+                                       c.get("applied_by") instanceof String ? (String) c.get("applied_by") : "",
+                                       strings(c.get("lost")), strings(c.get("parts")), hexes == null ? 0 : hexes, actions);
+      if (c.get("name") instanceof String) change.name = (String) c.get("name");
+      return change;
     }
   }
 

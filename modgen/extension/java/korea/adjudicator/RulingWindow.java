@@ -30,10 +30,9 @@ final class RulingWindow {
    * the player's would wait behind the modal form), its title naming the record. Event thread.
    */
   static void show(Ruling ruling, java.awt.Window owner) {
-    final String record = ruling.seq instanceof Number ? " (record #" + ruling.seq + ")" : "";
-    final JDialog window = new JDialog(owner, "Adjudicator: the ruling in full" + record);
+    final JDialog window = new JDialog(owner, title(ruling));
     window.setName("ruling window");
-    final List<String> lines = ruling.details.isEmpty() ? ruling.lines : ruling.details;
+    final List<String> lines = lines(ruling);
     final JTextArea text = new JTextArea(String.join("\n", lines), Math.min(24, lines.size() + 1), 90);
     text.setName("ruling");
     text.setEditable(false);
@@ -56,5 +55,15 @@ final class RulingWindow {
     window.pack();
     window.setLocationRelativeTo(owner);
     window.setVisible(true);
+  }
+
+  /** The window's title, naming the record of a recorded ruling. */
+  static String title(Ruling ruling) {
+    return "Adjudicator: the ruling in full" + (ruling.seq instanceof Number ? " (record #" + ruling.seq + ")" : "");
+  }
+
+  /** What the window shows: the whole ruling as this player may see it (an older server's answer: its chat lines). */
+  static List<String> lines(Ruling ruling) {
+    return ruling.details.isEmpty() ? ruling.lines : ruling.details;
   }
 }

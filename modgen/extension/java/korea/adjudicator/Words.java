@@ -94,7 +94,7 @@ final class Words {
     "restored_by", "This form cannot name a ruling that brought a unit back: take the unit out of the check, or ask without it");
 
   /** A name of the program's in a sentence ("restored_by", "combat_type"). */
-  private static final Pattern NAME = Pattern.compile("\\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\\b");
+  static final Pattern NAME = Pattern.compile("\\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\\b");
 
   /**
    * A refusal's text as the form shows it: a sentence naming a member no form has (NOT_ON_FORMS)
@@ -126,5 +126,16 @@ final class Words {
     final List<String> named = new ArrayList<>();
     for (final Object a : allowed.subList(0, Math.min(12, allowed.size()))) named.add(String.valueOf(a));
     return ". Allowed: " + String.join(", ", named) + (allowed.size() > 12 ? " and " + (allowed.size() - 12) + " more" : "");
+  }
+
+  /** A field error of a refusal as the form shows it: in players' words, the form's labels, the values it allows. */
+  static String errorWords(Map<String, Object> error, Map<String, String> labels) {
+    return Unseen.named(Words.formWords(Words.playersWords(String.valueOf(error.getOrDefault("detail", ""))), labels))
+      + Words.allowedWords(Schema.list(error.get(error.get("allowed_names") != null ? "allowed_names" : "allowed")));
+  }
+
+  /** A refusal's whole text above the fields, in players' words: its detail, or its field errors the form has no place for. */
+  static String generalWords(String detail, List<String> general, Map<String, String> labels) {
+    return Unseen.named(general.isEmpty() ? Words.formWords(Words.playersWords(detail), labels) : String.join("; ", general));
   }
 }
