@@ -44,6 +44,9 @@ REPEAT = 30
 WARMUP = 5
 OWNER_REPEAT = 12  # losses and a hidden block's apply: a round each, after 2 warm-up rounds
 OWNER_WARMUP = 2
+#: The form's repeat warning (the same situation asked before: AskedBefore in the extension), answered as a player
+#: who means to roll again does: the ruling is timed from this press, the last before it (the step after OK).
+ROLL_AGAIN = {"do": "click_if", "window": "^Adjudicator: asked before as record", "on": "Roll again", "timeout": 3.0}
 SHARE = 5  # checks asked without the form per kind, the Player's own stamps read
 
 
@@ -61,8 +64,9 @@ class Kind:
 KINDS = (
     Kind("combat", "combat (right-click on the defender)", "invasion", "^Adjudicator: Combat"),
     Kind("supply", "whole-side supply (right-click on a unit)", "intervention", "^Adjudicator: Supply"),
-    Kind("chinese_intervention", "Chinese intervention (toolbar's Checks)", "intervention",
-         "^Adjudicator: Chinese intervention", typed=(("/un_vp", "10"),)),  # the scenario's starting VPs
+    # offered in the Campaign Game only: the other scenarios' rules forbid the Foreign Intervention rolls (16.0-18.0)
+    Kind("chinese_intervention", "Chinese intervention (Campaign Game, toolbar's Checks)", "campaign",
+         "^Adjudicator: Chinese intervention", typed=(("/un_vp", "0"),)),  # the Campaign Game starts at 0 VPs
 )
 
 
@@ -285,6 +289,7 @@ def ask_round(s, kind: Kind, combat, scenario: str, seq: int) -> tuple[int, int]
         s.add({"do": "type", "window": kind.form, "field": field, "text": text})
     s.add({"do": "click", "window": kind.form, "on": "OK"})
     clicked = len(s.steps) - 1
+    s.add(ROLL_AGAIN)
     s.add({"do": "wait_chat", "match": rf"#{seq}\] verify: ", "timeout": 60})
     shown = len(s.steps) - 1
     # a ruling's notices (a combat asked again: "the same situation as record #n") come in a
@@ -330,9 +335,11 @@ def _other(side: str) -> str:
 
 
 def felt(run, clicked: int, shown: int) -> float | None:
-    """Milliseconds from the robot's press on OK to the insert of the ruling's last line into the
+    """Milliseconds from the robot's last press before the ruling (on OK, or on Roll again when the
+    form warned of a repeat: the step after OK) to the insert of the ruling's last line into the
     chat; None when the click was not the robot's (not timed)."""
-    pressed = run.result(clicked).get("pressed_at_ms")
+    again = run.result(clicked + 1) if run.step(clicked + 1).get("do") == "click_if" else {}
+    pressed = again.get("pressed_at_ms") if again.get("clicked") else run.result(clicked).get("pressed_at_ms")
     if pressed is None:
         return None
     # the chat keeps the lines of the game before (its record numbers begin again at 1): the line

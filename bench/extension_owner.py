@@ -86,6 +86,7 @@ def losses_script(save: Path, server_url: str, game: dict, defender: str, un: st
     """The UN player's Player: Alice's save loaded as the UN, the recorded game joined, then one
     losses ruling per combat the UN lost (`seqs`: the record numbers they will get). Answers the
     script and each round's (OK clicked step, ruling shown step)."""
+    from bench.extension import ROLL_AGAIN
     from tests.engine.play import Script, call, menu_of, open_game, sign_in
 
     s = Script()
@@ -97,6 +98,7 @@ def losses_script(save: Path, server_url: str, game: dict, defender: str, un: st
         s.add({"do": "click", "window": LOSSES_FORM, "on": "/eliminate_all"})
         s.add({"do": "click", "window": LOSSES_FORM, "on": "OK"})
         clicked = len(s.steps) - 1
+        s.add(ROLL_AGAIN)
         s.add({"do": "wait_chat", "match": rf"#{seq}\] verify: ", "timeout": 60})
         rounds.append((clicked, len(s.steps) - 1))
         s.add({"do": "click_if", "window": "^Adjudicator: (notice|the ruling orders|not yours to apply)", "on": "OK",
