@@ -146,7 +146,8 @@ def measure(section: Section, server: Gunicorn, work: Path, module: Path, run_en
     section.notes.append(f"{GAME}, three recorded games (Invasion: combats; Chinese Intervention: supply; Campaign "
                          f"Game: Chinese intervention), the real Player driven with the mouse (java.awt.Robot): {repeat} rounds of each "
                          f"check after {warmup} warm-up rounds; a round is the clicks a player makes, the form and a click "
-                         f"on OK, timed from the robot's press on OK to the insert of the ruling's last chat line into the "
+                         f"on OK, timed from the robot's last press before the ruling (OK, or Roll again when the form "
+                         f"warns of a repeat) to the insert of the ruling's last chat line into the "
                          f"chat window. Load average (1 min) {load_before:.1f} before the Player started, {load_after:.1f} "
                          f"after, on {os.cpu_count()} CPUs. Clicks the robot could not deliver (done by the button "
                          f"itself: not a person's click, not timed): {run.report.get('clicks_not_delivered', 0)}.")
