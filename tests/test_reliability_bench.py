@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # `bench` is a top-level directory, not an installed package
 
 from bench.checks import body_json  # noqa: E402
+from bench.extension import felt  # noqa: E402
 from bench.config import CHECK  # noqa: E402
 from bench.http import cpu_budget_note, create_games  # noqa: E402
 from bench.indexed_search import MapIndex, indexed_search  # noqa: E402
@@ -141,3 +142,26 @@ def _records(url: str, targets: list[Target]) -> int:
         ledger.raise_for_status()
         total += len(ledger.json()["records"])
     return total
+
+
+class _Run:
+    """An engine run's report as `felt` reads it: steps by index, each with "do" and "result"."""
+
+    def __init__(self, *steps: dict):
+        self.steps = list(steps)
+
+    def step(self, index: int) -> dict:
+        return self.steps[index]
+
+    def result(self, index: int) -> dict:
+        return self.steps[index]["result"]
+
+
+def test_a_ruling_is_timed_from_the_last_press_before_it():
+    ok = {"do": "click", "result": {"clicked": "OK", "pressed_at_ms": 1000.0}}
+    shown = {"do": "wait_chat", "result": {"matched": [{"at_ms": 400.0}, {"at_ms": 1700.0}, {"at_ms": 1900.0}]}}
+    warned = {"do": "click_if", "result": {"clicked": True, "pressed_at_ms": 1500.0}}  # Roll again
+    not_warned = {"do": "click_if", "result": {"clicked": False}}
+    assert felt(_Run(ok, warned, shown), 0, 2) == 200.0  # from Roll again; the game before's line not counted
+    assert felt(_Run(ok, not_warned, shown), 0, 2) == 700.0  # from OK
+    assert felt(_Run({"do": "click", "result": {"clicked": "OK"}}, not_warned, shown), 0, 2) is None  # not the robot's
