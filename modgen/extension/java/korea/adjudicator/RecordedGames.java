@@ -229,9 +229,7 @@ final class RecordedGames {
     try {
       final ActiveGame a = EventThread.call(adj::active);
       if (a == null) return Answers.ok("url", Settings.server().replaceAll("/+$", "") + "/systems/" + Adjudicator.path(adj.info().game) + "/replay");
-      final Map<String, Object> about = new Server(a.server).get("/api/v1/games/" + Adjudicator.path(a.gameId), a.token);
-      final String base = String.valueOf(about.getOrDefault("public_url", a.server)).replaceAll("/+$", "");
-      return Answers.ok("url", base + "/games/" + Adjudicator.path(a.gameId) + "/replay");
+      return Answers.ok("url", gamePage(a, "replay"));
     }
     catch (Server.Problem p) {
       return adj.failed(p);
@@ -251,13 +249,18 @@ final class RecordedGames {
         return adj.failed(new Server.Problem(0, "No recorded game", "The after-action report is a recorded game's: join the "
                                              + "game first (Adjudicator > Join recorded game...)."));
       }
-      final Map<String, Object> about = new Server(a.server).get("/api/v1/games/" + Adjudicator.path(a.gameId), a.token);
-      final String base = String.valueOf(about.getOrDefault("public_url", a.server)).replaceAll("/+$", "");
-      return Answers.ok("url", base + "/games/" + Adjudicator.path(a.gameId) + "/report");
+      return Answers.ok("url", gamePage(a, "report"));
     }
     catch (Server.Problem p) {
       return adj.failed(p);
     }
+  }
+
+  /** A page of the recorded game at the server's public address (the server says it). Off the event thread. */
+  private static String gamePage(ActiveGame a, String page) throws Server.Problem {
+    final Map<String, Object> about = new Server(a.server).get("/api/v1/games/" + Adjudicator.path(a.gameId), a.token);
+    final String base = String.valueOf(about.getOrDefault("public_url", a.server)).replaceAll("/+$", "");
+    return base + "/games/" + Adjudicator.path(a.gameId) + "/" + page;
   }
 
   /** What the extension knows now: the game's scenario and recorded game, the side asking, the server. */
