@@ -31,7 +31,9 @@ class Config:
     database_url: str = "sqlite:///var/adjudicator.sqlite3"
     key_path: str = "var/signing-key.pem"
     max_body_bytes: int = 64 * 1024
-    sqlite_synchronous: str = "FULL"
+    #: When a SQLite commit is made durable (docs/api.md, "SQLite durability"): GROUP, FULL's promise
+    #: (an acknowledged roll survives a power cut) with the fsync outside the write lock and shared.
+    sqlite_synchronous: str = "GROUP"
     ratelimit_enabled: bool = True
     ratelimit_storage_uri: str = "memory://"
     rate_limit_token: str = "30/second;3000/hour"

@@ -172,7 +172,7 @@ def test_sqlite_database_is_in_wal_mode(tmp_path, key):
     store.create_schema()
     with store.engine.connect() as conn:
         assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
-        assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL
+        assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 1  # NORMAL: by default the Store syncs (GROUP)
 
 
 def test_sqlite_files_holding_secret_seeds_are_private(tmp_path, key):

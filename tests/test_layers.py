@@ -37,7 +37,7 @@ ADJUDICATOR_LAYERS = [
     ("the ledger", {"ledger"}),
     ("what players read", {"words"}),
     ("leaves: registries and the board's description",
-     {"checks", "systems", "facts", "boardread", "fog", "canonical", "unit_changes", "unit_owners", "request_units", "piece_actions", "ruled_orders",
+     {"checks", "systems", "facts", "greenlets", "boardread", "fog", "canonical", "unit_changes", "unit_owners", "request_units", "piece_actions", "ruled_orders",
       "examples", "config", "json_provider"}),
 ]
 

@@ -32,10 +32,10 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from adjudicator.bridge.errors import BridgeError
+from adjudicator.greenlets import greenlet_pause
 from vassalfmt import (
     SavedGame,
     VassalFormatError,
@@ -162,20 +162,6 @@ def read_upload(data: bytes, limits: ZipLimits = SAVEDGAME_LIMITS,
 
 def _no_pause() -> None:
     """No yield: work beside the requests has a thread of its own."""
-
-
-def greenlet_pause() -> Callable[[], None] | None:
-    """gevent's yield when this process runs requests as greenlets (the default server, see
-    adjudicator/gunicorn.conf.py), else None: threads and processes need none, and a real
-    sleep(0) would hand the core to other processes.
-
-    Asked at each upload, not at import: gunicorn's master imports this module before a worker
-    patches the standard library."""
-    try:
-        from gevent import monkey, sleep
-    except ImportError:
-        return None
-    return sleep if monkey.is_module_patched("time") else None
 
 
 def busy(detail: str, kind: str) -> BridgeError:

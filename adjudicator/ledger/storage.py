@@ -3,7 +3,7 @@
 SQLite (WAL mode) by default, PostgreSQL when DATABASE_URL points at one. The promises:
 
 - An acknowledged roll is durable: the record is committed before the response is sent
-  (SQLite `synchronous=FULL` by default; or group commit, `GROUP`: see `WalSync`).
+  (by default group commit, `GROUP`: see `WalSync`; or SQLite's own `synchronous=FULL`).
 - A crash never breaks the chain: the next sequence number and previous hash are read and the
   record written inside one transaction that holds the game's write lock (SQLite `BEGIN
   IMMEDIATE`; PostgreSQL `SELECT ... FOR UPDATE` on the game row). Unique constraints on
@@ -52,6 +52,8 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, Program
 from sqlalchemy.exc import TimeoutError as SQLAlchemyTimeoutError
 
 from adjudicator.canonical import canonical_bytes, canonical_digest
+from adjudicator.config import Config
+from adjudicator.greenlets import off_the_hub
 from adjudicator.ledger.dice import new_seed, seed_commitment
 from adjudicator.ledger.keys import PublicKeyInfo, SigningKey, b64url, public_key_from_raw, raw_public_bytes
 from adjudicator.ledger.records import (
@@ -311,7 +313,7 @@ def make_private_database_file(path: Path) -> None:
             continue  # missing, or not ours to change
 
 
-def make_engine(url: str, sqlite_synchronous: str = "FULL") -> Engine:
+def make_engine(url: str, sqlite_synchronous: str = Config.sqlite_synchronous) -> Engine:
     """An engine for `url`; SQLite gets WAL mode and explicit write transactions.
 
     With `GROUP`, connections run `synchronous=NORMAL` (a commit does not fsync) and the
@@ -359,26 +361,34 @@ def make_engine(url: str, sqlite_synchronous: str = "FULL") -> Engine:
 
 
 class WalSync:
-    """Group commit for SQLite: fsync the WAL after the commit, outside the write lock.
+    """Group commit for SQLite: fsync the WAL after the commit, outside the write lock, one fsync
+    for every request of the process that waits at the same time.
 
     With `synchronous=FULL`, SQLite fsyncs the WAL inside every commit, while the writer
     holds the database's write lock, so writers queue behind each other's fsyncs (most of a
-    roll's time on this disk). In GROUP mode a commit only write()s its WAL frames (NORMAL);
-    the writer releases the lock and then fsyncs the WAL file itself. The next writer
-    commits meanwhile, and one fsync makes every commit written before it durable: rolls
-    that arrive together share fsyncs. The promise is FULL's:
+    roll's time on this disk), and a gevent worker's other players wait with them: the fsync
+    blocks the process's one thread. In GROUP mode a commit only write()s its WAL frames
+    (NORMAL); the writer releases the lock and then asks for an fsync of the WAL file. The next
+    writer commits meanwhile, and one fsync makes every commit written before it durable: the
+    requests of a process that ask while one runs are all served by the next one, a single fsync
+    (the leader's; the others wait for it). The fsync runs off gevent's hub
+    (`adjudicator.greenlets.off_the_hub`), so the worker's other players are answered meanwhile.
+    The promise is FULL's:
 
-    - A write is acknowledged only after an fsync that began after its commit returned.
+    - A write is acknowledged only after an fsync that began after its commit returned (each
+      caller waits for the first fsync to begin after its call).
     - Whatever a reader is shown has been synced first: every write transaction (also one
       that only found an idempotent replay, a closed game or a conflict) ends with a sync,
-      and `Store.game`/`Store.records` sync before returning. (Tokens need not: they are
-      known to nobody until `create_game`, which synced, has answered.)
+      and `Store.game`/`Store.records` sync before returning, so another process's commit a
+      reader sees is durable too. (Tokens need not: they are known to nobody until
+      `create_game`, which synced, has answered.)
     - A later record in a game can only be synced together with the earlier ones (the WAL
       is one file, appended in commit order), so the chain never has a durable gap.
 
     If the WAL file is gone it was checkpointed into the database file and removed, and
     SQLite syncs the database file before it removes or restarts the WAL. An fsync error
-    is raised: the request fails rather than acknowledging a write that may be lost.
+    is raised to every caller that fsync was to serve: their requests fail rather than
+    acknowledging a write that may be lost.
     """
 
     def __init__(self, database_path: Path):
@@ -386,8 +396,48 @@ class WalSync:
         # make us sync some other file).
         database_path = database_path.absolute()
         self.wal_path = database_path.with_name(database_path.name + "-wal")
+        self._turn = threading.Condition()  # gevent's, in a gevent worker (made after it patched)
+        self._begun = 0  # fsyncs begun by this process, one at a time
+        self._ended = 0  # the last fsync that ended
+        self._running = False
+        self._failed: dict[int, BaseException] = {}  # the recent fsyncs that failed, and why
 
     def __call__(self) -> None:
+        with self._turn:
+            # The first fsync to begin after this call: its outcome is this caller's (numbers count
+            # up by one and one runs at a time, so `wanted` is that fsync exactly).
+            wanted = self._begun + 1
+            while self._ended < wanted:
+                if self._running:
+                    self._turn.wait()
+                else:
+                    self._lead()
+            failure = self._failed.get(wanted)
+        if failure is not None:
+            raise failure
+
+    def _lead(self) -> None:
+        """Run the next fsync for every caller waiting; called, and returns, holding `_turn`."""
+        self._running = True
+        self._begun += 1
+        number = self._begun
+        failure: BaseException | None = OSError(errno.EIO, "the WAL's fsync did not end")
+        self._turn.release()
+        try:
+            off_the_hub(self._fsync_wal)
+            failure = None
+        except OSError as error:
+            failure = error
+        finally:  # also when the leader is interrupted: its followers are not told it synced
+            self._turn.acquire()
+            if failure is not None:
+                self._failed[number] = failure
+                self._failed.pop(number - 1000, None)
+            self._running = False
+            self._ended = number
+            self._turn.notify_all()
+
+    def _fsync_wal(self) -> None:
         try:
             fd = os.open(self.wal_path, os.O_RDONLY)
         except FileNotFoundError:
@@ -425,7 +475,10 @@ class WriterLock:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
                 self._pid = os.getpid()
-            fcntl.flock(self._fd, fcntl.LOCK_EX)
+            try:
+                fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:  # another process writes: wait without stopping this one's players
+                off_the_hub(fcntl.flock, self._fd, fcntl.LOCK_EX)
         except BaseException:
             self._thread_lock.release()
             raise
@@ -705,7 +758,13 @@ class Store:
         `hidden_parts` give them, read on the bare connection with statements prepared once: a
         kept ledger board's catch-up, asked by every ruling (usually nothing or a record or two
         another process appended). The parts are read after the records, so every record read
-        has its parts (a record and its parts are committed together)."""
+        has its parts (a record and its parts are committed together).
+
+        Unlike `records` it does not sync the WAL first: what it reads is shown to nobody before the
+        ruling it prepares is answered, and that answer waits for a sync begun after the ruling's
+        own transaction (`_raw_write`), which makes every record it read durable too (the WAL is one
+        file, written in commit order). A sync here was a second (or third) fsync per roll, and
+        under gevent a wait in the middle of the kept board's catch-up (`rulings.ledger_board_before`)."""
         dbapi = self.engine.raw_connection()
         try:
             cursor = dbapi.cursor()
@@ -718,7 +777,6 @@ class Store:
             dbapi.rollback()  # nothing was written: end the read (PostgreSQL opened a transaction)
         finally:
             dbapi.close()  # back to the pool
-        self._sync_wal()  # show nothing that is not durable yet (GROUP mode)
         return ([_record_from_mapping(dict(zip(_RECORD_COLUMNS, row))) for row in rows],
                 [(seq, {"commitment": commitment, "owner": owner, "salt": salt, "value": json.loads(value)})
                  for seq, commitment, owner, salt, value in found])

@@ -32,6 +32,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from adjudicator.greenlets import gevent_patched
+
 log = logging.getLogger(__name__)
 
 #: Jobs that run at once in one worker process (the machine's cores answer the rolls too).
@@ -150,16 +152,8 @@ class Jobs:
 
     def _runner_for(self) -> _Runner:
         if self._runner is None:
-            self._runner = _GeventRunner(self.max_running) if _gevent_patched() else _ThreadRunner(self.max_running)
+            self._runner = _GeventRunner(self.max_running) if gevent_patched() else _ThreadRunner(self.max_running)
         return self._runner
-
-
-def _gevent_patched() -> bool:
-    try:
-        from gevent import monkey
-    except ImportError:
-        return False
-    return monkey.is_module_patched("threading")
 
 
 class _Runner:
