@@ -377,10 +377,14 @@ def reveal(system: str, body: dict[str, Any], parts: list[Part], viewer: str | N
     if fog is None or not parts:
         return body
     known = {p.commitment: p for p in parts if visible_to(p, viewer, closed)}
-    out = copy.deepcopy(body)
+    # the request and the result are made anew below (put back, redacted): copy only the rest
+    out = {key: value if key in ("request", "result") else copy.deepcopy(value) for key, value in body.items()}
     result = dict(body.get("result") or {})
-    shown = named_units(fog, [body.get("request"), result.get("outcome")])  # in the clear: revealed by the rules
-    seen = (lambda node: node) if closed else (lambda node: _hide(node, fog, viewer, shown))
+    if closed:  # everything shown: nothing to redact
+        seen = (lambda node: node)
+    else:
+        shown = named_units(fog, [body.get("request"), result.get("outcome")])  # in the clear: revealed by the rules
+        seen = (lambda node: _hide(node, fog, viewer, shown))
     out["request"] = seen(_put_back(body.get("request"), known))
     result["outcome"] = seen(_put_back(result.get("outcome"), known))
     result["dice_used"] = seen(_put_back(result.get("dice_used"), known))

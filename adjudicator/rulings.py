@@ -459,6 +459,7 @@ def _append(grant: TokenGrant, check_key: str, request_json: dict[str, Any], req
     svc = services()
     side = canonical_side(grant.role)
     read: list[Derived] = []  # what the board said of the request (folded with the record it becomes)
+    made: list[dict[str, Any]] = []  # the result the record is made of, before sealing (folded with it)
     unknown: list[str] = []  # units whose notices tell what the asker could not see (`notice_unseen`)
 
     def read_against_ledger(seed: bytes, seq: int) -> dict:
@@ -479,7 +480,8 @@ def _append(grant: TokenGrant, check_key: str, request_json: dict[str, Any], req
                                                  if n.unit in fighting and n.unit not in unknown])
         read[:] = [derived]
         # always a list, empty too: a record without one was written before notices existed
-        return {**run(seed, seq), "notices": [n.to_json() for n in derived.notices]}
+        made[:] = [{**run(seed, seq), "notices": [n.to_json() for n in derived.notices]}]
+        return made[0]
 
     sealed: list[Part] = []
     sealer = None
@@ -517,7 +519,7 @@ def _append(grant: TokenGrant, check_key: str, request_json: dict[str, Any], req
         sealed = record_parts(grant.game_id, stored.seq)
     recorded = Recorded(stored, replayed, tuple(sealed))
     if not replayed:
-        _fold_appended(grant, recorded, read[0])
+        _fold_appended(grant, recorded, read[0], request_json, made[0])
     return recorded
 
 
@@ -549,9 +551,14 @@ class KeptBoard(LedgerBoard):
 
     def fold_public(self, record: Record, parts: list[Part], derived: Derived | None = None) -> None:
         """Fold a record from its stored (public) body and its hidden parts."""
+        self.fold_made(record, _full_body(self.system, record.body, parts), derived)
+
+    def fold_made(self, record: Record, full_body: dict[str, Any], derived: Derived | None = None) -> None:
+        """Fold a record from its body with full values (its hidden parts in place): this process's
+        own record from what it made it of, with no second reveal of its sealed body."""
         if self.fog is not None:
             self.in_clear[record.seq] = frozenset(named_units(self.fog, record.body))
-        self.fold(record.seq, _full_body(self.system, record.body, parts), derived)
+        self.fold(record.seq, full_body, derived)
         self.head_hash = record.hash
 
 
@@ -620,13 +627,16 @@ def _full_body(system: str, body: dict[str, Any], parts: list[Part]) -> dict[str
     return reveal(system, body, parts, None, closed=True) if parts else body
 
 
-def _fold_appended(grant: TokenGrant, recorded: Recorded, derived: Derived) -> None:
+def _fold_appended(grant: TokenGrant, recorded: Recorded, derived: Derived, request: dict[str, Any],
+                   result: dict[str, Any]) -> None:
     """The record just appended folded into this process's board of its game, when the board
-    stands right before it: the next ruling then reads the board without reading the ledger."""
+    stands right before it: the next ruling then reads the board without reading the ledger. It is
+    folded from what it was made of (its request and result before sealing, what the board derived
+    of them), the board another process catches up from the stored record and its hidden parts."""
     with _BOARDS_LOCK:
         board = services().ledger_boards.get(grant.game_id)
         if board is not None and board.head == recorded.record.seq - 1:
-            board.fold_public(recorded.record, list(recorded.parts), derived)
+            board.fold_made(recorded.record, {**recorded.record.body, "request": request, "result": result}, derived)
 
 
 def notice_unseen(grant: TokenGrant, notice: Notice, board: LedgerBoard | None = None) -> bool:
