@@ -242,10 +242,13 @@ def _hide(node: Any, fog: Fog, viewer: str | None, shown: frozenset[str] | set[s
     """`node` (a text, or JSON holding texts, keys included) with every unit the viewer may not
     see named by its side only; the units in `shown` (named in the clear) stay.
 
-    Each text is read in one pass for the game's hidden ids (`_hidden_words`), not word by word."""
+    Each text is read in one pass for the game's hidden ids (`_hidden_words`), not word by word; and
+    first, all of them at once, for the ids that would be swapped, as plain substrings: most texts
+    name none but units the rules revealed (a combat's steps), and a pattern of every hidden id
+    tried at each character costs far more than a look for each id (`_names_any`)."""
     words = _hidden_words(fog)
-    if words is None:  # the game hides no unit: the texts as they are (copied, as below)
-        return _copy_texts(node)
+    if words is None or not _names_any(node, _hidden_from(fog, viewer), shown):
+        return _copy_texts(node)  # nothing to swap: the texts as they are (copied, as below)
 
     def swap(found: re.Match) -> str:
         unit = found.group(1)
@@ -266,6 +269,53 @@ def _hide(node: Any, fog: Fog, viewer: str | None, shown: frozenset[str] | set[s
         return item
 
     return hide(node)
+
+
+def _names_any(node: Any, ids: frozenset[bytes] | None, shown: frozenset[str] | set[str]) -> bool:
+    """Whether a text of `node` (keys too) may name one of `ids` not in `shown`: one of them is a
+    word of it (None: the ids are not known, so it may). The words are the runs of id characters
+    found in C (`_AS_WORDS`): a unit `_hide` swaps is such a run, its neighbours no word character."""
+    if ids is None:
+        return True
+    texts: list[str] = []
+    _texts_of(node, texts.append)
+    words = " ".join(texts).encode("utf-8").translate(_AS_WORDS).split()
+    return any(word.decode("ascii") not in shown for word in ids.intersection(words))
+
+
+def _texts_of(node: Any, add: Callable[[str], None]) -> None:
+    if isinstance(node, str):
+        add(node)
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            _texts_of(key, add)
+            _texts_of(value, add)
+    elif isinstance(node, list):
+        for item in node:
+            _texts_of(item, add)
+
+
+#: UTF-8 bytes to words of ASCII id characters: every other byte (a multi-byte character's too) a space.
+_AS_WORDS = bytes(b if re.fullmatch(rb"[A-Za-z0-9_-]", bytes([b])) else 32 for b in range(256))
+#: The ids of the fog's table that `hidden_side` hides from a viewer, by fog and viewer:
+#: (id(fog), viewer) -> (the table they were read from, the ids as bytes, None where one is not ASCII).
+_HIDDEN_FROM: dict[tuple[int, str | None], tuple[Mapping[str, str], frozenset[bytes] | None]] = {}
+
+
+def _hidden_from(fog: Fog, viewer: str | None) -> frozenset[bytes] | None:
+    """The ids of the fog's table that `hidden_side` hides from `viewer`, as `_names_any` looks for
+    them (read once per table and viewer); None for a fog without a table (`Fog.hidden_units`) or
+    with an id of other characters than `_AS_WORDS` keeps (the texts are then read as always)."""
+    if fog.hidden_units is None:
+        return None
+    table = fog.hidden_units()
+    kept = _HIDDEN_FROM.get((id(fog), viewer))
+    if kept is None or kept[0] is not table:
+        hidden = [unit for unit in table if hidden_side(fog, unit, viewer) is not None]
+        plain = all(re.fullmatch(r"[A-Za-z0-9_-]+", unit) for unit in hidden)
+        kept = (table, frozenset(unit.encode("ascii") for unit in hidden) if plain else None)
+        _HIDDEN_FROM[(id(fog), viewer)] = kept
+    return kept[1]
 
 
 def _copy_texts(node: Any) -> Any:
