@@ -31,7 +31,7 @@ import re
 import secrets
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from adjudicator.canonical import canonical_bytes
 from adjudicator.checks import side_label
@@ -379,6 +379,38 @@ def named_units(fog: Fog, node: Any) -> set[str]:
         elif isinstance(item, str) and owner(item) is not None:
             found.add(item)
     return found
+
+
+#: A unit id canonical JSON writes as itself, so its string is found in the text as the id in quotes.
+_PLAIN_ID = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def named_in_clear(fog: Fog, node: Any, encoded: bytes, units: Iterable[str]) -> set[str]:
+    """Those of `units` that `named_units(fog, node)` finds, each looked for in `encoded`, `node`'s
+    canonical JSON, instead of a walk over every value: the kept ledger board asks it of every record
+    it folds, for the few units a notice may name with that record.
+
+    A string of the text that is the id in quotes is one of node's strings (a key or a value) unless
+    its opening quote is escaped, inside another string: an unescaped quote followed by id
+    characters opens a string, since a closing quote is followed by , : ] or }. An id of other
+    characters is looked for by the walk."""
+    owner = fog.owner_lookup()
+    hidden = [unit for unit in units if owner(unit) is not None]
+    if not hidden:
+        return set()
+    if not all(_PLAIN_ID.fullmatch(unit) for unit in hidden):
+        return named_units(fog, node) & set(hidden)
+    text = encoded.decode("utf-8")
+    return {unit for unit in hidden if _quoted_in(text, f'"{unit}"')}
+
+
+def _quoted_in(text: str, quoted: str) -> bool:
+    at = text.find(quoted)
+    while at != -1:
+        if at == 0 or text[at - 1] != "\\":
+            return True
+        at = text.find(quoted, at + 1)
+    return False
 
 
 def redact(system: str, node: Any, viewer: str | None, shown: frozenset[str] | set[str] = frozenset()) -> Any:

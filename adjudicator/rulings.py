@@ -57,9 +57,10 @@ from adjudicator.facts import (
     GameFacts, GameResult, Refused, concerns, facts_of, follow_up_of, ledger_facts_of, result_of,
 )
 from adjudicator.facts import waiting_checks as facts_waiting
-from adjudicator.fog import Part, fog_of, named_units, reveal, seal, unseen_by, visible_to
+from adjudicator.canonical import canonical_bytes
+from adjudicator.fog import Part, fog_of, named_in_clear, named_units, reveal, seal, unseen_by, visible_to
 from adjudicator.ledger.records import Record, ledger_document
-from adjudicator.ledger.board import RESTORED_BY, Derived, LedgerBoard, Notice, RestoredByError
+from adjudicator.ledger.board import RESTORED_BY, Derived, LedgerBoard, Notice, RestoredByError, UnitState
 from adjudicator.problems import Problem, validation_problem
 from adjudicator.services import services
 from adjudicator.ledger.storage import (
@@ -539,8 +540,9 @@ def combatants(spec: CheckSpec, request_json: dict[str, Any]) -> frozenset[str]:
 
 class KeptBoard(LedgerBoard):
     """A game's ledger board as this process keeps it, with, for each record folded, the hidden
-    units its public body names in the clear (those the rules revealed): what `notice_unseen` asks
-    of the record a notice names, without reading it again."""
+    units a notice may name with it (those it named or left in a state) that its public body names
+    in the clear (those the rules revealed): what `notice_unseen` asks of the record a notice names,
+    without reading it again."""
 
     def __init__(self, system: str):
         super().__init__(system)
@@ -548,6 +550,11 @@ class KeptBoard(LedgerBoard):
         self.fog = fog if fog is not None and (fog.hidden_units is None or fog.hidden_units()) else None
         self.in_clear: dict[int, frozenset[str]] = {}
         self.head_hash: str | None = None  # the hash of record `head` (None: none folded yet)
+        self._left: set[str] = set()  # the units the record being folded left in a state
+
+    def _set(self, unit: str, state: UnitState, seq: int) -> None:
+        super()._set(unit, state, seq)
+        self._left.add(unit)
 
     def fold_public(self, record: Record, parts: list[Part], derived: Derived | None = None) -> None:
         """Fold a record from its stored (public) body and its hidden parts."""
@@ -556,9 +563,12 @@ class KeptBoard(LedgerBoard):
     def fold_made(self, record: Record, full_body: dict[str, Any], derived: Derived | None = None) -> None:
         """Fold a record from its body with full values (its hidden parts in place): this process's
         own record from what it made it of, with no second reveal of its sealed body."""
-        if self.fog is not None:
-            self.in_clear[record.seq] = frozenset(named_units(self.fog, record.body))
+        self._left = set()
         self.fold(record.seq, full_body, derived)
+        if self.fog is not None:  # a notice names a unit with the record that left it so, or that named it
+            asked = self._left | self.mentions.get(record.seq, set())
+            self.in_clear[record.seq] = frozenset(named_in_clear(
+                self.fog, record.body, record.canonical_body or canonical_bytes(record.body), asked))
         self.head_hash = record.hash
 
 

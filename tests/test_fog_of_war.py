@@ -248,10 +248,12 @@ def test_the_one_pass_readings_find_exactly_what_asking_id_by_id_finds(client):
     value names in the clear looked up in the game's one table of them (`Fog.hidden_units`), not
     by asking the scenario each word or string. Both must find what asking `unit_owner` id by id
     finds, whatever the texts hold: quotes, backslashes, punctuation, ids inside longer words, keys.
-    Texts that name no unit to swap but those shown are copied without the pattern (`_names_any`)."""
+    Texts that name no unit to swap but those shown are copied without the pattern (`_names_any`); the
+    units a record names in the clear are looked up in its canonical JSON (`named_in_clear`)."""
     import random
 
-    from adjudicator.fog import _WORD, _hide, fog_of, hidden_side, named_units, unit_in_fog
+    from adjudicator.canonical import canonical_bytes
+    from adjudicator.fog import _WORD, _hide, fog_of, hidden_side, named_in_clear, named_units, unit_in_fog
 
     fog = fog_of("holdfast")
     blocks = sorted(fog.hidden_units())
@@ -289,6 +291,9 @@ def test_the_one_pass_readings_find_exactly_what_asking_id_by_id_finds(client):
     for _ in range(1000):
         node = value()
         assert named_units(fog, node) == asked(node), node
+        # the kept board's reading, in the node's canonical JSON, of the units a notice may name
+        asked_of = chosen.sample(blocks, 5) + list(asked(node))[:2]
+        assert named_in_clear(fog, node, canonical_bytes(node), asked_of) == asked(node) & set(asked_of), node
         for viewer in (None, "un"):
             assert _hide(node, fog, viewer, frozenset()) == word_by_word(node, viewer), node
             # the units a ruling revealed stay (a combat's steps naming only its combatants: no pattern run)
