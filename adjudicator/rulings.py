@@ -557,14 +557,16 @@ class KeptBoard(LedgerBoard):
         self._left.add(unit)
 
     def fold_public(self, record: Record, parts: list[Part], derived: Derived | None = None) -> None:
-        """Fold a record from its stored (public) body and its hidden parts."""
-        self.fold_made(record, _full_body(self.system, record.body, parts), derived)
+        """Fold a record from its stored (public) body and its hidden parts (its objects' keys in the
+        ledger's order where no part is put back)."""
+        self.fold_made(record, _full_body(self.system, record.body, parts), derived, ordered=not parts)
 
-    def fold_made(self, record: Record, full_body: dict[str, Any], derived: Derived | None = None) -> None:
+    def fold_made(self, record: Record, full_body: dict[str, Any], derived: Derived | None = None,
+                  ordered: bool = False) -> None:
         """Fold a record from its body with full values (its hidden parts in place): this process's
         own record from what it made it of, with no second reveal of its sealed body."""
         self._left = set()
-        self.fold(record.seq, full_body, derived)
+        self.fold(record.seq, full_body, derived, ordered)
         if self.fog is not None:  # a notice names a unit with the record that left it so, or that named it
             asked = self._left | self.mentions.get(record.seq, set())
             self.in_clear[record.seq] = frozenset(named_in_clear(

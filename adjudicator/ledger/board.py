@@ -206,9 +206,11 @@ class LedgerBoard:
 
     # -- folding a record ----------------------------------------------------------------------------
 
-    def fold(self, seq: int, body: dict[str, Any], derived: Derived | None = None) -> Derived:
+    def fold(self, seq: int, body: dict[str, Any], derived: Derived | None = None, ordered: bool = False) -> Derived:
         """Take record `seq` (its body with full values) into the board; returns what it derived
-        (`derived`: what `derive` said of its request just before, when the caller has it)."""
+        (`derived`: what `derive` said of its request just before, when the caller has it).
+        `ordered`: the body's objects have their keys in the ledger's order already (read from a
+        stored record's canonical JSON, nothing put back into it), so its outcome is not sorted again."""
         self.head = max(self.head, seq)
         check = str(body.get("check", ""))
         if check.startswith("game."):
@@ -224,7 +226,8 @@ class LedgerBoard:
             self.units[unit] = UnitState(by=seq)
             self.last_changed[unit] = seq
         stated = derived.stated if derived.stated is not None else _stated(request)
-        for change in outcome_changes(canonical_outcome(result)):  # who makes each and how: not the board's to know
+        outcome = (result.get("outcome") or {}) if ordered else canonical_outcome(result)
+        for change in outcome_changes(outcome):  # who makes each and how: not the board's to know
             if change.unit in derived.kept_eliminated:
                 continue
             self._apply(seq, change, stated.get(change.unit))
