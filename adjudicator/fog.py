@@ -203,6 +203,8 @@ def seal(system: str, check: str, acting_side: str, request: dict[str, Any], res
                                   and n.get("unit") not in owners_notices else sealer.walk(n) for n in result[NOTICES]]
     for key in TEXTS:
         texts = result.get(key) or []
+        if not _names_any(texts, _hidden_from(fog, None), sealer.shown):
+            continue  # nothing to hide: the texts stand as they are (no copy to compare)
         public = _hide(texts, fog, None, sealer.shown)
         if public != texts:
             public_result[key] = public
