@@ -245,9 +245,9 @@ def _hide(node: Any, fog: Fog, viewer: str | None, shown: frozenset[str] | set[s
     see named by its side only; the units in `shown` (named in the clear) stay.
 
     Each text is read in one pass for the game's hidden ids (`_hidden_words`), not word by word; and
-    first, all of them at once, for the ids that would be swapped, as plain substrings: most texts
-    name none but units the rules revealed (a combat's steps), and a pattern of every hidden id
-    tried at each character costs far more than a look for each id (`_names_any`)."""
+    first, all of them at once, for a word that is an id to swap (`_names_any`): most texts name no
+    unit but those the rules revealed (a combat's steps), and the pattern of every hidden id tried at
+    each character cost far more than splitting the texts into words in C."""
     words = _hidden_words(fog)
     if words is None or not _names_any(node, _hidden_from(fog, viewer), shown):
         return _copy_texts(node)  # nothing to swap: the texts as they are (copied, as below)
