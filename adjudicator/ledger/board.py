@@ -47,7 +47,7 @@ from adjudicator.canonical import canonical_digest
 from adjudicator.request_units import stated_units
 from adjudicator.words.names import UnitNames
 from adjudicator.unit_changes import (
-    BROKEN_DOWN, ELIMINATED, GONE_STEPS, MOVED, RECOMBINED, REPLACED, RETURNED, REVEALED, STEP, canonical_outcome, outcome_changes,
+    BROKEN_DOWN, ELIMINATED, GONE_STEPS, MOVED, RECOMBINED, REPLACED, RETURNED, REVEALED, STEP, canonical_outcome, state_changes,
     step_name,
 )
 from adjudicator.unit_owners import owners_of
@@ -227,7 +227,7 @@ class LedgerBoard:
             self.last_changed[unit] = seq
         stated = derived.stated if derived.stated is not None else _stated(request)
         outcome = (result.get("outcome") or {}) if ordered else canonical_outcome(result)
-        for change in outcome_changes(outcome):  # who makes each and how: not the board's to know
+        for change in state_changes(outcome):  # who makes each and how, and the orders: not the board's to know
             if change.unit in derived.kept_eliminated:
                 continue
             self._apply(seq, change, stated.get(change.unit))
