@@ -558,8 +558,10 @@ class KeptBoard(LedgerBoard):
 
     def fold_public(self, record: Record, parts: list[Part], derived: Derived | None = None) -> None:
         """Fold a record from its stored (public) body and its hidden parts (its objects' keys in the
-        ledger's order where no part is put back)."""
-        self.fold_made(record, _full_body(self.system, record.body, parts), derived, ordered=not parts)
+        ledger's order where no part is put back), without its notices' texts where they change
+        nothing of the fold (`LedgerBoard.read_to_fold`)."""
+        full = _full_body(self.system, record.body, parts)
+        self.fold_made(record, full, derived or self.read_to_fold(full), ordered=not parts)
 
     def fold_made(self, record: Record, full_body: dict[str, Any], derived: Derived | None = None,
                   ordered: bool = False) -> None:

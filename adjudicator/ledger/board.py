@@ -183,6 +183,23 @@ class LedgerBoard:
             out.notices.append(Notice(REPEAT_NOTICE, repeat, f"asked again: the same situation as record #{repeat}"))
         return out
 
+    def read_to_fold(self, body: dict[str, Any]) -> Derived | None:
+        """What `fold` takes of `derive` for a record whose notices no one reads here (a kept board
+        catching up with another process's record: that process answered them): the units its
+        request names and its situation, when it names no unit present that the board has
+        eliminated and no ruling in `restored_by` (so none of its changes is held back, no unit
+        brought back); None when `derive` must decide."""
+        check = str(body.get("check", ""))
+        request = body.get("request") if isinstance(body.get("request"), dict) else {}
+        if check.startswith("game.") or _record_numbers(request.get(RESTORED_BY)):
+            return None
+        stated = _stated(request)
+        for claim in stated.values():
+            state = self.units.get(claim.unit)
+            if state is not None and state.eliminated and claim.present:
+                return None
+        return Derived(situation=situation_digest(check, request, body.get("side")), stated=stated)
+
     def _step_text(self, claim: Claim, state: UnitState, name: str) -> str:
         if claim.sp is not None and state.sp is not None and claim.sp != state.sp:
             return f"{name} was left at {state.sp} SP by record #{state.by}; this ruling treats it at {claim.sp} SP"
