@@ -31,7 +31,7 @@ import re
 import secrets
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from adjudicator.canonical import canonical_bytes
 from adjudicator.checks import side_label
@@ -203,6 +203,8 @@ def seal(system: str, check: str, acting_side: str, request: dict[str, Any], res
                                   and n.get("unit") not in owners_notices else sealer.walk(n) for n in result[NOTICES]]
     for key in TEXTS:
         texts = result.get(key) or []
+        if not _names_any(texts, _hidden_from(fog, None), sealer.shown):
+            continue  # nothing to hide: the texts stand as they are (no copy to compare)
         public = _hide(texts, fog, None, sealer.shown)
         if public != texts:
             public_result[key] = public
@@ -242,10 +244,13 @@ def _hide(node: Any, fog: Fog, viewer: str | None, shown: frozenset[str] | set[s
     """`node` (a text, or JSON holding texts, keys included) with every unit the viewer may not
     see named by its side only; the units in `shown` (named in the clear) stay.
 
-    Each text is read in one pass for the game's hidden ids (`_hidden_words`), not word by word."""
+    Each text is read in one pass for the game's hidden ids (`_hidden_words`), not word by word; and
+    first, all of them at once, for a word that is an id to swap (`_names_any`): most texts name no
+    unit but those the rules revealed (a combat's steps), and the pattern of every hidden id tried at
+    each character cost far more than splitting the texts into words in C."""
     words = _hidden_words(fog)
-    if words is None:  # the game hides no unit: the texts as they are (copied, as below)
-        return _copy_texts(node)
+    if words is None or not _names_any(node, _hidden_from(fog, viewer), shown):
+        return _copy_texts(node)  # nothing to swap: the texts as they are (copied, as below)
 
     def swap(found: re.Match) -> str:
         unit = found.group(1)
@@ -266,6 +271,53 @@ def _hide(node: Any, fog: Fog, viewer: str | None, shown: frozenset[str] | set[s
         return item
 
     return hide(node)
+
+
+def _names_any(node: Any, ids: frozenset[bytes] | None, shown: frozenset[str] | set[str]) -> bool:
+    """Whether a text of `node` (keys too) may name one of `ids` not in `shown`: one of them is a
+    word of it (None: the ids are not known, so it may). The words are the runs of id characters
+    found in C (`_AS_WORDS`): a unit `_hide` swaps is such a run, its neighbours no word character."""
+    if ids is None:
+        return True
+    texts: list[str] = []
+    _texts_of(node, texts.append)
+    words = " ".join(texts).encode("utf-8").translate(_AS_WORDS).split()
+    return any(word.decode("ascii") not in shown for word in ids.intersection(words))
+
+
+def _texts_of(node: Any, add: Callable[[str], None]) -> None:
+    if isinstance(node, str):
+        add(node)
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            _texts_of(key, add)
+            _texts_of(value, add)
+    elif isinstance(node, list):
+        for item in node:
+            _texts_of(item, add)
+
+
+#: UTF-8 bytes to words of ASCII id characters: every other byte (a multi-byte character's too) a space.
+_AS_WORDS = bytes(b if re.fullmatch(rb"[A-Za-z0-9_-]", bytes([b])) else 32 for b in range(256))
+#: The ids of the fog's table that `hidden_side` hides from a viewer, by fog and viewer:
+#: (id(fog), viewer) -> (the table they were read from, the ids as bytes, None where one is not ASCII).
+_HIDDEN_FROM: dict[tuple[int, str | None], tuple[Mapping[str, str], frozenset[bytes] | None]] = {}
+
+
+def _hidden_from(fog: Fog, viewer: str | None) -> frozenset[bytes] | None:
+    """The ids of the fog's table that `hidden_side` hides from `viewer`, as `_names_any` looks for
+    them (read once per table and viewer); None for a fog without a table (`Fog.hidden_units`) or
+    with an id of other characters than `_AS_WORDS` keeps (the texts are then read as always)."""
+    if fog.hidden_units is None:
+        return None
+    table = fog.hidden_units()
+    kept = _HIDDEN_FROM.get((id(fog), viewer))
+    if kept is None or kept[0] is not table:
+        hidden = [unit for unit in table if hidden_side(fog, unit, viewer) is not None]
+        plain = all(re.fullmatch(r"[A-Za-z0-9_-]+", unit) for unit in hidden)
+        kept = (table, frozenset(unit.encode("ascii") for unit in hidden) if plain else None)
+        _HIDDEN_FROM[(id(fog), viewer)] = kept
+    return kept[1]
 
 
 def _copy_texts(node: Any) -> Any:
@@ -331,6 +383,38 @@ def named_units(fog: Fog, node: Any) -> set[str]:
     return found
 
 
+#: A unit id canonical JSON writes as itself, so its string is found in the text as the id in quotes.
+_PLAIN_ID = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def named_in_clear(fog: Fog, node: Any, encoded: bytes, units: Iterable[str]) -> set[str]:
+    """Those of `units` that `named_units(fog, node)` finds, each looked for in `encoded`, `node`'s
+    canonical JSON, instead of a walk over every value: the kept ledger board asks it of every record
+    it folds, for the few units a notice may name with that record.
+
+    A string of the text that is the id in quotes is one of node's strings (a key or a value) unless
+    its opening quote is escaped, inside another string: an unescaped quote followed by id
+    characters opens a string, since a closing quote is followed by , : ] or }. An id of other
+    characters is looked for by the walk."""
+    owner = fog.owner_lookup()
+    hidden = [unit for unit in units if owner(unit) is not None]
+    if not hidden:
+        return set()
+    if not all(_PLAIN_ID.fullmatch(unit) for unit in hidden):
+        return named_units(fog, node) & set(hidden)
+    text = encoded.decode("utf-8")
+    return {unit for unit in hidden if _quoted_in(text, f'"{unit}"')}
+
+
+def _quoted_in(text: str, quoted: str) -> bool:
+    at = text.find(quoted)
+    while at != -1:
+        if at == 0 or text[at - 1] != "\\":
+            return True
+        at = text.find(quoted, at + 1)
+    return False
+
+
 def redact(system: str, node: Any, viewer: str | None, shown: frozenset[str] | set[str] = frozenset()) -> Any:
     """`node` — a text, or any JSON value of texts — with every unit whose identity the fog of war
     hides from `viewer` (a side, or None for an observer) named by its side only ("a Communist
@@ -377,10 +461,14 @@ def reveal(system: str, body: dict[str, Any], parts: list[Part], viewer: str | N
     if fog is None or not parts:
         return body
     known = {p.commitment: p for p in parts if visible_to(p, viewer, closed)}
-    out = copy.deepcopy(body)
+    # the request and the result are made anew below (put back, redacted): copy only the rest
+    out = {key: value if key in ("request", "result") else copy.deepcopy(value) for key, value in body.items()}
     result = dict(body.get("result") or {})
-    shown = named_units(fog, [body.get("request"), result.get("outcome")])  # in the clear: revealed by the rules
-    seen = (lambda node: node) if closed else (lambda node: _hide(node, fog, viewer, shown))
+    if closed:  # everything shown: nothing to redact
+        seen = (lambda node: node)
+    else:
+        shown = named_units(fog, [body.get("request"), result.get("outcome")])  # in the clear: revealed by the rules
+        seen = (lambda node: _hide(node, fog, viewer, shown))
     out["request"] = seen(_put_back(body.get("request"), known))
     result["outcome"] = seen(_put_back(result.get("outcome"), known))
     result["dice_used"] = seen(_put_back(result.get("dice_used"), known))

@@ -34,11 +34,14 @@ def unit_objects(tree: Any) -> Iterator[dict[str, Any]]:
     if isinstance(tree, dict):
         if unit_of(tree) is not None:
             yield tree
-        for value in tree.values():
-            yield from unit_objects(value)
+        values = tree.values()
     elif isinstance(tree, list):
-        for item in tree:
-            yield from unit_objects(item)
+        values = tree
+    else:
+        return
+    for value in values:
+        if isinstance(value, (dict, list)):  # a number or a text names no object: no generator for it
+            yield from unit_objects(value)
 
 
 @dataclass(frozen=True)

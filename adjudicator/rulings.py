@@ -57,9 +57,10 @@ from adjudicator.facts import (
     GameFacts, GameResult, Refused, concerns, facts_of, follow_up_of, ledger_facts_of, result_of,
 )
 from adjudicator.facts import waiting_checks as facts_waiting
-from adjudicator.fog import Part, fog_of, named_units, reveal, seal, unseen_by, visible_to
+from adjudicator.canonical import canonical_bytes
+from adjudicator.fog import Part, fog_of, named_in_clear, named_units, reveal, seal, unseen_by, visible_to
 from adjudicator.ledger.records import Record, ledger_document
-from adjudicator.ledger.board import RESTORED_BY, Derived, LedgerBoard, Notice, RestoredByError
+from adjudicator.ledger.board import RESTORED_BY, Derived, LedgerBoard, Notice, RestoredByError, UnitState
 from adjudicator.problems import Problem, validation_problem
 from adjudicator.services import services
 from adjudicator.ledger.storage import (
@@ -459,6 +460,7 @@ def _append(grant: TokenGrant, check_key: str, request_json: dict[str, Any], req
     svc = services()
     side = canonical_side(grant.role)
     read: list[Derived] = []  # what the board said of the request (folded with the record it becomes)
+    made: list[dict[str, Any]] = []  # the result the record is made of, before sealing (folded with it)
     unknown: list[str] = []  # units whose notices tell what the asker could not see (`notice_unseen`)
 
     def read_against_ledger(seed: bytes, seq: int) -> dict:
@@ -479,7 +481,8 @@ def _append(grant: TokenGrant, check_key: str, request_json: dict[str, Any], req
                                                  if n.unit in fighting and n.unit not in unknown])
         read[:] = [derived]
         # always a list, empty too: a record without one was written before notices existed
-        return {**run(seed, seq), "notices": [n.to_json() for n in derived.notices]}
+        made[:] = [{**run(seed, seq), "notices": [n.to_json() for n in derived.notices]}]
+        return made[0]
 
     sealed: list[Part] = []
     sealer = None
@@ -517,7 +520,7 @@ def _append(grant: TokenGrant, check_key: str, request_json: dict[str, Any], req
         sealed = record_parts(grant.game_id, stored.seq)
     recorded = Recorded(stored, replayed, tuple(sealed))
     if not replayed:
-        _fold_appended(grant, recorded, read[0])
+        _fold_appended(grant, recorded, read[0], request_json, made[0])
     return recorded
 
 
@@ -537,8 +540,9 @@ def combatants(spec: CheckSpec, request_json: dict[str, Any]) -> frozenset[str]:
 
 class KeptBoard(LedgerBoard):
     """A game's ledger board as this process keeps it, with, for each record folded, the hidden
-    units its public body names in the clear (those the rules revealed): what `notice_unseen` asks
-    of the record a notice names, without reading it again."""
+    units a notice may name with it (those it named or left in a state) that its public body names
+    in the clear (those the rules revealed): what `notice_unseen` asks of the record a notice names,
+    without reading it again."""
 
     def __init__(self, system: str):
         super().__init__(system)
@@ -546,12 +550,29 @@ class KeptBoard(LedgerBoard):
         self.fog = fog if fog is not None and (fog.hidden_units is None or fog.hidden_units()) else None
         self.in_clear: dict[int, frozenset[str]] = {}
         self.head_hash: str | None = None  # the hash of record `head` (None: none folded yet)
+        self._left: set[str] = set()  # the units the record being folded left in a state
+
+    def _set(self, unit: str, state: UnitState, seq: int) -> None:
+        super()._set(unit, state, seq)
+        self._left.add(unit)
 
     def fold_public(self, record: Record, parts: list[Part], derived: Derived | None = None) -> None:
-        """Fold a record from its stored (public) body and its hidden parts."""
-        if self.fog is not None:
-            self.in_clear[record.seq] = frozenset(named_units(self.fog, record.body))
-        self.fold(record.seq, _full_body(self.system, record.body, parts), derived)
+        """Fold a record from its stored (public) body and its hidden parts (its objects' keys in the
+        ledger's order where no part is put back), without its notices' texts where they change
+        nothing of the fold (`LedgerBoard.read_to_fold`)."""
+        full = _full_body(self.system, record.body, parts)
+        self.fold_made(record, full, derived or self.read_to_fold(full), ordered=not parts)
+
+    def fold_made(self, record: Record, full_body: dict[str, Any], derived: Derived | None = None,
+                  ordered: bool = False) -> None:
+        """Fold a record from its body with full values (its hidden parts in place): this process's
+        own record from what it made it of, with no second reveal of its sealed body."""
+        self._left = set()
+        self.fold(record.seq, full_body, derived, ordered)
+        if self.fog is not None:  # a notice names a unit with the record that left it so, or that named it
+            asked = self._left | self.mentions.get(record.seq, set())
+            self.in_clear[record.seq] = frozenset(named_in_clear(
+                self.fog, record.body, record.canonical_body or canonical_bytes(record.body), asked))
         self.head_hash = record.hash
 
 
@@ -620,13 +641,16 @@ def _full_body(system: str, body: dict[str, Any], parts: list[Part]) -> dict[str
     return reveal(system, body, parts, None, closed=True) if parts else body
 
 
-def _fold_appended(grant: TokenGrant, recorded: Recorded, derived: Derived) -> None:
+def _fold_appended(grant: TokenGrant, recorded: Recorded, derived: Derived, request: dict[str, Any],
+                   result: dict[str, Any]) -> None:
     """The record just appended folded into this process's board of its game, when the board
-    stands right before it: the next ruling then reads the board without reading the ledger."""
+    stands right before it: the next ruling then reads the board without reading the ledger. It is
+    folded from what it was made of (its request and result before sealing, what the board derived
+    of them), the board another process catches up from the stored record and its hidden parts."""
     with _BOARDS_LOCK:
         board = services().ledger_boards.get(grant.game_id)
         if board is not None and board.head == recorded.record.seq - 1:
-            board.fold_public(recorded.record, list(recorded.parts), derived)
+            board.fold_made(recorded.record, {**recorded.record.body, "request": request, "result": result}, derived)
 
 
 def notice_unseen(grant: TokenGrant, notice: Notice, board: LedgerBoard | None = None) -> bool:

@@ -282,8 +282,17 @@ def ruled_changes(outcome: Any, owners: Owners | None = None, asker: str = "") -
 
 def outcome_changes(outcome: Any) -> list[UnitChange]:
     """`ruled_changes` before it says who makes each change and with which piece actions: what a
-    change does to its units (kind, step, strength, replacements), all the ledger's board folds
-    (`adjudicator.ledger.board`), at a third of the cost, once per record per process."""
+    change does to its units (kind, step, strength, replacements), then the orders the outcome
+    gives (retreats, markers, choices, hexes and tracks)."""
+    out = _with_retreats(state_changes(outcome), dict(retreat_orders(outcome))) + list(_markers(outcome)) \
+        + list(_choices(outcome))
+    return out + list(_board_targets(outcome))
+
+
+def state_changes(outcome: Any) -> list[UnitChange]:
+    """The changes an outcome makes to its units' states (`outcome_changes` without the orders,
+    which leave every unit as it is): all the ledger's board folds (`adjudicator.ledger.board`),
+    once per record per process, its own and other processes' (issue 53)."""
     changes: dict[str, UnitChange] = {c.unit: c for c in revealed_changes(outcome)}
     for change in _walk(outcome):
         kept = changes.get(change.unit)
@@ -306,8 +315,7 @@ def outcome_changes(outcome: Any) -> list[UnitChange]:
         if change.kind == REPLACED:
             change = replace(change, replacements=tuple(_placed_as(p, changes) for p in change.replacements))
         out.append(change)
-    out = _with_retreats(out, dict(retreat_orders(outcome))) + list(_markers(outcome)) + list(_choices(outcome))
-    return out + list(_board_targets(outcome))
+    return out
 
 
 NO_OWNERS = Owners(lambda unit: None, lambda side: "", lambda unit: None)

@@ -247,10 +247,13 @@ def test_the_one_pass_readings_find_exactly_what_asking_id_by_id_finds(client):
     """issue 53: a record's texts are sealed with one pattern of the game's hidden ids, and the blocks a
     value names in the clear looked up in the game's one table of them (`Fog.hidden_units`), not
     by asking the scenario each word or string. Both must find what asking `unit_owner` id by id
-    finds, whatever the texts hold: quotes, backslashes, punctuation, ids inside longer words, keys."""
+    finds, whatever the texts hold: quotes, backslashes, punctuation, ids inside longer words, keys.
+    Texts that name no unit to swap but those shown are copied without the pattern (`_names_any`); the
+    units a record names in the clear are looked up in its canonical JSON (`named_in_clear`)."""
     import random
 
-    from adjudicator.fog import _WORD, _hide, fog_of, hidden_side, named_units, unit_in_fog
+    from adjudicator.canonical import canonical_bytes
+    from adjudicator.fog import _WORD, _hide, fog_of, hidden_side, named_in_clear, named_units, unit_in_fog
 
     fog = fog_of("holdfast")
     blocks = sorted(fog.hidden_units())
@@ -275,18 +278,24 @@ def test_the_one_pass_readings_find_exactly_what_asking_id_by_id_finds(client):
             return set().union(*(asked(v) for v in node))
         return {node} if isinstance(node, str) and fog.unit_owner(node) is not None else set()
 
-    def word_by_word(node, viewer):
+    def word_by_word(node, viewer, shown=frozenset()):
         if isinstance(node, str):
             def swap(found):
                 side = hidden_side(fog, found.group(1), viewer)
-                return found.group(0) if side is None else unit_in_fog(fog, side)
+                return found.group(0) if side is None or found.group(1) in shown else unit_in_fog(fog, side)
             return _WORD.sub(swap, node)
         if isinstance(node, dict):
-            return {word_by_word(k, viewer): word_by_word(v, viewer) for k, v in node.items()}
-        return [word_by_word(v, viewer) for v in node] if isinstance(node, list) else node
+            return {word_by_word(k, viewer, shown): word_by_word(v, viewer, shown) for k, v in node.items()}
+        return [word_by_word(v, viewer, shown) for v in node] if isinstance(node, list) else node
 
     for _ in range(1000):
         node = value()
         assert named_units(fog, node) == asked(node), node
+        # the kept board's reading, in the node's canonical JSON, of the units a notice may name
+        asked_of = chosen.sample(blocks, 5) + list(asked(node))[:2]
+        assert named_in_clear(fog, node, canonical_bytes(node), asked_of) == asked(node) & set(asked_of), node
         for viewer in (None, "un"):
             assert _hide(node, fog, viewer, frozenset()) == word_by_word(node, viewer), node
+            # the units a ruling revealed stay (a combat's steps naming only its combatants: no pattern run)
+            shown = frozenset(chosen.sample(blocks, 3) + list(named_units(fog, node))[:2])
+            assert _hide(node, fog, viewer, shown) == word_by_word(node, viewer, shown), (node, shown)

@@ -420,3 +420,42 @@ def test_a_ruling_is_made_once_before_the_write_lock_when_no_other_comes_in(tmp_
     assert made == [2, 3]  # once each: the record made before the lock was appended
     again = a.post(f"{url}/combat", json={**across, "request_id": "roll-3"}, headers=communist)
     assert again.status_code == 200 and again.get_json()["hash"] == answer.get_json()["hash"]
+
+
+def test_a_board_caught_up_from_another_process_is_the_board_its_own_process_folded(tmp_path):
+    """issue 53: a process folds its own record from what it made it of (the request and result before
+    sealing, what its board derived of them), another process from the stored record and its hidden
+    parts put back. Both must leave the same board, the same as a third process folding the whole
+    ledger: the units, the situations asked, what each record names, which hidden blocks it names in
+    the clear. The two workers take turns, with sealed supply rulings, notices and a repeat between."""
+    from adjudicator.ledger.storage import TokenGrant
+    from adjudicator.rulings import ledger_board_before
+
+    first, a, b, game, url = two_workers_after_a_combat(tmp_path)
+    communist, un = bearer(game["tokens"]["communist"]), bearer(game["tokens"]["un"])
+    again = {"scenario": "campaign", "turn": 1, "weather": "clear", "defender_terrain": "clear",
+             "attackers": [{"unit": "nkpa-1", "sp": 3, "across_river": True}], "defender": {"unit": "rok-6", "sp": 3}}
+    turns = [(b, un, "supply", {"side": "un", "positions": [{"unit": "rok-1", "hex": "0101", "step": "1"},
+                                                            {"unit": "rok-6", "hex": "0602", "step": "3"}]}),
+             (a, communist, "combat", ATTACK_ROK_1),
+             (b, communist, "combat", again),
+             (a, communist, "supply", {"side": "communist", "positions": [{"unit": "nkpa-1", "hex": "0818", "step": "3"}]}),
+             (a, communist, "combat", again),
+             (b, communist, "combat", again)]
+    for client, token, check, body in turns:
+        answer = client.post(f"{url}/{check}", json=body, headers=token)
+        assert answer.status_code == 201, answer.get_json()
+    grant = TokenGrant(game["game_id"], "communist", "holdfast", "campaign")
+
+    def board_of(app):
+        with app.app_context():
+            board = ledger_board_before(grant, None)
+        return {key: value for key, value in vars(board).items() if key not in ("names", "owners", "fog")}
+
+    third = make_app(tmp_path)  # a process that made none of the records: every one caught up
+    boards = [board_of(app) for app in (first, b.application, third)]
+    assert boards[0] == boards[2] and boards[1] == boards[2]
+    folded = boards[2]
+    assert folded["head"] == 7 and sorted(folded["in_clear"]) == [1, 2, 3, 4, 5, 6, 7]
+    assert "rok-1" in folded["mentions"][2] and "rok-1" not in folded["in_clear"][2]  # the supply ruling's, sealed
+    assert folded["units"]["rok-1"].by == 2 and folded["situations"]

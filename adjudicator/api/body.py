@@ -50,6 +50,10 @@ def nesting_depth(raw: bytes, stop_above: int = MAX_JSON_DEPTH) -> int:
 
 
 def refuse_deep_nesting(raw: bytes) -> None:
+    # nesting needs as many opening brackets: a body with no more than the bound (a roll's has a
+    # handful) is not scanned, a count in C instead of a pattern's matches (7 us a roll, issue 53)
+    if raw.count(b"[") + raw.count(b"{") <= MAX_JSON_DEPTH:
+        return
     if nesting_depth(raw) > MAX_JSON_DEPTH:
         raise Problem(422, "The request body is nested too deeply",
                       f"Arrays and objects may nest at most {MAX_JSON_DEPTH} levels deep.",

@@ -41,13 +41,13 @@ ledger with it to re-derive each record's notices.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 from adjudicator.canonical import canonical_digest
 from adjudicator.request_units import stated_units
 from adjudicator.words.names import UnitNames
 from adjudicator.unit_changes import (
-    BROKEN_DOWN, ELIMINATED, GONE_STEPS, MOVED, RECOMBINED, REPLACED, RETURNED, REVEALED, STEP, canonical_outcome, outcome_changes,
+    BROKEN_DOWN, ELIMINATED, GONE_STEPS, MOVED, RECOMBINED, REPLACED, RETURNED, REVEALED, STEP, canonical_outcome, state_changes,
     step_name,
 )
 from adjudicator.unit_owners import owners_of
@@ -122,6 +122,9 @@ class Derived:
     kept_eliminated: set[str] = field(default_factory=set)
     restored: set[str] = field(default_factory=set)
     situation: str = ""  # the request's situation digest (`situation_digest`)
+    #: The units the request names, each with the state it gives (`_claims`; the last object naming a
+    #: unit counts): read once by `derive`, folded with the record by `fold`. None: not read yet.
+    stated: dict[str, Claim] | None = None
 
     def eliminated_units(self) -> list[Notice]:
         return [n for n in self.notices if n.kind == ELIMINATED_NOTICE]
@@ -145,11 +148,10 @@ class LedgerBoard:
     def derive(self, seq: int, check: str, request: dict[str, Any], side: str | None) -> Derived:
         """The notices of a ruling `seq` asking `check` with `request` (full values) for `side`,
         against the records folded so far. Raises `RestoredByError` for a bad `restored_by`."""
-        out = Derived()
-        claims = list(_claims(request))
+        out = Derived(stated=_stated(request))
         restoring = _record_numbers(request.get(RESTORED_BY))
         used: set[int] = set()
-        for claim in {c.unit: c for c in claims}.values():
+        for claim in out.stated.values():
             state = self.units.get(claim.unit)
             if state is None:
                 continue
@@ -176,10 +178,27 @@ class LedgerBoard:
                 f"record{'s' if len(unused) > 1 else ''} #{', #'.join(map(str, unused))} brought back none of the units "
                 "this request names that the ledger eliminated (a record after the elimination that names the unit)")
         out.situation = situation_digest(check, request, side)
-        repeat = self._repeat_of(out.situation, {c.unit for c in claims})
+        repeat = self._repeat_of(out.situation, out.stated.keys())
         if repeat is not None:
             out.notices.append(Notice(REPEAT_NOTICE, repeat, f"asked again: the same situation as record #{repeat}"))
         return out
+
+    def read_to_fold(self, body: dict[str, Any]) -> Derived | None:
+        """What `fold` takes of `derive` for a record whose notices no one reads here (a kept board
+        catching up with another process's record: that process answered them): the units its
+        request names and its situation, when it names no unit present that the board has
+        eliminated and no ruling in `restored_by` (so none of its changes is held back, no unit
+        brought back); None when `derive` must decide."""
+        check = str(body.get("check", ""))
+        request = body.get("request") if isinstance(body.get("request"), dict) else {}
+        if check.startswith("game.") or _record_numbers(request.get(RESTORED_BY)):
+            return None
+        stated = _stated(request)
+        for claim in stated.values():
+            state = self.units.get(claim.unit)
+            if state is not None and state.eliminated and claim.present:
+                return None
+        return Derived(situation=situation_digest(check, request, body.get("side")), stated=stated)
 
     def _step_text(self, claim: Claim, state: UnitState, name: str) -> str:
         if claim.sp is not None and state.sp is not None and claim.sp != state.sp:
@@ -196,7 +215,7 @@ class LedgerBoard:
             return None
         return step_name(self.owners.steps_of(unit), step, None) or step
 
-    def _repeat_of(self, situation: str, units: set[str]) -> int | None:
+    def _repeat_of(self, situation: str, units: Iterable[str]) -> int | None:
         earlier = self.situations.get(situation)
         if earlier is None or any(self.last_changed.get(u, 0) > earlier for u in units):
             return None
@@ -204,9 +223,11 @@ class LedgerBoard:
 
     # -- folding a record ----------------------------------------------------------------------------
 
-    def fold(self, seq: int, body: dict[str, Any], derived: Derived | None = None) -> Derived:
+    def fold(self, seq: int, body: dict[str, Any], derived: Derived | None = None, ordered: bool = False) -> Derived:
         """Take record `seq` (its body with full values) into the board; returns what it derived
-        (`derived`: what `derive` said of its request just before, when the caller has it)."""
+        (`derived`: what `derive` said of its request just before, when the caller has it).
+        `ordered`: the body's objects have their keys in the ledger's order already (read from a
+        stored record's canonical JSON, nothing put back into it), so its outcome is not sorted again."""
         self.head = max(self.head, seq)
         check = str(body.get("check", ""))
         if check.startswith("game."):
@@ -221,8 +242,9 @@ class LedgerBoard:
         for unit in derived.restored:
             self.units[unit] = UnitState(by=seq)
             self.last_changed[unit] = seq
-        stated = {c.unit: c for c in _claims(request)}
-        for change in outcome_changes(canonical_outcome(result)):  # who makes each and how: not the board's to know
+        stated = derived.stated if derived.stated is not None else _stated(request)
+        outcome = (result.get("outcome") or {}) if ordered else canonical_outcome(result)
+        for change in state_changes(outcome):  # who makes each and how, and the orders: not the board's to know
             if change.unit in derived.kept_eliminated:
                 continue
             self._apply(seq, change, stated.get(change.unit))
@@ -276,6 +298,11 @@ def situation_digest(check: str, request: dict[str, Any], side: str | None) -> s
 
 
 # -- reading units out of requests and outcomes --------------------------------------------------------
+
+def _stated(request: Any) -> dict[str, Claim]:
+    """Each unit a request names -> its claim (the last object naming it counts)."""
+    return {claim.unit: claim for claim in _claims(request)}
+
 
 def _claims(request: Any) -> Iterator[Claim]:
     """The units a request names in objects with ``unit`` (or ``block``), with their state
