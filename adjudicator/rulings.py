@@ -551,6 +551,9 @@ class KeptBoard(LedgerBoard):
         self.in_clear: dict[int, frozenset[str]] = {}
         self.head_hash: str | None = None  # the hash of record `head` (None: none folded yet)
         self._left: set[str] = set()  # the units the record being folded left in a state
+        #: Held while records are folded in: the process's other requests of the game (threads, or
+        #: greenlets where a read yields) wait for the fold rather than fold the ledger again.
+        self.turn = threading.Lock()
 
     def _set(self, unit: str, state: UnitState, seq: int) -> None:
         super()._set(unit, state, seq)
@@ -582,26 +585,28 @@ def ledger_board_before(grant: TokenGrant, seq: int | None) -> LedgerBoard:
     caught up with the records appended since by other processes, each with its hidden parts put
     back. A ruling catches its board up before it takes the ledger's write lock (`seq` None), then
     under it (`Store.append_check`'s `run`: no record comes in meanwhile) reads only what another
-    process appended in between, usually nothing."""
+    process appended in between, usually nothing. The board stays kept while it is caught up: a
+    request of the same game meanwhile waits for its turn (`KeptBoard.turn`) and finds it folded,
+    where before it found none and folded the whole ledger again."""
     svc = services()
-    boards: dict[str, LedgerBoard] = svc.ledger_boards
+    boards: dict[str, KeptBoard] = svc.ledger_boards
     with _BOARDS_LOCK:  # other games' rulings may be recorded meanwhile (PostgreSQL locks per game)
         board = boards.pop(grant.game_id, None)
-    if board is None or (seq is not None and board.head >= seq):
-        board = KeptBoard(grant.system)
-    if seq is None or board.head < seq - 1:  # records this process has not folded (another worker's, or a new board)
-        records, parts = svc.store.appended_since(grant.game_id, board.head, parts=fog_of(grant.system) is not None)
-        hidden: dict[int, list[Part]] = {}
-        for at, part in parts:
-            hidden.setdefault(at, []).append(Part.from_json(part))
-        for found in records:
-            if seq is not None and found.seq >= seq:
-                break
-            board.fold_public(found, hidden.get(found.seq, []))
-    with _BOARDS_LOCK:
-        boards[grant.game_id] = board  # the most recently used last
+        if board is None or (seq is not None and board.head >= seq):
+            board = KeptBoard(grant.system)
+        boards[grant.game_id] = board  # kept while it is caught up; the most recently used last
         while len(boards) > MAX_BOARDS:
             boards.pop(next(iter(boards)))
+    with board.turn:
+        if seq is None or board.head < seq - 1:  # records this process has not folded (another worker's, or a new board)
+            records, parts = svc.store.appended_since(grant.game_id, board.head, parts=fog_of(grant.system) is not None)
+            hidden: dict[int, list[Part]] = {}
+            for at, part in parts:
+                hidden.setdefault(at, []).append(Part.from_json(part))
+            for found in records:
+                if seq is not None and found.seq >= seq:
+                    break
+                board.fold_public(found, hidden.get(found.seq, []))
     return board
 
 
@@ -649,7 +654,10 @@ def _fold_appended(grant: TokenGrant, recorded: Recorded, derived: Derived, requ
     of them), the board another process catches up from the stored record and its hidden parts."""
     with _BOARDS_LOCK:
         board = services().ledger_boards.get(grant.game_id)
-        if board is not None and board.head == recorded.record.seq - 1:
+    if board is None:
+        return
+    with board.turn:
+        if board.head == recorded.record.seq - 1:
             board.fold_made(recorded.record, {**recorded.record.body, "request": request, "result": result}, derived)
 
 

@@ -450,7 +450,7 @@ def test_a_board_caught_up_from_another_process_is_the_board_its_own_process_fol
     def board_of(app):
         with app.app_context():
             board = ledger_board_before(grant, None)
-        return {key: value for key, value in vars(board).items() if key not in ("names", "owners", "fog")}
+        return {key: value for key, value in vars(board).items() if key not in ("names", "owners", "fog", "turn")}
 
     third = make_app(tmp_path)  # a process that made none of the records: every one caught up
     boards = [board_of(app) for app in (first, b.application, third)]
@@ -459,3 +459,51 @@ def test_a_board_caught_up_from_another_process_is_the_board_its_own_process_fol
     assert folded["head"] == 7 and sorted(folded["in_clear"]) == [1, 2, 3, 4, 5, 6, 7]
     assert "rok-1" in folded["mentions"][2] and "rok-1" not in folded["in_clear"][2]  # the supply ruling's, sealed
     assert folded["units"]["rok-1"].by == 2 and folded["situations"]
+
+
+def test_requests_of_one_process_catching_a_board_up_together_fold_the_ledger_once(tmp_path, monkeypatch):
+    """issue 53: a second request of the game while the first catches the kept board up (threads;
+    greenlets where a read yields) waits for that board: it does not fold the whole ledger into a
+    board of its own (a long game's every record, again)."""
+    import threading
+    import time
+
+    from adjudicator import rulings
+    from adjudicator.ledger.storage import TokenGrant
+    from adjudicator.services import services
+
+    first, a, b, game, url = two_workers_after_a_combat(tmp_path)
+    grant = TokenGrant(game["game_id"], "communist", "holdfast", "campaign")
+    third = make_app(tmp_path)  # a process with no board yet
+    made, read = [], []
+    original_init, original_read = rulings.KeptBoard.__init__, None
+
+    def counted_init(self, system):
+        made.append(system)
+        original_init(self, system)
+
+    monkeypatch.setattr(rulings.KeptBoard, "__init__", counted_init)
+    with third.app_context():
+        store = services().store
+        original_read = store.appended_since
+
+    def slow_read(*args, **kwargs):
+        read.append(args[1])
+        time.sleep(0.2)  # the second request comes in meanwhile
+        return original_read(*args, **kwargs)
+
+    monkeypatch.setattr(store, "appended_since", slow_read)
+    boards = []
+
+    def request():
+        with third.app_context():
+            boards.append(rulings.ledger_board_before(grant, None))
+
+    threads = [threading.Thread(target=request) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+        time.sleep(0.05)
+    for thread in threads:
+        thread.join()
+    assert made == ["holdfast"] and boards[0] is boards[1] and boards[0].head == 1
+    assert read == [0, 1]  # the second read only what came after the first's fold: nothing
