@@ -507,3 +507,41 @@ def test_requests_of_one_process_catching_a_board_up_together_fold_the_ledger_on
         thread.join()
     assert made == ["holdfast"] and boards[0] is boards[1] and boards[0].head == 1
     assert read == [0, 1]  # the second read only what came after the first's fold: nothing
+
+
+def test_a_ruling_of_a_game_another_ruling_of_the_process_is_recording_is_made_once_under_the_lock(tmp_path, monkeypatch):
+    """issue 53: two rulings of one game in one process at once (threads here; a gevent worker's
+    greenlets): the second is not prepared before the write lock for a head the first will move (that
+    making was wasted, and made again under the lock): each ruling is made once, both are recorded."""
+    import threading
+    import time
+
+    from adjudicator.ledger import storage
+
+    first, a, _, game, url = two_workers_after_a_combat(tmp_path)
+    communist = bearer(game["tokens"]["communist"])
+    made, original_made = [], storage._made_record
+    monkeypatch.setattr(storage, "_made_record", lambda *args: made.append(args[2]) or original_made(*args))
+    original_append = storage.Store.append_check
+
+    def slow_append(self, *args, **kwargs):
+        time.sleep(0.3)  # the first ruling on its way to the ledger: the second comes in meanwhile
+        return original_append(self, *args, **kwargs)
+
+    monkeypatch.setattr(storage.Store, "append_check", slow_append)
+    across = {"scenario": "campaign", "turn": 1, "weather": "clear", "defender_terrain": "clear",
+              "attackers": [{"unit": "nkpa-1", "sp": 3, "across_river": True}], "defender": {"unit": "rok-1", "sp": 3}}
+    answers = []
+
+    def roll(n):
+        answers.append(a.application.test_client().post(
+            f"{url}/combat", json={**across, "request_id": f"together-{n}"}, headers=communist).status_code)
+
+    threads = [threading.Thread(target=roll, args=(n,)) for n in range(2)]
+    for thread in threads:
+        thread.start()
+        time.sleep(0.1)
+    for thread in threads:
+        thread.join()
+    assert answers == [201, 201]
+    assert sorted(made) == [2, 3]  # each made once: the first before the lock, the second under it
