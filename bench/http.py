@@ -44,7 +44,7 @@ def check_once(url: str, target: Target, body: str) -> None:
 def run_http(settings: HttpSettings = HttpSettings(), choice: CheckChoice = CHECK,
              profile_on_miss: bool = True) -> Section:
     section = Section("http")
-    costs = in_process_costs(choice)
+    costs = in_process_costs(choice, settings.sqlite_synchronous)
     with tempfile.TemporaryDirectory(prefix="bench-http-") as tmp:
         server = Gunicorn(Path(tmp), workers=settings.workers, extra_env={
             "ADJUDICATOR_WORKER_CLASS": settings.worker_class,
@@ -62,7 +62,7 @@ def run_http(settings: HttpSettings = HttpSettings(), choice: CheckChoice = CHEC
             report(section, rounds, choice, settings)
             for name, ms in costs.items():
                 section.row(f"{name}, in-process CPU", f"{ms:6.2f} ms per request ({ms / costs['ping']:.1f}x ping; "
-                                                        "the WSGI app called directly, SQLite FULL)")
+                                                        f"the WSGI app called directly, SQLite {settings.sqlite_synchronous})")
                 section.numbers[f"{name}_cpu_ms"] = ms
             missed = [t for t in section.targets if not t.passed]
             if missed and profile_on_miss:
@@ -100,7 +100,7 @@ def workers_cpu_s(pids: list[int]) -> float:
     return total
 
 
-def in_process_costs(choice: CheckChoice, requests_each: int = 300) -> dict[str, float]:
+def in_process_costs(choice: CheckChoice, sqlite_synchronous: str, requests_each: int = 300) -> dict[str, float]:
     """CPU milliseconds per request of each load through the WSGI app in this process (no
     sockets, no wrk): the service's own cost, steady even when the machine is shared.
 
@@ -113,7 +113,7 @@ def in_process_costs(choice: CheckChoice, requests_each: int = 300) -> dict[str,
     from adjudicator.testing import make_app
 
     with tempfile.TemporaryDirectory(prefix="bench-inproc-") as tmp:
-        app = make_app(Path(tmp), ADJUDICATOR_SQLITE_SYNCHRONOUS="FULL")
+        app = make_app(Path(tmp), ADJUDICATOR_SQLITE_SYNCHRONOUS=sqlite_synchronous)
         client = app.test_client()
         game = client.post("/api/v1/games", json={"system": choice.system, "scenario": choice.scenario}).get_json()
         token = next(t for role, t in game["tokens"].items() if role != "observer")

@@ -38,6 +38,7 @@ from pathlib import Path
 
 import requests
 
+from adjudicator.config import Config
 from adjudicator.ledger.keys import load_public_keys
 from adjudicator.ledger.verify import verify_ledger
 from bench.checks import game_path
@@ -117,7 +118,7 @@ class Client(threading.Thread):
 
 
 def run_soak(workdir: Path, clients: int = 50, games: int = 4, seconds: float = 20.0,
-             choice: CheckChoice = CHECK, workers: int = 2, sqlite_synchronous: str = "FULL") -> SoakReport:
+             choice: CheckChoice = CHECK, workers: int = 2, sqlite_synchronous: str = Config.sqlite_synchronous) -> SoakReport:
     report = SoakReport(clients=clients, games=games)
     env = {"ADJUDICATOR_SQLITE_SYNCHRONOUS": sqlite_synchronous}
     server = Gunicorn(workdir, workers=workers, extra_env=env).start()
@@ -241,7 +242,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=20.0, help="rolling time before the kill -9")
-    parser.add_argument("--sqlite-synchronous", default="FULL", help="FULL (the default) or NORMAL")
+    parser.add_argument("--sqlite-synchronous", default=Config.sqlite_synchronous,
+                        help=f"GROUP, FULL or NORMAL (default: the service's, {Config.sqlite_synchronous})")
     parser.add_argument("--rounds", type=int, default=1, help="kill/restart rounds (each on fresh files)")
     args = parser.parse_args(argv)
     failed = False
