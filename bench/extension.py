@@ -38,10 +38,12 @@ changes it asks for, GET board-changes), shown beside. The Player's share, split
 asked ``SHARE`` times more without the form (the extension's own `check`, the same board read,
 request and chat; the losses in the loser's Player, from the combats the UN lost that his timed
 rounds left), whose stamps say how long the board read and the request's building took, the
-request to the server and back, and the ruling's drawing into the chat; what a click adds beyond
-them is the form's closing, the event queue and the robot's press and release. The apply is split
-at its dialog: the menu entry to the dialog (fetch and plan), Yes to the chat line (the pieces'
-commands and the chat).
+request to the server and back, and the ruling's delivery, cut at the insert of its last line
+into the chat's document (what follows, the session's note of the ruling and a notice's dialog
+until the harness closes it, said apart: a click's timed span ends at that line); what a click
+adds beyond them is the form's closing, the event queue and the robot's press and release. The
+apply is split at its dialog: the menu entry to the dialog (fetch and plan), Yes to the chat line
+(the pieces' commands and the chat).
 
 Two passes over every kind, each in Players of their own and recorded games of their own on the
 same server: idle (nothing of the bench's beside the Player; the machine's load average sampled
@@ -198,7 +200,7 @@ def measure(section: Section, server: Gunicorn, work: Path, module: Path, run_en
             py = [float("nan")]
         label = kind.label + (f", {len(body['positions'])} units" if kind.check == "supply" else "")
         timed_rows(section, p, kind.check, label, measured, repeat, py)
-        share_row(section, p, kind.check, label, [run.result(step)["returned"] for step in shares[kind.check]],
+        share_row(section, p, kind.check, label, run, shares[kind.check],
                   statistics.median(measured) if measured else float("nan"))
     section.notes.append(f"[{p.name}] {GAME}, three recorded games (Invasion: combats; Chinese Intervention: supply; Campaign "
                          f"Game: Chinese intervention), the real Player driven with the mouse (java.awt.Robot): {repeat} rounds of each "
@@ -238,7 +240,7 @@ def measure_losses(section: Section, server: Gunicorn, work: Path, module: Path,
     py = same_losses(server, game, body, len(lost) - rounds - shares)
     label = "combat losses (the loser's Player, a unit's right-click)"
     timed_rows(section, p, "combat_losses", label, measured, p.owner_repeat, py)
-    share_row(section, p, "combat_losses", label, [run.result(step)["returned"] for step in stamped],
+    share_row(section, p, "combat_losses", label, run, stamped,
               statistics.median(measured) if measured else float("nan"))
     section.notes.append(f"[{p.name}] combat losses: the UN's Player loaded the Invasion's save after the combats "
                          f"({len(lost)} of them lost by the UN), {rounds} losses rulings ({OWNER_WARMUP} warm-up), "
@@ -334,23 +336,52 @@ def timed_rows(section: Section, p: Pass, name: str, label: str, measured: list[
                             f"{name}_click_to_chat_p99_ms": p99, f"{name}_requests_p50_ms": statistics.median(py)})
 
 
-def share_row(section: Section, p: Pass, name: str, label: str, answers: list[dict], click_p50: float) -> None:
+def share_row(section: Section, p: Pass, name: str, label: str, run, steps: list[int], click_p50: float) -> None:
     """Where the Player's time goes: the extension's own stamps of a check asked without the form
     (CheckCalls.check: reading the board and building the request, the request to the server and
-    back, drawing the ruling into the chat: its notices' dialog too), medians; what the click's p50
-    adds beyond them is the press and release, the form's closing and the event queue."""
-    parts = [a["ms"] for a in answers if a.get("ok") and isinstance(a.get("ms"), dict)]
+    back, delivering the ruling), medians. Its "chat" stamp ends when the ruling is delivered: its
+    lines into the chat's document, then the session's note of the ruling and a notice's dialog
+    (closed by the harness, every 100 ms): it is cut at the insert of the ruling's last line (the
+    harness stamps each insert, and when each step started); what follows that line is said apart,
+    as a click's timed span ends at that line. What the click's p50 adds beyond board, server and
+    lines is the press and release, the form's closing and the event queue."""
+    parts = [stamped_parts(run, step) for step in steps]
+    parts = [part for part in parts if part is not None]
     if not parts:
-        section.notes.append(p.label(f"{name}: the Player's stamps: no check answered ({answers[:1]})"))
+        section.notes.append(p.label(f"{name}: the Player's stamps: no check answered ({run.result(steps[0]) if steps else None})"))
         return
     name, label = p.key(name), p.label(label)
-    med = {k: statistics.median(p[k] for p in parts) for k in ("board", "server", "chat")}
-    rest = click_p50 - sum(med.values())
-    section.row(f"{label}: the Player's stamps, board read + request / to the server and back / chat / the rest "
-                f"of the click's p50 (median of {len(parts)})",
-                f"{med['board']:6.1f} / {med['server']:6.1f} / {med['chat']:6.1f} / {rest:6.1f} ms")
+    med = {k: statistics.median(part[k] for part in parts) for k in ("board", "server", "lines", "after_lines")}
+    rest = click_p50 - med["board"] - med["server"] - med["lines"]
+    section.row(f"{label}: the Player's stamps, board read + request / to the server and back / the ruling's lines into "
+                f"the chat / after its last line (the session's note, a notice's dialog: outside a click's span) / the rest "
+                f"of the click's p50 (medians of {len(parts)})",
+                f"{med['board']:6.1f} / {med['server']:6.1f} / {med['lines']:6.1f} / {med['after_lines']:6.1f} / "
+                f"{rest:6.1f} ms")
     section.numbers.update({f"{name}_player_{k}_ms": v for k, v in med.items()})
+    section.numbers[f"{name}_player_chat_ms"] = statistics.median(part["chat"] for part in parts)
     section.numbers[f"{name}_player_click_rest_ms"] = rest
+
+
+def stamped_parts(run, step: int) -> dict[str, float] | None:
+    """A check asked without the form, in parts (ms): the extension's board, server and chat stamps,
+    the chat cut at the insert of the ruling's last line ("lines") and what follows it ("after_lines");
+    None when it was not answered. Without the harness's step start, "lines" is the whole chat stamp."""
+    answer = run.result(step) or {}
+    answer = answer.get("returned", answer) if isinstance(answer, dict) else {}
+    ms = answer.get("ms") if answer.get("ok") else None
+    if not isinstance(ms, dict):
+        return None
+    parts = {"board": ms["board"], "server": ms["server"], "chat": ms["chat"], "lines": ms["chat"], "after_lines": 0.0}
+    started = run.step(step).get("started_ms")
+    during = [line for line in run.report.get("chat", []) if line.get("step") == step and "at_ms" in line]
+    # the ruling's last line is its verify address (as the timed rounds match it)
+    inserts = [line["at_ms"] for line in during if "verify: " in line.get("text", "")] or [line["at_ms"] for line in during]
+    if started is not None and inserts:
+        lines = max(inserts) - (started + ms["board"] + ms["server"])
+        parts["lines"] = min(max(lines, 0.0), ms["chat"])
+        parts["after_lines"] = ms["chat"] - parts["lines"]
+    return parts
 
 
 def summary(section: Section, every: list[float], p: Pass) -> None:

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # `bench` is a top-level directory, not an installed package
 
 from bench.checks import body_json  # noqa: E402
-from bench.extension import apply_parts, felt  # noqa: E402
+from bench.extension import apply_parts, felt, stamped_parts  # noqa: E402
 from bench.extension_load import BackgroundRolls  # noqa: E402
 from bench.config import CHECK, ExtensionLoad  # noqa: E402
 from bench.http import cpu_budget_note, create_games  # noqa: E402
@@ -204,3 +204,17 @@ def test_the_background_load_records_every_roll_it_sends_at_the_stated_rate(tmp_
         assert f"{stats.sent} sent" in stats.said(load) and "40 a second stated" in stats.said(load)
     finally:
         server.stop()
+
+
+def test_a_stamped_checks_chat_share_ends_at_its_verify_line_and_what_follows_is_said_apart():
+    answer = {"returned": {"ok": True, "ms": {"board": 3.0, "server": 12.0, "chat": 90.0}}}
+    run = _Run({"do": "call", "started_ms": 1000.0, "result": answer})
+    run.report = {"chat": [{"step": 0, "text": "combat: ...", "at_ms": 1030.0},
+                           {"step": 0, "text": "[#7] verify: http://x/v/7", "at_ms": 1040.0},  # 25 ms after the answer
+                           {"step": 0, "text": "a line after a notice closed", "at_ms": 1100.0},
+                           {"step": 1, "text": "[#8] verify: http://x/v/8", "at_ms": 1200.0}]}
+    assert stamped_parts(run, 0) == {"board": 3.0, "server": 12.0, "chat": 90.0, "lines": 25.0, "after_lines": 65.0}
+    run.steps[0].pop("started_ms")  # a harness that does not say when a step started: the chat stamp whole
+    assert stamped_parts(run, 0)["lines"] == 90.0
+    run.steps[0]["result"] = {"returned": {"ok": False, "title": "refused"}}
+    assert stamped_parts(run, 0) is None
