@@ -1,4 +1,4 @@
-"""``python -m bench [--only modules,supply,odds,http,extension,scaleout,replay,savedgame] [--duration S] [--worker-class gthread --threads 4] [--no-profile]``
+"""``python -m bench [--only modules,supply,odds,http,extension,scaleout,replay,savedgame] [--duration S] [--worker-class gevent | gthread --threads 4] [--no-profile]``
 
 Runs the sections, prints a table and writes ``bench/results/<timestamp>.json``.
 Exit status 0 even when a target is missed: the table says PASS/FAIL per
@@ -22,7 +22,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--duration", type=int, default=HttpSettings.duration_s, help="seconds per wrk load per round")
     parser.add_argument("--rounds", type=int, default=HttpSettings.rounds, help="rounds of the three wrk loads")
     parser.add_argument("--workers", type=int, default=HttpSettings.workers, help="gunicorn worker processes")
-    parser.add_argument("--worker-class", default=HttpSettings.worker_class, help="gunicorn worker class (sync, gthread)")
+    parser.add_argument("--worker-class", default=HttpSettings.worker_class,
+                        help="gunicorn worker class: sync (the reference the ratios are stated with), "
+                             "gevent (what the service serves by default), gthread")
     parser.add_argument("--threads", type=int, default=HttpSettings.worker_threads, help="threads per gthread worker")
     parser.add_argument("--sqlite-synchronous", default=HttpSettings.sqlite_synchronous,
                         help="SQLite synchronous setting of the served database (FULL, NORMAL)")

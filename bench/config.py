@@ -64,7 +64,10 @@ class HttpSettings:
     connections: int = 16
     threads: int = 2
     workers: int = 2  # gunicorn workers (the machine has 2 cores)
-    worker_class: str = "sync"  # as served by `adjudicator serve` by default; "gthread" keeps connections alive
+    # The bench's reference setting, not the served default (`adjudicator serve` and gunicorn.conf.py serve gevent):
+    # the issue's ratios were measured with sync workers, each request its own connection. "gevent" and "gthread"
+    # (which keeps connections alive) are measured with --worker-class.
+    worker_class: str = "sync"
     worker_threads: int = 1  # threads per worker (gthread only)
     sqlite_synchronous: str = "FULL"  # the service default; NORMAL (WAL) survives kill -9, not power loss
     games: int = 8  # game-mode requests rotate over this many games
@@ -72,22 +75,40 @@ class HttpSettings:
 
 @dataclass(frozen=True)
 class Targets:
-    """The targets of issues 11 and 17 (docs/performance.md explains each); issue 17 restated the cold
-    build (2.0x the floor on 2 cores) and the HTTP ratios (game mode 0.5x, compute mode 0.8x)."""
+    """The targets of issues 11, 17 and 53 (docs/performance.md explains each); issue 17 restated the cold
+    build (2.0x the floor on 2 cores) and the compute-mode ratio (0.8x); issue 53 states the recorded
+    (game-mode) roll's as at least 0.3x the bare /ping rate (issue 17 had 0.5x), p99 <= 25 ms at 16
+    connections, and click to ruling in the Player (issue 42's 250 ms p95) idle."""
 
     cold_over_floor: float = 2.0
     no_change_over_cold: float = 0.10
     one_unit_over_cold: float = 0.15
     supply_ms: float = 5.0
     supply_speedup: float = 10.0
-    game_over_ping: float = 0.5
+    game_over_ping: float = 0.3  # issue 53: a recorded roll >= 0.3x /ping
     compute_over_ping: float = 0.8
     p99_ms: float = 25.0
     odds_p99_ms: float = 100.0  # issue 32: every check's chances for its book examples
-    click_to_ruling_p95_ms: float = 250.0  # issue 42: the robot's click on OK to the ruling's last chat line
+    # issues 42 and 53: the robot's last press before a ruling to its last chat line, every kind, idle; under
+    # ExtensionLoad it is reported, not held to a target
+    click_to_ruling_p95_ms: float = 250.0
 
 
 TARGETS = Targets()
+
+
+@dataclass(frozen=True)
+class ExtensionLoad:
+    """The stated background load bench/extension.py times click to ruling under (issue 53), besides
+    idle: other tables' recorded rolls against the same server (bench/extension_load.py)."""
+
+    # CHECK in game mode, each a new ruling: a busy server's load (the HTTP section measures the most it takes)
+    rolls_per_s: float = 50.0
+    games: int = 8             # the rolls go to these games in turn, games of their own
+    clients: int = 4           # sender threads: a slow answer delays no other roll
+    repeat: int = 15           # rounds timed per kind under the load (combat, supply, intervention)
+    warmup: int = 3
+    owner_repeat: int = 8      # losses and the apply under the load
 
 
 @dataclass(frozen=True)

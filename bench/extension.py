@@ -19,8 +19,11 @@ played as a person plays them (java.awt.Robot):
 - a hidden block's apply (bench/extension_owner.py): HoldFast's Campaign Game, the Communist's
   Player attacks the ROK 1st (a UN block hidden from him; the dice chosen so it loses one SP) and
   saves; the UN's Player loads the save, Adjudicator > Apply the rulings' changes to my pieces, Yes:
-  timed from the press on Yes to the chat line the extension writes once the block's own commands
-  have run (the same event-thread task), the block then read on the board.
+  timed from the press on the menu entry to the dialog's opening (the extension fetches the owed
+  changes from the server and plans them against the board in between), plus from the press on Yes
+  to the chat line the extension writes once the block's own commands have run (the same
+  event-thread task): the click to the block's change, the fetch included, the person's time at the
+  dialog left out; the block then read on the board.
 
 A form that warns of a repeat (the same situation asked before: AskedBefore) is answered Roll
 again, and the ruling is timed from that press, the last before it. Menu entries are found by their
@@ -31,14 +34,26 @@ chat together.
 
 The server's share: the same request from Python (the recorded request of a round, a new request id
 each time; for the losses, the UN's combats the Player left unsettled; for the apply, the owed
-changes it asks for, GET board-changes), shown beside. The Player's share, split: each kind asked
-``SHARE`` times more without the form (the extension's own `check`, the same board read, request
-and chat), whose stamps say how long the board read and the request's building took, the request
-to the server and back, and the ruling's drawing into the chat; what a click adds beyond them is the
-form's closing, the event queue and the robot's press and release.
+changes it asks for, GET board-changes), shown beside. The Player's share, split: each check kind
+asked ``SHARE`` times more without the form (the extension's own `check`, the same board read,
+request and chat; the losses in the loser's Player, from the combats the UN lost that his timed
+rounds left), whose stamps say how long the board read and the request's building took, the
+request to the server and back, and the ruling's delivery, cut at the insert of its last line
+into the chat's document (what follows, the session's note of the ruling and a notice's dialog
+until the harness closes it, said apart: a click's timed span ends at that line); what a click
+adds beyond them is the form's closing, the event queue and the robot's press and release. The
+apply is split at its dialog: the menu entry to the dialog (fetch and plan), Yes to the chat line
+(the pieces' commands and the chat).
 
-Target (issue 42): at most TARGETS.click_to_ruling_p95_ms at the 95th percentile over every check.
-Skipped, with the reason, without VASSAL_ENGINE_JAR.
+Two passes over every kind, each in Players of their own and recorded games of their own on the
+same server: idle (nothing of the bench's beside the Player; the machine's load average sampled
+and said), then under a stated background load (`bench.config.ExtensionLoad`,
+bench/extension_load.py: other tables' recorded rolls against the same server at a fixed rate),
+with fewer rounds. Each row says its pass; the loaded pass's numbers are keyed ``loaded_...``.
+
+Target (issues 42 and 53): at most TARGETS.click_to_ruling_p95_ms at the 95th percentile over every
+check, idle; under the load the figure is reported, not held to a target. Skipped, with the reason,
+without VASSAL_ENGINE_JAR.
 """
 
 from __future__ import annotations
@@ -47,12 +62,13 @@ import os
 import statistics
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import requests
 
-from bench.config import TARGETS
+from bench.config import TARGETS, ExtensionLoad
+from bench.extension_load import BackgroundRolls, LoadAverage
 from bench.results import Section
 from bench.server import Gunicorn
 
@@ -87,7 +103,31 @@ KINDS = (
 )
 
 
-def run_extension(repeat: int = REPEAT, warmup: int = WARMUP, owner_repeat: int = OWNER_REPEAT) -> Section:
+@dataclass
+class Pass:
+    """One pass over every kind: idle, or under the stated background load (its rows and numbers
+    say which: the idle pass's keys bare, the loaded one's prefixed ``loaded_``)."""
+
+    name: str          # "idle" or "under load"
+    repeat: int
+    warmup: int
+    owner_repeat: int
+    loadavg: LoadAverage = field(default_factory=LoadAverage)
+
+    @property
+    def loaded(self) -> bool:
+        return self.name != "idle"
+
+    def key(self, name: str) -> str:
+        return f"loaded_{name}" if self.loaded else name
+
+    def label(self, label: str) -> str:
+        return f"[{self.name}] {label}"
+
+
+def run_extension(repeat: int = REPEAT, warmup: int = WARMUP, owner_repeat: int = OWNER_REPEAT,
+                  load: ExtensionLoad | None = ExtensionLoad()) -> Section:
+    """Every kind idle, then (`load` given) every kind again under the background load."""
     from tests.engine.harness import run_engine, skip_reason
 
     skipped = Section.skipped("extension", skip_reason())
@@ -104,20 +144,39 @@ def run_extension(repeat: int = REPEAT, warmup: int = WARMUP, owner_repeat: int 
         server = Gunicorn(workdir=work / "server", app="adjudicator.testing:make_test_app()",
                           extra_env=seeds_env(holdfast_seeds(modules[HOLDFAST]))).start()
         try:
-            load_before = os.getloadavg()[0]
-            invasion, every = measure(section, server, work, modules[GAME], run_engine, repeat, warmup)
-            every += measure_losses(section, server, work, modules[GAME], run_engine, invasion, owner_repeat)
-            every += measure_apply(section, server, work, modules[HOLDFAST], run_engine, owner_repeat)
-            summary(section, every, load_before, os.getloadavg()[0])
+            idle = Pass("idle", repeat, warmup, owner_repeat)
+            with idle.loadavg:
+                every = run_pass(section, server, work / "idle", modules, run_engine, idle)
+            summary(section, every, idle)
+            if load is not None:
+                loaded = Pass("under load", load.repeat, load.warmup, load.owner_repeat)
+                with BackgroundRolls(server.url, load) as rolls, loaded.loadavg:
+                    every = run_pass(section, server, work / "loaded", modules, run_engine, loaded)
+                summary(section, every, loaded)
+                section.notes.append("[under load] " + rolls.stats.said(load))
+                section.numbers.update({"loaded_background_rolls_sent": rolls.stats.sent,
+                                        "loaded_background_rolls_recorded": rolls.stats.ok,
+                                        "loaded_background_rolls_late": rolls.stats.late})
         finally:
             server.stop()
     return section
 
 
-def measure(section: Section, server: Gunicorn, work: Path, module: Path, run_engine, repeat: int,
-            warmup: int) -> tuple[dict, list[float]]:
+def run_pass(section: Section, server: Gunicorn, work: Path, modules: dict[str, Path], run_engine, p: Pass) -> list[float]:
+    """Every kind once over: the first player's three, the loser's losses, the owner's apply; answers every round timed."""
+    from bench.extension_owner import HOLDFAST
+
+    work.mkdir(parents=True, exist_ok=True)
+    invasion, every = measure(section, server, work, modules[GAME], run_engine, p)
+    every += measure_losses(section, server, work, modules[GAME], run_engine, invasion, p)
+    every += measure_apply(section, server, work, modules[HOLDFAST], run_engine, p)
+    return every
+
+
+def measure(section: Section, server: Gunicorn, work: Path, module: Path, run_engine, p: Pass) -> tuple[dict, list[float]]:
     """The first player's run (combat, supply, intervention); answers the Invasion's recorded game
     and the rounds timed."""
+    repeat, warmup = p.repeat, p.warmup
     load_before = os.getloadavg()[0]
     script, rounds, created, shares = player_script(server.url, repeat, warmup, work / "invasion.vsav")
     run = run_engine(module, script.steps, timeout=3600, prefs_dir=work / "prefs")
@@ -137,13 +196,13 @@ def measure(section: Section, server: Gunicorn, work: Path, module: Path, run_en
         try:
             py = same_request(server, game["game_id"], game["your_token"], kind.check, body, repeat, warmup)
         except (RuntimeError, requests.RequestException) as error:  # the Player's figures stand without it
-            section.notes.append(f"{kind.check} from Python: {error}")
+            section.notes.append(p.label(f"{kind.check} from Python: {error}"))
             py = [float("nan")]
         label = kind.label + (f", {len(body['positions'])} units" if kind.check == "supply" else "")
-        timed_rows(section, kind.check, label, measured, repeat, py)
-        share_row(section, kind.check, label, [run.result(step)["returned"] for step in shares[kind.check]],
+        timed_rows(section, p, kind.check, label, measured, repeat, py)
+        share_row(section, p, kind.check, label, run, shares[kind.check],
                   statistics.median(measured) if measured else float("nan"))
-    section.notes.append(f"{GAME}, three recorded games (Invasion: combats; Chinese Intervention: supply; Campaign "
+    section.notes.append(f"[{p.name}] {GAME}, three recorded games (Invasion: combats; Chinese Intervention: supply; Campaign "
                          f"Game: Chinese intervention), the real Player driven with the mouse (java.awt.Robot): {repeat} rounds of each "
                          f"check after {warmup} warm-up rounds; a round is the clicks a player makes, the form and a click "
                          f"on OK, timed from the robot's last press before the ruling (OK, or Roll again when the form "
@@ -155,17 +214,21 @@ def measure(section: Section, server: Gunicorn, work: Path, module: Path, run_en
 
 
 def measure_losses(section: Section, server: Gunicorn, work: Path, module: Path, run_engine, game: dict,
-                   repeat: int) -> list[float]:
-    """The combats' losses, asked by the side that lost them (the UN) in a Player of his own; answers the rounds timed."""
+                   p: Pass) -> list[float]:
+    """The combats' losses, asked by the side that lost them (the UN) in a Player of his own, then
+    a few more without the form (the Player's stamps: its share split); answers the rounds timed."""
     from bench.extension_owner import losses_script, lost_by
     from tests.engine.play import adjacent_combat
 
     combat = adjacent_combat(GAME, "invasion")
     lost, next_seq = lost_by(server.url, game, "un")
-    rounds = min(len(lost), OWNER_WARMUP + repeat)
+    # each combat's losses are asked once (5.6): the timed rounds first, the stamped ones from what is left
+    spare = len(lost) - (OWNER_WARMUP + p.owner_repeat)
+    shares = min(SHARE, spare) if spare >= 2 else (2 if len(lost) >= OWNER_WARMUP + 4 else 0)
+    rounds = min(len(lost) - shares, OWNER_WARMUP + p.owner_repeat)
     un = combat.game.sides["un"].name
-    script, timed = losses_script(work / "invasion.vsav", server.url, game, combat.defender, un,
-                                  list(range(next_seq, next_seq + rounds)))
+    script, timed, stamped = losses_script(work / "invasion.vsav", server.url, game, combat.defender, un,
+                                           list(range(next_seq, next_seq + rounds)), shares)
     load_before = os.getloadavg()[0]
     run = run_engine(module, script.steps, timeout=1800, prefs_dir=work / "prefs-loser")
     if not run.ok:
@@ -174,11 +237,15 @@ def measure_losses(section: Section, server: Gunicorn, work: Path, module: Path,
     records = requests.get(f"{server.url}/api/v1/games/{game['game_id']}/ledger", timeout=60,
                            headers={"Authorization": f"Bearer {game['your_token']}"}).json()["records"]
     body = next(r["body"]["request"] for r in records if r["body"]["check"] == f"{GAME}.combat_losses")
-    py = same_losses(server, game, body, len(lost) - rounds)
-    timed_rows(section, "combat_losses", "combat losses (the loser's Player, a unit's right-click)", measured, repeat, py)
-    section.notes.append(f"combat losses: the UN's Player loaded the Invasion's save after the combats ({len(lost)} of "
-                         f"them lost by the UN), {rounds} losses rulings ({OWNER_WARMUP} warm-up); load average "
-                         f"{load_before:.1f} before, {os.getloadavg()[0]:.1f} after.")
+    py = same_losses(server, game, body, len(lost) - rounds - shares)
+    label = "combat losses (the loser's Player, a unit's right-click)"
+    timed_rows(section, p, "combat_losses", label, measured, p.owner_repeat, py)
+    share_row(section, p, "combat_losses", label, run, stamped,
+              statistics.median(measured) if measured else float("nan"))
+    section.notes.append(f"[{p.name}] combat losses: the UN's Player loaded the Invasion's save after the combats "
+                         f"({len(lost)} of them lost by the UN), {rounds} losses rulings ({OWNER_WARMUP} warm-up), "
+                         f"{shares} more without the form (stamped), the rest ({len(lost) - rounds - shares}) from "
+                         f"Python; load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after.")
     return measured
 
 
@@ -199,7 +266,7 @@ def same_losses(server: Gunicorn, game: dict, body: dict, left: int) -> list[flo
     return times or [float("nan")]
 
 
-def measure_apply(section: Section, server: Gunicorn, work: Path, module: Path, run_engine, repeat: int) -> list[float]:
+def measure_apply(section: Section, server: Gunicorn, work: Path, module: Path, run_engine, p: Pass) -> list[float]:
     """HoldFast: the owner applies the change the opponent's combat made to his hidden block; answers the rounds timed."""
     from bench.extension_owner import apply_script, attack_script, board_changes_from_python, hidden_block
 
@@ -210,57 +277,129 @@ def measure_apply(section: Section, server: Gunicorn, work: Path, module: Path, 
     if not first.ok:
         raise RuntimeError(f"extension benchmark (HoldFast attack): {first.failure()}")
     game = first.result(attack.at["created"])["returned"]
-    script, timed = apply_script(save, server.url, game, block, OWNER_WARMUP + repeat)
+    script, timed = apply_script(save, server.url, game, block, OWNER_WARMUP + p.owner_repeat)
     load_before = os.getloadavg()[0]
     run = run_engine(module, script.steps, timeout=1800, prefs_dir=work / "prefs-owner")
     if not run.ok:
         raise RuntimeError(f"extension benchmark (apply): {run.failure()}")
-    measured = [ms for clicked, shown in timed[OWNER_WARMUP:] if (ms := felt(run, clicked, shown)) is not None]
-    py = board_changes_from_python(server.url, game, repeat)
-    timed_rows(section, "hidden_block_apply", "a hidden block's apply (HoldFast, the owner's Yes)", measured, repeat, py)
-    section.notes.append(f"a hidden block's apply: HoldFast's Campaign Game, the UN's Player loading the Communist's save "
-                         f"{OWNER_WARMUP + repeat} times ({OWNER_WARMUP} warm-up), timed from the press on Yes to the chat "
-                         f"line written once the block's commands ran; the server's share is GET board-changes (asked "
-                         f"before the dialog opens, not inside the timed span); load average {load_before:.1f} before, "
-                         f"{os.getloadavg()[0]:.1f} after.")
+    parts = [part for steps in timed[OWNER_WARMUP:] if (part := apply_parts(run, *steps)) is not None]
+    if len(parts) < len(timed[OWNER_WARMUP:]):
+        why = {"the menu entry's press not the robot's": sum((run.result(m) or {}).get("pressed_at_ms") is None
+                                                             for m, *_ in timed[OWNER_WARMUP:]),
+               "the dialog's opening not seen": sum((run.result(d) or {}).get("opened_at_ms") is None
+                                                   for _, d, *_ in timed[OWNER_WARMUP:])}
+        section.notes.append(p.label(f"apply rounds not timed: {len(timed[OWNER_WARMUP:]) - len(parts)} ({why}; "
+                                     f"the rest: Yes not pressed by the robot)"))
+    measured = [fetched + applied for fetched, applied in parts]
+    py = board_changes_from_python(server.url, game, p.owner_repeat)
+    label = "a hidden block's apply (HoldFast, the owner's menu entry and Yes)"
+    timed_rows(section, p, "hidden_block_apply", label, measured, p.owner_repeat, py)
+    if parts:
+        fetched, applied = (statistics.median(part[i] for part in parts) for i in (0, 1))
+        section.row(p.label(f"{label}: the menu entry to the dialog (the fetch, the plan) / Yes to the line (the "
+                            f"pieces' commands, the chat), medians"), f"{fetched:6.1f} / {applied:6.1f} ms")
+        section.numbers.update({p.key("hidden_block_apply_player_fetch_ms"): fetched,
+                                p.key("hidden_block_apply_player_apply_ms"): applied})
+    section.notes.append(f"[{p.name}] a hidden block's apply: HoldFast's Campaign Game, the UN's Player loading the "
+                         f"Communist's save {OWNER_WARMUP + p.owner_repeat} times ({OWNER_WARMUP} warm-up), timed from "
+                         f"the press on the menu entry to the dialog's opening (the fetch of the owed changes, GET "
+                         f"board-changes, and their plan against the board), plus from the press on Yes to the chat "
+                         f"line written once the block's commands ran (the person's time at the dialog left out); "
+                         f"load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after.")
     return measured
 
 
-def timed_rows(section: Section, name: str, label: str, measured: list[float], repeat: int, py: list[float]) -> None:
+def apply_parts(run, menu: int, dialog: int, yes: int, shown: int) -> tuple[float, float] | None:
+    """An apply's two timed parts (ms): the robot's press on the menu entry to the dialog's opening
+    (the fetch and the plan), and its press on Yes to the applied line in the chat; None when a
+    press was not the robot's (not timed) or the harness did not see the dialog open."""
+    pressed = (run.result(menu) or {}).get("pressed_at_ms")
+    opened = (run.result(dialog) or {}).get("opened_at_ms")
+    applied = felt(run, yes, shown)
+    if pressed is None or opened is None or applied is None:
+        return None
+    return opened - pressed, applied
+
+
+def timed_rows(section: Section, p: Pass, name: str, label: str, measured: list[float], repeat: int,
+               py: list[float]) -> None:
     """A kind's click-to-chat percentiles and the same request from Python (the server's share)."""
+    if not measured:
+        section.row(p.label(f"{label}: the click to the ruling"), "no round timed (see the notes)")
+        return
     p50, p95, p99 = percentile(measured, 50), percentile(measured, 95), percentile(measured, 99)
-    label += f" ({len(measured)} rounds timed)" if len(measured) < repeat else ""
+    label = p.label(label) + (f" ({len(measured)} rounds timed)" if len(measured) < repeat else "")
+    name = p.key(name)
     section.row(f"{label}: the click to the ruling", f"p50 {p50:7.1f} ms  p95 {p95:7.1f} ms  p99 {p99:7.1f} ms")
     section.row(f"{label}: the server's share, from Python", f"p50 {statistics.median(py):7.1f} ms")
     section.numbers.update({f"{name}_click_to_chat_p50_ms": p50, f"{name}_click_to_chat_p95_ms": p95,
                             f"{name}_click_to_chat_p99_ms": p99, f"{name}_requests_p50_ms": statistics.median(py)})
 
 
-def share_row(section: Section, name: str, label: str, answers: list[dict], click_p50: float) -> None:
+def share_row(section: Section, p: Pass, name: str, label: str, run, steps: list[int], click_p50: float) -> None:
     """Where the Player's time goes: the extension's own stamps of a check asked without the form
     (CheckCalls.check: reading the board and building the request, the request to the server and
-    back, drawing the ruling into the chat: its notices' dialog too), medians; what the click's p50
-    adds beyond them is the press and release, the form's closing and the event queue."""
-    parts = [a["ms"] for a in answers if a.get("ok") and isinstance(a.get("ms"), dict)]
+    back, delivering the ruling), medians. Its "chat" stamp ends when the ruling is delivered: its
+    lines into the chat's document, then the session's note of the ruling and a notice's dialog
+    (closed by the harness, every 100 ms): it is cut at the insert of the ruling's last line (the
+    harness stamps each insert, and when each step started); what follows that line is said apart,
+    as a click's timed span ends at that line. What the click's p50 adds beyond board, server and
+    lines is the press and release, the form's closing and the event queue."""
+    parts = [stamped_parts(run, step) for step in steps]
+    parts = [part for part in parts if part is not None]
     if not parts:
-        section.notes.append(f"{name}: the Player's stamps: no check answered ({answers[:1]})")
+        section.notes.append(p.label(f"{name}: the Player's stamps: no check answered ({run.result(steps[0]) if steps else None})"))
         return
-    med = {k: statistics.median(p[k] for p in parts) for k in ("board", "server", "chat")}
-    rest = click_p50 - sum(med.values())
-    section.row(f"{label}: the Player's stamps, board read + request / to the server and back / chat / the rest "
-                f"of the click's p50 (median of {len(parts)})",
-                f"{med['board']:6.1f} / {med['server']:6.1f} / {med['chat']:6.1f} / {rest:6.1f} ms")
+    name, label = p.key(name), p.label(label)
+    med = {k: statistics.median(part[k] for part in parts) for k in ("board", "server", "lines", "after_lines")}
+    rest = click_p50 - med["board"] - med["server"] - med["lines"]
+    section.row(f"{label}: the Player's stamps, board read + request / to the server and back / the ruling's lines into "
+                f"the chat / after its last line (the session's note, a notice's dialog: outside a click's span) / the rest "
+                f"of the click's p50 (medians of {len(parts)})",
+                f"{med['board']:6.1f} / {med['server']:6.1f} / {med['lines']:6.1f} / {med['after_lines']:6.1f} / "
+                f"{rest:6.1f} ms")
     section.numbers.update({f"{name}_player_{k}_ms": v for k, v in med.items()})
+    section.numbers[f"{name}_player_chat_ms"] = statistics.median(part["chat"] for part in parts)
     section.numbers[f"{name}_player_click_rest_ms"] = rest
 
 
-def summary(section: Section, every: list[float], load_before: float, load_after: float) -> None:
+def stamped_parts(run, step: int) -> dict[str, float] | None:
+    """A check asked without the form, in parts (ms): the extension's board, server and chat stamps,
+    the chat cut at the insert of the ruling's last line ("lines") and what follows it ("after_lines");
+    None when it was not answered. Without the harness's step start, "lines" is the whole chat stamp."""
+    answer = run.result(step) or {}
+    answer = answer.get("returned", answer) if isinstance(answer, dict) else {}
+    ms = answer.get("ms") if answer.get("ok") else None
+    if not isinstance(ms, dict):
+        return None
+    parts = {"board": ms["board"], "server": ms["server"], "chat": ms["chat"], "lines": ms["chat"], "after_lines": 0.0}
+    started = run.step(step).get("started_ms")
+    during = [line for line in run.report.get("chat", []) if line.get("step") == step and "at_ms" in line]
+    # the ruling's last line is its verify address (as the timed rounds match it)
+    inserts = [line["at_ms"] for line in during if "verify: " in line.get("text", "")] or [line["at_ms"] for line in during]
+    if started is not None and inserts:
+        lines = max(inserts) - (started + ms["board"] + ms["server"])
+        parts["lines"] = min(max(lines, 0.0), ms["chat"])
+        parts["after_lines"] = ms["chat"] - parts["lines"]
+    return parts
+
+
+def summary(section: Section, every: list[float], p: Pass) -> None:
+    """Every kind's rounds together: idle held to the target (issues 42, 53), under load reported."""
     p95 = percentile(every, 95)
-    section.numbers.update({"click_to_chat_p95_ms": p95, "load_before": load_before, "load_after": load_after})
-    check = section.target("click to ruling in the chat, p95", p95, TARGETS.click_to_ruling_p95_ms, "ms", at_most=True)
-    section.row(f"click to ruling in the chat, p95 (every kind: {len(every)} rounds)",
-                f"{p95:7.1f} ms  (target <= {TARGETS.click_to_ruling_p95_ms:.0f} ms: "
-                f"{'met' if check.passed else 'NOT met'})")
+    samples = p.loadavg.samples or [float("nan")]
+    section.numbers.update({p.key("click_to_chat_p50_ms"): percentile(every, 50), p.key("click_to_chat_p95_ms"): p95,
+                            p.key("load_before"): samples[0], p.key("load_after"): samples[-1],
+                            p.key("load_median"): statistics.median(samples), p.key("load_highest"): max(samples)})
+    shown = f"p50 {percentile(every, 50):7.1f} ms  p95 {p95:7.1f} ms"
+    if p.loaded:
+        section.row(p.label(f"click to ruling in the chat, every kind ({len(every)} rounds)"), shown + "  (reported)")
+    else:
+        check = section.target("click to ruling in the chat, p95 (idle)", p95, TARGETS.click_to_ruling_p95_ms, "ms",
+                               at_most=True)
+        section.row(p.label(f"click to ruling in the chat, every kind ({len(every)} rounds)"),
+                    f"{shown}  (target p95 <= {TARGETS.click_to_ruling_p95_ms:.0f} ms: {'met' if check.passed else 'NOT met'})")
+    section.notes.append(f"[{p.name}] the pass's {p.loadavg.said()}.")
 
 
 def player_script(server_url: str, repeat: int, warmup: int, save: Path):
@@ -313,8 +452,8 @@ def ask_round(s, kind: Kind, combat, scenario: str, seq: int) -> tuple[int, int]
     else:
         s.add({"do": "toolbar_click", "button": "Adjudicator", "path": ["checks", f"check:{kind.check}"]})
         s.add({"do": "wait_window", "window": kind.form})
-    for field, text in kind.typed:
-        s.add({"do": "type", "window": kind.form, "field": field, "text": text})
+    for name, text in kind.typed:
+        s.add({"do": "type", "window": kind.form, "field": name, "text": text})
     s.add({"do": "click", "window": kind.form, "on": "OK"})
     clicked = len(s.steps) - 1
     s.add(ROLL_AGAIN)

@@ -82,10 +82,14 @@ def holdfast_seeds(module: Path) -> dict[str, bytes]:
     return {f"{HOLDFAST}/{block.scenario}": seed_where(get_check(HOLDFAST, "combat"), request, wanted)}
 
 
-def losses_script(save: Path, server_url: str, game: dict, defender: str, un: str, seqs: list[int]):
+def losses_script(save: Path, server_url: str, game: dict, defender: str, un: str, seqs: list[int], shares: int = 0):
     """The UN player's Player: Alice's save loaded as the UN, the recorded game joined, then one
-    losses ruling per combat the UN lost (`seqs`: the record numbers they will get). Answers the
-    script and each round's (OK clicked step, ruling shown step)."""
+    losses ruling per combat the UN lost (`seqs`: the record numbers they will get), then `shares`
+    more asked as the menu entry does without the form (the extension's `check`, its stamps: the
+    board read and request, the server, the chat). Answers the script, each round's (OK clicked
+    step, ruling shown step) and the stamped steps."""
+    import json
+
     from bench.extension import ROLL_AGAIN
     from tests.engine.play import Script, call, menu_of, open_game, sign_in
 
@@ -104,7 +108,13 @@ def losses_script(save: Path, server_url: str, game: dict, defender: str, un: st
         s.add({"do": "click_if", "window": "^Adjudicator: (notice|the ruling orders|not yours to apply)", "on": "OK",
                "timeout": 1.0})
         s.add({"do": "click_if", "window": "apply the ruling", "on": "No", "timeout": 1.0})
-    return s, rounds
+    s.add({"do": "person", "on": False})  # the rulings' notices closed as they show: no person asks here
+    stamped = []
+    for _ in range(shares):
+        s.add(call("check", "combat_losses", defender, json.dumps({"eliminate_all": True})))
+        stamped.append(len(s.steps) - 1)
+    s.add({"do": "person", "on": True})
+    return s, rounds, stamped
 
 
 def lost_by(server_url: str, game: dict, side: str) -> tuple[list[int], int]:
@@ -136,7 +146,8 @@ def attack_script(server_url: str, block: HiddenBlock, save: Path):
 def apply_script(save: Path, server_url: str, game: dict, block: HiddenBlock, rounds: int):
     """The UN player's Player: each round the save loaded (the block at 2 SP again), the recorded game
     joined, Adjudicator > Apply the rulings' changes to my pieces, Yes; the block read afterwards.
-    Answers the script and each round's (Yes clicked step, applied line step)."""
+    Answers the script and each round's steps: (the menu entry clicked: its press; the dialog waited
+    for: its opening; Yes clicked: its press; the applied line)."""
     from tests.engine.play import Script, call, close_game, open_game, sign_in
 
     s = Script()
@@ -147,13 +158,13 @@ def apply_script(save: Path, server_url: str, game: dict, block: HiddenBlock, ro
             s.add(*close_game())
         s.add(*open_game(save, None, side=block.un))
         s.add(call("connect", server_url), call("joinRecordedGame", game["game_id"], game["tokens_for_others"]["un"]))
-        s.add({"do": "toolbar_click", "button": "Adjudicator", "path": ["apply-owed"]},
-              {"do": "wait_window", "window": APPLY_DIALOG})
+        s.add({"do": "toolbar_click", "button": "Adjudicator", "path": ["apply-owed"]})
+        menu = len(s.steps) - 1
+        s.add({"do": "wait_window", "window": APPLY_DIALOG})
         s.add({"do": "click", "window": APPLY_DIALOG, "on": "Yes"})
-        clicked = len(s.steps) - 1
         s.add({"do": "wait_chat", "match": r"player applied the change of ruling #1 to his pieces", "count": i + 1,
                "timeout": 60})
-        timed.append((clicked, len(s.steps) - 1))
+        timed.append((menu, menu + 1, menu + 2, menu + 3))
         s.add({"do": "wait_piece", "piece": {"id": block.block}, "properties": {"Step_Level": "3"}, "timeout": 10})
     return s, timed
 

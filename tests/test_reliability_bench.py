@@ -17,8 +17,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # `bench` is a top-level directory, not an installed package
 
 from bench.checks import body_json  # noqa: E402
-from bench.extension import felt  # noqa: E402
-from bench.config import CHECK  # noqa: E402
+from bench.extension import apply_parts, felt, stamped_parts  # noqa: E402
+from bench.extension_load import BackgroundRolls  # noqa: E402
+from bench.config import CHECK, ExtensionLoad  # noqa: E402
 from bench.http import cpu_budget_note, create_games  # noqa: E402
 from bench.indexed_search import MapIndex, indexed_search  # noqa: E402
 from bench.modules import changed_copy  # noqa: E402
@@ -165,3 +166,55 @@ def test_a_ruling_is_timed_from_the_last_press_before_it():
     assert felt(_Run(ok, warned, shown), 0, 2) == 200.0  # from Roll again; the game before's line not counted
     assert felt(_Run(ok, not_warned, shown), 0, 2) == 700.0  # from OK
     assert felt(_Run({"do": "click", "result": {"clicked": "OK"}}, not_warned, shown), 0, 2) is None  # not the robot's
+
+
+def test_an_apply_is_timed_from_its_menu_entry_with_the_fetch_and_without_the_persons_time_at_the_dialog():
+    menu = {"do": "toolbar_click", "result": {"pressed_at_ms": 1000.0}}
+    dialog = {"do": "wait_window", "result": {"title": "apply", "opened_at_ms": 1080.0}}  # the fetch and the plan: 80 ms
+    yes = {"do": "click", "result": {"clicked": "Yes", "pressed_at_ms": 4000.0}}  # the person read it for ~3 s
+    shown = {"do": "wait_chat", "result": {"matched": [{"at_ms": 500.0}, {"at_ms": 4040.0}]}}
+    assert apply_parts(_Run(menu, dialog, yes, shown), 0, 1, 2, 3) == (80.0, 40.0)
+    not_pressed = {"do": "toolbar_click", "result": None}  # the item's own method did it: no person's click
+    assert apply_parts(_Run(not_pressed, dialog, yes, shown), 0, 1, 2, 3) is None
+    unseen = {"do": "wait_window", "result": {"title": "apply"}}  # opened before the harness listened
+    assert apply_parts(_Run(menu, unseen, yes, shown), 0, 1, 2, 3) is None
+
+
+@pytest.mark.server
+def test_the_background_load_records_every_roll_it_sends_at_the_stated_rate(tmp_path):
+    """The extension bench's background load: each roll sent is a new record in one of its own
+    games, at about the stated rate (no roll refused or replayed)."""
+    server = Gunicorn(workdir=tmp_path, app="adjudicator.testing:make_test_app()").start()
+    try:
+        load = ExtensionLoad(rolls_per_s=40.0, games=2, clients=2)
+        with BackgroundRolls(server.url, load) as rolls:
+            import time
+
+            time.sleep(1.0)
+        stats = rolls.stats
+        assert stats.failed == {} and stats.ok == stats.sent
+        # paced: the n-th roll starts no sooner than n / rate after the first, never as fast as it can
+        assert 1 <= stats.sent <= load.rolls_per_s * (stats.ended - stats.started) + 1
+        rulings = 0
+        for game_id, token in rolls.games:
+            ledger = requests.get(f"{server.url}/api/v1/games/{game_id}/ledger", timeout=30,
+                                  headers={"Authorization": f"Bearer {token}"})
+            rulings += sum(r["body"]["check"] == f"{CHECK.system}.{CHECK.name}" for r in ledger.json()["records"])
+        assert rulings == stats.ok + 1  # and the one roll asked before the load, that its body is right
+        assert f"{stats.sent} sent" in stats.said(load) and "40 a second stated" in stats.said(load)
+    finally:
+        server.stop()
+
+
+def test_a_stamped_checks_chat_share_ends_at_its_verify_line_and_what_follows_is_said_apart():
+    answer = {"returned": {"ok": True, "ms": {"board": 3.0, "server": 12.0, "chat": 90.0}}}
+    run = _Run({"do": "call", "started_ms": 1000.0, "result": answer})
+    run.report = {"chat": [{"step": 0, "text": "combat: ...", "at_ms": 1030.0},
+                           {"step": 0, "text": "[#7] verify: http://x/v/7", "at_ms": 1040.0},  # 25 ms after the answer
+                           {"step": 0, "text": "a line after a notice closed", "at_ms": 1100.0},
+                           {"step": 1, "text": "[#8] verify: http://x/v/8", "at_ms": 1200.0}]}
+    assert stamped_parts(run, 0) == {"board": 3.0, "server": 12.0, "chat": 90.0, "lines": 25.0, "after_lines": 65.0}
+    run.steps[0].pop("started_ms")  # a harness that does not say when a step started: the chat stamp whole
+    assert stamped_parts(run, 0)["lines"] == 90.0
+    run.steps[0]["result"] = {"returned": {"ok": False, "title": "refused"}}
+    assert stamped_parts(run, 0) is None

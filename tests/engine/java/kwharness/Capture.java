@@ -81,8 +81,19 @@ final class Capture {
     BUGS.add(m);
   }
 
+  /** When each window opened (System.nanoTime of its WINDOW_OPENED event): event thread only. */
+  private static final java.util.Map<Window, Long> OPENED = new java.util.WeakHashMap<>();
+
+  /** When {@code w} opened, or null when it opened before the harness listened; event thread. */
+  static Long openedAt(Window w) {
+    return OPENED.get(w);
+  }
+
   static void start() {
     installLogAppender();
+    java.awt.Toolkit.getDefaultToolkit().addAWTEventListener(e -> {
+      if (e.getID() == java.awt.event.WindowEvent.WINDOW_OPENED) OPENED.put(((java.awt.event.WindowEvent) e).getWindow(), System.nanoTime());
+    }, java.awt.AWTEvent.WINDOW_EVENT_MASK);
     ErrorDialog.addBugHandler(new BugHandler() {
       @Override public boolean accept(Throwable t) { return true; }
       @Override public void handle(Throwable t) { bug("ErrorDialog.bug", t); }

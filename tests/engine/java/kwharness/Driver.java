@@ -116,6 +116,7 @@ public final class Driver {
       REPORT.put("running_step", i);
       Rooms.progress(i, step);
       final long started = System.nanoTime();
+      result.put("started_ms", Capture.ms(started));  // when the step started (a benchmark's reference)
       try {
         result.put("result", runner.run(step));
         result.put("ok", true);

@@ -574,8 +574,10 @@ final class Person {
    * Clicks through the menu that is open (a toolbar button's, a right-click's): sub-menus are opened
    * by moving onto them. Each part of the path is an item's text or its component name (the
    * extension names its check items "check:NAME", words that change with the menus' wording do not).
+   * Answers when the robot pressed on the last item (System.nanoTime; -1 when its own method did it).
    */
-  void menu(List<String> path) throws Exception {
+  long menu(List<String> path) throws Exception {
+    long pressed = -1;
     JPopupMenu current = openMenu(WAIT_MS);
     if (current == null) throw new IllegalStateException("no menu is open");
     for (int i = 0; i < path.size(); i++) {
@@ -598,9 +600,10 @@ final class Person {
         current = (JPopupMenu) waitFor(() -> sub.getPopupMenu().isShowing() ? sub.getPopupMenu() : null, "'" + text + "' did not open");
       }
       else {
-        click(item);
+        pressed = click(item);
       }
     }
+    return pressed;
   }
 
   /** Opens a menu of the main window's menu bar and clicks through it ("File", "Save As..."). */

@@ -601,8 +601,11 @@ final class Steps {
           + "; showing: " + onEdt(Person::showing));
       }
     }
-    if (step.containsKey("path")) person().menu(stringList(step.get("path")));
-    if (!Boolean.TRUE.equals(step.get("read"))) return null;
+    final long pressed = step.containsKey("path") ? person().menu(stringList(step.get("path"))) : -1;
+    if (!Boolean.TRUE.equals(step.get("read"))) {
+      // when the robot pressed on the path's last item (a benchmark's start: the fetch a menu entry makes)
+      return pressed >= 0 ? Map.of("pressed_at_ms", Capture.ms(pressed)) : null;
+    }
     // "read": the menu the path ends in is read (its items, the disabled ones apart) and closed
     Thread.sleep(200);
     return onEdt(() -> {
@@ -630,7 +633,12 @@ final class Steps {
       return null;
     }
     final java.awt.Window w = person().waitWindow(str(step, "window"), timeout);
-    return onEdt(() -> Person.describe(w));
+    return onEdt(() -> {
+      final Map<String, Object> out = Person.describe(w);
+      final Long opened = Capture.openedAt(w);  // when it opened (a benchmark leaves out a person's time at a dialog)
+      if (opened != null) out.put("opened_at_ms", Capture.ms(opened));
+      return out;
+    });
   }
 
   private static Object readWindow(String regex) {
