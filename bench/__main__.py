@@ -27,7 +27,7 @@ def main(argv: list[str] | None = None) -> int:
                              "gevent (what the service serves by default), gthread")
     parser.add_argument("--threads", type=int, default=HttpSettings.worker_threads, help="threads per gthread worker")
     parser.add_argument("--sqlite-synchronous", default=HttpSettings.sqlite_synchronous,
-                        help="SQLite synchronous setting of the served database (FULL, NORMAL)")
+                        help="SQLite synchronous setting of the served database (GROUP, the service's default; FULL, NORMAL)")
     parser.add_argument("--no-profile", action="store_true", help="skip profiling sections that miss a target")
     args = parser.parse_args(argv)
     chosen = [s.strip() for s in args.only.split(",") if s.strip()]

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from adjudicator.config import Config
+
 
 @dataclass(frozen=True)
 class CheckChoice:
@@ -69,7 +71,7 @@ class HttpSettings:
     # (which keeps connections alive) are measured with --worker-class.
     worker_class: str = "sync"
     worker_threads: int = 1  # threads per worker (gthread only)
-    sqlite_synchronous: str = "FULL"  # the service default; NORMAL (WAL) survives kill -9, not power loss
+    sqlite_synchronous: str = Config.sqlite_synchronous  # the service's (GROUP); NORMAL survives kill -9, not power loss
     games: int = 8  # game-mode requests rotate over this many games
 
 
