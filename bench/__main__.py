@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+import traceback
 
 from bench.config import HttpSettings
-from bench.results import table, write_results
+from bench.results import Section, table, write_results
 
 SECTIONS = ("supply", "odds", "modules", "http", "extension", "scaleout", "replay", "savedgame")
 
@@ -36,40 +37,52 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown section(s): {', '.join(unknown)}")
     profile = not args.no_profile
     sections = []
+    path = None
     for name in chosen:
         print(f"bench: {name} ...", file=sys.stderr, flush=True)
-        if name == "supply":
-            from bench.supply import run_supply
-            sections.append(run_supply(profile_on_miss=profile))
-        elif name == "odds":
-            from bench.odds import run_odds
-            sections.append(run_odds(profile_on_miss=profile))
-        elif name == "modules":
-            from bench.modules import run_modules
-            sections.append(run_modules(profile_on_miss=profile))
-        elif name == "extension":
-            from bench.extension import run_extension
-            sections.append(run_extension())
-        elif name == "replay":
-            from bench.replay import run_replay
-            sections.append(run_replay())
-        elif name == "savedgame":
-            from bench.savedgame import run_savedgame
-            sections.append(run_savedgame())
-        elif name == "scaleout":
-            from bench.scaleout import run_scaleout_bench
-            sections.append(run_scaleout_bench())
-        elif name == "http":
-            from bench.http import run_http
-            sections.append(run_http(HttpSettings(duration_s=args.duration, rounds=args.rounds, workers=args.workers,
-                                               worker_class=args.worker_class,
-                                               worker_threads=args.threads,
-                                               sqlite_synchronous=args.sqlite_synchronous),
-                                  profile_on_miss=profile))
-    path = write_results(sections)
+        try:
+            sections.append(run_section(name, args, profile))
+        except Exception:  # noqa: BLE001 - one section's failure must not lose the others' measurements
+            sections.append(Section.failed(name, traceback.format_exc()))
+        path = write_results(sections, path=path)  # kept as it goes: a long run stopped keeps what it measured
     print(table(sections))
     print(f"results: {path}")
-    return 0
+    failed = [section.name for section in sections if section.failure]
+    if failed:
+        print(f"bench: these sections failed (their errors are in the results): {', '.join(failed)}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def run_section(name: str, args: argparse.Namespace, profile: bool) -> Section:
+    """One section measured (each imported when it runs: some need the engine or a browser)."""
+    if name == "supply":
+        from bench.supply import run_supply
+        return run_supply(profile_on_miss=profile)
+    if name == "odds":
+        from bench.odds import run_odds
+        return run_odds(profile_on_miss=profile)
+    if name == "modules":
+        from bench.modules import run_modules
+        return run_modules(profile_on_miss=profile)
+    if name == "extension":
+        from bench.extension import run_extension
+        return run_extension()
+    if name == "replay":
+        from bench.replay import run_replay
+        return run_replay()
+    if name == "savedgame":
+        from bench.savedgame import run_savedgame
+        return run_savedgame()
+    if name == "scaleout":
+        from bench.scaleout import run_scaleout_bench
+        return run_scaleout_bench()
+    if name == "http":
+        from bench.http import run_http
+        return run_http(HttpSettings(duration_s=args.duration, rounds=args.rounds, workers=args.workers,
+                                     worker_class=args.worker_class, worker_threads=args.threads,
+                                     sqlite_synchronous=args.sqlite_synchronous),
+                        profile_on_miss=profile)
+    raise ValueError(name)
 
 
 if __name__ == "__main__":

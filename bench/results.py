@@ -40,6 +40,7 @@ class Section:
     targets: list[TargetCheck] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     profile: str = ""
+    failure: str = ""  # the traceback of a section that stopped with an error (its run is not measured)
 
     def row(self, label: str, shown: str) -> None:
         self.rows.append((label, shown))
@@ -59,20 +60,29 @@ class Section:
         section.notes.append(f"skipped: {reason}")
         return section
 
+    @classmethod
+    def failed(cls, name: str, failure: str) -> Section:
+        """A section that stopped with an error: the error's last line shown, the whole in the file."""
+        section = cls(name, failure=failure)
+        section.row("FAILED", failure.strip().splitlines()[-1][:200])
+        return section
+
     def to_json(self) -> dict:
         return {"name": self.name, "rows": [list(r) for r in self.rows], "numbers": self.numbers,
-                "targets": [t.to_json() for t in self.targets], "notes": self.notes, "profile": self.profile}
+                "targets": [t.to_json() for t in self.targets], "notes": self.notes, "profile": self.profile,
+                **({"failure": self.failure} if self.failure else {})}
 
 
 def machine() -> dict:
     return {"python": platform.python_version(), "platform": platform.platform(), "cpus": os.cpu_count()}
 
 
-def write_results(sections: list[Section], directory: Path = RESULTS_DIR) -> Path:
+def write_results(sections: list[Section], directory: Path = RESULTS_DIR, path: Path | None = None) -> Path:
+    """The results file (a new one named by the time, or `path` written again as sections finish)."""
     directory.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    path = directory / f"{stamp}.json"
-    document = {"time": stamp, "machine": machine(), "sections": [s.to_json() for s in sections]}
+    path = path or directory / f"{stamp}.json"
+    document = {"time": path.stem, "machine": machine(), "sections": [s.to_json() for s in sections]}
     path.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
     return path
 

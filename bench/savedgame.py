@@ -93,7 +93,7 @@ def measure(section: Section, server: Gunicorn, work: Path, system: str, scenari
     section.row("setup", f"{system} {scenario}: {units} units on the maps (the most of any setup)")
     section.row("page sent (server)", f"{min(sends):8.0f} ms  (best of 3; {len(html.content) // 1024} KiB of HTML)")
     section.numbers.update({"units": units, "page_bytes": len(html.content), "page_send_ms": min(sends)})
-    runs = browse(address, work)
+    runs = browse(address, work, page.session.cookies.get_dict())
     for name, timing in runs.items():
         section.row(f"{name}: board ready", f"{timing['ready']:8.0f} ms  ({timing['stacks']} stacks, "
                                             f"{timing['counters']} counters)")
@@ -108,16 +108,31 @@ def measure(section: Section, server: Gunicorn, work: Path, system: str, scenari
                    runs["pictures kept"]["ready"], INTERACTIVE_TARGET_MS, "ms", at_most=True)
 
 
-def browse(address: str, work: Path) -> dict[str, dict]:
+def browse(address: str, work: Path, cookies: dict[str, str]) -> dict[str, dict]:
     """The page opened in headless Chromium: first with the server's art cache empty, then (a new
-    browser) with it filled, then again in that browser."""
+    browser) with it filled, then again in that browser.
+
+    A file uploaded to a calculation page is kept for the browser that uploaded it (its session
+    cookie, docs/api.md "Kept files belong to their uploader"): each Chromium is given the uploading
+    session's cookies first, as the uploader's own browser, with nothing in its HTTP cache."""
     out = {}
     with chromium(work / "profile-1") as driver:
+        as_uploader(driver, address, cookies)
         out["pictures drawn now"] = visit(driver, address)
     with chromium(work / "profile-2") as driver:
+        as_uploader(driver, address, cookies)
         out["pictures kept"] = visit(driver, address)
         out["again (browser cache)"] = visit(driver, address)
     return out
+
+
+def as_uploader(driver, address: str, cookies: dict[str, str]) -> None:
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(address)
+    driver.get(f"{parts.scheme}://{parts.netloc}/ping")  # a page of the service, for its cookies to be set on
+    for name, value in cookies.items():
+        driver.add_cookie({"name": name, "value": value, "path": "/"})
 
 
 def visit(driver, address: str) -> dict:

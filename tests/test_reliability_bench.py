@@ -218,3 +218,29 @@ def test_a_stamped_checks_chat_share_ends_at_its_verify_line_and_what_follows_is
     assert stamped_parts(run, 0)["lines"] == 90.0
     run.steps[0]["result"] = {"returned": {"ok": False, "title": "refused"}}
     assert stamped_parts(run, 0) is None
+
+
+def test_a_section_that_fails_keeps_the_others_measurements_and_the_run_says_so(tmp_path, monkeypatch):
+    """A long run (the engine's sections take half an hour) stopped by one section's error kept
+    nothing: each section's results are now written as it ends, the failed one with its error, and
+    the run ends non-zero naming it."""
+    import json
+
+    import bench.__main__ as runner
+    from bench.results import Section, write_results
+
+    def run_section(name, args, profile):
+        if name == "savedgame":
+            raise TimeoutError("the board was never ready")
+        section = Section(name)
+        section.row("measured", "1 ms")
+        return section
+
+    monkeypatch.setattr(runner, "run_section", run_section)
+    monkeypatch.setattr(runner, "write_results", lambda sections, path=None: write_results(sections, tmp_path, path))
+    assert runner.main(["--only", "odds,savedgame,replay"]) == 1
+    [written] = list(tmp_path.glob("*.json"))
+    sections = {s["name"]: s for s in json.loads(written.read_text())["sections"]}
+    assert sections["odds"]["rows"] == [["measured", "1 ms"]] and sections["replay"]["rows"] == [["measured", "1 ms"]]
+    assert "TimeoutError: the board was never ready" in sections["savedgame"]["failure"]
+    assert sections["savedgame"]["rows"] == [["FAILED", "TimeoutError: the board was never ready"]]
