@@ -104,8 +104,9 @@ class Record:
     hash: str
     body: dict[str, Any]
     receipt: dict[str, Any]
-    #: The body's canonical JSON when this record was just built (hashed once, stored as is);
-    #: None for records read back from storage. Not part of the record's value.
+    #: The body's canonical JSON when this record was just built (hashed once, stored as is), or
+    #: as the kept board's catch-up read it from storage (its fold looks units up in it); None for
+    #: other records read back. Not part of the record's value: a verifier hashes the body.
     canonical_body: bytes | None = field(default=None, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:

@@ -51,7 +51,7 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, ProgrammingError
 from sqlalchemy.exc import TimeoutError as SQLAlchemyTimeoutError
 
-from adjudicator.canonical import canonical_bytes, canonical_digest
+from adjudicator.canonical import canonical_bytes, canonical_digest, parse_json
 from adjudicator.config import Config
 from adjudicator.greenlets import off_the_hub
 from adjudicator.ledger.dice import new_seed, seed_commitment
@@ -777,8 +777,8 @@ class Store:
             dbapi.rollback()  # nothing was written: end the read (PostgreSQL opened a transaction)
         finally:
             dbapi.close()  # back to the pool
-        return ([_record_from_mapping(dict(zip(_RECORD_COLUMNS, row))) for row in rows],
-                [(seq, {"commitment": commitment, "owner": owner, "salt": salt, "value": json.loads(value)})
+        return ([_record_from_mapping(dict(zip(_RECORD_COLUMNS, row)), keep_text=True) for row in rows],
+                [(seq, {"commitment": commitment, "owner": owner, "salt": salt, "value": parse_json(value)})
                  for seq, commitment, owner, salt, value in found])
 
     def record(self, game_id: str, seq: int) -> Record | None:
@@ -1030,12 +1030,15 @@ def _record_from_row(row) -> Record:
     return _record_from_mapping(row._mapping)
 
 
-def _record_from_mapping(row) -> Record:
+def _record_from_mapping(row, keep_text: bool = False) -> Record:
+    """`keep_text`: the record keeps its stored body text as `canonical_body` (written canonical,
+    `_record_row`), for a reader that looks units up in it (the kept board's catch-up)."""
     return Record(
         game_id=row["game_id"],
         seq=row["seq"],
         prev_hash=row["prev_hash"],
         hash=row["hash"],
-        body=json.loads(row["body"]),
-        receipt=json.loads(row["receipt"]),
+        body=parse_json(row["body"]),
+        receipt=parse_json(row["receipt"]),
+        canonical_body=row["body"].encode("utf-8") if keep_text else None,
     )
