@@ -108,6 +108,19 @@ def marker_move_words(action: PieceAction) -> str:
     return f"{marker} {'down' if action.by < 0 else 'up'} {abs(action.by)}"
 
 
+def marker_cell(action: PieceAction, standing: str) -> str | None:
+    """The cell a track marker's move (``move_marker``) sends it to from the cell it stands on: the
+    cell ordered, or `by` cells from `standing`, never below 0. None where neither tells it (no cell
+    ordered, and the marker on no numbered cell). The one reading: the web write-back moves the
+    marker there and the log check looks for it there (the extension reads its answer alike)."""
+    if action.cell:
+        return action.cell
+    try:
+        return str(max(0, int(standing) + action.by))
+    except ValueError:
+        return None
+
+
 def step_name(steps: Iterable[Any], step: str | None, sp: int | None) -> str | None:
     """The name of the step a counter shows for a ruled `step` (a name; "" or "full": its first
     step, full strength) or strength `sp` (block games: the step whose printed SP it is). None when

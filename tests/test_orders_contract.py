@@ -25,16 +25,18 @@ from functools import lru_cache
 
 import pytest
 
-from adjudicator.bridge.locate import BOX, HEX, Location
-from adjudicator.bridge.positions import PlacedUnit, Positions
-from adjudicator.bridge.writeback import LEFT, MOVE, PLACE, REMOVE, SHOW_STEP, TO_BOX, TO_DEAD_PILE, piece_changes
+from adjudicator.bridge.locate import BOX, HEX, TRACK, TRACKS_MAP, Location
+from adjudicator.bridge.positions import OtherPiece, PlacedUnit, Positions
+from adjudicator.bridge.writeback import (
+    LEFT, MOVE, PLACE, REMOVE, SHOW_FACE, SHOW_STEP, TO_BOX, TO_DEAD_PILE, piece_changes,
+)
 from adjudicator.checks import all_checks, run_check
 from adjudicator.ledger.board import LedgerBoard
 from adjudicator.ledger.dice import LedgerDice
-from adjudicator.logs.board import Shown, checked_actions, marker_key, missing_changes, ordered_changes
+from adjudicator.logs.board import MARKER_KEY, Shown, checked_actions, marker_key, missing_changes, ordered_changes
 from adjudicator.piece_actions import (
     CHOOSE, DELETE, ELIMINATE, MOVE as MOVE_ACTION, MOVE_MARKER, PLACE as PLACE_ACTION, PLACE_MARKER, REMOVE_MARKER,
-    RETREAT_ORDER, SET_ASIDE, SHOW_STEP as SHOW_STEP_ACTION, step_name,
+    RETREAT_ORDER, SET_ASIDE, SHOW_STEP as SHOW_STEP_ACTION, marker_cell, step_name,
 )
 from adjudicator.testing import candidate_seeds
 from adjudicator.unit_changes import (
@@ -180,10 +182,16 @@ def made(system: str, changes, before: dict[str, Shown]) -> dict[str, Shown]:
 
 
 def positions_of(system: str, before: dict[str, Shown]) -> Positions:
-    """The board `before` as the saved-game reader gives it (one piece per unit)."""
+    """The board `before` as the saved-game reader gives it (one piece per unit, and the markers
+    standing on a track)."""
     g = game(system)
     placed = []
+    markers = []
     for number, (unit, shown) in enumerate(sorted(before.items())):
+        if unit.startswith(MARKER_KEY) and shown.track:
+            marker = unit[len(MARKER_KEY):].rpartition("#")[0]
+            markers.append(OtherPiece(f"p{number}", marker, Location(TRACK, TRACKS_MAP, 10 * number, 10, track=shown.track,
+                                                                     cell=shown.cell), marker=marker, face=shown.step))
         if unit not in g.units:
             continue  # a marker: no unit piece
         names = [s.name for s in g.units[unit].steps]
@@ -192,7 +200,7 @@ def positions_of(system: str, before: dict[str, Shown]) -> Positions:
                             box=shown.box)
         placed.append(PlacedUnit(f"p{number}", g.units[unit], location, names.index(shown.step) if shown.step in names
                                  else None, "UnitId", unit))
-    return Positions(g, placed)
+    return Positions(g, placed, markers)
 
 
 # -- the contract ----------------------------------------------------------------------------------------
@@ -303,7 +311,7 @@ def the_write_back_makes_every_action(system: str, result: dict, changes, side: 
                 assert (change.unit, LEFT) in does, (change, written)  # his piece: left to him, said so
             continue
         for action in change.actions:
-            if action.unit not in before and action.does != PLACE_ACTION:
+            if action.unit not in before and action.does not in (PLACE_ACTION, MOVE_MARKER):
                 continue  # a unit not on the board: left alone
             expected = _written_as(action, before)
             if expected is not None:
@@ -325,6 +333,11 @@ def _written_as(action, before: dict[str, Shown]) -> tuple[str, ...] | None:
         return None if was is not None and was.hex == action.hex else (MOVE, LEFT)
     if action.does == DELETE:
         return (REMOVE,)
+    if action.does == MOVE_MARKER and action.marker:  # the track's marker, as `board_before` stands it
+        was = before[marker_key(action.marker, "on-track")]
+        moves = marker_cell(action, was.cell) != was.cell
+        flips = bool(action.face) and was.step != action.marker_name
+        return None if not (moves or flips) else (MOVE,) if moves else (SHOW_FACE,)
     if action.does in (RETREAT_ORDER, CHOOSE, PLACE_MARKER, REMOVE_MARKER, MOVE_MARKER):
         return (LEFT,)
     raise AssertionError(f"an action no reader knows: {action}")

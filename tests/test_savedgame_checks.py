@@ -153,6 +153,69 @@ def test_the_ruling_log_applies_a_step_loss_to_the_piece(client, modules):
     assert next(u for u in after.units if u.unit.id == combat.attackers[0]).step == "depleted"
 
 
+def recorded_log(tmp_path, modules, system: str, scenario: str, check: str, request: dict, side: str,
+                 wanted=None) -> tuple[bytes, bytes, dict, object]:
+    """A ruling recorded by `side` in a new game of a fresh service (its dice chosen so that
+    `wanted(outcome)`, when given), and the log its ruling's page writes continuing the scenario's
+    setup: (setup, log, game, client)."""
+    from adjudicator.checks import get_check
+    from adjudicator.testing import choose_seeds, seed_where
+
+    app = make_app(tmp_path)
+    client = app.test_client()
+    if wanted is not None:
+        choose_seeds(app, {system: seed_where(get_check(system, check), request, wanted)})
+    game = new_recorded_game(client, system, scenario)
+    ruled = client.post(f"/api/v1/games/{game['game_id']}/{check}", json=request, headers=bearer(game["tokens"][side]))
+    assert ruled.status_code == 201, ruled.get_json()
+    data = setup_file(modules, system, scenario)
+    return data, _log_of(client, game, side, data, 1), game, client
+
+
+def snow_weather_log(tmp_path, modules) -> tuple[bytes, bytes, dict, object]:
+    """A HoldFast weather roll of snow by the Communist player, written back (`recorded_log`)."""
+    request = {"scenario": "campaign", "turn": 12}  # December: clear 1-2, overcast 3-4, snow 5-6
+    return recorded_log(tmp_path, modules, "holdfast", "campaign", "weather", request, "communist",
+                        lambda outcome: outcome["weather"] == "snow")
+
+
+#: Fire and Ice: the Communist earns 3 VPs with the UN at 1: the VP marker goes to 2, its red face up (12.1.1).
+VP_TO_THE_COMMUNIST = {"track": 1, "gains": [{"side": "communist", "vp": 3}]}
+
+
+def track_marker(file: bytes, system: str, marker: str):
+    """The marker's piece as the saved-game reader finds it in `file`."""
+    from adjudicator.bridge import load_system_game, read_positions, read_upload
+
+    return next(m for m in read_positions(load_system_game(system), read_upload(file)).markers if m.marker == marker)
+
+
+@pytest.mark.slow
+def test_the_ruling_log_moves_the_track_marker_the_ruling_orders(tmp_path, modules):
+    """HoldFast's weather roll puts the Weather block on the cell rolled (3; 7): the log the ruling's
+    page writes moves it there on the Tracks map, as the extension does, and the log check finds
+    the ruling applied, nothing owed."""
+    data, log, game, client = snow_weather_log(tmp_path, modules)
+    assert track_marker(data, "holdfast", "weather").location.cell == "Clear"  # where the setup puts it
+    assert track_marker(log, "holdfast", "weather").location.cell == "Snow"
+    report = upload(client, f"/api/v1/games/{game['game_id']}/savedgame/log-check", log,
+                    headers=bearer(game["tokens"]["observer"])).get_json()
+    assert report["ok"] and report["owed"] == [] and report["rulings"][0]["status"] == "verified", report
+
+
+@pytest.mark.slow
+def test_the_ruling_log_flips_the_vp_marker_to_the_side_holding_them(tmp_path, modules):
+    """Fire and Ice's one VP marker shows who holds the VPs: the log moves it and turns its face."""
+    data, log, game, client = recorded_log(tmp_path, modules, "fireandice", "campaign", "victory_points",
+                                           VP_TO_THE_COMMUNIST, "communist")
+    before, after = track_marker(data, "fireandice", "vp"), track_marker(log, "fireandice", "vp")
+    assert (before.location.cell, before.face) == ("0", "VPs (UN blue)")
+    assert (after.location.cell, after.face) == ("2", "VPs (Communist red)")
+    report = upload(client, f"/api/v1/games/{game['game_id']}/savedgame/log-check", log,
+                    headers=bearer(game["tokens"]["observer"])).get_json()
+    assert report["ok"] and report["owed"] == [], report
+
+
 def test_bad_files_and_bad_pointing_get_problems(client, modules):
     kwb_setup = setup_file(modules, "kwb", "pusan")
     url = "/api/v1/systems/spi/savedgame/checks/combat"

@@ -6,8 +6,9 @@ depleted; SPI: a unit eliminated; HoldFast: the attacker's block loses SP; Fire 
 names no unit's state), the page writes the log ("Download as VASSAL log"), and the engine opens
 it and steps through it to its end: no warning, error or dialog; the chat shows the ruling's lines
 as the ledger renders them; the pieces the result names show their new step, or lie in their dead
-pile on the Boxes map (the move the module's Eliminate makes). One engine run per game (about 10 s
-each); skipped without VASSAL_ENGINE_JAR.
+pile on the Boxes map (the move the module's Eliminate makes). And a track's marker: HoldFast's
+Weather block moved to the cell rolled, Fire and Ice's VP marker moved and turned to the face of the
+side holding the VPs. One engine run per case (about 5-10 s each); skipped without VASSAL_ENGINE_JAR.
 """
 
 from __future__ import annotations
@@ -107,3 +108,41 @@ def test_the_log_replays_the_ruling_in_vassal(engine, engine_module, modules, cl
         elif change.does == SHOW_STEP:
             level = [s.name for s in units[change.unit].steps].index(change.step) + 1
             assert pieces[change.unit]["properties"]["Step_Level"] == str(level)
+
+
+def test_the_log_moves_the_weather_marker_in_vassal(engine, engine_module, modules, tmp_path):
+    """HoldFast's weather roll of snow, written back (tests.test_savedgame_checks): VASSAL steps
+    through the log with no warning or dialog, and the Weather block stands in the Tracks map's
+    zone of the Snow cell, where the module's own setup puts a marker on its cell."""
+    from tests.test_savedgame_checks import snow_weather_log
+
+    _, log, _, _ = snow_weather_log(tmp_path / "server", modules)
+    path = tmp_path / "weather.vlog"
+    path.write_bytes(log)
+    run = engine(engine_module("holdfast"), [
+        {"do": "replay", "file": str(path)},
+        {"do": "pieces", "properties": ["MarkerId"]},
+    ], timeout=300)
+    assert run.ok, run.failure()
+    assert run.problems() == []
+    (weather,) = [p for p in run.result(1)["pieces"] if p["properties"].get("MarkerId") == "weather"]
+    assert weather["map"] == "Tracks" and weather["location"].endswith(" Snow"), weather
+
+
+def test_the_log_moves_and_turns_the_vp_marker_in_vassal(engine, engine_module, modules, tmp_path):
+    """Fire and Ice's VP marker, moved and turned to the red face by the log (the piece's state
+    written from where the move left it): VASSAL shows it on cell 2 of the VP track, red face up."""
+    from tests.test_savedgame_checks import VP_TO_THE_COMMUNIST, recorded_log
+
+    _, log, _, _ = recorded_log(tmp_path / "server", modules, "fireandice", "campaign", "victory_points",
+                                VP_TO_THE_COMMUNIST, "communist")
+    path = tmp_path / "vp.vlog"
+    path.write_bytes(log)
+    run = engine(engine_module("fireandice"), [
+        {"do": "replay", "file": str(path)},
+        {"do": "pieces", "properties": ["MarkerId", "Face_Level"]},
+    ], timeout=300)
+    assert run.ok, run.failure()
+    assert run.problems() == []
+    (vp,) = [p for p in run.result(1)["pieces"] if p["properties"].get("MarkerId") == "vp"]
+    assert vp["map"] == "Tracks" and vp["location"].endswith(" 2") and vp["properties"]["Face_Level"] == "2", vp

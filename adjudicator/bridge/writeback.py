@@ -16,13 +16,18 @@ step names are looked up there, once) as the module's own commands do, where it 
   counter in the file the page says so, and the players place one;
 * a move the rules order: the piece moved to that hex's centre (and showing the step it names: a
   fresh Fire and Ice unit that retreats is flipped spent);
+* a track marker's move (the VP marker, HoldFast's weather, Fire and Ice's support levels): the
+  marker moved to the centre of the cell ordered (or so many cells from the one it stands on) on
+  the Tracks map, showing the face ordered; one of several markers, the side's choice, is his to
+  move, and a marker of the other side's track his (as the extension leaves it);
 * a breakdown (SPI): the unit's piece set aside in its side's box of counters not in play, as the
   module's "Set aside" sends it, the counters that replace it moved from there onto its spot, and
   the parts lost at once from there to their dead pile; a recombination: the whole's counter onto
   the spot of one of its parts, the parts set aside;
-* a retreat the rules order (SPI's Pursuit table, KWB's CRT, Fire and Ice's losses), a marker, a
-  choice still open (SPI's defender's losses): left to the owner, who chooses the hexes, places the
-  marker, makes the choice; the page says so;
+* a retreat the rules order (SPI's Pursuit table, KWB's CRT, Fire and Ice's losses), a marker to
+  place or take off a hex, a choice still open (SPI's defender's losses): left to the owner, who
+  chooses the hexes, places the marker (a new piece from the module's palette, which the file does
+  not hold), makes the choice; the page says so;
 * a placeholder revealed (KWB's '? 4' Scratch Units, `adjudicator.ledger.draws`): the placeholder
   removed (the module's own Delete: it was never a unit, so no dead pile) and the counter it
   turned out to be moved from its box onto the placeholder's spot, as a replacement is placed; a
@@ -31,8 +36,8 @@ step names are looked up there, once) as the module's own commands do, where it 
 A change only the opponent can make (his piece is hidden from the asker: the module masks it and
 lets no command of another side reach it) is left to him, as VASSAL would; the page says who
 makes it. A unit that is not on the board exactly once is left alone (the chat line still says
-what happened). Everything else a ruling decides (markers, new units) stays for the players to
-move, as they would after a die roll at the table.
+what happened). Everything else a ruling decides (markers placed, new units) stays for the players
+to move, as they would after a die roll at the table.
 """
 
 from __future__ import annotations
@@ -41,23 +46,26 @@ import copy
 from dataclasses import dataclass
 from typing import Any
 
-from adjudicator.bridge.identify import step_layer
-from adjudicator.bridge.locate import BOXES_MAP, HEX
-from adjudicator.bridge.positions import PlacedUnit, Positions
+from adjudicator.bridge.identify import FACE_LAYER, STEP_LAYER
+from adjudicator.bridge.locate import BOXES_MAP, HEX, TRACK, TRACKS_MAP
+from adjudicator.bridge.positions import OtherPiece, PlacedUnit, Positions
 from adjudicator.checks import side_label
 from adjudicator.piece_actions import (
     DELETE, ELIMINATE, MOVE as MOVE_ACTION, MOVE_MARKER, OPEN_CHOICES, PLACE as PLACE_ACTION, PLACE_MARKER,
-    REMOVE_MARKER, RETREAT_ORDER, SET_ASIDE, SHOW_STEP as SHOW_STEP_ACTION, PieceAction, marker_move_words,
+    REMOVE_MARKER, RETREAT_ORDER, SET_ASIDE, SHOW_STEP as SHOW_STEP_ACTION, PieceAction, marker_cell,
+    marker_move_words,
 )
 from adjudicator.unit_changes import ON_BOARD, canonical_outcome, ruled_changes
 from adjudicator.unit_owners import owners_of
 from scenarios.boxboard import boxes_layout
-from vassalfmt import SavedGame, continue_log
+from scenarios.trackboard import tracks_layout
+from vassalfmt import Embellishment, Piece, SavedGame, continue_log
 from vassalfmt.commands import ChangePiece, MovePiece, RemovePiece, chat_command
 
 #: What the write-back does to one piece.
 SHOW_STEP, TO_DEAD_PILE, REMOVE, PLACE, MOVE, LEFT = "step", "dead-pile", "remove", "place", "move", "left"
 TO_BOX = "to-box"  # set aside in the box of counters not in play (a breakdown, a recombination)
+SHOW_FACE = "face"  # a marker flipped to the face ordered
 
 
 @dataclass(frozen=True)
@@ -65,16 +73,21 @@ class PieceChange:
     """One thing the write-back does to a piece — show a step, go to a box or a hex, be removed —
     or, `LEFT`, leaves to the players (`why` says why)."""
 
-    unit: str
+    unit: str  # "" for a marker (`marker_name` names it)
     piece_id: str
     does: str
-    step: str | None = None  # SHOW_STEP: the step shown
+    step: str | None = None  # SHOW_STEP: the step shown; SHOW_FACE: the face shown
     to: tuple[str | None, int, int] | None = None  # moves: (VASSAL map, x, y); map None: `beside`'s map
     beside: str = ""  # PLACE: the piece whose spot the counter takes (the unit it replaces, the placeholder)
-    where: str = ""  # a move's destination in words: the box's name, the hex
+    where: str = ""  # a move's destination in words: the box's name, the hex, the track's cell
     why: str = ""
+    marker_name: str = ""  # a marker's change: the marker, as its track names it
+    face: int = 0  # SHOW_FACE: the face's number (1: its front)
 
     def describe(self) -> str:
+        if not self.unit and self.marker_name and self.does != LEFT:
+            return (f"the {self.marker_name} marker: "
+                    + (f"shows {self.step}" if self.does == SHOW_FACE else f"moved to {self.where}"))
         if self.does == SHOW_STEP:
             return f"{self.unit}: shows {self.step or 'full'}"
         if self.does in (TO_DEAD_PILE, TO_BOX):
@@ -103,7 +116,8 @@ def piece_changes(positions: Positions, outcome: dict[str, Any], asker: str = ""
                                            "(his piece is hidden from you)"))
             continue
         for action in change.actions:
-            out += _action(positions, on_board, action)
+            out += _move_marker(positions, action, asker) if action.does == MOVE_MARKER else \
+                _action(positions, on_board, action)
     return out
 
 
@@ -117,17 +131,12 @@ def _action(positions: Positions, on_board: dict[str, list[PlacedUnit]], action:
         return [PieceChange(action.unit, "", LEFT, why=f"{verb} {action.marker_name or action.marker} marker "
                                                          f"{where if action.does == PLACE_MARKER else 'off its hex'} "
                                                          "by hand")]
-    if action.does == MOVE_MARKER:  # a track's marker: the players move it (its cell is read from the track)
-        return [PieceChange(action.unit, "", LEFT, why=f"move {marker_move_words(action)} on its track by hand "
-                                                         f"({action.what})")]
     if action.does in OPEN_CHOICES:
         return [PieceChange(action.unit, piece.piece_id if (piece := _piece(on_board, action.unit)) else "", LEFT,
                             why=_choice_words(action))]
     piece = _piece(on_board, action.unit, eliminating=action.does == ELIMINATE)
     if piece is None:
-        return [PieceChange(action.unit, "", LEFT, why=f"no counter of {action.unit} in the file: it is lost")] \
-            if action.does == ELIMINATE and action.box and on_board.get(action.unit) is None and action.command == "" \
-            and False else []
+        return []  # a unit not on the board exactly once: left alone (the chat line says what happened)
     if action.does == SHOW_STEP_ACTION:
         return _step(piece, action.step)
     if action.does == ELIMINATE:
@@ -139,6 +148,46 @@ def _action(positions: Positions, on_board: dict[str, list[PlacedUnit]], action:
     if action.does == DELETE:
         return [PieceChange(action.unit, piece.piece_id, REMOVE)]
     return []
+
+
+def _move_marker(positions: Positions, action: PieceAction, asker: str) -> list[PieceChange]:
+    """A track marker to the cell ordered (`piece_actions.marker_cell`), at its centre on the Tracks
+    map, flipped to the face ordered. Left to the players, said so: one of several markers (the
+    side's choice), a marker the other side moves, one the file does not hold once on its track,
+    or a cell the track does not have."""
+    words = marker_move_words(action)
+    chooser = action.chosen_by or action.applied_by
+    if chooser and asker and chooser != asker:
+        return [PieceChange("", "", LEFT, why=f"to be moved by the {side_label(chooser)} player: {words} "
+                                              f"({action.what})")]
+    by_hand = [PieceChange("", "", LEFT, why=f"move {words} on its track by hand ({action.what})")]
+    marker = _track_marker(positions, action)
+    if marker is None:
+        return by_hand
+    to = marker_cell(action, marker.location.cell)
+    layout = tracks_layout(positions.game, positions.scale)
+    if to is None or (marker.location.track, to) not in layout.cells:
+        return by_hand
+    out = []
+    if to != marker.location.cell:
+        x, y = layout.centre((marker.location.track, to))
+        track = positions.game.tracks.get(marker.location.track)
+        out.append(PieceChange("", marker.piece_id, MOVE, to=(TRACKS_MAP, x, y), marker_name=action.marker_name,
+                               where=f"{track.name if track else marker.location.track} {to}"))
+    if action.face and marker.face != action.marker_name:
+        out.append(PieceChange("", marker.piece_id, SHOW_FACE, step=action.marker_name, face=action.face,
+                               marker_name=action.marker_name))
+    return out
+
+
+def _track_marker(positions: Positions, action: PieceAction) -> OtherPiece | None:
+    """The one piece of the action's marker standing on its track (None: none, several, or no marker
+    named)."""
+    if not action.marker:
+        return None
+    found = [m for m in positions.markers if m.marker == action.marker and m.location.kind == TRACK
+             and (not action.track or m.location.track == action.track)]
+    return found[0] if len(found) == 1 else None
 
 
 def _choice_words(action: PieceAction) -> str:
@@ -229,9 +278,10 @@ def _move(positions: Positions, piece: PlacedUnit, hex_label: str) -> list[Piece
 
 
 def change_commands(saved: SavedGame, positions: Positions, changes: list[PieceChange]) -> list[str]:
-    """VASSAL commands for `changes`: a piece state with its Step layer at the new level, a move
-    (as the engine's MovePiece writes it, from where the piece stands by then: a revealed Dummy is
-    placed, then eliminated), or a removal. A piece without a Step layer keeps its step."""
+    """VASSAL commands for `changes`: a piece state with its Step layer (a marker: its Face layer) at
+    the new level, a move (as the engine's MovePiece writes it, from where the piece stands by then:
+    a revealed Dummy is placed, then eliminated), or a removal. A piece without that layer keeps its
+    step or face."""
     pieces = saved.by_id()
     units = {u.piece_id: u.unit for u in positions.units}
     states = {piece_id: piece.piece for piece_id, piece in pieces.items()}
@@ -250,16 +300,39 @@ def change_commands(saved: SavedGame, positions: Positions, changes: list[PieceC
             commands.append(MovePiece(change.piece_id, to[0], to[1], to[2], None, was[0], was[1], was[2],
                                       None).encode())
             spots[change.piece_id] = to
-        elif change.does == SHOW_STEP:
-            piece = copy.deepcopy(states[change.piece_id])
-            layer = step_layer(piece)
-            if layer is None:
-                continue
-            level = [s.name for s in units[change.piece_id].steps].index(change.step) + 1
-            layer.level = level if layer.level >= 0 else -level
-            commands.append(ChangePiece(change.piece_id, piece.state_string(), states[change.piece_id].state_string()).encode())
-            states[change.piece_id] = piece
+            states[change.piece_id] = _moved(states[change.piece_id], to)
+        elif change.does in (SHOW_STEP, SHOW_FACE):
+            level = change.face if change.does == SHOW_FACE else \
+                [s.name for s in units[change.piece_id].steps].index(change.step) + 1
+            command = _layer_at(states, change.piece_id, FACE_LAYER if change.does == SHOW_FACE else STEP_LAYER, level)
+            if command is not None:
+                commands.append(command)
     return commands
+
+
+def _moved(piece: Piece, to: tuple[str | None, int, int]) -> Piece:
+    """The piece's state where it stands after a move: a piece's state holds its map and position,
+    so a step or face shown after a move (a retreat flipped spent, a spare placed at a step, the VP
+    marker moved and turned) is written from there, not from where the file had it; VASSAL puts
+    the piece where the state says."""
+    moved = copy.deepcopy(piece)
+    basic = moved.basic
+    if basic is not None:
+        basic.map_id, basic.x, basic.y = to
+    return moved
+
+
+def _layer_at(states: dict[str, Piece], piece_id: str, layer_name: str, level: int) -> str | None:
+    """The command showing level `level` (1-based) of the piece's layer `layer_name` (a unit's Step,
+    a marker's Face), its state kept in `states`; None for a piece without that layer."""
+    piece = copy.deepcopy(states[piece_id])
+    layer = next((t for t in piece.find(Embellishment) if t.name == layer_name), None)
+    if layer is None:
+        return None
+    layer.level = level if layer.level >= 0 else -level  # a negative level: the layer is off, kept so
+    command = ChangePiece(piece_id, piece.state_string(), states[piece_id].state_string()).encode()
+    states[piece_id] = piece
+    return command
 
 
 def ruling_log(data: bytes, saved: SavedGame, positions: Positions, lines: list[str],

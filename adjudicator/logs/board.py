@@ -52,7 +52,7 @@ from adjudicator.logs.replay.board import Board
 from adjudicator.logs.replay.views import Identifier, Place, Placer
 from adjudicator.piece_actions import (
     DELETE, ELIMINATE, MOVE, MOVE_MARKER, ON_THE_BOARD, PLACE, PLACE_MARKER, REMOVE_MARKER, RETREAT_ORDER, SET_ASIDE,
-    SHOW_STEP, PieceAction, marker_move_words,
+    SHOW_STEP, PieceAction, marker_cell, marker_move_words,
 )
 from adjudicator.unit_changes import (
     BROKEN_DOWN, ELIMINATED, MARKED, MOVED, ON_HEX, RECOMBINED, REPLACED, RETREAT, REVEALED, TRACK, Placed, UnitChange,
@@ -405,12 +405,9 @@ def _on_hex(game: Game, action: PieceAction, units: dict[str, Shown]) -> bool:
 def _on_cell(action: PieceAction, before: Shown, units: dict[str, Shown]) -> bool:
     """The track marker on the cell ordered, or `by` cells from the one it stood on (never below 0),
     showing the face ordered when one is."""
-    wanted = action.cell
-    if not wanted:
-        try:
-            wanted = str(max(0, int(before.cell) + action.by))
-        except ValueError:
-            return False
+    wanted = marker_cell(action, before.cell)
+    if wanted is None:
+        return False
     prefix = f"{MARKER_KEY}{action.marker}#"
     return any(key.startswith(prefix) and not shown.deleted and shown.track == action.track and shown.cell == wanted
                and (not action.face or shown.step == action.marker_name) for key, shown in units.items())
