@@ -169,7 +169,9 @@ def register_offered_once(system: str, check: str):
     """Register `function` as what `system`'s `check` waits for before a recorded game's menus and
     lists offer it to a side: an event of the game its rules require first (Fire and Ice's Atomic
     Strike after a successful Atomic Release, 10.3.4; a combat's losses to the side that lost it,
-    5.6). Asked anyway, the check answers as it always did: its own validation stays the judge."""
+    5.6), or one after which it is not asked again (an intervention roll once the intervention
+    happened, 12.2.1). Asked anyway, the check answers as it always did: its own validation stays
+    the judge."""
     def decorator(function: NotYetFunction) -> NotYetFunction:
         _NOT_YET[(system, check)] = function
         return function

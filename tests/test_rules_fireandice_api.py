@@ -278,16 +278,43 @@ def test_an_atomic_strike_is_offered_once_the_ledger_holds_a_successful_atomic_r
         return listed
 
     assert not offered()
+    assert "Roll for Atomic Release" in pages.get(url.replace("/api/v1", "")).get_data(as_text=True)
     why = api.get(url, headers=un).get_json()["waiting_checks"]["atomic_strike"]
     assert "Atomic Strikes need Atomic Release (10.3.4, 12.2.1)" in why and "_" not in why
     strike = {"aircraft": "un-air-19bomb", "target": "airfield_box", "airfield_box": "north_korea", "atomic_release": False}
     asked = api.post(f"{url}/atomic_strike", json=strike, headers=un)
     assert asked.status_code == 422 and "need Atomic Release" in asked.get_data(as_text=True)  # as today
     for roll, success in ((1, False), (2, True)):
+        assert "atomic_release" not in api.get(url, headers=un).get_json()["waiting_checks"]  # not released yet
         ruled = api.post(f"{url}/atomic_release", json={"communist_vp": 16}, headers=un)
         assert ruled.status_code == 201 and ruled.get_json()["outcome"]["success"] is success, (roll, ruled.get_json())
         assert offered() is success, roll
     assert "atomic_strike" not in api.get(url, headers=bearer(game["tokens"]["communist"])).get_json()["waiting_checks"]
+    # released once and for all (12.2.1): its roll is no longer offered, to either side, on the page either
+    for side in ("un", "communist"):
+        why = api.get(url, headers=bearer(game["tokens"][side])).get_json()["waiting_checks"]["atomic_release"]
+        assert why == "Atomic Release happened with record #2 (12.2.1): it is not rolled for again", why
+    assert "Roll for Atomic Release" not in pages.get(url.replace("/api/v1", "")).get_data(as_text=True)
+
+
+def test_each_intervention_is_found_in_the_ledger_once_it_happened():
+    """12.2.1: the Chinese intervene when their roll `intervenes` (their start may still be delayed);
+    the RoC, the Atomic Release and the Soviets when theirs succeeds; a Foreign Aid request's
+    triggered rolls count as the intervention's own (12.2.2). A failed roll is no intervention."""
+    from adjudicator.facts import waiting_checks
+    from adjudicator.rules.fireandice.intervention import intervention_record
+
+    records = [
+        (1, {"check": "fireandice.chinese_intervention", "result": {"outcome": {"intervenes": False}}}),
+        (2, {"check": "fireandice.foreign_aid", "result": {"outcome": {"intervention_rolls": [
+            {"intervention": "roc", "success": True}, {"intervention": "atomic_release", "success": False}]}}}),
+        (3, {"check": "fireandice.chinese_intervention", "result": {"outcome": {"intervenes": True, "may_delay": True}}}),
+    ]
+    found = {kind: intervention_record(records, kind) for kind in ("chinese", "roc", "atomic_release", "soviet")}
+    assert found == {"chinese": 3, "roc": 2, "atomic_release": None, "soviet": None}
+    rolls = ["chinese_intervention", "roc_intervention", "atomic_release", "soviet_intervention"]
+    assert sorted(waiting_checks("fireandice", "campaign", rolls, lambda: records, "un")) == \
+        ["chinese_intervention", "roc_intervention"]
 
 
 def test_a_combats_losses_are_offered_to_its_loser_alone_until_settled(tmp_path):

@@ -279,25 +279,50 @@ def soviet_intervention(req: InterventionRollRequest, dice: Dice) -> CheckResult
     return _direct_roll(req, dice, "soviet", "communist", after_the_chinese)
 
 
-def atomic_release_record(records: list[tuple[int, dict]]) -> int | None:
-    """The record whose roll made Atomic Release (12.2.1): an Atomic Release roll, or one a Foreign
-    Aid request triggered (12.2.2), that succeeded; None while none has."""
+#: Each intervention's own roll (12.2.1) and the key of its outcome that says it succeeded.
+DIRECT_ROLLS = {"chinese": ("chinese_intervention", "intervenes"), "roc": ("roc_intervention", "success"),
+                "atomic_release": ("atomic_release", "success"), "soviet": ("soviet_intervention", "success")}
+
+
+def intervention_record(records: list[tuple[int, dict]], kind: str) -> int | None:
+    """The record whose roll made intervention `kind` (`INTERVENTIONS`) happen (12.2.1): its own roll,
+    or one a Foreign Aid request triggered (12.2.2), that succeeded; None while none has."""
+    check, succeeded = DIRECT_ROLLS[kind]
     for seq, body in records:
         outcome = (body.get("result") or {}).get("outcome") or {}
-        if body.get("check") == "fireandice.atomic_release" and outcome.get("success") is True:
+        if body.get("check") == f"fireandice.{check}" and outcome.get(succeeded) is True:
             return seq
         if body.get("check") == "fireandice.foreign_aid" and any(
-                isinstance(r, dict) and r.get("intervention") == "atomic_release" and r.get("success") is True
+                isinstance(r, dict) and r.get("intervention") == kind and r.get("success") is True
                 for r in outcome.get("intervention_rolls") or ()):
             return seq
     return None
+
+
+def _not_rolled_again(kind: str):
+    """What a recorded game says of intervention `kind`'s own roll once a roll made it happen: each
+    intervention happens once (12.2.1: the Chinese, whose start may be delayed, and the RoC, the
+    Atomic Release and the Soviets, whose effects are at once), so the roll is not offered again."""
+    def once_only(scenario: str, records: list[tuple[int, dict]], side: str | None) -> str | None:
+        seq = intervention_record(records, kind)
+        if seq is None:
+            return None
+        what = f"{INTERVENTIONS[kind]} intervention" if kind != "atomic_release" else INTERVENTIONS[kind]
+        return f"{what} happened with record #{seq} (12.2.1): it is not rolled for again"
+    return once_only
+
+
+register_offered_once("fireandice", "chinese_intervention")(_not_rolled_again("chinese"))
+register_offered_once("fireandice", "roc_intervention")(_not_rolled_again("roc"))
+register_offered_once("fireandice", "atomic_release")(_not_rolled_again("atomic_release"))
+register_offered_once("fireandice", "soviet_intervention")(_not_rolled_again("soviet"))
 
 
 @register_offered_once("fireandice", "atomic_strike")
 def strikes_wait_for_release(scenario: str, records: list[tuple[int, dict]], side: str | None) -> str | None:
     """10.3.4: Atomic Strikes are launched only after Atomic Release; no scenario starts with it, so
     a recorded game offers them once its ledger holds a successful Atomic Release roll."""
-    if atomic_release_record(records) is not None:
+    if intervention_record(records, "atomic_release") is not None:
         return None
     return ("Atomic Strikes need Atomic Release (10.3.4, 12.2.1): no Atomic Release roll in this game's ledger "
             "has succeeded yet")
