@@ -166,7 +166,9 @@ def chit(g: Game, chit_id: str) -> Chit:
     for c in chits(g):
         if c.id == chit_id:
             return c
-    raise Refusal(f"{chit_id!r} is not one of the game's combat chits", allowed=[c.id for c in chits(g)])
+    every = chits(g)
+    raise Refusal(f"{chit_id!r} is not one of the game's combat chits", allowed=[c.id for c in every],
+                  allowed_names=[c.label for c in every])
 
 
 def cup_for(combat_type: str) -> str:
