@@ -310,9 +310,8 @@ def situation(req: CombatSituation, g) -> dict:
         with at_field("/chit"):
             c = data.chit(g, req.chit)
             if c.cup != data.cup_for(req.combat_type):
-                mug = data.cup(g, req.combat_type)
                 raise Refusal(f"chit {c.id} is from the {c.cup} cup, not the one for a {req.combat_type} (5.2.1)",
-                              allowed=[x.id for x in mug], allowed_names=[x.label for x in mug])
+                              allowed=[x.id for x in data.cup(g, req.combat_type)])
     if req.road_bonus and req.across_river:
         raise ValueError(f"the declaring unit attacks across a river: no road option (5.3.1: \"{ROAD_ACROSS_RIVER}\")")
     declaring_hex = who.hexes.get(who.declaring or "", "")

@@ -166,9 +166,7 @@ def chit(g: Game, chit_id: str) -> Chit:
     for c in chits(g):
         if c.id == chit_id:
             return c
-    every = chits(g)
-    raise Refusal(f"{chit_id!r} is not one of the game's combat chits", allowed=[c.id for c in every],
-                  allowed_names=[c.label for c in every])
+    raise Refusal(f"{chit_id!r} is not one of the game's combat chits", allowed=[c.id for c in chits(g)])
 
 
 def cup_for(combat_type: str) -> str:
