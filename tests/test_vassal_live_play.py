@@ -191,6 +191,9 @@ def sitting(engine, engine_module, server, vassal, tmp_path_factory) -> dict:
             {"do": "server_connect", **at}, {"do": "room_create", "name": ROOM}, {"do": "signal", "name": "room"},
             {"do": "wait_chat", "match": r"Adjudicator: the UN .* player joined recorded game", "timeout": 300,
              "mark": "bob joined"},
+            # and has read that he joined (his OK): as players at one table wait for each other, so the
+            # question the attack asks him does not come over that dialog while he is about to close it
+            {"do": "wait_signal", "name": "bob-joined", "timeout": 300},
             *select(attacker), menu_of(block, "Adjudicator/Attack this hex with the selected units"),
             {"do": "wait_window", "window": form}, *submit_form("Combat"),
             {"do": "wait_chat", "match": r"#1\] receipt: record 1 ", "mark": "ruling 1"},
@@ -220,7 +223,7 @@ def sitting(engine, engine_module, server, vassal, tmp_path_factory) -> dict:
             {"do": "server_connect", **at}, {"do": "room_join", "name": ROOM},
             *take_side(un), *log_prompt(files / "b1.vlog"),
             {**status_line(), "mark": "bob's menu"},
-            *join_dialog(tokens["un"], mark="bob's join dialog"),
+            *join_dialog(tokens["un"], mark="bob's join dialog"), {"do": "signal", "name": "bob-joined"},
             {"do": "wait_window", "window": r"apply the Communist .* player's ruling #1 to your pieces", "timeout": 180,
              "mark": "owner asked"},
             {"do": "click", "window": r"apply the Communist .* player's ruling #1", "on": "Yes"},
