@@ -34,8 +34,11 @@ import orjson
 
 #: Output where orjson's float formatting may differ from Python's (see the module docstring).
 _SHORT_NEGATIVE_EXPONENT = re.compile(rb"[0-9]e-[0-9](?![0-9])")
+#: UTF-8 bytes to "0" for a digit and a space for every other byte: a text's runs of digits, found in C
+#: (a regular expression looking for one took four times as long as reading the text).
+_DIGITS = bytes(48 if 48 <= b <= 57 else 32 for b in range(256))
 #: A run of digits that may be an integer orjson reads as a float (beyond 64 bits: 19 digits on).
-_LONG_NUMBER = re.compile(r"[0-9]{19}")
+_LONG_NUMBER = b"0" * 19
 
 
 def reference_canonical_bytes(value: Any) -> bytes:
@@ -65,7 +68,7 @@ def parse_json(text: str) -> Any:
     did: a lone surrogate escaped in a string (orjson refuses it), and integers beyond 64 bits,
     which orjson reads as floats; a text with a run of 19 digits may hold one (in a hash's hex
     too: a false alarm costs only time)."""
-    if _LONG_NUMBER.search(text):
+    if _LONG_NUMBER in text.encode("utf-8", "surrogatepass").translate(_DIGITS):
         return json.loads(text)
     try:
         return orjson.loads(text)
