@@ -201,6 +201,11 @@ def test_the_ruling_log_moves_the_track_marker_the_ruling_orders(tmp_path, modul
     report = upload(client, f"/api/v1/games/{game['game_id']}/savedgame/log-check", log,
                     headers=bearer(game["tokens"]["observer"])).get_json()
     assert report["ok"] and report["owed"] == [] and report["rulings"][0]["status"] == "verified", report
+    # the ruling's page, with the file kept, says what its log does before it is downloaded
+    sha = kept_upload(client, f"/games/{game['game_id']}/savedgame", data, name="campaign.vsav")
+    page = html.fromstring(client.get(f"/games/{game['game_id']}/records/1?upload={sha}").get_data(as_text=True))
+    said = page.get_element_by_id("piece-changes").text_content()
+    assert said == "In the log: the Weather block marker: moved to Weather Track Snow.", said
 
 
 @pytest.mark.slow
@@ -276,6 +281,8 @@ def test_the_page_resolves_and_downloads_the_ruling_as_a_log(app, modules, syste
         "errors").text_content()
     page = client.get(resolved.headers["Location"]).get_data(as_text=True)
     assert 'id="verification" class="ok"' in page
+    said = html.fromstring(page).get_element_by_id("piece-changes").text_content()  # what its log does, told
+    assert said.startswith("In the log: ") and "to be applied by the UN player (his piece is hidden from you)" in said, said
     shown = html.fromstring(page).get_element_by_id("situation").text_content()
     names = UnitNames.of("holdfast")  # the situation's units as their counters read, never by id (issue 51)
     assert all(names.name(unit) in shown and unit not in shown for unit in combat.attackers)

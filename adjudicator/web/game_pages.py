@@ -35,8 +35,10 @@ from adjudicator import rulings
 from adjudicator.web.boardview import file_boards, picks
 from adjudicator.bridge.errors import BridgeError
 from adjudicator.bridge.games import load_system_game
-from adjudicator.bridge.positions import read_positions
+from adjudicator.bridge.positions import Positions, read_positions
 from adjudicator.bridge.upload import MAX_UPLOAD_BYTES, read_upload
+from adjudicator.bridge.writeback import piece_changes
+from vassalfmt import SavedGame
 from adjudicator.odds.asked_again import AGAIN_FIELD, AskedBefore, asked_before
 from adjudicator.chances import chances
 from adjudicator.checks import CheckSpec, get_check, side_label
@@ -246,22 +248,46 @@ def game_record_words(body: dict[str, Any]) -> str:
     return str(body.get("check", "a record of the game"))
 
 
-def record_boards(grant: TokenGrant, sha256: str, answer: dict[str, Any]) -> list:
-    """The boards of the saved game a ruling was taken from, as this viewer may see them, with what
-    the ruling named marked: its attacking units and the hex attacked (`adjudicator.web.boardview`)."""
+def kept_positions(grant: TokenGrant, sha256: str) -> tuple[SavedGame, Positions] | None:
+    """The saved game this token's browser uploaded, read and its pieces located (None: not kept, or
+    not readable)."""
     kept = services().uploads.get(grant_scope(grant), sha256)
-    spec = get_check(grant.system, str(answer.get("check", "")))
-    if kept is None or spec is None:
-        return []
+    if kept is None:
+        return None
     try:
-        game = load_system_game(grant.system)
         saved = read_upload(kept.data)
-        positions = read_positions(game, saved)
+        return saved, read_positions(load_system_game(grant.system), saved)
     except BridgeError:
+        return None
+
+
+def record_boards(grant: TokenGrant, read: tuple[SavedGame, Positions] | None, answer: dict[str, Any]) -> list:
+    """The boards of the saved game a ruling was taken from (`kept_positions`), as this viewer may
+    see them, with what the ruling named marked: its attacking units and the hex attacked
+    (`adjudicator.web.boardview`)."""
+    spec = get_check(grant.system, str(answer.get("check", "")))
+    if read is None or spec is None:
         return []
+    saved, positions = read
     attackers, hex_label, map_id = picks(spec, answer.get("request") or {})
-    hex_marks = {m: {"target": hex_label} for m in game.maps if hex_label and map_id in ("", m)}
+    hex_marks = {m: {"target": hex_label} for m in positions.game.maps if hex_label and map_id in ("", m)}
     return file_boards(positions, saved, viewer(grant), grant.scenario, {"attacker": attackers}, hex_marks)
+
+
+def ruling_seen(game_id: str, seq: int, eyes: str | None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A ruling's answer, and its outcome as `eyes` (a side; None: the observer) sees it, his own
+    hidden units named: what the log continuing his saved game is written from."""
+    found = rulings.find_record(game_id, seq)
+    seen = rulings.Recorded(found, True, tuple(rulings.record_parts(game_id, seq))).response(eyes)
+    answer = rulings.recorded_response(found)
+    return answer, (seen.get("as_you_see_it") or {}).get("outcome") or answer.get("outcome") or {}
+
+
+def log_changes(positions: Positions, answer: dict[str, Any], outcome: dict[str, Any], eyes: str | None) -> list:
+    """What the log continuing a saved game with a ruling does to its pieces, and what it leaves to
+    the players, each saying who makes it (`adjudicator.bridge.writeback.piece_changes`): the log
+    the pages write, and what the ruling's page says it will do."""
+    return piece_changes(positions, outcome, answer.get("side") or eyes or "")
 
 
 def viewer(grant: TokenGrant) -> str | None:
@@ -477,8 +503,11 @@ def _add_record_routes(bp: Blueprint, per_client) -> None:
         upload = request.args.get("upload", "")
         if not (is_sha256(upload) and services().uploads.has(grant_scope(grant), upload)):
             upload = ""  # a file this token did not upload (or no longer kept): no download offered
-        boards = record_boards(grant, upload, view["answer"]) if upload and view["answer"] else []
-        return render_template("record.html", game_id=game_id, grant=grant, upload=upload, boards=boards, **view)
+        read = kept_positions(grant, upload) if upload and view["answer"] else None
+        boards = record_boards(grant, read, view["answer"]) if read else []
+        changes = log_changes(read[1], *ruling_seen(game_id, seq, viewer(grant)), viewer(grant)) if read else []
+        return render_template("record.html", game_id=game_id, grant=grant, upload=upload, boards=boards,
+                               changes=changes, **view)
 
     @bp.get("/games/<game_id>/close")
     def close_form(game_id: str):

@@ -58,13 +58,13 @@ from adjudicator.bridge.rulings import (
 from adjudicator.bridge.supply import run_supply
 from adjudicator.bridge.memo import Memo
 from adjudicator.bridge.upload import MAX_UPLOAD_BYTES, read_upload
-from adjudicator.bridge.writeback import piece_changes, ruling_log
+from adjudicator.bridge.writeback import ruling_log
 from adjudicator.checks import CheckSpec, canonical_side, checks_for, get_check
 from adjudicator.config import Config
 from adjudicator.web.csrf import browser_key, guard
 from adjudicator.fog import fog_of, hidden_side, reveal, seal
 from adjudicator.words.forms import form_fields, form_request, submitted_values, unit_choices, unit_index
-from adjudicator.web.game_pages import new_request_id, situation_address, starting_values
+from adjudicator.web.game_pages import log_changes, new_request_id, ruling_seen, situation_address, starting_values
 from adjudicator.web.page_tokens import page_grant
 from adjudicator.problems import Problem
 from adjudicator.api.ratelimits import RouteLimiter, odds_limited, pages_limit
@@ -374,7 +374,7 @@ def compute_on_page(page: CheckPage, form) -> None:
     page.filled = fill.filled
     page.board_reads = fill.read
     page.warnings = fill.warnings
-    page.changes = piece_changes(page.positions, body.get("outcome") or {}, body.get("side") or viewer_of(page.scope) or "")
+    page.changes = log_changes(page.positions, body, body.get("outcome") or {}, viewer_of(page.scope))
 
 
 def odds_on_page(page: CheckPage, form) -> None:
@@ -451,7 +451,7 @@ def continued_log(scope: Scope, upload: Upload, positions: Positions, body: dict
         verify_url = f"{base}/games/{body['game_id']}#record-{body['seq']}"
     lines = chat_lines(body, system_name=info.name, verify_url=verify_url)
     outcome = outcome_seen if outcome_seen is not None else body.get("outcome") or {}
-    changes = piece_changes(positions, outcome, body.get("side") or viewer_of(scope) or "")
+    changes = log_changes(positions, body, outcome, viewer_of(scope))
     log = ruling_log(upload.data, saved, positions, lines, changes)
     stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", (upload.name or scope.system).rsplit(".", 1)[0]) or scope.system
     return Response(log, mimetype="application/zip", headers={
@@ -568,9 +568,7 @@ def make_bridge_pages_blueprint(config: Config, limiter: RouteLimiter) -> Bluepr
         scope = game_scope(game_id, write=False)
         upload = kept_file(scope, request.args.get("upload", ""))
         positions = positions_of(scope, upload)
-        found = rulings.find_record(game_id, seq)
-        seen = rulings.Recorded(found, True, tuple(rulings.record_parts(game_id, seq))).response(viewer_of(scope))
-        outcome = (seen.get("as_you_see_it") or {}).get("outcome")
-        return continued_log(scope, upload, positions, rulings.recorded_response(found), f"record-{seq}", outcome)
+        answer, outcome = ruling_seen(game_id, seq, viewer_of(scope))
+        return continued_log(scope, upload, positions, answer, f"record-{seq}", outcome)
 
     return bp
