@@ -206,6 +206,8 @@ def test_the_ruling_log_moves_the_track_marker_the_ruling_orders(tmp_path, modul
     page = html.fromstring(client.get(f"/games/{game['game_id']}/records/1?upload={sha}").get_data(as_text=True))
     said = page.get_element_by_id("piece-changes").text_content()
     assert said == "In the log: the Weather block marker: moved to Weather Track Snow.", said
+    (caption,) = page.xpath('//section[@id="record-board"]//figcaption')
+    assert caption.text_content() == "The saved game as you may see it."  # a weather roll marks no attack
 
 
 @pytest.mark.slow
@@ -283,6 +285,8 @@ def test_the_page_resolves_and_downloads_the_ruling_as_a_log(app, modules, syste
     assert 'id="verification" class="ok"' in page
     said = html.fromstring(page).get_element_by_id("piece-changes").text_content()  # what its log does, told
     assert said.startswith("In the log: ") and "to be applied by the UN player (his piece is hidden from you)" in said, said
+    captions = {c.text_content() for c in html.fromstring(page).xpath('//section[@id="record-board"]//figcaption')}
+    assert captions == {"The saved game as you may see it: the attacking units ringed in blue, the hex attacked in red."}
     shown = html.fromstring(page).get_element_by_id("situation").text_content()
     names = UnitNames.of("holdfast")  # the situation's units as their counters read, never by id (issue 51)
     assert all(names.name(unit) in shown and unit not in shown for unit in combat.attackers)

@@ -261,17 +261,20 @@ def kept_positions(grant: TokenGrant, sha256: str) -> tuple[SavedGame, Positions
         return None
 
 
-def record_boards(grant: TokenGrant, read: tuple[SavedGame, Positions] | None, answer: dict[str, Any]) -> list:
+def record_boards(grant: TokenGrant, read: tuple[SavedGame, Positions] | None, answer: dict[str, Any]
+                  ) -> tuple[list, str]:
     """The boards of the saved game a ruling was taken from (`kept_positions`), as this viewer may
     see them, with what the ruling named marked: its attacking units and the hex attacked
-    (`adjudicator.web.boardview`)."""
+    (`adjudicator.web.boardview`); and the words under them, saying the marks there are."""
     spec = get_check(grant.system, str(answer.get("check", "")))
     if read is None or spec is None:
-        return []
+        return [], ""
     saved, positions = read
     attackers, hex_label, map_id = picks(spec, answer.get("request") or {})
     hex_marks = {m: {"target": hex_label} for m in positions.game.maps if hex_label and map_id in ("", m)}
-    return file_boards(positions, saved, viewer(grant), grant.scenario, {"attacker": attackers}, hex_marks)
+    marks = (["the attacking units ringed in blue"] if attackers else []) + (["the hex attacked in red"] if hex_label else [])
+    caption = "The saved game as you may see it" + (": " + ", ".join(marks) if marks else "") + "."
+    return file_boards(positions, saved, viewer(grant), grant.scenario, {"attacker": attackers}, hex_marks), caption
 
 
 def ruling_seen(game_id: str, seq: int, eyes: str | None) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -504,10 +507,10 @@ def _add_record_routes(bp: Blueprint, per_client) -> None:
         if not (is_sha256(upload) and services().uploads.has(grant_scope(grant), upload)):
             upload = ""  # a file this token did not upload (or no longer kept): no download offered
         read = kept_positions(grant, upload) if upload and view["answer"] else None
-        boards = record_boards(grant, read, view["answer"]) if read else []
+        boards, caption = record_boards(grant, read, view["answer"]) if read else ([], "")
         changes = log_changes(read[1], *ruling_seen(game_id, seq, viewer(grant)), viewer(grant)) if read else []
         return render_template("record.html", game_id=game_id, grant=grant, upload=upload, boards=boards,
-                               changes=changes, **view)
+                               board_caption=caption, changes=changes, **view)
 
     @bp.get("/games/<game_id>/close")
     def close_form(game_id: str):
