@@ -124,7 +124,8 @@ def detect_scale(game: Game, points: list[tuple[str, int, int]]) -> tuple[int, l
 _TRACKS: dict[tuple[str, int], TracksLayout] = {}
 
 
-def _tracks(game: Game, scale: int) -> TracksLayout:
+def tracks_of(game: Game, scale: int) -> TracksLayout:
+    """The game's Tracks board geometry at `scale`, made once per game and scale (every piece read asks it)."""
     key = (game.id, scale)
     if key not in _TRACKS:
         _TRACKS[key] = tracks_layout(game, scale)
@@ -134,7 +135,8 @@ def _tracks(game: Game, scale: int) -> TracksLayout:
 _BOXES: dict[tuple[str, int], BoxesLayout | None] = {}
 
 
-def _boxes(game: Game, scale: int) -> BoxesLayout | None:
+def boxes_of(game: Game, scale: int) -> BoxesLayout | None:
+    """The game's Boxes board geometry at `scale` (None: no boxes), made once per game and scale."""
     key = (game.id, scale)
     if key not in _BOXES:
         _BOXES[key] = boxes_layout(game, scale)
@@ -154,10 +156,10 @@ def locate(game: Game, vassal_map: str | None, x: int, y: int, scale: int) -> Lo
         return Location(HEX, vassal_map, x, y, map=game_map.id, hex=grid.label(hex),
                         on_centre=_on_centre(grid, x, y))
     if vassal_map == BOXES_MAP:
-        layout = _boxes(game, scale)
+        layout = boxes_of(game, scale)
         return Location(BOX, vassal_map, x, y, box=(layout.box_at(x, y) or "") if layout else "")
     if vassal_map == TRACKS_MAP and game.tracks:
-        cell = _tracks(game, scale).cell_at(x, y)
+        cell = tracks_of(game, scale).cell_at(x, y)
         if cell is not None:
             return Location(TRACK, vassal_map, x, y, track=cell[0], cell=cell[1])
     scenario = turn_track_scenario(game, vassal_map)

@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.bridge.identify import FACE_LAYER, STEP_LAYER
-from adjudicator.bridge.locate import BOXES_MAP, HEX, TRACK, TRACKS_MAP
+from adjudicator.bridge.locate import BOXES_MAP, HEX, TRACK, TRACKS_MAP, boxes_of, tracks_of
 from adjudicator.bridge.positions import OtherPiece, PlacedUnit, Positions
 from adjudicator.checks import side_label
 from adjudicator.piece_actions import (
@@ -57,8 +57,6 @@ from adjudicator.piece_actions import (
 )
 from adjudicator.unit_changes import ON_BOARD, canonical_outcome, ruled_changes
 from adjudicator.unit_owners import owners_of
-from scenarios.boxboard import boxes_layout
-from scenarios.trackboard import tracks_layout
 from vassalfmt import Embellishment, Piece, SavedGame, continue_log
 from vassalfmt.commands import ChangePiece, MovePiece, RemovePiece, chat_command
 
@@ -165,7 +163,7 @@ def _move_marker(positions: Positions, action: PieceAction, asker: str) -> list[
     if marker is None:
         return by_hand
     to = marker_cell(action, marker.location.cell)
-    layout = tracks_layout(positions.game, positions.scale)
+    layout = tracks_of(positions.game, positions.scale)
     if to is None or (marker.location.track, to) not in layout.cells:
         return by_hand
     out = []
@@ -227,7 +225,7 @@ def _step(piece: PlacedUnit, step: str | None) -> list[PieceChange]:
 def _eliminate(positions: Positions, piece: PlacedUnit, box_id: str) -> list[PieceChange]:
     """To the dead pile `box_id` (from a hex, or from a box it lies in); no box: removed."""
     game = positions.game
-    layout = boxes_layout(game, positions.scale)
+    layout = boxes_of(game, positions.scale)
     box = game.boxes.get(box_id)
     if layout is None or box is None or box.id not in layout.centres:
         return [PieceChange(piece.unit.id, piece.piece_id, REMOVE)]
@@ -255,7 +253,7 @@ def _place(positions: Positions, on_board: dict[str, list[PlacedUnit]], action: 
 
 def _to_box(positions: Positions, piece: PlacedUnit, box_id: str) -> list[PieceChange]:
     """The piece set aside in a box (the box of counters not in play), as the module's "Set aside" does."""
-    layout = boxes_layout(positions.game, positions.scale)
+    layout = boxes_of(positions.game, positions.scale)
     box = positions.game.boxes.get(box_id)
     if layout is None or box is None or box.id not in layout.centres:
         return [PieceChange(piece.unit.id, piece.piece_id, LEFT, why="set it aside by hand (no box of counters not "
