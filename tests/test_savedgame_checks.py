@@ -313,6 +313,21 @@ def test_the_page_resolves_and_downloads_the_ruling_as_a_log(app, modules, syste
         [(1, combat.defender, "pending")]
     assert "in his next file" in report["owed"][0]["why"] and report["rulings"][0]["status"] == "verified"
 
+    # the block's owner, on the same ruling's page with his own file: the log it writes eliminates his
+    # block (his to change), and the log check finds the change made in the owner's file
+    owner = {"communist": "un", "un": "communist"}[side]
+    log_in(client, game, owner)
+    mine = kept_upload(client, f"/games/{game['game_id']}/savedgame", data, name="campaign.vsav")
+    page = html.fromstring(client.get(f"/games/{game['game_id']}/records/1?upload={mine}").get_data(as_text=True))
+    said = page.get_element_by_id("piece-changes").text_content()
+    assert f"{names.name(combat.defender)}: to " in said and "hidden from you" not in said.split(names.name(combat.defender))[1], said
+    applied = client.get(f"/games/{game['game_id']}/records/1/vlog?upload={mine}").data
+    moved = next(p for p in read_saved_game(applied).pieces if p.properties.get("UnitId") == combat.defender)
+    assert moved.map_id == "Boxes"  # in its dead pile
+    report = upload(client, f"/api/v1/games/{game['game_id']}/savedgame/log-check", applied,
+                    headers=bearer(game["tokens"]["observer"])).get_json()
+    assert report["ok"] and report["owed"] == [], report
+
 
 
 def holdfast_combat(modules, systems) -> tuple:

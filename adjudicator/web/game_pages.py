@@ -289,8 +289,11 @@ def ruling_seen(game_id: str, seq: int, eyes: str | None) -> tuple[dict[str, Any
 def log_changes(positions: Positions, answer: dict[str, Any], outcome: dict[str, Any], eyes: str | None) -> list:
     """What the log continuing a saved game with a ruling does to its pieces, and what it leaves to
     the players, each saying who makes it (`adjudicator.bridge.writeback.piece_changes`): the log
-    the pages write, and what the ruling's page says it will do."""
-    return piece_changes(positions, outcome, answer.get("side") or eyes or "")
+    the pages write, and what the ruling's page says it will do. The file is the viewer's (`eyes`),
+    so the pieces hidden from him are the other side's to change, whoever asked the ruling: the
+    owner of a block the opponent's ruling eliminated gets a log that eliminates it; the ruling's
+    side where no side views (a calculation)."""
+    return piece_changes(positions, outcome, eyes or answer.get("side") or "")
 
 
 def viewer(grant: TokenGrant) -> str | None:
